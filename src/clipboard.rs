@@ -1,0 +1,1 @@
+//! Copying to the clipboard: arboard, OSC 52, or a file. (Stub: see issue 5.)

@@ -1,0 +1,9 @@
+//! ccv: a terminal viewer for Claude Code sessions.
+
+pub mod cli;
+pub mod clipboard;
+pub mod export;
+pub mod live;
+pub mod model;
+pub mod picker;
+pub mod view;

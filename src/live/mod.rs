@@ -1,0 +1,2 @@
+//! Live follow: watching session files and feeding appended bytes to the
+//! model. (Stub: see issue 4.)

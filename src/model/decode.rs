@@ -1,0 +1,266 @@
+//! Decoding one physical line into entries, tolerantly.
+//!
+//! A line may hold two objects (`}{`, a writer that never wrote its newline
+//! followed by one that appended), invalid UTF-8, lone-surrogate escapes,
+//! truncated JSON or no JSON at all. What can be recovered is recovered and
+//! reported; what cannot becomes an unreadable record. Nothing panics.
+
+use super::raw::RawEntry;
+use std::borrow::Cow;
+
+/// Why (part of) a line could not be read, or what was repaired.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub line: u32,
+    pub message: String,
+    /// `true`: the line was still shown (after repair).
+    pub recovered: bool,
+}
+
+/// Calls `f` for every object on the line. Returns the problems found.
+/// `f` receives the entry and the raw JSON text of the object (used to show
+/// unknown entries as they are).
+pub fn decode_line(line_no: u32, bytes: &[u8], mut f: impl FnMut(RawEntry<'_>, &str)) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let trimmed = trim_ascii(bytes);
+    if trimmed.is_empty() {
+        problems.push(Problem { line: line_no, message: "empty line".into(), recovered: false });
+        return problems;
+    }
+    // Fast path: valid UTF-8, parse borrowing from the line.
+    let text: Cow<'_, str> = match std::str::from_utf8(trimmed) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => {
+            problems.push(Problem {
+                line: line_no,
+                message: "invalid UTF-8 (shown with replacement characters)".into(),
+                recovered: true,
+            });
+            Cow::Owned(String::from_utf8_lossy(trimmed).into_owned())
+        }
+    };
+    match decode_objects(&text, &mut f) {
+        Ok(()) => {}
+        Err(e) if has_lone_surrogate(&text) => {
+            let fixed = replace_lone_surrogates(&text);
+            // Objects before the bad one were already handed out; skip them.
+            match decode_objects_from(&fixed, e.done, &mut f) {
+                Ok(()) => problems.push(Problem {
+                    line: line_no,
+                    message: "lone surrogate escape (replaced with U+FFFD)".into(),
+                    recovered: true,
+                }),
+                Err(e2) => problems.push(unreadable(line_no, &e2)),
+            }
+        }
+        Err(e) => problems.push(unreadable(line_no, &e)),
+    }
+    problems
+}
+
+fn unreadable(line: u32, e: &DecodeError) -> Problem {
+    let message = if e.done > 0 {
+        format!("{} (after {} readable object(s) on this line)", e.message, e.done)
+    } else {
+        e.message.clone()
+    };
+    Problem { line, message, recovered: false }
+}
+
+struct DecodeError {
+    /// How many objects were handed out before the error.
+    done: usize,
+    message: String,
+}
+
+fn decode_objects(text: &str, f: &mut impl FnMut(RawEntry<'_>, &str)) -> Result<(), DecodeError> {
+    decode_objects_from(text, 0, f)
+}
+
+fn decode_objects_from(
+    text: &str,
+    skip: usize,
+    f: &mut impl FnMut(RawEntry<'_>, &str),
+) -> Result<(), DecodeError> {
+    let mut rest = text;
+    let mut n = 0usize;
+    loop {
+        rest = rest.trim_start();
+        if rest.is_empty() {
+            return Ok(());
+        }
+        if !rest.starts_with('{') {
+            let what = if n == 0 && looks_like_json(rest) { "not a JSON object" } else { "not JSON" };
+            return Err(DecodeError { done: n, message: format!("{what}: {}", preview(rest)) });
+        }
+        let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<RawEntry<'_>>();
+        let parsed = stream.next();
+        let used = stream.byte_offset();
+        let obj = &rest[..used.min(rest.len())];
+        match parsed {
+            None => return Ok(()),
+            Some(Ok(entry)) => {
+                if n >= skip {
+                    f(entry, obj);
+                }
+            }
+            Some(Err(e)) if e.is_data() => {
+                // Valid JSON of an unexpected shape: show it as an unknown
+                // entry rather than lose it.
+                let end = object_end(rest).ok_or_else(|| DecodeError { done: n, message: e.to_string() })?;
+                if n >= skip {
+                    f(RawEntry::default(), &rest[..end]);
+                }
+                rest = &rest[end..];
+                n += 1;
+                continue;
+            }
+            Some(Err(e)) => {
+                let message = if e.is_eof() { format!("truncated JSON ({e})") } else { format!("invalid JSON ({e})") };
+                return Err(DecodeError { done: n, message });
+            }
+        }
+        rest = &rest[used.min(rest.len())..];
+        n += 1;
+    }
+}
+
+/// The end of the first JSON value in `s`, if it is valid JSON.
+fn object_end(s: &str) -> Option<usize> {
+    let mut stream = serde_json::Deserializer::from_str(s).into_iter::<serde::de::IgnoredAny>();
+    stream.next()?.ok()?;
+    Some(stream.byte_offset())
+}
+
+fn looks_like_json(s: &str) -> bool {
+    serde_json::from_str::<serde::de::IgnoredAny>(s).is_ok()
+}
+
+fn preview(s: &str) -> String {
+    let p: String = s.chars().take(40).collect();
+    let p = super::text::sanitize(&p).into_owned();
+    if s.chars().count() > 40 { format!("{p}…") } else { p }
+}
+
+fn trim_ascii(b: &[u8]) -> &[u8] {
+    let start = b.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(b.len());
+    let end = b.iter().rposition(|c| !c.is_ascii_whitespace()).map_or(start, |e| e + 1);
+    &b[start..end]
+}
+
+fn has_lone_surrogate(s: &str) -> bool {
+    s.contains("\\ud") || s.contains("\\uD")
+}
+
+/// Replaces `\uD800`-`\uDFFF` escapes that are not a valid high+low pair
+/// with `\uFFFD`, leaving valid pairs alone.
+fn replace_lone_surrogates(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    let mut last = 0;
+    while i + 6 <= b.len() {
+        if b[i] == b'\\' {
+            if b[i + 1] == b'u' {
+                if let Some(u) = hex4(&b[i + 2..i + 6]) {
+                    if (0xd800..0xdc00).contains(&u) {
+                        let pair_ok = i + 12 <= b.len()
+                            && b[i + 6] == b'\\'
+                            && b[i + 7] == b'u'
+                            && hex4(&b[i + 8..i + 12]).is_some_and(|l| (0xdc00..0xe000).contains(&l));
+                        if pair_ok {
+                            i += 12;
+                            continue;
+                        }
+                        out.push_str(&s[last..i]);
+                        out.push_str("\\uFFFD");
+                        i += 6;
+                        last = i;
+                        continue;
+                    }
+                    if (0xdc00..0xe000).contains(&u) {
+                        out.push_str(&s[last..i]);
+                        out.push_str("\\uFFFD");
+                        i += 6;
+                        last = i;
+                        continue;
+                    }
+                }
+            }
+            // skip the escaped character (e.g. `\\`), so `\\ud800` is text
+            i += 2;
+            continue;
+        }
+        i += 1;
+    }
+    out.push_str(&s[last..]);
+    out
+}
+
+fn hex4(b: &[u8]) -> Option<u32> {
+    std::str::from_utf8(b).ok().and_then(|h| u32::from_str_radix(h, 16).ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(line: &[u8]) -> (Vec<Option<String>>, Vec<Problem>) {
+        let mut out = Vec::new();
+        let p = decode_line(7, line, |e, _| out.push(e.kind.map(|k| k.into_owned())));
+        (out, p)
+    }
+
+    #[test]
+    fn two_objects_on_one_line() {
+        let (k, p) = kinds(br#"{"type":"assistant","uuid":"a"}{"type":"summary","summary":"x"}"#);
+        assert_eq!(k, vec![Some("assistant".into()), Some("summary".into())]);
+        assert!(p.is_empty());
+    }
+
+    #[test]
+    fn bad_lines_are_reported_not_panicking() {
+        for (line, msg) in [
+            (&b""[..], "empty line"),
+            (b"this is not json at all", "not JSON"),
+            (b"[{\"type\":\"user\"},1,2,null]", "not a JSON object"),
+            (b"{\"type\":\"user\",\"mess", "truncated"),
+            (b"42", "not a JSON object"),
+        ] {
+            let (k, p) = kinds(line);
+            assert!(k.is_empty(), "{line:?}");
+            assert_eq!(p.len(), 1);
+            assert!(p[0].message.contains(msg), "{:?} vs {msg}", p[0].message);
+            assert!(!p[0].recovered);
+            assert_eq!(p[0].line, 7);
+        }
+    }
+
+    #[test]
+    fn lone_surrogate_is_repaired() {
+        let (k, p) = kinds(br#"{"type":"user","message":{"role":"user","content":"cut emoji \ud83d here"}}"#);
+        assert_eq!(k, vec![Some("user".into())]);
+        assert!(p[0].recovered);
+        // valid pairs stay
+        assert_eq!(replace_lone_surrogates(r#""\ud83d\ude00""#), r#""\ud83d\ude00""#);
+        assert_eq!(replace_lone_surrogates(r#""\\ud83d""#), r#""\\ud83d""#);
+    }
+
+    #[test]
+    fn invalid_utf8_is_repaired() {
+        let (k, p) = kinds(b"{\"type\":\"assistant\",\"note\":\"bad utf8 \xff\xfe\xc3(\",\"uuid\":\"x\"}");
+        assert_eq!(k, vec![Some("assistant".into())]);
+        assert!(p[0].recovered);
+    }
+
+    #[test]
+    fn wrong_field_type_becomes_unknown_entry() {
+        let mut raws = Vec::new();
+        let p = decode_line(1, br#"{"type":42,"uuid":{"a":1}}"#, |e, raw| {
+            assert!(e.kind.is_none());
+            raws.push(raw.to_owned());
+        });
+        assert!(p.is_empty());
+        assert_eq!(raws, vec![r#"{"type":42,"uuid":{"a":1}}"#.to_string()]);
+    }
+}

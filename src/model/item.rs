@@ -1,0 +1,255 @@
+//! What a transcript is made of: items, in the order a person reads them.
+
+use super::raw::{Hunk, ToolUseResult, Usage};
+use serde_json::value::RawValue;
+
+/// The kind of a display row. One per content block (or per line for lines
+/// that have no blocks).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    User,
+    Assistant,
+    Thinking,
+    ToolCall,
+    ToolResult,
+    System,
+    Command,
+    Meta,
+    Compaction,
+    Unknown,
+    Unreadable,
+}
+
+impl Kind {
+    /// The `kind` value of `ccv export --format json`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::User => "user",
+            Kind::Assistant => "assistant",
+            Kind::Thinking => "thinking",
+            Kind::ToolCall => "tool_call",
+            Kind::ToolResult => "tool_result",
+            Kind::System => "system",
+            Kind::Command => "command",
+            Kind::Meta => "meta",
+            Kind::Compaction => "compaction",
+            Kind::Unknown => "unknown",
+            Kind::Unreadable => "unreadable",
+        }
+    }
+
+    /// The label of the text export and the TUI (`[User]`, `[Tool Call]`...).
+    pub fn label(self) -> &'static str {
+        match self {
+            Kind::User => "User",
+            Kind::Assistant => "Assistant",
+            Kind::Thinking => "Thinking",
+            Kind::ToolCall => "Tool Call",
+            Kind::ToolResult => "Tool Result",
+            Kind::System => "System",
+            Kind::Command => "Command",
+            Kind::Meta => "Meta",
+            Kind::Compaction => "Compaction",
+            Kind::Unknown => "Unknown",
+            Kind::Unreadable => "Unreadable",
+        }
+    }
+}
+
+/// A stable identity for an item, kept across inserts and appends, so that
+/// view state (expanded, selected) can refer to it.
+pub type ItemId = u32;
+
+#[derive(Debug, Clone, Default)]
+pub struct Flags {
+    /// Tool error, API error, `level:"error"` system line.
+    pub error: bool,
+    /// `"thinking":""` with only a signature.
+    pub thinking_hidden: bool,
+    pub redacted: bool,
+    /// A `<synthetic>` assistant line (API error shown to the user).
+    pub synthetic: bool,
+}
+
+#[derive(Debug)]
+pub struct Item {
+    pub id: ItemId,
+    pub kind: Kind,
+    /// Index into `Session::sources` of the file this came from.
+    pub source: u16,
+    /// 1-based line in that file.
+    pub line: u32,
+    pub uuid: Option<Box<str>>,
+    pub parent_uuid: Option<Box<str>>,
+    /// Milliseconds since the Unix epoch.
+    pub timestamp: Option<i64>,
+    /// The content as read (not yet made safe for a terminal).
+    pub text: String,
+    pub flags: Flags,
+    /// Index into `Transcript::messages` for assistant blocks.
+    pub message: Option<u32>,
+    /// The tool group this item belongs to (index into `Transcript::groups`).
+    pub group: Option<u32>,
+    pub detail: Detail,
+}
+
+#[derive(Debug, Default)]
+pub enum Detail {
+    #[default]
+    None,
+    Call(Box<ToolCall>),
+    /// A result whose call is not in the file.
+    OrphanResult(Box<ToolResult>),
+    System(Box<SystemInfo>),
+    Command(Box<CommandInfo>),
+    Prompt(Box<PromptInfo>),
+}
+
+#[derive(Debug)]
+pub struct ToolCall {
+    pub id: String,
+    pub name: String,
+    /// The call's `input`, as raw JSON.
+    pub input: Box<RawValue>,
+    pub category: Category,
+    /// The call's most telling argument: a path, command, pattern, URL...
+    pub summary: String,
+    pub result: Option<ToolResult>,
+    /// `server_tool_use` (web search run by the API).
+    pub server: bool,
+    /// The subagent this call started (index into `Session::agents`).
+    pub agent: Option<u32>,
+}
+
+#[derive(Debug, Default)]
+pub struct ToolResult {
+    pub source: u16,
+    pub line: u32,
+    pub uuid: Option<Box<str>>,
+    pub timestamp: Option<i64>,
+    pub text: String,
+    pub is_error: bool,
+    pub images: Vec<Image>,
+    /// What `toolUseResult` adds (patch, agent id, exit code...).
+    pub extra: Option<Box<ToolUseResult>>,
+}
+
+impl ToolResult {
+    pub fn patch(&self) -> Option<&[Hunk]> {
+        self.extra.as_ref()?.structured_patch.as_deref()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Image {
+    pub media_type: String,
+    /// Decoded size in bytes (estimated from the base64 length).
+    pub bytes: u64,
+}
+
+impl Image {
+    pub fn placeholder(&self) -> String {
+        format!("[{} {}]", self.media_type, human_bytes(self.bytes))
+    }
+}
+
+pub fn human_bytes(n: u64) -> String {
+    if n < 1024 {
+        format!("{n} B")
+    } else if n < 1024 * 1024 {
+        format!("{} KB", (n + 512) / 1024)
+    } else {
+        format!("{:.1} MB", n as f64 / (1024.0 * 1024.0))
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Category {
+    Explore,
+    Edit,
+    Run,
+    Subagent,
+    Plan,
+    Other,
+}
+
+impl Category {
+    pub fn of(tool: &str) -> Category {
+        match tool {
+            "Read" | "Grep" | "Glob" | "LS" | "WebFetch" | "WebSearch" | "ToolSearch" | "web_search" => {
+                Category::Explore
+            }
+            "Edit" | "MultiEdit" | "Write" | "NotebookEdit" => Category::Edit,
+            "Bash" | "BashOutput" | "KillBash" | "KillShell" => Category::Run,
+            "Task" | "Agent" => Category::Subagent,
+            "TodoWrite" | "ExitPlanMode" | "EnterPlanMode" => Category::Plan,
+            t if t.starts_with("Task") => Category::Plan,
+            _ => Category::Other,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Explore => "explore",
+            Category::Edit => "edit",
+            Category::Run => "run",
+            Category::Subagent => "subagent",
+            Category::Plan => "plan",
+            Category::Other => "other",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum SystemInfo {
+    CompactBoundary { trigger: Option<String>, pre_tokens: Option<u64>, micro: bool },
+    TurnDuration { ms: u64 },
+    ApiError { attempt: Option<u64>, max: Option<u64>, retry_in_ms: Option<f64> },
+    StopHooks { count: u64, errors: u64 },
+    /// `claude -p --output-format stream-json`: `system/init`.
+    StreamInit { model: Option<String>, tools: usize, cwd: Option<String> },
+    /// stream-json `result`.
+    StreamResult { cost_usd: Option<f64>, duration_ms: Option<f64>, turns: Option<u64> },
+    Other { subtype: Option<String>, level: Option<String> },
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CommandInfo {
+    /// `/model`, `!` for bash mode.
+    pub name: String,
+    pub args: String,
+    /// `<local-command-stdout>` / `<bash-stdout>`, ANSI stripped.
+    pub output: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PromptInfo {
+    /// `@path` mentions.
+    pub files: Vec<String>,
+    pub images: Vec<Image>,
+}
+
+/// One assistant API response, possibly spread over several lines.
+#[derive(Debug, Clone)]
+pub struct Message {
+    pub id: String,
+    pub model: Option<String>,
+    pub usage: Option<Usage>,
+    /// Index of its last block item, for merging lines that come later.
+    pub last_item: usize,
+}
+
+/// A run of consecutive tool calls in one assistant turn (thinking blocks
+/// between them belong to it). `first..=last` are item indices.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Group {
+    pub first: usize,
+    pub last: usize,
+}
+
+/// A user prompt and everything up to the next one.
+#[derive(Debug, Clone)]
+pub struct Turn {
+    pub first_item: ItemId,
+    pub duration_ms: Option<u64>,
+}

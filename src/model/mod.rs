@@ -1,0 +1,18 @@
+//! The model layer: reading Claude Code session files into classified,
+//! paired rows. Knows nothing of terminals or ratatui.
+
+pub mod classify;
+pub mod decode;
+pub mod item;
+pub mod lines;
+pub mod loader;
+pub mod raw;
+pub mod session;
+pub mod summary;
+pub mod text;
+pub mod time;
+pub mod transcript;
+
+pub use item::{Category, Detail, Item, ItemId, Kind, ToolCall, ToolResult};
+pub use session::{Agent, Changes, Meta, Session, Stats};
+pub use transcript::Transcript;

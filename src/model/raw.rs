@@ -1,0 +1,432 @@
+//! The shapes of a session line as serde sees them, borrowed from the line.
+//!
+//! Every field is optional and unknown fields are skipped: Claude Code adds
+//! fields and entry types every month. The whole line is parsed in one pass
+//! (nested typed structs, not `Value` and not a second parse of a
+//! `RawValue`), which is what keeps a 100 MB export close to a bare parse.
+
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+use std::fmt;
+
+type Str<'a> = Option<Cow<'a, str>>;
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct RawEntry<'a> {
+    #[serde(rename = "type", borrow)]
+    pub kind: Str<'a>,
+    #[serde(borrow)]
+    pub subtype: Str<'a>,
+    #[serde(borrow)]
+    pub uuid: Str<'a>,
+    #[serde(borrow)]
+    pub parent_uuid: Str<'a>,
+    #[serde(borrow)]
+    pub logical_parent_uuid: Str<'a>,
+    #[serde(borrow)]
+    pub session_id: Str<'a>,
+    #[serde(rename = "session_id", borrow)]
+    pub session_id_snake: Str<'a>,
+    #[serde(borrow)]
+    pub timestamp: Str<'a>,
+    pub is_sidechain: Option<bool>,
+    pub is_meta: Option<bool>,
+    pub is_compact_summary: Option<bool>,
+    pub is_api_error_message: Option<bool>,
+    #[serde(borrow)]
+    pub agent_id: Str<'a>,
+    #[serde(borrow)]
+    pub cwd: Str<'a>,
+    #[serde(borrow)]
+    pub version: Str<'a>,
+    #[serde(borrow)]
+    pub git_branch: Str<'a>,
+    #[serde(borrow)]
+    pub message: Option<RawMessage<'a>>,
+    /// `system` lines: text; `queue-operation`: the queued prompt.
+    #[serde(borrow)]
+    pub content: Option<Content<'a>>,
+    #[serde(borrow)]
+    pub level: Str<'a>,
+    pub tool_use_result: Option<ToolUseResult>,
+    // system subtypes
+    pub duration_ms: Option<f64>,
+    pub compact_metadata: Option<CompactMetadata>,
+    pub hook_count: Option<u64>,
+    #[serde(borrow)]
+    pub hook_infos: Option<Vec<HookInfo<'a>>>,
+    pub hook_errors: Option<Vec<IgnoredAny>>,
+    pub retry_attempt: Option<u64>,
+    pub max_retries: Option<u64>,
+    pub retry_in_ms: Option<f64>,
+    #[serde(borrow)]
+    pub error: Option<&'a RawValue>,
+    // metadata entries
+    #[serde(borrow)]
+    pub summary: Str<'a>,
+    #[serde(borrow)]
+    pub leaf_uuid: Str<'a>,
+    #[serde(borrow)]
+    pub ai_title: Str<'a>,
+    #[serde(borrow)]
+    pub custom_title: Str<'a>,
+    #[serde(borrow)]
+    pub last_prompt: Str<'a>,
+    #[serde(borrow)]
+    pub mode: Str<'a>,
+    #[serde(borrow)]
+    pub permission_mode: Str<'a>,
+    #[serde(borrow)]
+    pub pr_url: Str<'a>,
+    pub pr_number: Option<u64>,
+    #[serde(borrow)]
+    pub operation: Str<'a>,
+    #[serde(borrow)]
+    pub data: Option<ProgressData<'a>>,
+    #[serde(borrow)]
+    pub attachment: Option<Attachment<'a>>,
+    // stream-json (`claude -p --output-format stream-json --verbose`)
+    #[serde(borrow)]
+    pub model: Str<'a>,
+    pub tools: Option<Vec<IgnoredAny>>,
+    #[serde(borrow)]
+    pub result: Str<'a>,
+    pub is_error: Option<bool>,
+    #[serde(rename = "total_cost_usd")]
+    pub total_cost_usd: Option<f64>,
+    #[serde(rename = "duration_ms")]
+    pub duration_ms_snake: Option<f64>,
+    #[serde(rename = "num_turns")]
+    pub num_turns: Option<u64>,
+    #[serde(rename = "parent_tool_use_id", borrow)]
+    pub parent_tool_use_id: Str<'a>,
+    pub usage: Option<Usage>,
+}
+
+#[derive(Deserialize, Default)]
+pub struct RawMessage<'a> {
+    #[serde(borrow)]
+    pub id: Str<'a>,
+    #[serde(borrow)]
+    pub model: Str<'a>,
+    #[serde(borrow)]
+    pub role: Str<'a>,
+    #[serde(borrow)]
+    pub content: Option<Content<'a>>,
+    pub usage: Option<Usage>,
+    #[serde(borrow)]
+    pub stop_reason: Str<'a>,
+}
+
+/// `message.content` and `tool_result.content`: a string or a list of blocks.
+pub enum Content<'a> {
+    Text(Cow<'a, str>),
+    Blocks(Vec<Block<'a>>),
+    Other,
+}
+
+#[derive(Deserialize, Default)]
+pub struct Block<'a> {
+    #[serde(rename = "type", borrow)]
+    pub kind: Str<'a>,
+    #[serde(borrow)]
+    pub text: Str<'a>,
+    #[serde(borrow)]
+    pub thinking: Str<'a>,
+    #[serde(borrow)]
+    pub id: Str<'a>,
+    #[serde(borrow)]
+    pub name: Str<'a>,
+    #[serde(borrow)]
+    pub input: Option<&'a RawValue>,
+    #[serde(borrow)]
+    pub tool_use_id: Str<'a>,
+    #[serde(borrow)]
+    pub content: Option<Box<Content<'a>>>,
+    pub is_error: Option<bool>,
+    #[serde(borrow)]
+    pub source: Option<ImageSource<'a>>,
+    #[serde(borrow)]
+    pub tool_name: Str<'a>,
+}
+
+#[derive(Deserialize, Default)]
+pub struct ImageSource<'a> {
+    #[serde(borrow)]
+    pub media_type: Str<'a>,
+    /// Only its length is used (the size shown as `[image/png 34 KB]`).
+    #[serde(borrow)]
+    pub data: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize, Default, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Usage {
+    #[serde(default)]
+    pub input_tokens: u64,
+    #[serde(default)]
+    pub output_tokens: u64,
+    #[serde(default)]
+    pub cache_creation_input_tokens: u64,
+    #[serde(default)]
+    pub cache_read_input_tokens: u64,
+}
+
+#[derive(Deserialize, Default, Clone, Debug)]
+#[serde(rename_all = "camelCase")]
+pub struct CompactMetadata {
+    pub trigger: Option<String>,
+    pub pre_tokens: Option<u64>,
+}
+
+#[derive(Deserialize, Default)]
+pub struct HookInfo<'a> {
+    #[serde(borrow)]
+    pub command: Str<'a>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct ProgressData<'a> {
+    #[serde(rename = "type", borrow)]
+    pub kind: Str<'a>,
+    #[serde(borrow)]
+    pub agent_id: Str<'a>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct Attachment<'a> {
+    #[serde(rename = "type", borrow)]
+    pub kind: Str<'a>,
+    #[serde(borrow)]
+    pub hook_name: Str<'a>,
+    #[serde(borrow)]
+    pub hook_event: Str<'a>,
+}
+
+/// The entry-level `toolUseResult`: a dict for most tools, a string when the
+/// call failed, a list of blocks for MCP tools. Only what the viewer shows is
+/// kept; big duplicates (`originalFile`, `file.content`) are skipped unread.
+#[derive(Default, Debug, Clone)]
+pub struct ToolUseResult {
+    pub agent_id: Option<String>,
+    pub agent_type: Option<String>,
+    pub structured_patch: Option<Vec<Hunk>>,
+    pub file_path: Option<String>,
+    pub interrupted: Option<bool>,
+    pub exit_code: Option<i64>,
+    pub status: Option<String>,
+    pub total_duration_ms: Option<u64>,
+    pub total_tool_use_count: Option<u64>,
+    pub total_tokens: Option<u64>,
+    pub num_lines: Option<u64>,
+    pub start_line: Option<u64>,
+    pub total_lines: Option<u64>,
+    pub num_files: Option<u64>,
+    pub write_type: Option<String>,
+    pub error_text: Option<String>,
+}
+
+#[derive(Deserialize, Default, Debug, Clone, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct Hunk {
+    #[serde(default)]
+    pub old_start: u64,
+    #[serde(default)]
+    pub old_lines: u64,
+    #[serde(default)]
+    pub new_start: u64,
+    #[serde(default)]
+    pub new_lines: u64,
+    #[serde(default)]
+    pub lines: Vec<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct ToolUseResultMap {
+    agent_id: Option<String>,
+    #[serde(rename = "agent_id")]
+    agent_id_snake: Option<String>,
+    agent_type: Option<String>,
+    structured_patch: Option<Vec<Hunk>>,
+    file_path: Option<String>,
+    interrupted: Option<bool>,
+    exit_code: Option<i64>,
+    status: Option<String>,
+    total_duration_ms: Option<u64>,
+    total_tool_use_count: Option<u64>,
+    total_tokens: Option<u64>,
+    num_files: Option<u64>,
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    file: Option<ReadFile>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct ReadFile {
+    file_path: Option<String>,
+    num_lines: Option<u64>,
+    start_line: Option<u64>,
+    total_lines: Option<u64>,
+}
+
+impl<'de> Deserialize<'de> for ToolUseResult {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ToolUseResult;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a toolUseResult")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ToolUseResult, A::Error> {
+                // A field of an unexpected type must not make the line
+                // unreadable: fall back to nothing for this field set.
+                let m = ToolUseResultMap::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                let file = m.file.unwrap_or_default();
+                Ok(ToolUseResult {
+                    agent_id: m.agent_id.or(m.agent_id_snake),
+                    agent_type: m.agent_type,
+                    structured_patch: m.structured_patch,
+                    file_path: m.file_path.or(file.file_path),
+                    interrupted: m.interrupted,
+                    exit_code: m.exit_code,
+                    status: m.status,
+                    total_duration_ms: m.total_duration_ms,
+                    total_tool_use_count: m.total_tool_use_count,
+                    total_tokens: m.total_tokens,
+                    num_lines: file.num_lines,
+                    start_line: file.start_line,
+                    total_lines: file.total_lines,
+                    num_files: m.num_files,
+                    write_type: m.kind,
+                    error_text: None,
+                })
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<ToolUseResult, E> {
+                Ok(ToolUseResult { error_text: Some(v.to_owned()), ..Default::default() })
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ToolUseResult, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(ToolUseResult::default())
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<ToolUseResult, E> {
+                Ok(ToolUseResult::default())
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<ToolUseResult, E> {
+                Ok(ToolUseResult::default())
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<ToolUseResult, E> {
+                Ok(ToolUseResult::default())
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<ToolUseResult, E> {
+                Ok(ToolUseResult::default())
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<ToolUseResult, E> {
+                Ok(ToolUseResult::default())
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Content<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = Content<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string or a list of content blocks")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Content<'a>, E> {
+                Ok(Content::Text(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Content<'a>, E> {
+                Ok(Content::Text(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Content<'a>, E> {
+                Ok(Content::Text(Cow::Owned(v)))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Content<'a>, A::Error> {
+                let mut blocks = Vec::with_capacity(seq.size_hint().unwrap_or(1));
+                while let Some(b) = seq.next_element::<MaybeBlock<'a>>()? {
+                    blocks.push(b.0);
+                }
+                Ok(Content::Blocks(blocks))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Content<'a>, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Content::Other)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Content<'a>, E> {
+                Ok(Content::Other)
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Content<'a>, E> {
+                Ok(Content::Other)
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Content<'a>, E> {
+                Ok(Content::Other)
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Content<'a>, E> {
+                Ok(Content::Other)
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Content<'a>, E> {
+                Ok(Content::Other)
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
+}
+
+/// A block that is not an object (a bare string in a content list) becomes
+/// a text block rather than failing the line.
+struct MaybeBlock<'a>(Block<'a>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for MaybeBlock<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = MaybeBlock<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a content block")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<MaybeBlock<'a>, A::Error> {
+                Block::deserialize(de::value::MapAccessDeserializer::new(map)).map(MaybeBlock)
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<MaybeBlock<'a>, E> {
+                Ok(MaybeBlock(text_block(Cow::Borrowed(v))))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<MaybeBlock<'a>, E> {
+                Ok(MaybeBlock(text_block(Cow::Owned(v.to_owned()))))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<MaybeBlock<'a>, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(MaybeBlock(Block::default()))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<MaybeBlock<'a>, E> {
+                Ok(MaybeBlock(Block::default()))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<MaybeBlock<'a>, E> {
+                Ok(MaybeBlock(Block::default()))
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<MaybeBlock<'a>, E> {
+                Ok(MaybeBlock(Block::default()))
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<MaybeBlock<'a>, E> {
+                Ok(MaybeBlock(Block::default()))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<MaybeBlock<'a>, E> {
+                Ok(MaybeBlock(Block::default()))
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
+}
+
+fn text_block(t: Cow<'_, str>) -> Block<'_> {
+    Block { kind: Some(Cow::Borrowed("text")), text: Some(t), ..Default::default() }
+}

@@ -1,0 +1,80 @@
+//! The one-line description of a tool call: its most telling argument.
+
+use serde::Deserialize;
+
+#[derive(Deserialize, Default)]
+struct Args {
+    file_path: Option<String>,
+    notebook_path: Option<String>,
+    path: Option<String>,
+    command: Option<String>,
+    pattern: Option<String>,
+    url: Option<String>,
+    query: Option<String>,
+    description: Option<String>,
+    subagent_type: Option<String>,
+    prompt: Option<String>,
+    todos: Option<Vec<serde::de::IgnoredAny>>,
+    skill: Option<String>,
+    subject: Option<String>,
+    #[serde(rename = "taskId")]
+    task_id: Option<String>,
+    shell_id: Option<String>,
+    bash_id: Option<String>,
+    plan: Option<String>,
+}
+
+/// `Read src/main.rs` is shown as the tool name plus this string.
+pub fn call_summary(tool: &str, input: &str) -> String {
+    let a: Args = serde_json::from_str(input).unwrap_or_default();
+    let one = |s: &Option<String>| s.as_deref().map(|s| super::text::first_line(s, 160));
+    let s = match tool {
+        "Read" | "Write" | "Edit" | "MultiEdit" => one(&a.file_path),
+        "NotebookEdit" | "NotebookRead" => one(&a.notebook_path),
+        "Bash" => one(&a.command),
+        "Grep" => one(&a.pattern).map(|p| match &a.path {
+            Some(path) => format!("{p}  in {path}"),
+            None => p,
+        }),
+        "Glob" => one(&a.pattern),
+        "LS" => one(&a.path),
+        "WebFetch" => one(&a.url),
+        "WebSearch" | "web_search" | "ToolSearch" => one(&a.query),
+        "Task" | "Agent" => {
+            let d = one(&a.description).or_else(|| one(&a.prompt)).unwrap_or_default();
+            Some(match &a.subagent_type {
+                Some(t) => format!("{t} \"{d}\""),
+                None => format!("\"{d}\""),
+            })
+        }
+        "TodoWrite" => a.todos.as_ref().map(|t| format!("{} todos", t.len())),
+        "Skill" => one(&a.skill),
+        "BashOutput" | "KillBash" | "KillShell" => one(&a.bash_id).or_else(|| one(&a.shell_id)),
+        "ExitPlanMode" => one(&a.plan),
+        t if t.starts_with("Task") => one(&a.subject).or_else(|| one(&a.task_id)).or_else(|| one(&a.description)),
+        _ => None,
+    };
+    s.or_else(|| one(&a.file_path))
+        .or_else(|| one(&a.command))
+        .or_else(|| one(&a.url))
+        .or_else(|| one(&a.query))
+        .or_else(|| one(&a.description))
+        .or_else(|| one(&a.pattern))
+        .or_else(|| one(&a.path))
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::call_summary;
+
+    #[test]
+    fn summaries() {
+        assert_eq!(call_summary("Read", r#"{"file_path":"/a/b.rs"}"#), "/a/b.rs");
+        assert_eq!(call_summary("Bash", r#"{"command":"cargo test\n--all","description":"x"}"#), "cargo test");
+        assert_eq!(call_summary("Task", r#"{"description":"review","subagent_type":"general-purpose"}"#), "general-purpose \"review\"");
+        assert_eq!(call_summary("mcp__x__y", r#"{"url":"http://a"}"#), "http://a");
+        assert_eq!(call_summary("Read", "not json"), "");
+        assert_eq!(call_summary("TodoWrite", r#"{"todos":[{},{}]}"#), "2 todos");
+    }
+}

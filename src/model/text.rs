@@ -1,0 +1,262 @@
+//! Making session text safe for a terminal.
+//!
+//! Session files hold whatever tools printed: ANSI colour, OSC title and
+//! clipboard sequences, `\r` progress bars, backspace overstrike, NUL, C1
+//! bytes and bidi overrides. Nothing of that may reach the user's terminal
+//! raw. These functions are shared by the TUI and the text/markdown exports
+//! so that both show the same thing.
+
+use std::borrow::Cow;
+
+/// One piece of tool output: printable text, or an SGR (colour) sequence
+/// that a renderer may turn into a style. Every other escape sequence is
+/// dropped by [`ansi_segments`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnsiSegment<'a> {
+    Text(&'a str),
+    /// The parameters of `ESC [ ... m`, e.g. `"1;31"`.
+    Sgr(&'a str),
+}
+
+/// Splits `s` into text and SGR segments, dropping every other escape
+/// sequence (CSI, OSC, DCS, APC, PM, SOS, and two-byte ESC sequences),
+/// including the 8-bit C1 forms (U+009B CSI, U+009D OSC, ...). Text segments
+/// may still hold control characters; pass them through [`sanitize`].
+pub fn ansi_segments(s: &str) -> Vec<AnsiSegment<'_>> {
+    let mut out = Vec::new();
+    let b = s.as_bytes();
+    let mut i = 0;
+    let mut start = 0;
+    while i < b.len() {
+        let (intro_len, kind) = match b[i] {
+            0x1b => match b.get(i + 1) {
+                Some(b'[') => (2, Intro::Csi),
+                Some(b']') => (2, Intro::Osc),
+                Some(b'P' | b'X' | b'^' | b'_') => (2, Intro::Str),
+                Some(&c) if (0x20..0x7f).contains(&c) => (2, Intro::Two),
+                _ => (1, Intro::Two),
+            },
+            // C1 controls encoded in UTF-8 as C2 80..C2 9F.
+            0xc2 if matches!(b.get(i + 1), Some(0x9b)) => (2, Intro::Csi),
+            0xc2 if matches!(b.get(i + 1), Some(0x9d)) => (2, Intro::Osc),
+            0xc2 if matches!(b.get(i + 1), Some(0x90 | 0x98 | 0x9e | 0x9f)) => (2, Intro::Str),
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        if start < i {
+            out.push(AnsiSegment::Text(&s[start..i]));
+        }
+        let body = i + intro_len;
+        let end = match kind {
+            Intro::Two => body,
+            Intro::Csi => {
+                // parameters and intermediates, then one final byte 0x40..=0x7e
+                let mut j = body;
+                while j < b.len() && (0x20..0x40).contains(&b[j]) {
+                    j += 1;
+                }
+                let fin = j;
+                let end = if j < b.len() && (0x40..0x7f).contains(&b[j]) { j + 1 } else { j };
+                if fin < b.len() && b[fin] == b'm' {
+                    out.push(AnsiSegment::Sgr(&s[body..fin]));
+                }
+                end
+            }
+            Intro::Osc | Intro::Str => {
+                // terminated by BEL, ESC \ or the C1 ST (C2 9C)
+                let mut j = body;
+                loop {
+                    if j >= b.len() {
+                        break j;
+                    }
+                    match b[j] {
+                        0x07 => break j + 1,
+                        0x1b if b.get(j + 1) == Some(&b'\\') => break j + 2,
+                        0xc2 if b.get(j + 1) == Some(&0x9c) => break j + 2,
+                        _ => j += 1,
+                    }
+                }
+            }
+        };
+        // Never split a UTF-8 sequence: the introducer and terminators are
+        // ASCII or whole C1 pairs, but a truncated CSI could stop anywhere.
+        let mut end = end.min(b.len());
+        while end < b.len() && !s.is_char_boundary(end) {
+            end += 1;
+        }
+        i = end;
+        start = end;
+    }
+    if start < b.len() {
+        out.push(AnsiSegment::Text(&s[start..]));
+    }
+    out
+}
+
+enum Intro {
+    Csi,
+    Osc,
+    Str,
+    Two,
+}
+
+/// Removes every escape sequence (colours included).
+pub fn strip_ansi(s: &str) -> Cow<'_, str> {
+    if !s.bytes().any(|c| c == 0x1b || c == 0xc2) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    for seg in ansi_segments(s) {
+        if let AnsiSegment::Text(t) = seg {
+            out.push_str(t);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Is this character unsafe to print as is?
+pub fn is_unsafe_char(c: char) -> bool {
+    let u = c as u32;
+    (u < 0x20 && c != '\n' && c != '\t')
+        || u == 0x7f
+        || (0x80..0xa0).contains(&u)
+        || is_bidi_control(c)
+        || matches!(u, 0x2028 | 0x2029 | 0xfeff)
+}
+
+fn is_bidi_control(c: char) -> bool {
+    matches!(c as u32, 0x200e | 0x200f | 0x202a..=0x202e | 0x2066..=0x2069 | 0x061c)
+}
+
+/// The visible stand-in for an unsafe character, as `less` shows them:
+/// `^[` for ESC, `^@` for NUL, `<U+202E>` for the rest.
+pub fn visible_escape(c: char, out: &mut String) {
+    let u = c as u32;
+    if u < 0x20 {
+        out.push('^');
+        out.push((u as u8 + b'@') as char);
+    } else if u == 0x7f {
+        out.push_str("^?");
+    } else {
+        out.push_str(&format!("<U+{u:04X}>"));
+    }
+}
+
+/// Makes text safe to print: escape sequences removed, `\r` handled as a
+/// terminal would (the text after the last `\r` of a line wins, so progress
+/// bars show their final state), backspace overstrike resolved, and any
+/// other control character shown as `^X` / `<U+XXXX>`. Newlines and tabs
+/// are kept.
+pub fn sanitize(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(|c| is_unsafe_char(c) || c == '\u{1b}') {
+        return Cow::Borrowed(s);
+    }
+    let stripped = strip_ansi(s);
+    let mut out = String::with_capacity(stripped.len());
+    for (n, line) in stripped.split('\n').enumerate() {
+        if n > 0 {
+            out.push('\n');
+        }
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        // A carriage return moves to column 0: what follows overwrites.
+        let line = match line.rfind('\r') {
+            Some(p) if p + 1 < line.len() => &line[p + 1..],
+            Some(_) => line.trim_end_matches('\r'),
+            None => line,
+        };
+        push_line_sanitized(line, &mut out);
+    }
+    Cow::Owned(out)
+}
+
+fn push_line_sanitized(line: &str, out: &mut String) {
+    let line_start = out.len();
+    for c in line.chars() {
+        if c == '\u{8}' {
+            // overstrike: "a\bb" shows "b"
+            if out.len() > line_start {
+                out.pop();
+            }
+            continue;
+        }
+        if is_unsafe_char(c) {
+            visible_escape(c, out);
+        } else {
+            out.push(c);
+        }
+    }
+}
+
+/// Truncates to at most `max` bytes at a char boundary, appending `…`.
+pub fn truncate(s: &str, max: usize) -> Cow<'_, str> {
+    if s.len() <= max {
+        return Cow::Borrowed(s);
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    Cow::Owned(format!("{}…", &s[..end]))
+}
+
+/// First line of `s`, trimmed, at most `max` chars.
+pub fn first_line(s: &str, max: usize) -> String {
+    let line = s.trim_start().lines().next().unwrap_or("").trim();
+    let mut out: String = line.chars().take(max).collect();
+    if line.chars().count() > max {
+        out.push('…');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strips_csi_osc_and_keeps_sgr_segments() {
+        let s = "a\x1b[31mred\x1b[0m\x1b]0;title\x07b\x1b[2Jc\x1b]52;c;aGVsbG8=\x1b\\d";
+        let segs = ansi_segments(s);
+        assert_eq!(
+            segs,
+            vec![
+                AnsiSegment::Text("a"),
+                AnsiSegment::Sgr("31"),
+                AnsiSegment::Text("red"),
+                AnsiSegment::Sgr("0"),
+                AnsiSegment::Text("b"),
+                AnsiSegment::Text("c"),
+                AnsiSegment::Text("d"),
+            ]
+        );
+        assert_eq!(strip_ansi(s), "aredbcd");
+    }
+
+    #[test]
+    fn c1_csi_and_osc_are_removed() {
+        let s = "x\u{9b}31my\u{9d}2;evil\u{9c}z";
+        assert_eq!(strip_ansi(s), "xyz");
+        assert_eq!(sanitize(s), "xyz");
+    }
+
+    #[test]
+    fn sanitize_makes_controls_visible() {
+        assert_eq!(sanitize("a\0b\x07c"), "a^@b^Gc");
+        assert_eq!(sanitize("evil\u{202e}txt"), "evil<U+202E>txt");
+        assert_eq!(sanitize("50%\r100%\ndone"), "100%\ndone");
+        assert_eq!(sanitize("line\r\nnext"), "line\nnext");
+        assert_eq!(sanitize("ab\x08c"), "ac");
+        assert_eq!(sanitize("tab\tok"), "tab\tok");
+        assert!(matches!(sanitize("plain"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn unterminated_sequences_do_not_panic() {
+        for s in ["\x1b", "\x1b[", "\x1b[31", "\x1b]0;ti", "é\x1b[é", "\u{9b}", "\x1b\u{e9}"] {
+            let out = sanitize(s);
+            assert!(!out.chars().any(is_unsafe_char), "{s:?} -> {out:?}");
+        }
+    }
+}

@@ -1,0 +1,90 @@
+//! Timestamps: Claude Code writes `2025-10-12T21:35:53.825Z`; anything else
+//! RFC 3339 goes through jiff.
+
+/// Milliseconds since the Unix epoch.
+pub fn parse_timestamp(s: &str) -> Option<i64> {
+    fast_iso(s.as_bytes()).or_else(|| s.parse::<jiff::Timestamp>().ok().map(|t| t.as_millisecond()))
+}
+
+fn fast_iso(b: &[u8]) -> Option<i64> {
+    // YYYY-MM-DDTHH:MM:SS[.fff]Z
+    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || b[10] != b'T' || b[13] != b':' || b[16] != b':' {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>| -> Option<i64> {
+        let mut v = 0i64;
+        for &c in &b[r] {
+            if !c.is_ascii_digit() {
+                return None;
+            }
+            v = v * 10 + (c - b'0') as i64;
+        }
+        Some(v)
+    };
+    let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (h, mi, s) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    let mut ms = 0;
+    let mut i = 19;
+    if b[i] == b'.' {
+        i += 1;
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        let digits = &b[start..i];
+        for k in 0..3 {
+            ms = ms * 10 + digits.get(k).map_or(0, |c| (c - b'0') as i64);
+        }
+    }
+    if i != b.len() - 1 || b[i] != b'Z' || !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || s > 60 {
+        return None;
+    }
+    Some((days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s) * 1000 + ms)
+}
+
+// Howard Hinnant's days_from_civil.
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146097 + doe - 719468
+}
+
+/// `2025-10-12T21:35:53.825Z`
+pub fn format_iso(ms: i64) -> String {
+    match jiff::Timestamp::from_millisecond(ms) {
+        Ok(t) => t.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string(),
+        Err(_) => String::new(),
+    }
+}
+
+/// `850ms`, `12.3s`, `2m31s`, `1h10m`.
+pub fn human_duration(ms: u64) -> String {
+    if ms < 1000 {
+        format!("{ms}ms")
+    } else if ms < 60_000 {
+        format!("{:.1}s", ms as f64 / 1000.0)
+    } else if ms < 3_600_000 {
+        format!("{}m{:02}s", ms / 60_000, (ms / 1000) % 60)
+    } else {
+        format!("{}h{:02}m", ms / 3_600_000, (ms / 60_000) % 60)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_formats() {
+        let ms = parse_timestamp("2025-10-12T21:35:53.825Z").expect("parses");
+        assert_eq!(format_iso(ms), "2025-10-12T21:35:53.825Z");
+        assert_eq!(parse_timestamp("2025-10-12T21:35:53Z").map(format_iso).as_deref(), Some("2025-10-12T21:35:53.000Z"));
+        assert_eq!(parse_timestamp("2025-10-12T23:35:53.825+02:00"), Some(ms));
+        assert_eq!(parse_timestamp("yesterday"), None);
+        assert_eq!(human_duration(151_000), "2m31s");
+    }
+}

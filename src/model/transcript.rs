@@ -1,0 +1,191 @@
+//! One conversation as a flat list of items (the main session, or one
+//! subagent), with the indexes that let appends update it in place.
+
+use super::item::{Group, Item, ItemId, Kind, Message, Turn};
+use super::raw::Usage;
+use std::collections::{HashMap, HashSet};
+
+#[derive(Debug, Default)]
+pub struct Transcript {
+    pub items: Vec<Item>,
+    pub groups: Vec<Group>,
+    pub messages: Vec<Message>,
+    pub turns: Vec<Turn>,
+    /// Token totals over distinct assistant messages.
+    pub totals: Usage,
+    msg_index: HashMap<String, u32>,
+    tool_index: HashMap<String, usize>,
+    seen_uuids: HashSet<Box<str>>,
+}
+
+impl Transcript {
+    pub fn tool_call_index(&self, tool_use_id: &str) -> Option<usize> {
+        self.tool_index.get(tool_use_id).copied()
+    }
+
+    pub fn message_index(&self, message_id: &str) -> Option<u32> {
+        self.msg_index.get(message_id).copied()
+    }
+
+    pub fn index_of(&self, id: ItemId) -> Option<usize> {
+        // Ids grow with position except after a (rare) insert, so a binary
+        // search almost always lands; fall back to a scan.
+        match self.items.binary_search_by_key(&id, |i| i.id) {
+            Ok(i) => Some(i),
+            Err(_) => self.items.iter().position(|i| i.id == id),
+        }
+    }
+
+    /// Records a uuid; false if it was seen before (a re-written line).
+    pub fn note_uuid(&mut self, uuid: &str) -> bool {
+        if self.seen_uuids.contains(uuid) {
+            return false;
+        }
+        self.seen_uuids.insert(uuid.into());
+        true
+    }
+
+    /// The tokens of the context after the last assistant message.
+    pub fn context_tokens(&self) -> Option<u64> {
+        let u = self.messages.iter().rev().find_map(|m| m.usage)?;
+        Some(u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens + u.output_tokens)
+    }
+
+    /// Registers or updates an assistant message; usage repeats on every
+    /// line of a message, so the totals count each message once (with the
+    /// figures of its latest line).
+    pub fn upsert_message(&mut self, id: &str, model: Option<&str>, usage: Option<Usage>) -> u32 {
+        if let Some(&m) = self.msg_index.get(id) {
+            let msg = &mut self.messages[m as usize];
+            if let Some(new) = usage {
+                if let Some(old) = msg.usage {
+                    sub_usage(&mut self.totals, &old);
+                }
+                add_usage(&mut self.totals, &new);
+                msg.usage = Some(new);
+            }
+            return m;
+        }
+        let m = self.messages.len() as u32;
+        if let Some(u) = &usage {
+            add_usage(&mut self.totals, u);
+        }
+        self.messages.push(Message {
+            id: id.to_owned(),
+            model: model.map(str::to_owned),
+            usage,
+            last_item: usize::MAX,
+        });
+        self.msg_index.insert(id.to_owned(), m);
+        m
+    }
+
+    /// Where a new block of message `m` goes: right after the message's last
+    /// block, so that lines of one message stay together even when other
+    /// lines were written between them.
+    pub fn position_for_message(&self, m: u32) -> usize {
+        let last = self.messages[m as usize].last_item;
+        if last == usize::MAX || last + 1 >= self.items.len() {
+            return self.items.len();
+        }
+        // Only jump back over rows that are not part of the conversation
+        // flow (hooks, system notes); never over a user prompt.
+        let between = &self.items[last + 1..];
+        if between.iter().all(|i| matches!(i.kind, Kind::System | Kind::Meta)) {
+            last + 1
+        } else {
+            self.items.len()
+        }
+    }
+
+    /// Adds an item at `pos` (usually the end). Returns its index. An insert
+    /// before the end re-derives the indexes (rare: see
+    /// [`Self::position_for_message`]); an append updates them in place.
+    pub fn insert(&mut self, pos: usize, item: Item) -> usize {
+        if pos >= self.items.len() {
+            let idx = self.items.len();
+            self.items.push(item);
+            self.index_appended(idx);
+            idx
+        } else {
+            self.items.insert(pos, item);
+            self.reindex();
+            pos
+        }
+    }
+
+    fn index_appended(&mut self, idx: usize) {
+        let item = &self.items[idx];
+        if let Some(m) = item.message {
+            self.messages[m as usize].last_item = idx;
+        }
+        if let super::item::Detail::Call(c) = &item.detail {
+            self.tool_index.insert(c.id.clone(), idx);
+        }
+        if item.kind == Kind::User {
+            self.turns.push(Turn { first_item: item.id, duration_ms: None });
+        }
+        if item.kind == Kind::ToolCall {
+            self.group_call(idx);
+        }
+    }
+
+    fn group_call(&mut self, idx: usize) {
+        let mut j = idx;
+        while j > 0 && self.items[j - 1].kind == Kind::Thinking {
+            j -= 1;
+        }
+        let prev_group = (j > 0 && self.items[j - 1].kind == Kind::ToolCall)
+            .then(|| self.items[j - 1].group)
+            .flatten();
+        let g = match prev_group {
+            Some(g) => {
+                self.groups[g as usize].last = idx;
+                for it in &mut self.items[j..idx] {
+                    it.group = Some(g);
+                }
+                g
+            }
+            None => {
+                self.groups.push(Group { first: idx, last: idx });
+                (self.groups.len() - 1) as u32
+            }
+        };
+        self.items[idx].group = Some(g);
+    }
+
+    /// Re-derives every index from `items` (after an insert in the middle).
+    pub fn reindex(&mut self) {
+        self.groups.clear();
+        self.tool_index.clear();
+        let durations: HashMap<ItemId, u64> =
+            self.turns.iter().filter_map(|t| Some((t.first_item, t.duration_ms?))).collect();
+        self.turns.clear();
+        for m in &mut self.messages {
+            m.last_item = usize::MAX;
+        }
+        for it in &mut self.items {
+            it.group = None;
+        }
+        for idx in 0..self.items.len() {
+            self.index_appended(idx);
+        }
+        for t in &mut self.turns {
+            t.duration_ms = durations.get(&t.first_item).copied();
+        }
+    }
+}
+
+fn add_usage(t: &mut Usage, u: &Usage) {
+    t.input_tokens += u.input_tokens;
+    t.output_tokens += u.output_tokens;
+    t.cache_creation_input_tokens += u.cache_creation_input_tokens;
+    t.cache_read_input_tokens += u.cache_read_input_tokens;
+}
+
+fn sub_usage(t: &mut Usage, u: &Usage) {
+    t.input_tokens = t.input_tokens.saturating_sub(u.input_tokens);
+    t.output_tokens = t.output_tokens.saturating_sub(u.output_tokens);
+    t.cache_creation_input_tokens = t.cache_creation_input_tokens.saturating_sub(u.cache_creation_input_tokens);
+    t.cache_read_input_tokens = t.cache_read_input_tokens.saturating_sub(u.cache_read_input_tokens);
+}

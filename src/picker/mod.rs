@@ -1,0 +1,1 @@
+//! The session picker and `ccv list`. (Stub: see issue 6.)

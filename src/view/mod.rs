@@ -1,0 +1,3 @@
+//! Drawing: components that draw from state and never do I/O.
+
+pub mod content;
