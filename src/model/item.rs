@@ -90,6 +90,9 @@ pub struct Item {
     pub message: Option<u32>,
     /// The tool group this item belongs to (index into `Transcript::groups`).
     pub group: Option<u32>,
+    /// On a branch the user left (rewind, edited prompt, retry): not on the
+    /// chain from the newest leaf to the root. Shown folded.
+    pub off_branch: bool,
     pub detail: Detail,
 }
 

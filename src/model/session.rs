@@ -285,6 +285,7 @@ impl Session {
             flags: Flags::default(),
             message: None,
             group: None,
+            off_branch: false,
             detail: Detail::None,
         }
     }
