@@ -5,13 +5,14 @@ use super::classify::{UserText, classify_user_text, image_from_base64_len, menti
 use super::decode::{Problem, decode_line};
 use super::item::*;
 use super::lines::LineSplitter;
-use super::raw::{Block, Content, RawEntry, RawMessage, ToolUseResult};
+use super::raw::{Block, Content, RawEntry, ToolUseResult};
 use super::summary::call_summary;
 use super::time::parse_timestamp;
 use super::transcript::Transcript;
+use rustc_hash::FxHashMap as HashMap;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -144,7 +145,11 @@ pub const MAIN: u16 = 0;
 impl Session {
     pub fn new(path: Option<PathBuf>) -> Self {
         let mut s = Session::default();
-        s.sources.push(Source { path, agent: None, splitter: LineSplitter::new() });
+        s.sources.push(Source {
+            path,
+            agent: None,
+            splitter: LineSplitter::new(),
+        });
         s
     }
 
@@ -181,7 +186,11 @@ impl Session {
         if agent_id.starts_with("acompact") {
             self.agents[a as usize].compact = true;
         }
-        self.sources.push(Source { path: Some(path), agent: Some(a), splitter: LineSplitter::new() });
+        self.sources.push(Source {
+            path: Some(path),
+            agent: Some(a),
+            splitter: LineSplitter::new(),
+        });
         (self.sources.len() - 1) as u16
     }
 
@@ -189,7 +198,9 @@ impl Session {
     /// last line waits for its newline (or for [`Self::flush_tail`]).
     pub fn feed(&mut self, source: u16, bytes: &[u8]) {
         let mut splitter = std::mem::take(&mut self.sources[source as usize].splitter);
-        splitter.feed(bytes, |line| self.ingest_line(source, line.number, line.bytes));
+        splitter.feed(bytes, |line| {
+            self.ingest_line(source, line.number, line.bytes)
+        });
         self.sources[source as usize].splitter = splitter;
     }
 
@@ -199,7 +210,9 @@ impl Session {
     pub fn flush_tail(&mut self, source: u16) {
         let mut splitter = std::mem::take(&mut self.sources[source as usize].splitter);
         if let Some(tail) = splitter.tail() {
-            let clean = decode_line(tail.number, tail.bytes, |_, _| {}).iter().all(|p| p.recovered);
+            let clean = decode_line(tail.number, tail.bytes, |_, _| {})
+                .iter()
+                .all(|p| p.recovered);
             if clean {
                 self.ingest_line(source, tail.number, tail.bytes);
                 splitter.consume_tail();
@@ -225,7 +238,10 @@ impl Session {
     }
 
     pub fn take_changes(&mut self) -> Changes {
-        std::mem::take(&mut self.changes)
+        let mut c = std::mem::take(&mut self.changes);
+        c.updated.sort_unstable();
+        c.updated.dedup();
+        c
     }
 
     pub fn transcript(&self, agent: Option<u32>) -> &Transcript {
@@ -326,7 +342,11 @@ impl Session {
             return a;
         }
         let a = self.agents.len() as u32;
-        self.agents.push(Agent { id: id.to_owned(), compact: id.starts_with("acompact"), ..Default::default() });
+        self.agents.push(Agent {
+            id: id.to_owned(),
+            compact: id.starts_with("acompact"),
+            ..Default::default()
+        });
         self.agent_index.insert(id.to_owned(), a);
         a
     }
@@ -348,7 +368,10 @@ impl Session {
         if e.is_sidechain != Some(true) {
             return Target::Main;
         }
-        let by_parent = e.parent_uuid.as_deref().and_then(|p| self.sidechain_uuid.get(p).copied());
+        let by_parent = e
+            .parent_uuid
+            .as_deref()
+            .and_then(|p| self.sidechain_uuid.get(p).copied());
         let a = match (e.agent_id.as_deref(), by_parent) {
             (Some(id), _) => self.agent_for_id(id),
             (None, Some(a)) => a,
@@ -410,8 +433,16 @@ impl Session {
             "file-history-snapshot" => return Outcome::Hidden("file-history-snapshot"),
             "queue-operation" => return Outcome::Hidden("queue-operation"),
             "progress" => {
-                let sub = e.data.as_ref().and_then(|d| d.kind.as_deref()).unwrap_or("");
-                return Outcome::Hidden(if sub == "agent_progress" { "agent_progress" } else { "progress" });
+                let sub = e
+                    .data
+                    .as_ref()
+                    .and_then(|d| d.kind.as_deref())
+                    .unwrap_or("");
+                return Outcome::Hidden(if sub == "agent_progress" {
+                    "agent_progress"
+                } else {
+                    "progress"
+                });
             }
             "attachment" => {
                 if let Some(a) = &e.attachment {
@@ -478,7 +509,11 @@ impl Session {
     fn envelope_item(&mut self, kind: Kind, source: u16, line: u32, e: &RawEntry<'_>) -> Item {
         let mut item = self.new_item(kind, source, line);
         item.uuid = e.uuid.as_deref().map(Into::into);
-        item.parent_uuid = e.parent_uuid.as_deref().or(e.logical_parent_uuid.as_deref()).map(Into::into);
+        item.parent_uuid = e
+            .parent_uuid
+            .as_deref()
+            .or(e.logical_parent_uuid.as_deref())
+            .map(Into::into);
         item.timestamp = e.timestamp.as_deref().and_then(parse_timestamp);
         item
     }
@@ -494,14 +529,21 @@ impl Session {
         Outcome::Shown
     }
 
-    fn ingest_user(&mut self, target: Target, source: u16, line: u32, e: RawEntry<'_>, raw: &str) -> Outcome {
-        let Some(msg) = &e.message else {
+    fn ingest_user(
+        &mut self,
+        target: Target,
+        source: u16,
+        line: u32,
+        mut e: RawEntry<'_>,
+        raw: &str,
+    ) -> Outcome {
+        let Some(msg) = e.message.take() else {
             return self.unknown(source, line, &e, raw);
         };
-        let content = msg.content.as_ref();
+        let content = msg.content;
         if e.is_compact_summary == Some(true) {
             let mut item = self.envelope_item(Kind::Compaction, source, line, &e);
-            item.text = content.map(content_text).unwrap_or_default();
+            item.text = content.as_ref().map(content_text).unwrap_or_default();
             self.push(target, None, item);
             return Outcome::Shown;
         }
@@ -509,11 +551,11 @@ impl Session {
         let mut shown = false;
         match content {
             Some(Content::Text(t)) => {
-                self.user_text(target, source, line, &e, t, Vec::new(), is_meta);
+                self.user_text(target, source, line, &e, &t, Vec::new(), is_meta);
                 shown = true;
             }
             Some(Content::Blocks(blocks)) => {
-                let mut tur = e.tool_use_result.clone();
+                let mut tur = e.tool_use_result.take();
                 // Text and image blocks of one prompt make one row.
                 let mut text = String::new();
                 let mut images = Vec::new();
@@ -522,7 +564,15 @@ impl Session {
                         "text" => {
                             let t = b.text.as_deref().unwrap_or("");
                             if is_meta || classify_user_text(t) != UserText::Prompt {
-                                self.flush_prompt(target, source, line, &e, &mut text, &mut images, is_meta);
+                                self.flush_prompt(
+                                    target,
+                                    source,
+                                    line,
+                                    &e,
+                                    &mut text,
+                                    &mut images,
+                                    is_meta,
+                                );
                                 self.user_text(target, source, line, &e, t, Vec::new(), is_meta);
                             } else {
                                 if !text.is_empty() {
@@ -533,16 +583,32 @@ impl Session {
                             shown = true;
                         }
                         "image" => {
-                            images.push(block_image(b));
+                            images.push(block_image(&b));
                             shown = true;
                         }
                         "tool_result" => {
-                            self.flush_prompt(target, source, line, &e, &mut text, &mut images, is_meta);
+                            self.flush_prompt(
+                                target,
+                                source,
+                                line,
+                                &e,
+                                &mut text,
+                                &mut images,
+                                is_meta,
+                            );
                             shown |= self.tool_result(target, source, line, &e, b, tur.take());
                         }
                         _ => {
-                            self.flush_prompt(target, source, line, &e, &mut text, &mut images, is_meta);
-                            self.unknown_block(target, source, line, &e, b);
+                            self.flush_prompt(
+                                target,
+                                source,
+                                line,
+                                &e,
+                                &mut text,
+                                &mut images,
+                                is_meta,
+                            );
+                            self.unknown_block(target, source, line, &e, &b);
                             shown = true;
                         }
                     }
@@ -551,7 +617,11 @@ impl Session {
             }
             _ => {}
         }
-        if shown { Outcome::Shown } else { Outcome::Hidden("empty message") }
+        if shown {
+            Outcome::Shown
+        } else {
+            Outcome::Hidden("empty message")
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -583,7 +653,11 @@ impl Session {
         images: Vec<Image>,
         is_meta: bool,
     ) {
-        let class = if is_meta { UserText::Meta } else { classify_user_text(text) };
+        let class = if is_meta {
+            UserText::Meta
+        } else {
+            classify_user_text(text)
+        };
         let item = match class {
             UserText::Meta => {
                 let mut item = self.envelope_item(Kind::Meta, source, line, e);
@@ -606,7 +680,10 @@ impl Session {
                     item.text.push_str(&img.placeholder());
                 }
                 let files = mentioned_files(text);
-                if target == Target::Main && self.meta.first_prompt.is_none() && !text.trim().is_empty() {
+                if target == Target::Main
+                    && self.meta.first_prompt.is_none()
+                    && !text.trim().is_empty()
+                {
                     self.meta.first_prompt = Some(super::text::first_line(text, 200));
                 }
                 if let Target::Agent(a) = target {
@@ -624,7 +701,14 @@ impl Session {
         self.push(target, None, item);
     }
 
-    fn unknown_block(&mut self, target: Target, source: u16, line: u32, e: &RawEntry<'_>, b: &Block<'_>) {
+    fn unknown_block(
+        &mut self,
+        target: Target,
+        source: u16,
+        line: u32,
+        e: &RawEntry<'_>,
+        b: &Block<'_>,
+    ) {
         let mut item = self.envelope_item(Kind::Unknown, source, line, e);
         let kind = b.kind.as_deref().unwrap_or("?");
         item.text = match b.text.as_deref() {
@@ -641,11 +725,14 @@ impl Session {
         source: u16,
         line: u32,
         e: &RawEntry<'_>,
-        b: &Block<'_>,
+        b: Block<'_>,
         extra: Option<ToolUseResult>,
     ) -> bool {
         let mut images = Vec::new();
-        let text = b.content.as_deref().map(|c| tool_result_text(c, &mut images)).unwrap_or_default();
+        let text = b
+            .content
+            .map(|c| tool_result_text(*c, &mut images))
+            .unwrap_or_default();
         let result = ToolResult {
             source,
             line,
@@ -687,13 +774,14 @@ impl Session {
         target: Target,
         source: u16,
         line: u32,
-        e: RawEntry<'_>,
+        mut e: RawEntry<'_>,
         raw: &str,
     ) -> Outcome {
-        let Some(msg) = &e.message else {
+        let Some(msg) = e.message.take() else {
             return self.unknown(source, line, &e, raw);
         };
-        let synthetic = msg.model.as_deref() == Some("<synthetic>") || e.is_api_error_message == Some(true);
+        let synthetic =
+            msg.model.as_deref() == Some("<synthetic>") || e.is_api_error_message == Some(true);
         if synthetic {
             let mut item = self.envelope_item(Kind::System, source, line, &e);
             item.text = msg.content.as_ref().map(content_text).unwrap_or_default();
@@ -709,24 +797,31 @@ impl Session {
                 }
             }
         }
-        let m = msg.id.as_deref().map(|id| self.transcript_mut(target).upsert_message(id, msg.model.as_deref(), msg.usage));
+        let m = msg.id.as_deref().map(|id| {
+            self.transcript_mut(target)
+                .upsert_message(id, msg.model.as_deref(), msg.usage)
+        });
         let mut shown = false;
-        match &msg.content {
+        match msg.content {
             Some(Content::Text(t)) => {
                 let mut item = self.envelope_item(Kind::Assistant, source, line, &e);
-                item.text = t.to_string();
+                item.text = t.into_owned();
                 item.message = m;
                 self.push_block(target, m, item);
                 shown = true;
             }
             Some(Content::Blocks(blocks)) => {
                 for b in blocks {
-                    shown |= self.assistant_block(target, source, line, &e, msg, m, b);
+                    shown |= self.assistant_block(target, source, line, &e, m, b);
                 }
             }
             _ => {}
         }
-        if shown { Outcome::Shown } else { Outcome::Hidden("empty message") }
+        if shown {
+            Outcome::Shown
+        } else {
+            Outcome::Hidden("empty message")
+        }
     }
 
     fn push_block(&mut self, target: Target, m: Option<u32>, item: Item) -> usize {
@@ -741,22 +836,21 @@ impl Session {
         source: u16,
         line: u32,
         e: &RawEntry<'_>,
-        _msg: &RawMessage<'_>,
         m: Option<u32>,
-        b: &Block<'_>,
+        b: Block<'_>,
     ) -> bool {
         let kind = b.kind.as_deref().unwrap_or("");
         let mut item = match kind {
             "text" => {
                 let mut item = self.envelope_item(Kind::Assistant, source, line, e);
-                item.text = b.text.as_deref().unwrap_or("").to_owned();
+                item.text = b.text.map(Cow::into_owned).unwrap_or_default();
                 item
             }
             "thinking" => {
                 let mut item = self.envelope_item(Kind::Thinking, source, line, e);
-                let t = b.thinking.as_deref().unwrap_or("");
+                let t = b.thinking.map(Cow::into_owned).unwrap_or_default();
                 item.flags.thinking_hidden = t.trim().is_empty();
-                item.text = t.to_owned();
+                item.text = t;
                 item
             }
             "redacted_thinking" => {
@@ -795,7 +889,7 @@ impl Session {
                 return self.tool_result(target, source, line, e, b, None);
             }
             _ => {
-                self.unknown_block(target, source, line, e, b);
+                self.unknown_block(target, source, line, e, &b);
                 return true;
             }
         };
@@ -807,7 +901,13 @@ impl Session {
         true
     }
 
-    fn ingest_system(&mut self, target: Target, source: u16, line: u32, e: RawEntry<'_>) -> Outcome {
+    fn ingest_system(
+        &mut self,
+        target: Target,
+        source: u16,
+        line: u32,
+        e: RawEntry<'_>,
+    ) -> Outcome {
         let subtype = e.subtype.as_deref().unwrap_or("");
         let text = e.content.as_ref().map(content_text).unwrap_or_default();
         let (kind, info, text) = match subtype {
@@ -833,9 +933,18 @@ impl Session {
             "compact_boundary" | "microcompact_boundary" => {
                 let micro = subtype == "microcompact_boundary";
                 let cm = e.compact_metadata.clone().unwrap_or_default();
-                let info = SystemInfo::CompactBoundary { trigger: cm.trigger, pre_tokens: cm.pre_tokens, micro };
+                let info = SystemInfo::CompactBoundary {
+                    trigger: cm.trigger,
+                    pre_tokens: cm.pre_tokens,
+                    micro,
+                };
                 let text = if text.is_empty() {
-                    (if micro { "Context microcompacted" } else { "Conversation compacted" }).to_owned()
+                    (if micro {
+                        "Context microcompacted"
+                    } else {
+                        "Conversation compacted"
+                    })
+                    .to_owned()
                 } else {
                     text
                 };
@@ -846,7 +955,11 @@ impl Session {
                 if let Some(t) = self.transcript_mut(target).turns.last_mut() {
                     t.duration_ms = Some(ms);
                 }
-                (Kind::System, SystemInfo::TurnDuration { ms }, format!("Turn took {}", super::time::human_duration(ms)))
+                (
+                    Kind::System,
+                    SystemInfo::TurnDuration { ms },
+                    format!("Turn took {}", super::time::human_duration(ms)),
+                )
             }
             "api_error" => {
                 let info = SystemInfo::ApiError {
@@ -854,7 +967,11 @@ impl Session {
                     max: e.max_retries,
                     retry_in_ms: e.retry_in_ms,
                 };
-                let err = e.error.map(|r| r.get()).filter(|r| *r != "{}" && *r != "null").unwrap_or("");
+                let err = e
+                    .error
+                    .map(|r| r.get())
+                    .filter(|r| *r != "{}" && *r != "null")
+                    .unwrap_or("");
                 let mut text = format!(
                     "API error · retry {}/{}",
                     e.retry_attempt.map_or("?".into(), |n| n.to_string()),
@@ -915,13 +1032,23 @@ impl Session {
         Outcome::Shown
     }
 
-    fn ingest_stream_result(&mut self, target: Target, source: u16, line: u32, e: RawEntry<'_>) -> Outcome {
+    fn ingest_stream_result(
+        &mut self,
+        target: Target,
+        source: u16,
+        line: u32,
+        e: RawEntry<'_>,
+    ) -> Outcome {
         self.meta.stream_json = true;
         self.meta.cost_usd = e.total_cost_usd.or(self.meta.cost_usd);
         let mut item = self.envelope_item(Kind::System, source, line, &e);
         let mut text = format!(
             "Result: {}",
-            if e.is_error == Some(true) { "error" } else { e.subtype.as_deref().unwrap_or("done") }
+            if e.is_error == Some(true) {
+                "error"
+            } else {
+                e.subtype.as_deref().unwrap_or("done")
+            }
         );
         if let Some(n) = e.num_turns {
             text.push_str(&format!(" · {n} turns"));
@@ -987,13 +1114,22 @@ impl Session {
         if self.agents[agent as usize].call.is_some() {
             return;
         }
-        let Some(prompt) = self.agents[agent as usize].prompt.clone() else { return };
-        let found = self.main.items.iter().rev().take(5000).find_map(|it| match &it.detail {
-            Detail::Call(c) if c.category == Category::Subagent && c.agent.is_none() => {
-                (task_prompt(c.input.get()).as_deref() == Some(prompt.as_str())).then_some(it.id)
-            }
-            _ => None,
-        });
+        let Some(prompt) = self.agents[agent as usize].prompt.clone() else {
+            return;
+        };
+        let found = self
+            .main
+            .items
+            .iter()
+            .rev()
+            .take(5000)
+            .find_map(|it| match &it.detail {
+                Detail::Call(c) if c.category == Category::Subagent && c.agent.is_none() => {
+                    (task_prompt(c.input.get()).as_deref() == Some(prompt.as_str()))
+                        .then_some(it.id)
+                }
+                _ => None,
+            });
         if let Some(id) = found {
             self.link(agent, Target::Main, id);
         }
@@ -1005,11 +1141,15 @@ impl Session {
             Target::Main => &self.main,
             Target::Agent(_) => return,
         };
-        let Detail::Call(c) = &t.items[idx].detail else { return };
+        let Detail::Call(c) = &t.items[idx].detail else {
+            return;
+        };
         if c.category != Category::Subagent {
             return;
         }
-        let Some(p) = task_prompt(c.input.get()) else { return };
+        let Some(p) = task_prompt(c.input.get()) else {
+            return;
+        };
         let id = t.items[idx].id;
         let found = self
             .agents
@@ -1028,8 +1168,10 @@ fn target_agent(t: Target) -> u32 {
     }
 }
 
+/// Deduplicated in `take_changes`; only the common repeat is skipped here
+/// (a whole-file load records tens of thousands of updates).
 fn push_unique(v: &mut Vec<ItemId>, id: ItemId) {
-    if v.last() != Some(&id) && !v.contains(&id) {
+    if v.last() != Some(&id) {
         v.push(id);
     }
 }
@@ -1073,21 +1215,33 @@ fn content_text(c: &Content<'_>) -> String {
     }
 }
 
-fn tool_result_text(c: &Content<'_>, images: &mut Vec<Image>) -> String {
+fn tool_result_text(c: Content<'_>, images: &mut Vec<Image>) -> String {
     match c {
-        Content::Text(t) => t.to_string(),
+        Content::Text(t) => t.into_owned(),
         Content::Blocks(bs) => {
+            if let [only] = &bs[..] {
+                if only.kind.as_deref() == Some("text") {
+                    return bs
+                        .into_iter()
+                        .next()
+                        .and_then(|b| b.text)
+                        .map(Cow::into_owned)
+                        .unwrap_or_default();
+                }
+            }
             let mut out = String::new();
             for b in bs {
                 let piece: Cow<'_, str> = match b.kind.as_deref().unwrap_or("") {
                     "text" => b.text.clone().unwrap_or_default(),
                     "image" => {
-                        let img = block_image(b);
+                        let img = block_image(&b);
                         let p = img.placeholder();
                         images.push(img);
                         Cow::Owned(p)
                     }
-                    "tool_reference" => Cow::Owned(format!("[tool {}]", b.tool_name.as_deref().unwrap_or("?"))),
+                    "tool_reference" => {
+                        Cow::Owned(format!("[tool {}]", b.tool_name.as_deref().unwrap_or("?")))
+                    }
                     other => Cow::Owned(format!("[{other}]")),
                 };
                 if !out.is_empty() {
@@ -1104,7 +1258,9 @@ fn tool_result_text(c: &Content<'_>, images: &mut Vec<Image>) -> String {
 fn block_image(b: &Block<'_>) -> Image {
     let src = b.source.as_ref();
     let media = src.and_then(|s| s.media_type.as_deref());
-    let len = src.and_then(|s| s.data).map_or(0, |d| d.get().len().saturating_sub(2));
+    let len = src
+        .and_then(|s| s.data)
+        .map_or(0, |d| d.get().len().saturating_sub(2));
     image_from_base64_len(media, len)
 }
 

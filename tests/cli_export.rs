@@ -1,0 +1,158 @@
+//! `ccv export` through the built binary.
+
+use assert_cmd::Command;
+
+const KINDS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/kinds.jsonl");
+
+fn ccv() -> Command {
+    let mut c = Command::cargo_bin("ccv").expect("binary");
+    // never let a test see the machine's real ~/.claude
+    c.env("CLAUDE_CONFIG_DIR", "/nonexistent-ccv-test")
+        .env("HOME", "/nonexistent-ccv-test");
+    c
+}
+
+#[test]
+fn text_export_labels_rows() {
+    let out = ccv().args(["export", KINDS]).output().expect("run");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("utf8");
+    for label in [
+        "[User]",
+        "[Assistant]",
+        "[Thinking]",
+        "[Tool Call] Read",
+        "[Tool Result]",
+        "[Tool Error]",
+        "[System]",
+        "[Command]",
+        "[Meta]",
+        "[Compaction]",
+        "[Unknown]",
+        "[API Error]",
+    ] {
+        assert!(
+            text.contains(&format!("\n{label}\n")) || text.starts_with(&format!("{label}\n")),
+            "missing {label}"
+        );
+    }
+    assert!(!text.contains('\x1b'), "raw escape in text export");
+    // rows are separated by one blank line
+    assert!(text.contains("[User]\nFix the parser in @src/parse.rs please\n\n[Thinking]\n"));
+}
+
+#[test]
+fn filters_drop_thinking_and_tools() {
+    let out = ccv()
+        .args(["export", "--no-thinking", "--no-tools", KINDS])
+        .output()
+        .expect("run");
+    let text = String::from_utf8(out.stdout).expect("utf8");
+    assert!(!text.contains("[Thinking]"));
+    assert!(!text.contains("[Tool Call]"));
+    assert!(!text.contains("[Tool Result]"));
+    assert!(text.contains("[Assistant]"));
+}
+
+#[test]
+fn json_export_has_the_audit_fields() {
+    let out = ccv()
+        .args(["export", "--format", "json", KINDS])
+        .output()
+        .expect("run");
+    assert!(out.status.success());
+    let rows: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .expect("utf8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    assert_eq!(rows[0]["kind"], "user");
+    assert_eq!(rows[0]["uuid"], "u1");
+    assert_eq!(rows[0]["timestamp"], "2026-01-02T10:00:00.000Z");
+    assert_eq!(rows[0]["line"], 3);
+    let call = rows
+        .iter()
+        .find(|r| r["kind"] == "tool_call")
+        .expect("a call");
+    assert_eq!(call["tool_name"], "Read");
+    assert_eq!(call["tool_use_id"], "toolu_read");
+    assert_eq!(
+        call["input"]["file_path"],
+        "/home/alice/src/demo/src/parse.rs"
+    );
+    let kinds: std::collections::BTreeSet<&str> =
+        rows.iter().filter_map(|r| r["kind"].as_str()).collect();
+    for k in [
+        "user",
+        "assistant",
+        "thinking",
+        "tool_call",
+        "tool_result",
+        "system",
+        "command",
+        "meta",
+        "compaction",
+        "unknown",
+    ] {
+        assert!(kinds.contains(k), "no {k} row");
+    }
+}
+
+#[test]
+fn markdown_export_fences_code() {
+    let out = ccv()
+        .args(["export", "--format", "markdown", KINDS])
+        .output()
+        .expect("run");
+    let text = String::from_utf8(out.stdout).expect("utf8");
+    assert!(text.contains("### Tool Call: Read\n\n```json\n"));
+    assert!(text.contains("### User\n\nFix the parser"));
+}
+
+#[test]
+fn stdin_and_unreadable_lines() {
+    let input = "{\"type\":\"user\",\"message\":{\"content\":\"hello\"}}\nnot json\n{\"type\":\"user\",\"message\":{\"content\":\"bye\"}}";
+    let out = ccv()
+        .args(["export", "-"])
+        .write_stdin(input)
+        .output()
+        .expect("run");
+    assert!(out.status.success(), "exit 0 despite a bad line");
+    let stdout = String::from_utf8(out.stdout).expect("utf8");
+    assert!(stdout.contains("hello") && stdout.contains("bye"));
+    let stderr = String::from_utf8(out.stderr).expect("utf8");
+    assert!(stderr.contains("ccv: -:2: not JSON"), "{stderr}");
+}
+
+#[test]
+fn hostile_bytes_never_reach_the_output() {
+    let evil =
+        "\x1b]2;pwned\x07\x1b]52;c;aGk=\x07\x1b[2J\x1b[?1049h\x1b[?1000h\r\0\u{9b}31m\u{202e}";
+    let line =
+        serde_json::json!({"type":"user","message":{"role":"user","content": format!("a{evil}b")}});
+    let tool = serde_json::json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"t","name": format!("Bash{evil}"),"input":{"command": evil}}]}});
+    let res = serde_json::json!({"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content": evil}]}});
+    let input = format!("{line}\n{tool}\n{res}\n");
+    for format in ["text", "markdown"] {
+        let out = ccv()
+            .args(["export", "--format", format, "-"])
+            .write_stdin(input.clone())
+            .output()
+            .expect("run");
+        let text = String::from_utf8(out.stdout).expect("utf8");
+        let bad: Vec<char> = text
+            .chars()
+            .filter(|&c| ccv::model::text::is_unsafe_char(c) || c == '\x1b')
+            .collect();
+        assert!(bad.is_empty(), "{format}: {bad:?} in {text:?}");
+    }
+}
+
+#[test]
+fn help_and_version() {
+    let out = ccv().arg("--help").output().expect("run");
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("export"));
+    let out = ccv().arg("--version").output().expect("run");
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("ccv "));
+}

@@ -1,0 +1,91 @@
+//! `gen-session --corrupt`: every bad line reported with its line number,
+//! unknown types shown as rows, nothing else lost. Skips with a reason when
+//! the generator (../shared/bench) is absent.
+
+use assert_cmd::Command;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+#[test]
+fn every_corrupt_line_is_reported() {
+    let generator = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/gen-session");
+    if !generator.exists() {
+        eprintln!("skipping: {} is absent", generator.display());
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("bad.jsonl");
+    let generated = std::process::Command::new("python3")
+        .arg(&generator)
+        .args(["--size", "16M", "--seed", "3", "--corrupt", "--stats", "-o"])
+        .arg(&file)
+        .output()
+        .expect("run gen-session");
+    assert!(
+        generated.status.success(),
+        "{}",
+        String::from_utf8_lossy(&generated.stderr)
+    );
+    let stats = String::from_utf8_lossy(&generated.stdout).into_owned()
+        + &String::from_utf8_lossy(&generated.stderr);
+    let mut bad: BTreeMap<String, u64> = BTreeMap::new();
+    for line in stats.lines() {
+        let mut parts = line.split_whitespace();
+        if let (Some(k), Some(n)) = (parts.next(), parts.next()) {
+            if let (Some(kind), Ok(n)) = (k.strip_prefix("corrupt/"), n.parse()) {
+                bad.insert(kind.to_owned(), n);
+            }
+        }
+    }
+    let count = |k: &str| bad.get(k).copied().unwrap_or(0);
+    let unreadable = count("truncated") + count("empty") + count("non-json") + count("array");
+    let repaired = count("lone-surrogate") + count("invalid-utf8");
+    assert!(
+        unreadable + repaired > 0,
+        "generator wrote no corrupt lines: {stats}"
+    );
+
+    let s = ccv::model::Session::load(&file).expect("load");
+    assert_eq!(s.stats.unreadable, unreadable);
+    assert_eq!(s.stats.recovered, repaired);
+    assert_eq!(
+        s.stats.shown + s.stats.hidden + s.stats.unreadable,
+        s.stats.entries
+    );
+    let unknown_rows = s
+        .main
+        .items
+        .iter()
+        .filter(|i| i.text.contains("x-future-kind"))
+        .count() as u64
+        + s.agents
+            .iter()
+            .flat_map(|a| &a.transcript.items)
+            .filter(|i| i.text.contains("x-future-kind"))
+            .count() as u64;
+    assert_eq!(unknown_rows, count("unknown-type"));
+
+    let out = Command::cargo_bin("ccv")
+        .expect("binary")
+        .args(["export", "--format", "json"])
+        .arg(&file)
+        .output()
+        .expect("run ccv");
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let reported: Vec<&str> = stderr.lines().filter(|l| l.starts_with("ccv: ")).collect();
+    assert_eq!(reported.len() as u64, unreadable + repaired, "{stderr}");
+    for r in reported {
+        // ccv: PATH:LINE: reason
+        let rest = r
+            .trim_start_matches("ccv: ")
+            .trim_start_matches(file.to_str().expect("utf8 path"));
+        let line: u64 = rest
+            .trim_start_matches(':')
+            .split(':')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .expect("line number");
+        assert!(line > 0);
+    }
+}
