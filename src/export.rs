@@ -70,6 +70,9 @@ impl<'a> Row<'a> {
 
     /// `[Tool Call] Read`, `[User]`: the first line of a text export row.
     pub fn heading(&self) -> String {
+        if let Row::Item(Item { detail: Detail::OrphanResult(_), .. }) = self {
+            return format!("[{}] (its call is not in the file)", self.label());
+        }
         match self.tool_name() {
             Some(n) => format!("[{}] {}", self.label(), sanitize(n).replace('\n', " ")),
             None => format!("[{}]", self.label()),
@@ -281,6 +284,9 @@ struct JsonRow<'a> {
     input: Option<&'a RawValue>,
     #[serde(skip_serializing_if = "Option::is_none")]
     is_error: Option<bool>,
+    /// A result whose call is not in the file.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    orphan: bool,
 }
 
 fn write_json(
@@ -323,6 +329,7 @@ fn write_json(
                     (Kind::System | Kind::Unreadable, _) if i.flags.error => Some(true),
                     _ => None,
                 },
+                orphan: orphan.is_some(),
             }
         }
         Row::Result(_, c, r) => JsonRow {
@@ -338,6 +345,7 @@ fn write_json(
             category: Some(c.category.as_str()),
             input: None,
             is_error: Some(r.is_error),
+            orphan: false,
         },
     };
     serde_json::to_writer(&mut *out, &j).map_err(io::Error::other)?;
