@@ -29,6 +29,9 @@ pub struct Theme {
     pub diff_add: Style,
     pub diff_remove: Style,
     pub diff_context: Style,
+    /// Background of the code on an added / removed diff line.
+    pub diff_add_line: Style,
+    pub diff_remove_line: Style,
     pub line_number: Style,
     /// syntect theme name for code (two-face's bundled themes).
     pub syntax_theme: &'static str,
@@ -49,7 +52,9 @@ impl Theme {
             unknown: fg(Color::DarkGray),
             dim: fg(Color::DarkGray),
             selected: Style::default().bg(Color::Rgb(45, 50, 62)),
-            search_match: Style::default().bg(Color::Rgb(229, 192, 123)).fg(Color::Black),
+            search_match: Style::default()
+                .bg(Color::Rgb(229, 192, 123))
+                .fg(Color::Black),
             header: Style::default().add_modifier(Modifier::BOLD),
             status: Style::default().bg(Color::Rgb(40, 44, 52)).fg(Color::Gray),
             heading: fg(Color::Rgb(97, 175, 239)).add_modifier(Modifier::BOLD),
@@ -59,6 +64,8 @@ impl Theme {
             diff_add: fg(Color::Rgb(152, 195, 121)),
             diff_remove: fg(Color::Rgb(224, 108, 117)),
             diff_context: fg(Color::Gray),
+            diff_add_line: Style::default().bg(Color::Rgb(30, 48, 32)),
+            diff_remove_line: Style::default().bg(Color::Rgb(58, 30, 34)),
             line_number: fg(Color::DarkGray),
             syntax_theme: "OneHalfDark",
         }
@@ -90,6 +97,8 @@ impl Theme {
             diff_add: bold,
             diff_remove: dim,
             diff_context: plain,
+            diff_add_line: plain,
+            diff_remove_line: plain,
             line_number: dim,
             syntax_theme: "",
         }
@@ -113,7 +122,11 @@ static THEME: OnceLock<Theme> = OnceLock::new();
 
 /// Chooses the theme once, at startup (before the first draw).
 pub fn init(color: bool) {
-    let _ = THEME.set(if color { Theme::colored() } else { Theme::mono() });
+    let _ = THEME.set(if color {
+        Theme::colored()
+    } else {
+        Theme::mono()
+    });
 }
 
 /// The theme in use (colours if `init` was never called, as in tests).
