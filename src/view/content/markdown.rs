@@ -133,10 +133,13 @@ impl Md {
     fn blank(&mut self) {
         if std::mem::take(&mut self.blank_pending) && !self.out.is_empty() {
             let (_, rest) = self.prefixes(false);
-            let spans: Vec<Span<'static>> = rest
+            let mut spans: Vec<Span<'static>> = rest
                 .into_iter()
                 .filter(|s| !s.content.trim().is_empty())
                 .collect();
+            if let Some(last) = spans.last_mut() {
+                last.content = last.content.trim_end().to_string().into();
+            }
             self.out.push(Line::from(spans));
         }
     }
@@ -245,7 +248,11 @@ impl Md {
                     self.t.heading.add_modifier(Modifier::DIM),
                 );
             }
-            Tag::BlockQuote(_) => self.stack.push(Container::Quote),
+            Tag::BlockQuote(_) => {
+                // the gap before a quote belongs to the outer level
+                self.blank();
+                self.stack.push(Container::Quote)
+            }
             Tag::CodeBlock(kind) => {
                 let lang = match kind {
                     CodeBlockKind::Fenced(info) => info
@@ -258,7 +265,10 @@ impl Md {
                 self.code = Some((lang, String::new()));
             }
             Tag::HtmlBlock => self.html_block = true,
-            Tag::List(start) => self.stack.push(Container::List { next: start }),
+            Tag::List(start) => {
+                self.blank();
+                self.stack.push(Container::List { next: start })
+            }
             Tag::Item => {
                 let depth = self
                     .stack
