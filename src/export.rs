@@ -70,7 +70,11 @@ impl<'a> Row<'a> {
 
     /// `[Tool Call] Read`, `[User]`: the first line of a text export row.
     pub fn heading(&self) -> String {
-        if let Row::Item(Item { detail: Detail::OrphanResult(_), .. }) = self {
+        if let Row::Item(Item {
+            detail: Detail::OrphanResult(_),
+            ..
+        }) = self
+        {
             return format!("[{}] (its call is not in the file)", self.label());
         }
         match self.tool_name() {

@@ -29,6 +29,9 @@ pub struct Theme {
     pub diff_add: Style,
     pub diff_remove: Style,
     pub diff_context: Style,
+    /// Background of the code on an added / removed diff line.
+    pub diff_add_line: Style,
+    pub diff_remove_line: Style,
     pub line_number: Style,
     /// syntect theme name for code (two-face's bundled themes).
     pub syntax_theme: &'static str,
@@ -61,6 +64,8 @@ impl Theme {
             diff_add: fg(Color::Rgb(152, 195, 121)),
             diff_remove: fg(Color::Rgb(224, 108, 117)),
             diff_context: fg(Color::Gray),
+            diff_add_line: Style::default().bg(Color::Rgb(30, 48, 32)),
+            diff_remove_line: Style::default().bg(Color::Rgb(58, 30, 34)),
             line_number: fg(Color::DarkGray),
             syntax_theme: "OneHalfDark",
         }
@@ -92,6 +97,8 @@ impl Theme {
             diff_add: bold,
             diff_remove: dim,
             diff_context: plain,
+            diff_add_line: plain,
+            diff_remove_line: plain,
             line_number: dim,
             syntax_theme: "",
         }

@@ -5,46 +5,50 @@
 //! CONTRACT (the TUI calls these; keep the signatures):
 //! every function returns owned lines already wrapped to `width` columns.
 
+mod ansi;
+mod code;
+mod diff;
+mod highlight;
+mod markdown;
+mod table;
+mod wrap;
+
 use crate::model::raw::Hunk;
 use crate::model::text::sanitize;
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
+
+pub use ansi::{Sgr, ansi_lines};
+pub use code::{read_result, split_numbered};
+pub use diff::diff_stats;
+pub use highlight::{is_warm, warm_up};
+pub use wrap::{display_width, grapheme_width, spans_width, wrap, wrap_spans};
 
 /// Assistant text as markdown.
 pub fn markdown(text: &str, width: u16) -> Vec<Line<'static>> {
-    plain(text, width)
+    markdown::markdown(text, width)
 }
 
 /// Source code, highlighted by language token or file extension (`rs`,
 /// `py`, `sh`, a path like `src/main.rs`), optionally with line numbers
 /// starting at `first_line`.
 pub fn code(text: &str, lang: &str, first_line: Option<u64>, width: u16) -> Vec<Line<'static>> {
-    let _ = (lang, first_line);
-    plain(text, width)
+    code::code(text, lang, first_line, width)
 }
 
 /// A diff from `structuredPatch` hunks, highlighted for `path`.
 pub fn diff(hunks: &[Hunk], path: &str, width: u16) -> Vec<Line<'static>> {
-    let _ = path;
-    let mut s = String::new();
-    for h in hunks {
-        for l in &h.lines {
-            s.push_str(l);
-            s.push('\n');
-        }
-    }
-    plain(&s, width)
+    diff::diff(hunks, path, width)
 }
 
 /// Tool output: ANSI colours become styles, every other escape is dropped.
 pub fn ansi(text: &str, width: u16) -> Vec<Line<'static>> {
-    plain(text, width)
+    ansi::ansi(text, width)
 }
 
 /// Plain text, sanitized and wrapped.
 pub fn plain(text: &str, width: u16) -> Vec<Line<'static>> {
-    let _ = width;
-    sanitize(text)
-        .lines()
-        .map(|l| Line::raw(l.replace('\t', "    ")))
+    let text = sanitize(text);
+    highlight::split_lines(&text)
+        .flat_map(|l| wrap_spans(&[Span::raw(l)], usize::from(width), &[], &[]))
         .collect()
 }

@@ -1,0 +1,359 @@
+//! Word-wrapping styled text to a column width.
+//!
+//! Widths are measured per grapheme cluster, the way ratatui's buffer
+//! places them, so a wrapped line never overflows on screen: CJK counts 2,
+//! an emoji ZWJ sequence or a flag counts as one (usually 2-wide) cluster,
+//! combining marks and format characters ride on their base for free.
+//! This is also the last line of defence: any control character that
+//! reaches here is shown as `^X` / `<U+XXXX>`, tabs become spaces.
+
+use crate::model::text::{is_unsafe_char, visible_escape};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use unicode_segmentation::UnicodeSegmentation;
+use unicode_width::UnicodeWidthStr;
+
+/// Tab stops every this many columns.
+pub const TAB: usize = 4;
+
+/// Columns one grapheme cluster takes on screen.
+pub fn grapheme_width(g: &str) -> usize {
+    if g.len() == 1 {
+        // ASCII: printable is 1; controls never reach the screen.
+        return usize::from(!g.as_bytes()[0].is_ascii_control());
+    }
+    // Halfwidth (han)dakuten are Grapheme_Extend but terminals draw them
+    // in their own cell, and ratatui counts them so.
+    g.width()
+        + g.chars()
+            .filter(|c| matches!(c, '\u{ff9e}' | '\u{ff9f}'))
+            .count()
+}
+
+/// Columns `s` takes on screen (no tabs or controls expected).
+pub fn display_width(s: &str) -> usize {
+    if s.is_ascii() {
+        return s.bytes().filter(|b| !b.is_ascii_control()).count();
+    }
+    s.graphemes(true).map(grapheme_width).sum()
+}
+
+/// Width of a sequence of spans.
+pub fn spans_width(spans: &[Span<'_>]) -> usize {
+    spans.iter().map(|s| display_width(&s.content)).sum()
+}
+
+/// Wraps one line to `width` columns (no prefix).
+pub fn wrap(line: &Line<'_>, width: u16) -> Vec<Line<'static>> {
+    wrap_spans(&line.spans, usize::from(width), &[], &[])
+}
+
+/// Makes a string safe and tab-free; `col` is the column the text starts
+/// at (for tab stops) and is advanced.
+fn clean_into(s: &str, col: &mut usize, out: &mut String) {
+    for g in s.graphemes(true) {
+        if g == "\t" {
+            let n = TAB - *col % TAB;
+            out.extend(std::iter::repeat_n(' ', n));
+            *col += n;
+        } else if g == "\n" || g == "\r\n" {
+            out.push('\n');
+            *col = 0;
+        } else if g.chars().any(|c| is_unsafe_char(c) || c.is_control()) {
+            for c in g.chars() {
+                if is_unsafe_char(c) || c.is_control() {
+                    let start = out.len();
+                    visible_escape(c, out);
+                    *col += out.len() - start;
+                } else {
+                    out.push(c);
+                    *col += grapheme_width(c.encode_utf8(&mut [0; 4]));
+                }
+            }
+        } else {
+            out.push_str(g);
+            *col += grapheme_width(g);
+        }
+    }
+}
+
+/// Spans made safe (see [`clean_into`]), tabs expanded from column 0.
+fn clean(spans: &[Span<'_>]) -> Vec<(Style, String)> {
+    let mut col = 0;
+    spans
+        .iter()
+        .map(|s| {
+            let mut out = String::with_capacity(s.content.len());
+            clean_into(&s.content, &mut col, &mut out);
+            (s.style, out)
+        })
+        .collect()
+}
+
+/// One grapheme of the content, by position in the cleaned spans.
+#[derive(Clone, Copy)]
+struct Cell {
+    span: usize,
+    start: usize,
+    end: usize,
+    width: usize,
+    kind: CellKind,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum CellKind {
+    Space,
+    Word,
+    Break,
+}
+
+struct Builder<'a> {
+    src: &'a [(Style, String)],
+    first: &'a [Span<'a>],
+    rest: &'a [Span<'a>],
+    out: Vec<Line<'static>>,
+    cur: Vec<Span<'static>>,
+    cur_width: usize,
+}
+
+impl Builder<'_> {
+    fn push(&mut self, c: Cell) {
+        let (style, text) = &self.src[c.span];
+        let piece = &text[c.start..c.end];
+        match self.cur.last_mut() {
+            Some(last) if last.style == *style => last.content.to_mut().push_str(piece),
+            _ => self.cur.push(Span::styled(piece.to_string(), *style)),
+        }
+        self.cur_width += c.width;
+    }
+
+    fn emit(&mut self) {
+        let prefix = if self.out.is_empty() {
+            self.first
+        } else {
+            self.rest
+        };
+        let mut spans: Vec<Span<'static>> = prefix
+            .iter()
+            .map(|s| Span::styled(s.content.to_string(), s.style))
+            .collect();
+        spans.append(&mut self.cur);
+        self.out.push(Line::from(spans));
+        self.cur_width = 0;
+    }
+}
+
+/// Word-wraps `content` to `width` columns. The first output line starts
+/// with `first`, every following one with `rest` (a hanging indent).
+/// Words longer than a line are broken between graphemes; spaces at a
+/// break are dropped; leading indentation is kept. `\n` in the content
+/// forces a break. Always returns at least one line.
+pub fn wrap_spans(
+    content: &[Span<'_>],
+    width: usize,
+    first: &[Span<'_>],
+    rest: &[Span<'_>],
+) -> Vec<Line<'static>> {
+    let src = clean(content);
+    let cells = cells(&src);
+    let first_avail = width.saturating_sub(spans_width(first)).max(1);
+    let rest_avail = width.saturating_sub(spans_width(rest)).max(1);
+    let mut b = Builder {
+        src: &src,
+        first,
+        rest,
+        out: Vec::new(),
+        cur: Vec::new(),
+        cur_width: 0,
+    };
+    let avail = |b: &Builder| {
+        if b.out.is_empty() {
+            first_avail
+        } else {
+            rest_avail
+        }
+    };
+
+    let mut i = 0;
+    // Whether the current output line holds content of this logical line
+    // (so leading spaces there are indentation, not a break point).
+    let mut line_start = true;
+    while i < cells.len() {
+        let kind = cells[i].kind;
+        let mut j = i;
+        while j < cells.len() && cells[j].kind == kind && kind != CellKind::Break {
+            j += 1;
+        }
+        match kind {
+            CellKind::Break => {
+                b.emit();
+                line_start = true;
+                i += 1;
+                continue;
+            }
+            CellKind::Space => {
+                let next_word = j < cells.len() && cells[j].kind == CellKind::Word;
+                let space_w: usize = cells[i..j].iter().map(|c| c.width).sum();
+                let mut k = j;
+                while k < cells.len() && cells[k].kind == CellKind::Word {
+                    k += 1;
+                }
+                let word_w: usize = cells[j..k].iter().map(|c| c.width).sum();
+                if line_start {
+                    // indentation: keep what fits
+                    for c in &cells[i..j] {
+                        if b.cur_width + c.width <= avail(&b) {
+                            b.push(*c);
+                        }
+                    }
+                } else if next_word && b.cur_width + space_w + word_w > avail(&b) {
+                    if word_w <= rest_avail || b.cur_width + space_w >= avail(&b) {
+                        b.emit();
+                    } else {
+                        // a long word starts here and is broken below
+                        cells[i..j].iter().for_each(|c| b.push(*c));
+                    }
+                } else if next_word {
+                    cells[i..j].iter().for_each(|c| b.push(*c));
+                }
+                // trailing spaces of a logical line are dropped
+            }
+            CellKind::Word => {
+                for c in &cells[i..j] {
+                    if b.cur_width + c.width > avail(&b) && b.cur_width > 0 {
+                        b.emit();
+                    }
+                    b.push(*c);
+                }
+                line_start = false;
+            }
+        }
+        i = j;
+    }
+    if !b.cur.is_empty()
+        || b.out.is_empty()
+        || cells.last().is_some_and(|c| c.kind == CellKind::Break)
+    {
+        b.emit();
+    }
+    b.out
+}
+
+fn cells(src: &[(Style, String)]) -> Vec<Cell> {
+    let mut cells = Vec::new();
+    for (span, (_, text)) in src.iter().enumerate() {
+        for (start, g) in text.grapheme_indices(true) {
+            let kind = match g {
+                "\n" => CellKind::Break,
+                " " => CellKind::Space,
+                _ => CellKind::Word,
+            };
+            let width = if kind == CellKind::Break {
+                0
+            } else {
+                grapheme_width(g)
+            };
+            cells.push(Cell {
+                span,
+                start,
+                end: start + g.len(),
+                width,
+                kind,
+            });
+        }
+    }
+    cells
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(lines: &[Line<'_>]) -> Vec<String> {
+        lines
+            .iter()
+            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+            .collect()
+    }
+
+    fn w(s: &str, width: usize) -> Vec<String> {
+        texts(&wrap_spans(&[Span::raw(s.to_string())], width, &[], &[]))
+    }
+
+    #[test]
+    fn widths_of_wide_and_zero_width_text() {
+        assert_eq!(display_width("abc"), 3);
+        assert_eq!(display_width("日本語"), 6);
+        assert_eq!(display_width("e\u{301}"), 1); // combining acute
+        assert_eq!(display_width("👨‍👩‍👧"), 2); // ZWJ family
+        assert_eq!(display_width("🇫🇷"), 2); // flag
+        assert_eq!(display_width("a\u{200b}b"), 2); // zero width space
+        assert_eq!(display_width("❤\u{fe0f}"), 2); // emoji presentation
+    }
+
+    #[test]
+    fn words_wrap_at_spaces() {
+        assert_eq!(w("the quick brown fox", 10), ["the quick", "brown fox"]);
+        assert_eq!(w("", 10), [""]);
+        assert_eq!(w("a  b", 10), ["a  b"]);
+    }
+
+    #[test]
+    fn long_words_break_hard() {
+        assert_eq!(w("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+        assert_eq!(w("ab cdefghijkl", 5), ["ab cd", "efghi", "jkl"]);
+    }
+
+    #[test]
+    fn cjk_never_overflows() {
+        let out = w("日本語のテキストです", 5);
+        assert_eq!(out, ["日本", "語の", "テキ", "スト", "です"]);
+        for l in &out {
+            assert!(display_width(l) <= 5);
+        }
+    }
+
+    #[test]
+    fn emoji_clusters_stay_whole() {
+        let out = w("👨‍👩‍👧👨‍👩‍👧🇫🇷e\u{301}e\u{301}", 3);
+        assert_eq!(out, ["👨‍👩‍👧", "👨‍👩‍👧", "🇫🇷e\u{301}", "e\u{301}"]);
+    }
+
+    #[test]
+    fn tabs_expand_to_stops_and_indent_is_kept() {
+        assert_eq!(w("\tx", 20), ["    x"]);
+        assert_eq!(w("ab\tc", 20), ["ab  c"]);
+        assert_eq!(
+            w("    indented words here", 12),
+            ["    indented", "words here"]
+        );
+    }
+
+    #[test]
+    fn hanging_indent_prefixes() {
+        let first = [Span::raw("• ")];
+        let rest = [Span::raw("  ")];
+        let out = texts(&wrap_spans(&[Span::raw("one two three")], 9, &first, &rest));
+        assert_eq!(out, ["• one two", "  three"]);
+    }
+
+    #[test]
+    fn controls_become_visible() {
+        let out = w("a\x1bb\u{202e}c\0", 40);
+        assert_eq!(out, ["a^[b<U+202E>c^@"]);
+    }
+
+    #[test]
+    fn newline_forces_break_and_styles_merge() {
+        let spans = [Span::raw("ab"), Span::raw("c\nd")];
+        let out = wrap_spans(&spans, 10, &[], &[]);
+        assert_eq!(texts(&out), ["abc", "d"]);
+        assert_eq!(out[0].spans.len(), 1);
+    }
+
+    #[test]
+    fn tiny_widths_make_progress() {
+        assert_eq!(w("日本", 1), ["日", "本"]);
+        assert_eq!(w("ab", 0), ["a", "b"]);
+    }
+}
