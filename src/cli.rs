@@ -57,8 +57,19 @@ pub enum Command {
 pub fn main() -> i32 {
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Export { format, no_thinking, no_tools, no_subagents, path }) => {
-            let opts = Options { format, no_thinking, no_tools, no_subagents };
+        Some(Command::Export {
+            format,
+            no_thinking,
+            no_tools,
+            no_subagents,
+            path,
+        }) => {
+            let opts = Options {
+                format,
+                no_thinking,
+                no_tools,
+                no_subagents,
+            };
             run_export(&path, &opts)
         }
         None => {
