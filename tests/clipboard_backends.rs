@@ -2,8 +2,8 @@
 //! clipboard thread.
 
 use ccv::clipboard::{
-    Chain, ClipboardBackend, ClipboardService, CopyOutcome, Delivery, FileBackend, OSC52_MAX_ENCODED, Osc52Backend,
-    osc52_sequence,
+    Chain, ClipboardBackend, ClipboardService, CopyOutcome, Delivery, FileBackend,
+    OSC52_MAX_ENCODED, Osc52Backend, osc52_sequence,
 };
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -21,7 +21,10 @@ impl ClipboardBackend for Fake {
         self.name
     }
     fn set_text(&mut self, text: &str) -> Result<Delivery, String> {
-        self.log.lock().unwrap().push(format!("{}:{text}", self.name));
+        self.log
+            .lock()
+            .unwrap()
+            .push(format!("{}:{text}", self.name));
         match self.fail {
             Some(e) => Err(e.to_owned()),
             None => Ok(Delivery::Clipboard),
@@ -29,8 +32,16 @@ impl ClipboardBackend for Fake {
     }
 }
 
-fn fake(name: &'static str, fail: Option<&'static str>, log: &Arc<Mutex<Vec<String>>>) -> Box<dyn ClipboardBackend> {
-    Box::new(Fake { name, fail, log: log.clone() })
+fn fake(
+    name: &'static str,
+    fail: Option<&'static str>,
+    log: &Arc<Mutex<Vec<String>>>,
+) -> Box<dyn ClipboardBackend> {
+    Box::new(Fake {
+        name,
+        fail,
+        log: log.clone(),
+    })
 }
 
 #[test]
@@ -47,18 +58,28 @@ fn the_first_backend_that_works_wins() {
 #[test]
 fn failures_fall_through_in_order() {
     let log = Arc::new(Mutex::new(Vec::new()));
-    let mut chain = Chain::new(vec![fake("a", Some("no display"), &log), fake("b", None, &log), fake("c", None, &log)]);
+    let mut chain = Chain::new(vec![
+        fake("a", Some("no display"), &log),
+        fake("b", None, &log),
+        fake("c", None, &log),
+    ]);
     let text = "x".repeat(3277);
     let o = chain.copy(&text, 14);
     assert_eq!(o.message, "Copied 14 rows (3.2 KB) to the clipboard");
     let log = log.lock().unwrap();
-    assert_eq!(log.iter().map(|l| &l[..2]).collect::<Vec<_>>(), vec!["a:", "b:"]);
+    assert_eq!(
+        log.iter().map(|l| &l[..2]).collect::<Vec<_>>(),
+        vec!["a:", "b:"]
+    );
 }
 
 #[test]
 fn all_failing_is_an_error_naming_each_backend() {
     let log = Arc::new(Mutex::new(Vec::new()));
-    let mut chain = Chain::new(vec![fake("a", Some("no display"), &log), fake("b", Some("disk\nfull"), &log)]);
+    let mut chain = Chain::new(vec![
+        fake("a", Some("no display"), &log),
+        fake("b", Some("disk\nfull"), &log),
+    ]);
     let o = chain.copy("hello", 2);
     assert!(o.is_error);
     assert_eq!(o.delivery, None);
@@ -76,7 +97,10 @@ fn nothing_to_copy_touches_no_backend() {
 #[test]
 fn osc52_is_used_when_the_clipboard_is_unavailable() {
     let log = Arc::new(Mutex::new(Vec::new()));
-    let mut chain = Chain::new(vec![fake("clipboard", Some("no display"), &log), Box::new(Osc52Backend::new(OSC52_MAX_ENCODED, false))]);
+    let mut chain = Chain::new(vec![
+        fake("clipboard", Some("no display"), &log),
+        Box::new(Osc52Backend::new(OSC52_MAX_ENCODED, false)),
+    ]);
     let o = chain.copy("[User]\nhi\n", 1);
     assert_eq!(o.message, "Copied 1 row (10 B) via OSC 52");
     assert_eq!(o.osc52(), Some(osc52_sequence("[User]\nhi\n").as_slice()));
@@ -87,9 +111,16 @@ fn osc52_sequence_holds_the_base64_text() {
     let text = "[User]\nhé ✓ `code`\n";
     let seq = osc52_sequence(text);
     let s = std::str::from_utf8(&seq).expect("ascii");
-    let payload = s.strip_prefix("\x1b]52;c;").and_then(|p| p.strip_suffix("\x1b\\")).expect("OSC 52 framing");
+    let payload = s
+        .strip_prefix("\x1b]52;c;")
+        .and_then(|p| p.strip_suffix("\x1b\\"))
+        .expect("OSC 52 framing");
     assert_eq!(decode_base64(payload), text.as_bytes());
-    assert!(payload.bytes().all(|b| b.is_ascii_alphanumeric() || b"+/=".contains(&b)));
+    assert!(
+        payload
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"+/=".contains(&b))
+    );
     assert_eq!(osc52_sequence("hi"), b"\x1b]52;c;aGk=\x1b\\");
 }
 
@@ -102,23 +133,36 @@ fn too_big_for_osc52_goes_to_a_file_and_says_so() {
     ]);
     let text = "y".repeat(2048);
     let o = chain.copy(&text, 3);
-    let Some(Delivery::File(path)) = &o.delivery else { panic!("not saved to a file: {o:?}") };
+    let Some(Delivery::File(path)) = &o.delivery else {
+        panic!("not saved to a file: {o:?}")
+    };
     assert!(path.starts_with(dir.path()));
     let name = path.file_name().unwrap().to_string_lossy().into_owned();
-    assert!(name.starts_with("ccv-copy-") && name.ends_with(".txt"), "{name}");
+    assert!(
+        name.starts_with("ccv-copy-") && name.ends_with(".txt"),
+        "{name}"
+    );
     assert_eq!(std::fs::read_to_string(path).unwrap(), text);
     assert_eq!(
         o.message,
-        format!("Saved 3 rows (2.0 KB) to {} (OSC 52: too big (2.7 KB encoded, the limit is 100 B))", path.display())
+        format!(
+            "Saved 3 rows (2.0 KB) to {} (OSC 52: too big (2.7 KB encoded, the limit is 100 B))",
+            path.display()
+        )
     );
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        assert_eq!(std::fs::metadata(path).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(
+            std::fs::metadata(path).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
     }
     // A second copy in the same second gets a new file.
     let o2 = chain.copy(&text, 3);
-    let Some(Delivery::File(path2)) = &o2.delivery else { panic!("{o2:?}") };
+    let Some(Delivery::File(path2)) = &o2.delivery else {
+        panic!("{o2:?}")
+    };
     assert_ne!(path, path2);
 }
 
@@ -127,10 +171,16 @@ fn an_unwritable_directory_is_an_error_not_a_panic() {
     let dir = tempfile::tempdir().unwrap();
     let missing_parent = dir.path().join("file");
     std::fs::write(&missing_parent, "x").unwrap();
-    let mut chain = Chain::new(vec![Box::new(FileBackend::new(Some(missing_parent.join("sub"))))]);
+    let mut chain = Chain::new(vec![Box::new(FileBackend::new(Some(
+        missing_parent.join("sub"),
+    )))]);
     let o = chain.copy("text", 1);
     assert!(o.is_error);
-    assert!(o.message.starts_with("Copy failed: file: "), "{}", o.message);
+    assert!(
+        o.message.starts_with("Copy failed: file: "),
+        "{}",
+        o.message
+    );
 }
 
 /// A backend that takes a while, as a slow X server would.
@@ -157,9 +207,16 @@ fn the_service_does_not_block_and_reports_through_the_sink() {
     let start = std::time::Instant::now();
     service.copy("a".into(), 1);
     service.copy("bb".into(), 2);
-    assert!(start.elapsed() < Duration::from_millis(200), "copy waited for the backend");
-    let first = rx.recv_timeout(Duration::from_secs(5)).expect("first outcome");
-    let second = rx.recv_timeout(Duration::from_secs(5)).expect("second outcome");
+    assert!(
+        start.elapsed() < Duration::from_millis(200),
+        "copy waited for the backend"
+    );
+    let first = rx
+        .recv_timeout(Duration::from_secs(5))
+        .expect("first outcome");
+    let second = rx
+        .recv_timeout(Duration::from_secs(5))
+        .expect("second outcome");
     assert_eq!(first.message, "Copied 1 row (1 B) to the clipboard");
     assert_eq!(second.message, "Copied 2 rows (2 B) to the clipboard");
 }
@@ -210,7 +267,10 @@ fn a_backend_panic_becomes_an_error_message() {
     let o = rx.recv_timeout(Duration::from_secs(5)).expect("outcome");
     assert!(o.is_error);
     service.copy("y".into(), 1);
-    assert!(rx.recv_timeout(Duration::from_secs(5)).is_ok(), "the thread survived");
+    assert!(
+        rx.recv_timeout(Duration::from_secs(5)).is_ok(),
+        "the thread survived"
+    );
 }
 
 fn decode_base64(s: &str) -> Vec<u8> {

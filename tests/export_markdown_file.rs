@@ -25,9 +25,15 @@ fn writes_a_new_named_file_with_the_filtered_transcript() {
     let path = export_markdown_file(&s, &keep, Some(dir.path())).expect("export");
     assert_eq!(path.parent(), Some(dir.path()));
     let name = path.file_name().unwrap().to_string_lossy().into_owned();
-    assert!(name.starts_with("ccv-fix-the-login-bug-") && name.ends_with(".md"), "{name}");
+    assert!(
+        name.starts_with("ccv-fix-the-login-bug-") && name.ends_with(".md"),
+        "{name}"
+    );
     let text = std::fs::read_to_string(&path).unwrap();
-    assert_eq!(text, "# Fix the login bug\n\n### User\n\nFix the bug\n\n### Assistant\n\nDone.\n");
+    assert_eq!(
+        text,
+        "# Fix the login bug\n\n### User\n\nFix the bug\n\n### Assistant\n\nDone.\n"
+    );
     let again = export_markdown_file(&s, &keep, Some(dir.path())).expect("second export");
     assert_ne!(again, path, "never overwrites");
 }
@@ -39,6 +45,10 @@ fn never_writes_in_the_sessions_directory() {
     std::fs::write(&file, SESSION).unwrap();
     let s = session(Some(file));
     let path = export_markdown_file(&s, &|_| true, Some(dir.path())).expect("export");
-    assert!(!path.starts_with(dir.path().canonicalize().unwrap()) && !path.starts_with(dir.path()), "{}", path.display());
+    assert!(
+        !path.starts_with(dir.path().canonicalize().unwrap()) && !path.starts_with(dir.path()),
+        "{}",
+        path.display()
+    );
     std::fs::remove_file(&path).unwrap();
 }
