@@ -289,3 +289,15 @@ fn decode_base64(s: &str) -> Vec<u8> {
     }
     out
 }
+
+#[test]
+fn without_a_display_the_default_chain_uses_osc52() {
+    let env = ccv::clipboard::Env {
+        display: false,
+        tmux: false,
+        no_osc52: false,
+    };
+    let o = Chain::for_env(&env).copy("[User]\nhi\n", 1);
+    assert_eq!(o.message, "Copied 1 row (10 B) via OSC 52");
+    assert!(o.osc52().is_some());
+}
