@@ -160,6 +160,96 @@ pub fn visit_session<'a>(
     }
 }
 
+/// Like [`visit_item`], but an item `keep` rejects is skipped, at every
+/// depth (a subagent's rows go through the same filter). The TUI copies and
+/// exports "what is on screen" with this.
+pub fn visit_item_kept<'a>(
+    session: &'a Session,
+    item: &'a Item,
+    agent: Option<&'a str>,
+    opts: &Options,
+    keep: &dyn Fn(&Item) -> bool,
+    f: &mut dyn FnMut(Row<'a>, Option<&'a str>),
+) {
+    if !keep(item) {
+        return;
+    }
+    if opts.no_thinking && item.kind == Kind::Thinking {
+        return;
+    }
+    if opts.no_tools && matches!(item.kind, Kind::ToolCall | Kind::ToolResult) {
+        return;
+    }
+    f(Row::Item(item), agent);
+    if let Detail::Call(c) = &item.detail {
+        if let Some(r) = &c.result {
+            f(Row::Result(item, c, r), agent);
+        }
+        if let (Some(a), false) = (c.agent, opts.no_subagents) {
+            if let Some(sub) = session.agents.get(a as usize) {
+                visit_rows_kept(session, &sub.transcript.items, Some(&sub.id), opts, keep, f);
+            }
+        }
+    }
+}
+
+/// [`visit_item_kept`] over a slice of items.
+pub fn visit_rows_kept<'a>(
+    session: &'a Session,
+    items: &'a [Item],
+    agent: Option<&'a str>,
+    opts: &Options,
+    keep: &dyn Fn(&Item) -> bool,
+    f: &mut dyn FnMut(Row<'a>, Option<&'a str>),
+) {
+    for item in items {
+        visit_item_kept(session, item, agent, opts, keep, f);
+    }
+}
+
+/// Writes rows one after the other in `format`, as `ccv export` does.
+/// Returns how many rows were written.
+pub struct RowWriter<'s, 'w> {
+    session: &'s Session,
+    format: Format,
+    out: &'w mut dyn Write,
+    rows: usize,
+    err: io::Result<()>,
+}
+
+impl<'s, 'w> RowWriter<'s, 'w> {
+    pub fn new(session: &'s Session, format: Format, out: &'w mut dyn Write) -> Self {
+        RowWriter {
+            session,
+            format,
+            out,
+            rows: 0,
+            err: Ok(()),
+        }
+    }
+
+    pub fn row(&mut self, row: Row<'_>, agent: Option<&str>) {
+        if self.err.is_ok() {
+            self.err = write_row(
+                self.session,
+                row,
+                agent,
+                self.format,
+                self.rows == 0,
+                self.out,
+            );
+            self.rows += 1;
+        }
+    }
+
+    /// The number of rows written, or the first write error.
+    pub fn finish(self) -> io::Result<usize> {
+        self.err?;
+        self.out.flush()?;
+        Ok(self.rows)
+    }
+}
+
 pub fn export(session: &Session, opts: &Options, out: &mut dyn Write) -> io::Result<()> {
     let mut err = Ok(());
     let mut first = true;

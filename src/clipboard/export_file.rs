@@ -1,0 +1,86 @@
+//! `e` in the TUI: the transcript, as filtered, to a new markdown file.
+
+use super::files::{create_unique, slug, timestamp};
+use super::scope::{CopyScope, copy_text};
+use crate::export::{Format, Options};
+use crate::model::item::Item;
+use crate::model::session::Session;
+use crate::model::text::sanitize;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// Writes the transcript (items `keep` accepts) as markdown to a new file
+/// named after the session's title or id and the time, in `dir` (default:
+/// the current directory) or, if that cannot be written or is where the
+/// session's files live, the temp dir. Never opens an existing file.
+pub fn export_markdown_file(
+    session: &Session,
+    keep: &dyn Fn(&Item) -> bool,
+    dir: Option<&Path>,
+) -> io::Result<PathBuf> {
+    let opts = Options {
+        format: Format::Markdown,
+        ..Options::default()
+    };
+    let body = copy_text(
+        session,
+        &CopyScope::Filtered { agent: None, keep },
+        Format::Markdown,
+        &opts,
+    );
+    let title = session
+        .meta
+        .title()
+        .map(|t| sanitize(t).split_whitespace().collect::<Vec<_>>().join(" "));
+    let id = session_id(session);
+    let name = match (&title, &id) {
+        (Some(t), _) if !slug(t, 40).is_empty() => slug(t, 40),
+        (_, Some(id)) => slug(id, 40),
+        _ => "session".to_owned(),
+    };
+    let stem = format!("ccv-{name}-{}", timestamp());
+    let mut content = String::new();
+    let heading = title.or(id).unwrap_or_else(|| "Session".to_owned());
+    content.push_str(&format!("# {heading}\n\n"));
+    content.push_str(&body.text);
+
+    let first = match dir {
+        Some(d) => Some(d.to_owned()),
+        None => std::env::current_dir().ok(),
+    };
+    let mut last_err = io::Error::other("no directory to write to");
+    for d in first.into_iter().chain([std::env::temp_dir()]) {
+        if holds_session_files(session, &d) {
+            continue;
+        }
+        match create_unique(&d, &stem, "md", false) {
+            Ok((mut f, path)) => {
+                f.write_all(content.as_bytes())?;
+                f.flush()?;
+                return Ok(path);
+            }
+            Err(e) => last_err = e,
+        }
+    }
+    Err(last_err)
+}
+
+fn session_id(session: &Session) -> Option<String> {
+    if let Some(id) = session.meta.session_ids.first() {
+        return Some(id.clone());
+    }
+    let path = session.sources.first()?.path.as_deref()?;
+    Some(path.file_stem()?.to_string_lossy().into_owned())
+}
+
+/// `dir` is (or is inside) the directory of one of the session's files.
+fn holds_session_files(session: &Session, dir: &Path) -> bool {
+    let Ok(dir) = dir.canonicalize() else {
+        return false;
+    };
+    session
+        .sources
+        .iter()
+        .filter_map(|s| s.path.as_deref()?.parent()?.canonicalize().ok())
+        .any(|p| dir.starts_with(p))
+}

@@ -1,0 +1,54 @@
+//! `e`: the filtered transcript to a new markdown file.
+
+use ccv::clipboard::export_markdown_file;
+use ccv::model::item::{Item, Kind};
+use ccv::model::session::Session;
+
+const SESSION: &str = r#"{"type":"ai-title","aiTitle":"Fix the login bug","sessionId":"s1"}
+{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s1","timestamp":"2025-01-01T10:00:00Z","message":{"role":"user","content":"Fix the bug"}}
+{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s1","timestamp":"2025-01-01T10:00:01Z","message":{"id":"m1","role":"assistant","content":[{"type":"thinking","thinking":"hmm","signature":"x"}]}}
+{"type":"assistant","uuid":"a2","parentUuid":"a1","sessionId":"s1","timestamp":"2025-01-01T10:00:02Z","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"Done."}]}}
+"#;
+
+fn session(path: Option<std::path::PathBuf>) -> Session {
+    let mut s = Session::new(path);
+    s.feed(0, SESSION.as_bytes());
+    s.finish(0);
+    s
+}
+
+#[test]
+fn writes_a_new_named_file_with_the_filtered_transcript() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = session(None);
+    let keep = |i: &Item| i.kind != Kind::Thinking;
+    let path = export_markdown_file(&s, &keep, Some(dir.path())).expect("export");
+    assert_eq!(path.parent(), Some(dir.path()));
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        name.starts_with("ccv-fix-the-login-bug-") && name.ends_with(".md"),
+        "{name}"
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(
+        text,
+        "# Fix the login bug\n\n### User\n\nFix the bug\n\n### Assistant\n\nDone.\n"
+    );
+    let again = export_markdown_file(&s, &keep, Some(dir.path())).expect("second export");
+    assert_ne!(again, path, "never overwrites");
+}
+
+#[test]
+fn never_writes_in_the_sessions_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("s1.jsonl");
+    std::fs::write(&file, SESSION).unwrap();
+    let s = session(Some(file));
+    let path = export_markdown_file(&s, &|_| true, Some(dir.path())).expect("export");
+    assert!(
+        !path.starts_with(dir.path().canonicalize().unwrap()) && !path.starts_with(dir.path()),
+        "{}",
+        path.display()
+    );
+    std::fs::remove_file(&path).unwrap();
+}
