@@ -52,15 +52,45 @@ pub enum Command {
         /// Session file, or - for stdin.
         path: PathBuf,
     },
+    /// Check a session's structure: tool calls without results, results
+    /// without calls, dangling or cyclic parentUuid links, repeated uuids,
+    /// several sessionIds, unreadable lines. Exit 0 when clean, 1 with
+    /// findings, 2 on an I/O error.
+    Check {
+        /// Print one JSON object per finding.
+        #[arg(long)]
+        json: bool,
+        /// Check only the session file, not its subagent files.
+        #[arg(long)]
+        no_subagents: bool,
+        /// Session file.
+        path: PathBuf,
+    },
 }
 
 pub fn main() -> i32 {
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Export { format, no_thinking, no_tools, no_subagents, path }) => {
-            let opts = Options { format, no_thinking, no_tools, no_subagents };
+        Some(Command::Export {
+            format,
+            no_thinking,
+            no_tools,
+            no_subagents,
+            path,
+        }) => {
+            let opts = Options {
+                format,
+                no_thinking,
+                no_tools,
+                no_subagents,
+            };
             run_export(&path, &opts)
         }
+        Some(Command::Check {
+            json,
+            no_subagents,
+            path,
+        }) => crate::check::run(&path, json, no_subagents),
         None => {
             eprintln!("ccv: the interactive viewer is not built yet; try `ccv export PATH`");
             2

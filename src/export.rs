@@ -5,7 +5,7 @@
 //! itself.
 
 use crate::model::classify::export_label;
-use crate::model::item::{Detail, Item, Kind, ToolCall, ToolResult};
+use crate::model::item::{Detail, Item, Kind, SystemInfo, ToolCall, ToolResult};
 use crate::model::session::Session;
 use crate::model::text::sanitize;
 use crate::model::time::format_iso;
@@ -83,8 +83,12 @@ impl<'a> Row<'a> {
             Row::Item(i) => match &i.detail {
                 Detail::Call(c) => Cow::Owned(pretty_json(c.input.get())),
                 Detail::OrphanResult(r) => Cow::Borrowed(r.text.as_str()),
-                _ if i.kind == Kind::Thinking && i.flags.redacted => Cow::Borrowed("redacted thinking"),
-                _ if i.kind == Kind::Thinking && i.flags.thinking_hidden => Cow::Borrowed("thinking hidden"),
+                _ if i.kind == Kind::Thinking && i.flags.redacted => {
+                    Cow::Borrowed("redacted thinking")
+                }
+                _ if i.kind == Kind::Thinking && i.flags.thinking_hidden => {
+                    Cow::Borrowed("thinking hidden")
+                }
                 _ => Cow::Borrowed(i.text.as_str()),
             },
             Row::Result(_, _, r) => Cow::Borrowed(r.text.as_str()),
@@ -122,6 +126,16 @@ pub fn visit_item<'a>(
         return;
     }
     f(Row::Item(item), agent);
+    let compaction = item.kind == Kind::Compaction
+        || matches!(&item.detail, Detail::System(s) if matches!(**s, SystemInfo::CompactBoundary { .. }));
+    if compaction && !opts.no_subagents {
+        // The compaction summariser's run, after the compaction it wrote.
+        for a in session.agents_of_compaction(item.id) {
+            if let Some(sub) = session.agents.get(a as usize) {
+                visit_rows(session, &sub.transcript, Some(&sub.id), opts, f);
+            }
+        }
+    }
     if let Detail::Call(c) = &item.detail {
         if let Some(r) = &c.result {
             f(Row::Result(item, c, r), agent);
@@ -134,8 +148,13 @@ pub fn visit_item<'a>(
     }
 }
 
-/// The whole session: the main transcript, then subagents no call links to.
-pub fn visit_session<'a>(session: &'a Session, opts: &Options, f: &mut dyn FnMut(Row<'a>, Option<&'a str>)) {
+/// The whole session: the main transcript, then subagents no call links to
+/// (throw-away "Warmup" runs are left out).
+pub fn visit_session<'a>(
+    session: &'a Session,
+    opts: &Options,
+    f: &mut dyn FnMut(Row<'a>, Option<&'a str>),
+) {
     visit_rows(session, &session.main, None, opts, f);
     if !opts.no_subagents {
         for a in session.unlinked_agents() {
@@ -173,7 +192,12 @@ pub fn write_row(
     }
 }
 
-fn write_text(row: Row<'_>, agent: Option<&str>, first: bool, out: &mut dyn Write) -> io::Result<()> {
+fn write_text(
+    row: Row<'_>,
+    agent: Option<&str>,
+    first: bool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     if !first {
         out.write_all(b"\n")?;
     }
@@ -190,7 +214,12 @@ fn write_text(row: Row<'_>, agent: Option<&str>, first: bool, out: &mut dyn Writ
     Ok(())
 }
 
-fn write_markdown(row: Row<'_>, agent: Option<&str>, first: bool, out: &mut dyn Write) -> io::Result<()> {
+fn write_markdown(
+    row: Row<'_>,
+    agent: Option<&str>,
+    first: bool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     if !first {
         out.write_all(b"\n")?;
     }
@@ -265,7 +294,12 @@ struct JsonRow<'a> {
     is_error: Option<bool>,
 }
 
-fn write_json(session: &Session, row: Row<'_>, agent: Option<&str>, out: &mut dyn Write) -> io::Result<()> {
+fn write_json(
+    session: &Session,
+    row: Row<'_>,
+    agent: Option<&str>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let source_path = |s: u16| -> Option<&str> {
         if s == 0 {
             return None;

@@ -1,6 +1,7 @@
 //! A session: the main transcript, its subagents, its metadata, and the
 //! incremental ingest that builds them from appended bytes.
 
+use super::branch::{Role, message_key};
 use super::classify::{UserText, classify_user_text, image_from_base64_len, mentioned_files};
 use super::decode::{Problem, decode_line};
 use super::item::*;
@@ -48,6 +49,83 @@ pub struct Agent {
     pub agent_type: Option<String>,
     /// The compaction summariser (`agent-acompact-*`).
     pub compact: bool,
+}
+
+impl Agent {
+    /// `general-purpose`, `Explore`...: from the call's `subagent_type`,
+    /// else the result's `agentType`.
+    pub fn subagent_type<'a>(&'a self, session: &'a Session) -> Option<&'a str> {
+        if let Some(t) = self.agent_type.as_deref() {
+            return Some(t);
+        }
+        let call = self.call_of(session)?;
+        call.result
+            .as_ref()
+            .and_then(|r| r.extra.as_ref())
+            .and_then(|x| x.agent_type.as_deref())
+    }
+
+    /// The Task/Agent call that started this agent.
+    pub fn call_of<'a>(&self, session: &'a Session) -> Option<&'a ToolCall> {
+        let (holder, id) = self.call?;
+        let t = session.transcript(holder);
+        match &t.items.get(t.index_of(id)?)?.detail {
+            Detail::Call(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// Tool calls the agent made (its own transcript; mirrored
+    /// `agent_progress` lines are not counted).
+    pub fn tool_calls(&self) -> usize {
+        self.transcript
+            .items
+            .iter()
+            .filter(|i| i.kind == Kind::ToolCall)
+            .count()
+    }
+
+    /// Wall time in ms: the result's `totalDurationMs`, else first to last
+    /// timestamp of its own lines.
+    pub fn duration_ms(&self, session: &Session) -> Option<u64> {
+        let reported = self
+            .call_of(session)
+            .and_then(|c| c.result.as_ref())
+            .and_then(|r| r.extra.as_ref())
+            .and_then(|x| x.total_duration_ms);
+        if reported.is_some() {
+            return reported;
+        }
+        let mut ts = self.transcript.items.iter().filter_map(|i| i.timestamp);
+        let first = ts.next()?;
+        let (lo, hi) = ts.fold((first, first), |(lo, hi), t| (lo.min(t), hi.max(t)));
+        Some((hi - lo).max(0) as u64)
+    }
+
+    /// The throw-away "Warmup" run of 2.0.7x (no call starts it).
+    pub fn is_warmup(&self) -> bool {
+        self.call.is_none() && self.prompt.as_deref().is_some_and(|p| p.trim() == "Warmup")
+    }
+
+    /// `subagent general-purpose · 14 tool calls · 2m31s`
+    pub fn label(&self, session: &Session) -> String {
+        let mut s = String::from("subagent");
+        if self.compact {
+            s.push_str(" compaction");
+        } else if let Some(t) = self.subagent_type(session) {
+            s.push(' ');
+            s.push_str(t);
+        }
+        let n = self.tool_calls();
+        s.push_str(&format!(
+            " · {n} tool call{}",
+            if n == 1 { "" } else { "s" }
+        ));
+        if let Some(ms) = self.duration_ms(session) {
+            s.push_str(&format!(" · {}", super::time::human_duration(ms)));
+        }
+        s
+    }
 }
 
 #[derive(Debug, Default, Clone)]
@@ -137,6 +215,9 @@ pub struct Session {
     /// Inline sidechain lines: uuid -> agent, to follow their chains.
     sidechain_uuid: HashMap<Box<str>, u32>,
     changes: Changes,
+    /// Each `sessionId` of the session's own lines, with where it first
+    /// appears (a resumed session can hold several).
+    pub session_id_lines: Vec<(String, u16, u32)>,
 }
 
 pub const MAIN: u16 = 0;
@@ -144,7 +225,11 @@ pub const MAIN: u16 = 0;
 impl Session {
     pub fn new(path: Option<PathBuf>) -> Self {
         let mut s = Session::default();
-        s.sources.push(Source { path, agent: None, splitter: LineSplitter::new() });
+        s.sources.push(Source {
+            path,
+            agent: None,
+            splitter: LineSplitter::new(),
+        });
         s
     }
 
@@ -181,7 +266,11 @@ impl Session {
         if agent_id.starts_with("acompact") {
             self.agents[a as usize].compact = true;
         }
-        self.sources.push(Source { path: Some(path), agent: Some(a), splitter: LineSplitter::new() });
+        self.sources.push(Source {
+            path: Some(path),
+            agent: Some(a),
+            splitter: LineSplitter::new(),
+        });
         (self.sources.len() - 1) as u16
     }
 
@@ -189,7 +278,9 @@ impl Session {
     /// last line waits for its newline (or for [`Self::flush_tail`]).
     pub fn feed(&mut self, source: u16, bytes: &[u8]) {
         let mut splitter = std::mem::take(&mut self.sources[source as usize].splitter);
-        splitter.feed(bytes, |line| self.ingest_line(source, line.number, line.bytes));
+        splitter.feed(bytes, |line| {
+            self.ingest_line(source, line.number, line.bytes)
+        });
         self.sources[source as usize].splitter = splitter;
     }
 
@@ -199,7 +290,9 @@ impl Session {
     pub fn flush_tail(&mut self, source: u16) {
         let mut splitter = std::mem::take(&mut self.sources[source as usize].splitter);
         if let Some(tail) = splitter.tail() {
-            let clean = decode_line(tail.number, tail.bytes, |_, _| {}).iter().all(|p| p.recovered);
+            let clean = decode_line(tail.number, tail.bytes, |_, _| {})
+                .iter()
+                .all(|p| p.recovered);
             if clean {
                 self.ingest_line(source, tail.number, tail.bytes);
                 splitter.consume_tail();
@@ -235,9 +328,51 @@ impl Session {
         }
     }
 
-    /// Agents that no call links to, in order of appearance.
+    /// Agents that no call links to, in order of appearance. Compaction
+    /// summarisers that belong to a compaction (see [`Self::compaction_of`])
+    /// and throw-away "Warmup" runs are left out.
     pub fn unlinked_agents(&self) -> impl Iterator<Item = u32> + '_ {
-        (0..self.agents.len() as u32).filter(|&a| self.agents[a as usize].call.is_none())
+        (0..self.agents.len() as u32).filter(|&a| {
+            let ag = &self.agents[a as usize];
+            ag.call.is_none() && !ag.is_warmup() && self.compaction_of(a).is_none()
+        })
+    }
+
+    /// The compaction item (compact_boundary, else the summary) of the main
+    /// transcript that a compaction summariser (`agent-acompact-*`) ran for:
+    /// the first one after the line its first `parentUuid` names.
+    pub fn compaction_of(&self, agent: u32) -> Option<ItemId> {
+        let ag = self.agents.get(agent as usize)?;
+        if !ag.compact {
+            return None;
+        }
+        let first = ag.transcript.threads.nodes.first()?;
+        let parent = self.main.threads.node(first.parent_uuid.as_deref()?)?;
+        let after = self.main.threads.nodes.get(parent as usize)?.line;
+        let is_compaction = |i: &&Item| {
+            i.kind == Kind::Compaction
+                || matches!(&i.detail, Detail::System(s) if matches!(**s, SystemInfo::CompactBoundary { micro: false, .. }))
+        };
+        self.main
+            .items
+            .iter()
+            .filter(|i| i.source == MAIN && i.line > after)
+            .find(is_compaction)
+            .map(|i| i.id)
+    }
+
+    /// Compaction summarisers that belong to this compaction item.
+    pub fn agents_of_compaction(&self, item: ItemId) -> impl Iterator<Item = u32> + '_ {
+        (0..self.agents.len() as u32).filter(move |&a| {
+            self.agents[a as usize].compact && self.compaction_of(a) == Some(item)
+        })
+    }
+
+    /// Problems a reader of the file should know about (see
+    /// [`super::check`]). `live`: the file changed in the last minute, so
+    /// calls without results may still be running.
+    pub fn findings(&self, live: bool) -> Vec<super::check::Finding> {
+        super::check::check(self, live)
     }
 
     fn ingest_line(&mut self, source: u16, line: u32, bytes: &[u8]) {
@@ -326,7 +461,11 @@ impl Session {
             return a;
         }
         let a = self.agents.len() as u32;
-        self.agents.push(Agent { id: id.to_owned(), compact: id.starts_with("acompact"), ..Default::default() });
+        self.agents.push(Agent {
+            id: id.to_owned(),
+            compact: id.starts_with("acompact"),
+            ..Default::default()
+        });
         self.agent_index.insert(id.to_owned(), a);
         a
     }
@@ -348,7 +487,10 @@ impl Session {
         if e.is_sidechain != Some(true) {
             return Target::Main;
         }
-        let by_parent = e.parent_uuid.as_deref().and_then(|p| self.sidechain_uuid.get(p).copied());
+        let by_parent = e
+            .parent_uuid
+            .as_deref()
+            .and_then(|p| self.sidechain_uuid.get(p).copied());
         let a = match (e.agent_id.as_deref(), by_parent) {
             (Some(id), _) => self.agent_for_id(id),
             (None, Some(a)) => a,
@@ -389,6 +531,13 @@ impl Session {
             "last-prompt" => {
                 self.meta.last_prompt = e.last_prompt.as_deref().map(str::to_owned);
                 self.meta.leaf_uuid = e.leaf_uuid.as_deref().map(str::to_owned);
+                if let Some(leaf) = e.leaf_uuid.as_deref() {
+                    if self.sources[source as usize].agent.is_none()
+                        && self.main.set_leaf_hint(leaf)
+                    {
+                        self.changes.rebuilt = true;
+                    }
+                }
                 return Outcome::Hidden("last-prompt");
             }
             "mode" => {
@@ -410,10 +559,20 @@ impl Session {
             "file-history-snapshot" => return Outcome::Hidden("file-history-snapshot"),
             "queue-operation" => return Outcome::Hidden("queue-operation"),
             "progress" => {
-                let sub = e.data.as_ref().and_then(|d| d.kind.as_deref()).unwrap_or("");
-                return Outcome::Hidden(if sub == "agent_progress" { "agent_progress" } else { "progress" });
+                self.thread_side(source, line, &e);
+                let sub = e
+                    .data
+                    .as_ref()
+                    .and_then(|d| d.kind.as_deref())
+                    .unwrap_or("");
+                return Outcome::Hidden(if sub == "agent_progress" {
+                    "agent_progress"
+                } else {
+                    "progress"
+                });
             }
             "attachment" => {
+                self.thread_side(source, line, &e);
                 if let Some(a) = &e.attachment {
                     if let Some(h) = a.hook_name.as_deref().or(a.hook_event.as_deref()) {
                         if !self.meta.hooks.iter().any(|x| x == h) {
@@ -427,6 +586,8 @@ impl Session {
             _ => return self.unknown(source, line, &e, raw),
         }
         let target = self.route(source, &e);
+        self.note_session_id(source, line, &e);
+        self.thread_line(target, source, line, &e, role_of(kind, &e));
         if let Some(u) = e.uuid.as_deref() {
             if !self.transcript_mut(target).note_uuid(u) && kind != "system" {
                 return Outcome::Hidden("repeated uuid");
@@ -437,6 +598,64 @@ impl Session {
             "assistant" => self.ingest_assistant(target, source, line, e, raw),
             "result" => self.ingest_stream_result(target, source, line, e),
             _ => self.ingest_system(target, source, line, e),
+        }
+    }
+
+    /// Puts a line into its transcript's `parentUuid` tree.
+    fn thread_line(
+        &mut self,
+        target: Target,
+        source: u16,
+        line: u32,
+        e: &RawEntry<'_>,
+        role: Role,
+    ) {
+        let Some(u) = e.uuid.as_deref() else { return };
+        let parent = e
+            .parent_uuid
+            .as_deref()
+            .or(e.logical_parent_uuid.as_deref());
+        if self
+            .transcript_mut(target)
+            .thread(u, parent, role, source, line)
+        {
+            self.changes.rebuilt = true;
+        }
+    }
+
+    /// Progress and attachment lines: threaded (the chain runs through
+    /// them) but never shown, and never the reason to start an agent.
+    fn thread_side(&mut self, source: u16, line: u32, e: &RawEntry<'_>) {
+        let target = if let Some(a) = self.sources[source as usize].agent {
+            Target::Agent(a)
+        } else if e.is_sidechain == Some(true) {
+            let by_parent = e
+                .parent_uuid
+                .as_deref()
+                .and_then(|p| self.sidechain_uuid.get(p).copied());
+            let Some(a) = by_parent else { return };
+            if let Some(u) = e.uuid.as_deref() {
+                self.sidechain_uuid.insert(u.into(), a);
+            }
+            Target::Agent(a)
+        } else {
+            Target::Main
+        };
+        self.thread_line(target, source, line, e, Role::Side);
+    }
+
+    /// The first line of each `sessionId` of the session's own file.
+    fn note_session_id(&mut self, source: u16, line: u32, e: &RawEntry<'_>) {
+        if self.sources[source as usize].agent.is_some()
+            || e.is_sidechain == Some(true)
+            || e.agent_id.is_some()
+        {
+            return;
+        }
+        if let Some(sid) = e.session_id.as_deref().or(e.session_id_snake.as_deref()) {
+            if !self.session_id_lines.iter().any(|(s, _, _)| s == sid) {
+                self.session_id_lines.push((sid.to_owned(), source, line));
+            }
         }
     }
 
@@ -478,7 +697,11 @@ impl Session {
     fn envelope_item(&mut self, kind: Kind, source: u16, line: u32, e: &RawEntry<'_>) -> Item {
         let mut item = self.new_item(kind, source, line);
         item.uuid = e.uuid.as_deref().map(Into::into);
-        item.parent_uuid = e.parent_uuid.as_deref().or(e.logical_parent_uuid.as_deref()).map(Into::into);
+        item.parent_uuid = e
+            .parent_uuid
+            .as_deref()
+            .or(e.logical_parent_uuid.as_deref())
+            .map(Into::into);
         item.timestamp = e.timestamp.as_deref().and_then(parse_timestamp);
         item
     }
@@ -494,7 +717,14 @@ impl Session {
         Outcome::Shown
     }
 
-    fn ingest_user(&mut self, target: Target, source: u16, line: u32, e: RawEntry<'_>, raw: &str) -> Outcome {
+    fn ingest_user(
+        &mut self,
+        target: Target,
+        source: u16,
+        line: u32,
+        e: RawEntry<'_>,
+        raw: &str,
+    ) -> Outcome {
         let Some(msg) = &e.message else {
             return self.unknown(source, line, &e, raw);
         };
@@ -522,7 +752,15 @@ impl Session {
                         "text" => {
                             let t = b.text.as_deref().unwrap_or("");
                             if is_meta || classify_user_text(t) != UserText::Prompt {
-                                self.flush_prompt(target, source, line, &e, &mut text, &mut images, is_meta);
+                                self.flush_prompt(
+                                    target,
+                                    source,
+                                    line,
+                                    &e,
+                                    &mut text,
+                                    &mut images,
+                                    is_meta,
+                                );
                                 self.user_text(target, source, line, &e, t, Vec::new(), is_meta);
                             } else {
                                 if !text.is_empty() {
@@ -537,11 +775,27 @@ impl Session {
                             shown = true;
                         }
                         "tool_result" => {
-                            self.flush_prompt(target, source, line, &e, &mut text, &mut images, is_meta);
+                            self.flush_prompt(
+                                target,
+                                source,
+                                line,
+                                &e,
+                                &mut text,
+                                &mut images,
+                                is_meta,
+                            );
                             shown |= self.tool_result(target, source, line, &e, b, tur.take());
                         }
                         _ => {
-                            self.flush_prompt(target, source, line, &e, &mut text, &mut images, is_meta);
+                            self.flush_prompt(
+                                target,
+                                source,
+                                line,
+                                &e,
+                                &mut text,
+                                &mut images,
+                                is_meta,
+                            );
                             self.unknown_block(target, source, line, &e, b);
                             shown = true;
                         }
@@ -551,7 +805,11 @@ impl Session {
             }
             _ => {}
         }
-        if shown { Outcome::Shown } else { Outcome::Hidden("empty message") }
+        if shown {
+            Outcome::Shown
+        } else {
+            Outcome::Hidden("empty message")
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -583,7 +841,11 @@ impl Session {
         images: Vec<Image>,
         is_meta: bool,
     ) {
-        let class = if is_meta { UserText::Meta } else { classify_user_text(text) };
+        let class = if is_meta {
+            UserText::Meta
+        } else {
+            classify_user_text(text)
+        };
         let item = match class {
             UserText::Meta => {
                 let mut item = self.envelope_item(Kind::Meta, source, line, e);
@@ -606,7 +868,10 @@ impl Session {
                     item.text.push_str(&img.placeholder());
                 }
                 let files = mentioned_files(text);
-                if target == Target::Main && self.meta.first_prompt.is_none() && !text.trim().is_empty() {
+                if target == Target::Main
+                    && self.meta.first_prompt.is_none()
+                    && !text.trim().is_empty()
+                {
                     self.meta.first_prompt = Some(super::text::first_line(text, 200));
                 }
                 if let Target::Agent(a) = target {
@@ -624,7 +889,14 @@ impl Session {
         self.push(target, None, item);
     }
 
-    fn unknown_block(&mut self, target: Target, source: u16, line: u32, e: &RawEntry<'_>, b: &Block<'_>) {
+    fn unknown_block(
+        &mut self,
+        target: Target,
+        source: u16,
+        line: u32,
+        e: &RawEntry<'_>,
+        b: &Block<'_>,
+    ) {
         let mut item = self.envelope_item(Kind::Unknown, source, line, e);
         let kind = b.kind.as_deref().unwrap_or("?");
         item.text = match b.text.as_deref() {
@@ -645,7 +917,11 @@ impl Session {
         extra: Option<ToolUseResult>,
     ) -> bool {
         let mut images = Vec::new();
-        let text = b.content.as_deref().map(|c| tool_result_text(c, &mut images)).unwrap_or_default();
+        let text = b
+            .content
+            .as_deref()
+            .map(|c| tool_result_text(c, &mut images))
+            .unwrap_or_default();
         let result = ToolResult {
             source,
             line,
@@ -693,7 +969,8 @@ impl Session {
         let Some(msg) = &e.message else {
             return self.unknown(source, line, &e, raw);
         };
-        let synthetic = msg.model.as_deref() == Some("<synthetic>") || e.is_api_error_message == Some(true);
+        let synthetic =
+            msg.model.as_deref() == Some("<synthetic>") || e.is_api_error_message == Some(true);
         if synthetic {
             let mut item = self.envelope_item(Kind::System, source, line, &e);
             item.text = msg.content.as_ref().map(content_text).unwrap_or_default();
@@ -709,7 +986,10 @@ impl Session {
                 }
             }
         }
-        let m = msg.id.as_deref().map(|id| self.transcript_mut(target).upsert_message(id, msg.model.as_deref(), msg.usage));
+        let m = msg.id.as_deref().map(|id| {
+            self.transcript_mut(target)
+                .upsert_message(id, msg.model.as_deref(), msg.usage)
+        });
         let mut shown = false;
         match &msg.content {
             Some(Content::Text(t)) => {
@@ -726,7 +1006,11 @@ impl Session {
             }
             _ => {}
         }
-        if shown { Outcome::Shown } else { Outcome::Hidden("empty message") }
+        if shown {
+            Outcome::Shown
+        } else {
+            Outcome::Hidden("empty message")
+        }
     }
 
     fn push_block(&mut self, target: Target, m: Option<u32>, item: Item) -> usize {
@@ -807,7 +1091,13 @@ impl Session {
         true
     }
 
-    fn ingest_system(&mut self, target: Target, source: u16, line: u32, e: RawEntry<'_>) -> Outcome {
+    fn ingest_system(
+        &mut self,
+        target: Target,
+        source: u16,
+        line: u32,
+        e: RawEntry<'_>,
+    ) -> Outcome {
         let subtype = e.subtype.as_deref().unwrap_or("");
         let text = e.content.as_ref().map(content_text).unwrap_or_default();
         let (kind, info, text) = match subtype {
@@ -833,9 +1123,18 @@ impl Session {
             "compact_boundary" | "microcompact_boundary" => {
                 let micro = subtype == "microcompact_boundary";
                 let cm = e.compact_metadata.clone().unwrap_or_default();
-                let info = SystemInfo::CompactBoundary { trigger: cm.trigger, pre_tokens: cm.pre_tokens, micro };
+                let info = SystemInfo::CompactBoundary {
+                    trigger: cm.trigger,
+                    pre_tokens: cm.pre_tokens,
+                    micro,
+                };
                 let text = if text.is_empty() {
-                    (if micro { "Context microcompacted" } else { "Conversation compacted" }).to_owned()
+                    (if micro {
+                        "Context microcompacted"
+                    } else {
+                        "Conversation compacted"
+                    })
+                    .to_owned()
                 } else {
                     text
                 };
@@ -846,7 +1145,11 @@ impl Session {
                 if let Some(t) = self.transcript_mut(target).turns.last_mut() {
                     t.duration_ms = Some(ms);
                 }
-                (Kind::System, SystemInfo::TurnDuration { ms }, format!("Turn took {}", super::time::human_duration(ms)))
+                (
+                    Kind::System,
+                    SystemInfo::TurnDuration { ms },
+                    format!("Turn took {}", super::time::human_duration(ms)),
+                )
             }
             "api_error" => {
                 let info = SystemInfo::ApiError {
@@ -854,7 +1157,11 @@ impl Session {
                     max: e.max_retries,
                     retry_in_ms: e.retry_in_ms,
                 };
-                let err = e.error.map(|r| r.get()).filter(|r| *r != "{}" && *r != "null").unwrap_or("");
+                let err = e
+                    .error
+                    .map(|r| r.get())
+                    .filter(|r| *r != "{}" && *r != "null")
+                    .unwrap_or("");
                 let mut text = format!(
                     "API error · retry {}/{}",
                     e.retry_attempt.map_or("?".into(), |n| n.to_string()),
@@ -915,13 +1222,23 @@ impl Session {
         Outcome::Shown
     }
 
-    fn ingest_stream_result(&mut self, target: Target, source: u16, line: u32, e: RawEntry<'_>) -> Outcome {
+    fn ingest_stream_result(
+        &mut self,
+        target: Target,
+        source: u16,
+        line: u32,
+        e: RawEntry<'_>,
+    ) -> Outcome {
         self.meta.stream_json = true;
         self.meta.cost_usd = e.total_cost_usd.or(self.meta.cost_usd);
         let mut item = self.envelope_item(Kind::System, source, line, &e);
         let mut text = format!(
             "Result: {}",
-            if e.is_error == Some(true) { "error" } else { e.subtype.as_deref().unwrap_or("done") }
+            if e.is_error == Some(true) {
+                "error"
+            } else {
+                e.subtype.as_deref().unwrap_or("done")
+            }
         );
         if let Some(n) = e.num_turns {
             text.push_str(&format!(" · {n} turns"));
@@ -963,10 +1280,17 @@ impl Session {
             None => &mut self.main,
             Some(a) => &mut self.agents[a as usize].transcript,
         };
+        let mut kind = None;
         if let Some(idx) = t.index_of(call) {
             if let Detail::Call(c) = &mut t.items[idx].detail {
                 c.agent = Some(agent);
+                kind = input_str(c.input.get(), "subagent_type")
+                    .or_else(|| c.result.as_ref()?.extra.as_ref()?.agent_type.clone());
             }
+        }
+        let a = &mut self.agents[agent as usize];
+        if a.agent_type.is_none() {
+            a.agent_type = kind;
         }
         push_unique(&mut self.changes.updated, call);
         self.changes.rebuilt = true;
@@ -987,13 +1311,22 @@ impl Session {
         if self.agents[agent as usize].call.is_some() {
             return;
         }
-        let Some(prompt) = self.agents[agent as usize].prompt.clone() else { return };
-        let found = self.main.items.iter().rev().take(5000).find_map(|it| match &it.detail {
-            Detail::Call(c) if c.category == Category::Subagent && c.agent.is_none() => {
-                (task_prompt(c.input.get()).as_deref() == Some(prompt.as_str())).then_some(it.id)
-            }
-            _ => None,
-        });
+        let Some(prompt) = self.agents[agent as usize].prompt.clone() else {
+            return;
+        };
+        let found = self
+            .main
+            .items
+            .iter()
+            .rev()
+            .take(5000)
+            .find_map(|it| match &it.detail {
+                Detail::Call(c) if c.category == Category::Subagent && c.agent.is_none() => {
+                    (task_prompt(c.input.get()).as_deref() == Some(prompt.as_str()))
+                        .then_some(it.id)
+                }
+                _ => None,
+            });
         if let Some(id) = found {
             self.link(agent, Target::Main, id);
         }
@@ -1005,11 +1338,15 @@ impl Session {
             Target::Main => &self.main,
             Target::Agent(_) => return,
         };
-        let Detail::Call(c) = &t.items[idx].detail else { return };
+        let Detail::Call(c) = &t.items[idx].detail else {
+            return;
+        };
         if c.category != Category::Subagent {
             return;
         }
-        let Some(p) = task_prompt(c.input.get()) else { return };
+        let Some(p) = task_prompt(c.input.get()) else {
+            return;
+        };
         let id = t.items[idx].id;
         let found = self
             .agents
@@ -1018,6 +1355,37 @@ impl Session {
         if let Some(a) = found {
             self.link(a as u32, Target::Main, id);
         }
+    }
+}
+
+/// What a line is to the branch structure.
+fn role_of(kind: &str, e: &RawEntry<'_>) -> Role {
+    match kind {
+        "user" => {
+            if e.is_compact_summary == Some(true) {
+                return Role::User;
+            }
+            match e.message.as_ref().and_then(|m| m.content.as_ref()) {
+                Some(Content::Blocks(bs))
+                    if !bs.is_empty()
+                        && bs.iter().all(|b| b.kind.as_deref() == Some("tool_result")) =>
+                {
+                    Role::ToolResults
+                }
+                Some(_) => Role::User,
+                None => Role::Side,
+            }
+        }
+        "assistant" => {
+            let id = e
+                .message
+                .as_ref()
+                .and_then(|m| m.id.as_deref())
+                .or(e.uuid.as_deref())
+                .unwrap_or("");
+            Role::Assistant(message_key(id))
+        }
+        _ => Role::Side,
     }
 }
 
@@ -1039,11 +1407,13 @@ fn empty_object() -> Box<RawValue> {
 }
 
 fn task_prompt(input: &str) -> Option<String> {
-    #[derive(serde::Deserialize)]
-    struct P {
-        prompt: Option<String>,
-    }
-    serde_json::from_str::<P>(input).ok()?.prompt
+    input_str(input, "prompt")
+}
+
+/// A string field of a tool call's input.
+fn input_str(input: &str, key: &str) -> Option<String> {
+    let v: HashMap<String, &RawValue> = serde_json::from_str(input).ok()?;
+    serde_json::from_str::<String>(v.get(key)?.get()).ok()
 }
 
 enum Outcome {
@@ -1087,7 +1457,9 @@ fn tool_result_text(c: &Content<'_>, images: &mut Vec<Image>) -> String {
                         images.push(img);
                         Cow::Owned(p)
                     }
-                    "tool_reference" => Cow::Owned(format!("[tool {}]", b.tool_name.as_deref().unwrap_or("?"))),
+                    "tool_reference" => {
+                        Cow::Owned(format!("[tool {}]", b.tool_name.as_deref().unwrap_or("?")))
+                    }
                     other => Cow::Owned(format!("[{other}]")),
                 };
                 if !out.is_empty() {
@@ -1104,7 +1476,9 @@ fn tool_result_text(c: &Content<'_>, images: &mut Vec<Image>) -> String {
 fn block_image(b: &Block<'_>) -> Image {
     let src = b.source.as_ref();
     let media = src.and_then(|s| s.media_type.as_deref());
-    let len = src.and_then(|s| s.data).map_or(0, |d| d.get().len().saturating_sub(2));
+    let len = src
+        .and_then(|s| s.data)
+        .map_or(0, |d| d.get().len().saturating_sub(2));
     image_from_base64_len(media, len)
 }
 

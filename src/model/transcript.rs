@@ -1,6 +1,7 @@
 //! One conversation as a flat list of items (the main session, or one
 //! subagent), with the indexes that let appends update it in place.
 
+use super::branch::{Added, Role, Threads};
 use super::item::{Group, Item, ItemId, Kind, Message, Turn};
 use super::raw::Usage;
 use std::collections::{HashMap, HashSet};
@@ -16,6 +17,9 @@ pub struct Transcript {
     msg_index: HashMap<String, u32>,
     tool_index: HashMap<String, usize>,
     seen_uuids: HashSet<Box<str>>,
+    /// The `parentUuid` tree of every threaded line (also hidden ones:
+    /// progress and tool-result lines carry the chain too).
+    pub threads: Threads,
 }
 
 impl Transcript {
@@ -45,10 +49,50 @@ impl Transcript {
         true
     }
 
+    /// Records a threaded line. True when earlier items changed branch
+    /// (a fork made a full pass necessary).
+    pub fn thread(
+        &mut self,
+        uuid: &str,
+        parent: Option<&str>,
+        role: Role,
+        source: u16,
+        line: u32,
+    ) -> bool {
+        let added = self.threads.add(uuid, parent, role, source, line);
+        added == Added::Recomputed && self.apply_branches()
+    }
+
+    /// `last-prompt.leafUuid`. True when earlier items changed branch.
+    pub fn set_leaf_hint(&mut self, uuid: &str) -> bool {
+        self.threads.set_leaf_hint(uuid) == Added::Recomputed && self.apply_branches()
+    }
+
+    /// Copies the branch of each line onto its items.
+    fn apply_branches(&mut self) -> bool {
+        let mut changed = false;
+        for it in &mut self.items {
+            let off = it.uuid.as_deref().is_some_and(|u| self.threads.is_off(u));
+            changed |= it.off_branch != off;
+            it.off_branch = off;
+        }
+        changed
+    }
+
+    /// Items on a branch the user left.
+    pub fn off_branch_count(&self) -> usize {
+        self.items.iter().filter(|i| i.off_branch).count()
+    }
+
     /// The tokens of the context after the last assistant message.
     pub fn context_tokens(&self) -> Option<u64> {
         let u = self.messages.iter().rev().find_map(|m| m.usage)?;
-        Some(u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens + u.output_tokens)
+        Some(
+            u.input_tokens
+                + u.cache_creation_input_tokens
+                + u.cache_read_input_tokens
+                + u.output_tokens,
+        )
     }
 
     /// Registers or updates an assistant message; usage repeats on every
@@ -91,7 +135,10 @@ impl Transcript {
         // Only jump back over rows that are not part of the conversation
         // flow (hooks, system notes); never over a user prompt.
         let between = &self.items[last + 1..];
-        if between.iter().all(|i| matches!(i.kind, Kind::System | Kind::Meta)) {
+        if between
+            .iter()
+            .all(|i| matches!(i.kind, Kind::System | Kind::Meta))
+        {
             last + 1
         } else {
             self.items.len()
@@ -101,7 +148,8 @@ impl Transcript {
     /// Adds an item at `pos` (usually the end). Returns its index. An insert
     /// before the end re-derives the indexes (rare: see
     /// [`Self::position_for_message`]); an append updates them in place.
-    pub fn insert(&mut self, pos: usize, item: Item) -> usize {
+    pub fn insert(&mut self, pos: usize, mut item: Item) -> usize {
+        item.off_branch = item.uuid.as_deref().is_some_and(|u| self.threads.is_off(u));
         if pos >= self.items.len() {
             let idx = self.items.len();
             self.items.push(item);
@@ -123,7 +171,10 @@ impl Transcript {
             self.tool_index.insert(c.id.clone(), idx);
         }
         if item.kind == Kind::User {
-            self.turns.push(Turn { first_item: item.id, duration_ms: None });
+            self.turns.push(Turn {
+                first_item: item.id,
+                duration_ms: None,
+            });
         }
         if item.kind == Kind::ToolCall {
             self.group_call(idx);
@@ -147,7 +198,10 @@ impl Transcript {
                 g
             }
             None => {
-                self.groups.push(Group { first: idx, last: idx });
+                self.groups.push(Group {
+                    first: idx,
+                    last: idx,
+                });
                 (self.groups.len() - 1) as u32
             }
         };
@@ -158,8 +212,11 @@ impl Transcript {
     pub fn reindex(&mut self) {
         self.groups.clear();
         self.tool_index.clear();
-        let durations: HashMap<ItemId, u64> =
-            self.turns.iter().filter_map(|t| Some((t.first_item, t.duration_ms?))).collect();
+        let durations: HashMap<ItemId, u64> = self
+            .turns
+            .iter()
+            .filter_map(|t| Some((t.first_item, t.duration_ms?)))
+            .collect();
         self.turns.clear();
         for m in &mut self.messages {
             m.last_item = usize::MAX;
@@ -186,6 +243,10 @@ fn add_usage(t: &mut Usage, u: &Usage) {
 fn sub_usage(t: &mut Usage, u: &Usage) {
     t.input_tokens = t.input_tokens.saturating_sub(u.input_tokens);
     t.output_tokens = t.output_tokens.saturating_sub(u.output_tokens);
-    t.cache_creation_input_tokens = t.cache_creation_input_tokens.saturating_sub(u.cache_creation_input_tokens);
-    t.cache_read_input_tokens = t.cache_read_input_tokens.saturating_sub(u.cache_read_input_tokens);
+    t.cache_creation_input_tokens = t
+        .cache_creation_input_tokens
+        .saturating_sub(u.cache_creation_input_tokens);
+    t.cache_read_input_tokens = t
+        .cache_read_input_tokens
+        .saturating_sub(u.cache_read_input_tokens);
 }
