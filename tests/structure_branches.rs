@@ -94,7 +94,12 @@ fn parallel_results_and_progress_forks_are_not_branches() {
         user("u2", Some("a3"), "thanks"),
     ]);
     assert!(s.main.items.iter().all(|i| !i.off_branch), "{:?}", rows(&s));
-    let calls = s.main.items.iter().filter(|i| i.kind == Kind::ToolCall).count();
+    let calls = s
+        .main
+        .items
+        .iter()
+        .filter(|i| i.kind == Kind::ToolCall)
+        .count();
     assert_eq!(calls, 2);
 }
 
@@ -148,7 +153,8 @@ fn a_cleared_conversation_keeps_its_own_chain() {
 fn leaf_uuid_of_last_prompt_picks_the_branch() {
     // Back on an older branch (a resume that picked its leaf): the later
     // branch in file order is the one left.
-    let last_prompt = r#"{"type":"last-prompt","lastPrompt":"old","leafUuid":"a2","sessionId":"s1"}"#;
+    let last_prompt =
+        r#"{"type":"last-prompt","lastPrompt":"old","leafUuid":"a2","sessionId":"s1"}"#;
     let s = load(&[
         user("u1", None, "first"),
         assistant("a1", "u1", "m1", "kept"),
@@ -186,12 +192,18 @@ fn appends_without_a_fork_do_not_rebuild() {
         assert!(!s.take_changes().rebuilt, "rebuilt after {l}");
     }
     // An edited prompt: the old branch folds, views must re-derive.
-    s.feed(0, format!("{}\n", user("u3", Some("a1"), "edited")).as_bytes());
+    s.feed(
+        0,
+        format!("{}\n", user("u3", Some("a1"), "edited")).as_bytes(),
+    );
     let c = s.take_changes();
     assert!(c.rebuilt);
     assert_eq!(off_texts(&s), ["more", "sure"]);
     // Going on from the edited prompt changes nothing earlier.
-    s.feed(0, format!("{}\n", assistant("a3", "u3", "m3", "ok")).as_bytes());
+    s.feed(
+        0,
+        format!("{}\n", assistant("a3", "u3", "m3", "ok")).as_bytes(),
+    );
     assert!(!s.take_changes().rebuilt);
     assert_eq!(off_texts(&s), ["more", "sure"]);
 }
@@ -225,8 +237,20 @@ fn a_real_rewind_in_the_corpus_is_folded() {
     }
     let s = Session::load(&path).expect("corpus file loads");
     // Two checkpoint rewinds: lines 28-33 and 35-41 were left.
-    let off: Vec<u32> = s.main.items.iter().filter(|i| i.off_branch).map(|i| i.line).collect();
+    let off: Vec<u32> = s
+        .main
+        .items
+        .iter()
+        .filter(|i| i.off_branch)
+        .map(|i| i.line)
+        .collect();
     assert!(!off.is_empty());
     assert!(off.iter().all(|l| (28..=41).contains(l)), "{off:?}");
-    assert!(s.main.items.iter().filter(|i| i.line >= 43).all(|i| !i.off_branch));
+    assert!(
+        s.main
+            .items
+            .iter()
+            .filter(|i| i.line >= 43)
+            .all(|i| !i.off_branch)
+    );
 }
