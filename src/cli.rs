@@ -52,6 +52,20 @@ pub enum Command {
         /// Session file, or - for stdin.
         path: PathBuf,
     },
+    /// Check a session's structure: tool calls without results, results
+    /// without calls, dangling or cyclic parentUuid links, repeated uuids,
+    /// several sessionIds, unreadable lines. Exit 0 when clean, 1 with
+    /// findings, 2 on an I/O error.
+    Check {
+        /// Print one JSON object per finding.
+        #[arg(long)]
+        json: bool,
+        /// Check only the session file, not its subagent files.
+        #[arg(long)]
+        no_subagents: bool,
+        /// Session file.
+        path: PathBuf,
+    },
 }
 
 pub fn main() -> i32 {
@@ -72,6 +86,11 @@ pub fn main() -> i32 {
             };
             run_export(&path, &opts)
         }
+        Some(Command::Check {
+            json,
+            no_subagents,
+            path,
+        }) => crate::check::run(&path, json, no_subagents),
         None => {
             eprintln!("ccv: the interactive viewer is not built yet; try `ccv export PATH`");
             2

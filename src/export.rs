@@ -5,7 +5,7 @@
 //! itself.
 
 use crate::model::classify::export_label;
-use crate::model::item::{Detail, Item, Kind, ToolCall, ToolResult};
+use crate::model::item::{Detail, Item, Kind, SystemInfo, ToolCall, ToolResult};
 use crate::model::session::Session;
 use crate::model::text::sanitize;
 use crate::model::time::format_iso;
@@ -133,6 +133,16 @@ pub fn visit_item<'a>(
         return;
     }
     f(Row::Item(item), agent);
+    let compaction = item.kind == Kind::Compaction
+        || matches!(&item.detail, Detail::System(s) if matches!(**s, SystemInfo::CompactBoundary { .. }));
+    if compaction && !opts.no_subagents {
+        // The compaction summariser's run, after the compaction it wrote.
+        for a in session.agents_of_compaction(item.id) {
+            if let Some(sub) = session.agents.get(a as usize) {
+                visit_rows(session, &sub.transcript, Some(&sub.id), opts, f);
+            }
+        }
+    }
     if let Detail::Call(c) = &item.detail {
         if let Some(r) = &c.result {
             f(Row::Result(item, c, r), agent);
@@ -145,7 +155,8 @@ pub fn visit_item<'a>(
     }
 }
 
-/// The whole session: the main transcript, then subagents no call links to.
+/// The whole session: the main transcript, then subagents no call links to
+/// (throw-away "Warmup" runs are left out).
 pub fn visit_session<'a>(
     session: &'a Session,
     opts: &Options,

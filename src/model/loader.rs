@@ -1,11 +1,12 @@
 //! Finding and loading a session's files: the session itself and its
 //! subagents (`<session>/subagents/agent-*.jsonl`, or `agent-*.jsonl` next
-//! to the session for 2.0.74-2.0.76).
+//! to the session for 2.0.74-2.0.76, matched by the `sessionId` inside).
 
 use super::session::Session;
 use std::path::{Path, PathBuf};
 
-/// Subagent files of a session file, with their agent ids.
+/// Subagent files of a session file, with their agent ids: the
+/// `<session>/subagents/` folder (2.1.x).
 pub fn subagent_files(session_path: &Path) -> Vec<(PathBuf, String)> {
     let mut out = Vec::new();
     let Some(stem) = session_path.file_stem().and_then(|s| s.to_str()) else {
@@ -27,6 +28,53 @@ pub fn subagent_files(session_path: &Path) -> Vec<(PathBuf, String)> {
     out
 }
 
+/// Project-level `agent-<id>.jsonl` files next to the session (2.0.74 to
+/// 2.0.76) whose lines carry one of `session_ids` (the parent's id).
+pub fn project_agent_files(session_path: &Path, session_ids: &[String]) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    if agent_id_of(session_path).is_some() {
+        return out; // an agent file opened on its own
+    }
+    let dir = match session_path.parent() {
+        Some(d) if d.as_os_str().is_empty() => Path::new("."),
+        Some(d) => d,
+        None => return out,
+    };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        let Some(id) = agent_id_of(&p) else { continue };
+        if p.is_file() && names_session(&p, session_ids) {
+            out.push((p, id));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Whether the first lines of an agent file carry one of the session ids.
+/// The first line is often a "Warmup" with an id of its own, so a few lines
+/// are read.
+fn names_session(p: &Path, session_ids: &[String]) -> bool {
+    use std::io::Read;
+    let Ok(f) = std::fs::File::open(p) else {
+        return false;
+    };
+    let mut head = Vec::new();
+    if f.take(256 * 1024).read_to_end(&mut head).is_err() {
+        return false;
+    }
+    let lines: Vec<&[u8]> = head.split(|&b| b == b'\n').take(8).collect();
+    session_ids.iter().any(|sid| {
+        let needle = format!("\"sessionId\":\"{sid}\"");
+        lines
+            .iter()
+            .any(|l| memchr::memmem::find(l, needle.as_bytes()).is_some())
+    })
+}
+
 /// `agent-<id>.jsonl` -> `<id>`.
 pub fn agent_id_of(p: &Path) -> Option<String> {
     let name = p.file_name()?.to_str()?;
@@ -38,7 +86,15 @@ pub fn agent_id_of(p: &Path) -> Option<String> {
 pub fn load_with_subagents(path: &Path) -> std::io::Result<Session> {
     let mut s = Session::load(path)?;
     if path != Path::new("-") {
-        for (p, id) in subagent_files(path) {
+        let mut ids = s.meta.session_ids.clone();
+        if let Some(stem) = path.file_stem().and_then(|s| s.to_str()) {
+            if !ids.iter().any(|i| i == stem) {
+                ids.push(stem.to_owned());
+            }
+        }
+        let mut files = subagent_files(path);
+        files.extend(project_agent_files(path, &ids));
+        for (p, id) in files {
             let src = s.add_agent_source(p.clone(), &id);
             match std::fs::File::open(&p) {
                 Ok(mut f) => s.read_all(src, &mut f)?,

@@ -1,6 +1,8 @@
 //! The model layer: reading Claude Code session files into classified,
 //! paired rows. Knows nothing of terminals or ratatui.
 
+pub mod branch;
+pub mod check;
 pub mod classify;
 pub mod decode;
 pub mod item;

@@ -1,6 +1,7 @@
 //! A session: the main transcript, its subagents, its metadata, and the
 //! incremental ingest that builds them from appended bytes.
 
+use super::branch::{Role, message_key};
 use super::classify::{UserText, classify_user_text, image_from_base64_len, mentioned_files};
 use super::decode::{Problem, decode_line};
 use super::item::*;
@@ -49,6 +50,83 @@ pub struct Agent {
     pub agent_type: Option<String>,
     /// The compaction summariser (`agent-acompact-*`).
     pub compact: bool,
+}
+
+impl Agent {
+    /// `general-purpose`, `Explore`...: from the call's `subagent_type`,
+    /// else the result's `agentType`.
+    pub fn subagent_type<'a>(&'a self, session: &'a Session) -> Option<&'a str> {
+        if let Some(t) = self.agent_type.as_deref() {
+            return Some(t);
+        }
+        let call = self.call_of(session)?;
+        call.result
+            .as_ref()
+            .and_then(|r| r.extra.as_ref())
+            .and_then(|x| x.agent_type.as_deref())
+    }
+
+    /// The Task/Agent call that started this agent.
+    pub fn call_of<'a>(&self, session: &'a Session) -> Option<&'a ToolCall> {
+        let (holder, id) = self.call?;
+        let t = session.transcript(holder);
+        match &t.items.get(t.index_of(id)?)?.detail {
+            Detail::Call(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// Tool calls the agent made (its own transcript; mirrored
+    /// `agent_progress` lines are not counted).
+    pub fn tool_calls(&self) -> usize {
+        self.transcript
+            .items
+            .iter()
+            .filter(|i| i.kind == Kind::ToolCall)
+            .count()
+    }
+
+    /// Wall time in ms: the result's `totalDurationMs`, else first to last
+    /// timestamp of its own lines.
+    pub fn duration_ms(&self, session: &Session) -> Option<u64> {
+        let reported = self
+            .call_of(session)
+            .and_then(|c| c.result.as_ref())
+            .and_then(|r| r.extra.as_ref())
+            .and_then(|x| x.total_duration_ms);
+        if reported.is_some() {
+            return reported;
+        }
+        let mut ts = self.transcript.items.iter().filter_map(|i| i.timestamp);
+        let first = ts.next()?;
+        let (lo, hi) = ts.fold((first, first), |(lo, hi), t| (lo.min(t), hi.max(t)));
+        Some((hi - lo).max(0) as u64)
+    }
+
+    /// The throw-away "Warmup" run of 2.0.7x (no call starts it).
+    pub fn is_warmup(&self) -> bool {
+        self.call.is_none() && self.prompt.as_deref().is_some_and(|p| p.trim() == "Warmup")
+    }
+
+    /// `subagent general-purpose · 14 tool calls · 2m31s`
+    pub fn label(&self, session: &Session) -> String {
+        let mut s = String::from("subagent");
+        if self.compact {
+            s.push_str(" compaction");
+        } else if let Some(t) = self.subagent_type(session) {
+            s.push(' ');
+            s.push_str(t);
+        }
+        let n = self.tool_calls();
+        s.push_str(&format!(
+            " · {n} tool call{}",
+            if n == 1 { "" } else { "s" }
+        ));
+        if let Some(ms) = self.duration_ms(session) {
+            s.push_str(&format!(" · {}", super::time::human_duration(ms)));
+        }
+        s
+    }
 }
 
 #[derive(Debug, Default, Clone)]
@@ -138,6 +216,9 @@ pub struct Session {
     /// Inline sidechain lines: uuid -> agent, to follow their chains.
     sidechain_uuid: HashMap<Box<str>, u32>,
     changes: Changes,
+    /// Each `sessionId` of the session's own lines, with where it first
+    /// appears (a resumed session can hold several).
+    pub session_id_lines: Vec<(String, u16, u32)>,
 }
 
 pub const MAIN: u16 = 0;
@@ -251,9 +332,51 @@ impl Session {
         }
     }
 
-    /// Agents that no call links to, in order of appearance.
+    /// Agents that no call links to, in order of appearance. Compaction
+    /// summarisers that belong to a compaction (see [`Self::compaction_of`])
+    /// and throw-away "Warmup" runs are left out.
     pub fn unlinked_agents(&self) -> impl Iterator<Item = u32> + '_ {
-        (0..self.agents.len() as u32).filter(|&a| self.agents[a as usize].call.is_none())
+        (0..self.agents.len() as u32).filter(|&a| {
+            let ag = &self.agents[a as usize];
+            ag.call.is_none() && !ag.is_warmup() && self.compaction_of(a).is_none()
+        })
+    }
+
+    /// The compaction item (compact_boundary, else the summary) of the main
+    /// transcript that a compaction summariser (`agent-acompact-*`) ran for:
+    /// the first one after the line its first `parentUuid` names.
+    pub fn compaction_of(&self, agent: u32) -> Option<ItemId> {
+        let ag = self.agents.get(agent as usize)?;
+        if !ag.compact {
+            return None;
+        }
+        let first = ag.transcript.threads.nodes.first()?;
+        let parent = self.main.threads.node(first.parent_uuid.as_deref()?)?;
+        let after = self.main.threads.nodes.get(parent as usize)?.line;
+        let is_compaction = |i: &&Item| {
+            i.kind == Kind::Compaction
+                || matches!(&i.detail, Detail::System(s) if matches!(**s, SystemInfo::CompactBoundary { micro: false, .. }))
+        };
+        self.main
+            .items
+            .iter()
+            .filter(|i| i.source == MAIN && i.line > after)
+            .find(is_compaction)
+            .map(|i| i.id)
+    }
+
+    /// Compaction summarisers that belong to this compaction item.
+    pub fn agents_of_compaction(&self, item: ItemId) -> impl Iterator<Item = u32> + '_ {
+        (0..self.agents.len() as u32).filter(move |&a| {
+            self.agents[a as usize].compact && self.compaction_of(a) == Some(item)
+        })
+    }
+
+    /// Problems a reader of the file should know about (see
+    /// [`super::check`]). `live`: the file changed in the last minute, so
+    /// calls without results may still be running.
+    pub fn findings(&self, live: bool) -> Vec<super::check::Finding> {
+        super::check::check(self, live)
     }
 
     fn ingest_line(&mut self, source: u16, line: u32, bytes: &[u8]) {
@@ -412,6 +535,13 @@ impl Session {
             "last-prompt" => {
                 self.meta.last_prompt = e.last_prompt.as_deref().map(str::to_owned);
                 self.meta.leaf_uuid = e.leaf_uuid.as_deref().map(str::to_owned);
+                if let Some(leaf) = e.leaf_uuid.as_deref() {
+                    if self.sources[source as usize].agent.is_none()
+                        && self.main.set_leaf_hint(leaf)
+                    {
+                        self.changes.rebuilt = true;
+                    }
+                }
                 return Outcome::Hidden("last-prompt");
             }
             "mode" => {
@@ -433,6 +563,7 @@ impl Session {
             "file-history-snapshot" => return Outcome::Hidden("file-history-snapshot"),
             "queue-operation" => return Outcome::Hidden("queue-operation"),
             "progress" => {
+                self.thread_side(source, line, &e);
                 let sub = e
                     .data
                     .as_ref()
@@ -445,6 +576,7 @@ impl Session {
                 });
             }
             "attachment" => {
+                self.thread_side(source, line, &e);
                 if let Some(a) = &e.attachment {
                     if let Some(h) = a.hook_name.as_deref().or(a.hook_event.as_deref()) {
                         if !self.meta.hooks.iter().any(|x| x == h) {
@@ -458,6 +590,8 @@ impl Session {
             _ => return self.unknown(source, line, &e, raw),
         }
         let target = self.route(source, &e);
+        self.note_session_id(source, line, &e);
+        self.thread_line(target, source, line, &e, role_of(kind, &e));
         if let Some(u) = e.uuid.as_deref() {
             if !self.transcript_mut(target).note_uuid(u) && kind != "system" {
                 return Outcome::Hidden("repeated uuid");
@@ -468,6 +602,64 @@ impl Session {
             "assistant" => self.ingest_assistant(target, source, line, e, raw),
             "result" => self.ingest_stream_result(target, source, line, e),
             _ => self.ingest_system(target, source, line, e),
+        }
+    }
+
+    /// Puts a line into its transcript's `parentUuid` tree.
+    fn thread_line(
+        &mut self,
+        target: Target,
+        source: u16,
+        line: u32,
+        e: &RawEntry<'_>,
+        role: Role,
+    ) {
+        let Some(u) = e.uuid.as_deref() else { return };
+        let parent = e
+            .parent_uuid
+            .as_deref()
+            .or(e.logical_parent_uuid.as_deref());
+        if self
+            .transcript_mut(target)
+            .thread(u, parent, role, source, line)
+        {
+            self.changes.rebuilt = true;
+        }
+    }
+
+    /// Progress and attachment lines: threaded (the chain runs through
+    /// them) but never shown, and never the reason to start an agent.
+    fn thread_side(&mut self, source: u16, line: u32, e: &RawEntry<'_>) {
+        let target = if let Some(a) = self.sources[source as usize].agent {
+            Target::Agent(a)
+        } else if e.is_sidechain == Some(true) {
+            let by_parent = e
+                .parent_uuid
+                .as_deref()
+                .and_then(|p| self.sidechain_uuid.get(p).copied());
+            let Some(a) = by_parent else { return };
+            if let Some(u) = e.uuid.as_deref() {
+                self.sidechain_uuid.insert(u.into(), a);
+            }
+            Target::Agent(a)
+        } else {
+            Target::Main
+        };
+        self.thread_line(target, source, line, e, Role::Side);
+    }
+
+    /// The first line of each `sessionId` of the session's own file.
+    fn note_session_id(&mut self, source: u16, line: u32, e: &RawEntry<'_>) {
+        if self.sources[source as usize].agent.is_some()
+            || e.is_sidechain == Some(true)
+            || e.agent_id.is_some()
+        {
+            return;
+        }
+        if let Some(sid) = e.session_id.as_deref().or(e.session_id_snake.as_deref()) {
+            if !self.session_id_lines.iter().any(|(s, _, _)| s == sid) {
+                self.session_id_lines.push((sid.to_owned(), source, line));
+            }
         }
     }
 
@@ -1090,10 +1282,17 @@ impl Session {
             None => &mut self.main,
             Some(a) => &mut self.agents[a as usize].transcript,
         };
+        let mut kind = None;
         if let Some(idx) = t.index_of(call) {
             if let Detail::Call(c) = &mut t.items[idx].detail {
                 c.agent = Some(agent);
+                kind = input_str(c.input.get(), "subagent_type")
+                    .or_else(|| c.result.as_ref()?.extra.as_ref()?.agent_type.clone());
             }
+        }
+        let a = &mut self.agents[agent as usize];
+        if a.agent_type.is_none() {
+            a.agent_type = kind;
         }
         push_unique(&mut self.changes.updated, call);
         self.changes.rebuilt = true;
@@ -1161,6 +1360,37 @@ impl Session {
     }
 }
 
+/// What a line is to the branch structure.
+fn role_of(kind: &str, e: &RawEntry<'_>) -> Role {
+    match kind {
+        "user" => {
+            if e.is_compact_summary == Some(true) {
+                return Role::User;
+            }
+            match e.message.as_ref().and_then(|m| m.content.as_ref()) {
+                Some(Content::Blocks(bs))
+                    if !bs.is_empty()
+                        && bs.iter().all(|b| b.kind.as_deref() == Some("tool_result")) =>
+                {
+                    Role::ToolResults
+                }
+                Some(_) => Role::User,
+                None => Role::Side,
+            }
+        }
+        "assistant" => {
+            let id = e
+                .message
+                .as_ref()
+                .and_then(|m| m.id.as_deref())
+                .or(e.uuid.as_deref())
+                .unwrap_or("");
+            Role::Assistant(message_key(id))
+        }
+        _ => Role::Side,
+    }
+}
+
 fn target_agent(t: Target) -> u32 {
     match t {
         Target::Agent(a) => a,
@@ -1181,11 +1411,13 @@ fn empty_object() -> Box<RawValue> {
 }
 
 fn task_prompt(input: &str) -> Option<String> {
-    #[derive(serde::Deserialize)]
-    struct P {
-        prompt: Option<String>,
-    }
-    serde_json::from_str::<P>(input).ok()?.prompt
+    input_str(input, "prompt")
+}
+
+/// A string field of a tool call's input.
+fn input_str(input: &str, key: &str) -> Option<String> {
+    let v: HashMap<String, &RawValue> = serde_json::from_str(input).ok()?;
+    serde_json::from_str::<String>(v.get(key)?.get()).ok()
 }
 
 enum Outcome {

@@ -1,6 +1,7 @@
 //! One conversation as a flat list of items (the main session, or one
 //! subagent), with the indexes that let appends update it in place.
 
+use super::branch::{Added, Role, Threads};
 use super::item::{Group, Item, ItemId, Kind, Message, Turn};
 use super::raw::Usage;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet, FxHasher};
@@ -19,6 +20,9 @@ pub struct Transcript {
     /// 64-bit hashes of the uuids seen (no allocation per entry; a false
     /// "seen" needs a 64-bit collision among one file's uuids).
     seen_uuids: HashSet<u64>,
+    /// The `parentUuid` tree of every threaded line (also hidden ones:
+    /// progress and tool-result lines carry the chain too).
+    pub threads: Threads,
 }
 
 impl Transcript {
@@ -44,6 +48,41 @@ impl Transcript {
         let mut h = FxHasher::default();
         uuid.hash(&mut h);
         self.seen_uuids.insert(h.finish())
+    }
+
+    /// Records a threaded line. True when earlier items changed branch
+    /// (a fork made a full pass necessary).
+    pub fn thread(
+        &mut self,
+        uuid: &str,
+        parent: Option<&str>,
+        role: Role,
+        source: u16,
+        line: u32,
+    ) -> bool {
+        let added = self.threads.add(uuid, parent, role, source, line);
+        added == Added::Recomputed && self.apply_branches()
+    }
+
+    /// `last-prompt.leafUuid`. True when earlier items changed branch.
+    pub fn set_leaf_hint(&mut self, uuid: &str) -> bool {
+        self.threads.set_leaf_hint(uuid) == Added::Recomputed && self.apply_branches()
+    }
+
+    /// Copies the branch of each line onto its items.
+    fn apply_branches(&mut self) -> bool {
+        let mut changed = false;
+        for it in &mut self.items {
+            let off = it.uuid.as_deref().is_some_and(|u| self.threads.is_off(u));
+            changed |= it.off_branch != off;
+            it.off_branch = off;
+        }
+        changed
+    }
+
+    /// Items on a branch the user left.
+    pub fn off_branch_count(&self) -> usize {
+        self.items.iter().filter(|i| i.off_branch).count()
     }
 
     /// The tokens of the context after the last assistant message.
@@ -110,7 +149,8 @@ impl Transcript {
     /// Adds an item at `pos` (usually the end). Returns its index. An insert
     /// before the end re-derives the indexes (rare: see
     /// [`Self::position_for_message`]); an append updates them in place.
-    pub fn insert(&mut self, pos: usize, item: Item) -> usize {
+    pub fn insert(&mut self, pos: usize, mut item: Item) -> usize {
+        item.off_branch = item.uuid.as_deref().is_some_and(|u| self.threads.is_off(u));
         if pos >= self.items.len() {
             let idx = self.items.len();
             self.items.push(item);

@@ -1,0 +1,416 @@
+//! The `parentUuid` tree of one transcript, and which of its lines lie on
+//! a branch the user left (rewind, edited prompt, retry).
+//!
+//! The conversation as the user experienced it is the chain from the
+//! newest leaf back to the root. Forks are normal (progress, hook and
+//! parallel tool-result lines share a parent), so a line off that chain is
+//! only "abandoned" when its sibling subtree holds a user prompt or an
+//! assistant message that is not on the chain.
+//!
+//! Appending is cheap: a new line whose parent is the leaf (or a side line
+//! below it) extends the chain. Only a real fork triggers a full pass.
+
+use std::collections::{HashMap, HashSet};
+
+/// What a line is, for choosing the leaf and judging a fork.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// system, progress, attachment: never the leaf, never a reason to fold.
+    Side,
+    /// A user line that only carries tool results.
+    ToolResults,
+    /// A user line with a prompt, command, meta text or compaction summary.
+    User,
+    /// An assistant line; the hash of its `message.id` (lines of one
+    /// message belong together even when they fork).
+    Assistant(u64),
+}
+
+impl Role {
+    fn candidate(self) -> bool {
+        matches!(self, Role::User | Role::Assistant(_))
+    }
+}
+
+#[derive(Debug)]
+pub struct Node {
+    pub uuid: Box<str>,
+    /// `parentUuid`, or `logicalParentUuid` across a compact boundary.
+    pub parent_uuid: Option<Box<str>>,
+    pub parent: Option<u32>,
+    pub role: Role,
+    pub source: u16,
+    pub line: u32,
+}
+
+/// A uuid written again by a later line.
+#[derive(Debug, Clone)]
+pub struct Repeat {
+    pub uuid: Box<str>,
+    pub source: u16,
+    pub line: u32,
+    pub first_line: u32,
+}
+
+#[derive(Debug, Default)]
+pub struct Threads {
+    pub nodes: Vec<Node>,
+    index: HashMap<Box<str>, u32>,
+    /// Children that arrived before their parent: parent uuid -> children.
+    waiting: HashMap<Box<str>, Vec<u32>>,
+    pub repeats: Vec<Repeat>,
+    on_chain: Vec<bool>,
+    off: Vec<bool>,
+    leaf: Option<u32>,
+    /// `last-prompt.leafUuid` and how many nodes existed when it was read:
+    /// a candidate line written after it is newer information.
+    hint: Option<(Box<str>, usize)>,
+}
+
+/// What an added line did to the branch structure.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Added {
+    /// Nothing changed for lines already read.
+    Same,
+    /// A full pass ran; flags of earlier lines may have changed.
+    Recomputed,
+}
+
+impl Threads {
+    pub fn node(&self, uuid: &str) -> Option<u32> {
+        self.index.get(uuid).copied()
+    }
+
+    pub fn leaf(&self) -> Option<u32> {
+        self.leaf
+    }
+
+    /// Whether the line with this uuid lies on a branch the user left.
+    pub fn is_off(&self, uuid: &str) -> bool {
+        self.node(uuid)
+            .is_some_and(|n| self.off.get(n as usize).copied().unwrap_or(false))
+    }
+
+    pub fn on_chain(&self, n: u32) -> bool {
+        self.on_chain.get(n as usize).copied().unwrap_or(false)
+    }
+
+    pub fn add(
+        &mut self,
+        uuid: &str,
+        parent: Option<&str>,
+        role: Role,
+        source: u16,
+        line: u32,
+    ) -> Added {
+        if let Some(&first) = self.index.get(uuid) {
+            let first_line = self.nodes[first as usize].line;
+            self.repeats.push(Repeat {
+                uuid: uuid.into(),
+                source,
+                line,
+                first_line,
+            });
+            return Added::Same;
+        }
+        let n = self.nodes.len() as u32;
+        let parent_uuid: Option<Box<str>> = parent.filter(|p| *p != uuid).map(Into::into);
+        let parent_idx = parent_uuid
+            .as_deref()
+            .and_then(|p| self.index.get(p).copied());
+        if let (Some(p), None) = (&parent_uuid, parent_idx) {
+            self.waiting.entry(p.clone()).or_default().push(n);
+        }
+        self.nodes.push(Node {
+            uuid: uuid.into(),
+            parent_uuid,
+            parent: parent_idx,
+            role,
+            source,
+            line,
+        });
+        self.index.insert(uuid.into(), n);
+        let inherited = parent_idx.is_some_and(|p| self.off[p as usize]);
+        self.off.push(inherited);
+        self.on_chain.push(false);
+        if let Some(kids) = self.waiting.remove(uuid) {
+            // A parent written after its children: rare, re-derive.
+            for k in kids {
+                self.nodes[k as usize].parent = Some(n);
+            }
+            return self.recompute_if_changed();
+        }
+        if !role.candidate() {
+            return Added::Same;
+        }
+        if self.try_extend(n) {
+            return Added::Same;
+        }
+        self.recompute_if_changed()
+    }
+
+    /// `last-prompt.leafUuid`: normally on the chain; after a rewind with
+    /// nothing new written yet it names the point the user went back to.
+    pub fn set_leaf_hint(&mut self, uuid: &str) -> Added {
+        self.hint = Some((uuid.into(), self.nodes.len()));
+        match self.node(uuid) {
+            Some(k) if self.on_chain(k) => Added::Same,
+            Some(k) if self.try_extend(k) => Added::Same,
+            Some(_) => self.recompute_if_changed(),
+            None => Added::Same,
+        }
+    }
+
+    /// If `n` hangs below the leaf (through side lines only), it becomes
+    /// the leaf and nothing else changes.
+    fn try_extend(&mut self, n: u32) -> bool {
+        let Some(leaf) = self.leaf else {
+            // The first candidate: everything before it is a side line.
+            self.leaf = Some(n);
+            self.mark_chain_up(n);
+            return true;
+        };
+        let mut path = vec![n];
+        let mut cur = self.nodes[n as usize].parent;
+        while let Some(c) = cur {
+            if c == leaf {
+                for p in path {
+                    self.on_chain[p as usize] = true;
+                }
+                self.leaf = Some(n);
+                return true;
+            }
+            if self.on_chain[c as usize]
+                || self.nodes[c as usize].role.candidate()
+                || path.len() > 10_000
+            {
+                return false;
+            }
+            path.push(c);
+            cur = self.nodes[c as usize].parent;
+        }
+        false
+    }
+
+    fn mark_chain_up(&mut self, n: u32) {
+        let mut cur = Some(n);
+        let mut steps = 0;
+        while let Some(c) = cur {
+            if self.on_chain[c as usize] || steps > self.nodes.len() {
+                break;
+            }
+            self.on_chain[c as usize] = true;
+            cur = self.nodes[c as usize].parent;
+            steps += 1;
+        }
+    }
+
+    fn recompute_if_changed(&mut self) -> Added {
+        let before = self.off.clone();
+        self.recompute();
+        if before == self.off {
+            Added::Same
+        } else {
+            Added::Recomputed
+        }
+    }
+
+    /// The full pass: cut cycles, find each tree's leaf, mark its chain, and
+    /// fold sibling subtrees that hold a prompt or another message.
+    pub fn recompute(&mut self) {
+        let len = self.nodes.len();
+        let parent = self.acyclic_parents();
+        let mut children: Vec<Vec<u32>> = vec![Vec::new(); len];
+        let mut roots = Vec::new();
+        for (i, p) in parent.iter().enumerate() {
+            match p {
+                Some(p) => children[*p as usize].push(i as u32),
+                None => roots.push(i as u32),
+            }
+        }
+        // Pre-order from the roots: parents come before children.
+        let mut order = Vec::with_capacity(len);
+        let mut root_of = vec![u32::MAX; len];
+        let mut stack: Vec<u32> = roots.iter().rev().copied().collect();
+        while let Some(n) = stack.pop() {
+            order.push(n);
+            root_of[n as usize] = match parent[n as usize] {
+                Some(p) => root_of[p as usize],
+                None => n,
+            };
+            stack.extend(children[n as usize].iter().rev().copied());
+        }
+        let main_leaf = self.choose_leaf(&children);
+        let mut leaf_of_root: HashMap<u32, u32> = HashMap::new();
+        if let Some(l) = main_leaf {
+            leaf_of_root.insert(root_of[l as usize], l);
+        }
+        for (i, node) in self.nodes.iter().enumerate().rev() {
+            if node.role.candidate() && root_of[i] != u32::MAX {
+                leaf_of_root.entry(root_of[i]).or_insert(i as u32);
+            }
+        }
+        self.on_chain = vec![false; len];
+        for &l in leaf_of_root.values() {
+            let mut cur = Some(l);
+            while let Some(c) = cur {
+                if self.on_chain[c as usize] {
+                    break;
+                }
+                self.on_chain[c as usize] = true;
+                cur = parent[c as usize];
+            }
+        }
+        self.leaf = main_leaf;
+        let chain_msgs: HashSet<u64> = (0..len)
+            .filter(|&i| self.on_chain[i])
+            .filter_map(|i| match self.nodes[i].role {
+                Role::Assistant(m) => Some(m),
+                _ => None,
+            })
+            .collect();
+        let significant = |r: Role| match r {
+            Role::User => true,
+            Role::Assistant(m) => !chain_msgs.contains(&m),
+            _ => false,
+        };
+        // Post-order: does a subtree hold a line that makes it a branch?
+        let mut sig = vec![false; len];
+        for &n in order.iter().rev() {
+            let n = n as usize;
+            sig[n] |= significant(self.nodes[n].role);
+            if let Some(p) = parent[n] {
+                if sig[n] {
+                    sig[p as usize] = true;
+                }
+            }
+        }
+        self.off = vec![false; len];
+        for &n in &order {
+            let n = n as usize;
+            if let Some(p) = parent[n] {
+                let p = p as usize;
+                self.off[n] = self.off[p] || (!self.on_chain[n] && self.on_chain[p] && sig[n]);
+            }
+        }
+    }
+
+    /// The main tree's leaf: the last prompt or reply in file order, unless
+    /// `last-prompt.leafUuid` (read after it) names a point off its chain;
+    /// then the newest line below that point.
+    fn choose_leaf(&self, children: &[Vec<u32>]) -> Option<u32> {
+        let last = (0..self.nodes.len())
+            .rev()
+            .find(|&i| self.nodes[i].role.candidate())
+            .map(|i| i as u32);
+        let Some((hint, at)) = &self.hint else {
+            return last;
+        };
+        let Some(k) = self.node(hint) else {
+            return last;
+        };
+        if last.is_some_and(|l| l as usize >= *at) {
+            return last;
+        }
+        // The newest candidate in k's subtree (k itself at least).
+        let mut best = k;
+        let mut stack = vec![k];
+        let mut seen = 0usize;
+        while let Some(n) = stack.pop() {
+            seen += 1;
+            if seen > self.nodes.len() {
+                break;
+            }
+            if self.nodes[n as usize].role.candidate()
+                && (n > best || !self.nodes[best as usize].role.candidate())
+            {
+                best = n;
+            }
+            stack.extend(children[n as usize].iter().copied());
+        }
+        Some(best)
+    }
+
+    /// Parent links with every cycle cut (the first node found on a cycle
+    /// becomes a root).
+    fn acyclic_parents(&self) -> Vec<Option<u32>> {
+        let len = self.nodes.len();
+        let mut parent: Vec<Option<u32>> = self.nodes.iter().map(|n| n.parent).collect();
+        // 0 = unvisited, 1 = on the current walk, 2 = done.
+        let mut state = vec![0u8; len];
+        let mut path = Vec::new();
+        for start in 0..len {
+            let mut cur = Some(start as u32);
+            path.clear();
+            while let Some(c) = cur {
+                match state[c as usize] {
+                    2 => break,
+                    1 => {
+                        parent[c as usize] = None;
+                        break;
+                    }
+                    _ => {
+                        state[c as usize] = 1;
+                        path.push(c);
+                        cur = parent[c as usize];
+                    }
+                }
+            }
+            for &p in &path {
+                state[p as usize] = 2;
+            }
+        }
+        parent
+    }
+
+    /// Nodes whose parent links form a cycle: one per cycle (its first line
+    /// in file order).
+    pub fn cycles(&self) -> Vec<u32> {
+        let len = self.nodes.len();
+        let mut state = vec![0u8; len];
+        let mut found = Vec::new();
+        let mut path = Vec::new();
+        for start in 0..len {
+            let mut cur = Some(start as u32);
+            path.clear();
+            while let Some(c) = cur {
+                match state[c as usize] {
+                    2 => break,
+                    1 => {
+                        let from = path.iter().position(|&p| p == c).unwrap_or(0);
+                        if let Some(&min) = path[from..].iter().min() {
+                            found.push(min);
+                        }
+                        break;
+                    }
+                    _ => {
+                        state[c as usize] = 1;
+                        path.push(c);
+                        cur = self.nodes[c as usize].parent;
+                    }
+                }
+            }
+            for &p in &path {
+                state[p as usize] = 2;
+            }
+        }
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+
+    /// Nodes whose parent uuid is not in this transcript.
+    pub fn dangling(&self) -> impl Iterator<Item = &Node> {
+        self.nodes
+            .iter()
+            .filter(|n| n.parent.is_none() && n.parent_uuid.is_some())
+    }
+}
+
+/// A stable hash for a message id (only compared within one run).
+pub fn message_key(id: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    id.hash(&mut h);
+    h.finish()
+}

@@ -1,0 +1,124 @@
+//! `ccv check`: findings with line numbers, and exit codes, through the
+//! built binary and through `Session::findings`.
+
+use assert_cmd::Command;
+use ccv::model::Session;
+use ccv::model::check::FindingKind;
+
+const CLEAN: &str = r#"{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s1","message":{"role":"user","content":"hi"}}
+{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s1","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"/x"}}]}}
+{"type":"user","uuid":"r1","parentUuid":"a1","sessionId":"s1","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}
+"#;
+
+const BROKEN: &str = r#"{"type":"user","uuid":"u1","parentUuid":"gone","sessionId":"s1","message":{"role":"user","content":"hi"}}
+{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s1","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}}
+{"type":"user","uuid":"r9","parentUuid":"a1","sessionId":"s1","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t404","content":"?"}]}}
+not json
+{"type":"user","uuid":"u1","parentUuid":"a1","sessionId":"s2","message":{"role":"user","content":"again"}}
+{"type":"user","uuid":"c1","parentUuid":"c2","sessionId":"s1","message":{"role":"user","content":"loop"}}
+{"type":"user","uuid":"c2","parentUuid":"c1","sessionId":"s1","message":{"role":"user","content":"loop"}}
+"#;
+
+fn session(text: &str) -> Session {
+    let mut s = Session::new(None);
+    s.feed(0, text.as_bytes());
+    s.finish(0);
+    s
+}
+
+#[test]
+fn findings_name_each_problem_and_its_line() {
+    let s = session(BROKEN);
+    let f = s.findings(false);
+    let got: Vec<(u32, FindingKind)> = f.iter().map(|f| (f.line, f.kind)).collect();
+    assert!(got.contains(&(1, FindingKind::DanglingParent)), "{got:?}");
+    assert!(got.contains(&(2, FindingKind::NoResult)), "{got:?}");
+    assert!(
+        got.contains(&(3, FindingKind::ResultWithoutCall)),
+        "{got:?}"
+    );
+    assert!(got.contains(&(4, FindingKind::Unreadable)), "{got:?}");
+    assert!(got.contains(&(5, FindingKind::RepeatedUuid)), "{got:?}");
+    assert!(got.contains(&(5, FindingKind::SeveralSessions)), "{got:?}");
+    assert!(got.contains(&(6, FindingKind::Cycle)), "{got:?}");
+    // The TUI can mark the rows concerned.
+    let call = f
+        .iter()
+        .find(|f| f.kind == FindingKind::NoResult)
+        .and_then(|f| f.item_id);
+    assert!(call.is_some_and(|id| s.main.index_of(id).is_some()));
+    // A file still being written: the call is running, not broken.
+    assert!(
+        s.findings(true)
+            .iter()
+            .any(|f| f.kind == FindingKind::StillRunning && f.line == 2)
+    );
+    assert!(session(CLEAN).findings(false).is_empty());
+}
+
+#[test]
+fn exit_codes_through_the_binary() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let clean = dir.path().join("clean.jsonl");
+    let broken = dir.path().join("broken.jsonl");
+    std::fs::write(&clean, CLEAN).expect("write");
+    std::fs::write(&broken, BROKEN).expect("write");
+    let ccv = || {
+        let mut c = Command::cargo_bin("ccv").expect("binary");
+        c.env("HOME", dir.path())
+            .env("CLAUDE_CONFIG_DIR", dir.path());
+        c
+    };
+    let out = ccv().arg("check").arg(&clean).output().expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty());
+
+    let out = ccv().arg("check").arg(&broken).output().expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let prefix = format!("{}:2: tool call Bash t1", broken.display());
+    assert!(text.lines().any(|l| l.starts_with(&prefix)), "{text}");
+    assert!(text.contains(":4: unreadable line"), "{text}");
+
+    let out = ccv()
+        .args(["check", "--json"])
+        .arg(&broken)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let rows: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json finding"))
+        .collect();
+    assert!(rows.iter().any(|r| r["kind"] == "cycle" && r["line"] == 6));
+    assert!(rows.iter().all(|r| r["file"].as_str().is_some()));
+
+    let out = ccv()
+        .arg("check")
+        .arg(dir.path().join("missing.jsonl"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn corpus_files_check_without_crashing() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        eprintln!("skipped: {dir} is absent");
+        return;
+    };
+    let mut clean = 0;
+    let mut total = 0;
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.extension().and_then(|x| x.to_str()) != Some("jsonl") {
+            continue;
+        }
+        let s = ccv::model::loader::load_with_subagents(&p).expect("loads");
+        total += 1;
+        clean += usize::from(s.findings(false).is_empty());
+    }
+    eprintln!("{clean} of {total} corpus files are clean");
+    assert!(total == 0 || clean > 0);
+}

@@ -1,0 +1,256 @@
+//! Branches: which rows lie on a branch the user left (rewind, edited
+//! prompt, retry), from generated JSONL.
+
+use ccv::model::{Kind, Session};
+
+fn user(uuid: &str, parent: Option<&str>, text: &str) -> String {
+    let p = parent.map_or("null".to_owned(), |p| format!("\"{p}\""));
+    format!(
+        r#"{{"type":"user","uuid":"{uuid}","parentUuid":{p},"sessionId":"s1","timestamp":"2025-01-01T00:00:00Z","message":{{"role":"user","content":"{text}"}}}}"#
+    )
+}
+
+fn assistant(uuid: &str, parent: &str, msg: &str, text: &str) -> String {
+    format!(
+        r#"{{"type":"assistant","uuid":"{uuid}","parentUuid":"{parent}","sessionId":"s1","timestamp":"2025-01-01T00:00:01Z","message":{{"id":"{msg}","role":"assistant","model":"m","content":[{{"type":"text","text":"{text}"}}]}}}}"#
+    )
+}
+
+fn tool_use(uuid: &str, parent: &str, msg: &str, id: &str) -> String {
+    format!(
+        r#"{{"type":"assistant","uuid":"{uuid}","parentUuid":"{parent}","sessionId":"s1","message":{{"id":"{msg}","role":"assistant","model":"m","content":[{{"type":"tool_use","id":"{id}","name":"Read","input":{{"file_path":"/x"}}}}]}}}}"#
+    )
+}
+
+fn result(uuid: &str, parent: &str, id: &str) -> String {
+    format!(
+        r#"{{"type":"user","uuid":"{uuid}","parentUuid":"{parent}","sessionId":"s1","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"{id}","content":"ok"}}]}}}}"#
+    )
+}
+
+fn progress(uuid: &str, parent: &str) -> String {
+    format!(
+        r#"{{"type":"progress","uuid":"{uuid}","parentUuid":"{parent}","sessionId":"s1","data":{{"type":"hook_progress"}},"toolUseID":"t","parentToolUseID":"t"}}"#
+    )
+}
+
+fn load(lines: &[String]) -> Session {
+    let mut s = Session::new(None);
+    let text = lines.join("\n") + "\n";
+    s.feed(0, text.as_bytes());
+    s.finish(0);
+    s
+}
+
+/// (text of the row, off_branch) for text rows.
+fn rows(s: &Session) -> Vec<(String, bool)> {
+    s.main
+        .items
+        .iter()
+        .filter(|i| matches!(i.kind, Kind::User | Kind::Assistant))
+        .map(|i| (i.text.clone(), i.off_branch))
+        .collect()
+}
+
+fn off_texts(s: &Session) -> Vec<String> {
+    rows(s).into_iter().filter(|r| r.1).map(|r| r.0).collect()
+}
+
+#[test]
+fn edited_prompt_leaves_the_older_branch_off() {
+    let s = load(&[
+        user("u1", None, "first"),
+        assistant("a1", "u1", "m1", "reply one"),
+        user("u2", Some("a1"), "old prompt"),
+        assistant("a2", "u2", "m2", "old reply"),
+        user("u3", Some("a1"), "edited prompt"),
+        assistant("a3", "u3", "m3", "new reply"),
+    ]);
+    assert_eq!(off_texts(&s), ["old prompt", "old reply"]);
+    assert_eq!(s.main.off_branch_count(), 2);
+}
+
+#[test]
+fn retried_reply_is_off_branch() {
+    let s = load(&[
+        user("u1", None, "hi"),
+        assistant("a1", "u1", "m1", "first try"),
+        assistant("a2", "u1", "m2", "second try"),
+    ]);
+    assert_eq!(off_texts(&s), ["first try"]);
+}
+
+#[test]
+fn parallel_results_and_progress_forks_are_not_branches() {
+    let s = load(&[
+        user("u1", None, "read two files"),
+        tool_use("a1", "u1", "m1", "t1"),
+        tool_use("a2", "a1", "m1", "t2"),
+        progress("p1", "a1"),
+        result("r1", "a1", "t1"),
+        result("r2", "a2", "t2"),
+        assistant("a3", "r2", "m2", "both read"),
+        progress("p2", "a3"),
+        user("u2", Some("a3"), "thanks"),
+    ]);
+    assert!(s.main.items.iter().all(|i| !i.off_branch), "{:?}", rows(&s));
+    let calls = s
+        .main
+        .items
+        .iter()
+        .filter(|i| i.kind == Kind::ToolCall)
+        .count();
+    assert_eq!(calls, 2);
+}
+
+#[test]
+fn message_lines_that_fork_stay_together() {
+    // Streaming tool execution: a result written between lines of one
+    // message, and a second line of the message hanging off the first.
+    let s = load(&[
+        user("u1", None, "go"),
+        tool_use("a1", "u1", "m1", "t1"),
+        result("r1", "a1", "t1"),
+        tool_use("a2", "a1", "m1", "t2"),
+        result("r2", "a2", "t2"),
+        assistant("a3", "r2", "m2", "done"),
+    ]);
+    assert_eq!(s.main.off_branch_count(), 0);
+}
+
+#[test]
+fn history_before_a_compaction_stays_on_branch() {
+    let boundary = r#"{"type":"system","subtype":"compact_boundary","uuid":"b1","parentUuid":null,"logicalParentUuid":"a1","sessionId":"s1","content":"Conversation compacted","compactMetadata":{"trigger":"manual","preTokens":1000}}"#;
+    let summary = r#"{"type":"user","uuid":"c1","parentUuid":"b1","sessionId":"s1","isCompactSummary":true,"isVisibleInTranscriptOnly":true,"message":{"role":"user","content":"This session is being continued from a previous conversation"}}"#;
+    let s = load(&[
+        user("u1", None, "before"),
+        assistant("a1", "u1", "m1", "old answer"),
+        boundary.to_owned(),
+        summary.to_owned(),
+        user("u2", Some("c1"), "after"),
+        assistant("a2", "u2", "m2", "new answer"),
+    ]);
+    assert_eq!(s.main.off_branch_count(), 0);
+    assert!(s.main.items.iter().any(|i| i.kind == Kind::Compaction));
+}
+
+#[test]
+fn a_cleared_conversation_keeps_its_own_chain() {
+    // `/clear` starts a second root: the first conversation is not a branch
+    // the user left; its own rewinds still are.
+    let s = load(&[
+        user("u1", None, "one"),
+        assistant("a1", "u1", "m1", "r1"),
+        user("u2", Some("a1"), "abandoned"),
+        user("u3", Some("a1"), "kept"),
+        user("v1", None, "after clear"),
+        assistant("b1", "v1", "m9", "r9"),
+    ]);
+    assert_eq!(off_texts(&s), ["abandoned"]);
+}
+
+#[test]
+fn leaf_uuid_of_last_prompt_picks_the_branch() {
+    // Back on an older branch (a resume that picked its leaf): the later
+    // branch in file order is the one left.
+    let last_prompt =
+        r#"{"type":"last-prompt","lastPrompt":"old","leafUuid":"a2","sessionId":"s1"}"#;
+    let s = load(&[
+        user("u1", None, "first"),
+        assistant("a1", "u1", "m1", "kept"),
+        user("u2", Some("a1"), "old"),
+        assistant("a2", "u2", "m2", "old reply"),
+        user("u3", Some("a1"), "newer"),
+        assistant("a3", "u3", "m3", "newer reply"),
+        last_prompt.to_owned(),
+    ]);
+    assert_eq!(off_texts(&s), ["newer", "newer reply"]);
+    // A leafUuid behind the newest line of its own chain changes nothing
+    // (it may lag a line), and a prompt written after it wins.
+    let lagging = r#"{"type":"last-prompt","lastPrompt":"first","leafUuid":"u1","sessionId":"s1"}"#;
+    let s = load(&[
+        user("u1", None, "first"),
+        assistant("a1", "u1", "m1", "kept"),
+        lagging.to_owned(),
+        user("u2", Some("a1"), "next"),
+    ]);
+    assert_eq!(s.main.off_branch_count(), 0);
+}
+
+#[test]
+fn appends_without_a_fork_do_not_rebuild() {
+    let mut s = Session::new(None);
+    let lines = [
+        user("u1", None, "hi"),
+        assistant("a1", "u1", "m1", "hello"),
+        progress("p1", "a1"),
+        user("u2", Some("a1"), "more"),
+        assistant("a2", "u2", "m2", "sure"),
+    ];
+    for l in &lines {
+        s.feed(0, format!("{l}\n").as_bytes());
+        assert!(!s.take_changes().rebuilt, "rebuilt after {l}");
+    }
+    // An edited prompt: the old branch folds, views must re-derive.
+    s.feed(
+        0,
+        format!("{}\n", user("u3", Some("a1"), "edited")).as_bytes(),
+    );
+    let c = s.take_changes();
+    assert!(c.rebuilt);
+    assert_eq!(off_texts(&s), ["more", "sure"]);
+    // Going on from the edited prompt changes nothing earlier.
+    s.feed(
+        0,
+        format!("{}\n", assistant("a3", "u3", "m3", "ok")).as_bytes(),
+    );
+    assert!(!s.take_changes().rebuilt);
+    assert_eq!(off_texts(&s), ["more", "sure"]);
+}
+
+#[test]
+fn same_result_fed_byte_by_byte_or_at_once() {
+    let lines = [
+        user("u1", None, "a"),
+        assistant("a1", "u1", "m1", "b"),
+        user("u2", Some("a1"), "c"),
+        user("u3", Some("a1"), "d"),
+        assistant("a3", "u3", "m3", "e"),
+    ];
+    let whole = load(&lines);
+    let mut s = Session::new(None);
+    let text = lines.join("\n") + "\n";
+    for b in text.as_bytes() {
+        s.feed(0, std::slice::from_ref(b));
+    }
+    assert_eq!(rows(&s), rows(&whole));
+}
+
+#[test]
+fn a_real_rewind_in_the_corpus_is_folded() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");
+    let name = "kfischer-okarin__scripts-and-tools__src__claude-history__test__fixtures__claude-projects__-Users-user-project__b3edadab-bca0-4054-9b41-f7ffa6941260.jsonl";
+    let path = std::path::Path::new(dir).join(name);
+    if !path.exists() {
+        eprintln!("skipped: {} is absent", path.display());
+        return;
+    }
+    let s = Session::load(&path).expect("corpus file loads");
+    // Two checkpoint rewinds: lines 28-33 and 35-41 were left.
+    let off: Vec<u32> = s
+        .main
+        .items
+        .iter()
+        .filter(|i| i.off_branch)
+        .map(|i| i.line)
+        .collect();
+    assert!(!off.is_empty());
+    assert!(off.iter().all(|l| (28..=41).contains(l)), "{off:?}");
+    assert!(
+        s.main
+            .items
+            .iter()
+            .filter(|i| i.line >= 43)
+            .all(|i| !i.off_branch)
+    );
+}
