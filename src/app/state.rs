@@ -143,6 +143,15 @@ impl State {
     pub fn apply_changes(&mut self, changes: Changes) {
         for id in &changes.updated {
             self.cache.invalidate(*id);
+            // the group header counts results and errors
+            let t = &self.session.main;
+            let first = t
+                .index_of(*id)
+                .and_then(|i| t.items.get(i)?.group)
+                .and_then(|g| t.groups.get(g as usize));
+            if let Some(first) = first.and_then(|g| t.items.get(g.first)) {
+                self.cache.invalidate(first.id);
+            }
         }
         let agent_grew = changes.updated.iter().any(|id| {
             let t = &self.session.main;
