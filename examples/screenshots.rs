@@ -9,13 +9,15 @@ use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier};
 use std::fmt::Write;
 
+type Setup = fn(&mut State);
+
 const W: u16 = 110;
 const H: u16 = 34;
 
 fn main() -> anyhow::Result<()> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/screenshots");
     std::fs::create_dir_all(dir)?;
-    let shots: [(&str, fn(&mut State)); 4] = [
+    let shots: [(&str, Setup); 4] = [
         ("main", |_| {}),
         ("expanded-group", |s| {
             open_group(s, 1);

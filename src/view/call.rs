@@ -31,7 +31,9 @@ pub fn line(item: &Item, c: &ToolCall) -> String {
                         d + l.starts_with('-') as usize,
                     )
                 });
-            s.push_str(&format!(" (+{add} −{del})"));
+            if add + del > 0 {
+                s.push_str(&format!(" (+{add} −{del})"));
+            }
         }
         if let Some(x) = &r.extra {
             if let Some(code) = x.exit_code.filter(|&c| c != 0) {
