@@ -239,3 +239,32 @@ fn replacing_a_preview_keeps_the_bottom() {
     assert!(!s.partial);
     assert_eq!(s.selected, s.rows.len() - 1);
 }
+
+#[test]
+fn off_branch_items_fold_into_one_row() {
+    let mut session = ccv::app::demo::session();
+    for it in session.main.items.iter_mut().take(3) {
+        it.off_branch = true;
+    }
+    let mut s = State::new(session);
+    assert!(matches!(s.rows[0].kind, RowKind::Branch { count: 3 }));
+    assert!(!matches!(s.rows[1].kind, RowKind::Branch { .. }));
+    let before = s.rows.len();
+    perform_action(&mut s, Action::Top);
+    perform_action(&mut s, Action::Toggle);
+    assert_eq!(s.rows.len(), before + 3);
+    assert!(s.rows[1..4].iter().all(|r| r.depth == 1));
+}
+
+#[test]
+fn toggling_in_place_matches_a_full_rebuild() {
+    let mut s = demo();
+    perform_action(&mut s, Action::Top);
+    for _ in 0..s.rows.len() {
+        perform_action(&mut s, Action::Toggle);
+        let incremental = s.rows.clone();
+        s.rebuild();
+        assert_eq!(incremental, s.rows);
+        perform_action(&mut s, Action::Down(1));
+    }
+}

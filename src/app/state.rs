@@ -229,8 +229,23 @@ impl State {
         }
         let follow = self.follow;
         self.follow = false;
-        self.rebuild();
+        match self.rows.get(self.selected) {
+            Some(r) => self.rederive_unit(r.top as usize),
+            None => self.rebuild(),
+        }
         self.follow = follow && self.selected + 1 >= self.rows.len();
+    }
+
+    /// Re-derives the rows of one top-level unit in place: a toggle costs
+    /// what the unit holds, not what the session holds.
+    fn rederive_unit(&mut self, top: usize) {
+        let a = self.rows.partition_point(|r| (r.top as usize) < top);
+        let b = self.rows.partition_point(|r| (r.top as usize) <= top);
+        let end = rows::unit_end(&self.session.main, top, true);
+        let mut fresh = Vec::new();
+        rows::derive_main(&self.ctx(), top, end, &mut fresh);
+        self.rows.splice(a..b, fresh);
+        self.selected = self.selected.min(self.rows.len().saturating_sub(1));
     }
 
     fn jump_prompt(&mut self, forward: bool) {

@@ -52,7 +52,12 @@ pub fn line(item: &Item, c: &ToolCall) -> String {
             }
         }
         if r.is_error && !extra.iter().any(|e| e.starts_with("exit")) {
-            let msg = first_line(&sanitize(&r.text), 60);
+            let clean = sanitize(&r.text);
+            let telling = clean
+                .lines()
+                .find(|l| l.to_lowercase().contains("error"))
+                .unwrap_or(&clean);
+            let msg = first_line(telling, 60);
             if !msg.is_empty() {
                 extra.push(msg);
             }
