@@ -268,3 +268,34 @@ fn toggling_in_place_matches_a_full_rebuild() {
         perform_action(&mut s, Action::Down(1));
     }
 }
+
+#[test]
+fn line_by_line_appends_match_a_full_rebuild() {
+    let bytes = ccv::app::demo::DEMO;
+    let mut s = State::new(Session::new(None));
+    perform_action(&mut s, Action::ToggleMeta);
+    for line in bytes.split_inclusive(|b| *b == b'\n') {
+        s.session.feed(0, line);
+        let ch = s.session.take_changes();
+        s.apply_changes(ch);
+        let incremental = s.rows.clone();
+        s.rebuild();
+        assert_eq!(
+            incremental,
+            s.rows,
+            "after {}",
+            String::from_utf8_lossy(line)
+        );
+        assert_eq!(s.selected, s.rows.len() - 1, "following");
+        // open everything that can be opened, subagents included
+        let folds: Vec<Fold> = (0..s.rows.len())
+            .filter_map(|r| s.rows[r].fold(&s.session))
+            .collect();
+        s.expanded.extend(folds);
+        s.rebuild();
+    }
+    assert!(
+        s.rows.iter().any(|r| r.agent.is_some()),
+        "subagent rows shown"
+    );
+}

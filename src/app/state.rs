@@ -153,17 +153,29 @@ impl State {
                 self.cache.invalidate(first.id);
             }
         }
-        let agent_grew = changes.updated.iter().any(|id| {
-            let t = &self.session.main;
-            t.index_of(*id)
-                .and_then(|i| t.items.get(i))
-                .is_some_and(|i| matches!(&i.detail, Detail::Call(c) if c.agent.is_some()))
-        });
-        if changes.rebuilt || agent_grew {
+        if changes.rebuilt {
             let before = self.rows.len();
             self.rebuild();
             self.note_new(before);
             return;
+        }
+        // a subagent grew: its rows hang under its call's unit
+        let t = &self.session.main;
+        let mut units: Vec<usize> = changes
+            .updated
+            .iter()
+            .filter_map(|id| {
+                let i = t.index_of(*id)?;
+                matches!(&t.items.get(i)?.detail, Detail::Call(c) if c.agent.is_some())
+                    .then(|| rows::unit_start(t, i))
+            })
+            .collect();
+        units.sort_unstable();
+        units.dedup();
+        for u in units.into_iter().rev() {
+            let anchor = self.anchor();
+            self.rederive_unit(u);
+            self.restore(anchor);
         }
         let Some(from) = changes.appended_from else {
             return;
