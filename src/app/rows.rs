@@ -28,6 +28,8 @@ pub enum RowKind {
     Group { group: u32 },
     /// A tool call; `tree` when it hangs under a group header.
     Call { tree: Tree },
+    /// Another item of an open group (thinking between calls).
+    Member { tree: Tree },
     /// `▸ subagent general-purpose · 14 tool calls` under its call.
     Subagent { agent: u32 },
     /// `▸ 12 messages on an earlier branch`
@@ -64,7 +66,7 @@ impl Row {
             RowKind::Call { .. } => Some(Fold::Item(item.id)),
             RowKind::Subagent { agent } => Some(Fold::Agent(agent)),
             RowKind::Branch { .. } => Some(Fold::Branch(item.id)),
-            RowKind::Item => foldable(item).then_some(Fold::Item(item.id)),
+            RowKind::Item | RowKind::Member { .. } => foldable(item).then_some(Fold::Item(item.id)),
         }
     }
 }
@@ -228,15 +230,15 @@ fn derive(
                         let members: Vec<usize> =
                             (i..j).filter(|&k| shown(ctx, &t.items[k])).collect();
                         for (n, &k) in members.iter().enumerate() {
+                            let tree = if n + 1 == members.len() {
+                                Tree::Last
+                            } else {
+                                Tree::Mid
+                            };
                             if t.items[k].kind == Kind::ToolCall {
-                                let tree = if n + 1 == members.len() {
-                                    Tree::Last
-                                } else {
-                                    Tree::Mid
-                                };
                                 push_call(ctx, agent, k, depth + 1, unit_top, tree, out);
                             } else {
-                                out.push(row(k, depth + 1, RowKind::Item));
+                                out.push(row(k, depth + 1, RowKind::Member { tree }));
                             }
                         }
                     }

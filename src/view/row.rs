@@ -86,7 +86,7 @@ pub fn render(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
             };
             head(glyph, &name, style).lines(vec![Line::styled(text, style)], body)
         }
-        RowKind::Item => item_row(cx, th, item, head, tw, expanded),
+        RowKind::Item | RowKind::Member { .. } => item_row(cx, th, item, head, tw, expanded),
     }
 }
 
@@ -312,7 +312,7 @@ fn clip(s: &str, max: usize) -> String {
 
 fn tree_of(row: &Row) -> Tree {
     match row.kind {
-        RowKind::Call { tree } => tree,
+        RowKind::Call { tree } | RowKind::Member { tree } => tree,
         _ => Tree::None,
     }
 }
