@@ -91,10 +91,57 @@ pub fn main() -> i32 {
             no_subagents,
             path,
         }) => crate::check::run(&path, json, no_subagents),
-        None => {
-            eprintln!("ccv: the interactive viewer is not built yet; try `ccv export PATH`");
-            2
+        None => run_tui(&cli),
+    }
+}
+
+/// The interactive viewer: a session file, the demo, or (until the picker
+/// lands) the demo with a note when a projects directory exists.
+fn run_tui(cli: &Cli) -> i32 {
+    crate::view::theme::init(crate::view::theme::want_color(cli.no_color));
+    let (start, message) = match (&cli.path, cli.demo) {
+        (_, true) => (crate::app::Start::Demo, None),
+        (Some(p), false) if p.is_dir() => (
+            crate::app::Start::Demo,
+            Some(format!(
+                "{} is a directory: the picker is not built yet; showing the demo",
+                p.display()
+            )),
+        ),
+        (Some(p), false) => (crate::app::Start::Session(p.clone()), None),
+        (None, false) => match projects_dir().filter(|d| d.is_dir()) {
+            Some(d) => (
+                crate::app::Start::Demo,
+                Some(format!(
+                    "the session picker for {} is not built yet; showing the demo",
+                    d.display()
+                )),
+            ),
+            None => (crate::app::Start::Demo, None),
+        },
+    };
+    if let crate::app::Start::Session(p) = &start
+        && p.as_os_str() != "-"
+    {
+        if let Err(e) = std::fs::metadata(p) {
+            eprintln!("ccv: {}: {e}", p.display());
+            return 1;
         }
+    }
+    match crate::app::run::run_with_message(start, message) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("ccv: {e:#}");
+            1
+        }
+    }
+}
+
+/// `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`.
+pub fn projects_dir() -> Option<PathBuf> {
+    match std::env::var_os("CLAUDE_CONFIG_DIR").filter(|v| !v.is_empty()) {
+        Some(d) => Some(PathBuf::from(d).join("projects")),
+        None => dirs::home_dir().map(|h| h.join(".claude").join("projects")),
     }
 }
 

@@ -1,5 +1,6 @@
 //! ccv: a terminal viewer for Claude Code sessions.
 
+pub mod app;
 pub mod check;
 pub mod cli;
 pub mod clipboard;

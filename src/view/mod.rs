@@ -1,4 +1,12 @@
 //! Drawing: components that draw from state and never do I/O.
 
+pub mod cache;
+pub mod call;
 pub mod content;
+pub mod frame;
+pub mod highlight;
+pub mod list;
+pub mod row;
 pub mod theme;
+
+pub use frame::draw;

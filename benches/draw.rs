@@ -1,0 +1,71 @@
+//! One frame of a 100 MB session at 200×60 through TestBackend.
+//! Generate the session with
+//! `/work/shared/bench/gen-session --size 100M --seed 1 -o /tmp/ccv-bench/s100M.jsonl`.
+
+use ccv::app::{Action, State, perform_action};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::path::Path;
+use std::sync::OnceLock;
+
+const SESSION: &str = "/tmp/ccv-bench/s100M.jsonl";
+
+fn main() {
+    if !Path::new(SESSION).exists() {
+        eprintln!("skipping: {SESSION} is missing (see the comment at the top of benches/draw.rs)");
+        return;
+    }
+    divan::main();
+}
+
+struct Shared(std::sync::Mutex<State>);
+// State holds Rc-based caches; the bench uses it from one thread at a time.
+unsafe impl Sync for Shared {}
+unsafe impl Send for Shared {}
+
+fn state() -> &'static Shared {
+    static S: OnceLock<Shared> = OnceLock::new();
+    S.get_or_init(|| {
+        let session =
+            ccv::model::loader::load_with_subagents(Path::new(SESSION)).expect("bench session");
+        let mut s = State::new(session);
+        s.tz = jiff::tz::TimeZone::UTC;
+        Shared(std::sync::Mutex::new(s))
+    })
+}
+
+fn frame(s: &mut State, term: &mut Terminal<TestBackend>) {
+    term.draw(|f| ccv::view::draw(f, s)).expect("draw");
+}
+
+/// A frame at the end of the session, rows already rendered once.
+#[divan::bench(sample_count = 50)]
+fn draw_warm(b: divan::Bencher) {
+    let mut s = state().0.lock().unwrap_or_else(|e| e.into_inner());
+    let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
+    frame(&mut s, &mut term);
+    b.bench_local(|| frame(&mut s, &mut term));
+}
+
+/// A frame whose rows must all be rendered (cache emptied each time).
+#[divan::bench(sample_count = 50)]
+fn draw_cold(b: divan::Bencher) {
+    let mut s = state().0.lock().unwrap_or_else(|e| e.into_inner());
+    let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
+    b.bench_local(|| {
+        s.cache.clear();
+        frame(&mut s, &mut term)
+    });
+}
+
+/// Page up then draw: new rows each frame, as when scrolling.
+#[divan::bench(sample_count = 50)]
+fn page_up_and_draw(b: divan::Bencher) {
+    let mut s = state().0.lock().unwrap_or_else(|e| e.into_inner());
+    let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
+    frame(&mut s, &mut term);
+    b.bench_local(|| {
+        perform_action(&mut s, Action::PageUp);
+        frame(&mut s, &mut term)
+    });
+}

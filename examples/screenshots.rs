@@ -1,0 +1,155 @@
+//! Renders the demo session's main screens to SVG files in screenshots/:
+//! `cargo run --example screenshots`.
+
+use ccv::app::rows::RowKind;
+use ccv::app::{Action, State, perform_action};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::style::{Color, Modifier};
+use std::fmt::Write;
+
+type Setup = fn(&mut State);
+
+const W: u16 = 110;
+const H: u16 = 34;
+
+fn main() -> anyhow::Result<()> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/screenshots");
+    std::fs::create_dir_all(dir)?;
+    let shots: [(&str, Setup); 4] = [
+        ("main", |_| {}),
+        ("expanded-group", |s| {
+            open_group(s, 1);
+            perform_action(s, Action::Down(1));
+            perform_action(s, Action::Toggle);
+        }),
+        ("search", |s| {
+            perform_action(s, Action::SearchStart);
+            for c in "reused".chars() {
+                perform_action(s, Action::SearchInput(c));
+            }
+            perform_action(s, Action::SearchSubmit);
+        }),
+        ("help", |s| perform_action(s, Action::Help)),
+    ];
+    for (name, setup) in shots {
+        let mut s = State::new(ccv::app::demo::session());
+        s.tz = jiff::tz::TimeZone::UTC;
+        setup(&mut s);
+        let mut t = Terminal::new(TestBackend::new(W, H))?;
+        t.draw(|f| ccv::view::draw(f, &mut s))?;
+        let path = format!("{dir}/{name}.svg");
+        std::fs::write(&path, to_svg(t.backend().buffer()))?;
+        println!("{path}");
+    }
+    Ok(())
+}
+
+fn open_group(s: &mut State, nth: usize) {
+    let g = s
+        .rows
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| matches!(r.kind, RowKind::Group { .. }))
+        .nth(nth)
+        .map(|x| x.0);
+    perform_action(s, Action::Top);
+    perform_action(s, Action::Down(g.unwrap_or(0)));
+    perform_action(s, Action::Toggle);
+}
+
+const FG: &str = "#d7dae0";
+const BG: &str = "#1e2127";
+
+fn color(c: Color, default: &str) -> String {
+    match c {
+        Color::Reset => default.into(),
+        Color::Rgb(r, g, b) => format!("#{r:02x}{g:02x}{b:02x}"),
+        Color::Black => "#000000".into(),
+        Color::Red | Color::LightRed => "#e06c75".into(),
+        Color::Green | Color::LightGreen => "#98c379".into(),
+        Color::Yellow | Color::LightYellow => "#e5c07b".into(),
+        Color::Blue | Color::LightBlue => "#61afef".into(),
+        Color::Magenta | Color::LightMagenta => "#c678dd".into(),
+        Color::Cyan | Color::LightCyan => "#56b6c2".into(),
+        Color::Gray => "#abb2bf".into(),
+        Color::DarkGray => "#5c6370".into(),
+        Color::White => "#ffffff".into(),
+        Color::Indexed(_) => default.into(),
+    }
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// One `<text>` per screen line, one `<tspan>` per run of equally styled
+/// cells; backgrounds as `<rect>`s.
+fn to_svg(buf: &Buffer) -> String {
+    let (cw, ch) = (8.4f32, 17.0f32);
+    let (w, h) = (buf.area.width, buf.area.height);
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" font-family="ui-monospace,Menlo,Consolas,monospace" font-size="14px"><rect width="100%" height="100%" fill="{BG}"/>"#,
+        w as f32 * cw,
+        h as f32 * ch
+    );
+    for y in 0..h {
+        let mut x = 0;
+        while x < w {
+            let cell = &buf[(x, y)];
+            let bg = color(cell.bg, BG);
+            let mut run = 1;
+            while x + run < w && color(buf[(x + run, y)].bg, BG) == bg {
+                run += 1;
+            }
+            if bg != BG {
+                let _ = write!(
+                    out,
+                    r#"<rect x="{}" y="{}" width="{}" height="{ch}" fill="{bg}"/>"#,
+                    x as f32 * cw,
+                    y as f32 * ch,
+                    run as f32 * cw
+                );
+            }
+            x += run;
+        }
+        let _ = write!(
+            out,
+            r#"<text y="{}" xml:space="preserve">"#,
+            y as f32 * ch + 13.0
+        );
+        let mut x = 0;
+        while x < w {
+            let cell = &buf[(x, y)];
+            let key = (cell.fg, cell.modifier);
+            let mut text = String::new();
+            let start = x;
+            while x < w && (buf[(x, y)].fg, buf[(x, y)].modifier) == key {
+                text.push_str(buf[(x, y)].symbol());
+                x += 1;
+            }
+            if text.trim().is_empty() {
+                continue;
+            }
+            let mut attrs = format!(r#"x="{}" fill="{}""#, start as f32 * cw, color(key.0, FG));
+            if key.1.contains(Modifier::BOLD) {
+                attrs.push_str(r#" font-weight="bold""#);
+            }
+            if key.1.contains(Modifier::ITALIC) {
+                attrs.push_str(r#" font-style="italic""#);
+            }
+            if key.1.contains(Modifier::DIM) {
+                attrs.push_str(r#" opacity="0.6""#);
+            }
+            let _ = write!(out, "<tspan {attrs}>{}</tspan>", esc(&text));
+        }
+        out.push_str("</text>");
+    }
+    out.push_str("</svg>\n");
+    out
+}

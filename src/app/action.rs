@@ -1,0 +1,39 @@
+//! Everything the user can ask the viewer to do.
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    Up(usize),
+    Down(usize),
+    Top,
+    Bottom,
+    PageDown,
+    PageUp,
+    HalfPageDown,
+    HalfPageUp,
+    PrevPrompt,
+    NextPrompt,
+    Toggle,
+    ExpandAll,
+    CollapseAll,
+    /// Open the search prompt.
+    SearchStart,
+    SearchInput(char),
+    SearchBackspace,
+    SearchSubmit,
+    SearchCancel,
+    NextMatch,
+    PrevMatch,
+    ToggleTools,
+    ToggleThinking,
+    ToggleMeta,
+    Follow,
+    Help,
+    /// `q`/`Esc`: close the overlay or prompt, else quit.
+    Back,
+    Quit,
+    /// Mouse click on a screen row.
+    Click(u16),
+    ScrollUp,
+    ScrollDown,
+    Resize(u16, u16),
+}

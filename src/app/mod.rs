@@ -1,0 +1,19 @@
+//! The interactive viewer: state, actions, the event loop.
+//!
+//! Input goes key -> [`Action`] -> [`state::perform_action`] -> draw.
+//! Background work (loading, live follow, clipboard) talks to the loop
+//! only through the one [`event::AppEvent`] channel.
+
+pub mod action;
+pub mod demo;
+pub mod event;
+pub mod keymap;
+pub mod restore;
+pub mod rows;
+pub mod run;
+pub mod search;
+pub mod state;
+
+pub use action::Action;
+pub use run::{Start, run};
+pub use state::{State, perform_action};

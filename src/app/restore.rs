@@ -1,0 +1,78 @@
+//! Putting the terminal back: on quit, on error, on panic and on signals.
+//! Restoring twice is harmless, so every path may call it.
+
+use crossterm::cursor::Show;
+use crossterm::event::DisableMouseCapture;
+use crossterm::terminal::{LeaveAlternateScreen, disable_raw_mode};
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Whether the terminal is in ccv's mode (raw, alternate screen, mouse).
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+static HOOK: AtomicBool = AtomicBool::new(false);
+
+pub fn mark_active() {
+    ACTIVE.store(true, Ordering::SeqCst);
+}
+
+/// Writes the sequences that leave ccv's terminal mode, if `active` says
+/// it is on; returns whether it wrote anything.
+pub fn restore_with(active: &AtomicBool, w: &mut impl Write) -> bool {
+    if !active.swap(false, Ordering::SeqCst) {
+        return false;
+    }
+    let _ = disable_raw_mode();
+    let _ = crossterm::execute!(w, DisableMouseCapture, LeaveAlternateScreen, Show);
+    let _ = w.flush();
+    true
+}
+
+/// Restores the real terminal (stdout).
+pub fn restore() {
+    restore_with(&ACTIVE, &mut std::io::stdout());
+}
+
+/// Restores the terminal before the default hook prints the panic, so the
+/// message lands on a usable screen.
+pub fn install_panic_hook() {
+    if HOOK.swap(true, Ordering::SeqCst) {
+        return;
+    }
+    let prev = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore();
+        prev(info);
+    }));
+}
+
+pub fn panic_hook_installed() -> bool {
+    HOOK.load(Ordering::SeqCst)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn restore_writes_once_and_leaves_alternate_screen() {
+        let active = AtomicBool::new(true);
+        let mut out: Vec<u8> = Vec::new();
+        assert!(restore_with(&active, &mut out));
+        let s = String::from_utf8_lossy(&out);
+        assert!(
+            s.contains("\x1b[?1049l"),
+            "leaves the alternate screen: {s:?}"
+        );
+        assert!(s.contains("\x1b[?25h"), "shows the cursor: {s:?}");
+        let mut again: Vec<u8> = Vec::new();
+        assert!(!restore_with(&active, &mut again));
+        assert!(again.is_empty());
+    }
+
+    #[test]
+    fn panic_hook_is_installed_once() {
+        install_panic_hook();
+        install_panic_hook();
+        assert!(panic_hook_installed());
+    }
+}

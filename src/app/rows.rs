@@ -1,0 +1,322 @@
+//! Display rows: a flat list of references into the session (jless style),
+//! derived from the items, what is expanded and the filters. Rendering
+//! happens later, only for the rows on screen.
+
+use crate::model::item::SystemInfo;
+use crate::model::{Detail, ItemId, Kind, Session, Transcript};
+use std::collections::HashSet;
+
+/// Something that can be expanded, keyed by stable ids so that the state
+/// survives scrolling, filtering and appends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Fold {
+    /// A tool group, by the id of its first item.
+    Group(ItemId),
+    /// A call's input and result, a thinking block, a summary...
+    Item(ItemId),
+    /// A subagent's transcript (index into `Session::agents`).
+    Agent(u32),
+    /// A run of off-branch items, by the id of its first item.
+    Branch(ItemId),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RowKind {
+    /// One item on its own line(s).
+    Item,
+    /// `▸ 5 tool calls · Read ×3 · Edit · Bash · 1 error`
+    Group { group: u32 },
+    /// A tool call; `tree` when it hangs under a group header.
+    Call { tree: Tree },
+    /// Another item of an open group (thinking between calls).
+    Member { tree: Tree },
+    /// `▸ subagent general-purpose · 14 tool calls` under its call.
+    Subagent { agent: u32 },
+    /// `▸ 12 messages on an earlier branch`
+    Branch { count: u32 },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Tree {
+    None,
+    Mid,
+    Last,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Row {
+    /// The transcript: `None` for the main one, else a subagent's.
+    pub agent: Option<u32>,
+    /// Item index in that transcript.
+    pub index: u32,
+    /// Index in the MAIN transcript of the top-level unit this row belongs
+    /// to; appends re-derive from the last unit on.
+    pub top: u32,
+    pub depth: u8,
+    pub kind: RowKind,
+}
+
+impl Row {
+    /// What toggling this row expands, if anything.
+    pub fn fold(&self, session: &Session) -> Option<Fold> {
+        let t = session.transcript_checked(self.agent)?;
+        let item = t.items.get(self.index as usize)?;
+        match self.kind {
+            RowKind::Group { .. } => Some(Fold::Group(item.id)),
+            RowKind::Call { .. } => Some(Fold::Item(item.id)),
+            RowKind::Subagent { agent } => Some(Fold::Agent(agent)),
+            RowKind::Branch { .. } => Some(Fold::Branch(item.id)),
+            RowKind::Item | RowKind::Member { .. } => foldable(item).then_some(Fold::Item(item.id)),
+        }
+    }
+}
+
+/// Items whose content is hidden until expanded.
+pub fn foldable(item: &crate::model::Item) -> bool {
+    match item.kind {
+        Kind::Thinking => !item.flags.thinking_hidden && !item.flags.redacted,
+        Kind::Compaction | Kind::Unknown | Kind::ToolResult | Kind::Meta => true,
+        Kind::System | Kind::Command => item.text.trim().contains('\n'),
+        _ => false,
+    }
+}
+
+/// Which rows are shown (true = shown).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Filters {
+    pub tools: bool,
+    pub thinking: bool,
+    pub meta: bool,
+}
+
+impl Default for Filters {
+    fn default() -> Self {
+        Filters {
+            tools: true,
+            thinking: true,
+            meta: false,
+        }
+    }
+}
+
+/// Rows that the meta filter hides: bookkeeping, not conversation. Errors
+/// and compaction boundaries always show.
+fn is_meta(item: &crate::model::Item) -> bool {
+    match item.kind {
+        Kind::Meta => true,
+        Kind::System => {
+            !item.flags.error
+                && !matches!(
+                    &item.detail,
+                    Detail::System(s) if matches!(**s, SystemInfo::CompactBoundary { .. } | SystemInfo::ApiError { .. })
+                )
+        }
+        _ => false,
+    }
+}
+
+pub struct Ctx<'a> {
+    pub session: &'a Session,
+    pub expanded: &'a HashSet<Fold>,
+    pub filters: Filters,
+}
+
+const MAX_DEPTH: u8 = 12;
+
+/// Derives the rows of the main transcript from item `from` on (the start
+/// of a top-level unit) and appends them to `out`.
+pub fn derive_main(ctx: &Ctx<'_>, from: usize, end: usize, out: &mut Vec<Row>) {
+    derive(ctx, None, from, end, 0, None, out);
+}
+
+/// The first item of the top-level unit holding item `i` of the main
+/// transcript (its tool group, or its run of off-branch items).
+pub fn unit_start(t: &Transcript, mut i: usize) -> usize {
+    let Some(item) = t.items.get(i) else { return i };
+    if item.off_branch {
+        while i > 0 && t.items.get(i - 1).is_some_and(|p| p.off_branch) {
+            i -= 1;
+        }
+        return i;
+    }
+    if let Some(g) = item.group.and_then(|g| t.groups.get(g as usize)) {
+        return g.first.min(i);
+    }
+    i
+}
+
+/// One past the last item of the unit starting at `i`.
+pub fn unit_end(t: &Transcript, i: usize, top_level: bool) -> usize {
+    let Some(item) = t.items.get(i) else {
+        return i + 1;
+    };
+    if top_level && item.off_branch {
+        let mut j = i;
+        while t.items.get(j).is_some_and(|p| p.off_branch) {
+            j += 1;
+        }
+        return j;
+    }
+    match item.group.and_then(|g| t.groups.get(g as usize)) {
+        Some(g) if g.first == i => (g.last + 1).min(t.items.len()).max(i + 1),
+        _ => i + 1,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn derive(
+    ctx: &Ctx<'_>,
+    agent: Option<u32>,
+    from: usize,
+    end: usize,
+    depth: u8,
+    top: Option<u32>,
+    out: &mut Vec<Row>,
+) {
+    let Some(t) = ctx.session.transcript_checked(agent) else {
+        return;
+    };
+    let end = end.min(t.items.len());
+    let mut i = from;
+    while i < end {
+        let item = &t.items[i];
+        let unit_top = top.unwrap_or(i as u32);
+        let row = |index: usize, depth: u8, kind| Row {
+            agent,
+            index: index as u32,
+            top: unit_top,
+            depth,
+            kind,
+        };
+        if top.is_none() && item.off_branch {
+            let j = unit_end(t, i, true).min(end);
+            out.push(row(
+                i,
+                depth,
+                RowKind::Branch {
+                    count: (j - i) as u32,
+                },
+            ));
+            if ctx.expanded.contains(&Fold::Branch(item.id)) {
+                // the branch's items, as if they were on the main line
+                let mut k = i;
+                while k < j {
+                    let e = unit_end(t, k, false).min(j);
+                    derive(ctx, agent, k, e, depth + 1, Some(i as u32), out);
+                    k = e;
+                }
+            }
+            i = j;
+            continue;
+        }
+        let group = item
+            .group
+            .and_then(|g| t.groups.get(g as usize).map(|gr| (g, gr)));
+        if let Some((g, gr)) = group.filter(|(_, gr)| gr.first <= i) {
+            let j = (gr.last + 1).min(end).max(i + 1);
+            if ctx.filters.tools {
+                let calls = t.items[i..j]
+                    .iter()
+                    .filter(|x| x.kind == Kind::ToolCall)
+                    .count();
+                if calls == 1 && j - i == 1 {
+                    push_call(ctx, agent, i, depth, unit_top, Tree::None, out);
+                } else {
+                    out.push(row(i, depth, RowKind::Group { group: g }));
+                    if ctx
+                        .expanded
+                        .contains(&Fold::Group(t.items[gr.first.min(i)].id))
+                    {
+                        let members: Vec<usize> =
+                            (i..j).filter(|&k| shown(ctx, &t.items[k])).collect();
+                        for (n, &k) in members.iter().enumerate() {
+                            let tree = if n + 1 == members.len() {
+                                Tree::Last
+                            } else {
+                                Tree::Mid
+                            };
+                            if t.items[k].kind == Kind::ToolCall {
+                                push_call(ctx, agent, k, depth + 1, unit_top, tree, out);
+                            } else {
+                                out.push(row(k, depth + 1, RowKind::Member { tree }));
+                            }
+                        }
+                    }
+                }
+            }
+            i = j;
+            continue;
+        }
+        if shown(ctx, item) {
+            if item.kind == Kind::ToolCall {
+                push_call(ctx, agent, i, depth, unit_top, Tree::None, out);
+            } else {
+                out.push(row(i, depth, RowKind::Item));
+            }
+        }
+        i += 1;
+    }
+}
+
+fn shown(ctx: &Ctx<'_>, item: &crate::model::Item) -> bool {
+    match item.kind {
+        Kind::Thinking => ctx.filters.thinking,
+        Kind::ToolCall | Kind::ToolResult => ctx.filters.tools,
+        _ => ctx.filters.meta || !is_meta(item),
+    }
+}
+
+fn push_call(
+    ctx: &Ctx<'_>,
+    agent: Option<u32>,
+    i: usize,
+    depth: u8,
+    top: u32,
+    tree: Tree,
+    out: &mut Vec<Row>,
+) {
+    out.push(Row {
+        agent,
+        index: i as u32,
+        top,
+        depth,
+        kind: RowKind::Call { tree },
+    });
+    let Some(t) = ctx.session.transcript_checked(agent) else {
+        return;
+    };
+    let Some(Detail::Call(call)) = t.items.get(i).map(|x| &x.detail) else {
+        return;
+    };
+    let Some(a) = call.agent else { return };
+    let Some(sub) = ctx.session.agents.get(a as usize) else {
+        return;
+    };
+    if sub.transcript.items.is_empty() || depth >= MAX_DEPTH || agent == Some(a) {
+        return;
+    }
+    out.push(Row {
+        agent,
+        index: i as u32,
+        top,
+        depth: depth + 1,
+        kind: RowKind::Subagent { agent: a },
+    });
+    if ctx.expanded.contains(&Fold::Agent(a)) {
+        derive(ctx, Some(a), 0, usize::MAX, depth + 2, Some(top), out);
+    }
+}
+
+/// Helpers the model does not have (bounds-checked transcript access).
+pub trait SessionExt {
+    fn transcript_checked(&self, agent: Option<u32>) -> Option<&Transcript>;
+}
+
+impl SessionExt for Session {
+    fn transcript_checked(&self, agent: Option<u32>) -> Option<&Transcript> {
+        match agent {
+            None => Some(&self.main),
+            Some(a) => self.agents.get(a as usize).map(|x| &x.transcript),
+        }
+    }
+}

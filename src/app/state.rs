@@ -1,0 +1,547 @@
+//! The viewer's state and the one function that changes it. No terminal
+//! here: tests drive it directly.
+
+use super::action::Action;
+use super::rows::{self, Ctx, Filters, Fold, Row, RowKind, SessionExt};
+use super::search::{self, Hit, Search};
+use crate::model::{Changes, Detail, ItemId, Kind, Session};
+use crate::view::cache::LineCache;
+use std::collections::HashSet;
+
+/// What the last frame showed; written by the view, read by actions that
+/// depend on geometry (paging, clicks).
+#[derive(Debug, Default, Clone)]
+pub struct Screen {
+    pub width: u16,
+    pub height: u16,
+    /// Rows on screen: (row index, first screen line, lines shown).
+    pub visible: Vec<(usize, u16, u16)>,
+}
+
+pub struct State {
+    pub session: Session,
+    pub rows: Vec<Row>,
+    pub selected: usize,
+    /// The first row on screen and how many of its lines are scrolled off.
+    pub top: usize,
+    pub top_skip: usize,
+    pub expanded: HashSet<Fold>,
+    pub filters: Filters,
+    pub search: Search,
+    /// Keep the last row selected as rows arrive.
+    pub follow: bool,
+    /// Rows that arrived while not following.
+    pub unseen: usize,
+    pub help: bool,
+    pub message: Option<String>,
+    pub quit: bool,
+    /// Only the end of the session is loaded so far.
+    pub partial: bool,
+    pub screen: Screen,
+    pub cache: LineCache,
+    pub tz: jiff::tz::TimeZone,
+}
+
+impl State {
+    pub fn new(session: Session) -> State {
+        let mut s = State {
+            session,
+            rows: Vec::new(),
+            selected: 0,
+            top: 0,
+            top_skip: 0,
+            expanded: HashSet::new(),
+            filters: Filters::default(),
+            search: Search::default(),
+            follow: true,
+            unseen: 0,
+            help: false,
+            message: None,
+            quit: false,
+            partial: false,
+            screen: Screen {
+                width: 80,
+                height: 24,
+                visible: Vec::new(),
+            },
+            cache: LineCache::default(),
+            tz: jiff::tz::TimeZone::system(),
+        };
+        s.rebuild();
+        s.select_last();
+        s
+    }
+
+    fn ctx(&self) -> Ctx<'_> {
+        Ctx {
+            session: &self.session,
+            expanded: &self.expanded,
+            filters: self.filters,
+        }
+    }
+
+    /// Re-derives every row, keeping the selected row selected.
+    pub fn rebuild(&mut self) {
+        let anchor = self.anchor();
+        let mut rows = Vec::with_capacity(self.rows.len().max(self.session.main.items.len()));
+        rows::derive_main(&self.ctx(), 0, usize::MAX, &mut rows);
+        self.rows = rows;
+        self.restore(anchor);
+    }
+
+    /// The selected row's identity.
+    fn anchor(&self) -> Option<(Option<u32>, ItemId, std::mem::Discriminant<RowKind>, u32)> {
+        let r = self.rows.get(self.selected)?;
+        let id = self
+            .session
+            .transcript_checked(r.agent)?
+            .items
+            .get(r.index as usize)?
+            .id;
+        Some((r.agent, id, std::mem::discriminant(&r.kind), r.top))
+    }
+
+    fn restore(
+        &mut self,
+        anchor: Option<(Option<u32>, ItemId, std::mem::Discriminant<RowKind>, u32)>,
+    ) {
+        if self.follow {
+            self.select_last();
+            return;
+        }
+        let Some((agent, id, kind, top)) = anchor else {
+            self.selected = self.selected.min(self.rows.len().saturating_sub(1));
+            return;
+        };
+        let found = self.rows.iter().position(|r| {
+            r.agent == agent
+                && std::mem::discriminant(&r.kind) == kind
+                && self
+                    .session
+                    .transcript_checked(agent)
+                    .and_then(|t| t.items.get(r.index as usize))
+                    .map(|i| i.id)
+                    == Some(id)
+        });
+        self.selected = match found {
+            Some(p) => p,
+            // filtered away: the nearest row at or after it
+            None => self
+                .rows
+                .iter()
+                .position(|r| r.top >= top)
+                .unwrap_or(self.rows.len().saturating_sub(1)),
+        };
+    }
+
+    pub fn select_last(&mut self) {
+        self.selected = self.rows.len().saturating_sub(1);
+        self.unseen = 0;
+    }
+
+    /// Applies what the model reports after new bytes were fed.
+    pub fn apply_changes(&mut self, changes: Changes) {
+        for id in &changes.updated {
+            self.cache.invalidate(*id);
+            // the group header counts results and errors
+            let t = &self.session.main;
+            let first = t
+                .index_of(*id)
+                .and_then(|i| t.items.get(i)?.group)
+                .and_then(|g| t.groups.get(g as usize));
+            if let Some(first) = first.and_then(|g| t.items.get(g.first)) {
+                self.cache.invalidate(first.id);
+            }
+        }
+        if changes.rebuilt {
+            let before = self.rows.len();
+            self.rebuild();
+            self.note_new(before);
+            return;
+        }
+        // a subagent grew: its rows hang under its call's unit
+        let t = &self.session.main;
+        let mut units: Vec<usize> = changes
+            .updated
+            .iter()
+            .filter_map(|id| {
+                let i = t.index_of(*id)?;
+                matches!(&t.items.get(i)?.detail, Detail::Call(c) if c.agent.is_some())
+                    .then(|| rows::unit_start(t, i))
+            })
+            .collect();
+        units.sort_unstable();
+        units.dedup();
+        for u in units.into_iter().rev() {
+            let anchor = self.anchor();
+            self.rederive_unit(u);
+            self.restore(anchor);
+        }
+        let Some(from) = changes.appended_from else {
+            return;
+        };
+        let t = &self.session.main;
+        let start = match from.checked_sub(1).and_then(|p| t.items.get(p)) {
+            Some(prev) if prev.group.is_some() || prev.off_branch => rows::unit_start(t, from - 1),
+            _ => from,
+        };
+        let before = self.rows.len();
+        let keep = self
+            .rows
+            .iter()
+            .rposition(|r| (r.top as usize) < start)
+            .map_or(0, |p| p + 1);
+        let anchor = (self.selected >= keep).then(|| self.anchor()).flatten();
+        self.rows.truncate(keep);
+        let mut tail = Vec::new();
+        rows::derive_main(&self.ctx(), start, usize::MAX, &mut tail);
+        self.rows.extend(tail);
+        if anchor.is_some() {
+            self.restore(anchor);
+        }
+        self.note_new(before);
+    }
+
+    fn note_new(&mut self, before: usize) {
+        if self.follow {
+            self.select_last();
+        } else {
+            self.unseen += self.rows.len().saturating_sub(before);
+        }
+    }
+
+    /// Replaces the session (the whole file after a preview of its end).
+    pub fn replace_session(&mut self, session: Session) {
+        let old = std::mem::replace(&mut self.session, session);
+        self.expanded = translate_folds(&old, &self.session, &self.expanded);
+        self.cache.clear();
+        self.partial = false;
+        self.rebuild();
+        if !self.search.query.is_empty() {
+            self.search.hits = search::find_all(&self.session, &self.search.query);
+            self.search.current = None;
+        }
+    }
+
+    fn select(&mut self, i: usize) {
+        self.selected = i.min(self.rows.len().saturating_sub(1));
+        self.follow = self.selected + 1 >= self.rows.len();
+        if self.follow {
+            self.unseen = 0;
+        }
+    }
+
+    fn page(&self) -> usize {
+        self.screen.visible.len().max(1)
+    }
+
+    fn toggle(&mut self, fold: Fold) {
+        if !self.expanded.remove(&fold) {
+            self.expanded.insert(fold);
+        }
+        let follow = self.follow;
+        self.follow = false;
+        match self.rows.get(self.selected) {
+            Some(r) => self.rederive_unit(r.top as usize),
+            None => self.rebuild(),
+        }
+        self.follow = follow && self.selected + 1 >= self.rows.len();
+    }
+
+    /// Re-derives the rows of one top-level unit in place: a toggle costs
+    /// what the unit holds, not what the session holds.
+    fn rederive_unit(&mut self, top: usize) {
+        let a = self.rows.partition_point(|r| (r.top as usize) < top);
+        let b = self.rows.partition_point(|r| (r.top as usize) <= top);
+        let end = rows::unit_end(&self.session.main, top, true);
+        let mut fresh = Vec::new();
+        rows::derive_main(&self.ctx(), top, end, &mut fresh);
+        self.rows.splice(a..b, fresh);
+        self.selected = self.selected.min(self.rows.len().saturating_sub(1));
+    }
+
+    fn jump_prompt(&mut self, forward: bool) {
+        let is_prompt = |r: &Row| {
+            r.agent.is_none()
+                && r.kind == RowKind::Item
+                && self
+                    .session
+                    .main
+                    .items
+                    .get(r.index as usize)
+                    .is_some_and(|i| i.kind == Kind::User)
+        };
+        let found = if forward {
+            self.rows
+                .iter()
+                .skip(self.selected + 1)
+                .position(is_prompt)
+                .map(|p| p + self.selected + 1)
+        } else {
+            self.rows[..self.selected.min(self.rows.len())]
+                .iter()
+                .rposition(is_prompt)
+        };
+        if let Some(p) = found {
+            self.select(p);
+        }
+    }
+
+    /// Expands whatever hides a match and selects its row.
+    fn reveal(&mut self, hit: Hit) {
+        self.open_path(hit, true);
+        if let Some(Kind::Thinking) = self.item_kind(hit) {
+            self.filters.thinking = true;
+        }
+        if let Some(Kind::ToolCall | Kind::ToolResult) = self.item_kind(hit) {
+            self.filters.tools = true;
+        }
+        if let Some(Kind::Meta | Kind::System) = self.item_kind(hit) {
+            self.filters.meta = true;
+        }
+        self.follow = false;
+        self.rebuild();
+        let (agent, index) = hit;
+        if let Some(p) = self.rows.iter().position(|r| {
+            r.agent == agent
+                && r.index as usize == index
+                && !matches!(r.kind, RowKind::Subagent { .. })
+        }) {
+            self.select(p);
+        }
+    }
+
+    fn item_kind(&self, (agent, i): Hit) -> Option<Kind> {
+        Some(self.session.transcript_checked(agent)?.items.get(i)?.kind)
+    }
+
+    fn open_path(&mut self, (agent, i): Hit, open_item: bool) {
+        let Some(t) = self.session.transcript_checked(agent) else {
+            return;
+        };
+        let Some(item) = t.items.get(i) else { return };
+        let mut add = Vec::new();
+        if item.off_branch {
+            add.push(Fold::Branch(t.items[rows::unit_start(t, i)].id));
+        }
+        if let Some(g) = item.group.and_then(|g| t.groups.get(g as usize)) {
+            if let Some(first) = t.items.get(g.first) {
+                add.push(Fold::Group(first.id));
+            }
+        }
+        if open_item && (item.kind == Kind::ToolCall || rows::foldable(item)) {
+            add.push(Fold::Item(item.id));
+        }
+        let parent = agent.and_then(|a| {
+            let (holder, call) = self.session.agents.get(a as usize)?.call?;
+            let idx = self.session.transcript_checked(holder)?.index_of(call)?;
+            Some((a, (holder, idx)))
+        });
+        self.expanded.extend(add);
+        if let Some((a, hit)) = parent {
+            self.expanded.insert(Fold::Agent(a));
+            if hit.0 != agent {
+                self.open_path(hit, false);
+            }
+        }
+    }
+
+    /// Where a hit sits in the main transcript (for "the next match after
+    /// the selection").
+    fn main_pos(&self, (mut agent, mut i): Hit) -> usize {
+        for _ in 0..8 {
+            let Some(a) = agent else { return i };
+            let Some((holder, call)) = self.session.agents.get(a as usize).and_then(|x| x.call)
+            else {
+                return usize::MAX;
+            };
+            let Some(idx) = self
+                .session
+                .transcript_checked(holder)
+                .and_then(|t| t.index_of(call))
+            else {
+                return usize::MAX;
+            };
+            (agent, i) = (holder, idx);
+        }
+        usize::MAX
+    }
+
+    fn goto_match(&mut self, forward: bool) {
+        let n = self.search.hits.len();
+        if n == 0 {
+            if !self.search.query.is_empty() {
+                self.message = Some(format!("no match for \"{}\"", self.search.query));
+            }
+            return;
+        }
+        let next = match self.search.current {
+            Some(c) if forward => (c + 1) % n,
+            Some(c) => (c + n - 1) % n,
+            None => {
+                let here = self.rows.get(self.selected).map_or(0, |r| r.top as usize);
+                let after = self
+                    .search
+                    .hits
+                    .iter()
+                    .position(|&h| self.main_pos(h) >= here);
+                match (forward, after) {
+                    (true, Some(p)) => p,
+                    (true, None) => 0,
+                    (false, Some(p)) => (p + n - 1) % n,
+                    (false, None) => n - 1,
+                }
+            }
+        };
+        self.search.current = Some(next);
+        self.message = Some(format!("match {}/{}", next + 1, n));
+        if let Some(&hit) = self.search.hits.get(next) {
+            self.reveal(hit);
+        }
+    }
+}
+
+/// Carries expanded state over to a re-read session: items are matched by
+/// uuid (ids differ between the preview and the whole file).
+fn translate_folds(old: &Session, new: &Session, folds: &HashSet<Fold>) -> HashSet<Fold> {
+    use std::collections::HashMap;
+    if folds.is_empty() {
+        return HashSet::new();
+    }
+    let key = |s: &Session, id: ItemId| -> Option<(Box<str>, Kind)> {
+        let i = s.main.index_of(id)?;
+        let it = s.main.items.get(i)?;
+        Some((it.uuid.clone()?, it.kind))
+    };
+    let by_key: HashMap<(Box<str>, Kind), ItemId> = new
+        .main
+        .items
+        .iter()
+        .filter_map(|it| Some(((it.uuid.clone()?, it.kind), it.id)))
+        .collect();
+    let map = |id: ItemId| key(old, id).and_then(|k| by_key.get(&k).copied());
+    folds
+        .iter()
+        .filter_map(|f| match *f {
+            Fold::Group(id) => map(id).map(Fold::Group),
+            Fold::Item(id) => map(id).map(Fold::Item),
+            Fold::Branch(id) => map(id).map(Fold::Branch),
+            Fold::Agent(a) => {
+                let aid = &old.agents.get(a as usize)?.id;
+                new.agent_by_id(aid).map(Fold::Agent)
+            }
+        })
+        .collect()
+}
+
+/// The one place where actions change the state.
+pub fn perform_action(s: &mut State, action: Action) {
+    if !matches!(
+        action,
+        Action::Resize(..) | Action::SearchInput(_) | Action::SearchBackspace
+    ) {
+        s.message = None;
+    }
+    match action {
+        Action::Up(n) => s.select(s.selected.saturating_sub(n)),
+        Action::Down(n) => s.select(s.selected.saturating_add(n)),
+        Action::ScrollUp => s.select(s.selected.saturating_sub(3)),
+        Action::ScrollDown => s.select(s.selected.saturating_add(3)),
+        Action::Top => s.select(0),
+        Action::Bottom | Action::Follow => {
+            s.select_last();
+            s.follow = true;
+        }
+        Action::PageDown => s.select(s.selected.saturating_add(s.page())),
+        Action::PageUp => s.select(s.selected.saturating_sub(s.page())),
+        Action::HalfPageDown => s.select(s.selected.saturating_add(s.page().div_ceil(2))),
+        Action::HalfPageUp => s.select(s.selected.saturating_sub(s.page().div_ceil(2))),
+        Action::PrevPrompt => s.jump_prompt(false),
+        Action::NextPrompt => s.jump_prompt(true),
+        Action::Toggle => {
+            if let Some(f) = s.rows.get(s.selected).and_then(|r| r.fold(&s.session)) {
+                s.toggle(f);
+            }
+        }
+        Action::Click(y) => {
+            let hit = s
+                .screen
+                .visible
+                .iter()
+                .find(|&&(_, y0, h)| y >= y0 && y < y0 + h)
+                .map(|v| v.0);
+            if let Some(r) = hit {
+                s.select(r);
+                perform_action(s, Action::Toggle);
+            }
+        }
+        Action::ExpandAll => {
+            let ids: Vec<Fold> = s
+                .session
+                .main
+                .groups
+                .iter()
+                .filter_map(|g| s.session.main.items.get(g.first).map(|i| Fold::Group(i.id)))
+                .collect();
+            s.expanded.extend(ids);
+            s.rebuild();
+        }
+        Action::CollapseAll => {
+            s.expanded.clear();
+            s.rebuild();
+        }
+        Action::SearchStart => s.search.editing = Some(String::new()),
+        Action::SearchInput(c) => {
+            if let Some(q) = &mut s.search.editing {
+                q.push(c);
+            }
+        }
+        Action::SearchBackspace => {
+            if let Some(q) = &mut s.search.editing {
+                q.pop();
+            }
+        }
+        Action::SearchCancel => s.search.editing = None,
+        Action::SearchSubmit => {
+            let q = s.search.editing.take().unwrap_or_default();
+            if q.is_empty() {
+                // an empty search repeats the last one
+                s.goto_match(true);
+                return;
+            }
+            s.search.hits = search::find_all(&s.session, &q);
+            s.search.query = q;
+            s.search.current = None;
+            s.goto_match(true);
+        }
+        Action::NextMatch => s.goto_match(true),
+        Action::PrevMatch => s.goto_match(false),
+        Action::ToggleTools => {
+            s.filters.tools = !s.filters.tools;
+            s.rebuild();
+        }
+        Action::ToggleThinking => {
+            s.filters.thinking = !s.filters.thinking;
+            s.rebuild();
+        }
+        Action::ToggleMeta => {
+            s.filters.meta = !s.filters.meta;
+            s.rebuild();
+        }
+        Action::Help => s.help = !s.help,
+        Action::Back => {
+            if s.help {
+                s.help = false;
+            } else if s.search.editing.is_some() {
+                s.search.editing = None;
+            } else {
+                s.quit = true;
+            }
+        }
+        Action::Quit => s.quit = true,
+        Action::Resize(w, h) => {
+            s.screen.width = w;
+            s.screen.height = h;
+        }
+    }
+}

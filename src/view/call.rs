@@ -1,0 +1,219 @@
+//! A tool call: its one-line summary and, expanded, its input and result
+//! rendered by tool (diff for edits, code for reads, command + output for
+//! Bash, JSON + output for the rest).
+
+use super::content;
+use super::row::plural;
+use super::theme;
+use crate::model::text::{first_line, sanitize};
+use crate::model::time::human_duration;
+use crate::model::{Item, ToolCall};
+use ratatui::text::Line;
+use serde_json::Value;
+
+/// Result lines shown before `… N more lines`.
+pub const FOLD: usize = 12;
+const FOLD_DIFF: usize = 40;
+const FOLD_INPUT: usize = 24;
+
+/// `src/main.rs (+3 −1) · 1.2s`, `cargo test · exit 101`.
+pub fn line(item: &Item, c: &ToolCall) -> String {
+    let mut s = first_line(&sanitize(&c.summary), 200);
+    let mut extra: Vec<String> = Vec::new();
+    if let Some(r) = &c.result {
+        if let Some(p) = r.patch() {
+            let (add, del) = p
+                .iter()
+                .flat_map(|h| h.lines.iter())
+                .fold((0, 0), |(a, d), l| {
+                    (
+                        a + l.starts_with('+') as usize,
+                        d + l.starts_with('-') as usize,
+                    )
+                });
+            if add + del > 0 {
+                s.push_str(&format!(" (+{add} −{del})"));
+            }
+        }
+        if let Some(x) = &r.extra {
+            if let Some(code) = x.exit_code.filter(|&c| c != 0) {
+                extra.push(format!("exit {code}"));
+            }
+            if let Some(n) = x.total_tool_use_count {
+                extra.push(format!("{n} tool call{}", plural(n as usize)));
+            }
+            if c.name == "Read" {
+                if let Some(n) = x.num_lines {
+                    extra.push(format!("{n} line{}", plural(n as usize)));
+                }
+            }
+            if let Some(n) = x.num_files.filter(|_| c.name == "Grep" || c.name == "Glob") {
+                extra.push(format!("{n} file{}", plural(n as usize)));
+            }
+        }
+        if r.is_error && !extra.iter().any(|e| e.starts_with("exit")) {
+            let clean = sanitize(&r.text);
+            let telling = clean
+                .lines()
+                .find(|l| l.to_lowercase().contains("error"))
+                .unwrap_or(&clean);
+            let msg = first_line(telling, 60);
+            if !msg.is_empty() {
+                extra.push(msg);
+            }
+        }
+        if let (Some(a), Some(b)) = (item.timestamp, r.timestamp) {
+            if b - a >= 1000 {
+                extra.push(human_duration((b - a) as u64));
+            }
+        }
+    } else {
+        extra.push("running".into());
+    }
+    for e in extra {
+        s.push_str(" · ");
+        s.push_str(&e);
+    }
+    s
+}
+
+/// Keeps the first `n` lines and says how many were left out.
+pub fn fold(mut lines: Vec<Line<'static>>, n: usize) -> Vec<Line<'static>> {
+    if lines.len() > n + 1 {
+        let more = lines.len() - n;
+        lines.truncate(n);
+        lines.push(Line::styled(
+            format!("… {more} more lines"),
+            theme::current().dim,
+        ));
+    }
+    lines
+}
+
+fn input(c: &ToolCall) -> Value {
+    serde_json::from_str(c.input.get()).unwrap_or(Value::Null)
+}
+
+fn str_field<'a>(v: &'a Value, k: &str) -> &'a str {
+    v.get(k).and_then(Value::as_str).unwrap_or("")
+}
+
+/// The expanded call: input, then result.
+pub fn body(c: &ToolCall, w: u16) -> Vec<Line<'static>> {
+    let th = theme::current();
+    let v = input(c);
+    let mut out = Vec::new();
+    let path = str_field(&v, "file_path");
+    let result_text = c.result.as_ref().map(|r| r.text.as_str()).unwrap_or("");
+    match c.name.as_str() {
+        "Edit" | "MultiEdit" | "Write" | "NotebookEdit" => {
+            match c
+                .result
+                .as_ref()
+                .and_then(|r| r.patch())
+                .filter(|p| !p.is_empty())
+            {
+                Some(p) => out.extend(fold(content::diff(p, path, w), FOLD_DIFF)),
+                None if c.name == "Write" => out.extend(fold(
+                    content::code(str_field(&v, "content"), path, Some(1), w),
+                    FOLD_DIFF,
+                )),
+                None => out.extend(fold(json(&v, w), FOLD_INPUT)),
+            }
+            if c.result.as_ref().is_some_and(|r| r.is_error) {
+                out.extend(result(c, w));
+            }
+            return out;
+        }
+        "Read" => {
+            if c.result.as_ref().is_some_and(|r| !r.is_error) {
+                let (text, first) = strip_line_numbers(result_text);
+                out.extend(fold(content::code(&text, path, first.or(Some(1)), w), FOLD));
+                return out;
+            }
+        }
+        "Bash" => {
+            out.extend(fold(
+                content::code(str_field(&v, "command"), "sh", None, w),
+                FOLD_INPUT,
+            ));
+        }
+        "Task" | "Agent" => {
+            out.extend(fold(content::markdown(str_field(&v, "prompt"), w), FOLD));
+        }
+        _ => out.extend(fold(json(&v, w), FOLD_INPUT)),
+    }
+    if c.result.is_some() {
+        out.push(Line::styled("─ result", th.dim));
+    }
+    out.extend(result(c, w));
+    out
+}
+
+fn result(c: &ToolCall, w: u16) -> Vec<Line<'static>> {
+    let th = theme::current();
+    match &c.result {
+        None => vec![Line::styled("(no result yet)", th.dim)],
+        Some(r) if r.text.trim().is_empty() => vec![Line::styled("(no output)", th.dim)],
+        Some(r) => {
+            let lines = if c.name == "Task" || c.name == "Agent" {
+                content::markdown(&r.text, w)
+            } else {
+                content::ansi(&r.text, w)
+            };
+            let lines = fold(lines, FOLD);
+            if r.is_error {
+                lines
+                    .into_iter()
+                    .map(|l| l.patch_style(th.tool_error))
+                    .collect()
+            } else {
+                lines
+            }
+        }
+    }
+}
+
+fn json(v: &Value, w: u16) -> Vec<Line<'static>> {
+    let s = serde_json::to_string_pretty(v).unwrap_or_default();
+    content::code(&s, "json", None, w)
+}
+
+/// Read results come as `     1→text`; the renderer numbers lines itself.
+fn strip_line_numbers(text: &str) -> (String, Option<u64>) {
+    let mut out = String::with_capacity(text.len());
+    let mut first = None;
+    for l in text.lines() {
+        let t = l.trim_start();
+        let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+        match t[digits..]
+            .strip_prefix('→')
+            .or_else(|| t[digits..].strip_prefix('\t'))
+        {
+            Some(rest) if digits > 0 => {
+                if first.is_none() {
+                    first = t[..digits].parse().ok();
+                }
+                out.push_str(rest);
+            }
+            _ if l.is_empty() => {}
+            _ => return (text.to_owned(), None),
+        }
+        out.push('\n');
+    }
+    (out, first)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn read_numbers_are_stripped() {
+        let (t, f) = strip_line_numbers("    10→fn main() {\n    11→}\n");
+        assert_eq!(t, "fn main() {\n}\n");
+        assert_eq!(f, Some(10));
+        let (t, f) = strip_line_numbers("not numbered");
+        assert_eq!((t.as_str(), f), ("not numbered", None));
+    }
+}

@@ -1,0 +1,104 @@
+//! Search matches, highlighted in lines already rendered.
+
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+/// Splits spans so that every case-insensitive occurrence of `query`
+/// carries `style` on top of its own.
+pub fn highlight(line: &Line<'static>, query: &str, style: Style) -> Line<'static> {
+    let q: Vec<char> = query.chars().flat_map(char::to_lowercase).collect();
+    if q.is_empty() {
+        return line.clone();
+    }
+    // every char of the line with the span it belongs to
+    let chars: Vec<(usize, char)> = line
+        .spans
+        .iter()
+        .enumerate()
+        .flat_map(|(i, s)| s.content.chars().map(move |c| (i, c)))
+        .collect();
+    let lower: Vec<char> = chars
+        .iter()
+        .map(|&(_, c)| c.to_lowercase().next().unwrap_or(c))
+        .collect();
+    let mut hit = vec![false; chars.len()];
+    let mut found = false;
+    let mut i = 0;
+    while i + q.len() <= lower.len() {
+        if lower[i..i + q.len()] == q[..] {
+            hit[i..i + q.len()].iter_mut().for_each(|h| *h = true);
+            found = true;
+            i += q.len();
+        } else {
+            i += 1;
+        }
+    }
+    if !found {
+        return line.clone();
+    }
+    let mut spans: Vec<Span<'static>> = Vec::new();
+    let mut cur = String::new();
+    let mut cur_key: Option<(usize, bool)> = None;
+    for (k, &(si, c)) in chars.iter().enumerate() {
+        let key = (si, hit[k]);
+        if cur_key != Some(key) {
+            if let Some((psi, ph)) = cur_key {
+                spans.push(piece(line, psi, ph, std::mem::take(&mut cur), style));
+            }
+            cur_key = Some(key);
+        }
+        cur.push(c);
+    }
+    if let Some((psi, ph)) = cur_key {
+        spans.push(piece(line, psi, ph, cur, style));
+    }
+    Line::from(spans)
+        .style(line.style)
+        .alignment_opt(line.alignment)
+}
+
+fn piece(
+    line: &Line<'static>,
+    span: usize,
+    hit: bool,
+    text: String,
+    style: Style,
+) -> Span<'static> {
+    let base = line.spans.get(span).map_or(Style::default(), |s| s.style);
+    Span::styled(text, if hit { base.patch(style) } else { base })
+}
+
+trait AlignOpt {
+    fn alignment_opt(self, a: Option<ratatui::layout::Alignment>) -> Self;
+}
+
+impl AlignOpt for Line<'static> {
+    fn alignment_opt(self, a: Option<ratatui::layout::Alignment>) -> Self {
+        match a {
+            Some(a) => self.alignment(a),
+            None => self,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marks_every_match_across_spans() {
+        let l = Line::from(vec![Span::raw("cargo te"), Span::raw("st and TEST")]);
+        let h = highlight(
+            &l,
+            "test",
+            Style::default().bg(ratatui::style::Color::Yellow),
+        );
+        let hits: Vec<String> = h
+            .spans
+            .iter()
+            .filter(|s| s.style.bg.is_some())
+            .map(|s| s.content.to_string())
+            .collect();
+        assert_eq!(hits, vec!["te", "st", "TEST"]);
+    }
+}

@@ -1,0 +1,178 @@
+//! The transcript list. Scrolling is anchored at a row (`top`, with
+//! `top_skip` of its lines scrolled off), so a frame only renders the rows
+//! it shows, plus those it walks over to keep the selection in view.
+
+use super::cache::Lines;
+use super::highlight::highlight;
+use super::row;
+use super::theme;
+use crate::app::rows::Fold;
+use crate::app::state::State;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+
+/// The rendered lines of row `r` at `width` (cached).
+pub fn row_lines(s: &mut State, r: usize, width: u16) -> Lines {
+    let State {
+        session,
+        cache,
+        expanded,
+        rows,
+        tz,
+        ..
+    } = s;
+    let Some(row) = rows.get(r).copied() else {
+        return Lines::default();
+    };
+    let fold = row.fold(session);
+    let is_open = fold.is_some_and(|f| expanded.contains(&f));
+    let id = match fold {
+        Some(Fold::Item(id) | Fold::Group(id) | Fold::Branch(id)) => id,
+        _ => {
+            use crate::app::rows::SessionExt;
+            session
+                .transcript_checked(row.agent)
+                .and_then(|t| t.items.get(row.index as usize))
+                .map_or(0, |i| i.id)
+        }
+    };
+    cache.get_or_render(id, row, width, is_open, || {
+        let lines = row::render(&row::Ctx { session, width, tz }, &row, is_open);
+        if lines.is_empty() {
+            vec![Line::raw("")]
+        } else {
+            lines
+        }
+    })
+}
+
+fn height(s: &mut State, r: usize, width: u16) -> usize {
+    row_lines(s, r, width).len().max(1)
+}
+
+/// Moves `top`/`top_skip` so that the selected row is on screen and the
+/// screen is full when there is enough below.
+pub fn layout(s: &mut State, width: u16, height: usize) {
+    let len = s.rows.len();
+    if len == 0 || height == 0 {
+        s.top = 0;
+        s.top_skip = 0;
+        return;
+    }
+    s.selected = s.selected.min(len - 1);
+    let sel = s.selected;
+    if s.top > sel || s.top >= len {
+        s.top = sel;
+        s.top_skip = 0;
+    }
+    let hs = height_of(s, sel, width);
+    if hs >= height {
+        s.top = sel;
+        s.top_skip = if s.follow && sel + 1 == len {
+            hs - height
+        } else {
+            0
+        };
+    } else {
+        let mut acc = hs;
+        let mut r = sel;
+        loop {
+            if r == s.top {
+                if acc.saturating_sub(s.top_skip) > height {
+                    s.top_skip = acc - height;
+                }
+                break;
+            }
+            r -= 1;
+            acc += height_of(s, r, width);
+            if acc >= height {
+                s.top = r;
+                s.top_skip = acc - height;
+                break;
+            }
+        }
+    }
+    // fill the screen when the end is in view
+    let mut total = height_of(s, s.top, width).saturating_sub(s.top_skip);
+    let mut r = s.top + 1;
+    while total < height && r < len {
+        total += height_of(s, r, width);
+        r += 1;
+    }
+    if total < height {
+        let take = (height - total).min(s.top_skip);
+        s.top_skip -= take;
+        total += take;
+        while total < height && s.top > 0 {
+            s.top -= 1;
+            let h = height_of(s, s.top, width);
+            if total + h > height {
+                s.top_skip = total + h - height;
+                total = height;
+            } else {
+                total += h;
+                s.top_skip = 0;
+            }
+        }
+    }
+}
+
+fn height_of(s: &mut State, r: usize, width: u16) -> usize {
+    height(s, r, width)
+}
+
+pub fn draw(f: &mut Frame<'_>, area: Rect, s: &mut State) {
+    let th = theme::current();
+    s.screen.visible.clear();
+    if s.rows.is_empty() {
+        let msg = if s.partial {
+            " loading…"
+        } else {
+            " (nothing to show: empty session, or everything filtered)"
+        };
+        f.buffer_mut()
+            .set_line(area.x, area.y, &Line::styled(msg, th.dim), area.width);
+        return;
+    }
+    let width = area.width;
+    let height = area.height as usize;
+    layout(s, width, height);
+    let query = s.search.query.clone();
+    let mut y = 0usize;
+    let mut r = s.top;
+    let mut skip = s.top_skip;
+    while y < height && r < s.rows.len() {
+        let lines = row_lines(s, r, width);
+        let y0 = y;
+        for l in lines.iter().skip(skip) {
+            if y >= height {
+                break;
+            }
+            let yy = area.y + y as u16;
+            let buf = f.buffer_mut();
+            if query.is_empty() {
+                buf.set_line(area.x, yy, l, width);
+            } else {
+                buf.set_line(area.x, yy, &highlight(l, &query, th.search_match), width);
+            }
+            if r == s.selected {
+                buf.set_style(
+                    Rect {
+                        x: area.x,
+                        y: yy,
+                        width,
+                        height: 1,
+                    },
+                    th.selected,
+                );
+            }
+            y += 1;
+        }
+        s.screen
+            .visible
+            .push((r, area.y + y0 as u16, (y - y0) as u16));
+        skip = 0;
+        r += 1;
+    }
+}

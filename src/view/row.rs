@@ -1,0 +1,480 @@
+//! One display row -> styled lines: a time column, an indent, a glyph and
+//! a label (which alone tell kinds apart without colour), then the text,
+//! wrapped under itself.
+
+use super::call;
+use super::content;
+use super::theme::{self, Theme};
+use crate::app::rows::{Row, RowKind, SessionExt, Tree};
+use crate::model::item::SystemInfo;
+use crate::model::text::{first_line, sanitize};
+use crate::model::time::human_duration;
+use crate::model::{Detail, Item, Kind, Session, Transcript};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use std::collections::BTreeMap;
+use unicode_width::UnicodeWidthStr;
+
+pub const TIME_W: usize = 6;
+pub const LABEL_W: usize = 10;
+
+/// Columns before the text column of a row at `depth`.
+pub fn lead_width(depth: u8) -> usize {
+    TIME_W + 2 * depth as usize + 2 + LABEL_W + 1
+}
+
+pub struct Ctx<'a> {
+    pub session: &'a Session,
+    pub width: u16,
+    pub tz: &'a jiff::tz::TimeZone,
+}
+
+pub fn render(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
+    let Some(t) = cx.session.transcript_checked(row.agent) else {
+        return vec![Line::raw("?")];
+    };
+    let Some(item) = t.items.get(row.index as usize) else {
+        return vec![Line::raw("?")];
+    };
+    let th = theme::current();
+    let tw = (cx.width as usize)
+        .saturating_sub(lead_width(row.depth))
+        .max(12) as u16;
+    let time = clock(item.timestamp, cx.tz);
+    let head = |glyph: &str, label: &str, style: Style| Head {
+        time: time.clone(),
+        depth: row.depth,
+        tree: tree_of(row),
+        glyph: glyph.to_owned(),
+        label: label.to_owned(),
+        style,
+    };
+    let fold_glyph = if expanded { "▾" } else { "▸" };
+    match row.kind {
+        RowKind::Group { group } => {
+            let (text, error) = group_summary(t, group);
+            let style = if error { th.tool_error } else { th.tool_call };
+            head(fold_glyph, "Tools", style).lines(vec![Line::styled(text, style)], vec![])
+        }
+        RowKind::Branch { count } => {
+            let text = format!(
+                "{count} message{} on an earlier branch",
+                plural(count as usize)
+            );
+            head(fold_glyph, "Branch", th.dim).lines(vec![Line::styled(text, th.dim)], vec![])
+        }
+        RowKind::Subagent { agent } => {
+            let text = subagent_summary(cx.session, agent, item);
+            head(fold_glyph, "Subagent", th.tool_call)
+                .lines(vec![Line::styled(text, th.tool_call)], vec![])
+        }
+        RowKind::Call { .. } => {
+            let Detail::Call(c) = &item.detail else {
+                return item_row(cx, th, item, head, tw, expanded);
+            };
+            let (glyph, style) = match &c.result {
+                None => ("…", th.tool_call),
+                Some(r) if r.is_error => ("✗", th.tool_error),
+                Some(_) => ("✓", th.tool_call),
+            };
+            let name = clip(&sanitize(&c.name), LABEL_W);
+            let text = call::line(item, c);
+            let body = if expanded {
+                call::body(c, tw.saturating_sub(2))
+            } else {
+                vec![]
+            };
+            head(glyph, &name, style).lines(vec![Line::styled(text, style)], body)
+        }
+        RowKind::Item | RowKind::Member { .. } => item_row(cx, th, item, head, tw, expanded),
+    }
+}
+
+fn item_row(
+    _cx: &Ctx<'_>,
+    th: &Theme,
+    item: &Item,
+    head: impl Fn(&str, &str, Style) -> Head,
+    tw: u16,
+    expanded: bool,
+) -> Vec<Line<'static>> {
+    let style = th.kind(item.kind, item.flags.error);
+    let folded_note = |s: String| vec![Line::styled(s, th.dim)];
+    match item.kind {
+        Kind::User => head("❯", "User", style).lines(content::plain(&item.text, tw), vec![]),
+        Kind::Assistant if item.flags.synthetic => {
+            head("!", "API Error", th.tool_error).lines(content::plain(&item.text, tw), vec![])
+        }
+        Kind::Assistant => {
+            head("●", "Assistant", style).lines(content::markdown(&item.text, tw), vec![])
+        }
+        Kind::Thinking => {
+            let h = head("∴", "Thinking", th.thinking);
+            if item.flags.redacted {
+                h.lines(folded_note("redacted thinking".into()), vec![])
+            } else if item.flags.thinking_hidden {
+                h.lines(folded_note("thinking hidden".into()), vec![])
+            } else if expanded {
+                h.lines(
+                    styled(content::markdown(&item.text, tw), th.thinking),
+                    vec![],
+                )
+            } else {
+                let words = item.text.split_whitespace().count();
+                h.lines(
+                    folded_note(format!("{words} word{}", plural(words))),
+                    vec![],
+                )
+            }
+        }
+        Kind::Compaction => {
+            let h = head("≡", "Summary", th.system);
+            if expanded {
+                h.lines(content::markdown(&item.text, tw), vec![])
+            } else {
+                let words = item.text.split_whitespace().count();
+                h.lines(
+                    folded_note(format!(
+                        "summary of the earlier conversation · {words} words"
+                    )),
+                    vec![],
+                )
+            }
+        }
+        Kind::System => {
+            if let Detail::System(info) = &item.detail {
+                if let SystemInfo::CompactBoundary {
+                    trigger,
+                    pre_tokens,
+                    micro,
+                } = &**info
+                {
+                    return vec![divider(
+                        &head("", "", th.system).time,
+                        *micro,
+                        trigger.as_deref(),
+                        *pre_tokens,
+                        tw,
+                        th,
+                    )];
+                }
+            }
+            let label = match &item.detail {
+                Detail::System(info) if matches!(**info, SystemInfo::ApiError { .. }) => {
+                    "API Retry"
+                }
+                _ if item.flags.synthetic => "API Error",
+                _ if item.flags.error => "Error",
+                _ => "System",
+            };
+            let glyph = if item.flags.error { "!" } else { "·" };
+            head(glyph, label, style).lines(short_or_full(&item.text, tw, expanded, th), vec![])
+        }
+        Kind::Command => {
+            head("/", "Command", style).lines(short_or_full(&item.text, tw, expanded, th), vec![])
+        }
+        Kind::Meta => {
+            head("·", "Meta", style).lines(short_or_full(&item.text, tw, expanded, th), vec![])
+        }
+        Kind::ToolResult => {
+            let (label, glyph, st) = match &item.detail {
+                Detail::OrphanResult(r) if r.is_error => ("Tool Error", "✗", th.tool_error),
+                _ => ("Result", "↳", th.tool_result),
+            };
+            let text = match &item.detail {
+                Detail::OrphanResult(r) => r.text.as_str(),
+                _ => item.text.as_str(),
+            };
+            let lines = if expanded {
+                call::fold(content::ansi(text, tw), call::FOLD)
+            } else {
+                one_line(text, tw)
+            };
+            head(glyph, label, st).lines(lines, vec![])
+        }
+        Kind::ToolCall => {
+            head("⚙", "Tool Call", th.tool_call).lines(one_line(&item.text, tw), vec![])
+        }
+        Kind::Unknown | Kind::Unreadable => {
+            let (glyph, label) = if item.kind == Kind::Unknown {
+                ("?", "Unknown")
+            } else {
+                ("!", "Unreadable")
+            };
+            let mut lines = vec![Line::styled(format!("line {}", item.line), th.dim)];
+            if expanded || item.kind == Kind::Unreadable {
+                lines.extend(styled(
+                    call::fold(content::plain(&item.text, tw), call::FOLD),
+                    th.dim,
+                ));
+            } else {
+                lines[0].spans.push(Span::styled(
+                    format!(": {}", first_line(&sanitize(&item.text), tw as usize)),
+                    th.dim,
+                ));
+            }
+            head(glyph, label, th.unknown).lines(lines, vec![])
+        }
+    }
+}
+
+fn short_or_full(text: &str, tw: u16, expanded: bool, th: &Theme) -> Vec<Line<'static>> {
+    let mut lines = content::plain(text.trim(), tw);
+    if !expanded && lines.len() > 1 {
+        let more = lines.len() - 1;
+        lines.truncate(1);
+        lines.push(Line::styled(
+            format!("… {more} more line{}", plural(more)),
+            th.dim,
+        ));
+    }
+    lines
+}
+
+fn one_line(text: &str, tw: u16) -> Vec<Line<'static>> {
+    vec![Line::raw(first_line(&sanitize(text), tw as usize))]
+}
+
+fn styled(lines: Vec<Line<'static>>, style: Style) -> Vec<Line<'static>> {
+    lines.into_iter().map(|l| l.patch_style(style)).collect()
+}
+
+pub fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn divider(
+    time: &str,
+    micro: bool,
+    trigger: Option<&str>,
+    pre: Option<u64>,
+    tw: u16,
+    th: &Theme,
+) -> Line<'static> {
+    let mut what = vec![];
+    if let Some(t) = trigger {
+        what.push(sanitize(t).into_owned());
+    }
+    if let Some(p) = pre {
+        what.push(format!("{} tokens", tokens(p)));
+    }
+    let name = if micro {
+        "context microcompacted"
+    } else {
+        "conversation compacted"
+    };
+    let mut text = format!("── {name}");
+    if !what.is_empty() {
+        text.push_str(&format!(" ({})", what.join(", ")));
+    }
+    text.push(' ');
+    let total = tw as usize + 2 + LABEL_W + 1;
+    let fill = total.saturating_sub(text.width());
+    text.push_str(&"─".repeat(fill));
+    Line::from(vec![
+        Span::styled(format!("{time} "), th.dim),
+        Span::styled(text, th.system),
+    ])
+}
+
+/// `156k`, `3.2M`.
+pub fn tokens(n: u64) -> String {
+    if n < 1000 {
+        n.to_string()
+    } else if n < 1_000_000 {
+        format!("{}k", (n + 500) / 1000)
+    } else {
+        format!("{:.1}M", n as f64 / 1e6)
+    }
+}
+
+fn clock(ms: Option<i64>, tz: &jiff::tz::TimeZone) -> String {
+    ms.and_then(|ms| jiff::Timestamp::from_millisecond(ms).ok())
+        .map(|t| t.to_zoned(tz.clone()).strftime("%H:%M").to_string())
+        .unwrap_or_else(|| "     ".into())
+}
+
+fn clip(s: &str, max: usize) -> String {
+    let s = s.split('\n').next().unwrap_or("");
+    if s.width() <= max {
+        return s.to_owned();
+    }
+    let mut out = String::new();
+    for c in s.chars() {
+        if out.width() + unicode_width::UnicodeWidthChar::width(c).unwrap_or(0) >= max {
+            break;
+        }
+        out.push(c);
+    }
+    out.push('…');
+    out
+}
+
+fn tree_of(row: &Row) -> Tree {
+    match row.kind {
+        RowKind::Call { tree } | RowKind::Member { tree } => tree,
+        _ => Tree::None,
+    }
+}
+
+pub struct Head {
+    time: String,
+    depth: u8,
+    tree: Tree,
+    glyph: String,
+    label: String,
+    style: Style,
+}
+
+impl Head {
+    /// The first text line after the lead, the rest under the text column,
+    /// then `body` behind a gutter.
+    fn lines(self, text: Vec<Line<'static>>, body: Vec<Line<'static>>) -> Vec<Line<'static>> {
+        let th = theme::current();
+        let indent = 2 * self.depth as usize;
+        let (first_indent, cont_indent) = match self.tree {
+            Tree::None => (" ".repeat(indent), " ".repeat(indent)),
+            Tree::Mid => (
+                format!("{}├ ", " ".repeat(indent - 2.min(indent))),
+                format!("{}│ ", " ".repeat(indent - 2.min(indent))),
+            ),
+            Tree::Last => (
+                format!("{}└ ", " ".repeat(indent - 2.min(indent))),
+                " ".repeat(indent),
+            ),
+        };
+        let label = format!("{:<w$}", self.label, w = LABEL_W);
+        let mut out = Vec::with_capacity(text.len() + body.len());
+        let blank = " ".repeat(2 + LABEL_W + 1);
+        for (n, l) in text
+            .into_iter()
+            .chain(body.iter().cloned().map(|l| gutter(l, th)))
+            .enumerate()
+        {
+            let mut spans = if n == 0 {
+                vec![
+                    Span::styled(format!("{} ", self.time), th.dim),
+                    Span::styled(first_indent.clone(), th.dim),
+                    Span::styled(
+                        format!(
+                            "{} ",
+                            if self.glyph.is_empty() {
+                                " "
+                            } else {
+                                &self.glyph
+                            }
+                        ),
+                        self.style,
+                    ),
+                    Span::styled(format!("{label} "), self.style),
+                ]
+            } else {
+                vec![
+                    Span::raw(" ".repeat(TIME_W)),
+                    Span::styled(cont_indent.clone(), th.dim),
+                    Span::raw(blank.clone()),
+                ]
+            };
+            spans.extend(l.spans);
+            out.push(Line::from(spans).style(l.style));
+        }
+        out
+    }
+}
+
+fn gutter(l: Line<'static>, th: &Theme) -> Line<'static> {
+    let mut spans = vec![Span::styled("│ ", th.dim)];
+    spans.extend(l.spans);
+    Line::from(spans).style(l.style)
+}
+
+fn group_summary(t: &Transcript, group: u32) -> (String, bool) {
+    let Some(g) = t.groups.get(group as usize) else {
+        return (String::new(), false);
+    };
+    let items = t
+        .items
+        .get(g.first..=g.last.min(t.items.len().saturating_sub(1)))
+        .unwrap_or(&[]);
+    let mut names: BTreeMap<usize, (String, usize)> = BTreeMap::new();
+    let mut order: Vec<String> = Vec::new();
+    let (mut calls, mut errors, mut pending) = (0, 0, 0);
+    let (mut start, mut end) = (None::<i64>, None::<i64>);
+    for it in items {
+        let Detail::Call(c) = &it.detail else {
+            continue;
+        };
+        calls += 1;
+        let name = clip(&sanitize(&c.name), 24);
+        match order.iter().position(|n| *n == name) {
+            Some(p) => names.entry(p).or_insert((name, 0)).1 += 1,
+            None => {
+                names.insert(order.len(), (name.clone(), 1));
+                order.push(name);
+            }
+        }
+        match &c.result {
+            Some(r) => {
+                errors += r.is_error as usize;
+                end = end.max(r.timestamp);
+            }
+            None => pending += 1,
+        }
+        start = match (start, it.timestamp) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+    }
+    let mut parts = vec![format!("{calls} tool call{}", plural(calls))];
+    for (_, (name, n)) in names {
+        parts.push(if n > 1 { format!("{name} ×{n}") } else { name });
+    }
+    if errors > 0 {
+        parts.push(format!("{errors} error{}", plural(errors)));
+    }
+    if pending > 0 {
+        parts.push(format!("{pending} running"));
+    }
+    if let (Some(a), Some(b)) = (start, end) {
+        if b > a {
+            parts.push(human_duration((b - a) as u64));
+        }
+    }
+    (parts.join(" · "), errors > 0)
+}
+
+fn subagent_summary(session: &Session, agent: u32, call_item: &Item) -> String {
+    let Some(a) = session.agents.get(agent as usize) else {
+        return "subagent".into();
+    };
+    let t = &a.transcript;
+    let calls = t.items.iter().filter(|i| i.kind == Kind::ToolCall).count();
+    let kind = a
+        .agent_type
+        .as_deref()
+        .map(sanitize)
+        .map(|s| s.into_owned())
+        .or_else(|| match &call_item.detail {
+            Detail::Call(c) => serde_json::from_str::<serde_json::Value>(c.input.get())
+                .ok()
+                .and_then(|v| {
+                    v.get("subagent_type")?
+                        .as_str()
+                        .map(|s| sanitize(s).into_owned())
+                }),
+            _ => None,
+        });
+    let mut parts = vec![format!(
+        "subagent {}",
+        kind.unwrap_or_else(|| "agent".into())
+    )];
+    parts.push(format!("{calls} tool call{}", plural(calls)));
+    let first = t.items.iter().find_map(|i| i.timestamp);
+    let last = t.items.iter().rev().find_map(|i| i.timestamp);
+    if let (Some(a), Some(b)) = (first, last) {
+        if b > a {
+            parts.push(human_duration((b - a) as u64));
+        }
+    }
+    parts.join(" · ")
+}

@@ -1,0 +1,236 @@
+//! Rendering through ratatui's TestBackend: snapshots of the main screens
+//! and the guarantee that no control character from a session reaches a
+//! cell.
+
+use ccv::app::rows::RowKind;
+use ccv::app::{Action, State, perform_action};
+use ccv::model::Session;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use serde_json::json;
+
+fn state(session: Session) -> State {
+    let mut s = State::new(session);
+    s.tz = jiff::tz::TimeZone::UTC;
+    s
+}
+
+fn draw(s: &mut State, w: u16, h: u16) -> Terminal<TestBackend> {
+    let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
+    t.draw(|f| ccv::view::draw(f, s)).expect("draw");
+    t
+}
+
+fn select_group(s: &mut State, nth: usize) {
+    let g = s
+        .rows
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| matches!(r.kind, RowKind::Group { .. }))
+        .nth(nth)
+        .unwrap()
+        .0;
+    perform_action(s, Action::Top);
+    perform_action(s, Action::Down(g));
+}
+
+#[test]
+fn main_view() {
+    let mut s = state(ccv::app::demo::session());
+    let t = draw(&mut s, 100, 30);
+    insta::assert_snapshot!(t.backend());
+}
+
+#[test]
+fn expanded_group_with_diff() {
+    let mut s = state(ccv::app::demo::session());
+    select_group(&mut s, 1);
+    perform_action(&mut s, Action::Toggle);
+    perform_action(&mut s, Action::Down(1));
+    perform_action(&mut s, Action::Toggle);
+    let t = draw(&mut s, 100, 30);
+    insta::assert_snapshot!(t.backend());
+}
+
+#[test]
+fn search_match() {
+    let mut s = state(ccv::app::demo::session());
+    perform_action(&mut s, Action::SearchStart);
+    for c in "E0433".chars() {
+        perform_action(&mut s, Action::SearchInput(c));
+    }
+    perform_action(&mut s, Action::SearchSubmit);
+    let t = draw(&mut s, 100, 30);
+    insta::assert_snapshot!(t.backend());
+}
+
+#[test]
+fn help_overlay() {
+    let mut s = state(ccv::app::demo::session());
+    perform_action(&mut s, Action::Help);
+    let t = draw(&mut s, 100, 30);
+    insta::assert_snapshot!(t.backend());
+}
+
+#[test]
+fn resize_keeps_the_selection_in_view() {
+    let mut s = state(ccv::app::demo::session());
+    perform_action(&mut s, Action::Top);
+    perform_action(&mut s, Action::Down(6));
+    let _ = draw(&mut s, 100, 30);
+    for (w, h) in [(40, 10), (200, 60), (30, 6)] {
+        let _ = draw(&mut s, w, h);
+        assert!(
+            s.screen.visible.iter().any(|v| v.0 == s.selected),
+            "{w}x{h}"
+        );
+    }
+}
+
+#[test]
+fn click_selects_and_toggles() {
+    let mut s = state(ccv::app::demo::session());
+    let _ = draw(&mut s, 100, 40);
+    let (row, y, _) = *s
+        .screen
+        .visible
+        .iter()
+        .find(|v| matches!(s.rows[v.0].kind, RowKind::Group { .. }))
+        .expect("a group on screen");
+    let before = s.rows.len();
+    perform_action(&mut s, Action::Click(y));
+    assert_eq!(s.selected, row);
+    assert!(s.rows.len() > before);
+}
+
+const HOSTILE: &[&str] = &[
+    "\x1b]2;pwned title\x07",
+    "\x1b]52;c;ZXZpbA==\x07",
+    "\x1b[2J",
+    "\x1b[?1049h",
+    "\x1b[?1000h",
+    "over\rwrite",
+    "nul\0byte",
+    "c1\u{9b}31mcsi",
+    "bidi\u{202e}txt.exe",
+    "bell\x07 del\x7f",
+];
+
+fn hostile_session() -> Session {
+    let evil = HOSTILE.join(" | ");
+    let env = |t: &str, uuid: &str, extra: serde_json::Value| {
+        let mut v = json!({"type": t, "uuid": uuid, "sessionId": "s", "cwd": format!("/tmp/{evil}"),
+            "gitBranch": evil, "version": "2.1.42", "timestamp": "2026-02-11T10:00:00.000Z"});
+        if let (Some(o), Some(e)) = (v.as_object_mut(), extra.as_object()) {
+            o.extend(e.clone());
+        }
+        v.to_string()
+    };
+    let lines = [
+        env(
+            "user",
+            "u1",
+            json!({"message": {"role": "user", "content": evil}}),
+        ),
+        env(
+            "assistant",
+            "a1",
+            json!({"message": {"id": "m1", "model": evil, "role": "assistant",
+            "content": [{"type": "text", "text": format!("# {evil}\n\n```sh\n{evil}\n```\n| a | {evil} |\n|---|---|\n| x | y |")}]}}),
+        ),
+        env(
+            "assistant",
+            "a2",
+            json!({"message": {"id": "m1", "role": "assistant",
+            "content": [{"type": "thinking", "thinking": evil, "signature": "x"}]}}),
+        ),
+        env(
+            "assistant",
+            "a3",
+            json!({"message": {"id": "m1", "role": "assistant",
+            "content": [{"type": "tool_use", "id": "t1", "name": format!("Bash{evil}"), "input": {"command": evil}}]}}),
+        ),
+        env(
+            "user",
+            "r1",
+            json!({"message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1",
+            "content": format!("{evil}\n{evil}"), "is_error": true}]}}),
+        ),
+        env(
+            "assistant",
+            "a4",
+            json!({"message": {"id": "m1", "role": "assistant",
+            "content": [{"type": "tool_use", "id": "t2", "name": "Edit", "input": {"file_path": evil, "old_string": evil, "new_string": "x"}}]}}),
+        ),
+        env(
+            "user",
+            "r2",
+            json!({"message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t2", "content": evil}]},
+            "toolUseResult": {"filePath": evil, "structuredPatch": [{"oldStart": 1, "oldLines": 1, "newStart": 1, "newLines": 1, "lines": [format!("-{evil}"), format!("+{evil}")]}]}}),
+        ),
+        env(
+            "assistant",
+            "a5",
+            json!({"message": {"id": "m1", "role": "assistant",
+            "content": [{"type": "tool_use", "id": "t3", "name": "Read", "input": {"file_path": evil}}]}}),
+        ),
+        env(
+            "user",
+            "r3",
+            json!({"message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t3", "content": format!("     1→{evil}")}]}}),
+        ),
+        env(
+            "system",
+            "s1",
+            json!({"subtype": "compact_boundary", "content": evil, "compactMetadata": {"trigger": evil, "preTokens": 1}}),
+        ),
+        env(&format!("weird{evil}"), "w1", json!({"note": evil})),
+        json!({"type": "ai-title", "aiTitle": evil}).to_string(),
+        format!("{{not json {evil}"),
+    ];
+    let mut s = Session::new(None);
+    s.feed(0, (lines.join("\n") + "\n").as_bytes());
+    s.finish(0);
+    let _ = s.take_changes();
+    s
+}
+
+fn assert_clean(t: &Terminal<TestBackend>, what: &str) {
+    for (i, cell) in t.backend().buffer().content.iter().enumerate() {
+        for c in cell.symbol().chars() {
+            let u = c as u32;
+            let bad = u < 0x20
+                || u == 0x7f
+                || (0x80..0xa0).contains(&u)
+                || matches!(u, 0x200e | 0x200f | 0x202a..=0x202e | 0x2066..=0x2069 | 0x061c);
+            assert!(!bad, "{what}: control U+{u:04X} in cell {i}");
+        }
+    }
+}
+
+#[test]
+fn hostile_payloads_never_reach_a_cell() {
+    let mut s = state(hostile_session());
+    let t = draw(&mut s, 120, 50);
+    assert_clean(&t, "collapsed");
+    perform_action(&mut s, Action::ExpandAll);
+    perform_action(&mut s, Action::ToggleMeta);
+    for r in 0..s.rows.len() {
+        perform_action(&mut s, Action::Top);
+        perform_action(&mut s, Action::Down(r));
+        if s.rows[s.selected].fold(&s.session).is_some() {
+            perform_action(&mut s, Action::Toggle);
+        }
+    }
+    for (w, h) in [(120, 50), (40, 20)] {
+        perform_action(&mut s, Action::Top);
+        let t = draw(&mut s, w, h);
+        assert_clean(&t, "expanded");
+        perform_action(&mut s, Action::Bottom);
+        let t = draw(&mut s, w, h);
+        assert_clean(&t, "expanded bottom");
+    }
+    perform_action(&mut s, Action::Help);
+    let t = draw(&mut s, 120, 50);
+    assert_clean(&t, "help");
+}
