@@ -52,6 +52,14 @@ pub enum Command {
         /// Session file, or - for stdin.
         path: PathBuf,
     },
+    /// List sessions, newest first.
+    List {
+        /// One JSON object per line instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Projects root (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects).
+        root: Option<PathBuf>,
+    },
 }
 
 pub fn main() -> i32 {
@@ -61,9 +69,25 @@ pub fn main() -> i32 {
             let opts = Options { format, no_thinking, no_tools, no_subagents };
             run_export(&path, &opts)
         }
+        Some(Command::List { json, root }) => run_list(root, json),
         None => {
             eprintln!("ccv: the interactive viewer is not built yet; try `ccv export PATH`");
             2
+        }
+    }
+}
+
+fn run_list(root: Option<PathBuf>, json: bool) -> i32 {
+    let Some(root) = root.or_else(crate::picker::default_projects_root) else {
+        eprintln!("ccv: no projects root (set CLAUDE_CONFIG_DIR or HOME, or pass ROOT)");
+        return 2;
+    };
+    match crate::picker::list::print_list(&root, json, &mut std::io::stdout().lock()) {
+        Ok(()) => 0,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Err(e) => {
+            eprintln!("ccv: {}: {e}", root.display());
+            1
         }
     }
 }
