@@ -65,8 +65,19 @@ pub enum Command {
 pub fn main() -> i32 {
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Export { format, no_thinking, no_tools, no_subagents, path }) => {
-            let opts = Options { format, no_thinking, no_tools, no_subagents };
+        Some(Command::Export {
+            format,
+            no_thinking,
+            no_tools,
+            no_subagents,
+            path,
+        }) => {
+            let opts = Options {
+                format,
+                no_thinking,
+                no_tools,
+                no_subagents,
+            };
             run_export(&path, &opts)
         }
         Some(Command::List { json, root }) => run_list(root, json),

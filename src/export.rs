@@ -83,8 +83,12 @@ impl<'a> Row<'a> {
             Row::Item(i) => match &i.detail {
                 Detail::Call(c) => Cow::Owned(pretty_json(c.input.get())),
                 Detail::OrphanResult(r) => Cow::Borrowed(r.text.as_str()),
-                _ if i.kind == Kind::Thinking && i.flags.redacted => Cow::Borrowed("redacted thinking"),
-                _ if i.kind == Kind::Thinking && i.flags.thinking_hidden => Cow::Borrowed("thinking hidden"),
+                _ if i.kind == Kind::Thinking && i.flags.redacted => {
+                    Cow::Borrowed("redacted thinking")
+                }
+                _ if i.kind == Kind::Thinking && i.flags.thinking_hidden => {
+                    Cow::Borrowed("thinking hidden")
+                }
                 _ => Cow::Borrowed(i.text.as_str()),
             },
             Row::Result(_, _, r) => Cow::Borrowed(r.text.as_str()),
@@ -135,7 +139,11 @@ pub fn visit_item<'a>(
 }
 
 /// The whole session: the main transcript, then subagents no call links to.
-pub fn visit_session<'a>(session: &'a Session, opts: &Options, f: &mut dyn FnMut(Row<'a>, Option<&'a str>)) {
+pub fn visit_session<'a>(
+    session: &'a Session,
+    opts: &Options,
+    f: &mut dyn FnMut(Row<'a>, Option<&'a str>),
+) {
     visit_rows(session, &session.main, None, opts, f);
     if !opts.no_subagents {
         for a in session.unlinked_agents() {
@@ -173,7 +181,12 @@ pub fn write_row(
     }
 }
 
-fn write_text(row: Row<'_>, agent: Option<&str>, first: bool, out: &mut dyn Write) -> io::Result<()> {
+fn write_text(
+    row: Row<'_>,
+    agent: Option<&str>,
+    first: bool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     if !first {
         out.write_all(b"\n")?;
     }
@@ -190,7 +203,12 @@ fn write_text(row: Row<'_>, agent: Option<&str>, first: bool, out: &mut dyn Writ
     Ok(())
 }
 
-fn write_markdown(row: Row<'_>, agent: Option<&str>, first: bool, out: &mut dyn Write) -> io::Result<()> {
+fn write_markdown(
+    row: Row<'_>,
+    agent: Option<&str>,
+    first: bool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     if !first {
         out.write_all(b"\n")?;
     }
@@ -265,7 +283,12 @@ struct JsonRow<'a> {
     is_error: Option<bool>,
 }
 
-fn write_json(session: &Session, row: Row<'_>, agent: Option<&str>, out: &mut dyn Write) -> io::Result<()> {
+fn write_json(
+    session: &Session,
+    row: Row<'_>,
+    agent: Option<&str>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let source_path = |s: u16| -> Option<&str> {
         if s == 0 {
             return None;

@@ -20,11 +20,19 @@ pub struct Problem {
 /// Calls `f` for every object on the line. Returns the problems found.
 /// `f` receives the entry and the raw JSON text of the object (used to show
 /// unknown entries as they are).
-pub fn decode_line(line_no: u32, bytes: &[u8], mut f: impl FnMut(RawEntry<'_>, &str)) -> Vec<Problem> {
+pub fn decode_line(
+    line_no: u32,
+    bytes: &[u8],
+    mut f: impl FnMut(RawEntry<'_>, &str),
+) -> Vec<Problem> {
     let mut problems = Vec::new();
     let trimmed = trim_ascii(bytes);
     if trimmed.is_empty() {
-        problems.push(Problem { line: line_no, message: "empty line".into(), recovered: false });
+        problems.push(Problem {
+            line: line_no,
+            message: "empty line".into(),
+            recovered: false,
+        });
         return problems;
     }
     // Fast path: valid UTF-8, parse borrowing from the line.
@@ -60,11 +68,18 @@ pub fn decode_line(line_no: u32, bytes: &[u8], mut f: impl FnMut(RawEntry<'_>, &
 
 fn unreadable(line: u32, e: &DecodeError) -> Problem {
     let message = if e.done > 0 {
-        format!("{} (after {} readable object(s) on this line)", e.message, e.done)
+        format!(
+            "{} (after {} readable object(s) on this line)",
+            e.message, e.done
+        )
     } else {
         e.message.clone()
     };
-    Problem { line, message, recovered: false }
+    Problem {
+        line,
+        message,
+        recovered: false,
+    }
 }
 
 struct DecodeError {
@@ -90,8 +105,15 @@ fn decode_objects_from(
             return Ok(());
         }
         if !rest.starts_with('{') {
-            let what = if n == 0 && looks_like_json(rest) { "not a JSON object" } else { "not JSON" };
-            return Err(DecodeError { done: n, message: format!("{what}: {}", preview(rest)) });
+            let what = if n == 0 && looks_like_json(rest) {
+                "not a JSON object"
+            } else {
+                "not JSON"
+            };
+            return Err(DecodeError {
+                done: n,
+                message: format!("{what}: {}", preview(rest)),
+            });
         }
         let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<RawEntry<'_>>();
         let parsed = stream.next();
@@ -107,7 +129,10 @@ fn decode_objects_from(
             Some(Err(e)) if e.is_data() => {
                 // Valid JSON of an unexpected shape: show it as an unknown
                 // entry rather than lose it.
-                let end = object_end(rest).ok_or_else(|| DecodeError { done: n, message: e.to_string() })?;
+                let end = object_end(rest).ok_or_else(|| DecodeError {
+                    done: n,
+                    message: e.to_string(),
+                })?;
                 if n >= skip {
                     f(RawEntry::default(), &rest[..end]);
                 }
@@ -116,7 +141,11 @@ fn decode_objects_from(
                 continue;
             }
             Some(Err(e)) => {
-                let message = if e.is_eof() { format!("truncated JSON ({e})") } else { format!("invalid JSON ({e})") };
+                let message = if e.is_eof() {
+                    format!("truncated JSON ({e})")
+                } else {
+                    format!("invalid JSON ({e})")
+                };
                 return Err(DecodeError { done: n, message });
             }
         }
@@ -139,12 +168,22 @@ fn looks_like_json(s: &str) -> bool {
 fn preview(s: &str) -> String {
     let p: String = s.chars().take(40).collect();
     let p = super::text::sanitize(&p).into_owned();
-    if s.chars().count() > 40 { format!("{p}…") } else { p }
+    if s.chars().count() > 40 {
+        format!("{p}…")
+    } else {
+        p
+    }
 }
 
 fn trim_ascii(b: &[u8]) -> &[u8] {
-    let start = b.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(b.len());
-    let end = b.iter().rposition(|c| !c.is_ascii_whitespace()).map_or(start, |e| e + 1);
+    let start = b
+        .iter()
+        .position(|c| !c.is_ascii_whitespace())
+        .unwrap_or(b.len());
+    let end = b
+        .iter()
+        .rposition(|c| !c.is_ascii_whitespace())
+        .map_or(start, |e| e + 1);
     &b[start..end]
 }
 
@@ -167,7 +206,8 @@ fn replace_lone_surrogates(s: &str) -> String {
                         let pair_ok = i + 12 <= b.len()
                             && b[i + 6] == b'\\'
                             && b[i + 7] == b'u'
-                            && hex4(&b[i + 8..i + 12]).is_some_and(|l| (0xdc00..0xe000).contains(&l));
+                            && hex4(&b[i + 8..i + 12])
+                                .is_some_and(|l| (0xdc00..0xe000).contains(&l));
                         if pair_ok {
                             i += 12;
                             continue;
@@ -198,7 +238,9 @@ fn replace_lone_surrogates(s: &str) -> String {
 }
 
 fn hex4(b: &[u8]) -> Option<u32> {
-    std::str::from_utf8(b).ok().and_then(|h| u32::from_str_radix(h, 16).ok())
+    std::str::from_utf8(b)
+        .ok()
+        .and_then(|h| u32::from_str_radix(h, 16).ok())
 }
 
 #[cfg(test)]
@@ -238,17 +280,23 @@ mod tests {
 
     #[test]
     fn lone_surrogate_is_repaired() {
-        let (k, p) = kinds(br#"{"type":"user","message":{"role":"user","content":"cut emoji \ud83d here"}}"#);
+        let (k, p) = kinds(
+            br#"{"type":"user","message":{"role":"user","content":"cut emoji \ud83d here"}}"#,
+        );
         assert_eq!(k, vec![Some("user".into())]);
         assert!(p[0].recovered);
         // valid pairs stay
-        assert_eq!(replace_lone_surrogates(r#""\ud83d\ude00""#), r#""\ud83d\ude00""#);
+        assert_eq!(
+            replace_lone_surrogates(r#""\ud83d\ude00""#),
+            r#""\ud83d\ude00""#
+        );
         assert_eq!(replace_lone_surrogates(r#""\\ud83d""#), r#""\\ud83d""#);
     }
 
     #[test]
     fn invalid_utf8_is_repaired() {
-        let (k, p) = kinds(b"{\"type\":\"assistant\",\"note\":\"bad utf8 \xff\xfe\xc3(\",\"uuid\":\"x\"}");
+        let (k, p) =
+            kinds(b"{\"type\":\"assistant\",\"note\":\"bad utf8 \xff\xfe\xc3(\",\"uuid\":\"x\"}");
         assert_eq!(k, vec![Some("assistant".into())]);
         assert!(p[0].recovered);
     }

@@ -179,9 +179,8 @@ pub enum Category {
 impl Category {
     pub fn of(tool: &str) -> Category {
         match tool {
-            "Read" | "Grep" | "Glob" | "LS" | "WebFetch" | "WebSearch" | "ToolSearch" | "web_search" => {
-                Category::Explore
-            }
+            "Read" | "Grep" | "Glob" | "LS" | "WebFetch" | "WebSearch" | "ToolSearch"
+            | "web_search" => Category::Explore,
             "Edit" | "MultiEdit" | "Write" | "NotebookEdit" => Category::Edit,
             "Bash" | "BashOutput" | "KillBash" | "KillShell" => Category::Run,
             "Task" | "Agent" => Category::Subagent,
@@ -205,15 +204,39 @@ impl Category {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum SystemInfo {
-    CompactBoundary { trigger: Option<String>, pre_tokens: Option<u64>, micro: bool },
-    TurnDuration { ms: u64 },
-    ApiError { attempt: Option<u64>, max: Option<u64>, retry_in_ms: Option<f64> },
-    StopHooks { count: u64, errors: u64 },
+    CompactBoundary {
+        trigger: Option<String>,
+        pre_tokens: Option<u64>,
+        micro: bool,
+    },
+    TurnDuration {
+        ms: u64,
+    },
+    ApiError {
+        attempt: Option<u64>,
+        max: Option<u64>,
+        retry_in_ms: Option<f64>,
+    },
+    StopHooks {
+        count: u64,
+        errors: u64,
+    },
     /// `claude -p --output-format stream-json`: `system/init`.
-    StreamInit { model: Option<String>, tools: usize, cwd: Option<String> },
+    StreamInit {
+        model: Option<String>,
+        tools: usize,
+        cwd: Option<String>,
+    },
     /// stream-json `result`.
-    StreamResult { cost_usd: Option<f64>, duration_ms: Option<f64>, turns: Option<u64> },
-    Other { subtype: Option<String>, level: Option<String> },
+    StreamResult {
+        cost_usd: Option<f64>,
+        duration_ms: Option<f64>,
+        turns: Option<u64>,
+    },
+    Other {
+        subtype: Option<String>,
+        level: Option<String>,
+    },
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

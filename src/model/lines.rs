@@ -29,7 +29,10 @@ pub struct Line<'a> {
 
 impl LineSplitter {
     pub fn new() -> Self {
-        LineSplitter { next_line: 1, ..Default::default() }
+        LineSplitter {
+            next_line: 1,
+            ..Default::default()
+        }
     }
 
     /// Bytes consumed so far (complete lines plus the buffered tail).
@@ -104,7 +107,11 @@ fn emit(line: &[u8], skip: usize, number: u32, offset: u64, f: &mut impl FnMut(L
         // the tentative tail was the whole line: nothing new
         return;
     }
-    f(Line { number, offset, bytes });
+    f(Line {
+        number,
+        offset,
+        bytes,
+    });
 }
 
 #[cfg(test)]
@@ -155,8 +162,13 @@ mod tests {
         s.consume_tail();
         assert!(s.tail().is_none());
         assert_eq!(s.lines_seen(), 1);
-        s.feed(b"{\"y\":2}\n{\"z\":3}\n", |l| out.push((l.number, l.bytes.to_vec())));
-        assert_eq!(out, vec![(1, b"{\"y\":2}".to_vec()), (2, b"{\"z\":3}".to_vec())]);
+        s.feed(b"{\"y\":2}\n{\"z\":3}\n", |l| {
+            out.push((l.number, l.bytes.to_vec()))
+        });
+        assert_eq!(
+            out,
+            vec![(1, b"{\"y\":2}".to_vec()), (2, b"{\"z\":3}".to_vec())]
+        );
         // a bare newline after a tentative tail adds nothing
         let mut s = LineSplitter::new();
         s.feed(b"{}", |_| {});

@@ -8,8 +8,12 @@ use std::path::{Path, PathBuf};
 /// Subagent files of a session file, with their agent ids.
 pub fn subagent_files(session_path: &Path) -> Vec<(PathBuf, String)> {
     let mut out = Vec::new();
-    let Some(stem) = session_path.file_stem().and_then(|s| s.to_str()) else { return out };
-    let Some(dir) = session_path.parent() else { return out };
+    let Some(stem) = session_path.file_stem().and_then(|s| s.to_str()) else {
+        return out;
+    };
+    let Some(dir) = session_path.parent() else {
+        return out;
+    };
     let sub = dir.join(stem).join("subagents");
     if let Ok(rd) = std::fs::read_dir(&sub) {
         for e in rd.flatten() {

@@ -5,8 +5,8 @@
 //! (nested typed structs, not `Value` and not a second parse of a
 //! `RawValue`), which is what keeps a 100 MB export close to a bare parse.
 
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::fmt;
@@ -308,7 +308,10 @@ impl<'de> Deserialize<'de> for ToolUseResult {
                 })
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<ToolUseResult, E> {
-                Ok(ToolUseResult { error_text: Some(v.to_owned()), ..Default::default() })
+                Ok(ToolUseResult {
+                    error_text: Some(v.to_owned()),
+                    ..Default::default()
+                })
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ToolUseResult, A::Error> {
                 while seq.next_element::<IgnoredAny>()?.is_some() {}
@@ -428,5 +431,9 @@ impl<'de: 'a, 'a> Deserialize<'de> for MaybeBlock<'a> {
 }
 
 fn text_block(t: Cow<'_, str>) -> Block<'_> {
-    Block { kind: Some(Cow::Borrowed("text")), text: Some(t), ..Default::default() }
+    Block {
+        kind: Some(Cow::Borrowed("text")),
+        text: Some(t),
+        ..Default::default()
+    }
 }

@@ -144,7 +144,11 @@ pub const MAIN: u16 = 0;
 impl Session {
     pub fn new(path: Option<PathBuf>) -> Self {
         let mut s = Session::default();
-        s.sources.push(Source { path, agent: None, splitter: LineSplitter::new() });
+        s.sources.push(Source {
+            path,
+            agent: None,
+            splitter: LineSplitter::new(),
+        });
         s
     }
 
@@ -181,7 +185,11 @@ impl Session {
         if agent_id.starts_with("acompact") {
             self.agents[a as usize].compact = true;
         }
-        self.sources.push(Source { path: Some(path), agent: Some(a), splitter: LineSplitter::new() });
+        self.sources.push(Source {
+            path: Some(path),
+            agent: Some(a),
+            splitter: LineSplitter::new(),
+        });
         (self.sources.len() - 1) as u16
     }
 
@@ -189,7 +197,9 @@ impl Session {
     /// last line waits for its newline (or for [`Self::flush_tail`]).
     pub fn feed(&mut self, source: u16, bytes: &[u8]) {
         let mut splitter = std::mem::take(&mut self.sources[source as usize].splitter);
-        splitter.feed(bytes, |line| self.ingest_line(source, line.number, line.bytes));
+        splitter.feed(bytes, |line| {
+            self.ingest_line(source, line.number, line.bytes)
+        });
         self.sources[source as usize].splitter = splitter;
     }
 
@@ -199,7 +209,9 @@ impl Session {
     pub fn flush_tail(&mut self, source: u16) {
         let mut splitter = std::mem::take(&mut self.sources[source as usize].splitter);
         if let Some(tail) = splitter.tail() {
-            let clean = decode_line(tail.number, tail.bytes, |_, _| {}).iter().all(|p| p.recovered);
+            let clean = decode_line(tail.number, tail.bytes, |_, _| {})
+                .iter()
+                .all(|p| p.recovered);
             if clean {
                 self.ingest_line(source, tail.number, tail.bytes);
                 splitter.consume_tail();
@@ -326,7 +338,11 @@ impl Session {
             return a;
         }
         let a = self.agents.len() as u32;
-        self.agents.push(Agent { id: id.to_owned(), compact: id.starts_with("acompact"), ..Default::default() });
+        self.agents.push(Agent {
+            id: id.to_owned(),
+            compact: id.starts_with("acompact"),
+            ..Default::default()
+        });
         self.agent_index.insert(id.to_owned(), a);
         a
     }
@@ -348,7 +364,10 @@ impl Session {
         if e.is_sidechain != Some(true) {
             return Target::Main;
         }
-        let by_parent = e.parent_uuid.as_deref().and_then(|p| self.sidechain_uuid.get(p).copied());
+        let by_parent = e
+            .parent_uuid
+            .as_deref()
+            .and_then(|p| self.sidechain_uuid.get(p).copied());
         let a = match (e.agent_id.as_deref(), by_parent) {
             (Some(id), _) => self.agent_for_id(id),
             (None, Some(a)) => a,
@@ -410,8 +429,16 @@ impl Session {
             "file-history-snapshot" => return Outcome::Hidden("file-history-snapshot"),
             "queue-operation" => return Outcome::Hidden("queue-operation"),
             "progress" => {
-                let sub = e.data.as_ref().and_then(|d| d.kind.as_deref()).unwrap_or("");
-                return Outcome::Hidden(if sub == "agent_progress" { "agent_progress" } else { "progress" });
+                let sub = e
+                    .data
+                    .as_ref()
+                    .and_then(|d| d.kind.as_deref())
+                    .unwrap_or("");
+                return Outcome::Hidden(if sub == "agent_progress" {
+                    "agent_progress"
+                } else {
+                    "progress"
+                });
             }
             "attachment" => {
                 if let Some(a) = &e.attachment {
@@ -478,7 +505,11 @@ impl Session {
     fn envelope_item(&mut self, kind: Kind, source: u16, line: u32, e: &RawEntry<'_>) -> Item {
         let mut item = self.new_item(kind, source, line);
         item.uuid = e.uuid.as_deref().map(Into::into);
-        item.parent_uuid = e.parent_uuid.as_deref().or(e.logical_parent_uuid.as_deref()).map(Into::into);
+        item.parent_uuid = e
+            .parent_uuid
+            .as_deref()
+            .or(e.logical_parent_uuid.as_deref())
+            .map(Into::into);
         item.timestamp = e.timestamp.as_deref().and_then(parse_timestamp);
         item
     }
@@ -494,7 +525,14 @@ impl Session {
         Outcome::Shown
     }
 
-    fn ingest_user(&mut self, target: Target, source: u16, line: u32, e: RawEntry<'_>, raw: &str) -> Outcome {
+    fn ingest_user(
+        &mut self,
+        target: Target,
+        source: u16,
+        line: u32,
+        e: RawEntry<'_>,
+        raw: &str,
+    ) -> Outcome {
         let Some(msg) = &e.message else {
             return self.unknown(source, line, &e, raw);
         };
@@ -522,7 +560,15 @@ impl Session {
                         "text" => {
                             let t = b.text.as_deref().unwrap_or("");
                             if is_meta || classify_user_text(t) != UserText::Prompt {
-                                self.flush_prompt(target, source, line, &e, &mut text, &mut images, is_meta);
+                                self.flush_prompt(
+                                    target,
+                                    source,
+                                    line,
+                                    &e,
+                                    &mut text,
+                                    &mut images,
+                                    is_meta,
+                                );
                                 self.user_text(target, source, line, &e, t, Vec::new(), is_meta);
                             } else {
                                 if !text.is_empty() {
@@ -537,11 +583,27 @@ impl Session {
                             shown = true;
                         }
                         "tool_result" => {
-                            self.flush_prompt(target, source, line, &e, &mut text, &mut images, is_meta);
+                            self.flush_prompt(
+                                target,
+                                source,
+                                line,
+                                &e,
+                                &mut text,
+                                &mut images,
+                                is_meta,
+                            );
                             shown |= self.tool_result(target, source, line, &e, b, tur.take());
                         }
                         _ => {
-                            self.flush_prompt(target, source, line, &e, &mut text, &mut images, is_meta);
+                            self.flush_prompt(
+                                target,
+                                source,
+                                line,
+                                &e,
+                                &mut text,
+                                &mut images,
+                                is_meta,
+                            );
                             self.unknown_block(target, source, line, &e, b);
                             shown = true;
                         }
@@ -551,7 +613,11 @@ impl Session {
             }
             _ => {}
         }
-        if shown { Outcome::Shown } else { Outcome::Hidden("empty message") }
+        if shown {
+            Outcome::Shown
+        } else {
+            Outcome::Hidden("empty message")
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -583,7 +649,11 @@ impl Session {
         images: Vec<Image>,
         is_meta: bool,
     ) {
-        let class = if is_meta { UserText::Meta } else { classify_user_text(text) };
+        let class = if is_meta {
+            UserText::Meta
+        } else {
+            classify_user_text(text)
+        };
         let item = match class {
             UserText::Meta => {
                 let mut item = self.envelope_item(Kind::Meta, source, line, e);
@@ -606,7 +676,10 @@ impl Session {
                     item.text.push_str(&img.placeholder());
                 }
                 let files = mentioned_files(text);
-                if target == Target::Main && self.meta.first_prompt.is_none() && !text.trim().is_empty() {
+                if target == Target::Main
+                    && self.meta.first_prompt.is_none()
+                    && !text.trim().is_empty()
+                {
                     self.meta.first_prompt = Some(super::text::first_line(text, 200));
                 }
                 if let Target::Agent(a) = target {
@@ -624,7 +697,14 @@ impl Session {
         self.push(target, None, item);
     }
 
-    fn unknown_block(&mut self, target: Target, source: u16, line: u32, e: &RawEntry<'_>, b: &Block<'_>) {
+    fn unknown_block(
+        &mut self,
+        target: Target,
+        source: u16,
+        line: u32,
+        e: &RawEntry<'_>,
+        b: &Block<'_>,
+    ) {
         let mut item = self.envelope_item(Kind::Unknown, source, line, e);
         let kind = b.kind.as_deref().unwrap_or("?");
         item.text = match b.text.as_deref() {
@@ -645,7 +725,11 @@ impl Session {
         extra: Option<ToolUseResult>,
     ) -> bool {
         let mut images = Vec::new();
-        let text = b.content.as_deref().map(|c| tool_result_text(c, &mut images)).unwrap_or_default();
+        let text = b
+            .content
+            .as_deref()
+            .map(|c| tool_result_text(c, &mut images))
+            .unwrap_or_default();
         let result = ToolResult {
             source,
             line,
@@ -693,7 +777,8 @@ impl Session {
         let Some(msg) = &e.message else {
             return self.unknown(source, line, &e, raw);
         };
-        let synthetic = msg.model.as_deref() == Some("<synthetic>") || e.is_api_error_message == Some(true);
+        let synthetic =
+            msg.model.as_deref() == Some("<synthetic>") || e.is_api_error_message == Some(true);
         if synthetic {
             let mut item = self.envelope_item(Kind::System, source, line, &e);
             item.text = msg.content.as_ref().map(content_text).unwrap_or_default();
@@ -709,7 +794,10 @@ impl Session {
                 }
             }
         }
-        let m = msg.id.as_deref().map(|id| self.transcript_mut(target).upsert_message(id, msg.model.as_deref(), msg.usage));
+        let m = msg.id.as_deref().map(|id| {
+            self.transcript_mut(target)
+                .upsert_message(id, msg.model.as_deref(), msg.usage)
+        });
         let mut shown = false;
         match &msg.content {
             Some(Content::Text(t)) => {
@@ -726,7 +814,11 @@ impl Session {
             }
             _ => {}
         }
-        if shown { Outcome::Shown } else { Outcome::Hidden("empty message") }
+        if shown {
+            Outcome::Shown
+        } else {
+            Outcome::Hidden("empty message")
+        }
     }
 
     fn push_block(&mut self, target: Target, m: Option<u32>, item: Item) -> usize {
@@ -807,7 +899,13 @@ impl Session {
         true
     }
 
-    fn ingest_system(&mut self, target: Target, source: u16, line: u32, e: RawEntry<'_>) -> Outcome {
+    fn ingest_system(
+        &mut self,
+        target: Target,
+        source: u16,
+        line: u32,
+        e: RawEntry<'_>,
+    ) -> Outcome {
         let subtype = e.subtype.as_deref().unwrap_or("");
         let text = e.content.as_ref().map(content_text).unwrap_or_default();
         let (kind, info, text) = match subtype {
@@ -833,9 +931,18 @@ impl Session {
             "compact_boundary" | "microcompact_boundary" => {
                 let micro = subtype == "microcompact_boundary";
                 let cm = e.compact_metadata.clone().unwrap_or_default();
-                let info = SystemInfo::CompactBoundary { trigger: cm.trigger, pre_tokens: cm.pre_tokens, micro };
+                let info = SystemInfo::CompactBoundary {
+                    trigger: cm.trigger,
+                    pre_tokens: cm.pre_tokens,
+                    micro,
+                };
                 let text = if text.is_empty() {
-                    (if micro { "Context microcompacted" } else { "Conversation compacted" }).to_owned()
+                    (if micro {
+                        "Context microcompacted"
+                    } else {
+                        "Conversation compacted"
+                    })
+                    .to_owned()
                 } else {
                     text
                 };
@@ -846,7 +953,11 @@ impl Session {
                 if let Some(t) = self.transcript_mut(target).turns.last_mut() {
                     t.duration_ms = Some(ms);
                 }
-                (Kind::System, SystemInfo::TurnDuration { ms }, format!("Turn took {}", super::time::human_duration(ms)))
+                (
+                    Kind::System,
+                    SystemInfo::TurnDuration { ms },
+                    format!("Turn took {}", super::time::human_duration(ms)),
+                )
             }
             "api_error" => {
                 let info = SystemInfo::ApiError {
@@ -854,7 +965,11 @@ impl Session {
                     max: e.max_retries,
                     retry_in_ms: e.retry_in_ms,
                 };
-                let err = e.error.map(|r| r.get()).filter(|r| *r != "{}" && *r != "null").unwrap_or("");
+                let err = e
+                    .error
+                    .map(|r| r.get())
+                    .filter(|r| *r != "{}" && *r != "null")
+                    .unwrap_or("");
                 let mut text = format!(
                     "API error · retry {}/{}",
                     e.retry_attempt.map_or("?".into(), |n| n.to_string()),
@@ -915,13 +1030,23 @@ impl Session {
         Outcome::Shown
     }
 
-    fn ingest_stream_result(&mut self, target: Target, source: u16, line: u32, e: RawEntry<'_>) -> Outcome {
+    fn ingest_stream_result(
+        &mut self,
+        target: Target,
+        source: u16,
+        line: u32,
+        e: RawEntry<'_>,
+    ) -> Outcome {
         self.meta.stream_json = true;
         self.meta.cost_usd = e.total_cost_usd.or(self.meta.cost_usd);
         let mut item = self.envelope_item(Kind::System, source, line, &e);
         let mut text = format!(
             "Result: {}",
-            if e.is_error == Some(true) { "error" } else { e.subtype.as_deref().unwrap_or("done") }
+            if e.is_error == Some(true) {
+                "error"
+            } else {
+                e.subtype.as_deref().unwrap_or("done")
+            }
         );
         if let Some(n) = e.num_turns {
             text.push_str(&format!(" · {n} turns"));
@@ -987,13 +1112,22 @@ impl Session {
         if self.agents[agent as usize].call.is_some() {
             return;
         }
-        let Some(prompt) = self.agents[agent as usize].prompt.clone() else { return };
-        let found = self.main.items.iter().rev().take(5000).find_map(|it| match &it.detail {
-            Detail::Call(c) if c.category == Category::Subagent && c.agent.is_none() => {
-                (task_prompt(c.input.get()).as_deref() == Some(prompt.as_str())).then_some(it.id)
-            }
-            _ => None,
-        });
+        let Some(prompt) = self.agents[agent as usize].prompt.clone() else {
+            return;
+        };
+        let found = self
+            .main
+            .items
+            .iter()
+            .rev()
+            .take(5000)
+            .find_map(|it| match &it.detail {
+                Detail::Call(c) if c.category == Category::Subagent && c.agent.is_none() => {
+                    (task_prompt(c.input.get()).as_deref() == Some(prompt.as_str()))
+                        .then_some(it.id)
+                }
+                _ => None,
+            });
         if let Some(id) = found {
             self.link(agent, Target::Main, id);
         }
@@ -1005,11 +1139,15 @@ impl Session {
             Target::Main => &self.main,
             Target::Agent(_) => return,
         };
-        let Detail::Call(c) = &t.items[idx].detail else { return };
+        let Detail::Call(c) = &t.items[idx].detail else {
+            return;
+        };
         if c.category != Category::Subagent {
             return;
         }
-        let Some(p) = task_prompt(c.input.get()) else { return };
+        let Some(p) = task_prompt(c.input.get()) else {
+            return;
+        };
         let id = t.items[idx].id;
         let found = self
             .agents
@@ -1087,7 +1225,9 @@ fn tool_result_text(c: &Content<'_>, images: &mut Vec<Image>) -> String {
                         images.push(img);
                         Cow::Owned(p)
                     }
-                    "tool_reference" => Cow::Owned(format!("[tool {}]", b.tool_name.as_deref().unwrap_or("?"))),
+                    "tool_reference" => {
+                        Cow::Owned(format!("[tool {}]", b.tool_name.as_deref().unwrap_or("?")))
+                    }
                     other => Cow::Owned(format!("[{other}]")),
                 };
                 if !out.is_empty() {
@@ -1104,7 +1244,9 @@ fn tool_result_text(c: &Content<'_>, images: &mut Vec<Image>) -> String {
 fn block_image(b: &Block<'_>) -> Image {
     let src = b.source.as_ref();
     let media = src.and_then(|s| s.media_type.as_deref());
-    let len = src.and_then(|s| s.data).map_or(0, |d| d.get().len().saturating_sub(2));
+    let len = src
+        .and_then(|s| s.data)
+        .map_or(0, |d| d.get().len().saturating_sub(2));
     image_from_base64_len(media, len)
 }
 

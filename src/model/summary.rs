@@ -41,7 +41,9 @@ pub fn call_summary(tool: &str, input: &str) -> String {
         "WebFetch" => one(&a.url),
         "WebSearch" | "web_search" | "ToolSearch" => one(&a.query),
         "Task" | "Agent" => {
-            let d = one(&a.description).or_else(|| one(&a.prompt)).unwrap_or_default();
+            let d = one(&a.description)
+                .or_else(|| one(&a.prompt))
+                .unwrap_or_default();
             Some(match &a.subagent_type {
                 Some(t) => format!("{t} \"{d}\""),
                 None => format!("\"{d}\""),
@@ -51,7 +53,9 @@ pub fn call_summary(tool: &str, input: &str) -> String {
         "Skill" => one(&a.skill),
         "BashOutput" | "KillBash" | "KillShell" => one(&a.bash_id).or_else(|| one(&a.shell_id)),
         "ExitPlanMode" => one(&a.plan),
-        t if t.starts_with("Task") => one(&a.subject).or_else(|| one(&a.task_id)).or_else(|| one(&a.description)),
+        t if t.starts_with("Task") => one(&a.subject)
+            .or_else(|| one(&a.task_id))
+            .or_else(|| one(&a.description)),
         _ => None,
     };
     s.or_else(|| one(&a.file_path))
@@ -70,10 +74,28 @@ mod tests {
 
     #[test]
     fn summaries() {
-        assert_eq!(call_summary("Read", r#"{"file_path":"/a/b.rs"}"#), "/a/b.rs");
-        assert_eq!(call_summary("Bash", r#"{"command":"cargo test\n--all","description":"x"}"#), "cargo test");
-        assert_eq!(call_summary("Task", r#"{"description":"review","subagent_type":"general-purpose"}"#), "general-purpose \"review\"");
-        assert_eq!(call_summary("mcp__x__y", r#"{"url":"http://a"}"#), "http://a");
+        assert_eq!(
+            call_summary("Read", r#"{"file_path":"/a/b.rs"}"#),
+            "/a/b.rs"
+        );
+        assert_eq!(
+            call_summary(
+                "Bash",
+                r#"{"command":"cargo test\n--all","description":"x"}"#
+            ),
+            "cargo test"
+        );
+        assert_eq!(
+            call_summary(
+                "Task",
+                r#"{"description":"review","subagent_type":"general-purpose"}"#
+            ),
+            "general-purpose \"review\""
+        );
+        assert_eq!(
+            call_summary("mcp__x__y", r#"{"url":"http://a"}"#),
+            "http://a"
+        );
         assert_eq!(call_summary("Read", "not json"), "");
         assert_eq!(call_summary("TodoWrite", r#"{"todos":[{},{}]}"#), "2 todos");
     }

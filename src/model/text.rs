@@ -58,7 +58,11 @@ pub fn ansi_segments(s: &str) -> Vec<AnsiSegment<'_>> {
                     j += 1;
                 }
                 let fin = j;
-                let end = if j < b.len() && (0x40..0x7f).contains(&b[j]) { j + 1 } else { j };
+                let end = if j < b.len() && (0x40..0x7f).contains(&b[j]) {
+                    j + 1
+                } else {
+                    j
+                };
                 if fin < b.len() && b[fin] == b'm' {
                     out.push(AnsiSegment::Sgr(&s[body..fin]));
                 }
@@ -254,7 +258,15 @@ mod tests {
 
     #[test]
     fn unterminated_sequences_do_not_panic() {
-        for s in ["\x1b", "\x1b[", "\x1b[31", "\x1b]0;ti", "é\x1b[é", "\u{9b}", "\x1b\u{e9}"] {
+        for s in [
+            "\x1b",
+            "\x1b[",
+            "\x1b[31",
+            "\x1b]0;ti",
+            "é\x1b[é",
+            "\u{9b}",
+            "\x1b\u{e9}",
+        ] {
             let out = sanitize(s);
             assert!(!out.chars().any(is_unsafe_char), "{s:?} -> {out:?}");
         }

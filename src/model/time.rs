@@ -3,12 +3,22 @@
 
 /// Milliseconds since the Unix epoch.
 pub fn parse_timestamp(s: &str) -> Option<i64> {
-    fast_iso(s.as_bytes()).or_else(|| s.parse::<jiff::Timestamp>().ok().map(|t| t.as_millisecond()))
+    fast_iso(s.as_bytes()).or_else(|| {
+        s.parse::<jiff::Timestamp>()
+            .ok()
+            .map(|t| t.as_millisecond())
+    })
 }
 
 fn fast_iso(b: &[u8]) -> Option<i64> {
     // YYYY-MM-DDTHH:MM:SS[.fff]Z
-    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || b[10] != b'T' || b[13] != b':' || b[16] != b':' {
+    if b.len() < 20
+        || b[4] != b'-'
+        || b[7] != b'-'
+        || b[10] != b'T'
+        || b[13] != b':'
+        || b[16] != b':'
+    {
         return None;
     }
     let num = |r: std::ops::Range<usize>| -> Option<i64> {
@@ -36,7 +46,14 @@ fn fast_iso(b: &[u8]) -> Option<i64> {
             ms = ms * 10 + digits.get(k).map_or(0, |c| (c - b'0') as i64);
         }
     }
-    if i != b.len() - 1 || b[i] != b'Z' || !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || s > 60 {
+    if i != b.len() - 1
+        || b[i] != b'Z'
+        || !(1..=12).contains(&mo)
+        || !(1..=31).contains(&d)
+        || h > 23
+        || mi > 59
+        || s > 60
+    {
         return None;
     }
     Some((days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s) * 1000 + ms)
@@ -82,7 +99,12 @@ mod tests {
     fn parses_and_formats() {
         let ms = parse_timestamp("2025-10-12T21:35:53.825Z").expect("parses");
         assert_eq!(format_iso(ms), "2025-10-12T21:35:53.825Z");
-        assert_eq!(parse_timestamp("2025-10-12T21:35:53Z").map(format_iso).as_deref(), Some("2025-10-12T21:35:53.000Z"));
+        assert_eq!(
+            parse_timestamp("2025-10-12T21:35:53Z")
+                .map(format_iso)
+                .as_deref(),
+            Some("2025-10-12T21:35:53.000Z")
+        );
         assert_eq!(parse_timestamp("2025-10-12T23:35:53.825+02:00"), Some(ms));
         assert_eq!(parse_timestamp("yesterday"), None);
         assert_eq!(human_duration(151_000), "2m31s");

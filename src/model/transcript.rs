@@ -48,7 +48,12 @@ impl Transcript {
     /// The tokens of the context after the last assistant message.
     pub fn context_tokens(&self) -> Option<u64> {
         let u = self.messages.iter().rev().find_map(|m| m.usage)?;
-        Some(u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens + u.output_tokens)
+        Some(
+            u.input_tokens
+                + u.cache_creation_input_tokens
+                + u.cache_read_input_tokens
+                + u.output_tokens,
+        )
     }
 
     /// Registers or updates an assistant message; usage repeats on every
@@ -91,7 +96,10 @@ impl Transcript {
         // Only jump back over rows that are not part of the conversation
         // flow (hooks, system notes); never over a user prompt.
         let between = &self.items[last + 1..];
-        if between.iter().all(|i| matches!(i.kind, Kind::System | Kind::Meta)) {
+        if between
+            .iter()
+            .all(|i| matches!(i.kind, Kind::System | Kind::Meta))
+        {
             last + 1
         } else {
             self.items.len()
@@ -123,7 +131,10 @@ impl Transcript {
             self.tool_index.insert(c.id.clone(), idx);
         }
         if item.kind == Kind::User {
-            self.turns.push(Turn { first_item: item.id, duration_ms: None });
+            self.turns.push(Turn {
+                first_item: item.id,
+                duration_ms: None,
+            });
         }
         if item.kind == Kind::ToolCall {
             self.group_call(idx);
@@ -147,7 +158,10 @@ impl Transcript {
                 g
             }
             None => {
-                self.groups.push(Group { first: idx, last: idx });
+                self.groups.push(Group {
+                    first: idx,
+                    last: idx,
+                });
                 (self.groups.len() - 1) as u32
             }
         };
@@ -158,8 +172,11 @@ impl Transcript {
     pub fn reindex(&mut self) {
         self.groups.clear();
         self.tool_index.clear();
-        let durations: HashMap<ItemId, u64> =
-            self.turns.iter().filter_map(|t| Some((t.first_item, t.duration_ms?))).collect();
+        let durations: HashMap<ItemId, u64> = self
+            .turns
+            .iter()
+            .filter_map(|t| Some((t.first_item, t.duration_ms?)))
+            .collect();
         self.turns.clear();
         for m in &mut self.messages {
             m.last_item = usize::MAX;
@@ -186,6 +203,10 @@ fn add_usage(t: &mut Usage, u: &Usage) {
 fn sub_usage(t: &mut Usage, u: &Usage) {
     t.input_tokens = t.input_tokens.saturating_sub(u.input_tokens);
     t.output_tokens = t.output_tokens.saturating_sub(u.output_tokens);
-    t.cache_creation_input_tokens = t.cache_creation_input_tokens.saturating_sub(u.cache_creation_input_tokens);
-    t.cache_read_input_tokens = t.cache_read_input_tokens.saturating_sub(u.cache_read_input_tokens);
+    t.cache_creation_input_tokens = t
+        .cache_creation_input_tokens
+        .saturating_sub(u.cache_creation_input_tokens);
+    t.cache_read_input_tokens = t
+        .cache_read_input_tokens
+        .saturating_sub(u.cache_read_input_tokens);
 }

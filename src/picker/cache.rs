@@ -32,7 +32,9 @@ impl Cache {
     /// (damaged lines are skipped).
     pub fn load(file: &Path) -> Cache {
         let mut entries = HashMap::new();
-        let Ok(f) = fs::File::open(file) else { return Cache { entries } };
+        let Ok(f) = fs::File::open(file) else {
+            return Cache { entries };
+        };
         let mut lines = io::BufReader::with_capacity(1 << 16, f).lines();
         if !matches!(lines.next(), Some(Ok(h)) if h == HEADER) {
             return Cache { entries };
@@ -56,7 +58,9 @@ impl Cache {
 
     /// The cached row for `path` if the file has not changed since.
     pub fn get(&self, path: &Path, size: u64, mtime_ns: i64) -> Option<&SessionInfo> {
-        self.entries.get(path).filter(|i| i.size == size && i.mtime_ns == mtime_ns)
+        self.entries
+            .get(path)
+            .filter(|i| i.size == size && i.mtime_ns == mtime_ns)
     }
 
     /// Whether the cache holds rows under `root` other than `current`

@@ -60,7 +60,9 @@ pub fn short_model(model: &str) -> String {
 
 /// `~/src/ccv` for paths under `$HOME`.
 pub fn tilde(path: &str) -> String {
-    if let Some(home) = std::env::var_os("HOME").map(|h| h.to_string_lossy().into_owned()).filter(|h| h.len() > 1)
+    if let Some(home) = std::env::var_os("HOME")
+        .map(|h| h.to_string_lossy().into_owned())
+        .filter(|h| h.len() > 1)
         && let Some(rest) = path.strip_prefix(home.trim_end_matches('/'))
         && (rest.is_empty() || rest.starts_with('/'))
     {
@@ -71,7 +73,11 @@ pub fn tilde(path: &str) -> String {
 
 /// `240` or `~240` when extrapolated.
 pub fn message_count(s: &SessionInfo) -> String {
-    if s.message_count_exact { s.message_count.to_string() } else { format!("~{}", s.message_count) }
+    if s.message_count_exact {
+        s.message_count.to_string()
+    } else {
+        format!("~{}", s.message_count)
+    }
 }
 
 /// Sanitised, on one line, cut or padded to `width` columns.
@@ -79,10 +85,17 @@ pub fn fit(s: &str, width: usize) -> String {
     let clean = sanitize(s);
     let mut out = String::new();
     let mut used = 0;
-    let mut chars = clean.chars().map(|c| if c == '\n' || c == '\t' { ' ' } else { c }).peekable();
+    let mut chars = clean
+        .chars()
+        .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })
+        .peekable();
     while let Some(c) = chars.next() {
         let w = c.width().unwrap_or(0);
-        let room = if chars.peek().is_some() { width.saturating_sub(1) } else { width };
+        let room = if chars.peek().is_some() {
+            width.saturating_sub(1)
+        } else {
+            width
+        };
         if used + w > room {
             if width > 0 {
                 out.push('…');

@@ -8,9 +8,9 @@ use std::collections::HashMap;
 use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
-use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// `$CLAUDE_CONFIG_DIR/projects`, else `$HOME/.claude/projects`.
@@ -18,7 +18,10 @@ pub fn default_projects_root() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("CLAUDE_CONFIG_DIR").filter(|d| !d.is_empty()) {
         return Some(PathBuf::from(dir).join("projects"));
     }
-    let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from).or_else(dirs::home_dir)?;
+    let home = std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+        .or_else(dirs::home_dir)?;
     Some(home.join(".claude").join("projects"))
 }
 
@@ -34,7 +37,10 @@ impl ScanOptions {
     /// The default cache file (`$XDG_CACHE_HOME/ccv/sessions-v1.jsonl`,
     /// else the platform cache dir) and one thread per core.
     pub fn standard() -> ScanOptions {
-        ScanOptions { cache: super::cache::default_cache_file(), threads: 0 }
+        ScanOptions {
+            cache: super::cache::default_cache_file(),
+            threads: 0,
+        }
     }
 }
 
@@ -58,7 +64,9 @@ struct Candidate {
 }
 
 pub fn now_ms() -> i64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
 }
 
 fn mtime_ns(meta: &fs::Metadata) -> i64 {
@@ -72,14 +80,18 @@ fn mtime_ns(meta: &fs::Metadata) -> i64 {
 /// deeper are subagent transcripts, counted but not listed.
 fn find_candidates(root: &Path) -> Vec<Candidate> {
     let mut out = Vec::new();
-    let Ok(projects) = fs::read_dir(root) else { return out };
+    let Ok(projects) = fs::read_dir(root) else {
+        return out;
+    };
     for project in projects.flatten() {
         if !project.file_type().is_ok_and(|t| t.is_dir()) {
             continue;
         }
         let dir = project.path();
         let fallback = decode_project_dir(&project.file_name().to_string_lossy());
-        let Ok(entries) = fs::read_dir(&dir) else { continue };
+        let Ok(entries) = fs::read_dir(&dir) else {
+            continue;
+        };
         let mut session_dirs = Vec::new();
         let mut agent_files = Vec::new();
         let first = out.len();
@@ -91,7 +103,9 @@ fn find_candidates(root: &Path) -> Vec<Candidate> {
                 session_dirs.push(name.into_owned());
                 continue;
             }
-            let Some(stem) = name.strip_suffix(".jsonl") else { continue };
+            let Some(stem) = name.strip_suffix(".jsonl") else {
+                continue;
+            };
             if stem.starts_with("agent-") {
                 agent_files.push(e.path());
                 continue;
@@ -107,7 +121,11 @@ fn find_candidates(root: &Path) -> Vec<Candidate> {
         }
         let agents_by_session = project_agents(&agent_files);
         for c in &mut out[first..] {
-            let stem = c.path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let stem = c
+                .path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
             if session_dirs.iter().any(|d| *d == stem) {
                 c.subagents += count_jsonl(&dir.join(&stem).join("subagents"));
             }
@@ -119,7 +137,9 @@ fn find_candidates(root: &Path) -> Vec<Candidate> {
 
 fn count_jsonl(dir: &Path) -> u32 {
     fs::read_dir(dir).map_or(0, |rd| {
-        rd.flatten().filter(|e| e.file_name().to_string_lossy().ends_with(".jsonl")).count() as u32
+        rd.flatten()
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".jsonl"))
+            .count() as u32
     })
 }
 
@@ -129,12 +149,18 @@ fn project_agents(files: &[PathBuf]) -> HashMap<String, u32> {
     let mut map = HashMap::new();
     for f in files {
         let mut buf = [0u8; 4096];
-        let n = fs::File::open(f).and_then(|mut h| h.read(&mut buf)).unwrap_or(0);
+        let n = fs::File::open(f)
+            .and_then(|mut h| h.read(&mut buf))
+            .unwrap_or(0);
         let head = &buf[..n];
         let key = b"\"sessionId\":\"";
-        let Some(p) = memchr::memmem::find(head, key) else { continue };
+        let Some(p) = memchr::memmem::find(head, key) else {
+            continue;
+        };
         let rest = &head[p + key.len()..];
-        let Some(end) = memchr::memchr(b'"', rest) else { continue };
+        let Some(end) = memchr::memchr(b'"', rest) else {
+            continue;
+        };
         if let Ok(id) = std::str::from_utf8(&rest[..end]) {
             *map.entry(id.to_owned()).or_insert(0) += 1;
         }
@@ -167,7 +193,9 @@ fn split_cached(cands: Vec<Candidate>, cache: &Cache) -> (Vec<SessionInfo>, Vec<
 
 fn thread_count(opts: &ScanOptions, jobs: usize) -> usize {
     let n = if opts.threads == 0 {
-        std::thread::available_parallelism().map_or(2, |n| n.get()).min(8)
+        std::thread::available_parallelism()
+            .map_or(2, |n| n.get())
+            .min(8)
     } else {
         opts.threads
     };
@@ -176,7 +204,11 @@ fn thread_count(opts: &ScanOptions, jobs: usize) -> usize {
 
 /// Reads `misses` on worker threads, calling `sink` with each session read.
 /// Returns how many could not be read.
-fn scan_parallel(misses: &[Candidate], threads: usize, sink: &(dyn Fn(SessionInfo) + Sync)) -> usize {
+fn scan_parallel(
+    misses: &[Candidate],
+    threads: usize,
+    sink: &(dyn Fn(SessionInfo) + Sync),
+) -> usize {
     let next = AtomicUsize::new(0);
     let errors = AtomicUsize::new(0);
     std::thread::scope(|s| {
@@ -200,7 +232,11 @@ fn scan_parallel(misses: &[Candidate], threads: usize, sink: &(dyn Fn(SessionInf
 
 /// Newest first; ties by path so the order is stable.
 pub fn sort_newest_first(v: &mut [SessionInfo]) {
-    v.sort_by(|a, b| b.last_activity_ms.cmp(&a.last_activity_ms).then_with(|| a.path.cmp(&b.path)));
+    v.sort_by(|a, b| {
+        b.last_activity_ms
+            .cmp(&a.last_activity_ms)
+            .then_with(|| a.path.cmp(&b.path))
+    });
 }
 
 /// Lists every session under `root`, newest first, using and refreshing
@@ -271,7 +307,10 @@ pub fn spawn_scan(root: PathBuf, opts: ScanOptions) -> mpsc::Receiver<ScanEvent>
 /// `ccv list`: the table or JSON Lines for `root` on `out`.
 pub fn print_list(root: &Path, json: bool, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     if !root.is_dir() {
-        return Err(std::io::Error::new(std::io::ErrorKind::NotFound, "not a directory"));
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            "not a directory",
+        ));
     }
     let sessions = list_sessions(root, &ScanOptions::standard());
     let mut w = std::io::BufWriter::with_capacity(1 << 16, out);

@@ -72,7 +72,12 @@ struct Found {
 
 /// Reads the head and tail of `path` (`size`/`mtime_ns` from its metadata).
 /// `fallback_project` is used when no line records a `cwd`.
-pub fn scan_file(path: &Path, size: u64, mtime_ns: i64, fallback_project: &str) -> io::Result<SessionInfo> {
+pub fn scan_file(
+    path: &Path,
+    size: u64,
+    mtime_ns: i64,
+    fallback_project: &str,
+) -> io::Result<SessionInfo> {
     let mut file = File::open(path)?;
     let mut found = Found::default();
     let exact;
@@ -98,12 +103,21 @@ pub fn scan_file(path: &Path, size: u64, mtime_ns: i64, fallback_project: &str) 
         ((found.messages as f64) * (size as f64) / (found.parsed_bytes as f64)).round() as u64
     };
     let session_id = found.session_id.clone().unwrap_or_else(|| {
-        path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+        path.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
     });
     let first_prompt = found.first_prompt.clone().unwrap_or_default();
-    let title = found.title.clone().filter(|t| !t.is_empty()).unwrap_or_else(|| first_prompt.clone());
+    let title = found
+        .title
+        .clone()
+        .filter(|t| !t.is_empty())
+        .unwrap_or_else(|| first_prompt.clone());
     Ok(SessionInfo {
-        project: found.cwd.take().unwrap_or_else(|| fallback_project.to_owned()),
+        project: found
+            .cwd
+            .take()
+            .unwrap_or_else(|| fallback_project.to_owned()),
         session_id,
         path: path.to_path_buf(),
         title,
@@ -167,7 +181,10 @@ fn absorb(e: ScanLine<'_>, found: &mut Found) {
         "summary" => set_title(found, e.summary),
         _ => {}
     }
-    if !matches!(kind, "user" | "assistant" | "system" | "progress" | "attachment") {
+    if !matches!(
+        kind,
+        "user" | "assistant" | "system" | "progress" | "attachment"
+    ) {
         return;
     }
     if let Some(ts) = e.timestamp.as_deref().and_then(parse_timestamp) {
@@ -192,7 +209,8 @@ fn absorb(e: ScanLine<'_>, found: &mut Found) {
             if found.first_prompt.is_none()
                 && e.is_meta != Some(true)
                 && e.is_compact_summary != Some(true)
-                && let Some(PromptText(Some(t))) = e.message.as_ref().and_then(|m| m.content.as_ref())
+                && let Some(PromptText(Some(t))) =
+                    e.message.as_ref().and_then(|m| m.content.as_ref())
                 && classify_user_text(t) == UserText::Prompt
                 && !t.trim().is_empty()
             {
@@ -201,7 +219,11 @@ fn absorb(e: ScanLine<'_>, found: &mut Found) {
         }
         "assistant" => {
             found.messages += 1;
-            if let Some(m) = e.message.and_then(|m| m.model).filter(|m| m != "<synthetic>" && !m.is_empty()) {
+            if let Some(m) = e
+                .message
+                .and_then(|m| m.model)
+                .filter(|m| m != "<synthetic>" && !m.is_empty())
+            {
                 found.model = Some(m.into_owned());
             }
         }
@@ -357,7 +379,10 @@ mod tests {
 
     #[test]
     fn decodes_dir_names() {
-        assert_eq!(decode_project_dir("-home-bob--config-x"), "/home/bob/.config/x");
+        assert_eq!(
+            decode_project_dir("-home-bob--config-x"),
+            "/home/bob/.config/x"
+        );
         assert_eq!(decode_project_dir("-tmp-ccv"), "/tmp/ccv");
     }
 

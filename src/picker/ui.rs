@@ -130,8 +130,14 @@ impl PickerState {
         if rows.is_empty() {
             return;
         }
-        let mut by_path: HashMap<PathBuf, usize> =
-            self.sessions.iter().enumerate().map(|(i, s)| (s.path.clone(), i)).collect();
+        // Row indices go stale below; remember the selection by path.
+        let keep = self.selected_session().map(|s| s.path.clone());
+        let mut by_path: HashMap<PathBuf, usize> = self
+            .sessions
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.path.clone(), i))
+            .collect();
         for r in rows {
             match by_path.get(&r.path) {
                 Some(&i) => {
@@ -146,21 +152,31 @@ impl PickerState {
             }
         }
         sort_newest_first(&mut self.sessions);
-        self.rebuild();
+        self.rebuild_keeping(keep);
     }
 
     /// Recomputes the visible rows from sessions + filter, keeping the
     /// selected session when it is still visible.
     fn rebuild(&mut self) {
         let keep = self.selected_session().map(|s| s.path.clone());
+        self.rebuild_keeping(keep);
+    }
+
+    fn rebuild_keeping(&mut self, keep: Option<PathBuf>) {
         let pattern = Pattern::parse(&self.filter, CaseMatching::Ignore, Normalization::Smart);
         let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
         let mut group_of: HashMap<&str, usize> = HashMap::new();
         let mut buf = Vec::new();
         for (i, s) in self.sessions.iter().enumerate() {
             if !self.filter.is_empty() {
-                let hay = format!("{} {} {} {}", s.title, s.first_prompt, s.project, s.session_id);
-                if pattern.score(Utf32Str::new(&hay, &mut buf), &mut self.matcher).is_none() {
+                let hay = format!(
+                    "{} {} {} {}",
+                    s.title, s.first_prompt, s.project, s.session_id
+                );
+                if pattern
+                    .score(Utf32Str::new(&hay, &mut buf), &mut self.matcher)
+                    .is_none()
+                {
                     continue;
                 }
             }
@@ -218,7 +234,11 @@ impl PickerState {
             return;
         };
         // Show the project header above the first session of a group.
-        let top = if sel > 0 && matches!(self.rows.get(sel - 1), Some(Row::Project(_))) { sel - 1 } else { sel };
+        let top = if sel > 0 && matches!(self.rows.get(sel - 1), Some(Row::Project(_))) {
+            sel - 1
+        } else {
+            sel
+        };
         if top < self.scroll {
             self.scroll = top;
         } else if sel >= self.scroll + h {
@@ -308,8 +328,16 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &PickerState) {
     state.page.set(list_h.max(1));
     let mut lines: Vec<Line> = Vec::with_capacity(area.height as usize);
 
-    let projects = state.sessions.iter().map(|s| s.project.as_str()).collect::<std::collections::HashSet<_>>().len();
-    let mut title = format!(" ccv — {projects} projects · {} sessions", state.sessions.len());
+    let projects = state
+        .sessions
+        .iter()
+        .map(|s| s.project.as_str())
+        .collect::<std::collections::HashSet<_>>()
+        .len();
+    let mut title = format!(
+        " ccv — {projects} projects · {} sessions",
+        state.sessions.len()
+    );
     if state.loading {
         title.push_str(" · scanning…");
     }
@@ -333,7 +361,10 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &PickerState) {
     let cols = Columns::for_width(width);
     for (i, row) in state.rows.iter().enumerate().skip(scroll).take(list_h) {
         lines.push(match row {
-            Row::Project(p) => Line::styled(format!(" {}", fit(&tilde(p), width.saturating_sub(1))), th.heading),
+            Row::Project(p) => Line::styled(
+                format!(" {}", fit(&tilde(p), width.saturating_sub(1))),
+                th.heading,
+            ),
             Row::Session(idx) => match state.sessions.get(*idx) {
                 Some(s) => session_line(s, &cols, state.now_ms, state.selected == Some(i)),
                 None => Line::raw(""),
@@ -355,7 +386,10 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &PickerState) {
     }
     lines.push(Line::styled("─".repeat(width), th.dim));
     lines.push(Line::styled(
-        fit(" ↑↓ select  Enter open  type to filter  Backspace edit  Esc clear/quit", width),
+        fit(
+            " ↑↓ select  Enter open  type to filter  Backspace edit  Esc clear/quit",
+            width,
+        ),
         th.status,
     ));
     frame.render_widget(Paragraph::new(lines), area);
@@ -383,13 +417,24 @@ impl Columns {
             model = 0;
         }
         let fixed = 3 + time + msgs + size + model + branch;
-        Columns { title: w.saturating_sub(fixed).max(8), time, msgs, size, model, branch }
+        Columns {
+            title: w.saturating_sub(fixed).max(8),
+            time,
+            msgs,
+            size,
+            model,
+            branch,
+        }
     }
 }
 
 fn session_line<'a>(s: &SessionInfo, c: &Columns, now_ms: i64, selected: bool) -> Line<'a> {
     let th = theme::current();
-    let base = if selected { th.selected } else { Style::default() };
+    let base = if selected {
+        th.selected
+    } else {
+        Style::default()
+    };
     let dim = base.patch(th.dim);
     let marker = if selected { "▸" } else { " " };
     let live = if s.live { "●" } else { " " };
@@ -398,16 +443,35 @@ fn session_line<'a>(s: &SessionInfo, c: &Columns, now_ms: i64, selected: bool) -
         Span::styled(live.to_owned(), base.patch(th.assistant)),
         Span::styled(" ".to_owned(), base),
         Span::styled(fit(&s.title, c.title), base),
-        Span::styled(format!("{:>w$}", fit(&relative_time(now_ms, s.last_activity_ms), c.time - 1).trim_end(), w = c.time), dim),
-        Span::styled(format!("{:>w$}", format!("{} msgs", message_count(s)), w = c.msgs), dim),
+        Span::styled(
+            format!(
+                "{:>w$}",
+                fit(&relative_time(now_ms, s.last_activity_ms), c.time - 1).trim_end(),
+                w = c.time
+            ),
+            dim,
+        ),
+        Span::styled(
+            format!("{:>w$}", format!("{} msgs", message_count(s)), w = c.msgs),
+            dim,
+        ),
         Span::styled(format!("{:>w$}", human_size(s.size), w = c.size), dim),
     ];
     if c.model > 0 {
         let model = s.model.as_deref().map(short_model).unwrap_or_default();
-        spans.push(Span::styled(format!("  {}", fit(&model, c.model - 2)), base));
+        spans.push(Span::styled(
+            format!("  {}", fit(&model, c.model - 2)),
+            base,
+        ));
     }
     if c.branch > 0 {
-        spans.push(Span::styled(format!(" {}", fit(s.git_branch.as_deref().unwrap_or(""), c.branch - 1)), dim));
+        spans.push(Span::styled(
+            format!(
+                " {}",
+                fit(s.git_branch.as_deref().unwrap_or(""), c.branch - 1)
+            ),
+            dim,
+        ));
     }
     Line::from(spans)
 }

@@ -49,7 +49,9 @@ impl Theme {
             unknown: fg(Color::DarkGray),
             dim: fg(Color::DarkGray),
             selected: Style::default().bg(Color::Rgb(45, 50, 62)),
-            search_match: Style::default().bg(Color::Rgb(229, 192, 123)).fg(Color::Black),
+            search_match: Style::default()
+                .bg(Color::Rgb(229, 192, 123))
+                .fg(Color::Black),
             header: Style::default().add_modifier(Modifier::BOLD),
             status: Style::default().bg(Color::Rgb(40, 44, 52)).fg(Color::Gray),
             heading: fg(Color::Rgb(97, 175, 239)).add_modifier(Modifier::BOLD),
@@ -113,7 +115,11 @@ static THEME: OnceLock<Theme> = OnceLock::new();
 
 /// Chooses the theme once, at startup (before the first draw).
 pub fn init(color: bool) {
-    let _ = THEME.set(if color { Theme::colored() } else { Theme::mono() });
+    let _ = THEME.set(if color {
+        Theme::colored()
+    } else {
+        Theme::mono()
+    });
 }
 
 /// The theme in use (colours if `init` was never called, as in tests).

@@ -43,5 +43,8 @@ pub fn ansi(text: &str, width: u16) -> Vec<Line<'static>> {
 /// Plain text, sanitized and wrapped.
 pub fn plain(text: &str, width: u16) -> Vec<Line<'static>> {
     let _ = width;
-    sanitize(text).lines().map(|l| Line::raw(l.replace('\t', "    "))).collect()
+    sanitize(text)
+        .lines()
+        .map(|l| Line::raw(l.replace('\t', "    ")))
+        .collect()
 }
