@@ -126,7 +126,7 @@ fn find_candidates(root: &Path) -> Vec<Candidate> {
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            if session_dirs.iter().any(|d| *d == stem) {
+            if session_dirs.contains(&stem) {
                 c.subagents += count_jsonl(&dir.join(&stem).join("subagents"));
             }
             c.subagents += agents_by_session.get(&stem).copied().unwrap_or(0);

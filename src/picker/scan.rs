@@ -80,22 +80,21 @@ pub fn scan_file(
 ) -> io::Result<SessionInfo> {
     let mut file = File::open(path)?;
     let mut found = Found::default();
-    let exact;
-    if size <= 2 * WINDOW {
+    let exact = if size <= 2 * WINDOW {
         let mut buf = Vec::with_capacity(size as usize + 1);
         file.read_to_end(&mut buf)?;
         scan_lines(&buf, false, true, &mut found);
-        exact = true;
+        true
     } else {
         let mut head = vec![0u8; WINDOW as usize];
         file.read_exact(&mut head)?;
-        scan_lines(&head, false, false, &mut found);
+        scan_head(&window_lines(&head, false, false), &mut found);
         file.seek(SeekFrom::Start(size - WINDOW))?;
         let mut tail = Vec::with_capacity(WINDOW as usize);
         file.take(WINDOW).read_to_end(&mut tail)?;
-        scan_lines(&tail, true, true, &mut found);
-        exact = false;
-    }
+        scan_tail(&window_lines(&tail, true, true), &mut found);
+        false
+    };
     let message_count = if exact || found.parsed_bytes == 0 {
         found.messages
     } else {
@@ -155,6 +154,102 @@ fn scan_lines(buf: &[u8], skip_first: bool, at_eof: bool, found: &mut Found) {
         scan_line(line, found);
         start = next;
     }
+}
+
+/// The complete lines of a window (see `scan_lines`).
+fn window_lines(buf: &[u8], skip_first: bool, at_eof: bool) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    if skip_first {
+        match memchr::memchr(b'\n', buf) {
+            Some(p) => start = p + 1,
+            None => return out,
+        }
+    }
+    while start < buf.len() {
+        match memchr::memchr(b'\n', &buf[start..]) {
+            Some(p) => {
+                out.push(&buf[start..start + p]);
+                start += p + 1;
+            }
+            None if at_eof => {
+                out.push(&buf[start..]);
+                break;
+            }
+            None => break,
+        }
+    }
+    out
+}
+
+// Big files: only the lines that can carry what the list shows are parsed
+// (the first prompt at the top, the newest facts at the bottom, title
+// lines anywhere); the rest are only classified by a byte search, for the
+// message-count estimate. This keeps a cold listing of 1 GB well under a
+// second of CPU.
+
+fn scan_head(lines: &[&[u8]], found: &mut Found) {
+    for line in lines {
+        found.parsed_bytes += line.len() as u64 + 1;
+        if found.first_prompt.is_none() || found.cwd.is_none() {
+            scan_line(line, found);
+        } else {
+            skim_line(line, found);
+        }
+    }
+}
+
+fn scan_tail(lines: &[&[u8]], found: &mut Found) {
+    for line in lines {
+        found.parsed_bytes += line.len() as u64 + 1;
+        skim_line(line, found);
+    }
+    // Newest facts: walk back from the end until each is found.
+    let (mut ts, mut model, mut branch) = (None, None, None);
+    for line in lines.iter().rev() {
+        let mut one = Found::default();
+        scan_line(line, &mut one);
+        ts = ts.or(one.last_ts);
+        model = model.or(one.model);
+        branch = branch.or(one.branch);
+        if found.cwd.is_none() {
+            found.cwd = one.cwd;
+        }
+        if found.session_id.is_none() {
+            found.session_id = one.session_id;
+        }
+        if ts.is_some() && model.is_some() && branch.is_some() {
+            break;
+        }
+    }
+    if let Some(t) = ts {
+        found.last_ts = Some(found.last_ts.map_or(t, |old| old.max(t)));
+    }
+    found.model = model.or(found.model.take());
+    found.branch = branch.or(found.branch.take());
+}
+
+/// Title lines are parsed; other lines only counted as messages or not.
+fn skim_line(line: &[u8], found: &mut Found) {
+    use memchr::memmem::find;
+    if [
+        &b"\"type\":\"ai-title\""[..],
+        b"\"type\":\"custom-title\"",
+        b"\"type\":\"summary\"",
+    ]
+    .iter()
+    .any(|k| find(line, k).is_some())
+    {
+        let mut one = Found::default();
+        scan_line(line, &mut one);
+        if one.title.is_some() {
+            found.title = one.title;
+        }
+    }
+    let message = (find(line, b"\"type\":\"user\"").is_some()
+        || find(line, b"\"type\":\"assistant\"").is_some())
+        && find(line, b"\"type\":\"progress\"").is_none();
+    found.messages += u64::from(message);
 }
 
 fn scan_line(line: &[u8], found: &mut Found) {

@@ -15,7 +15,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use std::cell::Cell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
 /// What the caller should do after a key.
@@ -68,6 +68,8 @@ pub struct PickerState {
     /// Height of the list as last drawn, for paging.
     page: Cell<usize>,
     matcher: Matcher,
+    /// Distinct projects over all sessions (for the title bar).
+    project_count: usize,
 }
 
 impl PickerState {
@@ -82,6 +84,7 @@ impl PickerState {
             now_ms,
             page: Cell::new(20),
             matcher: Matcher::new(Config::DEFAULT),
+            project_count: 0,
         }
     }
 
@@ -152,6 +155,12 @@ impl PickerState {
             }
         }
         sort_newest_first(&mut self.sessions);
+        self.project_count = self
+            .sessions
+            .iter()
+            .map(|s| s.project.as_str())
+            .collect::<HashSet<_>>()
+            .len();
         self.rebuild_keeping(keep);
     }
 
@@ -328,12 +337,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &PickerState) {
     state.page.set(list_h.max(1));
     let mut lines: Vec<Line> = Vec::with_capacity(area.height as usize);
 
-    let projects = state
-        .sessions
-        .iter()
-        .map(|s| s.project.as_str())
-        .collect::<std::collections::HashSet<_>>()
-        .len();
+    let projects = state.project_count;
     let mut title = format!(
         " ccv — {projects} projects · {} sessions",
         state.sessions.len()
