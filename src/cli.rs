@@ -66,6 +66,14 @@ pub enum Command {
         /// Session file.
         path: PathBuf,
     },
+    /// List sessions, newest first.
+    List {
+        /// One JSON object per line instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Projects root (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects).
+        root: Option<PathBuf>,
+    },
 }
 
 pub fn main() -> i32 {
@@ -86,6 +94,7 @@ pub fn main() -> i32 {
             };
             run_export(&path, &opts)
         }
+        Some(Command::List { json, root }) => run_list(root, json),
         Some(Command::Check {
             json,
             no_subagents,
@@ -101,23 +110,19 @@ fn run_tui(cli: &Cli) -> i32 {
     crate::view::theme::init(crate::view::theme::want_color(cli.no_color));
     let (start, message) = match (&cli.path, cli.demo) {
         (_, true) => (crate::app::Start::Demo, None),
-        (Some(p), false) if p.is_dir() => (
-            crate::app::Start::Demo,
-            Some(format!(
-                "{} is a directory: the picker is not built yet; showing the demo",
-                p.display()
-            )),
-        ),
+        (Some(p), false) if p.is_dir() => match newest_session(p) {
+            // a project directory: its newest session
+            Some(s) => (crate::app::Start::Session(s), None),
+            // a projects root: the picker
+            None => (crate::app::Start::Picker(p.clone()), None),
+        },
         (Some(p), false) => (crate::app::Start::Session(p.clone()), None),
         (None, false) => match projects_dir().filter(|d| d.is_dir()) {
-            Some(d) => (
+            Some(d) => (crate::app::Start::Picker(d), None),
+            None => (
                 crate::app::Start::Demo,
-                Some(format!(
-                    "the session picker for {} is not built yet; showing the demo",
-                    d.display()
-                )),
+                Some("no Claude Code projects found: showing the bundled demo".to_owned()),
             ),
-            None => (crate::app::Start::Demo, None),
         },
     };
     if let crate::app::Start::Session(p) = &start
@@ -137,11 +142,44 @@ fn run_tui(cli: &Cli) -> i32 {
     }
 }
 
+/// The newest session file directly in `dir` (not a subagent's file).
+pub fn newest_session(dir: &Path) -> Option<PathBuf> {
+    std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter_map(|e| {
+            let p = e.path();
+            let name = p.file_name()?.to_str()?;
+            if !name.ends_with(".jsonl") || name.starts_with("agent-") {
+                return None;
+            }
+            let mtime = e.metadata().ok()?.modified().ok()?;
+            Some((mtime, p))
+        })
+        .max()
+        .map(|(_, p)| p)
+}
+
 /// `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`.
 pub fn projects_dir() -> Option<PathBuf> {
     match std::env::var_os("CLAUDE_CONFIG_DIR").filter(|v| !v.is_empty()) {
         Some(d) => Some(PathBuf::from(d).join("projects")),
         None => dirs::home_dir().map(|h| h.join(".claude").join("projects")),
+    }
+}
+
+fn run_list(root: Option<PathBuf>, json: bool) -> i32 {
+    let Some(root) = root.or_else(crate::picker::default_projects_root) else {
+        eprintln!("ccv: no projects root (set CLAUDE_CONFIG_DIR or HOME, or pass ROOT)");
+        return 2;
+    };
+    match crate::picker::list::print_list(&root, json, &mut std::io::stdout().lock()) {
+        Ok(()) => 0,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Err(e) => {
+            eprintln!("ccv: {}: {e}", root.display());
+            1
+        }
     }
 }
 

@@ -16,4 +16,6 @@ pub enum AppEvent {
     LoadFailed(String),
     /// SIGTERM / SIGINT / SIGHUP: restore the terminal and leave.
     Signal(i32),
+    /// Session listing rows for the picker, as the background scan finds them.
+    Scan(crate::picker::ScanEvent),
 }

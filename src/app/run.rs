@@ -18,7 +18,13 @@ use std::time::{Duration, Instant};
 pub enum Start {
     Session(PathBuf),
     Demo,
+    /// The session picker over a projects root; `q` in the viewer returns to it.
+    Picker(PathBuf),
 }
+
+/// Which load the events of a loader thread belong to: opening another
+/// session from the picker makes the previous loader's events stale.
+static LOAD_GENERATION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// How much of the end of a big file the first frame is built from.
 pub const PREVIEW_BYTES: u64 = 2 << 20;
@@ -31,11 +37,16 @@ pub fn run(start: Start) -> anyhow::Result<()> {
 pub fn run_with_message(start: Start, message: Option<String>) -> anyhow::Result<()> {
     let t0 = Instant::now();
     let (tx, rx) = channel::<AppEvent>();
+    let mut picker = None;
     match start {
         Start::Demo => {
             let _ = tx.send(AppEvent::Loaded(Box::new(super::demo::session())));
         }
         Start::Session(path) => spawn_loader(path, tx.clone()),
+        Start::Picker(root) => {
+            spawn_scan(root, tx.clone());
+            picker = Some(crate::picker::PickerState::new(now_ms()));
+        }
     }
     spawn_signals(tx.clone());
     restore::install_panic_hook();
@@ -51,8 +62,9 @@ pub fn run_with_message(start: Start, message: Option<String>) -> anyhow::Result
         restore::restore();
         return Err(e.into());
     }
+    let opener = tx.clone();
     spawn_input(tx);
-    let result = event_loop(rx, message, t0);
+    let result = event_loop(rx, opener, picker, message, t0);
     restore::restore();
     let first = result.as_ref().ok().copied().flatten();
     if let (Some(ms), Ok(trace)) = (first, std::env::var("CCV_TRACE_STARTUP")) {
@@ -73,6 +85,8 @@ fn report_startup(trace: &str, d: Duration) {
 /// Returns the time to the first frame that showed the session.
 fn event_loop(
     rx: Receiver<AppEvent>,
+    opener: Sender<AppEvent>,
+    mut picker: Option<crate::picker::PickerState>,
     message: Option<String>,
     t0: Instant,
 ) -> anyhow::Result<Option<Duration>> {
@@ -81,20 +95,62 @@ fn event_loop(
     let mut state = State::new(Session::new(None));
     state.partial = true;
     state.message = message;
+    let mut in_picker = picker.is_some();
     let mut loaded = false;
     let mut first_frame = None;
     let mut error = None;
-    term.draw(|f| crate::view::draw(f, &mut state))?;
+    let draw = |term: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
+                in_picker: bool,
+                picker: &Option<crate::picker::PickerState>,
+                state: &mut State|
+     -> std::io::Result<()> {
+        match picker {
+            Some(p) if in_picker => term
+                .draw(|f| crate::picker::draw(f, f.area(), p))
+                .map(|_| ()),
+            _ => term.draw(|f| crate::view::draw(f, state)).map(|_| ()),
+        }
+    };
+    draw(&mut term, in_picker, &picker, &mut state)?;
     while let Ok(ev) = rx.recv() {
-        let mut shown = handle(&mut state, ev, &mut loaded, &mut error);
+        let mut shown = false;
+        let mut next = Some(ev);
         // coalesce bursts (mouse wheel, pasted keys) into one frame
-        while let Ok(ev) = rx.try_recv() {
-            shown |= handle(&mut state, ev, &mut loaded, &mut error);
+        while let Some(ev) = next.take().or_else(|| rx.try_recv().ok()) {
+            match (ev, picker.as_mut()) {
+                (AppEvent::Scan(e), Some(p)) => {
+                    p.now_ms = now_ms();
+                    p.apply(e);
+                }
+                (AppEvent::Term(crossterm::event::Event::Key(k)), Some(p)) if in_picker => {
+                    p.now_ms = now_ms();
+                    match crate::picker::handle_key(p, k) {
+                        crate::picker::PickerOutcome::Open(path) => {
+                            state = State::new(Session::new(None));
+                            state.partial = true;
+                            loaded = false;
+                            in_picker = false;
+                            spawn_loader(path, opener.clone());
+                        }
+                        crate::picker::PickerOutcome::Quit => state.quit = true,
+                        crate::picker::PickerOutcome::None => {}
+                    }
+                }
+                (AppEvent::Signal(_), _) => state.quit = true,
+                (AppEvent::Term(_) | AppEvent::Scan(_), _) if in_picker => {}
+                (ev, _) => shown |= handle(&mut state, ev, &mut loaded, &mut error),
+            }
+            if state.quit && !in_picker && picker.is_some() && error.is_none() {
+                // q in the viewer goes back to the picker
+                state.quit = false;
+                in_picker = true;
+                LOAD_GENERATION.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            }
         }
         if state.quit {
             break;
         }
-        term.draw(|f| crate::view::draw(f, &mut state))?;
+        draw(&mut term, in_picker, &picker, &mut state)?;
         if shown && first_frame.is_none() {
             first_frame = Some(t0.elapsed());
         }
@@ -153,6 +209,8 @@ pub fn handle(
             state.quit = true;
             false
         }
+        // the picker's rows; the loop hands them to the picker
+        AppEvent::Scan(_) => false,
     }
 }
 
@@ -178,7 +236,27 @@ fn spawn_signals(tx: Sender<AppEvent>) {
     });
 }
 
+fn spawn_scan(root: PathBuf, tx: Sender<AppEvent>) {
+    let rx = crate::picker::spawn_scan(root, crate::picker::ScanOptions::standard());
+    std::thread::spawn(move || {
+        while let Ok(e) = rx.recv() {
+            if tx.send(AppEvent::Scan(e)).is_err() {
+                break;
+            }
+        }
+    });
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
 fn spawn_loader(path: PathBuf, tx: Sender<AppEvent>) {
+    // events of a load the user has left (back to the picker) are dropped
+    let generation = LOAD_GENERATION.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+    let tx = CurrentLoad { tx, generation };
     std::thread::spawn(move || {
         if let Some(s) = preview(&path) {
             if tx.send(AppEvent::Preview(Box::new(s))).is_err() {
@@ -213,4 +291,19 @@ pub fn preview(path: &Path) -> Option<Session> {
     s.finish(0);
     let _ = s.take_changes();
     Some(s)
+}
+
+/// A sender that goes quiet once its load is no longer the current one.
+struct CurrentLoad {
+    tx: Sender<AppEvent>,
+    generation: u64,
+}
+
+impl CurrentLoad {
+    fn send(&self, ev: AppEvent) -> Result<(), std::sync::mpsc::SendError<AppEvent>> {
+        if LOAD_GENERATION.load(std::sync::atomic::Ordering::SeqCst) != self.generation {
+            return Err(std::sync::mpsc::SendError(ev));
+        }
+        self.tx.send(ev)
+    }
 }

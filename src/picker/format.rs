@@ -1,0 +1,198 @@
+//! How session facts read to a person (relative time, sizes, short model
+//! names) and the two outputs of `ccv list` (table, JSON Lines).
+
+use super::scan::SessionInfo;
+use crate::model::text::sanitize;
+use crate::model::time::format_iso;
+use std::io::{self, Write};
+use unicode_width::UnicodeWidthChar;
+
+/// `just now`, `2 min ago`, `3 h ago`, `yesterday`, `5 days ago`, then the date.
+pub fn relative_time(now_ms: i64, ms: i64) -> String {
+    let secs = now_ms.saturating_sub(ms) / 1000;
+    match secs {
+        s if s < 60 => "just now".to_owned(),
+        s if s < 3600 => format!("{} min ago", s / 60),
+        s if s < 86_400 => format!("{} h ago", s / 3600),
+        s if s < 2 * 86_400 => "yesterday".to_owned(),
+        s if s < 30 * 86_400 => format!("{} days ago", s / 86_400),
+        _ => format_iso(ms).get(..10).unwrap_or("").to_owned(),
+    }
+}
+
+/// `512 B`, `120 KB`, `3.1 MB`, `1.2 GB`.
+pub fn human_size(bytes: u64) -> String {
+    const K: f64 = 1024.0;
+    let b = bytes as f64;
+    if b < K {
+        format!("{bytes} B")
+    } else if b < K * K {
+        format!("{:.0} KB", b / K)
+    } else if b < K * K * K {
+        format!("{:.1} MB", b / (K * K))
+    } else {
+        format!("{:.1} GB", b / (K * K * K))
+    }
+}
+
+/// `claude-opus-4-1-20250805` → `opus-4.1`; `claude-3-5-sonnet-20241022`
+/// → `sonnet-3.5`. Unknown shapes pass through.
+pub fn short_model(model: &str) -> String {
+    let rest = model.strip_prefix("claude-").unwrap_or(model);
+    let mut names = Vec::new();
+    let mut nums = Vec::new();
+    for part in rest.split('-') {
+        if part.len() == 8 && part.bytes().all(|b| b.is_ascii_digit()) {
+            continue; // the release date
+        }
+        if !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()) {
+            nums.push(part);
+        } else {
+            names.push(part);
+        }
+    }
+    match (names.is_empty(), nums.is_empty()) {
+        (false, false) => format!("{}-{}", names.join("-"), nums.join(".")),
+        (false, true) => names.join("-"),
+        _ => model.to_owned(),
+    }
+}
+
+/// `~/src/ccv` for paths under `$HOME`.
+pub fn tilde(path: &str) -> String {
+    if let Some(home) = std::env::var_os("HOME")
+        .map(|h| h.to_string_lossy().into_owned())
+        .filter(|h| h.len() > 1)
+        && let Some(rest) = path.strip_prefix(home.trim_end_matches('/'))
+        && (rest.is_empty() || rest.starts_with('/'))
+    {
+        return format!("~{rest}");
+    }
+    path.to_owned()
+}
+
+/// `240` or `~240` when extrapolated.
+pub fn message_count(s: &SessionInfo) -> String {
+    if s.message_count_exact {
+        s.message_count.to_string()
+    } else {
+        format!("~{}", s.message_count)
+    }
+}
+
+/// Sanitised, on one line, cut or padded to `width` columns.
+pub fn fit(s: &str, width: usize) -> String {
+    let clean = sanitize(s);
+    let mut out = String::new();
+    let mut used = 0;
+    let mut chars = clean
+        .chars()
+        .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })
+        .peekable();
+    while let Some(c) = chars.next() {
+        let w = c.width().unwrap_or(0);
+        let room = if chars.peek().is_some() {
+            width.saturating_sub(1)
+        } else {
+            width
+        };
+        if used + w > room {
+            if width > 0 {
+                out.push('…');
+                used += 1;
+            }
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    out.extend(std::iter::repeat_n(' ', width.saturating_sub(used)));
+    out
+}
+
+/// The `ccv list` table.
+pub fn write_table(out: &mut dyn Write, sessions: &[SessionInfo], now_ms: i64) -> io::Result<()> {
+    writeln!(
+        out,
+        "  {} {} {} {:>7} {:>8} {} BRANCH",
+        fit("PROJECT", 28),
+        fit("TITLE", 48),
+        fit("LAST ACTIVITY", 13),
+        "MSGS",
+        "SIZE",
+        fit("MODEL", 12)
+    )?;
+    for s in sessions {
+        let model = s.model.as_deref().map(short_model).unwrap_or_default();
+        writeln!(
+            out,
+            "{} {} {} {} {:>7} {:>8} {} {}",
+            if s.live { '●' } else { ' ' },
+            fit(&tilde(&s.project), 28),
+            fit(&s.title, 48),
+            fit(&relative_time(now_ms, s.last_activity_ms), 13),
+            message_count(s),
+            human_size(s.size),
+            fit(&model, 12),
+            fit(s.git_branch.as_deref().unwrap_or(""), 24).trim_end()
+        )?;
+    }
+    Ok(())
+}
+
+/// One JSON object per session (JSON Lines). Text is left as recorded
+/// (serde escapes control characters, so nothing raw reaches a terminal).
+pub fn write_json_lines(out: &mut dyn Write, sessions: &[SessionInfo]) -> io::Result<()> {
+    for s in sessions {
+        let obj = serde_json::json!({
+            "project": s.project,
+            "session_id": s.session_id,
+            "path": s.path,
+            "title": s.title,
+            "first_prompt": s.first_prompt,
+            "last_activity": format_iso(s.last_activity_ms),
+            "message_count": s.message_count,
+            "message_count_exact": s.message_count_exact,
+            "size": s.size,
+            "model": s.model,
+            "git_branch": s.git_branch,
+            "subagents": s.subagents,
+            "live": s.live,
+        });
+        serde_json::to_writer(&mut *out, &obj)?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_names() {
+        assert_eq!(short_model("claude-opus-4-1-20250805"), "opus-4.1");
+        assert_eq!(short_model("claude-sonnet-4-20250514"), "sonnet-4");
+        assert_eq!(short_model("claude-3-5-sonnet-20241022"), "sonnet-3.5");
+        assert_eq!(short_model("claude-opus-4-6"), "opus-4.6");
+        assert_eq!(short_model("gpt"), "gpt");
+    }
+
+    #[test]
+    fn times_and_sizes() {
+        let now = 1_000_000_000_000;
+        assert_eq!(relative_time(now, now - 5_000), "just now");
+        assert_eq!(relative_time(now, now - 120_000), "2 min ago");
+        assert_eq!(relative_time(now, now - 30 * 3_600_000), "yesterday");
+        assert_eq!(human_size(3_250_000), "3.1 MB");
+        assert_eq!(human_size(900), "900 B");
+    }
+
+    #[test]
+    fn fit_cuts_by_width_and_sanitizes() {
+        assert_eq!(fit("abc", 5), "abc  ");
+        assert_eq!(fit("abcdef", 4), "abc…");
+        assert_eq!(fit("日本語", 4), "日… ");
+        assert_eq!(fit("a\x1b[31mb", 3), "ab ");
+    }
+}

@@ -1,0 +1,323 @@
+//! Finding every session under a projects root, with the cache and the
+//! worker threads. `list_sessions` blocks; `spawn_scan` streams rows to the
+//! picker over a channel as they are read.
+
+use super::cache::Cache;
+use super::scan::{SessionInfo, decode_project_dir, scan_file};
+use std::collections::HashMap;
+use std::fs;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// `$CLAUDE_CONFIG_DIR/projects`, else `$HOME/.claude/projects`.
+pub fn default_projects_root() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("CLAUDE_CONFIG_DIR").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(dir).join("projects"));
+    }
+    let home = std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+        .or_else(dirs::home_dir)?;
+    Some(home.join(".claude").join("projects"))
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct ScanOptions {
+    /// Cache file; `None` disables the cache.
+    pub cache: Option<PathBuf>,
+    /// Worker threads; 0 = one per core (at most 8).
+    pub threads: usize,
+}
+
+impl ScanOptions {
+    /// The default cache file (`$XDG_CACHE_HOME/ccv/sessions-v1.jsonl`,
+    /// else the platform cache dir) and one thread per core.
+    pub fn standard() -> ScanOptions {
+        ScanOptions {
+            cache: super::cache::default_cache_file(),
+            threads: 0,
+        }
+    }
+}
+
+/// What the background scan sends to the picker.
+#[derive(Debug)]
+pub enum ScanEvent {
+    /// More sessions (cached ones arrive first, in one batch).
+    Sessions(Vec<SessionInfo>),
+    /// The scan is over; `errors` files could not be read.
+    Done { errors: usize },
+}
+
+/// A session file found on disk, before it is read.
+struct Candidate {
+    path: PathBuf,
+    size: u64,
+    mtime_ns: i64,
+    fallback_project: String,
+    /// Files in `<session>/subagents/` plus project-level agent files.
+    subagents: u32,
+}
+
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+fn mtime_ns(meta: &fs::Metadata) -> i64 {
+    meta.modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos().min(i64::MAX as u128) as i64)
+}
+
+/// Every `<root>/<project>/<id>.jsonl`; `agent-*.jsonl` and anything
+/// deeper are subagent transcripts, counted but not listed.
+fn find_candidates(root: &Path) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    let Ok(projects) = fs::read_dir(root) else {
+        return out;
+    };
+    for project in projects.flatten() {
+        if !project.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let dir = project.path();
+        let fallback = decode_project_dir(&project.file_name().to_string_lossy());
+        let Ok(entries) = fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut session_dirs = Vec::new();
+        let mut agent_files = Vec::new();
+        let first = out.len();
+        for e in entries.flatten() {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            let Ok(ft) = e.file_type() else { continue };
+            if ft.is_dir() {
+                session_dirs.push(name.into_owned());
+                continue;
+            }
+            let Some(stem) = name.strip_suffix(".jsonl") else {
+                continue;
+            };
+            if stem.starts_with("agent-") {
+                agent_files.push(e.path());
+                continue;
+            }
+            let Ok(meta) = e.metadata() else { continue };
+            out.push(Candidate {
+                path: e.path(),
+                size: meta.len(),
+                mtime_ns: mtime_ns(&meta),
+                fallback_project: fallback.clone(),
+                subagents: 0,
+            });
+        }
+        let agents_by_session = project_agents(&agent_files);
+        for c in &mut out[first..] {
+            let stem = c
+                .path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if session_dirs.contains(&stem) {
+                c.subagents += count_jsonl(&dir.join(&stem).join("subagents"));
+            }
+            c.subagents += agents_by_session.get(&stem).copied().unwrap_or(0);
+        }
+    }
+    out
+}
+
+fn count_jsonl(dir: &Path) -> u32 {
+    fs::read_dir(dir).map_or(0, |rd| {
+        rd.flatten()
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".jsonl"))
+            .count() as u32
+    })
+}
+
+/// Project-level `agent-*.jsonl` (2.0.7x) carry their parent's sessionId
+/// in the first line; only the first 4 KB are read.
+fn project_agents(files: &[PathBuf]) -> HashMap<String, u32> {
+    let mut map = HashMap::new();
+    for f in files {
+        let mut buf = [0u8; 4096];
+        let n = fs::File::open(f)
+            .and_then(|mut h| h.read(&mut buf))
+            .unwrap_or(0);
+        let head = &buf[..n];
+        let key = b"\"sessionId\":\"";
+        let Some(p) = memchr::memmem::find(head, key) else {
+            continue;
+        };
+        let rest = &head[p + key.len()..];
+        let Some(end) = memchr::memchr(b'"', rest) else {
+            continue;
+        };
+        if let Ok(id) = std::str::from_utf8(&rest[..end]) {
+            *map.entry(id.to_owned()).or_insert(0) += 1;
+        }
+    }
+    map
+}
+
+fn scan_candidate(c: &Candidate) -> Option<SessionInfo> {
+    let mut info = scan_file(&c.path, c.size, c.mtime_ns, &c.fallback_project).ok()?;
+    info.subagents = c.subagents;
+    Some(info)
+}
+
+/// Splits candidates into cache hits (returned) and files to read.
+fn split_cached(cands: Vec<Candidate>, cache: &Cache) -> (Vec<SessionInfo>, Vec<Candidate>) {
+    let mut hits = Vec::new();
+    let mut misses = Vec::new();
+    for c in cands {
+        match cache.get(&c.path, c.size, c.mtime_ns) {
+            Some(info) => {
+                let mut info = info.clone();
+                info.subagents = c.subagents;
+                hits.push(info);
+            }
+            None => misses.push(c),
+        }
+    }
+    (hits, misses)
+}
+
+fn thread_count(opts: &ScanOptions, jobs: usize) -> usize {
+    let n = if opts.threads == 0 {
+        std::thread::available_parallelism()
+            .map_or(2, |n| n.get())
+            .min(8)
+    } else {
+        opts.threads
+    };
+    n.clamp(1, jobs.max(1))
+}
+
+/// Reads `misses` on worker threads, calling `sink` with each session read.
+/// Returns how many could not be read.
+fn scan_parallel(
+    misses: &[Candidate],
+    threads: usize,
+    sink: &(dyn Fn(SessionInfo) + Sync),
+) -> usize {
+    let next = AtomicUsize::new(0);
+    let errors = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(c) = misses.get(i) else { break };
+                    match scan_candidate(c) {
+                        Some(info) => sink(info),
+                        None => {
+                            errors.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                }
+            });
+        }
+    });
+    errors.into_inner()
+}
+
+/// Newest first; ties by path so the order is stable.
+pub fn sort_newest_first(v: &mut [SessionInfo]) {
+    v.sort_by(|a, b| {
+        b.last_activity_ms
+            .cmp(&a.last_activity_ms)
+            .then_with(|| a.path.cmp(&b.path))
+    });
+}
+
+/// Lists every session under `root`, newest first, using and refreshing
+/// the cache.
+pub fn list_sessions(root: &Path, opts: &ScanOptions) -> Vec<SessionInfo> {
+    let mut cache = opts.cache.as_deref().map(Cache::load).unwrap_or_default();
+    let (mut all, misses) = split_cached(find_candidates(root), &cache);
+    let fresh = Mutex::new(Vec::with_capacity(misses.len()));
+    let sink = |info: SessionInfo| {
+        if let Ok(mut v) = fresh.lock() {
+            v.push(info);
+        }
+    };
+    scan_parallel(&misses, thread_count(opts, misses.len()), &sink);
+    let fresh = fresh.into_inner().unwrap_or_default();
+    if let Some(file) = opts.cache.as_deref()
+        && (!fresh.is_empty() || cache.stale_under(root, &all))
+    {
+        cache.replace_root(root, all.iter().chain(&fresh));
+        let _ = cache.save(file);
+    }
+    all.extend(fresh);
+    let now = now_ms();
+    for s in &mut all {
+        s.refresh_live(now);
+    }
+    sort_newest_first(&mut all);
+    all
+}
+
+/// Lists `root` on a background thread. Cached rows arrive first in one
+/// batch, then each file as it is read, then `Done`. Dropping the receiver
+/// stops nothing already running but is harmless.
+pub fn spawn_scan(root: PathBuf, opts: ScanOptions) -> mpsc::Receiver<ScanEvent> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut cache = opts.cache.as_deref().map(Cache::load).unwrap_or_default();
+        let (mut hits, misses) = split_cached(find_candidates(&root), &cache);
+        let now = now_ms();
+        for s in &mut hits {
+            s.refresh_live(now);
+        }
+        let _ = tx.send(ScanEvent::Sessions(hits.clone()));
+        let fresh = Mutex::new(Vec::new());
+        let tx_workers = Mutex::new(tx.clone());
+        let sink = |mut info: SessionInfo| {
+            info.refresh_live(now);
+            if let Ok(tx) = tx_workers.lock() {
+                let _ = tx.send(ScanEvent::Sessions(vec![info.clone()]));
+            }
+            if let Ok(mut v) = fresh.lock() {
+                v.push(info);
+            }
+        };
+        let errors = scan_parallel(&misses, thread_count(&opts, misses.len()), &sink);
+        let fresh = fresh.into_inner().unwrap_or_default();
+        if let Some(file) = opts.cache.as_deref()
+            && (!fresh.is_empty() || cache.stale_under(&root, &hits))
+        {
+            cache.replace_root(&root, hits.iter().chain(&fresh));
+            let _ = cache.save(file);
+        }
+        let _ = tx.send(ScanEvent::Done { errors });
+    });
+    rx
+}
+
+/// `ccv list`: the table or JSON Lines for `root` on `out`.
+pub fn print_list(root: &Path, json: bool, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    if !root.is_dir() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            "not a directory",
+        ));
+    }
+    let sessions = list_sessions(root, &ScanOptions::standard());
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, out);
+    if json {
+        super::format::write_json_lines(&mut w, &sessions)?;
+    } else {
+        super::format::write_table(&mut w, &sessions, now_ms())?;
+    }
+    w.flush()
+}

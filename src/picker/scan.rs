@@ -1,0 +1,507 @@
+//! What the picker knows about one session file, read from its head and
+//! tail only. A session file can be 60 MB; the picker must list 2,000 of
+//! them in a blink, so nothing here reads a whole file unless it is small.
+
+use crate::model::classify::{UserText, classify_user_text};
+use crate::model::time::parse_timestamp;
+use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+use std::fmt;
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+/// Bytes read from each end of a file. Titles (`ai-title`, `summary`) sit
+/// at the top or are re-appended after every turn, so both ends matter.
+pub const WINDOW: u64 = 64 * 1024;
+/// Longest title / first prompt kept (in chars).
+const TEXT_MAX: usize = 200;
+
+/// One row of the session list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionInfo {
+    /// The session's working directory (the `cwd` of its lines, else a
+    /// best-effort decode of the project directory name).
+    pub project: String,
+    pub session_id: String,
+    pub path: PathBuf,
+    pub title: String,
+    pub first_prompt: String,
+    /// Milliseconds since the epoch: last timestamp in the file, else mtime.
+    pub last_activity_ms: i64,
+    pub message_count: u64,
+    /// `false`: `message_count` was extrapolated from the head and tail.
+    pub message_count_exact: bool,
+    pub size: u64,
+    pub model: Option<String>,
+    pub git_branch: Option<String>,
+    pub subagents: u32,
+    /// File mtime in nanoseconds (cache key, liveness).
+    pub mtime_ns: i64,
+    /// Written recently: probably still running. Recomputed on every listing.
+    #[serde(default)]
+    pub live: bool,
+}
+
+/// How recently a file must have been written to count as live.
+pub const LIVE_WINDOW_MS: i64 = 60_000;
+
+impl SessionInfo {
+    /// Recomputes `live` against `now_ms`.
+    pub fn refresh_live(&mut self, now_ms: i64) {
+        self.live = now_ms.saturating_sub(self.mtime_ns / 1_000_000) < LIVE_WINDOW_MS;
+    }
+}
+
+/// What the head/tail reader found.
+#[derive(Default, Debug)]
+struct Found {
+    cwd: Option<String>,
+    session_id: Option<String>,
+    branch: Option<String>,
+    model: Option<String>,
+    first_prompt: Option<String>,
+    /// `ai-title` / `custom-title` / `summary`, last one wins.
+    title: Option<String>,
+    last_ts: Option<i64>,
+    messages: u64,
+    /// Bytes of complete lines parsed (for extrapolating the count).
+    parsed_bytes: u64,
+}
+
+/// Reads the head and tail of `path` (`size`/`mtime_ns` from its metadata).
+/// `fallback_project` is used when no line records a `cwd`.
+pub fn scan_file(
+    path: &Path,
+    size: u64,
+    mtime_ns: i64,
+    fallback_project: &str,
+) -> io::Result<SessionInfo> {
+    let mut file = File::open(path)?;
+    let mut found = Found::default();
+    let exact = if size <= 2 * WINDOW {
+        let mut buf = Vec::with_capacity(size as usize + 1);
+        file.read_to_end(&mut buf)?;
+        scan_lines(&buf, false, true, &mut found);
+        true
+    } else {
+        let mut head = vec![0u8; WINDOW as usize];
+        file.read_exact(&mut head)?;
+        scan_head(&window_lines(&head, false, false), &mut found);
+        file.seek(SeekFrom::Start(size - WINDOW))?;
+        let mut tail = Vec::with_capacity(WINDOW as usize);
+        file.take(WINDOW).read_to_end(&mut tail)?;
+        scan_tail(&window_lines(&tail, true, true), &mut found);
+        false
+    };
+    let message_count = if exact || found.parsed_bytes == 0 {
+        found.messages
+    } else {
+        // Same density of messages per byte as the parts we read.
+        ((found.messages as f64) * (size as f64) / (found.parsed_bytes as f64)).round() as u64
+    };
+    let session_id = found.session_id.clone().unwrap_or_else(|| {
+        path.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    });
+    let first_prompt = found.first_prompt.clone().unwrap_or_default();
+    let title = found
+        .title
+        .clone()
+        .filter(|t| !t.is_empty())
+        .unwrap_or_else(|| first_prompt.clone());
+    Ok(SessionInfo {
+        project: found
+            .cwd
+            .take()
+            .unwrap_or_else(|| fallback_project.to_owned()),
+        session_id,
+        path: path.to_path_buf(),
+        title,
+        first_prompt,
+        last_activity_ms: found.last_ts.unwrap_or(mtime_ns / 1_000_000),
+        message_count,
+        message_count_exact: exact,
+        size,
+        model: found.model,
+        git_branch: found.branch.filter(|b| !b.is_empty()),
+        subagents: 0,
+        mtime_ns,
+        live: false,
+    })
+}
+
+/// Parses the complete lines of `buf`. `skip_first`: the buffer starts
+/// mid-file, so its first line is probably partial. `at_eof`: the last line
+/// is complete even without a newline.
+fn scan_lines(buf: &[u8], skip_first: bool, at_eof: bool, found: &mut Found) {
+    let mut start = 0;
+    if skip_first {
+        match memchr::memchr(b'\n', buf) {
+            Some(p) => start = p + 1,
+            None => return,
+        }
+    }
+    while start < buf.len() {
+        let (line, next) = match memchr::memchr(b'\n', &buf[start..]) {
+            Some(p) => (&buf[start..start + p], start + p + 1),
+            None if at_eof => (&buf[start..], buf.len()),
+            None => break,
+        };
+        found.parsed_bytes += (next - start) as u64;
+        scan_line(line, found);
+        start = next;
+    }
+}
+
+/// The complete lines of a window (see `scan_lines`).
+fn window_lines(buf: &[u8], skip_first: bool, at_eof: bool) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    if skip_first {
+        match memchr::memchr(b'\n', buf) {
+            Some(p) => start = p + 1,
+            None => return out,
+        }
+    }
+    while start < buf.len() {
+        match memchr::memchr(b'\n', &buf[start..]) {
+            Some(p) => {
+                out.push(&buf[start..start + p]);
+                start += p + 1;
+            }
+            None if at_eof => {
+                out.push(&buf[start..]);
+                break;
+            }
+            None => break,
+        }
+    }
+    out
+}
+
+// Big files: only the lines that can carry what the list shows are parsed
+// (the first prompt at the top, the newest facts at the bottom, title
+// lines anywhere); the rest are only classified by a byte search, for the
+// message-count estimate. This keeps a cold listing of 1 GB well under a
+// second of CPU.
+
+fn scan_head(lines: &[&[u8]], found: &mut Found) {
+    for line in lines {
+        found.parsed_bytes += line.len() as u64 + 1;
+        if found.first_prompt.is_none() || found.cwd.is_none() {
+            scan_line(line, found);
+        } else {
+            skim_line(line, found);
+        }
+    }
+}
+
+fn scan_tail(lines: &[&[u8]], found: &mut Found) {
+    for line in lines {
+        found.parsed_bytes += line.len() as u64 + 1;
+        skim_line(line, found);
+    }
+    // Newest facts: walk back from the end until each is found.
+    let (mut ts, mut model, mut branch) = (None, None, None);
+    for line in lines.iter().rev() {
+        let mut one = Found::default();
+        scan_line(line, &mut one);
+        ts = ts.or(one.last_ts);
+        model = model.or(one.model);
+        branch = branch.or(one.branch);
+        if found.cwd.is_none() {
+            found.cwd = one.cwd;
+        }
+        if found.session_id.is_none() {
+            found.session_id = one.session_id;
+        }
+        if ts.is_some() && model.is_some() && branch.is_some() {
+            break;
+        }
+    }
+    if let Some(t) = ts {
+        found.last_ts = Some(found.last_ts.map_or(t, |old| old.max(t)));
+    }
+    found.model = model.or(found.model.take());
+    found.branch = branch.or(found.branch.take());
+}
+
+/// Title lines are parsed; other lines only counted as messages or not.
+fn skim_line(line: &[u8], found: &mut Found) {
+    use memchr::memmem::find;
+    if [
+        &b"\"type\":\"ai-title\""[..],
+        b"\"type\":\"custom-title\"",
+        b"\"type\":\"summary\"",
+    ]
+    .iter()
+    .any(|k| find(line, k).is_some())
+    {
+        let mut one = Found::default();
+        scan_line(line, &mut one);
+        if one.title.is_some() {
+            found.title = one.title;
+        }
+    }
+    let message = (find(line, b"\"type\":\"user\"").is_some()
+        || find(line, b"\"type\":\"assistant\"").is_some())
+        && find(line, b"\"type\":\"progress\"").is_none();
+    found.messages += u64::from(message);
+}
+
+fn scan_line(line: &[u8], found: &mut Found) {
+    let Ok(text) = std::str::from_utf8(line) else {
+        // Invalid UTF-8 lines are rare; they cannot hold anything the list needs
+        // that a neighbouring line would not also hold.
+        return;
+    };
+    // `}{` concatenations: take every object on the line.
+    let stream = serde_json::Deserializer::from_str(text).into_iter::<ScanLine<'_>>();
+    for entry in stream {
+        match entry {
+            Ok(e) => absorb(e, found),
+            Err(_) => break,
+        }
+    }
+}
+
+fn absorb(e: ScanLine<'_>, found: &mut Found) {
+    let kind = e.kind.as_deref().unwrap_or("");
+    match kind {
+        "ai-title" => set_title(found, e.ai_title),
+        "custom-title" => set_title(found, e.custom_title),
+        "summary" => set_title(found, e.summary),
+        _ => {}
+    }
+    if !matches!(
+        kind,
+        "user" | "assistant" | "system" | "progress" | "attachment"
+    ) {
+        return;
+    }
+    if let Some(ts) = e.timestamp.as_deref().and_then(parse_timestamp) {
+        found.last_ts = Some(found.last_ts.map_or(ts, |t| t.max(ts)));
+    }
+    if e.is_sidechain == Some(true) {
+        return;
+    }
+    if found.cwd.is_none() {
+        found.cwd = e.cwd.filter(|c| !c.is_empty()).map(Cow::into_owned);
+    }
+    if found.session_id.is_none() {
+        found.session_id = e.session_id.map(Cow::into_owned);
+    }
+    // `""` means "not a repository" at that moment; keep the last real branch.
+    if let Some(b) = e.git_branch.filter(|b| !b.is_empty()) {
+        found.branch = Some(b.into_owned());
+    }
+    match kind {
+        "user" => {
+            found.messages += 1;
+            if found.first_prompt.is_none()
+                && e.is_meta != Some(true)
+                && e.is_compact_summary != Some(true)
+                && let Some(PromptText(Some(t))) =
+                    e.message.as_ref().and_then(|m| m.content.as_ref())
+                && classify_user_text(t) == UserText::Prompt
+                && !t.trim().is_empty()
+            {
+                found.first_prompt = Some(one_line(t));
+            }
+        }
+        "assistant" => {
+            found.messages += 1;
+            if let Some(m) = e
+                .message
+                .and_then(|m| m.model)
+                .filter(|m| m != "<synthetic>" && !m.is_empty())
+            {
+                found.model = Some(m.into_owned());
+            }
+        }
+        _ => {}
+    }
+}
+
+fn set_title(found: &mut Found, t: Option<Cow<'_, str>>) {
+    if let Some(t) = t.map(|t| one_line(&t)).filter(|t| !t.is_empty()) {
+        found.title = Some(t);
+    }
+}
+
+/// Whitespace runs (newlines included) collapsed to one space, at most
+/// `TEXT_MAX` chars.
+fn one_line(s: &str) -> String {
+    let mut out = String::new();
+    let mut n = 0;
+    for word in s.split_whitespace() {
+        if n >= TEXT_MAX {
+            out.push('…');
+            break;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+            n += 1;
+        }
+        for c in word.chars() {
+            if n >= TEXT_MAX {
+                break;
+            }
+            out.push(c);
+            n += 1;
+        }
+    }
+    out
+}
+
+/// Best-effort inverse of Claude Code's directory naming (every
+/// non-alphanumeric char became `-`): `-home-bob--config-x` becomes
+/// `/home/bob/.config/x`. Lossy: `my_project` comes back as `my/project`.
+pub fn decode_project_dir(name: &str) -> String {
+    if !name.starts_with('-') {
+        return name.to_owned();
+    }
+    name.replace("--", "/.").replace('-', "/")
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ScanLine<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    cwd: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    session_id: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    git_branch: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    timestamp: Option<Cow<'a, str>>,
+    is_meta: Option<bool>,
+    is_sidechain: Option<bool>,
+    is_compact_summary: Option<bool>,
+    #[serde(borrow)]
+    message: Option<ScanMessage<'a>>,
+    #[serde(borrow)]
+    ai_title: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    custom_title: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    summary: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct ScanMessage<'a> {
+    #[serde(borrow)]
+    model: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    content: Option<PromptText<'a>>,
+}
+
+/// The typed text of a user message: a string, or the first `text` block of
+/// an array holding no `tool_result`. `None` for anything else. Tool output
+/// is skipped without being copied.
+struct PromptText<'a>(Option<Cow<'a, str>>);
+
+#[derive(Deserialize)]
+struct ScanBlock<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    text: Option<Cow<'a, str>>,
+    #[serde(default)]
+    #[allow(dead_code)]
+    content: Option<IgnoredAny>,
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for PromptText<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = PromptText<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("message content")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(PromptText(Some(Cow::Borrowed(v))))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(PromptText(Some(Cow::Owned(v.to_owned()))))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut text = None;
+                let mut tool_result = false;
+                while let Some(b) = seq.next_element::<Option<ScanBlock<'a>>>()? {
+                    let Some(b) = b else { continue };
+                    match b.kind.as_deref() {
+                        Some("tool_result") => tool_result = true,
+                        Some("text") if text.is_none() => text = b.text,
+                        _ => {}
+                    }
+                }
+                Ok(PromptText(if tool_result { None } else { text }))
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                IgnoredAny::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(PromptText(None))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(PromptText(None))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(PromptText(None))
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(PromptText(None))
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(PromptText(None))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(PromptText(None))
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_dir_names() {
+        assert_eq!(
+            decode_project_dir("-home-bob--config-x"),
+            "/home/bob/.config/x"
+        );
+        assert_eq!(decode_project_dir("-tmp-ccv"), "/tmp/ccv");
+    }
+
+    #[test]
+    fn one_line_collapses_and_caps() {
+        assert_eq!(one_line("  a\n\nb\tc "), "a b c");
+        let long = "x".repeat(500);
+        assert_eq!(one_line(&long).chars().count(), TEXT_MAX);
+    }
+
+    #[test]
+    fn prompt_rules() {
+        let mut f = Found::default();
+        for l in [
+            r#"{"type":"user","isMeta":true,"message":{"content":"<local-command-caveat>x</local-command-caveat>"}}"#,
+            r#"{"type":"user","message":{"content":"<command-name>/clear</command-name>"}}"#,
+            r#"{"type":"user","message":{"content":[{"type":"tool_result","content":"big"}]}}"#,
+            r#"{"type":"user","message":{"content":"<system-reminder>r</system-reminder>"}}"#,
+            r#"{"type":"user","message":{"content":[{"type":"text","text":"Fix the\nbug"},{"type":"image"}]}}"#,
+            r#"{"type":"user","message":{"content":"later"}}"#,
+        ] {
+            scan_line(l.as_bytes(), &mut f);
+        }
+        assert_eq!(f.first_prompt.as_deref(), Some("Fix the bug"));
+        assert_eq!(f.messages, 6);
+    }
+}

@@ -1,0 +1,481 @@
+//! The picker screen: sessions grouped by project, newest first, filtered
+//! as you type. Keys become `Action`s; `perform_action` is the one place
+//! the state changes; `draw` only reads it (and does no I/O).
+
+use super::format::{fit, human_size, message_count, relative_time, short_model, tilde};
+use super::list::{ScanEvent, sort_newest_first};
+use super::scan::SessionInfo;
+use crate::view::theme;
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use nucleo_matcher::pattern::{CaseMatching, Normalization, Pattern};
+use nucleo_matcher::{Config, Matcher, Utf32Str};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use std::cell::Cell;
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+
+/// What the caller should do after a key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PickerOutcome {
+    None,
+    Open(PathBuf),
+    Quit,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    Up,
+    Down,
+    PageUp,
+    PageDown,
+    Top,
+    Bottom,
+    FilterPush(char),
+    FilterPop,
+    /// Esc: clears the filter, or quits when it is empty.
+    Back,
+    Open,
+    Quit,
+    /// Rows from the background scan.
+    Merge(Vec<SessionInfo>),
+    ScanDone,
+}
+
+/// One line of the list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Row {
+    /// A project path header.
+    Project(String),
+    /// Index into `sessions`.
+    Session(usize),
+}
+
+pub struct PickerState {
+    sessions: Vec<SessionInfo>,
+    filter: String,
+    rows: Vec<Row>,
+    /// Index into `rows`; always a `Row::Session` when set.
+    selected: Option<usize>,
+    scroll: usize,
+    /// Still receiving rows from the background scan.
+    pub loading: bool,
+    /// "Now" for relative times; the caller refreshes it on ticks.
+    pub now_ms: i64,
+    /// Height of the list as last drawn, for paging.
+    page: Cell<usize>,
+    matcher: Matcher,
+    /// Distinct projects over all sessions (for the title bar).
+    project_count: usize,
+}
+
+impl PickerState {
+    pub fn new(now_ms: i64) -> PickerState {
+        PickerState {
+            sessions: Vec::new(),
+            filter: String::new(),
+            rows: Vec::new(),
+            selected: None,
+            scroll: 0,
+            loading: true,
+            now_ms,
+            page: Cell::new(20),
+            matcher: Matcher::new(Config::DEFAULT),
+            project_count: 0,
+        }
+    }
+
+    /// A picker over a complete list (no background scan).
+    pub fn with_sessions(sessions: Vec<SessionInfo>, now_ms: i64) -> PickerState {
+        let mut s = PickerState::new(now_ms);
+        s.merge(sessions);
+        s.loading = false;
+        s
+    }
+
+    pub fn filter(&self) -> &str {
+        &self.filter
+    }
+
+    pub fn sessions(&self) -> &[SessionInfo] {
+        &self.sessions
+    }
+
+    /// Sessions shown under the current filter, in display order.
+    pub fn visible_sessions(&self) -> impl Iterator<Item = &SessionInfo> {
+        self.rows.iter().filter_map(|r| match r {
+            Row::Session(i) => self.sessions.get(*i),
+            Row::Project(_) => None,
+        })
+    }
+
+    pub fn selected_session(&self) -> Option<&SessionInfo> {
+        match self.rows.get(self.selected?)? {
+            Row::Session(i) => self.sessions.get(*i),
+            Row::Project(_) => None,
+        }
+    }
+
+    /// Feeds a background-scan event (see `spawn_scan`).
+    pub fn apply(&mut self, event: ScanEvent) {
+        let action = match event {
+            ScanEvent::Sessions(v) => Action::Merge(v),
+            ScanEvent::Done { .. } => Action::ScanDone,
+        };
+        perform_action(self, action);
+    }
+
+    /// Adds or replaces rows (by path), keeping the selected session.
+    fn merge(&mut self, rows: Vec<SessionInfo>) {
+        if rows.is_empty() {
+            return;
+        }
+        // Row indices go stale below; remember the selection by path.
+        let keep = self.selected_session().map(|s| s.path.clone());
+        let mut by_path: HashMap<PathBuf, usize> = self
+            .sessions
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.path.clone(), i))
+            .collect();
+        for r in rows {
+            match by_path.get(&r.path) {
+                Some(&i) => {
+                    if let Some(slot) = self.sessions.get_mut(i) {
+                        *slot = r;
+                    }
+                }
+                None => {
+                    by_path.insert(r.path.clone(), self.sessions.len());
+                    self.sessions.push(r);
+                }
+            }
+        }
+        sort_newest_first(&mut self.sessions);
+        self.project_count = self
+            .sessions
+            .iter()
+            .map(|s| s.project.as_str())
+            .collect::<HashSet<_>>()
+            .len();
+        self.rebuild_keeping(keep);
+    }
+
+    /// Recomputes the visible rows from sessions + filter, keeping the
+    /// selected session when it is still visible.
+    fn rebuild(&mut self) {
+        let keep = self.selected_session().map(|s| s.path.clone());
+        self.rebuild_keeping(keep);
+    }
+
+    fn rebuild_keeping(&mut self, keep: Option<PathBuf>) {
+        let pattern = Pattern::parse(&self.filter, CaseMatching::Ignore, Normalization::Smart);
+        let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+        let mut group_of: HashMap<&str, usize> = HashMap::new();
+        let mut buf = Vec::new();
+        for (i, s) in self.sessions.iter().enumerate() {
+            if !self.filter.is_empty() {
+                let hay = format!(
+                    "{} {} {} {}",
+                    s.title, s.first_prompt, s.project, s.session_id
+                );
+                if pattern
+                    .score(Utf32Str::new(&hay, &mut buf), &mut self.matcher)
+                    .is_none()
+                {
+                    continue;
+                }
+            }
+            let g = *group_of.entry(s.project.as_str()).or_insert_with(|| {
+                groups.push((s.project.clone(), Vec::new()));
+                groups.len() - 1
+            });
+            if let Some((_, v)) = groups.get_mut(g) {
+                v.push(i);
+            }
+        }
+        self.rows.clear();
+        for (project, members) in groups {
+            self.rows.push(Row::Project(project));
+            self.rows.extend(members.into_iter().map(Row::Session));
+        }
+        let found = keep.and_then(|p| {
+            self.rows.iter().position(|r| matches!(r, Row::Session(i) if self.sessions.get(*i).is_some_and(|s| s.path == p)))
+        });
+        self.selected = found.or_else(|| self.first_session_row(0, 1));
+        self.ensure_visible();
+    }
+
+    /// The first session row from `from` going in direction `step`.
+    fn first_session_row(&self, from: usize, step: isize) -> Option<usize> {
+        let mut i = from as isize;
+        while i >= 0 && (i as usize) < self.rows.len() {
+            if matches!(self.rows.get(i as usize), Some(Row::Session(_))) {
+                return Some(i as usize);
+            }
+            i += step;
+        }
+        None
+    }
+
+    fn move_by(&mut self, delta: isize) {
+        let Some(cur) = self.selected else { return };
+        let step = delta.signum();
+        let mut target = cur;
+        for _ in 0..delta.unsigned_abs() {
+            let next = (target as isize + step).max(0) as usize;
+            match self.first_session_row(next, step) {
+                Some(n) if n != target => target = n,
+                _ => break,
+            }
+        }
+        self.selected = Some(target);
+        self.ensure_visible();
+    }
+
+    fn ensure_visible(&mut self) {
+        let h = self.page.get().max(1);
+        let Some(sel) = self.selected else {
+            self.scroll = 0;
+            return;
+        };
+        // Show the project header above the first session of a group.
+        let top = if sel > 0 && matches!(self.rows.get(sel - 1), Some(Row::Project(_))) {
+            sel - 1
+        } else {
+            sel
+        };
+        if top < self.scroll {
+            self.scroll = top;
+        } else if sel >= self.scroll + h {
+            self.scroll = sel + 1 - h;
+        }
+        self.scroll = self.scroll.min(self.rows.len().saturating_sub(1));
+    }
+}
+
+/// The action a key asks for. Printable keys type into the filter, so
+/// movement is on arrows and Ctrl-n / Ctrl-p.
+pub fn key_action(key: KeyEvent) -> Option<Action> {
+    if key.kind == KeyEventKind::Release {
+        return None;
+    }
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    Some(match key.code {
+        KeyCode::Char('c') if ctrl => Action::Quit,
+        KeyCode::Char('n') if ctrl => Action::Down,
+        KeyCode::Char('p') if ctrl => Action::Up,
+        KeyCode::Char('u') if ctrl => Action::PageUp,
+        KeyCode::Char('d') if ctrl => Action::PageDown,
+        KeyCode::Char(_) if ctrl || key.modifiers.contains(KeyModifiers::ALT) => return None,
+        KeyCode::Char(c) => Action::FilterPush(c),
+        KeyCode::Backspace => Action::FilterPop,
+        KeyCode::Up => Action::Up,
+        KeyCode::Down => Action::Down,
+        KeyCode::PageUp => Action::PageUp,
+        KeyCode::PageDown => Action::PageDown,
+        KeyCode::Home => Action::Top,
+        KeyCode::End => Action::Bottom,
+        KeyCode::Enter => Action::Open,
+        KeyCode::Esc => Action::Back,
+        _ => return None,
+    })
+}
+
+pub fn perform_action(state: &mut PickerState, action: Action) -> PickerOutcome {
+    let page = state.page.get().max(2) as isize - 1;
+    match action {
+        Action::Up => state.move_by(-1),
+        Action::Down => state.move_by(1),
+        Action::PageUp => state.move_by(-page),
+        Action::PageDown => state.move_by(page),
+        Action::Top => state.move_by(-(state.rows.len() as isize)),
+        Action::Bottom => state.move_by(state.rows.len() as isize),
+        Action::FilterPush(c) => {
+            state.filter.push(c);
+            state.rebuild();
+        }
+        Action::FilterPop => {
+            state.filter.pop();
+            state.rebuild();
+        }
+        Action::Back if state.filter.is_empty() => return PickerOutcome::Quit,
+        Action::Back => {
+            state.filter.clear();
+            state.rebuild();
+        }
+        Action::Open => {
+            if let Some(s) = state.selected_session() {
+                return PickerOutcome::Open(s.path.clone());
+            }
+        }
+        Action::Quit => return PickerOutcome::Quit,
+        Action::Merge(rows) => state.merge(rows),
+        Action::ScanDone => state.loading = false,
+    }
+    PickerOutcome::None
+}
+
+pub fn handle_key(state: &mut PickerState, key: KeyEvent) -> PickerOutcome {
+    match key_action(key) {
+        Some(a) => perform_action(state, a),
+        None => PickerOutcome::None,
+    }
+}
+
+/// Draws the picker into `area`: title bar, list, key help.
+pub fn draw(frame: &mut Frame, area: Rect, state: &PickerState) {
+    let th = theme::current();
+    if area.height < 3 || area.width < 10 {
+        return;
+    }
+    let width = area.width as usize;
+    let list_h = area.height.saturating_sub(4) as usize;
+    state.page.set(list_h.max(1));
+    let mut lines: Vec<Line> = Vec::with_capacity(area.height as usize);
+
+    let projects = state.project_count;
+    let mut title = format!(
+        " ccv — {projects} projects · {} sessions",
+        state.sessions.len()
+    );
+    if state.loading {
+        title.push_str(" · scanning…");
+    }
+    let filter = format!("filter: {}▏", state.filter);
+    let filter_w = fit(&filter, width / 2).trim_end().chars().count() + 1;
+    lines.push(Line::from(vec![
+        Span::styled(fit(&title, width.saturating_sub(filter_w)), th.header),
+        Span::raw(fit(&filter, filter_w)),
+    ]));
+    lines.push(Line::styled("─".repeat(width), th.dim));
+
+    // Clamp the scroll so the selection is on screen whatever was drawn before.
+    let mut scroll = state.scroll.min(state.rows.len().saturating_sub(1));
+    if let Some(sel) = state.selected {
+        if sel < scroll {
+            scroll = sel;
+        } else if sel >= scroll + list_h.max(1) {
+            scroll = sel + 1 - list_h.max(1);
+        }
+    }
+    let cols = Columns::for_width(width);
+    for (i, row) in state.rows.iter().enumerate().skip(scroll).take(list_h) {
+        lines.push(match row {
+            Row::Project(p) => Line::styled(
+                format!(" {}", fit(&tilde(p), width.saturating_sub(1))),
+                th.heading,
+            ),
+            Row::Session(idx) => match state.sessions.get(*idx) {
+                Some(s) => session_line(s, &cols, state.now_ms, state.selected == Some(i)),
+                None => Line::raw(""),
+            },
+        });
+    }
+    if state.rows.is_empty() {
+        let msg = if state.loading {
+            "looking for sessions…"
+        } else if state.filter.is_empty() {
+            "no sessions found"
+        } else {
+            "no session matches the filter"
+        };
+        lines.push(Line::styled(format!("   {msg}"), th.dim));
+    }
+    while lines.len() < 2 + list_h {
+        lines.push(Line::raw(""));
+    }
+    lines.push(Line::styled("─".repeat(width), th.dim));
+    lines.push(Line::styled(
+        fit(
+            " ↑↓ select  Enter open  type to filter  Backspace edit  Esc clear/quit",
+            width,
+        ),
+        th.status,
+    ));
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// Column widths for a given terminal width; narrow screens drop the
+/// branch, then the model.
+struct Columns {
+    title: usize,
+    time: usize,
+    msgs: usize,
+    size: usize,
+    model: usize,
+    branch: usize,
+}
+
+impl Columns {
+    fn for_width(w: usize) -> Columns {
+        let (time, msgs, size) = (12, 11, 9);
+        let (mut model, mut branch) = (12, 16);
+        if w < 100 {
+            branch = 0;
+        }
+        if w < 80 {
+            model = 0;
+        }
+        let fixed = 3 + time + msgs + size + model + branch;
+        Columns {
+            title: w.saturating_sub(fixed).max(8),
+            time,
+            msgs,
+            size,
+            model,
+            branch,
+        }
+    }
+}
+
+fn session_line<'a>(s: &SessionInfo, c: &Columns, now_ms: i64, selected: bool) -> Line<'a> {
+    let th = theme::current();
+    let base = if selected {
+        th.selected
+    } else {
+        Style::default()
+    };
+    let dim = base.patch(th.dim);
+    let marker = if selected { "▸" } else { " " };
+    let live = if s.live { "●" } else { " " };
+    let mut spans = vec![
+        Span::styled(marker.to_owned(), base),
+        Span::styled(live.to_owned(), base.patch(th.assistant)),
+        Span::styled(" ".to_owned(), base),
+        Span::styled(fit(&s.title, c.title), base),
+        Span::styled(
+            format!(
+                "{:>w$}",
+                fit(&relative_time(now_ms, s.last_activity_ms), c.time - 1).trim_end(),
+                w = c.time
+            ),
+            dim,
+        ),
+        Span::styled(
+            format!("{:>w$}", format!("{} msgs", message_count(s)), w = c.msgs),
+            dim,
+        ),
+        Span::styled(format!("{:>w$}", human_size(s.size), w = c.size), dim),
+    ];
+    if c.model > 0 {
+        let model = s.model.as_deref().map(short_model).unwrap_or_default();
+        spans.push(Span::styled(
+            format!("  {}", fit(&model, c.model - 2)),
+            base,
+        ));
+    }
+    if c.branch > 0 {
+        spans.push(Span::styled(
+            format!(
+                " {}",
+                fit(s.git_branch.as_deref().unwrap_or(""), c.branch - 1)
+            ),
+            dim,
+        ));
+    }
+    Line::from(spans)
+}

@@ -1,0 +1,124 @@
+//! `ccv list` through the built binary, with CLAUDE_CONFIG_DIR and the
+//! cache pointed at temp dirs (never the real ~/.claude).
+
+use assert_cmd::Command;
+use std::fs;
+use std::path::Path;
+
+fn tree(config: &Path) {
+    let proj = config.join("projects").join("-srv-app");
+    fs::create_dir_all(proj.join("s1").join("subagents")).expect("mkdir");
+    fs::write(
+        proj.join("s1.jsonl"),
+        concat!(
+            r#"{"type":"user","cwd":"/srv/app","sessionId":"s1","gitBranch":"main","message":{"role":"user","content":"Make it \u001b[31mred\u001b[0m"},"timestamp":"2025-05-01T08:00:00.000Z"}"#,
+            "\n",
+            r#"{"type":"assistant","cwd":"/srv/app","sessionId":"s1","message":{"model":"claude-opus-4-1-20250805","role":"assistant","content":[]},"timestamp":"2025-05-01T08:00:09.000Z"}"#,
+            "\n"
+        ),
+    )
+    .expect("write");
+    fs::write(
+        proj.join("s1").join("subagents").join("agent-1.jsonl"),
+        "{}\n",
+    )
+    .expect("write");
+    fs::write(proj.join("s0.jsonl"), "not json\n").expect("write");
+}
+
+fn ccv(config: &Path, cache: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("ccv").expect("binary");
+    cmd.env("CLAUDE_CONFIG_DIR", config)
+        .env("XDG_CACHE_HOME", cache)
+        .env("HOME", cache);
+    cmd
+}
+
+#[test]
+fn list_json_has_one_object_per_session() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let config = tmp.path().join("claude");
+    tree(&config);
+    let out = ccv(&config, &tmp.path().join("cache"))
+        .args(["list", "--json"])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let rows: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
+    assert_eq!(rows.len(), 2);
+    let s1 = rows
+        .iter()
+        .find(|r| r["session_id"] == "s1")
+        .expect("s1 listed");
+    for key in [
+        "project",
+        "session_id",
+        "path",
+        "title",
+        "first_prompt",
+        "last_activity",
+        "message_count",
+        "size",
+        "model",
+        "git_branch",
+        "subagents",
+        "live",
+    ] {
+        assert!(s1.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(s1["project"], "/srv/app");
+    assert_eq!(s1["last_activity"], "2025-05-01T08:00:09.000Z");
+    assert_eq!(s1["message_count"], 2);
+    assert_eq!(s1["model"], "claude-opus-4-1-20250805");
+    assert_eq!(s1["git_branch"], "main");
+    assert_eq!(s1["subagents"], 1);
+    assert!(
+        tmp.path()
+            .join("cache")
+            .join("ccv")
+            .join("sessions-v1.jsonl")
+            .exists(),
+        "cache under XDG_CACHE_HOME"
+    );
+    // Newest first: the unreadable file's mtime (now) beats 2025-05-01.
+    assert!(rows.first().is_some_and(|r| r["session_id"] == "s0"));
+}
+
+#[test]
+fn list_table_is_sanitized_and_root_argument_works() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let config = tmp.path().join("claude");
+    tree(&config);
+    let out = ccv(&tmp.path().join("elsewhere"), &tmp.path().join("cache"))
+        .arg("list")
+        .arg(config.join("projects"))
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(text.contains("Make it red"), "{text}");
+    assert!(
+        !text.contains('\u{1b}'),
+        "no raw escape reaches the terminal"
+    );
+    assert!(text.contains("/srv/app") && text.contains("opus-4.1") && text.contains("main"));
+}
+
+#[test]
+fn list_missing_root_fails_cleanly() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = ccv(&tmp.path().join("none"), tmp.path())
+        .args(["list"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("ccv:"));
+}

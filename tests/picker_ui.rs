@@ -1,0 +1,265 @@
+//! The picker component without a terminal: state through actions, and
+//! drawing through ratatui's TestBackend.
+
+use ccv::picker::ui::{Action, perform_action};
+use ccv::picker::{PickerOutcome, PickerState, SessionInfo, draw, handle_key};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::path::PathBuf;
+
+const NOW: i64 = 1_750_000_000_000;
+
+fn session(project: &str, id: &str, title: &str, mins_ago: i64) -> SessionInfo {
+    SessionInfo {
+        project: project.into(),
+        session_id: id.into(),
+        path: PathBuf::from(format!("/p/{id}.jsonl")),
+        title: title.into(),
+        first_prompt: format!("prompt of {title}"),
+        last_activity_ms: NOW - mins_ago * 60_000,
+        message_count: 240,
+        message_count_exact: true,
+        size: 3_250_000,
+        model: Some("claude-opus-4-1-20250805".into()),
+        git_branch: Some("main".into()),
+        subagents: 0,
+        mtime_ns: 0,
+        live: mins_ago < 1,
+    }
+}
+
+fn sample() -> Vec<SessionInfo> {
+    vec![
+        session("/src/ccv", "a1", "Fix flaky tail test", 0),
+        session("/src/web", "b1", "Tail -f for the deploy logs", 4320),
+        session("/src/ccv", "a2", "Make the picker fast", 1440),
+        session("/src/web", "b2", "Evil \u{1b}]52;c;aGk=\u{7} title", 9000),
+    ]
+}
+
+fn key(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+fn render(state: &PickerState, w: u16, h: u16) -> String {
+    let mut term = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+    term.draw(|f| draw(f, f.area(), state)).expect("draw");
+    let buf = term.backend().buffer().clone();
+    let mut out = String::new();
+    for y in 0..h {
+        for x in 0..w {
+            out.push_str(buf[(x, y)].symbol());
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn draws_groups_with_columns() {
+    let state = PickerState::with_sessions(sample(), NOW);
+    let screen = render(&state, 110, 12);
+    assert!(screen.contains("2 projects · 4 sessions"), "{screen}");
+    let lines: Vec<&str> = screen.lines().collect();
+    let pos = |s: &str| {
+        lines
+            .iter()
+            .position(|l| l.contains(s))
+            .unwrap_or(usize::MAX)
+    };
+    assert!(
+        pos("/src/ccv") < pos("Fix flaky")
+            && pos("Fix flaky") < pos("Make the picker")
+            && pos("Make the picker") < pos("/src/web")
+    );
+    let first = lines[pos("Fix flaky")];
+    assert!(
+        first.contains('●') && first.contains("just now") && first.contains("240 msgs"),
+        "{first}"
+    );
+    assert!(
+        first.contains("3.1 MB") && first.contains("opus-4.1") && first.contains("main"),
+        "{first}"
+    );
+    assert!(lines[pos("Make the picker")].contains("yesterday"));
+    assert!(
+        screen.contains("Evil  title") || screen.contains("Evil title"),
+        "escape sequence stripped: {screen}"
+    );
+    assert!(!screen.contains('\u{1b}') && !screen.contains('\u{7}'));
+    insta_like_stable(&screen);
+}
+
+/// Drawing twice gives the same screen (no hidden state in draw).
+fn insta_like_stable(screen: &str) {
+    let again = render(&PickerState::with_sessions(sample(), NOW), 110, 12);
+    assert_eq!(screen, again);
+}
+
+#[test]
+fn typing_filters_and_enter_opens() {
+    let mut state = PickerState::with_sessions(sample(), NOW);
+    for c in "deploy".chars() {
+        assert_eq!(
+            handle_key(&mut state, key(KeyCode::Char(c))),
+            PickerOutcome::None
+        );
+    }
+    assert_eq!(state.filter(), "deploy");
+    let titles: Vec<_> = state.visible_sessions().map(|s| s.title.clone()).collect();
+    assert_eq!(titles, ["Tail -f for the deploy logs"]);
+    let screen = render(&state, 100, 10);
+    assert!(
+        screen.contains("filter: deploy") && !screen.contains("Fix flaky"),
+        "{screen}"
+    );
+    assert_eq!(
+        handle_key(&mut state, key(KeyCode::Enter)),
+        PickerOutcome::Open(PathBuf::from("/p/b1.jsonl"))
+    );
+
+    // Fuzzy over the project path and the session id too.
+    perform_action(&mut state, Action::Back);
+    for c in "srcweb".chars() {
+        handle_key(&mut state, key(KeyCode::Char(c)));
+    }
+    assert_eq!(state.visible_sessions().count(), 2);
+    perform_action(&mut state, Action::Back);
+    handle_key(&mut state, key(KeyCode::Char('a')));
+    handle_key(&mut state, key(KeyCode::Char('2')));
+    assert!(state.visible_sessions().any(|s| s.session_id == "a2"));
+}
+
+#[test]
+fn movement_skips_headers_and_esc_clears_then_quits() {
+    let mut state = PickerState::with_sessions(sample(), NOW);
+    assert_eq!(
+        state.selected_session().map(|s| s.session_id.as_str()),
+        Some("a1")
+    );
+    handle_key(&mut state, key(KeyCode::Down));
+    assert_eq!(
+        state.selected_session().map(|s| s.session_id.as_str()),
+        Some("a2")
+    );
+    handle_key(
+        &mut state,
+        KeyEvent::new(KeyCode::Char('n'), KeyModifiers::CONTROL),
+    );
+    assert_eq!(
+        state.selected_session().map(|s| s.session_id.as_str()),
+        Some("b1"),
+        "jumps over the project header"
+    );
+    handle_key(
+        &mut state,
+        KeyEvent::new(KeyCode::Char('p'), KeyModifiers::CONTROL),
+    );
+    handle_key(&mut state, key(KeyCode::Up));
+    handle_key(&mut state, key(KeyCode::Up));
+    assert_eq!(
+        state.selected_session().map(|s| s.session_id.as_str()),
+        Some("a1"),
+        "stops at the top"
+    );
+    handle_key(&mut state, key(KeyCode::End));
+    assert_eq!(
+        state.selected_session().map(|s| s.session_id.as_str()),
+        Some("b2")
+    );
+
+    handle_key(&mut state, key(KeyCode::Char('q')));
+    assert_eq!(state.filter(), "q", "printable keys type into the filter");
+    assert_eq!(
+        handle_key(&mut state, key(KeyCode::Backspace)),
+        PickerOutcome::None
+    );
+    handle_key(&mut state, key(KeyCode::Char('x')));
+    assert_eq!(
+        handle_key(&mut state, key(KeyCode::Esc)),
+        PickerOutcome::None
+    );
+    assert_eq!(state.filter(), "");
+    assert_eq!(
+        handle_key(&mut state, key(KeyCode::Esc)),
+        PickerOutcome::Quit
+    );
+    assert_eq!(
+        handle_key(
+            &mut state,
+            KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)
+        ),
+        PickerOutcome::Quit
+    );
+}
+
+#[test]
+fn background_rows_merge_keeping_the_selection() {
+    let mut state = PickerState::new(NOW);
+    assert!(render(&state, 80, 8).contains("looking for sessions"));
+    let mut rows = sample();
+    let late = rows.split_off(2);
+    perform_action(&mut state, Action::Merge(rows));
+    handle_key(&mut state, key(KeyCode::Down));
+    assert_eq!(
+        state.selected_session().map(|s| s.session_id.as_str()),
+        Some("b1")
+    );
+    // A newer session arrives above the selection; the selection stays on b1.
+    perform_action(&mut state, Action::Merge(late));
+    perform_action(
+        &mut state,
+        Action::Merge(vec![session("/src/new", "n1", "Brand new", 0)]),
+    );
+    assert_eq!(
+        state.selected_session().map(|s| s.session_id.as_str()),
+        Some("b1")
+    );
+    assert_eq!(state.sessions().len(), 5);
+    // A re-scanned row replaces the old one.
+    let mut changed = session("/src/web", "b1", "Renamed", 1);
+    changed.path = PathBuf::from("/p/b1.jsonl");
+    perform_action(&mut state, Action::Merge(vec![changed]));
+    assert_eq!(state.sessions().len(), 5);
+    assert_eq!(
+        state.selected_session().map(|s| s.title.as_str()),
+        Some("Renamed")
+    );
+    perform_action(&mut state, Action::ScanDone);
+    assert!(!state.loading);
+}
+
+#[test]
+fn selection_stays_visible_when_scrolling_and_tiny_areas_do_not_panic() {
+    let rows: Vec<_> = (0..50)
+        .map(|i| {
+            session(
+                &format!("/p{}", i % 5),
+                &format!("s{i}"),
+                &format!("Session {i}"),
+                i,
+            )
+        })
+        .collect();
+    let mut state = PickerState::with_sessions(rows, NOW);
+    render(&state, 80, 10);
+    for _ in 0..30 {
+        handle_key(&mut state, key(KeyCode::Down));
+    }
+    let title = state
+        .selected_session()
+        .map(|s| s.title.clone())
+        .unwrap_or_default();
+    let screen = render(&state, 80, 10);
+    assert!(screen.contains(&title), "{title} not on screen:\n{screen}");
+    handle_key(&mut state, key(KeyCode::PageUp));
+    let title = state
+        .selected_session()
+        .map(|s| s.title.clone())
+        .unwrap_or_default();
+    assert!(render(&state, 80, 10).contains(&title));
+    for (w, h) in [(1, 1), (5, 2), (10, 3), (20, 4), (200, 60)] {
+        render(&state, w, h);
+    }
+}
