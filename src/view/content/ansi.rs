@@ -17,10 +17,12 @@ pub struct Sgr {
 
 impl Sgr {
     pub fn style(self) -> Style {
-        let mut s = Style::default().add_modifier(self.mods);
-        s.fg = self.fg;
-        s.bg = self.bg;
-        s
+        Style {
+            fg: self.fg,
+            bg: self.bg,
+            ..Style::default()
+        }
+        .add_modifier(self.mods)
     }
 
     /// Applies the parameters of one `ESC [ ... m`. Colours are ignored

@@ -205,13 +205,10 @@ fn highlight_with(a: &Assets, syntax: &SyntaxReference, text: &str) -> Vec<Style
 /// index in `r` and alpha 1 the terminal default (the `ansi` theme).
 fn convert(s: syntect::highlighting::Style) -> Style {
     let c = s.foreground;
-    let mut style = Style {
-        fg: match c.a {
-            0 => Some(Color::Indexed(c.r)),
-            1 => None,
-            _ => Some(Color::Rgb(c.r, c.g, c.b)),
-        },
-        ..Style::default()
+    let mut style = match c.a {
+        0 => Style::default().fg(Color::Indexed(c.r)),
+        1 => Style::default(),
+        _ => Style::default().fg(Color::Rgb(c.r, c.g, c.b)),
     };
     if s.font_style.contains(FontStyle::BOLD) {
         style = style.add_modifier(Modifier::BOLD);

@@ -1,0 +1,84 @@
+//! Rendering costs: a 5 KB markdown answer, a 300-line Rust file
+//! (cached and uncached highlight), a diff and ANSI output.
+
+use ccv::model::raw::Hunk;
+use ccv::view::content;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+fn main() {
+    content::warm_up();
+    divan::main();
+}
+
+fn answer() -> String {
+    let mut s = String::from("# Fixing the flaky tail test\n\n");
+    while s.len() < 5_000 {
+        s.push_str(
+            "The watcher **drops events** when the file is *replaced*; see `notify::Event` and \
+             [the docs](https://docs.rs/notify).\n\n- watch the directory\n- re-open on a new inode\n  \
+             - nested detail with `code`\n\n| a | b |\n|---|---|\n| 1 | two |\n\n```rust\nlet mut w = \
+             notify::recommended_watcher(tx)?;\nw.watch(dir, RecursiveMode::NonRecursive)?;\n```\n\n",
+        );
+    }
+    s
+}
+
+fn rust_file() -> String {
+    let mut s = String::new();
+    for i in 0..300 {
+        s.push_str(&match i % 6 {
+            0 => format!("/// Doc comment for item {i}.\n"),
+            1 => format!("pub fn item_{i}(x: &str) -> Option<usize> {{\n"),
+            2 => "    let v: Vec<_> = x.split(',').map(|p| p.trim()).collect();\n".to_string(),
+            3 => format!("    if v.len() > {i} {{ return None; }} // early out\n"),
+            4 => "    Some(v.iter().map(|s| s.len()).sum::<usize>() + \"lit\".len())\n".to_string(),
+            _ => "}\n".to_string(),
+        });
+    }
+    s
+}
+
+#[divan::bench]
+fn markdown_5kb(b: divan::Bencher) {
+    let text = answer();
+    b.bench(|| content::markdown(divan::black_box(&text), 100));
+}
+
+#[divan::bench]
+fn code_300_lines_cached(b: divan::Bencher) {
+    let text = rust_file();
+    let _ = content::code(&text, "rs", Some(1), 100);
+    b.bench(|| content::code(divan::black_box(&text), "rs", Some(1), 100));
+}
+
+#[divan::bench(sample_count = 20, sample_size = 1)]
+fn code_300_lines_uncached(b: divan::Bencher) {
+    static N: AtomicU64 = AtomicU64::new(0);
+    let base = rust_file();
+    b.with_inputs(|| format!("{base}// {}\n", N.fetch_add(1, Ordering::Relaxed)))
+        .bench_refs(|text| content::code(text, "rs", Some(1), 100));
+}
+
+#[divan::bench]
+fn diff_300_lines(b: divan::Bencher) {
+    let lines = rust_file()
+        .lines()
+        .enumerate()
+        .map(|(i, l)| format!("{}{l}", [' ', '+', '-'][i % 3]))
+        .collect::<Vec<_>>();
+    let hunk = Hunk {
+        old_start: 1,
+        old_lines: 200,
+        new_start: 1,
+        new_lines: 200,
+        lines,
+    };
+    b.bench(|| content::diff(std::slice::from_ref(&hunk), "src/lib.rs", 100));
+}
+
+#[divan::bench]
+fn ansi_cargo_output(b: divan::Bencher) {
+    let text = "\x1b[1m\x1b[32m   Compiling\x1b[0m ccv v0.1.0 (/work)\n\x1b[1;31merror[E0382]\x1b[0m: use of moved value\n"
+        .repeat(100);
+    b.bench(|| content::ansi(divan::black_box(&text), 100));
+}
