@@ -16,6 +16,8 @@ pub struct Screen {
     pub height: u16,
     /// Rows on screen: (row index, first screen line, lines shown).
     pub visible: Vec<(usize, u16, u16)>,
+    /// Lines of the selected row that do not fit on the screen.
+    pub sel_overflow: usize,
 }
 
 pub struct State {
@@ -25,6 +27,9 @@ pub struct State {
     /// The first row on screen and how many of its lines are scrolled off.
     pub top: usize,
     pub top_skip: usize,
+    /// Lines of the selected row scrolled off when it is taller than the
+    /// screen (so a long message can be read line by line).
+    pub sel_offset: usize,
     pub expanded: HashSet<Fold>,
     pub filters: Filters,
     pub search: Search,
@@ -50,6 +55,7 @@ impl State {
             selected: 0,
             top: 0,
             top_skip: 0,
+            sel_offset: 0,
             expanded: HashSet::new(),
             filters: Filters::default(),
             search: Search::default(),
@@ -63,6 +69,7 @@ impl State {
                 width: 80,
                 height: 24,
                 visible: Vec::new(),
+                sel_overflow: 0,
             },
             cache: LineCache::default(),
             tz: jiff::tz::TimeZone::system(),
@@ -224,11 +231,41 @@ impl State {
     }
 
     fn select(&mut self, i: usize) {
-        self.selected = i.min(self.rows.len().saturating_sub(1));
+        let i = i.min(self.rows.len().saturating_sub(1));
+        if i != self.selected {
+            self.sel_offset = 0;
+        }
+        self.selected = i;
         self.follow = self.selected + 1 >= self.rows.len();
         if self.follow {
             self.unseen = 0;
         }
+    }
+
+    /// Moves down `rows` rows, or `lines` lines inside a selected row that
+    /// is taller than the screen.
+    fn down(&mut self, rows: usize, lines: usize) {
+        let over = self.screen.sel_overflow;
+        if self.sel_offset < over && !(self.follow && self.selected + 1 >= self.rows.len()) {
+            self.sel_offset = (self.sel_offset + lines).min(over);
+            return;
+        }
+        self.select(self.selected.saturating_add(rows));
+    }
+
+    fn up(&mut self, rows: usize, lines: usize) {
+        let over = self.screen.sel_overflow;
+        if self.follow && self.selected + 1 >= self.rows.len() && over > 0 {
+            // a tall last row is shown by its end while following
+            self.sel_offset = over;
+            self.follow = false;
+        }
+        if self.sel_offset > 0 {
+            self.sel_offset = self.sel_offset.saturating_sub(lines);
+            self.follow = false;
+            return;
+        }
+        self.select(self.selected.saturating_sub(rows));
     }
 
     fn page(&self) -> usize {
@@ -443,19 +480,19 @@ pub fn perform_action(s: &mut State, action: Action) {
         s.message = None;
     }
     match action {
-        Action::Up(n) => s.select(s.selected.saturating_sub(n)),
-        Action::Down(n) => s.select(s.selected.saturating_add(n)),
-        Action::ScrollUp => s.select(s.selected.saturating_sub(3)),
-        Action::ScrollDown => s.select(s.selected.saturating_add(3)),
+        Action::Up(n) => s.up(n, n),
+        Action::Down(n) => s.down(n, n),
+        Action::ScrollUp => s.up(3, 3),
+        Action::ScrollDown => s.down(3, 3),
         Action::Top => s.select(0),
         Action::Bottom | Action::Follow => {
             s.select_last();
             s.follow = true;
         }
-        Action::PageDown => s.select(s.selected.saturating_add(s.page())),
-        Action::PageUp => s.select(s.selected.saturating_sub(s.page())),
-        Action::HalfPageDown => s.select(s.selected.saturating_add(s.page().div_ceil(2))),
-        Action::HalfPageUp => s.select(s.selected.saturating_sub(s.page().div_ceil(2))),
+        Action::PageDown => s.down(s.page(), s.screen.height as usize),
+        Action::PageUp => s.up(s.page(), s.screen.height as usize),
+        Action::HalfPageDown => s.down(s.page().div_ceil(2), s.screen.height as usize / 2),
+        Action::HalfPageUp => s.up(s.page().div_ceil(2), s.screen.height as usize / 2),
         Action::PrevPrompt => s.jump_prompt(false),
         Action::NextPrompt => s.jump_prompt(true),
         Action::Toggle => {
