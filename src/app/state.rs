@@ -339,11 +339,19 @@ impl State {
         self.follow = false;
         self.rebuild();
         let (agent, index) = hit;
-        if let Some(p) = self.rows.iter().position(|r| {
-            r.agent == agent
-                && r.index as usize == index
-                && !matches!(r.kind, RowKind::Subagent { .. })
-        }) {
+        let at = |r: &Row| r.agent == agent && r.index as usize == index;
+        let own = |r: &Row| {
+            matches!(
+                r.kind,
+                RowKind::Item | RowKind::Call { .. } | RowKind::Member { .. }
+            )
+        };
+        let found = self
+            .rows
+            .iter()
+            .position(|r| at(r) && own(r))
+            .or_else(|| self.rows.iter().position(at));
+        if let Some(p) = found {
             self.select(p);
         }
     }
