@@ -234,3 +234,39 @@ fn hostile_payloads_never_reach_a_cell() {
     let t = draw(&mut s, 120, 50);
     assert_clean(&t, "help");
 }
+
+#[test]
+fn a_row_taller_than_the_screen_scrolls_line_by_line() {
+    let mut s = state(ccv::app::demo::session());
+    // the markdown answer with a table is the tallest row of the demo
+    let tall = (0..s.rows.len())
+        .max_by_key(|&r| {
+            s.session.main.items[s.rows[r].index as usize]
+                .text
+                .lines()
+                .count()
+        })
+        .unwrap();
+    perform_action(&mut s, Action::Top);
+    perform_action(&mut s, Action::Down(tall));
+    let _ = draw(&mut s, 80, 10);
+    assert!(s.screen.sel_overflow > 0);
+    let top_line = |t: &Terminal<TestBackend>| {
+        let b = t.backend().buffer();
+        (0..b.area.width)
+            .map(|x| b[(x, 2)].symbol().to_string())
+            .collect::<String>()
+    };
+    let before = top_line(&draw(&mut s, 80, 10));
+    perform_action(&mut s, Action::Down(1));
+    assert_eq!(s.selected, tall, "still on the tall row");
+    let after = top_line(&draw(&mut s, 80, 10));
+    assert_ne!(before, after, "scrolled one line");
+    perform_action(&mut s, Action::Up(1));
+    assert_eq!(top_line(&draw(&mut s, 80, 10)), before);
+    for _ in 0..100 {
+        perform_action(&mut s, Action::Down(1));
+        let _ = draw(&mut s, 80, 10);
+    }
+    assert!(s.selected > tall, "moves on after the end of the row");
+}

@@ -299,3 +299,26 @@ fn line_by_line_appends_match_a_full_rebuild() {
         "subagent rows shown"
     );
 }
+
+#[test]
+fn a_match_in_a_call_selects_the_call_not_its_group() {
+    let mut s = demo();
+    perform_action(&mut s, Action::SearchStart);
+    for c in "ConnectionReset =>".chars() {
+        perform_action(&mut s, Action::SearchInput(c));
+    }
+    perform_action(&mut s, Action::SearchSubmit);
+    let mut kinds = Vec::new();
+    for _ in 0..s.search.hits.len() {
+        kinds.push(s.rows[s.selected].kind);
+        perform_action(&mut s, Action::NextMatch);
+    }
+    assert!(
+        kinds.iter().any(|k| matches!(k, RowKind::Call { .. })),
+        "{kinds:?}"
+    );
+    assert!(
+        !kinds.iter().any(|k| matches!(k, RowKind::Group { .. })),
+        "{kinds:?}"
+    );
+}

@@ -1,8 +1,9 @@
 //! Search over everything a row can show once expanded: text, thinking,
 //! a call's name, input and result, subagent transcripts.
 
-use super::rows::SessionExt;
-use crate::model::{Detail, Item, Session};
+use super::rows::{self, Fold, Row, RowKind, SessionExt};
+use super::state::State;
+use crate::model::{Detail, Item, Kind, Session};
 
 /// A match: (transcript, item index).
 pub type Hit = (Option<u32>, usize);
@@ -68,5 +69,129 @@ fn item_matches(item: &Item, q: &str) -> bool {
         }
         Detail::OrphanResult(r) => contains_ci(&r.text, q),
         _ => false,
+    }
+}
+
+/// Going to a match: open what hides it, select its row.
+impl State {
+    /// Expands whatever hides a match and selects its row.
+    fn reveal(&mut self, hit: Hit) {
+        self.open_path(hit, true);
+        if let Some(Kind::Thinking) = self.item_kind(hit) {
+            self.filters.thinking = true;
+        }
+        if let Some(Kind::ToolCall | Kind::ToolResult) = self.item_kind(hit) {
+            self.filters.tools = true;
+        }
+        if let Some(Kind::Meta | Kind::System) = self.item_kind(hit) {
+            self.filters.meta = true;
+        }
+        self.follow = false;
+        self.rebuild();
+        let (agent, index) = hit;
+        let at = |r: &Row| r.agent == agent && r.index as usize == index;
+        let own = |r: &Row| {
+            matches!(
+                r.kind,
+                RowKind::Item | RowKind::Call { .. } | RowKind::Member { .. }
+            )
+        };
+        let found = self
+            .rows
+            .iter()
+            .position(|r| at(r) && own(r))
+            .or_else(|| self.rows.iter().position(at));
+        if let Some(p) = found {
+            self.select(p);
+        }
+    }
+
+    fn item_kind(&self, (agent, i): Hit) -> Option<Kind> {
+        Some(self.session.transcript_checked(agent)?.items.get(i)?.kind)
+    }
+
+    fn open_path(&mut self, (agent, i): Hit, open_item: bool) {
+        let Some(t) = self.session.transcript_checked(agent) else {
+            return;
+        };
+        let Some(item) = t.items.get(i) else { return };
+        let mut add = Vec::new();
+        if item.off_branch {
+            add.push(Fold::Branch(t.items[rows::unit_start(t, i)].id));
+        }
+        if let Some(g) = item.group.and_then(|g| t.groups.get(g as usize)) {
+            if let Some(first) = t.items.get(g.first) {
+                add.push(Fold::Group(first.id));
+            }
+        }
+        if open_item && (item.kind == Kind::ToolCall || rows::foldable(item)) {
+            add.push(Fold::Item(item.id));
+        }
+        let parent = agent.and_then(|a| {
+            let (holder, call) = self.session.agents.get(a as usize)?.call?;
+            let idx = self.session.transcript_checked(holder)?.index_of(call)?;
+            Some((a, (holder, idx)))
+        });
+        self.expanded.extend(add);
+        if let Some((a, hit)) = parent {
+            self.expanded.insert(Fold::Agent(a));
+            if hit.0 != agent {
+                self.open_path(hit, false);
+            }
+        }
+    }
+
+    /// Where a hit sits in the main transcript (for "the next match after
+    /// the selection").
+    fn main_pos(&self, (mut agent, mut i): Hit) -> usize {
+        for _ in 0..8 {
+            let Some(a) = agent else { return i };
+            let Some((holder, call)) = self.session.agents.get(a as usize).and_then(|x| x.call)
+            else {
+                return usize::MAX;
+            };
+            let Some(idx) = self
+                .session
+                .transcript_checked(holder)
+                .and_then(|t| t.index_of(call))
+            else {
+                return usize::MAX;
+            };
+            (agent, i) = (holder, idx);
+        }
+        usize::MAX
+    }
+
+    pub(crate) fn goto_match(&mut self, forward: bool) {
+        let n = self.search.hits.len();
+        if n == 0 {
+            if !self.search.query.is_empty() {
+                self.message = Some(format!("no match for \"{}\"", self.search.query));
+            }
+            return;
+        }
+        let next = match self.search.current {
+            Some(c) if forward => (c + 1) % n,
+            Some(c) => (c + n - 1) % n,
+            None => {
+                let here = self.rows.get(self.selected).map_or(0, |r| r.top as usize);
+                let after = self
+                    .search
+                    .hits
+                    .iter()
+                    .position(|&h| self.main_pos(h) >= here);
+                match (forward, after) {
+                    (true, Some(p)) => p,
+                    (true, None) => 0,
+                    (false, Some(p)) => (p + n - 1) % n,
+                    (false, None) => n - 1,
+                }
+            }
+        };
+        self.search.current = Some(next);
+        self.message = Some(format!("match {}/{}", next + 1, n));
+        if let Some(&hit) = self.search.hits.get(next) {
+            self.reveal(hit);
+        }
     }
 }

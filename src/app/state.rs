@@ -3,7 +3,7 @@
 
 use super::action::Action;
 use super::rows::{self, Ctx, Filters, Fold, Row, RowKind, SessionExt};
-use super::search::{self, Hit, Search};
+use super::search::{self, Search};
 use crate::model::{Changes, Detail, ItemId, Kind, Session};
 use crate::view::cache::LineCache;
 use std::collections::HashSet;
@@ -16,6 +16,8 @@ pub struct Screen {
     pub height: u16,
     /// Rows on screen: (row index, first screen line, lines shown).
     pub visible: Vec<(usize, u16, u16)>,
+    /// Lines of the selected row that do not fit on the screen.
+    pub sel_overflow: usize,
 }
 
 pub struct State {
@@ -25,6 +27,9 @@ pub struct State {
     /// The first row on screen and how many of its lines are scrolled off.
     pub top: usize,
     pub top_skip: usize,
+    /// Lines of the selected row scrolled off when it is taller than the
+    /// screen (so a long message can be read line by line).
+    pub sel_offset: usize,
     pub expanded: HashSet<Fold>,
     pub filters: Filters,
     pub search: Search,
@@ -50,6 +55,7 @@ impl State {
             selected: 0,
             top: 0,
             top_skip: 0,
+            sel_offset: 0,
             expanded: HashSet::new(),
             filters: Filters::default(),
             search: Search::default(),
@@ -63,6 +69,7 @@ impl State {
                 width: 80,
                 height: 24,
                 visible: Vec::new(),
+                sel_overflow: 0,
             },
             cache: LineCache::default(),
             tz: jiff::tz::TimeZone::system(),
@@ -223,12 +230,42 @@ impl State {
         }
     }
 
-    fn select(&mut self, i: usize) {
-        self.selected = i.min(self.rows.len().saturating_sub(1));
+    pub(crate) fn select(&mut self, i: usize) {
+        let i = i.min(self.rows.len().saturating_sub(1));
+        if i != self.selected {
+            self.sel_offset = 0;
+        }
+        self.selected = i;
         self.follow = self.selected + 1 >= self.rows.len();
         if self.follow {
             self.unseen = 0;
         }
+    }
+
+    /// Moves down `rows` rows, or `lines` lines inside a selected row that
+    /// is taller than the screen.
+    fn down(&mut self, rows: usize, lines: usize) {
+        let over = self.screen.sel_overflow;
+        if self.sel_offset < over && !(self.follow && self.selected + 1 >= self.rows.len()) {
+            self.sel_offset = (self.sel_offset + lines).min(over);
+            return;
+        }
+        self.select(self.selected.saturating_add(rows));
+    }
+
+    fn up(&mut self, rows: usize, lines: usize) {
+        let over = self.screen.sel_overflow;
+        if self.follow && self.selected + 1 >= self.rows.len() && over > 0 {
+            // a tall last row is shown by its end while following
+            self.sel_offset = over;
+            self.follow = false;
+        }
+        if self.sel_offset > 0 {
+            self.sel_offset = self.sel_offset.saturating_sub(lines);
+            self.follow = false;
+            return;
+        }
+        self.select(self.selected.saturating_sub(rows));
     }
 
     fn page(&self) -> usize {
@@ -286,119 +323,6 @@ impl State {
             self.select(p);
         }
     }
-
-    /// Expands whatever hides a match and selects its row.
-    fn reveal(&mut self, hit: Hit) {
-        self.open_path(hit, true);
-        if let Some(Kind::Thinking) = self.item_kind(hit) {
-            self.filters.thinking = true;
-        }
-        if let Some(Kind::ToolCall | Kind::ToolResult) = self.item_kind(hit) {
-            self.filters.tools = true;
-        }
-        if let Some(Kind::Meta | Kind::System) = self.item_kind(hit) {
-            self.filters.meta = true;
-        }
-        self.follow = false;
-        self.rebuild();
-        let (agent, index) = hit;
-        if let Some(p) = self.rows.iter().position(|r| {
-            r.agent == agent
-                && r.index as usize == index
-                && !matches!(r.kind, RowKind::Subagent { .. })
-        }) {
-            self.select(p);
-        }
-    }
-
-    fn item_kind(&self, (agent, i): Hit) -> Option<Kind> {
-        Some(self.session.transcript_checked(agent)?.items.get(i)?.kind)
-    }
-
-    fn open_path(&mut self, (agent, i): Hit, open_item: bool) {
-        let Some(t) = self.session.transcript_checked(agent) else {
-            return;
-        };
-        let Some(item) = t.items.get(i) else { return };
-        let mut add = Vec::new();
-        if item.off_branch {
-            add.push(Fold::Branch(t.items[rows::unit_start(t, i)].id));
-        }
-        if let Some(g) = item.group.and_then(|g| t.groups.get(g as usize)) {
-            if let Some(first) = t.items.get(g.first) {
-                add.push(Fold::Group(first.id));
-            }
-        }
-        if open_item && (item.kind == Kind::ToolCall || rows::foldable(item)) {
-            add.push(Fold::Item(item.id));
-        }
-        let parent = agent.and_then(|a| {
-            let (holder, call) = self.session.agents.get(a as usize)?.call?;
-            let idx = self.session.transcript_checked(holder)?.index_of(call)?;
-            Some((a, (holder, idx)))
-        });
-        self.expanded.extend(add);
-        if let Some((a, hit)) = parent {
-            self.expanded.insert(Fold::Agent(a));
-            if hit.0 != agent {
-                self.open_path(hit, false);
-            }
-        }
-    }
-
-    /// Where a hit sits in the main transcript (for "the next match after
-    /// the selection").
-    fn main_pos(&self, (mut agent, mut i): Hit) -> usize {
-        for _ in 0..8 {
-            let Some(a) = agent else { return i };
-            let Some((holder, call)) = self.session.agents.get(a as usize).and_then(|x| x.call)
-            else {
-                return usize::MAX;
-            };
-            let Some(idx) = self
-                .session
-                .transcript_checked(holder)
-                .and_then(|t| t.index_of(call))
-            else {
-                return usize::MAX;
-            };
-            (agent, i) = (holder, idx);
-        }
-        usize::MAX
-    }
-
-    fn goto_match(&mut self, forward: bool) {
-        let n = self.search.hits.len();
-        if n == 0 {
-            if !self.search.query.is_empty() {
-                self.message = Some(format!("no match for \"{}\"", self.search.query));
-            }
-            return;
-        }
-        let next = match self.search.current {
-            Some(c) if forward => (c + 1) % n,
-            Some(c) => (c + n - 1) % n,
-            None => {
-                let here = self.rows.get(self.selected).map_or(0, |r| r.top as usize);
-                let after = self
-                    .search
-                    .hits
-                    .iter()
-                    .position(|&h| self.main_pos(h) >= here);
-                match (forward, after) {
-                    (true, Some(p)) => p,
-                    (true, None) => 0,
-                    (false, Some(p)) => (p + n - 1) % n,
-                    (false, None) => n - 1,
-                }
-            }
-        };
-        self.search.current = Some(next);
-        self.message = Some(format!("match {}/{}", next + 1, n));
-        if let Some(&hit) = self.search.hits.get(next) {
-            self.reveal(hit);
-        }
-    }
 }
 
 /// Carries expanded state over to a re-read session: items are matched by
@@ -443,19 +367,19 @@ pub fn perform_action(s: &mut State, action: Action) {
         s.message = None;
     }
     match action {
-        Action::Up(n) => s.select(s.selected.saturating_sub(n)),
-        Action::Down(n) => s.select(s.selected.saturating_add(n)),
-        Action::ScrollUp => s.select(s.selected.saturating_sub(3)),
-        Action::ScrollDown => s.select(s.selected.saturating_add(3)),
+        Action::Up(n) => s.up(n, n),
+        Action::Down(n) => s.down(n, n),
+        Action::ScrollUp => s.up(3, 3),
+        Action::ScrollDown => s.down(3, 3),
         Action::Top => s.select(0),
         Action::Bottom | Action::Follow => {
             s.select_last();
             s.follow = true;
         }
-        Action::PageDown => s.select(s.selected.saturating_add(s.page())),
-        Action::PageUp => s.select(s.selected.saturating_sub(s.page())),
-        Action::HalfPageDown => s.select(s.selected.saturating_add(s.page().div_ceil(2))),
-        Action::HalfPageUp => s.select(s.selected.saturating_sub(s.page().div_ceil(2))),
+        Action::PageDown => s.down(s.page(), s.screen.height as usize),
+        Action::PageUp => s.up(s.page(), s.screen.height as usize),
+        Action::HalfPageDown => s.down(s.page().div_ceil(2), s.screen.height as usize / 2),
+        Action::HalfPageUp => s.up(s.page().div_ceil(2), s.screen.height as usize / 2),
         Action::PrevPrompt => s.jump_prompt(false),
         Action::NextPrompt => s.jump_prompt(true),
         Action::Toggle => {

@@ -160,7 +160,7 @@ fn status_line(s: &State, width: u16) -> Line<'static> {
 
 fn help(f: &mut Frame<'_>, area: Rect) {
     let th = theme::current();
-    let w = 62.min(area.width);
+    let w = 72.min(area.width);
     let h = (HELP.len() as u16 + 2).min(area.height);
     let r = Rect {
         x: area.x + (area.width - w) / 2,

@@ -56,6 +56,7 @@ fn height(s: &mut State, r: usize, width: u16) -> usize {
 pub fn layout(s: &mut State, width: u16, height: usize) {
     let len = s.rows.len();
     if len == 0 || height == 0 {
+        s.screen.sel_overflow = 0;
         s.top = 0;
         s.top_skip = 0;
         return;
@@ -67,12 +68,13 @@ pub fn layout(s: &mut State, width: u16, height: usize) {
         s.top_skip = 0;
     }
     let hs = height_of(s, sel, width);
+    s.screen.sel_overflow = hs.saturating_sub(height);
     if hs >= height {
         s.top = sel;
         s.top_skip = if s.follow && sel + 1 == len {
             hs - height
         } else {
-            0
+            s.sel_offset.min(hs - height)
         };
     } else {
         let mut acc = hs;
