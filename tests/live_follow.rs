@@ -107,21 +107,50 @@ impl Live {
     }
 }
 
+/// The fixture with its ids made unique per copy (same length for all).
+fn copy_of_fixture(n: usize) -> String {
+    let mut s = FIXTURE.to_owned();
+    for id in ["u1", "u2", "a1", "a2", "m1", "t1"] {
+        s = s.replace(&format!("\"{id}\""), &format!("\"{id}-{n:04}\""));
+    }
+    s
+}
+
 #[test]
 fn every_split_point_reads_like_a_one_shot_load() {
-    let want = summary(&one_shot(FIXTURE.as_bytes()));
-    assert_eq!(want.len(), 3, "the result pairs with its call");
+    assert_eq!(
+        summary(&one_shot(FIXTURE.as_bytes())).len(),
+        3,
+        "the result pairs with its call"
+    );
+    // one follower (one inotify instance) for all the splits: a copy of the
+    // fixture per split point, written in two appends cut at that byte
     let dir = tempfile::tempdir().expect("tempdir");
-    let bytes = FIXTURE.as_bytes();
-    for cut in 0..=bytes.len() {
-        let path = dir.path().join(format!("s{cut}.jsonl"));
+    let path = dir.path().join("s.jsonl");
+    append(&path, b"");
+    let mut l = Live::file(&path, false);
+    let mut whole = String::new();
+    for cut in 0..=FIXTURE.len() {
+        let copy = copy_of_fixture(cut);
+        let bytes = copy.as_bytes();
+        let base = whole.len() as u64;
         append(&path, &bytes[..cut]);
-        let mut l = Live::file(&path, false);
-        l.until("the first part", |l| l.read() == cut as u64);
+        l.until("the first part", |l| l.read() == base + cut as u64);
         append(&path, &bytes[cut..]);
-        l.until("the second part", |l| l.read() == bytes.len() as u64);
-        assert_eq!(summary(&l.session), want, "split at byte {cut}");
+        l.until("the second part", |l| l.read() == base + bytes.len() as u64);
+        whole.push_str(&copy);
+        // copies share no ids: each reads as it would alone
+        let want = summary(&one_shot(bytes));
+        let have = summary(&l.session);
+        assert_eq!(
+            have.get(have.len().saturating_sub(want.len())..),
+            Some(&want[..]),
+            "split at byte {cut}"
+        );
+        assert_eq!(have.len(), want.len() * (cut + 1));
     }
+    assert_eq!(summary(&l.session), summary(&one_shot(whole.as_bytes())));
+    assert!(FIXTURE.len() > 500 && !FIXTURE.is_ascii());
 }
 
 #[test]
@@ -216,6 +245,15 @@ fn deletion_keeps_what_was_read() {
 
 #[test]
 fn a_newer_session_in_the_project_dir_is_reported() {
+    newer_session_case(false);
+}
+
+#[test]
+fn a_newer_session_is_reported_when_polling() {
+    newer_session_case(true);
+}
+
+fn newer_session_case(poll: bool) {
     let dir = tempfile::tempdir().expect("tempdir");
     let old = dir.path().join("aaaa.jsonl");
     let cur = dir.path().join("bbbb.jsonl");
@@ -232,7 +270,9 @@ fn a_newer_session_in_the_project_dir_is_reported() {
     }
     let newest = live::newest_session(dir.path()).expect("a session");
     assert_eq!(newest, cur);
-    let spec = FollowSpec::new(newest.clone()).project(true);
+    let spec = FollowSpec::new(newest.clone())
+        .project(true)
+        .force_poll(poll);
     let mut l = Live::start(spec, Session::new(Some(newest)));
     l.until("the current session", |l| l.session.main.items.len() == 1);
     let fresh: PathBuf = dir.path().join("cccc.jsonl");
@@ -245,10 +285,19 @@ fn a_newer_session_in_the_project_dir_is_reported() {
 
 #[test]
 fn a_subagent_file_appearing_is_followed() {
+    subagent_case(false);
+}
+
+#[test]
+fn a_subagent_file_appearing_is_followed_when_polling() {
+    subagent_case(true);
+}
+
+fn subagent_case(poll: bool) {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("sess.jsonl");
     append(&path, line("m1", "main").as_bytes());
-    let mut l = Live::file(&path, false);
+    let mut l = Live::file(&path, poll);
     l.until("the main line", |l| l.session.main.items.len() == 1);
     let sub = dir.path().join("sess").join("subagents");
     std::fs::create_dir_all(&sub).expect("mkdir");

@@ -8,13 +8,13 @@
 //! working events it only checks now and then, backing off to once every
 //! 30 s, to find out whether they stopped working.
 
+use super::project::Project;
+use super::tail::{Outcome, Tracked, read_sig};
 use super::{LiveEvent, is_session_file};
 use crate::model::Session;
 use crate::model::loader::{agent_id_of, subagent_files};
 use notify::{RecursiveMode, Watcher};
-use std::collections::{HashMap, HashSet};
-use std::fs::File;
-use std::io::{ErrorKind, Read, Seek, SeekFrom};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::time::{Duration, SystemTime};
@@ -22,11 +22,6 @@ use std::time::{Duration, SystemTime};
 const POLL: Duration = Duration::from_millis(500);
 /// In event mode, the longest time between checks that events still come.
 const SAFETY_MAX: Duration = Duration::from_secs(30);
-/// The most bytes one `Appended` carries (a 100 MB catch-up is 25 events).
-const CHUNK: usize = 4 << 20;
-/// Bytes before the offset compared again on growth, to notice a file
-/// rewritten in place to a larger size.
-const SIG: usize = 64;
 /// In poll mode, directories (new subagents, new sessions) are listed every
 /// this many polls.
 const DIR_EVERY: u32 = 4;
@@ -135,55 +130,6 @@ pub fn spawn(
     Ok(Follower { tx })
 }
 
-/// A file identity: a rename over the path changes it.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-struct FileId(u64, u64);
-
-fn file_id(m: &std::fs::Metadata) -> Option<FileId> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        Some(FileId(m.dev(), m.ino()))
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = m;
-        None
-    }
-}
-
-struct Tracked {
-    source: u16,
-    path: PathBuf,
-    file: Option<File>,
-    id: Option<FileId>,
-    offset: u64,
-    /// The last bytes read (up to `SIG`).
-    sig: Vec<u8>,
-    deleted: bool,
-}
-
-impl Tracked {
-    fn new(source: u16, path: PathBuf, offset: u64) -> Self {
-        Tracked {
-            source,
-            path,
-            file: None,
-            id: None,
-            offset,
-            sig: Vec::new(),
-            deleted: false,
-        }
-    }
-}
-
-enum Outcome {
-    Same,
-    Grew,
-    /// The session must be read again from the start.
-    Restart,
-}
-
 struct State {
     spec: FollowSpec,
     sink: Box<dyn FnMut(LiveEvent) -> bool + Send>,
@@ -191,9 +137,8 @@ struct State {
     tracked: Vec<Tracked>,
     next_source: u16,
     agents_seen: HashSet<PathBuf>,
-    sessions_seen: HashSet<PathBuf>,
-    /// Project mode: the sessions there at start, with their mtimes.
-    baseline: HashMap<PathBuf, SystemTime>,
+    /// Project mode: newer sessions of the directory.
+    project: Option<Project>,
     watched: HashSet<PathBuf>,
 }
 
@@ -206,13 +151,12 @@ impl State {
             tracked: Vec::new(),
             next_source: 1,
             agents_seen: HashSet::new(),
-            sessions_seen: HashSet::new(),
-            baseline: HashMap::new(),
+            project: None,
             watched: HashSet::new(),
         };
         st.start_tracking(false);
         if st.spec.project {
-            st.baseline = st.sessions_in_dir().collect();
+            st.project = Some(Project::new(&st.spec.path));
         }
         st
     }
@@ -270,12 +214,13 @@ impl State {
                 Ok(Msg::Stop) | Err(RecvTimeoutError::Disconnected) => break,
                 Ok(Msg::Fs(first)) => {
                     // coalesce a burst of events into one scan
-                    let mut dirs = self.event_touches_dirs(&first);
+                    let mut sessions = Vec::new();
+                    let mut dirs = self.event_touches_dirs(&first, &mut sessions);
                     let mut stop = false;
                     while let Ok(m) = rx.try_recv() {
                         match m {
                             Msg::Stop => stop = true,
-                            Msg::Fs(r) => dirs |= self.event_touches_dirs(&r),
+                            Msg::Fs(r) => dirs |= self.event_touches_dirs(&r, &mut sessions),
                         }
                     }
                     if stop {
@@ -285,6 +230,16 @@ impl State {
                         self.update_watches(&mut watcher, &mut poll_mode);
                     }
                     self.scan(dirs);
+                    if !dirs && !sessions.is_empty() {
+                        // another session was written: look at it alone
+                        sessions.sort();
+                        sessions.dedup();
+                        let stats = sessions.into_iter().filter_map(|p| {
+                            let m = std::fs::metadata(&p).ok()?.modified().ok()?;
+                            Some((p, m))
+                        });
+                        self.report_newer_sessions(stats.collect());
+                    }
                     safety = POLL;
                     misses = 0;
                 }
@@ -313,17 +268,33 @@ impl State {
         }
     }
 
-    /// An event about anything but a followed file (a directory, another
-    /// session, a new subagent file) needs the directories listed again.
-    fn event_touches_dirs(&self, ev: &notify::Result<notify::Event>) -> bool {
-        match ev {
-            Err(_) => true,
-            Ok(e) if e.need_rescan() => true,
-            Ok(e) => e
-                .paths
-                .iter()
-                .any(|p| !self.tracked.iter().any(|t| &t.path == p)),
+    /// An event about a directory or a new subagent file needs the
+    /// directories listed again; one about another session of the
+    /// project goes to `sessions` (project mode) or is of no interest.
+    fn event_touches_dirs(
+        &self,
+        ev: &notify::Result<notify::Event>,
+        sessions: &mut Vec<PathBuf>,
+    ) -> bool {
+        let e = match ev {
+            Err(_) => return true,
+            Ok(e) if e.need_rescan() => return true,
+            Ok(e) => e,
+        };
+        let mut dirs = false;
+        for p in &e.paths {
+            if self.tracked.iter().any(|t| &t.path == p) {
+                continue;
+            }
+            if is_session_file(p) && p.parent() == self.spec.path.parent() {
+                if self.spec.project {
+                    sessions.push(p.clone());
+                }
+                continue;
+            }
+            dirs = true;
         }
+        dirs
     }
 
     /// Watches the session's directory, `<session>/` and its `subagents/`
@@ -391,117 +362,41 @@ impl State {
         if dirs {
             changed |= self.find_subagents();
             if self.spec.project {
-                changed |= self.find_newer_sessions();
+                let all = self
+                    .project
+                    .as_ref()
+                    .map(Project::listing)
+                    .unwrap_or_default();
+                changed |= self.report_newer_sessions(all);
             }
         }
         changed
     }
 
+    /// Checks one followed file, sending what it finds.
     fn check(&mut self, i: usize) -> Outcome {
         let Some(t) = self.tracked.get_mut(i) else {
             return Outcome::Same;
         };
-        let source = t.source;
-        let meta = match std::fs::metadata(&t.path) {
-            Ok(m) => m,
-            Err(e) if e.kind() == ErrorKind::NotFound => {
-                if !t.deleted && (t.id.is_some() || t.offset > 0) {
-                    t.deleted = true;
-                    t.file = None;
-                    self.send(LiveEvent::Deleted { source });
-                    return Outcome::Grew;
-                }
-                return Outcome::Same;
+        let (sink, alive) = (&mut self.sink, &mut self.alive);
+        t.check(&mut |ev| {
+            if *alive && !sink(ev) {
+                *alive = false;
             }
-            Err(_) => return Outcome::Same,
-        };
-        let id = file_id(&meta);
-        let read_before = t.offset > 0 || t.id.is_some();
-        if t.deleted && read_before || (t.id.is_some() && id != t.id) {
-            self.send(LiveEvent::Replaced { source });
-            return Outcome::Restart;
-        }
-        t.deleted = false;
-        if meta.len() < t.offset {
-            self.send(LiveEvent::Truncated { source });
-            return Outcome::Restart;
-        }
-        if meta.len() == t.offset && t.id.is_some() {
-            return Outcome::Same;
-        }
-        if t.file.is_none() {
-            match File::open(&t.path) {
-                Ok(f) => {
-                    // the identity of what we opened, not of the path
-                    t.id = f.metadata().ok().as_ref().and_then(file_id).or(id);
-                    t.file = Some(f);
-                }
-                Err(e) => {
-                    let msg = format!("{}: {e}", t.path.display());
-                    t.deleted = true;
-                    self.send(LiveEvent::Error(msg));
-                    return Outcome::Same;
-                }
-            }
-        }
-        self.read_new(i)
+            *alive
+        })
     }
 
-    /// Reads from the offset to EOF, in chunks, after checking that the
-    /// bytes before the offset are still the ones read.
-    fn read_new(&mut self, i: usize) -> Outcome {
-        let Some(t) = self.tracked.get_mut(i) else {
-            return Outcome::Same;
+    fn report_newer_sessions(&mut self, candidates: Vec<(PathBuf, SystemTime)>) -> bool {
+        let Some(project) = self.project.as_mut() else {
+            return false;
         };
-        let Some(f) = t.file.as_mut() else {
-            return Outcome::Same;
-        };
-        let source = t.source;
-        let back = t
-            .sig
-            .len()
-            .min(usize::try_from(t.offset).unwrap_or(usize::MAX));
-        if f.seek(SeekFrom::Start(t.offset - back as u64)).is_err() {
-            return Outcome::Same;
+        let newer = project.newer(&self.spec.path, candidates);
+        let found = !newer.is_empty();
+        for path in newer {
+            self.send(LiveEvent::NewSession { path });
         }
-        let mut grew = false;
-        let mut first = true;
-        loop {
-            let (mut chunk, more) = read_chunk(f);
-            if first {
-                first = false;
-                if chunk.get(..back) != t.sig.get(t.sig.len() - back..) {
-                    if chunk.len() < back {
-                        // shrank after the stat: the next check sees it
-                        return Outcome::Same;
-                    }
-                    // rewritten in place (same file, other bytes)
-                    self.send(LiveEvent::Truncated { source });
-                    return Outcome::Restart;
-                }
-                chunk.drain(..back);
-            }
-            if chunk.is_empty() {
-                break;
-            }
-            t.offset += chunk.len() as u64;
-            let keep = chunk.len().min(SIG);
-            let excess = (t.sig.len() + keep).saturating_sub(SIG);
-            t.sig.drain(..excess);
-            t.sig.extend_from_slice(&chunk[chunk.len() - keep..]);
-            grew = true;
-            if !(self.sink)(LiveEvent::Appended {
-                source,
-                bytes: chunk,
-            }) {
-                self.alive = false;
-                break;
-            }
-            if !more {
-                break;
-            }
-        }
-        if grew { Outcome::Grew } else { Outcome::Same }
+        found
     }
 
     /// Registers subagent files not seen yet and reads them.
@@ -526,82 +421,4 @@ impl State {
         }
         found
     }
-
-    /// Project mode: sessions of the directory written since we started
-    /// (new, or their mtime moved) and not older than the followed one,
-    /// each reported once. Comparing with a listing taken at start, not
-    /// with the clock: file times are coarse.
-    fn find_newer_sessions(&mut self) -> bool {
-        let ours = std::fs::metadata(&self.spec.path)
-            .and_then(|m| m.modified())
-            .unwrap_or(std::time::UNIX_EPOCH);
-        let mut newer: Vec<(SystemTime, PathBuf)> = self
-            .sessions_in_dir()
-            .filter(|(p, m)| {
-                *p != self.spec.path
-                    && !self.sessions_seen.contains(p)
-                    && *m >= ours
-                    && self.baseline.get(p) != Some(m)
-            })
-            .map(|(p, m)| (m, p))
-            .collect();
-        newer.sort();
-        let found = !newer.is_empty();
-        for (_, p) in newer {
-            self.sessions_seen.insert(p.clone());
-            self.send(LiveEvent::NewSession { path: p });
-        }
-        found
-    }
-
-    fn sessions_in_dir(&self) -> impl Iterator<Item = (PathBuf, SystemTime)> + use<> {
-        let dir = match self.spec.path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        std::fs::read_dir(dir)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter_map(|e| {
-                let p = e.path();
-                if !is_session_file(&p) {
-                    return None;
-                }
-                let m = e.metadata().ok().filter(|m| m.is_file())?.modified().ok()?;
-                Some((p, m))
-            })
-    }
-}
-
-/// Up to `CHUNK` bytes from the file position; true if there may be more.
-fn read_chunk(f: &mut File) -> (Vec<u8>, bool) {
-    let mut chunk = Vec::new();
-    let mut buf = [0u8; 1 << 16];
-    loop {
-        match f.read(&mut buf) {
-            Ok(0) => return (chunk, false),
-            Ok(n) => {
-                chunk.extend_from_slice(&buf[..n]);
-                if chunk.len() >= CHUNK {
-                    return (chunk, true);
-                }
-            }
-            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-            Err(_) => return (chunk, false),
-        }
-    }
-}
-
-/// The bytes just before `offset`, to check later that they did not change.
-fn read_sig(path: &Path, offset: u64) -> Vec<u8> {
-    let back = (SIG as u64).min(offset);
-    let mut out = vec![0u8; back as usize];
-    let ok = File::open(path)
-        .and_then(|mut f| {
-            f.seek(SeekFrom::Start(offset - back))?;
-            f.read_exact(&mut out)
-        })
-        .is_ok();
-    if ok { out } else { Vec::new() }
 }

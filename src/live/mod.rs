@@ -23,7 +23,9 @@
 
 mod anchor;
 mod follow;
+mod project;
 mod stdin;
+mod tail;
 
 pub use anchor::{Anchor, Resolve};
 pub use follow::{FollowSpec, Follower, spawn};
