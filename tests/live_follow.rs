@@ -406,3 +406,78 @@ fn dropping_the_follower_or_the_receiver_ends_the_thread() {
         }
     }
 }
+
+#[test]
+fn a_relative_path_is_followed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("rel.jsonl");
+    append(&path, line("q1", "one").as_bytes());
+    let Ok(cwd) = std::env::current_dir() else {
+        return;
+    };
+    let Some(rel) = pathdiff(&path, &cwd) else {
+        eprintln!(
+            "skipping: no relative path from {} to the temp dir",
+            cwd.display()
+        );
+        return;
+    };
+    let mut l = Live::file(&rel, false);
+    l.until("the first line", |l| l.session.main.items.len() == 1);
+    append(&path, line("q2", "two").as_bytes());
+    l.until("the second line", |l| l.session.main.items.len() == 2);
+}
+
+/// `path` relative to `base` (both absolute), through `..` components.
+fn pathdiff(path: &Path, base: &Path) -> Option<PathBuf> {
+    let (p, b): (Vec<_>, Vec<_>) = (path.components().collect(), base.components().collect());
+    let common = p.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    if common == 0 {
+        return None;
+    }
+    let mut out = PathBuf::new();
+    for _ in common..b.len() {
+        out.push("..");
+    }
+    for c in &p[common..] {
+        out.push(c);
+    }
+    Some(out)
+}
+
+#[cfg(unix)]
+#[test]
+fn stdin_from_a_real_pipe() {
+    use std::process::{Command, Stdio};
+    let script = format!(
+        "printf '%s' '{}'; sleep 0.2; printf '%s\\n' '{}'",
+        line("p1", "first").trim_end(),
+        "",
+    );
+    let Ok(mut child) = Command::new("sh")
+        .arg("-c")
+        .arg(&script)
+        .stdout(Stdio::piped())
+        .spawn()
+    else {
+        eprintln!("skipping: no sh");
+        return;
+    };
+    let Some(out) = child.stdout.take() else {
+        return;
+    };
+    let (tx, rx) = channel();
+    live::spawn_reader(out, move |ev| tx.send(ev).is_ok()).expect("spawn");
+    let mut session = Session::new(None);
+    let mut ended = false;
+    let mut first_seen_before_eof = false;
+    while !ended {
+        let ev = rx.recv_timeout(WAIT).expect("an event");
+        ended = live::apply(&mut session, &ev) == Applied::Ended;
+        // the line is complete JSON before its newline comes: shown at once
+        first_seen_before_eof |= !ended && session.main.items.len() == 1;
+    }
+    let _ = child.wait();
+    assert!(first_seen_before_eof);
+    assert_eq!(session.main.items.len(), 1);
+}

@@ -143,7 +143,12 @@ struct State {
 }
 
 impl State {
-    fn new(spec: FollowSpec, sink: Box<dyn FnMut(LiveEvent) -> bool + Send>) -> Self {
+    fn new(mut spec: FollowSpec, sink: Box<dyn FnMut(LiveEvent) -> bool + Send>) -> Self {
+        // event paths are absolute: compare like with like
+        spec.path = absolute(&spec.path);
+        for k in &mut spec.known {
+            k.1 = absolute(&k.1);
+        }
         let mut st = State {
             spec,
             sink,
@@ -326,17 +331,16 @@ impl State {
             if self.watched.contains(&d) || !d.is_dir() {
                 continue;
             }
-            match w.watch(&d, RecursiveMode::NonRecursive) {
-                Ok(()) => {
-                    self.watched.insert(d);
-                }
-                Err(e) if d == parent => {
+            // a directory that cannot be watched (watch limit reached...)
+            // is not tried again: polling covers it
+            if let Err(e) = w.watch(&d, RecursiveMode::NonRecursive) {
+                if !*poll_mode {
                     *poll_mode = true;
                     let msg = format!("watching {}: {e}; polling instead", d.display());
                     self.send(LiveEvent::Error(msg));
                 }
-                Err(_) => {}
             }
+            self.watched.insert(d);
         }
     }
 
@@ -421,4 +425,8 @@ impl State {
         }
         found
     }
+}
+
+fn absolute(p: &Path) -> PathBuf {
+    std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
 }

@@ -2,9 +2,24 @@
 //! feeding what was appended to the model.
 //!
 //! The reading side runs in its own thread and only *sends* [`LiveEvent`]s
-//! through a sink the caller chooses (usually a channel sender wrapped so the
-//! UI loop wakes up). The UI thread applies them with [`apply`], which never
-//! does file I/O and costs time proportional to the appended bytes.
+//! through a sink the caller chooses (usually a channel sender, wrapped so
+//! the UI loop wakes up). The UI thread applies them with [`apply`], which
+//! never does file I/O and costs time proportional to the appended bytes.
+//!
+//! Wiring (one loop, one channel of app events, e.g. `AppEvent::Live(ev)`
+//! next to key events from a crossterm reader thread):
+//! - a session file: `load_with_subagents(path)` then
+//!   `spawn(FollowSpec::from_session(&session), sink)`, or start from
+//!   `Session::new(Some(path))` with `FollowSpec::new(path)` and let the
+//!   events load it (in 4 MB chunks, drawn as they come);
+//! - a project directory: [`newest_session`], then the same with
+//!   `.project(true)`; on `Applied::NewSession(p)` offer to switch (drop the
+//!   follower, load `p`, follow it; going back is the same);
+//! - `-`: [`spawn_stdin`] into `Session::new(None)`; keys then come from
+//!   the terminal, which crossterm opens as `/dev/tty` when stdin is not one.
+//!
+//! Apply every pending event before drawing (`try_recv` until empty), then
+//! `session.take_changes()` once.
 //!
 //! ```no_run
 //! use ccv::live::{self, FollowSpec, LiveEvent};
