@@ -1059,7 +1059,7 @@ impl Session {
                 let name = b.name.as_deref().unwrap_or("?").to_owned();
                 let input: Box<RawValue> = match b.input {
                     Some(r) => r.to_owned(),
-                    None => RawValue::from_string("{}".into()).unwrap_or_else(|_| empty_object()),
+                    None => empty_object(),
                 };
                 let summary = call_summary(&name, input.get());
                 let mut item = self.envelope_item(Kind::ToolCall, source, line, e);
