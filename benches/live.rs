@@ -1,9 +1,10 @@
 //! Live follow figures (run with `cargo bench --bench live`):
 //!
-//! 1. write-to-applied latency: lines of a generated session appended at
+//! 1. write-to-drawn latency: lines of a generated session appended at
 //!    `gen-session --live`'s pace (20 lines/s, 10% split in two writes),
-//!    latency = when the line is in the model - when its last byte was
-//!    written; in event and in polling mode. Then a `gen-session --live`
+//!    latency = when a frame holding the line was drawn (the viewer's
+//!    state, 200x60 `TestBackend`) - when its last byte was written; in
+//!    event and in polling mode. Then a `gen-session --live`
 //!    run followed, compared with a one-shot load;
 //! 2. the cost of an append to a 100 MB session vs a 1 MB one (it must
 //!    follow the appended bytes, not the file);
@@ -13,8 +14,11 @@
 //! Files go to /tmp/ccv-bench. `CCV_BENCH_LIVE_SECS` sets the live run's
 //! length (default 10); `CCV_BENCH_ONLY=latency|append|idle` runs one part.
 
+use ccv::app::State;
 use ccv::live::{self, FollowSpec, LiveEvent};
 use ccv::model::Session;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -129,21 +133,32 @@ fn latency(gen_path: &Path, dir: &Path) {
         let spec = FollowSpec::new(file.clone()).force_poll(poll);
         let follower = live::spawn(spec, move |ev| tx.send(ev).is_ok()).expect("spawn follower");
         let writer = replay(lines.clone(), file.clone(), 20.0, secs);
-        let mut session = Session::new(Some(file.clone()));
-        // when each line was ingested (source 0 line count grew past it)
+        // the viewer as the event loop drives it: apply every pending
+        // event, absorb the changes once, draw a 200x60 frame
+        let mut state = State::new(Session::new(Some(file.clone())));
+        state.live.attached = true;
+        let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
+        // when each line was on screen (source 0 line count grew past it)
         let mut applied_at: Vec<Instant> = Vec::new();
         let mut apply_us = Vec::new();
+        let mut draw_us = Vec::new();
         let deadline = Instant::now() + Duration::from_secs(secs + 5);
         while Instant::now() < deadline {
             let Ok(ev) = rx.recv_timeout(Duration::from_millis(100)) else {
                 continue;
             };
             let t0 = Instant::now();
-            live::apply(&mut session, &ev);
-            session.take_changes();
+            state.on_live(&ev);
+            while let Ok(ev) = rx.try_recv() {
+                state.on_live(&ev);
+            }
+            state.absorb();
+            let t1 = Instant::now();
+            let _ = term.draw(|f| ccv::view::draw(f, &mut state));
             let now = Instant::now();
-            apply_us.push(now.duration_since(t0).as_micros() as i64);
-            let n = session.sources[0].lines() as usize;
+            apply_us.push(t1.duration_since(t0).as_micros() as i64);
+            draw_us.push(now.duration_since(t1).as_micros() as i64);
+            let n = state.session.sources[0].lines() as usize;
             while applied_at.len() < n {
                 applied_at.push(now);
             }
@@ -157,8 +172,9 @@ fn latency(gen_path: &Path, dir: &Path) {
             .collect();
         lat.sort_unstable();
         apply_us.sort_unstable();
+        draw_us.sort_unstable();
         println!(
-            "write->applied ({}): {} of {} lines, p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms; apply per event p50 {} us, p95 {} us",
+            "write->drawn ({}): {} of {} lines, p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms; apply+absorb p50 {} us, p95 {} us; draw 200x60 p50 {} us, p95 {} us",
             if poll { "polling" } else { "events" },
             lat.len(),
             written.len(),
@@ -167,6 +183,8 @@ fn latency(gen_path: &Path, dir: &Path) {
             lat.last().copied().unwrap_or(-1) as f64 / 1000.0,
             pct(&apply_us, 0.5),
             pct(&apply_us, 0.95),
+            pct(&draw_us, 0.5),
+            pct(&draw_us, 0.95),
         );
         let _ = std::fs::remove_file(&file);
     }
@@ -283,6 +301,26 @@ fn append_cost(gen_path: &Path, dir: &Path) {
         }
         us.sort_unstable();
 
+        // the viewer side: the same appends through the state, and a frame
+        let mut state = State::new(session);
+        state.live.attached = true;
+        let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
+        let _ = term.draw(|f| ccv::view::draw(f, &mut state));
+        let mut view_us = Vec::new();
+        for a in &appends {
+            let ev = LiveEvent::Appended {
+                source: 0,
+                bytes: a.clone(),
+            };
+            let t = Instant::now();
+            state.on_live(&ev);
+            state.absorb();
+            let _ = term.draw(|f| ccv::view::draw(f, &mut state));
+            view_us.push(t.elapsed().as_micros() as i64);
+        }
+        view_us.sort_unstable();
+        drop(state);
+
         // end to end: a copy of the file followed from its end, 10 KB
         // appended, until the last appended line is in the model
         let copy = dir.join(format!("append-{}.jsonl", std::process::id()));
@@ -320,12 +358,14 @@ fn append_cost(gen_path: &Path, dir: &Path) {
         let _ = std::fs::remove_file(&copy);
         println!(
             "append 10 KB to a {:.1} MB session (loaded in {:.2} s, {} items): apply p50 {} us, max {} us; \
-             write->applied via follower p50 {} us, max {} us",
+             apply+absorb+draw p50 {} us, max {} us; write->applied via follower p50 {} us, max {} us",
             size as f64 / 1e6,
             load.as_secs_f64(),
             session.main.items.len(),
             pct(&us, 0.5),
             us.last().copied().unwrap_or(-1),
+            pct(&view_us, 0.5),
+            view_us.last().copied().unwrap_or(-1),
             pct(&e2e, 0.5),
             e2e.last().copied().unwrap_or(-1),
         );

@@ -29,6 +29,9 @@ pub struct Cli {
     /// No colours (also when NO_COLOR is set).
     #[arg(long)]
     pub no_color: bool,
+    /// y / Y / v copy markdown instead of the labelled text.
+    #[arg(long)]
+    pub copy_markdown: bool,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -110,9 +113,10 @@ fn run_tui(cli: &Cli) -> i32 {
     crate::view::theme::init(crate::view::theme::want_color(cli.no_color));
     let (start, message) = match (&cli.path, cli.demo) {
         (_, true) => (crate::app::Start::Demo, None),
-        (Some(p), false) if p.is_dir() => match newest_session(p) {
-            // a project directory: its newest session
-            Some(s) => (crate::app::Start::Session(s), None),
+        (Some(p), false) if p.as_os_str() == "-" => (crate::app::Start::Stdin, None),
+        (Some(p), false) if p.is_dir() => match crate::live::newest_session(p) {
+            // a project directory: its newest session, followed
+            Some(s) => (crate::app::Start::Project(s), None),
             // a projects root: the picker
             None => (crate::app::Start::Picker(p.clone()), None),
         },
@@ -133,31 +137,17 @@ fn run_tui(cli: &Cli) -> i32 {
             return 1;
         }
     }
-    match crate::app::run::run_with_message(start, message) {
+    let opts = crate::app::run::Options {
+        message,
+        copy_markdown: cli.copy_markdown,
+    };
+    match crate::app::run::run_with(start, opts) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("ccv: {e:#}");
             1
         }
     }
-}
-
-/// The newest session file directly in `dir` (not a subagent's file).
-pub fn newest_session(dir: &Path) -> Option<PathBuf> {
-    std::fs::read_dir(dir)
-        .ok()?
-        .flatten()
-        .filter_map(|e| {
-            let p = e.path();
-            let name = p.file_name()?.to_str()?;
-            if !name.ends_with(".jsonl") || name.starts_with("agent-") {
-                return None;
-            }
-            let mtime = e.metadata().ok()?.modified().ok()?;
-            Some((mtime, p))
-        })
-        .max()
-        .map(|(_, p)| p)
 }
 
 /// `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`.

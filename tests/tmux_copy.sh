@@ -10,7 +10,7 @@ CCV=${1:?usage: $0 path/to/ccv}
 CCV=$(cd "$(dirname "$CCV")" && pwd)/$(basename "$CCV")
 command -v tmux >/dev/null || { echo "SKIP: tmux not installed"; exit 77; }
 
-SOCK=ccvtest
+SOCK=ccvcopy$$
 WORK=$(mktemp -d)
 cleanup() { tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$WORK"; }
 trap cleanup EXIT
@@ -29,11 +29,17 @@ tmux -L "$SOCK" -f /dev/null new-session -d -s copy -x 120 -y 40 \
 tmux -L "$SOCK" set -g set-clipboard on
 # With set-clipboard on, tmux stores an application's OSC 52 in a paste
 # buffer even with no client attached (checked with tmux 3.3a).
-sleep 1.5
+for _ in $(seq 100); do
+  tmux -L "$SOCK" capture-pane -p -t copy | grep -qF 'Fixed it.' && break
+  sleep 0.1
+done
 tmux -L "$SOCK" send-keys -t copy Y
-sleep 1.5
+BUF=
+for _ in $(seq 100); do
+  BUF=$(tmux -L "$SOCK" show-buffer 2>/dev/null) && [ -n "$BUF" ] && break
+  sleep 0.1
+done
 STATUS=$(tmux -L "$SOCK" capture-pane -p -t copy | tail -n 2)
-BUF=$(tmux -L "$SOCK" show-buffer 2>/dev/null)
 tmux -L "$SOCK" send-keys -t copy q
 
 if grep -qF '[User]' <<<"$BUF" && grep -qF 'Fix the bug please' <<<"$BUF" && grep -qF '[Tool Call] Read' <<<"$BUF"; then

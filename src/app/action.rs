@@ -27,6 +27,18 @@ pub enum Action {
     ToggleThinking,
     ToggleMeta,
     Follow,
+    /// `y`: copy the selected row, or the visual range.
+    Copy,
+    /// `Y`: copy the transcript as filtered.
+    CopyAll,
+    /// `v`: start (or cancel) a range selection.
+    Visual,
+    /// `e`: write the transcript as filtered to a markdown file.
+    ExportMarkdown,
+    /// `>`: open the newer session of the project.
+    OpenNewer,
+    /// `<`: back to the session left for a newer one.
+    GoBack,
     Help,
     /// `q`/`Esc`: close the overlay or prompt, else quit.
     Back,

@@ -1,6 +1,5 @@
-//! The one channel into the event loop. Add a variant for new background
-//! work (live follow: `Live`, clipboard: `Copied`) and handle it in
-//! `run::handle_event`.
+//! The one channel into the event loop. Background work (loading, live
+//! follow, the clipboard, the picker's scan) sends here; `run` applies.
 
 use crate::model::Session;
 
@@ -8,14 +7,31 @@ use crate::model::Session;
 pub enum AppEvent {
     /// A terminal event (key, mouse, resize).
     Term(crossterm::event::Event),
+    /// The loader of a session. `generation` names the load: events of a
+    /// session the user has left are dropped.
+    Load { generation: u64, event: LoadEvent },
+    /// What the follower of the current session saw. `generation` names
+    /// the load it follows: events of a session the user left are dropped.
+    Live {
+        generation: u64,
+        event: crate::live::LiveEvent,
+    },
+    /// The outcome of a copy (status message, maybe OSC 52 bytes to write).
+    Copied(crate::clipboard::CopyOutcome),
+    /// A second passed while a running tool call is on screen.
+    Tick,
+    /// SIGTERM / SIGINT / SIGHUP: restore the terminal and leave.
+    Signal(i32),
+    /// Session listing rows for the picker, as the background scan finds them.
+    Scan(crate::picker::ScanEvent),
+}
+
+#[derive(Debug)]
+pub enum LoadEvent {
     /// The end of a large session, parsed first so the first frame is fast.
     Preview(Box<Session>),
     /// The whole session; replaces the preview.
     Loaded(Box<Session>),
     /// Loading failed.
-    LoadFailed(String),
-    /// SIGTERM / SIGINT / SIGHUP: restore the terminal and leave.
-    Signal(i32),
-    /// Session listing rows for the picker, as the background scan finds them.
-    Scan(crate::picker::ScanEvent),
+    Failed(String),
 }

@@ -5,15 +5,18 @@
 //! only through the one [`event::AppEvent`] channel.
 
 pub mod action;
+mod copy;
 pub mod demo;
 pub mod event;
 pub mod keymap;
+pub mod live;
 pub mod restore;
 pub mod rows;
 pub mod run;
 pub mod search;
 pub mod state;
+mod workers;
 
 pub use action::Action;
 pub use run::{Start, run};
-pub use state::{State, perform_action};
+pub use state::{Request, State, perform_action};

@@ -32,17 +32,43 @@ pub fn restore() {
     restore_with(&ACTIVE, &mut std::io::stdout());
 }
 
+/// The message of the last panic of a background thread, for the status bar.
+static BACKGROUND_PANIC: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
 /// Restores the terminal before the default hook prints the panic, so the
-/// message lands on a usable screen.
+/// message lands on a usable screen. A panic of a background thread (the
+/// clipboard, a loader: each contains its own) leaves the terminal alone
+/// and is only recorded: printing it would scribble over the view.
 pub fn install_panic_hook() {
     if HOOK.swap(true, Ordering::SeqCst) {
         return;
     }
     let prev = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        let name = std::thread::current().name().map(str::to_owned);
+        if ACTIVE.load(Ordering::SeqCst) && name.as_deref() != Some("main") {
+            let msg = info
+                .payload()
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| info.payload().downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "panic".to_owned());
+            let mut slot = BACKGROUND_PANIC.lock().unwrap_or_else(|p| p.into_inner());
+            *slot = Some(crate::model::text::sanitize(&msg).into_owned());
+            return;
+        }
         restore();
         prev(info);
     }));
+}
+
+/// Takes the message [`install_panic_hook`] recorded for a background
+/// thread, if any.
+pub fn take_background_panic() -> Option<String> {
+    BACKGROUND_PANIC
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .take()
 }
 
 pub fn panic_hook_installed() -> bool {

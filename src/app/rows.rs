@@ -259,10 +259,18 @@ fn derive(
 }
 
 fn shown(ctx: &Ctx<'_>, item: &crate::model::Item) -> bool {
-    match item.kind {
-        Kind::Thinking => ctx.filters.thinking,
-        Kind::ToolCall | Kind::ToolResult => ctx.filters.tools,
-        _ => ctx.filters.meta || !is_meta(item),
+    ctx.filters.keeps(item)
+}
+
+impl Filters {
+    /// Whether the filters show this item (copying `Y` and `e` keep the
+    /// same items the screen shows).
+    pub fn keeps(&self, item: &crate::model::Item) -> bool {
+        match item.kind {
+            Kind::Thinking => self.thinking,
+            Kind::ToolCall | Kind::ToolResult => self.tools,
+            _ => self.meta || !is_meta(item),
+        }
     }
 }
 

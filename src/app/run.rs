@@ -1,54 +1,66 @@
 //! Terminal setup and the event loop: one channel, a blocking `recv`, a
-//! frame after each burst of events.
+//! frame after each burst of events. The loop owns what does I/O: the
+//! terminal, the loaders and followers, the clipboard.
 
-use super::event::AppEvent;
+use super::event::{AppEvent, LoadEvent};
 use super::keymap;
 use super::restore;
-use super::state::{State, perform_action};
+use super::state::{Request, State, perform_action};
+use super::workers::{self, Ticker, now_ms};
+use crate::clipboard::{ClipboardService, CopyOutcome};
+use crate::live::{self, FollowSpec, Follower};
 use crate::model::Session;
 use crossterm::event::EnableMouseCapture;
 use crossterm::terminal::{EnterAlternateScreen, enable_raw_mode};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
-use std::io::{Read, Seek, SeekFrom};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
+pub use super::workers::{PREVIEW_BYTES, preview};
+
 pub enum Start {
+    /// A session file, followed as it grows.
     Session(PathBuf),
+    /// The newest session of a project directory: followed, and newer
+    /// sessions there are offered.
+    Project(PathBuf),
+    /// `ccv -`: standard input, followed to its end.
+    Stdin,
     Demo,
     /// The session picker over a projects root; `q` in the viewer returns to it.
     Picker(PathBuf),
 }
 
-/// Which load the events of a loader thread belong to: opening another
-/// session from the picker makes the previous loader's events stale.
-static LOAD_GENERATION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-/// How much of the end of a big file the first frame is built from.
-pub const PREVIEW_BYTES: u64 = 2 << 20;
+/// How the viewer starts, beyond what it opens.
+#[derive(Debug, Default, Clone)]
+pub struct Options {
+    /// Shown in the status bar at first.
+    pub message: Option<String>,
+    /// `y`/`Y`/`v` copy markdown instead of the labelled text.
+    pub copy_markdown: bool,
+}
 
 pub fn run(start: Start) -> anyhow::Result<()> {
-    run_with_message(start, None)
+    run_with(start, Options::default())
 }
 
 /// Like [`run`], with a message shown in the status bar at first.
 pub fn run_with_message(start: Start, message: Option<String>) -> anyhow::Result<()> {
+    run_with(
+        start,
+        Options {
+            message,
+            ..Options::default()
+        },
+    )
+}
+
+pub fn run_with(start: Start, opts: Options) -> anyhow::Result<()> {
     let t0 = Instant::now();
     let (tx, rx) = channel::<AppEvent>();
-    let mut picker = None;
-    match start {
-        Start::Demo => {
-            let _ = tx.send(AppEvent::Loaded(Box::new(super::demo::session())));
-        }
-        Start::Session(path) => spawn_loader(path, tx.clone()),
-        Start::Picker(root) => {
-            spawn_scan(root, tx.clone());
-            picker = Some(crate::picker::PickerState::new(now_ms()));
-        }
-    }
-    spawn_signals(tx.clone());
+    workers::spawn_signals(tx.clone());
     restore::install_panic_hook();
     enable_raw_mode()?;
     restore::mark_active();
@@ -62,19 +74,29 @@ pub fn run_with_message(start: Start, message: Option<String>) -> anyhow::Result
         restore::restore();
         return Err(e.into());
     }
-    let opener = tx.clone();
-    spawn_input(tx);
-    let result = event_loop(rx, opener, picker, message, t0);
+    workers::spawn_input(tx.clone());
+    let result = Terminal::new(CrosstermBackend::new(std::io::stdout()))
+        .map_err(anyhow::Error::from)
+        .and_then(|term| {
+            let mut v = Viewer::new(tx, term, &opts);
+            v.start(start);
+            v.run(rx, t0)
+        });
     restore::restore();
     let first = result.as_ref().ok().copied().flatten();
     if let (Some(ms), Ok(trace)) = (first, std::env::var("CCV_TRACE_STARTUP")) {
-        report_startup(&trace, ms);
+        report(
+            &trace,
+            &format!("first frame in {:.1} ms", ms.as_secs_f64() * 1000.0),
+        );
     }
     result.map(|_| ())
 }
 
-fn report_startup(trace: &str, d: Duration) {
-    let line = format!("ccv: first frame in {:.1} ms\n", d.as_secs_f64() * 1000.0);
+/// `CCV_TRACE_STARTUP=1` prints to stderr after the terminal is restored;
+/// any other value names a file to write.
+fn report(trace: &str, what: &str) {
+    let line = format!("ccv: {what}\n");
     if trace == "1" || trace.is_empty() {
         eprint!("{line}");
     } else if let Err(e) = std::fs::write(trace, line) {
@@ -82,228 +104,361 @@ fn report_startup(trace: &str, d: Duration) {
     }
 }
 
-/// Returns the time to the first frame that showed the session.
-fn event_loop(
-    rx: Receiver<AppEvent>,
-    opener: Sender<AppEvent>,
-    mut picker: Option<crate::picker::PickerState>,
-    message: Option<String>,
-    t0: Instant,
-) -> anyhow::Result<Option<Duration>> {
-    let backend = CrosstermBackend::new(std::io::stdout());
-    let mut term = Terminal::new(backend)?;
-    let mut state = State::new(Session::new(None));
-    state.partial = true;
-    state.message = message;
-    let mut in_picker = picker.is_some();
-    let mut loaded = false;
-    let mut first_frame = None;
-    let mut error = None;
-    let draw = |term: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
-                in_picker: bool,
-                picker: &Option<crate::picker::PickerState>,
-                state: &mut State|
-     -> std::io::Result<()> {
-        match picker {
-            Some(p) if in_picker => term
+type Term = Terminal<CrosstermBackend<std::io::Stdout>>;
+
+struct Viewer {
+    tx: Sender<AppEvent>,
+    term: Term,
+    state: State,
+    picker: Option<crate::picker::PickerState>,
+    in_picker: bool,
+    /// The current load; events of others are stale.
+    generation: u64,
+    /// The whole session has arrived (a preview no longer replaces it).
+    loaded: bool,
+    /// Loading failed: leave with this error.
+    error: Option<String>,
+    follower: Option<Follower>,
+    /// Follow the current session in project mode (newer sessions offered).
+    project: bool,
+    current: Option<PathBuf>,
+    clipboard: Option<ClipboardService>,
+    ticker: Ticker,
+    copy_format: crate::export::Format,
+    trace_live: Option<LiveTrace>,
+}
+
+impl Viewer {
+    fn new(tx: Sender<AppEvent>, term: Term, opts: &Options) -> Viewer {
+        let ticker = Ticker::spawn(tx.clone());
+        let copy_format = if opts.copy_markdown {
+            crate::export::Format::Markdown
+        } else {
+            crate::export::Format::Text
+        };
+        let mut state = State::new(Session::new(None));
+        state.partial = true;
+        state.message = opts.message.clone();
+        state.copy_format = copy_format;
+        Viewer {
+            tx,
+            term,
+            state,
+            picker: None,
+            in_picker: false,
+            generation: 0,
+            loaded: false,
+            error: None,
+            follower: None,
+            project: false,
+            current: None,
+            clipboard: None,
+            ticker,
+            copy_format,
+            trace_live: LiveTrace::from_env(),
+        }
+    }
+
+    fn start(&mut self, start: Start) {
+        match start {
+            Start::Demo => {
+                self.state.replace_session(super::demo::session());
+                self.loaded = true;
+            }
+            Start::Session(path) => self.open(path, false),
+            Start::Project(path) => self.open(path, true),
+            Start::Stdin => self.follow_stdin(),
+            Start::Picker(root) => {
+                workers::spawn_scan(root, self.tx.clone());
+                self.picker = Some(crate::picker::PickerState::new(now_ms()));
+                self.in_picker = true;
+            }
+        }
+    }
+
+    /// Opens a session file in a fresh view: drops the previous follower;
+    /// the loader's events start the new one.
+    fn open(&mut self, path: PathBuf, project: bool) {
+        self.generation += 1;
+        self.follower = None;
+        let filters = self.state.filters;
+        self.state = State::new(Session::new(None));
+        self.state.partial = true;
+        self.state.filters = filters;
+        self.state.copy_format = self.copy_format;
+        self.loaded = false;
+        self.project = project;
+        self.current = Some(path.clone());
+        workers::spawn_loader(path, self.generation, self.tx.clone());
+    }
+
+    fn follow_stdin(&mut self) {
+        self.generation += 1;
+        let generation = self.generation;
+        let tx = self.tx.clone();
+        let sink = move |event| tx.send(AppEvent::Live { generation, event }).is_ok();
+        self.state.partial = false;
+        self.loaded = true;
+        match live::spawn_stdin(sink) {
+            Ok(_) => self.state.live.attached = true,
+            Err(e) => self.state.message = Some(format!("cannot read standard input: {e}")),
+        }
+    }
+
+    /// Starts following the loaded session from where the load ended.
+    fn start_follower(&mut self) {
+        let generation = self.generation;
+        let tx = self.tx.clone();
+        let sink = move |event| tx.send(AppEvent::Live { generation, event }).is_ok();
+        let spec = FollowSpec::from_session(&self.state.session).project(self.project);
+        match live::spawn(spec, sink) {
+            Ok(f) => {
+                self.follower = Some(f);
+                self.state.live.attached = true;
+            }
+            Err(e) => self.state.message = Some(format!("not following the file: {e}")),
+        }
+    }
+
+    /// Returns the time to the first frame that showed the session.
+    fn run(&mut self, rx: Receiver<AppEvent>, t0: Instant) -> anyhow::Result<Option<Duration>> {
+        let mut first_frame = None;
+        self.draw()?;
+        while let Ok(ev) = rx.recv() {
+            let mut shown = false;
+            let mut live = false;
+            let mut next = Some(ev);
+            // coalesce bursts (appends, mouse wheel, pasted keys) into one frame
+            while let Some(ev) = next.take().or_else(|| rx.try_recv().ok()) {
+                live |= matches!(ev, AppEvent::Live { .. });
+                shown |= self.handle(ev);
+                if self.state.quit
+                    && !self.in_picker
+                    && self.picker.is_some()
+                    && self.error.is_none()
+                {
+                    // q in the viewer goes back to the picker
+                    self.state.quit = false;
+                    self.in_picker = true;
+                    self.generation += 1;
+                    self.follower = None;
+                }
+                if self.state.quit {
+                    break;
+                }
+            }
+            if self.state.quit {
+                break;
+            }
+            if live {
+                self.state.absorb();
+            }
+            self.serve_requests();
+            if let Some(msg) = restore::take_background_panic() {
+                self.state.message = Some(format!("internal error in a background task: {msg}"));
+            }
+            self.state.live.now_ms = now_ms();
+            self.draw()?;
+            if live && let Some(t) = &mut self.trace_live {
+                t.drawn(&self.state.session);
+            }
+            self.ticker
+                .want(!self.in_picker && self.state.running_on_screen());
+            if shown && first_frame.is_none() {
+                first_frame = Some(t0.elapsed());
+            }
+        }
+        match self.error.take() {
+            Some(e) => Err(anyhow::anyhow!(e)),
+            None => Ok(first_frame),
+        }
+    }
+
+    fn draw(&mut self) -> std::io::Result<()> {
+        match &self.picker {
+            Some(p) if self.in_picker => self
+                .term
                 .draw(|f| crate::picker::draw(f, f.area(), p))
                 .map(|_| ()),
-            _ => term.draw(|f| crate::view::draw(f, state)).map(|_| ()),
+            _ => self
+                .term
+                .draw(|f| crate::view::draw(f, &mut self.state))
+                .map(|_| ()),
         }
-    };
-    draw(&mut term, in_picker, &picker, &mut state)?;
-    while let Ok(ev) = rx.recv() {
-        let mut shown = false;
-        let mut next = Some(ev);
-        // coalesce bursts (mouse wheel, pasted keys) into one frame
-        while let Some(ev) = next.take().or_else(|| rx.try_recv().ok()) {
-            match (ev, picker.as_mut()) {
-                (AppEvent::Scan(e), Some(p)) => {
+    }
+
+    /// Applies one event; true when it brought a session to show.
+    fn handle(&mut self, ev: AppEvent) -> bool {
+        match ev {
+            AppEvent::Scan(e) => {
+                if let Some(p) = &mut self.picker {
                     p.now_ms = now_ms();
                     p.apply(e);
                 }
-                (AppEvent::Term(crossterm::event::Event::Key(k)), Some(p)) if in_picker => {
-                    p.now_ms = now_ms();
-                    match crate::picker::handle_key(p, k) {
-                        crate::picker::PickerOutcome::Open(path) => {
-                            state = State::new(Session::new(None));
-                            state.partial = true;
-                            loaded = false;
-                            in_picker = false;
-                            spawn_loader(path, opener.clone());
-                        }
-                        crate::picker::PickerOutcome::Quit => state.quit = true,
-                        crate::picker::PickerOutcome::None => {}
+                false
+            }
+            AppEvent::Term(crossterm::event::Event::Key(k)) if self.in_picker => {
+                let Some(p) = &mut self.picker else {
+                    return false;
+                };
+                p.now_ms = now_ms();
+                match crate::picker::handle_key(p, k) {
+                    crate::picker::PickerOutcome::Open(path) => {
+                        self.in_picker = false;
+                        self.open(path, true);
+                    }
+                    crate::picker::PickerOutcome::Quit => self.state.quit = true,
+                    crate::picker::PickerOutcome::None => {}
+                }
+                false
+            }
+            AppEvent::Term(_) if self.in_picker => false,
+            AppEvent::Term(e) => {
+                let action = if self.state.search.editing.is_some() {
+                    keymap::map_prompt(&e)
+                } else {
+                    keymap::map(&e)
+                };
+                if let Some(a) = action {
+                    perform_action(&mut self.state, a);
+                }
+                false
+            }
+            AppEvent::Load { generation, .. } if generation != self.generation => false,
+            AppEvent::Load { event, .. } => self.on_load(event),
+            AppEvent::Live { generation, event } => {
+                if generation == self.generation {
+                    self.state.on_live(&event);
+                }
+                false
+            }
+            AppEvent::Copied(outcome) => {
+                self.on_copied(outcome);
+                false
+            }
+            AppEvent::Tick => {
+                self.state.tick(now_ms());
+                false
+            }
+            AppEvent::Signal(_) => {
+                self.state.quit = true;
+                false
+            }
+        }
+    }
+
+    fn on_load(&mut self, event: LoadEvent) -> bool {
+        match event {
+            LoadEvent::Preview(s) => {
+                if self.loaded {
+                    return false;
+                }
+                self.state.replace_session(*s);
+                self.state.partial = true;
+                true
+            }
+            LoadEvent::Loaded(s) => {
+                self.loaded = true;
+                let problems = s.problems.iter().filter(|(_, p)| !p.recovered).count();
+                self.state.replace_session(*s);
+                if problems > 0 {
+                    self.state.message = Some(format!(
+                        "{problems} unreadable line{}",
+                        if problems == 1 { "" } else { "s" }
+                    ));
+                }
+                self.start_follower();
+                true
+            }
+            LoadEvent::Failed(e) => {
+                if self.picker.is_some() {
+                    // back to the list, saying why
+                    self.in_picker = true;
+                    if let Some(p) = &mut self.picker {
+                        p.message = Some(e);
+                    }
+                } else {
+                    self.error = Some(e);
+                    self.state.quit = true;
+                }
+                false
+            }
+        }
+    }
+
+    /// What the state asked for: opening sessions, copying, exporting.
+    fn serve_requests(&mut self) {
+        for r in std::mem::take(&mut self.state.requests) {
+            match r {
+                Request::Open(path) => {
+                    let left = self.current.clone();
+                    let going_back = self.state.live.back.as_ref() == Some(&path);
+                    self.open(path, true);
+                    // `>` and `<` swap the two sessions
+                    if going_back {
+                        self.state.live.newer = left;
+                    } else {
+                        self.state.live.back = left;
                     }
                 }
-                (AppEvent::Signal(_), _) => state.quit = true,
-                (AppEvent::Term(_) | AppEvent::Scan(_), _) if in_picker => {}
-                (ev, _) => shown |= handle(&mut state, ev, &mut loaded, &mut error),
+                Request::Copy(text) => {
+                    let tx = self.tx.clone();
+                    let clip = self.clipboard.get_or_insert_with(|| {
+                        ClipboardService::spawn(move |o| {
+                            let _ = tx.send(AppEvent::Copied(o));
+                        })
+                    });
+                    clip.copy(text.text, text.rows);
+                }
+                Request::ExportMarkdown => {
+                    let filters = self.state.filters;
+                    let keep = move |i: &crate::model::Item| filters.keeps(i);
+                    let r =
+                        crate::clipboard::export_markdown_file(&self.state.session, &keep, None);
+                    self.state.message = Some(match r {
+                        Ok(p) => format!("Wrote {}", p.display()),
+                        Err(e) => format!("Export failed: {e}"),
+                    });
+                }
             }
-            if state.quit && !in_picker && picker.is_some() && error.is_none() {
-                // q in the viewer goes back to the picker
-                state.quit = false;
-                in_picker = true;
-                LOAD_GENERATION.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-            }
-        }
-        if state.quit {
-            break;
-        }
-        draw(&mut term, in_picker, &picker, &mut state)?;
-        if shown && first_frame.is_none() {
-            first_frame = Some(t0.elapsed());
         }
     }
-    match error {
-        Some(e) => Err(anyhow::anyhow!(e)),
-        None => Ok(first_frame),
-    }
-}
 
-/// Applies one event; true when it brought a session to show.
-pub fn handle(
-    state: &mut State,
-    ev: AppEvent,
-    loaded: &mut bool,
-    error: &mut Option<String>,
-) -> bool {
-    match ev {
-        AppEvent::Term(e) => {
-            let action = if state.search.editing.is_some() {
-                keymap::map_prompt(&e)
-            } else {
-                keymap::map(&e)
-            };
-            if let Some(a) = action {
-                perform_action(state, a);
-            }
-            false
-        }
-        AppEvent::Preview(s) => {
-            if *loaded {
-                return false;
-            }
-            state.replace_session(*s);
-            state.partial = true;
-            true
-        }
-        AppEvent::Loaded(s) => {
-            *loaded = true;
-            let problems = s.problems.iter().filter(|(_, p)| !p.recovered).count();
-            state.replace_session(*s);
-            if problems > 0 {
-                state.message = Some(format!(
-                    "{problems} unreadable line{}",
-                    if problems == 1 { "" } else { "s" }
-                ));
-            }
-            true
-        }
-        AppEvent::LoadFailed(e) => {
-            *error = Some(e);
-            state.quit = true;
-            false
-        }
-        AppEvent::Signal(_) => {
-            state.quit = true;
-            false
-        }
-        // the picker's rows; the loop hands them to the picker
-        AppEvent::Scan(_) => false,
-    }
-}
-
-fn spawn_input(tx: Sender<AppEvent>) {
-    std::thread::spawn(move || {
-        while let Ok(ev) = crossterm::event::read() {
-            if tx.send(AppEvent::Term(ev)).is_err() {
-                break;
-            }
-        }
-    });
-}
-
-fn spawn_signals(tx: Sender<AppEvent>) {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGINT, SIGHUP]) else {
-        return;
-    };
-    std::thread::spawn(move || {
-        if let Some(sig) = signals.forever().next() {
-            let _ = tx.send(AppEvent::Signal(sig));
-        }
-    });
-}
-
-fn spawn_scan(root: PathBuf, tx: Sender<AppEvent>) {
-    let rx = crate::picker::spawn_scan(root, crate::picker::ScanOptions::standard());
-    std::thread::spawn(move || {
-        while let Ok(e) = rx.recv() {
-            if tx.send(AppEvent::Scan(e)).is_err() {
-                break;
-            }
-        }
-    });
-}
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
-
-fn spawn_loader(path: PathBuf, tx: Sender<AppEvent>) {
-    // events of a load the user has left (back to the picker) are dropped
-    let generation = LOAD_GENERATION.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
-    let tx = CurrentLoad { tx, generation };
-    std::thread::spawn(move || {
-        if let Some(s) = preview(&path) {
-            if tx.send(AppEvent::Preview(Box::new(s))).is_err() {
+    fn on_copied(&mut self, outcome: CopyOutcome) {
+        if let Some(bytes) = outcome.osc52() {
+            let w = crate::clipboard::write_osc52(self.term.backend_mut(), bytes);
+            if let Err(e) = w {
+                self.state.message = Some(format!("Copy failed: writing to the terminal: {e}"));
                 return;
             }
         }
-        let ev = match crate::model::loader::load_with_subagents(&path) {
-            Ok(s) => AppEvent::Loaded(Box::new(s)),
-            Err(e) => AppEvent::LoadFailed(format!("{}: {e}", path.display())),
+        self.state.message = Some(outcome.message);
+    }
+}
+
+/// `CCV_TRACE_LIVE=FILE`: after each frame drawn after appends, the wall
+/// clock (µs since the epoch) and how many bytes of the session file are
+/// on screen. A writer that logs its own write times measures write-to-drawn
+/// latency through a real terminal with it (`benches/live_tmux.sh`).
+struct LiveTrace {
+    out: std::fs::File,
+}
+
+impl LiveTrace {
+    fn from_env() -> Option<LiveTrace> {
+        let path = std::env::var_os("CCV_TRACE_LIVE").filter(|p| !p.is_empty())?;
+        let out = std::fs::File::create(path).ok()?;
+        Some(LiveTrace { out })
+    }
+
+    fn drawn(&mut self, session: &Session) {
+        use std::io::Write;
+        let Some(bytes) = session.sources.first().map(|s| s.bytes_read()) else {
+            return;
         };
-        let _ = tx.send(ev);
-    });
-}
-
-/// The end of a big file, from the first line that starts in its last
-/// [`PREVIEW_BYTES`]. `None` for small files (they load fast anyway).
-pub fn preview(path: &Path) -> Option<Session> {
-    if path == Path::new("-") {
-        return None;
-    }
-    let mut f = std::fs::File::open(path).ok()?;
-    let len = f.metadata().ok()?.len();
-    if len <= 2 * PREVIEW_BYTES {
-        return None;
-    }
-    f.seek(SeekFrom::Start(len - PREVIEW_BYTES)).ok()?;
-    let mut buf = Vec::with_capacity(PREVIEW_BYTES as usize);
-    f.take(PREVIEW_BYTES).read_to_end(&mut buf).ok()?;
-    let nl = memchr::memchr(b'\n', &buf)?;
-    let mut s = Session::new(Some(path.to_owned()));
-    s.feed(0, buf.get(nl + 1..)?);
-    s.finish(0);
-    let _ = s.take_changes();
-    Some(s)
-}
-
-/// A sender that goes quiet once its load is no longer the current one.
-struct CurrentLoad {
-    tx: Sender<AppEvent>,
-    generation: u64,
-}
-
-impl CurrentLoad {
-    fn send(&self, ev: AppEvent) -> Result<(), std::sync::mpsc::SendError<AppEvent>> {
-        if LOAD_GENERATION.load(std::sync::atomic::Ordering::SeqCst) != self.generation {
-            return Err(std::sync::mpsc::SendError(ev));
-        }
-        self.tx.send(ev)
+        let us = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_micros());
+        let _ = writeln!(self.out, "{us} {bytes}");
     }
 }

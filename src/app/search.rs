@@ -28,21 +28,38 @@ pub fn find_all(session: &Session, query: &str) -> Vec<Hit> {
         return hits;
     }
     let q = query.to_lowercase();
-    walk(session, None, &q, &mut hits, 0);
+    walk(session, None, 0, &q, &mut hits, 0);
     hits
 }
 
-fn walk(session: &Session, agent: Option<u32>, q: &str, hits: &mut Vec<Hit>, depth: u8) {
+/// The matches among main-transcript items from `from` on (and their
+/// subagents): what an append adds, without searching the rest again.
+pub fn find_from(session: &Session, query: &str, from: usize) -> Vec<Hit> {
+    let mut hits = Vec::new();
+    if !query.is_empty() {
+        walk(session, None, from, &query.to_lowercase(), &mut hits, 0);
+    }
+    hits
+}
+
+fn walk(
+    session: &Session,
+    agent: Option<u32>,
+    from: usize,
+    q: &str,
+    hits: &mut Vec<Hit>,
+    depth: u8,
+) {
     let Some(t) = session.transcript_checked(agent) else {
         return;
     };
-    for (i, item) in t.items.iter().enumerate() {
+    for (i, item) in t.items.iter().enumerate().skip(from) {
         if item_matches(item, q) {
             hits.push((agent, i));
         }
         if let Detail::Call(c) = &item.detail {
             if let Some(a) = c.agent.filter(|&a| Some(a) != agent && depth < 8) {
-                walk(session, Some(a), q, hits, depth + 1);
+                walk(session, Some(a), 0, q, hits, depth + 1);
             }
         }
     }

@@ -45,6 +45,26 @@ pub struct State {
     pub screen: Screen,
     pub cache: LineCache,
     pub tz: jiff::tz::TimeZone,
+    /// Live follow: what the follower said, the newer session, the way back.
+    pub live: super::live::LiveStatus,
+    /// Visual mode (`v`): the row where the selection started.
+    pub visual: Option<usize>,
+    /// The format `y`/`Y`/`v` copy in.
+    pub copy_format: crate::export::Format,
+    /// What the state asks the loop to do (I/O it does not do itself).
+    pub requests: Vec<Request>,
+}
+
+/// Work for the event loop, which owns the terminal, the clipboard and the
+/// loaders.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Request {
+    /// Open another session (a newer one of the project, or back).
+    Open(std::path::PathBuf),
+    /// Put this text on the clipboard.
+    Copy(crate::clipboard::CopyText),
+    /// Write the transcript, as filtered, to a markdown file.
+    ExportMarkdown,
 }
 
 impl State {
@@ -73,6 +93,10 @@ impl State {
             },
             cache: LineCache::default(),
             tz: jiff::tz::TimeZone::system(),
+            live: Default::default(),
+            visual: None,
+            copy_format: crate::export::Format::Text,
+            requests: Vec::new(),
         };
         s.rebuild();
         s.select_last();
@@ -219,14 +243,29 @@ impl State {
 
     /// Replaces the session (the whole file after a preview of its end).
     pub fn replace_session(&mut self, session: Session) {
-        let old = std::mem::replace(&mut self.session, session);
-        self.expanded = translate_folds(&old, &self.session, &self.expanded);
+        let keys = super::live::fold_keys(&self.session, &self.expanded);
+        self.session = session;
+        self.expanded = super::live::folds_from_keys(&self.session, &keys);
         self.cache.clear();
         self.partial = false;
         self.rebuild();
         if !self.search.query.is_empty() {
             self.search.hits = search::find_all(&self.session, &self.search.query);
             self.search.current = None;
+        }
+    }
+
+    /// Keeps search hits in step with appends: only new items are searched.
+    pub(crate) fn update_search_from(&mut self, from: Option<usize>, rebuilt: bool) {
+        if self.search.query.is_empty() {
+            return;
+        }
+        if rebuilt {
+            self.search.hits = search::find_all(&self.session, &self.search.query);
+            self.search.current = None;
+        } else if let Some(from) = from {
+            let new = search::find_from(&self.session, &self.search.query, from);
+            self.search.hits.extend(new);
         }
     }
 
@@ -325,39 +364,6 @@ impl State {
     }
 }
 
-/// Carries expanded state over to a re-read session: items are matched by
-/// uuid (ids differ between the preview and the whole file).
-fn translate_folds(old: &Session, new: &Session, folds: &HashSet<Fold>) -> HashSet<Fold> {
-    use std::collections::HashMap;
-    if folds.is_empty() {
-        return HashSet::new();
-    }
-    let key = |s: &Session, id: ItemId| -> Option<(Box<str>, Kind)> {
-        let i = s.main.index_of(id)?;
-        let it = s.main.items.get(i)?;
-        Some((it.uuid.clone()?, it.kind))
-    };
-    let by_key: HashMap<(Box<str>, Kind), ItemId> = new
-        .main
-        .items
-        .iter()
-        .filter_map(|it| Some(((it.uuid.clone()?, it.kind), it.id)))
-        .collect();
-    let map = |id: ItemId| key(old, id).and_then(|k| by_key.get(&k).copied());
-    folds
-        .iter()
-        .filter_map(|f| match *f {
-            Fold::Group(id) => map(id).map(Fold::Group),
-            Fold::Item(id) => map(id).map(Fold::Item),
-            Fold::Branch(id) => map(id).map(Fold::Branch),
-            Fold::Agent(a) => {
-                let aid = &old.agents.get(a as usize)?.id;
-                new.agent_by_id(aid).map(Fold::Agent)
-            }
-        })
-        .collect()
-}
-
 /// The one place where actions change the state.
 pub fn perform_action(s: &mut State, action: Action) {
     if !matches!(
@@ -452,10 +458,30 @@ pub fn perform_action(s: &mut State, action: Action) {
             s.filters.meta = !s.filters.meta;
             s.rebuild();
         }
+        Action::Copy => s.copy_selection(),
+        Action::CopyAll => s.copy_filtered(),
+        Action::Visual => {
+            s.visual = match s.visual {
+                Some(_) => None,
+                None if s.rows.is_empty() => None,
+                None => Some(s.selected),
+            };
+        }
+        Action::ExportMarkdown => s.requests.push(Request::ExportMarkdown),
+        Action::OpenNewer => match s.live.newer.clone() {
+            Some(p) => s.requests.push(Request::Open(p)),
+            None => s.message = Some("no newer session".into()),
+        },
+        Action::GoBack => match s.live.back.clone() {
+            Some(p) => s.requests.push(Request::Open(p)),
+            None => s.message = Some("no session to go back to".into()),
+        },
         Action::Help => s.help = !s.help,
         Action::Back => {
             if s.help {
                 s.help = false;
+            } else if s.visual.is_some() {
+                s.visual = None;
             } else if s.search.editing.is_some() {
                 s.search.editing = None;
             } else {

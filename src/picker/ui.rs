@@ -70,6 +70,9 @@ pub struct PickerState {
     matcher: Matcher,
     /// Distinct projects over all sessions (for the title bar).
     project_count: usize,
+    /// Shown in the status line until the next key (e.g. why a session
+    /// could not be opened).
+    pub message: Option<String>,
 }
 
 impl PickerState {
@@ -85,6 +88,7 @@ impl PickerState {
             page: Cell::new(20),
             matcher: Matcher::new(Config::DEFAULT),
             project_count: 0,
+            message: None,
         }
     }
 
@@ -320,6 +324,7 @@ pub fn perform_action(state: &mut PickerState, action: Action) -> PickerOutcome 
 }
 
 pub fn handle_key(state: &mut PickerState, key: KeyEvent) -> PickerOutcome {
+    state.message = None;
     match key_action(key) {
         Some(a) => perform_action(state, a),
         None => PickerOutcome::None,
@@ -389,13 +394,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &PickerState) {
         lines.push(Line::raw(""));
     }
     lines.push(Line::styled("─".repeat(width), th.dim));
-    lines.push(Line::styled(
-        fit(
-            " ↑↓ select  Enter open  type to filter  Backspace edit  Esc clear/quit",
-            width,
-        ),
-        th.status,
-    ));
+    let status = match &state.message {
+        Some(m) => format!(" {}", crate::model::text::sanitize(m)),
+        None => " ↑↓ select  Enter open  type to filter  Backspace edit  Esc clear/quit".into(),
+    };
+    lines.push(Line::styled(fit(&status, width), th.status));
     frame.render_widget(Paragraph::new(lines), area);
 }
 

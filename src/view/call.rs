@@ -17,7 +17,8 @@ const FOLD_DIFF: usize = 40;
 const FOLD_INPUT: usize = 24;
 
 /// `src/main.rs (+3 −1) · 1.2s`, `cargo test · exit 101`.
-pub fn line(item: &Item, c: &ToolCall) -> String {
+/// `now` (ms) is set while the session is followed live.
+pub fn line(item: &Item, c: &ToolCall, now: Option<i64>) -> String {
     let mut s = first_line(&sanitize(&c.summary), 200);
     let mut extra: Vec<String> = Vec::new();
     if let Some(r) = &c.result {
@@ -68,13 +69,35 @@ pub fn line(item: &Item, c: &ToolCall) -> String {
             }
         }
     } else {
-        extra.push("running".into());
+        extra.push(pending_note(item, now));
     }
     for e in extra {
         s.push_str(" · ");
         s.push_str(&e);
     }
     s
+}
+
+/// A call without its result: running (for how long, when followed live),
+/// or, long after, one that never got a result.
+fn pending_note(item: &Item, now: Option<i64>) -> String {
+    /// Longer than any tool call runs: the session stopped before its result.
+    const STALE_MS: i64 = 6 * 3600 * 1000;
+    match (now, item.timestamp) {
+        (Some(now), Some(t)) if now - t > STALE_MS => "no result".into(),
+        (Some(now), Some(t)) => {
+            // whole seconds: a figure that ticks by tenths would flicker
+            let ms = (now - t).max(0) as u64;
+            let d = if ms < 60_000 {
+                format!("{}s", ms / 1000)
+            } else {
+                human_duration(ms)
+            };
+            format!("running… {d}")
+        }
+        (Some(_), None) => "running…".into(),
+        (None, _) => "no result".into(),
+    }
 }
 
 /// Keeps the first `n` lines and says how many were left out.

@@ -111,11 +111,23 @@ fn status_line(s: &State, width: u16) -> Line<'static> {
         ]);
     }
     let mut left = Vec::new();
-    left.push(if s.follow {
-        " FOLLOW".to_owned()
-    } else {
-        " ".to_owned() + "SCROLL"
+    left.push(match s.visual {
+        Some(v) => format!(
+            " VISUAL {} rows (y copy · Esc cancel)",
+            v.abs_diff(s.selected) + 1
+        ),
+        None if s.follow => " FOLLOW".to_owned(),
+        None => " SCROLL".to_owned(),
     });
+    if s.live.attached {
+        left.push(if s.live.ended { "ended" } else { "● live" }.to_owned());
+    }
+    if s.live.newer.is_some() {
+        left.push("newer session: >".into());
+    }
+    if s.live.back.is_some() {
+        left.push("< back".into());
+    }
     left.push(format!(
         "{}/{}",
         (s.selected + 1).min(s.rows.len()),

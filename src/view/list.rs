@@ -20,8 +20,10 @@ pub fn row_lines(s: &mut State, r: usize, width: u16) -> Lines {
         expanded,
         rows,
         tz,
+        live,
         ..
     } = s;
+    let now = (live.attached && !live.ended).then_some(live.now_ms);
     let Some(row) = rows.get(r).copied() else {
         return Lines::default();
     };
@@ -38,7 +40,16 @@ pub fn row_lines(s: &mut State, r: usize, width: u16) -> Lines {
         }
     };
     cache.get_or_render(id, row, width, is_open, || {
-        let lines = row::render(&row::Ctx { session, width, tz }, &row, is_open);
+        let lines = row::render(
+            &row::Ctx {
+                session,
+                width,
+                tz,
+                now,
+            },
+            &row,
+            is_open,
+        );
         if lines.is_empty() {
             vec![Line::raw("")]
         } else {
@@ -144,7 +155,10 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, s: &mut State) {
     let mut y = 0usize;
     let mut r = s.top;
     let mut skip = s.top_skip;
+    let visual = s.visual.map(|v| v.min(s.selected)..=v.max(s.selected));
+    let in_visual = |r: usize| visual.as_ref().is_some_and(|v| v.contains(&r));
     while y < height && r < s.rows.len() {
+        let marked = r == s.selected || in_visual(r);
         let lines = row_lines(s, r, width);
         let y0 = y;
         for l in lines.iter().skip(skip) {
@@ -158,7 +172,7 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, s: &mut State) {
             } else {
                 buf.set_line(area.x, yy, &highlight(l, &query, th.search_match), width);
             }
-            if r == s.selected {
+            if marked {
                 buf.set_style(
                     Rect {
                         x: area.x,

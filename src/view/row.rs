@@ -27,6 +27,9 @@ pub struct Ctx<'a> {
     pub session: &'a Session,
     pub width: u16,
     pub tz: &'a jiff::tz::TimeZone,
+    /// The time now (ms) while the session is followed: a call without its
+    /// result is running, and shows for how long.
+    pub now: Option<i64>,
 }
 
 pub fn render(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
@@ -78,7 +81,7 @@ pub fn render(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
                 Some(_) => ("✓", th.tool_call),
             };
             let name = clip(&sanitize(&c.name), LABEL_W);
-            let text = call::line(item, c);
+            let text = call::line(item, c, cx.now);
             let body = if expanded {
                 call::body(c, tw.saturating_sub(2))
             } else {

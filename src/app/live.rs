@@ -1,0 +1,264 @@
+//! The viewer's side of live follow: applying what the follower saw to the
+//! state, keeping the reader's place and folds across a reload.
+
+use super::rows::{Fold, RowKind, SessionExt};
+use super::state::State;
+use crate::live::{self, Anchor, Applied, LiveEvent};
+use crate::model::{ItemId, Kind, Session};
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+/// What the status bar says about the file being followed.
+#[derive(Debug, Default)]
+pub struct LiveStatus {
+    /// A follower (or the stdin reader) feeds this session.
+    pub attached: bool,
+    /// The input ended (stdin) or the file was deleted: nothing more comes.
+    pub ended: bool,
+    /// Project mode: a newer session appeared; `>` opens it.
+    pub newer: Option<PathBuf>,
+    /// The session left for a newer one; `<` goes back to it.
+    pub back: Option<PathBuf>,
+    /// Milliseconds since the epoch, for the elapsed time of running calls.
+    pub now_ms: i64,
+    reload: Option<Reload>,
+}
+
+/// The place and folds to restore once a rewritten file has been re-read.
+#[derive(Debug)]
+struct Reload {
+    anchor: Option<Anchor>,
+    folds: Vec<FoldKey>,
+    follow: bool,
+}
+
+/// A fold named by what survives re-reading a file.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum FoldKey {
+    Group(Box<str>, Kind),
+    Item(Box<str>, Kind),
+    Branch(Box<str>, Kind),
+    Agent(String),
+}
+
+impl State {
+    /// Applies one event of the follower. Call [`State::absorb`] once after
+    /// a burst of them, before drawing.
+    pub fn on_live(&mut self, ev: &LiveEvent) {
+        let resetting = matches!(ev, LiveEvent::Truncated { .. } | LiveEvent::Replaced { .. });
+        let (sel, folds) = if resetting {
+            (
+                self.selected_anchor(),
+                fold_keys(&self.session, &self.expanded),
+            )
+        } else {
+            (None, Vec::new())
+        };
+        match live::apply(&mut self.session, ev) {
+            Applied::Changed => {}
+            Applied::Reset { anchor, status } => {
+                // a second reset before the first completes keeps the first place
+                let reload = self.live.reload.take().unwrap_or(Reload {
+                    anchor: sel.or(anchor),
+                    folds,
+                    follow: self.follow,
+                });
+                self.live.reload = Some(reload);
+                self.live.ended = false;
+                self.expanded.clear();
+                self.cache.clear();
+                self.rows.clear();
+                self.selected = 0;
+                self.top = 0;
+                self.top_skip = 0;
+                self.sel_offset = 0;
+                self.follow = false;
+                self.message = Some(status);
+            }
+            Applied::Reloaded => self.finish_reload(),
+            Applied::Status(s) => {
+                if matches!(ev, LiveEvent::Deleted { .. }) {
+                    self.live.ended = true;
+                }
+                self.message = Some(s);
+            }
+            Applied::NewSession(p) => {
+                let name = p.file_stem().map(|n| n.to_string_lossy().into_owned());
+                self.message = Some(format!(
+                    "a newer session started ({}): > to open it",
+                    crate::model::text::sanitize(name.as_deref().unwrap_or("?"))
+                ));
+                self.live.newer = Some(p);
+            }
+            Applied::Ended => {
+                self.live.ended = true;
+                self.message = Some("input ended".into());
+            }
+        }
+    }
+
+    /// Takes what the model changed since the last call and updates the
+    /// rows (only those after the change, or the units updated in place).
+    pub fn absorb(&mut self) {
+        let changes = self.session.take_changes();
+        if changes.is_empty() {
+            return;
+        }
+        if self.live.reload.is_some() {
+            // rows are rebuilt once the reload completes
+            return;
+        }
+        let (from, rebuilt) = (changes.appended_from, changes.rebuilt);
+        self.apply_changes(changes);
+        self.update_search_from(from, rebuilt);
+    }
+
+    fn finish_reload(&mut self) {
+        let _ = self.session.take_changes();
+        let Some(r) = self.live.reload.take() else {
+            self.rebuild();
+            return;
+        };
+        self.expanded = folds_from_keys(&self.session, &r.folds);
+        self.follow = r.follow;
+        self.rebuild();
+        self.update_search_from(None, true);
+        if r.follow {
+            self.select_last();
+        } else if let Some((agent, id)) = r.anchor.as_ref().and_then(|a| a.find(&self.session)) {
+            self.select_item(agent, id);
+        }
+        self.message = Some("reloaded".into());
+    }
+
+    /// The selected row's item, named so that it can be found again after
+    /// the file is re-read.
+    fn selected_anchor(&self) -> Option<Anchor> {
+        let r = self.rows.get(self.selected)?;
+        let id = self
+            .session
+            .transcript_checked(r.agent)?
+            .items
+            .get(r.index as usize)?
+            .id;
+        Anchor::of_item(&self.session, r.agent, id)
+    }
+
+    /// Selects the row of an item, or of the unit that holds it.
+    pub fn select_item(&mut self, agent: Option<u32>, id: ItemId) {
+        let Some(t) = self.session.transcript_checked(agent) else {
+            return;
+        };
+        let Some(index) = t.index_of(id) else { return };
+        let exact = self
+            .rows
+            .iter()
+            .position(|r| r.agent == agent && r.index as usize == index);
+        let pos = exact.or_else(|| {
+            let main = match agent {
+                None => index,
+                Some(_) => return None,
+            };
+            self.rows.iter().rposition(|r| (r.top as usize) <= main)
+        });
+        if let Some(p) = pos {
+            self.select(p);
+        }
+    }
+
+    /// Running tool calls on screen: their elapsed time changes each second.
+    pub fn running_on_screen(&self) -> bool {
+        if !self.live.attached || self.live.ended {
+            return false;
+        }
+        self.screen.visible.iter().any(|&(i, _, _)| {
+            self.rows.get(i).is_some_and(|r| {
+                let t = self.session.transcript_checked(r.agent);
+                let item = t.and_then(|t| t.items.get(r.index as usize));
+                match r.kind {
+                    RowKind::Call { .. } | RowKind::Group { .. } => {
+                        item.is_some_and(|it| running_from(t, r, it))
+                    }
+                    _ => false,
+                }
+            })
+        })
+    }
+
+    /// A second passed: forget the lines of running calls on screen.
+    pub fn tick(&mut self, now_ms: i64) {
+        self.live.now_ms = now_ms;
+        let ids: Vec<ItemId> = self
+            .screen
+            .visible
+            .iter()
+            .filter_map(|&(i, _, _)| {
+                let r = self.rows.get(i)?;
+                let t = self.session.transcript_checked(r.agent)?;
+                Some(t.items.get(r.index as usize)?.id)
+            })
+            .collect();
+        for id in ids {
+            self.cache.invalidate(id);
+        }
+    }
+}
+
+/// A call without its result, or a group holding one.
+fn running_from(
+    t: Option<&crate::model::Transcript>,
+    r: &super::rows::Row,
+    it: &crate::model::Item,
+) -> bool {
+    use crate::model::Detail;
+    let pending =
+        |it: &crate::model::Item| matches!(&it.detail, Detail::Call(c) if c.result.is_none());
+    match r.kind {
+        RowKind::Group { group } => t
+            .and_then(|t| {
+                let g = t.groups.get(group as usize)?;
+                Some(t.items.get(g.first..=g.last)?.iter().any(pending))
+            })
+            .unwrap_or(false),
+        _ => pending(it),
+    }
+}
+
+/// Folds named by uuid and kind (ids are not stable across a re-read).
+pub fn fold_keys(session: &Session, folds: &HashSet<Fold>) -> Vec<FoldKey> {
+    let key = |id: ItemId| -> Option<(Box<str>, Kind)> {
+        let it = session.main.items.get(session.main.index_of(id)?)?;
+        Some((it.uuid.clone()?, it.kind))
+    };
+    folds
+        .iter()
+        .filter_map(|f| match *f {
+            Fold::Group(id) => key(id).map(|(u, k)| FoldKey::Group(u, k)),
+            Fold::Item(id) => key(id).map(|(u, k)| FoldKey::Item(u, k)),
+            Fold::Branch(id) => key(id).map(|(u, k)| FoldKey::Branch(u, k)),
+            Fold::Agent(a) => Some(FoldKey::Agent(session.agents.get(a as usize)?.id.clone())),
+        })
+        .collect()
+}
+
+/// The folds of `keys` in a (re-read) session.
+pub fn folds_from_keys(session: &Session, keys: &[FoldKey]) -> HashSet<Fold> {
+    if keys.is_empty() {
+        return HashSet::new();
+    }
+    let by_key: std::collections::HashMap<(&str, Kind), ItemId> = session
+        .main
+        .items
+        .iter()
+        .filter_map(|it| Some(((it.uuid.as_deref()?, it.kind), it.id)))
+        .collect();
+    let find = |u: &str, k: Kind| by_key.get(&(u, k)).copied();
+    keys.iter()
+        .filter_map(|k| match k {
+            FoldKey::Group(u, kind) => find(u, *kind).map(Fold::Group),
+            FoldKey::Item(u, kind) => find(u, *kind).map(Fold::Item),
+            FoldKey::Branch(u, kind) => find(u, *kind).map(Fold::Branch),
+            FoldKey::Agent(id) => session.agent_by_id(id).map(Fold::Agent),
+        })
+        .collect()
+}

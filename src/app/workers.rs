@@ -1,0 +1,139 @@
+//! The background threads of the viewer: input, signals, loading, the
+//! picker's scan, the one-second tick. Each only sends [`AppEvent`]s.
+
+use super::event::{AppEvent, LoadEvent};
+use crate::model::Session;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::Sender;
+use std::time::Duration;
+
+/// How much of the end of a big file the first frame is built from.
+pub const PREVIEW_BYTES: u64 = 2 << 20;
+
+pub fn spawn_input(tx: Sender<AppEvent>) {
+    std::thread::spawn(move || {
+        while let Ok(ev) = crossterm::event::read() {
+            if tx.send(AppEvent::Term(ev)).is_err() {
+                break;
+            }
+        }
+    });
+}
+
+pub fn spawn_signals(tx: Sender<AppEvent>) {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGINT, SIGHUP]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(sig) = signals.forever().next() {
+            let _ = tx.send(AppEvent::Signal(sig));
+        }
+    });
+}
+
+pub fn spawn_scan(root: PathBuf, tx: Sender<AppEvent>) {
+    let rx = crate::picker::spawn_scan(root, crate::picker::ScanOptions::standard());
+    std::thread::spawn(move || {
+        while let Ok(e) = rx.recv() {
+            if tx.send(AppEvent::Scan(e)).is_err() {
+                break;
+            }
+        }
+    });
+}
+
+/// Loads a session: first the end of a big file (fast first frame), then
+/// all of it with its subagents. A panic while reading becomes a failed
+/// load, not a frozen "loading…".
+pub fn spawn_loader(path: PathBuf, generation: u64, tx: Sender<AppEvent>) {
+    let send = move |event| tx.send(AppEvent::Load { generation, event }).is_ok();
+    std::thread::spawn(move || {
+        if let Some(s) = preview(&path) {
+            if !send(LoadEvent::Preview(Box::new(s))) {
+                return;
+            }
+        }
+        let load = std::panic::catch_unwind(|| crate::model::loader::load_with_subagents(&path));
+        let ev = match load {
+            Ok(Ok(s)) => LoadEvent::Loaded(Box::new(s)),
+            Ok(Err(e)) => LoadEvent::Failed(format!("{}: {e}", path.display())),
+            Err(_) => {
+                LoadEvent::Failed(format!("{}: internal error while reading", path.display()))
+            }
+        };
+        send(ev);
+    });
+}
+
+/// The end of a big file, from the first line that starts in its last
+/// [`PREVIEW_BYTES`]. `None` for small files (they load fast anyway).
+pub fn preview(path: &Path) -> Option<Session> {
+    if path == Path::new("-") {
+        return None;
+    }
+    let mut f = std::fs::File::open(path).ok()?;
+    let len = f.metadata().ok()?.len();
+    if len <= 2 * PREVIEW_BYTES {
+        return None;
+    }
+    f.seek(SeekFrom::Start(len - PREVIEW_BYTES)).ok()?;
+    let mut buf = Vec::with_capacity(PREVIEW_BYTES as usize);
+    f.take(PREVIEW_BYTES).read_to_end(&mut buf).ok()?;
+    let nl = memchr::memchr(b'\n', &buf)?;
+    let mut s = Session::new(Some(path.to_owned()));
+    s.feed(0, buf.get(nl + 1..)?);
+    s.finish(0);
+    let _ = s.take_changes();
+    Some(s)
+}
+
+/// Sends [`AppEvent::Tick`] once a second while wanted (a running tool
+/// call is on screen), and sleeps otherwise: no wake-ups when idle.
+pub struct Ticker {
+    wanted: Arc<AtomicBool>,
+    thread: Option<std::thread::Thread>,
+}
+
+impl Ticker {
+    pub fn spawn(tx: Sender<AppEvent>) -> Ticker {
+        let wanted = Arc::new(AtomicBool::new(false));
+        let w = wanted.clone();
+        let handle = std::thread::Builder::new()
+            .name("ccv-tick".into())
+            .spawn(move || {
+                loop {
+                    if w.load(Ordering::SeqCst) {
+                        std::thread::sleep(Duration::from_secs(1));
+                        if w.load(Ordering::SeqCst) && tx.send(AppEvent::Tick).is_err() {
+                            return;
+                        }
+                    } else {
+                        std::thread::park();
+                    }
+                }
+            });
+        Ticker {
+            wanted,
+            thread: handle.ok().map(|h| h.thread().clone()),
+        }
+    }
+
+    pub fn want(&self, on: bool) {
+        let was = self.wanted.swap(on, Ordering::SeqCst);
+        if on && !was {
+            if let Some(t) = &self.thread {
+                t.unpark();
+            }
+        }
+    }
+}
+
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}

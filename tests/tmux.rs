@@ -1,0 +1,32 @@
+//! The binary in a real terminal (tmux): live follow, and `Y` copying
+//! through OSC 52 into tmux's paste buffer. Skipped when tmux is absent.
+
+use std::process::Command;
+
+fn script(name: &str) {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/");
+    let out = Command::new("bash")
+        .arg(format!("{path}{name}"))
+        .arg(env!("CARGO_BIN_EXE_ccv"))
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("bash runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if out.status.code() == Some(77) {
+        eprintln!("skipping {name}: {stdout}");
+        return;
+    }
+    assert!(out.status.success(), "{name} failed:\n{stdout}\n{stderr}");
+}
+
+#[test]
+fn live_follow_in_tmux() {
+    script("tmux_live.sh");
+}
+
+#[test]
+fn copy_with_osc52_into_the_tmux_buffer() {
+    script("tmux_copy.sh");
+}

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Live follow through the real binary in tmux: appends show up, a project
+# directory offers a newer session (`>` opens it, `<` goes back), a
+# rewritten file is reloaded, and `ccv -` shows a pipe to its end.
+#
+# Usage: tests/tmux_live.sh path/to/ccv
+# Exit status: 0 pass, 1 fail, 77 skipped (no tmux).
+set -u
+CCV=${1:?usage: $0 path/to/ccv}
+CCV=$(cd "$(dirname "$CCV")" && pwd)/$(basename "$CCV")
+command -v tmux >/dev/null || { echo "SKIP: tmux not installed"; exit 77; }
+
+SOCK=ccvlive$$
+WORK=$(mktemp -d)
+cleanup() { tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$WORK"; }
+trap cleanup EXIT
+ENV="env HOME='$WORK/home' CLAUDE_CONFIG_DIR='$WORK/claude' TERM=xterm-256color"
+FAIL=0
+
+user() { # uuid text
+  printf '{"type":"user","uuid":"%s","sessionId":"s","timestamp":"2025-01-01T10:00:00Z","message":{"role":"user","content":"%s"}}\n' "$1" "$2"
+}
+pane() { tmux -L "$SOCK" capture-pane -p -t "$1"; }
+# waits up to 5 s for TEXT in pane NAME
+expect() {
+  local name=$1 text=$2 what=$3
+  for _ in $(seq 50); do
+    pane "$name" | grep -qF -- "$text" && { echo "ok: $what"; return 0; }
+    sleep 0.1
+  done
+  echo "FAIL: $what (no '$text' on screen)"; pane "$name" | tail -8; FAIL=1
+}
+start() { # name command...
+  local name=$1; shift
+  tmux -L "$SOCK" -f /dev/null new-session -d -s "$name" -x 120 -y 30 "$ENV $*; sleep 30"
+}
+
+# 1. a file: appends appear, follow stays at the bottom
+mkdir -p "$WORK/proj"
+user u1 "first prompt" > "$WORK/proj/a.jsonl"
+start file "'$CCV' '$WORK/proj/a.jsonl'"
+expect file "first prompt" "the session is shown"
+user u2 "appended while watching" >> "$WORK/proj/a.jsonl"
+expect file "appended while watching" "an append is shown"
+printf '{"type":"user","uuid":"u3","sessionId":"s","timestamp":"2025-01-01T10:00:00Z","message":{"role":"user","content":"split ' >> "$WORK/proj/a.jsonl"
+sleep 0.3
+printf 'across writes"}}\n' >> "$WORK/proj/a.jsonl"
+expect file "split across writes" "a line written in two parts is shown once complete"
+# 2. rewritten: reload
+{ user u1 "first prompt"; user u9 "rewritten content"; } > "$WORK/proj/a.jsonl.tmp"
+mv "$WORK/proj/a.jsonl.tmp" "$WORK/proj/a.jsonl"
+expect file "rewritten content" "a replaced file is re-read"
+tmux -L "$SOCK" send-keys -t file q
+
+# 3. a project directory: a newer session is offered, > opens it, < goes back
+start proj "'$CCV' '$WORK/proj'"
+expect proj "rewritten content" "the project's newest session is shown"
+sleep 1.1
+user n1 "hello from the new session" > "$WORK/proj/b.jsonl"
+expect proj "newer session" "a newer session is announced"
+tmux -L "$SOCK" send-keys -t proj '>'
+expect proj "hello from the new session" "> opens the newer session"
+tmux -L "$SOCK" send-keys -t proj '<'
+expect proj "rewritten content" "< goes back"
+tmux -L "$SOCK" send-keys -t proj q
+
+# 4. stdin: a pipe shown as it arrives, to its end
+{ user p1 "from the pipe"; user p2 "later in the pipe"; } > "$WORK/pipe.jsonl"
+start pipe "sh -c \"{ head -1 '$WORK/pipe.jsonl'; sleep 1; tail -1 '$WORK/pipe.jsonl'; } | '$CCV' -\""
+expect pipe "from the pipe" "stdin is shown"
+expect pipe "later in the pipe" "stdin is followed"
+expect pipe "ended" "the end of input is reported"
+tmux -L "$SOCK" send-keys -t pipe q
+
+[ $FAIL = 0 ] && echo "PASS" && exit 0
+exit 1

@@ -1,0 +1,349 @@
+//! The viewer while a session grows: follow mode, `↓ N new`, running tool
+//! calls, reloads after a rewrite, a newer session in the project, and the
+//! copy keys. Driven without a terminal (state + TestBackend).
+
+use ccv::app::rows::{Fold, RowKind};
+use ccv::app::{Action, Request, State, perform_action};
+use ccv::live::LiveEvent;
+use ccv::model::Session;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use serde_json::json;
+
+const T0: &str = "2025-03-01T10:00:00Z";
+const T0_MS: i64 = 1_740_823_200_000;
+
+fn line(v: serde_json::Value) -> String {
+    format!("{v}\n")
+}
+
+fn user(uuid: &str, text: &str) -> String {
+    line(
+        json!({"type":"user","uuid":uuid,"timestamp":T0,"sessionId":"s",
+        "message":{"role":"user","content":text}}),
+    )
+}
+
+fn say(uuid: &str, text: &str) -> String {
+    line(
+        json!({"type":"assistant","uuid":uuid,"timestamp":T0,"sessionId":"s",
+        "message":{"id":format!("m-{uuid}"),"role":"assistant","content":[{"type":"text","text":text}]}}),
+    )
+}
+
+fn call(uuid: &str, id: &str, cmd: &str) -> String {
+    line(
+        json!({"type":"assistant","uuid":uuid,"timestamp":T0,"sessionId":"s",
+        "message":{"id":format!("m-{uuid}"),"role":"assistant","content":[
+            {"type":"tool_use","id":id,"name":"Bash","input":{"command":cmd}}]}}),
+    )
+}
+
+fn result(uuid: &str, id: &str, out: &str) -> String {
+    line(
+        json!({"type":"user","uuid":uuid,"timestamp":"2025-03-01T10:00:02Z","sessionId":"s",
+        "message":{"role":"user","content":[{"type":"tool_result","tool_use_id":id,"content":out}]}}),
+    )
+}
+
+fn conversation(n: usize) -> String {
+    (0..n)
+        .map(|i| {
+            user(&format!("u{i}"), &format!("prompt {i}"))
+                + &say(&format!("a{i}"), &format!("answer {i}"))
+        })
+        .collect()
+}
+
+/// A followed session holding `text`, as the viewer has it after loading.
+fn viewer(text: &str) -> State {
+    let mut session = Session::new(Some("/tmp/s.jsonl".into()));
+    session.feed(0, text.as_bytes());
+    let _ = session.take_changes();
+    let mut s = State::new(session);
+    s.tz = jiff::tz::TimeZone::UTC;
+    s.live.attached = true;
+    s.live.now_ms = T0_MS + 5_000;
+    s
+}
+
+fn append(s: &mut State, text: &str) {
+    s.on_live(&LiveEvent::Appended {
+        source: 0,
+        bytes: text.as_bytes().to_vec(),
+    });
+    s.absorb();
+}
+
+fn screen(s: &mut State, w: u16, h: u16) -> String {
+    let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
+    t.draw(|f| ccv::view::draw(f, s)).expect("draw");
+    let buf = t.backend().buffer();
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        for x in 0..buf.area.width {
+            out.push_str(buf[(x, y)].symbol());
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn at_the_bottom_the_view_follows_new_rows() {
+    let mut s = viewer(&conversation(3));
+    assert!(s.follow);
+    append(&mut s, &user("u9", "one more"));
+    assert_eq!(s.selected + 1, s.rows.len(), "the new last row is selected");
+    assert!(screen(&mut s, 80, 20).contains("one more"));
+}
+
+#[test]
+fn scrolled_up_the_view_stays_and_counts_new_rows() {
+    let mut s = viewer(&conversation(10));
+    perform_action(&mut s, Action::Up(5));
+    let before = s.selected;
+    assert!(!s.follow);
+    append(
+        &mut s,
+        &(user("u20", "new prompt") + &say("a20", "new answer")),
+    );
+    assert_eq!(s.selected, before, "the selection did not move");
+    assert_eq!(s.unseen, 2);
+    assert!(screen(&mut s, 100, 20).contains("↓ 2 new"));
+    perform_action(&mut s, Action::Follow);
+    assert!(s.follow);
+    assert_eq!(s.selected + 1, s.rows.len());
+    assert!(!screen(&mut s, 100, 20).contains("new ·"));
+}
+
+#[test]
+fn a_running_call_shows_elapsed_time_then_its_result() {
+    let mut s = viewer(&conversation(1));
+    append(&mut s, &call("c1", "t1", "sleep 5"));
+    let shot = screen(&mut s, 100, 20);
+    assert!(shot.contains("running… 5s"), "{shot}");
+    assert!(s.running_on_screen());
+    s.tick(T0_MS + 9_000);
+    let shot = screen(&mut s, 100, 20);
+    assert!(shot.contains("running… 9s"), "the tick redraws it: {shot}");
+    append(&mut s, &result("r1", "t1", "done"));
+    let shot = screen(&mut s, 100, 20);
+    assert!(!shot.contains("running"), "{shot}");
+    assert!(!s.running_on_screen());
+}
+
+#[test]
+fn an_expanded_group_stays_expanded_as_rows_arrive() {
+    let mut s = viewer(&(conversation(1) + &call("c1", "t1", "ls") + &result("r1", "t1", "a\nb")));
+    let g = s
+        .rows
+        .iter()
+        .position(|r| matches!(r.kind, RowKind::Group { .. } | RowKind::Call { .. }))
+        .expect("a tool row");
+    perform_action(&mut s, Action::Top);
+    perform_action(&mut s, Action::Down(g));
+    perform_action(&mut s, Action::Toggle);
+    let open = s.expanded.clone();
+    assert!(!open.is_empty());
+    append(&mut s, &(user("u5", "next") + &call("c2", "t2", "pwd")));
+    assert_eq!(s.expanded, open);
+    append(&mut s, &result("r2", "t2", "/"));
+    assert_eq!(s.expanded, open);
+}
+
+#[test]
+fn a_rewritten_file_is_reloaded_keeping_the_place_and_folds() {
+    let text =
+        conversation(8) + &call("c1", "t1", "ls") + &result("r1", "t1", "x") + &conversation(1);
+    let mut s = viewer(&text);
+    // select the prompt "prompt 3" and open the tool row
+    let tool = s
+        .rows
+        .iter()
+        .position(|r| {
+            r.fold(&s.session)
+                .is_some_and(|f| !matches!(f, Fold::Agent(_)))
+        })
+        .expect("a foldable row");
+    perform_action(&mut s, Action::Top);
+    perform_action(&mut s, Action::Down(tool));
+    perform_action(&mut s, Action::Toggle);
+    perform_action(&mut s, Action::Top);
+    perform_action(&mut s, Action::Down(6));
+    let chosen = s.session.main.items[s.rows[s.selected].index as usize]
+        .uuid
+        .clone();
+    assert!(!s.follow);
+
+    s.on_live(&LiveEvent::Truncated { source: 0 });
+    s.absorb();
+    assert!(s.session.main.items.is_empty());
+    assert!(s.message.as_deref().unwrap_or("").contains("reloading"));
+    // the follower re-reads everything, in pieces
+    let (a, b) = text.split_at(text.len() / 2);
+    append(&mut s, a);
+    append(&mut s, b);
+    s.on_live(&LiveEvent::Reloaded);
+    s.absorb();
+    let now = s.session.main.items[s.rows[s.selected].index as usize]
+        .uuid
+        .clone();
+    assert_eq!(now, chosen, "the same entry is selected again");
+    assert_eq!(s.expanded.len(), 1, "the open fold is open again");
+    assert!(!s.rows.is_empty());
+}
+
+#[test]
+fn a_deleted_file_keeps_what_was_read() {
+    let mut s = viewer(&conversation(2));
+    let rows = s.rows.len();
+    s.on_live(&LiveEvent::Deleted { source: 0 });
+    s.absorb();
+    assert_eq!(s.rows.len(), rows);
+    assert!(s.live.ended);
+    let shot = screen(&mut s, 120, 20);
+    assert!(shot.contains("was deleted"), "{shot}");
+}
+
+#[test]
+fn a_newer_session_is_offered_and_opened_with_a_key() {
+    let mut s = viewer(&conversation(1));
+    s.on_live(&LiveEvent::NewSession {
+        path: "/p/new-session.jsonl".into(),
+    });
+    s.absorb();
+    let shot = screen(&mut s, 120, 20);
+    assert!(shot.contains("newer session"), "{shot}");
+    perform_action(&mut s, Action::OpenNewer);
+    assert_eq!(
+        s.requests,
+        vec![Request::Open("/p/new-session.jsonl".into())]
+    );
+    s.requests.clear();
+    perform_action(&mut s, Action::GoBack);
+    assert!(s.requests.is_empty(), "nothing to go back to yet");
+}
+
+#[test]
+fn stdin_end_is_reported() {
+    let mut s = State::new(Session::new(None));
+    s.live.attached = true;
+    s.on_live(&LiveEvent::Appended {
+        source: 0,
+        bytes: user("u1", "from a pipe").into_bytes(),
+    });
+    s.on_live(&LiveEvent::StdinEof);
+    s.absorb();
+    assert!(s.live.ended);
+    assert_eq!(s.rows.len(), 1);
+    assert!(screen(&mut s, 100, 10).contains("from a pipe"));
+}
+
+#[test]
+fn search_hits_grow_with_appends() {
+    let mut s = viewer(&conversation(2));
+    perform_action(&mut s, Action::SearchStart);
+    for c in "needle".chars() {
+        perform_action(&mut s, Action::SearchInput(c));
+    }
+    perform_action(&mut s, Action::SearchSubmit);
+    assert!(s.search.hits.is_empty());
+    append(&mut s, &say("a7", "a needle here"));
+    assert_eq!(s.search.hits.len(), 1);
+}
+
+fn copied(s: &mut State) -> String {
+    match s.requests.pop() {
+        Some(Request::Copy(t)) => t.text,
+        other => panic!("expected a copy request, got {other:?}"),
+    }
+}
+
+#[test]
+fn y_copies_the_selected_row_and_a_group_copies_all_its_calls() {
+    let text = conversation(1)
+        + &call("c1", "t1", "ls")
+        + &result("r1", "t1", "file-a")
+        + &call("c2", "t2", "pwd")
+        + &result("r2", "t2", "/home")
+        + &say("a9", "done");
+    let mut s = viewer(&text);
+    perform_action(&mut s, Action::Top);
+    perform_action(&mut s, Action::Copy);
+    let t = copied(&mut s);
+    assert!(t.starts_with("[User]\nprompt 0"), "{t}");
+    assert!(!t.contains("[Assistant]"));
+
+    let g = s
+        .rows
+        .iter()
+        .position(|r| matches!(r.kind, RowKind::Group { .. }))
+        .expect("a group row");
+    perform_action(&mut s, Action::Top);
+    perform_action(&mut s, Action::Down(g));
+    perform_action(&mut s, Action::Copy);
+    let t = copied(&mut s);
+    for want in [
+        "[Tool Call] Bash",
+        "ls",
+        "file-a",
+        "pwd",
+        "/home",
+        "[Tool Result]",
+    ] {
+        assert!(t.contains(want), "{want:?} missing from {t}");
+    }
+    assert!(!t.contains("[User]") && !t.contains("done"), "{t}");
+}
+
+#[test]
+fn v_selects_a_range_and_y_copies_it() {
+    let mut s = viewer(&conversation(4));
+    perform_action(&mut s, Action::Top);
+    perform_action(&mut s, Action::Down(2));
+    perform_action(&mut s, Action::Visual);
+    perform_action(&mut s, Action::Down(2));
+    assert!(screen(&mut s, 100, 20).contains("VISUAL 3 rows"));
+    perform_action(&mut s, Action::Copy);
+    let t = copied(&mut s);
+    assert_eq!(s.visual, None, "copying ends the selection");
+    assert!(
+        t.contains("prompt 1") && t.contains("answer 1") && t.contains("prompt 2"),
+        "{t}"
+    );
+    assert!(!t.contains("prompt 0") && !t.contains("answer 2"), "{t}");
+    // Esc leaves visual mode without quitting
+    perform_action(&mut s, Action::Visual);
+    perform_action(&mut s, Action::Back);
+    assert_eq!(s.visual, None);
+    assert!(!s.quit);
+}
+
+#[test]
+fn shift_y_copies_the_transcript_as_filtered_and_e_asks_for_a_file() {
+    let text = conversation(1) + &call("c1", "t1", "ls") + &result("r1", "t1", "file-a");
+    let mut s = viewer(&text);
+    perform_action(&mut s, Action::CopyAll);
+    let t = copied(&mut s);
+    assert!(
+        t.contains("[User]") && t.contains("[Tool Call] Bash"),
+        "{t}"
+    );
+    perform_action(&mut s, Action::ToggleTools);
+    perform_action(&mut s, Action::CopyAll);
+    let t = copied(&mut s);
+    assert!(t.contains("[User]") && !t.contains("[Tool Call]"), "{t}");
+    perform_action(&mut s, Action::ExportMarkdown);
+    assert_eq!(s.requests, vec![Request::ExportMarkdown]);
+}
+
+#[test]
+fn copy_format_markdown_is_an_option() {
+    let mut s = viewer(&conversation(1));
+    s.copy_format = ccv::export::Format::Markdown;
+    perform_action(&mut s, Action::CopyAll);
+    let t = copied(&mut s);
+    assert!(!t.contains("[User]"), "{t}");
+    assert!(t.contains("prompt 0"));
+}
