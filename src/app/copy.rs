@@ -102,11 +102,6 @@ impl State {
         self.requests.push(Request::Copy(text));
     }
 
-    fn item_id(&self, r: &Row) -> Option<ItemId> {
-        let t = self.session.transcript_checked(r.agent)?;
-        Some(t.items.get(r.index as usize)?.id)
-    }
-
     /// The last item a row stands for: a group's last call, a branch's last
     /// message, else the row's own item.
     fn last_of(&self, r: &Row) -> Option<ItemId> {

@@ -135,13 +135,7 @@ impl State {
     /// the file is re-read.
     fn selected_anchor(&self) -> Option<Anchor> {
         let r = self.rows.get(self.selected)?;
-        let id = self
-            .session
-            .transcript_checked(r.agent)?
-            .items
-            .get(r.index as usize)?
-            .id;
-        Anchor::of_item(&self.session, r.agent, id)
+        Anchor::of_item(&self.session, r.agent, self.item_id(r)?)
     }
 
     /// Selects the row of an item, or of the unit that holds it.
@@ -192,11 +186,7 @@ impl State {
             .screen
             .visible
             .iter()
-            .filter_map(|&(i, _, _)| {
-                let r = self.rows.get(i)?;
-                let t = self.session.transcript_checked(r.agent)?;
-                Some(t.items.get(r.index as usize)?.id)
-            })
+            .filter_map(|&(i, _, _)| self.item_id(self.rows.get(i)?))
             .collect();
         for id in ids {
             self.cache.invalidate(id);

@@ -120,15 +120,16 @@ impl State {
         self.restore(anchor);
     }
 
+    /// The id of the item a row shows.
+    pub(crate) fn item_id(&self, r: &Row) -> Option<ItemId> {
+        let t = self.session.transcript_checked(r.agent)?;
+        Some(t.items.get(r.index as usize)?.id)
+    }
+
     /// The selected row's identity.
     fn anchor(&self) -> Option<(Option<u32>, ItemId, std::mem::Discriminant<RowKind>, u32)> {
         let r = self.rows.get(self.selected)?;
-        let id = self
-            .session
-            .transcript_checked(r.agent)?
-            .items
-            .get(r.index as usize)?
-            .id;
+        let id = self.item_id(r)?;
         Some((r.agent, id, std::mem::discriminant(&r.kind), r.top))
     }
 
