@@ -219,6 +219,8 @@ pub struct Session {
     /// Each `sessionId` of the session's own lines, with where it first
     /// appears (a resumed session can hold several).
     pub session_id_lines: Vec<(String, u16, u32)>,
+    /// The viewer's finding marks, built on first use after a change.
+    marks: std::sync::OnceLock<super::check::Marks>,
 }
 
 pub const MAIN: u16 = 0;
@@ -264,6 +266,7 @@ impl Session {
     /// Registers a subagent's own file (`agent-<id>.jsonl`).
     pub fn add_agent_source(&mut self, path: PathBuf, agent_id: &str) -> u16 {
         let a = self.agent_for_id(agent_id);
+        self.marks.take();
         if agent_id.starts_with("acompact") {
             self.agents[a as usize].compact = true;
         }
@@ -379,7 +382,14 @@ impl Session {
         super::check::check(self, live)
     }
 
+    /// The rows findings name, for the viewer to mark. Computed once after
+    /// each change (not per frame).
+    pub fn marks(&self) -> &super::check::Marks {
+        self.marks.get_or_init(|| super::check::marks(self))
+    }
+
     fn ingest_line(&mut self, source: u16, line: u32, bytes: &[u8]) {
+        self.marks.take();
         let problems = decode_line(line, bytes, |entry, raw| {
             self.stats.entries += 1;
             match self.ingest_entry(source, line, entry, raw) {
@@ -446,8 +456,15 @@ impl Session {
         } else {
             // a subagent's rows show under its call
             self.changes.rebuilt |= !appended;
-            if let Some((_, call)) = self.agents[target_agent(target) as usize].call {
-                push_unique(&mut self.changes.updated, call);
+            let ag = &self.agents[target_agent(target) as usize];
+            match ag.call {
+                Some((_, call)) => push_unique(&mut self.changes.updated, call),
+                // a subagent no call links to shows on its own first row
+                None => {
+                    if let Some(first) = ag.transcript.items.first() {
+                        push_unique(&mut self.changes.updated, first.id);
+                    }
+                }
             }
         }
         idx
