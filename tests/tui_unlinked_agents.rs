@@ -182,3 +182,33 @@ fn an_unlinked_subagent_renders_as_a_folded_row() {
     );
     insta::assert_snapshot!(t.backend());
 }
+
+#[test]
+fn appends_keep_the_unlinked_row_at_the_end() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut s = fixture(dir.path());
+    let xyz = s.session.agent_by_id("acompact-xyz").expect("xyz loaded");
+    s.expanded.insert(Fold::Agent(xyz));
+    s.rebuild();
+    let more = line(
+        "assistant",
+        "a9",
+        Some("u2"),
+        9,
+        assistant("m9", json!([{"type": "text", "text": "later"}])),
+    );
+    s.session.feed(0, format!("{more}\n").as_bytes());
+    let changes = s.session.take_changes();
+    s.apply_changes(changes);
+    let incremental = s.rows.clone();
+    s.rebuild();
+    assert_eq!(incremental, s.rows);
+    let last_main = s
+        .rows
+        .iter()
+        .rposition(|r| r.agent.is_none())
+        .expect("main rows");
+    let item = &s.session.main.items[s.rows[last_main].index as usize];
+    assert_eq!(item.text, "later");
+    assert_eq!(s.rows[last_main + 1].kind, RowKind::Subagent { agent: xyz });
+}
