@@ -176,3 +176,54 @@ fn marked_rows_show_a_warning_in_the_gutter() {
     assert!(screen_line(&screen, "no result for this tool call").contains("line 4"));
     insta::assert_snapshot!(screen.join("\n"));
 }
+
+#[test]
+fn a_call_is_marked_once_the_conversation_goes_on_without_its_result() {
+    let mut s = State::new(Session::new(None));
+    s.tz = jiff::tz::TimeZone::UTC;
+    let feed = |s: &mut State, l: String| {
+        s.session.feed(0, format!("{l}\n").as_bytes());
+        let c = s.session.take_changes();
+        s.apply_changes(c);
+    };
+    feed(
+        &mut s,
+        line(
+            "user",
+            "u1",
+            "",
+            0,
+            json!({"role": "user", "content": "go"}),
+        ),
+    );
+    feed(
+        &mut s,
+        line(
+            "assistant",
+            "a1",
+            "u1",
+            1,
+            assistant(
+                "m1",
+                json!([
+            {"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {"command": "make"}}]),
+            ),
+        ),
+    );
+    let screen = draw(&mut s);
+    assert!(screen_line(&screen, "make").contains("running"));
+    feed(
+        &mut s,
+        line(
+            "assistant",
+            "a2",
+            "a1",
+            2,
+            assistant("m2", json!([{"type": "text", "text": "next"}])),
+        ),
+    );
+    let screen = draw(&mut s);
+    let row = screen_line(&screen, "make");
+    assert!(row.contains("no result"), "{row}");
+    assert!(row.chars().take(8).any(|c| c == '⚠'), "{row}");
+}

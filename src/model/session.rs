@@ -884,7 +884,37 @@ impl Session {
 
     fn push_block(&mut self, target: Target, m: Option<u32>, item: Item) -> usize {
         let pos = m.map(|m| self.transcript_mut(target).position_for_message(m));
-        self.push(target, pos, item)
+        let idx = self.push(target, pos, item);
+        if let Some(m) = m {
+            self.note_lost_calls(target, idx, m);
+        }
+        idx
+    }
+
+    /// A new assistant message means the calls of the one before it will
+    /// get no result: the viewer marks them now (see `check::marks`), so
+    /// their cached rows must be redrawn. Only the previous message is
+    /// looked at; older ones were noted when their successor came.
+    fn note_lost_calls(&mut self, target: Target, idx: usize, m: u32) {
+        let t = self.transcript_mut(target);
+        let mut prev = None;
+        let mut lost = Vec::new();
+        for it in t.items.get(..idx).unwrap_or(&[]).iter().rev().take(256) {
+            match (it.message, prev) {
+                (Some(x), _) if x == m => return, // not the message's first block
+                (Some(x), None) => prev = Some(x),
+                (Some(x), Some(p)) if x != p => break,
+                _ => {}
+            }
+            if let Detail::Call(c) = &it.detail {
+                if c.result.is_none() && !c.server {
+                    lost.push(it.id);
+                }
+            }
+        }
+        for id in lost {
+            push_unique(&mut self.changes.updated, id);
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
