@@ -125,8 +125,16 @@ const MAX_DEPTH: u8 = 12;
 
 /// Derives the rows of the main transcript from item `from` on (the start
 /// of a top-level unit) and appends them to `out`.
+/// When `end` reaches past the last item, the subagents no call links to
+/// follow (as one unit, `top` = the number of items).
 pub fn derive_main(ctx: &Ctx<'_>, from: usize, end: usize, out: &mut Vec<Row>) {
     derive(ctx, None, from, end, 0, None, out);
+    let len = ctx.session.main.items.len();
+    if end > len {
+        for a in ctx.session.unlinked_agents() {
+            push_agent(ctx, None, a, 0, len as u32, 0, out);
+        }
+    }
 }
 
 /// The first item of the top-level unit holding item `i` of the main
@@ -252,6 +260,12 @@ fn derive(
                 push_call(ctx, agent, i, depth, unit_top, Tree::None, out);
             } else {
                 out.push(row(i, depth, RowKind::Item));
+                if top.is_none() && agent.is_none() && is_compaction(item) {
+                    // its summariser, as export shows it
+                    for a in ctx.session.agents_of_compaction(item.id) {
+                        push_agent(ctx, None, a, i, unit_top, depth + 1, out);
+                    }
+                }
             }
         }
         i += 1;
@@ -297,22 +311,46 @@ fn push_call(
         return;
     };
     let Some(a) = call.agent else { return };
+    push_agent(ctx, agent, a, i, top, depth + 1, out);
+}
+
+/// `▸ subagent …` for agent `a`, hanging on item `index` of transcript
+/// `holder`, and its rows when open. A subagent no call links to hangs on
+/// its own first item (`holder` is then the agent itself).
+fn push_agent(
+    ctx: &Ctx<'_>,
+    holder: Option<u32>,
+    a: u32,
+    index: usize,
+    top: u32,
+    depth: u8,
+    out: &mut Vec<Row>,
+) {
     let Some(sub) = ctx.session.agents.get(a as usize) else {
         return;
     };
-    if sub.transcript.items.is_empty() || depth >= MAX_DEPTH || agent == Some(a) {
+    if sub.transcript.items.is_empty() || depth > MAX_DEPTH || holder == Some(a) {
         return;
     }
+    let (holder, index) = match sub.call {
+        None if ctx.session.compaction_of(a).is_none() => (Some(a), 0),
+        _ => (holder, index),
+    };
     out.push(Row {
-        agent,
-        index: i as u32,
+        agent: holder,
+        index: index as u32,
         top,
-        depth: depth + 1,
+        depth,
         kind: RowKind::Subagent { agent: a },
     });
     if ctx.expanded.contains(&Fold::Agent(a)) {
-        derive(ctx, Some(a), 0, usize::MAX, depth + 2, Some(top), out);
+        derive(ctx, Some(a), 0, usize::MAX, depth + 1, Some(top), out);
     }
+}
+
+fn is_compaction(item: &crate::model::Item) -> bool {
+    item.kind == Kind::Compaction
+        || matches!(&item.detail, Detail::System(s) if matches!(**s, SystemInfo::CompactBoundary { micro: false, .. }))
 }
 
 /// Helpers the model does not have (bounds-checked transcript access).

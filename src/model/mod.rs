@@ -1,6 +1,7 @@
 //! The model layer: reading Claude Code session files into classified,
 //! paired rows. Knows nothing of terminals or ratatui.
 
+pub mod agents;
 pub mod branch;
 pub mod check;
 pub mod classify;

@@ -1,6 +1,7 @@
 //! A session: the main transcript, its subagents, its metadata, and the
 //! incremental ingest that builds them from appended bytes.
 
+pub use super::agents::Agent;
 use super::branch::{Role, message_key};
 use super::classify::{UserText, classify_user_text, image_from_base64_len, mentioned_files};
 use super::decode::{Problem, decode_line};
@@ -32,100 +33,6 @@ impl Source {
     }
     pub fn bytes_read(&self) -> u64 {
         self.splitter.stream_len()
-    }
-}
-
-/// A subagent run (Task/Agent tool, an inline sidechain, or the compaction
-/// summariser).
-#[derive(Debug, Default)]
-pub struct Agent {
-    /// `agentId`, or `sidechain-N` for inline sidechains that have none.
-    pub id: String,
-    pub transcript: Transcript,
-    /// The Task/Agent call that started it: (agent that holds the call or
-    /// `None` for the main transcript, the call's item id).
-    pub call: Option<(Option<u32>, ItemId)>,
-    /// Its first prompt, used to link inline sidechains to their call.
-    pub prompt: Option<String>,
-    pub agent_type: Option<String>,
-    /// The compaction summariser (`agent-acompact-*`).
-    pub compact: bool,
-}
-
-impl Agent {
-    /// `general-purpose`, `Explore`...: from the call's `subagent_type`,
-    /// else the result's `agentType`.
-    pub fn subagent_type<'a>(&'a self, session: &'a Session) -> Option<&'a str> {
-        if let Some(t) = self.agent_type.as_deref() {
-            return Some(t);
-        }
-        let call = self.call_of(session)?;
-        call.result
-            .as_ref()
-            .and_then(|r| r.extra.as_ref())
-            .and_then(|x| x.agent_type.as_deref())
-    }
-
-    /// The Task/Agent call that started this agent.
-    pub fn call_of<'a>(&self, session: &'a Session) -> Option<&'a ToolCall> {
-        let (holder, id) = self.call?;
-        let t = session.transcript(holder);
-        match &t.items.get(t.index_of(id)?)?.detail {
-            Detail::Call(c) => Some(c),
-            _ => None,
-        }
-    }
-
-    /// Tool calls the agent made (its own transcript; mirrored
-    /// `agent_progress` lines are not counted).
-    pub fn tool_calls(&self) -> usize {
-        self.transcript
-            .items
-            .iter()
-            .filter(|i| i.kind == Kind::ToolCall)
-            .count()
-    }
-
-    /// Wall time in ms: the result's `totalDurationMs`, else first to last
-    /// timestamp of its own lines.
-    pub fn duration_ms(&self, session: &Session) -> Option<u64> {
-        let reported = self
-            .call_of(session)
-            .and_then(|c| c.result.as_ref())
-            .and_then(|r| r.extra.as_ref())
-            .and_then(|x| x.total_duration_ms);
-        if reported.is_some() {
-            return reported;
-        }
-        let mut ts = self.transcript.items.iter().filter_map(|i| i.timestamp);
-        let first = ts.next()?;
-        let (lo, hi) = ts.fold((first, first), |(lo, hi), t| (lo.min(t), hi.max(t)));
-        Some((hi - lo).max(0) as u64)
-    }
-
-    /// The throw-away "Warmup" run of 2.0.7x (no call starts it).
-    pub fn is_warmup(&self) -> bool {
-        self.call.is_none() && self.prompt.as_deref().is_some_and(|p| p.trim() == "Warmup")
-    }
-
-    /// `subagent general-purpose · 14 tool calls · 2m31s`
-    pub fn label(&self, session: &Session) -> String {
-        let mut s = String::from("subagent");
-        if self.compact {
-            s.push_str(" compaction");
-        } else if let Some(t) = self.subagent_type(session) {
-            s.push(' ');
-            s.push_str(t);
-        }
-        let n = self.tool_calls();
-        s.push_str(&format!(
-            " · {n} tool call{}",
-            if n == 1 { "" } else { "s" }
-        ));
-        if let Some(ms) = self.duration_ms(session) {
-            s.push_str(&format!(" · {}", super::time::human_duration(ms)));
-        }
-        s
     }
 }
 
@@ -197,7 +104,7 @@ impl Changes {
 
 /// Where an entry's items go.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Target {
+pub(super) enum Target {
     Main,
     Agent(u32),
 }
@@ -212,13 +119,15 @@ pub struct Session {
     pub problems: Vec<(u16, Problem)>,
     pub sources: Vec<Source>,
     next_id: ItemId,
-    agent_index: HashMap<String, u32>,
+    pub(super) agent_index: HashMap<String, u32>,
     /// Inline sidechain lines: uuid -> agent, to follow their chains.
     sidechain_uuid: HashMap<Box<str>, u32>,
-    changes: Changes,
+    pub(super) changes: Changes,
     /// Each `sessionId` of the session's own lines, with where it first
     /// appears (a resumed session can hold several).
     pub session_id_lines: Vec<(String, u16, u32)>,
+    /// The viewer's finding marks, built on first use after a change.
+    marks: std::sync::OnceLock<super::check::Marks>,
 }
 
 pub const MAIN: u16 = 0;
@@ -264,6 +173,7 @@ impl Session {
     /// Registers a subagent's own file (`agent-<id>.jsonl`).
     pub fn add_agent_source(&mut self, path: PathBuf, agent_id: &str) -> u16 {
         let a = self.agent_for_id(agent_id);
+        self.marks.take();
         if agent_id.starts_with("acompact") {
             self.agents[a as usize].compact = true;
         }
@@ -332,46 +242,6 @@ impl Session {
         }
     }
 
-    /// Agents that no call links to, in order of appearance. Compaction
-    /// summarisers that belong to a compaction (see [`Self::compaction_of`])
-    /// and throw-away "Warmup" runs are left out.
-    pub fn unlinked_agents(&self) -> impl Iterator<Item = u32> + '_ {
-        (0..self.agents.len() as u32).filter(|&a| {
-            let ag = &self.agents[a as usize];
-            ag.call.is_none() && !ag.is_warmup() && self.compaction_of(a).is_none()
-        })
-    }
-
-    /// The compaction item (compact_boundary, else the summary) of the main
-    /// transcript that a compaction summariser (`agent-acompact-*`) ran for:
-    /// the first one after the line its first `parentUuid` names.
-    pub fn compaction_of(&self, agent: u32) -> Option<ItemId> {
-        let ag = self.agents.get(agent as usize)?;
-        if !ag.compact {
-            return None;
-        }
-        let first = ag.transcript.threads.nodes.first()?;
-        let parent = self.main.threads.node(first.parent_uuid.as_deref()?)?;
-        let after = self.main.threads.nodes.get(parent as usize)?.line;
-        let is_compaction = |i: &&Item| {
-            i.kind == Kind::Compaction
-                || matches!(&i.detail, Detail::System(s) if matches!(**s, SystemInfo::CompactBoundary { micro: false, .. }))
-        };
-        self.main
-            .items
-            .iter()
-            .filter(|i| i.source == MAIN && i.line > after)
-            .find(is_compaction)
-            .map(|i| i.id)
-    }
-
-    /// Compaction summarisers that belong to this compaction item.
-    pub fn agents_of_compaction(&self, item: ItemId) -> impl Iterator<Item = u32> + '_ {
-        (0..self.agents.len() as u32).filter(move |&a| {
-            self.agents[a as usize].compact && self.compaction_of(a) == Some(item)
-        })
-    }
-
     /// Problems a reader of the file should know about (see
     /// [`super::check`]). `live`: the file changed in the last minute, so
     /// calls without results may still be running.
@@ -379,7 +249,14 @@ impl Session {
         super::check::check(self, live)
     }
 
+    /// The rows findings name, for the viewer to mark. Computed once after
+    /// each change (not per frame).
+    pub fn marks(&self) -> &super::check::Marks {
+        self.marks.get_or_init(|| super::check::marks(self))
+    }
+
     fn ingest_line(&mut self, source: u16, line: u32, bytes: &[u8]) {
+        self.marks.take();
         let problems = decode_line(line, bytes, |entry, raw| {
             self.stats.entries += 1;
             match self.ingest_entry(source, line, entry, raw) {
@@ -446,8 +323,15 @@ impl Session {
         } else {
             // a subagent's rows show under its call
             self.changes.rebuilt |= !appended;
-            if let Some((_, call)) = self.agents[target_agent(target) as usize].call {
-                push_unique(&mut self.changes.updated, call);
+            let ag = &self.agents[target_agent(target) as usize];
+            match ag.call {
+                Some((_, call)) => push_unique(&mut self.changes.updated, call),
+                // a subagent no call links to shows on its own first row
+                None => {
+                    if let Some(first) = ag.transcript.items.first() {
+                        push_unique(&mut self.changes.updated, first.id);
+                    }
+                }
             }
         }
         idx
@@ -458,24 +342,6 @@ impl Session {
             Target::Main => &mut self.main,
             Target::Agent(a) => &mut self.agents[a as usize].transcript,
         }
-    }
-
-    fn agent_for_id(&mut self, id: &str) -> u32 {
-        if let Some(&a) = self.agent_index.get(id) {
-            return a;
-        }
-        let a = self.agents.len() as u32;
-        self.agents.push(Agent {
-            id: id.to_owned(),
-            compact: id.starts_with("acompact"),
-            ..Default::default()
-        });
-        self.agent_index.insert(id.to_owned(), a);
-        a
-    }
-
-    pub fn agent_by_id(&self, id: &str) -> Option<u32> {
-        self.agent_index.get(id).copied()
     }
 
     fn route(&mut self, source: u16, e: &RawEntry<'_>) -> Target {
@@ -1018,7 +884,37 @@ impl Session {
 
     fn push_block(&mut self, target: Target, m: Option<u32>, item: Item) -> usize {
         let pos = m.map(|m| self.transcript_mut(target).position_for_message(m));
-        self.push(target, pos, item)
+        let idx = self.push(target, pos, item);
+        if let Some(m) = m {
+            self.note_lost_calls(target, idx, m);
+        }
+        idx
+    }
+
+    /// A new assistant message means the calls of the one before it will
+    /// get no result: the viewer marks them now (see `check::marks`), so
+    /// their cached rows must be redrawn. Only the previous message is
+    /// looked at; older ones were noted when their successor came.
+    fn note_lost_calls(&mut self, target: Target, idx: usize, m: u32) {
+        let t = self.transcript_mut(target);
+        let mut prev = None;
+        let mut lost = Vec::new();
+        for it in t.items.get(..idx).unwrap_or(&[]).iter().rev().take(256) {
+            match (it.message, prev) {
+                (Some(x), _) if x == m => return, // not the message's first block
+                (Some(x), None) => prev = Some(x),
+                (Some(x), Some(p)) if x != p => break,
+                _ => {}
+            }
+            if let Detail::Call(c) = &it.detail {
+                if c.result.is_none() && !c.server {
+                    lost.push(it.id);
+                }
+            }
+        }
+        for id in lost {
+            push_unique(&mut self.changes.updated, id);
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1265,99 +1161,6 @@ impl Session {
         self.push(target, None, item);
         Outcome::Shown
     }
-
-    // --- linking subagents to the calls that started them -------------
-
-    fn link(&mut self, agent: u32, holder: Target, call: ItemId) {
-        let holder = match holder {
-            Target::Main => None,
-            Target::Agent(a) if a == agent => return,
-            Target::Agent(a) => Some(a),
-        };
-        if self.agents[agent as usize].call.is_some() {
-            return;
-        }
-        self.agents[agent as usize].call = Some((holder, call));
-        let t = match holder {
-            None => &mut self.main,
-            Some(a) => &mut self.agents[a as usize].transcript,
-        };
-        let mut kind = None;
-        if let Some(idx) = t.index_of(call) {
-            if let Detail::Call(c) = &mut t.items[idx].detail {
-                c.agent = Some(agent);
-                kind = input_str(c.input.get(), "subagent_type")
-                    .or_else(|| c.result.as_ref()?.extra.as_ref()?.agent_type.clone());
-            }
-        }
-        let a = &mut self.agents[agent as usize];
-        if a.agent_type.is_none() {
-            a.agent_type = kind;
-        }
-        push_unique(&mut self.changes.updated, call);
-        self.changes.rebuilt = true;
-    }
-
-    fn link_agent_to_tool(&mut self, agent: u32, tool_use_id: &str) {
-        if self.agents[agent as usize].call.is_some() {
-            return;
-        }
-        if let Some(idx) = self.main.tool_call_index(tool_use_id) {
-            let id = self.main.items[idx].id;
-            self.link(agent, Target::Main, id);
-        }
-    }
-
-    /// An inline sidechain's first prompt names its Task call's prompt.
-    fn link_by_prompt(&mut self, agent: u32) {
-        if self.agents[agent as usize].call.is_some() {
-            return;
-        }
-        let Some(prompt) = self.agents[agent as usize].prompt.clone() else {
-            return;
-        };
-        let found = self
-            .main
-            .items
-            .iter()
-            .rev()
-            .take(5000)
-            .find_map(|it| match &it.detail {
-                Detail::Call(c) if c.category == Category::Subagent && c.agent.is_none() => {
-                    (task_prompt(c.input.get()).as_deref() == Some(prompt.as_str()))
-                        .then_some(it.id)
-                }
-                _ => None,
-            });
-        if let Some(id) = found {
-            self.link(agent, Target::Main, id);
-        }
-    }
-
-    /// A Task call written after its sidechain (rare): link by prompt too.
-    fn link_call_by_prompt(&mut self, target: Target, idx: usize) {
-        let t = match target {
-            Target::Main => &self.main,
-            Target::Agent(_) => return,
-        };
-        let Detail::Call(c) = &t.items[idx].detail else {
-            return;
-        };
-        if c.category != Category::Subagent {
-            return;
-        }
-        let Some(p) = task_prompt(c.input.get()) else {
-            return;
-        };
-        let id = t.items[idx].id;
-        let found = self
-            .agents
-            .iter()
-            .position(|a| a.call.is_none() && a.prompt.as_deref() == Some(p.as_str()));
-        if let Some(a) = found {
-            self.link(a as u32, Target::Main, id);
-        }
-    }
 }
 
 /// What a line is to the branch structure.
@@ -1391,7 +1194,7 @@ fn role_of(kind: &str, e: &RawEntry<'_>) -> Role {
     }
 }
 
-fn target_agent(t: Target) -> u32 {
+pub(super) fn target_agent(t: Target) -> u32 {
     match t {
         Target::Agent(a) => a,
         Target::Main => u32::MAX,
@@ -1400,7 +1203,7 @@ fn target_agent(t: Target) -> u32 {
 
 /// Deduplicated in `take_changes`; only the common repeat is skipped here
 /// (a whole-file load records tens of thousands of updates).
-fn push_unique(v: &mut Vec<ItemId>, id: ItemId) {
+pub(super) fn push_unique(v: &mut Vec<ItemId>, id: ItemId) {
     if v.last() != Some(&id) {
         v.push(id);
     }
@@ -1408,16 +1211,6 @@ fn push_unique(v: &mut Vec<ItemId>, id: ItemId) {
 
 fn empty_object() -> Box<RawValue> {
     serde_json::from_str("{}").unwrap_or_else(|_| unreachable!("a literal empty object parses"))
-}
-
-fn task_prompt(input: &str) -> Option<String> {
-    input_str(input, "prompt")
-}
-
-/// A string field of a tool call's input.
-fn input_str(input: &str, key: &str) -> Option<String> {
-    let v: HashMap<String, &RawValue> = serde_json::from_str(input).ok()?;
-    serde_json::from_str::<String>(v.get(key)?.get()).ok()
 }
 
 enum Outcome {

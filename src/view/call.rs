@@ -17,8 +17,10 @@ const FOLD_DIFF: usize = 40;
 const FOLD_INPUT: usize = 24;
 
 /// `src/main.rs (+3 −1) · 1.2s`, `cargo test · exit 101`.
-/// `now` (ms) is set while the session is followed live.
-pub fn line(item: &Item, c: &ToolCall, now: Option<i64>) -> String {
+/// `lost`: the conversation went on without the result (see
+/// [`crate::model::check::marks`]), so it is not running. `now` (ms) is
+/// set while the session is followed live.
+pub fn line(item: &Item, c: &ToolCall, lost: bool, now: Option<i64>) -> String {
     let mut s = first_line(&sanitize(&c.summary), 200);
     let mut extra: Vec<String> = Vec::new();
     if let Some(r) = &c.result {
@@ -68,6 +70,8 @@ pub fn line(item: &Item, c: &ToolCall, now: Option<i64>) -> String {
                 extra.push(human_duration((b - a) as u64));
             }
         }
+    } else if lost {
+        extra.push("no result".into());
     } else {
         extra.push(pending_note(item, now));
     }
@@ -96,7 +100,7 @@ fn pending_note(item: &Item, now: Option<i64>) -> String {
             format!("running… {d}")
         }
         (Some(_), None) => "running…".into(),
-        (None, _) => "no result".into(),
+        (None, _) => "running".into(),
     }
 }
 
@@ -122,7 +126,8 @@ fn str_field<'a>(v: &'a Value, k: &str) -> &'a str {
 }
 
 /// The expanded call: input, then result.
-pub fn body(c: &ToolCall, w: u16) -> Vec<Line<'static>> {
+/// `lost` as for [`line`].
+pub fn body(c: &ToolCall, w: u16, lost: bool) -> Vec<Line<'static>> {
     let th = theme::current();
     let v = input(c);
     let mut out = Vec::new();
@@ -144,7 +149,7 @@ pub fn body(c: &ToolCall, w: u16) -> Vec<Line<'static>> {
                 None => out.extend(fold(json(&v, w), FOLD_INPUT)),
             }
             if c.result.as_ref().is_some_and(|r| r.is_error) {
-                out.extend(result(c, w));
+                out.extend(result(c, w, lost));
             }
             return out;
         }
@@ -169,13 +174,14 @@ pub fn body(c: &ToolCall, w: u16) -> Vec<Line<'static>> {
     if c.result.is_some() {
         out.push(Line::styled("─ result", th.dim));
     }
-    out.extend(result(c, w));
+    out.extend(result(c, w, lost));
     out
 }
 
-fn result(c: &ToolCall, w: u16) -> Vec<Line<'static>> {
+fn result(c: &ToolCall, w: u16, lost: bool) -> Vec<Line<'static>> {
     let th = theme::current();
     match &c.result {
+        None if lost => vec![Line::styled("(no result)", th.dim)],
         None => vec![Line::styled("(no result yet)", th.dim)],
         Some(r) if r.text.trim().is_empty() => vec![Line::styled("(no output)", th.dim)],
         Some(r) => {

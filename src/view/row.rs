@@ -6,6 +6,7 @@ use super::call;
 use super::content;
 use super::theme::{self, Theme};
 use crate::app::rows::{Row, RowKind, SessionExt, Tree};
+use crate::model::check::FindingKind;
 use crate::model::item::SystemInfo;
 use crate::model::text::{first_line, sanitize};
 use crate::model::time::human_duration;
@@ -17,6 +18,8 @@ use unicode_width::UnicodeWidthStr;
 
 pub const TIME_W: usize = 6;
 pub const LABEL_W: usize = 10;
+/// The mark of a row `ccv check` has a finding about (one column wide).
+pub const WARNING: &str = "⚠";
 
 /// Columns before the text column of a row at `depth`.
 pub fn lead_width(depth: u8) -> usize {
@@ -44,6 +47,7 @@ pub fn render(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
         .saturating_sub(lead_width(row.depth))
         .max(12) as u16;
     let time = clock(item.timestamp, cx.tz);
+    let (mark, notes) = findings(cx.session, t, row, item, expanded);
     let head = |glyph: &str, label: &str, style: Style| Head {
         time: time.clone(),
         depth: row.depth,
@@ -51,6 +55,8 @@ pub fn render(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
         glyph: glyph.to_owned(),
         label: label.to_owned(),
         style,
+        mark,
+        notes: notes.clone(),
     };
     let fold_glyph = if expanded { "▾" } else { "▸" };
     match row.kind {
@@ -67,7 +73,14 @@ pub fn render(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
             head(fold_glyph, "Branch", th.dim).lines(vec![Line::styled(text, th.dim)], vec![])
         }
         RowKind::Subagent { agent } => {
-            let text = subagent_summary(cx.session, agent, item);
+            let text = match &item.detail {
+                Detail::Call(_) => subagent_summary(cx.session, agent, item),
+                // a subagent no call links to: the row stands on its own
+                _ => cx.session.agents.get(agent as usize).map_or_else(
+                    || "subagent".into(),
+                    |a| sanitize(&a.label(cx.session)).replace('\n', " "),
+                ),
+            };
             head(fold_glyph, "Subagent", th.tool_call)
                 .lines(vec![Line::styled(text, th.tool_call)], vec![])
         }
@@ -75,15 +88,22 @@ pub fn render(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
             let Detail::Call(c) = &item.detail else {
                 return item_row(cx, th, item, head, tw, expanded);
             };
+            let lost = cx
+                .session
+                .marks()
+                .of(item.id)
+                .iter()
+                .any(|m| m.kind == FindingKind::NoResult);
             let (glyph, style) = match &c.result {
+                None if lost => ("?", th.tool_error),
                 None => ("…", th.tool_call),
                 Some(r) if r.is_error => ("✗", th.tool_error),
                 Some(_) => ("✓", th.tool_call),
             };
             let name = clip(&sanitize(&c.name), LABEL_W);
-            let text = call::line(item, c, cx.now);
+            let text = call::line(item, c, lost, cx.now);
             let body = if expanded {
-                call::body(c, tw.saturating_sub(2))
+                call::body(c, tw.saturating_sub(2), lost)
             } else {
                 vec![]
             };
@@ -221,6 +241,50 @@ fn item_row(
     }
 }
 
+/// Whether `ccv check` names this row (or, for a folded row, something
+/// inside it), and the reasons to show under its first line: when it is
+/// expanded, or always when it cannot be.
+fn findings(
+    session: &Session,
+    t: &Transcript,
+    row: &Row,
+    item: &Item,
+    expanded: bool,
+) -> (bool, Vec<String>) {
+    let marks = session.marks();
+    if marks.is_empty() {
+        return (false, vec![]);
+    }
+    let inside = |from: usize, to: usize| {
+        t.items
+            .get(from..to.min(t.items.len()))
+            .unwrap_or(&[])
+            .iter()
+            .any(|i| !marks.of(i.id).is_empty())
+    };
+    match row.kind {
+        RowKind::Group { group } => {
+            let g = t.groups.get(group as usize);
+            (g.is_some_and(|g| inside(g.first, g.last + 1)), vec![])
+        }
+        RowKind::Branch { count } => {
+            let i = row.index as usize;
+            (inside(i, i + count as usize), vec![])
+        }
+        RowKind::Subagent { agent } => (marks.agent(agent), vec![]),
+        RowKind::Item | RowKind::Member { .. } | RowKind::Call { .. } => {
+            let m = marks.of(item.id);
+            let show = expanded || row.fold(session).is_none();
+            let notes = if show {
+                m.iter().map(|m| m.explain()).collect()
+            } else {
+                vec![]
+            };
+            (!m.is_empty(), notes)
+        }
+    }
+}
+
 fn short_or_full(text: &str, tw: u16, expanded: bool, th: &Theme) -> Vec<Line<'static>> {
     let mut lines = content::plain(text.trim(), tw);
     if !expanded && lines.len() > 1 {
@@ -327,6 +391,10 @@ pub struct Head {
     glyph: String,
     label: String,
     style: Style,
+    /// A finding names this row: `⚠` in the gutter after the time.
+    mark: bool,
+    /// Reasons, shown under the first line.
+    notes: Vec<String>,
 }
 
 impl Head {
@@ -349,14 +417,26 @@ impl Head {
         let label = format!("{:<w$}", self.label, w = LABEL_W);
         let mut out = Vec::with_capacity(text.len() + body.len());
         let blank = " ".repeat(2 + LABEL_W + 1);
-        for (n, l) in text
-            .into_iter()
+        let mut text = text.into_iter();
+        let notes = self
+            .notes
+            .iter()
+            .map(|n| Line::styled(format!("{WARNING} {n}"), th.warning));
+        let first = text.next().into_iter();
+        for (n, l) in first
+            .chain(notes)
+            .chain(text)
             .chain(body.iter().cloned().map(|l| gutter(l, th)))
             .enumerate()
         {
             let mut spans = if n == 0 {
                 vec![
-                    Span::styled(format!("{} ", self.time), th.dim),
+                    Span::styled(self.time.clone(), th.dim),
+                    if self.mark {
+                        Span::styled(WARNING, th.warning)
+                    } else {
+                        Span::raw(" ")
+                    },
                     Span::styled(first_indent.clone(), th.dim),
                     Span::styled(
                         format!(

@@ -33,6 +33,8 @@ pub struct Theme {
     pub diff_add_line: Style,
     pub diff_remove_line: Style,
     pub line_number: Style,
+    /// The `⚠` of a row that `ccv check` has a finding about.
+    pub warning: Style,
     /// syntect theme name for code (two-face's bundled themes).
     pub syntax_theme: &'static str,
 }
@@ -67,6 +69,7 @@ impl Theme {
             diff_add_line: Style::default().bg(Color::Rgb(30, 48, 32)),
             diff_remove_line: Style::default().bg(Color::Rgb(58, 30, 34)),
             line_number: fg(Color::DarkGray),
+            warning: fg(Color::Rgb(229, 192, 123)).add_modifier(Modifier::BOLD),
             syntax_theme: "OneHalfDark",
         }
     }
@@ -100,6 +103,7 @@ impl Theme {
             diff_add_line: plain,
             diff_remove_line: plain,
             line_number: dim,
+            warning: bold,
             syntax_theme: "",
         }
     }

@@ -1,7 +1,7 @@
 //! Source code with an optional line-number gutter, and Read results.
 
 use super::highlight::{StyledLine, highlight};
-use super::wrap::wrap_spans;
+use super::wrap::wrap_code;
 use crate::model::text::sanitize;
 use crate::view::theme;
 use ratatui::text::{Line, Span};
@@ -36,9 +36,9 @@ pub(crate) fn render(
                     Some(n) => vec![Span::styled(format!("{n:>w$} │ "), style)],
                     None => blank.clone(),
                 };
-                out.extend(wrap_spans(&spans, width, &first, blank));
+                out.extend(wrap_code(&spans, width, &first, blank));
             }
-            _ => out.extend(wrap_spans(&spans, width, &[], &[])),
+            _ => out.extend(wrap_code(&spans, width, &[], &[])),
         }
     }
     out
@@ -132,6 +132,21 @@ mod tests {
     fn wrapped_code_keeps_gutter_blank() {
         let out = code("aaaa bbbb", "text", Some(1), 9);
         assert_eq!(texts(&out), ["1 │ aaaa", "  │ bbbb"]);
+    }
+
+    #[test]
+    fn wrapped_code_hangs_at_its_indentation() {
+        let out = code("fn f() {\n    let total = a + b;\n}", "text", Some(1), 16);
+        assert_eq!(
+            texts(&out),
+            [
+                "1 │ fn f() {",
+                "2 │     let",
+                "  │     total =",
+                "  │     a + b;",
+                "3 │ }"
+            ]
+        );
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! signs, the code itself highlighted for the file's language.
 
 use super::highlight::{StyledLine, highlight};
-use super::wrap::{spans_width, wrap_spans};
+use super::wrap::{spans_width, wrap_code, wrap_spans};
 use crate::model::raw::Hunk;
 use crate::model::text::sanitize;
 use crate::view::theme;
@@ -115,7 +115,7 @@ pub fn diff(hunks: &[Hunk], path: &str, width: u16) -> Vec<Line<'static>> {
                 Span::styled(blank_gutter.clone(), t.line_number),
                 Span::styled(" ", line_bg),
             ];
-            for mut line in wrap_spans(&spans, width, &first, &rest) {
+            for mut line in wrap_code(&spans, width, &first, &rest) {
                 // Tint the whole row, not just the text, like a diff viewer.
                 if line_bg != Style::default() {
                     let used = spans_width(&line.spans);
@@ -178,6 +178,25 @@ mod tests {
                 "      \\ No newline at end of file",
             ]
         );
+    }
+
+    #[test]
+    fn wrapped_lines_keep_their_indentation_and_tint() {
+        let h = hunk(1, 1, &["+    let total = a + b;"]);
+        let out = diff(&[h], "x.txt", 20);
+        assert_eq!(
+            texts(&out),
+            ["@@ -1,0 +1,1 @@", "  1 +    let total =", "         a + b;"]
+        );
+        for row in &out[1..] {
+            assert_eq!(spans_width(&row.spans), 20);
+            assert!(
+                row.spans
+                    .iter()
+                    .skip(1)
+                    .all(|s| s.style.bg == theme::current().diff_add_line.bg)
+            );
+        }
     }
 
     #[test]

@@ -239,6 +239,39 @@ pub fn wrap_spans(
     b.out
 }
 
+/// Like [`wrap_spans`], for code: continuation lines are indented to the
+/// line's own leading whitespace, as editors do, so a wrapped statement
+/// stays inside its block. The hanging indent is capped at half the room.
+pub fn wrap_code(
+    content: &[Span<'_>],
+    width: usize,
+    first: &[Span<'_>],
+    rest: &[Span<'_>],
+) -> Vec<Line<'static>> {
+    let room = width.saturating_sub(spans_width(rest));
+    let indent = leading_width(content).min(room / 2);
+    if indent == 0 {
+        return wrap_spans(content, width, first, rest);
+    }
+    let style = content.first().map_or(Style::default(), |s| s.style);
+    let mut hanging: Vec<Span<'_>> = rest.to_vec();
+    hanging.push(Span::styled(" ".repeat(indent), style));
+    wrap_spans(content, width, first, &hanging)
+}
+
+/// Columns of leading spaces and tabs (tabs to their stops, from column 0).
+fn leading_width(content: &[Span<'_>]) -> usize {
+    let mut col = 0;
+    for c in content.iter().flat_map(|s| s.content.chars()) {
+        match c {
+            ' ' => col += 1,
+            '\t' => col += TAB - col % TAB,
+            _ => break,
+        }
+    }
+    col
+}
+
 fn cells(src: &[(Style, String)]) -> Vec<Cell> {
     let mut cells = Vec::new();
     for (span, (_, text)) in src.iter().enumerate() {
@@ -335,6 +368,28 @@ mod tests {
         let rest = [Span::raw("  ")];
         let out = texts(&wrap_spans(&[Span::raw("one two three")], 9, &first, &rest));
         assert_eq!(out, ["• one two", "  three"]);
+    }
+
+    #[test]
+    fn code_continuations_keep_their_indentation() {
+        let code = |s: &str, width| {
+            let rest = [Span::raw("| ")];
+            texts(&wrap_code(&[Span::raw(s.to_string())], width, &rest, &rest))
+        };
+        assert_eq!(
+            code("    let x = foo(bar, baz);", 18),
+            ["|     let x =", "|     foo(bar,", "|     baz);"]
+        );
+        assert_eq!(code("\tcall(a, b)", 14), ["|     call(a,", "|     b)"]);
+        // at most half the room hangs
+        assert_eq!(
+            code("        deep words", 14),
+            ["|         deep", "|       words"]
+        );
+        assert_eq!(
+            code("no indent at all", 10),
+            ["| no", "| indent", "| at all"]
+        );
     }
 
     #[test]

@@ -1,0 +1,266 @@
+//! Subagents: their runs, and how each is linked to the call that started
+//! it (by `agentId`, by prompt for inline sidechains) or to the compaction
+//! it summarised.
+
+use super::item::*;
+use super::session::{MAIN, Session, Target, push_unique};
+use super::transcript::Transcript;
+use rustc_hash::FxHashMap as HashMap;
+use serde_json::value::RawValue;
+
+/// A subagent run (Task/Agent tool, an inline sidechain, or the compaction
+/// summariser).
+#[derive(Debug, Default)]
+pub struct Agent {
+    /// `agentId`, or `sidechain-N` for inline sidechains that have none.
+    pub id: String,
+    pub transcript: Transcript,
+    /// The Task/Agent call that started it: (agent that holds the call or
+    /// `None` for the main transcript, the call's item id).
+    pub call: Option<(Option<u32>, ItemId)>,
+    /// Its first prompt, used to link inline sidechains to their call.
+    pub prompt: Option<String>,
+    pub agent_type: Option<String>,
+    /// The compaction summariser (`agent-acompact-*`).
+    pub compact: bool,
+}
+
+impl Agent {
+    /// `general-purpose`, `Explore`...: from the call's `subagent_type`,
+    /// else the result's `agentType`.
+    pub fn subagent_type<'a>(&'a self, session: &'a Session) -> Option<&'a str> {
+        if let Some(t) = self.agent_type.as_deref() {
+            return Some(t);
+        }
+        let call = self.call_of(session)?;
+        call.result
+            .as_ref()
+            .and_then(|r| r.extra.as_ref())
+            .and_then(|x| x.agent_type.as_deref())
+    }
+
+    /// The Task/Agent call that started this agent.
+    pub fn call_of<'a>(&self, session: &'a Session) -> Option<&'a ToolCall> {
+        let (holder, id) = self.call?;
+        let t = session.transcript(holder);
+        match &t.items.get(t.index_of(id)?)?.detail {
+            Detail::Call(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// Tool calls the agent made (its own transcript; mirrored
+    /// `agent_progress` lines are not counted).
+    pub fn tool_calls(&self) -> usize {
+        self.transcript
+            .items
+            .iter()
+            .filter(|i| i.kind == Kind::ToolCall)
+            .count()
+    }
+
+    /// Wall time in ms: the result's `totalDurationMs`, else first to last
+    /// timestamp of its own lines.
+    pub fn duration_ms(&self, session: &Session) -> Option<u64> {
+        let reported = self
+            .call_of(session)
+            .and_then(|c| c.result.as_ref())
+            .and_then(|r| r.extra.as_ref())
+            .and_then(|x| x.total_duration_ms);
+        if reported.is_some() {
+            return reported;
+        }
+        let mut ts = self.transcript.items.iter().filter_map(|i| i.timestamp);
+        let first = ts.next()?;
+        let (lo, hi) = ts.fold((first, first), |(lo, hi), t| (lo.min(t), hi.max(t)));
+        Some((hi - lo).max(0) as u64)
+    }
+
+    /// The throw-away "Warmup" run of 2.0.7x (no call starts it).
+    pub fn is_warmup(&self) -> bool {
+        self.call.is_none() && self.prompt.as_deref().is_some_and(|p| p.trim() == "Warmup")
+    }
+
+    /// `subagent general-purpose · 14 tool calls · 2m31s`
+    pub fn label(&self, session: &Session) -> String {
+        let mut s = String::from("subagent");
+        if self.compact {
+            s.push_str(" compaction");
+        } else if let Some(t) = self.subagent_type(session) {
+            s.push(' ');
+            s.push_str(t);
+        }
+        let n = self.tool_calls();
+        s.push_str(&format!(
+            " · {n} tool call{}",
+            if n == 1 { "" } else { "s" }
+        ));
+        if let Some(ms) = self.duration_ms(session) {
+            s.push_str(&format!(" · {}", super::time::human_duration(ms)));
+        }
+        s
+    }
+}
+
+impl Session {
+    /// Agents that no call links to, in order of appearance. Compaction
+    /// summarisers that belong to a compaction (see [`Self::compaction_of`])
+    /// and throw-away "Warmup" runs are left out.
+    pub fn unlinked_agents(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..self.agents.len() as u32).filter(|&a| {
+            let ag = &self.agents[a as usize];
+            ag.call.is_none() && !ag.is_warmup() && self.compaction_of(a).is_none()
+        })
+    }
+
+    /// The compaction item (compact_boundary, else the summary) of the main
+    /// transcript that a compaction summariser (`agent-acompact-*`) ran for:
+    /// the first one after the line its first `parentUuid` names.
+    pub fn compaction_of(&self, agent: u32) -> Option<ItemId> {
+        let ag = self.agents.get(agent as usize)?;
+        if !ag.compact {
+            return None;
+        }
+        let first = ag.transcript.threads.nodes.first()?;
+        let parent = self.main.threads.node(first.parent_uuid.as_deref()?)?;
+        let after = self.main.threads.nodes.get(parent as usize)?.line;
+        let is_compaction = |i: &&Item| {
+            i.kind == Kind::Compaction
+                || matches!(&i.detail, Detail::System(s) if matches!(**s, SystemInfo::CompactBoundary { micro: false, .. }))
+        };
+        self.main
+            .items
+            .iter()
+            .filter(|i| i.source == MAIN && i.line > after)
+            .find(is_compaction)
+            .map(|i| i.id)
+    }
+
+    /// Compaction summarisers that belong to this compaction item.
+    pub fn agents_of_compaction(&self, item: ItemId) -> impl Iterator<Item = u32> + '_ {
+        (0..self.agents.len() as u32).filter(move |&a| {
+            self.agents[a as usize].compact && self.compaction_of(a) == Some(item)
+        })
+    }
+
+    pub(super) fn agent_for_id(&mut self, id: &str) -> u32 {
+        if let Some(&a) = self.agent_index.get(id) {
+            return a;
+        }
+        let a = self.agents.len() as u32;
+        self.agents.push(Agent {
+            id: id.to_owned(),
+            compact: id.starts_with("acompact"),
+            ..Default::default()
+        });
+        self.agent_index.insert(id.to_owned(), a);
+        a
+    }
+
+    pub fn agent_by_id(&self, id: &str) -> Option<u32> {
+        self.agent_index.get(id).copied()
+    }
+
+    // --- linking subagents to the calls that started them -------------
+
+    pub(super) fn link(&mut self, agent: u32, holder: Target, call: ItemId) {
+        let holder = match holder {
+            Target::Main => None,
+            Target::Agent(a) if a == agent => return,
+            Target::Agent(a) => Some(a),
+        };
+        if self.agents[agent as usize].call.is_some() {
+            return;
+        }
+        self.agents[agent as usize].call = Some((holder, call));
+        let t = match holder {
+            None => &mut self.main,
+            Some(a) => &mut self.agents[a as usize].transcript,
+        };
+        let mut kind = None;
+        if let Some(idx) = t.index_of(call) {
+            if let Detail::Call(c) = &mut t.items[idx].detail {
+                c.agent = Some(agent);
+                kind = input_str(c.input.get(), "subagent_type")
+                    .or_else(|| c.result.as_ref()?.extra.as_ref()?.agent_type.clone());
+            }
+        }
+        let a = &mut self.agents[agent as usize];
+        if a.agent_type.is_none() {
+            a.agent_type = kind;
+        }
+        push_unique(&mut self.changes.updated, call);
+        self.changes.rebuilt = true;
+    }
+
+    pub(super) fn link_agent_to_tool(&mut self, agent: u32, tool_use_id: &str) {
+        if self.agents[agent as usize].call.is_some() {
+            return;
+        }
+        if let Some(idx) = self.main.tool_call_index(tool_use_id) {
+            let id = self.main.items[idx].id;
+            self.link(agent, Target::Main, id);
+        }
+    }
+
+    /// An inline sidechain's first prompt names its Task call's prompt.
+    pub(super) fn link_by_prompt(&mut self, agent: u32) {
+        if self.agents[agent as usize].call.is_some() {
+            return;
+        }
+        let Some(prompt) = self.agents[agent as usize].prompt.clone() else {
+            return;
+        };
+        let found = self
+            .main
+            .items
+            .iter()
+            .rev()
+            .take(5000)
+            .find_map(|it| match &it.detail {
+                Detail::Call(c) if c.category == Category::Subagent && c.agent.is_none() => {
+                    (task_prompt(c.input.get()).as_deref() == Some(prompt.as_str()))
+                        .then_some(it.id)
+                }
+                _ => None,
+            });
+        if let Some(id) = found {
+            self.link(agent, Target::Main, id);
+        }
+    }
+
+    /// A Task call written after its sidechain (rare): link by prompt too.
+    pub(super) fn link_call_by_prompt(&mut self, target: Target, idx: usize) {
+        let t = match target {
+            Target::Main => &self.main,
+            Target::Agent(_) => return,
+        };
+        let Detail::Call(c) = &t.items[idx].detail else {
+            return;
+        };
+        if c.category != Category::Subagent {
+            return;
+        }
+        let Some(p) = task_prompt(c.input.get()) else {
+            return;
+        };
+        let id = t.items[idx].id;
+        let found = self
+            .agents
+            .iter()
+            .position(|a| a.call.is_none() && a.prompt.as_deref() == Some(p.as_str()));
+        if let Some(a) = found {
+            self.link(a as u32, Target::Main, id);
+        }
+    }
+}
+
+fn task_prompt(input: &str) -> Option<String> {
+    input_str(input, "prompt")
+}
+
+/// A string field of a tool call's input.
+fn input_str(input: &str, key: &str) -> Option<String> {
+    let v: HashMap<String, &RawValue> = serde_json::from_str(input).ok()?;
+    serde_json::from_str::<String>(v.get(key)?.get()).ok()
+}

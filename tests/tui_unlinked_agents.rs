@@ -1,0 +1,214 @@
+//! Subagents no call links to (compaction summarisers in
+//! `<session>/subagents/`) get a folded row: next to their compaction, or
+//! at the end of the transcript when they belong to none.
+
+use ccv::app::rows::{Fold, RowKind};
+use ccv::app::{Action, State, perform_action};
+use ccv::model::loader::load_with_subagents;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use serde_json::{Value, json};
+use std::path::Path;
+
+fn line(kind: &str, uuid: &str, parent: Option<&str>, n: u32, extra: Value) -> String {
+    let mut v = json!({
+        "type": kind,
+        "uuid": uuid,
+        "parentUuid": parent,
+        "sessionId": "sess",
+        "timestamp": format!("2025-06-01T10:{n:02}:00Z"),
+    });
+    if let (Some(o), Value::Object(e)) = (v.as_object_mut(), extra) {
+        o.extend(e);
+    }
+    v.to_string()
+}
+
+fn user(text: &str) -> Value {
+    json!({"message": {"role": "user", "content": text}})
+}
+
+fn assistant(id: &str, content: Value) -> Value {
+    json!({"message": {"id": id, "role": "assistant", "model": "claude-test", "content": content}})
+}
+
+fn write(path: &Path, lines: &[String]) {
+    std::fs::write(path, lines.join("\n") + "\n").expect("write");
+}
+
+/// A session with a compaction, the summariser that ran for it, and a
+/// second summariser whose parent is nowhere (it belongs to no compaction).
+fn fixture(dir: &Path) -> State {
+    let main = dir.join("sess.jsonl");
+    write(
+        &main,
+        &[
+            line("user", "u1", None, 0, user("first prompt")),
+            line(
+                "assistant",
+                "a1",
+                Some("u1"),
+                1,
+                assistant("m1", json!([{"type": "text", "text": "done"}])),
+            ),
+            line(
+                "system",
+                "c1",
+                None,
+                2,
+                json!({"subtype": "compact_boundary", "content": "Conversation compacted",
+                "compactMetadata": {"trigger": "auto", "preTokens": 150000}}),
+            ),
+            line("user", "u2", Some("c1"), 3, user("after the compaction")),
+        ],
+    );
+    let subs = dir.join("sess").join("subagents");
+    std::fs::create_dir_all(&subs).expect("mkdir");
+    let agent = |parent: &str, tag: &str| {
+        vec![
+            line(
+                "user",
+                &format!("{tag}1"),
+                Some(parent),
+                1,
+                user("Summarise the conversation"),
+            ),
+            line(
+                "assistant",
+                &format!("{tag}2"),
+                Some(&format!("{tag}1")),
+                1,
+                assistant(
+                    &format!("{tag}m1"),
+                    json!([
+                {"type": "tool_use", "id": format!("toolu_{tag}"), "name": "Read", "input": {"file_path": "/a.rs"}}]),
+                ),
+            ),
+            line(
+                "user",
+                &format!("{tag}3"),
+                Some(&format!("{tag}2")),
+                2,
+                json!({"message": {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": format!("toolu_{tag}"), "content": "fn main() {}"}]}}),
+            ),
+            line(
+                "assistant",
+                &format!("{tag}4"),
+                Some(&format!("{tag}3")),
+                2,
+                assistant(
+                    &format!("{tag}m2"),
+                    json!([
+                {"type": "text", "text": format!("summary text {tag}")}]),
+                ),
+            ),
+        ]
+    };
+    write(&subs.join("agent-acompact-abc.jsonl"), &agent("a1", "k"));
+    write(
+        &subs.join("agent-acompact-xyz.jsonl"),
+        &agent("nowhere", "z"),
+    );
+    let session = load_with_subagents(&main).expect("loads");
+    let mut s = State::new(session);
+    s.tz = jiff::tz::TimeZone::UTC;
+    s
+}
+
+fn agent_rows(s: &State) -> Vec<(usize, u32)> {
+    s.rows
+        .iter()
+        .enumerate()
+        .filter_map(|(n, r)| match r.kind {
+            RowKind::Subagent { agent } => Some((n, agent)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn summarisers_get_rows_by_their_compaction_and_at_the_end() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut s = fixture(dir.path());
+    let abc = s.session.agent_by_id("acompact-abc").expect("abc loaded");
+    let xyz = s.session.agent_by_id("acompact-xyz").expect("xyz loaded");
+    let rows = agent_rows(&s);
+    assert_eq!(rows.len(), 2, "{:?}", s.rows);
+    // the one of the compaction hangs right under its divider
+    let (at, a) = rows[0];
+    assert_eq!(a, abc);
+    let above = s.rows[at - 1];
+    let item = &s.session.main.items[above.index as usize];
+    assert!(item.text.contains("compacted"), "{}", item.text);
+    // the other one closes the transcript
+    assert_eq!(rows[1], (s.rows.len() - 1, xyz));
+    // both fold open into their own rows, and closed again
+    let before = s.rows.len();
+    for (agent, expected_first) in [(xyz, "Summarise"), (abc, "Summarise")] {
+        let at = agent_rows(&s).iter().find(|r| r.1 == agent).expect("row").0;
+        perform_action(&mut s, Action::Top);
+        perform_action(&mut s, Action::Down(at));
+        perform_action(&mut s, Action::Toggle);
+        assert!(s.expanded.contains(&Fold::Agent(agent)));
+        let next = s.rows[at + 1];
+        assert_eq!(next.agent, Some(agent));
+        let t = &s.session.agents[agent as usize].transcript;
+        assert!(
+            t.items[next.index as usize]
+                .text
+                .starts_with(expected_first)
+        );
+    }
+    assert!(s.rows.len() > before);
+    // toggling in place matches a full rebuild
+    let in_place = s.rows.clone();
+    s.rebuild();
+    assert_eq!(in_place, s.rows);
+    perform_action(&mut s, Action::CollapseAll);
+    assert_eq!(s.rows.len(), before);
+}
+
+#[test]
+fn an_unlinked_subagent_renders_as_a_folded_row() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut s = fixture(dir.path());
+    let mut t = Terminal::new(TestBackend::new(90, 14)).expect("test terminal");
+    t.draw(|f| ccv::view::draw(f, &mut s)).expect("draw");
+    let text = format!("{}", t.backend());
+    assert!(
+        text.contains("▸ Subagent   subagent compaction · 1 tool call · 1m00s"),
+        "{text}"
+    );
+    insta::assert_snapshot!(t.backend());
+}
+
+#[test]
+fn appends_keep_the_unlinked_row_at_the_end() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut s = fixture(dir.path());
+    let xyz = s.session.agent_by_id("acompact-xyz").expect("xyz loaded");
+    s.expanded.insert(Fold::Agent(xyz));
+    s.rebuild();
+    let more = line(
+        "assistant",
+        "a9",
+        Some("u2"),
+        9,
+        assistant("m9", json!([{"type": "text", "text": "later"}])),
+    );
+    s.session.feed(0, format!("{more}\n").as_bytes());
+    let changes = s.session.take_changes();
+    s.apply_changes(changes);
+    let incremental = s.rows.clone();
+    s.rebuild();
+    assert_eq!(incremental, s.rows);
+    let last_main = s
+        .rows
+        .iter()
+        .rposition(|r| r.agent.is_none())
+        .expect("main rows");
+    let item = &s.session.main.items[s.rows[last_main].index as usize];
+    assert_eq!(item.text, "later");
+    assert_eq!(s.rows[last_main + 1].kind, RowKind::Subagent { agent: xyz });
+}
