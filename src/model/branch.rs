@@ -10,7 +10,7 @@
 //! Appending is cheap: a new line whose parent is the leaf (or a side line
 //! below it) extends the chain. Only a real fork triggers a full pass.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// What a line is, for choosing the leaf and judging a fork.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -241,7 +241,7 @@ impl Threads {
             stack.extend(children[n as usize].iter().rev().copied());
         }
         let main_leaf = self.choose_leaf(&children);
-        let mut leaf_of_root: HashMap<u32, u32> = HashMap::new();
+        let mut leaf_of_root: HashMap<u32, u32> = HashMap::default();
         if let Some(l) = main_leaf {
             leaf_of_root.insert(root_of[l as usize], l);
         }
