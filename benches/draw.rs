@@ -26,6 +26,13 @@ unsafe impl Send for Shared {}
 fn state() -> &'static Shared {
     static S: OnceLock<Shared> = OnceLock::new();
     S.get_or_init(|| {
+        // as the app does at startup, in a thread of its own
+        let t = std::time::Instant::now();
+        ccv::view::content::warm_up();
+        eprintln!(
+            "highlighter warm-up: {:.1} ms",
+            t.elapsed().as_secs_f64() * 1e3
+        );
         let session =
             ccv::model::loader::load_with_subagents(Path::new(SESSION)).expect("bench session");
         let mut s = State::new(session);
