@@ -58,14 +58,48 @@ pub fn call_summary(tool: &str, input: &str) -> String {
             .or_else(|| one(&a.description)),
         _ => None,
     };
-    s.or_else(|| one(&a.file_path))
+    let s = s
+        .or_else(|| one(&a.file_path))
         .or_else(|| one(&a.command))
         .or_else(|| one(&a.url))
         .or_else(|| one(&a.query))
         .or_else(|| one(&a.description))
         .or_else(|| one(&a.pattern))
         .or_else(|| one(&a.path))
-        .unwrap_or_default()
+        .or_else(|| first_argument(input));
+    match (mcp_server(tool), s) {
+        (Some(server), Some(s)) => format!("{server} · {s}"),
+        (Some(server), None) => server.to_owned(),
+        (None, s) => s.unwrap_or_default(),
+    }
+}
+
+/// `mcp__linear-server__get_issue` -> `get_issue`: the part that says
+/// what the call does (the server goes into the summary).
+pub fn display_name(tool: &str) -> &str {
+    match tool.strip_prefix("mcp__").and_then(|r| r.split_once("__")) {
+        Some((_, name)) if !name.is_empty() => name,
+        _ => tool,
+    }
+}
+
+fn mcp_server(tool: &str) -> Option<&str> {
+    let (server, _) = tool.strip_prefix("mcp__")?.split_once("__")?;
+    Some(server)
+}
+
+/// An unknown tool's first short argument, as `key value`.
+fn first_argument(input: &str) -> Option<String> {
+    let map: serde_json::Map<String, serde_json::Value> = serde_json::from_str(input).ok()?;
+    map.iter().find_map(|(k, v)| {
+        let v = match v {
+            serde_json::Value::String(s) if !s.trim().is_empty() => super::text::first_line(s, 120),
+            serde_json::Value::Number(n) => n.to_string(),
+            serde_json::Value::Bool(b) => b.to_string(),
+            _ => return None,
+        };
+        Some(format!("{k} {v}"))
+    })
 }
 
 #[cfg(test)]
@@ -93,8 +127,18 @@ mod tests {
             "general-purpose \"review\""
         );
         assert_eq!(
+            call_summary("mcp__linear-server__get_issue", r#"{"id":"ENT-108"}"#),
+            "linear-server · id ENT-108"
+        );
+        assert_eq!(
+            super::display_name("mcp__linear-server__get_issue"),
+            "get_issue"
+        );
+        assert_eq!(super::display_name("Read"), "Read");
+        assert_eq!(super::display_name("mcp__odd"), "mcp__odd");
+        assert_eq!(
             call_summary("mcp__x__y", r#"{"url":"http://a"}"#),
-            "http://a"
+            "x · http://a"
         );
         assert_eq!(call_summary("Read", "not json"), "");
         assert_eq!(call_summary("TodoWrite", r#"{"todos":[{},{}]}"#), "2 todos");

@@ -8,6 +8,7 @@ use super::theme::{self, Theme};
 use crate::app::rows::{Row, RowKind, SessionExt, Tree};
 use crate::model::check::FindingKind;
 use crate::model::item::SystemInfo;
+use crate::model::summary::display_name;
 use crate::model::text::{first_line, sanitize};
 use crate::model::time::human_duration;
 use crate::model::{Detail, Item, Kind, Session, Transcript};
@@ -100,7 +101,7 @@ pub fn render(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
                 Some(r) if r.is_error => ("✗", th.tool_error),
                 Some(_) => ("✓", th.tool_call),
             };
-            let name = clip(&sanitize(&c.name), LABEL_W);
+            let name = clip(&sanitize(display_name(&c.name)), LABEL_W);
             let text = call::line(item, c, lost, cx.now);
             let body = if expanded {
                 call::body(c, tw.saturating_sub(2), lost)
@@ -488,7 +489,7 @@ fn group_summary(t: &Transcript, group: u32) -> (String, bool) {
             continue;
         };
         calls += 1;
-        let name = clip(&sanitize(&c.name), 24);
+        let name = clip(&sanitize(display_name(&c.name)), 24);
         match order.iter().position(|n| *n == name) {
             Some(p) => names.entry(p).or_insert((name, 0)).1 += 1,
             None => {
