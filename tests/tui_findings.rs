@@ -171,6 +171,13 @@ fn marked_rows_show_a_warning_in_the_gutter() {
         .expect("the lost call's row");
     perform_action(&mut s, Action::Top);
     perform_action(&mut s, Action::Down(call));
+    // selected, the status bar says why
+    let screen = draw(&mut s);
+    let status = screen.last().cloned().unwrap_or_default();
+    assert!(
+        status.contains("⚠ line 4: no result for this tool call"),
+        "{status}"
+    );
     perform_action(&mut s, Action::Toggle);
     let screen = draw(&mut s);
     assert!(screen_line(&screen, "no result for this tool call").contains("line 4"));

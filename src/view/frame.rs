@@ -157,6 +157,11 @@ fn status_line(s: &State, width: u16) -> Line<'static> {
     }
     if let Some(m) = &s.message {
         left.push(m.clone());
+    } else if let Some(id) = s.rows.get(s.selected).and_then(|r| s.item_id(r)) {
+        // what `ccv check` says of the selected row
+        if let Some(m) = s.session.marks().of(id).first() {
+            left.push(format!("⚠ {}", m.explain()));
+        }
     }
     let left = left.join(" · ");
     let right = "? help  / search  Enter open  t T m filters  q quit ";
