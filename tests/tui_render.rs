@@ -270,3 +270,44 @@ fn a_row_taller_than_the_screen_scrolls_line_by_line() {
     }
     assert!(s.selected > tall, "moves on after the end of the row");
 }
+
+#[test]
+fn z_shows_a_long_output_whole_and_folds_it_again() {
+    let out: String = (1..=40).map(|i| format!("output line {i}\n")).collect();
+    let lines = [
+        json!({"type":"user","uuid":"u1","timestamp":"2025-03-01T10:00:00Z","message":{"role":"user","content":"run it"}}),
+        json!({"type":"assistant","uuid":"a1","timestamp":"2025-03-01T10:00:01Z","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"seq 40"}}]}}),
+        json!({"type":"user","uuid":"r1","timestamp":"2025-03-01T10:00:02Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":out}]}}),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let mut session = Session::new(None);
+    session.feed(0, text.as_bytes());
+    session.finish(0);
+    let mut s = state(session);
+    let call = s
+        .rows
+        .iter()
+        .position(|r| matches!(r.kind, RowKind::Call { .. } | RowKind::Group { .. }))
+        .expect("the call's row");
+    perform_action(&mut s, Action::Top);
+    perform_action(&mut s, Action::Down(call));
+    perform_action(&mut s, Action::ShowAll);
+    let screen = format!("{:?}", draw(&mut s, 100, 60).backend());
+    assert!(screen.contains("output line 40"), "{screen}");
+    assert!(!screen.contains("more lines"), "{screen}");
+    perform_action(&mut s, Action::ShowAll);
+    let screen = format!("{:?}", draw(&mut s, 100, 60).backend());
+    assert!(screen.contains("output line 12"), "still open: {screen}");
+    assert!(!screen.contains("output line 40"), "{screen}");
+    assert!(screen.contains("more lines (z shows all)"), "{screen}");
+}
+
+#[test]
+fn help_fits_a_24_line_terminal() {
+    let mut s = state(ccv::app::demo::session());
+    perform_action(&mut s, Action::Help);
+    let screen = format!("{:?}", draw(&mut s, 120, 24).backend());
+    for (keys, _) in ccv::app::keymap::HELP {
+        assert!(screen.contains(keys), "{keys:?} missing:\n{screen}");
+    }
+}

@@ -13,6 +13,8 @@ pub enum Action {
     PrevPrompt,
     NextPrompt,
     Toggle,
+    /// `z`: show the selected output whole (no `… N more lines`).
+    ShowAll,
     ExpandAll,
     CollapseAll,
     /// Open the search prompt.

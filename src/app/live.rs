@@ -38,6 +38,7 @@ pub enum FoldKey {
     Group(Box<str>, Kind),
     Item(Box<str>, Kind),
     Branch(Box<str>, Kind),
+    Full(Box<str>, Kind),
     Agent(String),
 }
 
@@ -226,6 +227,7 @@ pub fn fold_keys(session: &Session, folds: &HashSet<Fold>) -> Vec<FoldKey> {
             Fold::Group(id) => key(id).map(|(u, k)| FoldKey::Group(u, k)),
             Fold::Item(id) => key(id).map(|(u, k)| FoldKey::Item(u, k)),
             Fold::Branch(id) => key(id).map(|(u, k)| FoldKey::Branch(u, k)),
+            Fold::Full(id) => key(id).map(|(u, k)| FoldKey::Full(u, k)),
             Fold::Agent(a) => Some(FoldKey::Agent(session.agents.get(a as usize)?.id.clone())),
         })
         .collect()
@@ -248,6 +250,7 @@ pub fn folds_from_keys(session: &Session, keys: &[FoldKey]) -> HashSet<Fold> {
             FoldKey::Group(u, kind) => find(u, *kind).map(Fold::Group),
             FoldKey::Item(u, kind) => find(u, *kind).map(Fold::Item),
             FoldKey::Branch(u, kind) => find(u, *kind).map(Fold::Branch),
+            FoldKey::Full(u, kind) => find(u, *kind).map(Fold::Full),
             FoldKey::Agent(id) => session.agent_by_id(id).map(Fold::Agent),
         })
         .collect()

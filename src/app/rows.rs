@@ -18,6 +18,8 @@ pub enum Fold {
     Agent(u32),
     /// A run of off-branch items, by the id of its first item.
     Branch(ItemId),
+    /// An open item shown whole, without folding long output (`z`).
+    Full(ItemId),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

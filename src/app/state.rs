@@ -394,6 +394,16 @@ pub fn perform_action(s: &mut State, action: Action) {
                 s.toggle(f);
             }
         }
+        Action::ShowAll => {
+            if let Some(Fold::Item(id)) = s.rows.get(s.selected).and_then(|r| r.fold(&s.session)) {
+                if !s.expanded.remove(&Fold::Full(id)) {
+                    s.expanded.insert(Fold::Full(id));
+                    if !s.expanded.contains(&Fold::Item(id)) {
+                        s.toggle(Fold::Item(id));
+                    }
+                }
+            }
+        }
         Action::Click(y) => {
             let hit = s
                 .screen

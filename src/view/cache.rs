@@ -15,6 +15,7 @@ struct Key {
     row: Row,
     width: u16,
     expanded: bool,
+    full: bool,
 }
 
 #[derive(Default)]
@@ -37,7 +38,7 @@ impl LineCache {
         id: ItemId,
         row: Row,
         width: u16,
-        expanded: bool,
+        (expanded, full): (bool, bool),
         render: impl FnOnce() -> Vec<Line<'static>>,
     ) -> Lines {
         let key = Key {
@@ -45,6 +46,7 @@ impl LineCache {
             row,
             width,
             expanded,
+            full,
         };
         if let Some(l) = self.map.get(&key) {
             return l.clone();

@@ -104,13 +104,18 @@ fn pending_note(item: &Item, now: Option<i64>) -> String {
     }
 }
 
+/// How many lines a fold keeps: `n`, or all of them when shown whole.
+pub fn limit(n: usize, full: bool) -> usize {
+    if full { usize::MAX } else { n }
+}
+
 /// Keeps the first `n` lines and says how many were left out.
 pub fn fold(mut lines: Vec<Line<'static>>, n: usize) -> Vec<Line<'static>> {
-    if lines.len() > n + 1 {
+    if lines.len() > n.saturating_add(1) {
         let more = lines.len() - n;
         lines.truncate(n);
         lines.push(Line::styled(
-            format!("… {more} more lines"),
+            format!("… {more} more lines (z shows all)"),
             theme::current().dim,
         ));
     }
@@ -127,7 +132,7 @@ fn str_field<'a>(v: &'a Value, k: &str) -> &'a str {
 
 /// The expanded call: input, then result.
 /// `lost` as for [`line`].
-pub fn body(c: &ToolCall, w: u16, lost: bool) -> Vec<Line<'static>> {
+pub fn body(c: &ToolCall, w: u16, lost: bool, full: bool) -> Vec<Line<'static>> {
     let th = theme::current();
     let v = input(c);
     let mut out = Vec::new();
@@ -141,44 +146,50 @@ pub fn body(c: &ToolCall, w: u16, lost: bool) -> Vec<Line<'static>> {
                 .and_then(|r| r.patch())
                 .filter(|p| !p.is_empty())
             {
-                Some(p) => out.extend(fold(content::diff(p, path, w), FOLD_DIFF)),
+                Some(p) => out.extend(fold(content::diff(p, path, w), limit(FOLD_DIFF, full))),
                 None if c.name == "Write" => out.extend(fold(
                     content::code(str_field(&v, "content"), path, Some(1), w),
-                    FOLD_DIFF,
+                    limit(FOLD_DIFF, full),
                 )),
-                None => out.extend(fold(json(&v, w), FOLD_INPUT)),
+                None => out.extend(fold(json(&v, w), limit(FOLD_INPUT, full))),
             }
             if c.result.as_ref().is_some_and(|r| r.is_error) {
-                out.extend(result(c, w, lost));
+                out.extend(result(c, w, lost, full));
             }
             return out;
         }
         "Read" => {
             if c.result.as_ref().is_some_and(|r| !r.is_error) {
                 let (text, first) = strip_line_numbers(result_text);
-                out.extend(fold(content::code(&text, path, first.or(Some(1)), w), FOLD));
+                out.extend(fold(
+                    content::code(&text, path, first.or(Some(1)), w),
+                    limit(FOLD, full),
+                ));
                 return out;
             }
         }
         "Bash" => {
             out.extend(fold(
                 content::code(str_field(&v, "command"), "sh", None, w),
-                FOLD_INPUT,
+                limit(FOLD_INPUT, full),
             ));
         }
         "Task" | "Agent" => {
-            out.extend(fold(content::markdown(str_field(&v, "prompt"), w), FOLD));
+            out.extend(fold(
+                content::markdown(str_field(&v, "prompt"), w),
+                limit(FOLD, full),
+            ));
         }
-        _ => out.extend(fold(json(&v, w), FOLD_INPUT)),
+        _ => out.extend(fold(json(&v, w), limit(FOLD_INPUT, full))),
     }
     if c.result.is_some() {
         out.push(Line::styled("─ result", th.dim));
     }
-    out.extend(result(c, w, lost));
+    out.extend(result(c, w, lost, full));
     out
 }
 
-fn result(c: &ToolCall, w: u16, lost: bool) -> Vec<Line<'static>> {
+fn result(c: &ToolCall, w: u16, lost: bool, full: bool) -> Vec<Line<'static>> {
     let th = theme::current();
     match &c.result {
         None if lost => vec![Line::styled("(no result)", th.dim)],
@@ -190,7 +201,7 @@ fn result(c: &ToolCall, w: u16, lost: bool) -> Vec<Line<'static>> {
             } else {
                 content::ansi(&r.text, w)
             };
-            let lines = fold(lines, FOLD);
+            let lines = fold(lines, limit(FOLD, full));
             if r.is_error {
                 lines
                     .into_iter()

@@ -177,21 +177,36 @@ fn status_line(s: &State, width: u16) -> Line<'static> {
 
 fn help(f: &mut Frame<'_>, area: Rect) {
     let th = theme::current();
-    let w = 72.min(area.width);
-    let h = (HELP.len() as u16 + 2).min(area.height);
+    // two columns when one does not fit the height (a 24-line terminal)
+    let cols: usize = if HELP.len() + 2 > area.height as usize && area.width >= 120 {
+        2
+    } else {
+        1
+    };
+    let rows_per_col = HELP.len().div_ceil(cols);
+    let col_w = 60usize;
+    let w = ((col_w * cols + 2) as u16).min(area.width);
+    let h = (rows_per_col as u16 + 2).min(area.height);
     let r = Rect {
         x: area.x + (area.width - w) / 2,
         y: area.y + (area.height - h) / 2,
         width: w,
         height: h,
     };
-    let lines: Vec<Line<'static>> = HELP
-        .iter()
-        .map(|(k, d)| {
-            Line::from(vec![
-                Span::styled(format!(" {k:<24}"), th.heading),
-                Span::raw(*d),
-            ])
+    let entry = |(k, d): &(&str, &str)| {
+        let key = format!(" {k:<24}");
+        let desc = format!("{d:<w$}", w = col_w - 25);
+        vec![Span::styled(key, th.heading), Span::raw(desc)]
+    };
+    let lines: Vec<Line<'static>> = (0..rows_per_col)
+        .map(|i| {
+            let mut spans = Vec::new();
+            for c in 0..cols {
+                if let Some(e) = HELP.get(c * rows_per_col + i) {
+                    spans.extend(entry(e));
+                }
+            }
+            Line::from(spans)
         })
         .collect();
     f.render_widget(Clear, r);

@@ -30,7 +30,7 @@ pub fn row_lines(s: &mut State, r: usize, width: u16) -> Lines {
     let fold = row.fold(session);
     let is_open = fold.is_some_and(|f| expanded.contains(&f));
     let id = match fold {
-        Some(Fold::Item(id) | Fold::Group(id) | Fold::Branch(id)) => id,
+        Some(Fold::Item(id) | Fold::Group(id) | Fold::Branch(id) | Fold::Full(id)) => id,
         _ => {
             use crate::app::rows::SessionExt;
             session
@@ -39,13 +39,15 @@ pub fn row_lines(s: &mut State, r: usize, width: u16) -> Lines {
                 .map_or(0, |i| i.id)
         }
     };
-    cache.get_or_render(id, row, width, is_open, || {
+    let full = is_open && expanded.contains(&Fold::Full(id));
+    cache.get_or_render(id, row, width, (is_open, full), || {
         let lines = row::render(
             &row::Ctx {
                 session,
                 width,
                 tz,
                 now,
+                full,
             },
             &row,
             is_open,

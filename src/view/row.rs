@@ -34,6 +34,8 @@ pub struct Ctx<'a> {
     /// The time now (ms) while the session is followed: a call without its
     /// result is running, and shows for how long.
     pub now: Option<i64>,
+    /// Long output is shown whole, not folded (`z`).
+    pub full: bool,
 }
 
 pub fn render(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
@@ -104,7 +106,7 @@ pub fn render(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
             let name = clip(&sanitize(display_name(&c.name)), LABEL_W);
             let text = call::line(item, c, lost, cx.now);
             let body = if expanded {
-                call::body(c, tw.saturating_sub(2), lost)
+                call::body(c, tw.saturating_sub(2), lost, cx.full)
             } else {
                 vec![]
             };
@@ -115,7 +117,7 @@ pub fn render(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
 }
 
 fn item_row(
-    _cx: &Ctx<'_>,
+    cx: &Ctx<'_>,
     th: &Theme,
     item: &Item,
     head: impl Fn(&str, &str, Style) -> Head,
@@ -210,7 +212,7 @@ fn item_row(
                 _ => item.text.as_str(),
             };
             let lines = if expanded {
-                call::fold(content::ansi(text, tw), call::FOLD)
+                call::fold(content::ansi(text, tw), call::limit(call::FOLD, cx.full))
             } else {
                 one_line(text, tw)
             };
@@ -228,7 +230,10 @@ fn item_row(
             let mut lines = vec![Line::styled(format!("line {}", item.line), th.dim)];
             if expanded || item.kind == Kind::Unreadable {
                 lines.extend(styled(
-                    call::fold(content::plain(&item.text, tw), call::FOLD),
+                    call::fold(
+                        content::plain(&item.text, tw),
+                        call::limit(call::FOLD, cx.full),
+                    ),
                     th.dim,
                 ));
             } else {
