@@ -133,6 +133,33 @@ pub fn layout(s: &mut State, width: u16, height: usize) {
     }
 }
 
+/// Why there are no rows: an empty file, one of metadata only (summary
+/// and snapshot lines), or filters that hide everything.
+fn empty_note(s: &State) -> String {
+    let st = &s.session.stats;
+    if !s.session.main.items.is_empty() {
+        return " (everything is filtered out: t, T and m toggle the filters)".into();
+    }
+    if st.entries == 0 {
+        return if s.live.attached && !s.live.ended {
+            " (empty so far: waiting for the session to be written)".into()
+        } else {
+            " (empty session)".into()
+        };
+    }
+    let what: Vec<String> = st
+        .hidden_by_reason
+        .iter()
+        .map(|(reason, n)| format!("{n} {reason}"))
+        .collect();
+    format!(
+        " (no messages: {} line{} of session metadata only: {})",
+        st.hidden,
+        if st.hidden == 1 { "" } else { "s" },
+        what.join(", ")
+    )
+}
+
 fn height_of(s: &mut State, r: usize, width: u16) -> usize {
     height(s, r, width)
 }
@@ -142,9 +169,9 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, s: &mut State) {
     s.screen.visible.clear();
     if s.rows.is_empty() {
         let msg = if s.partial {
-            " loading…"
+            " loading…".to_owned()
         } else {
-            " (nothing to show: empty session, or everything filtered)"
+            empty_note(s)
         };
         f.buffer_mut()
             .set_line(area.x, area.y, &Line::styled(msg, th.dim), area.width);
