@@ -1,0 +1,105 @@
+//! Every real sample session opens in the viewer, with everything expanded,
+//! paged from top to bottom at a wide and a narrow width, without a panic
+//! and without a control character reaching a cell.
+
+use ccv::app::{Action, State, perform_action};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::path::PathBuf;
+
+fn corpus() -> Option<Vec<PathBuf>> {
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus"));
+    let Ok(rd) = std::fs::read_dir(&dir) else {
+        eprintln!("skipping: {} is absent", dir.display());
+        return None;
+    };
+    let mut files: Vec<PathBuf> = rd
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    files.sort();
+    Some(files)
+}
+
+fn check_buffer(t: &Terminal<TestBackend>, file: &str) {
+    let buf = t.backend().buffer();
+    for cell in buf.content() {
+        let sym = cell.symbol();
+        assert!(
+            !sym.chars()
+                .any(|c| c.is_control() || ('\u{80}'..='\u{9f}').contains(&c)),
+            "{file}: control character {sym:?} reached the screen"
+        );
+    }
+}
+
+#[test]
+fn every_corpus_session_pages_through_expanded() {
+    let Some(files) = corpus() else { return };
+    for path in files {
+        page_through(&path);
+    }
+}
+
+/// A generated session with every kind of corrupt line, in the viewer.
+#[test]
+fn a_corrupt_session_pages_through_expanded() {
+    let generator = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/bench/gen-session"
+    ));
+    if !generator.exists() {
+        eprintln!("skipping: {} is absent", generator.display());
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("bad.jsonl");
+    let ok = std::process::Command::new("python3")
+        .arg(&generator)
+        .args(["--size", "2M", "--seed", "11", "--corrupt", "-o"])
+        .arg(&file)
+        .output()
+        .expect("run gen-session")
+        .status
+        .success();
+    assert!(ok, "gen-session failed");
+    page_through(&file);
+}
+
+fn page_through(path: &std::path::Path) {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let Ok(session) = ccv::model::loader::load_with_subagents(&path) else {
+        panic!("{name}: could not be read");
+    };
+    let mut s = State::new(session);
+    perform_action(&mut s, Action::ExpandAll);
+    perform_action(&mut s, Action::ToggleMeta);
+    for (w, h) in [(160u16, 50u16), (42, 20)] {
+        let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
+        perform_action(&mut s, Action::Resize(w, h));
+        perform_action(&mut s, Action::Top);
+        // every row once: page down until the last row is selected
+        for _ in 0..10_000 {
+            t.draw(|f| ccv::view::draw(f, &mut s)).expect("draw");
+            check_buffer(&t, &name);
+            if s.selected + 1 >= s.rows.len() {
+                break;
+            }
+            perform_action(&mut s, Action::PageDown);
+        }
+    }
+    // and every row opened on its own, at the end of the file
+    perform_action(&mut s, Action::Bottom);
+    for _ in 0..40 {
+        perform_action(&mut s, Action::Toggle);
+        perform_action(&mut s, Action::ShowAll);
+        perform_action(&mut s, Action::Up(1));
+    }
+    let mut t = Terminal::new(TestBackend::new(100, 30)).expect("test terminal");
+    t.draw(|f| ccv::view::draw(f, &mut s)).expect("draw");
+    check_buffer(&t, &name);
+}
