@@ -347,3 +347,47 @@ fn copy_format_markdown_is_an_option() {
     assert!(!t.contains("[User]"), "{t}");
     assert!(t.contains("prompt 0"));
 }
+
+#[test]
+fn a_subagent_file_appearing_while_following_hangs_under_its_call() {
+    let task = line(
+        json!({"type":"assistant","uuid":"c1","timestamp":T0,"sessionId":"s",
+        "message":{"id":"m-c1","role":"assistant","content":[
+            {"type":"tool_use","id":"t1","name":"Task","input":{"description":"review","prompt":"review it","subagent_type":"general-purpose"}}]}}),
+    );
+    let mut s = viewer(&(conversation(1) + &task));
+    s.on_live(&LiveEvent::NewSubagent {
+        source: 1,
+        path: "/tmp/s/subagents/agent-abc.jsonl".into(),
+        agent_id: "abc".into(),
+    });
+    let sub = line(
+        json!({"type":"user","uuid":"s1","timestamp":T0,"sessionId":"s","isSidechain":true,"agentId":"abc",
+        "message":{"role":"user","content":"review it"}}),
+    ) + &line(
+        json!({"type":"assistant","uuid":"s2","parentUuid":"s1","timestamp":T0,"sessionId":"s","isSidechain":true,"agentId":"abc",
+        "message":{"id":"m-s2","role":"assistant","content":[{"type":"text","text":"looks fine"}]}}),
+    );
+    s.on_live(&LiveEvent::Appended {
+        source: 1,
+        bytes: sub.into_bytes(),
+    });
+    s.absorb();
+    let result = line(
+        json!({"type":"user","uuid":"r1","timestamp":"2025-03-01T10:00:09Z","sessionId":"s",
+        "message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"looks fine"}]},
+        "toolUseResult":{"agentId":"abc","status":"completed","content":[{"type":"text","text":"looks fine"}],"totalToolUseCount":0}}),
+    );
+    append(&mut s, &result);
+    let subagent_rows: Vec<_> = s
+        .rows
+        .iter()
+        .filter(|r| matches!(r.kind, RowKind::Subagent { .. }))
+        .collect();
+    assert_eq!(subagent_rows.len(), 1, "one subagent row: {:?}", s.rows);
+    assert!(subagent_rows[0].depth > 0, "it hangs under the call");
+    // the same rows as a fresh view of the same session
+    let mut fresh = State::new(std::mem::replace(&mut s.session, Session::new(None)));
+    fresh.follow = true;
+    assert_eq!(fresh.rows, s.rows);
+}
