@@ -20,6 +20,8 @@ pub enum AppEvent {
     Copied(crate::clipboard::CopyOutcome),
     /// A second passed while a running tool call is on screen.
     Tick,
+    /// A big code block was highlighted in the background: redraw.
+    Highlighted,
     /// SIGTERM / SIGINT / SIGHUP: restore the terminal and leave.
     Signal(i32),
     /// Session listing rows for the picker, as the background scan finds them.

@@ -75,6 +75,10 @@ pub fn run_with(start: Start, opts: Options) -> anyhow::Result<()> {
         return Err(e.into());
     }
     workers::spawn_input(tx.clone());
+    let ready = tx.clone();
+    crate::view::content::highlight_in_background(move || {
+        let _ = ready.send(AppEvent::Highlighted);
+    });
     let result = Terminal::new(CrosstermBackend::new(std::io::stdout()))
         .map_err(anyhow::Error::from)
         .and_then(|term| {
@@ -344,6 +348,11 @@ impl Viewer {
             }
             AppEvent::Tick => {
                 self.state.tick(now_ms());
+                false
+            }
+            AppEvent::Highlighted => {
+                // rows drawn plain are drawn again, now from the highlight cache
+                self.state.cache.clear();
                 false
             }
             AppEvent::Signal(_) => {

@@ -177,7 +177,8 @@ fn too_big(text: &str) -> bool {
 
 /// Highlights sanitized `text` for `lang` (a token or a path). Returns
 /// one styled line per source line; plain when colour is off, the
-/// language is unknown or the text is too big.
+/// language is unknown or the text is too big, and, with
+/// [`highlight_in_background`] on, while a big block waits for the worker.
 pub fn highlight(text: &str, lang: &str) -> Arc<Vec<StyledLine>> {
     if !highlighting_enabled() || too_big(text) {
         return Arc::new(plain_lines(text));
@@ -192,18 +193,85 @@ pub fn highlight(text: &str, lang: &str) -> Arc<Vec<StyledLine>> {
     if let Some(hit) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
         return hit.clone();
     }
+    if let Some(bg) = BACKGROUND.get() {
+        // Highlighting costs ~0.1 ms a line, and a syntax compiles each of
+        // its regexes the first time a text reaches it (up to 150 ms): no
+        // frame waits for that.
+        bg.submit(key, text, lang);
+        return Arc::new(plain_lines(text));
+    }
+    compute(key, text, lang)
+}
+
+/// Highlights and caches.
+fn compute(key: u64, text: &str, lang: &str) -> Arc<Vec<StyledLine>> {
     let a = assets();
     let lines = match find_syntax(&a.syntaxes, lang, text) {
         Some(syntax) => highlight_with(a, syntax, text),
         None => plain_lines(text),
     };
     let lines = Arc::new(lines);
+    let cache = CACHE.get_or_init(Default::default);
     let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());
     if map.len() >= CACHE_ENTRIES {
         map.clear();
     }
     map.insert(key, lines.clone());
     lines
+}
+
+/// The worker that highlights big blocks off the UI thread.
+struct Background {
+    tx: Mutex<std::sync::mpsc::Sender<(u64, String, String)>>,
+    pending: Mutex<std::collections::HashSet<u64>>,
+}
+
+static BACKGROUND: OnceLock<Background> = OnceLock::new();
+
+impl Background {
+    fn submit(&self, key: u64, text: &str, lang: &str) {
+        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        if pending.insert(key) {
+            let tx = self.tx.lock().unwrap_or_else(|e| e.into_inner());
+            if tx.send((key, text.to_owned(), lang.to_owned())).is_err() {
+                pending.remove(&key);
+            }
+        }
+    }
+}
+
+/// From now on, code is highlighted by a worker thread, so that no frame
+/// waits for it: a block shows plain first (for a frame or two), and
+/// `ready` is called when its highlighted lines can be drawn (the app
+/// redraws). Without this (tests, benches), highlighting is done in place.
+pub fn highlight_in_background(ready: impl Fn() + Send + 'static) {
+    let (tx, rx) = std::sync::mpsc::channel::<(u64, String, String)>();
+    let bg = Background {
+        tx: Mutex::new(tx),
+        pending: Mutex::new(Default::default()),
+    };
+    if BACKGROUND.set(bg).is_err() {
+        return;
+    }
+    let _ = std::thread::Builder::new()
+        .name("ccv-highlight".into())
+        .spawn(move || {
+            // the newest request first: it is what the user looks at now
+            while let Ok(first) = rx.recv() {
+                let mut jobs = vec![first];
+                jobs.extend(rx.try_iter());
+                for (key, text, lang) in jobs.into_iter().rev() {
+                    compute(key, &text, &lang);
+                    if let Some(bg) = BACKGROUND.get() {
+                        bg.pending
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .remove(&key);
+                    }
+                    ready();
+                }
+            }
+        });
 }
 
 fn highlight_with(a: &Assets, syntax: &SyntaxReference, text: &str) -> Vec<StyledLine> {

@@ -8,7 +8,7 @@
 mod ansi;
 mod code;
 mod diff;
-mod highlight;
+pub mod highlight;
 mod markdown;
 mod table;
 mod wrap;
@@ -20,7 +20,7 @@ use ratatui::text::{Line, Span};
 pub use ansi::{Sgr, ansi_lines};
 pub use code::{read_result, split_numbered};
 pub use diff::diff_stats;
-pub use highlight::{is_warm, warm_up};
+pub use highlight::{highlight_in_background, is_warm, warm_up};
 pub use wrap::{display_width, grapheme_width, spans_width, wrap, wrap_spans};
 
 /// Assistant text as markdown.
