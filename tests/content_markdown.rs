@@ -169,3 +169,23 @@ fn empty_and_whitespace_markdown() {
     assert_eq!(markdown("   \n\n", 20).len(), 1);
     let _ = markdown("# ", 0);
 }
+
+#[test]
+fn a_wrapped_code_line_hangs_at_its_own_indent() {
+    let md = "```rust\nfn f() {\n    let value = call_something(with_a_long_argument, and_another_one, and_more);\n}\n```\n";
+    let lines = markdown(md, 40);
+    assert_fits(&lines, 40);
+    let t = text(&lines);
+    let rows: Vec<&str> = t.lines().collect();
+    let at = rows
+        .iter()
+        .position(|l| l.contains("let value"))
+        .expect("the long line");
+    let next = rows[at + 1];
+    let indent =
+        |l: &str| l.trim_start_matches("│ ").len() - l.trim_start_matches("│ ").trim_start().len();
+    assert!(
+        indent(next) >= 4,
+        "continuation keeps the code's indent:\n{t}"
+    );
+}

@@ -6,7 +6,7 @@
 //! following ones a hanging indent of the same width.
 
 use super::highlight::highlight;
-use super::wrap::{display_width, spans_width, wrap_spans};
+use super::wrap::{display_width, spans_width, wrap_code, wrap_spans};
 use super::{code, table};
 use crate::model::text::sanitize;
 use crate::view::theme::{self, Theme};
@@ -427,7 +427,7 @@ impl Md {
         bar.push(Span::styled("│ ", dim));
         for line in highlight(body, lang).iter() {
             let spans = code::spans_of(line);
-            self.out.extend(wrap_spans(&spans, self.width, &bar, &bar));
+            self.out.extend(wrap_code(&spans, self.width, &bar, &bar));
         }
         let mut bottom = rest;
         bottom.push(Span::styled(format!("└{}", "─".repeat(avail - 1)), dim));
