@@ -391,3 +391,29 @@ fn a_subagent_file_appearing_while_following_hangs_under_its_call() {
     fresh.follow = true;
     assert_eq!(fresh.rows, s.rows);
 }
+
+#[test]
+fn r_asks_to_resume_the_session_in_its_directory() {
+    let first = line(
+        json!({"type":"user","uuid":"u1","timestamp":T0,"sessionId":"0b1c2d3e-aaaa-bbbb-cccc-1234567890ab",
+        "cwd":"/home/ada/src/app","message":{"role":"user","content":"hi"}}),
+    );
+    let mut s = viewer(&first);
+    perform_action(&mut s, Action::Resume);
+    assert_eq!(
+        s.requests,
+        vec![Request::Resume {
+            id: "0b1c2d3e-aaaa-bbbb-cccc-1234567890ab".into(),
+            cwd: Some("/home/ada/src/app".into()),
+        }]
+    );
+    // an id that is not one (it would go to a shell) is refused
+    let odd = line(
+        json!({"type":"user","uuid":"u1","timestamp":T0,"sessionId":"x; rm -rf ~",
+        "message":{"role":"user","content":"hi"}}),
+    );
+    let mut s = State::new(Session::new(None));
+    s.session.feed(0, odd.as_bytes());
+    perform_action(&mut s, Action::Resume);
+    assert!(s.requests.is_empty());
+}

@@ -41,6 +41,8 @@ pub enum Action {
     OpenNewer,
     /// `<`: back to the session left for a newer one.
     GoBack,
+    /// `R`: leave ccv and resume the session with `claude --resume`.
+    Resume,
     Help,
     /// `q`/`Esc`: close the overlay or prompt, else quit.
     Back,

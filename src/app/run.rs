@@ -79,14 +79,20 @@ pub fn run_with(start: Start, opts: Options) -> anyhow::Result<()> {
     crate::view::content::highlight_in_background(move || {
         let _ = ready.send(AppEvent::Highlighted);
     });
+    let mut resume = None;
     let result = Terminal::new(CrosstermBackend::new(std::io::stdout()))
         .map_err(anyhow::Error::from)
         .and_then(|term| {
             let mut v = Viewer::new(tx, term, &opts);
             v.start(start);
-            v.run(rx, t0)
+            let r = v.run(rx, t0);
+            resume = v.resume.take();
+            r
         });
     restore::restore();
+    if let Some((program, id, cwd)) = resume {
+        return resume_in_claude(&program, &id, cwd.as_deref());
+    }
     let first = result.as_ref().ok().copied().flatten();
     if let (Some(ms), Ok(trace)) = (first, std::env::var("CCV_TRACE_STARTUP")) {
         report(
@@ -130,6 +136,11 @@ struct Viewer {
     ticker: Ticker,
     copy_format: crate::export::Format,
     trace_live: Option<LiveTrace>,
+    /// `R`: run `claude --resume` once the terminal is restored:
+    /// (program, session id, directory).
+    resume: Option<(PathBuf, String, Option<String>)>,
+    /// Said before the outcome of the next copy.
+    copy_label: Option<String>,
 }
 
 impl Viewer {
@@ -160,6 +171,8 @@ impl Viewer {
             ticker,
             copy_format,
             trace_live: LiveTrace::from_env(),
+            resume: None,
+            copy_label: None,
         }
     }
 
@@ -258,6 +271,9 @@ impl Viewer {
                 self.state.absorb();
             }
             self.serve_requests();
+            if self.resume.is_some() {
+                break;
+            }
             if let Some(msg) = restore::take_background_panic() {
                 self.state.message = Some(format!("internal error in a background task: {msg}"));
             }
@@ -425,6 +441,24 @@ impl Viewer {
                     });
                     clip.copy(text.text, text.rows);
                 }
+                Request::Resume { id, cwd } => match find_program("claude") {
+                    Some(program) => self.resume = Some((program, id, cwd)),
+                    None => {
+                        // no claude here (a remote machine?): the command to run
+                        let cmd = match &cwd {
+                            Some(d) => format!("cd {} && claude --resume {id}", shell_quote(d)),
+                            None => format!("claude --resume {id}"),
+                        };
+                        self.copy_label = Some("claude is not on PATH; the resume command".into());
+                        self.state
+                            .requests
+                            .push(Request::Copy(crate::clipboard::CopyText {
+                                text: cmd,
+                                rows: 1,
+                            }));
+                        self.serve_requests();
+                    }
+                },
                 Request::ExportMarkdown => {
                     let filters = self.state.filters;
                     let keep = move |i: &crate::model::Item| filters.keeps(i);
@@ -447,7 +481,10 @@ impl Viewer {
                 return;
             }
         }
-        self.state.message = Some(outcome.message);
+        self.state.message = Some(match self.copy_label.take() {
+            Some(label) => format!("{label}: {}", outcome.message),
+            None => outcome.message,
+        });
     }
 }
 
@@ -475,5 +512,43 @@ impl LiveTrace {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_micros());
         let _ = writeln!(self.out, "{us} {bytes}");
+    }
+}
+
+/// A program on `PATH`.
+fn find_program(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+/// Replaces ccv with `claude --resume ID`, in the session's directory when
+/// it still exists.
+fn resume_in_claude(program: &std::path::Path, id: &str, cwd: Option<&str>) -> anyhow::Result<()> {
+    let mut cmd = std::process::Command::new(program);
+    cmd.arg("--resume").arg(id);
+    if let Some(d) = cwd.filter(|d| std::path::Path::new(d).is_dir()) {
+        cmd.current_dir(d);
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        let e = cmd.exec();
+        Err(anyhow::anyhow!("running {}: {e}", program.display()))
+    }
+    #[cfg(not(unix))]
+    {
+        let status = cmd.status()?;
+        anyhow::ensure!(
+            status.success(),
+            "{} exited with {status}",
+            program.display()
+        );
+        Ok(())
     }
 }

@@ -65,6 +65,8 @@ pub enum Request {
     Copy(crate::clipboard::CopyText),
     /// Write the transcript, as filtered, to a markdown file.
     ExportMarkdown,
+    /// Leave and run `claude --resume ID` in `cwd`.
+    Resume { id: String, cwd: Option<String> },
 }
 
 impl State {
@@ -118,6 +120,23 @@ impl State {
         rows::derive_main(&self.ctx(), 0, usize::MAX, &mut rows);
         self.rows = rows;
         self.restore(anchor);
+    }
+
+    /// The session's id: the last `sessionId` of its lines (a resumed
+    /// session continues under a new one), else the file's name.
+    pub fn session_id(&self) -> Option<String> {
+        let valid = |id: &str| {
+            !id.is_empty()
+                && id
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        };
+        if let Some(id) = self.session.meta.session_ids.last().filter(|i| valid(i)) {
+            return Some(id.clone());
+        }
+        let path = self.session.sources.first()?.path.as_deref()?;
+        let stem = path.file_stem()?.to_str()?;
+        valid(stem).then(|| stem.to_owned())
     }
 
     /// The id of the item a row shows.
@@ -486,6 +505,13 @@ pub fn perform_action(s: &mut State, action: Action) {
         Action::GoBack => match s.live.back.clone() {
             Some(p) => s.requests.push(Request::Open(p)),
             None => s.message = Some("no session to go back to".into()),
+        },
+        Action::Resume => match s.session_id() {
+            Some(id) => s.requests.push(Request::Resume {
+                id,
+                cwd: s.session.meta.cwd.clone(),
+            }),
+            None => s.message = Some("no session id to resume".into()),
         },
         Action::Help => s.help = !s.help,
         Action::Back => {

@@ -164,7 +164,7 @@ fn status_line(s: &State, width: u16) -> Line<'static> {
         }
     }
     let left = left.join(" · ");
-    let right = "? help  / search  Enter open  t T m filters  q quit ";
+    let right = "? help  / search  Enter open  y copy  t T m filters  q quit ";
     let used = unicode_width::UnicodeWidthStr::width(left.as_str());
     let pad = (width as usize).saturating_sub(used + right.chars().count());
     let mut spans = vec![Span::styled(left, th.status)];

@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 use unicode_width::UnicodeWidthStr;
 
 pub const TIME_W: usize = 6;
+const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 pub const LABEL_W: usize = 10;
 /// The mark of a row `ccv check` has a finding about (one column wide).
 pub const WARNING: &str = "⚠";
@@ -99,7 +100,11 @@ pub fn render(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
                 .any(|m| m.kind == FindingKind::NoResult);
             let (glyph, style) = match &c.result {
                 None if lost => ("?", th.tool_error),
-                None => ("…", th.tool_call),
+                // turns with each second's redraw while followed
+                None => match cx.now {
+                    Some(now) => (SPINNER[(now / 1000).rem_euclid(10) as usize], th.tool_call),
+                    None => ("…", th.tool_call),
+                },
                 Some(r) if r.is_error => ("✗", th.tool_error),
                 Some(_) => ("✓", th.tool_call),
             };
