@@ -417,3 +417,14 @@ fn r_asks_to_resume_the_session_in_its_directory() {
     perform_action(&mut s, Action::Resume);
     assert!(s.requests.is_empty());
 }
+
+#[test]
+fn a_call_without_result_for_hours_is_not_running_and_needs_no_tick() {
+    let mut s = viewer(&(conversation(1) + &call("c1", "t1", "sleep 99999")));
+    let _ = screen(&mut s, 100, 20);
+    assert!(s.running_on_screen());
+    s.tick(T0_MS + 7 * 3600 * 1000);
+    let shot = screen(&mut s, 100, 20);
+    assert!(!s.running_on_screen(), "no 1 Hz redraw for a dead call");
+    assert!(shot.contains("no result"), "{shot}");
+}

@@ -8,6 +8,10 @@ use crate::model::{ItemId, Kind, Session};
 use std::collections::HashSet;
 use std::path::PathBuf;
 
+/// Longer than any tool call runs: a call without a result older than this
+/// is not running any more (the session stopped before its result).
+pub const RUNNING_AT_MOST_MS: i64 = 6 * 3600 * 1000;
+
 /// What the status bar says about the file being followed.
 #[derive(Debug, Default)]
 pub struct LiveStatus {
@@ -172,7 +176,7 @@ impl State {
                 let item = t.and_then(|t| t.items.get(r.index as usize));
                 match r.kind {
                     RowKind::Call { .. } | RowKind::Group { .. } => {
-                        item.is_some_and(|it| running_from(t, r, it))
+                        item.is_some_and(|it| running_from(t, r, it, self.live.now_ms))
                     }
                     _ => false,
                 }
@@ -200,10 +204,13 @@ fn running_from(
     t: Option<&crate::model::Transcript>,
     r: &super::rows::Row,
     it: &crate::model::Item,
+    now: i64,
 ) -> bool {
     use crate::model::Detail;
-    let pending =
-        |it: &crate::model::Item| matches!(&it.detail, Detail::Call(c) if c.result.is_none());
+    let pending = |it: &crate::model::Item| {
+        matches!(&it.detail, Detail::Call(c) if c.result.is_none())
+            && it.timestamp.is_none_or(|t| now - t <= RUNNING_AT_MOST_MS)
+    };
     match r.kind {
         RowKind::Group { group } => t
             .and_then(|t| {

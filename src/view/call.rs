@@ -85,8 +85,7 @@ pub fn line(item: &Item, c: &ToolCall, lost: bool, now: Option<i64>) -> String {
 /// A call without its result: running (for how long, when followed live),
 /// or, long after, one that never got a result.
 fn pending_note(item: &Item, now: Option<i64>) -> String {
-    /// Longer than any tool call runs: the session stopped before its result.
-    const STALE_MS: i64 = 6 * 3600 * 1000;
+    use crate::app::live::RUNNING_AT_MOST_MS as STALE_MS;
     match (now, item.timestamp) {
         (Some(now), Some(t)) if now - t > STALE_MS => "no result".into(),
         (Some(now), Some(t)) => {
