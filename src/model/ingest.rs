@@ -156,11 +156,13 @@ impl Session {
             .parent_uuid
             .as_deref()
             .or(e.logical_parent_uuid.as_deref());
-        if self
-            .transcript_mut(target)
-            .thread(u, parent, role, source, line)
-        {
+        let t = self.transcript_mut(target);
+        let new = t.threads.node(u).is_none();
+        if t.thread(u, parent, role, source, line) {
             self.changes.rebuilt = true;
+        }
+        if new {
+            self.mark_threaded(target, u);
         }
     }
 

@@ -240,6 +240,7 @@ impl Session {
                     self.link(a, target, item_id);
                 }
                 push_unique(&mut self.changes.updated, item_id);
+                self.mark_answered(target, item_id);
                 return true;
             }
         }

@@ -13,6 +13,7 @@ mod ingest_user;
 pub mod item;
 pub mod lines;
 pub mod loader;
+mod marks;
 pub mod raw;
 pub mod session;
 pub mod summary;

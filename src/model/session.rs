@@ -119,8 +119,9 @@ pub struct Session {
     /// Each `sessionId` of the session's own lines, with where it first
     /// appears (a resumed session can hold several).
     pub session_id_lines: Vec<(String, u16, u32)>,
-    /// The viewer's finding marks, built on first use after a change.
-    marks: std::sync::OnceLock<super::check::Marks>,
+    /// The viewer's finding marks, kept up to date line by line.
+    pub(super) marks: super::check::Marks,
+    pub(super) mark_tracker: super::marks::Tracker,
 }
 
 pub const MAIN: u16 = 0;
@@ -166,7 +167,6 @@ impl Session {
     /// Registers a subagent's own file (`agent-<id>.jsonl`).
     pub fn add_agent_source(&mut self, path: PathBuf, agent_id: &str) -> u16 {
         let a = self.agent_for_id(agent_id);
-        self.marks.take();
         if agent_id.starts_with("acompact") {
             self.agents[a as usize].compact = true;
         }
@@ -242,14 +242,20 @@ impl Session {
         super::check::check(self, live)
     }
 
-    /// The rows findings name, for the viewer to mark. Computed once after
-    /// each change (not per frame).
+    /// The rows findings name, for the viewer to mark. Kept up to date as
+    /// lines arrive (see [`super::marks::Tracker`]), so this costs nothing.
     pub fn marks(&self) -> &super::check::Marks {
-        self.marks.get_or_init(|| super::check::marks(self))
+        &self.marks
+    }
+
+    /// [`Self::marks`] derived from the whole session (what the tracker
+    /// must always equal; for tests).
+    #[doc(hidden)]
+    pub fn marks_from_scratch(&self) -> super::check::Marks {
+        super::check::marks(self)
     }
 
     fn ingest_line(&mut self, source: u16, line: u32, bytes: &[u8]) {
-        self.marks.take();
         let problems = decode_line(line, bytes, |entry, raw| {
             self.stats.entries += 1;
             match self.ingest_entry(source, line, entry, raw) {
@@ -260,6 +266,8 @@ impl Session {
                 }
             }
         });
+        // Findings of a line show on its first unreadable row.
+        let mut unreadable_row = None;
         for p in problems {
             if p.recovered {
                 self.stats.recovered += 1;
@@ -273,7 +281,11 @@ impl Session {
                 let mut item = self.new_item(Kind::Unreadable, source, line);
                 item.text = format!("unreadable line {}: {}", p.line, p.message);
                 item.flags.error = true;
+                let id = *unreadable_row.get_or_insert(item.id);
                 self.push(target, None, item);
+                let agent = self.sources[source as usize].agent;
+                self.mark_tracker
+                    .unreadable(&mut self.marks, agent, id, p.line);
             }
             self.problems.push((source, p));
         }
@@ -307,6 +319,12 @@ impl Session {
         let pos = pos.unwrap_or(t.items.len());
         let appended = pos >= t.items.len();
         let idx = t.insert(pos, item);
+        let agent = match target {
+            Target::Main => None,
+            Target::Agent(a) => Some(a),
+        };
+        self.mark_tracker
+            .pushed(&mut self.marks, agent, t, idx, appended);
         if target == Target::Main {
             if appended {
                 self.changes.appended_from.get_or_insert(idx);
@@ -328,6 +346,25 @@ impl Session {
             }
         }
         idx
+    }
+
+    /// A line with a new uuid joined `target`'s threads.
+    pub(super) fn mark_threaded(&mut self, target: Target, uuid: &str) {
+        let (agent, t) = match target {
+            Target::Main => (None, &self.main),
+            Target::Agent(a) => (Some(a), &self.agents[a as usize].transcript),
+        };
+        self.mark_tracker
+            .threaded(&mut self.marks, agent, t, &self.main, uuid);
+    }
+
+    /// The call `id` of `target` got its result.
+    pub(super) fn mark_answered(&mut self, target: Target, id: ItemId) {
+        let agent = match target {
+            Target::Main => None,
+            Target::Agent(a) => Some(a),
+        };
+        self.mark_tracker.answered(&mut self.marks, agent, id);
     }
 
     pub(super) fn transcript_mut(&mut self, target: Target) -> &mut Transcript {
