@@ -171,8 +171,8 @@ struct Track {
     /// The last item written by the model with a message: (id, message).
     last: Option<(ItemId, u32)>,
     /// Calls without a result not yet followed by another message:
-    /// (id, message, line). Usually the calls of the last message only.
-    pending: Vec<(ItemId, Option<u32>, u32)>,
+    /// id -> (message, line). Usually the calls of the last message only.
+    pending: HashMap<ItemId, (Option<u32>, u32)>,
 }
 
 #[derive(Debug, Default, Clone, Copy)]
@@ -231,15 +231,13 @@ impl Tracker {
             };
             if newest {
                 tr.last = Some((item.id, m));
-                let mut still = Vec::new();
-                for (id, msg, line) in std::mem::take(&mut tr.pending) {
-                    if msg != Some(m) && before(id) {
+                tr.pending.retain(|&id, &mut (msg, line)| {
+                    let lost = msg != Some(m) && before(id);
+                    if lost {
                         marks.add(agent, id, FindingKind::NoResult, line);
-                    } else {
-                        still.push((id, msg, line));
                     }
-                }
-                tr.pending = still;
+                    !lost
+                });
             }
         }
         if let Detail::Call(c) = &item.detail {
@@ -253,7 +251,7 @@ impl Tracker {
                 if gone {
                     marks.add(agent, item.id, FindingKind::NoResult, item.line);
                 } else {
-                    tr.pending.push((item.id, item.message, item.line));
+                    tr.pending.insert(item.id, (item.message, item.line));
                 }
             }
         }
@@ -262,9 +260,7 @@ impl Tracker {
     /// The call `id` got its result.
     pub(super) fn answered(&mut self, marks: &mut Marks, agent: Option<u32>, id: ItemId) {
         let tr = self.track(agent);
-        if let Some(p) = tr.pending.iter().position(|(x, _, _)| *x == id) {
-            tr.pending.swap_remove(p);
-        }
+        tr.pending.remove(&id);
         marks.remove(agent, id, FindingKind::NoResult);
     }
 
