@@ -6,6 +6,8 @@ use super::session::Session;
 use super::transcript::Transcript;
 use serde::Serialize;
 
+pub use super::marks::{Mark, Marks, marks};
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FindingKind {
@@ -190,105 +192,4 @@ fn unreadable_item(session: &Session, source: u16, line: u32) -> Option<ItemId> 
 fn clean(s: &str) -> String {
     let s = super::text::sanitize(s).replace(['\n', '\r'], " ");
     super::text::truncate(&s, 80).into_owned()
-}
-
-/// What the viewer marks: the rows findings name, with a short reason
-/// each. Built once per change of the session (see [`Session::marks`]).
-#[derive(Debug, Default)]
-pub struct Marks {
-    items: rustc_hash::FxHashMap<ItemId, Vec<Mark>>,
-    /// Subagents with a marked row (their folded row is marked too).
-    agents: rustc_hash::FxHashSet<u32>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Mark {
-    pub kind: FindingKind,
-    pub line: u32,
-}
-
-impl Mark {
-    /// One short line for the viewer (the full message is `ccv check`'s).
-    pub fn explain(&self) -> String {
-        let what = match self.kind {
-            FindingKind::StillRunning => "still running",
-            FindingKind::NoResult => "no result for this tool call",
-            FindingKind::ResultWithoutCall => "no tool call for this result",
-            FindingKind::DanglingParent => "parent uuid not found (resumed or copied session?)",
-            FindingKind::Cycle => "parentUuid links form a cycle",
-            FindingKind::RepeatedUuid => "uuid used twice",
-            FindingKind::SeveralSessions => "sessionId changes here",
-            FindingKind::Unreadable => "unreadable line",
-        };
-        format!("line {}: {what}", self.line)
-    }
-}
-
-impl Marks {
-    pub fn of(&self, id: ItemId) -> &[Mark] {
-        self.items.get(&id).map_or(&[], Vec::as_slice)
-    }
-
-    pub fn agent(&self, agent: u32) -> bool {
-        self.agents.contains(&agent)
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.items.is_empty()
-    }
-}
-
-/// The marks of a session. A call without a result is only marked when the
-/// conversation went on without it (a later assistant message): one at
-/// the end may still be running, in a live file or not.
-pub fn marks(session: &Session) -> Marks {
-    let mut gone = rustc_hash::FxHashSet::default();
-    for t in std::iter::once(&session.main).chain(session.agents.iter().map(|a| &a.transcript)) {
-        lost_calls(t, &mut gone);
-    }
-    let mut owner = rustc_hash::FxHashMap::default();
-    for (a, agent) in session.agents.iter().enumerate() {
-        for i in &agent.transcript.items {
-            owner.insert(i.id, a as u32);
-        }
-    }
-    let mut m = Marks::default();
-    for f in check(session, true) {
-        let Some(id) = f.item_id else { continue };
-        let kind = match f.kind {
-            FindingKind::StillRunning if gone.contains(&id) => FindingKind::NoResult,
-            FindingKind::StillRunning => continue,
-            k => k,
-        };
-        if let Some(&a) = owner.get(&id) {
-            m.agents.insert(a);
-        }
-        let v = m.items.entry(id).or_default();
-        if !v.iter().any(|x| x.kind == kind) {
-            v.push(Mark { kind, line: f.line });
-        }
-    }
-    m
-}
-
-/// Calls without results that an assistant message of a later request
-/// follows: their results were never written.
-fn lost_calls(t: &Transcript, out: &mut rustc_hash::FxHashSet<ItemId>) {
-    let by_model = |k: Kind| matches!(k, Kind::Assistant | Kind::Thinking | Kind::ToolCall);
-    let Some((last, msg)) = t
-        .items
-        .iter()
-        .enumerate()
-        .rev()
-        .find_map(|(n, i)| Some((n, i.message?)).filter(|_| by_model(i.kind)))
-    else {
-        return;
-    };
-    for i in t.items.get(..last).unwrap_or(&[]) {
-        if let Detail::Call(c) = &i.detail {
-            if c.result.is_none() && !c.server && i.message != Some(msg) {
-                out.insert(i.id);
-            }
-        }
-    }
 }

@@ -1,0 +1,178 @@
+//! Ingest of assistant lines: text, thinking and tool-call blocks, kept
+//! together per message.
+
+use super::ingest::content_text;
+use super::item::*;
+use super::raw::{Block, Content, RawEntry};
+use super::session::{Outcome, Session, Target, push_unique};
+use super::summary::call_summary;
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+
+impl Session {
+    pub(super) fn ingest_assistant(
+        &mut self,
+        target: Target,
+        source: u16,
+        line: u32,
+        mut e: RawEntry<'_>,
+        raw: &str,
+    ) -> Outcome {
+        let Some(msg) = e.message.take() else {
+            return self.unknown(source, line, &e, raw);
+        };
+        let synthetic =
+            msg.model.as_deref() == Some("<synthetic>") || e.is_api_error_message == Some(true);
+        if synthetic {
+            let mut item = self.envelope_item(Kind::System, source, line, &e);
+            item.text = msg.content.as_ref().map(content_text).unwrap_or_default();
+            item.flags.error = true;
+            item.flags.synthetic = true;
+            self.push(target, None, item);
+            return Outcome::Shown;
+        }
+        if target == Target::Main {
+            if let Some(m) = msg.model.as_deref() {
+                if self.meta.model.as_deref() != Some(m) {
+                    self.meta.model = Some(m.to_owned());
+                }
+            }
+        }
+        let m = msg.id.as_deref().map(|id| {
+            self.transcript_mut(target)
+                .upsert_message(id, msg.model.as_deref(), msg.usage)
+        });
+        let mut shown = false;
+        match msg.content {
+            Some(Content::Text(t)) => {
+                let mut item = self.envelope_item(Kind::Assistant, source, line, &e);
+                item.text = t.into_owned();
+                item.message = m;
+                self.push_block(target, m, item);
+                shown = true;
+            }
+            Some(Content::Blocks(blocks)) => {
+                for b in blocks {
+                    shown |= self.assistant_block(target, source, line, &e, m, b);
+                }
+            }
+            _ => {}
+        }
+        if shown {
+            Outcome::Shown
+        } else {
+            Outcome::Hidden("empty message")
+        }
+    }
+
+    fn push_block(&mut self, target: Target, m: Option<u32>, item: Item) -> usize {
+        let pos = m.map(|m| self.transcript_mut(target).position_for_message(m));
+        let idx = self.push(target, pos, item);
+        if let Some(m) = m {
+            self.note_lost_calls(target, idx, m);
+        }
+        idx
+    }
+
+    /// A new assistant message means the calls of the one before it will
+    /// get no result: the viewer marks them now (see `check::marks`), so
+    /// their cached rows must be redrawn. Only the previous message is
+    /// looked at; older ones were noted when their successor came.
+    fn note_lost_calls(&mut self, target: Target, idx: usize, m: u32) {
+        let t = self.transcript_mut(target);
+        let mut prev = None;
+        let mut lost = Vec::new();
+        for it in t.items.get(..idx).unwrap_or(&[]).iter().rev().take(256) {
+            match (it.message, prev) {
+                (Some(x), _) if x == m => return, // not the message's first block
+                (Some(x), None) => prev = Some(x),
+                (Some(x), Some(p)) if x != p => break,
+                _ => {}
+            }
+            if let Detail::Call(c) = &it.detail {
+                if c.result.is_none() && !c.server {
+                    lost.push(it.id);
+                }
+            }
+        }
+        for id in lost {
+            push_unique(&mut self.changes.updated, id);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn assistant_block(
+        &mut self,
+        target: Target,
+        source: u16,
+        line: u32,
+        e: &RawEntry<'_>,
+        m: Option<u32>,
+        b: Block<'_>,
+    ) -> bool {
+        let kind = b.kind.as_deref().unwrap_or("");
+        let mut item = match kind {
+            "text" => {
+                let mut item = self.envelope_item(Kind::Assistant, source, line, e);
+                item.text = b.text.map(Cow::into_owned).unwrap_or_default();
+                item
+            }
+            "thinking" => {
+                let mut item = self.envelope_item(Kind::Thinking, source, line, e);
+                let t = b.thinking.map(Cow::into_owned).unwrap_or_default();
+                item.flags.thinking_hidden = t.trim().is_empty();
+                item.text = t;
+                item
+            }
+            "redacted_thinking" => {
+                let mut item = self.envelope_item(Kind::Thinking, source, line, e);
+                item.flags.redacted = true;
+                item.flags.thinking_hidden = true;
+                item
+            }
+            "tool_use" | "server_tool_use" => {
+                let id = b.id.as_deref().unwrap_or("").to_owned();
+                if !id.is_empty() && self.transcript_mut(target).tool_call_index(&id).is_some() {
+                    return false; // the same call written twice
+                }
+                let name = b.name.as_deref().unwrap_or("?").to_owned();
+                let input: Box<RawValue> = match b.input {
+                    Some(r) => r.to_owned(),
+                    None => empty_object(),
+                };
+                let summary = call_summary(&name, input.get());
+                let mut item = self.envelope_item(Kind::ToolCall, source, line, e);
+                item.text = summary.clone();
+                item.detail = Detail::Call(Box::new(ToolCall {
+                    category: Category::of(&name),
+                    id,
+                    name,
+                    input,
+                    summary,
+                    result: None,
+                    server: kind == "server_tool_use",
+                    agent: None,
+                }));
+                item
+            }
+            k if k.ends_with("_tool_result") || (b.tool_use_id.is_some() && k != "text") => {
+                // web_search_tool_result and friends: results the API ran.
+                return self.tool_result(target, source, line, e, b, None);
+            }
+            _ => {
+                self.unknown_block(target, source, line, e, &b);
+                return true;
+            }
+        };
+        item.message = m;
+        let idx = self.push_block(target, m, item);
+        if kind == "tool_use" {
+            self.link_call_by_prompt(target, idx);
+        }
+        true
+    }
+}
+
+fn empty_object() -> Box<RawValue> {
+    serde_json::from_str("{}").unwrap_or_else(|_| unreachable!("a literal empty object parses"))
+}

@@ -1,0 +1,319 @@
+//! Ingest of user lines: prompts, commands, meta text, images and the
+//! tool results that pair with their calls.
+
+use super::classify::{UserText, classify_user_text, image_from_base64_len, mentioned_files};
+use super::ingest::content_text;
+use super::item::*;
+use super::raw::{Block, Content, RawEntry, ToolUseResult};
+use super::session::{Outcome, Session, Target, push_unique};
+use super::time::parse_timestamp;
+use std::borrow::Cow;
+
+impl Session {
+    pub(super) fn ingest_user(
+        &mut self,
+        target: Target,
+        source: u16,
+        line: u32,
+        mut e: RawEntry<'_>,
+        raw: &str,
+    ) -> Outcome {
+        let Some(msg) = e.message.take() else {
+            return self.unknown(source, line, &e, raw);
+        };
+        let content = msg.content;
+        if e.is_compact_summary == Some(true) {
+            let mut item = self.envelope_item(Kind::Compaction, source, line, &e);
+            item.text = content.as_ref().map(content_text).unwrap_or_default();
+            self.push(target, None, item);
+            return Outcome::Shown;
+        }
+        let is_meta = e.is_meta == Some(true);
+        let mut shown = false;
+        match content {
+            Some(Content::Text(t)) => {
+                self.user_text(target, source, line, &e, &t, Vec::new(), is_meta);
+                shown = true;
+            }
+            Some(Content::Blocks(blocks)) => {
+                let mut tur = e.tool_use_result.take();
+                // Text and image blocks of one prompt make one row.
+                let mut text = String::new();
+                let mut images = Vec::new();
+                for b in blocks {
+                    match b.kind.as_deref().unwrap_or("") {
+                        "text" => {
+                            let t = b.text.as_deref().unwrap_or("");
+                            if is_meta || classify_user_text(t) != UserText::Prompt {
+                                self.flush_prompt(
+                                    target,
+                                    source,
+                                    line,
+                                    &e,
+                                    &mut text,
+                                    &mut images,
+                                    is_meta,
+                                );
+                                self.user_text(target, source, line, &e, t, Vec::new(), is_meta);
+                            } else {
+                                if !text.is_empty() {
+                                    text.push('\n');
+                                }
+                                text.push_str(t);
+                            }
+                            shown = true;
+                        }
+                        "image" => {
+                            images.push(block_image(&b));
+                            shown = true;
+                        }
+                        "tool_result" => {
+                            self.flush_prompt(
+                                target,
+                                source,
+                                line,
+                                &e,
+                                &mut text,
+                                &mut images,
+                                is_meta,
+                            );
+                            shown |= self.tool_result(target, source, line, &e, b, tur.take());
+                        }
+                        _ => {
+                            self.flush_prompt(
+                                target,
+                                source,
+                                line,
+                                &e,
+                                &mut text,
+                                &mut images,
+                                is_meta,
+                            );
+                            self.unknown_block(target, source, line, &e, &b);
+                            shown = true;
+                        }
+                    }
+                }
+                self.flush_prompt(target, source, line, &e, &mut text, &mut images, is_meta);
+            }
+            _ => {}
+        }
+        if shown {
+            Outcome::Shown
+        } else {
+            Outcome::Hidden("empty message")
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn flush_prompt(
+        &mut self,
+        target: Target,
+        source: u16,
+        line: u32,
+        e: &RawEntry<'_>,
+        text: &mut String,
+        images: &mut Vec<Image>,
+        is_meta: bool,
+    ) {
+        if text.is_empty() && images.is_empty() {
+            return;
+        }
+        let t = std::mem::take(text);
+        self.user_text(target, source, line, e, &t, std::mem::take(images), is_meta);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn user_text(
+        &mut self,
+        target: Target,
+        source: u16,
+        line: u32,
+        e: &RawEntry<'_>,
+        text: &str,
+        images: Vec<Image>,
+        is_meta: bool,
+    ) {
+        let class = if is_meta {
+            UserText::Meta
+        } else {
+            classify_user_text(text)
+        };
+        let item = match class {
+            UserText::Meta => {
+                let mut item = self.envelope_item(Kind::Meta, source, line, e);
+                item.text = text.to_owned();
+                item
+            }
+            UserText::Command(c) => {
+                let mut item = self.envelope_item(Kind::Command, source, line, e);
+                item.text = command_text(&c);
+                item.detail = Detail::Command(Box::new(c));
+                item
+            }
+            UserText::Prompt => {
+                let mut item = self.envelope_item(Kind::User, source, line, e);
+                item.text = text.to_owned();
+                for img in &images {
+                    if !item.text.is_empty() {
+                        item.text.push('\n');
+                    }
+                    item.text.push_str(&img.placeholder());
+                }
+                let files = mentioned_files(text);
+                if target == Target::Main
+                    && self.meta.first_prompt.is_none()
+                    && !text.trim().is_empty()
+                {
+                    self.meta.first_prompt = Some(super::text::first_line(text, 200));
+                }
+                if let Target::Agent(a) = target {
+                    if self.agents[a as usize].prompt.is_none() {
+                        self.agents[a as usize].prompt = Some(text.to_owned());
+                        self.link_by_prompt(a);
+                    }
+                }
+                if !files.is_empty() || !images.is_empty() {
+                    item.detail = Detail::Prompt(Box::new(PromptInfo { files, images }));
+                }
+                item
+            }
+        };
+        self.push(target, None, item);
+    }
+
+    pub(super) fn unknown_block(
+        &mut self,
+        target: Target,
+        source: u16,
+        line: u32,
+        e: &RawEntry<'_>,
+        b: &Block<'_>,
+    ) {
+        let mut item = self.envelope_item(Kind::Unknown, source, line, e);
+        let kind = b.kind.as_deref().unwrap_or("?");
+        item.text = match b.text.as_deref() {
+            Some(t) => format!("[{kind} block]\n{t}"),
+            None => format!("[{kind} block]"),
+        };
+        self.push(target, None, item);
+    }
+
+    /// Attaches a result to its call. Returns whether anything is shown.
+    pub(super) fn tool_result(
+        &mut self,
+        target: Target,
+        source: u16,
+        line: u32,
+        e: &RawEntry<'_>,
+        b: Block<'_>,
+        extra: Option<ToolUseResult>,
+    ) -> bool {
+        let mut images = Vec::new();
+        let text = b
+            .content
+            .map(|c| tool_result_text(*c, &mut images))
+            .unwrap_or_default();
+        let result = ToolResult {
+            source,
+            line,
+            uuid: e.uuid.as_deref().map(Into::into),
+            timestamp: e.timestamp.as_deref().and_then(parse_timestamp),
+            text,
+            is_error: b.is_error == Some(true),
+            images,
+            extra: extra.map(Box::new),
+        };
+        let agent_id = result.extra.as_ref().and_then(|x| x.agent_id.clone());
+        let id = b.tool_use_id.as_deref().unwrap_or("");
+        let t = self.transcript_mut(target);
+        if let Some(idx) = t.tool_call_index(id) {
+            let item = &mut t.items[idx];
+            if let Detail::Call(call) = &mut item.detail {
+                if call.result.is_some() {
+                    return false; // a repeated result
+                }
+                call.result = Some(result);
+                let item_id = item.id;
+                if let Some(agent_id) = agent_id {
+                    let a = self.agent_for_id(&agent_id);
+                    self.link(a, target, item_id);
+                }
+                push_unique(&mut self.changes.updated, item_id);
+                self.mark_answered(target, item_id);
+                return true;
+            }
+        }
+        let mut item = self.envelope_item(Kind::ToolResult, source, line, e);
+        item.flags.error = result.is_error;
+        item.detail = Detail::OrphanResult(Box::new(result));
+        self.push(target, None, item);
+        true
+    }
+}
+
+fn tool_result_text(c: Content<'_>, images: &mut Vec<Image>) -> String {
+    match c {
+        Content::Text(t) => t.into_owned(),
+        Content::Blocks(bs) => {
+            if let [only] = &bs[..] {
+                if only.kind.as_deref() == Some("text") {
+                    return bs
+                        .into_iter()
+                        .next()
+                        .and_then(|b| b.text)
+                        .map(Cow::into_owned)
+                        .unwrap_or_default();
+                }
+            }
+            let mut out = String::new();
+            for b in bs {
+                let piece: Cow<'_, str> = match b.kind.as_deref().unwrap_or("") {
+                    "text" => b.text.clone().unwrap_or_default(),
+                    "image" => {
+                        let img = block_image(&b);
+                        let p = img.placeholder();
+                        images.push(img);
+                        Cow::Owned(p)
+                    }
+                    "tool_reference" => {
+                        Cow::Owned(format!("[tool {}]", b.tool_name.as_deref().unwrap_or("?")))
+                    }
+                    other => Cow::Owned(format!("[{other}]")),
+                };
+                if !out.is_empty() {
+                    out.push('\n');
+                }
+                out.push_str(&piece);
+            }
+            out
+        }
+        Content::Other => String::new(),
+    }
+}
+
+fn block_image(b: &Block<'_>) -> Image {
+    let src = b.source.as_ref();
+    let media = src.and_then(|s| s.media_type.as_deref());
+    let len = src
+        .and_then(|s| s.data)
+        .map_or(0, |d| d.get().len().saturating_sub(2));
+    image_from_base64_len(media, len)
+}
+
+pub(super) fn command_text(c: &CommandInfo) -> String {
+    let mut t = c.name.clone();
+    if !c.args.is_empty() {
+        if !t.is_empty() {
+            t.push(' ');
+        }
+        t.push_str(&c.args);
+    }
+    if let Some(o) = &c.output {
+        if !t.is_empty() && !o.is_empty() {
+            t.push('\n');
+        }
+        t.push_str(o);
+    }
+    t
+}

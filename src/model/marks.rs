@@ -1,0 +1,377 @@
+//! The viewer's finding marks: the rows `ccv check` has something to say
+//! about. [`marks`] derives them from a whole session; [`Tracker`] keeps
+//! them up to date as lines arrive, at a cost that follows the appended
+//! lines (a live append must not re-check a 100 MB session).
+
+use super::check::{FindingKind, check};
+use super::item::{Detail, ItemId, Kind};
+use super::session::Session;
+use super::transcript::Transcript;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::hash_map::Entry;
+
+/// What the viewer marks: the rows findings name, with a short reason
+/// each (see [`Session::marks`]).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Marks {
+    items: HashMap<ItemId, Vec<Mark>>,
+    /// Subagents with a marked row (their folded row is marked too), with
+    /// how many marks their rows hold.
+    agents: HashMap<u32, u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mark {
+    pub kind: FindingKind,
+    pub line: u32,
+}
+
+impl Mark {
+    /// One short line for the viewer (the full message is `ccv check`'s).
+    pub fn explain(&self) -> String {
+        let what = match self.kind {
+            FindingKind::StillRunning => "still running",
+            FindingKind::NoResult => "no result for this tool call",
+            FindingKind::ResultWithoutCall => "no tool call for this result",
+            FindingKind::DanglingParent => "parent uuid not found (resumed or copied session?)",
+            FindingKind::Cycle => "parentUuid links form a cycle",
+            FindingKind::RepeatedUuid => "uuid used twice",
+            FindingKind::SeveralSessions => "sessionId changes here",
+            FindingKind::Unreadable => "unreadable line",
+        };
+        format!("line {}: {what}", self.line)
+    }
+}
+
+impl Marks {
+    pub fn of(&self, id: ItemId) -> &[Mark] {
+        self.items.get(&id).map_or(&[], Vec::as_slice)
+    }
+
+    pub fn agent(&self, agent: u32) -> bool {
+        self.agents.contains_key(&agent)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Marks `id` (of `agent`'s transcript, or the main one), once per kind,
+    /// in the order `ccv check` lists findings.
+    fn add(&mut self, agent: Option<u32>, id: ItemId, kind: FindingKind, line: u32) {
+        let v = self.items.entry(id).or_default();
+        if v.iter().any(|x| x.kind == kind) {
+            return;
+        }
+        let key = |m: &Mark| (m.line, m.kind as u8);
+        let pos = v.partition_point(|x| key(x) < (line, kind as u8));
+        v.insert(pos, Mark { kind, line });
+        if let Some(a) = agent {
+            *self.agents.entry(a).or_default() += 1;
+        }
+    }
+
+    fn remove(&mut self, agent: Option<u32>, id: ItemId, kind: FindingKind) {
+        let Some(v) = self.items.get_mut(&id) else {
+            return;
+        };
+        let Some(p) = v.iter().position(|x| x.kind == kind) else {
+            return;
+        };
+        v.remove(p);
+        if v.is_empty() {
+            self.items.remove(&id);
+        }
+        if let Some(a) = agent {
+            if let Some(n) = self.agents.get_mut(&a) {
+                *n = n.saturating_sub(1);
+                if *n == 0 {
+                    self.agents.remove(&a);
+                }
+            }
+        }
+    }
+}
+
+/// The marks of a session, from scratch. A call without a result is only
+/// marked when the conversation went on without it (a later assistant
+/// message): one at the end may still be running, in a live file or not.
+pub fn marks(session: &Session) -> Marks {
+    let mut gone = HashSet::default();
+    for t in std::iter::once(&session.main).chain(session.agents.iter().map(|a| &a.transcript)) {
+        lost_calls(t, &mut gone);
+    }
+    let mut owner = HashMap::default();
+    for (a, agent) in session.agents.iter().enumerate() {
+        for i in &agent.transcript.items {
+            owner.insert(i.id, a as u32);
+        }
+    }
+    let mut m = Marks::default();
+    for f in check(session, true) {
+        let Some(id) = f.item_id else { continue };
+        let kind = match f.kind {
+            FindingKind::StillRunning if gone.contains(&id) => FindingKind::NoResult,
+            FindingKind::StillRunning => continue,
+            k => k,
+        };
+        m.add(owner.get(&id).copied(), id, kind, f.line);
+    }
+    m
+}
+
+fn by_model(k: Kind) -> bool {
+    matches!(k, Kind::Assistant | Kind::Thinking | Kind::ToolCall)
+}
+
+/// Calls without results that an assistant message of a later request
+/// follows: their results were never written.
+fn lost_calls(t: &Transcript, out: &mut HashSet<ItemId>) {
+    let Some((last, msg)) = t
+        .items
+        .iter()
+        .enumerate()
+        .rev()
+        .find_map(|(n, i)| Some((n, i.message?)).filter(|_| by_model(i.kind)))
+    else {
+        return;
+    };
+    for i in t.items.get(..last).unwrap_or(&[]) {
+        if let Detail::Call(c) = &i.detail {
+            if c.result.is_none() && !c.server && i.message != Some(msg) {
+                out.insert(i.id);
+            }
+        }
+    }
+}
+
+/// Keeps [`Marks`] equal to [`marks`] as lines arrive. Told of each item
+/// pushed, each line threaded, each result that finds its call and each
+/// unreadable line; every update looks at that one event (and at the few
+/// calls still waiting for a result), never at the whole session.
+#[derive(Debug, Default)]
+pub(super) struct Tracker {
+    /// Per transcript: the main one first, then agent `a` at `a + 1`.
+    tracks: Vec<Track>,
+    /// Subagent lines whose parent uuid is not in their own file: the
+    /// parent may still appear in the session file, which excuses them.
+    agent_waiting: HashMap<Box<str>, Vec<u32>>,
+}
+
+#[derive(Debug, Default)]
+struct Track {
+    /// The first item of each line: where a line's findings are shown.
+    first_item: HashMap<(u16, u32), ItemId>,
+    /// Lines whose parent uuid is not (yet) in the transcript, by that uuid.
+    waiting: HashMap<Box<str>, Vec<(u16, u32)>>,
+    /// Lines with a dangling parent or on a cycle.
+    lines: HashMap<(u16, u32), LineMarks>,
+    /// Lines that stand for a cycle (see `Threads::cycles`).
+    cycles: HashSet<(u16, u32)>,
+    /// The last item written by the model with a message: (id, message).
+    last: Option<(ItemId, u32)>,
+    /// Calls without a result not yet followed by another message:
+    /// id -> (message, line). Usually the calls of the last message only.
+    pending: HashMap<ItemId, (Option<u32>, u32)>,
+}
+
+#[derive(Debug, Default, Clone, Copy)]
+struct LineMarks {
+    dangling: bool,
+    cycle: bool,
+}
+
+fn slot(agent: Option<u32>) -> usize {
+    agent.map_or(0, |a| a as usize + 1)
+}
+
+impl Tracker {
+    fn track(&mut self, agent: Option<u32>) -> &mut Track {
+        let i = slot(agent);
+        if self.tracks.len() <= i {
+            self.tracks.resize_with(i + 1, Track::default);
+        }
+        &mut self.tracks[i]
+    }
+
+    /// `t.items[idx]` was just added (`appended`: at the end).
+    pub(super) fn pushed(
+        &mut self,
+        marks: &mut Marks,
+        agent: Option<u32>,
+        t: &Transcript,
+        idx: usize,
+        appended: bool,
+    ) {
+        let Some(item) = t.items.get(idx) else {
+            return;
+        };
+        let tr = self.track(agent);
+        let key = (item.source, item.line);
+        if let Entry::Vacant(v) = tr.first_item.entry(key) {
+            v.insert(item.id);
+            if let Some(lm) = tr.lines.get(&key) {
+                if lm.dangling {
+                    marks.add(agent, item.id, FindingKind::DanglingParent, item.line);
+                }
+                if lm.cycle {
+                    marks.add(agent, item.id, FindingKind::Cycle, item.line);
+                }
+            }
+        }
+        if item.kind == Kind::ToolResult && matches!(item.detail, Detail::OrphanResult(_)) {
+            marks.add(agent, item.id, FindingKind::ResultWithoutCall, item.line);
+        }
+        // Before `idx`: every item when appended; else ask (rare inserts).
+        let before = |id: ItemId| appended || t.index_of(id).is_some_and(|i| i < idx);
+        if let (true, Some(m)) = (by_model(item.kind), item.message) {
+            let newest = match tr.last {
+                None => true,
+                Some((last, _)) => appended || t.index_of(last).is_none_or(|l| l < idx),
+            };
+            if newest {
+                tr.last = Some((item.id, m));
+                tr.pending.retain(|&id, &mut (msg, line)| {
+                    let lost = msg != Some(m) && before(id);
+                    if lost {
+                        marks.add(agent, id, FindingKind::NoResult, line);
+                    }
+                    !lost
+                });
+            }
+        }
+        if let Detail::Call(c) = &item.detail {
+            if c.result.is_none() && !c.server {
+                let gone = match tr.last {
+                    Some((last, m)) if last != item.id && item.message != Some(m) => {
+                        !appended && t.index_of(last).is_some_and(|l| idx < l)
+                    }
+                    _ => false,
+                };
+                if gone {
+                    marks.add(agent, item.id, FindingKind::NoResult, item.line);
+                } else {
+                    tr.pending.insert(item.id, (item.message, item.line));
+                }
+            }
+        }
+    }
+
+    /// The call `id` got its result.
+    pub(super) fn answered(&mut self, marks: &mut Marks, agent: Option<u32>, id: ItemId) {
+        let tr = self.track(agent);
+        tr.pending.remove(&id);
+        marks.remove(agent, id, FindingKind::NoResult);
+    }
+
+    /// An unreadable line, shown as the item `id`.
+    pub(super) fn unreadable(
+        &mut self,
+        marks: &mut Marks,
+        agent: Option<u32>,
+        id: ItemId,
+        line: u32,
+    ) {
+        marks.add(agent, id, FindingKind::Unreadable, line);
+    }
+
+    /// A line with a new `uuid` was added to `t`'s threads. `main` is the
+    /// session's own transcript (the same as `t` when `agent` is `None`).
+    pub(super) fn threaded(
+        &mut self,
+        marks: &mut Marks,
+        agent: Option<u32>,
+        t: &Transcript,
+        main: &Transcript,
+        uuid: &str,
+    ) {
+        let Some(node) = t
+            .threads
+            .node(uuid)
+            .and_then(|n| t.threads.nodes.get(n as usize))
+        else {
+            return;
+        };
+        let key = (node.source, node.line);
+        if let (None, Some(p)) = (node.parent, node.parent_uuid.as_deref()) {
+            self.track(agent)
+                .waiting
+                .entry(p.into())
+                .or_default()
+                .push(key);
+            let excused = agent.is_some() && main.threads.node(p).is_some();
+            if !excused {
+                if let Some(a) = agent {
+                    let v = self.agent_waiting.entry(p.into()).or_default();
+                    if v.last() != Some(&a) {
+                        v.push(a);
+                    }
+                }
+                self.track(agent)
+                    .set(marks, agent, key, FindingKind::DanglingParent, true);
+            }
+        }
+        let tr = self.track(agent);
+        if let Some(kids) = tr.waiting.remove(uuid) {
+            for k in kids {
+                tr.set(marks, agent, k, FindingKind::DanglingParent, false);
+            }
+            // A new line has no children yet, so its own parent link cannot
+            // close a cycle: only a parent written after its children can.
+            // That is rare (the threads re-derive everything then too), so
+            // cycles are found anew only here.
+            let now: HashSet<(u16, u32)> = t
+                .threads
+                .cycles()
+                .into_iter()
+                .filter_map(|c| t.threads.nodes.get(c as usize))
+                .map(|n| (n.source, n.line))
+                .collect();
+            let old = std::mem::take(&mut tr.cycles);
+            for &k in old.difference(&now) {
+                tr.set(marks, agent, k, FindingKind::Cycle, false);
+            }
+            for &k in now.difference(&old) {
+                tr.set(marks, agent, k, FindingKind::Cycle, true);
+            }
+            tr.cycles = now;
+        }
+        if agent.is_none() {
+            for a in self.agent_waiting.remove(uuid).unwrap_or_default() {
+                let tr = self.track(Some(a));
+                for k in tr.waiting.get(uuid).cloned().unwrap_or_default() {
+                    tr.set(marks, Some(a), k, FindingKind::DanglingParent, false);
+                }
+            }
+        }
+    }
+}
+
+impl Track {
+    /// A line-level finding starts or stops; it shows on the line's first
+    /// item, now or when that item comes.
+    fn set(
+        &mut self,
+        marks: &mut Marks,
+        agent: Option<u32>,
+        key: (u16, u32),
+        kind: FindingKind,
+        on: bool,
+    ) {
+        let lm = self.lines.entry(key).or_default();
+        match kind {
+            FindingKind::Cycle => lm.cycle = on,
+            _ => lm.dangling = on,
+        }
+        if !lm.cycle && !lm.dangling {
+            self.lines.remove(&key);
+        }
+        if let Some(&id) = self.first_item.get(&key) {
+            if on {
+                marks.add(agent, id, kind, key.1);
+            } else {
+                marks.remove(agent, id, kind);
+            }
+        }
+    }
+}

@@ -1,0 +1,237 @@
+//! The viewer's finding marks are kept up to date as lines arrive; after
+//! every step they must equal the marks derived from the whole session.
+
+use ccv::model::Session;
+use ccv::model::check::FindingKind;
+use serde_json::{Value, json};
+use std::path::Path;
+
+fn same(s: &Session, what: &str) {
+    let scratch = s.marks_from_scratch();
+    assert_eq!(
+        s.marks(),
+        &scratch,
+        "{what}: incremental marks differ from a full check"
+    );
+}
+
+/// Line by line, then in random chunks (with `flush_tail` between them, as
+/// the live follower does), checking after every step.
+fn check_file(name: &str, bytes: &[u8], seed: u64) {
+    let mut s = Session::new(None);
+    for (n, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
+        s.feed(0, line);
+        same(&s, &format!("{name} line {}", n + 1));
+    }
+    s.finish(0);
+    same(&s, &format!("{name} finished"));
+    let full = s.marks_from_scratch();
+
+    let mut rng = seed | 1;
+    let mut s = Session::new(None);
+    let mut at = 0;
+    while at < bytes.len() {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let n = 1 + (rng % 8192) as usize;
+        let end = (at + n).min(bytes.len());
+        s.feed(0, &bytes[at..end]);
+        if rng % 3 == 0 {
+            s.flush_tail(0);
+        }
+        same(&s, &format!("{name} bytes ..{end}"));
+        at = end;
+    }
+    s.finish(0);
+    same(&s, &format!("{name} finished in chunks"));
+    assert_eq!(s.marks(), &full, "{name}: chunks and lines disagree");
+}
+
+fn line(kind: &str, uuid: &str, parent: &str, message: Value) -> String {
+    json!({"type": kind, "uuid": uuid, "parentUuid": parent, "sessionId": "s1",
+           "timestamp": "2025-06-01T10:00:00Z", "message": message})
+    .to_string()
+}
+
+fn assistant(id: &str, content: Value) -> Value {
+    json!({"id": id, "role": "assistant", "model": "claude-test", "content": content})
+}
+
+fn user(text: &str) -> Value {
+    json!({"role": "user", "content": text})
+}
+
+fn result(id: &str) -> Value {
+    json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": id, "content": "ok"}]})
+}
+
+fn call(id: &str) -> Value {
+    json!([{"type": "tool_use", "id": id, "name": "Bash", "input": {"command": "make"}}])
+}
+
+/// The fixture of tests/tui_findings.rs: a dangling parent, a result
+/// without its call, a lost call and one still running.
+fn tui_findings() -> String {
+    [
+        line("user", "u1", "gone", user("hello there")),
+        line(
+            "assistant",
+            "a1",
+            "u1",
+            assistant("m1", json!([{"type": "text", "text": "hi"}])),
+        ),
+        line("user", "r1", "a1", result("toolu_nowhere")),
+        line("assistant", "a2", "r1", assistant("m2", call("toolu_lost"))),
+        line(
+            "assistant",
+            "a3",
+            "a2",
+            assistant("m3", json!([{"type": "text", "text": "moving on"}])),
+        ),
+        line(
+            "assistant",
+            "a4",
+            "a3",
+            assistant("m4", call("toolu_pending")),
+        ),
+    ]
+    .join("\n")
+        + "\n"
+}
+
+/// Parents written after their children (one closing a cycle), a result
+/// that arrives late, parallel calls of one message split over lines, an
+/// unreadable line and two objects on one line.
+fn edge_cases() -> String {
+    [
+        line("user", "c1", "c3", user("in a cycle")),
+        line("assistant", "c2", "c1", assistant("mc", call("t0"))),
+        line(
+            "user",
+            "late-child",
+            "late-parent",
+            user("parent comes later"),
+        ),
+        "{not json".into(),
+        line("user", "c3", "c2", result("t0")),
+        line("user", "late-parent", "nowhere", user("here I am")),
+        line(
+            "assistant",
+            "p1",
+            "late-parent",
+            assistant("mp", call("t1")),
+        ),
+        line("assistant", "p2", "p1", assistant("mp", call("t2"))),
+        line("user", "p3", "p2", result("t1")),
+        line("assistant", "p4", "p3", assistant("mq", call("t3"))),
+        line("user", "p5", "p4", result("t2")),
+        line("user", "p6", "p5", result("t3")) + &line("user", "p7", "p6", user("joined")),
+        line("assistant", "p8", "p7", assistant("mr", call("t4"))),
+        line("user", "p9", "p8", user("moving on without t4")),
+        line("assistant", "p10", "p9", assistant("ms", call("t5"))),
+        "".into(),
+        line("user", "p11", "p10", result("t5")),
+    ]
+    .join("\n")
+        + "\n"
+}
+
+#[test]
+fn fixtures_mark_as_a_full_check_does() {
+    check_file("tui_findings", tui_findings().as_bytes(), 1);
+    check_file("edge cases", edge_cases().as_bytes(), 2);
+    // the edge cases do exercise every kind of mark
+    let mut s = Session::new(None);
+    s.feed(0, edge_cases().as_bytes());
+    s.finish(0);
+    let mut kinds: Vec<FindingKind> = s
+        .main
+        .items
+        .iter()
+        .flat_map(|i| s.marks().of(i.id).iter().map(|m| m.kind))
+        .collect();
+    kinds.sort_by_key(|k| *k as u8);
+    kinds.dedup();
+    assert_eq!(
+        kinds,
+        [
+            FindingKind::NoResult,
+            FindingKind::DanglingParent,
+            FindingKind::Cycle,
+            FindingKind::Unreadable
+        ]
+    );
+    let kinds = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/kinds.jsonl");
+    let bytes = std::fs::read(kinds).expect("tests/fixtures/kinds.jsonl");
+    for seed in [3, 4, 5] {
+        check_file("kinds.jsonl", &bytes, seed);
+    }
+}
+
+/// A subagent's own file whose first line points into the session file:
+/// excused once the session line is read, whichever comes first.
+#[test]
+fn subagent_file_parents_in_the_session_file() {
+    let main = [
+        line("user", "m1", "", user("start")),
+        line("assistant", "m2", "m1", assistant("ma", call("task"))),
+    ];
+    let agent = [
+        json!({"type": "user", "uuid": "s1", "parentUuid": "m2", "isSidechain": true,
+               "agentId": "x", "sessionId": "s1", "message": user("sub")})
+        .to_string(),
+        json!({"type": "user", "uuid": "s2", "parentUuid": "elsewhere", "isSidechain": true,
+               "agentId": "x", "sessionId": "s1", "message": user("sub 2")})
+        .to_string(),
+    ];
+    for agent_first in [false, true] {
+        let mut s = Session::new(None);
+        let a = s.add_agent_source("agent-x.jsonl".into(), "x");
+        same(&s, "agent source added");
+        let steps: Vec<(u16, &String)> = if agent_first {
+            agent
+                .iter()
+                .map(|l| (a, l))
+                .chain(main.iter().map(|l| (0, l)))
+                .collect()
+        } else {
+            main.iter()
+                .map(|l| (0, l))
+                .chain(agent.iter().map(|l| (a, l)))
+                .collect()
+        };
+        for (n, (src, l)) in steps.into_iter().enumerate() {
+            s.feed(src, format!("{l}\n").as_bytes());
+            same(&s, &format!("agent_first={agent_first} step {n}"));
+        }
+        assert!(
+            s.marks().agent(0),
+            "the dangling second line marks its agent"
+        );
+    }
+}
+
+#[test]
+fn corpus_marks_as_a_full_check_does() {
+    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus"));
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        eprintln!("skipped: {} is absent", dir.display());
+        return;
+    };
+    let mut files: Vec<_> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    files.sort();
+    for (n, p) in files.iter().enumerate() {
+        let Ok(bytes) = std::fs::read(p) else {
+            continue;
+        };
+        let name = p
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        check_file(&name, &bytes, n as u64 + 11);
+    }
+}
