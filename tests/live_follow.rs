@@ -481,3 +481,20 @@ fn stdin_from_a_real_pipe() {
     assert!(first_seen_before_eof);
     assert_eq!(session.main.items.len(), 1);
 }
+
+#[test]
+fn a_file_loaded_mid_line_is_completed_by_the_follower() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("s.jsonl");
+    let whole = line("m1", "first") + &line("m2", "being written");
+    let cut = whole.len() - 10;
+    append(&path, &whole.as_bytes()[..cut]);
+    let session = ccv::model::loader::load_to_follow(&path).expect("load");
+    assert_eq!(session.main.items.len(), 1, "the unfinished line waits");
+    assert_eq!(session.stats.unreadable, 0);
+    let mut l = Live::start(FollowSpec::from_session(&session), session);
+    append(&path, &whole.as_bytes()[cut..]);
+    l.until("the rest of the line", |l| l.session.main.items.len() == 2);
+    assert_eq!(l.session.stats.unreadable, 0);
+    assert_eq!(summary(&l.session), summary(&one_shot(whole.as_bytes())));
+}

@@ -57,7 +57,7 @@ pub fn spawn_loader(path: PathBuf, generation: u64, tx: Sender<AppEvent>) {
                 return;
             }
         }
-        let load = std::panic::catch_unwind(|| crate::model::loader::load_with_subagents(&path));
+        let load = std::panic::catch_unwind(|| crate::model::loader::load_to_follow(&path));
         let ev = match load {
             Ok(Ok(s)) => LoadEvent::Loaded(Box::new(s)),
             Ok(Err(e)) => LoadEvent::Failed(format!("{}: {e}", path.display())),

@@ -84,7 +84,34 @@ pub fn agent_id_of(p: &Path) -> Option<String> {
 
 /// Loads a session file and every subagent file that belongs to it.
 pub fn load_with_subagents(path: &Path) -> std::io::Result<Session> {
-    let mut s = Session::load(path)?;
+    load(path, true)
+}
+
+/// As [`load_with_subagents`], for a file that may be being written: a
+/// last line without its newline waits for the follower to bring the rest
+/// (instead of showing as unreadable).
+pub fn load_to_follow(path: &Path) -> std::io::Result<Session> {
+    load(path, false)
+}
+
+fn load(path: &Path, complete: bool) -> std::io::Result<Session> {
+    let mut s = Session::new(Some(path.to_owned()));
+    let read = |s: &mut Session, src: u16, f: &mut std::fs::File| {
+        if complete {
+            s.read_all(src, f)
+        } else {
+            s.read_available(src, f)
+        }
+    };
+    if path == Path::new("-") {
+        s.read_all(super::session::MAIN, &mut std::io::stdin().lock())?;
+    } else {
+        read(
+            &mut s,
+            super::session::MAIN,
+            &mut std::fs::File::open(path)?,
+        )?;
+    }
     if path != Path::new("-") {
         let mut ids = s.meta.session_ids.clone();
         if let Some(stem) = path.file_stem().and_then(|s| s.to_str()) {
@@ -97,7 +124,7 @@ pub fn load_with_subagents(path: &Path) -> std::io::Result<Session> {
         for (p, id) in files {
             let src = s.add_agent_source(p.clone(), &id);
             match std::fs::File::open(&p) {
-                Ok(mut f) => s.read_all(src, &mut f)?,
+                Ok(mut f) => read(&mut s, src, &mut f)?,
                 Err(_) => continue,
             }
         }

@@ -150,6 +150,16 @@ impl Session {
 
     /// Feeds everything `r` yields into `source`, then flushes its tail.
     pub fn read_all(&mut self, source: u16, r: &mut impl Read) -> std::io::Result<()> {
+        self.read_available(source, r)?;
+        self.finish(source);
+        Ok(())
+    }
+
+    /// Feeds everything `r` yields so far into `source`. A last line
+    /// without its newline stays buffered unless it is already whole (see
+    /// [`Self::flush_tail`]): a file being written may end mid-line, and its
+    /// follower brings the rest.
+    pub fn read_available(&mut self, source: u16, r: &mut impl Read) -> std::io::Result<()> {
         let mut buf = vec![0u8; 1 << 20];
         loop {
             let n = match r.read(&mut buf) {
@@ -160,7 +170,7 @@ impl Session {
             };
             self.feed(source, &buf[..n]);
         }
-        self.finish(source);
+        self.flush_tail(source);
         Ok(())
     }
 
