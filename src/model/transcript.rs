@@ -209,6 +209,11 @@ impl Transcript {
         self.items[idx].group = Some(g);
     }
 
+    /// Tool calls in this transcript (kept as they arrive).
+    pub fn tool_calls(&self) -> usize {
+        self.tool_index.len()
+    }
+
     /// Re-derives every index from `items` (after an insert in the middle).
     pub fn reindex(&mut self) {
         self.groups.clear();

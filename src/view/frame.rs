@@ -68,6 +68,16 @@ fn header(s: &State) -> Line<'static> {
     if let Some(v) = &m.version {
         parts.push(format!("v{}", clean(v)));
     }
+    let (prompts, tools) = (s.session.main.turns.len(), s.session.main.tool_calls());
+    if prompts > 0 {
+        parts.push(format!(
+            "{prompts} prompt{}",
+            if prompts == 1 { "" } else { "s" }
+        ));
+    }
+    if tools > 0 {
+        parts.push(format!("{tools} tool{}", if tools == 1 { "" } else { "s" }));
+    }
     if let Some(start) = m
         .started
         .and_then(|ms| jiff::Timestamp::from_millisecond(ms).ok())
