@@ -174,11 +174,18 @@ fn status_line(s: &State, width: u16) -> Line<'static> {
         }
     }
     let left = left.join(" · ");
-    let right = "? help  / search  Enter open  y copy  t T m filters  q quit ";
     let used = unicode_width::UnicodeWidthStr::width(left.as_str());
-    let pad = (width as usize).saturating_sub(used + right.chars().count());
+    // the most key hints that fit beside what the status says
+    let right = [
+        "? help  / search  Enter open  y copy  t T m filters  q quit ",
+        "? help  / search  q quit ",
+        "? help ",
+    ]
+    .into_iter()
+    .find(|r| used + 1 + r.chars().count() <= width as usize);
     let mut spans = vec![Span::styled(left, th.status)];
-    if pad > 0 {
+    if let Some(right) = right {
+        let pad = (width as usize).saturating_sub(used + right.chars().count());
         spans.push(Span::raw(" ".repeat(pad)));
         spans.push(Span::styled(right, th.status));
     }
