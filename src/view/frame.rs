@@ -103,7 +103,17 @@ fn header(s: &State) -> Line<'static> {
         parts.push(format!("{} tok", tokens(total)));
     }
     if let Some(c) = s.session.main.context_tokens() {
-        parts.push(format!("ctx {}", tokens(c)));
+        // how close the session is to compaction (the usual window is 200k;
+        // `[1m]` models have 1M)
+        let window: u64 = match &m.model {
+            Some(model) if model.contains("[1m]") => 1_000_000,
+            _ => 200_000,
+        };
+        parts.push(format!(
+            "ctx {} ({}%)",
+            tokens(c),
+            (c as u64).saturating_mul(100) / window
+        ));
     }
     let mut spans = vec![Span::styled(format!(" {}", parts.join(" · ")), th.header)];
     if s.partial {
