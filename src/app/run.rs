@@ -286,12 +286,6 @@ impl Viewer {
                 .want(!self.in_picker && self.state.running_on_screen());
             if shown && first_frame.is_none() {
                 first_frame = Some(t0.elapsed());
-                // Compiling the syntaxes sessions are mostly made of takes
-                // about half a second of CPU: after the first frame, so as
-                // not to delay it, and before paging up meets them.
-                let _ = std::thread::Builder::new()
-                    .name("ccv-warm-up".into())
-                    .spawn(crate::view::content::warm_up);
             }
         }
         match self.error.take() {

@@ -66,41 +66,11 @@ pub fn warm_up() {
     if !highlighting_enabled() {
         return;
     }
-    let a = assets();
-    // A syntax compiles its regexes the first time it is used, which costs
-    // up to 150 ms for the big ones: do it here for the languages sessions
-    // are mostly made of, so that paging through them does not stall.
-    const SAMPLES: &[(&str, &str)] = &[
-        (
-            "rs",
-            "fn main() { let x: Vec<u8> = vec![1]; println!(\"{x:?}\"); }\n",
-        ),
-        (
-            "ts",
-            "export const f = async (a: string): Promise<void> => { await g(`${a}`); };\n",
-        ),
-        (
-            "tsx",
-            "export function A({ a }: P) { return <div className=\"x\">{a}</div>; }\n",
-        ),
-        ("js", "const f = (a) => { return a?.b ?? `x${a}`; };\n"),
-        ("py", "def f(a: int) -> str:\n    return f\"{a}\"  # c\n"),
-        (
-            "sh",
-            "for f in *.rs; do echo \"$f\" | grep -q x && exit 1; done\n",
-        ),
-        ("json", "{\"a\": [1, true, null, \"s\"]}\n"),
-        ("md", "# T\n\n- *a* `b` [c](d)\n\n```rs\nx\n```\n"),
-        ("toml", "[a]\nb = \"c\"\n"),
-        ("yaml", "a:\n  - b: \"c\"\n"),
-        ("go", "func main() { fmt.Println(\"x\") }\n"),
-        ("diff", "--- a\n+++ b\n@@ -1 +1 @@\n-x\n+y\n"),
-    ];
-    for (lang, text) in SAMPLES {
-        if let Some(syntax) = find_syntax(&a.syntaxes, lang, text) {
-            let _ = highlight_with(a, syntax, text);
-        }
-    }
+    // Only the syntax set: compiling syntaxes ahead (it was done here)
+    // costs memory for languages the session may not hold (TypeScript
+    // alone takes ~60 MB of compiled regexes), and no frame waits for a
+    // compile since highlighting runs in a worker thread.
+    let _ = assets();
 }
 
 /// Whether the highlighter is loaded (a render would not block on it).
