@@ -112,7 +112,7 @@ fn header(s: &State) -> Line<'static> {
         parts.push(format!(
             "ctx {} ({}%)",
             tokens(c),
-            (c as u64).saturating_mul(100) / window
+            c.saturating_mul(100) / window
         ));
     }
     let mut spans = vec![Span::styled(format!(" {}", parts.join(" · ")), th.header)];
