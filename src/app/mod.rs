@@ -11,10 +11,12 @@ pub mod event;
 pub mod keymap;
 pub mod live;
 pub mod restore;
+mod resume;
 pub mod rows;
 pub mod run;
 pub mod search;
 pub mod state;
+mod trace;
 mod workers;
 
 pub use action::Action;

@@ -91,27 +91,16 @@ pub fn run_with(start: Start, opts: Options) -> anyhow::Result<()> {
         });
     restore::restore();
     if let Some((program, id, cwd)) = resume {
-        return resume_in_claude(&program, &id, cwd.as_deref());
+        return super::resume::resume_in_claude(&program, &id, cwd.as_deref());
     }
     let first = result.as_ref().ok().copied().flatten();
     if let (Some(ms), Ok(trace)) = (first, std::env::var("CCV_TRACE_STARTUP")) {
-        report(
+        super::trace::report(
             &trace,
             &format!("first frame in {:.1} ms", ms.as_secs_f64() * 1000.0),
         );
     }
     result.map(|_| ())
-}
-
-/// `CCV_TRACE_STARTUP=1` prints to stderr after the terminal is restored;
-/// any other value names a file to write.
-fn report(trace: &str, what: &str) {
-    let line = format!("ccv: {what}\n");
-    if trace == "1" || trace.is_empty() {
-        eprint!("{line}");
-    } else if let Err(e) = std::fs::write(trace, line) {
-        eprintln!("ccv: CCV_TRACE_STARTUP: {trace}: {e}");
-    }
 }
 
 type Term = Terminal<CrosstermBackend<std::io::Stdout>>;
@@ -135,7 +124,7 @@ struct Viewer {
     clipboard: Option<ClipboardService>,
     ticker: Ticker,
     copy_format: crate::export::Format,
-    trace_live: Option<LiveTrace>,
+    trace_live: Option<super::trace::LiveTrace>,
     /// `R`: run `claude --resume` once the terminal is restored:
     /// (program, session id, directory).
     resume: Option<(PathBuf, String, Option<String>)>,
@@ -170,7 +159,7 @@ impl Viewer {
             clipboard: None,
             ticker,
             copy_format,
-            trace_live: LiveTrace::from_env(),
+            trace_live: super::trace::LiveTrace::from_env(),
             resume: None,
             copy_label: None,
         }
@@ -435,12 +424,15 @@ impl Viewer {
                     });
                     clip.copy(text.text, text.rows);
                 }
-                Request::Resume { id, cwd } => match find_program("claude") {
+                Request::Resume { id, cwd } => match super::resume::find_program("claude") {
                     Some(program) => self.resume = Some((program, id, cwd)),
                     None => {
                         // no claude here (a remote machine?): the command to run
                         let cmd = match &cwd {
-                            Some(d) => format!("cd {} && claude --resume {id}", shell_quote(d)),
+                            Some(d) => format!(
+                                "cd {} && claude --resume {id}",
+                                super::resume::shell_quote(d)
+                            ),
                             None => format!("claude --resume {id}"),
                         };
                         self.copy_label = Some("claude is not on PATH; the resume command".into());
@@ -479,70 +471,5 @@ impl Viewer {
             Some(label) => format!("{label}: {}", outcome.message),
             None => outcome.message,
         });
-    }
-}
-
-/// `CCV_TRACE_LIVE=FILE`: after each frame drawn after appends, the wall
-/// clock (µs since the epoch) and how many bytes of the session file are
-/// on screen. A writer that logs its own write times measures write-to-drawn
-/// latency through a real terminal with it (`benches/live_tmux.sh`).
-struct LiveTrace {
-    out: std::fs::File,
-}
-
-impl LiveTrace {
-    fn from_env() -> Option<LiveTrace> {
-        let path = std::env::var_os("CCV_TRACE_LIVE").filter(|p| !p.is_empty())?;
-        let out = std::fs::File::create(path).ok()?;
-        Some(LiveTrace { out })
-    }
-
-    fn drawn(&mut self, session: &Session) {
-        use std::io::Write;
-        let Some(bytes) = session.sources.first().map(|s| s.bytes_read()) else {
-            return;
-        };
-        let us = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_micros());
-        let _ = writeln!(self.out, "{us} {bytes}");
-    }
-}
-
-/// A program on `PATH`.
-fn find_program(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join(name))
-        .find(|p| p.is_file())
-}
-
-fn shell_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', "'\\''"))
-}
-
-/// Replaces ccv with `claude --resume ID`, in the session's directory when
-/// it still exists.
-fn resume_in_claude(program: &std::path::Path, id: &str, cwd: Option<&str>) -> anyhow::Result<()> {
-    let mut cmd = std::process::Command::new(program);
-    cmd.arg("--resume").arg(id);
-    if let Some(d) = cwd.filter(|d| std::path::Path::new(d).is_dir()) {
-        cmd.current_dir(d);
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        let e = cmd.exec();
-        Err(anyhow::anyhow!("running {}: {e}", program.display()))
-    }
-    #[cfg(not(unix))]
-    {
-        let status = cmd.status()?;
-        anyhow::ensure!(
-            status.success(),
-            "{} exited with {status}",
-            program.display()
-        );
-        Ok(())
     }
 }

@@ -1,0 +1,42 @@
+//! Timing traces for benchmarks: `CCV_TRACE_STARTUP` (time to the first
+//! frame) and `CCV_TRACE_LIVE` (what is on screen after each append).
+
+use crate::model::Session;
+
+/// `CCV_TRACE_STARTUP=1` prints to stderr after the terminal is restored;
+/// any other value names a file to write.
+pub fn report(trace: &str, what: &str) {
+    let line = format!("ccv: {what}\n");
+    if trace == "1" || trace.is_empty() {
+        eprint!("{line}");
+    } else if let Err(e) = std::fs::write(trace, line) {
+        eprintln!("ccv: CCV_TRACE_STARTUP: {trace}: {e}");
+    }
+}
+
+/// `CCV_TRACE_LIVE=FILE`: after each frame drawn after appends, the wall
+/// clock (µs since the epoch) and how many bytes of the session file are
+/// on screen. A writer that logs its own write times measures write-to-drawn
+/// latency through a real terminal with it (`benches/live_tmux.sh`).
+pub struct LiveTrace {
+    out: std::fs::File,
+}
+
+impl LiveTrace {
+    pub fn from_env() -> Option<LiveTrace> {
+        let path = std::env::var_os("CCV_TRACE_LIVE").filter(|p| !p.is_empty())?;
+        let out = std::fs::File::create(path).ok()?;
+        Some(LiveTrace { out })
+    }
+
+    pub fn drawn(&mut self, session: &Session) {
+        use std::io::Write;
+        let Some(bytes) = session.sources.first().map(|s| s.bytes_read()) else {
+            return;
+        };
+        let us = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_micros());
+        let _ = writeln!(self.out, "{us} {bytes}");
+    }
+}
