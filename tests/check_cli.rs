@@ -26,6 +26,8 @@ fn session(text: &str) -> Session {
     s
 }
 
+mod common;
+
 #[test]
 fn findings_name_each_problem_and_its_line() {
     let s = session(BROKEN);
@@ -103,18 +105,12 @@ fn exit_codes_through_the_binary() {
 
 #[test]
 fn corpus_files_check_without_crashing() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        eprintln!("skipped: {dir} is absent");
+    let Some(files) = common::corpus_files() else {
         return;
     };
     let mut clean = 0;
     let mut total = 0;
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.extension().and_then(|x| x.to_str()) != Some("jsonl") {
-            continue;
-        }
+    for p in files {
         let s = ccv::model::loader::load_with_subagents(&p).expect("loads");
         total += 1;
         clean += usize::from(s.findings(false).is_empty());

@@ -3,25 +3,9 @@
 //! reported unreadable). Skips with a reason when ../shared is absent.
 
 use ccv::export::{self, Format, Options};
-use std::path::PathBuf;
 
-fn corpus_files() -> Option<Vec<PathBuf>> {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus"));
-    let Ok(rd) = std::fs::read_dir(&dir) else {
-        eprintln!(
-            "skipping: {} is absent (the corpus lives beside the repo)",
-            dir.display()
-        );
-        return None;
-    };
-    let mut files: Vec<PathBuf> = rd
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-        .collect();
-    files.sort();
-    Some(files)
-}
+mod common;
+use common::corpus_files;
 
 #[test]
 fn every_corpus_file_is_accounted_for() {

@@ -4,7 +4,6 @@
 use ccv::model::Session;
 use ccv::model::check::FindingKind;
 use serde_json::{Value, json};
-use std::path::Path;
 
 fn same(s: &Session, what: &str) {
     let scratch = s.marks_from_scratch();
@@ -137,6 +136,8 @@ fn edge_cases() -> String {
         + "\n"
 }
 
+mod common;
+
 #[test]
 fn fixtures_mark_as_a_full_check_does() {
     check_file("tui_findings", tui_findings().as_bytes(), 1);
@@ -214,17 +215,9 @@ fn subagent_file_parents_in_the_session_file() {
 
 #[test]
 fn corpus_marks_as_a_full_check_does() {
-    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus"));
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        eprintln!("skipped: {} is absent", dir.display());
+    let Some(files) = common::corpus_files() else {
         return;
     };
-    let mut files: Vec<_> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-        .collect();
-    files.sort();
     for (n, p) in files.iter().enumerate() {
         let Ok(bytes) = std::fs::read(p) else {
             continue;

@@ -7,20 +7,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::PathBuf;
 
-fn corpus() -> Option<Vec<PathBuf>> {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus"));
-    let Ok(rd) = std::fs::read_dir(&dir) else {
-        eprintln!("skipping: {} is absent", dir.display());
-        return None;
-    };
-    let mut files: Vec<PathBuf> = rd
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-        .collect();
-    files.sort();
-    Some(files)
-}
+mod common;
 
 fn check_buffer(t: &Terminal<TestBackend>, file: &str) {
     let buf = t.backend().buffer();
@@ -36,7 +23,9 @@ fn check_buffer(t: &Terminal<TestBackend>, file: &str) {
 
 #[test]
 fn every_corpus_session_pages_through_expanded() {
-    let Some(files) = corpus() else { return };
+    let Some(files) = common::corpus_files() else {
+        return;
+    };
     for path in files {
         page_through(&path);
     }
