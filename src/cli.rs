@@ -113,7 +113,17 @@ fn run_tui(cli: &Cli) -> i32 {
     crate::view::theme::init(crate::view::theme::want_color(cli.no_color));
     let (start, message) = match (&cli.path, cli.demo) {
         (_, true) => (crate::app::Start::Demo, None),
-        (Some(p), false) if p.as_os_str() == "-" => (crate::app::Start::Stdin, None),
+        (Some(p), false) if p.as_os_str() == "-" => {
+            use std::io::IsTerminal;
+            if std::io::stdin().is_terminal() {
+                eprintln!(
+                    "ccv: -: standard input is the terminal; pipe a session into it \
+                     (claude -p \"…\" --output-format stream-json --verbose | ccv -)"
+                );
+                return 2;
+            }
+            (crate::app::Start::Stdin, None)
+        }
         (Some(p), false) if p.is_dir() => match crate::live::newest_session(p) {
             // a project directory: its newest session, followed
             Some(s) => (crate::app::Start::Project(s), None),
