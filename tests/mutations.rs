@@ -78,10 +78,19 @@ fn mutate(rng: &mut Rng, mut bytes: Vec<u8>) -> Vec<u8> {
 
 #[test]
 fn mutated_sessions_never_crash_and_every_line_is_accounted_for() {
-    let mut rng = Rng(0x5eed_cc0f_fee1_2345);
+    // CCV_MUTATION_ROUNDS / CCV_MUTATION_SEED: a longer or another run
+    let rounds: usize = std::env::var("CCV_MUTATION_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(600);
+    let seed: u64 = std::env::var("CCV_MUTATION_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0x5eed_cc0f_fee1_2345);
+    let mut rng = Rng(seed | 1);
     let mut term = Terminal::new(TestBackend::new(90, 30)).expect("test terminal");
     let mut broken = 0;
-    for round in 0..600 {
+    for round in 0..rounds {
         let bytes = mutate(&mut rng, FIXTURE.to_vec());
         let mut s = Session::new(None);
         let mut at = 0;
