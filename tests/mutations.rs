@@ -9,6 +9,8 @@ use ccv::model::Session;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
+mod common;
+
 const FIXTURE: &[u8] = include_bytes!("fixtures/kinds.jsonl");
 
 struct Rng(u64);
@@ -92,74 +94,116 @@ fn mutated_sessions_never_crash_and_every_line_is_accounted_for() {
     let mut broken = 0;
     for round in 0..rounds {
         let bytes = mutate(&mut rng, FIXTURE.to_vec());
-        let mut s = Session::new(None);
-        let mut at = 0;
-        while at < bytes.len() {
-            let end = (at + 1 + rng.below(700)).min(bytes.len());
-            s.feed(0, &bytes[at..end]);
-            if rng.below(3) == 0 {
-                s.flush_tail(0);
-            }
-            at = end;
-        }
-        s.finish(0);
-        let _ = s.take_changes();
-        let st = &s.stats;
-        broken += usize::from(st.unreadable > 0);
-        assert_eq!(
-            st.shown + st.hidden + st.unreadable,
-            st.entries,
-            "round {round}: every entry is shown, hidden or unreadable"
-        );
-        let lines = bytes
-            .split(|&b| b == b'\n')
-            .filter(|l| !l.is_empty())
-            .count() as u64;
-        assert!(
-            s.lines() >= lines,
-            "round {round}: {} lines read of {lines}",
-            s.lines()
-        );
-        assert!(
-            st.entries >= lines,
-            "round {round}: a line was lost ({} entries, {lines} lines)",
-            st.entries
-        );
-        let mut out = Vec::new();
-        for format in [Format::Text, Format::Markdown, Format::Json] {
-            let opts = Options {
-                format,
-                ..Options::default()
-            };
-            export::export(&s, &opts, &mut out).expect("export to memory");
-        }
-        let text = String::from_utf8_lossy(&out);
-        assert!(
-            !text.contains('\u{1b}') && !text.contains('\u{7}'),
-            "round {round}: an escape reached an export"
-        );
-        let mut state = State::new(s);
-        perform_action(&mut state, Action::ExpandAll);
-        perform_action(&mut state, Action::ToggleMeta);
-        perform_action(&mut state, Action::Top);
-        for _ in 0..40 {
-            term.draw(|f| ccv::view::draw(f, &mut state)).expect("draw");
-            for cell in term.backend().buffer().content() {
-                assert!(
-                    !cell.symbol().chars().any(char::is_control),
-                    "round {round}: control character on screen"
-                );
-            }
-            if state.selected + 1 >= state.rows.len() {
-                break;
-            }
-            perform_action(&mut state, Action::Toggle);
-            perform_action(&mut state, Action::ShowAll);
-            perform_action(&mut state, Action::PageDown);
-        }
+        broken += usize::from(check(
+            &mut rng,
+            &mut term,
+            &bytes,
+            &format!("round {round}"),
+            40,
+        ));
     }
     assert!(
-        broken > 100,
-        "the mutations break lines ({broken} of 600 rounds)"
+        broken > rounds / 6,
+        "the mutations break lines ({broken} of {rounds} rounds)"
     );
+}
+
+/// Real sessions, each mutated a few times.
+#[test]
+fn mutated_corpus_sessions_never_crash() {
+    let Some(files) = common::corpus_files() else {
+        return;
+    };
+    let mut rng = Rng(0x0dd_ba11_cafe);
+    let mut term = Terminal::new(TestBackend::new(90, 30)).expect("test terminal");
+    for path in files {
+        let Ok(data) = std::fs::read(&path) else {
+            continue;
+        };
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        for round in 0..3 {
+            let bytes = mutate(&mut rng, data.clone());
+            check(&mut rng, &mut term, &bytes, &format!("{name} #{round}"), 8);
+        }
+    }
+}
+
+/// Feeds `bytes` in random pieces, then exports and draws the session
+/// (expanded, `pages` pages); true when some line was unreadable.
+fn check(
+    rng: &mut Rng,
+    term: &mut Terminal<TestBackend>,
+    bytes: &[u8],
+    what: &str,
+    pages: usize,
+) -> bool {
+    let mut s = Session::new(None);
+    let mut at = 0;
+    while at < bytes.len() {
+        let end = (at + 1 + rng.below(700)).min(bytes.len());
+        s.feed(0, &bytes[at..end]);
+        if rng.below(3) == 0 {
+            s.flush_tail(0);
+        }
+        at = end;
+    }
+    s.finish(0);
+    let _ = s.take_changes();
+    let st = &s.stats;
+    let unreadable = st.unreadable > 0;
+    assert_eq!(
+        st.shown + st.hidden + st.unreadable,
+        st.entries,
+        "{what}: every entry is shown, hidden or unreadable"
+    );
+    let lines = bytes
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .count() as u64;
+    assert!(
+        s.lines() >= lines,
+        "{what}: {} lines read of {lines}",
+        s.lines()
+    );
+    assert!(
+        st.entries >= lines,
+        "{what}: a line was lost ({} entries, {lines} lines)",
+        st.entries
+    );
+    let mut out = Vec::new();
+    for format in [Format::Text, Format::Markdown, Format::Json] {
+        let opts = Options {
+            format,
+            ..Options::default()
+        };
+        export::export(&s, &opts, &mut out).expect("export to memory");
+    }
+    let text = String::from_utf8_lossy(&out);
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{7}'),
+        "{what}: an escape reached an export"
+    );
+    let mut state = State::new(s);
+    perform_action(&mut state, Action::ExpandAll);
+    perform_action(&mut state, Action::ToggleMeta);
+    perform_action(&mut state, Action::Top);
+    for _ in 0..pages {
+        term.draw(|f| ccv::view::draw(f, &mut state)).expect("draw");
+        for cell in term.backend().buffer().content() {
+            assert!(
+                !cell.symbol().chars().any(char::is_control),
+                "{what}: control character on screen"
+            );
+        }
+        if state.selected + 1 >= state.rows.len() {
+            break;
+        }
+        perform_action(&mut state, Action::Toggle);
+        perform_action(&mut state, Action::ShowAll);
+        perform_action(&mut state, Action::PageDown);
+    }
+    unreadable
 }
