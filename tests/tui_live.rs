@@ -428,3 +428,23 @@ fn a_call_without_result_for_hours_is_not_running_and_needs_no_tick() {
     assert!(!s.running_on_screen(), "no 1 Hz redraw for a dead call");
     assert!(shot.contains("no result"), "{shot}");
 }
+
+#[test]
+fn a_prompt_shows_what_its_turn_took_as_the_turn_goes_on() {
+    let mut s = viewer(&user("u1", "make it faster"));
+    let answer = line(
+        json!({"type":"assistant","uuid":"a1","timestamp":T0,"sessionId":"s",
+        "message":{"id":"m-a1","role":"assistant","content":[{"type":"text","text":"done"}],
+        "usage":{"input_tokens":10,"output_tokens":1500}}}),
+    );
+    append(&mut s, &answer);
+    let shot = screen(&mut s, 100, 10);
+    assert!(shot.contains("make it faster  · ↓ 1.5k tok"), "{shot}");
+    let took = line(
+        json!({"type":"system","subtype":"turn_duration","durationMs":151000,
+        "uuid":"d1","timestamp":T0,"sessionId":"s"}),
+    );
+    append(&mut s, &took);
+    let shot = screen(&mut s, 100, 10);
+    assert!(shot.contains("· 2m31s · ↓ 1.5k tok"), "{shot}");
+}

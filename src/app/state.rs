@@ -231,6 +231,10 @@ impl State {
         let Some(from) = changes.appended_from else {
             return;
         };
+        // the prompts of the last turns show what their turns took so far
+        for t in self.session.main.turns.iter().rev().take(2) {
+            self.cache.invalidate(t.first_item);
+        }
         let t = &self.session.main;
         let start = match from.checked_sub(1).and_then(|p| t.items.get(p)) {
             Some(prev) if prev.group.is_some() || prev.off_branch => rows::unit_start(t, from - 1),

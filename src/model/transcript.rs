@@ -209,6 +209,37 @@ impl Transcript {
         self.items[idx].group = Some(g);
     }
 
+    /// The turn the user prompt at `user` starts: how long it took (when
+    /// Claude Code recorded it) and the tokens its answers wrote. Costs the
+    /// length of the turn.
+    pub fn turn_figures(&self, user: usize) -> Option<TurnFigures> {
+        self.items.get(user)?;
+        let duration_ms = self
+            .turns
+            .binary_search_by_key(&user, |t| self.index_of(t.first_item).unwrap_or(usize::MAX))
+            .ok()
+            .and_then(|t| self.turns.get(t)?.duration_ms);
+        let mut output_tokens = 0;
+        let mut last_message = None;
+        for it in self.items.iter().skip(user + 1) {
+            if it.kind == Kind::User {
+                break;
+            }
+            if let Some(m) = it.message.filter(|m| Some(*m) != last_message) {
+                last_message = Some(m);
+                output_tokens += self
+                    .messages
+                    .get(m as usize)
+                    .and_then(|m| m.usage.as_ref())
+                    .map_or(0, |u| u.output_tokens);
+            }
+        }
+        Some(TurnFigures {
+            duration_ms,
+            output_tokens,
+        })
+    }
+
     /// Tool calls in this transcript (kept as they arrive).
     pub fn tool_calls(&self) -> usize {
         self.tool_index.len()
@@ -255,4 +286,12 @@ fn sub_usage(t: &mut Usage, u: &Usage) {
     t.cache_read_input_tokens = t
         .cache_read_input_tokens
         .saturating_sub(u.cache_read_input_tokens);
+}
+
+/// What a turn took: see [`Transcript::turn_figures`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TurnFigures {
+    pub duration_ms: Option<u64>,
+    /// Tokens the model wrote in the turn (usage counted once per message).
+    pub output_tokens: u64,
 }

@@ -11,6 +11,7 @@ use crate::model::item::SystemInfo;
 use crate::model::summary::display_name;
 use crate::model::text::{first_line, sanitize};
 use crate::model::time::human_duration;
+use crate::model::transcript::TurnFigures;
 use crate::model::{Detail, Item, Kind, Session, Transcript};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -117,7 +118,44 @@ pub fn render(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
             };
             head(glyph, &name, style).lines(vec![Line::styled(text, style)], body)
         }
+        RowKind::Item if item.kind == Kind::User => {
+            let mut lines = item_row(cx, th, item, head, tw, expanded);
+            if let Some(f) = t.turn_figures(row.index as usize) {
+                add_turn_figures(&mut lines, f, cx.width as usize, lead_width(row.depth), th);
+            }
+            lines
+        }
         RowKind::Item | RowKind::Member { .. } => item_row(cx, th, item, head, tw, expanded),
+    }
+}
+
+/// `· 2m31s · ↓ 1.2k tok` after a prompt: how long its turn took and what
+/// the model wrote in it. On the prompt's last line when it fits.
+fn add_turn_figures(
+    lines: &mut Vec<Line<'static>>,
+    f: TurnFigures,
+    width: usize,
+    lead: usize,
+    th: &Theme,
+) {
+    let mut parts = Vec::new();
+    if let Some(ms) = f.duration_ms {
+        parts.push(human_duration(ms));
+    }
+    if f.output_tokens > 0 {
+        parts.push(format!("↓ {} tok", tokens(f.output_tokens)));
+    }
+    if parts.is_empty() {
+        return;
+    }
+    let text = format!("  · {}", parts.join(" · "));
+    let w = UnicodeWidthStr::width(text.as_str());
+    match lines.last_mut() {
+        Some(last) if last.width() + w <= width => last.spans.push(Span::styled(text, th.dim)),
+        _ => lines.push(Line::from(vec![
+            Span::raw(" ".repeat(lead)),
+            Span::styled(text.trim_start().to_owned(), th.dim),
+        ])),
     }
 }
 
@@ -359,6 +397,9 @@ fn divider(
 pub fn tokens(n: u64) -> String {
     if n < 1000 {
         n.to_string()
+    } else if n < 10_000 {
+        // one decimal while it says something: 1.5k, not 2k
+        format!("{:.1}k", n as f64 / 1000.0)
     } else if n < 1_000_000 {
         format!("{}k", (n + 500) / 1000)
     } else {
