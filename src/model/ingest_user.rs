@@ -30,71 +30,56 @@ impl Session {
         }
         let is_meta = e.is_meta == Some(true);
         let mut shown = false;
+        let mut tur = e.tool_use_result.take();
+        let at = Origin {
+            target,
+            source,
+            line,
+            e: &e,
+            is_meta,
+        };
         match content {
             Some(Content::Text(t)) => {
-                self.user_text(target, source, line, &e, &t, Vec::new(), is_meta);
+                self.user_text(&at, &t, Vec::new());
                 shown = true;
             }
             Some(Content::Blocks(blocks)) => {
-                let mut tur = e.tool_use_result.take();
-                // Text and image blocks of one prompt make one row.
-                let mut text = String::new();
+                // Text and image blocks of one prompt make one row; any
+                // other block ends the prompt so far.
+                let mut prompt = String::new();
                 let mut images = Vec::new();
                 for b in blocks {
-                    match b.kind.as_deref().unwrap_or("") {
-                        "text" => {
-                            let t = b.text.as_deref().unwrap_or("");
-                            if is_meta || classify_user_text(t) != UserText::Prompt {
-                                self.flush_prompt(
-                                    target,
-                                    source,
-                                    line,
-                                    &e,
-                                    &mut text,
-                                    &mut images,
-                                    is_meta,
-                                );
-                                self.user_text(target, source, line, &e, t, Vec::new(), is_meta);
-                            } else {
-                                if !text.is_empty() {
-                                    text.push('\n');
-                                }
-                                text.push_str(t);
-                            }
-                            shown = true;
+                    let kind = b.kind.as_deref().unwrap_or("");
+                    let text = b.text.as_deref().unwrap_or("");
+                    if kind == "image" {
+                        images.push(block_image(&b));
+                        shown = true;
+                        continue;
+                    }
+                    if kind == "text" && !is_meta && classify_user_text(text) == UserText::Prompt {
+                        if !prompt.is_empty() {
+                            prompt.push('\n');
                         }
-                        "image" => {
-                            images.push(block_image(&b));
+                        prompt.push_str(text);
+                        shown = true;
+                        continue;
+                    }
+                    self.flush_prompt(&at, &mut prompt, &mut images);
+                    match kind {
+                        "text" => {
+                            self.user_text(&at, text, Vec::new());
                             shown = true;
                         }
                         "tool_result" => {
-                            self.flush_prompt(
-                                target,
-                                source,
-                                line,
-                                &e,
-                                &mut text,
-                                &mut images,
-                                is_meta,
-                            );
-                            shown |= self.tool_result(target, source, line, &e, b, tur.take());
+                            shown |= self.tool_result(target, source, line, at.e, b, tur.take());
                         }
                         _ => {
-                            self.flush_prompt(
-                                target,
-                                source,
-                                line,
-                                &e,
-                                &mut text,
-                                &mut images,
-                                is_meta,
-                            );
-                            self.unknown_block(target, source, line, &e, &b);
+                            self.unknown_block(target, source, line, at.e, &b);
                             shown = true;
                         }
                     }
                 }
-                self.flush_prompt(target, source, line, &e, &mut text, &mut images, is_meta);
+                self.flush_prompt(&at, &mut prompt, &mut images);
             }
             _ => {}
         }
@@ -105,35 +90,22 @@ impl Session {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn flush_prompt(
-        &mut self,
-        target: Target,
-        source: u16,
-        line: u32,
-        e: &RawEntry<'_>,
-        text: &mut String,
-        images: &mut Vec<Image>,
-        is_meta: bool,
-    ) {
+    fn flush_prompt(&mut self, at: &Origin<'_, '_>, text: &mut String, images: &mut Vec<Image>) {
         if text.is_empty() && images.is_empty() {
             return;
         }
         let t = std::mem::take(text);
-        self.user_text(target, source, line, e, &t, std::mem::take(images), is_meta);
+        self.user_text(at, &t, std::mem::take(images));
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn user_text(
-        &mut self,
-        target: Target,
-        source: u16,
-        line: u32,
-        e: &RawEntry<'_>,
-        text: &str,
-        images: Vec<Image>,
-        is_meta: bool,
-    ) {
+    fn user_text(&mut self, at: &Origin<'_, '_>, text: &str, images: Vec<Image>) {
+        let Origin {
+            target,
+            source,
+            line,
+            e,
+            is_meta,
+        } = *at;
         let class = if is_meta {
             UserText::Meta
         } else {
@@ -316,4 +288,14 @@ pub(super) fn command_text(c: &CommandInfo) -> String {
         t.push_str(o);
     }
     t
+}
+
+/// Where a user line's rows come from, for the rows made of its blocks.
+#[derive(Clone, Copy)]
+struct Origin<'a, 'e> {
+    target: Target,
+    source: u16,
+    line: u32,
+    e: &'a RawEntry<'e>,
+    is_meta: bool,
 }
