@@ -334,31 +334,9 @@ impl Threads {
     /// Parent links with every cycle cut (the first node found on a cycle
     /// becomes a root).
     fn acyclic_parents(&self) -> Vec<Option<u32>> {
-        let len = self.nodes.len();
         let mut parent: Vec<Option<u32>> = self.nodes.iter().map(|n| n.parent).collect();
-        // 0 = unvisited, 1 = on the current walk, 2 = done.
-        let mut state = vec![0u8; len];
-        let mut path = Vec::new();
-        for start in 0..len {
-            let mut cur = Some(start as u32);
-            path.clear();
-            while let Some(c) = cur {
-                match state[c as usize] {
-                    2 => break,
-                    1 => {
-                        parent[c as usize] = None;
-                        break;
-                    }
-                    _ => {
-                        state[c as usize] = 1;
-                        path.push(c);
-                        cur = parent[c as usize];
-                    }
-                }
-            }
-            for &p in &path {
-                state[p as usize] = 2;
-            }
+        for (entry, _) in self.cycle_walk() {
+            parent[entry as usize] = None;
         }
         parent
     }
@@ -366,7 +344,22 @@ impl Threads {
     /// Nodes whose parent links form a cycle: one per cycle (its first line
     /// in file order).
     pub fn cycles(&self) -> Vec<u32> {
+        let mut found: Vec<u32> = self
+            .cycle_walk()
+            .into_iter()
+            .map(|(_, first)| first)
+            .collect();
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+
+    /// Each cycle once: the node where a walk up the parent links met it
+    /// (cutting its link there makes the forest acyclic) and the cycle's
+    /// first node in file order.
+    fn cycle_walk(&self) -> Vec<(u32, u32)> {
         let len = self.nodes.len();
+        // 0 = unvisited, 1 = on the current walk, 2 = done.
         let mut state = vec![0u8; len];
         let mut found = Vec::new();
         let mut path = Vec::new();
@@ -378,8 +371,8 @@ impl Threads {
                     2 => break,
                     1 => {
                         let from = path.iter().position(|&p| p == c).unwrap_or(0);
-                        if let Some(&min) = path[from..].iter().min() {
-                            found.push(min);
+                        if let Some(&first) = path[from..].iter().min() {
+                            found.push((c, first));
                         }
                         break;
                     }
@@ -394,8 +387,6 @@ impl Threads {
                 state[p as usize] = 2;
             }
         }
-        found.sort_unstable();
-        found.dedup();
         found
     }
 
