@@ -207,3 +207,91 @@ fn check(
     }
     unreadable
 }
+
+/// The viewer under a random stream of follower events: appends in random
+/// pieces (of mutated sessions), rewrites, reloads, deletions, subagent
+/// files, stdin's end, with the keys a reader presses in between.
+#[test]
+fn random_live_events_never_crash_the_viewer() {
+    use ccv::live::LiveEvent;
+    let rounds: usize = std::env::var("CCV_MUTATION_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .map_or(60, |r| r / 10);
+    let seed: u64 = std::env::var("CCV_MUTATION_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0xfeed_f00d_1234_5678);
+    let mut rng = Rng(seed | 1);
+    let mut term = Terminal::new(TestBackend::new(80, 24)).expect("test terminal");
+    let actions = [
+        Action::Up(3),
+        Action::Down(2),
+        Action::Toggle,
+        Action::ShowAll,
+        Action::ExpandAll,
+        Action::CollapseAll,
+        Action::Top,
+        Action::Follow,
+        Action::PageUp,
+        Action::ToggleTools,
+        Action::ToggleMeta,
+        Action::NextPrompt,
+        Action::Visual,
+        Action::Copy,
+    ];
+    for round in 0..rounds {
+        let mut s = State::new(Session::new(Some("/tmp/x.jsonl".into())));
+        s.live.attached = true;
+        let bytes = mutate(&mut rng, FIXTURE.to_vec());
+        let mut at = 0;
+        let mut agents = 0u16;
+        for step in 0..200 {
+            let ev = match rng.below(20) {
+                0 => LiveEvent::Truncated { source: 0 },
+                1 => LiveEvent::Reloaded,
+                2 => LiveEvent::Deleted { source: 0 },
+                3 => {
+                    agents += 1;
+                    LiveEvent::NewSubagent {
+                        source: (s.session.sources.len()) as u16,
+                        path: format!("/tmp/x/subagents/agent-a{agents}.jsonl").into(),
+                        agent_id: format!("a{agents}"),
+                    }
+                }
+                4 => LiveEvent::Appended {
+                    source: rng.below(s.session.sources.len() + 1) as u16,
+                    bytes: FIXTURE[..rng.below(FIXTURE.len())].to_vec(),
+                },
+                5 => LiveEvent::StdinEof,
+                6 => LiveEvent::Replaced { source: 0 },
+                _ => {
+                    if at >= bytes.len() {
+                        at = 0;
+                    }
+                    let end = (at + 1 + rng.below(900)).min(bytes.len());
+                    let ev = LiveEvent::Appended {
+                        source: 0,
+                        bytes: bytes[at..end].to_vec(),
+                    };
+                    at = end;
+                    ev
+                }
+            };
+            s.on_live(&ev);
+            if rng.below(2) == 0 {
+                s.absorb();
+                perform_action(&mut s, actions[rng.below(actions.len())].clone());
+                s.requests.clear();
+                term.draw(|f| ccv::view::draw(f, &mut s))
+                    .unwrap_or_else(|e| panic!("round {round} step {step}: {e}"));
+                if !s.live.reloading() && rng.below(4) == 0 {
+                    // rows kept up to date piecemeal = rows derived afresh
+                    let kept = s.rows.clone();
+                    s.rebuild();
+                    assert_eq!(kept, s.rows, "round {round} step {step}: rows drifted");
+                }
+            }
+        }
+    }
+}

@@ -448,3 +448,42 @@ fn a_prompt_shows_what_its_turn_took_as_the_turn_goes_on() {
     let shot = screen(&mut s, 100, 10);
     assert!(shot.contains("· 2m31s · ↓ 1.5k tok"), "{shot}");
 }
+
+#[test]
+fn appending_after_a_group_that_starts_on_an_abandoned_branch_keeps_rows_right() {
+    // a3, a5 and a6 were left by a retry (a4 forks from u1 again), yet
+    // a5, a6 and a4 make one run of tool calls; then the session goes on
+    // from a4
+    let tool = |uuid: &str, parent: &str, id: &str| {
+        line(
+            json!({"type":"assistant","uuid":uuid,"parentUuid":parent,"timestamp":T0,"sessionId":"s",
+            "message":{"id":format!("m-{uuid}"),"role":"assistant","content":[
+                {"type":"tool_use","id":id,"name":"Bash","input":{"command":"ls"}}]}}),
+        )
+    };
+    let think = line(
+        json!({"type":"assistant","uuid":"a6","parentUuid":"a5","timestamp":T0,"sessionId":"s",
+        "message":{"id":"m-a6","role":"assistant","content":[{"type":"thinking","thinking":"hmm","signature":"x"}]}}),
+    );
+    let first = line(
+        json!({"type":"user","uuid":"u1","timestamp":T0,"sessionId":"s",
+        "message":{"role":"user","content":"go"}}),
+    );
+    let said = line(
+        json!({"type":"assistant","uuid":"a3","parentUuid":"u1","timestamp":T0,"sessionId":"s",
+        "message":{"id":"m-a3","role":"assistant","content":[{"type":"text","text":"first try"}]}}),
+    );
+    let text = first + &said + &tool("a5", "a3", "t5") + &think + &tool("a4", "u1", "t4");
+    let mut s = viewer(&text);
+    let next = line(
+        json!({"type":"user","uuid":"u2","parentUuid":"a4","timestamp":T0,"sessionId":"s",
+        "message":{"role":"user","content":"and now?"}}),
+    );
+    append(&mut s, &next);
+    let kept = s.rows.clone();
+    s.rebuild();
+    assert_eq!(
+        kept, s.rows,
+        "rows kept piecemeal equal rows derived afresh"
+    );
+}

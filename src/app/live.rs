@@ -46,6 +46,13 @@ pub enum FoldKey {
     Agent(String),
 }
 
+impl LiveStatus {
+    /// A rewritten file is being read again (rows come back at its end).
+    pub fn reloading(&self) -> bool {
+        self.reload.is_some()
+    }
+}
+
 impl State {
     /// Applies one event of the follower. Call [`State::absorb`] once after
     /// a burst of them, before drawing.
@@ -106,16 +113,16 @@ impl State {
     /// rows (only those after the change, or the units updated in place).
     pub fn absorb(&mut self) {
         let changes = self.session.take_changes();
-        if changes.is_empty() {
-            return;
-        }
         if self.live.reload.is_some() {
             // rows are rebuilt once the reload completes
             return;
         }
-        let (from, rebuilt) = (changes.appended_from, changes.rebuilt);
-        self.apply_changes(changes);
-        self.update_search_from(from, rebuilt);
+        if !changes.is_empty() {
+            let (from, rebuilt) = (changes.appended_from, changes.rebuilt);
+            self.apply_changes(changes);
+            self.update_search_from(from, rebuilt);
+        }
+        self.refresh_end_rows();
     }
 
     fn finish_reload(&mut self) {

@@ -142,17 +142,27 @@ pub fn derive_main(ctx: &Ctx<'_>, from: usize, end: usize, out: &mut Vec<Row>) {
 /// The first item of the top-level unit holding item `i` of the main
 /// transcript (its tool group, or its run of off-branch items).
 pub fn unit_start(t: &Transcript, mut i: usize) -> usize {
-    let Some(item) = t.items.get(i) else { return i };
-    if item.off_branch {
-        while i > 0 && t.items.get(i - 1).is_some_and(|p| p.off_branch) {
-            i -= 1;
+    // A group can begin inside an off-branch run and a run inside a group:
+    // step back until neither moves the start.
+    loop {
+        let Some(item) = t.items.get(i) else { return i };
+        let j = if item.off_branch {
+            let mut j = i;
+            while j > 0 && t.items.get(j - 1).is_some_and(|p| p.off_branch) {
+                j -= 1;
+            }
+            j
+        } else {
+            match item.group.and_then(|g| t.groups.get(g as usize)) {
+                Some(g) => g.first.min(i),
+                None => i,
+            }
+        };
+        if j == i {
+            return i;
         }
-        return i;
+        i = j;
     }
-    if let Some(g) = item.group.and_then(|g| t.groups.get(g as usize)) {
-        return g.first.min(i);
-    }
-    i
 }
 
 /// One past the last item of the unit starting at `i`.

@@ -257,6 +257,35 @@ impl State {
         self.note_new(before);
     }
 
+    /// Re-derives the rows after the main transcript: subagents no call
+    /// links to. Their files grow (or appear, or get linked) without the
+    /// main transcript changing.
+    pub(crate) fn refresh_end_rows(&mut self) {
+        let end = self.session.main.items.len();
+        let keep = self.rows.partition_point(|r| (r.top as usize) < end);
+        let mut tail = Vec::new();
+        rows::derive_main(&self.ctx(), end, usize::MAX, &mut tail);
+        // their labels count what they hold, which may have grown
+        for r in &tail {
+            if let Some(id) = self.item_id(r) {
+                self.cache.invalidate(id);
+            }
+        }
+        if self.rows.get(keep..) == Some(&tail[..]) {
+            return;
+        }
+        let before = self.rows.len();
+        let anchor = (self.selected >= keep).then(|| self.anchor()).flatten();
+        self.rows.truncate(keep);
+        self.rows.extend(tail);
+        if anchor.is_some() {
+            self.restore(anchor);
+        } else {
+            self.selected = self.selected.min(self.rows.len().saturating_sub(1));
+        }
+        self.note_new(before);
+    }
+
     fn note_new(&mut self, before: usize) {
         if self.follow {
             self.select_last();
