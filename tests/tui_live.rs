@@ -487,3 +487,43 @@ fn appending_after_a_group_that_starts_on_an_abandoned_branch_keeps_rows_right()
         "rows kept piecemeal equal rows derived afresh"
     );
 }
+
+#[test]
+fn a_group_that_starts_on_an_abandoned_branch_opens_and_closes() {
+    let tool = |uuid: &str, parent: &str, id: &str| {
+        line(
+            json!({"type":"assistant","uuid":uuid,"parentUuid":parent,"timestamp":T0,"sessionId":"s",
+            "message":{"id":format!("m-{uuid}"),"role":"assistant","content":[
+                {"type":"tool_use","id":id,"name":"Bash","input":{"command":format!("run {uuid}")}}]}}),
+        )
+    };
+    let first = line(
+        json!({"type":"user","uuid":"u1","timestamp":T0,"sessionId":"s",
+        "message":{"role":"user","content":"go"}}),
+    );
+    // a5 was left (a4 forks from u1 again); a5, a4 and a7 are one run of calls
+    let text = first + &tool("a5", "u1", "t5") + &tool("a4", "u1", "t4") + &tool("a7", "a4", "t7");
+    let mut s = viewer(&text);
+    let header = s
+        .rows
+        .iter()
+        .position(|r| matches!(r.kind, RowKind::Group { .. }))
+        .expect("the group's header on the main line");
+    perform_action(&mut s, Action::Top);
+    perform_action(&mut s, Action::Down(header));
+    perform_action(&mut s, Action::Toggle);
+    let shot = screen(&mut s, 100, 20);
+    assert!(
+        shot.contains("run a4") && shot.contains("run a7"),
+        "open:\n{shot}"
+    );
+    let kept = s.rows.clone();
+    s.rebuild();
+    assert_eq!(kept, s.rows);
+    perform_action(&mut s, Action::Toggle);
+    let shot = screen(&mut s, 100, 20);
+    assert!(!shot.contains("run a7"), "closed again:\n{shot}");
+    let kept = s.rows.clone();
+    s.rebuild();
+    assert_eq!(kept, s.rows);
+}

@@ -64,7 +64,12 @@ impl Row {
         let t = session.transcript_checked(self.agent)?;
         let item = t.items.get(self.index as usize)?;
         match self.kind {
-            RowKind::Group { .. } => Some(Fold::Group(item.id)),
+            // a group is named by its first item, wherever its header is
+            // (after an abandoned branch, at its first item on the main line)
+            RowKind::Group { group } => {
+                let first = t.groups.get(group as usize)?.first;
+                Some(Fold::Group(t.items.get(first)?.id))
+            }
             RowKind::Call { .. } => Some(Fold::Item(item.id)),
             RowKind::Subagent { agent } => Some(Fold::Agent(agent)),
             RowKind::Branch { .. } => Some(Fold::Branch(item.id)),
@@ -177,8 +182,13 @@ pub fn unit_end(t: &Transcript, i: usize, top_level: bool) -> usize {
         }
         return j;
     }
+    // a group's unit starts at its first item, or at its first item on the
+    // main line when it begins on an abandoned branch
+    let starts_here = |first: usize| {
+        first == i || (top_level && first < i && t.items.get(i - 1).is_some_and(|p| p.off_branch))
+    };
     match item.group.and_then(|g| t.groups.get(g as usize)) {
-        Some(g) if g.first == i => (g.last + 1).min(t.items.len()).max(i + 1),
+        Some(g) if starts_here(g.first) => (g.last + 1).min(t.items.len()).max(i + 1),
         _ => i + 1,
     }
 }
@@ -243,10 +253,7 @@ fn derive(
                     push_call(ctx, agent, i, depth, unit_top, Tree::None, out);
                 } else {
                     out.push(row(i, depth, RowKind::Group { group: g }));
-                    if ctx
-                        .expanded
-                        .contains(&Fold::Group(t.items[gr.first.min(i)].id))
-                    {
+                    if ctx.expanded.contains(&Fold::Group(t.items[gr.first].id)) {
                         let members: Vec<usize> =
                             (i..j).filter(|&k| shown(ctx, &t.items[k])).collect();
                         for (n, &k) in members.iter().enumerate() {
