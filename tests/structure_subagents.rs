@@ -52,9 +52,10 @@ fn subagent_calls(s: &Session) -> Vec<(String, Option<u32>)> {
         .collect()
 }
 
-#[test]
-fn project_level_agent_files_are_loaded_and_linked() {
-    let Some(corpus) = corpus() else { return };
+/// The corpus session with project-level `agent-*.jsonl` files (2.0.74-76),
+/// arranged in a temp dir as they were: (the dir, the session file).
+fn project_level_layout() -> Option<(tempfile::TempDir, PathBuf)> {
+    let corpus = corpus()?;
     let dir = tempfile::tempdir().expect("tempdir");
     arrange(
         &corpus,
@@ -64,6 +65,14 @@ fn project_level_agent_files_are_loaded_and_linked() {
     let main = dir
         .path()
         .join("b3edadab-bca0-4054-9b41-f7ffa6941260.jsonl");
+    Some((dir, main))
+}
+
+#[test]
+fn project_level_agent_files_are_loaded_and_linked() {
+    let Some((_dir, main)) = project_level_layout() else {
+        return;
+    };
     let s = load_with_subagents(&main).expect("loads");
     let a = s
         .agent_by_id("a434715")
@@ -89,16 +98,9 @@ fn project_level_agent_files_are_loaded_and_linked() {
 
 #[test]
 fn an_agent_file_read_before_its_session_still_links() {
-    let Some(corpus) = corpus() else { return };
-    let dir = tempfile::tempdir().expect("tempdir");
-    arrange(
-        &corpus,
-        "kfischer-okarin__scripts-and-tools__src__claude-history__test__fixtures__claude-projects__-Users-user-project__",
-        dir.path(),
-    );
-    let main = dir
-        .path()
-        .join("b3edadab-bca0-4054-9b41-f7ffa6941260.jsonl");
+    let Some((dir, main)) = project_level_layout() else {
+        return;
+    };
     let agent_file = dir.path().join("agent-a434715.jsonl");
     let mut s = Session::new(Some(main.clone()));
     let src = s.add_agent_source(agent_file.clone(), "a434715");
