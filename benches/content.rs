@@ -80,5 +80,5 @@ fn diff_300_lines(b: divan::Bencher) {
 fn ansi_cargo_output(b: divan::Bencher) {
     let text = "\x1b[1m\x1b[32m   Compiling\x1b[0m ccv v0.1.0 (/work)\n\x1b[1;31merror[E0382]\x1b[0m: use of moved value\n"
         .repeat(100);
-    b.bench(|| content::ansi(divan::black_box(&text), 100));
+    b.bench(|| content::ansi(divan::black_box(&text), 100, false));
 }

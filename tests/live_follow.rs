@@ -498,3 +498,28 @@ fn a_file_loaded_mid_line_is_completed_by_the_follower() {
     assert_eq!(l.session.stats.unreadable, 0);
     assert_eq!(summary(&l.session), summary(&one_shot(whole.as_bytes())));
 }
+
+/// Listing `<session>/subagents/` or opening a file there raises access
+/// events on the watched directory; the follower must not take them for
+/// changes (it used to rescan thousands of times a second, idle).
+#[test]
+fn idle_follower_with_a_subagents_folder_does_not_wake_itself() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("s1.jsonl");
+    std::fs::write(&path, FIXTURE).expect("write");
+    let sub = dir.path().join("s1").join("subagents");
+    std::fs::create_dir_all(&sub).expect("mkdir");
+    std::fs::write(sub.join("agent-a1.jsonl"), line("x1", "sub")).expect("write");
+    for project in [false, true] {
+        let spec = FollowSpec::new(path.clone())
+            .force_poll(false)
+            .project(project);
+        let live = Live::start(spec, Session::new(Some(path.clone())));
+        std::thread::sleep(Duration::from_millis(400));
+        let before = live._follower.scans();
+        std::thread::sleep(Duration::from_millis(1500));
+        let woke = live._follower.scans() - before;
+        // the safety check runs every 0.5 s, 1 s, 2 s...: at most a couple
+        assert!(woke <= 3, "project={project}: {woke} scans while idle");
+    }
+}

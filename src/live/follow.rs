@@ -13,9 +13,11 @@ use super::tail::{Outcome, Tracked, read_sig};
 use super::{LiveEvent, is_session_file};
 use crate::model::Session;
 use crate::model::loader::{agent_id_of, subagent_files};
-use notify::{RecursiveMode, Watcher};
+use notify::{EventKind, RecursiveMode, Watcher};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::time::{Duration, SystemTime};
 
@@ -99,6 +101,15 @@ fn poll_forced() -> bool {
 #[derive(Debug)]
 pub struct Follower {
     tx: Sender<Msg>,
+    scans: Arc<AtomicU64>,
+}
+
+impl Follower {
+    /// How many times the thread has looked at the files so far. Idle, this
+    /// stays put: tests use it to catch a watcher that wakes itself.
+    pub fn scans(&self) -> u64 {
+        self.scans.load(Ordering::Relaxed)
+    }
 }
 
 impl Drop for Follower {
@@ -121,13 +132,15 @@ pub fn spawn(
 ) -> std::io::Result<Follower> {
     let (tx, rx) = mpsc::channel();
     let fs_tx = tx.clone();
+    let scans = Arc::new(AtomicU64::new(0));
+    let counter = Arc::clone(&scans);
     std::thread::Builder::new()
         .name("ccv-follow".into())
         .spawn(move || {
-            let mut st = State::new(spec, Box::new(sink));
+            let mut st = State::new(spec, Box::new(sink), counter);
             st.run(fs_tx, rx);
         })?;
-    Ok(Follower { tx })
+    Ok(Follower { tx, scans })
 }
 
 struct State {
@@ -140,10 +153,15 @@ struct State {
     /// Project mode: newer sessions of the directory.
     project: Option<Project>,
     watched: HashSet<PathBuf>,
+    scans: Arc<AtomicU64>,
 }
 
 impl State {
-    fn new(mut spec: FollowSpec, sink: Box<dyn FnMut(LiveEvent) -> bool + Send>) -> Self {
+    fn new(
+        mut spec: FollowSpec,
+        sink: Box<dyn FnMut(LiveEvent) -> bool + Send>,
+        scans: Arc<AtomicU64>,
+    ) -> Self {
         // event paths are absolute: compare like with like
         spec.path = absolute(&spec.path);
         for k in &mut spec.known {
@@ -158,6 +176,7 @@ impl State {
             agents_seen: HashSet::new(),
             project: None,
             watched: HashSet::new(),
+            scans,
         };
         st.start_tracking(false);
         if st.spec.project {
@@ -220,17 +239,21 @@ impl State {
                 Ok(Msg::Fs(first)) => {
                     // coalesce a burst of events into one scan
                     let mut sessions = Vec::new();
-                    let mut dirs = self.event_touches_dirs(&first, &mut sessions);
+                    let mut wake = Wake::default();
+                    wake.add(self.event_touches_dirs(&first, &mut sessions));
                     let mut stop = false;
                     while let Ok(m) = rx.try_recv() {
                         match m {
                             Msg::Stop => stop = true,
-                            Msg::Fs(r) => dirs |= self.event_touches_dirs(&r, &mut sessions),
+                            Msg::Fs(r) => wake.add(self.event_touches_dirs(&r, &mut sessions)),
                         }
                     }
                     if stop {
                         break;
                     }
+                    // Opening a file or listing a directory raises an access
+                    // event on it; reacting to those would wake us forever.
+                    let Some(dirs) = wake.dirs else { continue };
                     if dirs {
                         self.update_watches(&mut watcher, &mut poll_mode);
                     }
@@ -276,14 +299,17 @@ impl State {
     /// An event about a directory or a new subagent file needs the
     /// directories listed again; one about another session of the
     /// project goes to `sessions` (project mode) or is of no interest.
+    /// `None`: an event that cannot mean a change (an open or a read,
+    /// including our own).
     fn event_touches_dirs(
         &self,
         ev: &notify::Result<notify::Event>,
         sessions: &mut Vec<PathBuf>,
-    ) -> bool {
+    ) -> Option<bool> {
         let e = match ev {
-            Err(_) => return true,
-            Ok(e) if e.need_rescan() => return true,
+            Err(_) => return Some(true),
+            Ok(e) if e.need_rescan() => return Some(true),
+            Ok(e) if matches!(e.kind, EventKind::Access(_)) => return None,
             Ok(e) => e,
         };
         let mut dirs = false;
@@ -299,7 +325,7 @@ impl State {
             }
             dirs = true;
         }
-        dirs
+        Some(dirs)
     }
 
     /// Watches the session's directory, `<session>/` and its `subagents/`
@@ -347,6 +373,7 @@ impl State {
     /// Checks every followed file (and, with `dirs`, the directories).
     /// True if anything changed.
     fn scan(&mut self, dirs: bool) -> bool {
+        self.scans.fetch_add(1, Ordering::Relaxed);
         let mut changed = false;
         let mut i = 0;
         while i < self.tracked.len() && self.alive {
@@ -424,6 +451,21 @@ impl State {
             found = true;
         }
         found
+    }
+}
+
+/// What a burst of file-system events asks for: nothing (`dirs: None`), a
+/// look at the followed files, or that and the directories.
+#[derive(Default)]
+struct Wake {
+    dirs: Option<bool>,
+}
+
+impl Wake {
+    fn add(&mut self, ev: Option<bool>) {
+        if let Some(d) = ev {
+            self.dirs = Some(self.dirs.unwrap_or(false) | d);
+        }
     }
 }
 

@@ -54,7 +54,8 @@ pub fn ansi_segments(s: &str) -> Vec<AnsiSegment<'_>> {
             Intro::Csi => {
                 // parameters and intermediates, then one final byte 0x40..=0x7e
                 let mut j = body;
-                while j < b.len() && (0x20..0x40).contains(&b[j]) {
+                let limit = b.len().min(body + SEQ_MAX);
+                while j < limit && (0x20..0x40).contains(&b[j]) {
                     j += 1;
                 }
                 let fin = j;
@@ -69,10 +70,13 @@ pub fn ansi_segments(s: &str) -> Vec<AnsiSegment<'_>> {
                 end
             }
             Intro::Osc | Intro::Str => {
-                // terminated by BEL, ESC \ or the C1 ST (C2 9C)
+                // terminated by BEL, ESC \ or the C1 ST (C2 9C); one left
+                // open ends at its line's end or after `SEQ_MAX` bytes, so
+                // a stray introducer cannot swallow the rest of the text
                 let mut j = body;
+                let limit = b.len().min(body + SEQ_MAX);
                 loop {
-                    if j >= b.len() {
+                    if j >= limit || b[j] == b'\n' {
                         break j;
                     }
                     match b[j] {
@@ -98,6 +102,10 @@ pub fn ansi_segments(s: &str) -> Vec<AnsiSegment<'_>> {
     }
     out
 }
+
+/// The longest escape sequence dropped as one (an OSC 52 clipboard write
+/// can be long; a title or hyperlink is far shorter).
+const SEQ_MAX: usize = 4096;
 
 enum Intro {
     Csi,
@@ -148,11 +156,12 @@ pub fn visible_escape(c: char, out: &mut String) {
     }
 }
 
-/// Makes text safe to print: escape sequences removed, `\r` handled as a
-/// terminal would (the text after the last `\r` of a line wins, so progress
-/// bars show their final state), backspace overstrike resolved, and any
-/// other control character shown as `^X` / `<U+XXXX>`. Newlines and tabs
-/// are kept.
+/// Makes text safe to print: escape sequences removed, backspace
+/// overstrike resolved, and any other control character shown as `^X` /
+/// `<U+XXXX>`. Newlines and tabs are kept. `\r\n` is a newline, and so is
+/// a lone `\r`: a terminal would let the text after it overwrite the text
+/// before, which would let a session hide words (`rm -rf ~ \rharmless`);
+/// here every frame stays readable.
 pub fn sanitize(s: &str) -> Cow<'_, str> {
     if !s.chars().any(|c| is_unsafe_char(c) || c == '\u{1b}') {
         return Cow::Borrowed(s);
@@ -164,13 +173,12 @@ pub fn sanitize(s: &str) -> Cow<'_, str> {
             out.push('\n');
         }
         let line = line.strip_suffix('\r').unwrap_or(line);
-        // A carriage return moves to column 0: what follows overwrites.
-        let line = match line.rfind('\r') {
-            Some(p) if p + 1 < line.len() => &line[p + 1..],
-            Some(_) => line.trim_end_matches('\r'),
-            None => line,
-        };
-        push_line_sanitized(line, &mut out);
+        for (k, frame) in line.split('\r').enumerate() {
+            if k > 0 {
+                out.push('\n');
+            }
+            push_line_sanitized(frame, &mut out);
+        }
     }
     Cow::Owned(out)
 }
@@ -249,7 +257,9 @@ mod tests {
     fn sanitize_makes_controls_visible() {
         assert_eq!(sanitize("a\0b\x07c"), "a^@b^Gc");
         assert_eq!(sanitize("evil\u{202e}txt"), "evil<U+202E>txt");
-        assert_eq!(sanitize("50%\r100%\ndone"), "100%\ndone");
+        assert_eq!(sanitize("50%\r100%\ndone"), "50%\n100%\ndone");
+        assert_eq!(sanitize("VISIBLE rm -rf ~ \rharmless"), "VISIBLE rm -rf ~ \nharmless");
+        assert_eq!(sanitize("a\rb\rc"), "a\nb\nc");
         assert_eq!(sanitize("line\r\nnext"), "line\nnext");
         assert_eq!(sanitize("ab\x08c"), "ac");
         assert_eq!(sanitize("tab\tok"), "tab\tok");
@@ -270,5 +280,18 @@ mod tests {
             let out = sanitize(s);
             assert!(!out.chars().any(is_unsafe_char), "{s:?} -> {out:?}");
         }
+    }
+
+    #[test]
+    fn an_unterminated_string_sequence_ends_at_its_line() {
+        for intro in ["\x1b]", "\x1bP", "\x1b_", "\u{9d}"] {
+            let s = format!("before{intro}0;junk\nafter\n\nmore");
+            let out = sanitize(&s);
+            assert_eq!(out, "before\nafter\n\nmore", "{intro:?}");
+        }
+        let long = format!("a\x1b]{}tail", "x".repeat(SEQ_MAX + 10));
+        assert!(strip_ansi(&long).ends_with("xxxxxxxxxxtail"));
+        let csi = format!("a\x1b[{}m", "1;".repeat(SEQ_MAX));
+        assert!(strip_ansi(&csi).len() > SEQ_MAX);
     }
 }

@@ -198,7 +198,7 @@ fn result(c: &ToolCall, w: u16, lost: bool, full: bool) -> Vec<Line<'static>> {
             let lines = if c.name == "Task" || c.name == "Agent" {
                 content::markdown(&r.text, w)
             } else {
-                content::ansi(&r.text, w)
+                content::ansi(&r.text, w, full)
             };
             let lines = fold(lines, limit(FOLD, full));
             if r.is_error {

@@ -255,7 +255,7 @@ fn item_row(
                 _ => item.text.as_str(),
             };
             let lines = if expanded {
-                call::fold(content::ansi(text, tw), call::limit(call::FOLD, cx.full))
+                call::fold(content::ansi(text, tw, cx.full), call::limit(call::FOLD, cx.full))
             } else {
                 one_line(text, tw)
             };

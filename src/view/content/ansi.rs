@@ -127,13 +127,22 @@ fn extended(rest: &[u16]) -> (Option<Color>, usize) {
     }
 }
 
-/// Logical (unwrapped) lines of styled spans from ANSI text. `\r`
-/// behaves like `sanitize`: the text after the last `\r` of a line wins;
-/// backspace removes the previous character.
+/// Logical (unwrapped) lines of styled spans from ANSI text, every frame
+/// of a `\r` progress line on a line of its own (as [`sanitize`] does).
+/// Backspace removes the previous character.
+///
+/// [`sanitize`]: crate::model::text::sanitize
 pub fn ansi_lines(text: &str) -> Vec<Vec<Span<'static>>> {
+    ansi_lines_folded(text, false)
+}
+
+/// As [`ansi_lines`]; with `fold_frames`, a line redrawn with `\r` shows
+/// its last non-empty frame followed by `↻ N frames` (what a terminal
+/// would have left on screen, without hiding that there was more).
+pub fn ansi_lines_folded(text: &str, fold_frames: bool) -> Vec<Vec<Span<'static>>> {
     let color = theme::current().color;
     let mut sgr = Sgr::default();
-    let mut lines: Vec<Vec<Span<'static>>> = vec![Vec::new()];
+    let mut lines = Lines::new(fold_frames);
     let mut pending_cr = false;
     for seg in ansi_segments(text) {
         match seg {
@@ -142,30 +151,87 @@ pub fn ansi_lines(text: &str) -> Vec<Vec<Span<'static>>> {
                 for c in t.chars() {
                     if c == '\n' {
                         pending_cr = false;
-                        lines.push(Vec::new());
+                        lines.end_line();
                         continue;
                     }
-                    let Some(line) = lines.last_mut() else {
-                        continue;
-                    };
                     if std::mem::take(&mut pending_cr) {
-                        line.clear();
+                        lines.new_frame();
                     }
                     if c == '\r' {
                         pending_cr = true;
                     } else if c == '\u{8}' {
-                        backspace(line);
+                        backspace(lines.current());
                     } else {
-                        push_char(line, sgr.style(), c);
+                        push_char(lines.current(), sgr.style(), c);
                     }
                 }
             }
         }
     }
-    if text.ends_with('\n') && lines.len() > 1 && lines.last().is_some_and(Vec::is_empty) {
-        lines.pop();
+    lines.finish(text.ends_with('\n') || text.ends_with("\r"))
+}
+
+/// The lines being built, and the frames of the current one.
+struct Lines {
+    done: Vec<Vec<Span<'static>>>,
+    line: Vec<Span<'static>>,
+    fold: bool,
+    /// Folding: the last non-empty frame before the current one, and how
+    /// many frames the line had so far.
+    last_frame: Vec<Span<'static>>,
+    frames: usize,
+}
+
+impl Lines {
+    fn new(fold: bool) -> Self {
+        Lines {
+            done: Vec::new(),
+            line: Vec::new(),
+            fold,
+            last_frame: Vec::new(),
+            frames: 0,
+        }
     }
-    lines
+
+    fn current(&mut self) -> &mut Vec<Span<'static>> {
+        &mut self.line
+    }
+
+    fn new_frame(&mut self) {
+        if !self.fold {
+            self.done.push(std::mem::take(&mut self.line));
+            return;
+        }
+        self.frames += 1;
+        if !self.line.is_empty() {
+            self.last_frame = std::mem::take(&mut self.line);
+        }
+    }
+
+    fn end_line(&mut self) {
+        let mut line = std::mem::take(&mut self.line);
+        if self.frames > 0 {
+            if line.is_empty() {
+                line = std::mem::take(&mut self.last_frame);
+            }
+            let n = self.frames + 1;
+            line.push(Span::styled(format!(" ↻ {n} frames"), theme::current().dim));
+            self.frames = 0;
+            self.last_frame.clear();
+        }
+        self.done.push(line);
+    }
+
+    fn finish(mut self, ended_with_newline: bool) -> Vec<Vec<Span<'static>>> {
+        let trailing_empty = self.line.is_empty() && self.frames == 0;
+        if !(ended_with_newline && trailing_empty && !self.done.is_empty()) {
+            self.end_line();
+        }
+        if self.done.is_empty() {
+            self.done.push(Vec::new());
+        }
+        self.done
+    }
 }
 
 fn backspace(line: &mut Vec<Span<'static>>) {
@@ -195,8 +261,8 @@ fn push_char(line: &mut Vec<Span<'static>>, style: Style, c: char) {
 }
 
 /// See [`super::ansi`].
-pub fn ansi(text: &str, width: u16) -> Vec<Line<'static>> {
-    ansi_lines(text)
+pub fn ansi(text: &str, width: u16, fold_frames: bool) -> Vec<Line<'static>> {
+    ansi_lines_folded(text, fold_frames)
         .iter()
         .flat_map(|l| wrap_spans(l, usize::from(width), &[], &[]))
         .collect()
@@ -246,8 +312,26 @@ mod tests {
             .iter()
             .map(|l| l.iter().map(|s| s.content.as_ref()).collect())
             .collect();
-        assert_eq!(text, ["red ok", "100%", "ac!"]);
+        assert_eq!(text, ["red ok", "50%", "100%", "ac!"]);
         assert_eq!(lines[0][0].style.fg, Some(Color::Red));
         assert_eq!(lines[0][1].style.fg, None);
+    }
+
+    #[test]
+    fn progress_frames_fold_to_the_last_with_a_marker() {
+        let text = |ls: Vec<Vec<Span<'static>>>| -> Vec<String> {
+            ls.iter()
+                .map(|l| l.iter().map(|s| s.content.as_ref()).collect())
+                .collect()
+        };
+        let out = ansi_lines_folded("start\n10%\r50%\r100%\r\ndone\na\rb\rc", true);
+        assert_eq!(
+            text(out),
+            ["start", "100% ↻ 3 frames", "done", "c ↻ 3 frames"]
+        );
+        // a trailing \r before the end: the last frame stays visible
+        let out = ansi_lines_folded("x\ry\r", true);
+        assert_eq!(text(out), ["y ↻ 2 frames"]);
+        assert_eq!(text(ansi_lines("a\rb\rc")), ["a", "b", "c"]);
     }
 }

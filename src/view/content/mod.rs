@@ -17,7 +17,7 @@ use crate::model::raw::Hunk;
 use crate::model::text::sanitize;
 use ratatui::text::{Line, Span};
 
-pub use ansi::{Sgr, ansi_lines};
+pub use ansi::{Sgr, ansi_lines, ansi_lines_folded};
 pub use code::{read_result, split_numbered};
 pub use diff::diff_stats;
 pub use highlight::{highlight_in_background, is_warm, warm_up};
@@ -41,8 +41,10 @@ pub fn diff(hunks: &[Hunk], path: &str, width: u16) -> Vec<Line<'static>> {
 }
 
 /// Tool output: ANSI colours become styles, every other escape is dropped.
-pub fn ansi(text: &str, width: u16) -> Vec<Line<'static>> {
-    ansi::ansi(text, width)
+/// Unless `full`, a line redrawn with `\r` (a progress bar) shows its last
+/// frame and how many there were.
+pub fn ansi(text: &str, width: u16, full: bool) -> Vec<Line<'static>> {
+    ansi::ansi(text, width, !full)
 }
 
 /// Plain text, sanitized and wrapped.
