@@ -263,3 +263,72 @@ fn selection_stays_visible_when_scrolling_and_tiny_areas_do_not_panic() {
         render(&state, w, h);
     }
 }
+
+fn selected_id(state: &PickerState) -> Option<String> {
+    state.selected_session().map(|s| s.session_id.clone())
+}
+
+/// A word of one session's title selects that session, even when an older
+/// project or id also matches the letters (the score ranks, it is not a
+/// yes/no); ties go to the newer session.
+#[test]
+fn the_filter_ranks_title_matches_first_and_selects_the_best() {
+    let mut rows: Vec<SessionInfo> = (0..30)
+        .map(|i| {
+            session(
+                &format!("/work/kube/let-it-be-{i}"),
+                &format!("{i:02}b3c9d2-e8f1-4aa0-9d1e-5c4e7f8a9b{i:02}"),
+                &format!("Routine work number {i}"),
+                i,
+            )
+        })
+        .collect();
+    rows.push(session("/src/old", "zz", "Debug the kubelet eviction storm", 90_000));
+    rows.push(session("/src/other", "yy", "Kubelet notes", 95_000));
+    let mut state = PickerState::with_sessions(rows, NOW);
+    for c in "kubelet".chars() {
+        handle_key(&mut state, key(KeyCode::Char(c)));
+    }
+    // both titles hold the word; the newer one wins the tie-ish race, and
+    // no session whose only match is its project comes first
+    let first = selected_id(&state).expect("a selection");
+    assert!(first == "zz" || first == "yy", "selected {first}");
+    for c in " eviction".chars() {
+        handle_key(&mut state, key(KeyCode::Char(c)));
+    }
+    assert_eq!(selected_id(&state).as_deref(), Some("zz"));
+    // short queries that match every id still put a title match first
+    let mut state = PickerState::with_sessions(
+        vec![
+            session("/src/a", "e3b0c442", "Routine", 0),
+            session("/src/b", "9f86d081", "Profile the e3 loader", 600),
+        ],
+        NOW,
+    );
+    for c in "loader".chars() {
+        handle_key(&mut state, key(KeyCode::Char(c)));
+    }
+    assert_eq!(selected_id(&state).as_deref(), Some("9f86d081"));
+}
+
+/// While the scan streams rows in, the newest session stays selected
+/// until the user moves.
+#[test]
+fn the_newest_session_stays_selected_while_rows_stream_in() {
+    let mut state = PickerState::new(NOW);
+    perform_action(
+        &mut state,
+        Action::Merge(vec![session("/src/a", "old", "Old", 600)]),
+    );
+    assert_eq!(selected_id(&state).as_deref(), Some("old"));
+    perform_action(
+        &mut state,
+        Action::Merge(vec![session("/src/b", "new", "New", 0)]),
+    );
+    assert_eq!(selected_id(&state).as_deref(), Some("new"));
+    perform_action(
+        &mut state,
+        Action::Merge(vec![session("/src/c", "mid", "Mid", 60)]),
+    );
+    assert_eq!(selected_id(&state).as_deref(), Some("new"));
+}

@@ -73,6 +73,9 @@ pub struct PickerState {
     /// Shown in the status line until the next key (e.g. why a session
     /// could not be opened).
     pub message: Option<String>,
+    /// The user moved the selection since the filter last changed: keep
+    /// their session selected as rows arrive (else the first row is).
+    moved: bool,
 }
 
 impl PickerState {
@@ -89,6 +92,7 @@ impl PickerState {
             matcher: Matcher::new(Config::DEFAULT),
             project_count: 0,
             message: None,
+            moved: false,
         }
     }
 
@@ -176,23 +180,13 @@ impl PickerState {
     }
 
     fn rebuild_keeping(&mut self, keep: Option<PathBuf>) {
-        let pattern = Pattern::parse(&self.filter, CaseMatching::Ignore, Normalization::Smart);
+        let ranked = self.ranked();
         let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
         let mut group_of: HashMap<&str, usize> = HashMap::new();
-        let mut buf = Vec::new();
-        for (i, s) in self.sessions.iter().enumerate() {
-            if !self.filter.is_empty() {
-                let hay = format!(
-                    "{} {} {} {}",
-                    s.title, s.first_prompt, s.project, s.session_id
-                );
-                if pattern
-                    .score(Utf32Str::new(&hay, &mut buf), &mut self.matcher)
-                    .is_none()
-                {
-                    continue;
-                }
-            }
+        for i in ranked {
+            let Some(s) = self.sessions.get(i) else {
+                continue;
+            };
             let g = *group_of.entry(s.project.as_str()).or_insert_with(|| {
                 groups.push((s.project.clone(), Vec::new()));
                 groups.len() - 1
@@ -206,11 +200,67 @@ impl PickerState {
             self.rows.push(Row::Project(project));
             self.rows.extend(members.into_iter().map(Row::Session));
         }
+        // Until the user moves, the first row (the newest session, or the
+        // best match) stays selected while rows stream in.
+        let keep = keep.filter(|_| self.moved);
         let found = keep.and_then(|p| {
             self.rows.iter().position(|r| matches!(r, Row::Session(i) if self.sessions.get(*i).is_some_and(|s| s.path == p)))
         });
         self.selected = found.or_else(|| self.first_session_row(0, 1));
         self.ensure_visible();
+    }
+
+    /// Indices of the sessions the filter lets through, best first: a
+    /// match in the title or first prompt outranks one in the project or
+    /// id (short queries match almost any id), ties go to the newer
+    /// session. Groups by project follow the order of their best member.
+    fn ranked(&mut self) -> Vec<usize> {
+        if self.filter.trim().is_empty() {
+            return (0..self.sessions.len()).collect();
+        }
+        let pattern = Pattern::parse(&self.filter, CaseMatching::Smart, Normalization::Smart);
+        let mut buf = Vec::new();
+        let mut scored: Vec<(u32, usize)> = Vec::new();
+        let m = &mut self.matcher;
+        for (i, s) in self.sessions.iter().enumerate() {
+            let mut score =
+                |hay: &str| pattern.score(Utf32Str::new(hay, &mut buf), m);
+            let text = [score(&s.title), score(&s.first_prompt)]
+                .into_iter()
+                .flatten()
+                .max()
+                .map(|x| x.saturating_mul(4));
+            let other = [score(&s.project), score(&s.session_id)]
+                .into_iter()
+                .flatten()
+                .max();
+            let best = text.max(other).or_else(|| {
+                // words spread over several fields still match, ranked last
+                let hay = format!("{} {} {} {}", s.title, s.first_prompt, s.project, s.session_id);
+                score(&hay).map(|_| 0)
+            });
+            if let Some(best) = best {
+                scored.push((best, i));
+            }
+        }
+        // sessions are newest first: a stable sort keeps that among ties
+        scored.sort_by(|a, b| b.0.cmp(&a.0));
+        let mut group_rank: HashMap<&str, usize> = HashMap::new();
+        for (n, &(_, i)) in scored.iter().enumerate() {
+            if let Some(s) = self.sessions.get(i) {
+                group_rank.entry(s.project.as_str()).or_insert(n);
+            }
+        }
+        let mut order: Vec<(usize, usize, usize)> = scored
+            .iter()
+            .enumerate()
+            .filter_map(|(n, &(_, i))| {
+                let g = *group_rank.get(self.sessions.get(i)?.project.as_str())?;
+                Some((g, n, i))
+            })
+            .collect();
+        order.sort_unstable();
+        order.into_iter().map(|(_, _, i)| i).collect()
     }
 
     /// The first session row from `from` going in direction `step`.
@@ -291,24 +341,32 @@ pub fn key_action(key: KeyEvent) -> Option<Action> {
 
 pub fn perform_action(state: &mut PickerState, action: Action) -> PickerOutcome {
     let page = state.page.get().max(2) as isize - 1;
+    let rows = state.rows.len() as isize;
+    let move_by = |state: &mut PickerState, d: isize| {
+        state.moved = true;
+        state.move_by(d);
+    };
     match action {
-        Action::Up => state.move_by(-1),
-        Action::Down => state.move_by(1),
-        Action::PageUp => state.move_by(-page),
-        Action::PageDown => state.move_by(page),
-        Action::Top => state.move_by(-(state.rows.len() as isize)),
-        Action::Bottom => state.move_by(state.rows.len() as isize),
+        Action::Up => move_by(state, -1),
+        Action::Down => move_by(state, 1),
+        Action::PageUp => move_by(state, -page),
+        Action::PageDown => move_by(state, page),
+        Action::Top => move_by(state, -rows),
+        Action::Bottom => move_by(state, rows),
         Action::FilterPush(c) => {
             state.filter.push(c);
+            state.moved = false;
             state.rebuild();
         }
         Action::FilterPop => {
             state.filter.pop();
+            state.moved = false;
             state.rebuild();
         }
         Action::Back if state.filter.is_empty() => return PickerOutcome::Quit,
         Action::Back => {
             state.filter.clear();
+            state.moved = false;
             state.rebuild();
         }
         Action::Open => {
