@@ -39,7 +39,7 @@ fn walk(v: &Value, n: &mut usize) {
                 }
             }
             if let Some(Value::String(c)) = m.get("content") {
-                check(&ansi(c, 80), 80);
+                check(&ansi(c, 80, false), 80);
                 if c.trim_start()
                     .split_once('→')
                     .is_some_and(|(n, _)| n.parse::<u64>().is_ok())

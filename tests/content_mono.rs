@@ -20,7 +20,7 @@ fn mono_theme_draws_without_colour() {
     theme::init(false);
     assert!(!theme::current().color);
 
-    let out = ansi("\x1b[1;4;31mbad\x1b[0m \x1b[48;5;17mbg", 40);
+    let out = ansi("\x1b[1;4;31mbad\x1b[0m \x1b[48;5;17mbg", 40, false);
     no_colour(&out);
     let bad = &out[0].spans[0];
     assert_eq!(bad.content, "bad");

@@ -51,7 +51,7 @@ fn assert_safe(what: &str, input: &str, lines: &[Line<'_>], width: u16) {
 
 fn all_renderers(input: &str, width: u16) {
     assert_safe("plain", input, &plain(input, width), width);
-    assert_safe("ansi", input, &ansi(input, width), width);
+    assert_safe("ansi", input, &ansi(input, width, false), width);
     assert_safe("markdown", input, &markdown(input, width), width);
     assert_safe("code", input, &code(input, "rust", Some(1), width), width);
     assert_safe("code-sh", input, &code(input, "sh", None, width), width);
@@ -101,8 +101,9 @@ fn escape_sequences_are_removed_not_shown() {
             .collect()
     };
     assert_eq!(text(plain("a\x1b]2;pwned\x07b", 40)), "ab");
-    assert_eq!(text(ansi("a\x1b[2J\x1b[?1049hb", 40)), "ab");
-    assert_eq!(text(ansi("50%\r100%", 40)), "100%");
+    assert_eq!(text(ansi("a\x1b[2J\x1b[?1049hb", 40, false)), "ab");
+    assert_eq!(text(ansi("50%\r100%", 40, false)), "100% ↻ 2 frames");
+    assert_eq!(ansi("50%\r100%", 40, true).len(), 2);
     assert_eq!(text(markdown("x \x1b]52;c;aGk=\x07y", 40)), "x y");
     assert_eq!(text(plain("a\0b", 40)), "a^@b");
 }
@@ -112,6 +113,7 @@ fn ansi_colours_become_styles() {
     let out = ansi(
         "\x1b[1;31merror\x1b[0m: \x1b[38;5;208mwarn\x1b[38;2;1;2;3m rgb\x1b[39m",
         80,
+        false,
     );
     assert_eq!(out.len(), 1);
     let spans = &out[0].spans;
@@ -144,7 +146,7 @@ fn wrapping_respects_wide_and_zero_width_text() {
     for s in samples {
         // from 3: one halfwidth kana + dakuten cluster is 3 columns to ratatui
         for width in 3..30u16 {
-            for lines in [plain(s, width), markdown(s, width), ansi(s, width)] {
+            for lines in [plain(s, width), markdown(s, width), ansi(s, width, false)] {
                 for l in &lines {
                     let w = spans_width(&l.spans);
                     assert!(w <= usize::from(width), "{s:?} at {width}: {w} {l:?}");

@@ -135,9 +135,9 @@ fn usage_counts_each_message_once() {
 #[test]
 fn metadata_and_hidden_entries_are_counted() {
     let s = load(KINDS);
-    assert_eq!(s.meta.title(), Some("Fix the parser"));
+    assert_eq!(s.title(), Some("Fix the parser"));
     assert_eq!(
-        s.meta.first_prompt.as_deref(),
+        s.meta.first_prompt(),
         Some("Fix the parser in @src/parse.rs please")
     );
     assert_eq!(s.meta.cwd.as_deref(), Some("/home/alice/src/demo"));

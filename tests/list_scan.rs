@@ -31,7 +31,7 @@ fn assistant(cwd: &str, ts: &str, model: &str) -> String {
 
 fn opts(cache: &Path) -> ScanOptions {
     ScanOptions {
-        cache: Some(cache.join("ccv").join("sessions-v1.jsonl")),
+        cache: Some(cache.join("ccv").join("sessions-v2.jsonl")),
         threads: 2,
     }
 }
@@ -63,7 +63,7 @@ fn small_tree(root: &Path) -> PathBuf {
             &user(cwd, "2025-01-01T10:00:02.000Z", r#""Fix the\nflaky test""#),
             &assistant(cwd, "2025-01-01T10:00:03.000Z", "claude-opus-4-1-20250805"),
             &assistant(cwd, "2025-01-01T10:00:04.000Z", "<synthetic>"),
-            r#"{"type":"summary","summary":"Flaky test fixed","leafUuid":"y"}"#,
+            r#"{"type":"summary","summary":"Flaky test fixed","leafUuid":"u2025-01-01T10:00:02.000Z"}"#,
         ],
     );
     write(
@@ -159,7 +159,8 @@ fn titles_paths_order_and_subagents() {
 
     let c = by_id(&list, "ccc");
     assert_eq!(c.project, "/tmp/x");
-    assert_eq!(c.title, "Only a summary");
+    // a summary of another session (its leaf is not here) is no title
+    assert_eq!(c.title, "");
     assert!(c.live, "written just now");
 }
 

@@ -29,7 +29,6 @@ pub fn export_markdown_file(
         &opts,
     );
     let title = session
-        .meta
         .title()
         .map(|t| sanitize(t).split_whitespace().collect::<Vec<_>>().join(" "));
     let id = session_id(session);

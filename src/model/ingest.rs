@@ -53,19 +53,19 @@ impl Session {
             "user" | "assistant" | "system" | "result" => {}
             "summary" => {
                 if let Some(s) = e.summary.as_deref() {
-                    self.meta.summary = Some(s.to_owned());
+                    self.meta.titles.add_summary(s, e.leaf_uuid.as_deref());
                 }
                 return Outcome::Hidden("summary");
             }
             "ai-title" => {
                 if let Some(t) = e.ai_title.as_deref() {
-                    self.meta.ai_title = Some(t.to_owned());
+                    self.meta.titles.set_ai(t);
                 }
                 return Outcome::Hidden("ai-title");
             }
             "custom-title" => {
                 if let Some(t) = e.custom_title.as_deref() {
-                    self.meta.custom_title = Some(t.to_owned());
+                    self.meta.titles.set_custom(t);
                 }
                 return Outcome::Hidden("custom-title");
             }

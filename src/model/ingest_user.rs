@@ -111,6 +111,9 @@ impl Session {
         } else {
             classify_user_text(text)
         };
+        if target == Target::Main && !is_meta && self.meta.titles.first_prompt.is_none() {
+            self.meta.titles.note_user(text, images.len());
+        }
         let item = match class {
             UserText::Meta => {
                 let mut item = self.envelope_item(Kind::Meta, source, line, e);
@@ -133,12 +136,6 @@ impl Session {
                     item.text.push_str(&img.placeholder());
                 }
                 let files = mentioned_files(text);
-                if target == Target::Main
-                    && self.meta.first_prompt.is_none()
-                    && !text.trim().is_empty()
-                {
-                    self.meta.first_prompt = Some(super::text::first_line(text, 200));
-                }
                 if let Target::Agent(a) = target {
                     if self.agents[a as usize].prompt.is_none() {
                         self.agents[a as usize].prompt = Some(text.to_owned());

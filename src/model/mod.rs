@@ -19,6 +19,7 @@ pub mod session;
 pub mod summary;
 pub mod text;
 pub mod time;
+pub mod title;
 pub mod transcript;
 
 pub use item::{Category, Detail, Item, ItemId, Kind, ToolCall, ToolResult};

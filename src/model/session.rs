@@ -31,10 +31,8 @@ impl Source {
 
 #[derive(Debug, Default, Clone)]
 pub struct Meta {
-    pub ai_title: Option<String>,
-    pub custom_title: Option<String>,
-    pub summary: Option<String>,
-    pub first_prompt: Option<String>,
+    /// What names the session: see [`Session::title`].
+    pub titles: super::title::TitleFacts,
     pub last_prompt: Option<String>,
     pub leaf_uuid: Option<String>,
     pub cwd: Option<String>,
@@ -54,13 +52,9 @@ pub struct Meta {
 }
 
 impl Meta {
-    /// Last ai-title / custom-title / summary, else the first real prompt.
-    pub fn title(&self) -> Option<&str> {
-        self.custom_title
-            .as_deref()
-            .or(self.ai_title.as_deref())
-            .or(self.summary.as_deref())
-            .or(self.first_prompt.as_deref())
+    /// The first prompt the user typed, if any.
+    pub fn first_prompt(&self) -> Option<&str> {
+        self.titles.first_prompt.as_deref()
     }
 }
 
@@ -127,6 +121,14 @@ pub struct Session {
 pub const MAIN: u16 = 0;
 
 impl Session {
+    /// The session's title by the rule of [`super::title`] (a summary
+    /// counts only when its leaf is a line of this session).
+    pub fn title(&self) -> Option<&str> {
+        self.meta
+            .titles
+            .title(|leaf| self.main.threads.node(leaf).is_some())
+    }
+
     pub fn new(path: Option<PathBuf>) -> Self {
         let mut s = Session::default();
         s.sources.push(Source {

@@ -34,7 +34,7 @@ pub struct ScanOptions {
 }
 
 impl ScanOptions {
-    /// The default cache file (`$XDG_CACHE_HOME/ccv/sessions-v1.jsonl`,
+    /// The default cache file (`$XDG_CACHE_HOME/ccv/sessions-v2.jsonl`,
     /// else the platform cache dir) and one thread per core.
     pub fn standard() -> ScanOptions {
         ScanOptions {

@@ -2,8 +2,8 @@
 //! tail only. A session file can be 60 MB; the picker must list 2,000 of
 //! them in a blink, so nothing here reads a whole file unless it is small.
 
-use crate::model::classify::{UserText, classify_user_text};
 use crate::model::time::parse_timestamp;
+use crate::model::title::TitleFacts;
 use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 /// Bytes read from each end of a file. Titles (`ai-title`, `summary`) sit
 /// at the top or are re-appended after every turn, so both ends matter.
 pub const WINDOW: u64 = 64 * 1024;
-/// Longest title / first prompt kept (in chars).
-const TEXT_MAX: usize = 200;
+/// Bytes read at a time from the middle of a big file.
+const MIDDLE_CHUNK: usize = 1 << 20;
 
 /// One row of the session list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -61,9 +61,7 @@ struct Found {
     session_id: Option<String>,
     branch: Option<String>,
     model: Option<String>,
-    first_prompt: Option<String>,
-    /// `ai-title` / `custom-title` / `summary`, last one wins.
-    title: Option<String>,
+    titles: TitleFacts,
     last_ts: Option<i64>,
     messages: u64,
     /// Bytes of complete lines parsed (for extrapolating the count).
@@ -80,10 +78,12 @@ pub fn scan_file(
 ) -> io::Result<SessionInfo> {
     let mut file = File::open(path)?;
     let mut found = Found::default();
+    let mut leaves = LeafCheck::default();
     let exact = if size <= 2 * WINDOW {
         let mut buf = Vec::with_capacity(size as usize + 1);
         file.read_to_end(&mut buf)?;
         scan_lines(&buf, false, true, &mut found);
+        leaves.search(&buf, &found.titles);
         true
     } else {
         let mut head = vec![0u8; WINDOW as usize];
@@ -93,6 +93,14 @@ pub fn scan_file(
         let mut tail = Vec::with_capacity(WINDOW as usize);
         file.take(WINDOW).read_to_end(&mut tail)?;
         scan_tail(&window_lines(&tail, true, true), &mut found);
+        // The middle: title lines and a first prompt that sits deeper
+        // than the head (a session that opens with long tool output).
+        // Lines cut by a window's edge are read whole from the middle.
+        let start = memchr::memrchr(b'\n', &head).map_or(0, |p| p + 1) as u64;
+        let end = size - WINDOW + memchr::memchr(b'\n', &tail).map_or(0, |p| p + 1) as u64;
+        scan_middle(path, start, end, &mut found, &mut leaves)?;
+        leaves.search(&head, &found.titles);
+        leaves.search(&tail, &found.titles);
         false
     };
     let message_count = if exact || found.parsed_bytes == 0 {
@@ -106,12 +114,12 @@ pub fn scan_file(
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default()
     });
-    let first_prompt = found.first_prompt.clone().unwrap_or_default();
+    let first_prompt = found.titles.first_prompt.clone().unwrap_or_default();
     let title = found
-        .title
-        .clone()
-        .filter(|t| !t.is_empty())
-        .unwrap_or_else(|| first_prompt.clone());
+        .titles
+        .title(|leaf| leaves.found.iter().any(|l| l == leaf))
+        .unwrap_or_default()
+        .to_owned();
     Ok(SessionInfo {
         project: found
             .cwd
@@ -191,7 +199,7 @@ fn window_lines(buf: &[u8], skip_first: bool, at_eof: bool) -> Vec<&[u8]> {
 fn scan_head(lines: &[&[u8]], found: &mut Found) {
     for line in lines {
         found.parsed_bytes += line.len() as u64 + 1;
-        if found.first_prompt.is_none() || found.cwd.is_none() {
+        if found.titles.first_prompt.is_none() || found.cwd.is_none() {
             scan_line(line, found);
         } else {
             skim_line(line, found);
@@ -229,22 +237,127 @@ fn scan_tail(lines: &[&[u8]], found: &mut Found) {
     found.branch = branch.or(found.branch.take());
 }
 
-/// Title lines are parsed; other lines only counted as messages or not.
-fn skim_line(line: &[u8], found: &mut Found) {
+fn is_title_line(line: &[u8]) -> bool {
     use memchr::memmem::find;
-    if [
+    [
         &b"\"type\":\"ai-title\""[..],
         b"\"type\":\"custom-title\"",
         b"\"type\":\"summary\"",
     ]
     .iter()
     .any(|k| find(line, k).is_some())
-    {
+}
+
+/// The part of a big file between its head and tail windows, read in
+/// chunks: title lines anywhere are parsed (a custom title set mid-session,
+/// an ai-title the tail lacks), and user lines until the first prompt is
+/// found. Lines are only looked at whole; one cut by a chunk's end is
+/// completed from the next chunk.
+fn scan_middle(
+    path: &Path,
+    start: u64,
+    end: u64,
+    found: &mut Found,
+    leaves: &mut LeafCheck,
+) -> io::Result<()> {
+    use memchr::memmem::find;
+    if end <= start {
+        return Ok(());
+    }
+    let mut file = File::open(path)?;
+    file.seek(SeekFrom::Start(start))?;
+    let mut reader = file.take(end - start);
+    let mut buf: Vec<u8> = Vec::with_capacity(MIDDLE_CHUNK * 2);
+    // after a line too long to hold: skip to its end
+    let mut first = false;
+    loop {
+        let old = buf.len();
+        buf.resize(old + MIDDLE_CHUNK, 0);
+        let n = reader.read(&mut buf[old..])?;
+        buf.truncate(old + n);
+        let at_end = n == 0;
+        let mut pos = 0;
+        while let Some(nl) = memchr::memchr(b'\n', &buf[pos..]) {
+            let line = &buf[pos..pos + nl];
+            pos += nl + 1;
+            if std::mem::take(&mut first) {
+                continue;
+            }
+            if is_title_line(line) {
+                let mut one = Found::default();
+                scan_line(line, &mut one);
+                let t = one.titles;
+                if let Some(x) = t.custom_title {
+                    found.titles.custom_title = Some(x);
+                }
+                if let Some(x) = t.ai_title {
+                    found.titles.ai_title = Some(x);
+                }
+                found.titles.summaries.extend(t.summaries);
+            } else if found.titles.first_prompt.is_none()
+                && find(line, b"\"type\":\"user\"").is_some()
+            {
+                let mut one = Found::default();
+                scan_line(line, &mut one);
+                if found.titles.first_command.is_none() {
+                    found.titles.first_command = one.titles.first_command;
+                }
+                found.titles.first_prompt = one.titles.first_prompt;
+            }
+        }
+        leaves.search(&buf[..pos], &found.titles);
+        buf.drain(..pos);
+        if buf.len() > 16 * MIDDLE_CHUNK {
+            // a line this long is output, not a title or a prompt to show:
+            // skip it without holding it whole
+            buf.clear();
+            first = true;
+        }
+        if at_end {
+            return Ok(());
+        }
+    }
+}
+
+/// Which summary leaves are lines of the file (`"uuid":"<leaf>"`): a
+/// summary whose leaf is elsewhere describes another session.
+#[derive(Default)]
+struct LeafCheck {
+    found: Vec<String>,
+}
+
+impl LeafCheck {
+    fn search(&mut self, buf: &[u8], titles: &TitleFacts) {
+        use memchr::memmem::find;
+        for (_, leaf) in &titles.summaries {
+            let Some(leaf) = leaf else { continue };
+            if self.found.iter().any(|l| l == leaf) {
+                continue;
+            }
+            let hit = [format!("\"uuid\":\"{leaf}\""), format!("\"uuid\": \"{leaf}\"")]
+                .iter()
+                .any(|n| find(buf, n.as_bytes()).is_some());
+            if hit {
+                self.found.push(leaf.clone());
+            }
+        }
+    }
+}
+
+/// Title lines are parsed; other lines only counted as messages or not.
+fn skim_line(line: &[u8], found: &mut Found) {
+    use memchr::memmem::find;
+    if is_title_line(line) {
         let mut one = Found::default();
         scan_line(line, &mut one);
-        if one.title.is_some() {
-            found.title = one.title;
+        let t = one.titles;
+        if let Some(x) = t.custom_title {
+            found.titles.custom_title = Some(x);
         }
+        if let Some(x) = t.ai_title {
+            found.titles.ai_title = Some(x);
+        }
+        found.titles.summaries.extend(t.summaries);
     }
     let message = (find(line, b"\"type\":\"user\"").is_some()
         || find(line, b"\"type\":\"assistant\"").is_some())
@@ -271,9 +384,12 @@ fn scan_line(line: &[u8], found: &mut Found) {
 fn absorb(e: ScanLine<'_>, found: &mut Found) {
     let kind = e.kind.as_deref().unwrap_or("");
     match kind {
-        "ai-title" => set_title(found, e.ai_title),
-        "custom-title" => set_title(found, e.custom_title),
-        "summary" => set_title(found, e.summary),
+        "ai-title" => found.titles.set_ai(e.ai_title.as_deref().unwrap_or("")),
+        "custom-title" => found.titles.set_custom(e.custom_title.as_deref().unwrap_or("")),
+        "summary" => found.titles.add_summary(
+            e.summary.as_deref().unwrap_or(""),
+            e.leaf_uuid.as_deref(),
+        ),
         _ => {}
     }
     if !matches!(
@@ -301,15 +417,18 @@ fn absorb(e: ScanLine<'_>, found: &mut Found) {
     match kind {
         "user" => {
             found.messages += 1;
-            if found.first_prompt.is_none()
+            if found.titles.first_prompt.is_none()
                 && e.is_meta != Some(true)
                 && e.is_compact_summary != Some(true)
-                && let Some(PromptText(Some(t))) =
-                    e.message.as_ref().and_then(|m| m.content.as_ref())
-                && classify_user_text(t) == UserText::Prompt
-                && !t.trim().is_empty()
+                && let Some(PromptText {
+                    text,
+                    images,
+                    tool_result: false,
+                }) = e.message.as_ref().and_then(|m| m.content.as_ref())
             {
-                found.first_prompt = Some(one_line(t));
+                found
+                    .titles
+                    .note_user(text.as_deref().unwrap_or(""), *images);
             }
         }
         "assistant" => {
@@ -324,37 +443,6 @@ fn absorb(e: ScanLine<'_>, found: &mut Found) {
         }
         _ => {}
     }
-}
-
-fn set_title(found: &mut Found, t: Option<Cow<'_, str>>) {
-    if let Some(t) = t.map(|t| one_line(&t)).filter(|t| !t.is_empty()) {
-        found.title = Some(t);
-    }
-}
-
-/// Whitespace runs (newlines included) collapsed to one space, at most
-/// `TEXT_MAX` chars.
-fn one_line(s: &str) -> String {
-    let mut out = String::new();
-    let mut n = 0;
-    for word in s.split_whitespace() {
-        if n >= TEXT_MAX {
-            out.push('…');
-            break;
-        }
-        if !out.is_empty() {
-            out.push(' ');
-            n += 1;
-        }
-        for c in word.chars() {
-            if n >= TEXT_MAX {
-                break;
-            }
-            out.push(c);
-            n += 1;
-        }
-    }
-    out
 }
 
 /// Best-effort inverse of Claude Code's directory naming (every
@@ -391,6 +479,8 @@ struct ScanLine<'a> {
     custom_title: Option<Cow<'a, str>>,
     #[serde(borrow)]
     summary: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    leaf_uuid: Option<Cow<'a, str>>,
 }
 
 #[derive(Deserialize)]
@@ -402,9 +492,14 @@ struct ScanMessage<'a> {
 }
 
 /// The typed text of a user message: a string, or the first `text` block of
-/// an array holding no `tool_result`. `None` for anything else. Tool output
-/// is skipped without being copied.
-struct PromptText<'a>(Option<Cow<'a, str>>);
+/// an array, and how many images it holds. Tool output is skipped without
+/// being copied.
+#[derive(Default)]
+struct PromptText<'a> {
+    text: Option<Cow<'a, str>>,
+    images: usize,
+    tool_result: bool,
+}
 
 #[derive(Deserialize)]
 struct ScanBlock<'a> {
@@ -426,42 +521,48 @@ impl<'de: 'a, 'a> Deserialize<'de> for PromptText<'a> {
                 f.write_str("message content")
             }
             fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-                Ok(PromptText(Some(Cow::Borrowed(v))))
+                Ok(PromptText {
+                    text: Some(Cow::Borrowed(v)),
+                    ..PromptText::default()
+                })
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-                Ok(PromptText(Some(Cow::Owned(v.to_owned()))))
+                Ok(PromptText {
+                    text: Some(Cow::Owned(v.to_owned())),
+                    ..PromptText::default()
+                })
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                let mut text = None;
-                let mut tool_result = false;
+                let mut out = PromptText::default();
                 while let Some(b) = seq.next_element::<Option<ScanBlock<'a>>>()? {
                     let Some(b) = b else { continue };
                     match b.kind.as_deref() {
-                        Some("tool_result") => tool_result = true,
-                        Some("text") if text.is_none() => text = b.text,
+                        Some("tool_result") => out.tool_result = true,
+                        Some("image") => out.images += 1,
+                        Some("text") if out.text.is_none() => out.text = b.text,
                         _ => {}
                     }
                 }
-                Ok(PromptText(if tool_result { None } else { text }))
+                Ok(out)
             }
             fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
                 IgnoredAny::deserialize(de::value::MapAccessDeserializer::new(map))?;
-                Ok(PromptText(None))
+                Ok(PromptText::default())
             }
             fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(PromptText(None))
+                Ok(PromptText::default())
             }
             fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(PromptText(None))
+                Ok(PromptText::default())
             }
             fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(PromptText(None))
+                Ok(PromptText::default())
             }
             fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(PromptText(None))
+                Ok(PromptText::default())
             }
             fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(PromptText(None))
+                Ok(PromptText::default())
             }
         }
         d.deserialize_any(V(std::marker::PhantomData))
@@ -482,13 +583,6 @@ mod tests {
     }
 
     #[test]
-    fn one_line_collapses_and_caps() {
-        assert_eq!(one_line("  a\n\nb\tc "), "a b c");
-        let long = "x".repeat(500);
-        assert_eq!(one_line(&long).chars().count(), TEXT_MAX);
-    }
-
-    #[test]
     fn prompt_rules() {
         let mut f = Found::default();
         for l in [
@@ -501,7 +595,8 @@ mod tests {
         ] {
             scan_line(l.as_bytes(), &mut f);
         }
-        assert_eq!(f.first_prompt.as_deref(), Some("Fix the bug"));
+        assert_eq!(f.titles.first_prompt.as_deref(), Some("Fix the bug"));
+        assert_eq!(f.titles.first_command.as_deref(), Some("/clear"));
         assert_eq!(f.messages, 6);
     }
 }

@@ -46,7 +46,8 @@ fn header(s: &State) -> Line<'static> {
     let clean = |x: &str| sanitize(x).replace('\n', " ");
     let mut parts: Vec<String> = Vec::new();
     parts.push(
-        m.title()
+        s.session
+            .title()
             .map(|t| crate::model::text::first_line(&clean(t), 60))
             .unwrap_or_else(|| "(untitled)".into()),
     );

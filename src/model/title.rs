@@ -1,0 +1,143 @@
+//! The one rule that names a session, used by the viewer's header, the
+//! picker and `ccv list`: a title the user gave (`custom-title`) over one
+//! Claude Code wrote (`ai-title`) over a `summary` of this session over the
+//! first prompt, and the later over the earlier within each kind.
+
+use super::classify::{UserText, classify_user_text};
+
+/// What names a session, as gathered from its lines.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct TitleFacts {
+    pub custom_title: Option<String>,
+    pub ai_title: Option<String>,
+    /// Every `summary` line: its text and `leafUuid`. Claude Code writes
+    /// summaries of *other* sessions into a file too; only one whose leaf
+    /// is a line of this file describes it.
+    pub summaries: Vec<(String, Option<String>)>,
+    /// The first prompt the user typed (or `[image]`).
+    pub first_prompt: Option<String>,
+    /// The first slash command, for sessions that start with one and hold
+    /// no typed prompt.
+    pub first_command: Option<String>,
+}
+
+impl TitleFacts {
+    /// The title, given a test for "this uuid is a line of the file".
+    pub fn title(&self, in_file: impl Fn(&str) -> bool) -> Option<&str> {
+        let summary = self
+            .summaries
+            .iter()
+            .rev()
+            .find(|(_, leaf)| leaf.as_deref().is_none_or(&in_file))
+            .map(|(s, _)| s.as_str());
+        nonempty(self.custom_title.as_deref())
+            .or(nonempty(self.ai_title.as_deref()))
+            .or(nonempty(summary))
+            .or(nonempty(self.first_prompt.as_deref()))
+            .or(nonempty(self.first_command.as_deref()))
+    }
+
+    pub fn set_custom(&mut self, t: &str) {
+        set(&mut self.custom_title, t);
+    }
+
+    pub fn set_ai(&mut self, t: &str) {
+        set(&mut self.ai_title, t);
+    }
+
+    pub fn add_summary(&mut self, t: &str, leaf: Option<&str>) {
+        let t = one_line(t);
+        if !t.is_empty() {
+            self.summaries.push((t, leaf.map(str::to_owned)));
+        }
+    }
+
+    /// A user message of the main conversation: its text and how many
+    /// images it holds. The first that can name the session does.
+    pub fn note_user(&mut self, text: &str, images: usize) {
+        if self.first_prompt.is_some() {
+            return;
+        }
+        match classify_user_text(text) {
+            UserText::Prompt if !text.trim().is_empty() => {
+                self.first_prompt = Some(one_line(text));
+            }
+            UserText::Prompt if images > 0 => self.first_prompt = Some("[image]".into()),
+            UserText::Command(c) if self.first_command.is_none() && c.name.starts_with('/') => {
+                let t = if c.args.trim().is_empty() {
+                    c.name
+                } else {
+                    format!("{} {}", c.name, c.args.trim())
+                };
+                self.first_command = Some(one_line(&t));
+            }
+            _ => {}
+        }
+    }
+}
+
+fn nonempty(s: Option<&str>) -> Option<&str> {
+    s.filter(|t| !t.trim().is_empty())
+}
+
+fn set(slot: &mut Option<String>, t: &str) {
+    let t = one_line(t);
+    if !t.is_empty() {
+        *slot = Some(t);
+    }
+}
+
+/// Longest title kept, in chars.
+const TITLE_MAX: usize = 200;
+
+/// Whitespace runs (newlines included) collapsed to one space, at most
+/// `TITLE_MAX` chars.
+pub fn one_line(s: &str) -> String {
+    let mut out = String::new();
+    let mut n = 0;
+    for word in s.split_whitespace() {
+        if n >= TITLE_MAX {
+            out.push('…');
+            break;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+            n += 1;
+        }
+        for c in word.chars() {
+            if n >= TITLE_MAX {
+                break;
+            }
+            out.push(c);
+            n += 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn precedence_and_foreign_summaries() {
+        let mut f = TitleFacts::default();
+        assert_eq!(f.title(|_| true), None);
+        f.note_user("<command-name>/model</command-name><command-args>opus</command-args>", 0);
+        assert_eq!(f.title(|_| true), Some("/model opus"));
+        f.note_user("", 1);
+        assert_eq!(f.title(|_| true), Some("[image]"));
+        f.note_user("later prompt", 0);
+        assert_eq!(f.title(|_| true), Some("[image]"));
+        f.add_summary("Other session", Some("elsewhere"));
+        assert_eq!(f.title(|u| u == "here"), Some("[image]"));
+        f.add_summary("This session", Some("here"));
+        f.add_summary("Another foreign one", Some("elsewhere"));
+        assert_eq!(f.title(|u| u == "here"), Some("This session"));
+        f.set_ai("AI one");
+        f.set_ai("AI two");
+        assert_eq!(f.title(|_| false), Some("AI two"));
+        f.set_custom("Mine");
+        assert_eq!(f.title(|_| false), Some("Mine"));
+    }
+}

@@ -1,0 +1,119 @@
+//! One title rule: the viewer's header (`Session::title`), the picker's
+//! listing and `ccv list` name every session alike.
+
+use ccv::model::Session;
+use ccv::picker::scan::scan_file;
+use std::path::Path;
+
+fn line(kind: &str, uuid: &str, content: &str) -> String {
+    format!(
+        r#"{{"parentUuid":null,"isSidechain":false,"cwd":"/w","sessionId":"s","version":"2.1.3","type":"{kind}","message":{{"role":"{kind}","content":{content}}},"uuid":"{uuid}","timestamp":"2025-01-01T10:00:00.000Z"}}"#
+    ) + "\n"
+}
+
+fn tool_output(uuid: &str, bytes: usize) -> String {
+    let text = "x".repeat(bytes);
+    line(
+        "user",
+        uuid,
+        &format!(r#"[{{"type":"tool_result","tool_use_id":"t","content":"{text}"}}]"#),
+    )
+}
+
+fn titles(path: &Path) -> (Option<String>, String) {
+    let s = Session::load(path).expect("load");
+    let meta = std::fs::metadata(path).expect("stat");
+    let info = scan_file(path, meta.len(), 0, "/w").expect("scan");
+    (s.title().map(str::to_owned), info.title)
+}
+
+fn check(name: &str, body: &str, want: &str) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join(format!("{name}.jsonl"));
+    std::fs::write(&path, body).expect("write");
+    let (viewer, picker) = titles(&path);
+    assert_eq!(viewer.as_deref(), Some(want), "{name}: viewer");
+    assert_eq!(picker, want, "{name}: picker");
+}
+
+#[test]
+fn a_first_prompt_deep_in_a_big_file_titles_it() {
+    // 1 MB: metadata and tool output first, the prompt at ~600 KB
+    let mut body = String::new();
+    let mut n = 0;
+    while body.len() < 600 * 1024 {
+        body.push_str(&tool_output(&format!("o{n}"), 20_000));
+        n += 1;
+    }
+    body.push_str(&line("user", "p1", r#""Find the leak in the pool""#));
+    while body.len() < 1024 * 1024 {
+        body.push_str(&tool_output(&format!("q{n}"), 20_000));
+        n += 1;
+    }
+    check("deep", &body, "Find the leak in the pool");
+}
+
+#[test]
+fn a_summary_of_another_session_does_not_title_this_one() {
+    let body = [
+        r#"{"type":"summary","summary":"Somebody else's work","leafUuid":"elsewhere"}"#.to_owned() + "\n",
+        line("user", "u1", r#""Tune the cache""#),
+    ]
+    .concat();
+    check("foreign", &body, "Tune the cache");
+    let own = [
+        r#"{"type":"summary","summary":"Cache tuning","leafUuid":"u1"}"#.to_owned() + "\n",
+        line("user", "u1", r#""Tune the cache""#),
+    ]
+    .concat();
+    check("own", &own, "Cache tuning");
+    // the same in a big file, where the leaf sits in the middle
+    let mut big = r#"{"type":"summary","summary":"Big own","leafUuid":"mid"}"#.to_owned() + "\n";
+    big.push_str(&line("user", "u0", r#""Start""#));
+    for n in 0..20 {
+        big.push_str(&tool_output(&format!("a{n}"), 20_000));
+    }
+    big.push_str(&line("user", "mid", r#""Middle""#));
+    for n in 0..20 {
+        big.push_str(&tool_output(&format!("b{n}"), 20_000));
+    }
+    check("big-own", &big, "Big own");
+}
+
+#[test]
+fn sessions_that_open_with_a_command_or_an_image_get_a_title() {
+    let cmd = line(
+        "user",
+        "c1",
+        r#""<command-name>/review</command-name>\n<command-args>42</command-args>""#,
+    );
+    check("command", &cmd, "/review 42");
+    let img = line(
+        "user",
+        "i1",
+        r#"[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}}]"#,
+    );
+    check("image", &img, "[image]");
+    let both = line(
+        "user",
+        "i2",
+        r#"[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBO"}},{"type":"text","text":"What is wrong here?"}]"#,
+    );
+    check("text-image", &both, "What is wrong here?");
+}
+
+#[test]
+fn a_custom_title_in_the_middle_of_a_big_file_wins() {
+    let mut big = line("user", "u0", r#""Start""#);
+    for n in 0..20 {
+        big.push_str(&tool_output(&format!("a{n}"), 20_000));
+    }
+    big.push_str(r#"{"type":"custom-title","customTitle":"Named by me","sessionId":"s"}"#);
+    big.push('\n');
+    for n in 0..20 {
+        big.push_str(&tool_output(&format!("b{n}"), 20_000));
+    }
+    big.push_str(r#"{"type":"ai-title","aiTitle":"Named by Claude","sessionId":"s"}"#);
+    big.push('\n');
+    check("custom", &big, "Named by me");
+}
