@@ -188,6 +188,8 @@ fn marked_rows_show_a_warning_in_the_gutter() {
 fn a_call_is_marked_once_the_conversation_goes_on_without_its_result() {
     let mut s = State::new(Session::new(None));
     s.tz = jiff::tz::TimeZone::UTC;
+    // followed and being written: a call without a result is running
+    s.live.attached = true;
     let feed = |s: &mut State, l: String| {
         s.session.feed(0, format!("{l}\n").as_bytes());
         let c = s.session.take_changes();

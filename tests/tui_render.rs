@@ -307,7 +307,92 @@ fn help_fits_a_24_line_terminal() {
     let mut s = state(ccv::app::demo::session());
     perform_action(&mut s, Action::Help);
     let screen = format!("{:?}", draw(&mut s, 120, 24).backend());
-    for (keys, _) in ccv::app::keymap::HELP {
+    for (keys, what) in ccv::app::keymap::HELP {
         assert!(screen.contains(keys), "{keys:?} missing:\n{screen}");
+        assert!(screen.contains(what), "{what:?} cut:\n{screen}");
     }
+}
+
+/// At 80x24 the overlay does not fit: it scrolls, and every entry can be
+/// read whole, none cut at the right edge.
+#[test]
+fn help_scrolls_at_80x24_and_nothing_is_cut() {
+    let mut s = state(ccv::app::demo::session());
+    perform_action(&mut s, Action::Help);
+    let mut seen = String::new();
+    for _ in 0..30 {
+        seen.push_str(&format!("{:?}", draw(&mut s, 80, 24).backend()));
+        perform_action(&mut s, Action::Down(1));
+    }
+    for (keys, what) in ccv::app::keymap::HELP {
+        assert!(seen.contains(keys), "{keys:?} never shown");
+        assert!(seen.contains(what), "{what:?} never shown whole");
+    }
+    assert!(s.help, "j scrolled the overlay, it did not close it");
+}
+
+/// The header keeps what tells most (title, place, context) at 80 columns,
+/// drops the rest whole, and never cuts a word without an ellipsis.
+#[test]
+fn the_header_drops_fields_by_priority_at_80_columns() {
+    let mut s = state(ccv::app::demo::session());
+    let t = draw(&mut s, 80, 24);
+    let b = t.backend().buffer();
+    let head: String = (0..80).map(|x| b[(x, 0)].symbol().to_string()).collect();
+    assert!(head.contains("Fix flaky keep-alive test"), "{head}");
+    assert!(head.contains("ctx "), "{head}");
+    assert!(!head.contains("v2.1"), "the version goes first: {head}");
+    let wide = draw(&mut s, 200, 24);
+    let b = wide.backend().buffer();
+    let head: String = (0..200).map(|x| b[(x, 0)].symbol().to_string()).collect();
+    assert!(head.contains("v2.1.42") && head.contains("tok"), "{head}");
+}
+
+/// Paths under the session's directory show relative to it.
+#[test]
+fn tool_rows_show_paths_relative_to_the_cwd() {
+    let mut s = state(ccv::app::demo::session());
+    perform_action(&mut s, Action::ExpandAll);
+    let screen = format!("{:?}", draw(&mut s, 80, 200).backend());
+    assert!(screen.contains("Edit       src/client.rs"), "{screen}");
+    assert!(!screen.contains("/home/ada/src/tinyhttp/src"), "{screen}");
+}
+
+/// Collapsing a tall row while scrolled inside it brings the row back on
+/// screen, and `k` moves at once.
+#[test]
+fn collapsing_a_tall_row_scrolled_inside_keeps_it_on_screen() {
+    let mut s = state(ccv::app::demo::session());
+    // a row that, opened, is taller than the screen
+    let mut tall = None;
+    for r in 0..s.rows.len() {
+        if s.rows[r].fold(&s.session).is_none() {
+            continue;
+        }
+        perform_action(&mut s, Action::Top);
+        perform_action(&mut s, Action::Down(r));
+        perform_action(&mut s, Action::Toggle);
+        let _ = draw(&mut s, 80, 8);
+        if s.screen.sel_overflow > 3 {
+            tall = Some(r);
+            break;
+        }
+        perform_action(&mut s, Action::Toggle);
+    }
+    let tall = tall.expect("a tall foldable row in the demo");
+    for _ in 0..3 {
+        perform_action(&mut s, Action::Down(1));
+        let _ = draw(&mut s, 80, 8);
+    }
+    assert!(s.sel_offset > 0, "scrolled inside the row");
+    assert_eq!(s.selected, tall);
+    perform_action(&mut s, Action::Toggle);
+    let _ = draw(&mut s, 80, 8);
+    assert!(
+        s.screen.visible.iter().any(|v| v.0 == tall),
+        "the collapsed row is on screen"
+    );
+    perform_action(&mut s, Action::Up(1));
+    let _ = draw(&mut s, 80, 8);
+    assert_eq!(s.selected, tall - 1, "k moved the selection");
 }

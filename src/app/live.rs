@@ -12,6 +12,10 @@ use std::path::PathBuf;
 /// is not running any more (the session stopped before its result).
 pub const RUNNING_AT_MOST_MS: i64 = 6 * 3600 * 1000;
 
+/// A followed file written this recently counts as live: its calls
+/// without results are running. Older, it is a session being watched.
+pub const LIVE_WINDOW_MS: i64 = 5 * 60 * 1000;
+
 /// What the status bar says about the file being followed.
 #[derive(Debug, Default)]
 pub struct LiveStatus {
@@ -25,6 +29,9 @@ pub struct LiveStatus {
     pub back: Option<PathBuf>,
     /// Milliseconds since the epoch, for the elapsed time of running calls.
     pub now_ms: i64,
+    /// When the file was last written (its mtime at load, then each
+    /// append); `None` for standard input, live until it ends.
+    pub last_write_ms: Option<i64>,
     reload: Option<Reload>,
 }
 
@@ -47,6 +54,16 @@ pub enum FoldKey {
 }
 
 impl LiveStatus {
+    /// Followed, not ended, and written recently (or still growing): a
+    /// session from months ago is watched, not live.
+    pub fn is_live(&self) -> bool {
+        self.attached
+            && !self.ended
+            && self
+                .last_write_ms
+                .is_none_or(|t| self.now_ms.saturating_sub(t) <= LIVE_WINDOW_MS)
+    }
+
     /// A rewritten file is being read again (rows come back at its end).
     pub fn reloading(&self) -> bool {
         self.reload.is_some()
@@ -66,6 +83,9 @@ impl State {
         } else {
             (None, Vec::new())
         };
+        if let LiveEvent::Appended { .. } = ev {
+            self.live.last_write_ms = Some(super::workers::now_ms());
+        }
         match live::apply(&mut self.session, ev) {
             Applied::Changed => {}
             Applied::Reset { anchor, status } => {
@@ -174,7 +194,7 @@ impl State {
 
     /// Running tool calls on screen: their elapsed time changes each second.
     pub fn running_on_screen(&self) -> bool {
-        if !self.live.attached || self.live.ended {
+        if !self.live.is_live() {
             return false;
         }
         self.screen.visible.iter().any(|&(i, _, _)| {

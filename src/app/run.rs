@@ -221,6 +221,13 @@ impl Viewer {
             Ok(f) => {
                 self.follower = Some(f);
                 self.state.live.attached = true;
+                self.state.live.last_write_ms = self
+                    .current
+                    .as_deref()
+                    .and_then(|p| std::fs::metadata(p).ok()?.modified().ok())
+                    .and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok())
+                    .map(|d| d.as_millis() as i64)
+                    .or(Some(0));
             }
             Err(e) => self.state.message = Some(format!("not following the file: {e}")),
         }

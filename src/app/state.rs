@@ -38,6 +38,8 @@ pub struct State {
     /// Rows that arrived while not following.
     pub unseen: usize,
     pub help: bool,
+    /// Lines of the help overlay scrolled off (a short terminal).
+    pub help_scroll: usize,
     pub message: Option<String>,
     pub quit: bool,
     /// Only the end of the session is loaded so far.
@@ -84,6 +86,7 @@ impl State {
             follow: true,
             unseen: 0,
             help: false,
+            help_scroll: 0,
             message: None,
             quit: false,
             partial: false,
@@ -365,7 +368,10 @@ impl State {
     }
 
     fn toggle(&mut self, fold: Fold) {
-        if !self.expanded.remove(&fold) {
+        if self.expanded.remove(&fold) {
+            // collapsed: the row is short again, show it from its start
+            self.sel_offset = 0;
+        } else {
             self.expanded.insert(fold);
         }
         let follow = self.follow;
@@ -424,6 +430,18 @@ pub fn perform_action(s: &mut State, action: Action) {
         Action::Resize(..) | Action::SearchInput(_) | Action::SearchBackspace
     ) {
         s.message = None;
+    }
+    if s.help {
+        // the overlay scrolls; the view behind it stays put
+        match action {
+            Action::Up(n) => return s.help_scroll = s.help_scroll.saturating_sub(n),
+            Action::Down(n) => return s.help_scroll += n,
+            Action::PageUp | Action::HalfPageUp => {
+                return s.help_scroll = s.help_scroll.saturating_sub(10);
+            }
+            Action::PageDown | Action::HalfPageDown => return s.help_scroll += 10,
+            _ => {}
+        }
     }
     match action {
         Action::Up(n) => s.up(n, n),
@@ -546,7 +564,10 @@ pub fn perform_action(s: &mut State, action: Action) {
             }),
             None => s.message = Some("no session id to resume".into()),
         },
-        Action::Help => s.help = !s.help,
+        Action::Help => {
+            s.help = !s.help;
+            s.help_scroll = 0;
+        }
         Action::Back => {
             if s.help {
                 s.help = false;

@@ -201,6 +201,66 @@ fn push_line_sanitized(line: &str, out: &mut String) {
     }
 }
 
+/// `s` cut to at most `width` terminal columns, ending in `…` when cut.
+pub fn fit_end(s: &str, width: usize) -> String {
+    use unicode_width::UnicodeWidthChar;
+    if unicode_width::UnicodeWidthStr::width(s) <= width {
+        return s.to_owned();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in s.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w + 1 > width {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
+    if width > 0 {
+        out.push('…');
+    }
+    out
+}
+
+/// `s` cut to at most `width` columns by dropping its middle: a path keeps
+/// its start and its file name (`src/…/routes.ts`).
+pub fn fit_middle(s: &str, width: usize) -> String {
+    use unicode_width::UnicodeWidthChar;
+    if unicode_width::UnicodeWidthStr::width(s) <= width {
+        return s.to_owned();
+    }
+    if width < 5 {
+        return fit_end(s, width);
+    }
+    let keep = width - 1;
+    let tail_w = keep.div_ceil(2).max(keep * 3 / 5);
+    let head_w = keep - tail_w;
+    let mut head = String::new();
+    let mut used = 0;
+    for c in s.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w > head_w {
+            break;
+        }
+        used += w;
+        head.push(c);
+    }
+    let mut tail: Vec<char> = Vec::new();
+    let mut used = 0;
+    for c in s.chars().rev() {
+        let w = c.width().unwrap_or(0);
+        if used + w > tail_w {
+            break;
+        }
+        used += w;
+        tail.push(c);
+    }
+    tail.reverse();
+    let tail: String = tail.into_iter().collect();
+    format!("{head}…{tail}")
+}
+
 /// Truncates to at most `max` bytes at a char boundary, appending `…`.
 pub fn truncate(s: &str, max: usize) -> Cow<'_, str> {
     if s.len() <= max {
@@ -293,5 +353,16 @@ mod tests {
         assert!(strip_ansi(&long).ends_with("xxxxxxxxxxtail"));
         let csi = format!("a\x1b[{}m", "1;".repeat(SEQ_MAX));
         assert!(strip_ansi(&csi).len() > SEQ_MAX);
+    }
+
+    #[test]
+    fn fitting_to_a_width() {
+        assert_eq!(fit_end("hello world", 20), "hello world");
+        assert_eq!(fit_end("hello world", 6), "hello…");
+        assert_eq!(fit_end("日本語です", 5), "日本…");
+        let p = "/Users/someone/projects/app/src/api/routes.ts";
+        let f = fit_middle(p, 24);
+        assert!(unicode_width::UnicodeWidthStr::width(f.as_str()) <= 24, "{f}");
+        assert!(f.ends_with("api/routes.ts") && f.starts_with("/Users"), "{f}");
     }
 }

@@ -16,12 +16,25 @@ pub const FOLD: usize = 12;
 const FOLD_DIFF: usize = 40;
 const FOLD_INPUT: usize = 24;
 
-/// `src/main.rs (+3 −1) · 1.2s`, `cargo test · exit 101`.
+/// `src/main.rs (+3 −1) · 1.2s`, `cargo test · exit 101`, in at most
+/// `width` columns: paths under the session's `cwd` are shown relative to
+/// it, and a summary too long loses its middle, never the figures after it.
 /// `lost`: the conversation went on without the result (see
 /// [`crate::model::check::marks`]), so it is not running. `now` (ms) is
 /// set while the session is followed live.
-pub fn line(item: &Item, c: &ToolCall, lost: bool, now: Option<i64>) -> String {
-    let mut s = first_line(&sanitize(&c.summary), 200);
+pub fn line(
+    item: &Item,
+    c: &ToolCall,
+    lost: bool,
+    now: Option<i64>,
+    cwd: Option<&str>,
+    width: usize,
+) -> String {
+    let summary = first_line(&sanitize(&c.summary), 400);
+    let mut s = match cwd.map(|d| d.trim_end_matches('/')).filter(|d| d.len() > 1) {
+        Some(dir) => summary.replace(&format!("{dir}/"), ""),
+        None => summary,
+    };
     let mut extra: Vec<String> = Vec::new();
     if let Some(r) = &c.result {
         if let Some(p) = r.patch() {
@@ -75,10 +88,10 @@ pub fn line(item: &Item, c: &ToolCall, lost: bool, now: Option<i64>) -> String {
     } else {
         extra.push(pending_note(item, now));
     }
-    for e in extra {
-        s.push_str(" · ");
-        s.push_str(&e);
-    }
+    let tail: String = extra.iter().map(|e| format!(" · {e}")).collect();
+    let room = width.saturating_sub(unicode_width::UnicodeWidthStr::width(tail.as_str()));
+    let mut s = crate::model::text::fit_middle(&s, room.max(12));
+    s.push_str(&tail);
     s
 }
 
@@ -99,7 +112,8 @@ fn pending_note(item: &Item, now: Option<i64>) -> String {
             format!("running… {d}")
         }
         (Some(_), None) => "running…".into(),
-        (None, _) => "running".into(),
+        // not followed, or not written for minutes: nothing is running
+        (None, _) => "no result".into(),
     }
 }
 

@@ -25,7 +25,7 @@ pub fn draw(f: &mut Frame<'_>, s: &mut State) {
     ])
     .areas(area);
     let th = theme::current();
-    f.render_widget(Paragraph::new(header(s)).style(th.header), head);
+    f.render_widget(Paragraph::new(header(s, head.width)).style(th.header), head);
     f.render_widget(
         Paragraph::new(Line::styled("─".repeat(rule.width as usize), th.dim)),
         rule,
@@ -36,48 +36,43 @@ pub fn draw(f: &mut Frame<'_>, s: &mut State) {
         status,
     );
     if s.help {
-        help(f, area);
+        help(f, area, &mut s.help_scroll);
     }
 }
 
-fn header(s: &State) -> Line<'static> {
+/// The session line: its fields in reading order, and when they do not
+/// fit, the least telling dropped first (never cut mid-word).
+fn header(s: &State, width: u16) -> Line<'static> {
     let th = theme::current();
     let m = &s.session.meta;
     let clean = |x: &str| sanitize(x).replace('\n', " ");
-    let mut parts: Vec<String> = Vec::new();
-    parts.push(
-        s.session
-            .title()
-            .map(|t| crate::model::text::first_line(&clean(t), 60))
-            .unwrap_or_else(|| "(untitled)".into()),
-    );
+    // (priority: lower is kept longer, text)
+    let mut parts: Vec<(u8, String)> = Vec::new();
+    let title = s
+        .session
+        .title()
+        .map(|t| cut_at_word(&clean(t), 60))
+        .unwrap_or_else(|| "(untitled)".into());
+    parts.push((0, title));
     if let Some(cwd) = &m.cwd {
-        let cwd = clean(cwd);
-        let home = std::env::var("HOME").unwrap_or_default();
-        let cwd = match cwd.strip_prefix(&home) {
-            Some(rest) if !home.is_empty() => format!("~{rest}"),
-            _ => cwd,
-        };
+        let cwd = crate::picker::format::tilde(&clean(cwd));
         match m.git_branch.as_deref().filter(|b| !b.is_empty()) {
-            Some(b) => parts.push(format!("{cwd} ({})", clean(b))),
-            None => parts.push(cwd),
+            Some(b) => parts.push((2, format!("{cwd} ({})", clean(b)))),
+            None => parts.push((2, cwd)),
         }
     }
     if let Some(model) = &m.model {
-        parts.push(clean(model.strip_prefix("claude-").unwrap_or(model)));
+        parts.push((3, clean(model.strip_prefix("claude-").unwrap_or(model))));
     }
     if let Some(v) = &m.version {
-        parts.push(format!("v{}", clean(v)));
+        parts.push((8, format!("v{}", clean(v))));
     }
     let (prompts, tools) = (s.session.main.turns.len(), s.session.main.tool_calls());
     if prompts > 0 {
-        parts.push(format!(
-            "{prompts} prompt{}",
-            if prompts == 1 { "" } else { "s" }
-        ));
+        parts.push((6, format!("{prompts} prompt{}", if prompts == 1 { "" } else { "s" })));
     }
     if tools > 0 {
-        parts.push(format!("{tools} tool{}", if tools == 1 { "" } else { "s" }));
+        parts.push((7, format!("{tools} tool{}", if tools == 1 { "" } else { "s" })));
     }
     if let Some(start) = m
         .started
@@ -93,7 +88,7 @@ fn header(s: &State) -> Line<'static> {
                 human_duration((end - start.as_millisecond()) as u64)
             ));
         }
-        parts.push(t);
+        parts.push((5, t));
     }
     let u = &s.session.main.totals;
     let total = u.input_tokens
@@ -101,7 +96,7 @@ fn header(s: &State) -> Line<'static> {
         + u.cache_creation_input_tokens
         + u.cache_read_input_tokens;
     if total > 0 {
-        parts.push(format!("{} tok", tokens(total)));
+        parts.push((4, format!("{} tok", tokens(total))));
     }
     if let Some(c) = s.session.main.context_tokens() {
         // how close the session is to compaction (the usual window is 200k;
@@ -110,17 +105,52 @@ fn header(s: &State) -> Line<'static> {
             Some(model) if model.contains("[1m]") => 1_000_000,
             _ => 200_000,
         };
-        parts.push(format!(
-            "ctx {} ({}%)",
-            tokens(c),
-            c.saturating_mul(100) / window
+        parts.push((
+            1,
+            format!("ctx {} ({}%)", tokens(c), c.saturating_mul(100) / window),
         ));
     }
-    let mut spans = vec![Span::styled(format!(" {}", parts.join(" · ")), th.header)];
+    let loading = if s.partial { "  loading…" } else { "" };
+    let w = |p: &[(u8, String)]| {
+        use unicode_width::UnicodeWidthStr as W;
+        1 + p.iter().map(|(_, t)| t.width()).sum::<usize>() + 3 * p.len().saturating_sub(1)
+            + loading.width()
+    };
+    let avail = width as usize;
+    while w(&parts) > avail && parts.len() > 1 {
+        let Some((i, _)) = parts.iter().enumerate().max_by_key(|(_, (p, _))| *p) else {
+            break;
+        };
+        if i == 0 {
+            break;
+        }
+        parts.remove(i);
+    }
+    if w(&parts) > avail {
+        // only the title is left: cut it at a word, with an ellipsis
+        let room = avail.saturating_sub(w(&parts) - w(&parts[..1]) + 1 + loading.len());
+        if let Some((_, t)) = parts.first_mut() {
+            *t = cut_at_word(t, room.max(8));
+        }
+    }
+    let text: Vec<String> = parts.into_iter().map(|(_, t)| t).collect();
+    let mut spans = vec![Span::styled(format!(" {}", text.join(" · ")), th.header)];
     if s.partial {
-        spans.push(Span::styled("  loading…", th.dim));
+        spans.push(Span::styled(loading, th.dim));
     }
     Line::from(spans)
+}
+
+/// `s` in at most `width` columns, cut after a whole word when it can be.
+fn cut_at_word(s: &str, width: usize) -> String {
+    let cut = crate::model::text::fit_end(s, width);
+    match cut.strip_suffix('…') {
+        Some(body) => match body.rfind(' ') {
+            Some(p) if p > body.len() / 2 => format!("{}…", body[..p].trim_end()),
+            _ => cut,
+        },
+        None => cut,
+    }
 }
 
 fn status_line(s: &State, width: u16) -> Line<'static> {
@@ -141,7 +171,21 @@ fn status_line(s: &State, width: u16) -> Line<'static> {
         None => " SCROLL".to_owned(),
     });
     if s.live.attached {
-        left.push(if s.live.ended { "ended" } else { "● live" }.to_owned());
+        left.push(if s.live.ended {
+            "ended".to_owned()
+        } else if s.live.is_live() {
+            "● live".to_owned()
+        } else {
+            // watched, but written long ago: say how long
+            let last = s.live.last_write_ms.or(s.session.meta.last_activity);
+            match last.filter(|&t| t > 0) {
+                Some(t) => format!(
+                    "last written {}",
+                    crate::picker::format::relative_time(s.live.now_ms, t)
+                ),
+                None => "watching".to_owned(),
+            }
+        });
     }
     if s.live.newer.is_some() {
         left.push("newer session: >".into());
@@ -177,7 +221,21 @@ fn status_line(s: &State, width: u16) -> Line<'static> {
         ));
     }
     if let Some(m) = &s.message {
-        left.push(m.clone());
+        // a message names paths: when it does not fit, its middle goes
+        // (the start says what happened, the end names the file)
+        // while it shows, the message takes the place of the filters
+        left.truncate(1);
+        left.push(format!(
+            "{}/{}",
+            (s.selected + 1).min(s.rows.len()),
+            s.rows.len()
+        ));
+        let used: usize = left
+            .iter()
+            .map(|p| unicode_width::UnicodeWidthStr::width(p.as_str()) + 3)
+            .sum();
+        let room = (width as usize).saturating_sub(used + 1).max(24);
+        left.push(crate::model::text::fit_middle(&sanitize(m).replace('\n', " "), room));
     } else if let Some(id) = s.rows.get(s.selected).and_then(|r| s.item_id(r)) {
         // what `ccv check` says of the selected row
         if let Some(m) = s.session.marks().of(id).first() {
@@ -203,16 +261,21 @@ fn status_line(s: &State, width: u16) -> Line<'static> {
     Line::from(spans)
 }
 
-fn help(f: &mut Frame<'_>, area: Rect) {
+fn help(f: &mut Frame<'_>, area: Rect, scroll: &mut usize) {
+    use unicode_width::UnicodeWidthStr as W;
     let th = theme::current();
-    // two columns when one does not fit the height (a 24-line terminal)
-    let cols: usize = if HELP.len() + 2 > area.height as usize && area.width >= 120 {
+    let key_w = HELP.iter().map(|(k, _)| k.width()).max().unwrap_or(0) + 2;
+    let desc_w = HELP.iter().map(|(_, d)| d.width()).max().unwrap_or(0) + 1;
+    let col_w = key_w + desc_w;
+    // two columns when one does not fit the height and two fit the width;
+    // what still does not fit scrolls (j/k)
+    let inner_h = area.height.saturating_sub(2) as usize;
+    let cols: usize = if HELP.len() > inner_h && area.width as usize >= 2 * col_w + 2 {
         2
     } else {
         1
     };
     let rows_per_col = HELP.len().div_ceil(cols);
-    let col_w = 60usize;
     let w = ((col_w * cols + 2) as u16).min(area.width);
     let h = (rows_per_col as u16 + 2).min(area.height);
     let r = Rect {
@@ -221,12 +284,16 @@ fn help(f: &mut Frame<'_>, area: Rect) {
         width: w,
         height: h,
     };
+    let shown = (h as usize).saturating_sub(2);
+    *scroll = (*scroll).min(rows_per_col.saturating_sub(shown));
     let entry = |(k, d): &(&str, &str)| {
-        let key = format!(" {k:<24}");
-        let desc = format!("{d:<w$}", w = col_w - 25);
+        let key = format!(" {k:<w$}", w = key_w - 1);
+        let desc = format!("{d:<desc_w$}");
         vec![Span::styled(key, th.heading), Span::raw(desc)]
     };
     let lines: Vec<Line<'static>> = (0..rows_per_col)
+        .skip(*scroll)
+        .take(shown)
         .map(|i| {
             let mut spans = Vec::new();
             for c in 0..cols {
@@ -237,12 +304,19 @@ fn help(f: &mut Frame<'_>, area: Rect) {
             Line::from(spans)
         })
         .collect();
+    let more_below = *scroll + shown < rows_per_col;
+    let title = match (*scroll > 0, more_below) {
+        (false, false) => " keys ".to_owned(),
+        (true, false) => " keys · ↑ k ".to_owned(),
+        (false, true) => " keys · ↓ j ".to_owned(),
+        (true, true) => " keys · ↑↓ j k ".to_owned(),
+    };
     f.render_widget(Clear, r);
     f.render_widget(
         Paragraph::new(lines).block(
             Block::default()
                 .borders(Borders::ALL)
-                .title(" keys ")
+                .title(title)
                 .style(Style::default()),
         ),
         r,

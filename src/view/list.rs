@@ -23,7 +23,7 @@ pub fn row_lines(s: &mut State, r: usize, width: u16) -> Lines {
         live,
         ..
     } = s;
-    let now = (live.attached && !live.ended).then_some(live.now_ms);
+    let now = live.is_live().then_some(live.now_ms);
     let Some(row) = rows.get(r).copied() else {
         return Lines::default();
     };
@@ -82,6 +82,12 @@ pub fn layout(s: &mut State, width: u16, height: usize) {
     }
     let hs = height_of(s, sel, width);
     s.screen.sel_overflow = hs.saturating_sub(height);
+    // a row that shrank (collapsed, filtered) cannot stay scrolled past
+    // its end: `k` would then move inside nothing
+    s.sel_offset = s.sel_offset.min(s.screen.sel_overflow);
+    if s.top == sel {
+        s.top_skip = s.top_skip.min(hs.saturating_sub(1));
+    }
     if hs >= height {
         s.top = sel;
         s.top_skip = if s.follow && sel + 1 == len {

@@ -21,6 +21,8 @@ use unicode_width::UnicodeWidthStr;
 pub const TIME_W: usize = 6;
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 pub const LABEL_W: usize = 10;
+/// The widest a tool name's label grows.
+const LABEL_MAX: usize = 24;
 /// The mark of a row `ccv check` has a finding about (one column wide).
 pub const WARNING: &str = "⚠";
 
@@ -102,17 +104,24 @@ pub fn render(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
             let (glyph, style) = match &c.result {
                 None if lost => ("?", th.tool_error),
                 // turns with each second's redraw while followed
+                // a session not written for a while runs nothing
                 None => match cx.now {
-                    Some(now) => (SPINNER[(now / 1000).rem_euclid(10) as usize], th.tool_call),
-                    None => ("…", th.tool_call),
+                    Some(now) if !stale(item, now) => {
+                        (SPINNER[(now / 1000).rem_euclid(10) as usize], th.tool_call)
+                    }
+                    _ => ("?", th.tool_error),
                 },
                 Some(r) if r.is_error => ("✗", th.tool_error),
                 Some(_) => ("✓", th.tool_call),
             };
-            let name = clip(&sanitize(display_name(&c.name)), LABEL_W);
-            let text = call::line(item, c, lost, cx.now);
+            // the label grows to fit the name (up to a cap): `take_scre…`
+            // told nothing apart
+            let name = clip(&sanitize(display_name(&c.name)), LABEL_MAX);
+            let wider = name.width().saturating_sub(LABEL_W);
+            let cwd = cx.session.meta.cwd.as_deref();
+            let text = call::line(item, c, lost, cx.now, cwd, (tw as usize).saturating_sub(wider));
             let body = if expanded {
-                call::body(c, tw.saturating_sub(2), lost, cx.full)
+                call::body(c, tw.saturating_sub(2), lost || cx.now.is_none(), cx.full)
             } else {
                 vec![]
             };
@@ -427,6 +436,11 @@ fn clip(s: &str, max: usize) -> String {
     }
     out.push('…');
     out
+}
+
+fn stale(item: &Item, now: i64) -> bool {
+    use crate::app::live::RUNNING_AT_MOST_MS;
+    item.timestamp.is_some_and(|t| now - t > RUNNING_AT_MOST_MS)
 }
 
 fn tree_of(row: &Row) -> Tree {
