@@ -50,9 +50,11 @@ impl<'a> Row<'a> {
     pub fn label(&self) -> &'static str {
         match self {
             Row::Item(i) => match &i.detail {
+                Detail::OrphanResult(r) if r.rejected() => "Tool Rejected",
                 Detail::OrphanResult(r) => export_label(Kind::ToolResult, r.is_error, false),
                 _ => export_label(i.kind, i.flags.error, i.flags.synthetic),
             },
+            Row::Result(_, _, r) if r.rejected() => "Tool Rejected",
             Row::Result(_, _, r) => export_label(Kind::ToolResult, r.is_error, false),
         }
     }
@@ -89,16 +91,16 @@ impl<'a> Row<'a> {
         match self {
             Row::Item(i) => match &i.detail {
                 Detail::Call(c) => Cow::Owned(pretty_json(c.input.get())),
-                Detail::OrphanResult(r) => Cow::Borrowed(r.text.as_str()),
+                Detail::OrphanResult(r) => Cow::Borrowed(r.message()),
                 _ if i.kind == Kind::Thinking && i.flags.redacted => {
                     Cow::Borrowed("redacted thinking")
                 }
                 _ if i.kind == Kind::Thinking && i.flags.thinking_hidden => {
-                    Cow::Borrowed("thinking hidden")
+                    Cow::Borrowed("(thinking not recorded)")
                 }
                 _ => Cow::Borrowed(i.text.as_str()),
             },
-            Row::Result(_, _, r) => Cow::Borrowed(r.text.as_str()),
+            Row::Result(_, _, r) => Cow::Borrowed(r.message()),
         }
     }
 }
@@ -264,6 +266,9 @@ impl<'s, 'w> RowWriter<'s, 'w> {
 pub fn export(session: &Session, opts: &Options, out: &mut dyn Write) -> io::Result<()> {
     let mut err = Ok(());
     let mut first = true;
+    if opts.format == Format::Markdown {
+        out.write_all(markdown_title_block(session).as_bytes())?;
+    }
     visit_session(session, opts, &mut |row, agent| {
         if err.is_ok() {
             err = write_row(session, row, agent, opts.format, first, out);
@@ -324,9 +329,12 @@ fn write_markdown(
         Some(n) => format!("{}: {}", row.label(), sanitize(n)),
         None => row.label().to_owned(),
     };
+    // `##` for every row: the title block is the only `#`, and the
+    // assistant's own headings are shifted below the rows' (see
+    // `shift_headings`), so the outline holds
     match agent {
-        Some(a) => writeln!(out, "### {label} *(subagent {})*\n", sanitize(a))?,
-        None => writeln!(out, "### {label}\n")?,
+        Some(a) => writeln!(out, "## {label} *(subagent {})*\n", sanitize(a))?,
+        None => writeln!(out, "## {label}\n")?,
     }
     let text = row.text();
     let text = sanitize(&text);
@@ -347,8 +355,82 @@ fn write_markdown(
             let fence = fence_for(text);
             writeln!(out, "{fence}{lang}\n{text}\n{fence}")
         }
-        None => writeln!(out, "{text}"),
+        None => writeln!(out, "{}", shift_headings(text, 2)),
     }
+}
+
+/// The head of a markdown export: the session's title as the one `#`
+/// heading, then what identifies it.
+pub fn markdown_title_block(session: &Session) -> String {
+    let clean = |s: &str| sanitize(s).split_whitespace().collect::<Vec<_>>().join(" ");
+    let m = &session.meta;
+    let title = session
+        .title()
+        .map(clean)
+        .unwrap_or_else(|| "Session".into());
+    let mut out = format!("# {title}\n\n");
+    let mut field = |name: &str, v: Option<String>| {
+        if let Some(v) = v.filter(|v| !v.is_empty()) {
+            out.push_str(&format!("- **{name}:** {v}\n"));
+        }
+    };
+    field("Session", m.session_ids.last().map(|s| clean(s)));
+    field("Directory", m.cwd.as_deref().map(clean));
+    field("Branch", m.git_branch.as_deref().map(clean));
+    field("Model", m.model.as_deref().map(clean));
+    field("Started", m.started.map(format_iso));
+    field("Last activity", m.last_activity.map(format_iso));
+    out.push('\n');
+    out
+}
+
+/// Markdown with its ATX headings moved `by` levels down (at most `######`),
+/// code blocks left alone.
+pub fn shift_headings(text: &str, by: usize) -> std::borrow::Cow<'_, str> {
+    if !text.contains('#') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut fence: Option<(char, usize)> = None;
+    for (n, line) in text.split('\n').enumerate() {
+        if n > 0 {
+            out.push('\n');
+        }
+        let t = line.trim_start_matches(' ');
+        let indent = line.len() - t.len();
+        let run = |c: char| t.chars().take_while(|&x| x == c).count();
+        let (ticks, tildes) = (run('`'), run('~'));
+        if indent < 4 && (ticks >= 3 || tildes >= 3) {
+            let this = if ticks >= 3 {
+                ('`', ticks)
+            } else {
+                ('~', tildes)
+            };
+            fence = match fence {
+                None => Some(this),
+                Some((c, k)) if c == this.0 && this.1 >= k => None,
+                open => open,
+            };
+            out.push_str(line);
+            continue;
+        }
+        let hashes = run('#');
+        let is_heading = fence.is_none()
+            && indent < 4
+            && (1..=6).contains(&hashes)
+            && t[hashes..]
+                .chars()
+                .next()
+                .is_none_or(|c| c == ' ' || c == '\t');
+        if is_heading {
+            out.push_str(&line[..indent]);
+            out.push_str(&"#".repeat((hashes + by).min(6)));
+            out.push_str(&t[hashes..]);
+        } else {
+            out.push_str(line);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// A backtick fence longer than any run of backticks in `text`.
@@ -406,7 +488,16 @@ fn write_json(
         }
         session.sources.get(s as usize)?.path.as_deref()?.to_str()
     };
-    let text = row.text();
+    // JSON keeps a result's text as written (the text formats drop the
+    // `<tool_use_error>` wrapper)
+    let text = match row {
+        Row::Result(_, _, r) => std::borrow::Cow::Borrowed(r.text.as_str()),
+        Row::Item(Item {
+            detail: Detail::OrphanResult(r),
+            ..
+        }) => std::borrow::Cow::Borrowed(r.text.as_str()),
+        _ => row.text(),
+    };
     let j = match row {
         Row::Item(i) => {
             let call = match &i.detail {
@@ -426,7 +517,9 @@ fn write_json(
                 agent,
                 text: &text,
                 tool_name: call.map(|c| c.name.as_str()),
-                tool_use_id: call.map(|c| c.id.as_str()),
+                tool_use_id: call.map(|c| c.id.as_str()).or(orphan
+                    .map(|r| r.tool_use_id.as_str())
+                    .filter(|id| !id.is_empty())),
                 category: call.map(|c| c.category.as_str()),
                 input: call.map(|c| c.input.as_ref()),
                 is_error: match (i.kind, orphan) {

@@ -105,8 +105,42 @@ fn markdown_export_fences_code() {
         .output()
         .expect("run");
     let text = String::from_utf8(out.stdout).expect("utf8");
-    assert!(text.contains("### Tool Call: Read\n\n```json\n"));
-    assert!(text.contains("### User\n\nFix the parser"));
+    assert!(text.contains("## Tool Call: Read\n\n```json\n"));
+    assert!(text.contains("## User\n\nFix the parser"));
+}
+
+/// The outline holds: one `#` (the title block), `##` rows, and the
+/// assistant's own headings below them (code blocks untouched).
+#[test]
+fn markdown_export_headings_outrank_the_content() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("h.jsonl");
+    let answer = "# Plan\n\n## Step one\n\n```sh\n# not a heading\n```\n###### deep";
+    let lines = [
+        serde_json::json!({"type":"user","uuid":"u1","sessionId":"sid-1","cwd":"/w","message":{"role":"user","content":"plan it"}}),
+        serde_json::json!({"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"sid-1","message":{"id":"m1","role":"assistant","model":"claude-opus-4-6","content":[{"type":"text","text":answer}]}}),
+    ];
+    let body: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&path, body).expect("write");
+    let out = ccv()
+        .args(["export", "--format", "markdown"])
+        .arg(&path)
+        .output()
+        .expect("run");
+    let text = String::from_utf8(out.stdout).expect("utf8");
+    assert!(text.starts_with("# plan it\n\n"), "{text}");
+    assert!(text.contains("- **Session:** sid-1"), "{text}");
+    assert!(text.contains("- **Directory:** /w"), "{text}");
+    assert!(
+        !text.lines().any(|l| l == "# Plan" || l == "## Step one"),
+        "{text}"
+    );
+    assert!(
+        text.contains("## Assistant\n\n### Plan\n\n#### Step one"),
+        "{text}"
+    );
+    assert!(text.contains("```sh\n# not a heading\n```"), "{text}");
+    assert!(text.contains("\n###### deep"), "{text}");
 }
 
 #[test]

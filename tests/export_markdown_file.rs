@@ -32,7 +32,7 @@ fn writes_a_new_named_file_with_the_filtered_transcript() {
     let text = std::fs::read_to_string(&path).unwrap();
     assert_eq!(
         text,
-        "# Fix the login bug\n\n### User\n\nFix the bug\n\n### Assistant\n\nDone.\n"
+        "# Fix the login bug\n\n- **Session:** s1\n- **Started:** 2025-01-01T10:00:00.000Z\n- **Last activity:** 2025-01-01T10:00:02.000Z\n\n## User\n\nFix the bug\n\n## Assistant\n\nDone.\n"
     );
     let again = export_markdown_file(&s, &keep, Some(dir.path())).expect("second export");
     assert_ne!(again, path, "never overwrites");

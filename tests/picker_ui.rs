@@ -283,7 +283,12 @@ fn the_filter_ranks_title_matches_first_and_selects_the_best() {
             )
         })
         .collect();
-    rows.push(session("/src/old", "zz", "Debug the kubelet eviction storm", 90_000));
+    rows.push(session(
+        "/src/old",
+        "zz",
+        "Debug the kubelet eviction storm",
+        90_000,
+    ));
     rows.push(session("/src/other", "yy", "Kubelet notes", 95_000));
     let mut state = PickerState::with_sessions(rows, NOW);
     for c in "kubelet".chars() {

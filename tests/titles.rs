@@ -56,7 +56,8 @@ fn a_first_prompt_deep_in_a_big_file_titles_it() {
 #[test]
 fn a_summary_of_another_session_does_not_title_this_one() {
     let body = [
-        r#"{"type":"summary","summary":"Somebody else's work","leafUuid":"elsewhere"}"#.to_owned() + "\n",
+        r#"{"type":"summary","summary":"Somebody else's work","leafUuid":"elsewhere"}"#.to_owned()
+            + "\n",
         line("user", "u1", r#""Tune the cache""#),
     ]
     .concat();

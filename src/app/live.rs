@@ -8,9 +8,7 @@ use crate::model::{ItemId, Kind, Session};
 use std::collections::HashSet;
 use std::path::PathBuf;
 
-/// Longer than any tool call runs: a call without a result older than this
-/// is not running any more (the session stopped before its result).
-pub const RUNNING_AT_MOST_MS: i64 = 6 * 3600 * 1000;
+pub use crate::model::item::RUNNING_AT_MOST_MS;
 
 /// A followed file written this recently counts as live: its calls
 /// without results are running. Older, it is a session being watched.

@@ -442,7 +442,7 @@ impl Viewer {
                             ),
                             None => format!("claude --resume {id}"),
                         };
-                        self.copy_label = Some("claude is not on PATH; the resume command".into());
+                        self.copy_label = Some("the resume command".into());
                         self.state
                             .requests
                             .push(Request::Copy(crate::clipboard::CopyText {
@@ -475,6 +475,17 @@ impl Viewer {
             }
         }
         self.state.message = Some(match self.copy_label.take() {
+            // `Copied the resume command to the clipboard (claude is not
+            // on PATH)`, not `Copied 1 row (110 B)`
+            Some(label) if !outcome.is_error => {
+                let how = match &outcome.delivery {
+                    Some(crate::clipboard::Delivery::Clipboard) => "to the clipboard".to_owned(),
+                    Some(crate::clipboard::Delivery::File(p)) => format!("to {}", p.display()),
+                    Some(_) => "via OSC 52".to_owned(),
+                    None => String::new(),
+                };
+                format!("claude is not on PATH: copied {label} {how}")
+            }
             Some(label) => format!("{label}: {}", outcome.message),
             None => outcome.message,
         });

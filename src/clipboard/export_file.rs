@@ -9,10 +9,23 @@ use crate::model::text::sanitize;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+/// Where `e` writes: `$XDG_STATE_HOME/ccv/exports` (`~/.local/state/ccv/
+/// exports`; the platform's local data directory elsewhere). Never the
+/// current directory: that may be a git repository.
+pub fn exports_dir() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_STATE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(dirs::state_dir)
+        .or_else(dirs::data_local_dir)?;
+    Some(base.join("ccv").join("exports"))
+}
+
 /// Writes the transcript (items `keep` accepts) as markdown to a new file
-/// named after the session's title or id and the time, in `dir` (default:
-/// the current directory) or, if that cannot be written or is where the
-/// session's files live, the temp dir. Never opens an existing file.
+/// (mode 0600) named after the session's title or id and the time, in `dir`
+/// (default: [`exports_dir`], created 0700) or, if that cannot be written
+/// or is where the session's files live, the temp dir. Never opens an
+/// existing file.
 pub fn export_markdown_file(
     session: &Session,
     keep: &dyn Fn(&Item) -> bool,
@@ -38,21 +51,19 @@ pub fn export_markdown_file(
         _ => "session".to_owned(),
     };
     let stem = format!("ccv-{name}-{}", timestamp());
-    let mut content = String::new();
-    let heading = title.or(id).unwrap_or_else(|| "Session".to_owned());
-    content.push_str(&format!("# {heading}\n\n"));
+    let mut content = crate::export::markdown_title_block(session);
     content.push_str(&body.text);
 
     let first = match dir {
         Some(d) => Some(d.to_owned()),
-        None => std::env::current_dir().ok(),
+        None => exports_dir().filter(|d| make_private_dir(d).is_ok()),
     };
     let mut last_err = io::Error::other("no directory to write to");
     for d in first.into_iter().chain([std::env::temp_dir()]) {
         if holds_session_files(session, &d) {
             continue;
         }
-        match create_unique(&d, &stem, "md", false) {
+        match create_unique(&d, &stem, "md", true) {
             Ok((mut f, path)) => {
                 f.write_all(content.as_bytes())?;
                 f.flush()?;
@@ -62,6 +73,17 @@ pub fn export_markdown_file(
         }
     }
     Err(last_err)
+}
+
+fn make_private_dir(d: &Path) -> io::Result<()> {
+    let mut b = std::fs::DirBuilder::new();
+    b.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        b.mode(0o700);
+    }
+    b.create(d)
 }
 
 fn session_id(session: &Session) -> Option<String> {

@@ -44,7 +44,7 @@ impl Session {
         });
         let mut shown = false;
         match msg.content {
-            Some(Content::Text(t)) => {
+            Some(Content::Text(t)) if !t.trim().is_empty() => {
                 let mut item = self.envelope_item(Kind::Assistant, source, line, &e);
                 item.text = t.into_owned();
                 item.message = m;
@@ -61,7 +61,7 @@ impl Session {
         if shown {
             Outcome::Shown
         } else {
-            Outcome::Hidden("empty message")
+            Outcome::Hidden("empty or whitespace-only message")
         }
     }
 
@@ -113,8 +113,13 @@ impl Session {
         let kind = b.kind.as_deref().unwrap_or("");
         let mut item = match kind {
             "text" => {
+                let text = b.text.unwrap_or_default();
+                if text.trim().is_empty() {
+                    // `"\n\n"` opens most 2.1.x turns: nothing to read
+                    return false;
+                }
                 let mut item = self.envelope_item(Kind::Assistant, source, line, e);
-                item.text = b.text.map(Cow::into_owned).unwrap_or_default();
+                item.text = text.into_owned();
                 item
             }
             "thinking" => {

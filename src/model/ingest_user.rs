@@ -40,8 +40,7 @@ impl Session {
         };
         match content {
             Some(Content::Text(t)) => {
-                self.user_text(&at, &t, Vec::new());
-                shown = true;
+                shown = self.user_text(&at, &t, Vec::new());
             }
             Some(Content::Blocks(blocks)) => {
                 // Text and image blocks of one prompt make one row; any
@@ -67,8 +66,7 @@ impl Session {
                     self.flush_prompt(&at, &mut prompt, &mut images);
                     match kind {
                         "text" => {
-                            self.user_text(&at, text, Vec::new());
-                            shown = true;
+                            shown |= self.user_text(&at, text, Vec::new());
                         }
                         "tool_result" => {
                             shown |= self.tool_result(target, source, line, at.e, b, tur.take());
@@ -98,7 +96,9 @@ impl Session {
         self.user_text(at, &t, std::mem::take(images));
     }
 
-    fn user_text(&mut self, at: &Origin<'_, '_>, text: &str, images: Vec<Image>) {
+    /// One row for a user text; false when there is nothing to show (an
+    /// empty command output).
+    fn user_text(&mut self, at: &Origin<'_, '_>, text: &str, images: Vec<Image>) -> bool {
         let Origin {
             target,
             source,
@@ -119,6 +119,13 @@ impl Session {
                 let mut item = self.envelope_item(Kind::Meta, source, line, e);
                 item.text = text.to_owned();
                 item
+            }
+            UserText::Command(c)
+                if c.name.is_empty()
+                    && c.args.is_empty()
+                    && c.output.as_deref().is_none_or(|o| o.trim().is_empty()) =>
+            {
+                return false;
             }
             UserText::Command(c) => {
                 let mut item = self.envelope_item(Kind::Command, source, line, e);
@@ -149,6 +156,7 @@ impl Session {
             }
         };
         self.push(target, None, item);
+        true
     }
 
     pub(super) fn unknown_block(
@@ -184,6 +192,7 @@ impl Session {
             .map(|c| tool_result_text(*c, &mut images))
             .unwrap_or_default();
         let result = ToolResult {
+            tool_use_id: b.tool_use_id.as_deref().unwrap_or("").to_owned(),
             source,
             line,
             uuid: e.uuid.as_deref().map(Into::into),

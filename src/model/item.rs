@@ -126,6 +126,9 @@ pub struct ToolCall {
 
 #[derive(Debug, Default)]
 pub struct ToolResult {
+    /// The `tool_use_id` it answers (kept for results whose call is not
+    /// in the file).
+    pub tool_use_id: String,
     pub source: u16,
     pub line: u32,
     pub uuid: Option<Box<str>>,
@@ -140,6 +143,68 @@ pub struct ToolResult {
 impl ToolResult {
     pub fn patch(&self) -> Option<&[Hunk]> {
         self.extra.as_ref()?.structured_patch.as_deref()
+    }
+
+    /// The user declined the call (answered no to a permission prompt, or
+    /// interrupted it): not a failure of the tool.
+    pub fn rejected(&self) -> bool {
+        self.is_error
+            && (self
+                .text
+                .contains("The user doesn't want to proceed with this tool use")
+                || self.text.contains("tool use was rejected")
+                || self
+                    .text
+                    .trim_start()
+                    .starts_with("[Request interrupted by user for tool use]"))
+    }
+
+    /// The text a person reads: Claude Code wraps tool errors in
+    /// `<tool_use_error>…</tool_use_error>`, which says nothing.
+    pub fn message(&self) -> &str {
+        let t = self.text.trim();
+        t.strip_prefix("<tool_use_error>")
+            .and_then(|r| r.strip_suffix("</tool_use_error>"))
+            .map(str::trim)
+            .unwrap_or(&self.text)
+    }
+}
+
+/// What became of a tool call: the one answer the viewer, the exports and
+/// `ccv check` share.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallState {
+    /// No result yet, in a session being written.
+    Running,
+    Done,
+    Failed,
+    /// The user declined it.
+    Rejected,
+    /// No result, and none is coming (the conversation went on, or the
+    /// session is not being written).
+    NoResult,
+}
+
+/// Longer than any tool call runs: a call without a result older than this
+/// is not running any more (the session stopped before its result).
+pub const RUNNING_AT_MOST_MS: i64 = 6 * 3600 * 1000;
+
+impl ToolCall {
+    /// The call's state. `lost`: the conversation went on without its
+    /// result. `now`: the time, when the session is live (being written);
+    /// `None` otherwise. `started`: the call's timestamp.
+    pub fn state(&self, lost: bool, now: Option<i64>, started: Option<i64>) -> CallState {
+        match &self.result {
+            Some(r) if r.rejected() => CallState::Rejected,
+            Some(r) if r.is_error => CallState::Failed,
+            Some(_) => CallState::Done,
+            None if lost => CallState::NoResult,
+            None => match (now, started) {
+                (None, _) => CallState::NoResult,
+                (Some(now), Some(t)) if now - t > RUNNING_AT_MOST_MS => CallState::NoResult,
+                _ => CallState::Running,
+            },
+        }
     }
 }
 

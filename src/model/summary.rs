@@ -14,7 +14,8 @@ struct Args {
     description: Option<String>,
     subagent_type: Option<String>,
     prompt: Option<String>,
-    todos: Option<Vec<serde::de::IgnoredAny>>,
+    todos: Option<Vec<Todo>>,
+    questions: Option<Vec<Question>>,
     skill: Option<String>,
     subject: Option<String>,
     #[serde(rename = "taskId")]
@@ -22,6 +23,43 @@ struct Args {
     shell_id: Option<String>,
     bash_id: Option<String>,
     plan: Option<String>,
+}
+
+#[derive(Deserialize, Default)]
+struct Todo {
+    status: Option<String>,
+}
+
+#[derive(Deserialize, Default)]
+struct Question {
+    question: Option<String>,
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+/// `3 todos · 1 done · 1 in progress`.
+fn todo_summary(todos: &[Todo]) -> String {
+    let count = |s: &str| {
+        todos
+            .iter()
+            .filter(|t| t.status.as_deref() == Some(s))
+            .count()
+    };
+    let mut parts = vec![plural(todos.len(), "todo", "todos")];
+    let (done, doing) = (count("completed"), count("in_progress"));
+    if done > 0 {
+        parts.push(format!("{done} done"));
+    }
+    if doing > 0 {
+        parts.push(format!("{doing} in progress"));
+    }
+    parts.join(" · ")
 }
 
 /// `Read src/main.rs` is shown as the tool name plus this string.
@@ -49,7 +87,14 @@ pub fn call_summary(tool: &str, input: &str) -> String {
                 None => format!("\"{d}\""),
             })
         }
-        "TodoWrite" => a.todos.as_ref().map(|t| format!("{} todos", t.len())),
+        "TodoWrite" => a.todos.as_deref().map(todo_summary),
+        "AskUserQuestion" => a.questions.as_ref().and_then(|q| {
+            let first = one(&q.first()?.question)?;
+            Some(match q.len() {
+                1 => first,
+                n => format!("{first} (+{} more)", n - 1),
+            })
+        }),
         "Skill" => one(&a.skill),
         "BashOutput" | "KillBash" | "KillShell" => one(&a.bash_id).or_else(|| one(&a.shell_id)),
         "ExitPlanMode" => one(&a.plan),
@@ -142,5 +187,16 @@ mod tests {
         );
         assert_eq!(call_summary("Read", "not json"), "");
         assert_eq!(call_summary("TodoWrite", r#"{"todos":[{},{}]}"#), "2 todos");
+        assert_eq!(
+            call_summary("TodoWrite", r#"{"todos":[{"status":"completed"}]}"#),
+            "1 todo · 1 done"
+        );
+        assert_eq!(
+            call_summary(
+                "AskUserQuestion",
+                r#"{"questions":[{"question":"Which DB?"}]}"#
+            ),
+            "Which DB?"
+        );
     }
 }

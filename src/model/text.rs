@@ -318,7 +318,10 @@ mod tests {
         assert_eq!(sanitize("a\0b\x07c"), "a^@b^Gc");
         assert_eq!(sanitize("evil\u{202e}txt"), "evil<U+202E>txt");
         assert_eq!(sanitize("50%\r100%\ndone"), "50%\n100%\ndone");
-        assert_eq!(sanitize("VISIBLE rm -rf ~ \rharmless"), "VISIBLE rm -rf ~ \nharmless");
+        assert_eq!(
+            sanitize("VISIBLE rm -rf ~ \rharmless"),
+            "VISIBLE rm -rf ~ \nharmless"
+        );
         assert_eq!(sanitize("a\rb\rc"), "a\nb\nc");
         assert_eq!(sanitize("line\r\nnext"), "line\nnext");
         assert_eq!(sanitize("ab\x08c"), "ac");
@@ -362,7 +365,13 @@ mod tests {
         assert_eq!(fit_end("日本語です", 5), "日本…");
         let p = "/Users/someone/projects/app/src/api/routes.ts";
         let f = fit_middle(p, 24);
-        assert!(unicode_width::UnicodeWidthStr::width(f.as_str()) <= 24, "{f}");
-        assert!(f.ends_with("api/routes.ts") && f.starts_with("/Users"), "{f}");
+        assert!(
+            unicode_width::UnicodeWidthStr::width(f.as_str()) <= 24,
+            "{f}"
+        );
+        assert!(
+            f.ends_with("api/routes.ts") && f.starts_with("/Users"),
+            "{f}"
+        );
     }
 }

@@ -123,7 +123,10 @@ mod tests {
     fn precedence_and_foreign_summaries() {
         let mut f = TitleFacts::default();
         assert_eq!(f.title(|_| true), None);
-        f.note_user("<command-name>/model</command-name><command-args>opus</command-args>", 0);
+        f.note_user(
+            "<command-name>/model</command-name><command-args>opus</command-args>",
+            0,
+        );
         assert_eq!(f.title(|_| true), Some("/model opus"));
         f.note_user("", 1);
         assert_eq!(f.title(|_| true), Some("[image]"));

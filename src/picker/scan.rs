@@ -334,9 +334,12 @@ impl LeafCheck {
             if self.found.iter().any(|l| l == leaf) {
                 continue;
             }
-            let hit = [format!("\"uuid\":\"{leaf}\""), format!("\"uuid\": \"{leaf}\"")]
-                .iter()
-                .any(|n| find(buf, n.as_bytes()).is_some());
+            let hit = [
+                format!("\"uuid\":\"{leaf}\""),
+                format!("\"uuid\": \"{leaf}\""),
+            ]
+            .iter()
+            .any(|n| find(buf, n.as_bytes()).is_some());
             if hit {
                 self.found.push(leaf.clone());
             }
@@ -385,11 +388,12 @@ fn absorb(e: ScanLine<'_>, found: &mut Found) {
     let kind = e.kind.as_deref().unwrap_or("");
     match kind {
         "ai-title" => found.titles.set_ai(e.ai_title.as_deref().unwrap_or("")),
-        "custom-title" => found.titles.set_custom(e.custom_title.as_deref().unwrap_or("")),
-        "summary" => found.titles.add_summary(
-            e.summary.as_deref().unwrap_or(""),
-            e.leaf_uuid.as_deref(),
-        ),
+        "custom-title" => found
+            .titles
+            .set_custom(e.custom_title.as_deref().unwrap_or("")),
+        "summary" => found
+            .titles
+            .add_summary(e.summary.as_deref().unwrap_or(""), e.leaf_uuid.as_deref()),
         _ => {}
     }
     if !matches!(

@@ -223,8 +223,7 @@ impl PickerState {
         let mut scored: Vec<(u32, usize)> = Vec::new();
         let m = &mut self.matcher;
         for (i, s) in self.sessions.iter().enumerate() {
-            let mut score =
-                |hay: &str| pattern.score(Utf32Str::new(hay, &mut buf), m);
+            let mut score = |hay: &str| pattern.score(Utf32Str::new(hay, &mut buf), m);
             let text = [score(&s.title), score(&s.first_prompt)]
                 .into_iter()
                 .flatten()
@@ -236,7 +235,10 @@ impl PickerState {
                 .max();
             let best = text.max(other).or_else(|| {
                 // words spread over several fields still match, ranked last
-                let hay = format!("{} {} {} {}", s.title, s.first_prompt, s.project, s.session_id);
+                let hay = format!(
+                    "{} {} {} {}",
+                    s.title, s.first_prompt, s.project, s.session_id
+                );
                 score(&hay).map(|_| 0)
             });
             if let Some(best) = best {
@@ -244,7 +246,7 @@ impl PickerState {
             }
         }
         // sessions are newest first: a stable sort keeps that among ties
-        scored.sort_by(|a, b| b.0.cmp(&a.0));
+        scored.sort_by_key(|s| std::cmp::Reverse(s.0));
         let mut group_rank: HashMap<&str, usize> = HashMap::new();
         for (n, &(_, i)) in scored.iter().enumerate() {
             if let Some(s) = self.sessions.get(i) {

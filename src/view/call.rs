@@ -67,8 +67,10 @@ pub fn line(
                 extra.push(format!("{n} file{}", plural(n as usize)));
             }
         }
-        if r.is_error && !extra.iter().any(|e| e.starts_with("exit")) {
-            let clean = sanitize(&r.text);
+        if r.rejected() {
+            extra.push("rejected".into());
+        } else if r.is_error && !extra.iter().any(|e| e.starts_with("exit")) {
+            let clean = sanitize(r.message());
             let telling = clean
                 .lines()
                 .find(|l| l.to_lowercase().contains("error"))
@@ -173,12 +175,18 @@ pub fn body(c: &ToolCall, w: u16, lost: bool, full: bool) -> Vec<Line<'static>> 
         }
         "Read" => {
             if c.result.as_ref().is_some_and(|r| !r.is_error) {
-                let (text, first) = strip_line_numbers(result_text);
-                out.extend(fold(
-                    content::code(&text, path, first.or(Some(1)), w),
-                    limit(FOLD, full),
-                ));
-                return out;
+                let (text, first, rest) = strip_line_numbers(result_text);
+                if first.is_some() {
+                    // numbered as the file is (`605→` with an offset)
+                    out.extend(fold(
+                        content::code(&text, path, first, w),
+                        limit(FOLD, full),
+                    ));
+                    if !rest.trim().is_empty() {
+                        out.extend(styled_dim(content::plain(rest.trim(), w)));
+                    }
+                    return out;
+                }
             }
         }
         "Bash" => {
@@ -193,6 +201,12 @@ pub fn body(c: &ToolCall, w: u16, lost: bool, full: bool) -> Vec<Line<'static>> 
                 limit(FOLD, full),
             ));
         }
+        "TodoWrite" => out.extend(checklist(&v, w)),
+        "ExitPlanMode" => out.extend(fold(
+            content::markdown(str_field(&v, "plan"), w),
+            limit(FOLD_DIFF, full),
+        )),
+        "AskUserQuestion" => out.extend(questions(&v, w)),
         _ => out.extend(fold(json(&v, w), limit(FOLD_INPUT, full))),
     }
     if c.result.is_some() {
@@ -212,10 +226,10 @@ fn result(c: &ToolCall, w: u16, lost: bool, full: bool) -> Vec<Line<'static>> {
             let lines = if c.name == "Task" || c.name == "Agent" {
                 content::markdown(&r.text, w)
             } else {
-                content::ansi(&r.text, w, full)
+                content::ansi(r.message(), w, full)
             };
             let lines = fold(lines, limit(FOLD, full));
-            if r.is_error {
+            if r.is_error && !r.rejected() {
                 lines
                     .into_iter()
                     .map(|l| l.patch_style(th.tool_error))
@@ -227,34 +241,109 @@ fn result(c: &ToolCall, w: u16, lost: bool, full: bool) -> Vec<Line<'static>> {
     }
 }
 
+/// TodoWrite's list as a checklist: `☑ done`, `◐ in progress`, `☐ to do`.
+fn checklist(v: &Value, w: u16) -> Vec<Line<'static>> {
+    let th = theme::current();
+    let mut out = Vec::new();
+    for t in v
+        .get("todos")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let status = str_field(t, "status");
+        let (mark, style) = match status {
+            "completed" => ("☑ ", th.dim),
+            "in_progress" => ("◐ ", th.heading),
+            _ => ("☐ ", ratatui::style::Style::default()),
+        };
+        let text = format!("{mark}{}", str_field(t, "content"));
+        out.extend(
+            content::plain(&text, w)
+                .into_iter()
+                .map(|l| l.patch_style(style)),
+        );
+    }
+    out
+}
+
+/// AskUserQuestion: each question with its options (the answer is the
+/// result, shown after).
+fn questions(v: &Value, w: u16) -> Vec<Line<'static>> {
+    let th = theme::current();
+    let mut out = Vec::new();
+    for q in v
+        .get("questions")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        out.extend(
+            content::plain(str_field(q, "question"), w)
+                .into_iter()
+                .map(|l| l.patch_style(th.heading)),
+        );
+        for o in q
+            .get("options")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let label = str_field(o, "label");
+            let desc = str_field(o, "description");
+            let text = if desc.is_empty() {
+                format!("  • {label}")
+            } else {
+                format!("  • {label}: {desc}")
+            };
+            out.extend(content::plain(&text, w));
+        }
+    }
+    out
+}
+
 fn json(v: &Value, w: u16) -> Vec<Line<'static>> {
     let s = serde_json::to_string_pretty(v).unwrap_or_default();
     content::code(&s, "json", None, w)
 }
 
-/// Read results come as `     1→text`; the renderer numbers lines itself.
-fn strip_line_numbers(text: &str) -> (String, Option<u64>) {
+/// Read results come as `   605→text`; the renderer numbers lines itself,
+/// from the file's own first number. Returns the text without the numbers,
+/// that first number (`None` if the result is not numbered), and what
+/// follows the numbered lines (a `<system-reminder>` Claude Code appends).
+fn strip_line_numbers(text: &str) -> (String, Option<u64>, &str) {
     let mut out = String::with_capacity(text.len());
     let mut first = None;
-    for l in text.lines() {
-        let t = l.trim_start();
+    let mut pos = 0;
+    for l in text.split_inclusive('\n') {
+        let body = l.trim_end_matches(['\n', '\r']);
+        let t = body.trim_start();
         let digits = t.bytes().take_while(u8::is_ascii_digit).count();
-        match t[digits..]
+        let rest = t[digits..]
             .strip_prefix('→')
-            .or_else(|| t[digits..].strip_prefix('\t'))
-        {
+            .or_else(|| t[digits..].strip_prefix('\t'));
+        match rest {
             Some(rest) if digits > 0 => {
                 if first.is_none() {
                     first = t[..digits].parse().ok();
                 }
                 out.push_str(rest);
+                out.push('\n');
             }
-            _ if l.is_empty() => {}
-            _ => return (text.to_owned(), None),
+            _ if body.is_empty() && first.is_none() => {}
+            _ => break,
         }
-        out.push('\n');
+        pos += l.len();
     }
-    (out, first)
+    if first.is_none() {
+        return (text.to_owned(), None, "");
+    }
+    (out, first, &text[pos..])
+}
+
+fn styled_dim(lines: Vec<Line<'static>>) -> Vec<Line<'static>> {
+    let th = theme::current();
+    lines.into_iter().map(|l| l.patch_style(th.dim)).collect()
 }
 
 #[cfg(test)]
@@ -263,10 +352,17 @@ mod tests {
 
     #[test]
     fn read_numbers_are_stripped() {
-        let (t, f) = strip_line_numbers("    10→fn main() {\n    11→}\n");
+        let (t, f, r) = strip_line_numbers("    10→fn main() {\n    11→}\n");
         assert_eq!(t, "fn main() {\n}\n");
-        assert_eq!(f, Some(10));
-        let (t, f) = strip_line_numbers("not numbered");
+        assert_eq!((f, r), (Some(10), ""));
+        let (t, f, _) = strip_line_numbers("not numbered");
         assert_eq!((t.as_str(), f), ("not numbered", None));
+        // an offset read with Claude Code's reminder after it
+        let (t, f, r) = strip_line_numbers(
+            "   605→let a = 1;\n   606→let b = 2;\n\n<system-reminder>\nx\n</system-reminder>\n",
+        );
+        assert_eq!(t, "let a = 1;\nlet b = 2;\n");
+        assert_eq!(f, Some(605));
+        assert!(r.contains("system-reminder"));
     }
 }

@@ -69,10 +69,16 @@ fn header(s: &State, width: u16) -> Line<'static> {
     }
     let (prompts, tools) = (s.session.main.turns.len(), s.session.main.tool_calls());
     if prompts > 0 {
-        parts.push((6, format!("{prompts} prompt{}", if prompts == 1 { "" } else { "s" })));
+        parts.push((
+            6,
+            format!("{prompts} prompt{}", if prompts == 1 { "" } else { "s" }),
+        ));
     }
     if tools > 0 {
-        parts.push((7, format!("{tools} tool{}", if tools == 1 { "" } else { "s" })));
+        parts.push((
+            7,
+            format!("{tools} tool{}", if tools == 1 { "" } else { "s" }),
+        ));
     }
     if let Some(start) = m
         .started
@@ -113,7 +119,8 @@ fn header(s: &State, width: u16) -> Line<'static> {
     let loading = if s.partial { "  loading…" } else { "" };
     let w = |p: &[(u8, String)]| {
         use unicode_width::UnicodeWidthStr as W;
-        1 + p.iter().map(|(_, t)| t.width()).sum::<usize>() + 3 * p.len().saturating_sub(1)
+        1 + p.iter().map(|(_, t)| t.width()).sum::<usize>()
+            + 3 * p.len().saturating_sub(1)
             + loading.width()
     };
     let avail = width as usize;
@@ -235,7 +242,10 @@ fn status_line(s: &State, width: u16) -> Line<'static> {
             .map(|p| unicode_width::UnicodeWidthStr::width(p.as_str()) + 3)
             .sum();
         let room = (width as usize).saturating_sub(used + 1).max(24);
-        left.push(crate::model::text::fit_middle(&sanitize(m).replace('\n', " "), room));
+        left.push(crate::model::text::fit_middle(
+            &sanitize(m).replace('\n', " "),
+            room,
+        ));
     } else if let Some(id) = s.rows.get(s.selected).and_then(|r| s.item_id(r)) {
         // what `ccv check` says of the selected row
         if let Some(m) = s.session.marks().of(id).first() {

@@ -7,7 +7,7 @@ use super::content;
 use super::theme::{self, Theme};
 use crate::app::rows::{Row, RowKind, SessionExt, Tree};
 use crate::model::check::FindingKind;
-use crate::model::item::SystemInfo;
+use crate::model::item::{CallState, SystemInfo};
 use crate::model::summary::display_name;
 use crate::model::text::{first_line, sanitize};
 use crate::model::time::human_duration;
@@ -101,27 +101,34 @@ pub fn render(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
                 .of(item.id)
                 .iter()
                 .any(|m| m.kind == FindingKind::NoResult);
-            let (glyph, style) = match &c.result {
-                None if lost => ("?", th.tool_error),
+            let state = c.state(lost, cx.now, item.timestamp);
+            let (glyph, style) = match state {
                 // turns with each second's redraw while followed
-                // a session not written for a while runs nothing
-                None => match cx.now {
-                    Some(now) if !stale(item, now) => {
-                        (SPINNER[(now / 1000).rem_euclid(10) as usize], th.tool_call)
-                    }
-                    _ => ("?", th.tool_error),
-                },
-                Some(r) if r.is_error => ("✗", th.tool_error),
-                Some(_) => ("✓", th.tool_call),
+                CallState::Running => (
+                    SPINNER[(cx.now.unwrap_or(0) / 1000).rem_euclid(10) as usize],
+                    th.tool_call,
+                ),
+                CallState::NoResult => ("?", th.tool_error),
+                CallState::Rejected => ("⊘", th.dim),
+                CallState::Failed => ("✗", th.tool_error),
+                CallState::Done => ("✓", th.tool_call),
             };
+            let lost = state == CallState::NoResult;
             // the label grows to fit the name (up to a cap): `take_scre…`
             // told nothing apart
             let name = clip(&sanitize(display_name(&c.name)), LABEL_MAX);
             let wider = name.width().saturating_sub(LABEL_W);
             let cwd = cx.session.meta.cwd.as_deref();
-            let text = call::line(item, c, lost, cx.now, cwd, (tw as usize).saturating_sub(wider));
+            let text = call::line(
+                item,
+                c,
+                lost,
+                cx.now,
+                cwd,
+                (tw as usize).saturating_sub(wider),
+            );
             let body = if expanded {
-                call::body(c, tw.saturating_sub(2), lost || cx.now.is_none(), cx.full)
+                call::body(c, tw.saturating_sub(2), lost, cx.full)
             } else {
                 vec![]
             };
@@ -191,7 +198,7 @@ fn item_row(
             if item.flags.redacted {
                 h.lines(folded_note("redacted thinking".into()), vec![])
             } else if item.flags.thinking_hidden {
-                h.lines(folded_note("thinking hidden".into()), vec![])
+                h.lines(folded_note("thinking not recorded".into()), vec![])
             } else if expanded {
                 h.lines(
                     styled(content::markdown(&item.text, tw), th.thinking),
@@ -256,15 +263,19 @@ fn item_row(
         }
         Kind::ToolResult => {
             let (label, glyph, st) = match &item.detail {
+                Detail::OrphanResult(r) if r.rejected() => ("Rejected", "⊘", th.dim),
                 Detail::OrphanResult(r) if r.is_error => ("Tool Error", "✗", th.tool_error),
                 _ => ("Result", "↳", th.tool_result),
             };
             let text = match &item.detail {
-                Detail::OrphanResult(r) => r.text.as_str(),
+                Detail::OrphanResult(r) => r.message(),
                 _ => item.text.as_str(),
             };
             let lines = if expanded {
-                call::fold(content::ansi(text, tw, cx.full), call::limit(call::FOLD, cx.full))
+                call::fold(
+                    content::ansi(text, tw, cx.full),
+                    call::limit(call::FOLD, cx.full),
+                )
             } else {
                 one_line(text, tw)
             };
@@ -436,11 +447,6 @@ fn clip(s: &str, max: usize) -> String {
     }
     out.push('…');
     out
-}
-
-fn stale(item: &Item, now: i64) -> bool {
-    use crate::app::live::RUNNING_AT_MOST_MS;
-    item.timestamp.is_some_and(|t| now - t > RUNNING_AT_MOST_MS)
 }
 
 fn tree_of(row: &Row) -> Tree {

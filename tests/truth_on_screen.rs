@@ -1,0 +1,259 @@
+//! What the viewer and the exports say must be true of the session: no
+//! empty rows, no raw tags, no spinner in a session nobody is writing.
+
+use ccv::app::{Action, State, perform_action};
+use ccv::export::{Format, Options, export};
+use ccv::model::Session;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use serde_json::{Value, json};
+
+fn session(lines: &[Value]) -> Session {
+    let mut s = Session::new(None);
+    for l in lines {
+        s.feed(0, format!("{l}\n").as_bytes());
+    }
+    s.finish(0);
+    s
+}
+
+fn user(uuid: &str, content: Value) -> Value {
+    json!({"type":"user","uuid":uuid,"sessionId":"s","cwd":"/home/bob/app","timestamp":"2025-01-01T10:00:00.000Z","message":{"role":"user","content":content}})
+}
+
+fn assistant(uuid: &str, id: &str, content: Value) -> Value {
+    json!({"type":"assistant","uuid":uuid,"sessionId":"s","timestamp":"2025-01-01T10:00:01.000Z","message":{"id":id,"role":"assistant","model":"claude-opus-4-6","content":content}})
+}
+
+fn result(uuid: &str, tool: &str, text: &str, error: bool) -> Value {
+    user(
+        uuid,
+        json!([{"type":"tool_result","tool_use_id":tool,"content":text,"is_error":error}]),
+    )
+}
+
+fn screen(s: &mut State, w: u16, h: u16) -> String {
+    let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+    t.draw(|f| ccv::view::draw(f, s)).expect("draw");
+    let b = t.backend().buffer().clone();
+    (0..h)
+        .map(|y| (0..w).map(|x| b[(x, y)].symbol()).collect::<String>() + "\n")
+        .collect()
+}
+
+fn text_export(s: &Session) -> String {
+    let mut out = Vec::new();
+    let opts = Options {
+        format: Format::Text,
+        ..Options::default()
+    };
+    export(s, &opts, &mut out).expect("export");
+    String::from_utf8(out).expect("utf8")
+}
+
+#[test]
+fn whitespace_only_text_and_empty_command_output_make_no_rows() {
+    let s = session(&[
+        user("u1", json!("hello")),
+        assistant("a1", "m1", json!([{"type":"text","text":"\n\n"}])),
+        assistant("a2", "m1", json!([{"type":"text","text":"Real answer"}])),
+        user("u2", json!("<local-command-stdout></local-command-stdout>")),
+    ]);
+    let kinds: Vec<_> = s.main.items.iter().map(|i| i.kind).collect();
+    assert_eq!(kinds.len(), 2, "{kinds:?}");
+    assert_eq!(s.stats.hidden, 2, "both counted as hidden");
+    let text = text_export(&s);
+    assert_eq!(text.matches("[Assistant]").count(), 1, "{text}");
+    assert!(!text.contains("[Command]"), "{text}");
+}
+
+#[test]
+fn errors_lose_their_tags_and_a_rejection_is_not_an_error() {
+    let s = session(&[
+        user("u1", json!("go")),
+        assistant(
+            "a1",
+            "m1",
+            json!([
+                {"type":"tool_use","id":"t1","name":"Edit","input":{"file_path":"/home/bob/app/x.rs"}},
+                {"type":"tool_use","id":"t2","name":"Bash","input":{"command":"rm -rf build"}}
+            ]),
+        ),
+        result(
+            "r1",
+            "t1",
+            "<tool_use_error>File has not been read yet.</tool_use_error>",
+            true,
+        ),
+        result(
+            "r2",
+            "t2",
+            "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.",
+            true,
+        ),
+    ]);
+    let mut st = State::new(s);
+    perform_action(&mut st, Action::ExpandAll);
+    let shot = screen(&mut st, 120, 30);
+    assert!(!shot.contains("tool_use_error"), "{shot}");
+    assert!(shot.contains("File has not been read yet"), "{shot}");
+    assert!(shot.contains("rm -rf build · rejected"), "{shot}");
+    let text = text_export(&st.session);
+    assert!(text.contains("[Tool Rejected]"), "{text}");
+    assert!(
+        text.contains("[Tool Error]\nFile has not been read yet."),
+        "{text}"
+    );
+}
+
+#[test]
+fn empty_thinking_says_it_was_not_recorded() {
+    let s = session(&[
+        user("u1", json!("hi")),
+        assistant(
+            "a1",
+            "m1",
+            json!([{"type":"thinking","thinking":"","signature":"abc"}]),
+        ),
+    ]);
+    let mut st = State::new(s);
+    let shot = screen(&mut st, 100, 10);
+    assert!(shot.contains("thinking not recorded"), "{shot}");
+    assert!(!shot.contains("thinking hidden"), "{shot}");
+}
+
+#[test]
+fn todos_plans_and_questions_have_readable_bodies() {
+    let s = session(&[
+        user("u1", json!("plan")),
+        assistant(
+            "a1",
+            "m1",
+            json!([
+                {"type":"tool_use","id":"t1","name":"TodoWrite","input":{"todos":[
+                    {"content":"Write the parser","status":"completed","activeForm":"x"},
+                    {"content":"Test it","status":"in_progress","activeForm":"x"},
+                    {"content":"Ship","status":"pending","activeForm":"x"}]}},
+                {"type":"tool_use","id":"t2","name":"ExitPlanMode","input":{"plan":"## The plan\n\n1. Parse\n2. Test"}},
+                {"type":"tool_use","id":"t3","name":"AskUserQuestion","input":{"questions":[
+                    {"question":"Which database?","header":"DB","multiSelect":false,
+                     "options":[{"label":"Postgres","description":"robust"},{"label":"SQLite","description":"simple"}]}]}}
+            ]),
+        ),
+        result("r1", "t1", "Todos have been modified successfully.", false),
+        result("r2", "t2", "User has approved your plan.", false),
+        result(
+            "r3",
+            "t3",
+            "User has answered your questions: \"Which database?\"=\"SQLite\".",
+            false,
+        ),
+    ]);
+    let mut st = State::new(s);
+    perform_action(&mut st, Action::ExpandAll);
+    // open every row that folds
+    for _ in 0..20 {
+        let Some(r) = (0..st.rows.len()).find(|&r| {
+            st.rows[r]
+                .fold(&st.session)
+                .is_some_and(|f| !st.expanded.contains(&f))
+        }) else {
+            break;
+        };
+        perform_action(&mut st, Action::Top);
+        perform_action(&mut st, Action::Down(r));
+        perform_action(&mut st, Action::Toggle);
+    }
+    let shot = screen(&mut st, 120, 60);
+    assert!(shot.contains("3 todos · 1 done · 1 in progress"), "{shot}");
+    assert!(shot.contains("☑ Write the parser"), "{shot}");
+    assert!(shot.contains("◐ Test it"), "{shot}");
+    assert!(shot.contains("☐ Ship"), "{shot}");
+    assert!(shot.contains("The plan"), "{shot}");
+    assert!(shot.contains("Which database?"), "{shot}");
+    assert!(shot.contains("• SQLite: simple"), "{shot}");
+    assert!(shot.contains("=\"SQLite\""), "the answer: {shot}");
+}
+
+#[test]
+fn a_session_nobody_writes_shows_no_spinner_and_says_its_age() {
+    let s = session(&[
+        user("u1", json!("go")),
+        assistant(
+            "a1",
+            "m1",
+            json!([{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"make"}}]),
+        ),
+    ]);
+    let mut st = State::new(s);
+    st.live.attached = true;
+    // written months before "now"
+    let t0 = 1_735_725_601_000; // 2025-01-01T10:00:01Z
+    st.live.last_write_ms = Some(t0);
+    st.live.now_ms = t0 + 90 * 86_400_000;
+    let shot = screen(&mut st, 120, 10);
+    assert!(!shot.contains("● live"), "{shot}");
+    assert!(shot.contains("last written"), "{shot}");
+    assert!(shot.contains("make · no result"), "{shot}");
+    assert!(!st.running_on_screen());
+    // written a minute ago: live, and the call runs
+    st.live.last_write_ms = Some(st.live.now_ms - 60_000);
+    st.live.now_ms = t0 + 5_000;
+    st.live.last_write_ms = Some(t0 + 4_000);
+    st.cache.clear();
+    let shot = screen(&mut st, 120, 10);
+    assert!(shot.contains("● live"), "{shot}");
+    assert!(shot.contains("make · running"), "{shot}");
+}
+
+#[test]
+fn read_with_an_offset_is_numbered_as_the_file() {
+    let s = session(&[
+        user("u1", json!("read")),
+        assistant(
+            "a1",
+            "m1",
+            json!([{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"/home/bob/app/src/lib.rs","offset":605,"limit":2}}]),
+        ),
+        result(
+            "r1",
+            "t1",
+            "   605→let a = 1;\n   606→let b = 2;\n\n<system-reminder>\nWhenever you read a file…\n</system-reminder>\n",
+            false,
+        ),
+    ]);
+    let mut st = State::new(s);
+    perform_action(&mut st, Action::ExpandAll);
+    let call = (0..st.rows.len())
+        .rev()
+        .find(|&r| st.rows[r].fold(&st.session).is_some())
+        .expect("a call row");
+    perform_action(&mut st, Action::Top);
+    perform_action(&mut st, Action::Down(call));
+    perform_action(&mut st, Action::Toggle);
+    let shot = screen(&mut st, 100, 20);
+    assert!(shot.contains("605"), "{shot}");
+    assert!(!shot.contains("605→"), "{shot}");
+    assert!(shot.contains("let a = 1;"), "{shot}");
+    assert!(!shot.contains("  1 "), "not numbered from 1: {shot}");
+}
+
+#[test]
+fn e_writes_under_the_state_dir_privately() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // SAFETY: this test binary's only test that reads or writes the variable
+    unsafe { std::env::set_var("XDG_STATE_HOME", dir.path()) };
+    let s = session(&[user("u1", json!("hello"))]);
+    let path = ccv::clipboard::export_markdown_file(&s, &|_| true, None).expect("export");
+    assert!(
+        path.starts_with(dir.path().join("ccv").join("exports")),
+        "{}",
+        path.display()
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&path).expect("stat").permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+}
