@@ -22,7 +22,11 @@ pub fn run(path: &Path, json: bool, no_subagents: bool) -> i32 {
     let session = match loaded {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("ccv: {}: {e}", path.display());
+            eprintln!(
+                "ccv: {}: {}",
+                crate::model::text::term_path(path),
+                crate::model::text::term_line(&e.to_string())
+            );
             return 2;
         }
     };
@@ -34,7 +38,7 @@ pub fn run(path: &Path, json: bool, no_subagents: bool) -> i32 {
         Ok(()) => {}
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
         Err(e) => {
-            eprintln!("ccv: {e}");
+            eprintln!("ccv: {}", crate::model::text::term_line(&e.to_string()));
             return 2;
         }
     }
@@ -76,7 +80,7 @@ pub fn write_findings(
                 kind: f.kind.as_str(),
                 message: &f.message,
             };
-            serde_json::to_writer(&mut *out, &j).map_err(std::io::Error::other)?;
+            crate::json_out::to_writer(&mut *out, &j)?;
             out.write_all(b"\n")?;
         } else {
             writeln!(

@@ -3,6 +3,7 @@
 
 use crate::export::{self, Format, Options};
 use crate::model::Session;
+use crate::model::text::{term_line, term_path};
 use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -80,7 +81,21 @@ pub enum Command {
 }
 
 pub fn main() -> i32 {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            // clap quotes the arguments it refuses: they reach the terminal
+            // only made safe (help and version go to stdout as they are)
+            let text = e.render().to_string();
+            let safe: Vec<String> = text.lines().map(term_line).collect();
+            if e.use_stderr() {
+                eprintln!("{}", safe.join("\n"));
+            } else {
+                println!("{}", safe.join("\n"));
+            }
+            return e.exit_code();
+        }
+    };
     match cli.command {
         Some(Command::Export {
             format,
@@ -143,7 +158,7 @@ fn run_tui(cli: &Cli) -> i32 {
         && p.as_os_str() != "-"
     {
         if let Err(e) = std::fs::metadata(p) {
-            eprintln!("ccv: {}: {e}", p.display());
+            eprintln!("ccv: {}: {}", term_path(p), term_line(&e.to_string()));
             return 1;
         }
     }
@@ -151,10 +166,14 @@ fn run_tui(cli: &Cli) -> i32 {
         message,
         copy_markdown: cli.copy_markdown,
     };
-    match crate::app::run::run_with(start, opts) {
+    let r = crate::app::run::run_with(start, opts);
+    if let Some(code) = crate::app::restore::signal_exit_code() {
+        return code;
+    }
+    match r {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("ccv: {e:#}");
+            eprintln!("ccv: {}", term_line(&format!("{e:#}")));
             1
         }
     }
@@ -177,7 +196,7 @@ fn run_list(root: Option<PathBuf>, json: bool) -> i32 {
         Ok(()) => 0,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
         Err(e) => {
-            eprintln!("ccv: {}: {e}", root.display());
+            eprintln!("ccv: {}: {}", term_path(&root), term_line(&e.to_string()));
             1
         }
     }
@@ -193,7 +212,7 @@ fn run_export(path: &Path, opts: &Options) -> i32 {
     let session = match load_session(path) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("ccv: {}: {e}", path.display());
+            eprintln!("ccv: {}: {}", term_path(path), term_line(&e.to_string()));
             return 1;
         }
     };
@@ -204,7 +223,7 @@ fn run_export(path: &Path, opts: &Options) -> i32 {
         Ok(()) => 0,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
         Err(e) => {
-            eprintln!("ccv: {e}");
+            eprintln!("ccv: {}", term_line(&e.to_string()));
             1
         }
     };
@@ -223,7 +242,7 @@ pub fn report_problems(session: &Session) {
             .sources
             .get(*source as usize)
             .and_then(|s| s.path.as_deref())
-            .map_or_else(|| "-".to_owned(), |p| p.display().to_string());
-        let _ = writeln!(err, "ccv: {path}:{}: {}", p.line, p.message);
+            .map_or_else(|| "-".to_owned(), term_path);
+        let _ = writeln!(err, "ccv: {path}:{}: {}", p.line, term_line(&p.message));
     }
 }

@@ -546,7 +546,7 @@ fn write_json(
             orphan: false,
         },
     };
-    serde_json::to_writer(&mut *out, &j).map_err(io::Error::other)?;
+    crate::json_out::to_writer(&mut *out, &j)?;
     out.write_all(b"\n")
 }
 

@@ -5,6 +5,7 @@ pub mod check;
 pub mod cli;
 pub mod clipboard;
 pub mod export;
+pub mod json_out;
 pub mod live;
 pub mod model;
 pub mod picker;

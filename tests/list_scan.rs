@@ -279,7 +279,7 @@ fn background_scan_streams_then_finishes() {
     loop {
         match rx.recv_timeout(std::time::Duration::from_secs(10)) {
             Ok(ScanEvent::Sessions(v)) => rows += v.len(),
-            Ok(ScanEvent::Done { errors }) => {
+            Ok(ScanEvent::Done { errors, .. }) => {
                 assert_eq!(errors, 0);
                 break;
             }

@@ -30,3 +30,8 @@ fn live_follow_in_tmux() {
 fn copy_with_osc52_into_the_tmux_buffer() {
     script("tmux_copy.sh");
 }
+
+#[test]
+fn signals_suspend_and_idle_in_tmux() {
+    script("tmux_signals.sh");
+}

@@ -15,6 +15,40 @@ pub fn mark_active() {
     ACTIVE.store(true, Ordering::SeqCst);
 }
 
+/// The signal that ended the viewer (0: none): the process exits with
+/// 128 + it, as shells expect.
+static EXIT_SIGNAL: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
+pub fn set_exit_signal(sig: i32) {
+    EXIT_SIGNAL.store(sig, Ordering::SeqCst);
+}
+
+/// 128 + the signal that ended the viewer, if one did.
+pub fn signal_exit_code() -> Option<i32> {
+    let s = EXIT_SIGNAL.load(Ordering::SeqCst);
+    (s > 0).then_some(128 + s)
+}
+
+/// Ctrl-Z or SIGTSTP: put the terminal back as the shell wants it, stop,
+/// and when continued (`fg`) take the terminal again. The caller redraws.
+pub fn suspend() -> std::io::Result<()> {
+    restore();
+    #[cfg(unix)]
+    {
+        let _ = signal_hook::low_level::raise(signal_hook::consts::SIGSTOP);
+    }
+    // running again
+    crossterm::terminal::enable_raw_mode()?;
+    mark_active();
+    crossterm::execute!(
+        std::io::stdout(),
+        crossterm::terminal::EnterAlternateScreen,
+        crossterm::terminal::Clear(crossterm::terminal::ClearType::All),
+        crossterm::event::EnableMouseCapture,
+        crossterm::cursor::Hide
+    )
+}
+
 /// Writes the sequences that leave ccv's terminal mode, if `active` says
 /// it is on; returns whether it wrote anything.
 pub fn restore_with(active: &AtomicBool, w: &mut impl Write) -> bool {

@@ -105,6 +105,13 @@ pub fn run_with(start: Start, opts: Options) -> anyhow::Result<()> {
 
 type Term = Terminal<CrosstermBackend<std::io::Stdout>>;
 
+fn is_ctrl_z(k: &crossterm::event::KeyEvent) -> bool {
+    use crossterm::event::{KeyCode, KeyEventKind, KeyModifiers};
+    k.kind != KeyEventKind::Release
+        && k.modifiers.contains(KeyModifiers::CONTROL)
+        && matches!(k.code, KeyCode::Char('z' | 'Z'))
+}
+
 struct Viewer {
     tx: Sender<AppEvent>,
     term: Term,
@@ -303,6 +310,21 @@ impl Viewer {
         }
     }
 
+    /// Stops the process with the terminal restored; on `fg`, takes it back
+    /// and redraws everything.
+    fn suspend(&mut self) {
+        match restore::suspend() {
+            Ok(()) => {
+                // forget what the screen held: the next frame is drawn
+                // whole. (`Terminal::clear` asks the terminal for the cursor
+                // position, an answer the input thread would swallow.)
+                self.term.swap_buffers();
+                self.term.swap_buffers();
+            }
+            Err(e) => self.error = Some(format!("could not take the terminal back: {e}")),
+        }
+    }
+
     /// Applies one event; true when it brought a session to show.
     fn handle(&mut self, ev: AppEvent) -> bool {
         match ev {
@@ -311,6 +333,11 @@ impl Viewer {
                     p.now_ms = now_ms();
                     p.apply(e);
                 }
+                false
+            }
+            AppEvent::Term(crossterm::event::Event::Key(k)) if is_ctrl_z(&k) => {
+                // raw mode turns Ctrl-Z into a key: suspend as the shell would
+                self.suspend();
                 false
             }
             AppEvent::Term(crossterm::event::Event::Key(k)) if self.in_picker => {
@@ -361,8 +388,15 @@ impl Viewer {
                 self.state.cache.clear();
                 false
             }
-            AppEvent::Signal(_) => {
+            AppEvent::Signal(sig) if sig == signal_hook::consts::SIGTSTP => {
+                self.suspend();
+                false
+            }
+            AppEvent::Signal(sig) => {
+                restore::set_exit_signal(sig);
                 self.state.quit = true;
+                // a signal leaves ccv, not only the viewer for the picker
+                self.picker = None;
                 false
             }
         }

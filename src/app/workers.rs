@@ -23,14 +23,19 @@ pub fn spawn_input(tx: Sender<AppEvent>) {
     });
 }
 
+/// SIGTERM, SIGINT and SIGHUP end the viewer; SIGTSTP suspends it (the
+/// loop puts the terminal back first, then stops the process).
 pub fn spawn_signals(tx: Sender<AppEvent>) {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGINT, SIGHUP]) else {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM, SIGTSTP};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGINT, SIGHUP, SIGTSTP])
+    else {
         return;
     };
     std::thread::spawn(move || {
-        if let Some(sig) = signals.forever().next() {
-            let _ = tx.send(AppEvent::Signal(sig));
+        for sig in signals.forever() {
+            if tx.send(AppEvent::Signal(sig)).is_err() {
+                break;
+            }
         }
     });
 }
@@ -75,7 +80,7 @@ pub fn preview(path: &Path) -> Option<Session> {
     if path == Path::new("-") {
         return None;
     }
-    let mut f = std::fs::File::open(path).ok()?;
+    let mut f = crate::model::session::open_regular(path).ok()?;
     let len = f.metadata().ok()?.len();
     if len <= 2 * PREVIEW_BYTES {
         return None;

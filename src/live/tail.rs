@@ -39,6 +39,8 @@ pub(super) struct Tracked {
     /// The last bytes read (up to `SIG`).
     pub(super) sig: Vec<u8>,
     deleted: bool,
+    /// The path names something that is not a regular file.
+    not_regular: bool,
 }
 
 impl Tracked {
@@ -51,6 +53,7 @@ impl Tracked {
             offset,
             sig: Vec::new(),
             deleted: false,
+            not_regular: false,
         }
     }
 }
@@ -78,6 +81,25 @@ impl Tracked {
             }
             Err(_) => return Outcome::Same,
         };
+        if !meta.is_file() {
+            // replaced by a FIFO, a device or a symlink to one: reading it
+            // would block or never end
+            if !self.not_regular {
+                self.not_regular = true;
+                self.file = None;
+                send(LiveEvent::Error(format!(
+                    "{} is now {}: not followed",
+                    self.path.display(),
+                    crate::model::session::file_kind(&meta)
+                )));
+            }
+            return Outcome::Same;
+        }
+        if std::mem::take(&mut self.not_regular) && (self.offset > 0 || self.id.is_some()) {
+            // a regular file is back where the other thing was
+            send(LiveEvent::Replaced { source });
+            return Outcome::Restart;
+        }
         let id = file_id(&meta);
         let read_before = self.offset > 0 || self.id.is_some();
         if self.deleted && read_before || (self.id.is_some() && id != self.id) {
@@ -93,7 +115,7 @@ impl Tracked {
             return Outcome::Same;
         }
         if self.file.is_none() {
-            match File::open(&self.path) {
+            match crate::model::session::open_regular(&self.path) {
                 Ok(f) => {
                     // the identity of what we opened, not of the path
                     self.id = f.metadata().ok().as_ref().and_then(file_id).or(id);

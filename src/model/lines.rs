@@ -7,7 +7,12 @@
 
 use memchr::memchr;
 
-#[derive(Debug, Default)]
+/// The longest line kept (256 MiB). Real lines reach a few MB (base64
+/// images); a longer one is skipped without being held whole and reported
+/// unreadable, so `/dev/zero` or a sparse file cannot exhaust memory.
+pub const LINE_MAX: usize = 256 << 20;
+
+#[derive(Debug)]
 pub struct LineSplitter {
     partial: Vec<u8>,
     /// 1-based number of the next line to hand out.
@@ -17,6 +22,63 @@ pub struct LineSplitter {
     /// The unfinished tail was already handed out tentatively (it parsed as
     /// complete JSON at EOF); how many of its bytes were consumed.
     tentative: Option<usize>,
+    /// The current line passed `cap`: its bytes are dropped until its
+    /// newline; this counts them.
+    overlong: Option<u64>,
+    cap: usize,
+    /// Where the JSON of `partial` stands, kept as bytes arrive, so that
+    /// "is the tail a whole object?" costs nothing per append.
+    scan: TailScan,
+}
+
+impl Default for LineSplitter {
+    fn default() -> Self {
+        LineSplitter {
+            partial: Vec::new(),
+            next_line: 1,
+            partial_offset: 0,
+            tentative: None,
+            overlong: None,
+            cap: LINE_MAX,
+            scan: TailScan::default(),
+        }
+    }
+}
+
+/// Nesting, string and escape state over the bytes of the unfinished line.
+#[derive(Debug, Default, Clone, Copy)]
+struct TailScan {
+    depth: i64,
+    in_str: bool,
+    esc: bool,
+    /// Index in `partial` just after the last byte that was not white space.
+    end: usize,
+}
+
+impl TailScan {
+    fn push(&mut self, bytes: &[u8], base: usize) {
+        for (i, &b) in bytes.iter().enumerate() {
+            if !b.is_ascii_whitespace() {
+                self.end = base + i + 1;
+            }
+            if self.in_str {
+                if self.esc {
+                    self.esc = false;
+                } else if b == b'\\' {
+                    self.esc = true;
+                } else if b == b'"' {
+                    self.in_str = false;
+                }
+                continue;
+            }
+            match b {
+                b'"' => self.in_str = true,
+                b'{' | b'[' => self.depth += 1,
+                b'}' | b']' => self.depth -= 1,
+                _ => {}
+            }
+        }
+    }
 }
 
 /// One line handed out by the splitter.
@@ -25,19 +87,28 @@ pub struct Line<'a> {
     pub number: u32,
     pub offset: u64,
     pub bytes: &'a [u8],
+    /// The line was longer than the cap and was skipped: how long it was
+    /// (`bytes` is empty then).
+    pub overlong: Option<u64>,
 }
 
 impl LineSplitter {
     pub fn new() -> Self {
+        LineSplitter::default()
+    }
+
+    /// A splitter that skips lines longer than `cap` bytes (tests use a
+    /// small cap).
+    pub fn with_cap(cap: usize) -> Self {
         LineSplitter {
-            next_line: 1,
-            ..Default::default()
+            cap,
+            ..LineSplitter::default()
         }
     }
 
     /// Bytes consumed so far (complete lines plus the buffered tail).
     pub fn stream_len(&self) -> u64 {
-        self.partial_offset + self.partial.len() as u64
+        self.partial_offset + self.partial.len() as u64 + self.overlong.unwrap_or(0)
     }
 
     /// Feeds bytes; calls `f` for every complete line, in order. A line's
@@ -46,31 +117,52 @@ impl LineSplitter {
     /// line number: the caller sees them as more objects on that line.
     pub fn feed(&mut self, mut data: &[u8], mut f: impl FnMut(Line<'_>)) {
         while !data.is_empty() {
-            match memchr(b'\n', data) {
-                None => {
-                    self.partial.extend_from_slice(data);
-                    return;
-                }
-                Some(nl) => {
-                    let offset = self.partial_offset;
-                    let before = self.partial.len();
-                    let number = self.next_line;
-                    let skip = self.tentative.take().unwrap_or(0);
-                    if self.partial.is_empty() {
-                        emit(&data[..nl], skip, number, offset, &mut f);
-                    } else {
-                        self.partial.extend_from_slice(&data[..nl]);
-                        let line = std::mem::take(&mut self.partial);
-                        emit(&line, skip, number, offset, &mut f);
-                        // keep the allocation for the next partial line
-                        self.partial = line;
-                        self.partial.clear();
-                    }
-                    self.partial_offset = offset + (before + nl + 1) as u64;
-                    self.next_line += 1;
-                    data = &data[nl + 1..];
-                }
+            let nl = memchr(b'\n', data);
+            let piece = &data[..nl.unwrap_or(data.len())];
+            if let Some(skipped) = &mut self.overlong {
+                *skipped += piece.len() as u64;
+            } else if self.partial.len() + piece.len() > self.cap {
+                // too long to hold: drop what is held and what follows
+                self.overlong = Some((self.partial.len() + piece.len()) as u64);
+                self.partial = Vec::new();
+                self.scan = TailScan::default();
+                self.tentative = None;
+            } else if nl.is_some() && self.partial.is_empty() {
+                // the common case: a whole line in `data`, no copy
+            } else {
+                let base = self.partial.len();
+                self.partial.extend_from_slice(piece);
+                self.scan.push(piece, base);
             }
+            let Some(nl) = nl else { return };
+            let number = self.next_line;
+            let offset = self.partial_offset;
+            let line_len;
+            if let Some(len) = self.overlong.take() {
+                line_len = len;
+                f(Line {
+                    number,
+                    offset,
+                    bytes: &[],
+                    overlong: Some(len),
+                });
+            } else if self.partial.is_empty() {
+                line_len = nl as u64;
+                let skip = self.tentative.take().unwrap_or(0);
+                emit(&data[..nl], skip, number, offset, &mut f);
+            } else {
+                line_len = self.partial.len() as u64;
+                let skip = self.tentative.take().unwrap_or(0);
+                let line = std::mem::take(&mut self.partial);
+                emit(&line, skip, number, offset, &mut f);
+                // keep the allocation for the next partial line
+                self.partial = line;
+                self.partial.clear();
+            }
+            self.scan = TailScan::default();
+            self.partial_offset = offset + line_len + 1;
+            self.next_line += 1;
+            data = &data[nl + 1..];
         }
     }
 
@@ -78,17 +170,45 @@ impl LineSplitter {
     /// tentatively. Used at EOF: the caller decides whether it is a complete
     /// line (then calls [`Self::consume_tail`]) or a write in progress.
     pub fn tail(&self) -> Option<Line<'_>> {
+        if let Some(len) = self.overlong {
+            return Some(Line {
+                number: self.next_line,
+                offset: self.partial_offset,
+                bytes: &[],
+                overlong: Some(len),
+            });
+        }
         let skip = self.tentative.unwrap_or(0);
         (self.partial.len() > skip).then(|| Line {
             number: self.next_line,
             offset: self.partial_offset,
             bytes: &self.partial[skip..],
+            overlong: None,
         })
     }
 
+    /// Whether the tail may be whole JSON (its brackets close, it ends
+    /// outside a string on `}` or `]`). Costs nothing: a write in progress
+    /// is not decoded again on every append.
+    pub fn tail_may_be_whole(&self) -> bool {
+        let skip = self.tentative.unwrap_or(0);
+        let t = &self.scan;
+        self.overlong.is_none()
+            && t.depth == 0
+            && !t.in_str
+            && t.end > skip
+            && matches!(self.partial.get(t.end - 1), Some(b'}' | b']'))
+    }
+
     /// Marks the tail as handed out. If more bytes later continue the same
-    /// line, only those are passed on.
+    /// line, only those are passed on. An overlong tail is dropped.
     pub fn consume_tail(&mut self) {
+        if let Some(len) = self.overlong.take() {
+            // counted as a line; what follows starts a new one
+            self.partial_offset += len;
+            self.next_line += 1;
+            return;
+        }
         if !self.partial.is_empty() {
             self.tentative = Some(self.partial.len());
         }
@@ -111,6 +231,7 @@ fn emit(line: &[u8], skip: usize, number: u32, offset: u64, f: &mut impl FnMut(L
         number,
         offset,
         bytes,
+        overlong: None,
     });
 }
 
@@ -177,5 +298,56 @@ mod tests {
         s.feed(b"\n", |_| n += 1);
         assert_eq!(n, 0);
         assert_eq!(s.lines_seen(), 1);
+    }
+
+    #[test]
+    fn an_overlong_line_is_skipped_without_being_held() {
+        let mut s = LineSplitter::with_cap(10);
+        let mut out = Vec::new();
+        s.feed(b"{\"a\":1}\n0123456", |l| {
+            out.push((l.number, l.bytes.to_vec(), l.overlong))
+        });
+        for _ in 0..1000 {
+            s.feed(b"0123456789", |_| unreachable!());
+            assert!(s.partial.capacity() <= 64, "not held");
+        }
+        s.feed(b"tail\n{}\n", |l| {
+            out.push((l.number, l.bytes.to_vec(), l.overlong))
+        });
+        assert_eq!(out[0], (1, b"{\"a\":1}".to_vec(), None));
+        assert_eq!(out[1], (2, vec![], Some(7 + 10_000 + 4)));
+        assert_eq!(out[2], (3, b"{}".to_vec(), None));
+        assert_eq!(s.stream_len(), 8 + 7 + 10_000 + 4 + 1 + 3);
+        // at EOF, still inside one
+        let mut s = LineSplitter::with_cap(4);
+        s.feed(b"0123456789", |_| unreachable!());
+        assert_eq!(s.tail().map(|t| t.overlong), Some(Some(10)));
+        s.consume_tail();
+        assert!(s.tail().is_none());
+        assert_eq!(s.lines_seen(), 1);
+    }
+
+    #[test]
+    fn the_tail_scan_knows_a_whole_object_without_decoding() {
+        let mut s = LineSplitter::new();
+        for (piece, whole) in [
+            (&b"{\"a\":\"x}"[..], false),
+            (b" \\\" }", false),
+            (b"\"", false),
+            (b",\"b\":[1,{}]", false),
+            (b"} ", true),
+            (b"{", false),
+            (b"}", true),
+        ] {
+            s.feed(piece, |_| {});
+            assert_eq!(
+                s.tail_may_be_whole(),
+                whole,
+                "after {:?}",
+                String::from_utf8_lossy(piece)
+            );
+        }
+        s.consume_tail();
+        assert!(!s.tail_may_be_whole());
     }
 }

@@ -59,7 +59,7 @@ pub fn project_agent_files(session_path: &Path, session_ids: &[String]) -> Vec<(
 /// are read.
 fn names_session(p: &Path, session_ids: &[String]) -> bool {
     use std::io::Read;
-    let Ok(f) = std::fs::File::open(p) else {
+    let Ok(f) = super::session::open_regular(p) else {
         return false;
     };
     let mut head = Vec::new();
@@ -109,7 +109,7 @@ fn load(path: &Path, complete: bool) -> std::io::Result<Session> {
         read(
             &mut s,
             super::session::MAIN,
-            &mut std::fs::File::open(path)?,
+            &mut super::session::open_regular(path)?,
         )?;
     }
     if path != Path::new("-") {
@@ -123,7 +123,7 @@ fn load(path: &Path, complete: bool) -> std::io::Result<Session> {
         files.extend(project_agent_files(path, &ids));
         for (p, id) in files {
             let src = s.add_agent_source(p.clone(), &id);
-            match std::fs::File::open(&p) {
+            match super::session::open_regular(&p) {
                 Ok(mut f) => read(&mut s, src, &mut f)?,
                 Err(_) => continue,
             }

@@ -120,6 +120,47 @@ pub struct Session {
 
 pub const MAIN: u16 = 0;
 
+/// Opens a session file. Only regular files are sessions: a FIFO would
+/// block for ever, a device (`/dev/zero`, `/dev/urandom`) never ends.
+/// Symlinks are followed to what they name.
+pub fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other(format!(
+            "not a regular file ({}); pipe it in with `-` if you mean it",
+            file_kind(&meta)
+        )));
+    }
+    let f = std::fs::File::open(path)?;
+    // the path may have been swapped between the two calls
+    if !f.metadata()?.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    Ok(f)
+}
+
+/// What a file that is not a regular one is, in a word.
+pub fn file_kind(meta: &std::fs::Metadata) -> &'static str {
+    let t = meta.file_type();
+    if t.is_dir() {
+        return "a directory";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+    }
+    if t.is_file() { "a file" } else { "not a file" }
+}
+
 impl Session {
     /// The session's title by the rule of [`super::title`] (a summary
     /// counts only when its leaf is a line of this session).
@@ -145,7 +186,7 @@ impl Session {
         if path == Path::new("-") {
             s.read_all(MAIN, &mut std::io::stdin().lock())?;
         } else {
-            s.read_all(MAIN, &mut std::fs::File::open(path)?)?;
+            s.read_all(MAIN, &mut open_regular(path)?)?;
         }
         Ok(s)
     }
@@ -194,8 +235,9 @@ impl Session {
     /// last line waits for its newline (or for [`Self::flush_tail`]).
     pub fn feed(&mut self, source: u16, bytes: &[u8]) {
         let mut splitter = std::mem::take(&mut self.sources[source as usize].splitter);
-        splitter.feed(bytes, |line| {
-            self.ingest_line(source, line.number, line.bytes)
+        splitter.feed(bytes, |line| match line.overlong {
+            Some(len) => self.ingest_overlong(source, line.number, len),
+            None => self.ingest_line(source, line.number, line.bytes),
         });
         self.sources[source as usize].splitter = splitter;
     }
@@ -205,7 +247,7 @@ impl Session {
     /// A write in progress stays buffered.
     pub fn flush_tail(&mut self, source: u16) {
         let mut splitter = std::mem::take(&mut self.sources[source as usize].splitter);
-        if let Some(tail) = splitter.tail() {
+        if let Some(tail) = splitter.tail().filter(|_| splitter.tail_may_be_whole()) {
             let clean = decode_line(tail.number, tail.bytes, |_, _| {})
                 .iter()
                 .all(|p| p.recovered);
@@ -222,7 +264,10 @@ impl Session {
     pub fn finish(&mut self, source: u16) {
         let mut splitter = std::mem::take(&mut self.sources[source as usize].splitter);
         if let Some(tail) = splitter.tail() {
-            self.ingest_line(source, tail.number, tail.bytes);
+            match tail.overlong {
+                Some(len) => self.ingest_overlong(source, tail.number, len),
+                None => self.ingest_line(source, tail.number, tail.bytes),
+            }
             splitter.consume_tail();
         }
         self.sources[source as usize].splitter = splitter;
@@ -267,6 +312,49 @@ impl Session {
         super::check::marks(self)
     }
 
+    /// Lines longer than the cap skip their source's splitter: for tests.
+    #[doc(hidden)]
+    pub fn set_line_cap(&mut self, source: u16, cap: usize) {
+        if let Some(s) = self.sources.get_mut(source as usize) {
+            s.splitter = LineSplitter::with_cap(cap);
+        }
+    }
+
+    /// A line over [`super::lines::LINE_MAX`], skipped unread.
+    fn ingest_overlong(&mut self, source: u16, line: u32, len: u64) {
+        let message = format!(
+            "line of {} skipped: longer than the {} a line may hold",
+            super::item::human_bytes(len),
+            super::item::human_bytes(super::lines::LINE_MAX as u64)
+        );
+        let p = Problem {
+            line,
+            message,
+            recovered: false,
+        };
+        self.push_unreadable(source, &p, &mut None);
+        self.problems.push((source, p));
+    }
+
+    /// An unreadable row for `p`; the line's findings show on its first
+    /// such row (`row`).
+    fn push_unreadable(&mut self, source: u16, p: &Problem, row: &mut Option<ItemId>) {
+        self.stats.entries += 1;
+        self.stats.unreadable += 1;
+        let target = match self.sources[source as usize].agent {
+            Some(a) => Target::Agent(a),
+            None => Target::Main,
+        };
+        let mut item = self.new_item(Kind::Unreadable, source, p.line);
+        item.text = format!("unreadable line {}: {}", p.line, p.message);
+        item.flags.error = true;
+        let id = *row.get_or_insert(item.id);
+        self.push(target, None, item);
+        let agent = self.sources[source as usize].agent;
+        self.mark_tracker
+            .unreadable(&mut self.marks, agent, id, p.line);
+    }
+
     fn ingest_line(&mut self, source: u16, line: u32, bytes: &[u8]) {
         let problems = decode_line(line, bytes, |entry, raw| {
             self.stats.entries += 1;
@@ -284,20 +372,7 @@ impl Session {
             if p.recovered {
                 self.stats.recovered += 1;
             } else {
-                self.stats.entries += 1;
-                self.stats.unreadable += 1;
-                let target = match self.sources[source as usize].agent {
-                    Some(a) => Target::Agent(a),
-                    None => Target::Main,
-                };
-                let mut item = self.new_item(Kind::Unreadable, source, line);
-                item.text = format!("unreadable line {}: {}", p.line, p.message);
-                item.flags.error = true;
-                let id = *unreadable_row.get_or_insert(item.id);
-                self.push(target, None, item);
-                let agent = self.sources[source as usize].agent;
-                self.mark_tracker
-                    .unreadable(&mut self.marks, agent, id, p.line);
+                self.push_unreadable(source, &p, &mut unreadable_row);
             }
             self.problems.push((source, p));
         }

@@ -201,6 +201,19 @@ fn push_line_sanitized(line: &str, out: &mut String) {
     }
 }
 
+/// One line that is safe to print on a terminal (stderr messages, paths):
+/// escape sequences dropped, control characters made visible, line breaks
+/// turned into spaces. A file named `evil\e]2;X\a.jsonl` cannot retitle
+/// the terminal through an error message.
+pub fn term_line(s: &str) -> String {
+    sanitize(s).replace('\n', " ")
+}
+
+/// [`term_line`] of a path.
+pub fn term_path(p: &std::path::Path) -> String {
+    term_line(&p.to_string_lossy())
+}
+
 /// `s` cut to at most `width` terminal columns, ending in `…` when cut.
 pub fn fit_end(s: &str, width: usize) -> String {
     use unicode_width::UnicodeWidthChar;

@@ -159,7 +159,7 @@ pub fn write_json_lines(out: &mut dyn Write, sessions: &[SessionInfo]) -> io::Re
             "subagents": s.subagents,
             "live": s.live,
         });
-        serde_json::to_writer(&mut *out, &obj)?;
+        crate::json_out::to_writer(&mut *out, &obj)?;
         out.write_all(b"\n")?;
     }
     Ok(())

@@ -49,8 +49,33 @@ impl ScanOptions {
 pub enum ScanEvent {
     /// More sessions (cached ones arrive first, in one batch).
     Sessions(Vec<SessionInfo>),
-    /// The scan is over; `errors` files could not be read.
-    Done { errors: usize },
+    /// The scan is over; `errors` files could not be read, `skipped`
+    /// entries are not sessions that can be read (FIFOs, devices...).
+    Done { errors: usize, skipped: Skipped },
+}
+
+/// Entries of the tree that look like sessions (or project directories)
+/// but cannot be read as one, counted by why.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Skipped(pub std::collections::BTreeMap<&'static str, usize>);
+
+impl Skipped {
+    fn add(&mut self, why: &'static str) {
+        *self.0.entry(why).or_default() += 1;
+    }
+
+    pub fn total(&self) -> usize {
+        self.0.values().sum()
+    }
+
+    /// `2 FIFOs, 1 unreadable directory`.
+    pub fn describe(&self) -> String {
+        self.0
+            .iter()
+            .map(|(why, n)| format!("{n} × {why}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 /// A session file found on disk, before it is read.
@@ -78,10 +103,12 @@ fn mtime_ns(meta: &fs::Metadata) -> i64 {
 
 /// Every `<root>/<project>/<id>.jsonl`; `agent-*.jsonl` and anything
 /// deeper are subagent transcripts, counted but not listed.
-fn find_candidates(root: &Path) -> Vec<Candidate> {
+fn find_candidates(root: &Path) -> (Vec<Candidate>, Skipped) {
     let mut out = Vec::new();
+    let mut skipped = Skipped::default();
     let Ok(projects) = fs::read_dir(root) else {
-        return out;
+        skipped.add("unreadable directory");
+        return (out, skipped);
     };
     for project in projects.flatten() {
         if !project.file_type().is_ok_and(|t| t.is_dir()) {
@@ -90,6 +117,7 @@ fn find_candidates(root: &Path) -> Vec<Candidate> {
         let dir = project.path();
         let fallback = decode_project_dir(&project.file_name().to_string_lossy());
         let Ok(entries) = fs::read_dir(&dir) else {
+            skipped.add("unreadable directory");
             continue;
         };
         let mut session_dirs = Vec::new();
@@ -110,7 +138,19 @@ fn find_candidates(root: &Path) -> Vec<Candidate> {
                 agent_files.push(e.path());
                 continue;
             }
-            let Ok(meta) = e.metadata() else { continue };
+            // only regular files (a symlink counts as what it names): a
+            // FIFO would block the scan for ever, a device never ends
+            let meta = match fs::metadata(e.path()) {
+                Ok(m) if m.is_file() => m,
+                Ok(m) => {
+                    skipped.add(crate::model::session::file_kind(&m));
+                    continue;
+                }
+                Err(_) => {
+                    skipped.add("broken link or unreadable file");
+                    continue;
+                }
+            };
             out.push(Candidate {
                 path: e.path(),
                 size: meta.len(),
@@ -132,7 +172,7 @@ fn find_candidates(root: &Path) -> Vec<Candidate> {
             c.subagents += agents_by_session.get(&stem).copied().unwrap_or(0);
         }
     }
-    out
+    (out, skipped)
 }
 
 fn count_jsonl(dir: &Path) -> u32 {
@@ -149,7 +189,7 @@ fn project_agents(files: &[PathBuf]) -> HashMap<String, u32> {
     let mut map = HashMap::new();
     for f in files {
         let mut buf = [0u8; 4096];
-        let n = fs::File::open(f)
+        let n = crate::model::session::open_regular(f)
             .and_then(|mut h| h.read(&mut buf))
             .unwrap_or(0);
         let head = &buf[..n];
@@ -242,8 +282,14 @@ pub fn sort_newest_first(v: &mut [SessionInfo]) {
 /// Lists every session under `root`, newest first, using and refreshing
 /// the cache.
 pub fn list_sessions(root: &Path, opts: &ScanOptions) -> Vec<SessionInfo> {
+    list_sessions_counting(root, opts).0
+}
+
+/// [`list_sessions`], and what was skipped.
+pub fn list_sessions_counting(root: &Path, opts: &ScanOptions) -> (Vec<SessionInfo>, Skipped) {
     let mut cache = opts.cache.as_deref().map(Cache::load).unwrap_or_default();
-    let (mut all, misses) = split_cached(find_candidates(root), &cache);
+    let (cands, skipped) = find_candidates(root);
+    let (mut all, misses) = split_cached(cands, &cache);
     let fresh = Mutex::new(Vec::with_capacity(misses.len()));
     let sink = |info: SessionInfo| {
         if let Ok(mut v) = fresh.lock() {
@@ -264,7 +310,7 @@ pub fn list_sessions(root: &Path, opts: &ScanOptions) -> Vec<SessionInfo> {
         s.refresh_live(now);
     }
     sort_newest_first(&mut all);
-    all
+    (all, skipped)
 }
 
 /// Lists `root` on a background thread. Cached rows arrive first in one
@@ -274,7 +320,8 @@ pub fn spawn_scan(root: PathBuf, opts: ScanOptions) -> mpsc::Receiver<ScanEvent>
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let mut cache = opts.cache.as_deref().map(Cache::load).unwrap_or_default();
-        let (mut hits, misses) = split_cached(find_candidates(&root), &cache);
+        let (cands, skipped) = find_candidates(&root);
+        let (mut hits, misses) = split_cached(cands, &cache);
         let now = now_ms();
         for s in &mut hits {
             s.refresh_live(now);
@@ -299,7 +346,7 @@ pub fn spawn_scan(root: PathBuf, opts: ScanOptions) -> mpsc::Receiver<ScanEvent>
             cache.replace_root(&root, hits.iter().chain(&fresh));
             let _ = cache.save(file);
         }
-        let _ = tx.send(ScanEvent::Done { errors });
+        let _ = tx.send(ScanEvent::Done { errors, skipped });
     });
     rx
 }
@@ -312,7 +359,16 @@ pub fn print_list(root: &Path, json: bool, out: &mut dyn std::io::Write) -> std:
             "not a directory",
         ));
     }
-    let sessions = list_sessions(root, &ScanOptions::standard());
+    let (sessions, skipped) = list_sessions_counting(root, &ScanOptions::standard());
+    if skipped.total() > 0 {
+        eprintln!(
+            "ccv: {}: skipped {} entr{} that cannot be read as sessions: {}",
+            crate::model::text::sanitize(&root.display().to_string()),
+            skipped.total(),
+            if skipped.total() == 1 { "y" } else { "ies" },
+            skipped.describe()
+        );
+    }
     let mut w = std::io::BufWriter::with_capacity(1 << 16, out);
     if json {
         super::format::write_json_lines(&mut w, &sessions)?;

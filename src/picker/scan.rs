@@ -8,7 +8,6 @@ use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::fmt;
-use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
@@ -76,7 +75,7 @@ pub fn scan_file(
     mtime_ns: i64,
     fallback_project: &str,
 ) -> io::Result<SessionInfo> {
-    let mut file = File::open(path)?;
+    let mut file = crate::model::session::open_regular(path)?;
     let mut found = Found::default();
     let mut leaves = LeafCheck::default();
     let exact = if size <= 2 * WINDOW {
@@ -264,7 +263,7 @@ fn scan_middle(
     if end <= start {
         return Ok(());
     }
-    let mut file = File::open(path)?;
+    let mut file = crate::model::session::open_regular(path)?;
     file.seek(SeekFrom::Start(start))?;
     let mut reader = file.take(end - start);
     let mut buf: Vec<u8> = Vec::with_capacity(MIDDLE_CHUNK * 2);

@@ -131,7 +131,16 @@ impl PickerState {
     pub fn apply(&mut self, event: ScanEvent) {
         let action = match event {
             ScanEvent::Sessions(v) => Action::Merge(v),
-            ScanEvent::Done { .. } => Action::ScanDone,
+            ScanEvent::Done { skipped, .. } => {
+                if skipped.total() > 0 {
+                    self.message = Some(format!(
+                        "skipped {} entries that are not readable sessions: {}",
+                        skipped.total(),
+                        skipped.describe()
+                    ));
+                }
+                Action::ScanDone
+            }
         };
         perform_action(self, action);
     }

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Signals and idling through the real binary in tmux: SIGTSTP and Ctrl-Z
+# give the shell a normal terminal and `fg` brings the view back; SIGTERM
+# exits 143; a session with a <session>/subagents/ folder idles at ~0 CPU.
+#
+# Usage: tests/tmux_signals.sh path/to/ccv
+# Exit status: 0 pass, 1 fail, 77 skipped (no tmux).
+set -u
+CCV=${1:?usage: $0 path/to/ccv}
+CCV=$(cd "$(dirname "$CCV")" && pwd)/$(basename "$CCV")
+command -v tmux >/dev/null || { echo "SKIP: tmux not installed"; exit 77; }
+
+SOCK=ccvsig$$
+WORK=$(mktemp -d)
+cleanup() { tmux -L "$SOCK" kill-server 2>/dev/null; sleep 0.2; rm -rf "$WORK" 2>/dev/null; }
+trap cleanup EXIT
+FAIL=0
+pane() { tmux -L "$SOCK" capture-pane -p -t "$1"; }
+expect() { # name text what
+  for _ in $(seq 50); do
+    pane "$1" | grep -qF -- "$2" && { echo "ok: $3"; return 0; }
+    sleep 0.1
+  done
+  echo "FAIL: $3 (no '$2' on screen)"; pane "$1" | tail -8; FAIL=1
+}
+ccv_pid() { pgrep -n -f "^$CCV " ; }
+
+mkdir -p "$WORK/proj/s1/subagents"
+printf '{"type":"user","uuid":"u1","sessionId":"s1","timestamp":"2025-01-01T10:00:00Z","message":{"role":"user","content":"watch me idle"}}\n' > "$WORK/proj/s1.jsonl"
+printf '{"type":"user","uuid":"x1","sessionId":"s1","isSidechain":true,"agentId":"a1","timestamp":"2025-01-01T10:00:01Z","message":{"role":"user","content":"sub"}}\n' > "$WORK/proj/s1/subagents/agent-a1.jsonl"
+
+# an interactive shell, so that job control (SIGTSTP, fg) works as for a user
+tmux -L "$SOCK" -f /dev/null new-session -d -s sh -x 120 -y 30 \
+  "env -i PATH='$PATH' HOME='$WORK' TERM=xterm-256color PS1='PROMPT\$ ' bash --norc -i"
+sleep 0.5
+tmux -L "$SOCK" send-keys -t sh "'$CCV' '$WORK/proj/s1.jsonl'; echo EXIT=\$?" Enter
+expect sh "watch me idle" "the session is shown"
+PID=$(ccv_pid)
+[ -n "$PID" ] || { echo "FAIL: no ccv process"; exit 1; }
+
+# idle: utime+stime over 3 s
+ticks() { awk '{print $14+$15}' "/proc/$PID/stat"; }
+sleep 1; A=$(ticks); sleep 3; B=$(ticks)
+if [ $((B - A)) -le 2 ]; then echo "ok: idle with a subagents folder ($((B - A)) ticks in 3 s)"
+else echo "FAIL: idle CPU $((B - A)) ticks in 3 s"; FAIL=1; fi
+
+# external SIGTSTP: back at the prompt, terminal sane, then fg
+kill -TSTP "$PID"
+expect sh "PROMPT\$" "SIGTSTP returns to the shell"
+if pane sh | grep -qF "watch me idle"; then echo "FAIL: still in the alternate screen"; FAIL=1
+else echo "ok: the alternate screen was left"; fi
+tmux -L "$SOCK" send-keys -t sh "clear; stty -a | grep -o ' icanon'" Enter
+expect sh " icanon" "the shell's terminal is cooked while ccv is stopped"
+tmux -L "$SOCK" send-keys -t sh "fg" Enter
+expect sh "watch me idle" "fg redraws the view"
+sleep 0.3
+# Ctrl-Z inside ccv
+tmux -L "$SOCK" send-keys -t sh C-z
+sleep 0.5
+tmux -L "$SOCK" send-keys -t sh "jobs" Enter
+expect sh "Stopped" "Ctrl-Z suspends"
+tmux -L "$SOCK" send-keys -t sh "fg" Enter
+expect sh "watch me idle" "fg after Ctrl-Z redraws the view"
+sleep 0.3
+tmux -L "$SOCK" send-keys -t sh q
+sleep 0.3
+# a stopped job's list went on without it: run it again for its exit code
+tmux -L "$SOCK" send-keys -t sh "clear; '$CCV' '$WORK/proj/s1.jsonl'; echo EXIT=\$?" Enter
+expect sh "watch me idle" "the session is shown again"
+kill -TERM "$(ccv_pid)"
+expect sh "EXIT=143" "SIGTERM exits with 128+15"
+exit $FAIL
