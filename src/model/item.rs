@@ -226,8 +226,10 @@ pub fn human_bytes(n: u64) -> String {
         format!("{n} B")
     } else if n < 1024 * 1024 {
         format!("{} KB", (n + 512) / 1024)
-    } else {
+    } else if n < 1 << 30 {
         format!("{:.1} MB", n as f64 / (1024.0 * 1024.0))
+    } else {
+        format!("{:.1} GB", n as f64 / (1024.0 * 1024.0 * 1024.0))
     }
 }
 

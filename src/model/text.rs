@@ -206,7 +206,17 @@ fn push_line_sanitized(line: &str, out: &mut String) {
 /// turned into spaces. A file named `evil\e]2;X\a.jsonl` cannot retitle
 /// the terminal through an error message.
 pub fn term_line(s: &str) -> String {
-    sanitize(s).replace('\n', " ")
+    // every control character shown, none interpreted: `^[]2;X^G` names
+    // the file a user has to find, where dropping the sequence would not
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\n' | '\r' => out.push(' '),
+            c if is_unsafe_char(c) || c == '\t' => visible_escape(c, &mut out),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// [`term_line`] of a path.

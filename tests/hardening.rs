@@ -1,0 +1,305 @@
+//! Malicious and broken inputs, built in the test: nothing vanishes,
+//! nothing hangs, nothing reaches the terminal raw, memory stays bounded.
+
+use assert_cmd::Command;
+use ccv::app::{Action, State, perform_action};
+use ccv::export::{Format, Options, export};
+use ccv::model::Session;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use serde_json::{Value, json};
+use std::time::Duration;
+
+fn ccv() -> Command {
+    let mut c = Command::cargo_bin("ccv").expect("binary");
+    c.timeout(Duration::from_secs(120));
+    c
+}
+
+fn session(lines: &[Value]) -> Session {
+    let mut s = Session::new(None);
+    for l in lines {
+        s.feed(0, format!("{l}\n").as_bytes());
+    }
+    s.finish(0);
+    s
+}
+
+fn user(uuid: &str, content: Value) -> Value {
+    json!({"type":"user","uuid":uuid,"sessionId":"s","timestamp":"2025-01-01T10:00:00.000Z","message":{"role":"user","content":content}})
+}
+
+fn assistant(uuid: &str, id: &str, content: Value) -> Value {
+    json!({"type":"assistant","uuid":uuid,"sessionId":"s","timestamp":"2025-01-01T10:00:01.000Z","message":{"id":id,"role":"assistant","model":"m","content":content}})
+}
+
+fn screen(s: &mut State, w: u16, h: u16) -> String {
+    let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+    t.draw(|f| ccv::view::draw(f, s)).expect("draw");
+    let b = t.backend().buffer().clone();
+    (0..h)
+        .map(|y| (0..w).map(|x| b[(x, y)].symbol()).collect::<String>() + "\n")
+        .collect()
+}
+
+fn exported(s: &Session, format: Format) -> String {
+    let mut out = Vec::new();
+    let opts = Options {
+        format,
+        ..Options::default()
+    };
+    export(s, &opts, &mut out).expect("export");
+    String::from_utf8(out).expect("utf8")
+}
+
+#[test]
+fn a_carriage_return_hides_nothing() {
+    let s = session(&[
+        user("u1", json!("VISIBLE rm -rf ~ \rharmless")),
+        assistant(
+            "a1",
+            "m1",
+            json!([{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"run"}}]),
+        ),
+        user(
+            "u2",
+            json!([{"type":"tool_result","tool_use_id":"t1","content":"a\rb\rc\nline\r\nnext"}]),
+        ),
+    ]);
+    for f in [Format::Text, Format::Markdown] {
+        let text = exported(&s, f);
+        assert!(text.contains("VISIBLE rm -rf ~"), "{text}");
+        assert!(text.contains("harmless"), "{text}");
+        // every frame of the output is kept in exports
+        assert!(text.contains("a\nb\nc\nline\nnext"), "{text}");
+    }
+    let mut st = State::new(s);
+    perform_action(&mut st, Action::ExpandAll);
+    let call = (0..st.rows.len())
+        .rev()
+        .find(|&r| st.rows[r].fold(&st.session).is_some())
+        .expect("call");
+    perform_action(&mut st, Action::Top);
+    perform_action(&mut st, Action::Down(call));
+    perform_action(&mut st, Action::Toggle);
+    let shot = screen(&mut st, 100, 30);
+    assert!(shot.contains("VISIBLE rm -rf ~"), "{shot}");
+    assert!(shot.contains("harmless"), "{shot}");
+    // the TUI folds the overwritten frames, and says so
+    assert!(shot.contains("c ↻ 3 frames"), "{shot}");
+    perform_action(&mut st, Action::ShowAll);
+    let shot = screen(&mut st, 100, 30);
+    assert!(shot.contains("│ a "), "z shows every frame: {shot}");
+    assert!(!shot.contains("↻"), "{shot}");
+}
+
+#[test]
+fn an_unterminated_escape_swallows_nothing_after_its_line() {
+    for intro in ["\u{1b}]", "\u{1b}P", "\u{1b}_", "\u{9d}"] {
+        let text = format!("first para {intro}0;junk\n\nsecond para\n\nthird para");
+        let s = session(&[
+            user("u1", json!("q")),
+            assistant("a1", "m1", json!([{"type":"text","text":text}])),
+        ]);
+        let out = exported(&s, Format::Text);
+        assert!(
+            out.contains("second para") && out.contains("third para"),
+            "{intro:?}: {out}"
+        );
+        let mut st = State::new(s);
+        let shot = screen(&mut st, 80, 20);
+        assert!(
+            shot.contains("second para") && shot.contains("third para"),
+            "{shot}"
+        );
+        assert!(!shot.contains('\u{1b}'));
+    }
+}
+
+#[test]
+fn a_line_longer_than_the_cap_is_reported_and_not_held() {
+    let mut s = Session::new(None);
+    s.set_line_cap(0, 1 << 20);
+    s.feed(0, format!("{}\n", user("u1", json!("before"))).as_bytes());
+    let chunk = vec![b'x'; 64 << 10];
+    for _ in 0..64 {
+        s.feed(0, &chunk); // 4 MB with no newline
+    }
+    s.feed(0, format!("\n{}\n", user("u2", json!("after"))).as_bytes());
+    s.finish(0);
+    let texts: Vec<&str> = s.main.items.iter().map(|i| i.text.as_str()).collect();
+    assert_eq!(texts[0], "before");
+    assert!(
+        texts[1].contains("line 2") && texts[1].contains("skipped"),
+        "{texts:?}"
+    );
+    assert_eq!(texts[2], "after");
+    assert_eq!(s.stats.unreadable, 1);
+    assert_eq!(s.problems.len(), 1);
+    assert_eq!(s.problems[0].1.line, 2);
+}
+
+/// 20 MB in 2 KB writes, the tail checked after each as the follower does:
+/// linear, not a re-decode of the tail per append.
+#[test]
+fn a_long_line_in_small_writes_costs_its_bytes_once() {
+    let big = "y".repeat(20 << 20);
+    let line = format!("{}\n", user("u1", json!(big)));
+    let mut s = Session::new(None);
+    for piece in line.as_bytes().chunks(2048) {
+        s.feed(0, piece);
+        s.flush_tail(0);
+    }
+    assert_eq!(s.main.items.len(), 1);
+    assert_eq!(s.main.items[0].text.len(), 20 << 20);
+}
+
+#[test]
+fn devices_and_fifos_are_not_sessions() {
+    for dev in ["/dev/zero", "/dev/urandom"] {
+        if !std::path::Path::new(dev).exists() {
+            continue;
+        }
+        let out = ccv().args(["export", dev]).output().expect("runs");
+        assert!(!out.status.success(), "{dev}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("not a regular file"), "{dev}: {err}");
+    }
+    #[cfg(unix)]
+    {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let proj = dir.path().join("projects").join("-w");
+        std::fs::create_dir_all(&proj).expect("mkdir");
+        std::fs::write(
+            proj.join("ok.jsonl"),
+            format!("{}\n", user("u1", json!("fine"))),
+        )
+        .expect("write");
+        let fifo = proj.join("trap.jsonl");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("skipping the FIFO part: no mkfifo");
+            return;
+        }
+        std::os::unix::fs::symlink("/dev/zero", proj.join("zero.jsonl")).expect("symlink");
+        let out = ccv()
+            .args(["list", "--json"])
+            .arg(dir.path().join("projects"))
+            .env("XDG_CACHE_HOME", dir.path().join("cache"))
+            .output()
+            .expect("runs");
+        assert!(out.status.success());
+        let listed = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(listed.lines().count(), 1, "{listed}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("skipped 2"), "{err}");
+        assert!(err.contains("FIFO") && err.contains("device"), "{err}");
+        let out = ccv().arg("export").arg(&fifo).output().expect("runs");
+        assert!(!out.status.success());
+    }
+}
+
+/// Under a 3 GB address-space limit: a sparse 4 GB file (one line of NUL
+/// bytes) exports with a clear report, and `/dev/zero` piped in ends too.
+#[cfg(target_os = "linux")]
+#[test]
+fn memory_stays_bounded_under_ulimit() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let sparse = dir.path().join("sparse.jsonl");
+    let f = std::fs::File::create(&sparse).expect("create");
+    if f.set_len(4 << 30).is_err() {
+        eprintln!("skipping: no sparse files here");
+        return;
+    }
+    drop(f);
+    let bin = assert_cmd::cargo::cargo_bin("ccv");
+    let run = |script: String| {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(script)
+            .output()
+            .expect("sh runs")
+    };
+    let out = run(format!(
+        "ulimit -v 3000000; '{}' export '{}' > /dev/null",
+        bin.display(),
+        sparse.display()
+    ));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains(":1: line of 4.0 GB skipped"), "{err}");
+    let out = run(format!(
+        "ulimit -v 3000000; head -c 600000000 /dev/zero | '{}' export - > /dev/null",
+        bin.display()
+    ));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("skipped"), "{err}");
+}
+
+#[test]
+fn names_and_messages_reach_stderr_made_safe() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("evil\u{1b}]2;PWNED\u{7}.jsonl");
+    std::fs::write(&path, "not json\n").expect("write");
+    let out = ccv().arg("export").arg(&path).output().expect("runs");
+    let err = out.stderr;
+    assert!(
+        !err.contains(&0x1b) && !err.contains(&0x07),
+        "{}",
+        String::from_utf8_lossy(&err)
+    );
+    assert!(String::from_utf8_lossy(&err).contains("PWNED"));
+    let missing = dir.path().join("gone\u{1b}[2J.jsonl");
+    let out = ccv().arg("export").arg(&missing).output().expect("runs");
+    assert!(!out.stderr.contains(&0x1b));
+    let out = ccv()
+        .args(["export", "--format", "\u{1b}]2;x\u{7}"])
+        .output()
+        .expect("runs");
+    assert!(!out.stderr.contains(&0x1b), "clap's error too");
+}
+
+#[test]
+fn json_output_escapes_c1_and_bidi_controls() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let proj = dir.path().join("projects").join("-w");
+    std::fs::create_dir_all(&proj).expect("mkdir");
+    let text = "csi\u{9b}31m and \u{202e}evil\u{2066}";
+    let path = proj.join("s.jsonl");
+    std::fs::write(&path, format!("{}\n", user("u1", json!(text)))).expect("write");
+    for args in [
+        vec![
+            "export".to_owned(),
+            "--format".into(),
+            "json".into(),
+            path.display().to_string(),
+        ],
+        vec![
+            "list".into(),
+            "--json".into(),
+            dir.path().join("projects").display().to_string(),
+        ],
+    ] {
+        let out = ccv()
+            .args(&args)
+            .env("XDG_CACHE_HOME", dir.path().join("cache"))
+            .output()
+            .expect("runs");
+        let s = String::from_utf8(out.stdout).expect("utf8");
+        assert!(
+            !s.contains('\u{9b}') && !s.contains('\u{202e}'),
+            "{args:?}: {s}"
+        );
+        assert!(
+            s.contains("\\u009b") && s.contains("\\u202e"),
+            "{args:?}: {s}"
+        );
+        let v: Value = serde_json::from_str(s.lines().next().expect("a line")).expect("json");
+        let back = v
+            .get("text")
+            .or_else(|| v.get("title"))
+            .and_then(Value::as_str);
+        assert_eq!(back, Some(text), "round trip");
+    }
+}
