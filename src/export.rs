@@ -72,12 +72,19 @@ impl<'a> Row<'a> {
 
     /// `[Tool Call] Read`, `[User]`: the first line of a text export row.
     pub fn heading(&self) -> String {
-        if let Row::Item(Item {
-            detail: Detail::OrphanResult(_),
-            ..
-        }) = self
+        if let Row::Item(
+            i @ Item {
+                detail: Detail::OrphanResult(_),
+                ..
+            },
+        ) = self
         {
-            return format!("[{}] (its call is not in the file)", self.label());
+            return match i.flags.collision {
+                Some(crate::model::item::Collision::Result) => {
+                    format!("[{}] (a second result for its call)", self.label())
+                }
+                _ => format!("[{}] (its call is not in the file)", self.label()),
+            };
         }
         match self.tool_name() {
             Some(n) => format!("[{}] {}", self.label(), sanitize(n).replace('\n', " ")),

@@ -170,16 +170,41 @@ fn non_contiguous_message_lines_merge_in_block_order() {
     assert_eq!(s.main.messages.len(), 1);
 }
 
+/// A reused tool_use id and a uuid reused with other content are shown
+/// (nothing vanishes) and flagged; the same line written twice is shown
+/// once.
 #[test]
-fn repeated_tool_use_and_uuid_are_deduplicated() {
+fn repeated_tool_use_ids_and_uuids_are_shown_and_flagged() {
+    use ccv::model::check::FindingKind;
+    use ccv::model::item::Collision;
     let lines = [
         r#"{"type":"assistant","uuid":"a1","message":{"id":"m","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}}"#,
         r#"{"type":"assistant","uuid":"a2","message":{"id":"m","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}}"#,
         r#"{"type":"assistant","uuid":"a1","message":{"id":"m2","content":[{"type":"text","text":"rewritten line"}]}}"#,
+        r#"{"type":"assistant","uuid":"a1","timestamp":"2025-01-01T00:00:00Z","message":{"id":"m","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}}"#,
     ];
     let s = load(lines.join("\n").as_bytes());
-    assert_eq!(kinds(&s), vec![Kind::ToolCall]);
-    assert_eq!(s.stats.hidden, 2);
+    assert_eq!(
+        kinds(&s),
+        vec![Kind::ToolCall, Kind::ToolCall, Kind::Assistant]
+    );
+    let flags: Vec<_> = s.main.items.iter().map(|i| i.flags.collision).collect();
+    assert_eq!(
+        flags,
+        vec![None, Some(Collision::ToolUseId), Some(Collision::Uuid)]
+    );
+    assert_eq!(s.stats.hidden, 1, "the same line again (other envelope)");
+    let kinds: Vec<_> = s
+        .findings(false)
+        .into_iter()
+        .map(|f| (f.line, f.kind))
+        .collect();
+    assert!(
+        kinds.contains(&(2, FindingKind::RepeatedToolUseId)),
+        "{kinds:?}"
+    );
+    assert!(kinds.contains(&(3, FindingKind::RepeatedUuid)), "{kinds:?}");
+    assert_eq!(s.marks(), &s.marks_from_scratch());
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! `ccv check`: what is structurally wrong or unfinished in a session's
 //! files, with the line to look at. Pure: it reads a loaded [`Session`].
 
-use super::item::{Detail, ItemId, Kind};
+use super::item::{Collision, Detail, ItemId, Kind};
 use super::session::Session;
 use super::transcript::Transcript;
 use serde::Serialize;
@@ -23,6 +23,10 @@ pub enum FindingKind {
     Cycle,
     /// A `uuid` written by two lines.
     RepeatedUuid,
+    /// A tool call whose id an earlier call has.
+    RepeatedToolUseId,
+    /// A second result for one tool call.
+    RepeatedResult,
     /// More than one `sessionId` in the session's own file.
     SeveralSessions,
     /// A line that is not a JSON object.
@@ -38,6 +42,8 @@ impl FindingKind {
             FindingKind::DanglingParent => "dangling_parent",
             FindingKind::Cycle => "cycle",
             FindingKind::RepeatedUuid => "repeated_uuid",
+            FindingKind::RepeatedToolUseId => "repeated_tool_use_id",
+            FindingKind::RepeatedResult => "repeated_result",
             FindingKind::SeveralSessions => "several_sessions",
             FindingKind::Unreadable => "unreadable",
         }
@@ -117,11 +123,39 @@ fn check_transcript(
                     item_id: Some(item.id),
                 });
             }
-            Detail::OrphanResult(_) if item.kind == Kind::ToolResult => out.push(Finding {
+            Detail::OrphanResult(r)
+                if item.kind == Kind::ToolResult && item.flags.collision.is_none() =>
+            {
+                out.push(Finding {
+                    source: item.source,
+                    line: item.line,
+                    kind: FindingKind::ResultWithoutCall,
+                    message: format!(
+                        "tool result {} without its call (the file may start mid-session)",
+                        clean(&r.tool_use_id)
+                    ),
+                    item_id: Some(item.id),
+                })
+            }
+            _ => {}
+        }
+        match (item.flags.collision, &item.detail) {
+            (Some(Collision::ToolUseId), Detail::Call(c)) => out.push(Finding {
                 source: item.source,
                 line: item.line,
-                kind: FindingKind::ResultWithoutCall,
-                message: "tool result without its call (the file may start mid-session)".into(),
+                kind: FindingKind::RepeatedToolUseId,
+                message: format!(
+                    "tool call {} reuses the id {} of an earlier call",
+                    clean(&c.name),
+                    clean(&c.id)
+                ),
+                item_id: Some(item.id),
+            }),
+            (Some(Collision::Result), Detail::OrphanResult(r)) => out.push(Finding {
+                source: item.source,
+                line: item.line,
+                kind: FindingKind::RepeatedResult,
+                message: format!("a second result for tool call {}", clean(&r.tool_use_id)),
                 item_id: Some(item.id),
             }),
             _ => {}
@@ -166,6 +200,16 @@ fn check_transcript(
         });
     }
     for r in &threads.repeats {
+        // a line with other content under a used uuid is shown: mark it
+        let shown = t
+            .items
+            .iter()
+            .find(|i| {
+                i.source == r.source
+                    && i.line == r.line
+                    && i.flags.collision == Some(Collision::Uuid)
+            })
+            .map(|i| i.id);
         out.push(Finding {
             source: r.source,
             line: r.line,
@@ -175,7 +219,7 @@ fn check_transcript(
                 clean(&r.uuid),
                 r.first_line
             ),
-            item_id: None,
+            item_id: shown,
         });
     }
 }

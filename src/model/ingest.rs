@@ -7,6 +7,8 @@ use super::item::*;
 use super::raw::{Content, RawEntry};
 use super::session::{Outcome, Session, Target};
 use super::time::parse_timestamp;
+use super::transcript::UuidSeen;
+use std::hash::{Hash, Hasher};
 
 impl Session {
     fn route(&mut self, source: u16, e: &RawEntry<'_>) -> Target {
@@ -130,16 +132,23 @@ impl Session {
         self.note_session_id(source, line, &e);
         self.thread_line(target, source, line, &e, role_of(kind, &e));
         if let Some(u) = e.uuid.as_deref() {
-            if !self.transcript_mut(target).note_uuid(u) && kind != "system" {
-                return Outcome::Hidden("repeated uuid");
+            match self.transcript_mut(target).note_uuid(u, fingerprint(&e)) {
+                UuidSeen::New => {}
+                // the same line written again: shown once
+                UuidSeen::Same if kind != "system" => return Outcome::Hidden("repeated uuid"),
+                UuidSeen::Same => {}
+                // another line under a used uuid: shown, and flagged
+                UuidSeen::Different => self.collision = Some(Collision::Uuid),
             }
         }
-        match kind {
+        let out = match kind {
             "user" => self.ingest_user(target, source, line, e, raw),
             "assistant" => self.ingest_assistant(target, source, line, e, raw),
             "result" => self.ingest_stream_result(target, source, line, e),
             _ => self.ingest_system(target, source, line, e),
-        }
+        };
+        self.collision = None;
+        out
     }
 
     /// Puts a line into its transcript's `parentUuid` tree.
@@ -271,6 +280,54 @@ impl Session {
         self.push(target, None, item);
         Outcome::Shown
     }
+}
+
+/// A cheap fingerprint of what a line says (not its envelope, which a
+/// re-written line changes): per text its length and ends, and the ids.
+fn fingerprint(e: &RawEntry<'_>) -> u64 {
+    fn text(h: &mut rustc_hash::FxHasher, t: &str) {
+        let b = t.as_bytes();
+        b.len().hash(h);
+        b[..b.len().min(32)].hash(h);
+        b[b.len().saturating_sub(32)..].hash(h);
+    }
+    fn content(h: &mut rustc_hash::FxHasher, c: &Content<'_>) {
+        match c {
+            Content::Text(t) => text(h, t),
+            Content::Blocks(bs) => {
+                for b in bs {
+                    for s in [
+                        &b.kind,
+                        &b.text,
+                        &b.thinking,
+                        &b.id,
+                        &b.name,
+                        &b.tool_use_id,
+                    ] {
+                        text(h, s.as_deref().unwrap_or(""));
+                    }
+                    text(h, b.input.map_or("", |r| r.get()));
+                    if let Some(c) = &b.content {
+                        content(h, c);
+                    }
+                }
+            }
+            Content::Other => 0u8.hash(h),
+        }
+    }
+    let mut h = rustc_hash::FxHasher::default();
+    text(&mut h, e.kind.as_deref().unwrap_or(""));
+    text(&mut h, e.subtype.as_deref().unwrap_or(""));
+    if let Some(m) = &e.message {
+        text(&mut h, m.id.as_deref().unwrap_or(""));
+        if let Some(c) = &m.content {
+            content(&mut h, c);
+        }
+    }
+    if let Some(c) = &e.content {
+        content(&mut h, c);
+    }
+    h.finish()
 }
 
 /// What a line is to the branch structure.

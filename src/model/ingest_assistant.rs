@@ -137,9 +137,8 @@ impl Session {
             }
             "tool_use" | "server_tool_use" => {
                 let id = b.id.as_deref().unwrap_or("").to_owned();
-                if !id.is_empty() && self.transcript_mut(target).tool_call_index(&id).is_some() {
-                    return false; // the same call written twice
-                }
+                let reused =
+                    !id.is_empty() && self.transcript_mut(target).tool_call_index(&id).is_some();
                 let name = b.name.as_deref().unwrap_or("?").to_owned();
                 let input: Box<RawValue> = match b.input {
                     Some(r) => r.to_owned(),
@@ -147,6 +146,10 @@ impl Session {
                 };
                 let summary = call_summary(&name, input.get());
                 let mut item = self.envelope_item(Kind::ToolCall, source, line, e);
+                if reused {
+                    // shown as its own row, and flagged
+                    item.flags.collision = Some(Collision::ToolUseId);
+                }
                 item.text = summary.clone();
                 item.detail = Detail::Call(Box::new(ToolCall {
                     category: Category::of(&name),
@@ -170,8 +173,14 @@ impl Session {
             }
         };
         item.message = m;
+        let is_call = item.kind == Kind::ToolCall;
+        let item_id = item.id;
         let idx = self.push_block(target, m, item);
+        if is_call {
+            self.adopt_waiting_result(target, idx);
+        }
         if kind == "tool_use" {
+            let idx = self.transcript_mut(target).index_of(item_id).unwrap_or(idx);
             self.link_call_by_prompt(target, idx);
         }
         true

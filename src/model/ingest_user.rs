@@ -202,31 +202,87 @@ impl Session {
             images,
             extra: extra.map(Box::new),
         };
-        let agent_id = result.extra.as_ref().and_then(|x| x.agent_id.clone());
         let id = b.tool_use_id.as_deref().unwrap_or("");
         let t = self.transcript_mut(target);
-        if let Some(idx) = t.tool_call_index(id) {
-            let item = &mut t.items[idx];
-            if let Detail::Call(call) = &mut item.detail {
-                if call.result.is_some() {
-                    return false; // a repeated result
-                }
-                call.result = Some(result);
-                let item_id = item.id;
-                if let Some(agent_id) = agent_id {
-                    let a = self.agent_for_id(&agent_id);
-                    self.link(a, target, item_id);
-                }
-                push_unique(&mut self.changes.updated, item_id);
-                self.mark_answered(target, item_id);
-                return true;
-            }
+        if let Some(idx) = t.call_for_result(id) {
+            self.attach_result(target, idx, result);
+            return true;
         }
+        // a call that has its result already: a second result is shown on
+        // its own and flagged; no call at all: shown on its own, waiting for
+        // a call written after it (parallel calls do that)
+        let repeated = !id.is_empty() && t.tool_call_index(id).is_some();
         let mut item = self.envelope_item(Kind::ToolResult, source, line, e);
         item.flags.error = result.is_error;
+        if repeated {
+            item.flags.collision = Some(Collision::Result);
+        }
         item.detail = Detail::OrphanResult(Box::new(result));
+        let item_id = item.id;
         self.push(target, None, item);
+        if !repeated && !id.is_empty() {
+            self.transcript_mut(target)
+                .waiting_results
+                .entry(id.to_owned())
+                .or_default()
+                .push(item_id);
+        }
         true
+    }
+
+    /// Gives the call at `idx` its result.
+    pub(super) fn attach_result(&mut self, target: Target, idx: usize, result: ToolResult) {
+        let agent_id = result.extra.as_ref().and_then(|x| x.agent_id.clone());
+        let t = self.transcript_mut(target);
+        let Some(item) = t.items.get_mut(idx) else {
+            return;
+        };
+        let Detail::Call(call) = &mut item.detail else {
+            return;
+        };
+        call.result = Some(result);
+        let item_id = item.id;
+        if let Some(agent_id) = agent_id {
+            let a = self.agent_for_id(&agent_id);
+            self.link(a, target, item_id);
+        }
+        push_unique(&mut self.changes.updated, item_id);
+        self.mark_answered(target, item_id);
+    }
+
+    /// A call just pushed at `idx`: a result written before it (shown on
+    /// its own so far) moves onto it.
+    pub(super) fn adopt_waiting_result(&mut self, target: Target, idx: usize) {
+        let t = self.transcript_mut(target);
+        let Some(Detail::Call(c)) = t.items.get(idx).map(|i| &i.detail) else {
+            return;
+        };
+        let Some(waiting) = t.waiting_results.get_mut(&c.id) else {
+            return;
+        };
+        let orphan = waiting.remove(0);
+        if waiting.is_empty() {
+            let id = c.id.clone();
+            t.waiting_results.remove(&id);
+        }
+        let call_id = t.items[idx].id;
+        let Some(pos) = t.index_of(orphan) else {
+            return;
+        };
+        let Some(item) = t.remove(pos) else { return };
+        let Detail::OrphanResult(result) = item.detail else {
+            return;
+        };
+        let Some(idx) = t.index_of(call_id) else {
+            return;
+        };
+        let agent = match target {
+            Target::Main => None,
+            Target::Agent(a) => Some(a),
+        };
+        self.mark_tracker.removed(&mut self.marks, agent, orphan);
+        self.changes.rebuilt = true;
+        self.attach_result(target, idx, *result);
     }
 }
 

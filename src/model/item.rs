@@ -69,6 +69,20 @@ pub struct Flags {
     pub redacted: bool,
     /// A `<synthetic>` assistant line (API error shown to the user).
     pub synthetic: bool,
+    /// This row shares an id it should not (see [`Collision`]).
+    pub collision: Option<Collision>,
+}
+
+/// Ids that should be unique and are not. Every such row is shown, and
+/// `ccv check` and the viewer's marks name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Collision {
+    /// A tool call whose `id` an earlier call already has.
+    ToolUseId,
+    /// A tool result for a call that already has one.
+    Result,
+    /// A line whose `uuid` an earlier line with other content has.
+    Uuid,
 }
 
 #[derive(Debug)]

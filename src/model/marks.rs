@@ -4,7 +4,7 @@
 //! lines (a live append must not re-check a 100 MB session).
 
 use super::check::{FindingKind, check};
-use super::item::{Detail, ItemId, Kind};
+use super::item::{Collision, Detail, ItemId, Kind};
 use super::session::Session;
 use super::transcript::Transcript;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -35,7 +35,9 @@ impl Mark {
             FindingKind::ResultWithoutCall => "no tool call for this result",
             FindingKind::DanglingParent => "parent uuid not found (resumed or copied session?)",
             FindingKind::Cycle => "parentUuid links form a cycle",
-            FindingKind::RepeatedUuid => "uuid used twice",
+            FindingKind::RepeatedUuid => "uuid used by another line with other content",
+            FindingKind::RepeatedToolUseId => "tool call id used by an earlier call",
+            FindingKind::RepeatedResult => "a second result for this tool call",
             FindingKind::SeveralSessions => "sessionId changes here",
             FindingKind::Unreadable => "unreadable line",
         };
@@ -219,8 +221,24 @@ impl Tracker {
                 }
             }
         }
-        if item.kind == Kind::ToolResult && matches!(item.detail, Detail::OrphanResult(_)) {
-            marks.add(agent, item.id, FindingKind::ResultWithoutCall, item.line);
+        match item.flags.collision {
+            Some(Collision::ToolUseId) => {
+                marks.add(agent, item.id, FindingKind::RepeatedToolUseId, item.line);
+            }
+            Some(Collision::Result) => {
+                marks.add(agent, item.id, FindingKind::RepeatedResult, item.line);
+            }
+            // the line's first row carries it, as `ccv check` says
+            Some(Collision::Uuid) if tr.first_item.get(&key) == Some(&item.id) => {
+                marks.add(agent, item.id, FindingKind::RepeatedUuid, item.line);
+            }
+            Some(Collision::Uuid) => {}
+            None if item.kind == Kind::ToolResult
+                && matches!(item.detail, Detail::OrphanResult(_)) =>
+            {
+                marks.add(agent, item.id, FindingKind::ResultWithoutCall, item.line);
+            }
+            None => {}
         }
         // Before `idx`: every item when appended; else ask (rare inserts).
         let before = |id: ItemId| appended || t.index_of(id).is_some_and(|i| i < idx);
@@ -254,6 +272,17 @@ impl Tracker {
                     tr.pending.insert(item.id, (item.message, item.line));
                 }
             }
+        }
+    }
+
+    /// The row `id` was taken out (a result that found its call): nothing
+    /// marks it any more.
+    pub(super) fn removed(&mut self, marks: &mut Marks, agent: Option<u32>, id: ItemId) {
+        let tr = self.track(agent);
+        tr.first_item.retain(|_, v| *v != id);
+        tr.pending.remove(&id);
+        for kind in marks.of(id).iter().map(|m| m.kind).collect::<Vec<_>>() {
+            marks.remove(agent, id, kind);
         }
     }
 

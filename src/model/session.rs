@@ -116,6 +116,9 @@ pub struct Session {
     /// The viewer's finding marks, kept up to date line by line.
     pub(super) marks: super::check::Marks,
     pub(super) mark_tracker: super::marks::Tracker,
+    /// Set while the line being read collides with an earlier one: its
+    /// rows are flagged (see [`push`](Self::push)).
+    pub(super) collision: Option<Collision>,
 }
 
 pub const MAIN: u16 = 0;
@@ -398,7 +401,10 @@ impl Session {
         }
     }
 
-    pub(super) fn push(&mut self, target: Target, pos: Option<usize>, item: Item) -> usize {
+    pub(super) fn push(&mut self, target: Target, pos: Option<usize>, mut item: Item) -> usize {
+        if item.flags.collision.is_none() {
+            item.flags.collision = self.collision;
+        }
         let t = match target {
             Target::Main => &mut self.main,
             Target::Agent(a) => &mut self.agents[a as usize].transcript,

@@ -4,7 +4,7 @@
 use super::branch::{Added, Role, Threads};
 use super::item::{Group, Item, ItemId, Kind, Message, Turn};
 use super::raw::Usage;
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet, FxHasher};
+use rustc_hash::{FxHashMap as HashMap, FxHasher};
 use std::hash::{Hash, Hasher};
 
 #[derive(Debug, Default)]
@@ -16,10 +16,17 @@ pub struct Transcript {
     /// Token totals over distinct assistant messages.
     pub totals: Usage,
     msg_index: HashMap<String, u32>,
+    /// The first call of each `tool_use_id`.
     tool_index: HashMap<String, usize>,
-    /// 64-bit hashes of the uuids seen (no allocation per entry; a false
-    /// "seen" needs a 64-bit collision among one file's uuids).
-    seen_uuids: HashSet<u64>,
+    /// Later calls that reuse an id (rare; see `Collision::ToolUseId`).
+    dup_calls: HashMap<String, Vec<usize>>,
+    /// Results shown on their own because their call has not come (yet):
+    /// with parallel calls a result can be written before its call.
+    pub(super) waiting_results: HashMap<String, Vec<ItemId>>,
+    /// 64-bit hashes of the uuids seen, with a fingerprint of the content
+    /// of their line (no allocation per entry; a false "seen" needs a
+    /// 64-bit collision among one file's uuids).
+    seen_uuids: HashMap<u64, u64>,
     /// The `parentUuid` tree of every threaded line (also hidden ones:
     /// progress and tool-result lines carry the chain too).
     pub threads: Threads,
@@ -28,6 +35,22 @@ pub struct Transcript {
 impl Transcript {
     pub fn tool_call_index(&self, tool_use_id: &str) -> Option<usize> {
         self.tool_index.get(tool_use_id).copied()
+    }
+
+    /// The call a result of `tool_use_id` belongs to: the first call with
+    /// that id still waiting for one.
+    pub fn call_for_result(&self, tool_use_id: &str) -> Option<usize> {
+        let first = self.tool_index.get(tool_use_id).copied();
+        let dups = self
+            .dup_calls
+            .get(tool_use_id)
+            .into_iter()
+            .flatten()
+            .copied();
+        first.into_iter().chain(dups).find(|&i| {
+            matches!(&self.items.get(i).map(|it| &it.detail),
+                Some(super::item::Detail::Call(c)) if c.result.is_none())
+        })
     }
 
     pub fn message_index(&self, message_id: &str) -> Option<u32> {
@@ -43,11 +66,18 @@ impl Transcript {
         }
     }
 
-    /// Records a uuid; false if it was seen before (a re-written line).
-    pub fn note_uuid(&mut self, uuid: &str) -> bool {
+    /// Records a uuid with the fingerprint of its line's content.
+    pub fn note_uuid(&mut self, uuid: &str, content: u64) -> UuidSeen {
         let mut h = FxHasher::default();
         uuid.hash(&mut h);
-        self.seen_uuids.insert(h.finish())
+        match self.seen_uuids.entry(h.finish()) {
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(content);
+                UuidSeen::New
+            }
+            std::collections::hash_map::Entry::Occupied(o) if *o.get() == content => UuidSeen::Same,
+            std::collections::hash_map::Entry::Occupied(_) => UuidSeen::Different,
+        }
     }
 
     /// Records a threaded line. True when earlier items changed branch
@@ -169,7 +199,14 @@ impl Transcript {
             self.messages[m as usize].last_item = idx;
         }
         if let super::item::Detail::Call(c) = &item.detail {
-            self.tool_index.insert(c.id.clone(), idx);
+            match self.tool_index.entry(c.id.clone()) {
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(idx);
+                }
+                std::collections::hash_map::Entry::Occupied(_) => {
+                    self.dup_calls.entry(c.id.clone()).or_default().push(idx);
+                }
+            }
         }
         if item.kind == Kind::User {
             self.turns.push(Turn {
@@ -242,13 +279,25 @@ impl Transcript {
 
     /// Tool calls in this transcript (kept as they arrive).
     pub fn tool_calls(&self) -> usize {
-        self.tool_index.len()
+        self.tool_index.len() + self.dup_calls.values().map(Vec::len).sum::<usize>()
+    }
+
+    /// Takes item `idx` out (a result that found its call). Indices after
+    /// it shift: the indexes are derived again.
+    pub(super) fn remove(&mut self, idx: usize) -> Option<Item> {
+        if idx >= self.items.len() {
+            return None;
+        }
+        let item = self.items.remove(idx);
+        self.reindex();
+        Some(item)
     }
 
     /// Re-derives every index from `items` (after an insert in the middle).
     pub fn reindex(&mut self) {
         self.groups.clear();
         self.tool_index.clear();
+        self.dup_calls.clear();
         let durations: HashMap<ItemId, u64> = self
             .turns
             .iter()
@@ -286,6 +335,16 @@ fn sub_usage(t: &mut Usage, u: &Usage) {
     t.cache_read_input_tokens = t
         .cache_read_input_tokens
         .saturating_sub(u.cache_read_input_tokens);
+}
+
+/// What [`Transcript::note_uuid`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UuidSeen {
+    New,
+    /// The same line written again (a resumed session, a re-write).
+    Same,
+    /// Another line with this uuid and other content.
+    Different,
 }
 
 /// What a turn took: see [`Transcript::turn_figures`].

@@ -1,0 +1,231 @@
+//! Results pair with their calls by `tool_use_id`, whatever the order in
+//! the file (2.1.170+ writes some results before their calls), and ids
+//! that repeat are shown, never swallowed.
+
+use ccv::export::{Format, Options, export};
+use ccv::model::check::FindingKind;
+use ccv::model::{Detail, Kind, Session};
+use serde_json::{Value, json};
+
+fn user(uuid: &str, parent: &str, content: Value) -> Value {
+    let parent = if parent.is_empty() {
+        Value::Null
+    } else {
+        json!(parent)
+    };
+    json!({"type":"user","uuid":uuid,"parentUuid":parent,"sessionId":"s","timestamp":"2025-01-01T10:00:00.000Z","message":{"role":"user","content":content}})
+}
+
+fn call(uuid: &str, parent: &str, msg: &str, id: &str, cmd: &str) -> Value {
+    json!({"type":"assistant","uuid":uuid,"parentUuid":parent,"sessionId":"s","timestamp":"2025-01-01T10:00:01.000Z",
+        "message":{"id":msg,"role":"assistant","model":"m","content":[{"type":"tool_use","id":id,"name":"Bash","input":{"command":cmd}}]}})
+}
+
+fn result(uuid: &str, parent: &str, id: &str, text: &str) -> Value {
+    user(
+        uuid,
+        parent,
+        json!([{"type":"tool_result","tool_use_id":id,"content":text}]),
+    )
+}
+
+fn text(uuid: &str, parent: &str, msg: &str, t: &str) -> Value {
+    json!({"type":"assistant","uuid":uuid,"parentUuid":parent,"sessionId":"s","timestamp":"2025-01-01T10:00:02.000Z",
+        "message":{"id":msg,"role":"assistant","model":"m","content":[{"type":"text","text":t}]}})
+}
+
+fn body(lines: &[Value]) -> String {
+    lines.iter().map(|l| format!("{l}\n")).collect()
+}
+
+/// Loaded whole, and fed line by line as a live follower would.
+fn both(lines: &[Value]) -> [Session; 2] {
+    let mut whole = Session::new(None);
+    whole.feed(0, body(lines).as_bytes());
+    whole.finish(0);
+    let mut live = Session::new(None);
+    for l in lines {
+        live.feed(0, format!("{l}\n").as_bytes());
+        live.flush_tail(0);
+        let _ = live.take_changes();
+        assert_eq!(live.marks(), &live.marks_from_scratch(), "after {l}");
+    }
+    live.finish(0);
+    [whole, live]
+}
+
+fn json_rows(s: &Session) -> Vec<Value> {
+    let mut out = Vec::new();
+    let opts = Options {
+        format: Format::Json,
+        ..Options::default()
+    };
+    export(s, &opts, &mut out).expect("export");
+    String::from_utf8(out)
+        .expect("utf8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect()
+}
+
+#[test]
+fn results_written_before_their_calls_pair_with_them() {
+    // parallel calls: t2's result is written before the line of its call
+    let lines = [
+        user("u1", "", json!("run both")),
+        call("a1", "u1", "m1", "t1", "make"),
+        result("r2", "a2", "t2", "tests ok"),
+        call("a2", "a1", "m1", "t2", "make test"),
+        result("r1", "a1", "t1", "built"),
+        text("a3", "r1", "m2", "both done"),
+    ];
+    for s in both(&lines) {
+        let calls: Vec<_> = s
+            .main
+            .items
+            .iter()
+            .filter_map(|i| match &i.detail {
+                Detail::Call(c) => Some((c.id.clone(), c.result.as_ref().map(|r| r.text.clone()))),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            calls,
+            vec![
+                ("t1".into(), Some("built".into())),
+                ("t2".into(), Some("tests ok".into()))
+            ]
+        );
+        assert!(
+            !s.main.items.iter().any(|i| i.kind == Kind::ToolResult),
+            "no orphan row"
+        );
+        let findings: Vec<_> = s.findings(false).into_iter().map(|f| f.kind).collect();
+        assert!(findings.is_empty(), "{findings:?}");
+        assert!(s.marks().is_empty());
+        for r in json_rows(&s).iter().filter(|r| r["kind"] == "tool_result") {
+            assert!(r["tool_use_id"].is_string(), "{r}");
+        }
+    }
+}
+
+#[test]
+fn a_result_whose_call_never_comes_stays_an_orphan_with_its_id() {
+    let lines = [
+        user("u1", "", json!("x")),
+        result("r1", "u1", "toolu_gone", "late"),
+    ];
+    for s in both(&lines) {
+        let kinds: Vec<_> = s.findings(false).into_iter().map(|f| f.kind).collect();
+        assert_eq!(kinds, vec![FindingKind::ResultWithoutCall]);
+        let rows = json_rows(&s);
+        let orphan = rows
+            .iter()
+            .find(|r| r["kind"] == "tool_result")
+            .expect("row");
+        assert_eq!(orphan["tool_use_id"], "toolu_gone");
+        assert_eq!(orphan["orphan"], true);
+    }
+}
+
+#[test]
+fn five_calls_with_one_id_and_three_results_are_all_shown() {
+    let mut lines = vec![user("u1", "", json!("go"))];
+    for n in 0..5 {
+        lines.push(call(
+            &format!("a{n}"),
+            "u1",
+            &format!("m{n}"),
+            "dup",
+            &format!("cmd {n}"),
+        ));
+    }
+    for n in 0..3 {
+        lines.push(result(&format!("r{n}"), "a0", "dup", &format!("out {n}")));
+    }
+    // a sixth call's results: one, then two more for it
+    lines.push(call("b1", "r2", "mb", "solo", "once"));
+    for n in 0..3 {
+        lines.push(result(&format!("s{n}"), "b1", "solo", &format!("solo {n}")));
+    }
+    for s in both(&lines) {
+        let calls: Vec<_> = s
+            .main
+            .items
+            .iter()
+            .filter_map(|i| match &i.detail {
+                Detail::Call(c) => Some(c.result.as_ref().map(|r| r.text.clone())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(calls.len(), 6, "every call is a row");
+        // the three results answer the first three calls with the id
+        assert_eq!(
+            &calls[..3],
+            &[
+                Some("out 0".into()),
+                Some("out 1".into()),
+                Some("out 2".into())
+            ]
+        );
+        assert_eq!(calls[5], Some("solo 0".into()));
+        let extra: Vec<_> = s
+            .main
+            .items
+            .iter()
+            .filter(|i| i.kind == Kind::ToolResult)
+            .collect();
+        assert_eq!(extra.len(), 2, "the two extra results are shown");
+        let findings: Vec<_> = s.findings(false).into_iter().map(|f| f.kind).collect();
+        assert_eq!(
+            findings
+                .iter()
+                .filter(|k| **k == FindingKind::RepeatedToolUseId)
+                .count(),
+            4
+        );
+        assert_eq!(
+            findings
+                .iter()
+                .filter(|k| **k == FindingKind::RepeatedResult)
+                .count(),
+            2
+        );
+        assert_eq!(s.marks(), &s.marks_from_scratch());
+    }
+}
+
+/// `ccv check` on the corpus: no call is left without the result the
+/// file holds, and no result is an orphan when its call is in the file.
+#[test]
+fn the_corpus_has_no_false_orphans() {
+    let Some(files) = common::corpus_files() else {
+        return;
+    };
+    for f in files {
+        let s = ccv::model::loader::load_with_subagents(&f).expect("load");
+        let text = std::fs::read_to_string(&f).unwrap_or_default();
+        for finding in s.findings(false) {
+            if finding.kind != FindingKind::ResultWithoutCall || finding.source != 0 {
+                continue;
+            }
+            // an orphan is false when the file holds a tool_use with its id
+            let Some(item) = s.main.items.iter().find(|i| Some(i.id) == finding.item_id) else {
+                continue;
+            };
+            let Detail::OrphanResult(r) = &item.detail else {
+                continue;
+            };
+            let needle = format!("\"id\":\"{}\"", r.tool_use_id);
+            assert!(
+                r.tool_use_id.is_empty() || !text.contains(&needle),
+                "{}:{}: false orphan {}",
+                f.display(),
+                finding.line,
+                r.tool_use_id
+            );
+        }
+    }
+}
+
+mod common;
