@@ -1,5 +1,6 @@
-//! Renders the demo session's main screens to SVG files in screenshots/:
-//! `cargo run --example screenshots`.
+//! Renders the demo session's main screens to SVG files in screenshots/,
+//! at 110 columns and, for the main view, at 80 and 160 (a tmux split and a
+//! wide terminal): `cargo run --example screenshots`.
 
 use ccv::app::rows::RowKind;
 use ccv::app::{Action, State, perform_action};
@@ -17,27 +18,49 @@ const H: u16 = 34;
 fn main() -> anyhow::Result<()> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/screenshots");
     std::fs::create_dir_all(dir)?;
-    let shots: [(&str, Setup); 4] = [
-        ("main", |_| {}),
-        ("expanded-group", |s| {
-            open_group(s, 1);
-            perform_action(s, Action::Down(1));
-            perform_action(s, Action::Toggle);
-        }),
-        ("search", |s| {
-            perform_action(s, Action::SearchStart);
-            for c in "reused".chars() {
-                perform_action(s, Action::SearchInput(c));
-            }
-            perform_action(s, Action::SearchSubmit);
-        }),
-        ("help", |s| perform_action(s, Action::Help)),
+    let shots: [(&str, Setup, u16, u16); 7] = [
+        ("main", |_| {}, W, H),
+        ("main-80", |_| {}, 80, 24),
+        ("main-160", |_| {}, 160, 40),
+        (
+            "expanded-group-80",
+            |s| {
+                open_group(s, 1);
+                perform_action(s, Action::Down(1));
+                perform_action(s, Action::Toggle);
+            },
+            80,
+            30,
+        ),
+        (
+            "expanded-group",
+            |s| {
+                open_group(s, 1);
+                perform_action(s, Action::Down(1));
+                perform_action(s, Action::Toggle);
+            },
+            W,
+            H,
+        ),
+        (
+            "search",
+            |s| {
+                perform_action(s, Action::SearchStart);
+                for c in "reused".chars() {
+                    perform_action(s, Action::SearchInput(c));
+                }
+                perform_action(s, Action::SearchSubmit);
+            },
+            W,
+            H,
+        ),
+        ("help", |s| perform_action(s, Action::Help), W, H),
     ];
-    for (name, setup) in shots {
+    for (name, setup, w, h) in shots {
         let mut s = State::new(ccv::app::demo::session());
         s.tz = jiff::tz::TimeZone::UTC;
         setup(&mut s);
-        let mut t = Terminal::new(TestBackend::new(W, H))?;
+        let mut t = Terminal::new(TestBackend::new(w, h))?;
         t.draw(|f| ccv::view::draw(f, &mut s))?;
         let path = format!("{dir}/{name}.svg");
         std::fs::write(&path, to_svg(t.backend().buffer()))?;
