@@ -16,19 +16,7 @@ mod common;
 
 const FIXTURE: &[u8] = include_bytes!("fixtures/kinds.jsonl");
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+use common::Rng;
 
 const FRAGMENTS: &[&[u8]] = &[
     b"{",

@@ -3,53 +3,21 @@
 
 use assert_cmd::Command;
 use ccv::app::{Action, State, perform_action};
-use ccv::export::{Format, Options, export};
+use ccv::export::Format;
 use ccv::model::Session;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use serde_json::{Value, json};
 use std::time::Duration;
+
+mod common;
+use common::{
+    assistant_line as assistant, exported, screen_text as screen, session_of as session,
+    user_line as user,
+};
 
 fn ccv() -> Command {
     let mut c = Command::cargo_bin("ccv").expect("binary");
     c.timeout(Duration::from_secs(120));
     c
-}
-
-fn session(lines: &[Value]) -> Session {
-    let mut s = Session::new(None);
-    for l in lines {
-        s.feed(0, format!("{l}\n").as_bytes());
-    }
-    s.finish(0);
-    s
-}
-
-fn user(uuid: &str, content: Value) -> Value {
-    json!({"type":"user","uuid":uuid,"sessionId":"s","timestamp":"2025-01-01T10:00:00.000Z","message":{"role":"user","content":content}})
-}
-
-fn assistant(uuid: &str, id: &str, content: Value) -> Value {
-    json!({"type":"assistant","uuid":uuid,"sessionId":"s","timestamp":"2025-01-01T10:00:01.000Z","message":{"id":id,"role":"assistant","model":"m","content":content}})
-}
-
-fn screen(s: &mut State, w: u16, h: u16) -> String {
-    let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
-    t.draw(|f| ccv::view::draw(f, s)).expect("draw");
-    let b = t.backend().buffer().clone();
-    (0..h)
-        .map(|y| (0..w).map(|x| b[(x, y)].symbol()).collect::<String>() + "\n")
-        .collect()
-}
-
-fn exported(s: &Session, format: Format) -> String {
-    let mut out = Vec::new();
-    let opts = Options {
-        format,
-        ..Options::default()
-    };
-    export(s, &opts, &mut out).expect("export");
-    String::from_utf8(out).expect("utf8")
 }
 
 #[test]

@@ -4,41 +4,18 @@
 use ccv::app::{Action, State, perform_action};
 use ccv::export::{Format, Options, export};
 use ccv::model::Session;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use serde_json::{Value, json};
 
-fn session(lines: &[Value]) -> Session {
-    let mut s = Session::new(None);
-    for l in lines {
-        s.feed(0, format!("{l}\n").as_bytes());
-    }
-    s.finish(0);
-    s
-}
-
-fn user(uuid: &str, content: Value) -> Value {
-    json!({"type":"user","uuid":uuid,"sessionId":"s","cwd":"/home/bob/app","timestamp":"2025-01-01T10:00:00.000Z","message":{"role":"user","content":content}})
-}
-
-fn assistant(uuid: &str, id: &str, content: Value) -> Value {
-    json!({"type":"assistant","uuid":uuid,"sessionId":"s","timestamp":"2025-01-01T10:00:01.000Z","message":{"id":id,"role":"assistant","model":"claude-opus-4-6","content":content}})
-}
+mod common;
+use common::{
+    assistant_line as assistant, screen_text as screen, session_of as session, user_line as user,
+};
 
 fn result(uuid: &str, tool: &str, text: &str, error: bool) -> Value {
     user(
         uuid,
         json!([{"type":"tool_result","tool_use_id":tool,"content":text,"is_error":error}]),
     )
-}
-
-fn screen(s: &mut State, w: u16, h: u16) -> String {
-    let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
-    t.draw(|f| ccv::view::draw(f, s)).expect("draw");
-    let b = t.backend().buffer().clone();
-    (0..h)
-        .map(|y| (0..w).map(|x| b[(x, y)].symbol()).collect::<String>() + "\n")
-        .collect()
 }
 
 fn text_export(s: &Session) -> String {

@@ -283,16 +283,7 @@ fn scan_middle(
                 continue;
             }
             if is_title_line(line) {
-                let mut one = Found::default();
-                scan_line(line, &mut one);
-                let t = one.titles;
-                if let Some(x) = t.custom_title {
-                    found.titles.custom_title = Some(x);
-                }
-                if let Some(x) = t.ai_title {
-                    found.titles.ai_title = Some(x);
-                }
-                found.titles.summaries.extend(t.summaries);
+                absorb_title_line(line, found);
             } else if found.titles.first_prompt.is_none()
                 && find(line, b"\"type\":\"user\"").is_some()
             {
@@ -346,20 +337,26 @@ impl LeafCheck {
     }
 }
 
+/// A title line (`ai-title`, `custom-title`, `summary`) read into `found`:
+/// the later wins, summaries are all kept (their leaves decide).
+fn absorb_title_line(line: &[u8], found: &mut Found) {
+    let mut one = Found::default();
+    scan_line(line, &mut one);
+    let t = one.titles;
+    if let Some(x) = t.custom_title {
+        found.titles.custom_title = Some(x);
+    }
+    if let Some(x) = t.ai_title {
+        found.titles.ai_title = Some(x);
+    }
+    found.titles.summaries.extend(t.summaries);
+}
+
 /// Title lines are parsed; other lines only counted as messages or not.
 fn skim_line(line: &[u8], found: &mut Found) {
     use memchr::memmem::find;
     if is_title_line(line) {
-        let mut one = Found::default();
-        scan_line(line, &mut one);
-        let t = one.titles;
-        if let Some(x) = t.custom_title {
-            found.titles.custom_title = Some(x);
-        }
-        if let Some(x) = t.ai_title {
-            found.titles.ai_title = Some(x);
-        }
-        found.titles.summaries.extend(t.summaries);
+        absorb_title_line(line, found);
     }
     let message = (find(line, b"\"type\":\"user\"").is_some()
         || find(line, b"\"type\":\"assistant\"").is_some())
