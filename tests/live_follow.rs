@@ -523,3 +523,40 @@ fn idle_follower_with_a_subagents_folder_does_not_wake_itself() {
         assert!(woke <= 3, "project={project}: {woke} scans while idle");
     }
 }
+
+/// A followed path replaced by a symlink to /dev/zero (or a FIFO) is not
+/// read: reading it would never end and freeze the viewer.
+#[cfg(unix)]
+#[test]
+fn a_path_turned_into_a_device_is_not_read() {
+    if !Path::new("/dev/zero").exists() {
+        return;
+    }
+    for poll in [false, true] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("s.jsonl");
+        std::fs::write(&path, FIXTURE).expect("write");
+        let mut live = Live::file(&path, poll);
+        live.until("the fixture", |l| l.read() == FIXTURE.len() as u64);
+        let before = live.read();
+        std::fs::remove_file(&path).expect("rm");
+        std::os::unix::fs::symlink("/dev/zero", &path).expect("symlink");
+        let mut said = false;
+        let deadline = Instant::now() + WAIT;
+        while Instant::now() < deadline && !said {
+            if let Ok(ev) = live.rx.recv_timeout(Duration::from_millis(100)) {
+                said |= matches!(&ev, LiveEvent::Error(m) if m.contains("not followed"));
+                assert!(
+                    !matches!(ev, LiveEvent::Appended { .. }),
+                    "poll={poll}: bytes of /dev/zero were read"
+                );
+            }
+        }
+        assert!(said, "poll={poll}: the status says why");
+        std::thread::sleep(Duration::from_millis(700));
+        while let Ok(ev) = live.rx.try_recv() {
+            assert!(!matches!(ev, LiveEvent::Appended { .. }), "poll={poll}");
+        }
+        assert_eq!(live.read(), before);
+    }
+}
