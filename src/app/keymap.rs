@@ -26,6 +26,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("> <", "open the newer session / go back"),
     ("R", "resume in claude (or copy the command)"),
     ("mouse", "wheel scrolls, click selects/toggles"),
+    ("Ctrl-z", "suspend (fg comes back)"),
     ("?", "this help"),
     ("q Esc", "close overlay / quit"),
 ];
