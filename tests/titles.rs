@@ -102,19 +102,3 @@ fn sessions_that_open_with_a_command_or_an_image_get_a_title() {
     );
     check("text-image", &both, "What is wrong here?");
 }
-
-#[test]
-fn a_custom_title_in_the_middle_of_a_big_file_wins() {
-    let mut big = line("user", "u0", r#""Start""#);
-    for n in 0..20 {
-        big.push_str(&tool_output(&format!("a{n}"), 20_000));
-    }
-    big.push_str(r#"{"type":"custom-title","customTitle":"Named by me","sessionId":"s"}"#);
-    big.push('\n');
-    for n in 0..20 {
-        big.push_str(&tool_output(&format!("b{n}"), 20_000));
-    }
-    big.push_str(r#"{"type":"ai-title","aiTitle":"Named by Claude","sessionId":"s"}"#);
-    big.push('\n');
-    check("custom", &big, "Named by me");
-}

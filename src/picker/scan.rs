@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 /// at the top or are re-appended after every turn, so both ends matter.
 pub const WINDOW: u64 = 64 * 1024;
 /// Bytes read at a time from the middle of a big file.
-const MIDDLE_CHUNK: usize = 1 << 20;
+const MIDDLE_CHUNK: usize = 4 << 20;
 
 /// One row of the session list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -94,12 +94,25 @@ pub fn scan_file(
         scan_tail(&window_lines(&tail, true, true), &mut found);
         // The middle: title lines and a first prompt that sits deeper
         // than the head (a session that opens with long tool output).
-        // Lines cut by a window's edge are read whole from the middle.
-        let start = memchr::memrchr(b'\n', &head).map_or(0, |p| p + 1) as u64;
-        let end = size - WINDOW + memchr::memchr(b'\n', &tail).map_or(0, |p| p + 1) as u64;
-        scan_middle(path, start, end, &mut found, &mut leaves)?;
         leaves.search(&head, &found.titles);
         leaves.search(&tail, &found.titles);
+        // The middle is read only when the ends cannot name the session:
+        // no first prompt in the head (a session that opens with long tool
+        // output), or a summary that would title it whose leaf is not in
+        // the ends. Reading every middle costs a cold listing of 1 GB more
+        // than a `cat` of it. Lines cut by a window's edge are read whole.
+        let t = &found.titles;
+        let unresolved = t
+            .summaries
+            .iter()
+            .any(|(_, l)| l.as_ref().is_some_and(|l| !leaves.found.contains(l)));
+        if t.first_prompt.is_none()
+            || (t.custom_title.is_none() && t.ai_title.is_none() && unresolved)
+        {
+            let start = memchr::memrchr(b'\n', &head).map_or(0, |p| p + 1) as u64;
+            let end = size - WINDOW + memchr::memchr(b'\n', &tail).map_or(0, |p| p + 1) as u64;
+            scan_middle(path, start, end, &mut found, &mut leaves)?;
+        }
         false
     };
     let message_count = if exact || found.parsed_bytes == 0 {
@@ -259,52 +272,91 @@ fn scan_middle(
     found: &mut Found,
     leaves: &mut LeafCheck,
 ) -> io::Result<()> {
-    use memchr::memmem::find;
     if end <= start {
         return Ok(());
     }
     let mut file = crate::model::session::open_regular(path)?;
     file.seek(SeekFrom::Start(start))?;
     let mut reader = file.take(end - start);
-    let mut buf: Vec<u8> = Vec::with_capacity(MIDDLE_CHUNK * 2);
+    // one buffer, filled in place (no zeroing per read): this loop reads
+    // the middle of every big file on a cold listing
+    let mut buf = vec![0u8; MIDDLE_CHUNK * 2];
+    let mut filled = 0;
     // after a line too long to hold: skip to its end
     let mut first = false;
     loop {
-        let old = buf.len();
-        buf.resize(old + MIDDLE_CHUNK, 0);
-        let n = reader.read(&mut buf[old..])?;
-        buf.truncate(old + n);
-        let at_end = n == 0;
-        let mut pos = 0;
-        while let Some(nl) = memchr::memchr(b'\n', &buf[pos..]) {
-            let line = &buf[pos..pos + nl];
-            pos += nl + 1;
-            if std::mem::take(&mut first) {
-                continue;
-            }
-            if is_title_line(line) {
-                absorb_title_line(line, found);
-            } else if found.titles.first_prompt.is_none()
-                && find(line, b"\"type\":\"user\"").is_some()
-            {
-                let mut one = Found::default();
-                scan_line(line, &mut one);
-                if found.titles.first_command.is_none() {
-                    found.titles.first_command = one.titles.first_command;
-                }
-                found.titles.first_prompt = one.titles.first_prompt;
-            }
-        }
-        leaves.search(&buf[..pos], &found.titles);
-        buf.drain(..pos);
-        if buf.len() > 16 * MIDDLE_CHUNK {
-            // a line this long is output, not a title or a prompt to show:
-            // skip it without holding it whole
-            buf.clear();
+        if filled == buf.len() {
+            // a line longer than the buffer is output, not a title or a
+            // prompt to show: skip it without holding it whole
+            filled = 0;
             first = true;
         }
+        let n = reader.read(&mut buf[filled..])?;
+        filled += n;
+        let at_end = n == 0;
+        let data = &buf[..filled];
+        // complete lines only; after an overlong line, from its end
+        let mut from = 0;
+        if first {
+            match memchr::memchr(b'\n', data) {
+                Some(p) => {
+                    from = p + 1;
+                    first = false;
+                }
+                None => from = data.len(),
+            }
+        }
+        let pos = memchr::memrchr(b'\n', &data[from..]).map_or(from, |p| from + p + 1);
+        let region = &data[from..pos];
+        if found.titles.first_prompt.is_none() {
+            scan_lines_for_titles_and_prompt(region, found);
+        } else {
+            // only the lines a title needle hits are looked at
+            scan_title_hits(region, found);
+        }
+        leaves.search(region, &found.titles);
+        buf.copy_within(pos..filled, 0);
+        filled -= pos;
         if at_end {
             return Ok(());
+        }
+    }
+}
+
+fn scan_lines_for_titles_and_prompt(region: &[u8], found: &mut Found) {
+    use memchr::memmem::find;
+    for line in region.split(|&b| b == b'\n') {
+        if is_title_line(line) {
+            absorb_title_line(line, found);
+        } else if found.titles.first_prompt.is_none() && find(line, b"\"type\":\"user\"").is_some()
+        {
+            let mut one = Found::default();
+            scan_line(line, &mut one);
+            if found.titles.first_command.is_none() {
+                found.titles.first_command = one.titles.first_command;
+            }
+            found.titles.first_prompt = one.titles.first_prompt;
+        }
+    }
+}
+
+/// The title lines of `region` (whole lines), found by a byte search for
+/// what they hold rather than line by line.
+fn scan_title_hits(region: &[u8], found: &mut Found) {
+    use memchr::memmem::find_iter;
+    for needle in [&b"title\""[..], b"\"type\":\"summary\""] {
+        let mut done_to = 0;
+        for hit in find_iter(region, needle) {
+            if hit < done_to {
+                continue;
+            }
+            let start = memchr::memrchr(b'\n', &region[..hit]).map_or(0, |p| p + 1);
+            let end = memchr::memchr(b'\n', &region[hit..]).map_or(region.len(), |p| hit + p);
+            done_to = end;
+            let line = &region[start..end];
+            if is_title_line(line) {
+                absorb_title_line(line, found);
+            }
         }
     }
 }
