@@ -86,6 +86,11 @@ impl<'a> Row<'a> {
                 _ => format!("[{}] (its call is not in the file)", self.label()),
             };
         }
+        if let Row::Item(i) = self
+            && i.flags.queued
+        {
+            return format!("[{}] (queued while Claude worked)", self.label());
+        }
         match self.tool_name() {
             Some(n) => format!("[{}] {}", self.label(), sanitize(n).replace('\n', " ")),
             None => format!("[{}]", self.label()),

@@ -234,3 +234,37 @@ fn e_writes_under_the_state_dir_privately() {
         assert_eq!(mode & 0o777, 0o600);
     }
 }
+
+/// Prompts typed while Claude works exist only as `queued_command`
+/// attachments: they are user rows, marked queued; other attachments stay
+/// hidden and counted.
+#[test]
+fn queued_prompts_are_shown_as_user_rows() {
+    let s = session(&[
+        user("u1", json!("start the build")),
+        json!({"type":"attachment","uuid":"q1","parentUuid":"u1","sessionId":"s","timestamp":"2025-01-01T10:00:03.000Z",
+            "attachment":{"type":"queued_command","commandMode":"prompt","prompt":"also run the linter"}}),
+        json!({"type":"attachment","uuid":"q2","parentUuid":"q1","sessionId":"s",
+            "attachment":{"type":"task_reminder","content":[]}}),
+    ]);
+    let users: Vec<_> = s
+        .main
+        .items
+        .iter()
+        .filter(|i| i.kind == ccv::model::Kind::User)
+        .map(|i| (i.text.as_str(), i.flags.queued))
+        .collect();
+    assert_eq!(
+        users,
+        vec![("start the build", false), ("also run the linter", true)]
+    );
+    assert_eq!(s.stats.hidden, 1);
+    let text = common::exported(&s, ccv::export::Format::Text);
+    assert!(
+        text.contains("[User] (queued while Claude worked)\nalso run the linter"),
+        "{text}"
+    );
+    let mut st = State::new(s);
+    let shot = screen(&mut st, 100, 10);
+    assert!(shot.contains("Queued     also run the linter"), "{shot}");
+}

@@ -116,6 +116,9 @@ impl Session {
             }
             "attachment" => {
                 self.thread_side(source, line, &e);
+                if let Some(out) = self.queued_prompt(source, line, &e) {
+                    return out;
+                }
                 if let Some(a) = &e.attachment {
                     if let Some(h) = a.hook_name.as_deref().or(a.hook_event.as_deref()) {
                         if !self.meta.hooks.iter().any(|x| x == h) {
@@ -262,6 +265,28 @@ impl Session {
             .map(Into::into);
         item.timestamp = e.timestamp.as_deref().and_then(parse_timestamp);
         item
+    }
+
+    /// A prompt typed while Claude worked is recorded only as a
+    /// `queued_command` attachment: it is a user row, marked queued.
+    fn queued_prompt(&mut self, source: u16, line: u32, e: &RawEntry<'_>) -> Option<Outcome> {
+        let a = e.attachment.as_ref()?;
+        if a.kind.as_deref() != Some("queued_command")
+            || a.command_mode.as_deref().is_some_and(|m| m != "prompt")
+        {
+            return None;
+        }
+        let text = a.prompt.as_deref().filter(|p| !p.trim().is_empty())?;
+        let target = match self.sources[source as usize].agent {
+            Some(a) => Target::Agent(a),
+            None if e.is_sidechain == Some(true) => return None,
+            None => Target::Main,
+        };
+        let mut item = self.envelope_item(Kind::User, source, line, e);
+        item.text = text.to_owned();
+        item.flags.queued = true;
+        self.push(target, None, item);
+        Some(Outcome::Shown)
     }
 
     pub(super) fn unknown(

@@ -71,6 +71,9 @@ pub struct Flags {
     pub synthetic: bool,
     /// This row shares an id it should not (see [`Collision`]).
     pub collision: Option<Collision>,
+    /// A prompt typed while Claude was working (a `queued_command`
+    /// attachment): Claude read it at its next step.
+    pub queued: bool,
 }
 
 /// Ids that should be unique and are not. Every such row is shown, and

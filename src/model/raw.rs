@@ -205,6 +205,11 @@ pub struct Attachment<'a> {
     pub hook_name: Str<'a>,
     #[serde(borrow)]
     pub hook_event: Str<'a>,
+    /// `queued_command`: what the user typed while Claude worked.
+    #[serde(borrow)]
+    pub prompt: Str<'a>,
+    #[serde(rename = "commandMode", borrow)]
+    pub command_mode: Str<'a>,
 }
 
 /// The entry-level `toolUseResult`: a dict for most tools, a string when the

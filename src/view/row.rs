@@ -186,6 +186,10 @@ fn item_row(
     let style = th.kind(item.kind, item.flags.error);
     let folded_note = |s: String| vec![Line::styled(s, th.dim)];
     match item.kind {
+        Kind::User if item.flags.queued => {
+            // typed while Claude worked; it read it at its next step
+            head("❯", "Queued", style).lines(content::plain(&item.text, tw), vec![])
+        }
         Kind::User => head("❯", "User", style).lines(content::plain(&item.text, tw), vec![]),
         Kind::Assistant if item.flags.synthetic => {
             head("!", "API Error", th.tool_error).lines(content::plain(&item.text, tw), vec![])
