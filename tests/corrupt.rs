@@ -65,8 +65,12 @@ fn every_corrupt_line_is_reported() {
             .count() as u64;
     assert_eq!(unknown_rows, count("unknown-type"));
 
+    let home = tempfile::tempdir().expect("tempdir");
     let out = Command::cargo_bin("ccv")
         .expect("binary")
+        // never the machine's real ~/.claude
+        .env("HOME", home.path())
+        .env("CLAUDE_CONFIG_DIR", home.path())
         .args(["export", "--format", "json"])
         .arg(&file)
         .output()

@@ -14,9 +14,16 @@ use common::{
     user_line as user,
 };
 
+/// The binary, with a home, config, cache and state of its own: no test
+/// may see the machine's real `~/.claude`.
 fn ccv() -> Command {
     let mut c = Command::cargo_bin("ccv").expect("binary");
-    c.timeout(Duration::from_secs(120));
+    let sandbox = std::env::temp_dir().join(format!("ccv-hardening-{}", std::process::id()));
+    c.timeout(Duration::from_secs(120))
+        .env("HOME", &sandbox)
+        .env("CLAUDE_CONFIG_DIR", sandbox.join("claude"))
+        .env("XDG_CACHE_HOME", sandbox.join("cache"))
+        .env("XDG_STATE_HOME", sandbox.join("state"));
     c
 }
 
@@ -185,6 +192,9 @@ fn memory_stays_bounded_under_ulimit() {
         std::process::Command::new("sh")
             .arg("-c")
             .arg(script)
+            .env("HOME", dir.path())
+            .env("CLAUDE_CONFIG_DIR", dir.path())
+            .env("XDG_CACHE_HOME", dir.path())
             .output()
             .expect("sh runs")
     };
@@ -270,4 +280,40 @@ fn json_output_escapes_c1_and_bidi_controls() {
             .and_then(Value::as_str);
         assert_eq!(back, Some(text), "round trip");
     }
+}
+
+/// Garbage without end (`/dev/urandom` piped in): past a run of unreadable
+/// lines they are counted and held as one row, so memory does not grow
+/// with the input; a readable line afterwards is shown as usual.
+#[test]
+fn a_long_run_of_garbage_is_held_as_one_row() {
+    let mut s = Session::new(None);
+    let run = ccv::model::session::GARBAGE_RUN as usize;
+    for _ in 0..run + 5_000 {
+        s.feed(0, b"\x8f\x01garbage \xff not json\n");
+    }
+    s.feed(
+        0,
+        format!("{}\n", user("u1", json!("after the noise"))).as_bytes(),
+    );
+    s.finish(0);
+    assert_eq!(s.stats.unreadable as usize, run + 5_000);
+    assert_eq!(
+        s.stats.entries,
+        s.stats.shown + s.stats.hidden + s.stats.unreadable
+    );
+    assert_eq!(
+        s.main.items.len(),
+        run + 2,
+        "the run's rows, one held row, the prompt"
+    );
+    assert_eq!(s.problems.len(), run + 1);
+    let held = &s.main.items[run];
+    assert!(
+        held.text.contains("5000 unreadable lines in a row"),
+        "{}",
+        held.text
+    );
+    assert_eq!(s.main.items[run + 1].text, "after the noise");
+    assert_eq!(s.marks(), &s.marks_from_scratch());
 }

@@ -109,6 +109,54 @@ fn results_written_before_their_calls_pair_with_them() {
     }
 }
 
+/// Once a result moves onto its call, the transcript's indexes are those of
+/// a file written in the usual order (results after their calls).
+#[test]
+fn pairing_out_of_order_leaves_the_indexes_of_the_usual_order() {
+    let early = [
+        user("u1", "", json!("run")),
+        call("a1", "u1", "m1", "t1", "make"),
+        result("r2", "a2", "t2", "tests ok"),
+        call("a2", "a1", "m1", "t2", "make test"),
+        call("a3", "a2", "m1", "t3", "make doc"),
+        result("r1", "a1", "t1", "built"),
+        result("r3", "a3", "t3", "doc"),
+        text("a4", "r1", "m2", "done"),
+    ];
+    let usual = [
+        early[0].clone(),
+        early[1].clone(),
+        early[3].clone(),
+        early[4].clone(),
+        early[2].clone(),
+        early[5].clone(),
+        early[6].clone(),
+        early[7].clone(),
+    ];
+    let [reference, _] = both(&usual);
+    for s in both(&early) {
+        assert_eq!(s.main.groups, reference.main.groups);
+        assert_eq!(s.main.items.len(), reference.main.items.len());
+        for (a, b) in s.main.items.iter().zip(&reference.main.items) {
+            assert_eq!((a.kind, a.group, a.message), (b.kind, b.group, b.message));
+        }
+        for (i, it) in s.main.items.iter().enumerate() {
+            if let Detail::Call(c) = &it.detail {
+                assert_eq!(s.main.call_for_result(&c.id), None, "answered");
+                assert_eq!(s.main.tool_call_index(&c.id), Some(i));
+            }
+        }
+        let last: Vec<_> = s.main.messages.iter().map(|m| m.last_item).collect();
+        let want: Vec<_> = reference
+            .main
+            .messages
+            .iter()
+            .map(|m| m.last_item)
+            .collect();
+        assert_eq!(last, want);
+    }
+}
+
 #[test]
 fn a_result_whose_call_never_comes_stays_an_orphan_with_its_id() {
     let lines = [

@@ -5,8 +5,12 @@ use std::process::Command;
 
 fn script(name: &str) {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/");
+    let home = tempfile::tempdir().expect("tempdir");
     let out = Command::new("bash")
         .arg(format!("{path}{name}"))
+        // the scripts give ccv homes of their own; this covers the rest
+        .env("HOME", home.path())
+        .env("CLAUDE_CONFIG_DIR", home.path().join("claude"))
         .arg(env!("CARGO_BIN_EXE_ccv"))
         .env_remove("DISPLAY")
         .env_remove("WAYLAND_DISPLAY")

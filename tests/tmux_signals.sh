@@ -31,7 +31,7 @@ printf '{"type":"user","uuid":"x1","sessionId":"s1","isSidechain":true,"agentId"
 
 # an interactive shell, so that job control (SIGTSTP, fg) works as for a user
 tmux -L "$SOCK" -f /dev/null new-session -d -s sh -x 120 -y 30 \
-  "env -i PATH='$PATH' HOME='$WORK' TERM=xterm-256color PS1='PROMPT\$ ' bash --norc -i"
+  "env -i PATH='$PATH' HOME='$WORK' CLAUDE_CONFIG_DIR='$WORK/claude' XDG_CACHE_HOME='$WORK/cache' XDG_STATE_HOME='$WORK/state' TERM=xterm-256color PS1='PROMPT\$ ' bash --norc -i"
 sleep 0.5
 tmux -L "$SOCK" send-keys -t sh "'$CCV' '$WORK/proj/s1.jsonl'; echo EXIT=\$?" Enter
 expect sh "watch me idle" "the session is shown"

@@ -199,17 +199,18 @@ fn check_transcript(
             item_id: item_of(n.source, n.line),
         });
     }
+    // a line with other content under a used uuid is shown: its first row
+    // carries the finding (one pass, not one per repeat)
+    let mut reused: std::collections::HashMap<(u16, u32), ItemId> = Default::default();
+    for i in t
+        .items
+        .iter()
+        .filter(|i| i.flags.collision == Some(Collision::Uuid))
+    {
+        reused.entry((i.source, i.line)).or_insert(i.id);
+    }
     for r in &threads.repeats {
-        // a line with other content under a used uuid is shown: mark it
-        let shown = t
-            .items
-            .iter()
-            .find(|i| {
-                i.source == r.source
-                    && i.line == r.line
-                    && i.flags.collision == Some(Collision::Uuid)
-            })
-            .map(|i| i.id);
+        let shown = reused.get(&(r.source, r.line)).copied();
         out.push(Finding {
             source: r.source,
             line: r.line,

@@ -18,7 +18,22 @@ pub struct Source {
     /// Lines of this file go to this agent (index into `Session::agents`).
     pub agent: Option<u32>,
     splitter: LineSplitter,
+    garbage: Garbage,
 }
+
+/// Consecutive unreadable lines of a source. Past [`GARBAGE_RUN`] of them
+/// the input is not a session (`/dev/urandom`, a binary file piped in):
+/// further ones are counted and held as one row, so memory stays bounded
+/// however long the input runs.
+#[derive(Debug, Default)]
+struct Garbage {
+    run: u32,
+    /// Lines held back: the first, the last and how many.
+    held: Option<(u32, u32, u64)>,
+}
+
+/// Unreadable lines in a row shown one by one before they are held.
+pub const GARBAGE_RUN: u32 = 10_000;
 
 impl Source {
     pub fn lines(&self) -> u32 {
@@ -179,6 +194,7 @@ impl Session {
             path,
             agent: None,
             splitter: LineSplitter::new(),
+            garbage: Garbage::default(),
         });
         s
     }
@@ -230,6 +246,7 @@ impl Session {
             path: Some(path),
             agent: Some(a),
             splitter: LineSplitter::new(),
+            garbage: Garbage::default(),
         });
         (self.sources.len() - 1) as u16
     }
@@ -249,6 +266,7 @@ impl Session {
     /// complete JSON object (files often lack a final newline), show it now.
     /// A write in progress stays buffered.
     pub fn flush_tail(&mut self, source: u16) {
+        self.flush_garbage(source);
         let mut splitter = std::mem::take(&mut self.sources[source as usize].splitter);
         if let Some(tail) = splitter.tail().filter(|_| splitter.tail_may_be_whole()) {
             let clean = decode_line(tail.number, tail.bytes, |_, _| {})
@@ -274,6 +292,7 @@ impl Session {
             splitter.consume_tail();
         }
         self.sources[source as usize].splitter = splitter;
+        self.flush_garbage(source);
     }
 
     /// Lines read over all sources.
@@ -339,11 +358,32 @@ impl Session {
         self.problems.push((source, p));
     }
 
+    /// The unreadable lines held back in a row become one row.
+    fn flush_garbage(&mut self, source: u16) {
+        let Some((first, last, n)) = self.sources[source as usize].garbage.held.take() else {
+            return;
+        };
+        let p = Problem {
+            line: first,
+            message: format!(
+                "{n} unreadable lines in a row, {first} to {last}, shown as one: the input does not look like a session"
+            ),
+            recovered: false,
+        };
+        // counted line by line as they came
+        self.push_unreadable_row(source, &p, &mut None);
+        self.problems.push((source, p));
+    }
+
     /// An unreadable row for `p`; the line's findings show on its first
     /// such row (`row`).
     fn push_unreadable(&mut self, source: u16, p: &Problem, row: &mut Option<ItemId>) {
         self.stats.entries += 1;
         self.stats.unreadable += 1;
+        self.push_unreadable_row(source, p, row);
+    }
+
+    fn push_unreadable_row(&mut self, source: u16, p: &Problem, row: &mut Option<ItemId>) {
         let target = match self.sources[source as usize].agent {
             Some(a) => Target::Agent(a),
             None => Target::Main,
@@ -359,6 +399,16 @@ impl Session {
     }
 
     fn ingest_line(&mut self, source: u16, line: u32, bytes: &[u8]) {
+        if self.sources[source as usize].garbage.held.is_some() {
+            // the held run ends before a readable line: its row goes first
+            // (decoding twice only the first line after a run of garbage)
+            let mut readable = false;
+            decode_line(line, bytes, |_, _| readable = true);
+            if readable {
+                self.flush_garbage(source);
+            }
+        }
+        let before = self.stats.entries;
         let problems = decode_line(line, bytes, |entry, raw| {
             self.stats.entries += 1;
             match self.ingest_entry(source, line, entry, raw) {
@@ -369,6 +419,22 @@ impl Session {
                 }
             }
         });
+        let read_some = self.stats.entries > before;
+        let g = &mut self.sources[source as usize].garbage;
+        if read_some {
+            g.run = 0;
+            self.flush_garbage(source);
+        } else if problems.iter().any(|p| !p.recovered) {
+            g.run = g.run.saturating_add(1);
+            if g.run > GARBAGE_RUN {
+                let held = g.held.get_or_insert((line, line, 0));
+                held.1 = line;
+                held.2 += 1;
+                self.stats.entries += 1;
+                self.stats.unreadable += 1;
+                return;
+            }
+        }
         // Findings of a line show on its first unreadable row.
         let mut unreadable_row = None;
         for p in problems {

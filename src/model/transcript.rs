@@ -282,14 +282,49 @@ impl Transcript {
         self.tool_index.len() + self.dup_calls.values().map(Vec::len).sum::<usize>()
     }
 
-    /// Takes item `idx` out (a result that found its call). Indices after
-    /// it shift: the indexes are derived again.
+    /// Takes item `idx` out (a result that found its call). Only what
+    /// follows it is re-indexed: the item is usually a few rows from the
+    /// end, and a 100 MB session must not be re-indexed per such result.
     pub(super) fn remove(&mut self, idx: usize) -> Option<Item> {
         if idx >= self.items.len() {
             return None;
         }
+        // the indexes of what follows move down by one
+        for i in idx + 1..self.items.len() {
+            let it = &self.items[i];
+            if let Some(m) = it.message.and_then(|m| self.messages.get_mut(m as usize)) {
+                if m.last_item == i {
+                    m.last_item = i - 1;
+                }
+            }
+            if let super::item::Detail::Call(c) = &it.detail {
+                if let Some(v) = self.tool_index.get_mut(&c.id).filter(|v| **v == i) {
+                    *v = i - 1;
+                }
+                for v in self.dup_calls.get_mut(&c.id).into_iter().flatten() {
+                    if *v == i {
+                        *v = i - 1;
+                    }
+                }
+            }
+        }
+        // the groups from the one holding the row before it on are formed
+        // again (the removed row may have parted two runs of calls)
+        let from = match idx.checked_sub(1).and_then(|p| self.items[p].group) {
+            Some(g) => self.groups.get(g as usize).map_or(idx, |g| g.first),
+            None => idx,
+        };
         let item = self.items.remove(idx);
-        self.reindex();
+        let keep = self.groups.partition_point(|g| g.first < from);
+        self.groups.truncate(keep);
+        for it in &mut self.items[from..] {
+            it.group = None;
+        }
+        for i in from..self.items.len() {
+            if self.items[i].kind == Kind::ToolCall {
+                self.group_call(i);
+            }
+        }
         Some(item)
     }
 
