@@ -140,19 +140,20 @@ fn inline_sidechains_link_by_prompt() {
 }
 
 #[test]
-fn agent_progress_mirrors_are_not_counted() {
+fn agent_progress_is_the_record_without_the_folder() {
     let Some(corpus) = corpus() else { return };
     let name = "entireio__cli__6d__9f76bd01e9__0__full.jsonl";
     let s = Session::load(&corpus.join(name)).expect("loads");
-    let mirrored = s
-        .stats
-        .hidden_by_reason
-        .get("agent_progress")
-        .copied()
-        .unwrap_or(0);
-    assert!(mirrored > 0, "the file has agent_progress lines");
-    // Agents known from results have no rows of their own without their file.
-    assert!(s.agents.iter().all(|a| a.transcript.items.is_empty()));
+    let st = &s.stats;
+    assert_eq!(st.shown + st.hidden + st.unreadable, st.entries);
+    // This copy has no `subagents/` folder: the mirrored lines are the only
+    // record of what the agents did, shown under their calls.
+    let mirrored: Vec<_> = s.agents.iter().filter(|a| a.mirrored).collect();
+    assert!(!mirrored.is_empty(), "the file has agent_progress lines");
+    for a in mirrored {
+        assert!(!a.transcript.items.is_empty(), "agent {} has rows", a.id);
+        assert!(a.call.is_some(), "agent {} is linked to its call", a.id);
+    }
 }
 
 /// A `gen-session --tree` session that has a `subagents/` folder.

@@ -1,5 +1,7 @@
 //! The viewer's state, driven without a terminal.
 
+mod common;
+
 use ccv::app::rows::{Fold, RowKind};
 use ccv::app::{Action, State, perform_action};
 use ccv::model::{Kind, Session};
@@ -321,4 +323,24 @@ fn a_match_in_a_call_selects_the_call_not_its_group() {
         !kinds.iter().any(|k| matches!(k, RowKind::Group { .. })),
         "{kinds:?}"
     );
+}
+
+#[test]
+fn esc_clears_a_search_before_it_quits() {
+    let mut s = ccv::app::State::new(common::session_of(&[
+        common::user_line("u1", serde_json::json!("find the needle")),
+    ]));
+    for a in [ccv::app::Action::SearchStart]
+        .into_iter()
+        .chain("needle".chars().map(ccv::app::Action::SearchInput))
+        .chain([ccv::app::Action::SearchSubmit])
+    {
+        ccv::app::perform_action(&mut s, a);
+    }
+    assert!(!s.search.hits.is_empty());
+    ccv::app::perform_action(&mut s, ccv::app::Action::Dismiss);
+    assert!(!s.quit, "the first Esc clears the search");
+    assert!(s.search.query.is_empty());
+    ccv::app::perform_action(&mut s, ccv::app::Action::Dismiss);
+    assert!(s.quit);
 }

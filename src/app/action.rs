@@ -44,7 +44,9 @@ pub enum Action {
     /// `R`: leave ccv and resume the session with `claude --resume`.
     Resume,
     Help,
-    /// `q`/`Esc`: close the overlay or prompt, else quit.
+    /// Esc: as `Back`, but a search's highlights go first.
+    Dismiss,
+    /// `q`: close the overlay or prompt, else quit.
     Back,
     Quit,
     /// Mouse click on a screen row.

@@ -28,7 +28,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("mouse", "wheel scrolls, click selects/toggles"),
     ("Ctrl-z", "suspend (fg comes back)"),
     ("?", "this help"),
-    ("q Esc", "close overlay / quit"),
+    ("q Esc", "close overlay / quit (Esc first clears a search)"),
 ];
 
 /// Maps a terminal event in normal mode (no prompt open).
@@ -81,7 +81,8 @@ fn map_key(k: &KeyEvent) -> Option<Action> {
         KeyCode::Char('<') => Action::GoBack,
         KeyCode::Char('R') => Action::Resume,
         KeyCode::Char('?') => Action::Help,
-        KeyCode::Char('q') | KeyCode::Esc => Action::Back,
+        KeyCode::Char('q') => Action::Back,
+        KeyCode::Esc => Action::Dismiss,
         _ => return None,
     })
 }

@@ -115,7 +115,7 @@ fn is_meta(item: &crate::model::Item) -> bool {
             !item.flags.error
                 && !matches!(
                     &item.detail,
-                    Detail::System(s) if matches!(**s, SystemInfo::CompactBoundary { .. } | SystemInfo::ApiError { .. })
+                    Detail::System(s) if matches!(**s, SystemInfo::CompactBoundary { .. } | SystemInfo::ApiError { .. } | SystemInfo::ContinuedIn { .. })
                 )
         }
         _ => false,

@@ -445,6 +445,10 @@ impl Viewer {
     fn serve_requests(&mut self) {
         for r in std::mem::take(&mut self.state.requests) {
             match r {
+                Request::Open(path) if !path.is_file() => {
+                    self.state.message =
+                        Some(format!("cannot open {}: no such file", path.display()));
+                }
                 Request::Open(path) => {
                     let left = self.current.clone();
                     let going_back = self.state.live.back.as_ref() == Some(&path);

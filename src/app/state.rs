@@ -142,6 +142,14 @@ impl State {
         valid(stem).then(|| stem.to_owned())
     }
 
+    /// The file of the session this one is continued in (a `continued-in`
+    /// line): beside this one, named by its id.
+    pub fn continuation(&self) -> Option<std::path::PathBuf> {
+        let id = self.session.meta.continued_in.as_deref()?;
+        let path = self.session.sources.first()?.path.as_deref()?;
+        Some(path.with_file_name(format!("{id}.jsonl")))
+    }
+
     /// The id of the item a row shows.
     pub(crate) fn item_id(&self, r: &Row) -> Option<ItemId> {
         let t = self.session.transcript_checked(r.agent)?;
@@ -549,7 +557,7 @@ pub fn perform_action(s: &mut State, action: Action) {
             };
         }
         Action::ExportMarkdown => s.requests.push(Request::ExportMarkdown),
-        Action::OpenNewer => match s.live.newer.clone() {
+        Action::OpenNewer => match s.live.newer.clone().or_else(|| s.continuation()) {
             Some(p) => s.requests.push(Request::Open(p)),
             None => s.message = Some("no newer session".into()),
         },
@@ -579,6 +587,16 @@ pub fn perform_action(s: &mut State, action: Action) {
                 s.quit = true;
             }
         }
+        // Esc puts away a search's highlights before it leaves the viewer
+        Action::Dismiss
+            if !s.help
+                && s.visual.is_none()
+                && s.search.editing.is_none()
+                && !s.search.query.is_empty() =>
+        {
+            s.search = Default::default();
+        }
+        Action::Dismiss => perform_action(s, Action::Back),
         Action::Quit => s.quit = true,
         Action::Resize(w, h) => {
             s.screen.width = w;

@@ -23,6 +23,12 @@ pub struct Agent {
     pub agent_type: Option<String>,
     /// The compaction summariser (`agent-acompact-*`).
     pub compact: bool,
+    /// Its lines have a record of their own (its file, or inline sidechain
+    /// lines): the `agent_progress` copies in the main file are duplicates.
+    pub has_record: bool,
+    /// Its rows come from `agent_progress` copies (a copied session without
+    /// its `subagents/` folder).
+    pub mirrored: bool,
 }
 
 impl Agent {

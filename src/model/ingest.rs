@@ -39,6 +39,7 @@ impl Session {
         if let Some(u) = e.uuid.as_deref() {
             self.sidechain_uuid.insert(u.into(), a);
         }
+        self.agents[a as usize].has_record = true;
         Target::Agent(a)
     }
 
@@ -49,6 +50,10 @@ impl Session {
         e: RawEntry<'_>,
         raw: &str,
     ) -> Outcome {
+        let mut e = e;
+        if source == super::session::MAIN {
+            self.as_lone_agent(&mut e);
+        }
         let kind = e.kind.as_deref().unwrap_or("");
         self.note_envelope(&e);
         match kind {
@@ -100,6 +105,24 @@ impl Session {
                 return Outcome::Hidden("pr-link");
             }
             "file-history-snapshot" => return Outcome::Hidden("file-history-snapshot"),
+            "cost-state" => {
+                // a running total: the last one is the session's
+                if let Some(c) = e.total_cost_usd_camel.filter(|c| c.is_finite()) {
+                    self.meta.cost_usd = Some(c);
+                }
+                return Outcome::Hidden("cost-state");
+            }
+            "continued-in" => return self.continued_in(source, line, &e),
+            "frame-link" => return self.frame_link(source, line, &e),
+            // remote-control bridge ids, file-history deltas, artifact
+            // ledgers, worktree state: the harness's bookkeeping
+            "atis-latch"
+            | "bridge-session"
+            | "file-history-delta"
+            | "worktree-state"
+            | "history-suppression"
+            | "artifact-autoreact-ledger"
+            | "artifact-comment-monitor" => return Outcome::Hidden("bookkeeping"),
             "queue-operation" => return Outcome::Hidden("queue-operation"),
             "progress" => {
                 self.thread_side(source, line, &e);
@@ -108,25 +131,17 @@ impl Session {
                     .as_ref()
                     .and_then(|d| d.kind.as_deref())
                     .unwrap_or("");
-                return Outcome::Hidden(if sub == "agent_progress" {
-                    "agent_progress"
-                } else {
-                    "progress"
-                });
+                if sub == "agent_progress" {
+                    return self.agent_progress(source, line, &e);
+                }
+                return Outcome::Hidden("progress");
             }
             "attachment" => {
                 self.thread_side(source, line, &e);
                 if let Some(out) = self.queued_prompt(source, line, &e) {
                     return out;
                 }
-                if let Some(a) = &e.attachment {
-                    if let Some(h) = a.hook_name.as_deref().or(a.hook_event.as_deref()) {
-                        if !self.meta.hooks.iter().any(|x| x == h) {
-                            self.meta.hooks.push(h.to_owned());
-                        }
-                    }
-                }
-                return Outcome::Hidden("attachment");
+                return self.attachment_row(source, line, &e);
             }
             "agent-name" | "tag" | "agent-setting" => return Outcome::Hidden("metadata"),
             _ => return self.unknown(source, line, &e, raw),
@@ -152,6 +167,31 @@ impl Session {
         };
         self.collision = None;
         out
+    }
+
+    /// A subagent's file opened on its own (`agent-<id>.jsonl`, or a copy
+    /// of one under another name) holds only sidechain lines of one agent:
+    /// they are its main transcript, so they are read as main lines.
+    fn as_lone_agent(&mut self, e: &mut RawEntry<'_>) {
+        if self.lone_agent.is_none() {
+            if e.uuid.is_none() || !matches!(e.kind.as_deref(), Some("user" | "assistant")) {
+                return;
+            }
+            let lone: Option<Box<str>> = (e.is_sidechain == Some(true))
+                .then(|| e.agent_id.as_deref().map(Box::from))
+                .flatten();
+            if let Some(id) = &lone {
+                self.meta.agent_id = Some(id.to_string());
+            }
+            self.lone_agent = Some(lone);
+        }
+        let Some(Some(id)) = &self.lone_agent else {
+            return;
+        };
+        if e.is_sidechain == Some(true) && e.agent_id.as_deref().is_none_or(|a| a == &**id) {
+            e.is_sidechain = Some(false);
+            e.agent_id = None;
+        }
     }
 
     /// Puts a line into its transcript's `parentUuid` tree.
@@ -201,9 +241,11 @@ impl Session {
 
     /// The first line of each `sessionId` of the session's own file.
     fn note_session_id(&mut self, source: u16, line: u32, e: &RawEntry<'_>) {
+        // a subagent's own file: its "Warmup" line has an id of its own
         if self.sources[source as usize].agent.is_some()
             || e.is_sidechain == Some(true)
             || e.agent_id.is_some()
+            || self.meta.agent_id.is_some()
         {
             return;
         }
@@ -270,7 +312,7 @@ impl Session {
     /// A prompt typed while Claude worked is recorded only as a
     /// `queued_command` attachment: it is a user row, marked queued.
     fn queued_prompt(&mut self, source: u16, line: u32, e: &RawEntry<'_>) -> Option<Outcome> {
-        let a = e.attachment.as_ref()?;
+        let a = e.attachment()?;
         if a.kind.as_deref() != Some("queued_command")
             || a.command_mode.as_deref().is_some_and(|m| m != "prompt")
         {
@@ -287,6 +329,123 @@ impl Session {
         item.flags.queued = true;
         self.push(target, None, item);
         Some(Outcome::Shown)
+    }
+
+    /// `agent_progress`: a copy of a subagent's line, written into the main
+    /// file as the subagent works. Hidden when the subagent has a record of
+    /// its own; otherwise (a copied session without its `subagents/`
+    /// folder) the only record of what it did, shown under its call.
+    fn agent_progress(&mut self, source: u16, line: u32, e: &RawEntry<'_>) -> Outcome {
+        const REASON: &str = "agent_progress";
+        let Some(d) = e.data.as_ref() else {
+            return Outcome::Hidden(REASON);
+        };
+        let (Some(agent_id), Some(msg)) = (d.agent_id.as_deref(), d.message) else {
+            return Outcome::Hidden(REASON);
+        };
+        if self.sources[source as usize].agent.is_some() || e.is_sidechain == Some(true) {
+            return Outcome::Hidden(REASON);
+        }
+        let a = self.agent_for_id(agent_id);
+        if self.agents[a as usize].has_record {
+            return Outcome::Hidden(REASON);
+        }
+        if let Some(tool) = e.parent_tool_use_id_camel.as_deref() {
+            self.link_agent_to_tool(a, tool);
+        }
+        let Ok(inner) = serde_json::from_str::<RawEntry<'_>>(msg.get()) else {
+            return Outcome::Hidden(REASON);
+        };
+        let target = Target::Agent(a);
+        if let Some(u) = inner.uuid.as_deref() {
+            // the same line mirrored twice, or also in the agent's own file
+            if self
+                .transcript_mut(target)
+                .note_uuid(u, fingerprint(&inner))
+                != UuidSeen::New
+            {
+                return Outcome::Hidden(REASON);
+            }
+        }
+        self.agents[a as usize].mirrored = true;
+        match inner.kind.as_deref() {
+            Some("user") => self.ingest_user(target, source, line, inner, msg.get()),
+            Some("assistant") => self.ingest_assistant(target, source, line, inner, msg.get()),
+            _ => Outcome::Hidden(REASON),
+        }
+    }
+
+    /// `continued-in`: the conversation goes on in another session file,
+    /// which `>` opens.
+    fn continued_in(&mut self, source: u16, line: u32, e: &RawEntry<'_>) -> Outcome {
+        let Some(id) = e
+            .continued_in_session_id
+            .as_deref()
+            .filter(|id| is_session_id(id))
+        else {
+            return Outcome::Hidden("continued-in");
+        };
+        if self.sources[source as usize].agent.is_some() {
+            return Outcome::Hidden("continued-in");
+        }
+        self.meta.continued_in = Some(id.to_owned());
+        let mut item = self.envelope_item(Kind::System, source, line, e);
+        item.text = format!("Continued in session {id}");
+        item.detail = Detail::System(Box::new(SystemInfo::ContinuedIn {
+            session_id: id.to_owned(),
+        }));
+        self.push(Target::Main, None, item);
+        Outcome::Shown
+    }
+
+    /// `frame-link`: an artifact published from the session.
+    fn frame_link(&mut self, source: u16, line: u32, e: &RawEntry<'_>) -> Outcome {
+        let parts: Vec<&str> = [
+            e.title.as_deref(),
+            e.frame_url.as_deref(),
+            e.path.as_deref(),
+        ]
+        .into_iter()
+        .flatten()
+        .filter(|s| !s.trim().is_empty())
+        .collect();
+        if parts.is_empty() || self.sources[source as usize].agent.is_some() {
+            return Outcome::Hidden("frame-link");
+        }
+        let mut item = self.envelope_item(Kind::Meta, source, line, e);
+        item.text = format!("Artifact published: {}", parts.join(" · "));
+        self.push(Target::Main, None, item);
+        Outcome::Shown
+    }
+
+    /// Any other attachment: a meta row when it carries something a reader
+    /// wants (see `attachment`), else hidden and counted.
+    fn attachment_row(&mut self, source: u16, line: u32, e: &RawEntry<'_>) -> Outcome {
+        let Some(a) = e.attachment() else {
+            return Outcome::Hidden("attachment");
+        };
+        if let Some(h) = a.hook_name.as_deref().or(a.hook_event.as_deref()) {
+            if !self.meta.hooks.iter().any(|x| x == h) {
+                self.meta.hooks.push(h.to_owned());
+            }
+        }
+        let kind = a.kind.as_deref().unwrap_or("");
+        let raw = e.attachment.map_or("", |r| r.get());
+        let (text, error) = match super::attachment::describe(kind, raw) {
+            super::attachment::Shown::Hidden(why) => return Outcome::Hidden(why),
+            super::attachment::Shown::Row { text, error } => (text, error),
+        };
+        let target = match self.sources[source as usize].agent {
+            Some(a) => Target::Agent(a),
+            None if e.is_sidechain == Some(true) => return Outcome::Hidden("attachment"),
+            None => Target::Main,
+        };
+        let kind = if error { Kind::System } else { Kind::Meta };
+        let mut item = self.envelope_item(kind, source, line, e);
+        item.text = text;
+        item.flags.error = error;
+        self.push(target, None, item);
+        Outcome::Shown
     }
 
     pub(super) fn unknown(
@@ -406,4 +565,13 @@ pub(super) fn content_text(c: &Content<'_>) -> String {
         }
         Content::Other => String::new(),
     }
+}
+
+/// A session id safe to make a file name of (`<id>.jsonl` beside this one).
+fn is_session_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 128
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }

@@ -55,6 +55,14 @@ impl Session {
                         shown = true;
                         continue;
                     }
+                    if kind == "document" {
+                        if !prompt.is_empty() {
+                            prompt.push('\n');
+                        }
+                        prompt.push_str(&document_placeholder(&b));
+                        shown = true;
+                        continue;
+                    }
                     if kind == "text" && !is_meta && classify_user_text(text) == UserText::Prompt {
                         if !prompt.is_empty() {
                             prompt.push('\n');
@@ -310,6 +318,7 @@ fn tool_result_text(c: Content<'_>, images: &mut Vec<Image>) -> String {
                         images.push(img);
                         Cow::Owned(p)
                     }
+                    "document" => Cow::Owned(document_placeholder(&b)),
                     "tool_reference" => {
                         Cow::Owned(format!("[tool {}]", b.tool_name.as_deref().unwrap_or("?")))
                     }
@@ -333,6 +342,37 @@ fn block_image(b: &Block<'_>) -> Image {
         .and_then(|s| s.data)
         .map_or(0, |d| d.get().len().saturating_sub(2));
     image_from_base64_len(media, len)
+}
+
+/// `[document "Title" · application/pdf · 1.2 MB]`: what a `document`
+/// block (a PDF or text attached to a prompt or returned by a tool) holds,
+/// without its bytes.
+fn document_placeholder(b: &Block<'_>) -> String {
+    let src = b.source.as_ref();
+    let mut parts = Vec::new();
+    if let Some(t) = b.title.as_deref().filter(|t| !t.trim().is_empty()) {
+        parts.push(format!("\"{}\"", super::text::truncate(t, 200)));
+    }
+    let media = src.and_then(|s| s.media_type.as_deref());
+    let kind = src.and_then(|s| s.kind.as_deref()).unwrap_or("");
+    parts.push(
+        media
+            .unwrap_or(if kind == "text" { "text/plain" } else { "" })
+            .to_owned(),
+    );
+    if let Some(d) = src.and_then(|s| s.data) {
+        let len = d.get().len().saturating_sub(2) as u64;
+        let bytes = if kind == "base64" { len * 3 / 4 } else { len };
+        parts.push(human_bytes(bytes));
+    } else if let Some(u) = src.and_then(|s| s.url.as_deref()) {
+        parts.push(super::text::truncate(u, 200).into_owned());
+    }
+    parts.retain(|p| !p.is_empty());
+    if parts.is_empty() {
+        "[document]".to_owned()
+    } else {
+        format!("[document {}]", parts.join(" · "))
+    }
 }
 
 pub(super) fn command_text(c: &CommandInfo) -> String {

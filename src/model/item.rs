@@ -305,6 +305,10 @@ pub enum SystemInfo {
         count: u64,
         errors: u64,
     },
+    /// The conversation goes on in another session (`continued-in`).
+    ContinuedIn {
+        session_id: String,
+    },
     /// `claude -p --output-format stream-json`: `system/init`.
     StreamInit {
         model: Option<String>,

@@ -82,6 +82,23 @@ pub fn agent_id_of(p: &Path) -> Option<String> {
     (!id.is_empty()).then(|| id.to_owned())
 }
 
+/// A subagent's file opened on its own: the `description` of the call that
+/// started it, from the `agent-<id>.meta.json` Claude Code writes beside it.
+fn agent_description(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let id = agent_id_of(path)?;
+    let meta = path.with_file_name(format!("agent-{id}.meta.json"));
+    let mut text = String::new();
+    super::session::open_regular(&meta)
+        .ok()?
+        .take(64 * 1024)
+        .read_to_string(&mut text)
+        .ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let d = v.get("description")?.as_str()?.trim();
+    (!d.is_empty()).then(|| d.to_owned())
+}
+
 /// Loads a session file and every subagent file that belongs to it.
 pub fn load_with_subagents(path: &Path) -> std::io::Result<Session> {
     load(path, true)
@@ -103,6 +120,16 @@ fn load(path: &Path, complete: bool) -> std::io::Result<Session> {
             s.read_available(src, f)
         }
     };
+    // the `subagents/` folder is known before the main file is read: its
+    // agents' `agent_progress` copies there are then duplicates
+    let folder = if path == Path::new("-") {
+        Vec::new()
+    } else {
+        subagent_files(path)
+            .into_iter()
+            .map(|(p, id)| (s.add_agent_source(p.clone(), &id), p))
+            .collect()
+    };
     if path == Path::new("-") {
         s.read_all(super::session::MAIN, &mut std::io::stdin().lock())?;
     } else {
@@ -112,6 +139,9 @@ fn load(path: &Path, complete: bool) -> std::io::Result<Session> {
             &mut super::session::open_regular(path)?,
         )?;
     }
+    if let Some(d) = agent_description(path) {
+        s.meta.titles.agent = Some(d);
+    }
     if path != Path::new("-") {
         let mut ids = s.meta.session_ids.clone();
         if let Some(stem) = path.file_stem().and_then(|s| s.to_str()) {
@@ -119,10 +149,11 @@ fn load(path: &Path, complete: bool) -> std::io::Result<Session> {
                 ids.push(stem.to_owned());
             }
         }
-        let mut files = subagent_files(path);
-        files.extend(project_agent_files(path, &ids));
-        for (p, id) in files {
-            let src = s.add_agent_source(p.clone(), &id);
+        let mut files = folder;
+        for (p, id) in project_agent_files(path, &ids) {
+            files.push((s.add_agent_source(p.clone(), &id), p));
+        }
+        for (src, p) in files {
             match super::session::open_regular(&p) {
                 Ok(mut f) => read(&mut s, src, &mut f)?,
                 Err(_) => continue,

@@ -2,6 +2,7 @@
 //! paired rows. Knows nothing of terminals or ratatui.
 
 pub mod agents;
+mod attachment;
 pub mod branch;
 pub mod check;
 pub mod classify;

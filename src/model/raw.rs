@@ -84,10 +84,24 @@ pub struct RawEntry<'a> {
     pub pr_number: Option<u64>,
     #[serde(borrow)]
     pub operation: Str<'a>,
+    /// `continued-in`: the session this one goes on in.
+    #[serde(borrow)]
+    pub continued_in_session_id: Str<'a>,
+    /// `cost-state`: Claude Code's running total for the session.
+    #[serde(rename = "totalCostUSD")]
+    pub total_cost_usd_camel: Option<f64>,
+    /// `frame-link`: an artifact published from the session.
+    #[serde(borrow)]
+    pub frame_url: Str<'a>,
+    #[serde(borrow)]
+    pub title: Str<'a>,
+    #[serde(borrow)]
+    pub path: Str<'a>,
     #[serde(borrow)]
     pub data: Option<ProgressData<'a>>,
+    /// Kept raw: attachment lines are few, and their kinds many.
     #[serde(borrow)]
-    pub attachment: Option<Attachment<'a>>,
+    pub attachment: Option<&'a RawValue>,
     // stream-json (`claude -p --output-format stream-json --verbose`)
     #[serde(borrow)]
     pub model: Str<'a>,
@@ -103,7 +117,17 @@ pub struct RawEntry<'a> {
     pub num_turns: Option<u64>,
     #[serde(rename = "parent_tool_use_id", borrow)]
     pub parent_tool_use_id: Str<'a>,
+    /// `progress` lines: the call they report on.
+    #[serde(rename = "parentToolUseID", borrow)]
+    pub parent_tool_use_id_camel: Str<'a>,
     pub usage: Option<Usage>,
+}
+
+impl RawEntry<'_> {
+    /// The typed fields of the `attachment` object.
+    pub fn attachment(&self) -> Option<Attachment<'_>> {
+        serde_json::from_str(self.attachment?.get()).ok()
+    }
 }
 
 #[derive(Deserialize, Default)]
@@ -151,12 +175,20 @@ pub struct Block<'a> {
     pub source: Option<ImageSource<'a>>,
     #[serde(borrow)]
     pub tool_name: Str<'a>,
+    /// `document` blocks: the document's title.
+    #[serde(borrow)]
+    pub title: Str<'a>,
 }
 
 #[derive(Deserialize, Default)]
 pub struct ImageSource<'a> {
+    /// `base64`, `text`, `url`, `content`, `file`.
+    #[serde(rename = "type", borrow)]
+    pub kind: Str<'a>,
     #[serde(borrow)]
     pub media_type: Str<'a>,
+    #[serde(borrow)]
+    pub url: Str<'a>,
     /// Only its length is used (the size shown as `[image/png 34 KB]`).
     #[serde(borrow)]
     pub data: Option<&'a RawValue>,
@@ -194,6 +226,9 @@ pub struct ProgressData<'a> {
     pub kind: Str<'a>,
     #[serde(borrow)]
     pub agent_id: Str<'a>,
+    /// `agent_progress`: the subagent's line, mirrored.
+    #[serde(borrow)]
+    pub message: Option<&'a RawValue>,
 }
 
 #[derive(Deserialize, Default)]

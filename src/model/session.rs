@@ -64,6 +64,10 @@ pub struct Meta {
     /// `claude -p --output-format stream-json` output.
     pub stream_json: bool,
     pub cost_usd: Option<f64>,
+    /// A `continued-in` line: the id of the session this one goes on in.
+    pub continued_in: Option<String>,
+    /// The file is a subagent's own, opened on its own: the agent's id.
+    pub agent_id: Option<String>,
 }
 
 impl Meta {
@@ -134,6 +138,10 @@ pub struct Session {
     /// Set while the line being read collides with an earlier one: its
     /// rows are flagged (see [`push`](Self::push)).
     pub(super) collision: Option<Collision>,
+    /// Whether the main file is a subagent's own file opened on its own:
+    /// `None` until its first conversation line says, then the agent's id
+    /// (its lines are the main transcript) or `Some(None)`.
+    pub(super) lone_agent: Option<Option<Box<str>>>,
 }
 
 pub const MAIN: u16 = 0;
@@ -242,6 +250,7 @@ impl Session {
         if agent_id.starts_with("acompact") {
             self.agents[a as usize].compact = true;
         }
+        self.agents[a as usize].has_record = true;
         self.sources.push(Source {
             path: Some(path),
             agent: Some(a),

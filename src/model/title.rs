@@ -14,6 +14,9 @@ pub struct TitleFacts {
     /// summaries of *other* sessions into a file too; only one whose leaf
     /// is a line of this file describes it.
     pub summaries: Vec<(String, Option<String>)>,
+    /// A subagent's file opened on its own: the description of the call
+    /// that started it.
+    pub agent: Option<String>,
     /// The first prompt the user typed (or `[image]`).
     pub first_prompt: Option<String>,
     /// The first slash command, for sessions that start with one and hold
@@ -33,6 +36,7 @@ impl TitleFacts {
         nonempty(self.custom_title.as_deref())
             .or(nonempty(self.ai_title.as_deref()))
             .or(nonempty(summary))
+            .or(nonempty(self.agent.as_deref()))
             .or(nonempty(self.first_prompt.as_deref()))
             .or(nonempty(self.first_command.as_deref()))
     }

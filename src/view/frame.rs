@@ -96,13 +96,21 @@ fn header(s: &State, width: u16) -> Line<'static> {
         }
         parts.push((5, t));
     }
-    let u = &s.session.main.totals;
-    let total = u.input_tokens
-        + u.output_tokens
-        + u.cache_creation_input_tokens
-        + u.cache_read_input_tokens;
-    if total > 0 {
-        parts.push((4, format!("{} tok", tokens(total))));
+    let sum = |u: &crate::model::raw::Usage| {
+        u.input_tokens + u.output_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens
+    };
+    let total = sum(&s.session.main.totals);
+    // subagents' tokens are the session's too, but not its context: apart
+    let agents: u64 = s
+        .session
+        .agents
+        .iter()
+        .map(|a| sum(&a.transcript.totals))
+        .sum();
+    match (total, agents) {
+        (0, 0) => {}
+        (t, 0) => parts.push((4, format!("{} tok", tokens(t)))),
+        (t, a) => parts.push((4, format!("{} tok + {} in agents", tokens(t), tokens(a)))),
     }
     if let Some(c) = s.session.main.context_tokens() {
         // how close the session is to compaction (the usual window is 200k;
@@ -196,6 +204,8 @@ fn status_line(s: &State, width: u16) -> Line<'static> {
     }
     if s.live.newer.is_some() {
         left.push("newer session: >".into());
+    } else if s.session.meta.continued_in.is_some() {
+        left.push("continued: >".into());
     }
     if s.live.back.is_some() {
         left.push("< back".into());

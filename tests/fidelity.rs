@@ -1,0 +1,369 @@
+//! Lines of newer Claude Code versions, shaped like real ones: attachments
+//! that carry content, new bookkeeping entry kinds, `continued-in`,
+//! `document` blocks, a subagent's file opened on its own and
+//! `agent_progress` copies that are the only record of a subagent.
+
+mod common;
+
+use ccv::app::{Action, Request, State, perform_action};
+use ccv::export::Format;
+use ccv::model::{Kind, Session};
+use common::{assistant_line, exported, screen_text, session_of, user_line};
+use serde_json::{Value, json};
+
+fn attachment(uuid: &str, a: Value) -> Value {
+    json!({"type":"attachment","uuid":uuid,"parentUuid":"u1","isSidechain":false,"sessionId":"s",
+        "timestamp":"2026-10-01T10:00:03.000Z","attachment":a})
+}
+
+fn accounted(s: &Session) {
+    let st = &s.stats;
+    assert_eq!(st.shown + st.hidden + st.unreadable, st.entries, "{st:?}");
+}
+
+fn texts(s: &Session, kind: Kind) -> Vec<String> {
+    s.main
+        .items
+        .iter()
+        .filter(|i| i.kind == kind)
+        .map(|i| i.text.clone())
+        .collect()
+}
+
+#[test]
+fn attachments_with_content_are_meta_rows_and_bookkeeping_is_counted() {
+    let s = session_of(&[
+        user_line("u1", json!("fix the build")),
+        attachment(
+            "a1",
+            json!({"type":"hook_success","hookName":"PostToolUse:Edit","hookEvent":"PostToolUse",
+            "stdout":"formatted 2 files","stderr":"","exitCode":0,"command":"fmt.sh","durationMs":40}),
+        ),
+        attachment(
+            "a2",
+            json!({"type":"hook_success","hookName":"Stop","hookEvent":"Stop","stdout":"","stderr":"","exitCode":0}),
+        ),
+        attachment(
+            "a3",
+            json!({"type":"skill_listing","content":"- a skill\n- another","skillCount":2}),
+        ),
+        attachment(
+            "a4",
+            json!({"type":"hook_system_message","hookName":"Stop","hookEvent":"Stop","content":"remember to push","toolUseID":"x"}),
+        ),
+        attachment(
+            "a5",
+            json!({"type":"diagnostics","files":[{"uri":"file:///r/a.go","diagnostics":[{"message":"unused x","severity":"Warning","range":{"start":{"line":3,"character":1}}}]}],"isNew":true}),
+        ),
+        attachment(
+            "a6",
+            json!({"type":"edited_text_file","filename":"/r/notes.md","snippet":"1→new line"}),
+        ),
+        attachment(
+            "a7",
+            json!({"type":"plan_mode_exit","planFilePath":"/h/.claude/plans/p.md","planExists":true}),
+        ),
+        attachment(
+            "a8",
+            json!({"type":"task_status","taskId":"b1","status":"completed","description":"run tests"}),
+        ),
+        attachment(
+            "a9",
+            json!({"type":"a_kind_from_next_month","note":"something to read"}),
+        ),
+        attachment(
+            "a10",
+            json!({"type":"hook_blocking_error","hookName":"Stop","hookEvent":"Stop",
+            "blockingError":{"blockingError":"tests must pass first","command":"check.sh"}}),
+        ),
+    ]);
+    accounted(&s);
+    let meta = texts(&s, Kind::Meta);
+    let has = |needle: &str| meta.iter().any(|t| t.contains(needle));
+    assert!(has("formatted 2 files") && has("$ fmt.sh"), "{meta:#?}");
+    assert!(has("remember to push"), "{meta:#?}");
+    assert!(has("/r/a.go:4 Warning unused x"), "{meta:#?}");
+    assert!(has("File changed outside Claude: /r/notes.md"), "{meta:#?}");
+    assert!(has("Plan accepted"), "{meta:#?}");
+    assert!(has("Task b1 · completed · run tests"), "{meta:#?}");
+    assert!(has("something to read"), "{meta:#?}");
+    assert_eq!(meta.len(), 7, "{meta:#?}");
+    // a failing hook is an error row, shown whatever the filter
+    let errors: Vec<_> = s.main.items.iter().filter(|i| i.flags.error).collect();
+    assert_eq!(errors.len(), 1);
+    assert!(errors[0].text.contains("tests must pass first"));
+    // the silent hook and the listing: hidden, and counted
+    assert_eq!(
+        s.stats.hidden_by_reason.get("hook without output"),
+        Some(&1)
+    );
+    assert_eq!(s.stats.hidden_by_reason.get("attachment"), Some(&1));
+    assert!(texts(&s, Kind::Unknown).is_empty());
+}
+
+#[test]
+fn meta_rows_follow_the_meta_filter() {
+    let s = session_of(&[
+        user_line("u1", json!("hi")),
+        attachment(
+            "a1",
+            json!({"type":"hook_success","hookName":"SessionStart","hookEvent":"SessionStart","stdout":"loaded notes","exitCode":0}),
+        ),
+    ]);
+    let mut st = State::new(s);
+    assert!(!screen_text(&mut st, 100, 12).contains("Hook SessionStart"));
+    perform_action(&mut st, Action::ToggleMeta);
+    let screen = screen_text(&mut st, 100, 12);
+    assert!(screen.contains("Hook SessionStart"), "{screen}");
+}
+
+#[test]
+fn newer_entry_kinds_are_not_unknown_rows() {
+    let s = session_of(&[
+        json!({"type":"atis-latch","atis":"","sessionId":"s"}),
+        json!({"type":"bridge-session","sessionId":"s","bridgeSessionId":"cse_01","lastSequenceNum":0}),
+        json!({"type":"file-history-delta","sessionId":"s"}),
+        user_line("u1", json!("hi")),
+        json!({"type":"cost-state","sessionId":"s","totalCostUSD":0.5,"modelUsage":{}}),
+        json!({"type":"cost-state","sessionId":"s","totalCostUSD":1.25,"totalLinesAdded":3,"modelUsage":{}}),
+        json!({"type":"frame-link","sessionId":"s","path":"/tmp/hero.html","frameUrl":"https://claude.ai/code/artifact/1","title":"Hero"}),
+    ]);
+    accounted(&s);
+    assert!(
+        texts(&s, Kind::Unknown).is_empty(),
+        "{:?}",
+        texts(&s, Kind::Unknown)
+    );
+    assert_eq!(s.meta.cost_usd, Some(1.25));
+    let meta = texts(&s, Kind::Meta);
+    assert_eq!(
+        meta,
+        vec!["Artifact published: Hero · https://claude.ai/code/artifact/1 · /tmp/hero.html"]
+    );
+    assert_eq!(s.stats.hidden_by_reason.get("bookkeeping"), Some(&3));
+}
+
+#[test]
+fn continued_in_is_shown_and_offered_by_the_newer_key() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let old = dir.path().join("old-session.jsonl");
+    let next = dir.path().join("next-session.jsonl");
+    let lines = [
+        user_line("u1", json!("hi")),
+        json!({"type":"continued-in","sessionId":"old-session","continuedInSessionId":"next-session"}),
+    ];
+    let body: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&old, body).expect("write");
+    std::fs::write(&next, format!("{}\n", user_line("v1", json!("more")))).expect("write");
+    let s = ccv::model::loader::load_with_subagents(&old).expect("load");
+    assert_eq!(s.meta.continued_in.as_deref(), Some("next-session"));
+    let rows = texts(&s, Kind::System);
+    assert_eq!(rows, vec!["Continued in session next-session"]);
+    let mut st = State::new(s);
+    // shown without the meta filter, and the status bar offers `>`
+    let screen = screen_text(&mut st, 120, 12);
+    assert!(
+        screen.contains("Continued in session next-session"),
+        "{screen}"
+    );
+    assert!(screen.contains("continued: >"), "{screen}");
+    perform_action(&mut st, Action::OpenNewer);
+    assert!(
+        matches!(st.requests.last(), Some(Request::Open(p)) if *p == next),
+        "{:?}",
+        st.requests.len()
+    );
+}
+
+#[test]
+fn a_continued_in_id_cannot_name_a_path() {
+    let s = session_of(&[
+        user_line("u1", json!("hi")),
+        json!({"type":"continued-in","sessionId":"s","continuedInSessionId":"../../etc/passwd"}),
+    ]);
+    assert_eq!(s.meta.continued_in, None);
+    accounted(&s);
+}
+
+#[test]
+fn document_blocks_show_title_type_and_size() {
+    let data = "A".repeat(4000);
+    let s = session_of(&[
+        user_line(
+            "u1",
+            json!([{"type":"document","title":"report.pdf","source":{"type":"base64","media_type":"application/pdf","data":data}},
+                   {"type":"text","text":"summarise this"}]),
+        ),
+        assistant_line(
+            "a1",
+            "m1",
+            json!([{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"/r/notes.txt"}}]),
+        ),
+        json!({"type":"user","uuid":"u2","parentUuid":"a1","sessionId":"s","message":{"role":"user","content":[
+            {"type":"tool_result","tool_use_id":"t1","content":[{"type":"document","source":{"type":"text","media_type":"text/plain","data":"hello"}}]}]}}),
+    ]);
+    let user = texts(&s, Kind::User);
+    assert_eq!(
+        user,
+        vec!["[document \"report.pdf\" · application/pdf · 3 KB]\nsummarise this"]
+    );
+    let out = exported(&s, Format::Text);
+    assert!(out.contains("[document text/plain · 5 B]"), "{out}");
+    assert!(!out.contains("document block"), "{out}");
+}
+
+fn agent_line(kind: &str, uuid: &str, parent: Option<&str>, content: Value) -> Value {
+    let mut v = json!({"type":kind,"uuid":uuid,"parentUuid":parent,"isSidechain":true,"agentId":"a7f3",
+        "sessionId":"main-1","cwd":"/home/bob/app","version":"2.1.30","timestamp":"2026-10-01T10:00:00.000Z",
+        "message":{"role":kind,"content":content}});
+    if kind == "assistant" {
+        v["message"]["id"] = json!(format!("msg_{uuid}"));
+        v["message"]["model"] = json!("claude-haiku-4-5");
+        v["message"]["usage"] = json!({"input_tokens":10,"output_tokens":20});
+    }
+    v
+}
+
+fn write_lines(path: &std::path::Path, lines: &[Value]) {
+    let body: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(path, body).expect("write");
+}
+
+#[test]
+fn a_subagent_file_opened_alone_is_the_main_transcript() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let sub = dir.path().join("main-1").join("subagents");
+    std::fs::create_dir_all(&sub).expect("mkdir");
+    let file = sub.join("agent-a7f3.jsonl");
+    write_lines(
+        &file,
+        &[
+            agent_line("user", "s1", None, json!("Find where the config is read")),
+            agent_line(
+                "assistant",
+                "s2",
+                Some("s1"),
+                json!([{"type":"text","text":"In src/config.rs"}]),
+            ),
+        ],
+    );
+    // without the meta file: its prompt names it
+    let s = ccv::model::loader::load_with_subagents(&file).expect("load");
+    assert_eq!(texts(&s, Kind::User), vec!["Find where the config is read"]);
+    assert_eq!(texts(&s, Kind::Assistant), vec!["In src/config.rs"]);
+    assert_eq!(s.title(), Some("Find where the config is read"));
+    assert_eq!(s.meta.model.as_deref(), Some("claude-haiku-4-5"));
+    assert_eq!(s.meta.cwd.as_deref(), Some("/home/bob/app"));
+    assert_eq!(s.meta.agent_id.as_deref(), Some("a7f3"));
+    assert!(s.main.totals.output_tokens > 0);
+    // with it: the description of the call that started it
+    std::fs::write(
+        sub.join("agent-a7f3.meta.json"),
+        r#"{"agentType":"Explore","description":"Locate config loading"}"#,
+    )
+    .expect("write");
+    let s = ccv::model::loader::load_with_subagents(&file).expect("load");
+    assert_eq!(s.title(), Some("Locate config loading"));
+    // the same lines under another name (a copy) read the same way
+    let copy = dir.path().join("copied.jsonl");
+    std::fs::copy(&file, &copy).expect("copy");
+    let s = ccv::model::loader::load_with_subagents(&copy).expect("load");
+    assert_eq!(texts(&s, Kind::Assistant), vec!["In src/config.rs"]);
+}
+
+fn main_with_progress() -> Vec<Value> {
+    let progress = |uuid: &str, msg: Value| {
+        json!({"type":"progress","uuid":uuid,"parentUuid":"a1","isSidechain":false,"sessionId":"main-1",
+            "timestamp":"2026-10-01T10:00:02.000Z","toolUseID":format!("agent_msg_{uuid}"),"parentToolUseID":"toolu_task",
+            "data":{"type":"agent_progress","agentId":"a7f3","prompt":"Find where the config is read","normalizedMessages":[],"message":msg}})
+    };
+    vec![
+        json!({"type":"user","uuid":"u1","parentUuid":null,"sessionId":"main-1","timestamp":"2026-10-01T10:00:00.000Z",
+            "message":{"role":"user","content":"where is the config read?"}}),
+        json!({"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"main-1","timestamp":"2026-10-01T10:00:01.000Z",
+            "message":{"id":"msg_main","role":"assistant","model":"claude-opus-4-6","content":[{"type":"tool_use","id":"toolu_task","name":"Task",
+            "input":{"description":"Locate config loading","prompt":"Find where the config is read","subagent_type":"Explore"}}]}}),
+        progress(
+            "p1",
+            json!({"type":"user","uuid":"s1","timestamp":"2026-10-01T10:00:02.000Z","message":{"role":"user","content":[{"type":"text","text":"Find where the config is read"}]}}),
+        ),
+        progress(
+            "p2",
+            json!({"type":"assistant","uuid":"s2","timestamp":"2026-10-01T10:00:03.000Z","message":{"id":"msg_s2","role":"assistant","model":"claude-haiku-4-5",
+                "content":[{"type":"tool_use","id":"toolu_grep","name":"Grep","input":{"pattern":"config"}}],"usage":{"input_tokens":5,"output_tokens":7}}}),
+        ),
+        progress(
+            "p3",
+            json!({"type":"user","uuid":"s3","timestamp":"2026-10-01T10:00:04.000Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_grep","content":"src/config.rs:3"}]}}),
+        ),
+        json!({"type":"user","uuid":"u2","parentUuid":"a1","sessionId":"main-1","timestamp":"2026-10-01T10:00:05.000Z",
+            "message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_task","content":"In src/config.rs"}]},
+            "toolUseResult":{"status":"completed","agentId":"a7f3","content":[{"type":"text","text":"In src/config.rs"}]}}),
+    ]
+}
+
+#[test]
+fn agent_progress_is_the_record_when_nothing_else_is() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let file = dir.path().join("main-1.jsonl");
+    write_lines(&file, &main_with_progress());
+    let s = ccv::model::loader::load_with_subagents(&file).expect("load");
+    accounted(&s);
+    let a = s.agent_by_id("a7f3").expect("agent");
+    let agent = &s.agents[a as usize];
+    assert!(agent.mirrored);
+    assert!(agent.call.is_some(), "linked to its Task call");
+    let kinds: Vec<Kind> = agent.transcript.items.iter().map(|i| i.kind).collect();
+    assert_eq!(kinds, vec![Kind::User, Kind::ToolCall]);
+    let call = agent
+        .transcript
+        .items
+        .iter()
+        .find_map(|i| match &i.detail {
+            ccv::model::Detail::Call(c) => Some(c),
+            _ => None,
+        })
+        .expect("call");
+    assert_eq!(
+        call.result.as_ref().map(|r| r.text.as_str()),
+        Some("src/config.rs:3")
+    );
+    // the header counts its tokens apart from the session's own
+    let mut st = State::new(s);
+    let screen = screen_text(&mut st, 160, 10);
+    assert!(screen.contains("in agents"), "{screen}");
+}
+
+#[test]
+fn agent_progress_is_hidden_when_the_subagent_has_its_file() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let file = dir.path().join("main-1.jsonl");
+    write_lines(&file, &main_with_progress());
+    let sub = dir.path().join("main-1").join("subagents");
+    std::fs::create_dir_all(&sub).expect("mkdir");
+    write_lines(
+        &sub.join("agent-a7f3.jsonl"),
+        &[
+            agent_line("user", "s1", None, json!("Find where the config is read")),
+            agent_line(
+                "assistant",
+                "s2",
+                Some("s1"),
+                json!([{"type":"tool_use","id":"toolu_grep","name":"Grep","input":{"pattern":"config"}}]),
+            ),
+        ],
+    );
+    let s = ccv::model::loader::load_with_subagents(&file).expect("load");
+    accounted(&s);
+    let a = s.agent_by_id("a7f3").expect("agent");
+    let agent = &s.agents[a as usize];
+    assert!(!agent.mirrored);
+    let calls = agent
+        .transcript
+        .items
+        .iter()
+        .filter(|i| i.kind == Kind::ToolCall)
+        .count();
+    assert_eq!(calls, 1, "once, from its own file");
+    assert_eq!(s.stats.hidden_by_reason.get("agent_progress"), Some(&3));
+}
