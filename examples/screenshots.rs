@@ -2,8 +2,8 @@
 //! at 110 columns and, for the main view, at 80 and 160 (a tmux split and a
 //! wide terminal): `cargo run --example screenshots`.
 
-use ccv::app::rows::RowKind;
 use ccv::app::{Action, State, perform_action};
+use ccv::rows::RowKind;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;

@@ -146,7 +146,7 @@ fn run_tui(cli: &Cli) -> i32 {
             None => (crate::app::Start::Picker(p.clone()), None),
         },
         (Some(p), false) => (crate::app::Start::Session(p.clone()), None),
-        (None, false) => match projects_dir().filter(|d| d.is_dir()) {
+        (None, false) => match crate::paths::projects_root().filter(|d| d.is_dir()) {
             Some(d) => (crate::app::Start::Picker(d), None),
             None => (
                 crate::app::Start::Demo,
@@ -179,16 +179,8 @@ fn run_tui(cli: &Cli) -> i32 {
     }
 }
 
-/// `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`.
-pub fn projects_dir() -> Option<PathBuf> {
-    match std::env::var_os("CLAUDE_CONFIG_DIR").filter(|v| !v.is_empty()) {
-        Some(d) => Some(PathBuf::from(d).join("projects")),
-        None => dirs::home_dir().map(|h| h.join(".claude").join("projects")),
-    }
-}
-
 fn run_list(root: Option<PathBuf>, json: bool) -> i32 {
-    let Some(root) = root.or_else(crate::picker::default_projects_root) else {
+    let Some(root) = root.or_else(crate::paths::projects_root) else {
         eprintln!("ccv: no projects root (set CLAUDE_CONFIG_DIR or HOME, or pass ROOT)");
         return 2;
     };

@@ -4,7 +4,6 @@
 //! the session passes through [`sanitize`]; JSON escapes control characters
 //! itself.
 
-use crate::model::classify::export_label;
 use crate::model::item::{Detail, Item, Kind, SystemInfo, ToolCall, ToolResult};
 use crate::model::session::Session;
 use crate::model::text::sanitize;
@@ -48,14 +47,14 @@ impl<'a> Row<'a> {
 
     /// `User`, `Tool Call`, `Tool Error`...
     pub fn label(&self) -> &'static str {
+        self.labelled().name
+    }
+
+    /// The label the viewer shows for this row too.
+    pub fn labelled(&self) -> crate::model::label::Label {
         match self {
-            Row::Item(i) => match &i.detail {
-                Detail::OrphanResult(r) if r.rejected() => "Tool Rejected",
-                Detail::OrphanResult(r) => export_label(Kind::ToolResult, r.is_error, false),
-                _ => export_label(i.kind, i.flags.error, i.flags.synthetic),
-            },
-            Row::Result(_, _, r) if r.rejected() => "Tool Rejected",
-            Row::Result(_, _, r) => export_label(Kind::ToolResult, r.is_error, false),
+            Row::Item(i) => crate::model::label::of_item(i),
+            Row::Result(_, _, r) => crate::model::label::of_result(r),
         }
     }
 
@@ -86,10 +85,8 @@ impl<'a> Row<'a> {
                 _ => format!("[{}] (its call is not in the file)", self.label()),
             };
         }
-        if let Row::Item(i) = self
-            && i.flags.queued
-        {
-            return format!("[{}] (queued while Claude worked)", self.label());
+        if let Some(note) = self.labelled().note {
+            return format!("[{}] ({note})", self.label());
         }
         match self.tool_name() {
             Some(n) => format!("[{}] {}", self.label(), sanitize(n).replace('\n', " ")),

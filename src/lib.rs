@@ -8,5 +8,7 @@ pub mod export;
 pub mod json_out;
 pub mod live;
 pub mod model;
+pub mod paths;
 pub mod picker;
+pub mod rows;
 pub mod view;

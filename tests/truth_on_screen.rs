@@ -266,5 +266,8 @@ fn queued_prompts_are_shown_as_user_rows() {
     );
     let mut st = State::new(s);
     let shot = screen(&mut st, 100, 10);
-    assert!(shot.contains("Queued     also run the linter"), "{shot}");
+    assert!(
+        shot.contains("User       queued · also run the linter"),
+        "{shot}"
+    );
 }

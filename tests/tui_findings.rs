@@ -1,9 +1,9 @@
 //! Rows that `ccv check` has a finding about carry a `⚠` in the gutter,
 //! and say why when expanded (or always, when they cannot be expanded).
 
-use ccv::app::rows::RowKind;
 use ccv::app::{Action, State, perform_action};
 use ccv::model::{Kind, Session};
+use ccv::rows::RowKind;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use serde_json::{Value, json};

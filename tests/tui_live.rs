@@ -2,10 +2,10 @@
 //! calls, reloads after a rewrite, a newer session in the project, and the
 //! copy keys. Driven without a terminal (state + TestBackend).
 
-use ccv::app::rows::{Fold, RowKind};
 use ccv::app::{Action, Request, State, perform_action};
 use ccv::live::LiveEvent;
 use ccv::model::Session;
+use ccv::rows::{Fold, RowKind};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use serde_json::json;

@@ -2,9 +2,9 @@
 //! and the guarantee that no control character from a session reaches a
 //! cell.
 
-use ccv::app::rows::RowKind;
 use ccv::app::{Action, State, perform_action};
 use ccv::model::Session;
+use ccv::rows::RowKind;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use serde_json::json;
@@ -307,8 +307,8 @@ fn help_fits_a_24_line_terminal() {
     let mut s = state(ccv::app::demo::session());
     perform_action(&mut s, Action::Help);
     let screen = format!("{:?}", draw(&mut s, 120, 24).backend());
-    for (keys, what) in ccv::app::keymap::HELP {
-        assert!(screen.contains(keys), "{keys:?} missing:\n{screen}");
+    for (keys, what) in ccv::app::keymap::help() {
+        assert!(screen.contains(&keys), "{keys:?} missing:\n{screen}");
         assert!(screen.contains(what), "{what:?} cut:\n{screen}");
     }
 }
@@ -324,8 +324,8 @@ fn help_scrolls_at_80x24_and_nothing_is_cut() {
         seen.push_str(&format!("{:?}", draw(&mut s, 80, 24).backend()));
         perform_action(&mut s, Action::Down(1));
     }
-    for (keys, what) in ccv::app::keymap::HELP {
-        assert!(seen.contains(keys), "{keys:?} never shown");
+    for (keys, what) in ccv::app::keymap::help() {
+        assert!(seen.contains(&keys), "{keys:?} never shown");
         assert!(seen.contains(what), "{what:?} never shown whole");
     }
     assert!(s.help, "j scrolled the overlay, it did not close it");

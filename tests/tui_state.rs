@@ -2,9 +2,9 @@
 
 mod common;
 
-use ccv::app::rows::{Fold, RowKind};
 use ccv::app::{Action, State, perform_action};
 use ccv::model::{Kind, Session};
+use ccv::rows::{Fold, RowKind};
 
 fn demo() -> State {
     let mut s = State::new(ccv::app::demo::session());
@@ -327,9 +327,10 @@ fn a_match_in_a_call_selects_the_call_not_its_group() {
 
 #[test]
 fn esc_clears_a_search_before_it_quits() {
-    let mut s = ccv::app::State::new(common::session_of(&[
-        common::user_line("u1", serde_json::json!("find the needle")),
-    ]));
+    let mut s = ccv::app::State::new(common::session_of(&[common::user_line(
+        "u1",
+        serde_json::json!("find the needle"),
+    )]));
     for a in [ccv::app::Action::SearchStart]
         .into_iter()
         .chain("needle".chars().map(ccv::app::Action::SearchInput))

@@ -2,9 +2,9 @@
 //! `<session>/subagents/`) get a folded row: next to their compaction, or
 //! at the end of the transcript when they belong to none.
 
-use ccv::app::rows::{Fold, RowKind};
 use ccv::app::{Action, State, perform_action};
 use ccv::model::loader::load_with_subagents;
+use ccv::rows::{Fold, RowKind};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use serde_json::{Value, json};

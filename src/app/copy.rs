@@ -2,11 +2,11 @@
 //! text is made here (the export formatter); the clipboard thread gets it
 //! through a [`Request`], so nothing here waits on a clipboard.
 
-use super::rows::{self, Row, RowKind, SessionExt};
 use super::state::{Request, State};
 use crate::clipboard::{CopyScope, copy_text};
 use crate::export::Options;
 use crate::model::ItemId;
+use crate::rows::{self, Row, RowKind, SessionExt};
 
 impl State {
     /// `y`: the selected row (a group: all its calls and results), or the

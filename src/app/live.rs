@@ -1,14 +1,12 @@
 //! The viewer's side of live follow: applying what the follower saw to the
 //! state, keeping the reader's place and folds across a reload.
 
-use super::rows::{Fold, RowKind, SessionExt};
 use super::state::State;
 use crate::live::{self, Anchor, Applied, LiveEvent};
 use crate::model::{ItemId, Kind, Session};
+use crate::rows::{Fold, RowKind, SessionExt};
 use std::collections::HashSet;
 use std::path::PathBuf;
-
-pub use crate::model::item::RUNNING_AT_MOST_MS;
 
 /// A followed file written this recently counts as live: its calls
 /// without results are running. Older, it is a session being watched.
@@ -82,7 +80,7 @@ impl State {
             (None, Vec::new())
         };
         if let LiveEvent::Appended { .. } = ev {
-            self.live.last_write_ms = Some(super::workers::now_ms());
+            self.live.last_write_ms = Some(crate::model::time::now_ms());
         }
         match live::apply(&mut self.session, ev) {
             Applied::Changed => {}
@@ -200,9 +198,8 @@ impl State {
                 let t = self.session.transcript_checked(r.agent);
                 let item = t.and_then(|t| t.items.get(r.index as usize));
                 match r.kind {
-                    RowKind::Call { .. } | RowKind::Group { .. } => {
-                        item.is_some_and(|it| running_from(t, r, it, self.live.now_ms))
-                    }
+                    RowKind::Call { .. } | RowKind::Group { .. } => item
+                        .is_some_and(|it| running_from(&self.session, t, r, it, self.live.now_ms)),
                     _ => false,
                 }
             })
@@ -226,15 +223,14 @@ impl State {
 
 /// A call without its result, or a group holding one.
 fn running_from(
+    session: &Session,
     t: Option<&crate::model::Transcript>,
-    r: &super::rows::Row,
+    r: &crate::rows::Row,
     it: &crate::model::Item,
     now: i64,
 ) -> bool {
-    use crate::model::Detail;
     let pending = |it: &crate::model::Item| {
-        matches!(&it.detail, Detail::Call(c) if c.result.is_none())
-            && it.timestamp.is_none_or(|t| now - t <= RUNNING_AT_MOST_MS)
+        session.call_state(it, Some(now)) == Some(crate::model::item::CallState::Running)
     };
     match r.kind {
         RowKind::Group { group } => t

@@ -12,7 +12,6 @@ pub mod keymap;
 pub mod live;
 pub mod restore;
 mod resume;
-pub mod rows;
 pub mod run;
 pub mod search;
 pub mod state;

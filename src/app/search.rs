@@ -1,9 +1,9 @@
 //! Search over everything a row can show once expanded: text, thinking,
 //! a call's name, input and result, subagent transcripts.
 
-use super::rows::{self, Fold, Row, RowKind, SessionExt};
 use super::state::State;
 use crate::model::{Detail, Item, Kind, Session};
+use crate::rows::{self, Fold, Row, RowKind, SessionExt};
 
 /// A match: (transcript, item index).
 pub type Hit = (Option<u32>, usize);

@@ -2,9 +2,9 @@
 //! here: tests drive it directly.
 
 use super::action::Action;
-use super::rows::{self, Ctx, Filters, Fold, Row, RowKind, SessionExt};
 use super::search::{self, Search};
 use crate::model::{Changes, Detail, ItemId, Kind, Session};
+use crate::rows::{self, Ctx, Filters, Fold, Row, RowKind, SessionExt};
 use crate::view::cache::LineCache;
 use std::collections::HashSet;
 
@@ -140,6 +140,16 @@ impl State {
         let path = self.session.sources.first()?.path.as_deref()?;
         let stem = path.file_stem()?.to_str()?;
         valid(stem).then(|| stem.to_owned())
+    }
+
+    /// The help overlay's lines (keys, what they do), from the key table.
+    pub fn help_lines(&self) -> Vec<(String, &'static str)> {
+        super::keymap::help()
+    }
+
+    /// The status bar's key hints in three lengths, longest first.
+    pub fn key_hints(&self) -> [String; 3] {
+        super::keymap::hints()
     }
 
     /// The file of the session this one is continued in (a `continued-in`

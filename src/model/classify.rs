@@ -1,7 +1,7 @@
 //! Content-aware classification (seed 000) and the wrappers Claude Code puts
 //! around user strings.
 
-use super::item::{CommandInfo, Image, Kind};
+use super::item::{CommandInfo, Image};
 use super::text::strip_ansi;
 use serde_json::Value;
 
@@ -131,16 +131,6 @@ pub fn mentioned_files(prompt: &str) -> Vec<String> {
         }
     }
     out
-}
-
-/// Labels for the text export, where a tool result that failed reads
-/// `[Tool Error]` and an API error `[API Error]`.
-pub fn export_label(kind: Kind, error: bool, synthetic: bool) -> &'static str {
-    match kind {
-        Kind::ToolResult if error => "Tool Error",
-        Kind::System if synthetic => "API Error",
-        k => k.label(),
-    }
 }
 
 /// A size estimate from the base64 text length.

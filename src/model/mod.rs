@@ -12,6 +12,7 @@ mod ingest_assistant;
 mod ingest_system;
 mod ingest_user;
 pub mod item;
+pub mod label;
 pub mod lines;
 pub mod loader;
 mod marks;

@@ -336,6 +336,22 @@ impl Session {
         &self.marks
     }
 
+    /// What became of a tool call item (`None` for other items): the one
+    /// answer the viewer's rows, its spinner ticks and the exports share.
+    /// `now`: the time, while the session is followed live.
+    pub fn call_state(&self, item: &Item, now: Option<i64>) -> Option<CallState> {
+        let Detail::Call(c) = &item.detail else {
+            return None;
+        };
+        // the conversation went on without its result: not running
+        let lost = self
+            .marks
+            .of(item.id)
+            .iter()
+            .any(|m| m.kind == super::check::FindingKind::NoResult);
+        Some(c.state(lost, now, item.timestamp))
+    }
+
     /// [`Self::marks`] derived from the whole session (what the tracker
     /// must always equal; for tests).
     #[doc(hidden)]

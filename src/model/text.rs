@@ -296,14 +296,9 @@ pub fn truncate(s: &str, max: usize) -> Cow<'_, str> {
     Cow::Owned(format!("{}…", &s[..end]))
 }
 
-/// First line of `s`, trimmed, at most `max` chars.
+/// First line of `s`, trimmed, in at most `max` columns.
 pub fn first_line(s: &str, max: usize) -> String {
-    let line = s.trim_start().lines().next().unwrap_or("").trim();
-    let mut out: String = line.chars().take(max).collect();
-    if line.chars().count() > max {
-        out.push('…');
-    }
-    out
+    fit_end(s.trim_start().lines().next().unwrap_or("").trim(), max)
 }
 
 #[cfg(test)]

@@ -91,6 +91,13 @@ pub fn human_duration(ms: u64) -> String {
     }
 }
 
+/// Milliseconds since the Unix epoch, now (0 if the clock is before it).
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

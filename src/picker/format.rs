@@ -5,7 +5,6 @@ use super::scan::SessionInfo;
 use crate::model::text::sanitize;
 use crate::model::time::format_iso;
 use std::io::{self, Write};
-use unicode_width::UnicodeWidthChar;
 
 /// `just now`, `2 min ago`, `3 h ago`, `yesterday`, `5 days ago`, then the date.
 pub fn relative_time(now_ms: i64, ms: i64) -> String {
@@ -58,19 +57,6 @@ pub fn short_model(model: &str) -> String {
     }
 }
 
-/// `~/src/ccv` for paths under `$HOME`.
-pub fn tilde(path: &str) -> String {
-    if let Some(home) = std::env::var_os("HOME")
-        .map(|h| h.to_string_lossy().into_owned())
-        .filter(|h| h.len() > 1)
-        && let Some(rest) = path.strip_prefix(home.trim_end_matches('/'))
-        && (rest.is_empty() || rest.starts_with('/'))
-    {
-        return format!("~{rest}");
-    }
-    path.to_owned()
-}
-
 /// `240` or `~240` when extrapolated.
 pub fn message_count(s: &SessionInfo) -> String {
     if s.message_count_exact {
@@ -82,30 +68,9 @@ pub fn message_count(s: &SessionInfo) -> String {
 
 /// Sanitised, on one line, cut or padded to `width` columns.
 pub fn fit(s: &str, width: usize) -> String {
-    let clean = sanitize(s);
-    let mut out = String::new();
-    let mut used = 0;
-    let mut chars = clean
-        .chars()
-        .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })
-        .peekable();
-    while let Some(c) = chars.next() {
-        let w = c.width().unwrap_or(0);
-        let room = if chars.peek().is_some() {
-            width.saturating_sub(1)
-        } else {
-            width
-        };
-        if used + w > room {
-            if width > 0 {
-                out.push('…');
-                used += 1;
-            }
-            break;
-        }
-        out.push(c);
-        used += w;
-    }
+    let one = sanitize(s).replace(['\n', '\t'], " ");
+    let mut out = crate::model::text::fit_end(&one, width);
+    let used = unicode_width::UnicodeWidthStr::width(out.as_str());
     out.extend(std::iter::repeat_n(' ', width.saturating_sub(used)));
     out
 }
@@ -128,7 +93,7 @@ pub fn write_table(out: &mut dyn Write, sessions: &[SessionInfo], now_ms: i64) -
             out,
             "{} {} {} {} {:>7} {:>8} {} {}",
             if s.live { '●' } else { ' ' },
-            fit(&tilde(&s.project), 28),
+            fit(&crate::paths::tilde(&s.project), 28),
             fit(&s.title, 48),
             fit(&relative_time(now_ms, s.last_activity_ms), 13),
             message_count(s),

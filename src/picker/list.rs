@@ -11,19 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
-use std::time::{SystemTime, UNIX_EPOCH};
-
-/// `$CLAUDE_CONFIG_DIR/projects`, else `$HOME/.claude/projects`.
-pub fn default_projects_root() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("CLAUDE_CONFIG_DIR").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(dir).join("projects"));
-    }
-    let home = std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .map(PathBuf::from)
-        .or_else(dirs::home_dir)?;
-    Some(home.join(".claude").join("projects"))
-}
+use std::time::UNIX_EPOCH;
 
 #[derive(Debug, Clone, Default)]
 pub struct ScanOptions {
@@ -86,12 +74,6 @@ struct Candidate {
     fallback_project: String,
     /// Files in `<session>/subagents/` plus project-level agent files.
     subagents: u32,
-}
-
-pub fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
 }
 
 fn mtime_ns(meta: &fs::Metadata) -> i64 {
@@ -305,7 +287,7 @@ pub fn list_sessions_counting(root: &Path, opts: &ScanOptions) -> (Vec<SessionIn
         let _ = cache.save(file);
     }
     all.extend(fresh);
-    let now = now_ms();
+    let now = crate::model::time::now_ms();
     for s in &mut all {
         s.refresh_live(now);
     }
@@ -322,7 +304,7 @@ pub fn spawn_scan(root: PathBuf, opts: ScanOptions) -> mpsc::Receiver<ScanEvent>
         let mut cache = opts.cache.as_deref().map(Cache::load).unwrap_or_default();
         let (cands, skipped) = find_candidates(&root);
         let (mut hits, misses) = split_cached(cands, &cache);
-        let now = now_ms();
+        let now = crate::model::time::now_ms();
         for s in &mut hits {
             s.refresh_live(now);
         }
@@ -373,7 +355,7 @@ pub fn print_list(root: &Path, json: bool, out: &mut dyn std::io::Write) -> std:
     if json {
         super::format::write_json_lines(&mut w, &sessions)?;
     } else {
-        super::format::write_table(&mut w, &sessions, now_ms())?;
+        super::format::write_table(&mut w, &sessions, crate::model::time::now_ms())?;
     }
     w.flush()
 }

@@ -2,9 +2,10 @@
 //! as you type. Keys become `Action`s; `perform_action` is the one place
 //! the state changes; `draw` only reads it (and does no I/O).
 
-use super::format::{fit, human_size, message_count, relative_time, short_model, tilde};
+use super::format::{fit, human_size, message_count, relative_time, short_model};
 use super::list::{ScanEvent, sort_newest_first};
 use super::scan::SessionInfo;
+use crate::paths::tilde;
 use crate::view::theme;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use nucleo_matcher::pattern::{CaseMatching, Normalization, Pattern};

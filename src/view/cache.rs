@@ -1,8 +1,8 @@
 //! Rendered lines per row, computed only for rows that reach the screen
 //! and kept until the row, the width or the expansion changes.
 
-use crate::app::rows::Row;
 use crate::model::ItemId;
+use crate::rows::Row;
 use ratatui::text::Line;
 use std::collections::HashMap;
 use std::rc::Rc;

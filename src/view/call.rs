@@ -5,6 +5,7 @@
 use super::content;
 use super::row::plural;
 use super::theme;
+use crate::model::item::CallState;
 use crate::model::text::{first_line, sanitize};
 use crate::model::time::human_duration;
 use crate::model::{Item, ToolCall};
@@ -19,13 +20,12 @@ const FOLD_INPUT: usize = 24;
 /// `src/main.rs (+3 −1) · 1.2s`, `cargo test · exit 101`, in at most
 /// `width` columns: paths under the session's `cwd` are shown relative to
 /// it, and a summary too long loses its middle, never the figures after it.
-/// `lost`: the conversation went on without the result (see
-/// [`crate::model::check::marks`]), so it is not running. `now` (ms) is
-/// set while the session is followed live.
+/// `state`: [`crate::model::Session::call_state`]. `now` (ms) is set while
+/// the session is followed live (for how long a running call has run).
 pub fn line(
     item: &Item,
     c: &ToolCall,
-    lost: bool,
+    state: CallState,
     now: Option<i64>,
     cwd: Option<&str>,
     width: usize,
@@ -85,10 +85,10 @@ pub fn line(
                 extra.push(human_duration((b - a) as u64));
             }
         }
-    } else if lost {
-        extra.push("no result".into());
+    } else if state == CallState::Running {
+        extra.push(running_note(item, now));
     } else {
-        extra.push(pending_note(item, now));
+        extra.push("no result".into());
     }
     let tail: String = extra.iter().map(|e| format!(" · {e}")).collect();
     let room = width.saturating_sub(unicode_width::UnicodeWidthStr::width(tail.as_str()));
@@ -97,14 +97,11 @@ pub fn line(
     s
 }
 
-/// A call without its result: running (for how long, when followed live),
-/// or, long after, one that never got a result.
-fn pending_note(item: &Item, now: Option<i64>) -> String {
-    use crate::app::live::RUNNING_AT_MOST_MS as STALE_MS;
+/// A running call: for how long, in whole seconds (a figure that ticks by
+/// tenths would flicker).
+fn running_note(item: &Item, now: Option<i64>) -> String {
     match (now, item.timestamp) {
-        (Some(now), Some(t)) if now - t > STALE_MS => "no result".into(),
         (Some(now), Some(t)) => {
-            // whole seconds: a figure that ticks by tenths would flicker
             let ms = (now - t).max(0) as u64;
             let d = if ms < 60_000 {
                 format!("{}s", ms / 1000)
@@ -113,9 +110,7 @@ fn pending_note(item: &Item, now: Option<i64>) -> String {
             };
             format!("running… {d}")
         }
-        (Some(_), None) => "running…".into(),
-        // not followed, or not written for minutes: nothing is running
-        (None, _) => "no result".into(),
+        _ => "running…".into(),
     }
 }
 
@@ -209,8 +204,11 @@ pub fn body(c: &ToolCall, w: u16, lost: bool, full: bool) -> Vec<Line<'static>> 
         "AskUserQuestion" => out.extend(questions(&v, w)),
         _ => out.extend(fold(json(&v, w), limit(FOLD_INPUT, full))),
     }
-    if c.result.is_some() {
-        out.push(Line::styled("─ result", th.dim));
+    if let Some(r) = &c.result {
+        // named as a copy of it is: `[Tool Error]`, `[Tool Rejected]`...
+        let l = crate::model::label::of_result(r);
+        let style = if r.is_error { th.tone(l.tone) } else { th.dim };
+        out.push(Line::styled(format!("─ {}", l.name.to_lowercase()), style));
     }
     out.extend(result(c, w, lost, full));
     out

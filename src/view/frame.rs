@@ -3,7 +3,6 @@
 use super::list;
 use super::row::tokens;
 use super::theme;
-use crate::app::keymap::HELP;
 use crate::app::state::State;
 use crate::model::text::sanitize;
 use crate::model::time::human_duration;
@@ -36,7 +35,8 @@ pub fn draw(f: &mut Frame<'_>, s: &mut State) {
         status,
     );
     if s.help {
-        help(f, area, &mut s.help_scroll);
+        let lines = s.help_lines();
+        help(f, area, &lines, &mut s.help_scroll);
     }
 }
 
@@ -55,7 +55,7 @@ fn header(s: &State, width: u16) -> Line<'static> {
         .unwrap_or_else(|| "(untitled)".into());
     parts.push((0, title));
     if let Some(cwd) = &m.cwd {
-        let cwd = crate::picker::format::tilde(&clean(cwd));
+        let cwd = crate::paths::tilde(&clean(cwd));
         match m.git_branch.as_deref().filter(|b| !b.is_empty()) {
             Some(b) => parts.push((2, format!("{cwd} ({})", clean(b)))),
             None => parts.push((2, cwd)),
@@ -265,13 +265,10 @@ fn status_line(s: &State, width: u16) -> Line<'static> {
     let left = left.join(" · ");
     let used = unicode_width::UnicodeWidthStr::width(left.as_str());
     // the most key hints that fit beside what the status says
-    let right = [
-        "? help  / search  Enter open  y copy  t T m filters  q quit ",
-        "? help  / search  q quit ",
-        "? help ",
-    ]
-    .into_iter()
-    .find(|r| used + 1 + r.chars().count() <= width as usize);
+    let right = s
+        .key_hints()
+        .into_iter()
+        .find(|r| used + 1 + r.chars().count() <= width as usize);
     let mut spans = vec![Span::styled(left, th.status)];
     if let Some(right) = right {
         let pad = (width as usize).saturating_sub(used + right.chars().count());
@@ -281,21 +278,21 @@ fn status_line(s: &State, width: u16) -> Line<'static> {
     Line::from(spans)
 }
 
-fn help(f: &mut Frame<'_>, area: Rect, scroll: &mut usize) {
+fn help(f: &mut Frame<'_>, area: Rect, entries: &[(String, &str)], scroll: &mut usize) {
     use unicode_width::UnicodeWidthStr as W;
     let th = theme::current();
-    let key_w = HELP.iter().map(|(k, _)| k.width()).max().unwrap_or(0) + 2;
-    let desc_w = HELP.iter().map(|(_, d)| d.width()).max().unwrap_or(0) + 1;
+    let key_w = entries.iter().map(|(k, _)| k.width()).max().unwrap_or(0) + 2;
+    let desc_w = entries.iter().map(|(_, d)| d.width()).max().unwrap_or(0) + 1;
     let col_w = key_w + desc_w;
     // two columns when one does not fit the height and two fit the width;
     // what still does not fit scrolls (j/k)
     let inner_h = area.height.saturating_sub(2) as usize;
-    let cols: usize = if HELP.len() > inner_h && area.width as usize >= 2 * col_w + 2 {
+    let cols: usize = if entries.len() > inner_h && area.width as usize >= 2 * col_w + 2 {
         2
     } else {
         1
     };
-    let rows_per_col = HELP.len().div_ceil(cols);
+    let rows_per_col = entries.len().div_ceil(cols);
     let w = ((col_w * cols + 2) as u16).min(area.width);
     let h = (rows_per_col as u16 + 2).min(area.height);
     let r = Rect {
@@ -306,7 +303,7 @@ fn help(f: &mut Frame<'_>, area: Rect, scroll: &mut usize) {
     };
     let shown = (h as usize).saturating_sub(2);
     *scroll = (*scroll).min(rows_per_col.saturating_sub(shown));
-    let entry = |(k, d): &(&str, &str)| {
+    let entry = |(k, d): &(String, &str)| {
         let key = format!(" {k:<w$}", w = key_w - 1);
         let desc = format!("{d:<desc_w$}");
         vec![Span::styled(key, th.heading), Span::raw(desc)]
@@ -317,7 +314,7 @@ fn help(f: &mut Frame<'_>, area: Rect, scroll: &mut usize) {
         .map(|i| {
             let mut spans = Vec::new();
             for c in 0..cols {
-                if let Some(e) = HELP.get(c * rows_per_col + i) {
+                if let Some(e) = entries.get(c * rows_per_col + i) {
                     spans.extend(entry(e));
                 }
             }

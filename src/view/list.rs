@@ -6,8 +6,8 @@ use super::cache::Lines;
 use super::highlight::highlight;
 use super::row;
 use super::theme;
-use crate::app::rows::Fold;
 use crate::app::state::State;
+use crate::rows::Fold;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
@@ -32,7 +32,7 @@ pub fn row_lines(s: &mut State, r: usize, width: u16) -> Lines {
     let id = match fold {
         Some(Fold::Item(id) | Fold::Group(id) | Fold::Branch(id) | Fold::Full(id)) => id,
         _ => {
-            use crate::app::rows::SessionExt;
+            use crate::rows::SessionExt;
             session
                 .transcript_checked(row.agent)
                 .and_then(|t| t.items.get(row.index as usize))

@@ -5,14 +5,13 @@
 use super::call;
 use super::content;
 use super::theme::{self, Theme};
-use crate::app::rows::{Row, RowKind, SessionExt, Tree};
-use crate::model::check::FindingKind;
 use crate::model::item::{CallState, SystemInfo};
 use crate::model::summary::display_name;
 use crate::model::text::{first_line, sanitize};
 use crate::model::time::human_duration;
 use crate::model::transcript::TurnFigures;
 use crate::model::{Detail, Item, Kind, Session, Transcript};
+use crate::rows::{Row, RowKind, SessionExt, Tree};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use std::collections::BTreeMap;
@@ -95,13 +94,10 @@ pub fn render(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
             let Detail::Call(c) = &item.detail else {
                 return item_row(cx, th, item, head, tw, expanded);
             };
-            let lost = cx
+            let state = cx
                 .session
-                .marks()
-                .of(item.id)
-                .iter()
-                .any(|m| m.kind == FindingKind::NoResult);
-            let state = c.state(lost, cx.now, item.timestamp);
+                .call_state(item, cx.now)
+                .unwrap_or(CallState::NoResult);
             let (glyph, style) = match state {
                 // turns with each second's redraw while followed
                 CallState::Running => (
@@ -122,7 +118,7 @@ pub fn render(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
             let text = call::line(
                 item,
                 c,
-                lost,
+                state,
                 cx.now,
                 cwd,
                 (tw as usize).saturating_sub(wider),
@@ -183,22 +179,22 @@ fn item_row(
     tw: u16,
     expanded: bool,
 ) -> Vec<Line<'static>> {
-    let style = th.kind(item.kind, item.flags.error);
+    let l = crate::model::label::of_item(item);
+    let h = head(l.glyph, l.name, th.tone(l.tone));
     let folded_note = |s: String| vec![Line::styled(s, th.dim)];
     match item.kind {
         Kind::User if item.flags.queued => {
             // typed while Claude worked; it read it at its next step
-            head("❯", "Queued", style).lines(content::plain(&item.text, tw), vec![])
+            let mut lines = content::plain(&item.text, tw);
+            if let Some(first) = lines.first_mut() {
+                first.spans.insert(0, Span::styled("queued · ", th.dim));
+            }
+            h.lines(lines, vec![])
         }
-        Kind::User => head("❯", "User", style).lines(content::plain(&item.text, tw), vec![]),
-        Kind::Assistant if item.flags.synthetic => {
-            head("!", "API Error", th.tool_error).lines(content::plain(&item.text, tw), vec![])
-        }
-        Kind::Assistant => {
-            head("●", "Assistant", style).lines(content::markdown(&item.text, tw), vec![])
-        }
+        Kind::User => h.lines(content::plain(&item.text, tw), vec![]),
+        Kind::Assistant if item.flags.synthetic => h.lines(content::plain(&item.text, tw), vec![]),
+        Kind::Assistant => h.lines(content::markdown(&item.text, tw), vec![]),
         Kind::Thinking => {
-            let h = head("∴", "Thinking", th.thinking);
             if item.flags.redacted {
                 h.lines(folded_note("redacted thinking".into()), vec![])
             } else if item.flags.thinking_hidden {
@@ -217,7 +213,6 @@ fn item_row(
             }
         }
         Kind::Compaction => {
-            let h = head("≡", "Summary", th.system);
             if expanded {
                 h.lines(content::markdown(&item.text, tw), vec![])
             } else {
@@ -239,7 +234,7 @@ fn item_row(
                 } = &**info
                 {
                     return vec![divider(
-                        &head("", "", th.system).time,
+                        &h.time,
                         *micro,
                         trigger.as_deref(),
                         *pre_tokens,
@@ -248,29 +243,10 @@ fn item_row(
                     )];
                 }
             }
-            let label = match &item.detail {
-                Detail::System(info) if matches!(**info, SystemInfo::ApiError { .. }) => {
-                    "API Retry"
-                }
-                _ if item.flags.synthetic => "API Error",
-                _ if item.flags.error => "Error",
-                _ => "System",
-            };
-            let glyph = if item.flags.error { "!" } else { "·" };
-            head(glyph, label, style).lines(short_or_full(&item.text, tw, expanded, th), vec![])
+            h.lines(short_or_full(&item.text, tw, expanded, th), vec![])
         }
-        Kind::Command => {
-            head("/", "Command", style).lines(short_or_full(&item.text, tw, expanded, th), vec![])
-        }
-        Kind::Meta => {
-            head("·", "Meta", style).lines(short_or_full(&item.text, tw, expanded, th), vec![])
-        }
+        Kind::Command | Kind::Meta => h.lines(short_or_full(&item.text, tw, expanded, th), vec![]),
         Kind::ToolResult => {
-            let (label, glyph, st) = match &item.detail {
-                Detail::OrphanResult(r) if r.rejected() => ("Rejected", "⊘", th.dim),
-                Detail::OrphanResult(r) if r.is_error => ("Tool Error", "✗", th.tool_error),
-                _ => ("Result", "↳", th.tool_result),
-            };
             let text = match &item.detail {
                 Detail::OrphanResult(r) => r.message(),
                 _ => item.text.as_str(),
@@ -283,17 +259,10 @@ fn item_row(
             } else {
                 one_line(text, tw)
             };
-            head(glyph, label, st).lines(lines, vec![])
+            h.lines(lines, vec![])
         }
-        Kind::ToolCall => {
-            head("⚙", "Tool Call", th.tool_call).lines(one_line(&item.text, tw), vec![])
-        }
+        Kind::ToolCall => h.lines(one_line(&item.text, tw), vec![]),
         Kind::Unknown | Kind::Unreadable => {
-            let (glyph, label) = if item.kind == Kind::Unknown {
-                ("?", "Unknown")
-            } else {
-                ("!", "Unreadable")
-            };
             let mut lines = vec![Line::styled(format!("line {}", item.line), th.dim)];
             if expanded || item.kind == Kind::Unreadable {
                 lines.extend(styled(
@@ -309,7 +278,7 @@ fn item_row(
                     th.dim,
                 ));
             }
-            head(glyph, label, th.unknown).lines(lines, vec![])
+            h.lines(lines, vec![])
         }
     }
 }
@@ -438,19 +407,7 @@ fn clock(ms: Option<i64>, tz: &jiff::tz::TimeZone) -> String {
 }
 
 fn clip(s: &str, max: usize) -> String {
-    let s = s.split('\n').next().unwrap_or("");
-    if s.width() <= max {
-        return s.to_owned();
-    }
-    let mut out = String::new();
-    for c in s.chars() {
-        if out.width() + unicode_width::UnicodeWidthChar::width(c).unwrap_or(0) >= max {
-            break;
-        }
-        out.push(c);
-    }
-    out.push('…');
-    out
+    crate::model::text::fit_end(s.split('\n').next().unwrap_or(""), max)
 }
 
 fn tree_of(row: &Row) -> Tree {

@@ -108,6 +108,22 @@ impl Theme {
         }
     }
 
+    /// The style of a row label's tone.
+    pub fn tone(&self, tone: crate::model::label::Tone) -> Style {
+        use crate::model::label::Tone;
+        match tone {
+            Tone::User => self.user,
+            Tone::Assistant => self.assistant,
+            Tone::Thinking => self.thinking,
+            Tone::ToolCall => self.tool_call,
+            Tone::ToolResult => self.tool_result,
+            Tone::Error => self.tool_error,
+            Tone::System => self.system,
+            Tone::Dim => self.dim,
+            Tone::Unknown => self.unknown,
+        }
+    }
+
     pub fn kind(&self, kind: Kind, error: bool) -> Style {
         match kind {
             _ if error => self.tool_error,

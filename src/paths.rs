@@ -1,0 +1,54 @@
+//! Where things are on this machine: the projects root and the home
+//! directory, decided once for the CLI, the picker and the viewer.
+
+use std::path::PathBuf;
+
+/// `$CLAUDE_CONFIG_DIR/projects`, else `$HOME/.claude/projects` (an empty
+/// variable counts as unset).
+pub fn projects_root() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("CLAUDE_CONFIG_DIR").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(dir).join("projects"));
+    }
+    Some(home()?.join(".claude").join("projects"))
+}
+
+/// `$HOME`, else the account's home directory.
+pub fn home() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+        .or_else(dirs::home_dir)
+}
+
+/// `~/src/ccv` for paths under the home directory; at a `/` boundary only
+/// (`/home/bobby` is not under `/home/bob`).
+pub fn tilde(path: &str) -> String {
+    if let Some(home) = home()
+        .map(|h| h.to_string_lossy().into_owned())
+        .filter(|h| h.len() > 1)
+        && let Some(rest) = path.strip_prefix(home.trim_end_matches('/'))
+        && (rest.is_empty() || rest.starts_with('/'))
+    {
+        return format!("~{rest}");
+    }
+    path.to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn tilde_only_at_a_path_boundary() {
+        // the variable is read, not set, here: tests run in parallel
+        let Some(home) = super::home().map(|h| h.to_string_lossy().into_owned()) else {
+            return;
+        };
+        if home.len() <= 1 {
+            return;
+        }
+        let home = home.trim_end_matches('/');
+        assert_eq!(super::tilde(&format!("{home}/src/ccv")), "~/src/ccv");
+        assert_eq!(super::tilde(home), "~");
+        let sibling = format!("{home}by/x");
+        assert_eq!(super::tilde(&sibling), sibling);
+    }
+}
