@@ -39,20 +39,20 @@ fn rust_file() -> String {
 }
 
 #[divan::bench]
-fn markdown_5kb(b: divan::Bencher) {
+fn markdown_5kb(b: divan::Bencher<'_, '_>) {
     let text = answer();
     b.bench(|| content::markdown(divan::black_box(&text), 100));
 }
 
 #[divan::bench]
-fn code_300_lines_cached(b: divan::Bencher) {
+fn code_300_lines_cached(b: divan::Bencher<'_, '_>) {
     let text = rust_file();
     let _ = content::code(&text, "rs", Some(1), 100);
     b.bench(|| content::code(divan::black_box(&text), "rs", Some(1), 100));
 }
 
 #[divan::bench(sample_count = 20, sample_size = 1)]
-fn code_300_lines_uncached(b: divan::Bencher) {
+fn code_300_lines_uncached(b: divan::Bencher<'_, '_>) {
     static N: AtomicU64 = AtomicU64::new(0);
     let base = rust_file();
     b.with_inputs(|| format!("{base}// {}\n", N.fetch_add(1, Ordering::Relaxed)))
@@ -60,7 +60,7 @@ fn code_300_lines_uncached(b: divan::Bencher) {
 }
 
 #[divan::bench]
-fn diff_300_lines(b: divan::Bencher) {
+fn diff_300_lines(b: divan::Bencher<'_, '_>) {
     let lines = rust_file()
         .lines()
         .enumerate()
@@ -77,7 +77,7 @@ fn diff_300_lines(b: divan::Bencher) {
 }
 
 #[divan::bench]
-fn ansi_cargo_output(b: divan::Bencher) {
+fn ansi_cargo_output(b: divan::Bencher<'_, '_>) {
     let text = "\x1b[1m\x1b[32m   Compiling\x1b[0m ccv v0.1.0 (/work)\n\x1b[1;31merror[E0382]\x1b[0m: use of moved value\n"
         .repeat(100);
     b.bench(|| content::ansi(divan::black_box(&text), 100, false));

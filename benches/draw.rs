@@ -47,7 +47,7 @@ fn frame(s: &mut State, term: &mut Terminal<TestBackend>) {
 
 /// A frame at the end of the session, rows already rendered once.
 #[divan::bench(sample_count = 50)]
-fn draw_warm(b: divan::Bencher) {
+fn draw_warm(b: divan::Bencher<'_, '_>) {
     let mut s = state().0.lock().unwrap_or_else(|e| e.into_inner());
     let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
     frame(&mut s, &mut term);
@@ -56,7 +56,7 @@ fn draw_warm(b: divan::Bencher) {
 
 /// A frame whose rows must all be rendered (cache emptied each time).
 #[divan::bench(sample_count = 50)]
-fn draw_cold(b: divan::Bencher) {
+fn draw_cold(b: divan::Bencher<'_, '_>) {
     let mut s = state().0.lock().unwrap_or_else(|e| e.into_inner());
     let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
     b.bench_local(|| {
@@ -67,7 +67,7 @@ fn draw_cold(b: divan::Bencher) {
 
 /// Page up then draw: new rows each frame, as when scrolling.
 #[divan::bench(sample_count = 50)]
-fn page_up_and_draw(b: divan::Bencher) {
+fn page_up_and_draw(b: divan::Bencher<'_, '_>) {
     let mut s = state().0.lock().unwrap_or_else(|e| e.into_inner());
     let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
     frame(&mut s, &mut term);

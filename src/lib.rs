@@ -1,5 +1,8 @@
 //! ccv: a terminal viewer for Claude Code sessions.
 
+// no unwrap on what a file or the system hands us (tests may)
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+
 pub mod app;
 pub mod check;
 pub mod cli;

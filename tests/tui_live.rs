@@ -307,7 +307,7 @@ fn v_selects_a_range_and_y_copies_it() {
     assert!(screen(&mut s, 100, 20).contains("VISUAL 3 rows"));
     perform_action(&mut s, Action::Copy);
     let t = copied(&mut s);
-    assert_eq!(s.visual, None, "copying ends the selection");
+    assert_eq!(s.mode, ccv::app::Mode::Normal, "copying ends the selection");
     assert!(
         t.contains("prompt 1") && t.contains("answer 1") && t.contains("prompt 2"),
         "{t}"
@@ -316,7 +316,7 @@ fn v_selects_a_range_and_y_copies_it() {
     // Esc leaves visual mode without quitting
     perform_action(&mut s, Action::Visual);
     perform_action(&mut s, Action::Back);
-    assert_eq!(s.visual, None);
+    assert_eq!(s.mode, ccv::app::Mode::Normal);
     assert!(!s.quit);
 }
 

@@ -153,9 +153,9 @@ fn search_reaches_into_subagents_and_cycles() {
 fn help_and_back() {
     let mut s = demo();
     perform_action(&mut s, Action::Help);
-    assert!(s.help);
+    assert!(matches!(s.mode, ccv::app::Mode::Help { .. }));
     perform_action(&mut s, Action::Back);
-    assert!(!s.help && !s.quit);
+    assert!(s.mode == ccv::app::Mode::Normal && !s.quit);
     perform_action(&mut s, Action::Back);
     assert!(s.quit);
 }

@@ -12,8 +12,9 @@ impl State {
     /// `y`: the selected row (a group: all its calls and results), or the
     /// visual range when one is open.
     pub(crate) fn copy_selection(&mut self) {
-        if let Some(start) = self.visual.take() {
-            self.copy_range(start, self.selected);
+        if let super::state::Mode::Visual { anchor } = self.mode {
+            self.mode = super::state::Mode::Normal;
+            self.copy_range(anchor, self.selected);
             return;
         }
         let Some(r) = self.rows.get(self.selected).copied() else {

@@ -20,4 +20,4 @@ mod workers;
 
 pub use action::Action;
 pub use run::{Start, run};
-pub use state::{Request, State, perform_action};
+pub use state::{Mode, Request, State, perform_action};

@@ -358,7 +358,7 @@ impl Viewer {
             }
             AppEvent::Term(_) if self.in_picker => false,
             AppEvent::Term(e) => {
-                let action = if self.state.search.editing.is_some() {
+                let action = if matches!(self.state.mode, super::state::Mode::Search(_)) {
                     keymap::map_prompt(&e)
                 } else {
                     keymap::map(&e)

@@ -10,8 +10,6 @@ pub type Hit = (Option<u32>, usize);
 
 #[derive(Debug, Default, Clone)]
 pub struct Search {
-    /// The prompt being typed, while it is open.
-    pub editing: Option<String>,
     /// The last submitted query (what is highlighted).
     pub query: String,
     pub hits: Vec<Hit>,

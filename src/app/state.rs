@@ -37,9 +37,8 @@ pub struct State {
     pub follow: bool,
     /// Rows that arrived while not following.
     pub unseen: usize,
-    pub help: bool,
-    /// Lines of the help overlay scrolled off (a short terminal).
-    pub help_scroll: usize,
+    /// What keys do now: normal, the search prompt, a visual range, help.
+    pub mode: Mode,
     pub message: Option<String>,
     pub quit: bool,
     /// Only the end of the session is loaded so far.
@@ -49,12 +48,23 @@ pub struct State {
     pub tz: jiff::tz::TimeZone,
     /// Live follow: what the follower said, the newer session, the way back.
     pub live: super::live::LiveStatus,
-    /// Visual mode (`v`): the row where the selection started.
-    pub visual: Option<usize>,
     /// The format `y`/`Y`/`v` copy in.
     pub copy_format: crate::export::Format,
     /// What the state asks the loop to do (I/O it does not do itself).
     pub requests: Vec<Request>,
+}
+
+/// The viewer's modes, one at a time: each decides what keys do.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Mode {
+    #[default]
+    Normal,
+    /// The search prompt is open, holding what has been typed.
+    Search(String),
+    /// `v`: the rows from `anchor` to the selection.
+    Visual { anchor: usize },
+    /// The help overlay, with how many of its lines are scrolled off.
+    Help { scroll: usize },
 }
 
 /// Work for the event loop, which owns the terminal, the clipboard and the
@@ -85,8 +95,7 @@ impl State {
             search: Search::default(),
             follow: true,
             unseen: 0,
-            help: false,
-            help_scroll: 0,
+            mode: Mode::Normal,
             message: None,
             quit: false,
             partial: false,
@@ -99,7 +108,6 @@ impl State {
             cache: LineCache::default(),
             tz: jiff::tz::TimeZone::system(),
             live: Default::default(),
-            visual: None,
             copy_format: crate::export::Format::Text,
             requests: Vec::new(),
         };
@@ -449,15 +457,13 @@ pub fn perform_action(s: &mut State, action: Action) {
     ) {
         s.message = None;
     }
-    if s.help {
+    if let Mode::Help { scroll } = &mut s.mode {
         // the overlay scrolls; the view behind it stays put
         match action {
-            Action::Up(n) => return s.help_scroll = s.help_scroll.saturating_sub(n),
-            Action::Down(n) => return s.help_scroll += n,
-            Action::PageUp | Action::HalfPageUp => {
-                return s.help_scroll = s.help_scroll.saturating_sub(10);
-            }
-            Action::PageDown | Action::HalfPageDown => return s.help_scroll += 10,
+            Action::Up(n) => return *scroll = scroll.saturating_sub(n),
+            Action::Down(n) => return *scroll += n,
+            Action::PageUp | Action::HalfPageUp => return *scroll = scroll.saturating_sub(10),
+            Action::PageDown | Action::HalfPageDown => return *scroll += 10,
             _ => {}
         }
     }
@@ -482,88 +488,38 @@ pub fn perform_action(s: &mut State, action: Action) {
                 s.toggle(f);
             }
         }
-        Action::ShowAll => {
-            if let Some(Fold::Item(id)) = s.rows.get(s.selected).and_then(|r| r.fold(&s.session)) {
-                if !s.expanded.remove(&Fold::Full(id)) {
-                    s.expanded.insert(Fold::Full(id));
-                    if !s.expanded.contains(&Fold::Item(id)) {
-                        s.toggle(Fold::Item(id));
-                    }
-                }
-            }
-        }
-        Action::Click(y) => {
-            let hit = s
-                .screen
-                .visible
-                .iter()
-                .find(|&&(_, y0, h)| y >= y0 && y < y0 + h)
-                .map(|v| v.0);
-            if let Some(r) = hit {
-                s.select(r);
-                perform_action(s, Action::Toggle);
-            }
-        }
-        Action::ExpandAll => {
-            let ids: Vec<Fold> = s
-                .session
-                .main
-                .groups
-                .iter()
-                .filter_map(|g| s.session.main.items.get(g.first).map(|i| Fold::Group(i.id)))
-                .collect();
-            s.expanded.extend(ids);
-            s.rebuild();
-        }
+        Action::ShowAll => s.show_all(),
+        Action::Click(y) => s.click(y),
+        Action::ExpandAll => s.expand_all(),
         Action::CollapseAll => {
             s.expanded.clear();
             s.rebuild();
         }
-        Action::SearchStart => s.search.editing = Some(String::new()),
+        Action::SearchStart => s.mode = Mode::Search(String::new()),
         Action::SearchInput(c) => {
-            if let Some(q) = &mut s.search.editing {
+            if let Mode::Search(q) = &mut s.mode {
                 q.push(c);
             }
         }
         Action::SearchBackspace => {
-            if let Some(q) = &mut s.search.editing {
+            if let Mode::Search(q) = &mut s.mode {
                 q.pop();
             }
         }
-        Action::SearchCancel => s.search.editing = None,
-        Action::SearchSubmit => {
-            let q = s.search.editing.take().unwrap_or_default();
-            if q.is_empty() {
-                // an empty search repeats the last one
-                s.goto_match(true);
-                return;
-            }
-            s.search.hits = search::find_all(&s.session, &q);
-            s.search.query = q;
-            s.search.current = None;
-            s.goto_match(true);
-        }
+        Action::SearchCancel => s.mode = Mode::Normal,
+        Action::SearchSubmit => s.submit_search(),
         Action::NextMatch => s.goto_match(true),
         Action::PrevMatch => s.goto_match(false),
-        Action::ToggleTools => {
-            s.filters.tools = !s.filters.tools;
-            s.rebuild();
-        }
-        Action::ToggleThinking => {
-            s.filters.thinking = !s.filters.thinking;
-            s.rebuild();
-        }
-        Action::ToggleMeta => {
-            s.filters.meta = !s.filters.meta;
-            s.rebuild();
-        }
+        Action::ToggleTools => s.set_filters(|f| f.tools = !f.tools),
+        Action::ToggleThinking => s.set_filters(|f| f.thinking = !f.thinking),
+        Action::ToggleMeta => s.set_filters(|f| f.meta = !f.meta),
         Action::Copy => s.copy_selection(),
         Action::CopyAll => s.copy_filtered(),
         Action::Visual => {
-            s.visual = match s.visual {
-                Some(_) => None,
-                None if s.rows.is_empty() => None,
-                None => Some(s.selected),
+            s.mode = match s.mode {
+                Mode::Visual { .. } => Mode::Normal,
+                _ if s.rows.is_empty() => Mode::Normal,
+                _ => Mode::Visual { anchor: s.selected },
             };
         }
         Action::ExportMarkdown => s.requests.push(Request::ExportMarkdown),
@@ -583,27 +539,18 @@ pub fn perform_action(s: &mut State, action: Action) {
             None => s.message = Some("no session id to resume".into()),
         },
         Action::Help => {
-            s.help = !s.help;
-            s.help_scroll = 0;
+            s.mode = match s.mode {
+                Mode::Help { .. } => Mode::Normal,
+                _ => Mode::Help { scroll: 0 },
+            };
         }
-        Action::Back => {
-            if s.help {
-                s.help = false;
-            } else if s.visual.is_some() {
-                s.visual = None;
-            } else if s.search.editing.is_some() {
-                s.search.editing = None;
-            } else {
-                s.quit = true;
-            }
-        }
+        // a mode closes first; the viewer after
+        Action::Back => match s.mode {
+            Mode::Normal => s.quit = true,
+            _ => s.mode = Mode::Normal,
+        },
         // Esc puts away a search's highlights before it leaves the viewer
-        Action::Dismiss
-            if !s.help
-                && s.visual.is_none()
-                && s.search.editing.is_none()
-                && !s.search.query.is_empty() =>
-        {
+        Action::Dismiss if s.mode == Mode::Normal && !s.search.query.is_empty() => {
             s.search = Default::default();
         }
         Action::Dismiss => perform_action(s, Action::Back),
@@ -612,5 +559,72 @@ pub fn perform_action(s: &mut State, action: Action) {
             s.screen.width = w;
             s.screen.height = h;
         }
+    }
+}
+
+impl State {
+    /// `z`: the selected item shown whole (no folding), or folded again.
+    fn show_all(&mut self) {
+        let fold = self
+            .rows
+            .get(self.selected)
+            .and_then(|r| r.fold(&self.session));
+        if let Some(Fold::Item(id)) = fold {
+            if !self.expanded.remove(&Fold::Full(id)) {
+                self.expanded.insert(Fold::Full(id));
+                if !self.expanded.contains(&Fold::Item(id)) {
+                    self.toggle(Fold::Item(id));
+                }
+            }
+        }
+    }
+
+    /// A click on screen line `y`: selects the row there and opens it.
+    fn click(&mut self, y: u16) {
+        let hit = self
+            .screen
+            .visible
+            .iter()
+            .find(|&&(_, y0, h)| y >= y0 && y < y0 + h)
+            .map(|v| v.0);
+        if let Some(r) = hit {
+            self.select(r);
+            perform_action(self, Action::Toggle);
+        }
+    }
+
+    /// `o`: every tool group open.
+    fn expand_all(&mut self) {
+        let t = &self.session.main;
+        let ids: Vec<Fold> = t
+            .groups
+            .iter()
+            .filter_map(|g| t.items.get(g.first).map(|i| Fold::Group(i.id)))
+            .collect();
+        self.expanded.extend(ids);
+        self.rebuild();
+    }
+
+    /// Enter in the search prompt: find every match and go to the first;
+    /// an empty search repeats the last one.
+    fn submit_search(&mut self) {
+        let q = match std::mem::take(&mut self.mode) {
+            Mode::Search(q) => q,
+            other => {
+                self.mode = other;
+                return;
+            }
+        };
+        if !q.is_empty() {
+            self.search.hits = search::find_all(&self.session, &q);
+            self.search.query = q;
+            self.search.current = None;
+        }
+        self.goto_match(true);
+    }
+
+    fn set_filters(&mut self, change: impl FnOnce(&mut Filters)) {
+        change(&mut self.filters);
+        self.rebuild();
     }
 }

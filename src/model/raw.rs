@@ -320,7 +320,7 @@ impl<'de> Deserialize<'de> for ToolUseResult {
         struct V;
         impl<'de> Visitor<'de> for V {
             type Value = ToolUseResult;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a toolUseResult")
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ToolUseResult, A::Error> {
@@ -382,7 +382,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for Content<'a> {
         struct V<'a>(std::marker::PhantomData<&'a ()>);
         impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
             type Value = Content<'a>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a string or a list of content blocks")
             }
             fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Content<'a>, E> {
@@ -434,7 +434,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for MaybeBlock<'a> {
         struct V<'a>(std::marker::PhantomData<&'a ()>);
         impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
             type Value = MaybeBlock<'a>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a content block")
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<MaybeBlock<'a>, A::Error> {

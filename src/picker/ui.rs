@@ -402,7 +402,7 @@ pub fn handle_key(state: &mut PickerState, key: KeyEvent) -> PickerOutcome {
 }
 
 /// Draws the picker into `area`: title bar, list, key help.
-pub fn draw(frame: &mut Frame, area: Rect, state: &PickerState) {
+pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &PickerState) {
     let th = theme::current();
     if area.height < 3 || area.width < 10 {
         return;
@@ -410,7 +410,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &PickerState) {
     let width = area.width as usize;
     let list_h = area.height.saturating_sub(4) as usize;
     state.page.set(list_h.max(1));
-    let mut lines: Vec<Line> = Vec::with_capacity(area.height as usize);
+    let mut lines: Vec<Line<'_>> = Vec::with_capacity(area.height as usize);
 
     let projects = state.project_count;
     let mut title = format!(

@@ -3,7 +3,7 @@
 use super::list;
 use super::row::tokens;
 use super::theme;
-use crate::app::state::State;
+use crate::app::state::{Mode, State};
 use crate::model::text::sanitize;
 use crate::model::time::human_duration;
 use ratatui::Frame;
@@ -34,9 +34,11 @@ pub fn draw(f: &mut Frame<'_>, s: &mut State) {
         Paragraph::new(status_line(s, status.width)).style(th.status),
         status,
     );
-    if s.help {
+    if let Mode::Help { .. } = s.mode {
         let lines = s.help_lines();
-        help(f, area, &lines, &mut s.help_scroll);
+        if let Mode::Help { scroll } = &mut s.mode {
+            help(f, area, &lines, scroll);
+        }
     }
 }
 
@@ -170,20 +172,20 @@ fn cut_at_word(s: &str, width: usize) -> String {
 
 fn status_line(s: &State, width: u16) -> Line<'static> {
     let th = theme::current();
-    if let Some(q) = &s.search.editing {
+    if let Mode::Search(q) = &s.mode {
         return Line::from(vec![
             Span::raw(format!(" /{q}")),
             Span::styled("▏", th.status),
         ]);
     }
     let mut left = Vec::new();
-    left.push(match s.visual {
-        Some(v) => format!(
+    left.push(match s.mode {
+        Mode::Visual { anchor } => format!(
             " VISUAL {} rows (y copy · Esc cancel)",
-            v.abs_diff(s.selected) + 1
+            anchor.abs_diff(s.selected) + 1
         ),
-        None if s.follow => " FOLLOW".to_owned(),
-        None => " SCROLL".to_owned(),
+        _ if s.follow => " FOLLOW".to_owned(),
+        _ => " SCROLL".to_owned(),
     });
     if s.live.attached {
         left.push(if s.live.ended {

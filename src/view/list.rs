@@ -6,7 +6,7 @@ use super::cache::Lines;
 use super::highlight::highlight;
 use super::row;
 use super::theme;
-use crate::app::state::State;
+use crate::app::state::{Mode, State};
 use crate::rows::Fold;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -190,7 +190,10 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, s: &mut State) {
     let mut y = 0usize;
     let mut r = s.top;
     let mut skip = s.top_skip;
-    let visual = s.visual.map(|v| v.min(s.selected)..=v.max(s.selected));
+    let visual = match s.mode {
+        Mode::Visual { anchor } => Some(anchor.min(s.selected)..=anchor.max(s.selected)),
+        _ => None,
+    };
     let in_visual = |r: usize| visual.as_ref().is_some_and(|v| v.contains(&r));
     while y < height && r < s.rows.len() {
         let marked = r == s.selected || in_visual(r);

@@ -166,7 +166,7 @@ pub fn wrap_spans(
         cur: Vec::new(),
         cur_width: 0,
     };
-    let avail = |b: &Builder| {
+    let avail = |b: &Builder<'_>| {
         if b.out.is_empty() {
             first_avail
         } else {
