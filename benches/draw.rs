@@ -60,7 +60,7 @@ fn draw_cold(b: divan::Bencher<'_, '_>) {
     let mut s = state().0.lock().unwrap_or_else(|e| e.into_inner());
     let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
     b.bench_local(|| {
-        s.cache.clear();
+        s.list.cache.clear();
         frame(&mut s, &mut term)
     });
 }

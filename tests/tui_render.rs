@@ -81,7 +81,7 @@ fn resize_keeps_the_selection_in_view() {
     for (w, h) in [(40, 10), (200, 60), (30, 6)] {
         let _ = draw(&mut s, w, h);
         assert!(
-            s.screen.visible.iter().any(|v| v.0 == s.selected),
+            s.list.screen.visible.iter().any(|v| v.0 == s.selected),
             "{w}x{h}"
         );
     }
@@ -92,6 +92,7 @@ fn click_selects_and_toggles() {
     let mut s = state(ccv::app::demo::session());
     let _ = draw(&mut s, 100, 40);
     let (row, y, _) = *s
+        .list
         .screen
         .visible
         .iter()
@@ -250,7 +251,7 @@ fn a_row_taller_than_the_screen_scrolls_line_by_line() {
     perform_action(&mut s, Action::Top);
     perform_action(&mut s, Action::Down(tall));
     let _ = draw(&mut s, 80, 10);
-    assert!(s.screen.sel_overflow > 0);
+    assert!(s.list.screen.sel_overflow > 0);
     let top_line = |t: &Terminal<TestBackend>| {
         let b = t.backend().buffer();
         (0..b.area.width)
@@ -376,7 +377,7 @@ fn collapsing_a_tall_row_scrolled_inside_keeps_it_on_screen() {
         perform_action(&mut s, Action::Down(r));
         perform_action(&mut s, Action::Toggle);
         let _ = draw(&mut s, 80, 8);
-        if s.screen.sel_overflow > 3 {
+        if s.list.screen.sel_overflow > 3 {
             tall = Some(r);
             break;
         }
@@ -392,7 +393,7 @@ fn collapsing_a_tall_row_scrolled_inside_keeps_it_on_screen() {
     perform_action(&mut s, Action::Toggle);
     let _ = draw(&mut s, 80, 8);
     assert!(
-        s.screen.visible.iter().any(|v| v.0 == tall),
+        s.list.screen.visible.iter().any(|v| v.0 == tall),
         "the collapsed row is on screen"
     );
     perform_action(&mut s, Action::Up(1));

@@ -94,11 +94,11 @@ impl State {
                 self.live.reload = Some(reload);
                 self.live.ended = false;
                 self.expanded.clear();
-                self.cache.clear();
+                self.list.cache.clear();
                 self.rows.clear();
                 self.selected = 0;
-                self.top = 0;
-                self.top_skip = 0;
+                self.list.top = 0;
+                self.list.top_skip = 0;
                 self.sel_offset = 0;
                 self.follow = false;
                 self.message = Some(status);
@@ -193,7 +193,7 @@ impl State {
         if !self.live.is_live() {
             return false;
         }
-        self.screen.visible.iter().any(|&(i, _, _)| {
+        self.list.screen.visible.iter().any(|&(i, _, _)| {
             self.rows.get(i).is_some_and(|r| {
                 let t = self.session.transcript_checked(r.agent);
                 let item = t.and_then(|t| t.items.get(r.index as usize));
@@ -210,13 +210,14 @@ impl State {
     pub fn tick(&mut self, now_ms: i64) {
         self.live.now_ms = now_ms;
         let ids: Vec<ItemId> = self
+            .list
             .screen
             .visible
             .iter()
             .filter_map(|&(i, _, _)| self.item_id(self.rows.get(i)?))
             .collect();
         for id in ids {
-            self.cache.invalidate(id);
+            self.list.cache.invalidate(id);
         }
     }
 }

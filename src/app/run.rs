@@ -386,7 +386,7 @@ impl Viewer {
             }
             AppEvent::Highlighted => {
                 // rows drawn plain are drawn again, now from the highlight cache
-                self.state.cache.clear();
+                self.state.list.cache.clear();
                 false
             }
             AppEvent::Signal(sig) if sig == signal_hook::consts::SIGTSTP => {

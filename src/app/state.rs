@@ -5,28 +5,13 @@ use super::action::Action;
 use super::search::{self, Search};
 use crate::model::{Changes, Detail, ItemId, Kind, Session};
 use crate::rows::{self, Ctx, Filters, Fold, Row, RowKind, SessionExt};
-use crate::view::cache::LineCache;
+use crate::view::ListView;
 use std::collections::HashSet;
-
-/// What the last frame showed; written by the view, read by actions that
-/// depend on geometry (paging, clicks).
-#[derive(Debug, Default, Clone)]
-pub struct Screen {
-    pub width: u16,
-    pub height: u16,
-    /// Rows on screen: (row index, first screen line, lines shown).
-    pub visible: Vec<(usize, u16, u16)>,
-    /// Lines of the selected row that do not fit on the screen.
-    pub sel_overflow: usize,
-}
 
 pub struct State {
     pub session: Session,
     pub rows: Vec<Row>,
     pub selected: usize,
-    /// The first row on screen and how many of its lines are scrolled off.
-    pub top: usize,
-    pub top_skip: usize,
     /// Lines of the selected row scrolled off when it is taller than the
     /// screen (so a long message can be read line by line).
     pub sel_offset: usize,
@@ -43,8 +28,8 @@ pub struct State {
     pub quit: bool,
     /// Only the end of the session is loaded so far.
     pub partial: bool,
-    pub screen: Screen,
-    pub cache: LineCache,
+    /// The view's render state: scroll, rendered lines, last geometry.
+    pub list: ListView,
     pub tz: jiff::tz::TimeZone,
     /// Live follow: what the follower said, the newer session, the way back.
     pub live: super::live::LiveStatus,
@@ -87,8 +72,6 @@ impl State {
             session,
             rows: Vec::new(),
             selected: 0,
-            top: 0,
-            top_skip: 0,
             sel_offset: 0,
             expanded: HashSet::new(),
             filters: Filters::default(),
@@ -99,13 +82,7 @@ impl State {
             message: None,
             quit: false,
             partial: false,
-            screen: Screen {
-                width: 80,
-                height: 24,
-                visible: Vec::new(),
-                sel_overflow: 0,
-            },
-            cache: LineCache::default(),
+            list: ListView::default(),
             tz: jiff::tz::TimeZone::system(),
             live: Default::default(),
             copy_format: crate::export::Format::Text,
@@ -222,7 +199,7 @@ impl State {
     /// Applies what the model reports after new bytes were fed.
     pub fn apply_changes(&mut self, changes: Changes) {
         for id in &changes.updated {
-            self.cache.invalidate(*id);
+            self.list.cache.invalidate(*id);
             // the group header counts results and errors
             let t = &self.session.main;
             let first = t
@@ -230,7 +207,7 @@ impl State {
                 .and_then(|i| t.items.get(i)?.group)
                 .and_then(|g| t.groups.get(g as usize));
             if let Some(first) = first.and_then(|g| t.items.get(g.first)) {
-                self.cache.invalidate(first.id);
+                self.list.cache.invalidate(first.id);
             }
         }
         if changes.rebuilt {
@@ -262,7 +239,7 @@ impl State {
         };
         // the prompts of the last turns show what their turns took so far
         for t in self.session.main.turns.iter().rev().take(2) {
-            self.cache.invalidate(t.first_item);
+            self.list.cache.invalidate(t.first_item);
         }
         let t = &self.session.main;
         let start = match from.checked_sub(1).and_then(|p| t.items.get(p)) {
@@ -297,7 +274,7 @@ impl State {
         // their labels count what they hold, which may have grown
         for r in &tail {
             if let Some(id) = self.item_id(r) {
-                self.cache.invalidate(id);
+                self.list.cache.invalidate(id);
             }
         }
         if self.rows.get(keep..) == Some(&tail[..]) {
@@ -328,7 +305,7 @@ impl State {
         let keys = super::live::fold_keys(&self.session, &self.expanded);
         self.session = session;
         self.expanded = super::live::folds_from_keys(&self.session, &keys);
-        self.cache.clear();
+        self.list.cache.clear();
         self.partial = false;
         self.rebuild();
         if !self.search.query.is_empty() {
@@ -366,7 +343,7 @@ impl State {
     /// Moves down `rows` rows, or `lines` lines inside a selected row that
     /// is taller than the screen.
     fn down(&mut self, rows: usize, lines: usize) {
-        let over = self.screen.sel_overflow;
+        let over = self.list.screen.sel_overflow;
         if self.sel_offset < over && !(self.follow && self.selected + 1 >= self.rows.len()) {
             self.sel_offset = (self.sel_offset + lines).min(over);
             return;
@@ -375,7 +352,7 @@ impl State {
     }
 
     fn up(&mut self, rows: usize, lines: usize) {
-        let over = self.screen.sel_overflow;
+        let over = self.list.screen.sel_overflow;
         if self.follow && self.selected + 1 >= self.rows.len() && over > 0 {
             // a tall last row is shown by its end while following
             self.sel_offset = over;
@@ -390,7 +367,7 @@ impl State {
     }
 
     fn page(&self) -> usize {
-        self.screen.visible.len().max(1)
+        self.list.screen.visible.len().max(1)
     }
 
     fn toggle(&mut self, fold: Fold) {
@@ -477,10 +454,10 @@ pub fn perform_action(s: &mut State, action: Action) {
             s.select_last();
             s.follow = true;
         }
-        Action::PageDown => s.down(s.page(), s.screen.height as usize),
-        Action::PageUp => s.up(s.page(), s.screen.height as usize),
-        Action::HalfPageDown => s.down(s.page().div_ceil(2), s.screen.height as usize / 2),
-        Action::HalfPageUp => s.up(s.page().div_ceil(2), s.screen.height as usize / 2),
+        Action::PageDown => s.down(s.page(), s.list.screen.height as usize),
+        Action::PageUp => s.up(s.page(), s.list.screen.height as usize),
+        Action::HalfPageDown => s.down(s.page().div_ceil(2), s.list.screen.height as usize / 2),
+        Action::HalfPageUp => s.up(s.page().div_ceil(2), s.list.screen.height as usize / 2),
         Action::PrevPrompt => s.jump_prompt(false),
         Action::NextPrompt => s.jump_prompt(true),
         Action::Toggle => {
@@ -556,8 +533,8 @@ pub fn perform_action(s: &mut State, action: Action) {
         Action::Dismiss => perform_action(s, Action::Back),
         Action::Quit => s.quit = true,
         Action::Resize(w, h) => {
-            s.screen.width = w;
-            s.screen.height = h;
+            s.list.screen.width = w;
+            s.list.screen.height = h;
         }
     }
 }
@@ -582,6 +559,7 @@ impl State {
     /// A click on screen line `y`: selects the row there and opens it.
     fn click(&mut self, y: u16) {
         let hit = self
+            .list
             .screen
             .visible
             .iter()

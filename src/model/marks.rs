@@ -3,7 +3,8 @@
 //! them up to date as lines arrive, at a cost that follows the appended
 //! lines (a live append must not re-check a 100 MB session).
 
-use super::check::{FindingKind, check};
+use super::check::check;
+use super::finding::FindingKind;
 use super::item::{Collision, Detail, ItemId, Kind};
 use super::session::Session;
 use super::transcript::Transcript;

@@ -133,7 +133,7 @@ pub struct Session {
     /// appears (a resumed session can hold several).
     pub session_id_lines: Vec<(String, u16, u32)>,
     /// The viewer's finding marks, kept up to date line by line.
-    pub(super) marks: super::check::Marks,
+    pub(super) marks: super::marks::Marks,
     pub(super) mark_tracker: super::marks::Tracker,
     /// Set while the line being read collides with an earlier one: its
     /// rows are flagged (see [`push`](Self::push)).
@@ -332,7 +332,7 @@ impl Session {
 
     /// The rows findings name, for the viewer to mark. Kept up to date as
     /// lines arrive (see [`super::marks::Tracker`]), so this costs nothing.
-    pub fn marks(&self) -> &super::check::Marks {
+    pub fn marks(&self) -> &super::marks::Marks {
         &self.marks
     }
 
@@ -355,8 +355,8 @@ impl Session {
     /// [`Self::marks`] derived from the whole session (what the tracker
     /// must always equal; for tests).
     #[doc(hidden)]
-    pub fn marks_from_scratch(&self) -> super::check::Marks {
-        super::check::marks(self)
+    pub fn marks_from_scratch(&self) -> super::marks::Marks {
+        super::marks::marks(self)
     }
 
     /// Lines longer than the cap skip their source's splitter: for tests.

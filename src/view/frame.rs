@@ -14,8 +14,8 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 pub fn draw(f: &mut Frame<'_>, s: &mut State) {
     let area = f.area();
-    s.screen.width = area.width;
-    s.screen.height = area.height;
+    s.list.screen.width = area.width;
+    s.list.screen.height = area.height;
     let [head, rule, body, status] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(1),

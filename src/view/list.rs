@@ -16,7 +16,7 @@ use ratatui::text::Line;
 pub fn row_lines(s: &mut State, r: usize, width: u16) -> Lines {
     let State {
         session,
-        cache,
+        list,
         expanded,
         rows,
         tz,
@@ -40,24 +40,25 @@ pub fn row_lines(s: &mut State, r: usize, width: u16) -> Lines {
         }
     };
     let full = is_open && expanded.contains(&Fold::Full(id));
-    cache.get_or_render(id, row, width, (is_open, full), || {
-        let lines = row::render(
-            &row::Ctx {
-                session,
-                width,
-                tz,
-                now,
-                full,
-            },
-            &row,
-            is_open,
-        );
-        if lines.is_empty() {
-            vec![Line::raw("")]
-        } else {
-            lines
-        }
-    })
+    list.cache
+        .get_or_render(id, row, width, (is_open, full), || {
+            let lines = row::render(
+                &row::Ctx {
+                    session,
+                    width,
+                    tz,
+                    now,
+                    full,
+                },
+                &row,
+                is_open,
+            );
+            if lines.is_empty() {
+                vec![Line::raw("")]
+            } else {
+                lines
+            }
+        })
 }
 
 fn height(s: &mut State, r: usize, width: u16) -> usize {
@@ -69,28 +70,28 @@ fn height(s: &mut State, r: usize, width: u16) -> usize {
 pub fn layout(s: &mut State, width: u16, height: usize) {
     let len = s.rows.len();
     if len == 0 || height == 0 {
-        s.screen.sel_overflow = 0;
-        s.top = 0;
-        s.top_skip = 0;
+        s.list.screen.sel_overflow = 0;
+        s.list.top = 0;
+        s.list.top_skip = 0;
         return;
     }
     s.selected = s.selected.min(len - 1);
     let sel = s.selected;
-    if s.top > sel || s.top >= len {
-        s.top = sel;
-        s.top_skip = 0;
+    if s.list.top > sel || s.list.top >= len {
+        s.list.top = sel;
+        s.list.top_skip = 0;
     }
     let hs = height_of(s, sel, width);
-    s.screen.sel_overflow = hs.saturating_sub(height);
+    s.list.screen.sel_overflow = hs.saturating_sub(height);
     // a row that shrank (collapsed, filtered) cannot stay scrolled past
     // its end: `k` would then move inside nothing
-    s.sel_offset = s.sel_offset.min(s.screen.sel_overflow);
-    if s.top == sel {
-        s.top_skip = s.top_skip.min(hs.saturating_sub(1));
+    s.sel_offset = s.sel_offset.min(s.list.screen.sel_overflow);
+    if s.list.top == sel {
+        s.list.top_skip = s.list.top_skip.min(hs.saturating_sub(1));
     }
     if hs >= height {
-        s.top = sel;
-        s.top_skip = if s.follow && sel + 1 == len {
+        s.list.top = sel;
+        s.list.top_skip = if s.follow && sel + 1 == len {
             hs - height
         } else {
             s.sel_offset.min(hs - height)
@@ -99,41 +100,41 @@ pub fn layout(s: &mut State, width: u16, height: usize) {
         let mut acc = hs;
         let mut r = sel;
         loop {
-            if r == s.top {
-                if acc.saturating_sub(s.top_skip) > height {
-                    s.top_skip = acc - height;
+            if r == s.list.top {
+                if acc.saturating_sub(s.list.top_skip) > height {
+                    s.list.top_skip = acc - height;
                 }
                 break;
             }
             r -= 1;
             acc += height_of(s, r, width);
             if acc >= height {
-                s.top = r;
-                s.top_skip = acc - height;
+                s.list.top = r;
+                s.list.top_skip = acc - height;
                 break;
             }
         }
     }
     // fill the screen when the end is in view
-    let mut total = height_of(s, s.top, width).saturating_sub(s.top_skip);
-    let mut r = s.top + 1;
+    let mut total = height_of(s, s.list.top, width).saturating_sub(s.list.top_skip);
+    let mut r = s.list.top + 1;
     while total < height && r < len {
         total += height_of(s, r, width);
         r += 1;
     }
     if total < height {
-        let take = (height - total).min(s.top_skip);
-        s.top_skip -= take;
+        let take = (height - total).min(s.list.top_skip);
+        s.list.top_skip -= take;
         total += take;
-        while total < height && s.top > 0 {
-            s.top -= 1;
-            let h = height_of(s, s.top, width);
+        while total < height && s.list.top > 0 {
+            s.list.top -= 1;
+            let h = height_of(s, s.list.top, width);
             if total + h > height {
-                s.top_skip = total + h - height;
+                s.list.top_skip = total + h - height;
                 total = height;
             } else {
                 total += h;
-                s.top_skip = 0;
+                s.list.top_skip = 0;
             }
         }
     }
@@ -172,7 +173,7 @@ fn height_of(s: &mut State, r: usize, width: u16) -> usize {
 
 pub fn draw(f: &mut Frame<'_>, area: Rect, s: &mut State) {
     let th = theme::current();
-    s.screen.visible.clear();
+    s.list.screen.visible.clear();
     if s.rows.is_empty() {
         let msg = if s.partial {
             " loading…".to_owned()
@@ -188,8 +189,8 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, s: &mut State) {
     layout(s, width, height);
     let query = s.search.query.clone();
     let mut y = 0usize;
-    let mut r = s.top;
-    let mut skip = s.top_skip;
+    let mut r = s.list.top;
+    let mut skip = s.list.top_skip;
     let visual = match s.mode {
         Mode::Visual { anchor } => Some(anchor.min(s.selected)..=anchor.max(s.selected)),
         _ => None,
@@ -223,7 +224,8 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, s: &mut State) {
             }
             y += 1;
         }
-        s.screen
+        s.list
+            .screen
             .visible
             .push((r, area.y + y0 as u16, (y - y0) as u16));
         skip = 0;

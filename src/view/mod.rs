@@ -6,7 +6,9 @@ pub mod content;
 pub mod frame;
 pub mod highlight;
 pub mod list;
+mod list_view;
 pub mod row;
 pub mod theme;
 
 pub use frame::draw;
+pub use list_view::{ListView, Screen};
