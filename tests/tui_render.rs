@@ -81,7 +81,7 @@ fn resize_keeps_the_selection_in_view() {
     for (w, h) in [(40, 10), (200, 60), (30, 6)] {
         let _ = draw(&mut s, w, h);
         assert!(
-            s.list.screen.visible.iter().any(|v| v.0 == s.selected),
+            s.list.screen.visible.iter().any(|v| v.row == s.selected),
             "{w}x{h}"
         );
     }
@@ -91,12 +91,12 @@ fn resize_keeps_the_selection_in_view() {
 fn click_selects_and_toggles() {
     let mut s = state(ccv::app::demo::session());
     let _ = draw(&mut s, 100, 40);
-    let (row, y, _) = *s
+    let ccv::view::Visible { row, y, .. } = *s
         .list
         .screen
         .visible
         .iter()
-        .find(|v| matches!(s.rows[v.0].kind, RowKind::Group { .. }))
+        .find(|v| matches!(s.rows[v.row].kind, RowKind::Group { .. }))
         .expect("a group on screen");
     let before = s.rows.len();
     perform_action(&mut s, Action::Click(y));
@@ -393,7 +393,7 @@ fn collapsing_a_tall_row_scrolled_inside_keeps_it_on_screen() {
     perform_action(&mut s, Action::Toggle);
     let _ = draw(&mut s, 80, 8);
     assert!(
-        s.list.screen.visible.iter().any(|v| v.0 == tall),
+        s.list.screen.visible.iter().any(|v| v.row == tall),
         "the collapsed row is on screen"
     );
     perform_action(&mut s, Action::Up(1));

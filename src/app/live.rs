@@ -193,8 +193,8 @@ impl State {
         if !self.live.is_live() {
             return false;
         }
-        self.list.screen.visible.iter().any(|&(i, _, _)| {
-            self.rows.get(i).is_some_and(|r| {
+        self.list.screen.visible.iter().any(|v| {
+            self.rows.get(v.row).is_some_and(|r| {
                 let t = self.session.transcript_checked(r.agent);
                 let item = t.and_then(|t| t.items.get(r.index as usize));
                 match r.kind {
@@ -214,7 +214,7 @@ impl State {
             .screen
             .visible
             .iter()
-            .filter_map(|&(i, _, _)| self.item_id(self.rows.get(i)?))
+            .filter_map(|v| self.item_id(self.rows.get(v.row)?))
             .collect();
         for id in ids {
             self.list.cache.invalidate(id);

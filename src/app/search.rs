@@ -143,8 +143,9 @@ impl State {
             add.push(Fold::Item(item.id));
         }
         let parent = agent.and_then(|a| {
-            let (holder, call) = self.session.agents.get(a as usize)?.call?;
-            let idx = self.session.transcript_checked(holder)?.index_of(call)?;
+            let c = self.session.agents.get(a as usize)?.call?;
+            let holder = c.holder.agent();
+            let idx = self.session.transcript_checked(holder)?.index_of(c.item)?;
             Some((a, (holder, idx)))
         });
         self.expanded.extend(add);
@@ -161,10 +162,10 @@ impl State {
     fn main_pos(&self, (mut agent, mut i): Hit) -> usize {
         for _ in 0..8 {
             let Some(a) = agent else { return i };
-            let Some((holder, call)) = self.session.agents.get(a as usize).and_then(|x| x.call)
-            else {
+            let Some(c) = self.session.agents.get(a as usize).and_then(|x| x.call) else {
                 return usize::MAX;
             };
+            let (holder, call) = (c.holder.agent(), c.item);
             let Some(idx) = self
                 .session
                 .transcript_checked(holder)

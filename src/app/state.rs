@@ -39,6 +39,16 @@ pub struct State {
     pub requests: Vec<Request>,
 }
 
+/// A row found again after the rows are derived anew: the item it shows,
+/// what kind of row, and where its top-level unit starts.
+#[derive(Debug, Clone, Copy)]
+struct Anchor {
+    agent: Option<u32>,
+    id: ItemId,
+    kind: std::mem::Discriminant<RowKind>,
+    top: u32,
+}
+
 /// The viewer's modes, one at a time: each decides what keys do.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Mode {
@@ -152,21 +162,28 @@ impl State {
     }
 
     /// The selected row's identity.
-    fn anchor(&self) -> Option<(Option<u32>, ItemId, std::mem::Discriminant<RowKind>, u32)> {
+    fn anchor(&self) -> Option<Anchor> {
         let r = self.rows.get(self.selected)?;
-        let id = self.item_id(r)?;
-        Some((r.agent, id, std::mem::discriminant(&r.kind), r.top))
+        Some(Anchor {
+            agent: r.agent,
+            id: self.item_id(r)?,
+            kind: std::mem::discriminant(&r.kind),
+            top: r.top,
+        })
     }
 
-    fn restore(
-        &mut self,
-        anchor: Option<(Option<u32>, ItemId, std::mem::Discriminant<RowKind>, u32)>,
-    ) {
+    fn restore(&mut self, anchor: Option<Anchor>) {
         if self.follow {
             self.select_last();
             return;
         }
-        let Some((agent, id, kind, top)) = anchor else {
+        let Some(Anchor {
+            agent,
+            id,
+            kind,
+            top,
+        }) = anchor
+        else {
             self.selected = self.selected.min(self.rows.len().saturating_sub(1));
             return;
         };
@@ -563,8 +580,8 @@ impl State {
             .screen
             .visible
             .iter()
-            .find(|&&(_, y0, h)| y >= y0 && y < y0 + h)
-            .map(|v| v.0);
+            .find(|v| y >= v.y && y < v.y + v.lines)
+            .map(|v| v.row);
         if let Some(r) = hit {
             self.select(r);
             perform_action(self, Action::Toggle);

@@ -15,9 +15,8 @@ pub struct Agent {
     /// `agentId`, or `sidechain-N` for inline sidechains that have none.
     pub id: String,
     pub transcript: Transcript,
-    /// The Task/Agent call that started it: (agent that holds the call or
-    /// `None` for the main transcript, the call's item id).
-    pub call: Option<(Option<u32>, ItemId)>,
+    /// The Task/Agent call that started it.
+    pub call: Option<CallRef>,
     /// Its first prompt, used to link inline sidechains to their call.
     pub prompt: Option<String>,
     pub agent_type: Option<String>,
@@ -29,6 +28,13 @@ pub struct Agent {
     /// Its rows come from `agent_progress` copies (a copied session without
     /// its `subagents/` folder).
     pub mirrored: bool,
+}
+
+/// A tool call, wherever it is: the transcript that holds it and its item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallRef {
+    pub holder: Target,
+    pub item: ItemId,
 }
 
 impl Agent {
@@ -47,7 +53,7 @@ impl Agent {
 
     /// The Task/Agent call that started this agent.
     pub fn call_of<'a>(&self, session: &'a Session) -> Option<&'a ToolCall> {
-        let (holder, id) = self.call?;
+        let CallRef { holder, item: id } = self.call?;
         let t = session.transcript(holder);
         match &t.items.get(t.index_of(id)?)?.detail {
             Detail::Call(c) => Some(c),
@@ -170,19 +176,11 @@ impl Session {
     // --- linking subagents to the calls that started them -------------
 
     pub(super) fn link(&mut self, agent: u32, holder: Target, call: ItemId) {
-        let holder = match holder {
-            Target::Main => None,
-            Target::Agent(a) if a == agent => return,
-            Target::Agent(a) => Some(a),
-        };
-        if self.agents[agent as usize].call.is_some() {
+        if holder == Target::Agent(agent) || self.agents[agent as usize].call.is_some() {
             return;
         }
-        self.agents[agent as usize].call = Some((holder, call));
-        let t = match holder {
-            None => &mut self.main,
-            Some(a) => &mut self.agents[a as usize].transcript,
-        };
+        self.agents[agent as usize].call = Some(CallRef { holder, item: call });
+        let t = self.transcript_mut(holder);
         let mut kind = None;
         if let Some(idx) = t.index_of(call) {
             if let Detail::Call(c) = &mut t.items[idx].detail {

@@ -29,14 +29,17 @@ pub fn check(session: &Session, live: bool) -> Vec<Finding> {
         let first = session
             .session_id_lines
             .first()
-            .map(|(s, _, _)| s.as_str())
+            .map(|s| s.id.as_str())
             .unwrap_or("");
-        for (sid, source, line) in session.session_id_lines.iter().skip(1) {
+        for at in session.session_id_lines.iter().skip(1) {
             out.push(Finding {
-                source: *source,
-                line: *line,
+                source: at.source,
+                line: at.line,
                 kind: FindingKind::SeveralSessions,
-                message: format!("sessionId changes from {first} to {sid} (a resumed session?)"),
+                message: format!(
+                    "sessionId changes from {first} to {} (a resumed session?)",
+                    at.id
+                ),
                 item_id: None,
             });
         }

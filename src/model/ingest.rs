@@ -250,8 +250,12 @@ impl Session {
             return;
         }
         if let Some(sid) = e.session_id.as_deref().or(e.session_id_snake.as_deref()) {
-            if !self.session_id_lines.iter().any(|(s, _, _)| s == sid) {
-                self.session_id_lines.push((sid.to_owned(), source, line));
+            if !self.session_id_lines.iter().any(|s| s.id == sid) {
+                self.session_id_lines.push(super::session::SessionIdAt {
+                    id: sid.to_owned(),
+                    source,
+                    line,
+                });
             }
         }
     }

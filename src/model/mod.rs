@@ -26,5 +26,5 @@ pub mod title;
 pub mod transcript;
 
 pub use item::{Category, Detail, Item, ItemId, Kind, ToolCall, ToolResult};
-pub use session::{Agent, Changes, Meta, Session, Stats};
+pub use session::{Agent, Changes, Meta, Session, Stats, Target};
 pub use transcript::Transcript;

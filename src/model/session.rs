@@ -108,11 +108,28 @@ impl Changes {
     }
 }
 
-/// Where an entry's items go.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum Target {
+/// A transcript of the session: the main one, or a subagent's (index into
+/// `Session::agents`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Target {
     Main,
     Agent(u32),
+}
+
+impl Target {
+    /// The subagent, for a subagent's transcript.
+    pub fn agent(self) -> Option<u32> {
+        match self {
+            Target::Main => None,
+            Target::Agent(a) => Some(a),
+        }
+    }
+}
+
+impl From<Option<u32>> for Target {
+    fn from(agent: Option<u32>) -> Target {
+        agent.map_or(Target::Main, Target::Agent)
+    }
 }
 
 #[derive(Debug, Default)]
@@ -131,7 +148,7 @@ pub struct Session {
     pub(super) changes: Changes,
     /// Each `sessionId` of the session's own lines, with where it first
     /// appears (a resumed session can hold several).
-    pub session_id_lines: Vec<(String, u16, u32)>,
+    pub session_id_lines: Vec<SessionIdAt>,
     /// The viewer's finding marks, kept up to date line by line.
     pub(super) marks: super::marks::Marks,
     pub(super) mark_tracker: super::marks::Tracker,
@@ -145,6 +162,14 @@ pub struct Session {
 }
 
 pub const MAIN: u16 = 0;
+
+/// Where a `sessionId` of the session's own lines first appears.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionIdAt {
+    pub id: String,
+    pub source: u16,
+    pub line: u32,
+}
 
 /// Opens a session file. Only regular files are sessions: a FIFO would
 /// block for ever, a device (`/dev/zero`, `/dev/urandom`) never ends.
@@ -316,10 +341,10 @@ impl Session {
         c
     }
 
-    pub fn transcript(&self, agent: Option<u32>) -> &Transcript {
-        match agent {
-            None => &self.main,
-            Some(a) => &self.agents[a as usize].transcript,
+    pub fn transcript(&self, target: impl Into<Target>) -> &Transcript {
+        match target.into() {
+            Target::Main => &self.main,
+            Target::Agent(a) => &self.agents[a as usize].transcript,
         }
     }
 
@@ -520,7 +545,7 @@ impl Session {
             self.changes.rebuilt |= !appended;
             let ag = &self.agents[target_agent(target) as usize];
             match ag.call {
-                Some((_, call)) => push_unique(&mut self.changes.updated, call),
+                Some(c) => push_unique(&mut self.changes.updated, c.item),
                 // a subagent no call links to shows on its own first row
                 None => {
                     if let Some(first) = ag.transcript.items.first() {

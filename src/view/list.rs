@@ -3,7 +3,7 @@
 //! it shows, plus those it walks over to keep the selection in view.
 
 use super::cache::Lines;
-use super::highlight::highlight;
+use super::matches::highlight;
 use super::row;
 use super::theme;
 use crate::app::state::{Mode, State};
@@ -224,10 +224,11 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, s: &mut State) {
             }
             y += 1;
         }
-        s.list
-            .screen
-            .visible
-            .push((r, area.y + y0 as u16, (y - y0) as u16));
+        s.list.screen.visible.push(super::Visible {
+            row: r,
+            y: area.y + y0 as u16,
+            lines: (y - y0) as u16,
+        });
         skip = 0;
         r += 1;
     }

@@ -19,10 +19,19 @@ pub struct ListView {
 pub struct Screen {
     pub width: u16,
     pub height: u16,
-    /// Rows on screen: (row index, first screen line, lines shown).
-    pub visible: Vec<(usize, u16, u16)>,
+    /// Rows on screen, top to bottom.
+    pub visible: Vec<Visible>,
     /// Lines of the selected row that do not fit on the screen.
     pub sel_overflow: usize,
+}
+
+/// A row on screen: which, the screen line it starts at, how many lines
+/// of it are shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Visible {
+    pub row: usize,
+    pub y: u16,
+    pub lines: u16,
 }
 
 impl Default for Screen {

@@ -4,11 +4,11 @@ pub mod cache;
 pub mod call;
 pub mod content;
 pub mod frame;
-pub mod highlight;
 pub mod list;
 mod list_view;
+pub mod matches;
 pub mod row;
 pub mod theme;
 
 pub use frame::draw;
-pub use list_view::{ListView, Screen};
+pub use list_view::{ListView, Screen, Visible};
