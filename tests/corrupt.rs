@@ -2,32 +2,18 @@
 //! unknown types shown as rows, nothing else lost. Skips with a reason when
 //! the generator (../shared/bench) is absent.
 
+mod common;
+
 use assert_cmd::Command;
 use std::collections::BTreeMap;
-use std::path::Path;
 
 #[test]
 fn every_corrupt_line_is_reported() {
-    let generator = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/gen-session");
-    if !generator.exists() {
-        eprintln!("skipping: {} is absent", generator.display());
+    let Some((_dir, file, stats)) =
+        common::generated(&["--size", "16M", "--seed", "3", "--corrupt", "--stats"])
+    else {
         return;
-    }
-    let dir = tempfile::tempdir().expect("tempdir");
-    let file = dir.path().join("bad.jsonl");
-    let generated = std::process::Command::new("python3")
-        .arg(&generator)
-        .args(["--size", "16M", "--seed", "3", "--corrupt", "--stats", "-o"])
-        .arg(&file)
-        .output()
-        .expect("run gen-session");
-    assert!(
-        generated.status.success(),
-        "{}",
-        String::from_utf8_lossy(&generated.stderr)
-    );
-    let stats = String::from_utf8_lossy(&generated.stdout).into_owned()
-        + &String::from_utf8_lossy(&generated.stderr);
+    };
     let mut bad: BTreeMap<String, u64> = BTreeMap::new();
     for line in stats.lines() {
         let mut parts = line.split_whitespace();

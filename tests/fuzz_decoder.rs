@@ -14,9 +14,7 @@ use ccv::model::lines::LineSplitter;
 
 mod common;
 
-const FIXTURE: &[u8] = include_bytes!("fixtures/kinds.jsonl");
-
-use common::Rng;
+use common::{KINDS as FIXTURE, Rng};
 
 const FRAGMENTS: &[&[u8]] = &[
     b"{",

@@ -1,6 +1,8 @@
 //! The viewer's finding marks are kept up to date as lines arrive; after
 //! every step they must equal the marks derived from the whole session.
 
+mod common;
+
 use ccv::model::Session;
 use ccv::model::check::FindingKind;
 use serde_json::{Value, json};
@@ -48,55 +50,22 @@ fn check_file(name: &str, bytes: &[u8], seed: u64) {
 }
 
 fn line(kind: &str, uuid: &str, parent: &str, message: Value) -> String {
-    json!({"type": kind, "uuid": uuid, "parentUuid": parent, "sessionId": "s1",
-           "timestamp": "2025-06-01T10:00:00Z", "message": message})
-    .to_string()
+    common::jsonl::line(kind, uuid, parent, 0, message)
 }
 
-fn assistant(id: &str, content: Value) -> Value {
-    json!({"id": id, "role": "assistant", "model": "claude-test", "content": content})
-}
-
-fn user(text: &str) -> Value {
-    json!({"role": "user", "content": text})
-}
+use common::jsonl::{assistant, user};
 
 fn result(id: &str) -> Value {
-    json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": id, "content": "ok"}]})
+    common::jsonl::result(id, "ok")
 }
 
 fn call(id: &str) -> Value {
-    json!([{"type": "tool_use", "id": id, "name": "Bash", "input": {"command": "make"}}])
+    common::jsonl::call(id, "Bash", json!({"command": "make"}))
 }
 
-/// The fixture of tests/tui_findings.rs: a dangling parent, a result
-/// without its call, a lost call and one still running.
+/// The fixture of tests/tui_findings.rs.
 fn tui_findings() -> String {
-    [
-        line("user", "u1", "gone", user("hello there")),
-        line(
-            "assistant",
-            "a1",
-            "u1",
-            assistant("m1", json!([{"type": "text", "text": "hi"}])),
-        ),
-        line("user", "r1", "a1", result("toolu_nowhere")),
-        line("assistant", "a2", "r1", assistant("m2", call("toolu_lost"))),
-        line(
-            "assistant",
-            "a3",
-            "a2",
-            assistant("m3", json!([{"type": "text", "text": "moving on"}])),
-        ),
-        line(
-            "assistant",
-            "a4",
-            "a3",
-            assistant("m4", call("toolu_pending")),
-        ),
-    ]
-    .join("\n")
-        + "\n"
+    common::jsonl::findings()
 }
 
 /// Parents written after their children (one closing a cycle), a result
@@ -135,8 +104,6 @@ fn edge_cases() -> String {
     .join("\n")
         + "\n"
 }
-
-mod common;
 
 #[test]
 fn fixtures_mark_as_a_full_check_does() {

@@ -11,9 +11,7 @@ use ratatui::backend::TestBackend;
 
 mod common;
 
-const FIXTURE: &[u8] = include_bytes!("fixtures/kinds.jsonl");
-
-use common::Rng;
+use common::{KINDS as FIXTURE, Rng};
 
 const NASTY: &[&[u8]] = &[
     b"\x1b]2;pwned\x07",

@@ -6,14 +6,8 @@
 # Usage: tests/tmux_copy.sh path/to/ccv
 # Exit status: 0 pass, 1 fail, 77 skipped (no tmux).
 set -u
-CCV=${1:?usage: $0 path/to/ccv}
-CCV=$(cd "$(dirname "$CCV")" && pwd)/$(basename "$CCV")
-command -v tmux >/dev/null || { echo "SKIP: tmux not installed"; exit 77; }
-
-SOCK=ccvcopy$$
-WORK=$(mktemp -d)
-cleanup() { tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$WORK"; }
-trap cleanup EXIT
+. "$(dirname "$0")/tmux_lib.sh"
+tmux_setup ccvcopy "$@"
 
 # A small session; never the machine's real ~/.claude.
 mkdir -p "$WORK/home" "$WORK/claude"

@@ -6,14 +6,8 @@
 # Usage: tests/tmux_live.sh path/to/ccv
 # Exit status: 0 pass, 1 fail, 77 skipped (no tmux).
 set -u
-CCV=${1:?usage: $0 path/to/ccv}
-CCV=$(cd "$(dirname "$CCV")" && pwd)/$(basename "$CCV")
-command -v tmux >/dev/null || { echo "SKIP: tmux not installed"; exit 77; }
-
-SOCK=ccvlive$$
-WORK=$(mktemp -d)
-cleanup() { tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$WORK"; }
-trap cleanup EXIT
+. "$(dirname "$0")/tmux_lib.sh"
+tmux_setup ccvlive "$@"
 ENV="env HOME='$WORK/home' CLAUDE_CONFIG_DIR='$WORK/claude' TERM=xterm-256color"
 FAIL=0
 

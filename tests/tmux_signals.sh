@@ -6,14 +6,8 @@
 # Usage: tests/tmux_signals.sh path/to/ccv
 # Exit status: 0 pass, 1 fail, 77 skipped (no tmux).
 set -u
-CCV=${1:?usage: $0 path/to/ccv}
-CCV=$(cd "$(dirname "$CCV")" && pwd)/$(basename "$CCV")
-command -v tmux >/dev/null || { echo "SKIP: tmux not installed"; exit 77; }
-
-SOCK=ccvsig$$
-WORK=$(mktemp -d)
-cleanup() { tmux -L "$SOCK" kill-server 2>/dev/null; sleep 0.2; rm -rf "$WORK" 2>/dev/null; }
-trap cleanup EXIT
+. "$(dirname "$0")/tmux_lib.sh"
+tmux_setup ccvsig "$@"
 FAIL=0
 pane() { tmux -L "$SOCK" capture-pane -p -t "$1"; }
 expect() { # name text what

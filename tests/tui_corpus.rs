@@ -5,7 +5,6 @@
 use ccv::app::{Action, State, perform_action};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use std::path::PathBuf;
 
 mod common;
 
@@ -34,25 +33,10 @@ fn every_corpus_session_pages_through_expanded() {
 /// A generated session with every kind of corrupt line, in the viewer.
 #[test]
 fn a_corrupt_session_pages_through_expanded() {
-    let generator = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/bench/gen-session"
-    ));
-    if !generator.exists() {
-        eprintln!("skipping: {} is absent", generator.display());
+    let Some((_dir, file, _)) = common::generated(&["--size", "2M", "--seed", "11", "--corrupt"])
+    else {
         return;
-    }
-    let dir = tempfile::tempdir().expect("tempdir");
-    let file = dir.path().join("bad.jsonl");
-    let ok = std::process::Command::new("python3")
-        .arg(&generator)
-        .args(["--size", "2M", "--seed", "11", "--corrupt", "-o"])
-        .arg(&file)
-        .output()
-        .expect("run gen-session")
-        .status
-        .success();
-    assert!(ok, "gen-session failed");
+    };
     page_through(&file);
 }
 

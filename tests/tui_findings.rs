@@ -1,95 +1,27 @@
 //! Rows that `ccv check` has a finding about carry a `⚠` in the gutter,
 //! and say why when expanded (or always, when they cannot be expanded).
 
+mod common;
+
 use ccv::app::{Action, State, perform_action};
 use ccv::model::{Kind, Session};
 use ccv::rows::RowKind;
+use common::jsonl::{assistant, call, line, text, user};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use serde_json::{Value, json};
-
-fn line(kind: &str, uuid: &str, parent: &str, n: u32, message: Value) -> String {
-    json!({
-        "type": kind,
-        "uuid": uuid,
-        "parentUuid": parent,
-        "sessionId": "s1",
-        "timestamp": format!("2025-06-01T10:{n:02}:00Z"),
-        "message": message,
-    })
-    .to_string()
-}
-
-fn assistant(id: &str, content: Value) -> Value {
-    json!({"id": id, "role": "assistant", "model": "claude-test", "content": content})
-}
+use serde_json::json;
 
 /// A dangling parentUuid, a result without its call, a call whose result
 /// never came (the conversation went on), and a call still running.
 fn session() -> Session {
-    let lines = [
-        line(
-            "user",
-            "u1",
-            "gone",
-            0,
-            json!({"role": "user", "content": "hello there"}),
-        ),
-        line(
-            "assistant",
-            "a1",
-            "u1",
-            1,
-            assistant("m1", json!([{"type": "text", "text": "hi"}])),
-        ),
-        line(
-            "user",
-            "r1",
-            "a1",
-            2,
-            json!({"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": "toolu_nowhere", "content": "orphan output"}]}),
-        ),
-        line(
-            "assistant",
-            "a2",
-            "r1",
-            3,
-            assistant(
-                "m2",
-                json!([
-            {"type": "tool_use", "id": "toolu_lost", "name": "Bash", "input": {"command": "make"}}]),
-            ),
-        ),
-        line(
-            "assistant",
-            "a3",
-            "a2",
-            4,
-            assistant("m3", json!([{"type": "text", "text": "moving on"}])),
-        ),
-        line(
-            "assistant",
-            "a4",
-            "a3",
-            5,
-            assistant(
-                "m4",
-                json!([
-            {"type": "tool_use", "id": "toolu_pending", "name": "Read", "input": {"file_path": "/x.rs"}}]),
-            ),
-        ),
-    ];
     let mut s = Session::new(None);
-    s.feed(0, (lines.join("\n") + "\n").as_bytes());
+    s.feed(0, common::jsonl::findings().as_bytes());
     s.finish(0);
     s
 }
 
 fn state() -> State {
-    let mut s = State::new(session());
-    s.tz = jiff::tz::TimeZone::UTC;
-    s
+    common::utc_state(session())
 }
 
 fn draw(s: &mut State) -> Vec<String> {
@@ -186,8 +118,7 @@ fn marked_rows_show_a_warning_in_the_gutter() {
 
 #[test]
 fn a_call_is_marked_once_the_conversation_goes_on_without_its_result() {
-    let mut s = State::new(Session::new(None));
-    s.tz = jiff::tz::TimeZone::UTC;
+    let mut s = common::utc_state(Session::new(None));
     // followed and being written: a call without a result is running
     s.live.attached = true;
     let feed = |s: &mut State, l: String| {
@@ -195,16 +126,7 @@ fn a_call_is_marked_once_the_conversation_goes_on_without_its_result() {
         let c = s.session.take_changes();
         s.apply_changes(c);
     };
-    feed(
-        &mut s,
-        line(
-            "user",
-            "u1",
-            "",
-            0,
-            json!({"role": "user", "content": "go"}),
-        ),
-    );
+    feed(&mut s, line("user", "u1", "", 0, user("go")));
     feed(
         &mut s,
         line(
@@ -212,24 +134,14 @@ fn a_call_is_marked_once_the_conversation_goes_on_without_its_result() {
             "a1",
             "u1",
             1,
-            assistant(
-                "m1",
-                json!([
-            {"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {"command": "make"}}]),
-            ),
+            assistant("m1", call("toolu_1", "Bash", json!({"command": "make"}))),
         ),
     );
     let screen = draw(&mut s);
     assert!(screen_line(&screen, "make").contains("running"));
     feed(
         &mut s,
-        line(
-            "assistant",
-            "a2",
-            "a1",
-            2,
-            assistant("m2", json!([{"type": "text", "text": "next"}])),
-        ),
+        line("assistant", "a2", "a1", 2, assistant("m2", text("next"))),
     );
     let screen = draw(&mut s);
     let row = screen_line(&screen, "make");

@@ -2,6 +2,8 @@
 //! calls, reloads after a rewrite, a newer session in the project, and the
 //! copy keys. Driven without a terminal (state + TestBackend).
 
+mod common;
+
 use ccv::app::{Action, Request, State, perform_action};
 use ccv::live::LiveEvent;
 use ccv::model::Session;
@@ -60,8 +62,7 @@ fn viewer(text: &str) -> State {
     let mut session = Session::new(Some("/tmp/s.jsonl".into()));
     session.feed(0, text.as_bytes());
     let _ = session.take_changes();
-    let mut s = State::new(session);
-    s.tz = jiff::tz::TimeZone::UTC;
+    let mut s = common::utc_state(session);
     s.live.attached = true;
     s.live.now_ms = T0_MS + 5_000;
     s

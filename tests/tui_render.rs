@@ -2,6 +2,8 @@
 //! and the guarantee that no control character from a session reaches a
 //! cell.
 
+mod common;
+
 use ccv::app::{Action, State, perform_action};
 use ccv::model::Session;
 use ccv::rows::RowKind;
@@ -10,9 +12,7 @@ use ratatui::backend::TestBackend;
 use serde_json::json;
 
 fn state(session: Session) -> State {
-    let mut s = State::new(session);
-    s.tz = jiff::tz::TimeZone::UTC;
-    s
+    common::utc_state(session)
 }
 
 fn draw(s: &mut State, w: u16, h: u16) -> Terminal<TestBackend> {

@@ -7,9 +7,7 @@ use ccv::model::{Kind, Session};
 use ccv::rows::{Fold, RowKind};
 
 fn demo() -> State {
-    let mut s = State::new(ccv::app::demo::session());
-    s.tz = jiff::tz::TimeZone::UTC;
-    s
+    common::utc_state(ccv::app::demo::session())
 }
 
 fn kind_at(s: &State, r: usize) -> RowKind {

@@ -2,6 +2,8 @@
 //! `<session>/subagents/`) get a folded row: next to their compaction, or
 //! at the end of the transcript when they belong to none.
 
+mod common;
+
 use ccv::app::{Action, State, perform_action};
 use ccv::model::loader::load_with_subagents;
 use ccv::rows::{Fold, RowKind};
@@ -111,9 +113,7 @@ fn fixture(dir: &Path) -> State {
         &agent("nowhere", "z"),
     );
     let session = load_with_subagents(&main).expect("loads");
-    let mut s = State::new(session);
-    s.tz = jiff::tz::TimeZone::UTC;
-    s
+    common::utc_state(session)
 }
 
 fn agent_rows(s: &State) -> Vec<(usize, u32)> {

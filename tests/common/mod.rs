@@ -5,6 +5,9 @@
 
 use std::path::PathBuf;
 
+/// `tests/fixtures/kinds.jsonl`: one line of every entry and block kind.
+pub const KINDS: &[u8] = include_bytes!("../fixtures/kinds.jsonl");
+
 /// The real session files of `../shared/corpus`, sorted; `None` (after
 /// saying so) when `../shared` is not beside the repo.
 pub fn corpus_files() -> Option<Vec<PathBuf>> {
@@ -81,4 +84,119 @@ pub fn exported(s: &ccv::model::Session, format: ccv::export::Format) -> String 
     };
     ccv::export::export(s, &opts, &mut out).expect("export");
     String::from_utf8(out).expect("utf8")
+}
+
+/// A viewer state of this session, in UTC (screens do not depend on the
+/// machine's zone).
+pub fn utc_state(session: ccv::model::Session) -> ccv::app::State {
+    let mut s = ccv::app::State::new(session);
+    s.tz = jiff::tz::TimeZone::UTC;
+    s
+}
+
+/// `gen-session` (../shared/bench) run with these arguments, writing into
+/// a new temporary directory: `None`, after saying why, when the generator
+/// is absent. Returns the directory (kept alive), the file, and what the
+/// generator printed.
+pub fn generated(args: &[&str]) -> Option<(tempfile::TempDir, PathBuf, String)> {
+    let generator = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/bench/gen-session"
+    ));
+    if !generator.exists() {
+        eprintln!("skipping: {} is absent", generator.display());
+        return None;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("generated.jsonl");
+    let out = std::process::Command::new("python3")
+        .arg(&generator)
+        .args(args)
+        .arg("-o")
+        .arg(&file)
+        .output()
+        .expect("run gen-session");
+    assert!(
+        out.status.success(),
+        "gen-session failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let said =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    Some((dir, file, said))
+}
+
+/// JSONL builders: a line of `kind` whose `message` is given, and the
+/// messages themselves. `minute` sets the timestamp (10:MM on 2025-06-01).
+pub mod jsonl {
+    use serde_json::{Value, json};
+
+    pub fn line(kind: &str, uuid: &str, parent: &str, minute: u32, message: Value) -> String {
+        json!({"type": kind, "uuid": uuid, "parentUuid": parent, "sessionId": "s1",
+               "timestamp": format!("2025-06-01T10:{minute:02}:00Z"), "message": message})
+        .to_string()
+    }
+
+    pub fn assistant(id: &str, content: Value) -> Value {
+        json!({"id": id, "role": "assistant", "model": "claude-test", "content": content})
+    }
+
+    pub fn user(text: &str) -> Value {
+        json!({"role": "user", "content": text})
+    }
+
+    pub fn result(id: &str, text: &str) -> Value {
+        json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": id, "content": text}]})
+    }
+
+    pub fn call(id: &str, name: &str, input: Value) -> Value {
+        json!([{"type": "tool_use", "id": id, "name": name, "input": input}])
+    }
+
+    pub fn text(t: &str) -> Value {
+        json!([{"type": "text", "text": t}])
+    }
+
+    /// What `ccv check` has to say about, one of each: a dangling parent, a
+    /// result without its call, a call the conversation left without a
+    /// result, and one still running.
+    pub fn findings() -> String {
+        [
+            line("user", "u1", "gone", 0, user("hello there")),
+            line("assistant", "a1", "u1", 1, assistant("m1", text("hi"))),
+            line(
+                "user",
+                "r1",
+                "a1",
+                2,
+                result("toolu_nowhere", "orphan output"),
+            ),
+            line(
+                "assistant",
+                "a2",
+                "r1",
+                3,
+                assistant("m2", call("toolu_lost", "Bash", json!({"command": "make"}))),
+            ),
+            line(
+                "assistant",
+                "a3",
+                "a2",
+                4,
+                assistant("m3", text("moving on")),
+            ),
+            line(
+                "assistant",
+                "a4",
+                "a3",
+                5,
+                assistant(
+                    "m4",
+                    call("toolu_pending", "Read", json!({"file_path": "/x.rs"})),
+                ),
+            ),
+        ]
+        .join("\n")
+            + "\n"
+    }
 }
