@@ -113,12 +113,20 @@ fn is_ctrl_z(k: &crossterm::event::KeyEvent) -> bool {
         && matches!(k.code, KeyCode::Char('z' | 'Z'))
 }
 
+/// What the terminal shows: the session list, or a session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Screen {
+    Picker,
+    Viewer,
+}
+
 struct Viewer {
     tx: Sender<AppEvent>,
     term: Term,
     state: State,
+    /// The session list, kept while a session is viewed (q goes back to it).
     picker: Option<crate::picker::PickerState>,
-    in_picker: bool,
+    screen: Screen,
     /// The current load; events of others are stale.
     generation: u64,
     /// The whole session has arrived (a preview no longer replaces it).
@@ -157,7 +165,7 @@ impl Viewer {
             term,
             state,
             picker: None,
-            in_picker: false,
+            screen: Screen::Viewer,
             generation: 0,
             loaded: false,
             error: None,
@@ -185,7 +193,7 @@ impl Viewer {
             Start::Picker(root) => {
                 workers::spawn_scan(root, self.tx.clone());
                 self.picker = Some(crate::picker::PickerState::new(now_ms()));
-                self.in_picker = true;
+                self.screen = Screen::Picker;
             }
         }
     }
@@ -254,13 +262,13 @@ impl Viewer {
                 live |= matches!(ev, AppEvent::Live { .. });
                 shown |= self.handle(ev);
                 if self.state.quit
-                    && !self.in_picker
+                    && self.screen == Screen::Viewer
                     && self.picker.is_some()
                     && self.error.is_none()
                 {
                     // q in the viewer goes back to the picker
                     self.state.quit = false;
-                    self.in_picker = true;
+                    self.screen = Screen::Picker;
                     self.generation += 1;
                     self.follower = None;
                 }
@@ -287,7 +295,7 @@ impl Viewer {
                 t.drawn(&self.state.session);
             }
             self.ticker
-                .want(!self.in_picker && self.state.running_on_screen());
+                .want(self.screen == Screen::Viewer && self.state.running_on_screen());
             if shown && first_frame.is_none() {
                 first_frame = Some(t0.elapsed());
             }
@@ -300,7 +308,7 @@ impl Viewer {
 
     fn draw(&mut self) -> std::io::Result<()> {
         match &self.picker {
-            Some(p) if self.in_picker => self
+            Some(p) if self.screen == Screen::Picker => self
                 .term
                 .draw(|f| crate::picker::draw(f, f.area(), p))
                 .map(|_| ()),
@@ -341,14 +349,14 @@ impl Viewer {
                 self.suspend();
                 false
             }
-            AppEvent::Term(crossterm::event::Event::Key(k)) if self.in_picker => {
+            AppEvent::Term(crossterm::event::Event::Key(k)) if self.screen == Screen::Picker => {
                 let Some(p) = &mut self.picker else {
                     return false;
                 };
                 p.now_ms = now_ms();
                 match crate::picker::handle_key(p, k) {
                     crate::picker::PickerOutcome::Open(path) => {
-                        self.in_picker = false;
+                        self.screen = Screen::Viewer;
                         self.open(path, true);
                     }
                     crate::picker::PickerOutcome::Quit => self.state.quit = true,
@@ -356,7 +364,7 @@ impl Viewer {
                 }
                 false
             }
-            AppEvent::Term(_) if self.in_picker => false,
+            AppEvent::Term(_) if self.screen == Screen::Picker => false,
             AppEvent::Term(e) => {
                 let action = if matches!(self.state.mode, super::state::Mode::Search(_)) {
                     keymap::map_prompt(&e)
@@ -429,7 +437,7 @@ impl Viewer {
             LoadEvent::Failed(e) => {
                 if self.picker.is_some() {
                     // back to the list, saying why
-                    self.in_picker = true;
+                    self.screen = Screen::Picker;
                     if let Some(p) = &mut self.picker {
                         p.message = Some(e);
                     }

@@ -12,11 +12,11 @@ pub struct ListView {
     pub top_skip: usize,
     pub cache: LineCache,
     /// What the last frame drew.
-    pub screen: Screen,
+    pub screen: Geometry,
 }
 
 #[derive(Debug)]
-pub struct Screen {
+pub struct Geometry {
     pub width: u16,
     pub height: u16,
     /// Rows on screen, top to bottom.
@@ -34,9 +34,9 @@ pub struct Visible {
     pub lines: u16,
 }
 
-impl Default for Screen {
+impl Default for Geometry {
     fn default() -> Self {
-        Screen {
+        Geometry {
             width: 80,
             height: 24,
             visible: Vec::new(),

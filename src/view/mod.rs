@@ -11,4 +11,4 @@ pub mod row;
 pub mod theme;
 
 pub use frame::draw;
-pub use list_view::{ListView, Screen, Visible};
+pub use list_view::{Geometry, ListView, Visible};
