@@ -14,7 +14,7 @@ use ccv::model::lines::LineSplitter;
 
 mod common;
 
-use common::{KINDS as FIXTURE, Rng};
+use common::Rng;
 
 const FRAGMENTS: &[&[u8]] = &[
     b"{",
@@ -57,7 +57,10 @@ fn env_num(name: &str, default: u64) -> u64 {
 }
 
 fn seed_lines() -> Vec<Vec<u8>> {
-    let mut lines: Vec<Vec<u8>> = FIXTURE.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect();
+    let mut lines: Vec<Vec<u8>> = common::fixtures()
+        .split(|&b| b == b'\n')
+        .map(<[u8]>::to_vec)
+        .collect();
     if let Some(files) = common::corpus_files() {
         // a few lines of each real file keep the budget small
         for f in files.iter().take(40) {

@@ -130,10 +130,9 @@ fn fixtures_mark_as_a_full_check_does() {
             FindingKind::Unreadable
         ]
     );
-    let kinds = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/kinds.jsonl");
-    let bytes = std::fs::read(kinds).expect("tests/fixtures/kinds.jsonl");
     for seed in [3, 4, 5] {
-        check_file("kinds.jsonl", &bytes, seed);
+        check_file("kinds.jsonl", common::KINDS, seed);
+        check_file("newer.jsonl", common::NEWER, seed);
     }
 }
 

@@ -11,7 +11,7 @@ use ratatui::backend::TestBackend;
 
 mod common;
 
-use common::{KINDS as FIXTURE, Rng};
+use common::Rng;
 
 const NASTY: &[&[u8]] = &[
     b"\x1b]2;pwned\x07",
@@ -79,7 +79,7 @@ fn mutated_sessions_never_crash_and_every_line_is_accounted_for() {
     let mut term = Terminal::new(TestBackend::new(90, 30)).expect("test terminal");
     let mut broken = 0;
     for round in 0..rounds {
-        let bytes = mutate(&mut rng, FIXTURE.to_vec());
+        let bytes = mutate(&mut rng, common::fixtures().to_vec());
         broken += usize::from(check(
             &mut rng,
             &mut term,
@@ -229,7 +229,7 @@ fn random_live_events_never_crash_the_viewer() {
     for round in 0..rounds {
         let mut s = State::new(Session::new(Some("/tmp/x.jsonl".into())));
         s.live.attached = true;
-        let bytes = mutate(&mut rng, FIXTURE.to_vec());
+        let bytes = mutate(&mut rng, common::fixtures().to_vec());
         let mut at = 0;
         let mut agents = 0u16;
         for step in 0..200 {
@@ -247,7 +247,7 @@ fn random_live_events_never_crash_the_viewer() {
                 }
                 4 => LiveEvent::Appended {
                     source: rng.below(s.session.sources.len() + 1) as u16,
-                    bytes: FIXTURE[..rng.below(FIXTURE.len())].to_vec(),
+                    bytes: common::fixtures()[..rng.below(common::fixtures().len())].to_vec(),
                 },
                 5 => LiveEvent::StdinEof,
                 6 => LiveEvent::Replaced { source: 0 },

@@ -259,7 +259,7 @@ fn file(a: &Map<String, Value>) -> String {
         .and_then(|f| f.get("numLines").or(f.get("totalLines")))
         .and_then(Value::as_u64)
     {
-        let _ = write!(head, " · {n} lines");
+        let _ = write!(head, " · {n} line{}", if n == 1 { "" } else { "s" });
     }
     if body.trim().is_empty() {
         head
@@ -412,6 +412,6 @@ mod tests {
             "file",
             r#"{"filename":"/r/a.txt","content":{"type":"text","file":{"filePath":"/r/a.txt","content":"hello","numLines":1}}}"#,
         );
-        assert_eq!(t, "File shown to Claude: /r/a.txt · 1 lines\nhello");
+        assert_eq!(t, "File shown to Claude: /r/a.txt · 1 line\nhello");
     }
 }

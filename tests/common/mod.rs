@@ -8,6 +8,16 @@ use std::path::PathBuf;
 /// `tests/fixtures/kinds.jsonl`: one line of every entry and block kind.
 pub const KINDS: &[u8] = include_bytes!("../fixtures/kinds.jsonl");
 
+/// `tests/fixtures/newer.jsonl`: the kinds of 2.1.156 and later
+/// (attachments, agent_progress, documents, continued-in...).
+pub const NEWER: &[u8] = include_bytes!("../fixtures/newer.jsonl");
+
+/// Both fixtures, one after the other: what the fuzzers start from.
+pub fn fixtures() -> &'static [u8] {
+    static ALL: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| [KINDS, NEWER].concat())
+}
+
 /// The real session files of `../shared/corpus`, sorted; `None` (after
 /// saying so) when `../shared` is not beside the repo.
 pub fn corpus_files() -> Option<Vec<PathBuf>> {
