@@ -367,3 +367,26 @@ fn agent_progress_is_hidden_when_the_subagent_has_its_file() {
     assert_eq!(calls, 1, "once, from its own file");
     assert_eq!(s.stats.hidden_by_reason.get("agent_progress"), Some(&3));
 }
+
+#[test]
+fn the_header_says_a_lone_file_is_a_subagent() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let file = dir.path().join("agent-a7f3.jsonl");
+    write_lines(
+        &file,
+        &[
+            agent_line("user", "s1", None, json!("Find where the config is read")),
+            agent_line(
+                "assistant",
+                "s2",
+                Some("s1"),
+                json!([{"type":"text","text":"In src/config.rs"}]),
+            ),
+        ],
+    );
+    let s = ccv::model::loader::load_with_subagents(&file).expect("load");
+    let mut st = State::new(s);
+    let screen = screen_text(&mut st, 160, 8);
+    assert!(screen.contains("subagent a7f3"), "{screen}");
+    assert!(screen.contains("1 prompt"), "{screen}");
+}

@@ -56,6 +56,10 @@ fn header(s: &State, width: u16) -> Line<'static> {
         .map(|t| cut_at_word(&clean(t), 60))
         .unwrap_or_else(|| "(untitled)".into());
     parts.push((0, title));
+    if let Some(id) = &m.agent_id {
+        // a subagent's own file, opened on its own
+        parts.push((1, format!("subagent {}", clean(id))));
+    }
     if let Some(cwd) = &m.cwd {
         let cwd = crate::paths::tilde(&clean(cwd));
         match m.git_branch.as_deref().filter(|b| !b.is_empty()) {
