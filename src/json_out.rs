@@ -15,7 +15,8 @@ pub fn to_writer<W: Write + ?Sized, T: Serialize + ?Sized>(
     value: &T,
 ) -> io::Result<()> {
     let mut ser = serde_json::Serializer::with_formatter(out, SafeFormatter);
-    value.serialize(&mut ser).map_err(io::Error::other)
+    // `From` keeps an I/O error's kind (a closed pipe is not a failure)
+    value.serialize(&mut ser).map_err(io::Error::from)
 }
 
 struct SafeFormatter;

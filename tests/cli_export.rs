@@ -190,3 +190,41 @@ fn help_and_version() {
     let out = ccv().arg("--version").output().expect("run");
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("ccv "));
 }
+
+/// `ccv export … | head`: the reader leaving early is not an error, in
+/// any format.
+#[test]
+fn a_closed_pipe_ends_the_export_quietly() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().expect("tmp");
+    let file = dir.path().join("big.jsonl");
+    let line = serde_json::json!({"type":"user","uuid":"u","sessionId":"s","message":{"role":"user","content":"x".repeat(2000)}});
+    let body: String = (0..400).map(|_| format!("{line}\n")).collect();
+    std::fs::write(&file, body).expect("write");
+    for format in ["text", "json", "markdown"] {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ccv"))
+            .args(["export", "--format", format])
+            .arg(&file)
+            .env("CLAUDE_CONFIG_DIR", "/nonexistent-ccv-test")
+            .env("HOME", "/nonexistent-ccv-test")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        let mut first = [0u8; 16];
+        child
+            .stdout
+            .take()
+            .expect("stdout")
+            .read_exact(&mut first)
+            .expect("read");
+        // stdout is dropped here: the pipe is closed
+        let out = child.wait_with_output().expect("wait");
+        assert!(out.status.success(), "{format}: {:?}", out.status);
+        assert!(
+            out.stderr.is_empty(),
+            "{format}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
