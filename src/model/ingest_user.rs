@@ -336,7 +336,7 @@ fn tool_result_text(c: Content<'_>, images: &mut Vec<Image>) -> String {
 }
 
 fn block_image(b: &Block<'_>) -> Image {
-    let src = b.source.as_ref();
+    let src = b.source.as_deref();
     let media = src.and_then(|s| s.media_type.as_deref());
     let len = src
         .and_then(|s| s.data)
@@ -348,7 +348,7 @@ fn block_image(b: &Block<'_>) -> Image {
 /// block (a PDF or text attached to a prompt or returned by a tool) holds,
 /// without its bytes.
 fn document_placeholder(b: &Block<'_>) -> String {
-    let src = b.source.as_ref();
+    let src = b.source.as_deref();
     let mut parts = Vec::new();
     if let Some(t) = b.title.as_deref().filter(|t| !t.trim().is_empty()) {
         parts.push(format!("\"{}\"", super::text::truncate(t, 200)));

@@ -172,7 +172,7 @@ pub struct Block<'a> {
     pub content: Option<Box<Content<'a>>>,
     pub is_error: Option<bool>,
     #[serde(borrow)]
-    pub source: Option<ImageSource<'a>>,
+    pub source: Option<Box<ImageSource<'a>>>,
     #[serde(borrow)]
     pub tool_name: Str<'a>,
     /// `document` blocks: the document's title.
