@@ -99,7 +99,7 @@ impl State {
                 self.selected = 0;
                 self.list.top = 0;
                 self.list.top_skip = 0;
-                self.sel_offset = 0;
+                self.list.sel_offset = 0;
                 self.follow = false;
                 self.message = Some(status);
             }

@@ -12,9 +12,6 @@ pub struct State {
     pub session: Session,
     pub rows: Vec<Row>,
     pub selected: usize,
-    /// Lines of the selected row scrolled off when it is taller than the
-    /// screen (so a long message can be read line by line).
-    pub sel_offset: usize,
     pub expanded: HashSet<Fold>,
     pub filters: Filters,
     pub search: Search,
@@ -58,8 +55,8 @@ pub enum Mode {
     Search(String),
     /// `v`: the rows from `anchor` to the selection.
     Visual { anchor: usize },
-    /// The help overlay, with how many of its lines are scrolled off.
-    Help { scroll: usize },
+    /// The help overlay (its scroll is the view's: `ListView::help_scroll`).
+    Help,
 }
 
 /// Work for the event loop, which owns the terminal, the clipboard and the
@@ -82,7 +79,6 @@ impl State {
             session,
             rows: Vec::new(),
             selected: 0,
-            sel_offset: 0,
             expanded: HashSet::new(),
             filters: Filters::default(),
             search: Search::default(),
@@ -348,7 +344,7 @@ impl State {
     pub(crate) fn select(&mut self, i: usize) {
         let i = i.min(self.rows.len().saturating_sub(1));
         if i != self.selected {
-            self.sel_offset = 0;
+            self.list.sel_offset = 0;
         }
         self.selected = i;
         self.follow = self.selected + 1 >= self.rows.len();
@@ -361,8 +357,8 @@ impl State {
     /// is taller than the screen.
     fn down(&mut self, rows: usize, lines: usize) {
         let over = self.list.screen.sel_overflow;
-        if self.sel_offset < over && !(self.follow && self.selected + 1 >= self.rows.len()) {
-            self.sel_offset = (self.sel_offset + lines).min(over);
+        if self.list.sel_offset < over && !(self.follow && self.selected + 1 >= self.rows.len()) {
+            self.list.sel_offset = (self.list.sel_offset + lines).min(over);
             return;
         }
         self.select(self.selected.saturating_add(rows));
@@ -372,11 +368,11 @@ impl State {
         let over = self.list.screen.sel_overflow;
         if self.follow && self.selected + 1 >= self.rows.len() && over > 0 {
             // a tall last row is shown by its end while following
-            self.sel_offset = over;
+            self.list.sel_offset = over;
             self.follow = false;
         }
-        if self.sel_offset > 0 {
-            self.sel_offset = self.sel_offset.saturating_sub(lines);
+        if self.list.sel_offset > 0 {
+            self.list.sel_offset = self.list.sel_offset.saturating_sub(lines);
             self.follow = false;
             return;
         }
@@ -390,7 +386,7 @@ impl State {
     fn toggle(&mut self, fold: Fold) {
         if self.expanded.remove(&fold) {
             // collapsed: the row is short again, show it from its start
-            self.sel_offset = 0;
+            self.list.sel_offset = 0;
         } else {
             self.expanded.insert(fold);
         }
@@ -451,8 +447,9 @@ pub fn perform_action(s: &mut State, action: Action) {
     ) {
         s.message = None;
     }
-    if let Mode::Help { scroll } = &mut s.mode {
+    if s.mode == Mode::Help {
         // the overlay scrolls; the view behind it stays put
+        let scroll = &mut s.list.help_scroll;
         match action {
             Action::Up(n) => return *scroll = scroll.saturating_sub(n),
             Action::Down(n) => return *scroll += n,
@@ -534,8 +531,11 @@ pub fn perform_action(s: &mut State, action: Action) {
         },
         Action::Help => {
             s.mode = match s.mode {
-                Mode::Help { .. } => Mode::Normal,
-                _ => Mode::Help { scroll: 0 },
+                Mode::Help => Mode::Normal,
+                _ => {
+                    s.list.help_scroll = 0;
+                    Mode::Help
+                }
             };
         }
         // a mode closes first; the viewer after

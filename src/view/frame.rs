@@ -1,5 +1,6 @@
 //! The whole screen: header, transcript, status bar, help overlay.
 
+use super::ListView;
 use super::list;
 use super::row::tokens;
 use super::theme;
@@ -12,10 +13,19 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
+/// Draws the viewer. The view reads the state and writes only its own
+/// render state: `view` is taken out of `s.list` for the frame and put back.
 pub fn draw(f: &mut Frame<'_>, s: &mut State) {
+    let mut view = std::mem::take(&mut s.list);
+    render(f, s, &mut view);
+    s.list = view;
+}
+
+/// One frame from `s`, updating the list's render state `v`.
+pub fn render(f: &mut Frame<'_>, s: &State, v: &mut ListView) {
     let area = f.area();
-    s.list.screen.width = area.width;
-    s.list.screen.height = area.height;
+    v.screen.width = area.width;
+    v.screen.height = area.height;
     let [head, rule, body, status] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(1),
@@ -29,16 +39,13 @@ pub fn draw(f: &mut Frame<'_>, s: &mut State) {
         Paragraph::new(Line::styled("─".repeat(rule.width as usize), th.dim)),
         rule,
     );
-    list::draw(f, body, s);
+    list::draw(f, body, s, v);
     f.render_widget(
         Paragraph::new(status_line(s, status.width)).style(th.status),
         status,
     );
-    if let Mode::Help { .. } = s.mode {
-        let lines = s.help_lines();
-        if let Mode::Help { scroll } = &mut s.mode {
-            help(f, area, &lines, scroll);
-        }
+    if s.mode == Mode::Help {
+        help(f, area, &s.help_lines(), &mut v.help_scroll);
     }
 }
 

@@ -2,6 +2,7 @@
 //! `top_skip` of its lines scrolled off), so a frame only renders the rows
 //! it shows, plus those it walks over to keep the selection in view.
 
+use super::ListView;
 use super::cache::Lines;
 use super::matches::highlight;
 use super::row;
@@ -13,10 +14,9 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 
 /// The rendered lines of row `r` at `width` (cached).
-pub fn row_lines(s: &mut State, r: usize, width: u16) -> Lines {
+pub fn row_lines(s: &State, v: &mut ListView, r: usize, width: u16) -> Lines {
     let State {
         session,
-        list,
         expanded,
         rows,
         tz,
@@ -40,101 +40,99 @@ pub fn row_lines(s: &mut State, r: usize, width: u16) -> Lines {
         }
     };
     let full = is_open && expanded.contains(&Fold::Full(id));
-    list.cache
-        .get_or_render(id, row, width, (is_open, full), || {
-            let lines = row::render(
-                &row::Ctx {
-                    session,
-                    width,
-                    tz,
-                    now,
-                    full,
-                },
-                &row,
-                is_open,
-            );
-            if lines.is_empty() {
-                vec![Line::raw("")]
-            } else {
-                lines
-            }
-        })
+    v.cache.get_or_render(id, row, width, (is_open, full), || {
+        let lines = row::render(
+            &row::Ctx {
+                session,
+                width,
+                tz,
+                now,
+                full,
+            },
+            &row,
+            is_open,
+        );
+        if lines.is_empty() {
+            vec![Line::raw("")]
+        } else {
+            lines
+        }
+    })
 }
 
-fn height(s: &mut State, r: usize, width: u16) -> usize {
-    row_lines(s, r, width).len().max(1)
+fn height(s: &State, v: &mut ListView, r: usize, width: u16) -> usize {
+    row_lines(s, v, r, width).len().max(1)
 }
 
 /// Moves `top`/`top_skip` so that the selected row is on screen and the
 /// screen is full when there is enough below.
-pub fn layout(s: &mut State, width: u16, height: usize) {
+pub fn layout(s: &State, v: &mut ListView, width: u16, height: usize) {
     let len = s.rows.len();
     if len == 0 || height == 0 {
-        s.list.screen.sel_overflow = 0;
-        s.list.top = 0;
-        s.list.top_skip = 0;
+        v.screen.sel_overflow = 0;
+        v.top = 0;
+        v.top_skip = 0;
         return;
     }
-    s.selected = s.selected.min(len - 1);
-    let sel = s.selected;
-    if s.list.top > sel || s.list.top >= len {
-        s.list.top = sel;
-        s.list.top_skip = 0;
+    let sel = s.selected.min(len - 1);
+    if v.top > sel || v.top >= len {
+        v.top = sel;
+        v.top_skip = 0;
     }
-    let hs = height_of(s, sel, width);
-    s.list.screen.sel_overflow = hs.saturating_sub(height);
+    let hs = height_of(s, v, sel, width);
+    v.screen.sel_overflow = hs.saturating_sub(height);
     // a row that shrank (collapsed, filtered) cannot stay scrolled past
     // its end: `k` would then move inside nothing
-    s.sel_offset = s.sel_offset.min(s.list.screen.sel_overflow);
-    if s.list.top == sel {
-        s.list.top_skip = s.list.top_skip.min(hs.saturating_sub(1));
+    v.sel_offset = v.sel_offset.min(v.screen.sel_overflow);
+    if v.top == sel {
+        v.top_skip = v.top_skip.min(hs.saturating_sub(1));
     }
     if hs >= height {
-        s.list.top = sel;
-        s.list.top_skip = if s.follow && sel + 1 == len {
+        v.top = sel;
+        v.top_skip = if s.follow && sel + 1 == len {
             hs - height
         } else {
-            s.sel_offset.min(hs - height)
+            v.sel_offset.min(hs - height)
         };
     } else {
         let mut acc = hs;
         let mut r = sel;
         loop {
-            if r == s.list.top {
-                if acc.saturating_sub(s.list.top_skip) > height {
-                    s.list.top_skip = acc - height;
+            if r == v.top {
+                if acc.saturating_sub(v.top_skip) > height {
+                    v.top_skip = acc - height;
                 }
                 break;
             }
             r -= 1;
-            acc += height_of(s, r, width);
+            acc += height_of(s, v, r, width);
             if acc >= height {
-                s.list.top = r;
-                s.list.top_skip = acc - height;
+                v.top = r;
+                v.top_skip = acc - height;
                 break;
             }
         }
     }
     // fill the screen when the end is in view
-    let mut total = height_of(s, s.list.top, width).saturating_sub(s.list.top_skip);
-    let mut r = s.list.top + 1;
+    let mut total = height_of(s, v, v.top, width).saturating_sub(v.top_skip);
+    let mut r = v.top + 1;
     while total < height && r < len {
-        total += height_of(s, r, width);
+        total += height_of(s, v, r, width);
         r += 1;
     }
     if total < height {
-        let take = (height - total).min(s.list.top_skip);
-        s.list.top_skip -= take;
+        let take = (height - total).min(v.top_skip);
+        v.top_skip -= take;
         total += take;
-        while total < height && s.list.top > 0 {
-            s.list.top -= 1;
-            let h = height_of(s, s.list.top, width);
+        while total < height && v.top > 0 {
+            v.top -= 1;
+            let h = height_of(s, v, v.top, width);
             if total + h > height {
-                s.list.top_skip = total + h - height;
+                v.top_skip = total + h - height;
                 total = height;
             } else {
                 total += h;
-                s.list.top_skip = 0;
+                v.top_skip = 0;
             }
         }
     }
@@ -167,13 +165,13 @@ fn empty_note(s: &State) -> String {
     )
 }
 
-fn height_of(s: &mut State, r: usize, width: u16) -> usize {
-    height(s, r, width)
+fn height_of(s: &State, v: &mut ListView, r: usize, width: u16) -> usize {
+    height(s, v, r, width)
 }
 
-pub fn draw(f: &mut Frame<'_>, area: Rect, s: &mut State) {
+pub fn draw(f: &mut Frame<'_>, area: Rect, s: &State, v: &mut ListView) {
     let th = theme::current();
-    s.list.screen.visible.clear();
+    v.screen.visible.clear();
     if s.rows.is_empty() {
         let msg = if s.partial {
             " loading…".to_owned()
@@ -186,11 +184,11 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, s: &mut State) {
     }
     let width = area.width;
     let height = area.height as usize;
-    layout(s, width, height);
+    layout(s, v, width, height);
     let query = s.search.query.clone();
     let mut y = 0usize;
-    let mut r = s.list.top;
-    let mut skip = s.list.top_skip;
+    let mut r = v.top;
+    let mut skip = v.top_skip;
     let visual = match s.mode {
         Mode::Visual { anchor } => Some(anchor.min(s.selected)..=anchor.max(s.selected)),
         _ => None,
@@ -198,7 +196,7 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, s: &mut State) {
     let in_visual = |r: usize| visual.as_ref().is_some_and(|v| v.contains(&r));
     while y < height && r < s.rows.len() {
         let marked = r == s.selected || in_visual(r);
-        let lines = row_lines(s, r, width);
+        let lines = row_lines(s, v, r, width);
         let y0 = y;
         for l in lines.iter().skip(skip) {
             if y >= height {
@@ -224,7 +222,7 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, s: &mut State) {
             }
             y += 1;
         }
-        s.list.screen.visible.push(super::Visible {
+        v.screen.visible.push(super::Visible {
             row: r,
             y: area.y + y0 as u16,
             lines: (y - y0) as u16,

@@ -10,6 +10,11 @@ pub struct ListView {
     /// The first row on screen, and how many of its lines are scrolled off.
     pub top: usize,
     pub top_skip: usize,
+    /// Lines of the selected row scrolled off when it is taller than the
+    /// screen (so a long message can be read line by line).
+    pub sel_offset: usize,
+    /// Lines of the help overlay scrolled off (a short terminal).
+    pub help_scroll: usize,
     pub cache: LineCache,
     /// What the last frame drew.
     pub screen: Geometry,

@@ -10,5 +10,5 @@ pub mod matches;
 pub mod row;
 pub mod theme;
 
-pub use frame::draw;
+pub use frame::{draw, render};
 pub use list_view::{Geometry, ListView, Visible};
