@@ -110,6 +110,9 @@ impl Agent {
         if let Some(ms) = self.duration_ms(session) {
             s.push_str(&format!(" · {}", super::time::human_duration(ms)));
         }
+        if let Some(c) = self.transcript.cost.label() {
+            s.push_str(&format!(" · {c}"));
+        }
         s
     }
 }

@@ -17,6 +17,7 @@ pub mod label;
 pub mod lines;
 pub mod loader;
 pub mod marks;
+pub mod price;
 pub mod raw;
 pub mod session;
 pub mod summary;

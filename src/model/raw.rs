@@ -204,6 +204,17 @@ pub struct Usage {
     pub cache_creation_input_tokens: u64,
     #[serde(default)]
     pub cache_read_input_tokens: u64,
+    /// How the cache writes split by lifetime (priced differently).
+    #[serde(default)]
+    pub cache_creation: CacheCreation,
+}
+
+#[derive(Deserialize, Default, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CacheCreation {
+    #[serde(default)]
+    pub ephemeral_5m_input_tokens: u64,
+    #[serde(default)]
+    pub ephemeral_1h_input_tokens: u64,
 }
 
 #[derive(Deserialize, Default, Clone, Debug)]

@@ -15,6 +15,8 @@ pub struct Transcript {
     pub turns: Vec<Turn>,
     /// Token totals over distinct assistant messages.
     pub totals: Usage,
+    /// What those messages cost (see [`super::price`]).
+    pub cost: super::price::Cost,
     msg_index: HashMap<String, u32>,
     /// The first call of each `tool_use_id`.
     tool_index: HashMap<String, usize>,
@@ -133,10 +135,13 @@ impl Transcript {
         if let Some(&m) = self.msg_index.get(id) {
             let msg = &mut self.messages[m as usize];
             if let Some(new) = usage {
+                let prices = super::price::PriceTable::bundled();
                 if let Some(old) = msg.usage {
                     sub_usage(&mut self.totals, &old);
+                    self.cost.sub(prices.cost(msg.model.as_deref(), &old));
                 }
                 add_usage(&mut self.totals, &new);
+                self.cost.add(prices.cost(msg.model.as_deref(), &new));
                 msg.usage = Some(new);
             }
             return m;
@@ -144,6 +149,8 @@ impl Transcript {
         let m = self.messages.len() as u32;
         if let Some(u) = &usage {
             add_usage(&mut self.totals, u);
+            self.cost
+                .add(super::price::PriceTable::bundled().cost(model, u));
         }
         self.messages.push(Message {
             id: id.to_owned(),
@@ -257,6 +264,8 @@ impl Transcript {
             .ok()
             .and_then(|t| self.turns.get(t)?.duration_ms);
         let mut output_tokens = 0;
+        let mut cost = super::price::Cost::default();
+        let prices = super::price::PriceTable::bundled();
         let mut last_message = None;
         for it in self.items.iter().skip(user + 1) {
             if it.kind == Kind::User {
@@ -264,16 +273,19 @@ impl Transcript {
             }
             if let Some(m) = it.message.filter(|m| Some(*m) != last_message) {
                 last_message = Some(m);
-                output_tokens += self
-                    .messages
-                    .get(m as usize)
-                    .and_then(|m| m.usage.as_ref())
-                    .map_or(0, |u| u.output_tokens);
+                let Some(msg) = self.messages.get(m as usize) else {
+                    continue;
+                };
+                if let Some(u) = &msg.usage {
+                    output_tokens += u.output_tokens;
+                    cost.add(prices.cost(msg.model.as_deref(), u));
+                }
             }
         }
         Some(TurnFigures {
             duration_ms,
             output_tokens,
+            cost,
         })
     }
 
@@ -359,6 +371,8 @@ fn add_usage(t: &mut Usage, u: &Usage) {
     t.output_tokens += u.output_tokens;
     t.cache_creation_input_tokens += u.cache_creation_input_tokens;
     t.cache_read_input_tokens += u.cache_read_input_tokens;
+    t.cache_creation.ephemeral_5m_input_tokens += u.cache_creation.ephemeral_5m_input_tokens;
+    t.cache_creation.ephemeral_1h_input_tokens += u.cache_creation.ephemeral_1h_input_tokens;
 }
 
 fn sub_usage(t: &mut Usage, u: &Usage) {
@@ -370,6 +384,13 @@ fn sub_usage(t: &mut Usage, u: &Usage) {
     t.cache_read_input_tokens = t
         .cache_read_input_tokens
         .saturating_sub(u.cache_read_input_tokens);
+    let (c, d) = (&mut t.cache_creation, &u.cache_creation);
+    c.ephemeral_5m_input_tokens = c
+        .ephemeral_5m_input_tokens
+        .saturating_sub(d.ephemeral_5m_input_tokens);
+    c.ephemeral_1h_input_tokens = c
+        .ephemeral_1h_input_tokens
+        .saturating_sub(d.ephemeral_1h_input_tokens);
 }
 
 /// What [`Transcript::note_uuid`] found.
@@ -383,9 +404,11 @@ pub enum UuidSeen {
 }
 
 /// What a turn took: see [`Transcript::turn_figures`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct TurnFigures {
     pub duration_ms: Option<u64>,
     /// Tokens the model wrote in the turn (usage counted once per message).
     pub output_tokens: u64,
+    /// What the turn's messages cost.
+    pub cost: super::price::Cost,
 }

@@ -125,6 +125,15 @@ fn header(s: &State, width: u16) -> Line<'static> {
         (t, 0) => parts.push((4, format!("{} tok", tokens(t)))),
         (t, a) => parts.push((4, format!("{} tok + {} in agents", tokens(t), tokens(a)))),
     }
+    // the session's cost, its subagents' included
+    let mut cost = s.session.main.cost;
+    for a in &s.session.agents {
+        cost.usd += a.transcript.cost.usd;
+        cost.unpriced += a.transcript.cost.unpriced;
+    }
+    if let Some(label) = cost.label() {
+        parts.push((4, label));
+    }
     if let Some(c) = s.session.main.context_tokens() {
         // how close the session is to compaction (the usual window is 200k;
         // `[1m]` models have 1M)

@@ -157,6 +157,9 @@ fn add_turn_figures(
     if f.output_tokens > 0 {
         parts.push(format!("↓ {} tok", tokens(f.output_tokens)));
     }
+    if let Some(c) = f.cost.label() {
+        parts.push(c);
+    }
     if parts.is_empty() {
         return;
     }
@@ -591,6 +594,9 @@ fn subagent_summary(session: &Session, agent: u32, call_item: &Item) -> String {
         if b > a {
             parts.push(human_duration((b - a) as u64));
         }
+    }
+    if let Some(c) = t.cost.label() {
+        parts.push(c);
     }
     parts.join(" · ")
 }

@@ -1,0 +1,79 @@
+//! What a session cost: priced per message (once per `message.id`), with
+//! subagents, on the header, the prompt's turn line and the subagent row.
+
+mod common;
+
+use common::{screen_text, session_of};
+use serde_json::json;
+
+fn answer(uuid: &str, id: &str, model: &str, usage: serde_json::Value) -> serde_json::Value {
+    json!({"type":"assistant","uuid":uuid,"sessionId":"s","timestamp":"2025-01-01T10:00:01.000Z",
+        "message":{"id":id,"role":"assistant","model":model,"content":[{"type":"text","text":"ok"}],"usage":usage}})
+}
+
+#[test]
+fn a_split_message_is_priced_once_and_shown() {
+    // one message over two lines (usage repeated): 1,000 in × $5 +
+    // 2,000 out × $25 + 4,000 1h cache writes × $10 = $0.095 (Opus 4.5)
+    let usage = json!({"input_tokens":1000,"output_tokens":2000,"cache_creation_input_tokens":4000,
+        "cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":4000}});
+    let s = session_of(&[
+        common::user_line("u1", json!("go")),
+        answer("a1", "msg_1", "claude-opus-4-5-20251101", usage.clone()),
+        answer("a2", "msg_1", "claude-opus-4-5-20251101", usage),
+    ]);
+    assert!((s.main.cost.usd - 0.095).abs() < 0.001, "{:?}", s.main.cost);
+    assert_eq!(s.main.cost.unpriced, 0);
+    let mut st = common::utc_state(s);
+    let screen = screen_text(&mut st, 160, 8);
+    assert!(screen.contains("$0.10"), "header: {screen}");
+    assert!(screen.contains("↓ 2.0k tok · $0.10"), "turn line: {screen}");
+}
+
+#[test]
+fn an_unknown_model_is_counted_not_priced() {
+    let s = session_of(&[
+        common::user_line("u1", json!("go")),
+        answer(
+            "a1",
+            "msg_1",
+            "claude-future-9",
+            json!({"input_tokens":10,"output_tokens":10}),
+        ),
+    ]);
+    assert_eq!(s.main.cost.usd, 0.0);
+    assert_eq!(s.main.cost.unpriced, 1);
+    assert_eq!(s.main.totals.output_tokens, 10);
+    let mut st = common::utc_state(s);
+    assert!(screen_text(&mut st, 160, 8).contains("$?"));
+}
+
+/// Every real file prices without a panic; say how many hold a model the
+/// table does not know.
+#[test]
+fn the_corpus_prices() {
+    let Some(files) = common::corpus_files() else {
+        return;
+    };
+    let (mut priced, mut unknown) = (0, 0);
+    for f in &files {
+        let s = ccv::model::loader::load_with_subagents(f).expect("loads");
+        let mut unpriced = s.main.cost.unpriced;
+        let mut usd = s.main.cost.usd;
+        for a in &s.agents {
+            unpriced += a.transcript.cost.unpriced;
+            usd += a.transcript.cost.usd;
+        }
+        assert!(usd.is_finite() && usd >= 0.0, "{}", f.display());
+        if unpriced > 0 {
+            unknown += 1;
+        } else if usd > 0.0 {
+            priced += 1;
+        }
+    }
+    println!(
+        "{} files: {priced} priced, {unknown} with an unknown model",
+        files.len()
+    );
+    assert!(priced > 0);
+}
