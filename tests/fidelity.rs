@@ -229,14 +229,10 @@ fn write_lines(path: &std::path::Path, lines: &[Value]) {
     std::fs::write(path, body).expect("write");
 }
 
-#[test]
-fn a_subagent_file_opened_alone_is_the_main_transcript() {
-    let dir = tempfile::tempdir().expect("tmp");
-    let sub = dir.path().join("main-1").join("subagents");
-    std::fs::create_dir_all(&sub).expect("mkdir");
-    let file = sub.join("agent-a7f3.jsonl");
+/// A subagent's own file: its prompt and its answer.
+fn write_lone_agent(file: &std::path::Path) {
     write_lines(
-        &file,
+        file,
         &[
             agent_line("user", "s1", None, json!("Find where the config is read")),
             agent_line(
@@ -247,6 +243,15 @@ fn a_subagent_file_opened_alone_is_the_main_transcript() {
             ),
         ],
     );
+}
+
+#[test]
+fn a_subagent_file_opened_alone_is_the_main_transcript() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let sub = dir.path().join("main-1").join("subagents");
+    std::fs::create_dir_all(&sub).expect("mkdir");
+    let file = sub.join("agent-a7f3.jsonl");
+    write_lone_agent(&file);
     // without the meta file: its prompt names it
     let s = ccv::model::loader::load_with_subagents(&file).expect("load");
     assert_eq!(texts(&s, Kind::User), vec!["Find where the config is read"]);
@@ -372,18 +377,7 @@ fn agent_progress_is_hidden_when_the_subagent_has_its_file() {
 fn the_header_says_a_lone_file_is_a_subagent() {
     let dir = tempfile::tempdir().expect("tmp");
     let file = dir.path().join("agent-a7f3.jsonl");
-    write_lines(
-        &file,
-        &[
-            agent_line("user", "s1", None, json!("Find where the config is read")),
-            agent_line(
-                "assistant",
-                "s2",
-                Some("s1"),
-                json!([{"type":"text","text":"In src/config.rs"}]),
-            ),
-        ],
-    );
+    write_lone_agent(&file);
     let s = ccv::model::loader::load_with_subagents(&file).expect("load");
     let mut st = State::new(s);
     let screen = screen_text(&mut st, 160, 8);
