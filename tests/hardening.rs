@@ -317,3 +317,59 @@ fn a_long_run_of_garbage_is_held_as_one_row() {
     assert_eq!(s.main.items[run + 1].text, "after the noise");
     assert_eq!(s.marks(), &s.marks_from_scratch());
 }
+
+/// A field of an unexpected type (a number where a timestamp string was, a
+/// string where a flag or a count was) costs that field, not the line: the
+/// rest is read, and the field is reported with the line's number.
+#[test]
+fn a_field_of_an_unexpected_type_costs_only_that_field() {
+    let lines = [
+        r#"{"type":"user","uuid":"u1","isSidechain":"no","sessionId":"s","message":{"role":"user","content":"hello there"}}"#,
+        r#"{"type":"assistant","uuid":"a1","parentUuid":"u1","timestamp":12345,"message":{"id":"m","role":"assistant","model":"claude-opus-4-6","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}],"usage":{"input_tokens":"5","output_tokens":7}}}"#,
+        r#"{"type":"user","uuid":"u2","parentUuid":"a1","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"done","is_error":"no"}]}}"#,
+    ];
+    let mut s = ccv::model::Session::new(None);
+    for l in lines {
+        s.feed(0, format!("{l}\n").as_bytes());
+    }
+    s.finish(0);
+    let kinds: Vec<_> = s.main.items.iter().map(|i| i.kind).collect();
+    assert_eq!(
+        kinds,
+        vec![ccv::model::Kind::User, ccv::model::Kind::ToolCall],
+        "no unknown rows"
+    );
+    let call = s
+        .main
+        .items
+        .iter()
+        .find_map(|i| match &i.detail {
+            ccv::model::Detail::Call(c) => Some(c),
+            _ => None,
+        })
+        .expect("call");
+    assert_eq!(call.result.as_ref().map(|r| r.text.as_str()), Some("done"));
+    assert_eq!(
+        s.main.totals.output_tokens, 7,
+        "the usage's other fields are kept"
+    );
+    let said: Vec<String> = s
+        .problems
+        .iter()
+        .map(|(_, p)| format!("{}: {}", p.line, p.message))
+        .collect();
+    assert!(
+        said.iter().any(|m| m.starts_with("1: field isSidechain")),
+        "{said:?}"
+    );
+    assert!(
+        said.iter().any(|m| m.starts_with("2: field timestamp")),
+        "{said:?}"
+    );
+    assert!(
+        said.iter()
+            .any(|m| m.contains("message.usage.input_tokens")),
+        "{said:?}"
+    );
+    assert!(s.problems.iter().all(|(_, p)| p.recovered));
+}

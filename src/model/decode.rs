@@ -47,12 +47,24 @@ pub fn decode_line(
             Cow::Owned(String::from_utf8_lossy(trimmed).into_owned())
         }
     };
-    match decode_objects(&text, &mut f) {
+    let mut repaired = Vec::new();
+    let result = decode_objects(&text, &mut f, &mut repaired);
+    for path in repaired {
+        problems.push(Problem {
+            line: line_no,
+            message: format!(
+                "field {} has an unexpected type (left out)",
+                super::text::sanitize(&path)
+            ),
+            recovered: true,
+        });
+    }
+    match result {
         Ok(()) => {}
         Err(e) if has_lone_surrogate(&text) => {
             let fixed = replace_lone_surrogates(&text);
             // Objects before the bad one were already handed out; skip them.
-            match decode_objects_from(&fixed, e.done, &mut f) {
+            match decode_objects_from(&fixed, e.done, &mut f, &mut Vec::new()) {
                 Ok(()) => problems.push(Problem {
                     line: line_no,
                     message: "lone surrogate escape (replaced with U+FFFD)".into(),
@@ -95,14 +107,78 @@ struct DecodeError {
     message: String,
 }
 
-fn decode_objects(text: &str, f: &mut impl FnMut(RawEntry<'_>, &str)) -> Result<(), DecodeError> {
-    decode_objects_from(text, 0, f)
+fn decode_objects(
+    text: &str,
+    f: &mut impl FnMut(RawEntry<'_>, &str),
+    repaired: &mut Vec<String>,
+) -> Result<(), DecodeError> {
+    decode_objects_from(text, 0, f, repaired)
+}
+
+/// An object whose fields do not all have the types the reader expects:
+/// the same object without those fields (as JSON), and the paths of the
+/// fields dropped. `None` when dropping fields does not make it readable.
+fn repair(obj: &str) -> Option<(String, Vec<String>)> {
+    let mut v: serde_json::Value = serde_json::from_str(obj).ok()?;
+    let mut dropped = Vec::new();
+    // a few bad fields at most are worth a repair
+    for _ in 0..8 {
+        let text = serde_json::to_string(&v).ok()?;
+        let mut de = serde_json::Deserializer::from_str(&text);
+        match serde_path_to_error::deserialize::<_, RawEntry<'_>>(&mut de) {
+            Ok(_) => return Some((text, dropped)),
+            Err(e) => {
+                let path = e.path().clone();
+                if !drop_path(&mut v, &path) {
+                    return None;
+                }
+                dropped.push(path.to_string());
+            }
+        }
+    }
+    None
+}
+
+/// Removes the value at `path` (an array element becomes `null`, so the
+/// indices of the others hold). False when there is nothing to remove.
+fn drop_path(v: &mut serde_json::Value, path: &serde_path_to_error::Path) -> bool {
+    use serde_path_to_error::Segment;
+    let segs: Vec<&Segment> = path.iter().collect();
+    let Some((last, parents)) = segs.split_last() else {
+        return false;
+    };
+    let mut at = v;
+    for seg in parents {
+        at = match (seg, at) {
+            (Segment::Map { key }, serde_json::Value::Object(m)) => match m.get_mut(key) {
+                Some(x) => x,
+                None => return false,
+            },
+            (Segment::Seq { index }, serde_json::Value::Array(a)) => match a.get_mut(*index) {
+                Some(x) => x,
+                None => return false,
+            },
+            _ => return false,
+        };
+    }
+    match (last, at) {
+        (Segment::Map { key }, serde_json::Value::Object(m)) => m.remove(key).is_some(),
+        (Segment::Seq { index }, serde_json::Value::Array(a)) => match a.get_mut(*index) {
+            Some(x) if !x.is_null() => {
+                *x = serde_json::Value::Null;
+                true
+            }
+            _ => false,
+        },
+        _ => false,
+    }
 }
 
 fn decode_objects_from(
     text: &str,
     skip: usize,
     f: &mut impl FnMut(RawEntry<'_>, &str),
+    repaired: &mut Vec<String>,
 ) -> Result<(), DecodeError> {
     let mut rest = text;
     let mut n = 0usize;
@@ -134,14 +210,26 @@ fn decode_objects_from(
                 }
             }
             Some(Err(e)) if e.is_data() => {
-                // Valid JSON of an unexpected shape: show it as an unknown
-                // entry rather than lose it.
+                // Valid JSON of an unexpected shape. A field of an
+                // unexpected type (a number where a string was, a string
+                // where a number was) is dropped and the rest read; what
+                // still does not fit is shown as an unknown entry rather
+                // than lost.
                 let end = object_end(rest).ok_or_else(|| DecodeError {
                     done: n,
                     message: e.to_string(),
                 })?;
+                let obj = &rest[..end];
                 if n >= skip {
-                    f(RawEntry::default(), &rest[..end]);
+                    match repair(obj) {
+                        Some((fixed, dropped)) => {
+                            let entry =
+                                serde_json::from_str::<RawEntry<'_>>(&fixed).unwrap_or_default();
+                            repaired.extend(dropped);
+                            f(entry, obj);
+                        }
+                        None => f(RawEntry::default(), obj),
+                    }
                 }
                 rest = &rest[end..];
                 n += 1;
@@ -309,13 +397,22 @@ mod tests {
     }
 
     #[test]
-    fn wrong_field_type_becomes_unknown_entry() {
+    fn wrong_field_types_are_left_out_and_said() {
         let mut raws = Vec::new();
         let p = decode_line(1, br#"{"type":42,"uuid":{"a":1}}"#, |e, raw| {
-            assert!(e.kind.is_none());
+            // without a type it is an unknown entry, shown as it was
+            assert!(e.kind.is_none() && e.uuid.is_none());
             raws.push(raw.to_owned());
         });
-        assert!(p.is_empty());
         assert_eq!(raws, vec![r#"{"type":42,"uuid":{"a":1}}"#.to_string()]);
+        let said: Vec<&str> = p.iter().map(|p| p.message.as_str()).collect();
+        assert_eq!(
+            said,
+            vec![
+                "field type has an unexpected type (left out)",
+                "field uuid has an unexpected type (left out)"
+            ]
+        );
+        assert!(p.iter().all(|p| p.recovered));
     }
 }
