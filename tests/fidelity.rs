@@ -320,15 +320,7 @@ fn agent_progress_is_the_record_when_nothing_else_is() {
     assert!(agent.call.is_some(), "linked to its Task call");
     let kinds: Vec<Kind> = agent.transcript.items.iter().map(|i| i.kind).collect();
     assert_eq!(kinds, vec![Kind::User, Kind::ToolCall]);
-    let call = agent
-        .transcript
-        .items
-        .iter()
-        .find_map(|i| match &i.detail {
-            ccv::model::Detail::Call(c) => Some(c),
-            _ => None,
-        })
-        .expect("call");
+    let call = common::first_call(&agent.transcript);
     assert_eq!(
         call.result.as_ref().map(|r| r.text.as_str()),
         Some("src/config.rs:3")

@@ -339,15 +339,7 @@ fn a_field_of_an_unexpected_type_costs_only_that_field() {
         vec![ccv::model::Kind::User, ccv::model::Kind::ToolCall],
         "no unknown rows"
     );
-    let call = s
-        .main
-        .items
-        .iter()
-        .find_map(|i| match &i.detail {
-            ccv::model::Detail::Call(c) => Some(c),
-            _ => None,
-        })
-        .expect("call");
+    let call = common::first_call(&s.main);
     assert_eq!(call.result.as_ref().map(|r| r.text.as_str()), Some("done"));
     assert_eq!(
         s.main.totals.output_tokens, 7,

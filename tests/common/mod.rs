@@ -210,3 +210,14 @@ pub mod jsonl {
             + "\n"
     }
 }
+
+/// The first tool call of a transcript.
+pub fn first_call(t: &ccv::model::Transcript) -> &ccv::model::ToolCall {
+    t.items
+        .iter()
+        .find_map(|i| match &i.detail {
+            ccv::model::Detail::Call(c) => Some(&**c),
+            _ => None,
+        })
+        .expect("a tool call")
+}
