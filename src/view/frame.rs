@@ -132,7 +132,7 @@ fn header(s: &State, width: u16) -> Line<'static> {
         cost.unpriced += a.transcript.cost.unpriced;
     }
     if let Some(label) = cost.label() {
-        parts.push((4, label));
+        parts.push((3, label));
     }
     if let Some(c) = s.session.main.context_tokens() {
         // how close the session is to compaction (the usual window is 200k;
