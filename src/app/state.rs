@@ -119,12 +119,7 @@ impl State {
     /// The session's id: the last `sessionId` of its lines (a resumed
     /// session continues under a new one), else the file's name.
     pub fn session_id(&self) -> Option<String> {
-        let valid = |id: &str| {
-            !id.is_empty()
-                && id
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-        };
+        let valid = crate::model::session::is_session_id;
         if let Some(id) = self.session.meta.session_ids.last().filter(|i| valid(i)) {
             return Some(id.clone());
         }

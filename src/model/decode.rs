@@ -115,10 +115,18 @@ fn decode_objects(
     decode_objects_from(text, 0, f, repaired)
 }
 
+/// The largest object [`repair`] mends.
+const REPAIR_MAX: usize = 8 << 20;
+
 /// An object whose fields do not all have the types the reader expects:
 /// the same object without those fields (as JSON), and the paths of the
 /// fields dropped. `None` when dropping fields does not make it readable.
 fn repair(obj: &str) -> Option<(String, Vec<String>)> {
+    // the object is held a few times over while it is mended: past this
+    // size (real lines stay under 1 MB) it is shown as it is instead
+    if obj.len() > REPAIR_MAX {
+        return None;
+    }
     let mut v: serde_json::Value = serde_json::from_str(obj).ok()?;
     let mut dropped = Vec::new();
     // a few bad fields at most are worth a repair

@@ -385,7 +385,7 @@ impl Session {
         let Some(id) = e
             .continued_in_session_id
             .as_deref()
-            .filter(|id| is_session_id(id))
+            .filter(|id| super::session::is_session_id(id))
         else {
             return Outcome::Hidden("continued-in");
         };
@@ -569,13 +569,4 @@ pub(super) fn content_text(c: &Content<'_>) -> String {
         }
         Content::Other => String::new(),
     }
-}
-
-/// A session id safe to make a file name of (`<id>.jsonl` beside this one).
-fn is_session_id(id: &str) -> bool {
-    !id.is_empty()
-        && id.len() <= 128
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }

@@ -209,6 +209,16 @@ pub struct Usage {
     pub cache_creation: CacheCreation,
 }
 
+impl Usage {
+    /// Every token of the request: input, output, cache writes and reads.
+    pub fn total(&self) -> u64 {
+        self.input_tokens
+            + self.output_tokens
+            + self.cache_creation_input_tokens
+            + self.cache_read_input_tokens
+    }
+}
+
 #[derive(Deserialize, Default, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CacheCreation {
     #[serde(default)]

@@ -163,6 +163,16 @@ pub struct Session {
 
 pub const MAIN: u16 = 0;
 
+/// A session id safe to make a file name of (`<id>.jsonl`) or to pass to
+/// `claude --resume`: letters, digits, `-` and `_`.
+pub fn is_session_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 128
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
 /// Where a `sessionId` of the session's own lines first appears.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SessionIdAt {

@@ -119,13 +119,7 @@ impl Transcript {
 
     /// The tokens of the context after the last assistant message.
     pub fn context_tokens(&self) -> Option<u64> {
-        let u = self.messages.iter().rev().find_map(|m| m.usage)?;
-        Some(
-            u.input_tokens
-                + u.cache_creation_input_tokens
-                + u.cache_read_input_tokens
-                + u.output_tokens,
-        )
+        Some(self.messages.iter().rev().find_map(|m| m.usage)?.total())
     }
 
     /// Registers or updates an assistant message; usage repeats on every

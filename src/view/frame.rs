@@ -109,16 +109,13 @@ fn header(s: &State, width: u16) -> Line<'static> {
         }
         parts.push((5, t));
     }
-    let sum = |u: &crate::model::raw::Usage| {
-        u.input_tokens + u.output_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens
-    };
-    let total = sum(&s.session.main.totals);
+    let total = s.session.main.totals.total();
     // subagents' tokens are the session's too, but not its context: apart
     let agents: u64 = s
         .session
         .agents
         .iter()
-        .map(|a| sum(&a.transcript.totals))
+        .map(|a| a.transcript.totals.total())
         .sum();
     match (total, agents) {
         (0, 0) => {}
