@@ -64,6 +64,22 @@ fn cold_no_cache() -> usize {
         &ScanOptions {
             cache: None,
             threads: 0,
+            figures: false,
+        },
+    )
+    .len()
+}
+
+/// With every session read whole for its tokens and cost.
+#[divan::bench]
+fn cold_with_figures() -> usize {
+    let Some(f) = fixture() else { return 0 };
+    list_sessions(
+        &f.root,
+        &ScanOptions {
+            cache: None,
+            threads: 0,
+            figures: true,
         },
     )
     .len()
@@ -75,6 +91,7 @@ fn warm_cache() -> usize {
     let opts = ScanOptions {
         cache: Some(f.cache.clone()),
         threads: 0,
+        figures: true,
     };
     list_sessions(&f.root, &opts).len()
 }

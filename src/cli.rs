@@ -78,6 +78,21 @@ pub enum Command {
         /// Projects root (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects).
         root: Option<PathBuf>,
     },
+    /// Totals over every session: cost, tokens, sessions, prompts, tool
+    /// calls and the most used tools, in total or by day, project or model.
+    Stats {
+        /// One row per day (local time), project or model.
+        #[arg(long, value_enum)]
+        by: Option<crate::stats::By>,
+        /// Only what happened since a date (2026-11-01) or a span (7d, 2w, 12h).
+        #[arg(long)]
+        since: Option<String>,
+        /// One JSON object instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Projects root (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects).
+        root: Option<PathBuf>,
+    },
 }
 
 pub fn main() -> i32 {
@@ -113,6 +128,18 @@ pub fn main() -> i32 {
             run_export(&path, &opts)
         }
         Some(Command::List { json, root }) => run_list(root, json),
+        Some(Command::Stats {
+            by,
+            since,
+            json,
+            root,
+        }) => match root.or_else(crate::paths::projects_root) {
+            Some(root) => crate::stats::run(&root, by, since.as_deref(), json),
+            None => {
+                eprintln!("ccv: no projects root (set CLAUDE_CONFIG_DIR or HOME, or pass ROOT)");
+                2
+            }
+        },
         Some(Command::Check {
             json,
             no_subagents,

@@ -14,4 +14,5 @@ pub mod model;
 pub mod paths;
 pub mod picker;
 pub mod rows;
+pub mod stats;
 pub mod view;

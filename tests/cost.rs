@@ -65,6 +65,13 @@ fn the_corpus_prices() {
             usd += a.transcript.cost.usd;
         }
         assert!(usd.is_finite() && usd >= 0.0, "{}", f.display());
+        // the listing's figures are the viewer's own
+        let fig = ccv::model::figures::Figures::of(&s, 0);
+        assert!((fig.cost.usd - usd).abs() < 1e-6, "{}", f.display());
+        assert_eq!(fig.cost.unpriced, unpriced, "{}", f.display());
+        assert_eq!(fig.prompts as usize, s.main.turns.len());
+        let sliced: f64 = fig.slices.iter().map(|x| x.cost.usd).sum();
+        assert!((sliced - usd).abs() < 1e-6, "{}", f.display());
         if unpriced > 0 {
             unknown += 1;
         } else if usd > 0.0 {

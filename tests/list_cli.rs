@@ -84,7 +84,7 @@ fn list_json_has_one_object_per_session() {
         tmp.path()
             .join("cache")
             .join("ccv")
-            .join("sessions-v2.jsonl")
+            .join("sessions-v3.jsonl")
             .exists(),
         "cache under XDG_CACHE_HOME"
     );

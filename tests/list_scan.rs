@@ -31,8 +31,9 @@ fn assistant(cwd: &str, ts: &str, model: &str) -> String {
 
 fn opts(cache: &Path) -> ScanOptions {
     ScanOptions {
-        cache: Some(cache.join("ccv").join("sessions-v2.jsonl")),
+        cache: Some(cache.join("ccv").join("sessions-v3.jsonl")),
         threads: 2,
+        figures: false,
     }
 }
 
@@ -283,10 +284,45 @@ fn background_scan_streams_then_finishes() {
                 assert_eq!(errors, 0);
                 break;
             }
+            Ok(ScanEvent::FiguresDone) => panic!("figures before the rows are done"),
             Err(e) => panic!("scan did not finish: {e}"),
         }
     }
     assert_eq!(rows, 3);
+}
+
+#[test]
+fn the_figures_pass_follows_the_rows_and_fills_the_cache() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("projects");
+    small_tree(&root);
+    let cache = tmp.path().join("cache");
+    let with_figures = ScanOptions {
+        figures: true,
+        ..opts(&cache)
+    };
+    let rx = spawn_scan(root.clone(), with_figures.clone());
+    let mut priced = std::collections::HashSet::new();
+    let mut done = false;
+    loop {
+        match rx.recv_timeout(std::time::Duration::from_secs(10)) {
+            Ok(ScanEvent::Sessions(v)) => {
+                for s in v {
+                    if s.figures.is_some() {
+                        assert!(done, "figures come after the rows");
+                        priced.insert(s.path);
+                    }
+                }
+            }
+            Ok(ScanEvent::Done { .. }) => done = true,
+            Ok(ScanEvent::FiguresDone) => break,
+            Err(e) => panic!("scan did not finish: {e}"),
+        }
+    }
+    assert_eq!(priced.len(), 3);
+    // the next listing finds them in the cache, without the figures pass
+    let again = list_sessions(&root, &opts(&cache));
+    assert!(again.iter().all(|s| s.figures.is_some()));
 }
 
 #[test]

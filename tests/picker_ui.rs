@@ -26,6 +26,7 @@ fn session(project: &str, id: &str, title: &str, mins_ago: i64) -> SessionInfo {
         subagents: 0,
         mtime_ns: 0,
         live: mins_ago < 1,
+        figures: None,
     }
 }
 
@@ -336,4 +337,62 @@ fn the_newest_session_stays_selected_while_rows_stream_in() {
         Action::Merge(vec![session("/src/c", "mid", "Mid", 60)]),
     );
     assert_eq!(selected_id(&state).as_deref(), Some("new"));
+}
+
+fn priced(mut s: SessionInfo, usd: f64, size: u64) -> SessionInfo {
+    let mut f = ccv::model::figures::Figures::default();
+    f.cost.usd = usd;
+    s.figures = Some(f);
+    s.size = size;
+    s
+}
+
+#[test]
+fn the_cost_column_shows_and_tab_sorts_by_cost_then_size() {
+    let rows = vec![
+        priced(
+            session("/src/ccv", "new", "Newest and cheap", 0),
+            0.42,
+            1_000,
+        ),
+        priced(
+            session("/src/web", "dear", "Older and dear", 60),
+            12.5,
+            2_000,
+        ),
+        priced(
+            session("/src/ops", "big", "Oldest and big", 120),
+            1.0,
+            90_000_000,
+        ),
+        session("/src/tmp", "unread", "Not priced yet", 30),
+    ];
+    let mut state = PickerState::with_sessions(rows, NOW);
+    let screen = render(&state, 110, 12);
+    assert!(screen.contains("$0.42"), "{screen}");
+    assert!(screen.contains("$12.50"), "{screen}");
+    assert!(screen.contains('…'), "a session not read yet: {screen}");
+    assert!(screen.contains("Tab sort: newest"), "{screen}");
+    let order = |st: &PickerState| -> Vec<String> {
+        st.visible_sessions()
+            .map(|s| s.session_id.clone())
+            .collect()
+    };
+    assert_eq!(order(&state)[0], "new");
+    handle_key(&mut state, key(KeyCode::Tab));
+    assert_eq!(order(&state)[0], "dear", "dearest first");
+    assert_eq!(
+        state.selected_session().map(|s| s.session_id.as_str()),
+        Some("dear")
+    );
+    assert_eq!(
+        order(&state).last().map(String::as_str),
+        Some("unread"),
+        "unpriced last"
+    );
+    assert!(render(&state, 110, 12).contains("by cost"));
+    handle_key(&mut state, key(KeyCode::Tab));
+    assert_eq!(order(&state)[0], "big", "largest first");
+    handle_key(&mut state, key(KeyCode::Tab));
+    assert_eq!(order(&state)[0], "new", "back to newest");
 }

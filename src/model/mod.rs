@@ -7,6 +7,7 @@ pub mod branch;
 pub mod check;
 pub mod classify;
 pub mod decode;
+pub mod figures;
 pub mod finding;
 mod ingest;
 mod ingest_assistant;

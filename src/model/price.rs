@@ -4,7 +4,7 @@
 //! unknown, never guessed.
 
 use super::raw::Usage;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
 /// USD per million tokens.
@@ -103,7 +103,7 @@ impl PriceTable {
 
 /// A running cost: what the priced messages cost, and how many messages
 /// had no price (an unknown model).
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct Cost {
     pub usd: f64,
     pub unpriced: u32,

@@ -301,6 +301,22 @@ pub fn first_line(s: &str, max: usize) -> String {
     fit_end(s.trim_start().lines().next().unwrap_or("").trim(), max)
 }
 
+/// `156k`, `3.2M`, `9.4B`.
+pub fn human_tokens(n: u64) -> String {
+    if n < 1000 {
+        n.to_string()
+    } else if n < 10_000 {
+        // one decimal while it says something: 1.5k, not 2k
+        format!("{:.1}k", n as f64 / 1000.0)
+    } else if n < 1_000_000 {
+        format!("{}k", (n + 500) / 1000)
+    } else if n < 1_000_000_000 {
+        format!("{:.1}M", n as f64 / 1e6)
+    } else {
+        format!("{:.1}B", n as f64 / 1e9)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 
 /// Bumped whenever `SessionInfo` or the scan rules change.
 const HEADER: &str = "{\"ccv_session_cache\":1}";
-const FILE_NAME: &str = "sessions-v2.jsonl";
+const FILE_NAME: &str = "sessions-v3.jsonl";
 
-/// `$XDG_CACHE_HOME/ccv/sessions-v2.jsonl`, else the platform cache dir.
+/// `$XDG_CACHE_HOME/ccv/sessions-v3.jsonl`, else the platform cache dir.
 pub fn default_cache_file() -> Option<PathBuf> {
     let base = std::env::var_os("XDG_CACHE_HOME")
         .filter(|d| !d.is_empty())

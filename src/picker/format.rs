@@ -79,25 +79,30 @@ pub fn fit(s: &str, width: usize) -> String {
 pub fn write_table(out: &mut dyn Write, sessions: &[SessionInfo], now_ms: i64) -> io::Result<()> {
     writeln!(
         out,
-        "  {} {} {} {:>7} {:>8} {} BRANCH",
+        "  {} {} {} {:>7} {:>8} {:>9} {} BRANCH",
         fit("PROJECT", 28),
         fit("TITLE", 48),
         fit("LAST ACTIVITY", 13),
         "MSGS",
         "SIZE",
+        "COST",
         fit("MODEL", 12)
     )?;
     for s in sessions {
         let model = s.model.as_deref().map(short_model).unwrap_or_default();
         writeln!(
             out,
-            "{} {} {} {} {:>7} {:>8} {} {}",
+            "{} {} {} {} {:>7} {:>8} {:>9} {} {}",
             if s.live { '●' } else { ' ' },
             fit(&crate::paths::tilde(&s.project), 28),
             fit(&s.title, 48),
             fit(&relative_time(now_ms, s.last_activity_ms), 13),
             message_count(s),
             human_size(s.size),
+            s.figures
+                .as_ref()
+                .and_then(|f| f.cost.label())
+                .unwrap_or_default(),
             fit(&model, 12),
             fit(s.git_branch.as_deref().unwrap_or(""), 24).trim_end()
         )?;
@@ -123,6 +128,8 @@ pub fn write_json_lines(out: &mut dyn Write, sessions: &[SessionInfo]) -> io::Re
             "git_branch": s.git_branch,
             "subagents": s.subagents,
             "live": s.live,
+            "cost_usd": s.figures.as_ref().and_then(|f| f.cost_usd()),
+            "tokens": s.figures.as_ref().map(|f| f.tokens),
         });
         crate::json_out::to_writer(&mut *out, &obj)?;
         out.write_all(b"\n")?;

@@ -19,15 +19,19 @@ pub struct ScanOptions {
     pub cache: Option<PathBuf>,
     /// Worker threads; 0 = one per core (at most 8).
     pub threads: usize,
+    /// Also read each session whole for its tokens and cost (cached like
+    /// the rest; only new or changed files are read).
+    pub figures: bool,
 }
 
 impl ScanOptions {
-    /// The default cache file (`$XDG_CACHE_HOME/ccv/sessions-v2.jsonl`,
+    /// The default cache file (`$XDG_CACHE_HOME/ccv/sessions-v3.jsonl`,
     /// else the platform cache dir) and one thread per core.
     pub fn standard() -> ScanOptions {
         ScanOptions {
             cache: super::cache::default_cache_file(),
             threads: 0,
+            figures: true,
         }
     }
 }
@@ -40,6 +44,8 @@ pub enum ScanEvent {
     /// The scan is over; `errors` files could not be read, `skipped`
     /// entries are not sessions that can be read (FIFOs, devices...).
     Done { errors: usize, skipped: Skipped },
+    /// Every session's figures are in (they come as `Sessions` again).
+    FiguresDone,
 }
 
 /// Entries of the tree that look like sessions (or project directories)
@@ -224,12 +230,13 @@ fn thread_count(opts: &ScanOptions, jobs: usize) -> usize {
     n.clamp(1, jobs.max(1))
 }
 
-/// Reads `misses` on worker threads, calling `sink` with each session read.
-/// Returns how many could not be read.
-fn scan_parallel(
-    misses: &[Candidate],
+/// Runs `work` over `jobs` on worker threads, calling `sink` with each
+/// result. Returns how many jobs gave none.
+fn parallel<T: Sync, R>(
+    jobs: &[T],
     threads: usize,
-    sink: &(dyn Fn(SessionInfo) + Sync),
+    work: impl Fn(&T) -> Option<R> + Sync,
+    sink: &(dyn Fn(R) + Sync),
 ) -> usize {
     let next = AtomicUsize::new(0);
     let errors = AtomicUsize::new(0);
@@ -238,9 +245,9 @@ fn scan_parallel(
             s.spawn(|| {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(c) = misses.get(i) else { break };
-                    match scan_candidate(c) {
-                        Some(info) => sink(info),
+                    let Some(job) = jobs.get(i) else { break };
+                    match work(job) {
+                        Some(r) => sink(r),
                         None => {
                             errors.fetch_add(1, Ordering::Relaxed);
                         }
@@ -250,6 +257,92 @@ fn scan_parallel(
         }
     });
     errors.into_inner()
+}
+
+/// Reads `misses` on worker threads, calling `sink` with each session read.
+/// Returns how many could not be read.
+fn scan_parallel(
+    misses: &[Candidate],
+    threads: usize,
+    sink: &(dyn Fn(SessionInfo) + Sync),
+) -> usize {
+    parallel(misses, threads, scan_candidate, sink)
+}
+
+/// The session read whole (with its subagents) for its figures. A file
+/// that cannot be read keeps none.
+pub fn with_figures(mut info: SessionInfo) -> SessionInfo {
+    if let Ok(s) = crate::model::loader::load_with_subagents(&info.path) {
+        info.figures = Some(crate::model::figures::Figures::of(
+            &s,
+            info.last_activity_ms,
+        ));
+    }
+    info
+}
+
+/// Fills the figures of the rows that have none, on worker threads.
+fn figures_parallel(rows: &mut [SessionInfo], threads: usize) {
+    let todo: Vec<usize> = (0..rows.len())
+        .filter(|&i| rows[i].figures.is_none())
+        .collect();
+    let done = Mutex::new(Vec::with_capacity(todo.len()));
+    let sink = |r: (usize, SessionInfo)| {
+        if let Ok(mut v) = done.lock() {
+            v.push(r);
+        }
+    };
+    let threads = threads.clamp(1, todo.len().max(1));
+    parallel(
+        &todo,
+        threads,
+        |&i| Some((i, with_figures(rows[i].clone()))),
+        &sink,
+    );
+    for (i, r) in done.into_inner().unwrap_or_default() {
+        rows[i] = r;
+    }
+}
+
+/// The orders the picker offers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum SortBy {
+    #[default]
+    Newest,
+    /// Dearest first; sessions not yet priced go last.
+    Cost,
+    Size,
+}
+
+impl SortBy {
+    pub fn next(self) -> SortBy {
+        match self {
+            SortBy::Newest => SortBy::Cost,
+            SortBy::Cost => SortBy::Size,
+            SortBy::Size => SortBy::Newest,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SortBy::Newest => "newest",
+            SortBy::Cost => "cost",
+            SortBy::Size => "size",
+        }
+    }
+
+    /// Sorts `v`; ties go to the newer session, then by path.
+    pub fn apply(self, v: &mut [SessionInfo]) {
+        sort_newest_first(v);
+        match self {
+            SortBy::Newest => {}
+            SortBy::Cost => v.sort_by(|a, b| {
+                let usd = |s: &SessionInfo| s.figures.as_ref().map_or(-1.0, |f| f.cost.usd);
+                usd(b).total_cmp(&usd(a))
+            }),
+            SortBy::Size => v.sort_by_key(|s| std::cmp::Reverse(s.size)),
+        }
+    }
 }
 
 /// Newest first; ties by path so the order is stable.
@@ -280,13 +373,19 @@ pub fn list_sessions_counting(root: &Path, opts: &ScanOptions) -> (Vec<SessionIn
     };
     scan_parallel(&misses, thread_count(opts, misses.len()), &sink);
     let fresh = fresh.into_inner().unwrap_or_default();
+    let mut changed = !fresh.is_empty() || cache.stale_under(root, &all);
+    all.extend(fresh);
+    if opts.figures {
+        let missing = all.iter().filter(|s| s.figures.is_none()).count();
+        changed |= missing > 0;
+        figures_parallel(&mut all, thread_count(opts, missing));
+    }
     if let Some(file) = opts.cache.as_deref()
-        && (!fresh.is_empty() || cache.stale_under(root, &all))
+        && changed
     {
-        cache.replace_root(root, all.iter().chain(&fresh));
+        cache.replace_root(root, all.iter());
         let _ = cache.save(file);
     }
-    all.extend(fresh);
     let now = crate::model::time::now_ms();
     for s in &mut all {
         s.refresh_live(now);
@@ -329,8 +428,62 @@ pub fn spawn_scan(root: PathBuf, opts: ScanOptions) -> mpsc::Receiver<ScanEvent>
             let _ = cache.save(file);
         }
         let _ = tx.send(ScanEvent::Done { errors, skipped });
+        if opts.figures {
+            let mut rows: Vec<SessionInfo> = hits.into_iter().chain(fresh).collect();
+            send_figures(&mut rows, &opts, &tx);
+            if let Some(file) = opts.cache.as_deref() {
+                cache.replace_root(&root, rows.iter());
+                let _ = cache.save(file);
+            }
+        }
+        let _ = tx.send(ScanEvent::FiguresDone);
     });
     rx
+}
+
+/// The figures pass of the background scan: the newest sessions first
+/// (the ones on screen), sent in batches so the picker re-sorts rarely.
+fn send_figures(rows: &mut [SessionInfo], opts: &ScanOptions, tx: &mpsc::Sender<ScanEvent>) {
+    sort_newest_first(rows);
+    let todo: Vec<usize> = (0..rows.len())
+        .filter(|&i| rows[i].figures.is_none())
+        .collect();
+    if todo.is_empty() {
+        return;
+    }
+    let batch = Mutex::new((Vec::new(), std::time::Instant::now()));
+    let done = Mutex::new(Vec::with_capacity(todo.len()));
+    let sink = |(i, info): (usize, SessionInfo)| {
+        if let Ok(mut b) = batch.lock() {
+            b.0.push(info.clone());
+            if b.1.elapsed() >= std::time::Duration::from_millis(100) {
+                let _ = tx.send(ScanEvent::Sessions(std::mem::take(&mut b.0)));
+                b.1 = std::time::Instant::now();
+            }
+        }
+        if let Ok(mut v) = done.lock() {
+            v.push((i, info));
+        }
+    };
+    let now = crate::model::time::now_ms();
+    parallel(
+        &todo,
+        thread_count(opts, todo.len()),
+        |&i| {
+            let mut info = with_figures(rows[i].clone());
+            info.refresh_live(now);
+            Some((i, info))
+        },
+        &sink,
+    );
+    if let Ok((rest, _)) = batch.into_inner()
+        && !rest.is_empty()
+    {
+        let _ = tx.send(ScanEvent::Sessions(rest));
+    }
+    for (i, r) in done.into_inner().unwrap_or_default() {
+        rows[i] = r;
+    }
 }
 
 /// `ccv list`: the table or JSON Lines for `root` on `out`.

@@ -8,6 +8,6 @@ pub mod list;
 pub mod scan;
 pub mod ui;
 
-pub use list::{ScanEvent, ScanOptions, list_sessions, spawn_scan};
+pub use list::{ScanEvent, ScanOptions, SortBy, list_sessions, spawn_scan};
 pub use scan::SessionInfo;
 pub use ui::{Action, PickerOutcome, PickerState, draw, handle_key};

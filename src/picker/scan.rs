@@ -18,7 +18,7 @@ pub const WINDOW: u64 = 64 * 1024;
 const MIDDLE_CHUNK: usize = 4 << 20;
 
 /// One row of the session list.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SessionInfo {
     /// The session's working directory (the `cwd` of its lines, else a
     /// best-effort decode of the project directory name).
@@ -41,6 +41,10 @@ pub struct SessionInfo {
     /// Written recently: probably still running. Recomputed on every listing.
     #[serde(default)]
     pub live: bool,
+    /// Tokens, cost, prompts and calls, from a full read of the session
+    /// and its subagents; `None` until that read (see `ScanOptions`).
+    #[serde(default)]
+    pub figures: Option<crate::model::figures::Figures>,
 }
 
 /// How recently a file must have been written to count as live.
@@ -150,6 +154,7 @@ pub fn scan_file(
         subagents: 0,
         mtime_ns,
         live: false,
+        figures: None,
     })
 }
 

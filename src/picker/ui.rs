@@ -3,7 +3,7 @@
 //! the state changes; `draw` only reads it (and does no I/O).
 
 use super::format::{fit, human_size, message_count, relative_time, short_model};
-use super::list::{ScanEvent, sort_newest_first};
+use super::list::{ScanEvent, SortBy};
 use super::scan::SessionInfo;
 use crate::paths::tilde;
 use crate::view::theme;
@@ -44,6 +44,9 @@ pub enum Action {
     /// Rows from the background scan.
     Merge(Vec<SessionInfo>),
     ScanDone,
+    FiguresDone,
+    /// Tab: newest first, then dearest first, then largest first.
+    CycleSort,
 }
 
 /// One line of the list.
@@ -64,6 +67,9 @@ pub struct PickerState {
     scroll: usize,
     /// Still receiving rows from the background scan.
     pub loading: bool,
+    /// Still reading sessions whole for their cost.
+    pub pricing: bool,
+    pub sort: SortBy,
     /// "Now" for relative times; the caller refreshes it on ticks.
     pub now_ms: i64,
     /// Height of the list as last drawn, for paging.
@@ -88,6 +94,8 @@ impl PickerState {
             selected: None,
             scroll: 0,
             loading: true,
+            pricing: true,
+            sort: SortBy::default(),
             now_ms,
             page: Cell::new(20),
             matcher: Matcher::new(Config::DEFAULT),
@@ -102,6 +110,7 @@ impl PickerState {
         let mut s = PickerState::new(now_ms);
         s.merge(sessions);
         s.loading = false;
+        s.pricing = false;
         s
     }
 
@@ -142,6 +151,7 @@ impl PickerState {
                 }
                 Action::ScanDone
             }
+            ScanEvent::FiguresDone => Action::FiguresDone,
         };
         perform_action(self, action);
     }
@@ -172,7 +182,7 @@ impl PickerState {
                 }
             }
         }
-        sort_newest_first(&mut self.sessions);
+        self.sort.apply(&mut self.sessions);
         self.project_count = self
             .sessions
             .iter()
@@ -347,6 +357,7 @@ pub fn key_action(key: KeyEvent) -> Option<Action> {
         KeyCode::End => Action::Bottom,
         KeyCode::Enter => Action::Open,
         KeyCode::Esc => Action::Back,
+        KeyCode::Tab => Action::CycleSort,
         _ => return None,
     })
 }
@@ -389,6 +400,13 @@ pub fn perform_action(state: &mut PickerState, action: Action) -> PickerOutcome 
         Action::Quit => return PickerOutcome::Quit,
         Action::Merge(rows) => state.merge(rows),
         Action::ScanDone => state.loading = false,
+        Action::FiguresDone => state.pricing = false,
+        Action::CycleSort => {
+            state.sort = state.sort.next();
+            let keep = state.selected_session().map(|s| s.path.clone());
+            state.sort.apply(&mut state.sessions);
+            state.rebuild_keeping(keep);
+        }
     }
     PickerOutcome::None
 }
@@ -419,6 +437,11 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &PickerState) {
     );
     if state.loading {
         title.push_str(" · scanning…");
+    } else if state.pricing {
+        title.push_str(" · pricing…");
+    }
+    if state.sort != SortBy::Newest {
+        title.push_str(&format!(" · by {}", state.sort.name()));
     }
     let filter = format!("filter: {}▏", state.filter);
     let filter_w = fit(&filter, width / 2).trim_end().chars().count() + 1;
@@ -466,7 +489,10 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &PickerState) {
     lines.push(Line::styled("─".repeat(width), th.dim));
     let status = match &state.message {
         Some(m) => format!(" {}", crate::model::text::sanitize(m)),
-        None => " ↑↓ select  Enter open  type to filter  Backspace edit  Esc clear/quit".into(),
+        None => format!(
+            " ↑↓ select  Enter open  type to filter  Tab sort: {}  Esc clear/quit",
+            state.sort.name()
+        ),
     };
     lines.push(Line::styled(fit(&status, width), th.status));
     frame.render_widget(Paragraph::new(lines), area);
@@ -479,29 +505,43 @@ struct Columns {
     time: usize,
     msgs: usize,
     size: usize,
+    cost: usize,
     model: usize,
     branch: usize,
 }
 
 impl Columns {
     fn for_width(w: usize) -> Columns {
-        let (time, msgs, size) = (12, 11, 9);
-        let (mut model, mut branch) = (12, 16);
+        let (time, msgs, size) = (12, 12, 9);
+        let (mut cost, mut model, mut branch) = (9, 12, 16);
         if w < 100 {
             branch = 0;
         }
         if w < 80 {
             model = 0;
         }
-        let fixed = 3 + time + msgs + size + model + branch;
+        if w < 60 {
+            cost = 0;
+        }
+        let fixed = 3 + time + msgs + size + cost + model + branch;
         Columns {
             title: w.saturating_sub(fixed).max(8),
             time,
             msgs,
             size,
+            cost,
             model,
             branch,
         }
+    }
+}
+
+/// `$1.23`, `$?` (a model without a price), `…` (not read yet), or
+/// blank for a session that used no tokens.
+fn cost_cell(s: &SessionInfo) -> String {
+    match &s.figures {
+        None => "…".into(),
+        Some(f) => f.cost.label().unwrap_or_default(),
     }
 }
 
@@ -534,6 +574,12 @@ fn session_line<'a>(s: &SessionInfo, c: &Columns, now_ms: i64, selected: bool) -
         ),
         Span::styled(format!("{:>w$}", human_size(s.size), w = c.size), dim),
     ];
+    if c.cost > 0 {
+        spans.push(Span::styled(
+            format!("{:>w$}", cost_cell(s), w = c.cost),
+            base,
+        ));
+    }
     if c.model > 0 {
         let model = s.model.as_deref().map(short_model).unwrap_or_default();
         spans.push(Span::styled(

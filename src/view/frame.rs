@@ -2,9 +2,9 @@
 
 use super::ListView;
 use super::list;
-use super::row::tokens;
 use super::theme;
 use crate::app::state::{Mode, State};
+use crate::model::text::human_tokens as tokens;
 use crate::model::text::sanitize;
 use crate::model::time::human_duration;
 use ratatui::Frame;

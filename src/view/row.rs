@@ -7,7 +7,7 @@ use super::content;
 use super::theme::{self, Theme};
 use crate::model::item::{CallState, SystemInfo};
 use crate::model::summary::display_name;
-use crate::model::text::{first_line, sanitize};
+use crate::model::text::{first_line, human_tokens, sanitize};
 use crate::model::time::human_duration;
 use crate::model::transcript::TurnFigures;
 use crate::model::{Detail, Item, Kind, Session, Transcript};
@@ -155,7 +155,7 @@ fn add_turn_figures(
         parts.push(human_duration(ms));
     }
     if f.output_tokens > 0 {
-        parts.push(format!("↓ {} tok", tokens(f.output_tokens)));
+        parts.push(format!("↓ {} tok", human_tokens(f.output_tokens)));
     }
     if let Some(c) = f.cost.label() {
         parts.push(c);
@@ -368,7 +368,7 @@ fn divider(
         what.push(sanitize(t).into_owned());
     }
     if let Some(p) = pre {
-        what.push(format!("{} tokens", tokens(p)));
+        what.push(format!("{} tokens", human_tokens(p)));
     }
     let name = if micro {
         "context microcompacted"
@@ -387,20 +387,6 @@ fn divider(
         Span::styled(format!("{time} "), th.dim),
         Span::styled(text, th.system),
     ])
-}
-
-/// `156k`, `3.2M`.
-pub fn tokens(n: u64) -> String {
-    if n < 1000 {
-        n.to_string()
-    } else if n < 10_000 {
-        // one decimal while it says something: 1.5k, not 2k
-        format!("{:.1}k", n as f64 / 1000.0)
-    } else if n < 1_000_000 {
-        format!("{}k", (n + 500) / 1000)
-    } else {
-        format!("{:.1}M", n as f64 / 1e6)
-    }
 }
 
 fn clock(ms: Option<i64>, tz: &jiff::tz::TimeZone) -> String {

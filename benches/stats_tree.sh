@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# `ccv stats` (and `ccv list --json`) over a generated 50-project / 2,000-session tree (about
+# 1 GB): with an empty cache (every file's head and tail read) and warm
+# (stat only), against `cat` of every file in the same run. Both commands
+# now read each new or changed session whole for its tokens and cost.
+#
+# Usage: benches/list_tree.sh [path/to/ccv]   (default: target/release/ccv)
+set -eu
+CCV=${1:-target/release/ccv}
+CCV=$(cd "$(dirname "$CCV")" && pwd)/$(basename "$CCV")
+GEN=$(dirname "$0")/../../shared/bench/gen-session
+TREE=/tmp/ccv-bench/tree
+[ -x "$GEN" ] || { echo "SKIP: $GEN absent"; exit 77; }
+[ -d "$TREE" ] || python3 "$GEN" --tree "$TREE" --projects 50 --sessions 2000
+python3 - "$CCV" "$TREE" <<'PY'
+import os, shutil, statistics, subprocess, sys, tempfile, time
+ccv, tree = sys.argv[1], sys.argv[2]
+cache = tempfile.mkdtemp()
+env = dict(os.environ, XDG_CACHE_HOME=cache, HOME=cache)  # never the real ~/.claude
+def run(cmd):
+    t = time.perf_counter()
+    subprocess.run([ccv] + cmd + [tree], stdout=subprocess.DEVNULL, env=env, check=True)
+    return (time.perf_counter() - t) * 1000
+subprocess.run("cat %s/*/*.jsonl > /dev/null" % tree, shell=True)  # page cache warm for both
+t = time.perf_counter()
+subprocess.run("cat %s/*/*.jsonl %s/*/*/subagents/*.jsonl > /dev/null" % (tree, tree), shell=True)
+cat = (time.perf_counter() - t) * 1000
+for cmd in (["stats", "--by", "day"], ["list", "--json"]):
+    cold, warm = [], []
+    for _ in range(5):
+        shutil.rmtree(cache); os.makedirs(cache)
+        cold.append(run(cmd))
+    for _ in range(15):
+        warm.append(run(cmd))
+    print("ccv %s, 2000 sessions: empty cache median %.0f ms (max %.0f), warm median %.0f ms (max %.0f)"
+          % (" ".join(cmd), statistics.median(cold), max(cold), statistics.median(warm), max(warm)))
+shutil.rmtree(cache)
+print("cat of every session and subagent file: %.0f ms" % cat)
+PY

@@ -1,0 +1,299 @@
+//! A session's usage in numbers: tokens, cost, prompts and tool calls, in
+//! total and sliced by quarter hour and model, so that `ccv stats` can sum
+//! them by day (in any time zone), project or model without reading the
+//! session again. Computed from a loaded [`Session`], so the figures are
+//! the viewer's own: tokens counted once per message, agents included.
+
+use super::price::{Cost, PriceTable};
+use super::raw::Usage;
+use super::session::Session;
+use super::transcript::Transcript;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Slices are this long: 15 minutes divide every time zone's offset, so a
+/// slice falls on one local day wherever the user is.
+pub const SLICE_MS: i64 = 15 * 60 * 1000;
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tokens {
+    pub input: u64,
+    pub output: u64,
+    pub cache_creation: u64,
+    pub cache_read: u64,
+}
+
+impl Tokens {
+    pub fn add_usage(&mut self, u: &Usage) {
+        self.input += u.input_tokens;
+        self.output += u.output_tokens;
+        self.cache_creation += u.cache_creation_input_tokens;
+        self.cache_read += u.cache_read_input_tokens;
+    }
+
+    pub fn add(&mut self, o: &Tokens) {
+        self.input += o.input;
+        self.output += o.output;
+        self.cache_creation += o.cache_creation;
+        self.cache_read += o.cache_read;
+    }
+
+    pub fn total(&self) -> u64 {
+        self.input + self.output + self.cache_creation + self.cache_read
+    }
+}
+
+/// What one model did in one quarter hour of a session. Cached as a
+/// plain array: a listing holds ~15 of them per session.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(from = "SliceRow", into = "SliceRow")]
+pub struct Slice {
+    /// Start of the quarter hour, in ms since the epoch.
+    pub at_ms: i64,
+    /// The model, or empty for a prompt nothing answered.
+    pub model: String,
+    pub cost: Cost,
+    pub tokens: Tokens,
+    pub prompts: u32,
+    pub tool_calls: u32,
+}
+
+/// `[at_ms, model, usd, unpriced, input, output, cache_creation,
+/// cache_read, prompts, tool_calls]`.
+#[derive(Serialize, Deserialize)]
+struct SliceRow(i64, String, f64, u32, u64, u64, u64, u64, u32, u32);
+
+impl From<SliceRow> for Slice {
+    fn from(r: SliceRow) -> Slice {
+        Slice {
+            at_ms: r.0,
+            model: r.1,
+            cost: Cost {
+                usd: r.2,
+                unpriced: r.3,
+            },
+            tokens: Tokens {
+                input: r.4,
+                output: r.5,
+                cache_creation: r.6,
+                cache_read: r.7,
+            },
+            prompts: r.8,
+            tool_calls: r.9,
+        }
+    }
+}
+
+impl From<Slice> for SliceRow {
+    fn from(s: Slice) -> SliceRow {
+        let t = s.tokens;
+        SliceRow(
+            s.at_ms,
+            s.model,
+            s.cost.usd,
+            s.cost.unpriced,
+            t.input,
+            t.output,
+            t.cache_creation,
+            t.cache_read,
+            s.prompts,
+            s.tool_calls,
+        )
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Figures {
+    /// Main conversation and subagents together.
+    pub tokens: Tokens,
+    pub cost: Cost,
+    /// The subagents' part of `tokens` and `cost`.
+    pub agent_tokens: Tokens,
+    pub agent_cost: Cost,
+    pub prompts: u32,
+    pub tool_calls: u32,
+    /// Calls by tool name, agents included.
+    pub tools: BTreeMap<String, u32>,
+    /// Sorted by time, then model.
+    pub slices: Vec<Slice>,
+}
+
+impl Figures {
+    /// The figures of a loaded session. `fallback_ms` dates what carries
+    /// no timestamp (the file's last activity).
+    pub fn of(session: &Session, fallback_ms: i64) -> Figures {
+        let mut f = Figures::default();
+        let mut slices: BTreeMap<(i64, String), Slice> = BTreeMap::new();
+        let main = &session.main;
+        f.add_transcript(main, fallback_ms, &mut slices);
+        f.prompts = main.turns.len() as u32;
+        let starts: Vec<usize> = main
+            .turns
+            .iter()
+            .filter_map(|t| main.index_of(t.first_item))
+            .collect();
+        for (n, &i) in starts.iter().enumerate() {
+            let at = main.items[i].timestamp.unwrap_or(fallback_ms);
+            // a prompt counts under the model that answered it
+            let end = starts.get(n + 1).copied().unwrap_or(main.items.len());
+            let model = main.items[i..end]
+                .iter()
+                .find_map(|it| main.messages.get(it.message? as usize)?.model.as_deref())
+                .unwrap_or("");
+            slice(&mut slices, at, model).prompts += 1;
+        }
+        let (tokens, cost) = (f.tokens, f.cost);
+        for a in &session.agents {
+            f.add_transcript(&a.transcript, fallback_ms, &mut slices);
+        }
+        f.agent_tokens = Tokens {
+            input: f.tokens.input - tokens.input,
+            output: f.tokens.output - tokens.output,
+            cache_creation: f.tokens.cache_creation - tokens.cache_creation,
+            cache_read: f.tokens.cache_read - tokens.cache_read,
+        };
+        f.agent_cost = Cost {
+            usd: f.cost.usd - cost.usd,
+            unpriced: f.cost.unpriced - cost.unpriced,
+        };
+        f.slices = slices.into_values().collect();
+        f
+    }
+
+    fn add_transcript(
+        &mut self,
+        t: &Transcript,
+        fallback_ms: i64,
+        slices: &mut BTreeMap<(i64, String), Slice>,
+    ) {
+        let prices = PriceTable::bundled();
+        // a message is dated by its first block
+        let mut dated = vec![None; t.messages.len()];
+        let mut last_ts = None;
+        for it in &t.items {
+            last_ts = it.timestamp.or(last_ts);
+            if let Some(m) = it.message
+                && let Some(d) = dated.get_mut(m as usize)
+                && d.is_none()
+            {
+                *d = it.timestamp.or(last_ts);
+            }
+            if let super::item::Detail::Call(c) = &it.detail {
+                *self.tools.entry(c.name.clone()).or_default() += 1;
+                self.tool_calls += 1;
+                let model = it
+                    .message
+                    .and_then(|m| t.messages.get(m as usize)?.model.as_deref())
+                    .unwrap_or("");
+                slice(
+                    slices,
+                    it.timestamp.or(last_ts).unwrap_or(fallback_ms),
+                    model,
+                )
+                .tool_calls += 1;
+            }
+        }
+        for (m, at) in t.messages.iter().zip(dated) {
+            let Some(u) = &m.usage else { continue };
+            let c = prices.cost(m.model.as_deref(), u);
+            self.tokens.add_usage(u);
+            self.cost.add(c);
+            let s = slice(
+                slices,
+                at.unwrap_or(fallback_ms),
+                m.model.as_deref().unwrap_or(""),
+            );
+            s.tokens.add_usage(u);
+            s.cost.add(c);
+        }
+    }
+
+    /// `cost_usd` for JSON: `None` when some usage has no price.
+    pub fn cost_usd(&self) -> Option<f64> {
+        (self.cost.unpriced == 0).then_some(self.cost.usd)
+    }
+}
+
+fn slice<'a>(
+    slices: &'a mut BTreeMap<(i64, String), Slice>,
+    at: i64,
+    model: &str,
+) -> &'a mut Slice {
+    let at_ms = at.div_euclid(SLICE_MS) * SLICE_MS;
+    slices
+        .entry((at_ms, model.to_owned()))
+        .or_insert_with(|| Slice {
+            at_ms,
+            model: model.to_owned(),
+            ..Slice::default()
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(v: serde_json::Value) -> String {
+        format!("{v}\n")
+    }
+
+    #[test]
+    fn counts_each_message_once_and_slices_by_quarter_hour() {
+        let mut s = Session::new(None);
+        let usage = serde_json::json!({"input_tokens": 1000, "output_tokens": 100});
+        let mut text = String::new();
+        text += &line(
+            serde_json::json!({"type":"user","uuid":"u1","timestamp":"2026-01-01T10:00:00Z",
+            "message":{"role":"user","content":"hi"}}),
+        );
+        for (i, block) in [
+            serde_json::json!({"type":"text","text":"a"}),
+            serde_json::json!({"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            text += &line(
+                serde_json::json!({"type":"assistant","uuid":format!("a{i}"),
+                "timestamp":"2026-01-01T10:01:00Z",
+                "message":{"id":"m1","role":"assistant","model":"claude-sonnet-4-5-20250929",
+                "content":[block],"usage":usage}}),
+            );
+        }
+        text += &line(
+            serde_json::json!({"type":"assistant","uuid":"b","timestamp":"2026-01-01T10:20:00Z",
+            "message":{"id":"m2","role":"assistant","model":"mystery-model",
+            "content":[{"type":"text","text":"b"}],"usage":usage}}),
+        );
+        s.feed(super::super::session::MAIN, text.as_bytes());
+        s.finish(super::super::session::MAIN);
+        let f = Figures::of(&s, 0);
+        assert_eq!(f.tokens.input, 2000, "m1 counted once, m2 once");
+        assert_eq!(f.prompts, 1);
+        assert_eq!(f.tool_calls, 1);
+        assert_eq!(f.tools.get("Bash"), Some(&1));
+        assert_eq!(f.cost.unpriced, 1);
+        assert_eq!(
+            f.cost_usd(),
+            None,
+            "an unknown model leaves the total unknown"
+        );
+        // sonnet 4.5: $3/M in, $15/M out
+        assert!((f.cost.usd - (0.003 + 0.0015)).abs() < 1e-9);
+        let quarters: Vec<_> = f
+            .slices
+            .iter()
+            .map(|s| (s.at_ms, s.model.as_str()))
+            .collect();
+        let ten = 1_767_261_600_000;
+        assert_eq!(
+            quarters,
+            [
+                (ten, "claude-sonnet-4-5-20250929"),
+                (ten + SLICE_MS, "mystery-model")
+            ]
+        );
+        let sum: u64 = f.slices.iter().map(|s| s.tokens.total()).sum();
+        assert_eq!(sum, f.tokens.total());
+    }
+}

@@ -1,0 +1,263 @@
+//! Cost and usage across sessions: `ccv list --json` gives each session
+//! `cost_usd` and `tokens`; `ccv stats` sums them in total and by day,
+//! project and model, from the listing cache on a second run. Through the
+//! built binary, with every directory a temp dir (never the real ~/.claude).
+
+use assert_cmd::Command;
+use serde_json::{Value, json};
+use std::fs;
+use std::path::Path;
+
+fn user(uuid: &str, ts: &str, cwd: &str) -> Value {
+    json!({"type":"user","uuid":uuid,"cwd":cwd,"timestamp":ts,
+        "message":{"role":"user","content":"go"}})
+}
+
+fn answer(uuid: &str, id: &str, model: &str, ts: &str, usage: Value) -> Value {
+    json!({"type":"assistant","uuid":uuid,"timestamp":ts,
+        "message":{"id":id,"role":"assistant","model":model,
+        "content":[{"type":"tool_use","id":format!("t-{uuid}"),"name":"Bash","input":{"command":"ls"}}],
+        "usage":usage}})
+}
+
+fn write(path: &Path, lines: &[Value]) {
+    fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    fs::write(path, text).expect("write");
+}
+
+/// Three sessions in two projects, priced by hand (per million tokens):
+/// - a: Opus 4.5, 1,000 in × $5 + 2,000 out × $25 = $0.055, split over two
+///   lines (counted once); its subagent (Haiku 4.5) 10,000 in × $1 = $0.01.
+/// - b: Sonnet 4.5 on the next day, 150,000 cache reads × $0.30 = $0.045.
+/// - c: a model without a price: tokens counted, cost null.
+fn tree(root: &Path) {
+    let opus = "claude-opus-4-5-20251101";
+    let u1 = json!({"input_tokens":1000,"output_tokens":2000});
+    write(
+        &root.join("-srv-app/a.jsonl"),
+        &[
+            user("u1", "2025-03-01T10:00:00.000Z", "/srv/app"),
+            answer("a1", "m1", opus, "2025-03-01T10:00:05.000Z", u1.clone()),
+            answer("a2", "m1", opus, "2025-03-01T10:00:06.000Z", u1),
+        ],
+    );
+    let mut agent = answer(
+        "x1",
+        "mx",
+        "claude-haiku-4-5-20251001",
+        "2025-03-01T10:00:07.000Z",
+        json!({"input_tokens":10000,"output_tokens":0}),
+    );
+    agent["isSidechain"] = json!(true);
+    agent["agentId"] = json!("ag1");
+    write(&root.join("-srv-app/a/subagents/agent-ag1.jsonl"), &[agent]);
+    write(
+        &root.join("-srv-app/b.jsonl"),
+        &[
+            user("u1", "2025-03-02T09:00:00.000Z", "/srv/app"),
+            answer(
+                "b1",
+                "m1",
+                "claude-sonnet-4-5-20250929",
+                "2025-03-02T09:00:05.000Z",
+                json!({"input_tokens":0,"output_tokens":0,"cache_read_input_tokens":150_000}),
+            ),
+        ],
+    );
+    write(
+        &root.join("-srv-web/c.jsonl"),
+        &[
+            user("u1", "2025-03-02T11:00:00.000Z", "/srv/web"),
+            answer(
+                "c1",
+                "m1",
+                "claude-future-9",
+                "2025-03-02T11:00:05.000Z",
+                json!({"input_tokens":7,"output_tokens":3}),
+            ),
+        ],
+    );
+}
+
+fn ccv(home: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("ccv").expect("binary");
+    cmd.env("HOME", home)
+        .env("CLAUDE_CONFIG_DIR", home.join("claude"))
+        .env("XDG_CACHE_HOME", home.join("cache"))
+        .env("XDG_STATE_HOME", home.join("state"))
+        .env("TZ", "UTC");
+    cmd
+}
+
+fn run_json(cmd: &mut Command) -> Vec<Value> {
+    let out = cmd.output().expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .expect("utf-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect()
+}
+
+fn close(v: &Value, want: f64) -> bool {
+    v.as_f64()
+        .is_some_and(|x| (x - want).abs() < want * 0.01 + 1e-9)
+}
+
+#[test]
+fn list_json_prices_each_session_with_its_subagents() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("projects");
+    tree(&root);
+    let rows = run_json(ccv(tmp.path()).arg("list").arg("--json").arg(&root));
+    let by_id = |id: &str| {
+        rows.iter()
+            .find(|r| r["session_id"] == id)
+            .unwrap_or_else(|| panic!("{id} listed: {rows:?}"))
+    };
+    let a = by_id("a");
+    assert!(close(&a["cost_usd"], 0.065), "{a}");
+    assert_eq!(
+        a["tokens"],
+        json!({"input":11000,"output":2000,"cache_creation":0,"cache_read":0})
+    );
+    assert!(close(&by_id("b")["cost_usd"], 0.045));
+    let c = by_id("c");
+    assert_eq!(c["cost_usd"], Value::Null, "unknown model: no guess");
+    assert_eq!(c["tokens"]["input"], 7);
+}
+
+#[test]
+fn stats_sums_in_total_and_by_day_project_and_model() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("projects");
+    tree(&root);
+    let total = &run_json(ccv(tmp.path()).arg("stats").arg("--json").arg(&root))[0];
+    assert_eq!(total["sessions"], 3);
+    assert_eq!(total["prompts"], 3);
+    assert_eq!(
+        total["tool_calls"], 5,
+        "a's two lines hold two calls, b, c, a's agent"
+    );
+    assert_eq!(total["cost_usd"], Value::Null, "c has no price");
+    assert!(close(&total["priced_usd"], 0.11), "{total}");
+    assert_eq!(total["unpriced_messages"], 1);
+    assert_eq!(total["top_tools"][0], json!({"name":"Bash","calls":5}));
+
+    let days = &run_json(
+        ccv(tmp.path())
+            .args(["stats", "--json", "--by", "day"])
+            .arg(&root),
+    )[0];
+    let keys: Vec<&str> = days["groups"]
+        .as_array()
+        .expect("groups")
+        .iter()
+        .filter_map(|g| g["key"].as_str())
+        .collect();
+    assert_eq!(keys, ["2025-03-01", "2025-03-02"]);
+    assert!(close(&days["groups"][0]["cost_usd"], 0.065));
+    assert_eq!(days["groups"][1]["sessions"], 2);
+
+    let projects = &run_json(
+        ccv(tmp.path())
+            .args(["stats", "--json", "--by", "project"])
+            .arg(&root),
+    )[0];
+    assert_eq!(projects["groups"][0]["key"], "/srv/app", "dearest first");
+    assert_eq!(projects["groups"][0]["sessions"], 2);
+
+    let models = &run_json(
+        ccv(tmp.path())
+            .args(["stats", "--json", "--by", "model"])
+            .arg(&root),
+    )[0];
+    let haiku = models["groups"]
+        .as_array()
+        .expect("groups")
+        .iter()
+        .find(|g| g["key"] == "claude-haiku-4-5-20251001")
+        .expect("the subagent's model");
+    assert!(close(&haiku["cost_usd"], 0.01));
+
+    let since = &run_json(
+        ccv(tmp.path())
+            .args(["stats", "--json", "--since", "2025-03-02"])
+            .arg(&root),
+    )[0];
+    assert_eq!(since["sessions"], 2);
+
+    let bad = ccv(tmp.path())
+        .args(["stats", "--since", "yesterday-ish"])
+        .arg(&root)
+        .output()
+        .expect("runs");
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("not a date"));
+}
+
+#[test]
+fn a_second_run_reads_figures_from_the_cache() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("projects");
+    tree(&root);
+    let first = &run_json(ccv(tmp.path()).arg("stats").arg("--json").arg(&root))[0];
+    // same size and mtime, other bytes: only a cache hit keeps the figures
+    let b = root.join("-srv-app/b.jsonl");
+    let meta = fs::metadata(&b).expect("meta");
+    let text = fs::read_to_string(&b)
+        .expect("read")
+        .replace("150000", "180000");
+    fs::write(&b, text).expect("write");
+    fs::File::options()
+        .write(true)
+        .open(&b)
+        .expect("open")
+        .set_modified(meta.modified().expect("mtime"))
+        .expect("set mtime");
+    let second = &run_json(ccv(tmp.path()).arg("stats").arg("--json").arg(&root))[0];
+    assert_eq!(first["priced_usd"], second["priced_usd"]);
+    // a change the cache sees (the size) is read again
+    fs::write(&b, fs::read_to_string(&b).expect("read") + "\n").expect("append");
+    let third = &run_json(ccv(tmp.path()).arg("stats").arg("--json").arg(&root))[0];
+    // 180,000 × $0.30
+    assert!(close(&third["priced_usd"], 0.119), "{third}");
+}
+
+#[test]
+fn the_table_reads_as_a_table() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("projects");
+    tree(&root);
+    let out = ccv(tmp.path())
+        .args(["stats", "--by", "project"])
+        .arg(&root)
+        .output()
+        .expect("runs");
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(
+        text.starts_with("3 sessions · 3 prompts · 5 tool calls"),
+        "{text}"
+    );
+    assert!(text.contains("PROJECT"), "{text}");
+    let app = text
+        .lines()
+        .find(|l| l.starts_with("/srv/app"))
+        .expect("row");
+    assert!(app.trim_end().ends_with("$0.11"), "{app}");
+    let web = text
+        .lines()
+        .find(|l| l.starts_with("/srv/web"))
+        .expect("row");
+    assert!(web.trim_end().ends_with("$?"), "{web}");
+    assert!(text.contains("top tools: Bash 5"), "{text}");
+    assert!(
+        text.contains("+? 1 message from a model without a price"),
+        "{text}"
+    );
+}
