@@ -18,8 +18,7 @@ use std::path::{Path, PathBuf};
         and follows it), a projects root (opens the session picker), or - for stdin \
         (e.g. `claude -p ... --output-format stream-json --verbose | ccv -`).\n\
         With no PATH, ccv opens the picker over $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects, \
-        or the bundled demo session when neither exists.",
-    args_conflicts_with_subcommands = true
+        or the bundled demo session when neither exists."
 )]
 pub struct Cli {
     /// Session file, project directory, projects root, or - for stdin.
@@ -33,6 +32,9 @@ pub struct Cli {
     /// y / Y / v copy markdown instead of the labelled text.
     #[arg(long)]
     pub copy_markdown: bool,
+    /// Config file (default: $XDG_CONFIG_HOME/ccv/config.toml or ~/.config/ccv/config.toml).
+    #[arg(long, global = true, value_name = "PATH")]
+    pub config: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -111,6 +113,15 @@ pub fn main() -> i32 {
             return e.exit_code();
         }
     };
+    let (config, problems) = crate::config::load(cli.config.as_deref());
+    config.apply();
+    // the viewer says it in its status bar; commands on stderr
+    let config_note = (!problems.is_empty()).then(|| problems.join("; "));
+    if cli.command.is_some() {
+        for p in &problems {
+            eprintln!("ccv: {p}");
+        }
+    }
     match cli.command {
         Some(Command::Export {
             format,
@@ -145,13 +156,13 @@ pub fn main() -> i32 {
             no_subagents,
             path,
         }) => crate::check::run(&path, json, no_subagents),
-        None => run_tui(&cli),
+        None => run_tui(&cli, config_note),
     }
 }
 
 /// The interactive viewer: a session file, the demo, or (until the picker
 /// lands) the demo with a note when a projects directory exists.
-fn run_tui(cli: &Cli) -> i32 {
+fn run_tui(cli: &Cli, config_note: Option<String>) -> i32 {
     crate::view::theme::init(crate::view::theme::want_color(cli.no_color));
     let (start, message) = match (&cli.path, cli.demo) {
         (_, true) => (crate::app::Start::Demo, None),
@@ -190,7 +201,7 @@ fn run_tui(cli: &Cli) -> i32 {
         }
     }
     let opts = crate::app::run::Options {
-        message,
+        message: config_note.map(|n| format!("config: {n}")).or(message),
         copy_markdown: cli.copy_markdown,
     };
     let r = crate::app::run::run_with(start, opts);

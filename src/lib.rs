@@ -7,6 +7,7 @@ pub mod app;
 pub mod check;
 pub mod cli;
 pub mod clipboard;
+pub mod config;
 pub mod export;
 pub mod json_out;
 pub mod live;

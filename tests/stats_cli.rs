@@ -261,3 +261,63 @@ fn the_table_reads_as_a_table() {
         "{text}"
     );
 }
+
+#[test]
+fn prices_from_the_config_replace_the_bundled_ones_and_reprice_the_cache() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("projects");
+    tree(&root);
+    let a = |cmd: &mut Command| {
+        let rows = run_json(cmd);
+        rows.into_iter()
+            .find(|r| r["session_id"] == "a")
+            .expect("a listed")
+    };
+    assert!(close(
+        &a(ccv(tmp.path()).args(["list", "--json"]).arg(&root))["cost_usd"],
+        0.065
+    ));
+    // Opus 4.5 at $10 / $50, and a price for the unknown model
+    let config = tmp.path().join("config/ccv/config.toml");
+    fs::create_dir_all(config.parent().expect("dir")).expect("mkdir");
+    fs::write(
+        &config,
+        "[prices.claude-opus-4-5]\ninput = 10.0\noutput = 50.0\n\n[prices.claude-future-9]\ninput = 1000.0\noutput = 0.0\n",
+    )
+    .expect("write");
+    let priced = a(ccv(tmp.path())
+        .env("XDG_CONFIG_HOME", tmp.path().join("config"))
+        .args(["list", "--json"])
+        .arg(&root));
+    // 1,000 × $10 + 2,000 × $50 = $0.11, + the agent's Haiku $0.01
+    assert!(close(&priced["cost_usd"], 0.12), "{priced}");
+    let total = &run_json(
+        ccv(tmp.path())
+            .env("XDG_CONFIG_HOME", tmp.path().join("config"))
+            .args(["stats", "--json"])
+            .arg(&root),
+    )[0];
+    // c: 7 × $1000/M = $0.007
+    assert!(close(&total["cost_usd"], 0.12 + 0.045 + 0.007), "{total}");
+    // --config names another file; a broken one is reported, defaults used
+    fs::write(&config, "[prices.claude-opus-4-5\ninput = 1\n").expect("write");
+    let out = ccv(tmp.path())
+        .arg("--config")
+        .arg(&config)
+        .args(["list", "--json"])
+        .arg(&root)
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("config.toml:1:") && err.contains("using defaults"),
+        "{err}"
+    );
+    let rows: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    let a = rows.iter().find(|r| r["session_id"] == "a").expect("a");
+    assert!(close(&a["cost_usd"], 0.065), "bundled prices again: {a}");
+}

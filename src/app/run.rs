@@ -192,7 +192,10 @@ impl Viewer {
             Start::Stdin => self.follow_stdin(),
             Start::Picker(root) => {
                 workers::spawn_scan(root, self.tx.clone());
-                self.picker = Some(crate::picker::PickerState::new(now_ms()));
+                let mut picker = crate::picker::PickerState::new(now_ms());
+                // a note for the start (a config problem) shows where the user is
+                picker.message = self.state.message.take();
+                self.picker = Some(picker);
                 self.screen = Screen::Picker;
             }
         }

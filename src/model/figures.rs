@@ -166,7 +166,7 @@ impl Figures {
         fallback_ms: i64,
         slices: &mut BTreeMap<(i64, String), Slice>,
     ) {
-        let prices = PriceTable::bundled();
+        let prices = PriceTable::active();
         // a message is dated by its first block
         let mut dated = vec![None; t.messages.len()];
         let mut last_ts = None;

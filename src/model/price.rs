@@ -7,6 +7,8 @@ use super::raw::Usage;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
+static ACTIVE: OnceLock<PriceTable> = OnceLock::new();
+
 /// USD per million tokens.
 #[derive(Debug, Clone, Copy, Deserialize, PartialEq)]
 pub struct Rates {
@@ -52,6 +54,54 @@ impl PriceTable {
                 models: Vec::new(),
             })
         })
+    }
+
+    /// The table costs are computed with: the bundled one, or the one the
+    /// user's config made with [`install`](Self::install).
+    pub fn active() -> &'static PriceTable {
+        ACTIVE.get().unwrap_or_else(|| PriceTable::bundled())
+    }
+
+    /// Makes `table` the active one. Once per process, before anything is
+    /// priced (a later call is ignored and says so).
+    pub fn install(table: PriceTable) -> bool {
+        ACTIVE.set(table).is_ok()
+    }
+
+    /// This table with `overrides` replacing or adding families.
+    pub fn with_overrides(&self, overrides: impl IntoIterator<Item = ModelPrice>) -> PriceTable {
+        let mut t = self.clone();
+        for o in overrides {
+            t.models.retain(|m| m.family != o.family);
+            t.models.push(o);
+        }
+        t
+    }
+
+    /// Changes whenever any rate does: cached costs made with another
+    /// table are recomputed.
+    pub fn fingerprint(&self) -> String {
+        use std::hash::{Hash, Hasher};
+        let mut h = rustc_hash::FxHasher::default();
+        let mut models: Vec<&ModelPrice> = self.models.iter().collect();
+        models.sort_by(|a, b| a.family.cmp(&b.family));
+        for m in models {
+            m.family.hash(&mut h);
+            let lc = m.long_context.as_ref();
+            for r in [Some(&m.rates), lc.map(|l| &l.rates)].into_iter().flatten() {
+                for v in [
+                    r.input,
+                    r.output,
+                    r.cache_write_5m,
+                    r.cache_write_1h,
+                    r.cache_read,
+                ] {
+                    v.to_bits().hash(&mut h);
+                }
+            }
+            lc.map(|l| l.above).hash(&mut h);
+        }
+        format!("{:016x}", h.finish())
     }
 
     /// The prices of `model`: its family matched whole, or followed by a

@@ -129,7 +129,7 @@ impl Transcript {
         if let Some(&m) = self.msg_index.get(id) {
             let msg = &mut self.messages[m as usize];
             if let Some(new) = usage {
-                let prices = super::price::PriceTable::bundled();
+                let prices = super::price::PriceTable::active();
                 if let Some(old) = msg.usage {
                     sub_usage(&mut self.totals, &old);
                     self.cost.sub(prices.cost(msg.model.as_deref(), &old));
@@ -144,7 +144,7 @@ impl Transcript {
         if let Some(u) = &usage {
             add_usage(&mut self.totals, u);
             self.cost
-                .add(super::price::PriceTable::bundled().cost(model, u));
+                .add(super::price::PriceTable::active().cost(model, u));
         }
         self.messages.push(Message {
             id: id.to_owned(),
@@ -259,7 +259,7 @@ impl Transcript {
             .and_then(|t| self.turns.get(t)?.duration_ms);
         let mut output_tokens = 0;
         let mut cost = super::price::Cost::default();
-        let prices = super::price::PriceTable::bundled();
+        let prices = super::price::PriceTable::active();
         let mut last_message = None;
         for it in self.items.iter().skip(user + 1) {
             if it.kind == Kind::User {

@@ -10,7 +10,16 @@ use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
 
 /// Bumped whenever `SessionInfo` or the scan rules change.
-const HEADER: &str = "{\"ccv_session_cache\":1}";
+const VERSION: &str = "{\"ccv_session_cache\":1";
+
+/// The first line: the version, and the price table the cached costs were
+/// computed with (another table, from a changed config, drops the costs).
+fn header() -> String {
+    format!(
+        "{VERSION},\"prices\":\"{}\"}}",
+        crate::model::price::PriceTable::active().fingerprint()
+    )
+}
 const FILE_NAME: &str = "sessions-v3.jsonl";
 
 /// `$XDG_CACHE_HOME/ccv/sessions-v3.jsonl`, else the platform cache dir.
@@ -36,12 +45,17 @@ impl Cache {
             return Cache { entries };
         };
         let mut lines = io::BufReader::with_capacity(1 << 16, f).lines();
-        if !matches!(lines.next(), Some(Ok(h)) if h == HEADER) {
-            return Cache { entries };
-        }
+        let keep_figures = match lines.next() {
+            Some(Ok(h)) if h == header() => true,
+            Some(Ok(h)) if h.starts_with(VERSION) && h.contains(",\"prices\":") => false,
+            _ => return Cache { entries },
+        };
         for line in lines {
             let Ok(line) = line else { break };
-            if let Ok(info) = serde_json::from_str::<SessionInfo>(&line) {
+            if let Ok(mut info) = serde_json::from_str::<SessionInfo>(&line) {
+                if !keep_figures {
+                    info.figures = None;
+                }
                 entries.insert(info.path.clone(), info);
             }
         }
@@ -85,7 +99,7 @@ impl Cache {
         let tmp = dir.join(format!(".{FILE_NAME}.{}.tmp", std::process::id()));
         let result = (|| {
             let mut w = io::BufWriter::with_capacity(1 << 16, fs::File::create(&tmp)?);
-            writeln!(w, "{HEADER}")?;
+            writeln!(w, "{}", header())?;
             for info in self.entries.values() {
                 serde_json::to_writer(&mut w, info)?;
                 w.write_all(b"\n")?;
