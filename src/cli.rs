@@ -80,6 +80,45 @@ pub enum Command {
         /// Projects root (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects).
         root: Option<PathBuf>,
     },
+    /// Search the words of every session (prompts, answers, thinking, tool
+    /// input and output, subagents, compaction summaries). Words in any
+    /// order, "a quoted phrase", smart case. Exit 1 when nothing matched.
+    Search {
+        /// One JSON object per hit.
+        #[arg(long)]
+        json: bool,
+        /// Only sessions whose project path contains this.
+        #[arg(long, value_name = "P")]
+        project: Option<String>,
+        /// Only entries since a date (2026-11-01) or a span (7d, 2w, 12h).
+        #[arg(long)]
+        since: Option<String>,
+        /// Only these kinds: user, assistant, thinking, tool, tool_call,
+        /// tool_result, system, command, meta, compaction (repeat or comma-separate).
+        #[arg(long, value_name = "KIND")]
+        kind: Vec<String>,
+        /// The query is one regular expression.
+        #[arg(long)]
+        regex: bool,
+        /// Hits shown at most (the newest).
+        #[arg(long, default_value_t = 200)]
+        limit: usize,
+        /// What to look for.
+        query: String,
+        /// Projects root (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects).
+        root: Option<PathBuf>,
+    },
+    /// Build or update the search index (`ccv search` does it by itself;
+    /// the index lives in $XDG_CACHE_HOME/ccv and may be deleted any time).
+    Index {
+        /// Print nothing.
+        #[arg(long)]
+        quiet: bool,
+        #[arg(long, hide = true)]
+        index_dir: Option<PathBuf>,
+        /// Projects root (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects).
+        root: Option<PathBuf>,
+    },
     /// Totals over every session: cost, tokens, sessions, prompts, tool
     /// calls and the most used tools, in total or by day, project or model.
     Stats {
@@ -139,6 +178,42 @@ pub fn main() -> i32 {
             run_export(&path, &opts)
         }
         Some(Command::List { json, root }) => run_list(root, json),
+        Some(Command::Search {
+            json,
+            project,
+            since,
+            kind,
+            regex,
+            limit,
+            query,
+            root,
+        }) => match root.or_else(crate::paths::projects_root) {
+            Some(root) => crate::search::output::run(&crate::search::output::Args {
+                query,
+                root,
+                json,
+                project,
+                since,
+                kinds: kind,
+                regex,
+                limit,
+            }),
+            None => {
+                eprintln!("ccv: no projects root (set CLAUDE_CONFIG_DIR or HOME, or pass ROOT)");
+                2
+            }
+        },
+        Some(Command::Index {
+            quiet,
+            index_dir,
+            root,
+        }) => match root.or_else(crate::paths::projects_root) {
+            Some(root) => crate::search::output::run_index(&root, index_dir, quiet),
+            None => {
+                eprintln!("ccv: no projects root (set CLAUDE_CONFIG_DIR or HOME, or pass ROOT)");
+                2
+            }
+        },
         Some(Command::Stats {
             by,
             since,

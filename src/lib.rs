@@ -15,5 +15,6 @@ pub mod model;
 pub mod paths;
 pub mod picker;
 pub mod rows;
+pub mod search;
 pub mod stats;
 pub mod view;

@@ -2,6 +2,7 @@
 //! a call's name, input and result, subagent transcripts.
 
 use super::state::State;
+use crate::model::query::Query;
 use crate::model::{Detail, Item, Kind, Session};
 use crate::rows::{self, Fold, Row, RowKind, SessionExt};
 
@@ -17,25 +18,21 @@ pub struct Search {
     pub current: Option<usize>,
 }
 
-/// Case-insensitive search of `query` over every item of the session, in
-/// reading order of the main transcript (a subagent's items come right
-/// after the call that started it).
+/// Every row matching `query` (see [`Query`]: words in any order, quoted
+/// phrases, smart case), in reading order of the main transcript (a
+/// subagent's items come right after the call that started it).
 pub fn find_all(session: &Session, query: &str) -> Vec<Hit> {
-    let mut hits = Vec::new();
-    if query.is_empty() {
-        return hits;
-    }
-    let q = query.to_lowercase();
-    walk(session, None, 0, &q, &mut hits, 0);
-    hits
+    find_from(session, query, 0)
 }
 
 /// The matches among main-transcript items from `from` on (and their
 /// subagents): what an append adds, without searching the rest again.
 pub fn find_from(session: &Session, query: &str, from: usize) -> Vec<Hit> {
     let mut hits = Vec::new();
-    if !query.is_empty() {
-        walk(session, None, from, &query.to_lowercase(), &mut hits, 0);
+    if let Ok(q) = Query::parse(query, false)
+        && !q.is_empty()
+    {
+        walk(session, None, from, &q, &mut hits, 0);
     }
     hits
 }
@@ -44,7 +41,7 @@ fn walk(
     session: &Session,
     agent: Option<u32>,
     from: usize,
-    q: &str,
+    q: &Query,
     hits: &mut Vec<Hit>,
     depth: u8,
 ) {
@@ -63,27 +60,17 @@ fn walk(
     }
 }
 
-pub fn contains_ci(hay: &str, q: &str) -> bool {
-    if hay.is_ascii() && q.is_ascii() {
-        let (h, n) = (hay.as_bytes(), q.as_bytes());
-        return n.len() <= h.len() && h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n));
-    }
-    hay.to_lowercase().contains(q)
-}
-
-fn item_matches(item: &Item, q: &str) -> bool {
-    if contains_ci(&item.text, q) {
-        return true;
-    }
+/// The row matches: every term in the row's text, a call's name, input
+/// values or result (what the row shows once expanded).
+pub fn item_matches(item: &Item, q: &Query) -> bool {
+    let text = item.search_text();
     match &item.detail {
-        Detail::Call(c) => {
-            contains_ci(&c.name, q)
-                || contains_ci(&c.summary, q)
-                || contains_ci(c.input.get(), q)
-                || c.result.as_ref().is_some_and(|r| contains_ci(&r.text, q))
-        }
-        Detail::OrphanResult(r) => contains_ci(&r.text, q),
-        _ => false,
+        Detail::Call(c) => match &c.result {
+            Some(r) => q.matches_any_of(&[&text, &r.search_text()]),
+            None => q.matches(&text),
+        },
+        Detail::OrphanResult(r) => q.matches_any_of(&[&text, &r.search_text()]),
+        _ => q.matches(&text),
     }
 }
 

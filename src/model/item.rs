@@ -21,6 +21,21 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every kind, in a fixed order (a search index stores the position).
+    pub const ALL: [Kind; 11] = [
+        Kind::User,
+        Kind::Assistant,
+        Kind::Thinking,
+        Kind::ToolCall,
+        Kind::ToolResult,
+        Kind::System,
+        Kind::Command,
+        Kind::Meta,
+        Kind::Compaction,
+        Kind::Unknown,
+        Kind::Unreadable,
+    ];
+
     /// The `kind` value of `ccv export --format json`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -158,6 +173,11 @@ pub struct ToolResult {
 }
 
 impl ToolResult {
+    /// What search reads of a result: its text as shown.
+    pub fn search_text(&self) -> std::borrow::Cow<'_, str> {
+        super::text::sanitize(&self.text)
+    }
+
     pub fn patch(&self) -> Option<&[Hunk]> {
         self.extra.as_ref()?.structured_patch.as_deref()
     }
@@ -366,4 +386,59 @@ pub struct Group {
 pub struct Turn {
     pub first_item: ItemId,
     pub duration_ms: Option<u64>,
+}
+
+impl Item {
+    /// What search reads in this row, as the row shows it (escape
+    /// sequences gone): its text, and for a call its name, summary and the
+    /// values of its input (not the keys). A call's result is searched as
+    /// its own entry ([`ToolResult::search_text`]).
+    pub fn search_text(&self) -> std::borrow::Cow<'_, str> {
+        match self.raw_search_text() {
+            std::borrow::Cow::Borrowed(b) => super::text::sanitize(b),
+            std::borrow::Cow::Owned(o) => super::text::sanitize(&o).into_owned().into(),
+        }
+    }
+
+    fn raw_search_text(&self) -> std::borrow::Cow<'_, str> {
+        match &self.detail {
+            Detail::Call(c) => {
+                let mut s = String::with_capacity(c.input.get().len() + 64);
+                for part in [self.text.as_str(), &c.name, &c.summary] {
+                    if !part.is_empty() {
+                        s.push_str(part);
+                        s.push('\n');
+                    }
+                }
+                json_values(c.input.get(), &mut s);
+                s.into()
+            }
+            Detail::OrphanResult(r) if self.text.is_empty() => r.text.as_str().into(),
+            _ => self.text.as_str().into(),
+        }
+    }
+}
+
+/// The string, number and boolean values of a JSON document, one per line
+/// (what a person reads of a tool's input; keys are the tool's schema).
+pub fn json_values(raw: &str, out: &mut String) {
+    fn walk(v: &serde_json::Value, out: &mut String) {
+        match v {
+            serde_json::Value::String(s) => {
+                out.push_str(s);
+                out.push('\n');
+            }
+            serde_json::Value::Number(n) => {
+                out.push_str(&n.to_string());
+                out.push('\n');
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|x| walk(x, out)),
+            serde_json::Value::Object(o) => o.values().for_each(|x| walk(x, out)),
+            _ => {}
+        }
+    }
+    match serde_json::from_str::<serde_json::Value>(raw) {
+        Ok(v) => walk(&v, out),
+        Err(_) => out.push_str(raw),
+    }
 }

@@ -19,6 +19,7 @@ pub mod lines;
 pub mod loader;
 pub mod marks;
 pub mod price;
+pub mod query;
 pub mod raw;
 pub mod session;
 pub mod summary;

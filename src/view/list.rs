@@ -185,7 +185,9 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, s: &State, v: &mut ListView) {
     let width = area.width;
     let height = area.height as usize;
     layout(s, v, width, height);
-    let query = s.search.query.clone();
+    let query = crate::model::query::Query::parse(&s.search.query, false)
+        .ok()
+        .filter(|q| !q.is_empty());
     let mut y = 0usize;
     let mut r = v.top;
     let mut skip = v.top_skip;
@@ -204,11 +206,10 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, s: &State, v: &mut ListView) {
             }
             let yy = area.y + y as u16;
             let buf = f.buffer_mut();
-            if query.is_empty() {
-                buf.set_line(area.x, yy, l, width);
-            } else {
-                buf.set_line(area.x, yy, &highlight(l, &query, th.search_match), width);
-            }
+            match &query {
+                None => buf.set_line(area.x, yy, l, width),
+                Some(q) => buf.set_line(area.x, yy, &highlight(l, q, th.search_match), width),
+            };
             if marked {
                 buf.set_style(
                     Rect {

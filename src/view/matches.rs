@@ -1,15 +1,12 @@
 //! Search matches, highlighted in lines already rendered.
 
+use crate::model::query::Query;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-/// Splits spans so that every case-insensitive occurrence of `query`
+/// Splits spans so that every match of `query` (see [`Query::ranges`])
 /// carries `style` on top of its own.
-pub fn highlight(line: &Line<'static>, query: &str, style: Style) -> Line<'static> {
-    let q: Vec<char> = query.chars().flat_map(char::to_lowercase).collect();
-    if q.is_empty() {
-        return line.clone();
-    }
+pub fn highlight(line: &Line<'static>, query: &Query, style: Style) -> Line<'static> {
     // every char of the line with the span it belongs to
     let chars: Vec<(usize, char)> = line
         .spans
@@ -17,24 +14,18 @@ pub fn highlight(line: &Line<'static>, query: &str, style: Style) -> Line<'stati
         .enumerate()
         .flat_map(|(i, s)| s.content.chars().map(move |c| (i, c)))
         .collect();
-    let lower: Vec<char> = chars
-        .iter()
-        .map(|&(_, c)| c.to_lowercase().next().unwrap_or(c))
-        .collect();
-    let mut hit = vec![false; chars.len()];
-    let mut found = false;
-    let mut i = 0;
-    while i + q.len() <= lower.len() {
-        if lower[i..i + q.len()] == q[..] {
-            hit[i..i + q.len()].iter_mut().for_each(|h| *h = true);
-            found = true;
-            i += q.len();
-        } else {
-            i += 1;
-        }
-    }
-    if !found {
+    let joined: String = chars.iter().map(|&(_, c)| c).collect();
+    let ranges = query.ranges(&joined);
+    if ranges.is_empty() {
         return line.clone();
+    }
+    let mut hit = vec![false; chars.len()];
+    let mut r = ranges.iter().peekable();
+    for (k, (byte, _)) in joined.char_indices().enumerate() {
+        while r.peek().is_some_and(|x| x.end <= byte) {
+            r.next();
+        }
+        hit[k] = r.peek().is_some_and(|x| x.start <= byte);
     }
     let mut spans: Vec<Span<'static>> = Vec::new();
     let mut cur = String::new();
@@ -90,7 +81,7 @@ mod tests {
         let l = Line::from(vec![Span::raw("cargo te"), Span::raw("st and TEST")]);
         let h = highlight(
             &l,
-            "test",
+            &Query::parse("test", false).expect("query"),
             Style::default().bg(ratatui::style::Color::Yellow),
         );
         let hits: Vec<String> = h

@@ -1,0 +1,214 @@
+//! What a search query means, in one place for the session search (`/`)
+//! and the search across sessions (`ccv search`, the picker's Ctrl-F):
+//! words in any order that must all occur in one row, `"a quoted
+//! phrase"` matched as written, smart case (a query with no capital
+//! letter ignores case), or one regular expression.
+
+use regex::{Regex, RegexBuilder};
+use std::ops::Range;
+
+#[derive(Debug, Clone)]
+pub struct Query {
+    /// The words and phrases, as typed.
+    terms: Vec<String>,
+    /// One matcher per term (or the one regular expression).
+    matchers: Vec<Regex>,
+    pub case_sensitive: bool,
+    pub is_regex: bool,
+    /// Terms match only where a word starts (the search across sessions,
+    /// whose index knows words, not every substring).
+    pub word_start: bool,
+}
+
+/// Longest pattern compiled: a query is typed, not pasted megabytes.
+const MAX_PATTERN: usize = 4096;
+
+impl Query {
+    /// Parses `input`; `regex`: the whole input is one regular expression.
+    /// A term matches anywhere in the text.
+    pub fn parse(input: &str, regex: bool) -> Result<Query, String> {
+        Query::parse_with(input, regex, false)
+    }
+
+    /// As [`parse`](Self::parse), but a term matches only at the start of
+    /// a word (after a character that is not a letter or digit), so
+    /// `lay` finds `layout` and `resolve_layout`, not `delay`.
+    pub fn words(input: &str, regex: bool) -> Result<Query, String> {
+        Query::parse_with(input, regex, !regex)
+    }
+
+    fn parse_with(input: &str, regex: bool, word_start: bool) -> Result<Query, String> {
+        let input = input.get(..MAX_PATTERN).unwrap_or(input);
+        let case_sensitive = input.chars().any(char::is_uppercase);
+        let terms = if regex {
+            vec![input.to_owned()]
+                .into_iter()
+                .filter(|s| !s.is_empty())
+                .collect()
+        } else {
+            split_terms(input)
+        };
+        let matchers = terms
+            .iter()
+            .map(|t| {
+                let pattern = match (regex, word_start) {
+                    (true, _) => t.clone(),
+                    (false, false) => regex::escape(t),
+                    // the term is group 1; what precedes it is no part of the match
+                    (false, true) => {
+                        let lead = t.chars().next().is_some_and(char::is_alphanumeric);
+                        if lead {
+                            format!("(?:^|[^\\p{{Alphabetic}}\\p{{N}}])({})", regex::escape(t))
+                        } else {
+                            format!("({})", regex::escape(t))
+                        }
+                    }
+                };
+                RegexBuilder::new(&pattern)
+                    .case_insensitive(!case_sensitive)
+                    .size_limit(1 << 20)
+                    .build()
+                    .map_err(|e| {
+                        e.to_string()
+                            .lines()
+                            .last()
+                            .unwrap_or("bad pattern")
+                            .to_owned()
+                    })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Query {
+            terms,
+            matchers,
+            case_sensitive,
+            is_regex: regex,
+            word_start,
+        })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.matchers.is_empty()
+    }
+
+    /// The words and phrases (a regular expression is one term).
+    pub fn terms(&self) -> &[String] {
+        &self.terms
+    }
+
+    /// Every term occurs in `text`.
+    pub fn matches(&self, text: &str) -> bool {
+        !self.is_empty() && self.matchers.iter().all(|m| m.is_match(text))
+    }
+
+    /// Every term occurs in one of `texts` (a row shown from several
+    /// fields: a call's name, input and result).
+    pub fn matches_any_of(&self, texts: &[&str]) -> bool {
+        !self.is_empty()
+            && self
+                .matchers
+                .iter()
+                .all(|m| texts.iter().any(|t| m.is_match(t)))
+    }
+
+    /// Byte ranges of every occurrence of any term in `text`, sorted and
+    /// merged (for highlighting).
+    pub fn ranges(&self, text: &str) -> Vec<Range<usize>> {
+        let mut r: Vec<Range<usize>> = self
+            .matchers
+            .iter()
+            .flat_map(|m| {
+                m.captures_iter(text)
+                    .filter_map(|c| c.get(usize::from(self.word_start)).map(|x| x.range()))
+                    .collect::<Vec<_>>()
+            })
+            .filter(|r| !r.is_empty())
+            .collect();
+        r.sort_by_key(|r| (r.start, r.end));
+        let mut out: Vec<Range<usize>> = Vec::with_capacity(r.len());
+        for x in r {
+            match out.last_mut() {
+                Some(last) if x.start <= last.end => last.end = last.end.max(x.end),
+                _ => out.push(x),
+            }
+        }
+        out
+    }
+}
+
+/// Words split on white space; `"…"` keeps a phrase together (an
+/// unclosed quote runs to the end).
+fn split_terms(input: &str) -> Vec<String> {
+    let mut terms = Vec::new();
+    let mut rest = input;
+    loop {
+        rest = rest.trim_start();
+        if rest.is_empty() {
+            break;
+        }
+        if let Some(q) = rest.strip_prefix('"') {
+            let end = q.find('"').unwrap_or(q.len());
+            if !q[..end].is_empty() {
+                terms.push(q[..end].to_owned());
+            }
+            rest = q.get(end + 1..).unwrap_or("");
+        } else {
+            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            terms.push(rest[..end].to_owned());
+            rest = &rest[end..];
+        }
+    }
+    terms
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_in_any_order_phrases_and_smart_case() {
+        let q = Query::parse("tail follow", false).expect("parses");
+        assert!(q.matches("Follow the TAIL"));
+        assert!(!q.matches("follow only"));
+        let q = Query::parse("\"the tail\" x", false).expect("parses");
+        assert_eq!(q.terms(), ["the tail", "x"]);
+        assert!(q.matches("x: The tail"));
+        assert!(!q.matches("tail the x"));
+        let q = Query::parse("Tail", false).expect("parses");
+        assert!(q.case_sensitive);
+        assert!(!q.matches("tail"));
+        assert!(q.matches("a Tail"));
+        assert!(Query::parse("   ", false).expect("parses").is_empty());
+        assert!(!Query::parse("", false).expect("parses").matches("x"));
+    }
+
+    #[test]
+    fn special_characters_are_literal_and_regex_is_opt_in() {
+        let q = Query::parse("a.b (c", false).expect("parses");
+        assert!(q.matches("(c a.b"));
+        assert!(!q.matches("axb (c"));
+        let r = Query::parse("fo+ba[rz]", true).expect("parses");
+        assert!(r.matches("xfooobaz"));
+        assert!(Query::parse("(", true).is_err());
+    }
+
+    #[test]
+    fn words_match_where_a_word_starts() {
+        let q = Query::words("lay", false).expect("parses");
+        assert!(q.matches("layout"));
+        assert!(q.matches("fn resolve_layout()"));
+        assert!(q.matches("x.Layout"));
+        assert!(!q.matches("delay"));
+        assert_eq!(q.ranges("a resolve_layout"), vec![10..13]);
+        let q = Query::words("-rf", false).expect("parses");
+        assert!(q.matches("rm -rf /"));
+        assert!(Query::parse("lay", false).expect("parses").matches("delay"));
+    }
+
+    #[test]
+    fn ranges_cover_every_term_merged() {
+        let q = Query::parse("ab bc", false).expect("parses");
+        assert_eq!(q.ranges("xabcx ab"), vec![1..4, 6..8]);
+        let q = Query::parse("é", false).expect("parses");
+        assert_eq!(q.ranges("CAFÉ café"), vec![3..5, 9..11]);
+    }
+}

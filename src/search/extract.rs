@@ -1,0 +1,65 @@
+//! The entries of a piece of a session file, as search reads them: one per
+//! row a person reads (prompt, answer, thinking, a call's input, a
+//! result, a compaction summary...), with its line, kind and time. Made by
+//! the model itself, so search sees what the viewer shows.
+
+use crate::model::session::{MAIN, Session};
+use crate::model::{Detail, Kind};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    /// 1-based line in the file.
+    pub line: u32,
+    pub kind: Kind,
+    pub timestamp: Option<i64>,
+    pub text: String,
+}
+
+/// The entries of `bytes`, complete lines of one file whose first line is
+/// line `first_line`. Lines are read on their own (a result whose call
+/// is in another piece is still an entry), so any piece can be read.
+pub fn entries(bytes: &[u8], first_line: u32) -> Vec<Entry> {
+    let mut s = Session::new(None);
+    s.feed(MAIN, bytes);
+    s.finish(MAIN);
+    let base = first_line.saturating_sub(1);
+    let mut out = Vec::new();
+    let transcripts = std::iter::once(&s.main).chain(s.agents.iter().map(|a| &a.transcript));
+    for t in transcripts {
+        for it in &t.items {
+            if it.kind == Kind::Unreadable {
+                continue;
+            }
+            let text = it.search_text();
+            if !text.trim().is_empty() {
+                out.push(Entry {
+                    line: it.line + base,
+                    kind: it.kind,
+                    timestamp: it.timestamp,
+                    text: text.into_owned(),
+                });
+            }
+            if let Detail::Call(c) = &it.detail
+                && let Some(r) = &c.result
+                && !r.text.trim().is_empty()
+            {
+                out.push(Entry {
+                    line: r.line + base,
+                    kind: Kind::ToolResult,
+                    timestamp: r.timestamp,
+                    text: r.search_text().into_owned(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The kind names `--kind` takes: the export's names, and `tool` for calls
+/// and results together.
+pub fn kind_matches(filter: &str, kind: Kind) -> bool {
+    match filter {
+        "tool" => matches!(kind, Kind::ToolCall | Kind::ToolResult),
+        f => kind.as_str() == f,
+    }
+}

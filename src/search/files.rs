@@ -1,0 +1,104 @@
+//! The files a search reads: every session file under a projects root and
+//! its subagents' files, in all three layouts (`<session>/subagents/`,
+//! project-level `agent-*.jsonl`, inline sidechains in the session file
+//! itself), each with the session it belongs to.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::UNIX_EPOCH;
+
+#[derive(Debug, Clone)]
+pub struct SearchFile {
+    pub path: PathBuf,
+    /// The main session file this one belongs to (itself for a session).
+    pub session: PathBuf,
+    pub size: u64,
+    pub mtime_ns: i64,
+}
+
+fn stat(path: &Path) -> Option<(u64, i64)> {
+    // regular files only: a FIFO would block the search for ever
+    let m = fs::metadata(path).ok().filter(|m| m.is_file())?;
+    let mtime = m
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos().min(i64::MAX as u128) as i64);
+    Some((m.len(), mtime))
+}
+
+/// Every searchable file under `root`, newest first.
+pub fn under(root: &Path) -> Vec<SearchFile> {
+    let mut out = Vec::new();
+    let Ok(projects) = fs::read_dir(root) else {
+        return out;
+    };
+    for project in projects.flatten() {
+        if !project.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let dir = project.path();
+        let Ok(entries) = fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let path = e.path();
+            let name = e.file_name().to_string_lossy().into_owned();
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                // <session>/subagents/*.jsonl
+                let session = dir.join(format!("{name}.jsonl"));
+                for (p, _) in crate::model::loader::subagent_files(&session) {
+                    if let Some((size, mtime_ns)) = stat(&p) {
+                        out.push(SearchFile {
+                            path: p,
+                            session: session.clone(),
+                            size,
+                            mtime_ns,
+                        });
+                    }
+                }
+                continue;
+            }
+            let Some(stem) = name.strip_suffix(".jsonl") else {
+                continue;
+            };
+            let Some((size, mtime_ns)) = stat(&path) else {
+                continue;
+            };
+            let session = if stem.starts_with("agent-") {
+                parent_of_project_agent(&path)
+                    .map_or_else(|| path.clone(), |id| dir.join(format!("{id}.jsonl")))
+            } else {
+                path.clone()
+            };
+            out.push(SearchFile {
+                path,
+                session,
+                size,
+                mtime_ns,
+            });
+        }
+    }
+    out.sort_by(|a, b| {
+        b.mtime_ns
+            .cmp(&a.mtime_ns)
+            .then_with(|| a.path.cmp(&b.path))
+    });
+    out
+}
+
+/// A project-level `agent-*.jsonl` (2.0.7x) names its session in its first
+/// lines.
+fn parent_of_project_agent(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut buf = [0u8; 4096];
+    let n = crate::model::session::open_regular(path)
+        .and_then(|mut f| f.read(&mut buf))
+        .ok()?;
+    let head = &buf[..n];
+    let key = b"\"sessionId\":\"";
+    let p = memchr::memmem::find(head, key)? + key.len();
+    let end = memchr::memchr(b'"', &head[p..])?;
+    let id = std::str::from_utf8(&head[p..p + end]).ok()?;
+    crate::model::session::is_session_id(id).then(|| id.to_owned())
+}

@@ -1,0 +1,506 @@
+//! The search index: a tantivy index of every entry's words (documents
+//! only: no positions, no stored text, so it stays a small part of the
+//! sessions' size), with each entry's file, line, byte offset, kind and
+//! time as fast fields. The text itself is read back from the session
+//! file to check a hit and cut its snippet. Kept up to date by reading
+//! only what was appended to each file since (keyed by path, size, mtime
+//! and a hash of the file's head); it lives under `$XDG_CACHE_HOME/ccv/`
+//! and can be deleted at any time.
+
+use super::extract::{Entry, entries};
+use super::files::SearchFile;
+use crate::model::Kind;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::fs;
+use std::io::{self, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use tantivy::collector::DocSetCollector;
+use tantivy::query::{BooleanQuery, Occur, PhrasePrefixQuery, RegexQuery, TermSetQuery};
+use tantivy::schema::{
+    FAST, Field, INDEXED, IndexRecordOption, Schema, TextFieldIndexing, TextOptions,
+};
+use tantivy::tokenizer::{LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer};
+use tantivy::{Index, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+
+const MAX_WORD: usize = 100;
+
+const STATE: &str = "files.json";
+/// Words split at anything not a letter or digit, lowercased; words over
+/// 100 bytes (encoded blobs) left out.
+const TOKENIZER: &str = "ccv";
+/// Bumped when the schema or what an entry holds changes.
+const VERSION: u32 = 2;
+/// Pieces of a file read at a time (at line boundaries): the model of a
+/// piece is held while it is indexed, so memory does not follow file size.
+const PIECE: usize = 4 << 20;
+
+/// What the index knows of one file.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct FileState {
+    pub id: u64,
+    pub session: PathBuf,
+    pub size: u64,
+    pub mtime_ns: i64,
+    /// Indexed through this byte (the end of the last complete line).
+    pub bytes: u64,
+    /// Lines indexed.
+    pub lines: u32,
+    /// Hash of the first 4 KB: a file rewritten in place is read again.
+    pub head: u64,
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct State {
+    version: u32,
+    next_id: u64,
+    files: HashMap<PathBuf, FileState>,
+}
+
+struct Fields {
+    text: Field,
+    file: Field,
+    line: Field,
+    offset: Field,
+    kind: Field,
+    ts: Field,
+}
+
+fn schema() -> (Schema, Fields) {
+    let mut b = Schema::builder();
+    let text = b.add_text_field(
+        "text",
+        TextOptions::default().set_indexing_options(
+            TextFieldIndexing::default()
+                .set_tokenizer(TOKENIZER)
+                .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+        ),
+    );
+    let fields = Fields {
+        text,
+        file: b.add_u64_field("file", INDEXED | FAST),
+        line: b.add_u64_field("line", FAST),
+        offset: b.add_u64_field("offset", FAST),
+        kind: b.add_u64_field("kind", INDEXED | FAST),
+        ts: b.add_i64_field("ts", FAST),
+    };
+    (b.build(), fields)
+}
+
+/// A search index in a directory.
+pub struct SearchIndex {
+    dir: PathBuf,
+    index: Index,
+    fields: Fields,
+    state: State,
+}
+
+/// One entry the index matched (not yet checked against the text).
+#[derive(Debug, Clone, Copy)]
+pub struct Candidate {
+    pub file: u64,
+    pub line: u32,
+    pub offset: u64,
+    pub kind: Kind,
+    pub timestamp: Option<i64>,
+}
+
+/// What an update did.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Updated {
+    pub files_read: usize,
+    pub bytes_read: u64,
+    pub files_dropped: usize,
+}
+
+fn err(e: impl std::fmt::Display) -> io::Error {
+    io::Error::other(e.to_string())
+}
+
+/// `$XDG_CACHE_HOME/ccv/search-v1`, else the platform cache dir.
+pub fn default_dir() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .or_else(dirs::cache_dir)?;
+    Some(base.join("ccv").join(format!("search-v{VERSION}")))
+}
+
+impl SearchIndex {
+    /// Opens the index in `dir`, or creates an empty one. A damaged or
+    /// foreign index is thrown away and started again.
+    pub fn open(dir: &Path) -> io::Result<SearchIndex> {
+        fs::create_dir_all(dir)?;
+        let (schema, fields) = schema();
+        let state: Option<State> = fs::read(dir.join(STATE))
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .filter(|s: &State| s.version == VERSION);
+        let opened = state.and_then(|st| {
+            let index = Index::open_in_dir(dir).ok()?;
+            (index.schema() == schema).then_some((index, st))
+        });
+        let (index, state) = match opened {
+            Some(x) => x,
+            None => {
+                // start again: nothing here is worth more than a rebuild
+                for e in fs::read_dir(dir)?.flatten() {
+                    let _ = fs::remove_file(e.path());
+                }
+                let index = Index::create_in_dir(dir, schema).map_err(err)?;
+                (
+                    index,
+                    State {
+                        version: VERSION,
+                        ..State::default()
+                    },
+                )
+            }
+        };
+        index.tokenizers().register(
+            TOKENIZER,
+            TextAnalyzer::builder(SimpleTokenizer::default())
+                .filter(RemoveLongFilter::limit(MAX_WORD))
+                .filter(LowerCaser)
+                .build(),
+        );
+        Ok(SearchIndex {
+            dir: dir.to_owned(),
+            index,
+            fields,
+            state,
+        })
+    }
+
+    /// Whether nothing has been indexed yet.
+    pub fn is_empty(&self) -> bool {
+        self.state.files.is_empty()
+    }
+
+    pub fn file(&self, id: u64) -> Option<(&Path, &FileState)> {
+        self.state
+            .files
+            .iter()
+            .find(|(_, f)| f.id == id)
+            .map(|(p, f)| (p.as_path(), f))
+    }
+
+    /// id -> (path, state), for reading many candidates.
+    pub fn files_by_id(&self) -> HashMap<u64, (&Path, &FileState)> {
+        self.state
+            .files
+            .iter()
+            .map(|(p, f)| (f.id, (p.as_path(), f)))
+            .collect()
+    }
+
+    /// Brings the index up to date with `files` (every file under `root`):
+    /// appended bytes are read, changed files read again, gone ones dropped.
+    /// Fails with `WouldBlock` when another ccv is updating it.
+    pub fn update(
+        &mut self,
+        root: &Path,
+        files: &[SearchFile],
+        threads: usize,
+    ) -> io::Result<Updated> {
+        let mut writer: IndexWriter = match self.index.writer_with_num_threads(1, 30_000_000) {
+            Ok(w) => w,
+            Err(tantivy::TantivyError::LockFailure(..)) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::WouldBlock,
+                    "the index is being updated",
+                ));
+            }
+            Err(e) => return Err(err(e)),
+        };
+        let mut done = Updated::default();
+        let present: std::collections::HashSet<&Path> =
+            files.iter().map(|f| f.path.as_path()).collect();
+        let gone: Vec<PathBuf> = self
+            .state
+            .files
+            .keys()
+            .filter(|p| p.starts_with(root) && !present.contains(p.as_path()))
+            .cloned()
+            .collect();
+        for p in gone {
+            if let Some(f) = self.state.files.remove(&p) {
+                writer.delete_term(Term::from_field_u64(self.fields.file, f.id));
+                done.files_dropped += 1;
+            }
+        }
+        // what to read, from where
+        let mut jobs: Vec<(SearchFile, FileState)> = Vec::new();
+        for f in files {
+            let known = self.state.files.get(&f.path);
+            if known.is_some_and(|k| k.size == f.size && k.mtime_ns == f.mtime_ns) {
+                continue;
+            }
+            let head = head_hash(&f.path).unwrap_or(0);
+            let job = match known {
+                Some(k) if f.size >= k.bytes && k.head == head => FileState {
+                    size: f.size,
+                    mtime_ns: f.mtime_ns,
+                    ..k.clone()
+                },
+                other => {
+                    let id = match other {
+                        Some(k) => {
+                            writer.delete_term(Term::from_field_u64(self.fields.file, k.id));
+                            k.id
+                        }
+                        None => {
+                            self.state.next_id += 1;
+                            self.state.next_id
+                        }
+                    };
+                    FileState {
+                        id,
+                        session: f.session.clone(),
+                        size: f.size,
+                        mtime_ns: f.mtime_ns,
+                        bytes: 0,
+                        lines: 0,
+                        head,
+                    }
+                }
+            };
+            jobs.push((f.clone(), job));
+        }
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let results = Mutex::new(Vec::new());
+        let fields = &self.fields;
+        let writer_ref = &writer;
+        std::thread::scope(|s| {
+            for _ in 0..threads.clamp(1, jobs.len().max(1)) {
+                s.spawn(|| {
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some((f, st)) = jobs.get(i) else { break };
+                        let mut st = st.clone();
+                        let before = st.bytes;
+                        if index_file(&f.path, &mut st, fields, writer_ref).is_ok()
+                            && let Ok(mut r) = results.lock()
+                        {
+                            r.push((f.path.clone(), st.clone(), st.bytes - before));
+                        }
+                    }
+                });
+            }
+        });
+        for (path, st, read) in results.into_inner().unwrap_or_default() {
+            done.files_read += 1;
+            done.bytes_read += read;
+            self.state.files.insert(path, st);
+        }
+        writer.commit().map_err(err)?;
+        drop(writer);
+        self.save_state()?;
+        Ok(done)
+    }
+
+    fn save_state(&self) -> io::Result<()> {
+        let tmp = self
+            .dir
+            .join(format!(".{STATE}.{}.tmp", std::process::id()));
+        fs::write(&tmp, serde_json::to_vec(&self.state).map_err(err)?)?;
+        fs::rename(&tmp, self.dir.join(STATE))
+    }
+
+    /// The entries whose words start with every word of `terms` (each term
+    /// split into words as the index splits text); `kinds` limits the
+    /// kinds when not empty. `None`: some term has no word the index can
+    /// look up (punctuation only, or a word too long), so the index cannot
+    /// answer.
+    pub fn candidates(
+        &self,
+        terms: &[String],
+        kinds: &[Kind],
+        limit: usize,
+    ) -> io::Result<Option<Vec<Candidate>>> {
+        let mut analyzer = self
+            .index
+            .tokenizer_for_field(self.fields.text)
+            .map_err(err)?;
+        let mut clauses: Vec<(Occur, Box<dyn tantivy::query::Query>)> = Vec::new();
+        for t in terms {
+            let mut words = Vec::new();
+            let mut stream = analyzer.token_stream(t);
+            while stream.advance() {
+                words.push(stream.token().text.clone());
+            }
+            // words the index leaves out cannot be looked up
+            if words.is_empty() || words.iter().any(|w| w.len() >= MAX_WORD) {
+                return Ok(None);
+            }
+            if words.len() == 1 {
+                let pattern = format!("{}.*", regex::escape(&words[0]));
+                let q = RegexQuery::from_pattern(&pattern, self.fields.text).map_err(err)?;
+                clauses.push((Occur::Must, Box::new(q)));
+            } else {
+                // a term of several words: those words in a row, the last
+                // one as typed so far
+                let terms = words
+                    .iter()
+                    .map(|w| Term::from_field_text(self.fields.text, w))
+                    .collect();
+                let mut q = PhrasePrefixQuery::new(terms);
+                q.set_max_expansions(u32::MAX);
+                clauses.push((Occur::Must, Box::new(q)));
+            }
+        }
+        if !kinds.is_empty() {
+            let set = TermSetQuery::new(
+                kinds
+                    .iter()
+                    .map(|k| Term::from_field_u64(self.fields.kind, kind_number(*k))),
+            );
+            clauses.push((Occur::Must, Box::new(set)));
+        }
+        let query = BooleanQuery::new(clauses);
+        let reader = self
+            .index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()
+            .map_err(err)?;
+        let searcher = reader.searcher();
+        let docs = searcher.search(&query, &DocSetCollector).map_err(err)?;
+        let mut out = Vec::with_capacity(docs.len().min(limit));
+        let mut columns = HashMap::new();
+        for addr in docs {
+            let seg = addr.segment_ord;
+            if let std::collections::hash_map::Entry::Vacant(v) = columns.entry(seg) {
+                let ff = searcher.segment_reader(seg).fast_fields();
+                v.insert((
+                    ff.u64("file").map_err(err)?,
+                    ff.u64("line").map_err(err)?,
+                    ff.u64("offset").map_err(err)?,
+                    ff.u64("kind").map_err(err)?,
+                    ff.i64("ts").map_err(err)?,
+                ));
+            }
+            let Some((file, line, offset, kind, ts)) = columns.get(&seg) else {
+                continue;
+            };
+            let d = addr.doc_id;
+            let (Some(file), Some(line), Some(offset), Some(kind)) =
+                (file.first(d), line.first(d), offset.first(d), kind.first(d))
+            else {
+                continue;
+            };
+            out.push(Candidate {
+                file,
+                line: line as u32,
+                offset,
+                kind: Kind::ALL
+                    .get(kind as usize)
+                    .copied()
+                    .unwrap_or(Kind::Unknown),
+                timestamp: ts.first(d),
+            });
+        }
+        Ok(Some(out))
+    }
+
+    /// Bytes the index takes on disk.
+    pub fn disk_size(&self) -> u64 {
+        fs::read_dir(&self.dir)
+            .map(|rd| {
+                rd.flatten()
+                    .filter_map(|e| e.metadata().ok())
+                    .map(|m| m.len())
+                    .sum()
+            })
+            .unwrap_or(0)
+    }
+}
+
+pub fn kind_number(k: Kind) -> u64 {
+    Kind::ALL.iter().position(|x| *x == k).unwrap_or(0) as u64
+}
+
+fn head_hash(path: &Path) -> io::Result<u64> {
+    use std::hash::Hasher;
+    let mut buf = vec![0u8; 4096];
+    let mut f = crate::model::session::open_regular(path)?;
+    let mut n = 0;
+    while n < buf.len() {
+        match f.read(&mut buf[n..])? {
+            0 => break,
+            k => n += k,
+        }
+    }
+    let mut h = rustc_hash::FxHasher::default();
+    h.write(&buf[..n]);
+    Ok(h.finish())
+}
+
+/// Indexes the complete lines of `path` after `st.bytes`, piece by piece.
+fn index_file(
+    path: &Path,
+    st: &mut FileState,
+    fields: &Fields,
+    writer: &IndexWriter,
+) -> io::Result<()> {
+    let mut f = crate::model::session::open_regular(path)?;
+    f.seek(SeekFrom::Start(st.bytes))?;
+    let mut f = f.take(st.size.saturating_sub(st.bytes));
+    let mut buf: Vec<u8> = Vec::with_capacity(PIECE.min(st.size as usize) + 1);
+    let mut chunk = vec![0u8; 1 << 20];
+    loop {
+        let n = f.read(&mut chunk)?;
+        buf.extend_from_slice(&chunk[..n]);
+        let eof = n == 0;
+        if buf.len() < PIECE && !eof {
+            continue;
+        }
+        let Some(end) = memchr::memrchr(b'\n', &buf).map(|p| p + 1) else {
+            if eof {
+                break;
+            }
+            // one line longer than a piece: read on until it ends
+            continue;
+        };
+        index_piece(&buf[..end], st, fields, writer);
+        buf.drain(..end);
+        if eof {
+            break;
+        }
+    }
+    Ok(())
+}
+
+fn index_piece(piece: &[u8], st: &mut FileState, fields: &Fields, writer: &IndexWriter) {
+    let starts: Vec<u64> = std::iter::once(0)
+        .chain(memchr::memchr_iter(b'\n', piece).map(|p| p as u64 + 1))
+        .collect();
+    let first = st.lines + 1;
+    for e in entries(piece, first) {
+        add(writer, fields, st, &starts, first, &e);
+    }
+    st.lines += starts.len().saturating_sub(1) as u32;
+    st.bytes += piece.len() as u64;
+}
+
+fn add(
+    writer: &IndexWriter,
+    fields: &Fields,
+    st: &FileState,
+    starts: &[u64],
+    first: u32,
+    e: &Entry,
+) {
+    let offset = st.bytes + starts.get((e.line - first) as usize).copied().unwrap_or(0);
+    let mut doc = TantivyDocument::default();
+    doc.add_text(fields.text, &e.text);
+    doc.add_u64(fields.file, st.id);
+    doc.add_u64(fields.line, u64::from(e.line));
+    doc.add_u64(fields.offset, offset);
+    doc.add_u64(fields.kind, kind_number(e.kind));
+    if let Some(ts) = e.timestamp {
+        doc.add_i64(fields.ts, ts);
+    }
+    let _ = writer.add_document(doc);
+}

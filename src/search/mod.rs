@@ -1,0 +1,328 @@
+//! Search across every session under a projects root: `ccv search` and
+//! the picker's full-text mode. An index (see [`index`]) answers once it
+//! exists; before, a raw scan (see [`scan`]) does. Either way each hit is
+//! checked against the entry's text as the model reads it, with the rules
+//! of [`Query`], so both ways find the same rows.
+
+pub mod extract;
+pub mod files;
+pub mod index;
+pub mod output;
+pub mod scan;
+
+use crate::model::Kind;
+use crate::model::query::Query;
+use extract::{Entry, entries};
+use files::SearchFile;
+use std::collections::{HashMap, HashSet};
+use std::io::{self, Read, Seek, SeekFrom};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Which entries count.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// Empty: every kind.
+    pub kinds: Vec<Kind>,
+    pub since_ms: Option<i64>,
+    /// Only files of these sessions (`--project`).
+    pub sessions: Option<HashSet<PathBuf>>,
+}
+
+impl Filter {
+    fn keeps_kind(&self, k: Kind) -> bool {
+        self.kinds.is_empty() || self.kinds.contains(&k)
+    }
+
+    fn keeps_time(&self, ts: Option<i64>) -> bool {
+        self.since_ms.is_none_or(|s| ts.is_some_and(|t| t >= s))
+    }
+}
+
+/// One matching entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit {
+    /// The file the entry is in (a subagent's file, or the session's).
+    pub file: PathBuf,
+    /// The session it belongs to.
+    pub session: PathBuf,
+    /// 1-based line in `file`.
+    pub line: u32,
+    pub kind: Kind,
+    pub timestamp: Option<i64>,
+    /// One line of text around the first match.
+    pub snippet: String,
+    /// Where the match is in `snippet` (bytes).
+    pub mark: Range<usize>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Via {
+    Index,
+    Scan,
+}
+
+#[derive(Debug)]
+pub struct Found {
+    /// Newest first.
+    pub hits: Vec<Hit>,
+    pub via: Via,
+    /// More entries matched than `limit`.
+    pub more: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The index directory; `None`: always scan.
+    pub index: Option<PathBuf>,
+    /// Bring the index up to date first (appended bytes only).
+    pub update: bool,
+    pub limit: usize,
+    pub threads: usize,
+}
+
+impl Options {
+    pub fn standard() -> Options {
+        Options {
+            index: index::default_dir(),
+            update: true,
+            limit: 200,
+            threads: std::thread::available_parallelism().map_or(2, |n| n.get().min(8)),
+        }
+    }
+}
+
+/// Searches every session under `root`.
+pub fn search(root: &Path, query: &Query, filter: &Filter, opts: &Options) -> io::Result<Found> {
+    let mut files = files::under(root);
+    if let Some(keep) = &filter.sessions {
+        files.retain(|f| keep.contains(&f.session));
+    }
+    if !query.is_regex
+        && let Some(dir) = &opts.index
+        && let Ok(mut ix) = index::SearchIndex::open(dir)
+        && !ix.is_empty()
+    {
+        if opts.update {
+            // another ccv updating it: search what is there
+            let _ = ix.update(root, &files::under(root), opts.threads);
+        }
+        if let Some(c) = ix.candidates(query.terms(), &filter.kinds, opts.limit)? {
+            return Ok(check_candidates(&ix, c, &files, query, filter, opts.limit));
+        }
+    }
+    scan_all(&files, query, filter, opts)
+}
+
+/// Builds or updates the index of `root` in `dir`.
+pub fn update_index(root: &Path, dir: &Path, threads: usize) -> io::Result<index::Updated> {
+    let mut ix = index::SearchIndex::open(dir)?;
+    ix.update(root, &files::under(root), threads)
+}
+
+fn scan_all(
+    files: &[SearchFile],
+    query: &Query,
+    filter: &Filter,
+    opts: &Options,
+) -> io::Result<Found> {
+    let hits = Mutex::new(Vec::new());
+    // once `limit` hits are in, a file last written before the oldest of
+    // them holds nothing newer: it and the older ones are not read
+    let cutoff = std::sync::atomic::AtomicI64::new(i64::MIN);
+    let sink = |raw: scan::RawLine| {
+        let Some(f) = files.get(raw.file) else { return };
+        let found = check_line(&raw.bytes, raw.line, None, f, query, filter);
+        if found.is_empty() {
+            return;
+        }
+        if let Ok(mut h) = hits.lock() {
+            h.extend(found);
+            if h.len() >= opts.limit.saturating_mul(2) {
+                newest_first(&mut h);
+                h.truncate(opts.limit + 1);
+                let oldest = h
+                    .get(opts.limit - 1)
+                    .and_then(|x| x.timestamp)
+                    .unwrap_or(i64::MIN);
+                cutoff.store(oldest, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+    };
+    let enough =
+        |f: &SearchFile| f.mtime_ns / 1_000_000 < cutoff.load(std::sync::atomic::Ordering::Relaxed);
+    scan::scan(files, query, opts.threads, &sink, &enough).map_err(io::Error::other)?;
+    let mut hits = hits.into_inner().unwrap_or_default();
+    newest_first(&mut hits);
+    let more =
+        hits.len() > opts.limit || cutoff.load(std::sync::atomic::Ordering::Relaxed) > i64::MIN;
+    hits.truncate(opts.limit);
+    Ok(Found {
+        hits,
+        via: Via::Scan,
+        more,
+    })
+}
+
+fn newest_first(hits: &mut [Hit]) {
+    hits.sort_by(|a, b| {
+        b.timestamp
+            .cmp(&a.timestamp)
+            .then_with(|| a.file.cmp(&b.file))
+            .then_with(|| a.line.cmp(&b.line))
+    });
+}
+
+/// The index's candidates, newest first, checked against their text until
+/// `limit` hold.
+fn check_candidates(
+    ix: &index::SearchIndex,
+    mut cands: Vec<index::Candidate>,
+    files: &[SearchFile],
+    query: &Query,
+    filter: &Filter,
+    limit: usize,
+) -> Found {
+    let by_id = ix.files_by_id();
+    let wanted: HashMap<&Path, &SearchFile> = files.iter().map(|f| (f.path.as_path(), f)).collect();
+    cands.retain(|c| filter.keeps_kind(c.kind) && filter.keeps_time(c.timestamp));
+    cands.sort_by(|a, b| {
+        b.timestamp
+            .cmp(&a.timestamp)
+            .then_with(|| a.file.cmp(&b.file))
+            .then_with(|| a.line.cmp(&b.line))
+    });
+    let mut hits = Vec::new();
+    let mut open: HashMap<u64, std::fs::File> = HashMap::new();
+    let mut checked_lines = HashSet::new();
+    let mut more = false;
+    for c in cands {
+        let Some(sf) = by_id.get(&c.file).and_then(|(p, _)| wanted.get(p)) else {
+            continue;
+        };
+        // several entries of one line are checked together
+        if !checked_lines.insert((c.file, c.line)) {
+            continue;
+        }
+        if hits.len() >= limit {
+            more = true;
+            break;
+        }
+        let file = match open.entry(c.file) {
+            std::collections::hash_map::Entry::Occupied(o) => o.into_mut(),
+            std::collections::hash_map::Entry::Vacant(v) => {
+                match crate::model::session::open_regular(&sf.path) {
+                    Ok(f) => v.insert(f),
+                    Err(_) => continue,
+                }
+            }
+        };
+        let Ok(bytes) = read_line(file, c.offset) else {
+            continue;
+        };
+        hits.extend(check_line(&bytes, c.line, None, sf, query, filter));
+    }
+    newest_first(&mut hits);
+    hits.truncate(limit);
+    Found {
+        hits,
+        via: Via::Index,
+        more,
+    }
+}
+
+/// The line at `offset`, without its newline (at most 256 MB).
+fn read_line(f: &mut std::fs::File, offset: u64) -> io::Result<Vec<u8>> {
+    f.seek(SeekFrom::Start(offset))?;
+    let mut out = Vec::new();
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        let n = f.read(&mut chunk)?;
+        if n == 0 {
+            return Ok(out);
+        }
+        if let Some(p) = memchr::memchr(b'\n', &chunk[..n]) {
+            out.extend_from_slice(&chunk[..p]);
+            return Ok(out);
+        }
+        out.extend_from_slice(&chunk[..n]);
+        if out.len() > 256 << 20 {
+            return Err(io::Error::other("line too long"));
+        }
+    }
+}
+
+/// The entries of one line that match.
+fn check_line(
+    bytes: &[u8],
+    line: u32,
+    kind: Option<Kind>,
+    f: &SearchFile,
+    query: &Query,
+    filter: &Filter,
+) -> Vec<Hit> {
+    entries(bytes, line)
+        .into_iter()
+        .filter(|e| e.line == line && kind.is_none_or(|k| k == e.kind))
+        .filter(|e| filter.keeps_kind(e.kind) && filter.keeps_time(e.timestamp))
+        .filter(|e| query.matches(&e.text))
+        .map(|e| hit(e, f, query))
+        .collect()
+}
+
+fn hit(e: Entry, f: &SearchFile, query: &Query) -> Hit {
+    let (snippet, mark) = snippet(&e.text, query);
+    Hit {
+        file: f.path.clone(),
+        session: f.session.clone(),
+        line: e.line,
+        kind: e.kind,
+        timestamp: e.timestamp,
+        snippet,
+        mark,
+    }
+}
+
+/// One line of safe text around the first match: some words before, more
+/// after, white space folded.
+pub fn snippet(text: &str, query: &Query) -> (String, Range<usize>) {
+    let Some(first) = query.ranges(text).into_iter().next() else {
+        return (one_line(&crate::model::text::fit_end(text, 100)), 0..0);
+    };
+    let before = &text[..first.start];
+    let cut = before.char_indices().rev().nth(40).map_or(0, |(i, _)| i);
+    let after_end = text[first.end..]
+        .char_indices()
+        .nth(80)
+        .map_or(text.len(), |(i, _)| first.end + i);
+    let lead = if cut > 0 { "…" } else { "" };
+    let tail = if after_end < text.len() { "…" } else { "" };
+    let a = one_line(&text[cut..first.start]);
+    let m = one_line(&text[first.start..first.end]);
+    let b = one_line(&text[first.end..after_end]);
+    let a = format!("{lead}{}", a.trim_start());
+    let start = a.len();
+    (
+        format!("{a}{m}{}{tail}", b.trim_end()),
+        start..start + m.len(),
+    )
+}
+
+fn one_line(s: &str) -> String {
+    let safe = crate::model::text::sanitize(s);
+    let mut out = String::with_capacity(safe.len());
+    let mut space = false;
+    for c in safe.chars() {
+        if c.is_whitespace() {
+            if !space {
+                out.push(' ');
+            }
+            space = true;
+        } else {
+            out.push(c);
+            space = false;
+        }
+    }
+    out
+}

@@ -1,0 +1,293 @@
+//! `ccv search` and `ccv index`: arguments to a search, hits to the
+//! terminal (grouped by session, newest first, the match marked) or to
+//! JSON Lines.
+
+use super::{Filter, Found, Hit, Options, Via};
+use crate::model::Kind;
+use crate::model::query::Query;
+use crate::model::text::{term_line, term_path};
+use crate::picker::SessionInfo;
+use std::collections::HashMap;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+pub struct Args {
+    pub query: String,
+    pub root: PathBuf,
+    pub json: bool,
+    pub project: Option<String>,
+    pub since: Option<String>,
+    pub kinds: Vec<String>,
+    pub regex: bool,
+    pub limit: usize,
+}
+
+/// `user`, `assistant`, `thinking`, `tool` (calls and results),
+/// `tool_call`, `tool_result`, `system`, `command`, `meta`, `compaction`.
+pub fn parse_kinds(names: &[String]) -> Result<Vec<Kind>, String> {
+    let mut out = Vec::new();
+    for n in names.iter().flat_map(|n| n.split(',')).map(str::trim) {
+        match n {
+            "" => {}
+            "tool" => out.extend([Kind::ToolCall, Kind::ToolResult]),
+            n => match Kind::ALL.iter().find(|k| k.as_str() == n) {
+                Some(k) => out.push(*k),
+                None => {
+                    return Err(format!(
+                        "unknown kind {n:?} (user, assistant, thinking, tool, tool_call, tool_result, system, command, meta, compaction)"
+                    ));
+                }
+            },
+        }
+    }
+    Ok(out)
+}
+
+/// `ccv search`: exit 0 with hits, 1 without, 2 on a bad query or root.
+pub fn run(a: &Args) -> i32 {
+    let query = match Query::words(&a.query, a.regex) {
+        Ok(q) if !q.is_empty() => q,
+        Ok(_) => {
+            eprintln!("ccv: search: the query is empty");
+            return 2;
+        }
+        Err(e) => {
+            eprintln!("ccv: search: {}", term_line(&e));
+            return 2;
+        }
+    };
+    if !a.root.is_dir() {
+        eprintln!("ccv: {}: not a directory", term_path(&a.root));
+        return 2;
+    }
+    let mut filter = Filter::default();
+    match parse_kinds(&a.kinds) {
+        Ok(k) => filter.kinds = k,
+        Err(e) => {
+            eprintln!("ccv: search: {}", term_line(&e));
+            return 2;
+        }
+    }
+    if let Some(s) = &a.since {
+        let tz = jiff::tz::TimeZone::system();
+        match crate::stats::parse_since(s, crate::model::time::now_ms(), &tz) {
+            Ok(ms) => filter.since_ms = Some(ms),
+            Err(e) => {
+                eprintln!("ccv: --since: {}", term_line(&e));
+                return 2;
+            }
+        }
+    }
+    let opts = crate::picker::ScanOptions {
+        figures: false,
+        ..crate::picker::ScanOptions::standard()
+    };
+    let sessions = crate::picker::list_sessions(&a.root, &opts);
+    if let Some(p) = &a.project {
+        let p = p.to_lowercase();
+        filter.sessions = Some(
+            sessions
+                .iter()
+                .filter(|s| s.project.to_lowercase().contains(&p))
+                .map(|s| s.path.clone())
+                .collect(),
+        );
+    }
+    let search_opts = Options {
+        limit: a.limit.max(1),
+        ..Options::standard()
+    };
+    let found = match super::search(&a.root, &query, &filter, &search_opts) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("ccv: search: {}", term_line(&e.to_string()));
+            return 2;
+        }
+    };
+    if found.via == Via::Scan
+        && !query.is_regex
+        && let Some(dir) = &search_opts.index
+    {
+        spawn_indexer(&a.root, dir);
+    }
+    let by_path: HashMap<&Path, &SessionInfo> =
+        sessions.iter().map(|s| (s.path.as_path(), s)).collect();
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let r = if a.json {
+        write_json(&mut out, &found, &by_path)
+    } else {
+        write_text(&mut out, &found, &by_path, &a.root)
+    };
+    match r.and_then(|_| out.flush()) {
+        Ok(()) | Err(_) if found.hits.is_empty() => 1,
+        Ok(()) => {
+            if found.more {
+                eprintln!(
+                    "ccv: search: showing the newest {} hits; --limit N shows more",
+                    found.hits.len()
+                );
+            }
+            0
+        }
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => 0,
+        Err(e) => {
+            eprintln!("ccv: {}", term_line(&e.to_string()));
+            2
+        }
+    }
+}
+
+/// Builds the index in a process of its own, so that the next search is
+/// instant; a second one finds the index locked and leaves.
+fn spawn_indexer(root: &Path, dir: &Path) {
+    if std::env::var_os("CCV_NO_BACKGROUND_INDEX").is_some() {
+        return;
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        let _ = std::process::Command::new(exe)
+            .arg("index")
+            .arg("--quiet")
+            .arg("--index-dir")
+            .arg(dir)
+            .arg(root)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn();
+    }
+}
+
+/// `ccv index`: builds or updates the index; exit 0, 1 on failure.
+pub fn run_index(root: &Path, dir: Option<PathBuf>, quiet: bool) -> i32 {
+    let Some(dir) = dir.or_else(super::index::default_dir) else {
+        eprintln!("ccv: index: no cache directory (set XDG_CACHE_HOME)");
+        return 1;
+    };
+    let t = std::time::Instant::now();
+    match super::update_index(root, &dir, Options::standard().threads) {
+        Ok(u) => {
+            if !quiet {
+                let size = super::index::SearchIndex::open(&dir).map_or(0, |i| i.disk_size());
+                println!(
+                    "indexed {} files ({}) in {:.1}s, dropped {}; the index takes {} in {}",
+                    u.files_read,
+                    crate::model::item::human_bytes(u.bytes_read),
+                    t.elapsed().as_secs_f64(),
+                    u.files_dropped,
+                    crate::model::item::human_bytes(size),
+                    term_path(&dir)
+                );
+            }
+            0
+        }
+        Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+            if !quiet {
+                eprintln!("ccv: index: another ccv is updating it");
+            }
+            0
+        }
+        Err(e) => {
+            eprintln!("ccv: index: {}", term_line(&e.to_string()));
+            1
+        }
+    }
+}
+
+/// Hits of one session together, sessions by their newest hit.
+fn grouped(found: &Found) -> Vec<(&Path, Vec<&Hit>)> {
+    let mut groups: Vec<(&Path, Vec<&Hit>)> = Vec::new();
+    let mut at: HashMap<&Path, usize> = HashMap::new();
+    for h in &found.hits {
+        let g = *at.entry(h.session.as_path()).or_insert_with(|| {
+            groups.push((h.session.as_path(), Vec::new()));
+            groups.len() - 1
+        });
+        groups[g].1.push(h);
+    }
+    groups
+}
+
+fn write_text(
+    out: &mut dyn Write,
+    found: &Found,
+    sessions: &HashMap<&Path, &SessionInfo>,
+    root: &Path,
+) -> io::Result<()> {
+    use std::io::IsTerminal;
+    let color = io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let (bold, mark, dim, off) = if color {
+        ("\x1b[1m", "\x1b[1;7m", "\x1b[2m", "\x1b[0m")
+    } else {
+        ("", "»", "", "")
+    };
+    let mark_off = if color { off } else { "«" };
+    for (session, hits) in grouped(found) {
+        let info = sessions.get(session);
+        let title = info.map_or("", |s| s.title.as_str());
+        let project = info.map_or_else(String::new, |s| crate::paths::tilde(&s.project));
+        let id = info.map_or_else(
+            || {
+                session
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            },
+            |s| s.session_id.clone(),
+        );
+        let date = info
+            .map(|s| crate::model::time::format_iso(s.last_activity_ms))
+            .unwrap_or_default();
+        writeln!(
+            out,
+            "{bold}{}{off} {dim}· {} · {} · {}{off}",
+            term_line(title),
+            term_line(&project),
+            date.get(..16).unwrap_or(&date).replace('T', " "),
+            term_line(&id)
+        )?;
+        for h in hits {
+            let shown = h.file.strip_prefix(root).unwrap_or(&h.file);
+            let s = &h.snippet;
+            let (a, m, b) = (
+                s.get(..h.mark.start).unwrap_or(""),
+                s.get(h.mark.clone()).unwrap_or(""),
+                s.get(h.mark.end..).unwrap_or(""),
+            );
+            writeln!(
+                out,
+                "  {dim}{}:{}{off} {:<11} {a}{mark}{m}{mark_off}{b}",
+                term_path(shown),
+                h.line,
+                h.kind.as_str(),
+            )?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+fn write_json(
+    out: &mut dyn Write,
+    found: &Found,
+    sessions: &HashMap<&Path, &SessionInfo>,
+) -> io::Result<()> {
+    for h in &found.hits {
+        let info = sessions.get(h.session.as_path());
+        let chars = |b: usize| h.snippet.get(..b).map_or(0, |s| s.chars().count());
+        let obj = serde_json::json!({
+            "path": h.file,
+            "session_path": h.session,
+            "session_id": info.map(|s| s.session_id.clone()),
+            "title": info.map(|s| s.title.clone()),
+            "project": info.map(|s| s.project.clone()),
+            "line": h.line,
+            "kind": h.kind.as_str(),
+            "timestamp": h.timestamp.map(crate::model::time::format_iso),
+            "snippet": h.snippet,
+            "match": [chars(h.mark.start), chars(h.mark.end)],
+        });
+        crate::json_out::to_writer(&mut *out, &obj)?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,155 @@
+//! Search without an index: the raw bytes of every file are scanned for
+//! each term as JSON writes it (a fast literal search, case folded unless
+//! the query has capitals), and only the lines that hold every term are
+//! decoded and checked. As fast as grep on the first query, before any
+//! index exists.
+
+use super::files::SearchFile;
+use crate::model::query::Query;
+use regex::bytes::{Regex, RegexBuilder};
+use std::io::{self, Read};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A line that holds every term: its file (index into the files), its
+/// 1-based number, byte offset and bytes.
+pub struct RawLine {
+    pub file: usize,
+    pub line: u32,
+    pub offset: u64,
+    pub bytes: Vec<u8>,
+}
+
+/// The byte patterns for `query`: each term as it appears inside a JSON
+/// string (quotes, backslashes and control characters escaped).
+fn patterns(query: &Query) -> Result<Vec<Regex>, String> {
+    query
+        .terms()
+        .iter()
+        .map(|t| {
+            let p = if query.is_regex {
+                t.clone()
+            } else {
+                let json = serde_json::to_string(t).unwrap_or_default();
+                let inner = json.get(1..json.len().saturating_sub(1)).unwrap_or("");
+                regex::escape(inner)
+            };
+            RegexBuilder::new(&p)
+                .case_insensitive(!query.case_sensitive)
+                .unicode(!p.is_ascii() || query.is_regex)
+                .size_limit(1 << 20)
+                .build()
+                .map_err(|e| e.to_string())
+        })
+        .collect()
+}
+
+/// Every line of `files` holding every term, found on `threads` threads;
+/// `sink` gets each (in no particular order). Files are taken in order
+/// (newest first), and none after `enough` says so.
+pub fn scan(
+    files: &[SearchFile],
+    query: &Query,
+    threads: usize,
+    sink: &(dyn Fn(RawLine) + Sync),
+    enough: &(dyn Fn(&SearchFile) -> bool + Sync),
+) -> Result<(), String> {
+    let pats = patterns(query)?;
+    if pats.is_empty() {
+        return Ok(());
+    }
+    // the longest term first: fewest false starts
+    let mut order: Vec<usize> = (0..pats.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(query.terms()[i].len()));
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..threads.clamp(1, files.len().max(1)) {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(f) = files.get(i) else { break };
+                    if enough(f) {
+                        break;
+                    }
+                    let _ = scan_file(i, f, &pats, &order, sink);
+                }
+            });
+        }
+    });
+    Ok(())
+}
+
+const PIECE: usize = 8 << 20;
+
+fn scan_file(
+    idx: usize,
+    f: &SearchFile,
+    pats: &[Regex],
+    order: &[usize],
+    sink: &(dyn Fn(RawLine) + Sync),
+) -> io::Result<()> {
+    let mut file = crate::model::session::open_regular(&f.path)?.take(f.size);
+    let mut buf: Vec<u8> = Vec::with_capacity(PIECE.min(f.size as usize) + 1);
+    let mut chunk = vec![0u8; 1 << 20];
+    let (mut base_offset, mut base_line) = (0u64, 1u32);
+    loop {
+        let n = file.read(&mut chunk)?;
+        buf.extend_from_slice(&chunk[..n]);
+        let eof = n == 0;
+        if buf.len() < PIECE && !eof {
+            continue;
+        }
+        // complete lines only, and the last line of the file as it is
+        let end = if eof {
+            buf.len()
+        } else {
+            match memchr::memrchr(b'\n', &buf) {
+                Some(p) => p + 1,
+                None => continue,
+            }
+        };
+        let piece = &buf[..end];
+        scan_piece(idx, piece, base_offset, base_line, pats, order, sink);
+        base_line += memchr::memchr_iter(b'\n', piece).count() as u32;
+        base_offset += end as u64;
+        buf.drain(..end);
+        if eof {
+            break;
+        }
+    }
+    Ok(())
+}
+
+fn scan_piece(
+    idx: usize,
+    piece: &[u8],
+    base_offset: u64,
+    base_line: u32,
+    pats: &[Regex],
+    order: &[usize],
+    sink: &(dyn Fn(RawLine) + Sync),
+) {
+    let Some((&first, rest)) = order.split_first() else {
+        return;
+    };
+    let (mut counted_to, mut line_no) = (0usize, base_line);
+    let mut at = 0;
+    while let Some(m) = pats[first].find_at(piece, at) {
+        let start = memchr::memrchr(b'\n', &piece[..m.start()]).map_or(0, |p| p + 1);
+        let end = memchr::memchr(b'\n', &piece[m.start()..]).map_or(piece.len(), |p| m.start() + p);
+        let line = &piece[start..end];
+        line_no += memchr::memchr_iter(b'\n', &piece[counted_to..start]).count() as u32;
+        counted_to = start;
+        if rest.iter().all(|&i| pats[i].is_match(line)) {
+            sink(RawLine {
+                file: idx,
+                line: line_no,
+                offset: base_offset + start as u64,
+                bytes: line.to_vec(),
+            });
+        }
+        at = end + 1;
+        if at >= piece.len() {
+            break;
+        }
+    }
+}
