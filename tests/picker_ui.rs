@@ -396,3 +396,68 @@ fn the_cost_column_shows_and_tab_sorts_by_cost_then_size() {
     handle_key(&mut state, key(KeyCode::Tab));
     assert_eq!(order(&state)[0], "new", "back to newest");
 }
+
+#[test]
+fn full_text_mode_shows_hits_by_session_and_enter_jumps() {
+    use ccv::picker::found::Jump;
+    use ccv::search::{Found, Hit, Via};
+    let mut state = PickerState::with_sessions(sample(), NOW);
+    for c in "tail".chars() {
+        handle_key(&mut state, key(KeyCode::Char(c)));
+    }
+    let ctrl_f = KeyEvent::new(KeyCode::Char('f'), KeyModifiers::CONTROL);
+    // the filter becomes the query
+    assert_eq!(
+        handle_key(&mut state, ctrl_f),
+        PickerOutcome::Search("tail".into())
+    );
+    assert!(render(&state, 110, 12).contains("searching…"));
+    assert_eq!(
+        handle_key(&mut state, key(KeyCode::Char('s'))),
+        PickerOutcome::Search("tails".into())
+    );
+    let hit = |id: &str, line: u32, snippet: &str| Hit {
+        file: PathBuf::from(format!("/p/{id}.jsonl")),
+        session: PathBuf::from(format!("/p/{id}.jsonl")),
+        line,
+        kind: ccv::model::Kind::Assistant,
+        timestamp: Some(NOW),
+        snippet: snippet.into(),
+        mark: 4..9,
+    };
+    let found = Found {
+        hits: vec![
+            hit("a1", 7, "the tails of it"),
+            hit("a1", 9, "two tails more"),
+            hit("b1", 3, "and tails \u{1b}]0;x\u{7} here"),
+        ],
+        via: Via::Index,
+        more: false,
+    };
+    // a late answer to an older query is dropped
+    perform_action(&mut state, Action::Found("tail".into(), Ok(found.clone())));
+    assert!(render(&state, 110, 12).contains("searching…"));
+    perform_action(&mut state, Action::Found("tails".into(), Ok(found)));
+    let screen = render(&state, 110, 12);
+    assert!(screen.contains("3 hits"), "{screen}");
+    assert!(
+        screen.contains("Fix flaky tail test"),
+        "a session heading: {screen}"
+    );
+    assert!(screen.contains("the tails of it"), "{screen}");
+    assert!(!screen.contains('\u{1b}'), "{screen:?}");
+    handle_key(&mut state, key(KeyCode::Down));
+    handle_key(&mut state, key(KeyCode::Down));
+    assert_eq!(
+        handle_key(&mut state, key(KeyCode::Enter)),
+        PickerOutcome::OpenAt(Jump {
+            session: "/p/b1.jsonl".into(),
+            file: "/p/b1.jsonl".into(),
+            line: 3,
+            query: "tails".into()
+        })
+    );
+    handle_key(&mut state, key(KeyCode::Esc));
+    assert!(state.full_text.is_none());
+    assert!(render(&state, 110, 12).contains("filter: tail"));
+}

@@ -39,3 +39,8 @@ fn copy_with_osc52_into_the_tmux_buffer() {
 fn signals_suspend_and_idle_in_tmux() {
     script("tmux_signals.sh");
 }
+
+#[test]
+fn picker_full_text_search_opens_at_the_match_in_tmux() {
+    script("tmux_search.sh");
+}

@@ -17,7 +17,8 @@ expect() { # name text what
   done
   echo "FAIL: $3 (no '$2' on screen)"; pane "$1" | tail -8; FAIL=1
 }
-ccv_pid() { pgrep -n -f "^$CCV " ; }
+# this test's own ccv (other tests run the same binary at the same time)
+ccv_pid() { pgrep -n -f "^$CCV $WORK/proj/s1.jsonl" ; }
 
 mkdir -p "$WORK/proj/s1/subagents"
 printf '{"type":"user","uuid":"u1","sessionId":"s1","timestamp":"2025-01-01T10:00:00Z","message":{"role":"user","content":"watch me idle"}}\n' > "$WORK/proj/s1.jsonl"

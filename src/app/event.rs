@@ -26,6 +26,9 @@ pub enum AppEvent {
     Signal(i32),
     /// Session listing rows for the picker, as the background scan finds them.
     Scan(crate::picker::ScanEvent),
+    /// What a search across sessions found for a query (the picker's
+    /// full-text mode).
+    Found(String, Result<crate::search::Found, String>),
 }
 
 #[derive(Debug)]

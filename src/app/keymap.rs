@@ -164,6 +164,8 @@ pub const BINDINGS: &[Binding] = &[
     ),
     bind(&[], "mouse: wheel scrolls, click selects/toggles"),
     bind(&[], "Ctrl-z: suspend (fg comes back)"),
+    bind(&[], "picker Ctrl-F: search all sessions"),
+    bind(&[], "picker Tab: sort by newest, cost, size"),
     bind(&[(ch('?'), Action::Help)], "this help"),
     bind(
         &[

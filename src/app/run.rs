@@ -126,6 +126,12 @@ struct Viewer {
     state: State,
     /// The session list, kept while a session is viewed (q goes back to it).
     picker: Option<crate::picker::PickerState>,
+    /// The picker's projects root, and the worker its full-text mode sends
+    /// queries to (started at the first query).
+    picker_root: Option<PathBuf>,
+    searcher: Option<Sender<String>>,
+    /// Where to go once the session being loaded is in (a search hit).
+    pending_jump: Option<crate::picker::found::Jump>,
     screen: Screen,
     /// The current load; events of others are stale.
     generation: u64,
@@ -165,6 +171,9 @@ impl Viewer {
             term,
             state,
             picker: None,
+            picker_root: None,
+            searcher: None,
+            pending_jump: None,
             screen: Screen::Viewer,
             generation: 0,
             loaded: false,
@@ -191,6 +200,7 @@ impl Viewer {
             Start::Project(path) => self.open(path, true),
             Start::Stdin => self.follow_stdin(),
             Start::Picker(root) => {
+                self.picker_root = Some(root.clone());
                 workers::spawn_scan(root, self.tx.clone());
                 let mut picker = crate::picker::PickerState::new(now_ms());
                 // a note for the start (a config problem) shows where the user is
@@ -201,10 +211,25 @@ impl Viewer {
         }
     }
 
+    /// Sends a full-text query to the search worker (started at the first).
+    fn send_query(&mut self, q: String) {
+        let Some(root) = self.picker_root.clone() else {
+            return;
+        };
+        let tx = self.tx.clone();
+        let searcher = self
+            .searcher
+            .get_or_insert_with(|| workers::spawn_searcher(root, tx));
+        if searcher.send(q).is_err() {
+            self.searcher = None;
+        }
+    }
+
     /// Opens a session file in a fresh view: drops the previous follower;
     /// the loader's events start the new one.
     fn open(&mut self, path: PathBuf, project: bool) {
         self.generation += 1;
+        self.pending_jump = None;
         self.follower = None;
         let filters = self.state.filters;
         self.state = State::new(Session::new(None));
@@ -340,6 +365,12 @@ impl Viewer {
     /// Applies one event; true when it brought a session to show.
     fn handle(&mut self, ev: AppEvent) -> bool {
         match ev {
+            AppEvent::Found(q, found) => {
+                if let Some(p) = &mut self.picker {
+                    crate::picker::ui::perform_action(p, crate::picker::Action::Found(q, found));
+                }
+                false
+            }
             AppEvent::Scan(e) => {
                 if let Some(p) = &mut self.picker {
                     p.now_ms = now_ms();
@@ -362,6 +393,12 @@ impl Viewer {
                         self.screen = Screen::Viewer;
                         self.open(path, true);
                     }
+                    crate::picker::PickerOutcome::OpenAt(jump) => {
+                        self.screen = Screen::Viewer;
+                        self.open(jump.session.clone(), true);
+                        self.pending_jump = Some(jump);
+                    }
+                    crate::picker::PickerOutcome::Search(q) => self.send_query(q),
                     crate::picker::PickerOutcome::Quit => self.state.quit = true,
                     crate::picker::PickerOutcome::None => {}
                 }
@@ -428,6 +465,9 @@ impl Viewer {
                 self.loaded = true;
                 let problems = s.problems.iter().filter(|(_, p)| !p.recovered).count();
                 self.state.replace_session(*s);
+                if let Some(j) = self.pending_jump.take() {
+                    self.state.jump_to(&j.file, j.line, &j.query);
+                }
                 if problems > 0 {
                     self.state.message = Some(format!(
                         "{problems} unreadable line{}",

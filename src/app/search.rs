@@ -108,6 +108,61 @@ impl State {
         }
     }
 
+    /// Goes to the row of `line` in `file` (a search hit: the session's
+    /// file or a subagent's), with `query` as the session's search so
+    /// that `n` / `N` go on through its matches. False when no row of the
+    /// session is at that line.
+    pub fn jump_to(&mut self, file: &std::path::Path, line: u32, query: &str) -> bool {
+        let sources: Vec<u16> = (0..self.session.sources.len() as u16)
+            .filter(|&i| self.session.sources[i as usize].path.as_deref() == Some(file))
+            .collect();
+        let at = |source: u16, l: u32| sources.contains(&source) && l == line;
+        let mut found = None;
+        let transcripts =
+            std::iter::once(None).chain((0..self.session.agents.len() as u32).map(Some));
+        'outer: for agent in transcripts {
+            let Some(t) = self.session.transcript_checked(agent) else {
+                continue;
+            };
+            for (i, it) in t.items.iter().enumerate() {
+                let result_here = match &it.detail {
+                    Detail::Call(c) => c.result.as_ref().is_some_and(|r| at(r.source, r.line)),
+                    _ => false,
+                };
+                if at(it.source, it.line) || result_here {
+                    found = Some((agent, i));
+                    break 'outer;
+                }
+            }
+        }
+        self.search.query = query.to_owned();
+        self.search.hits = find_all(&self.session, query);
+        self.search.current = found.and_then(|h| self.search.hits.iter().position(|&x| x == h));
+        let Some(hit) = found else {
+            self.message = Some(format!("line {line} is not a row of this session"));
+            return false;
+        };
+        // the row whole, so the match is not folded away in a long output
+        if let Some(id) = self
+            .session
+            .transcript_checked(hit.0)
+            .and_then(|t| t.items.get(hit.1))
+            .map(|it| it.id)
+        {
+            self.expanded.insert(Fold::Full(id));
+        }
+        self.reveal(hit);
+        self.message = Some(match self.search.current {
+            Some(c) => format!(
+                "match {}/{} · n / N for the others",
+                c + 1,
+                self.search.hits.len()
+            ),
+            None => format!("line {line}"),
+        });
+        true
+    }
+
     fn item_kind(&self, (agent, i): Hit) -> Option<Kind> {
         Some(self.session.transcript_checked(agent)?.items.get(i)?.kind)
     }

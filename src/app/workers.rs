@@ -51,6 +51,46 @@ pub fn spawn_scan(root: PathBuf, tx: Sender<AppEvent>) {
     });
 }
 
+/// The picker's full-text search: queries in, results out as
+/// `AppEvent::Found`. Queries typed while one runs are skipped for the
+/// newest. The first search without an index builds one on the side.
+pub fn spawn_searcher(root: PathBuf, tx: Sender<AppEvent>) -> Sender<String> {
+    use crate::search::{self, Filter, Found, Via};
+    let (qtx, qrx) = std::sync::mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        let opts = search::Options::standard();
+        let mut indexing = false;
+        while let Ok(mut q) = qrx.recv() {
+            while let Ok(newer) = qrx.try_recv() {
+                q = newer;
+            }
+            let result = match crate::model::query::Query::words(&q, false) {
+                Ok(query) if query.is_empty() => Ok(Found {
+                    hits: Vec::new(),
+                    via: Via::Scan,
+                    more: false,
+                }),
+                Ok(query) => search::search(&root, &query, &Filter::default(), &opts)
+                    .map_err(|e| e.to_string()),
+                Err(e) => Err(e),
+            };
+            if matches!(&result, Ok(f) if f.via == Via::Scan) && !indexing {
+                indexing = true;
+                let root = root.clone();
+                std::thread::spawn(move || {
+                    if let Some(dir) = search::index::default_dir() {
+                        let _ = search::update_index(&root, &dir, 1);
+                    }
+                });
+            }
+            if tx.send(AppEvent::Found(q, result)).is_err() {
+                break;
+            }
+        }
+    });
+    qtx
+}
+
 /// Loads a session: first the end of a big file (fast first frame), then
 /// all of it with its subagents. A panic while reading becomes a failed
 /// load, not a frozen "loading…".

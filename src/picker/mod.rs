@@ -4,6 +4,7 @@
 
 pub mod cache;
 pub mod format;
+pub mod found;
 pub mod list;
 pub mod scan;
 pub mod ui;

@@ -24,6 +24,10 @@ use std::path::PathBuf;
 pub enum PickerOutcome {
     None,
     Open(PathBuf),
+    /// Open a session at a search hit.
+    OpenAt(super::found::Jump),
+    /// Search every session for this (the full-text mode's query changed).
+    Search(String),
     Quit,
 }
 
@@ -47,6 +51,13 @@ pub enum Action {
     FiguresDone,
     /// Tab: newest first, then dearest first, then largest first.
     CycleSort,
+    /// Ctrl-F: into the full-text mode (with the filter as its query), or
+    /// back to the list.
+    FullText,
+    SearchPush(char),
+    SearchPop,
+    /// What a search found for a query.
+    Found(String, Result<crate::search::Found, String>),
 }
 
 /// One line of the list.
@@ -83,6 +94,8 @@ pub struct PickerState {
     /// The user moved the selection since the filter last changed: keep
     /// their session selected as rows arrive (else the first row is).
     moved: bool,
+    /// The full-text mode, while it is on.
+    pub full_text: Option<super::found::FullText>,
 }
 
 impl PickerState {
@@ -102,6 +115,7 @@ impl PickerState {
             project_count: 0,
             message: None,
             moved: false,
+            full_text: None,
         }
     }
 
@@ -346,6 +360,7 @@ pub fn key_action(key: KeyEvent) -> Option<Action> {
         KeyCode::Char('p') if ctrl => Action::Up,
         KeyCode::Char('u') if ctrl => Action::PageUp,
         KeyCode::Char('d') if ctrl => Action::PageDown,
+        KeyCode::Char('f') if ctrl => Action::FullText,
         KeyCode::Char(_) if ctrl || key.modifiers.contains(KeyModifiers::ALT) => return None,
         KeyCode::Char(c) => Action::FilterPush(c),
         KeyCode::Backspace => Action::FilterPop,
@@ -363,6 +378,9 @@ pub fn key_action(key: KeyEvent) -> Option<Action> {
 }
 
 pub fn perform_action(state: &mut PickerState, action: Action) -> PickerOutcome {
+    if let Some(outcome) = full_text_action(state, &action) {
+        return outcome;
+    }
     let page = state.page.get().max(2) as isize - 1;
     let rows = state.rows.len() as isize;
     let move_by = |state: &mut PickerState, d: isize| {
@@ -401,6 +419,7 @@ pub fn perform_action(state: &mut PickerState, action: Action) -> PickerOutcome 
         Action::Merge(rows) => state.merge(rows),
         Action::ScanDone => state.loading = false,
         Action::FiguresDone => state.pricing = false,
+        Action::FullText | Action::SearchPush(_) | Action::SearchPop | Action::Found(..) => {}
         Action::CycleSort => {
             state.sort = state.sort.next();
             let keep = state.selected_session().map(|s| s.path.clone());
@@ -411,9 +430,89 @@ pub fn perform_action(state: &mut PickerState, action: Action) -> PickerOutcome 
     PickerOutcome::None
 }
 
+/// Keys in the full-text mode: typing edits the query, Esc or Ctrl-F
+/// goes back to the list.
+pub fn full_text_key_action(key: KeyEvent) -> Option<Action> {
+    if key.kind == KeyEventKind::Release {
+        return None;
+    }
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    Some(match key.code {
+        KeyCode::Char('f') if ctrl => Action::FullText,
+        KeyCode::Char(c) if !ctrl && !key.modifiers.contains(KeyModifiers::ALT) => {
+            Action::SearchPush(c)
+        }
+        KeyCode::Backspace => Action::SearchPop,
+        KeyCode::Esc => Action::FullText,
+        _ => {
+            return key_action(key).filter(|a| {
+                !matches!(
+                    a,
+                    Action::FilterPush(_) | Action::FilterPop | Action::Back | Action::CycleSort
+                )
+            });
+        }
+    })
+}
+
+/// The actions of the full-text mode; `None` for the list's own.
+fn full_text_action(state: &mut PickerState, action: &Action) -> Option<PickerOutcome> {
+    use super::found::FullText;
+    let page = state.page.get().max(2) as isize - 1;
+    let search = |ft: &mut FullText| {
+        ft.busy = !ft.query.trim().is_empty();
+        PickerOutcome::Search(ft.query.clone())
+    };
+    match (action, &mut state.full_text) {
+        (Action::FullText, None) => {
+            let mut ft = FullText::new(state.filter.clone());
+            let out = search(&mut ft);
+            state.full_text = Some(ft);
+            Some(out)
+        }
+        (Action::FullText, Some(_)) => {
+            state.full_text = None;
+            Some(PickerOutcome::None)
+        }
+        (Action::Found(q, found), Some(ft)) => {
+            ft.apply(q, found.clone());
+            Some(PickerOutcome::None)
+        }
+        (Action::Found(..), None) => Some(PickerOutcome::None),
+        (_, None) => None,
+        (Action::SearchPush(c), Some(ft)) => {
+            ft.query.push(*c);
+            Some(search(ft))
+        }
+        (Action::SearchPop, Some(ft)) => {
+            ft.query.pop();
+            Some(search(ft))
+        }
+        (Action::Up, Some(ft)) => Some(moved(ft, -1)),
+        (Action::Down, Some(ft)) => Some(moved(ft, 1)),
+        (Action::PageUp | Action::Top, Some(ft)) => Some(moved(ft, -page)),
+        (Action::PageDown | Action::Bottom, Some(ft)) => Some(moved(ft, page)),
+        (Action::Open, Some(ft)) => {
+            Some(ft.jump().map_or(PickerOutcome::None, PickerOutcome::OpenAt))
+        }
+        (Action::Quit, Some(_)) => Some(PickerOutcome::Quit),
+        (_, Some(_)) => None,
+    }
+}
+
+fn moved(ft: &mut super::found::FullText, d: isize) -> PickerOutcome {
+    ft.move_by(d);
+    PickerOutcome::None
+}
+
 pub fn handle_key(state: &mut PickerState, key: KeyEvent) -> PickerOutcome {
     state.message = None;
-    match key_action(key) {
+    let action = if state.full_text.is_some() {
+        full_text_key_action(key)
+    } else {
+        key_action(key)
+    };
+    match action {
         Some(a) => perform_action(state, a),
         None => PickerOutcome::None,
     }
@@ -428,6 +527,10 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &PickerState) {
     let width = area.width as usize;
     let list_h = area.height.saturating_sub(4) as usize;
     state.page.set(list_h.max(1));
+    if let Some(ft) = &state.full_text {
+        draw_full_text(frame, area, state, ft);
+        return;
+    }
     let mut lines: Vec<Line<'_>> = Vec::with_capacity(area.height as usize);
 
     let projects = state.project_count;
@@ -490,9 +593,69 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &PickerState) {
     let status = match &state.message {
         Some(m) => format!(" {}", crate::model::text::sanitize(m)),
         None => format!(
-            " ↑↓ select  Enter open  type to filter  Tab sort: {}  Esc clear/quit",
+            " ↑↓ select  Enter open  type to filter  Ctrl-F search all  Tab sort: {}  Esc clear/quit",
             state.sort.name()
         ),
+    };
+    lines.push(Line::styled(fit(&status, width), th.status));
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// The full-text mode: the query, hits grouped by session, the keys.
+fn draw_full_text(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    state: &PickerState,
+    ft: &super::found::FullText,
+) {
+    use crate::search::Via;
+    let th = theme::current();
+    let width = area.width as usize;
+    let list_h = area.height.saturating_sub(4) as usize;
+    let mut lines: Vec<Line<'_>> = Vec::with_capacity(area.height as usize);
+    let n = ft.hits().len();
+    let count = match (&ft.error, ft.busy, n) {
+        (Some(e), _, _) => format!("  {e}"),
+        (None, true, _) => "  searching…".to_owned(),
+        (None, false, 0) if ft.query.trim().is_empty() => String::new(),
+        (None, false, 0) => "  no match".to_owned(),
+        (None, false, n) => format!(
+            "  {}{n} hit{}{}",
+            if ft.more { "newest " } else { "" },
+            if n == 1 { "" } else { "s" },
+            if ft.via == Some(Via::Scan) {
+                " · indexing for next time"
+            } else {
+                ""
+            }
+        ),
+    };
+    let prompt = format!(" search all sessions: {}▏", ft.query);
+    let count_w = unicode_width::UnicodeWidthStr::width(count.as_str()).min(width / 2);
+    lines.push(Line::from(vec![
+        Span::styled(fit(&prompt, width.saturating_sub(count_w)), th.header),
+        Span::styled(fit(&count, count_w), th.dim),
+    ]));
+    lines.push(Line::styled("─".repeat(width), th.dim));
+    let sessions: HashMap<&std::path::Path, &SessionInfo> = state
+        .sessions
+        .iter()
+        .map(|s| (s.path.as_path(), s))
+        .collect();
+    lines.extend(ft.lines(width, list_h, &sessions, state.now_ms));
+    if n == 0 && !ft.busy && ft.query.trim().is_empty() {
+        lines.push(Line::styled(
+            "   words in any order · \"a phrase\" · a capital letter makes case count",
+            th.dim,
+        ));
+    }
+    while lines.len() < 2 + list_h {
+        lines.push(Line::raw(""));
+    }
+    lines.push(Line::styled("─".repeat(width), th.dim));
+    let status = match &state.message {
+        Some(m) => format!(" {}", crate::model::text::sanitize(m)),
+        None => " type to search  ↑↓ select  Enter open at the match  Esc back to the list".into(),
     };
     lines.push(Line::styled(fit(&status, width), th.status));
     frame.render_widget(Paragraph::new(lines), area);

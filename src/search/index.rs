@@ -137,14 +137,22 @@ impl SearchIndex {
             .ok()
             .and_then(|b| serde_json::from_slice(&b).ok())
             .filter(|s: &State| s.version == VERSION);
-        let opened = state.and_then(|st| {
-            let index = Index::open_in_dir(dir).ok()?;
-            (index.schema() == schema).then_some((index, st))
-        });
+        // an index without its files.json is being built (or its builder
+        // died): kept, with nothing known; the next update starts it again
+        let opened = Index::open_in_dir(dir)
+            .ok()
+            .filter(|i| i.schema() == schema)
+            .map(|i| {
+                let st = state.unwrap_or(State {
+                    version: VERSION,
+                    ..State::default()
+                });
+                (i, st)
+            });
         let (index, state) = match opened {
             Some(x) => x,
             None => {
-                // start again: nothing here is worth more than a rebuild
+                // foreign or damaged: nothing here is worth more than a rebuild
                 for e in fs::read_dir(dir)?.flatten() {
                     let _ = fs::remove_file(e.path());
                 }
@@ -214,6 +222,10 @@ impl SearchIndex {
             }
             Err(e) => return Err(err(e)),
         };
+        if self.state.files.is_empty() {
+            // whatever an earlier builder left without saying so
+            writer.delete_all_documents().map_err(err)?;
+        }
         let mut done = Updated::default();
         let present: std::collections::HashSet<&Path> =
             files.iter().map(|f| f.path.as_path()).collect();

@@ -63,7 +63,7 @@ pub enum Via {
     Scan,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Found {
     /// Newest first.
     pub hits: Vec<Hit>,

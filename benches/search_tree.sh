@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# `ccv search` over a generated 50-project / 2,000-session tree (about
+# 1 GB), against `grep -rlF WORD` measured in the same run:
+# - the first query, before any index exists (a raw scan);
+# - building the index (`ccv index`): time, peak RSS, size on disk;
+# - queries once the index exists (each one also checks the tree for
+#   appended bytes first), and their peak RSS.
+#
+# Usage: benches/search_tree.sh [path/to/ccv]   (default: target/release/ccv)
+set -eu
+CCV=${1:-target/release/ccv}
+CCV=$(cd "$(dirname "$CCV")" && pwd)/$(basename "$CCV")
+GEN=$(dirname "$0")/../../shared/bench/gen-session
+TREE=/tmp/ccv-bench/tree
+[ -x "$GEN" ] || { echo "SKIP: $GEN absent"; exit 77; }
+[ -d "$TREE" ] || python3 "$GEN" --tree "$TREE" --projects 50 --sessions 2000 --seed 1
+python3 - "$CCV" "$TREE" <<'PY'
+import os, shutil, statistics, subprocess, sys, tempfile, time, resource
+ccv, tree = sys.argv[1], sys.argv[2]
+home = tempfile.mkdtemp()
+env = dict(os.environ, HOME=home, XDG_CACHE_HOME=home + "/cache", CCV_NO_BACKGROUND_INDEX="1")
+def timed(cmd, **kw):
+    t = time.perf_counter()
+    p = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, env=env, text=True, **kw)
+    rss = int(p.stderr.strip().splitlines()[-1]) // 1024
+    return (time.perf_counter() - t) * 1000, rss
+size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(tree) for f in fs)
+subprocess.run("cat %s/*/*.jsonl %s/*/*/subagents/*.jsonl > /dev/null" % (tree, tree), shell=True)
+words = ["proportional", "resolve_layout", "flamegraph", "memory usage"]
+# a list first, so that every run below finds the listing cached
+subprocess.run([ccv, "list", tree], stdout=subprocess.DEVNULL, env=env)
+for w in words:
+    g = [timed(["grep", "-rlF", w.split()[0], tree])[0] for _ in range(3)]
+    first = []
+    for _ in range(3):
+        shutil.rmtree(home + "/cache/ccv/search-v2", ignore_errors=True)
+        first.append(timed([ccv, "search", w, tree]))
+    print("%-16s grep -rlF %5.0f ms | first query (no index) %5.0f ms (%.2fx grep), peak %d MB"
+          % (w, statistics.median(g), statistics.median(x[0] for x in first),
+             statistics.median(x[0] for x in first) / statistics.median(g), max(x[1] for x in first)))
+shutil.rmtree(home + "/cache/ccv/search-v2", ignore_errors=True)
+t, rss = timed([ccv, "index", tree])
+idx = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(home + "/cache/ccv/search-v2") for f in fs)
+print("index build %.1f s, peak %d MB; index %.1f MB = %.1f%% of %.0f MB of sessions"
+      % (t / 1000, rss, idx / 1e6, 100 * idx / size, size / 1e6))
+for w in words:
+    warm = [timed([ccv, "search", w, tree]) for _ in range(10)]
+    print("%-16s indexed query median %4.0f ms (max %4.0f), peak %d MB"
+          % (w, statistics.median(x[0] for x in warm), max(x[0] for x in warm), max(x[1] for x in warm)))
+shutil.rmtree(home)
+PY

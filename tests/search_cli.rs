@@ -1,0 +1,294 @@
+//! `ccv search` through the built binary, over a tree with a word planted
+//! in each kind of row (subagents in all three layouts), before and after
+//! the index exists, and while a session grows. Every directory is a temp
+//! dir (never the real ~/.claude).
+
+use assert_cmd::Command;
+use serde_json::{Value, json};
+use std::fs;
+use std::path::Path;
+
+fn line(v: Value) -> String {
+    format!("{v}\n")
+}
+
+fn user(uuid: &str, ts: &str, content: Value) -> Value {
+    json!({"type":"user","uuid":uuid,"sessionId":"s1","cwd":"/srv/app","timestamp":ts,
+        "message":{"role":"user","content":content}})
+}
+
+fn assistant(uuid: &str, ts: &str, blocks: Value) -> Value {
+    json!({"type":"assistant","uuid":uuid,"sessionId":"s1","timestamp":ts,
+        "message":{"id":format!("m-{uuid}"),"role":"assistant","model":"claude-sonnet-4-5-20250929","content":blocks}})
+}
+
+/// (word, file relative to the root, line, kind)
+const PLANTED: &[(&str, &str, u32, &str)] = &[
+    ("zebraprompt", "-srv-app/s1.jsonl", 1, "user"),
+    ("zebrathink", "-srv-app/s1.jsonl", 2, "thinking"),
+    ("zebraanswer", "-srv-app/s1.jsonl", 3, "assistant"),
+    ("zebrainput", "-srv-app/s1.jsonl", 4, "tool_call"),
+    ("zebraoutput", "-srv-app/s1.jsonl", 5, "tool_result"),
+    ("zebrasummary", "-srv-app/s1.jsonl", 6, "compaction"),
+    ("zebrainline", "-srv-app/s1.jsonl", 7, "assistant"),
+    (
+        "zebrafolder",
+        "-srv-app/s1/subagents/agent-a1.jsonl",
+        2,
+        "assistant",
+    ),
+    ("zebraflat", "-srv-app/agent-b2.jsonl", 1, "user"),
+    ("zebraweb", "-srv-web/s2.jsonl", 1, "user"),
+];
+
+fn tree(root: &Path) {
+    let app = root.join("-srv-app");
+    fs::create_dir_all(app.join("s1/subagents")).expect("mkdir");
+    let mut s1 = String::new();
+    s1 += &line(user(
+        "u1",
+        "2025-03-01T10:00:00Z",
+        json!("please find zebraprompt"),
+    ));
+    s1 += &line(assistant(
+        "a1",
+        "2025-03-01T10:00:01Z",
+        json!([{"type":"thinking","thinking":"hmm zebrathink","signature":"zebrasig"}]),
+    ));
+    s1 += &line(assistant(
+        "a2",
+        "2025-03-01T10:00:02Z",
+        json!([{"type":"text","text":"the \u{1b}[1mzebraanswer\u{1b}[0m is here"}]),
+    ));
+    s1 += &line(assistant(
+        "a3",
+        "2025-03-01T10:00:03Z",
+        json!([{"type":"tool_use","id":"t1","name":"Bash",
+            "input":{"command":"echo zebrainput","zebrakey":"x"}}]),
+    ));
+    s1 += &line(user(
+        "u2",
+        "2025-03-01T10:00:04Z",
+        json!([{"type":"tool_result","tool_use_id":"t1","content":"zebraoutput\n"},
+               {"type":"image","source":{"type":"base64","media_type":"image/png","data":"zebrabase64AAAA"}}]),
+    ));
+    let mut summary = user(
+        "u3",
+        "2025-03-01T10:00:05Z",
+        json!("This session is being continued: zebrasummary"),
+    );
+    summary["isCompactSummary"] = json!(true);
+    s1 += &line(summary);
+    let mut inline = assistant(
+        "i1",
+        "2025-03-01T10:00:06Z",
+        json!([{"type":"text","text":"zebrainline found"}]),
+    );
+    inline["isSidechain"] = json!(true);
+    s1 += &line(inline);
+    fs::write(app.join("s1.jsonl"), s1).expect("write");
+
+    let mut a = user("x1", "2025-03-01T10:00:07Z", json!("agent task"));
+    a["isSidechain"] = json!(true);
+    a["agentId"] = json!("a1");
+    let mut b = assistant(
+        "x2",
+        "2025-03-01T10:00:08Z",
+        json!([{"type":"text","text":"zebrafolder done"}]),
+    );
+    b["isSidechain"] = json!(true);
+    b["agentId"] = json!("a1");
+    fs::write(app.join("s1/subagents/agent-a1.jsonl"), line(a) + &line(b)).expect("write");
+    let mut flat = user("y1", "2025-03-01T10:00:09Z", json!("old layout zebraflat"));
+    flat["isSidechain"] = json!(true);
+    flat["agentId"] = json!("b2");
+    fs::write(app.join("agent-b2.jsonl"), line(flat)).expect("write");
+
+    let web = root.join("-srv-web");
+    fs::create_dir_all(&web).expect("mkdir");
+    let mut w = user(
+        "w1",
+        "2025-03-02T09:00:00Z",
+        json!("Zebraweb in the web project"),
+    );
+    w["cwd"] = json!("/srv/web");
+    w["sessionId"] = json!("s2");
+    fs::write(web.join("s2.jsonl"), line(w)).expect("write");
+}
+
+fn ccv(home: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("ccv").expect("binary");
+    cmd.env("HOME", home)
+        .env("CLAUDE_CONFIG_DIR", home.join("claude"))
+        .env("XDG_CACHE_HOME", home.join("cache"))
+        .env("XDG_STATE_HOME", home.join("state"))
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("CCV_NO_BACKGROUND_INDEX", "1")
+        .env("TZ", "UTC");
+    cmd
+}
+
+fn search(home: &Path, root: &Path, args: &[&str]) -> (i32, Vec<Value>) {
+    let out = ccv(home)
+        .arg("search")
+        .arg("--json")
+        .args(args)
+        .arg(root)
+        .output()
+        .expect("runs");
+    let hits = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    (out.status.code().unwrap_or(-1), hits)
+}
+
+fn every_planted_word_is_found(home: &Path, root: &Path, how: &str) {
+    for (word, file, line, kind) in PLANTED {
+        let (code, hits) = search(home, root, &[word]);
+        assert_eq!(code, 0, "{how}: {word} not found");
+        assert_eq!(hits.len(), 1, "{how}: {word}: {hits:?}");
+        let h = &hits[0];
+        assert_eq!(h["path"], json!(root.join(file)), "{how}: {word}");
+        assert_eq!(h["line"], json!(line), "{how}: {word}");
+        assert_eq!(h["kind"], json!(kind), "{how}: {word}");
+        let snippet = h["snippet"].as_str().expect("snippet");
+        let m = &h["match"];
+        let chars: Vec<char> = snippet.chars().collect();
+        let (a, b) = (
+            m[0].as_u64().expect("start") as usize,
+            m[1].as_u64().expect("end") as usize,
+        );
+        let marked: String = chars[a..b].iter().collect();
+        assert_eq!(marked.to_lowercase(), *word, "{how}: {snippet}");
+    }
+    // the session a subagent belongs to
+    let (_, hits) = search(home, root, &["zebrafolder"]);
+    assert_eq!(
+        hits[0]["session_path"],
+        json!(root.join("-srv-app/s1.jsonl"))
+    );
+    // JSON keys, signatures and images are not text a person reads
+    for word in ["zebrakey", "zebrasig", "zebrabase64AAAA", "sessionId"] {
+        let (code, hits) = search(home, root, &[word]);
+        assert_eq!((code, hits.len()), (1, 0), "{how}: {word}: {hits:?}");
+    }
+}
+
+#[test]
+fn finds_a_word_in_every_kind_of_row_with_and_without_the_index() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("projects");
+    tree(&root);
+    every_planted_word_is_found(tmp.path(), &root, "scan");
+    let out = ccv(tmp.path())
+        .arg("index")
+        .arg(&root)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("indexed 4 files"));
+    every_planted_word_is_found(tmp.path(), &root, "index");
+}
+
+#[test]
+fn query_rules_and_filters() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("projects");
+    tree(&root);
+    for indexed in [false, true] {
+        if indexed {
+            ccv(tmp.path()).arg("index").arg(&root).assert().success();
+        }
+        let n = |args: &[&str]| search(tmp.path(), &root, args).1.len();
+        // words in any order, within one entry
+        assert_eq!(n(&["find please"]), 1, "indexed: {indexed}");
+        assert_eq!(n(&["please zebrathink"]), 0);
+        // a phrase is matched as written
+        assert_eq!(n(&["\"please find\""]), 1);
+        assert_eq!(n(&["\"find please\""]), 0);
+        // smart case
+        assert_eq!(n(&["zebraweb"]), 1);
+        assert_eq!(n(&["Zebraweb"]), 1);
+        assert_eq!(n(&["ZEBRAWEB"]), 0);
+        // a word is found where it starts
+        assert_eq!(n(&["zebraans"]), 1);
+        assert_eq!(n(&["ebraanswer"]), 0);
+        // filters
+        assert_eq!(n(&["--kind", "tool", "zebraoutput"]), 1);
+        assert_eq!(n(&["--kind", "user", "zebraoutput"]), 0);
+        assert_eq!(n(&["--project", "web", "zebra"]), 1);
+        assert_eq!(n(&["--since", "2025-03-02", "zebra"]), 1);
+        assert_eq!(n(&["--regex", "zebra(web|flat)"]), 2);
+        // newest first
+        let (_, hits) = search(tmp.path(), &root, &["zebra"]);
+        assert_eq!(hits[0]["session_id"], "s2");
+        assert_eq!(hits.len(), PLANTED.len());
+    }
+    let bad = ccv(tmp.path())
+        .args(["search", "--kind", "nonsense", "x"])
+        .arg(&root)
+        .output()
+        .expect("runs");
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn a_growing_session_is_searched_as_it_grows() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("projects");
+    tree(&root);
+    ccv(tmp.path()).arg("index").arg(&root).assert().success();
+    let (code, _) = search(tmp.path(), &root, &["zebralater"]);
+    assert_eq!(code, 1);
+    let s1 = root.join("-srv-app/s1.jsonl");
+    let mut text = fs::read_to_string(&s1).expect("read");
+    text += &line(user("u9", "2025-03-03T10:00:00Z", json!("and zebralater")));
+    fs::write(&s1, text).expect("append");
+    let (code, hits) = search(tmp.path(), &root, &["zebralater"]);
+    assert_eq!(code, 0);
+    assert_eq!(hits[0]["line"], 8);
+    // the index read only what was appended: the old words are still
+    // there once, not twice
+    assert_eq!(search(tmp.path(), &root, &["zebraprompt"]).1.len(), 1);
+    // a file rewritten shorter is read again
+    fs::write(
+        &s1,
+        line(user("u1", "2025-03-01T10:00:00Z", json!("zebranew"))),
+    )
+    .expect("rewrite");
+    assert_eq!(search(tmp.path(), &root, &["zebraprompt"]).1.len(), 0);
+    assert_eq!(search(tmp.path(), &root, &["zebranew"]).1.len(), 1);
+    // and the index can be deleted at any time
+    fs::remove_dir_all(tmp.path().join("cache/ccv")).expect("rm");
+    assert_eq!(search(tmp.path(), &root, &["zebranew"]).1.len(), 1);
+}
+
+#[test]
+fn the_text_output_groups_by_session_and_marks_the_match() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("projects");
+    tree(&root);
+    let out = ccv(tmp.path())
+        .args(["search", "zebraoutput"])
+        .arg(&root)
+        .output()
+        .expect("runs");
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(
+        text.contains("please find zebraprompt · /srv/app · 2025-03-01"),
+        "{text}"
+    );
+    assert!(
+        text.contains("-srv-app/s1.jsonl:5 tool_result »zebraoutput«"),
+        "{text}"
+    );
+    assert!(
+        !text.contains('\u{1b}'),
+        "no escape reaches a pipe: {text:?}"
+    );
+}
