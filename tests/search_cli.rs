@@ -292,3 +292,58 @@ fn the_text_output_groups_by_session_and_marks_the_match() {
         "no escape reaches a pipe: {text:?}"
     );
 }
+
+/// A session with a line of 600 MB (a sparse file: NUL bytes) is searched
+/// in bounded memory: the long line is skipped, the lines after it found
+/// at their numbers, with and without the index.
+#[test]
+fn a_huge_line_is_skipped_in_bounded_memory() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("projects");
+    tree(&root);
+    let big = root.join("-srv-web/big.jsonl");
+    let mut f = fs::File::create(&big).expect("create");
+    use std::io::{Seek, Write};
+    f.write_all(line(user("b1", "2025-03-04T10:00:00Z", json!("before zebrabig"))).as_bytes())
+        .expect("write");
+    f.seek(std::io::SeekFrom::Current(600 << 20)).expect("seek");
+    f.write_all(b"\n").expect("write");
+    f.write_all(line(user("b2", "2025-03-04T10:00:01Z", json!("after zebrabig"))).as_bytes())
+        .expect("write");
+    drop(f);
+    let bin = assert_cmd::cargo::cargo_bin("ccv");
+    for step in ["scan", "index"] {
+        let script = if step == "scan" {
+            format!(
+                "ulimit -v 1500000; '{}' search --json zebrabig '{}'",
+                bin.display(),
+                root.display()
+            )
+        } else {
+            format!(
+                "ulimit -v 1500000; '{b}' index '{r}' >/dev/null && '{b}' search --json zebrabig '{r}'",
+                b = bin.display(),
+                r = root.display()
+            )
+        };
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(script)
+            .env("HOME", tmp.path())
+            .env("XDG_CACHE_HOME", tmp.path().join("cache"))
+            .env("CCV_NO_BACKGROUND_INDEX", "1")
+            .output()
+            .expect("runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let lines: Vec<u64> = text
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok()?["line"].as_u64())
+            .collect();
+        assert_eq!(
+            lines,
+            [3, 1],
+            "{step}: {text} {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

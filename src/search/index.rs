@@ -13,7 +13,7 @@ use crate::model::Kind;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fs;
-use std::io::{self, Read, Seek, SeekFrom};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use tantivy::collector::DocSetCollector;
@@ -456,58 +456,42 @@ fn index_file(
     fields: &Fields,
     writer: &IndexWriter,
 ) -> io::Result<()> {
-    let mut f = crate::model::session::open_regular(path)?;
-    f.seek(SeekFrom::Start(st.bytes))?;
-    let mut f = f.take(st.size.saturating_sub(st.bytes));
-    let mut buf: Vec<u8> = Vec::with_capacity(PIECE.min(st.size as usize) + 1);
-    let mut chunk = vec![0u8; 1 << 20];
-    loop {
-        let n = f.read(&mut chunk)?;
-        buf.extend_from_slice(&chunk[..n]);
-        let eof = n == 0;
-        if buf.len() < PIECE && !eof {
-            continue;
-        }
-        let Some(end) = memchr::memrchr(b'\n', &buf).map(|p| p + 1) else {
-            if eof {
-                break;
-            }
-            // one line longer than a piece: read on until it ends
-            continue;
-        };
-        index_piece(&buf[..end], st, fields, writer);
-        buf.drain(..end);
-        if eof {
-            break;
-        }
+    let len = st.size.saturating_sub(st.bytes);
+    let mut pieces = super::pieces::Pieces::open(path, st.bytes, st.lines + 1, len, PIECE, false)?;
+    while let Some(p) = pieces.next()? {
+        index_piece(p.bytes, p.offset, p.line, st.id, fields, writer);
     }
+    let (bytes, next_line) = pieces.position();
+    st.bytes = bytes;
+    st.lines = next_line - 1;
     Ok(())
 }
 
-fn index_piece(piece: &[u8], st: &mut FileState, fields: &Fields, writer: &IndexWriter) {
+fn index_piece(
+    piece: &[u8],
+    offset: u64,
+    first: u32,
+    id: u64,
+    fields: &Fields,
+    writer: &IndexWriter,
+) {
     let starts: Vec<u64> = std::iter::once(0)
         .chain(memchr::memchr_iter(b'\n', piece).map(|p| p as u64 + 1))
         .collect();
-    let first = st.lines + 1;
     for e in entries(piece, first) {
-        add(writer, fields, st, &starts, first, &e);
+        let at = offset
+            + starts
+                .get(e.line.saturating_sub(first) as usize)
+                .copied()
+                .unwrap_or(0);
+        add(writer, fields, id, at, &e);
     }
-    st.lines += starts.len().saturating_sub(1) as u32;
-    st.bytes += piece.len() as u64;
 }
 
-fn add(
-    writer: &IndexWriter,
-    fields: &Fields,
-    st: &FileState,
-    starts: &[u64],
-    first: u32,
-    e: &Entry,
-) {
-    let offset = st.bytes + starts.get((e.line - first) as usize).copied().unwrap_or(0);
+fn add(writer: &IndexWriter, fields: &Fields, id: u64, offset: u64, e: &Entry) {
     let mut doc = TantivyDocument::default();
     doc.add_text(fields.text, &e.text);
-    doc.add_u64(fields.file, st.id);
+    doc.add_u64(fields.file, id);
     doc.add_u64(fields.line, u64::from(e.line));
     doc.add_u64(fields.offset, offset);
     doc.add_u64(fields.kind, kind_number(e.kind));

@@ -8,6 +8,7 @@ pub mod extract;
 pub mod files;
 pub mod index;
 pub mod output;
+pub mod pieces;
 pub mod scan;
 
 use crate::model::Kind;
@@ -232,7 +233,7 @@ fn check_candidates(
     }
 }
 
-/// The line at `offset`, without its newline (at most 256 MB).
+/// The line at `offset`, without its newline (at most `LINE_CAP`).
 fn read_line(f: &mut std::fs::File, offset: u64) -> io::Result<Vec<u8>> {
     f.seek(SeekFrom::Start(offset))?;
     let mut out = Vec::new();
@@ -247,7 +248,7 @@ fn read_line(f: &mut std::fs::File, offset: u64) -> io::Result<Vec<u8>> {
             return Ok(out);
         }
         out.extend_from_slice(&chunk[..n]);
-        if out.len() > 256 << 20 {
+        if out.len() > pieces::LINE_CAP {
             return Err(io::Error::other("line too long"));
         }
     }

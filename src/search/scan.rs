@@ -7,7 +7,7 @@
 use super::files::SearchFile;
 use crate::model::query::Query;
 use regex::bytes::{Regex, RegexBuilder};
-use std::io::{self, Read};
+use std::io;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A line that holds every term: its file (index into the files), its
@@ -87,34 +87,9 @@ fn scan_file(
     order: &[usize],
     sink: &(dyn Fn(RawLine) + Sync),
 ) -> io::Result<()> {
-    let mut file = crate::model::session::open_regular(&f.path)?.take(f.size);
-    let mut buf: Vec<u8> = Vec::with_capacity(PIECE.min(f.size as usize) + 1);
-    let mut chunk = vec![0u8; 1 << 20];
-    let (mut base_offset, mut base_line) = (0u64, 1u32);
-    loop {
-        let n = file.read(&mut chunk)?;
-        buf.extend_from_slice(&chunk[..n]);
-        let eof = n == 0;
-        if buf.len() < PIECE && !eof {
-            continue;
-        }
-        // complete lines only, and the last line of the file as it is
-        let end = if eof {
-            buf.len()
-        } else {
-            match memchr::memrchr(b'\n', &buf) {
-                Some(p) => p + 1,
-                None => continue,
-            }
-        };
-        let piece = &buf[..end];
-        scan_piece(idx, piece, base_offset, base_line, pats, order, sink);
-        base_line += memchr::memchr_iter(b'\n', piece).count() as u32;
-        base_offset += end as u64;
-        buf.drain(..end);
-        if eof {
-            break;
-        }
+    let mut pieces = super::pieces::Pieces::open(&f.path, 0, 1, f.size, PIECE, true)?;
+    while let Some(p) = pieces.next()? {
+        scan_piece(idx, p.bytes, p.offset, p.line, pats, order, sink);
     }
     Ok(())
 }
