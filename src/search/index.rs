@@ -458,7 +458,7 @@ fn index_file(
 ) -> io::Result<()> {
     let len = st.size.saturating_sub(st.bytes);
     let mut pieces = super::pieces::Pieces::open(path, st.bytes, st.lines + 1, len, PIECE, false)?;
-    while let Some(p) = pieces.next()? {
+    while let Some(p) = pieces.next_piece()? {
         index_piece(p.bytes, p.offset, p.line, st.id, fields, writer);
     }
     let (bytes, next_line) = pieces.position();

@@ -82,7 +82,7 @@ impl Pieces {
         )
     }
 
-    pub fn next(&mut self) -> io::Result<Option<Piece<'_>>> {
+    pub fn next_piece(&mut self) -> io::Result<Option<Piece<'_>>> {
         self.buf.drain(..self.given);
         self.offset += self.given as u64;
         self.line += self.given_lines;
@@ -173,7 +173,7 @@ mod tests {
             .expect("open")
             .with_limits(8, 3);
         let mut out = Vec::new();
-        while let Some(x) = r.next().expect("read") {
+        while let Some(x) = r.next_piece().expect("read") {
             out.push((x.bytes.to_vec(), x.offset, x.line));
         }
         out

@@ -88,7 +88,7 @@ fn scan_file(
     sink: &(dyn Fn(RawLine) + Sync),
 ) -> io::Result<()> {
     let mut pieces = super::pieces::Pieces::open(&f.path, 0, 1, f.size, PIECE, true)?;
-    while let Some(p) = pieces.next()? {
+    while let Some(p) = pieces.next_piece()? {
         scan_piece(idx, p.bytes, p.offset, p.line, pats, order, sink);
     }
     Ok(())
