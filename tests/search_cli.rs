@@ -211,6 +211,8 @@ fn query_rules_and_filters() {
         // a phrase is matched as written
         assert_eq!(n(&["\"please find\""]), 1);
         assert_eq!(n(&["\"find please\""]), 0);
+        assert_eq!(n(&["\"please find\" zebraprompt"]), 1);
+        assert_eq!(n(&["zebraprompt \"please f\""]), 1);
         // smart case
         assert_eq!(n(&["zebraweb"]), 1);
         assert_eq!(n(&["Zebraweb"]), 1);

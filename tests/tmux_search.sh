@@ -52,6 +52,8 @@ tmux -L "$SOCK" send-keys -t p q
 expect p "search all sessions: quokka" "q comes back to the hits"
 # a session that grows is searched without a restart
 line w2 assistant "a second quokka, on the web" 2025-03-02T10:00:05Z >> "$ROOT/-srv-web/s2.jsonl"
+# (appends are read at most every 2 s while typing)
+sleep 2.2
 tmux -L "$SOCK" send-keys -t p BSpace
 tmux -L "$SOCK" send-keys -t p a
 expect p "a second quokka, on the web" "an append is found"

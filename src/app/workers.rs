@@ -58,11 +58,17 @@ pub fn spawn_searcher(root: PathBuf, tx: Sender<AppEvent>) -> Sender<String> {
     use crate::search::{self, Filter, Found, Via};
     let (qtx, qrx) = std::sync::mpsc::channel::<String>();
     std::thread::spawn(move || {
-        let opts = search::Options::standard();
+        let mut opts = search::Options::standard();
         let mut indexing = false;
+        // what sessions appended is read at most every 2 s, not per key
+        let mut updated: Option<std::time::Instant> = None;
         while let Ok(mut q) = qrx.recv() {
             while let Ok(newer) = qrx.try_recv() {
                 q = newer;
+            }
+            opts.update = updated.is_none_or(|t| t.elapsed() >= Duration::from_secs(2));
+            if opts.update {
+                updated = Some(std::time::Instant::now());
             }
             let result = match crate::model::query::Query::words(&q, false) {
                 Ok(query) if query.is_empty() => Ok(Found {

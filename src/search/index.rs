@@ -212,6 +212,24 @@ impl SearchIndex {
         files: &[SearchFile],
         threads: usize,
     ) -> io::Result<Updated> {
+        let present: std::collections::HashSet<&Path> =
+            files.iter().map(|f| f.path.as_path()).collect();
+        let unchanged = !self.state.files.is_empty()
+            && !self
+                .state
+                .files
+                .keys()
+                .any(|p| p.starts_with(root) && !present.contains(p.as_path()))
+            && files.iter().all(|f| {
+                self.state
+                    .files
+                    .get(&f.path)
+                    .is_some_and(|k| k.size == f.size && k.mtime_ns == f.mtime_ns)
+            });
+        if unchanged {
+            // nothing to write: no writer, no commit
+            return Ok(Updated::default());
+        }
         let mut writer: IndexWriter = match self.index.writer_with_num_threads(1, 30_000_000) {
             Ok(w) => w,
             Err(tantivy::TantivyError::LockFailure(..)) => {
@@ -227,8 +245,6 @@ impl SearchIndex {
             writer.delete_all_documents().map_err(err)?;
         }
         let mut done = Updated::default();
-        let present: std::collections::HashSet<&Path> =
-            files.iter().map(|f| f.path.as_path()).collect();
         let gone: Vec<PathBuf> = self
             .state
             .files
@@ -335,6 +351,13 @@ impl SearchIndex {
             .index
             .tokenizer_for_field(self.fields.text)
             .map_err(err)?;
+        let reader = self
+            .index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()
+            .map_err(err)?;
+        let searcher = reader.searcher();
         let mut clauses: Vec<(Occur, Box<dyn tantivy::query::Query>)> = Vec::new();
         for t in terms {
             let mut words = Vec::new();
@@ -346,11 +369,18 @@ impl SearchIndex {
             if words.is_empty() || words.iter().any(|w| w.len() >= MAX_WORD) {
                 return Ok(None);
             }
+            let Some(last) = words.last() else {
+                return Ok(None);
+            };
+            let prefix = |w: &str| -> io::Result<Box<dyn tantivy::query::Query>> {
+                let pattern = format!("{}.*", regex::escape(w));
+                Ok(Box::new(
+                    RegexQuery::from_pattern(&pattern, self.fields.text).map_err(err)?,
+                ))
+            };
             if words.len() == 1 {
-                let pattern = format!("{}.*", regex::escape(&words[0]));
-                let q = RegexQuery::from_pattern(&pattern, self.fields.text).map_err(err)?;
-                clauses.push((Occur::Must, Box::new(q)));
-            } else {
+                clauses.push((Occur::Must, prefix(last)?));
+            } else if expansions(&searcher, self.fields.text, last)? <= MAX_EXPANSIONS {
                 // a term of several words: those words in a row, the last
                 // one as typed so far
                 let terms = words
@@ -358,8 +388,19 @@ impl SearchIndex {
                     .map(|w| Term::from_field_text(self.fields.text, w))
                     .collect();
                 let mut q = PhrasePrefixQuery::new(terms);
-                q.set_max_expansions(u32::MAX);
+                q.set_max_expansions(MAX_EXPANSIONS);
                 clauses.push((Occur::Must, Box::new(q)));
+            } else {
+                // the last word starts too many words for a phrase: every
+                // word anywhere (the text check puts them in a row)
+                for w in &words[..words.len() - 1] {
+                    let q = tantivy::query::TermQuery::new(
+                        Term::from_field_text(self.fields.text, w),
+                        IndexRecordOption::Basic,
+                    );
+                    clauses.push((Occur::Must, Box::new(q)));
+                }
+                clauses.push((Occur::Must, prefix(last)?));
             }
         }
         if !kinds.is_empty() {
@@ -371,13 +412,6 @@ impl SearchIndex {
             clauses.push((Occur::Must, Box::new(set)));
         }
         let query = BooleanQuery::new(clauses);
-        let reader = self
-            .index
-            .reader_builder()
-            .reload_policy(ReloadPolicy::Manual)
-            .try_into()
-            .map_err(err)?;
-        let searcher = reader.searcher();
         let docs = searcher.search(&query, &DocSetCollector).map_err(err)?;
         let mut out = Vec::with_capacity(docs.len().min(limit));
         let mut columns = HashMap::new();
@@ -427,6 +461,34 @@ impl SearchIndex {
             })
             .unwrap_or(0)
     }
+}
+
+/// Above this many words starting with a phrase's last word, the phrase
+/// is looked up word by word (tantivy holds one list per expansion).
+const MAX_EXPANSIONS: u32 = 4096;
+
+/// How many words of the index start with `prefix` (counting stops past
+/// `MAX_EXPANSIONS`).
+fn expansions(searcher: &tantivy::Searcher, field: Field, prefix: &str) -> io::Result<u32> {
+    let mut n = 0u32;
+    for seg in searcher.segment_readers() {
+        let inverted = seg.inverted_index(field).map_err(err)?;
+        let mut stream = inverted
+            .terms()
+            .range()
+            .ge(prefix.as_bytes())
+            .into_stream()?;
+        while stream.advance() {
+            if !stream.key().starts_with(prefix.as_bytes()) {
+                break;
+            }
+            n += 1;
+            if n > MAX_EXPANSIONS {
+                return Ok(n);
+            }
+        }
+    }
+    Ok(n)
 }
 
 pub fn kind_number(k: Kind) -> u64 {
