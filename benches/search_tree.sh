@@ -8,12 +8,7 @@
 #
 # Usage: benches/search_tree.sh [path/to/ccv]   (default: target/release/ccv)
 set -eu
-CCV=${1:-target/release/ccv}
-CCV=$(cd "$(dirname "$CCV")" && pwd)/$(basename "$CCV")
-GEN=$(dirname "$0")/../../shared/bench/gen-session
-TREE=/tmp/ccv-bench/tree
-[ -x "$GEN" ] || { echo "SKIP: $GEN absent"; exit 77; }
-[ -d "$TREE" ] || python3 "$GEN" --tree "$TREE" --projects 50 --sessions 2000 --seed 1
+. "$(dirname "$0")/tree_lib.sh" "$@"
 python3 - "$CCV" "$TREE" <<'PY'
 import os, shutil, statistics, subprocess, sys, tempfile, time, resource
 ccv, tree = sys.argv[1], sys.argv[2]

@@ -1,17 +1,12 @@
 #!/usr/bin/env bash
-# `ccv stats` (and `ccv list --json`) over a generated 50-project / 2,000-session tree (about
-# 1 GB): with an empty cache (every file's head and tail read) and warm
-# (stat only), against `cat` of every file in the same run. Both commands
-# now read each new or changed session whole for its tokens and cost.
+# `ccv stats` and `ccv list --json` over a generated 50-project /
+# 2,000-session tree (about 1 GB), with an empty cache (every session read
+# whole for its tokens and cost) and warm (stat only), against `cat` of
+# every session and subagent file in the same run.
 #
-# Usage: benches/list_tree.sh [path/to/ccv]   (default: target/release/ccv)
+# Usage: benches/stats_tree.sh [path/to/ccv]   (default: target/release/ccv)
 set -eu
-CCV=${1:-target/release/ccv}
-CCV=$(cd "$(dirname "$CCV")" && pwd)/$(basename "$CCV")
-GEN=$(dirname "$0")/../../shared/bench/gen-session
-TREE=/tmp/ccv-bench/tree
-[ -x "$GEN" ] || { echo "SKIP: $GEN absent"; exit 77; }
-[ -d "$TREE" ] || python3 "$GEN" --tree "$TREE" --projects 50 --sessions 2000
+. "$(dirname "$0")/tree_lib.sh" "$@"
 python3 - "$CCV" "$TREE" <<'PY'
 import os, shutil, statistics, subprocess, sys, tempfile, time
 ccv, tree = sys.argv[1], sys.argv[2]

@@ -3,6 +3,8 @@
 //! the index exists, and while a session grows. Every directory is a temp
 //! dir (never the real ~/.claude).
 
+mod common;
+
 use assert_cmd::Command;
 use serde_json::{Value, json};
 use std::fs;
@@ -117,15 +119,7 @@ fn tree(root: &Path) {
 }
 
 fn ccv(home: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("ccv").expect("binary");
-    cmd.env("HOME", home)
-        .env("CLAUDE_CONFIG_DIR", home.join("claude"))
-        .env("XDG_CACHE_HOME", home.join("cache"))
-        .env("XDG_STATE_HOME", home.join("state"))
-        .env("XDG_CONFIG_HOME", home.join("config"))
-        .env("CCV_NO_BACKGROUND_INDEX", "1")
-        .env("TZ", "UTC");
-    cmd
+    common::ccv_at(home)
 }
 
 fn search(home: &Path, root: &Path, args: &[&str]) -> (i32, Vec<Value>) {
@@ -181,17 +175,9 @@ fn finds_a_word_in_every_kind_of_row_with_and_without_the_index() {
     let root = tmp.path().join("projects");
     tree(&root);
     every_planted_word_is_found(tmp.path(), &root, "scan");
-    let out = ccv(tmp.path())
-        .arg("index")
-        .arg(&root)
-        .output()
-        .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(String::from_utf8_lossy(&out.stdout).starts_with("indexed 4 files"));
+    let done = ccv(tmp.path()).arg("index").arg(&root).assert().success();
+    let said = String::from_utf8_lossy(&done.get_output().stdout).into_owned();
+    assert!(said.starts_with("indexed 4 files"), "{said}");
     every_planted_word_is_found(tmp.path(), &root, "index");
 }
 

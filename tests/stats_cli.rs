@@ -3,6 +3,8 @@
 //! project and model, from the listing cache on a second run. Through the
 //! built binary, with every directory a temp dir (never the real ~/.claude).
 
+mod common;
+
 use assert_cmd::Command;
 use serde_json::{Value, json};
 use std::fs;
@@ -81,27 +83,11 @@ fn tree(root: &Path) {
 }
 
 fn ccv(home: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("ccv").expect("binary");
-    cmd.env("HOME", home)
-        .env("CLAUDE_CONFIG_DIR", home.join("claude"))
-        .env("XDG_CACHE_HOME", home.join("cache"))
-        .env("XDG_STATE_HOME", home.join("state"))
-        .env("TZ", "UTC");
-    cmd
+    common::ccv_at(home)
 }
 
 fn run_json(cmd: &mut Command) -> Vec<Value> {
-    let out = cmd.output().expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .expect("utf-8")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("json"))
-        .collect()
+    common::json_lines_of(cmd)
 }
 
 fn close(v: &Value, want: f64) -> bool {

@@ -13,3 +13,14 @@ tmux_setup() {
   WORK=$(mktemp -d)
   trap 'tmux -L "$SOCK" kill-server 2>/dev/null; sleep 0.2; rm -rf "$WORK" 2>/dev/null' EXIT
 }
+
+# the screen of window NAME
+pane() { tmux -L "$SOCK" capture-pane -p -t "$1"; }
+# waits up to 5 s for TEXT in window NAME; says ok, or FAIL (and sets FAIL=1)
+expect() { # name text what
+  for _ in $(seq 50); do
+    pane "$1" | grep -qF -- "$2" && { echo "ok: $3"; return 0; }
+    sleep 0.1
+  done
+  echo "FAIL: $3 (no '$2' on screen)"; pane "$1" | tail -12; FAIL=1
+}

@@ -14,16 +14,6 @@ FAIL=0
 user() { # uuid text
   printf '{"type":"user","uuid":"%s","sessionId":"s","timestamp":"2025-01-01T10:00:00Z","message":{"role":"user","content":"%s"}}\n' "$1" "$2"
 }
-pane() { tmux -L "$SOCK" capture-pane -p -t "$1"; }
-# waits up to 5 s for TEXT in pane NAME
-expect() {
-  local name=$1 text=$2 what=$3
-  for _ in $(seq 50); do
-    pane "$name" | grep -qF -- "$text" && { echo "ok: $what"; return 0; }
-    sleep 0.1
-  done
-  echo "FAIL: $what (no '$text' on screen)"; pane "$name" | tail -8; FAIL=1
-}
 start() { # name command...
   local name=$1; shift
   tmux -L "$SOCK" -f /dev/null new-session -d -s "$name" -x 120 -y 30 "$ENV $*; sleep 30"

@@ -19,14 +19,6 @@ line() { # uuid type text ts
     printf '{"type":"assistant","uuid":"%s","sessionId":"s","timestamp":"%s","message":{"id":"m%s","role":"assistant","content":[{"type":"text","text":"%s"}]}}\n' "$1" "$4" "$1" "$3"
   fi
 }
-pane() { tmux -L "$SOCK" capture-pane -p -t "$1"; }
-expect() { # name text what
-  for _ in $(seq 50); do
-    pane "$1" | grep -qF -- "$2" && { echo "ok: $3"; return 0; }
-    sleep 0.1
-  done
-  echo "FAIL: $3 (no '$2' on screen)"; pane "$1" | tail -12; FAIL=1
-}
 ROOT="$WORK/claude/projects"
 mkdir -p "$ROOT/-srv-app" "$ROOT/-srv-web"
 {

@@ -9,14 +9,6 @@ set -u
 . "$(dirname "$0")/tmux_lib.sh"
 tmux_setup ccvsig "$@"
 FAIL=0
-pane() { tmux -L "$SOCK" capture-pane -p -t "$1"; }
-expect() { # name text what
-  for _ in $(seq 50); do
-    pane "$1" | grep -qF -- "$2" && { echo "ok: $3"; return 0; }
-    sleep 0.1
-  done
-  echo "FAIL: $3 (no '$2' on screen)"; pane "$1" | tail -8; FAIL=1
-}
 # this test's own ccv (other tests run the same binary at the same time)
 ccv_pid() { pgrep -n -f "^$CCV $WORK/proj/s1.jsonl" ; }
 

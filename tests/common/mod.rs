@@ -221,3 +221,32 @@ pub fn first_call(t: &ccv::model::Transcript) -> &ccv::model::ToolCall {
         })
         .expect("a tool call")
 }
+
+/// The built binary with every directory it may use under `home` (never
+/// the real ~/.claude or caches): HOME, CLAUDE_CONFIG_DIR (`home/claude`),
+/// the XDG cache, state and config homes; UTC; no background indexer.
+pub fn ccv_at(home: &std::path::Path) -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::cargo_bin("ccv").expect("binary");
+    cmd.env("HOME", home)
+        .env("CLAUDE_CONFIG_DIR", home.join("claude"))
+        .env("XDG_CACHE_HOME", home.join("cache"))
+        .env("XDG_STATE_HOME", home.join("state"))
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("CCV_NO_BACKGROUND_INDEX", "1")
+        .env("TZ", "UTC");
+    cmd
+}
+
+/// Runs `cmd`, which must succeed, and reads its JSON Lines.
+pub fn json_lines_of(cmd: &mut assert_cmd::Command) -> Vec<serde_json::Value> {
+    let out = cmd.output().expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect()
+}
