@@ -56,33 +56,26 @@ fn fixture() -> Option<&'static Fixture> {
     .as_ref()
 }
 
-#[divan::bench]
-fn cold_no_cache() -> usize {
+/// A listing without the cache; `figures`: every session also read whole
+/// for its tokens and cost.
+fn cold(figures: bool) -> usize {
     let Some(f) = fixture() else { return 0 };
-    list_sessions(
-        &f.root,
-        &ScanOptions {
-            cache: None,
-            threads: 0,
-            figures: false,
-        },
-    )
-    .len()
+    let opts = ScanOptions {
+        cache: None,
+        threads: 0,
+        figures,
+    };
+    list_sessions(&f.root, &opts).len()
 }
 
-/// With every session read whole for its tokens and cost.
+#[divan::bench]
+fn cold_no_cache() -> usize {
+    cold(false)
+}
+
 #[divan::bench]
 fn cold_with_figures() -> usize {
-    let Some(f) = fixture() else { return 0 };
-    list_sessions(
-        &f.root,
-        &ScanOptions {
-            cache: None,
-            threads: 0,
-            figures: true,
-        },
-    )
-    .len()
+    cold(true)
 }
 
 #[divan::bench]
