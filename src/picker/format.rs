@@ -130,6 +130,9 @@ pub fn write_json_lines(out: &mut dyn Write, sessions: &[SessionInfo]) -> io::Re
             "live": s.live,
             "cost_usd": s.figures.as_ref().and_then(|f| f.cost_usd()),
             "tokens": s.figures.as_ref().map(|f| f.tokens),
+            "agent_tokens": s.figures.as_ref().map(|f| f.agent_tokens),
+            "prompts": s.figures.as_ref().map(|f| f.prompts),
+            "tool_calls": s.figures.as_ref().map(|f| f.tool_calls),
         });
         crate::json_out::to_writer(&mut *out, &obj)?;
         out.write_all(b"\n")?;
