@@ -112,8 +112,14 @@ fn list_json_prices_each_session_with_its_subagents() {
         a["tokens"],
         json!({"input":11000,"output":2000,"cache_creation":0,"cache_read":0})
     );
-    assert_eq!(a["agent_tokens"]["input"], 10000, "the subagent's share, apart");
-    assert_eq!((a["prompts"].as_u64(), a["tool_calls"].as_u64()), (Some(1), Some(3)));
+    assert_eq!(
+        a["agent_tokens"]["input"], 10000,
+        "the subagent's share, apart"
+    );
+    assert_eq!(
+        (a["prompts"].as_u64(), a["tool_calls"].as_u64()),
+        (Some(1), Some(3))
+    );
     assert!(close(&by_id("b")["cost_usd"], 0.045));
     let c = by_id("c");
     assert_eq!(c["cost_usd"], Value::Null, "unknown model: no guess");

@@ -44,3 +44,8 @@ fn signals_suspend_and_idle_in_tmux() {
 fn picker_full_text_search_opens_at_the_match_in_tmux() {
     script("tmux_search.sh");
 }
+
+#[test]
+fn a_burst_of_2000_keys_moves_2000_rows_in_tmux() {
+    script("tmux_keys.sh");
+}
