@@ -238,7 +238,13 @@ impl SearchIndex {
                     "the index is being updated",
                 ));
             }
-            Err(e) => return Err(err(e)),
+            Err(e) => {
+                // an index that cannot take a writer is damaged: start again
+                for f in fs::read_dir(&self.dir)?.flatten() {
+                    let _ = fs::remove_file(f.path());
+                }
+                return Err(err(e));
+            }
         };
         if self.state.files.is_empty() {
             // whatever an earlier builder left without saying so
@@ -448,6 +454,13 @@ impl SearchIndex {
             });
         }
         Ok(Some(out))
+    }
+
+    /// Drops what the index knows of its files: the next update starts
+    /// it again from nothing.
+    pub fn forget(&mut self) {
+        self.state.files.clear();
+        let _ = fs::remove_file(self.dir.join(STATE));
     }
 
     /// Bytes the index takes on disk.

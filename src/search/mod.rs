@@ -96,7 +96,8 @@ impl Options {
 
 /// Searches every session under `root`.
 pub fn search(root: &Path, query: &Query, filter: &Filter, opts: &Options) -> io::Result<Found> {
-    let mut files = files::under(root);
+    let all = files::under(root);
+    let mut files = all.clone();
     if let Some(keep) = &filter.sessions {
         files.retain(|f| keep.contains(&f.session));
     }
@@ -107,10 +108,14 @@ pub fn search(root: &Path, query: &Query, filter: &Filter, opts: &Options) -> io
     {
         if opts.update {
             // another ccv updating it: search what is there
-            let _ = ix.update(root, &files::under(root), opts.threads);
+            let _ = ix.update(root, &all, opts.threads);
         }
-        if let Some(c) = ix.candidates(query.terms(), &filter.kinds, opts.limit)? {
-            return Ok(check_candidates(&ix, c, &files, query, filter, opts.limit));
+        match ix.candidates(query.terms(), &filter.kinds, opts.limit) {
+            Ok(Some(c)) => return Ok(check_candidates(&ix, c, &files, query, filter, opts.limit)),
+            Ok(None) => {}
+            // a damaged index: the files answer, and the next update
+            // builds it again
+            Err(_) => ix.forget(),
         }
     }
     scan_all(&files, query, filter, opts)
