@@ -84,3 +84,29 @@ fn the_corpus_prices() {
     );
     assert!(priced > 0);
 }
+
+/// A session too big to hold whole is priced in parts: the same tokens,
+/// cost, prompts and calls as read whole (a message split over two parts
+/// counted once), on every corpus file cut in 64 KB parts.
+#[test]
+fn pricing_in_parts_matches_pricing_whole() {
+    let Some(files) = common::corpus_files() else {
+        return;
+    };
+    for f in &files {
+        let whole = ccv::model::figures::Figures::of(
+            &ccv::model::loader::load_with_subagents(f).expect("loads"),
+            0,
+        );
+        let parts = ccv::picker::list::figures_in_parts(f, 0, 64 << 10).expect("reads");
+        assert_eq!(parts.tokens, whole.tokens, "{}", f.display());
+        assert_eq!(parts.agent_tokens, whole.agent_tokens, "{}", f.display());
+        assert!(
+            (parts.cost.usd - whole.cost.usd).abs() < 1e-6,
+            "{}",
+            f.display()
+        );
+        assert_eq!(parts.tool_calls, whole.tool_calls, "{}", f.display());
+        assert_eq!(parts.prompts, whole.prompts, "{}", f.display());
+    }
+}

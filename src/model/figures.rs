@@ -31,6 +31,15 @@ impl Tokens {
         self.cache_read += u.cache_read_input_tokens;
     }
 
+    pub fn sub_usage(&mut self, u: &Usage) {
+        self.input = self.input.saturating_sub(u.input_tokens);
+        self.output = self.output.saturating_sub(u.output_tokens);
+        self.cache_creation = self
+            .cache_creation
+            .saturating_sub(u.cache_creation_input_tokens);
+        self.cache_read = self.cache_read.saturating_sub(u.cache_read_input_tokens);
+    }
+
     pub fn add(&mut self, o: &Tokens) {
         self.input += o.input;
         self.output += o.output;
@@ -122,11 +131,42 @@ impl Figures {
     /// The figures of a loaded session. `fallback_ms` dates what carries
     /// no timestamp (the file's last activity).
     pub fn of(session: &Session, fallback_ms: i64) -> Figures {
-        let mut f = Figures::default();
-        let mut slices: BTreeMap<(i64, String), Slice> = BTreeMap::new();
+        let mut sum = FiguresSum::default();
+        sum.add(session, fallback_ms);
+        sum.finish()
+    }
+
+    /// `cost_usd` for JSON: `None` when some usage has no price.
+    pub fn cost_usd(&self) -> Option<f64> {
+        (self.cost.unpriced == 0).then_some(self.cost.usd)
+    }
+}
+
+/// Figures summed over a session read in parts (a file too big to hold
+/// as one model): a message split over two parts is counted once, with
+/// the usage of its last line, as the model counts it.
+#[derive(Debug, Default)]
+pub struct FiguresSum {
+    f: Figures,
+    slices: BTreeMap<(i64, String), Slice>,
+    /// Each message counted: its usage, model, slice and whether an agent's.
+    counted: std::collections::HashMap<String, Counted>,
+}
+
+#[derive(Debug)]
+struct Counted {
+    usage: Usage,
+    model: Option<String>,
+    at: i64,
+    agent: bool,
+}
+
+impl FiguresSum {
+    /// Adds a session (or a part of one): its main conversation and agents.
+    pub fn add(&mut self, session: &Session, fallback_ms: i64) {
         let main = &session.main;
-        f.add_transcript(main, fallback_ms, &mut slices);
-        f.prompts = main.turns.len() as u32;
+        self.add_transcript(main, fallback_ms, false);
+        self.f.prompts += main.turns.len() as u32;
         let starts: Vec<usize> = main
             .turns
             .iter()
@@ -140,33 +180,21 @@ impl Figures {
                 .iter()
                 .find_map(|it| main.messages.get(it.message? as usize)?.model.as_deref())
                 .unwrap_or("");
-            slice(&mut slices, at, model).prompts += 1;
+            slice(&mut self.slices, at, model).prompts += 1;
         }
-        let (tokens, cost) = (f.tokens, f.cost);
         for a in &session.agents {
-            f.add_transcript(&a.transcript, fallback_ms, &mut slices);
+            self.add_transcript(&a.transcript, fallback_ms, true);
         }
-        f.agent_tokens = Tokens {
-            input: f.tokens.input - tokens.input,
-            output: f.tokens.output - tokens.output,
-            cache_creation: f.tokens.cache_creation - tokens.cache_creation,
-            cache_read: f.tokens.cache_read - tokens.cache_read,
-        };
-        f.agent_cost = Cost {
-            usd: f.cost.usd - cost.usd,
-            unpriced: f.cost.unpriced - cost.unpriced,
-        };
-        f.slices = slices.into_values().collect();
-        f
     }
 
-    fn add_transcript(
-        &mut self,
-        t: &Transcript,
-        fallback_ms: i64,
-        slices: &mut BTreeMap<(i64, String), Slice>,
-    ) {
+    pub fn finish(mut self) -> Figures {
+        self.f.slices = self.slices.into_values().collect();
+        self.f
+    }
+
+    fn add_transcript(&mut self, t: &Transcript, fallback_ms: i64, agent: bool) {
         let prices = PriceTable::active();
+        let f = &mut self.f;
         // a message is dated by its first block
         let mut dated = vec![None; t.messages.len()];
         let mut last_ts = None;
@@ -179,38 +207,52 @@ impl Figures {
                 *d = it.timestamp.or(last_ts);
             }
             if let super::item::Detail::Call(c) = &it.detail {
-                *self.tools.entry(c.name.clone()).or_default() += 1;
-                self.tool_calls += 1;
+                *f.tools.entry(c.name.clone()).or_default() += 1;
+                f.tool_calls += 1;
                 let model = it
                     .message
                     .and_then(|m| t.messages.get(m as usize)?.model.as_deref())
                     .unwrap_or("");
-                slice(
-                    slices,
-                    it.timestamp.or(last_ts).unwrap_or(fallback_ms),
-                    model,
-                )
-                .tool_calls += 1;
+                let at = it.timestamp.or(last_ts).unwrap_or(fallback_ms);
+                slice(&mut self.slices, at, model).tool_calls += 1;
             }
         }
         for (m, at) in t.messages.iter().zip(dated) {
             let Some(u) = &m.usage else { continue };
+            // seen in an earlier part: its later line's usage replaces it
+            if let Some(old) = self.counted.remove(&m.id) {
+                let c = prices.cost(old.model.as_deref(), &old.usage);
+                f.tokens.sub_usage(&old.usage);
+                f.cost.sub(c);
+                if old.agent {
+                    f.agent_tokens.sub_usage(&old.usage);
+                    f.agent_cost.sub(c);
+                }
+                let s = slice(&mut self.slices, old.at, old.model.as_deref().unwrap_or(""));
+                s.tokens.sub_usage(&old.usage);
+                s.cost.sub(c);
+            }
+            let at = at.unwrap_or(fallback_ms);
             let c = prices.cost(m.model.as_deref(), u);
-            self.tokens.add_usage(u);
-            self.cost.add(c);
-            let s = slice(
-                slices,
-                at.unwrap_or(fallback_ms),
-                m.model.as_deref().unwrap_or(""),
-            );
+            f.tokens.add_usage(u);
+            f.cost.add(c);
+            if agent {
+                f.agent_tokens.add_usage(u);
+                f.agent_cost.add(c);
+            }
+            let s = slice(&mut self.slices, at, m.model.as_deref().unwrap_or(""));
             s.tokens.add_usage(u);
             s.cost.add(c);
+            self.counted.insert(
+                m.id.clone(),
+                Counted {
+                    usage: *u,
+                    model: m.model.clone(),
+                    at,
+                    agent,
+                },
+            );
         }
-    }
-
-    /// `cost_usd` for JSON: `None` when some usage has no price.
-    pub fn cost_usd(&self) -> Option<f64> {
-        (self.cost.unpriced == 0).then_some(self.cost.usd)
     }
 }
 

@@ -272,13 +272,58 @@ fn scan_parallel(
 /// The session read whole (with its subagents) for its figures. A file
 /// that cannot be read keeps none.
 pub fn with_figures(mut info: SessionInfo) -> SessionInfo {
-    if let Ok(s) = crate::model::loader::load_with_subagents(&info.path) {
-        info.figures = Some(crate::model::figures::Figures::of(
-            &s,
-            info.last_activity_ms,
-        ));
-    }
+    info.figures = if info.size <= WHOLE {
+        crate::model::loader::load_with_subagents(&info.path)
+            .ok()
+            .map(|s| crate::model::figures::Figures::of(&s, info.last_activity_ms))
+    } else {
+        figures_in_parts(&info.path, info.last_activity_ms, PART).ok()
+    };
     info
+}
+
+/// Sessions up to this size are read as one model for their figures;
+/// bigger ones in parts, so that pricing a 1 GB session in the background
+/// holds a part of it, not all of it.
+const WHOLE: u64 = 128 << 20;
+const PART: usize = 32 << 20;
+
+/// The figures of a session read in parts of `part` bytes (whole lines),
+/// then its subagents' files.
+pub fn figures_in_parts(
+    path: &Path,
+    fallback_ms: i64,
+    part: usize,
+) -> std::io::Result<crate::model::figures::Figures> {
+    use crate::model::Session;
+    use crate::model::session::MAIN;
+    let mut sum = crate::model::figures::FiguresSum::default();
+    let size = fs::metadata(path)?.len();
+    let mut parts = crate::search::pieces::Pieces::open(path, 0, 1, size, part, true)?;
+    let mut ids = Vec::new();
+    while let Some(p) = parts.next_piece()? {
+        let mut s = Session::new(Some(path.to_owned()));
+        s.feed(MAIN, p.bytes);
+        s.finish(MAIN);
+        sum.add(&s, fallback_ms);
+        for id in &s.meta.session_ids {
+            if !ids.contains(id) {
+                ids.push(id.clone());
+            }
+        }
+    }
+    let mut agents = Session::new(None);
+    let files = crate::model::loader::subagent_files(path)
+        .into_iter()
+        .chain(crate::model::loader::project_agent_files(path, &ids));
+    for (p, id) in files {
+        let src = agents.add_agent_source(p.clone(), &id);
+        if let Ok(mut f) = crate::model::session::open_regular(&p) {
+            agents.read_all(src, &mut f)?;
+        }
+    }
+    sum.add(&agents, fallback_ms);
+    Ok(sum.finish())
 }
 
 /// Fills the figures of the rows that have none, on worker threads.
