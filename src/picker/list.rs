@@ -286,7 +286,7 @@ pub fn with_figures(mut info: SessionInfo) -> SessionInfo {
 /// bigger ones in parts, so that pricing a 1 GB session in the background
 /// holds a part of it, not all of it.
 const WHOLE: u64 = 128 << 20;
-const PART: usize = 32 << 20;
+const PART: usize = 8 << 20;
 
 /// The figures of a session read in parts of `part` bytes (whole lines),
 /// then its subagents' files.
