@@ -1,5 +1,7 @@
 //! The first frame of a big session comes from its last bytes only.
 
+mod common;
+
 use ccv::app::run::{PREVIEW_BYTES, preview};
 use std::io::Write;
 
@@ -36,4 +38,33 @@ fn small_files_load_whole() {
     let mut f = tempfile::NamedTempFile::new().expect("temp file");
     f.write_all(ccv::app::demo::DEMO).expect("write");
     assert!(preview(f.path()).is_none());
+}
+
+/// While the whole file loads, the header shows how far the load got and
+/// none of the counts of the preview (they would be those of its end).
+#[test]
+fn the_header_says_the_load_is_partial() {
+    let f = big_session();
+    let p = preview(f.path()).expect("preview");
+    let mut st = common::utc_state(p);
+    st.partial = true;
+    st.load_progress = Some((41, 100));
+    let screen = common::screen_text(&mut st, 160, 6);
+    let header = screen.lines().next().unwrap_or("");
+    assert!(
+        header.contains("loading 41% of 100 B ▰▰▰▰▱▱▱▱▱▱"),
+        "{header}"
+    );
+    assert!(
+        !header.contains("prompts"),
+        "counts of the end only: {header}"
+    );
+    st.partial = false;
+    st.load_progress = None;
+    let screen = common::screen_text(&mut st, 160, 6);
+    let header = screen.lines().next().unwrap_or("");
+    assert!(
+        header.contains("prompts") && !header.contains("loading"),
+        "{header}"
+    );
 }

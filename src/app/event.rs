@@ -35,6 +35,8 @@ pub enum AppEvent {
 pub enum LoadEvent {
     /// The end of a large session, parsed first so the first frame is fast.
     Preview(Box<Session>),
+    /// How far the full load has read the session file (bytes, size).
+    Progress(u64, u64),
     /// The whole session; replaces the preview.
     Loaded(Box<Session>),
     /// Loading failed.

@@ -461,8 +461,15 @@ impl Viewer {
                 self.state.partial = true;
                 true
             }
+            LoadEvent::Progress(read, size) => {
+                if !self.loaded {
+                    self.state.load_progress = Some((read, size));
+                }
+                false
+            }
             LoadEvent::Loaded(s) => {
                 self.loaded = true;
+                self.state.load_progress = None;
                 let problems = s.problems.iter().filter(|(_, p)| !p.recovered).count();
                 self.state.replace_session(*s);
                 if let Some(j) = self.pending_jump.take() {

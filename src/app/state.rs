@@ -25,6 +25,8 @@ pub struct State {
     pub quit: bool,
     /// Only the end of the session is loaded so far.
     pub partial: bool,
+    /// While `partial`: how far the full load has read (bytes, size).
+    pub load_progress: Option<(u64, u64)>,
     /// The view's render state: scroll, rendered lines, last geometry.
     pub list: ListView,
     pub tz: jiff::tz::TimeZone,
@@ -88,6 +90,7 @@ impl State {
             message: None,
             quit: false,
             partial: false,
+            load_progress: None,
             list: ListView::default(),
             tz: jiff::tz::TimeZone::system(),
             live: Default::default(),

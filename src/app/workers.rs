@@ -108,7 +108,17 @@ pub fn spawn_loader(path: PathBuf, generation: u64, tx: Sender<AppEvent>) {
                 return;
             }
         }
-        let load = std::panic::catch_unwind(|| crate::model::loader::load_to_follow(&path));
+        // the header says how far the load got, ten times a second at most
+        let mut last = std::time::Instant::now();
+        let mut progress = |read: u64, size: u64| {
+            if last.elapsed() >= Duration::from_millis(100) {
+                last = std::time::Instant::now();
+                send(LoadEvent::Progress(read, size));
+            }
+        };
+        let load = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            crate::model::loader::load_to_follow_reporting(&path, &mut progress)
+        }));
         let ev = match load {
             Ok(Ok(s)) => LoadEvent::Loaded(Box::new(s)),
             Ok(Err(e)) => LoadEvent::Failed(format!("{}: {e}", path.display())),

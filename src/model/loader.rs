@@ -101,23 +101,54 @@ fn agent_description(path: &Path) -> Option<String> {
 
 /// Loads a session file and every subagent file that belongs to it.
 pub fn load_with_subagents(path: &Path) -> std::io::Result<Session> {
-    load(path, true)
+    load(path, true, &mut |_, _| {})
 }
 
 /// As [`load_with_subagents`], for a file that may be being written: a
 /// last line without its newline waits for the follower to bring the rest
 /// (instead of showing as unreadable).
 pub fn load_to_follow(path: &Path) -> std::io::Result<Session> {
-    load(path, false)
+    load(path, false, &mut |_, _| {})
 }
 
-fn load(path: &Path, complete: bool) -> std::io::Result<Session> {
+/// [`load_to_follow`], telling `progress` (bytes read, size) as the main
+/// file is read.
+pub fn load_to_follow_reporting(
+    path: &Path,
+    progress: &mut dyn FnMut(u64, u64),
+) -> std::io::Result<Session> {
+    load(path, false, progress)
+}
+
+/// A reader that says how far it got.
+struct Counting<'a, R> {
+    inner: R,
+    read: u64,
+    size: u64,
+    progress: &'a mut dyn FnMut(u64, u64),
+}
+
+impl<R: std::io::Read> std::io::Read for Counting<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n as u64;
+        (self.progress)(self.read, self.size);
+        Ok(n)
+    }
+}
+
+fn load(
+    path: &Path,
+    complete: bool,
+    progress: &mut dyn FnMut(u64, u64),
+) -> std::io::Result<Session> {
     let mut s = Session::new(Some(path.to_owned()));
-    let read = |s: &mut Session, src: u16, f: &mut std::fs::File| {
+    let read = |s: &mut Session, src: u16, f: &mut dyn std::io::Read| {
+        let mut f = f;
         if complete {
-            s.read_all(src, f)
+            s.read_all(src, &mut f)
         } else {
-            s.read_available(src, f)
+            s.read_available(src, &mut f)
         }
     };
     // the `subagents/` folder is known before the main file is read: its
@@ -133,11 +164,15 @@ fn load(path: &Path, complete: bool) -> std::io::Result<Session> {
     if path == Path::new("-") {
         s.read_all(super::session::MAIN, &mut std::io::stdin().lock())?;
     } else {
-        read(
-            &mut s,
-            super::session::MAIN,
-            &mut super::session::open_regular(path)?,
-        )?;
+        let f = super::session::open_regular(path)?;
+        let size = f.metadata().map_or(0, |m| m.len());
+        let mut counting = Counting {
+            inner: f,
+            read: 0,
+            size,
+            progress,
+        };
+        read(&mut s, super::session::MAIN, &mut counting)?;
     }
     if let Some(d) = agent_description(path) {
         s.meta.titles.agent = Some(d);

@@ -80,6 +80,73 @@ fn header(s: &State, width: u16) -> Line<'static> {
     if let Some(v) = &m.version {
         parts.push((8, format!("v{}", clean(v))));
     }
+    // while the whole file loads, counts would be those of its end only:
+    // they wait for the load, and the header says how far it got
+    if !s.partial {
+        session_figures(s, &mut parts);
+    }
+    if let Some(c) = s.session.main.context_tokens() {
+        // how close the session is to compaction (the usual window is 200k;
+        // `[1m]` models have 1M)
+        let window: u64 = match &m.model {
+            Some(model) if model.contains("[1m]") => 1_000_000,
+            _ => 200_000,
+        };
+        parts.push((
+            1,
+            format!("ctx {} ({}%)", tokens(c), c.saturating_mul(100) / window),
+        ));
+    }
+    let loading = match (s.partial, s.load_progress) {
+        (false, _) => String::new(),
+        (true, Some((read, size))) if size > 0 => {
+            let pct = (read.saturating_mul(100) / size).min(100);
+            let filled = (pct / 10) as usize;
+            format!(
+                "  loading {pct}% of {} {}{}",
+                crate::model::item::human_bytes(size),
+                "▰".repeat(filled),
+                "▱".repeat(10 - filled)
+            )
+        }
+        (true, _) => "  loading…".to_owned(),
+    };
+    let loading = loading.as_str();
+    let w = |p: &[(u8, String)]| {
+        use unicode_width::UnicodeWidthStr as W;
+        1 + p.iter().map(|(_, t)| t.width()).sum::<usize>()
+            + 3 * p.len().saturating_sub(1)
+            + loading.width()
+    };
+    let avail = width as usize;
+    while w(&parts) > avail && parts.len() > 1 {
+        let Some((i, _)) = parts.iter().enumerate().max_by_key(|(_, (p, _))| *p) else {
+            break;
+        };
+        if i == 0 {
+            break;
+        }
+        parts.remove(i);
+    }
+    if w(&parts) > avail {
+        // only the title is left: cut it at a word, with an ellipsis
+        let room = avail.saturating_sub(w(&parts) - w(&parts[..1]) + 1 + loading.len());
+        if let Some((_, t)) = parts.first_mut() {
+            *t = cut_at_word(t, room.max(8));
+        }
+    }
+    let text: Vec<String> = parts.into_iter().map(|(_, t)| t).collect();
+    let mut spans = vec![Span::styled(format!(" {}", text.join(" · ")), th.header)];
+    if s.partial {
+        spans.push(Span::styled(loading.to_owned(), th.dim));
+    }
+    Line::from(spans)
+}
+
+/// The session's counts for the header: prompts, tools, when and how long,
+/// tokens, cost.
+fn session_figures(s: &State, parts: &mut Vec<(u8, String)>) {
+    let m = &s.session.meta;
     let (prompts, tools) = (s.session.main.turns.len(), s.session.main.tool_calls());
     if prompts > 0 {
         parts.push((
@@ -131,48 +198,6 @@ fn header(s: &State, width: u16) -> Line<'static> {
     if let Some(label) = cost.label() {
         parts.push((3, label));
     }
-    if let Some(c) = s.session.main.context_tokens() {
-        // how close the session is to compaction (the usual window is 200k;
-        // `[1m]` models have 1M)
-        let window: u64 = match &m.model {
-            Some(model) if model.contains("[1m]") => 1_000_000,
-            _ => 200_000,
-        };
-        parts.push((
-            1,
-            format!("ctx {} ({}%)", tokens(c), c.saturating_mul(100) / window),
-        ));
-    }
-    let loading = if s.partial { "  loading…" } else { "" };
-    let w = |p: &[(u8, String)]| {
-        use unicode_width::UnicodeWidthStr as W;
-        1 + p.iter().map(|(_, t)| t.width()).sum::<usize>()
-            + 3 * p.len().saturating_sub(1)
-            + loading.width()
-    };
-    let avail = width as usize;
-    while w(&parts) > avail && parts.len() > 1 {
-        let Some((i, _)) = parts.iter().enumerate().max_by_key(|(_, (p, _))| *p) else {
-            break;
-        };
-        if i == 0 {
-            break;
-        }
-        parts.remove(i);
-    }
-    if w(&parts) > avail {
-        // only the title is left: cut it at a word, with an ellipsis
-        let room = avail.saturating_sub(w(&parts) - w(&parts[..1]) + 1 + loading.len());
-        if let Some((_, t)) = parts.first_mut() {
-            *t = cut_at_word(t, room.max(8));
-        }
-    }
-    let text: Vec<String> = parts.into_iter().map(|(_, t)| t).collect();
-    let mut spans = vec![Span::styled(format!(" {}", text.join(" · ")), th.header)];
-    if s.partial {
-        spans.push(Span::styled(loading, th.dim));
-    }
-    Line::from(spans)
 }
 
 /// `s` in at most `width` columns, cut after a whole word when it can be.
