@@ -511,9 +511,11 @@ fn send_figures(rows: &mut [SessionInfo], opts: &ScanOptions, tx: &mpsc::Sender<
         }
     };
     let now = crate::model::time::now_ms();
+    // a core is left for the screen and for opening a session meanwhile
+    let threads = thread_count(opts, todo.len()).saturating_sub(1).max(1);
     parallel(
         &todo,
-        thread_count(opts, todo.len()),
+        threads,
         |&i| {
             let mut info = with_figures(rows[i].clone());
             info.refresh_live(now);
