@@ -8,6 +8,7 @@ pub mod action;
 mod copy;
 pub mod demo;
 pub mod event;
+mod input;
 pub mod keymap;
 pub mod live;
 pub mod restore;

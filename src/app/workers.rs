@@ -15,9 +15,12 @@ pub const PREVIEW_BYTES: u64 = 2 << 20;
 
 pub fn spawn_input(tx: Sender<AppEvent>) {
     std::thread::spawn(move || {
-        while let Ok(ev) = crossterm::event::read() {
-            if tx.send(AppEvent::Term(ev)).is_err() {
-                break;
+        let mut term = super::input::Terminal;
+        while let Some(events) = super::input::next(&mut term) {
+            for ev in events {
+                if tx.send(AppEvent::Term(ev)).is_err() {
+                    return;
+                }
             }
         }
     });

@@ -116,7 +116,7 @@ pub fn run(a: &Args) -> i32 {
     let r = if a.json {
         write_json(&mut out, &found, &by_path)
     } else {
-        write_text(&mut out, &found, &by_path, &a.root)
+        write_text(&mut out, &found, &by_path)
     };
     match r.and_then(|_| out.flush()) {
         Ok(()) | Err(_) if found.hits.is_empty() => 1,
@@ -211,7 +211,6 @@ fn write_text(
     out: &mut dyn Write,
     found: &Found,
     sessions: &HashMap<&Path, &SessionInfo>,
-    root: &Path,
 ) -> io::Result<()> {
     use std::io::IsTerminal;
     let color = io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
@@ -246,7 +245,8 @@ fn write_text(
             term_line(&id)
         )?;
         for h in hits {
-            let shown = h.file.strip_prefix(root).unwrap_or(&h.file);
+            // the whole path (`~` for home), to paste into a shell
+            let shown = crate::paths::tilde(&h.file.to_string_lossy());
             let s = &h.snippet;
             let (a, m, b) = (
                 s.get(..h.mark.start).unwrap_or(""),
@@ -256,7 +256,7 @@ fn write_text(
             writeln!(
                 out,
                 "  {dim}{}:{}{off} {:<11} {a}{mark}{m}{mark_off}{b}",
-                term_path(shown),
+                term_line(&shown),
                 h.line,
                 h.kind.as_str(),
             )?;

@@ -1,0 +1,197 @@
+//! Terminal input, with the repair of escape sequences cut by a read.
+//!
+//! crossterm reads the terminal in chunks; when a chunk ends right after
+//! the ESC that starts a sequence and the rest has not arrived yet, it
+//! reports an Esc key, then the rest of the sequence as typed characters:
+//! an arrow key held over SSH becomes Esc (which quits), `[` (which jumps
+//! to a prompt) and `A`. An Esc followed at once by `[` or `O` is put back
+//! together here; a person does not type a sequence's bytes within
+//! milliseconds of an Esc.
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use std::time::Duration;
+
+/// How long the rest of a cut sequence may take to arrive.
+const CUT_WAIT: Duration = Duration::from_millis(15);
+
+/// Where terminal events come from (crossterm, or a script in tests).
+pub trait Source {
+    fn read(&mut self) -> std::io::Result<Event>;
+    /// Whether an event arrives within `wait`.
+    fn poll(&mut self, wait: Duration) -> std::io::Result<bool>;
+}
+
+pub struct Terminal;
+
+impl Source for Terminal {
+    fn read(&mut self) -> std::io::Result<Event> {
+        crossterm::event::read()
+    }
+
+    fn poll(&mut self, wait: Duration) -> std::io::Result<bool> {
+        crossterm::event::poll(wait)
+    }
+}
+
+fn plain_char(ev: &Event) -> Option<char> {
+    match ev {
+        Event::Key(KeyEvent {
+            code: KeyCode::Char(c),
+            modifiers,
+            kind: KeyEventKind::Press,
+            ..
+        }) if (*modifiers - KeyModifiers::SHIFT).is_empty() => Some(*c),
+        _ => None,
+    }
+}
+
+fn is_esc(ev: &Event) -> bool {
+    matches!(ev, Event::Key(KeyEvent { code: KeyCode::Esc, modifiers, kind: KeyEventKind::Press, .. }) if modifiers.is_empty())
+}
+
+/// The key a CSI (`[`) or SS3 (`O`) sequence names, from its bytes after
+/// the introducer.
+fn key_of(intro: char, body: &str) -> Option<KeyCode> {
+    let last = body.chars().last()?;
+    let params = &body[..body.len() - last.len_utf8()];
+    let arrow = |c: char| match c {
+        'A' => Some(KeyCode::Up),
+        'B' => Some(KeyCode::Down),
+        'C' => Some(KeyCode::Right),
+        'D' => Some(KeyCode::Left),
+        'H' => Some(KeyCode::Home),
+        'F' => Some(KeyCode::End),
+        _ => None,
+    };
+    match (intro, params, last) {
+        ('O', "", c) => arrow(c),
+        ('[', "", c) => arrow(c),
+        ('[', p, '~') => match p {
+            "1" | "7" => Some(KeyCode::Home),
+            "4" | "8" => Some(KeyCode::End),
+            "2" => Some(KeyCode::Insert),
+            "3" => Some(KeyCode::Delete),
+            "5" => Some(KeyCode::PageUp),
+            "6" => Some(KeyCode::PageDown),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Reads the next events: one, or what a cut sequence stood for. `None`:
+/// the source failed (the terminal is gone).
+pub fn next(src: &mut impl Source) -> Option<Vec<Event>> {
+    let ev = src.read().ok()?;
+    if !is_esc(&ev) || !src.poll(CUT_WAIT).unwrap_or(false) {
+        return Some(vec![ev]);
+    }
+    let mut held = vec![ev];
+    let intro_ev = src.read().ok()?;
+    let intro = plain_char(&intro_ev).filter(|c| *c == '[' || *c == 'O');
+    held.push(intro_ev);
+    let Some(intro) = intro else {
+        return Some(held);
+    };
+    // parameters, then one final byte (0x40..=0x7e); at most a few
+    let mut body = String::new();
+    for _ in 0..16 {
+        if !src.poll(CUT_WAIT).unwrap_or(false) {
+            return Some(held);
+        }
+        let e = src.read().ok()?;
+        let c = plain_char(&e);
+        held.push(e);
+        let Some(c) = c else {
+            return Some(held);
+        };
+        body.push(c);
+        let fin = ('\u{40}'..='\u{7e}').contains(&c) && !(intro == '[' && c == '[');
+        if fin {
+            return Some(match key_of(intro, &body) {
+                Some(code) => vec![Event::Key(KeyEvent::new(code, KeyModifiers::NONE))],
+                // a sequence (a mouse report...) that is no key: not typing
+                None => Vec::new(),
+            });
+        }
+    }
+    Some(held)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::VecDeque;
+
+    struct Script(VecDeque<Event>);
+
+    impl Source for Script {
+        fn read(&mut self) -> std::io::Result<Event> {
+            self.0
+                .pop_front()
+                .ok_or_else(|| std::io::Error::other("end"))
+        }
+        fn poll(&mut self, _: Duration) -> std::io::Result<bool> {
+            Ok(!self.0.is_empty())
+        }
+    }
+
+    fn key(c: KeyCode) -> Event {
+        Event::Key(KeyEvent::new(c, KeyModifiers::NONE))
+    }
+
+    fn all(events: Vec<Event>) -> Vec<Event> {
+        let mut s = Script(events.into());
+        let mut out = Vec::new();
+        while let Some(v) = next(&mut s) {
+            out.extend(v);
+        }
+        out
+    }
+
+    #[test]
+    fn a_cut_arrow_is_put_back_together() {
+        let ch = |c| key(KeyCode::Char(c));
+        let got = all(vec![
+            key(KeyCode::Up),
+            key(KeyCode::Esc),
+            ch('['),
+            ch('A'),
+            key(KeyCode::Esc),
+            ch('O'),
+            ch('B'),
+            key(KeyCode::Esc),
+            ch('['),
+            ch('6'),
+            ch('~'),
+            key(KeyCode::Esc),
+            ch('['),
+            ch('<'),
+            ch('0'),
+            ch(';'),
+            ch('1'),
+            ch('M'),
+            ch('j'),
+        ]);
+        assert_eq!(
+            got,
+            vec![
+                key(KeyCode::Up),
+                key(KeyCode::Up),
+                key(KeyCode::Down),
+                key(KeyCode::PageDown),
+                ch('j')
+            ]
+        );
+    }
+
+    #[test]
+    fn an_esc_alone_or_before_a_typed_key_stays() {
+        let ch = |c| key(KeyCode::Char(c));
+        assert_eq!(all(vec![key(KeyCode::Esc)]), vec![key(KeyCode::Esc)]);
+        assert_eq!(
+            all(vec![key(KeyCode::Esc), ch('q')]),
+            vec![key(KeyCode::Esc), ch('q')]
+        );
+    }
+}
