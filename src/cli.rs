@@ -21,8 +21,12 @@ use std::path::{Path, PathBuf};
         or the bundled demo session when neither exists."
 )]
 pub struct Cli {
-    /// Session file, project directory, projects root, or - for stdin.
+    /// Session file (FILE:LINE opens on that line's row), project
+    /// directory, projects root, or - for stdin. `+LINE FILE` also works.
     pub path: Option<PathBuf>,
+    /// The file after `+LINE`.
+    #[arg(hide = true)]
+    pub then: Option<PathBuf>,
     /// Open the bundled demo session.
     #[arg(long)]
     pub demo: bool,
@@ -237,9 +241,31 @@ pub fn main() -> i32 {
 
 /// The interactive viewer: a session file, the demo, or (until the picker
 /// lands) the demo with a note when a projects directory exists.
+/// `FILE:LINE` (when FILE exists and the whole does not) or `+LINE FILE`.
+fn path_and_line(path: Option<&Path>, then: Option<&Path>) -> (Option<PathBuf>, Option<u32>) {
+    let Some(p) = path else {
+        return (None, None);
+    };
+    let text = p.to_string_lossy();
+    if let Some(n) = text.strip_prefix('+').and_then(|n| n.parse::<u32>().ok())
+        && let Some(file) = then
+    {
+        return (Some(file.to_owned()), Some(n));
+    }
+    if !p.exists()
+        && let Some((file, n)) = text.rsplit_once(':')
+        && let Ok(n) = n.parse::<u32>()
+        && Path::new(file).is_file()
+    {
+        return (Some(PathBuf::from(file)), Some(n));
+    }
+    (Some(p.to_owned()), None)
+}
+
 fn run_tui(cli: &Cli, config_note: Option<String>) -> i32 {
     crate::view::theme::init(crate::view::theme::want_color(cli.no_color));
-    let (start, message) = match (&cli.path, cli.demo) {
+    let (path, line) = path_and_line(cli.path.as_deref(), cli.then.as_deref());
+    let (start, message) = match (&path, cli.demo) {
         (_, true) => (crate::app::Start::Demo, None),
         (Some(p), false) if p.as_os_str() == "-" => {
             use std::io::IsTerminal;
@@ -275,9 +301,15 @@ fn run_tui(cli: &Cli, config_note: Option<String>) -> i32 {
             return 1;
         }
     }
+    // not a terminal (`ccv FILE | less`): the text, not a screen
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() {
+        return print_instead(&start);
+    }
     let opts = crate::app::run::Options {
         message: config_note.map(|n| format!("config: {n}")).or(message),
         copy_markdown: cli.copy_markdown,
+        line,
     };
     let r = crate::app::run::run_with(start, opts);
     if let Some(code) = crate::app::restore::signal_exit_code() {
@@ -288,6 +320,32 @@ fn run_tui(cli: &Cli, config_note: Option<String>) -> i32 {
         Err(e) => {
             eprintln!("ccv: {}", term_line(&format!("{e:#}")));
             1
+        }
+    }
+}
+
+/// What `ccv PATH` prints when stdout is not a terminal: a session's text
+/// export, or a projects root's list.
+fn print_instead(start: &crate::app::Start) -> i32 {
+    use crate::app::Start;
+    let opts = Options {
+        format: Format::Text,
+        no_thinking: false,
+        no_tools: false,
+        no_subagents: false,
+    };
+    match start {
+        Start::Session(p) | Start::Project(p) => run_export(p, &opts),
+        Start::Stdin => run_export(Path::new("-"), &opts),
+        Start::Picker(root) => run_list(Some(root.clone()), false),
+        Start::Demo => {
+            let session = crate::app::demo::session();
+            let mut out = std::io::stdout().lock();
+            match export::export(&session, &opts, &mut out) {
+                Ok(()) => 0,
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+                Err(_) => 1,
+            }
         }
     }
 }
@@ -349,5 +407,33 @@ pub fn report_problems(session: &Session) {
             .and_then(|s| s.path.as_deref())
             .map_or_else(|| "-".to_owned(), term_path);
         let _ = writeln!(err, "ccv: {path}:{}: {}", p.line, term_line(&p.message));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_line_and_plus_line() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let f = dir.path().join("s.jsonl");
+        std::fs::write(&f, "{}\n").expect("write");
+        let odd = dir.path().join("odd:12");
+        std::fs::write(&odd, "{}\n").expect("write");
+        let with = |s: String| PathBuf::from(s);
+        assert_eq!(
+            path_and_line(Some(&with(format!("{}:42", f.display()))), None),
+            (Some(f.clone()), Some(42))
+        );
+        assert_eq!(
+            path_and_line(Some(Path::new("+7")), Some(&f)),
+            (Some(f.clone()), Some(7))
+        );
+        // a file whose name ends in :N is that file
+        assert_eq!(path_and_line(Some(&odd), None), (Some(odd.clone()), None));
+        // nothing there: left as given (and reported as missing)
+        let gone = with(format!("{}/none.jsonl:3", dir.path().display()));
+        assert_eq!(path_and_line(Some(&gone), None), (Some(gone.clone()), None));
     }
 }

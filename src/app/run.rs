@@ -41,6 +41,8 @@ pub struct Options {
     pub message: Option<String>,
     /// `y`/`Y`/`v` copy markdown instead of the labelled text.
     pub copy_markdown: bool,
+    /// Open on the row of this source line (`ccv FILE:LINE`, `ccv +LINE FILE`).
+    pub line: Option<u32>,
 }
 
 pub fn run(start: Start) -> anyhow::Result<()> {
@@ -85,7 +87,19 @@ pub fn run_with(start: Start, opts: Options) -> anyhow::Result<()> {
         .map_err(anyhow::Error::from)
         .and_then(|term| {
             let mut v = Viewer::new(tx, term, &opts);
+            let at = match (&start, opts.line) {
+                (Start::Session(p), Some(line)) => Some((p.clone(), line)),
+                _ => None,
+            };
             v.start(start);
+            if let Some((file, line)) = at {
+                v.pending_jump = Some(crate::picker::found::Jump {
+                    session: file.clone(),
+                    file,
+                    line,
+                    query: String::new(),
+                });
+            }
             let r = v.run(rx, t0);
             resume = v.resume.take();
             r

@@ -135,9 +135,11 @@ impl State {
                 }
             }
         }
-        self.search.query = query.to_owned();
-        self.search.hits = find_all(&self.session, query);
-        self.search.current = found.and_then(|h| self.search.hits.iter().position(|&x| x == h));
+        if !query.is_empty() {
+            self.search.query = query.to_owned();
+            self.search.hits = find_all(&self.session, query);
+            self.search.current = found.and_then(|h| self.search.hits.iter().position(|&x| x == h));
+        }
         let Some(hit) = found else {
             self.message = Some(format!("line {line} is not a row of this session"));
             return false;
