@@ -18,7 +18,9 @@ use std::path::{Path, PathBuf};
         and follows it), a projects root (opens the session picker), or - for stdin \
         (e.g. `claude -p ... --output-format stream-json --verbose | ccv -`).\n\
         With no PATH, ccv opens the picker over $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects, \
-        or the bundled demo session when neither exists."
+        or the bundled demo session when neither exists.",
+    after_help = "In the viewer, ? shows the keys (the picker shows its own below its list). Settings (prices...) are read from \
+        $XDG_CONFIG_HOME/ccv/config.toml or ~/.config/ccv/config.toml (--config PATH)."
 )]
 pub struct Cli {
     /// Session file (FILE:LINE opens on that line's row), project
@@ -123,6 +125,14 @@ pub enum Command {
         /// Projects root (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects).
         root: Option<PathBuf>,
     },
+    /// Print a completion script: bash, zsh, fish, elvish or powershell
+    /// (e.g. `ccv completions bash > ~/.local/share/bash-completion/completions/ccv`).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff): `ccv man > ccv.1; man ./ccv.1`.
+    Man,
     /// Totals over every session: cost, tokens, sessions, prompts, tool
     /// calls and the most used tools, in total or by day, project or model.
     Stats {
@@ -207,6 +217,23 @@ pub fn main() -> i32 {
                 2
             }
         },
+        Some(Command::Completions { shell }) => {
+            use clap::CommandFactory;
+            let mut cmd = Cli::command();
+            clap_complete::generate(shell, &mut cmd, "ccv", &mut std::io::stdout());
+            0
+        }
+        Some(Command::Man) => {
+            use clap::CommandFactory;
+            match clap_mangen::Man::new(Cli::command()).render(&mut std::io::stdout()) {
+                Ok(()) => 0,
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+                Err(e) => {
+                    eprintln!("ccv: {}", term_line(&e.to_string()));
+                    1
+                }
+            }
+        }
         Some(Command::Index {
             quiet,
             index_dir,
