@@ -24,6 +24,9 @@ pub enum Action {
     SearchSubmit,
     SearchCancel,
     NextMatch,
+    /// `x` / `X`: the next / previous error row.
+    NextError,
+    PrevError,
     PrevMatch,
     ToggleTools,
     ToggleThinking,

@@ -128,6 +128,10 @@ pub const BINDINGS: &[Binding] = &[
         &[(ch('n'), Action::NextMatch), (ch('N'), Action::PrevMatch)],
         "next / previous match",
     ),
+    bind(
+        &[(ch('x'), Action::NextError), (ch('X'), Action::PrevError)],
+        "next / previous error row",
+    ),
     bind(&[(ch('t'), Action::ToggleTools)], "show / hide tool calls"),
     bind(&[(ch('T'), Action::ToggleThinking)], "show / hide thinking"),
     bind(
@@ -164,8 +168,7 @@ pub const BINDINGS: &[Binding] = &[
     ),
     bind(&[], "mouse: wheel scrolls, click selects/toggles"),
     bind(&[], "Ctrl-z: suspend (fg comes back)"),
-    bind(&[], "picker Ctrl-F: search all sessions"),
-    bind(&[], "picker Tab: sort by newest, cost, size"),
+    bind(&[], "picker: Ctrl-F search all, Tab sort"),
     bind(&[(ch('?'), Action::Help)], "this help"),
     bind(
         &[

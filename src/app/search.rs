@@ -32,8 +32,30 @@ pub fn find_from(session: &Session, query: &str, from: usize) -> Vec<Hit> {
     if let Ok(q) = Query::parse(query, false)
         && !q.is_empty()
     {
-        walk(session, None, from, &q, &mut hits, 0);
+        walk(
+            session,
+            None,
+            from,
+            &|it| item_matches(it, &q),
+            &mut hits,
+            0,
+        );
     }
+    hits
+}
+
+/// The rows that are errors (a failed call, an API error, an unreadable
+/// line...), in reading order, subagents after their call.
+pub fn find_errors(session: &Session) -> Vec<Hit> {
+    let mut hits = Vec::new();
+    walk(
+        session,
+        None,
+        0,
+        &crate::model::label::is_error,
+        &mut hits,
+        0,
+    );
     hits
 }
 
@@ -41,7 +63,7 @@ fn walk(
     session: &Session,
     agent: Option<u32>,
     from: usize,
-    q: &Query,
+    keep: &dyn Fn(&Item) -> bool,
     hits: &mut Vec<Hit>,
     depth: u8,
 ) {
@@ -49,12 +71,12 @@ fn walk(
         return;
     };
     for (i, item) in t.items.iter().enumerate().skip(from) {
-        if item_matches(item, q) {
+        if keep(item) {
             hits.push((agent, i));
         }
         if let Detail::Call(c) = &item.detail {
             if let Some(a) = c.agent.filter(|&a| Some(a) != agent && depth < 8) {
-                walk(session, Some(a), 0, q, hits, depth + 1);
+                walk(session, Some(a), 0, keep, hits, depth + 1);
             }
         }
     }
@@ -220,6 +242,35 @@ impl State {
             (agent, i) = (holder, idx);
         }
         usize::MAX
+    }
+
+    /// `x` / `X`: the next / previous error row after the selection,
+    /// opened wherever it is folded.
+    pub(crate) fn goto_error(&mut self, forward: bool) {
+        let errors = find_errors(&self.session);
+        if errors.is_empty() {
+            self.message = Some("no errors in this session".into());
+            return;
+        }
+        let here = self.rows.get(self.selected).map_or(0, |r| r.top as usize);
+        let sel = self
+            .rows
+            .get(self.selected)
+            .map(|r| (r.agent, r.index as usize));
+        let pos = |h: Hit| (self.main_pos(h), h.0.is_some(), h.1);
+        let now = sel.map(pos).unwrap_or((here, false, 0));
+        let pick = if forward {
+            errors.iter().position(|&h| pos(h) > now).unwrap_or(0)
+        } else {
+            errors
+                .iter()
+                .rposition(|&h| pos(h) < now)
+                .unwrap_or(errors.len() - 1)
+        };
+        self.message = Some(format!("error {}/{}", pick + 1, errors.len()));
+        if let Some(&hit) = errors.get(pick) {
+            self.reveal(hit);
+        }
     }
 
     pub(crate) fn goto_match(&mut self, forward: bool) {

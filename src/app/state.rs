@@ -498,6 +498,8 @@ pub fn perform_action(s: &mut State, action: Action) {
         Action::SearchCancel => s.mode = Mode::Normal,
         Action::SearchSubmit => s.submit_search(),
         Action::NextMatch => s.goto_match(true),
+        Action::NextError => s.goto_error(true),
+        Action::PrevError => s.goto_error(false),
         Action::PrevMatch => s.goto_match(false),
         Action::ToggleTools => s.set_filters(|f| f.tools = !f.tools),
         Action::ToggleThinking => s.set_filters(|f| f.thinking = !f.thinking),

@@ -81,3 +81,19 @@ pub fn of_result(r: &ToolResult) -> Label {
         label("Tool Result", "↳", Tone::ToolResult)
     }
 }
+
+/// An error row: a failed call (its result failed, not declined), an API
+/// error, an error notice, an unreadable line. `x` / `X` go from one to
+/// the next.
+pub fn is_error(item: &Item) -> bool {
+    if of_item(item).tone == Tone::Error {
+        return true;
+    }
+    match &item.detail {
+        super::item::Detail::Call(c) => c
+            .result
+            .as_ref()
+            .is_some_and(|r| of_result(r).tone == Tone::Error),
+        _ => false,
+    }
+}
