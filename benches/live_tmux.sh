@@ -24,7 +24,7 @@ trap cleanup EXIT
 python3 "$GEN" --size 1M --seed 3 -o "$WORK/src.jsonl" 2>/dev/null
 : > "$WORK/live.jsonl"
 tmux -L "$SOCK" -f /dev/null new-session -d -x 120 -y 40 \
-  "env HOME='$WORK' CLAUDE_CONFIG_DIR='$WORK/claude' CCV_TRACE_LIVE='$WORK/drawn.txt' '$CCV' '$WORK/live.jsonl'"
+  "env HOME='$WORK' CLAUDE_CONFIG_DIR='$WORK/claude' XDG_CONFIG_HOME='$WORK/config' XDG_CACHE_HOME='$WORK/cache' XDG_STATE_HOME='$WORK/state' CCV_TRACE_LIVE='$WORK/drawn.txt' '$CCV' '$WORK/live.jsonl'"
 sleep 1
 
 python3 - "$WORK/src.jsonl" "$WORK/live.jsonl" "$WORK/written.txt" "$SECS" <<'PY'

@@ -13,7 +13,7 @@ python3 - "$CCV" "$TREE" <<'PY'
 import os, shutil, statistics, subprocess, sys, tempfile, time, resource
 ccv, tree = sys.argv[1], sys.argv[2]
 home = tempfile.mkdtemp()
-env = dict(os.environ, HOME=home, XDG_CACHE_HOME=home + "/cache", CCV_NO_BACKGROUND_INDEX="1")
+env = dict(os.environ, HOME=home, XDG_CACHE_HOME=home + "/cache", XDG_CONFIG_HOME=home, XDG_STATE_HOME=home, CLAUDE_CONFIG_DIR=home, CCV_NO_BACKGROUND_INDEX="1")
 def timed(cmd, **kw):
     t = time.perf_counter()
     p = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, stdout=subprocess.DEVNULL,

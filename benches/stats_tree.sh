@@ -11,7 +11,7 @@ python3 - "$CCV" "$TREE" <<'PY'
 import os, shutil, statistics, subprocess, sys, tempfile, time
 ccv, tree = sys.argv[1], sys.argv[2]
 cache = tempfile.mkdtemp()
-env = dict(os.environ, XDG_CACHE_HOME=cache, HOME=cache)  # never the real ~/.claude
+env = dict(os.environ, XDG_CACHE_HOME=cache, HOME=cache, XDG_CONFIG_HOME=cache, XDG_STATE_HOME=cache, CLAUDE_CONFIG_DIR=cache)  # never the real ~/.claude
 def run(cmd):
     t = time.perf_counter()
     subprocess.run([ccv] + cmd + [tree], stdout=subprocess.DEVNULL, env=env, check=True)

@@ -1,7 +1,6 @@
 //! `ccv check`: findings with line numbers, and exit codes, through the
 //! built binary and through `Session::findings`.
 
-use assert_cmd::Command;
 use ccv::model::Session;
 use ccv::model::check::FindingKind;
 
@@ -65,12 +64,7 @@ fn exit_codes_through_the_binary() {
     let broken = dir.path().join("broken.jsonl");
     std::fs::write(&clean, CLEAN).expect("write");
     std::fs::write(&broken, BROKEN).expect("write");
-    let ccv = || {
-        let mut c = Command::cargo_bin("ccv").expect("binary");
-        c.env("HOME", dir.path())
-            .env("CLAUDE_CONFIG_DIR", dir.path());
-        c
-    };
+    let ccv = || common::ccv_at(dir.path());
     let out = ccv().arg("check").arg(&clean).output().expect("runs");
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stdout.is_empty());

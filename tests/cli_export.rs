@@ -1,15 +1,14 @@
 //! `ccv export` through the built binary.
 
+mod common;
+
 use assert_cmd::Command;
 
 const KINDS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/kinds.jsonl");
 
 fn ccv() -> Command {
-    let mut c = Command::cargo_bin("ccv").expect("binary");
     // never let a test see the machine's real ~/.claude
-    c.env("CLAUDE_CONFIG_DIR", "/nonexistent-ccv-test")
-        .env("HOME", "/nonexistent-ccv-test");
-    c
+    common::ccv_at(std::path::Path::new("/nonexistent-ccv-test"))
 }
 
 #[test]
@@ -205,8 +204,9 @@ fn a_closed_pipe_ends_the_export_quietly() {
         let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ccv"))
             .args(["export", "--format", format])
             .arg(&file)
-            .env("CLAUDE_CONFIG_DIR", "/nonexistent-ccv-test")
-            .env("HOME", "/nonexistent-ccv-test")
+            .envs(common::sandbox(std::path::Path::new(
+                "/nonexistent-ccv-test",
+            )))
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
             .spawn()

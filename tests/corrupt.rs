@@ -4,7 +4,6 @@
 
 mod common;
 
-use assert_cmd::Command;
 use std::collections::BTreeMap;
 
 #[test]
@@ -52,11 +51,7 @@ fn every_corrupt_line_is_reported() {
     assert_eq!(unknown_rows, count("unknown-type"));
 
     let home = tempfile::tempdir().expect("tempdir");
-    let out = Command::cargo_bin("ccv")
-        .expect("binary")
-        // never the machine's real ~/.claude
-        .env("HOME", home.path())
-        .env("CLAUDE_CONFIG_DIR", home.path())
+    let out = common::ccv_at(home.path())
         .args(["export", "--format", "json"])
         .arg(&file)
         .output()

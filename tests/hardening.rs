@@ -17,13 +17,9 @@ use common::{
 /// The binary, with a home, config, cache and state of its own: no test
 /// may see the machine's real `~/.claude`.
 fn ccv() -> Command {
-    let mut c = Command::cargo_bin("ccv").expect("binary");
     let sandbox = std::env::temp_dir().join(format!("ccv-hardening-{}", std::process::id()));
-    c.timeout(Duration::from_secs(120))
-        .env("HOME", &sandbox)
-        .env("CLAUDE_CONFIG_DIR", sandbox.join("claude"))
-        .env("XDG_CACHE_HOME", sandbox.join("cache"))
-        .env("XDG_STATE_HOME", sandbox.join("state"));
+    let mut c = common::ccv_at(&sandbox);
+    c.timeout(Duration::from_secs(120));
     c
 }
 
@@ -192,9 +188,7 @@ fn memory_stays_bounded_under_ulimit() {
         std::process::Command::new("sh")
             .arg("-c")
             .arg(script)
-            .env("HOME", dir.path())
-            .env("CLAUDE_CONFIG_DIR", dir.path())
-            .env("XDG_CACHE_HOME", dir.path())
+            .envs(common::sandbox(dir.path()))
             .output()
             .expect("sh runs")
     };

@@ -1,6 +1,8 @@
 //! `ccv list` through the built binary, with CLAUDE_CONFIG_DIR and the
 //! cache pointed at temp dirs (never the real ~/.claude).
 
+mod common;
+
 use assert_cmd::Command;
 use std::fs;
 use std::path::Path;
@@ -27,10 +29,9 @@ fn tree(config: &Path) {
 }
 
 fn ccv(config: &Path, cache: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("ccv").expect("binary");
+    let mut cmd = common::ccv_at(cache);
     cmd.env("CLAUDE_CONFIG_DIR", config)
-        .env("XDG_CACHE_HOME", cache)
-        .env("HOME", cache);
+        .env("XDG_CACHE_HOME", cache);
     cmd
 }
 

@@ -317,9 +317,7 @@ fn a_huge_line_is_skipped_in_bounded_memory() {
         let out = std::process::Command::new("sh")
             .arg("-c")
             .arg(script)
-            .env("HOME", tmp.path())
-            .env("XDG_CACHE_HOME", tmp.path().join("cache"))
-            .env("CCV_NO_BACKGROUND_INDEX", "1")
+            .envs(common::sandbox(tmp.path()))
             .output()
             .expect("runs");
         let text = String::from_utf8_lossy(&out.stdout);

@@ -2,7 +2,8 @@
 //! from real corpus files arranged under their original names and from
 //! `gen-session --tree`.
 
-use assert_cmd::Command;
+mod common;
+
 use ccv::model::loader::load_with_subagents;
 use ccv::model::{Category, Detail, Session};
 use std::collections::HashMap;
@@ -217,12 +218,9 @@ fn subagents_folder_is_linked_and_exported_once() {
             }
         }
     }
-    let out = Command::cargo_bin("ccv")
-        .expect("binary")
+    let out = common::ccv_at(dir.path())
         .args(["export", "--format", "json"])
         .arg(&session)
-        .env("HOME", dir.path())
-        .env("CLAUDE_CONFIG_DIR", dir.path())
         .output()
         .expect("runs");
     assert!(out.status.success());

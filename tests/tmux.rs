@@ -1,6 +1,8 @@
 //! The binary in a real terminal (tmux): live follow, and `Y` copying
 //! through OSC 52 into tmux's paste buffer. Skipped when tmux is absent.
 
+mod common;
+
 use std::process::Command;
 
 fn script(name: &str) {
@@ -9,8 +11,7 @@ fn script(name: &str) {
     let out = Command::new("bash")
         .arg(format!("{path}{name}"))
         // the scripts give ccv homes of their own; this covers the rest
-        .env("HOME", home.path())
-        .env("CLAUDE_CONFIG_DIR", home.path().join("claude"))
+        .envs(common::sandbox(home.path()))
         .arg(env!("CARGO_BIN_EXE_ccv"))
         .env_remove("DISPLAY")
         .env_remove("WAYLAND_DISPLAY")

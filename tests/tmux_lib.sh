@@ -12,6 +12,10 @@ tmux_setup() {
   SOCK=$name$$
   WORK=$(mktemp -d)
   trap 'tmux -L "$SOCK" kill-server 2>/dev/null; sleep 0.2; rm -rf "$WORK" 2>/dev/null' EXIT
+  # whatever a script does not set itself, ccv finds here, never in the
+  # real home (the tmux server and so every ccv inherit these)
+  export HOME="$WORK/home" CLAUDE_CONFIG_DIR="$WORK/claude" XDG_CONFIG_HOME="$WORK/config" \
+    XDG_CACHE_HOME="$WORK/cache" XDG_STATE_HOME="$WORK/state"
 }
 
 # the screen of window NAME

@@ -222,18 +222,26 @@ pub fn first_call(t: &ccv::model::Transcript) -> &ccv::model::ToolCall {
         .expect("a tool call")
 }
 
-/// The built binary with every directory it may use under `home` (never
-/// the real ~/.claude or caches): HOME, CLAUDE_CONFIG_DIR (`home/claude`),
-/// the XDG cache, state and config homes; UTC; no background indexer.
+/// Every directory the binary may use, under `home` (never the real
+/// ~/.claude, config, cache or state): HOME, CLAUDE_CONFIG_DIR
+/// (`home/claude`), the XDG cache, state and config homes; UTC; no
+/// background indexer. For `Command::envs`, of std or assert_cmd.
+pub fn sandbox(home: &std::path::Path) -> Vec<(&'static str, std::ffi::OsString)> {
+    vec![
+        ("HOME", home.into()),
+        ("CLAUDE_CONFIG_DIR", home.join("claude").into()),
+        ("XDG_CACHE_HOME", home.join("cache").into()),
+        ("XDG_STATE_HOME", home.join("state").into()),
+        ("XDG_CONFIG_HOME", home.join("config").into()),
+        ("CCV_NO_BACKGROUND_INDEX", "1".into()),
+        ("TZ", "UTC".into()),
+    ]
+}
+
+/// The built binary in a [`sandbox`] under `home`.
 pub fn ccv_at(home: &std::path::Path) -> assert_cmd::Command {
     let mut cmd = assert_cmd::Command::cargo_bin("ccv").expect("binary");
-    cmd.env("HOME", home)
-        .env("CLAUDE_CONFIG_DIR", home.join("claude"))
-        .env("XDG_CACHE_HOME", home.join("cache"))
-        .env("XDG_STATE_HOME", home.join("state"))
-        .env("XDG_CONFIG_HOME", home.join("config"))
-        .env("CCV_NO_BACKGROUND_INDEX", "1")
-        .env("TZ", "UTC");
+    cmd.envs(sandbox(home));
     cmd
 }
 
