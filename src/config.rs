@@ -72,11 +72,7 @@ fn rates(
 
 /// The default place of the config file.
 pub fn default_path() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_CONFIG_HOME")
-        .filter(|d| !d.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| Some(crate::paths::home()?.join(".config")))?;
-    Some(base.join("ccv").join("config.toml"))
+    Some(crate::paths::config_dir()?.join("config.toml"))
 }
 
 /// Reads `explicit` (which must exist) or the default file (which may

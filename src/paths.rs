@@ -20,6 +20,38 @@ pub fn home() -> Option<PathBuf> {
         .or_else(dirs::home_dir)
 }
 
+/// An XDG base directory: `$var` when it is an absolute path (the spec
+/// ignores relative ones), else `fallback`.
+fn xdg(var: &str, fallback: impl FnOnce() -> Option<PathBuf>) -> Option<PathBuf> {
+    std::env::var_os(var)
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(fallback)
+}
+
+/// `$XDG_CACHE_HOME/ccv`, else the platform's cache directory: the
+/// listing cache and the search index, both rebuilt if deleted.
+pub fn cache_dir() -> Option<PathBuf> {
+    Some(xdg("XDG_CACHE_HOME", dirs::cache_dir)?.join("ccv"))
+}
+
+/// `$XDG_CONFIG_HOME/ccv`, else `~/.config/ccv` (on every platform: where
+/// terminal users look).
+pub fn config_dir() -> Option<PathBuf> {
+    Some(xdg("XDG_CONFIG_HOME", || Some(home()?.join(".config")))?.join("ccv"))
+}
+
+/// `$XDG_STATE_HOME/ccv` (`~/.local/state/ccv`), else the platform's local
+/// data directory: exports and copies that could not reach a clipboard.
+pub fn state_dir() -> Option<PathBuf> {
+    Some(
+        xdg("XDG_STATE_HOME", || {
+            dirs::state_dir().or_else(dirs::data_local_dir)
+        })?
+        .join("ccv"),
+    )
+}
+
 /// `~/src/ccv` for paths under the home directory; at a `/` boundary only
 /// (`/home/bobby` is not under `/home/bob`).
 pub fn tilde(path: &str) -> String {

@@ -165,8 +165,7 @@ impl FileBackend {
     fn dirs(&self) -> Vec<PathBuf> {
         match &self.dir {
             Some(d) => vec![d.clone()],
-            None => dirs::state_dir()
-                .map(|d| d.join("ccv"))
+            None => crate::paths::state_dir()
                 .into_iter()
                 .chain([std::env::temp_dir()])
                 .collect(),

@@ -13,12 +13,7 @@ use std::path::{Path, PathBuf};
 /// exports`; the platform's local data directory elsewhere). Never the
 /// current directory: that may be a git repository.
 pub fn exports_dir() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_STATE_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(dirs::state_dir)
-        .or_else(dirs::data_local_dir)?;
-    Some(base.join("ccv").join("exports"))
+    Some(crate::paths::state_dir()?.join("exports"))
 }
 
 /// Writes the transcript (items `keep` accepts) as markdown to a new file

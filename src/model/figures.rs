@@ -176,7 +176,10 @@ impl FiguresSum {
             let at = main.items[i].timestamp.unwrap_or(fallback_ms);
             // a prompt counts under the model that answered it
             let end = starts.get(n + 1).copied().unwrap_or(main.items.len());
-            let model = main.items[i..end]
+            let model = main
+                .items
+                .get(i..end.max(i))
+                .unwrap_or_default()
                 .iter()
                 .find_map(|it| main.messages.get(it.message? as usize)?.model.as_deref())
                 .unwrap_or("");

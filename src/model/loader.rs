@@ -75,6 +75,33 @@ fn names_session(p: &Path, session_ids: &[String]) -> bool {
     })
 }
 
+/// The session a project-level `agent-<id>.jsonl` (2.0.74 to 2.0.76)
+/// belongs to: the first `sessionId` of its first lines that names a
+/// session file beside it (the first line is often a "Warmup" with an id
+/// of its own), else the first one. The picker and search count it there.
+pub fn parent_session_id(agent_file: &Path) -> Option<String> {
+    use std::io::Read;
+    let f = super::session::open_regular(agent_file).ok()?;
+    let mut head = Vec::new();
+    f.take(256 * 1024).read_to_end(&mut head).ok()?;
+    let key = b"\"sessionId\":\"";
+    let ids: Vec<String> = head
+        .split(|&b| b == b'\n')
+        .take(8)
+        .filter_map(|l| {
+            let p = memchr::memmem::find(l, key)? + key.len();
+            let end = memchr::memchr(b'"', &l[p..])?;
+            let id = std::str::from_utf8(&l[p..p + end]).ok()?;
+            super::session::is_session_id(id).then(|| id.to_owned())
+        })
+        .collect();
+    let dir = agent_file.parent()?;
+    ids.iter()
+        .find(|id| dir.join(format!("{id}.jsonl")).is_file())
+        .or(ids.first())
+        .cloned()
+}
+
 /// `agent-<id>.jsonl` -> `<id>`.
 pub fn agent_id_of(p: &Path) -> Option<String> {
     let name = p.file_name()?.to_str()?;

@@ -24,11 +24,7 @@ const FILE_NAME: &str = "sessions-v3.jsonl";
 
 /// `$XDG_CACHE_HOME/ccv/sessions-v3.jsonl`, else the platform cache dir.
 pub fn default_cache_file() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .filter(|d| !d.is_empty())
-        .map(PathBuf::from)
-        .or_else(dirs::cache_dir)?;
-    Some(base.join("ccv").join(FILE_NAME))
+    Some(crate::paths::cache_dir()?.join(FILE_NAME))
 }
 
 #[derive(Debug, Default)]

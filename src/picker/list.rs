@@ -6,7 +6,7 @@ use super::cache::Cache;
 use super::scan::{SessionInfo, decode_project_dir, scan_file};
 use std::collections::HashMap;
 use std::fs;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -82,7 +82,8 @@ struct Candidate {
     subagents: u32,
 }
 
-fn mtime_ns(meta: &fs::Metadata) -> i64 {
+/// A file's mtime in nanoseconds (0 when unknown): half of every cache key.
+pub fn mtime_ns(meta: &fs::Metadata) -> i64 {
     meta.modified()
         .ok()
         .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
@@ -171,27 +172,14 @@ fn count_jsonl(dir: &Path) -> u32 {
     })
 }
 
-/// Project-level `agent-*.jsonl` (2.0.7x) carry their parent's sessionId
-/// in the first line; only the first 4 KB are read.
+/// Project-level `agent-*.jsonl` (2.0.7x), counted under their session.
 fn project_agents(files: &[PathBuf]) -> HashMap<String, u32> {
     let mut map = HashMap::new();
-    for f in files {
-        let mut buf = [0u8; 4096];
-        let n = crate::model::session::open_regular(f)
-            .and_then(|mut h| h.read(&mut buf))
-            .unwrap_or(0);
-        let head = &buf[..n];
-        let key = b"\"sessionId\":\"";
-        let Some(p) = memchr::memmem::find(head, key) else {
-            continue;
-        };
-        let rest = &head[p + key.len()..];
-        let Some(end) = memchr::memchr(b'"', rest) else {
-            continue;
-        };
-        if let Ok(id) = std::str::from_utf8(&rest[..end]) {
-            *map.entry(id.to_owned()).or_insert(0) += 1;
-        }
+    for id in files
+        .iter()
+        .filter_map(|f| crate::model::loader::parent_session_id(f))
+    {
+        *map.entry(id).or_insert(0) += 1;
     }
     map
 }

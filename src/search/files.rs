@@ -5,7 +5,6 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::time::UNIX_EPOCH;
 
 #[derive(Debug, Clone)]
 pub struct SearchFile {
@@ -19,12 +18,7 @@ pub struct SearchFile {
 fn stat(path: &Path) -> Option<(u64, i64)> {
     // regular files only: a FIFO would block the search for ever
     let m = fs::metadata(path).ok().filter(|m| m.is_file())?;
-    let mtime = m
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_nanos().min(i64::MAX as u128) as i64);
-    Some((m.len(), mtime))
+    Some((m.len(), crate::picker::list::mtime_ns(&m)))
 }
 
 /// Every searchable file under `root`, newest first.
@@ -66,7 +60,7 @@ pub fn under(root: &Path) -> Vec<SearchFile> {
                 continue;
             };
             let session = if stem.starts_with("agent-") {
-                parent_of_project_agent(&path)
+                crate::model::loader::parent_session_id(&path)
                     .map_or_else(|| path.clone(), |id| dir.join(format!("{id}.jsonl")))
             } else {
                 path.clone()
@@ -85,20 +79,4 @@ pub fn under(root: &Path) -> Vec<SearchFile> {
             .then_with(|| a.path.cmp(&b.path))
     });
     out
-}
-
-/// A project-level `agent-*.jsonl` (2.0.7x) names its session in its first
-/// lines.
-fn parent_of_project_agent(path: &Path) -> Option<String> {
-    use std::io::Read;
-    let mut buf = [0u8; 4096];
-    let n = crate::model::session::open_regular(path)
-        .and_then(|mut f| f.read(&mut buf))
-        .ok()?;
-    let head = &buf[..n];
-    let key = b"\"sessionId\":\"";
-    let p = memchr::memmem::find(head, key)? + key.len();
-    let end = memchr::memchr(b'"', &head[p..])?;
-    let id = std::str::from_utf8(&head[p..p + end]).ok()?;
-    crate::model::session::is_session_id(id).then(|| id.to_owned())
 }

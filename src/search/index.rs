@@ -118,13 +118,9 @@ fn err(e: impl std::fmt::Display) -> io::Error {
     io::Error::other(e.to_string())
 }
 
-/// `$XDG_CACHE_HOME/ccv/search-v1`, else the platform cache dir.
+/// `search-v2` in [`crate::paths::cache_dir`].
 pub fn default_dir() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .filter(|d| !d.is_empty())
-        .map(PathBuf::from)
-        .or_else(dirs::cache_dir)?;
-    Some(base.join("ccv").join(format!("search-v{VERSION}")))
+    Some(crate::paths::cache_dir()?.join(format!("search-v{VERSION}")))
 }
 
 impl SearchIndex {

@@ -185,9 +185,16 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, s: &State, v: &mut ListView) {
     let width = area.width;
     let height = area.height as usize;
     layout(s, v, width, height);
-    let query = crate::model::query::Query::parse(&s.search.query, false)
-        .ok()
-        .filter(|q| !q.is_empty());
+    if v.highlight
+        .as_ref()
+        .is_none_or(|(t, _)| *t != s.search.query)
+    {
+        let q = crate::model::query::Query::parse(&s.search.query, false)
+            .ok()
+            .filter(|q| !q.is_empty());
+        v.highlight = Some((s.search.query.clone(), q));
+    }
+    let query = v.highlight.as_ref().and_then(|(_, q)| q.clone());
     let mut y = 0usize;
     let mut r = v.top;
     let mut skip = v.top_skip;

@@ -18,6 +18,9 @@ pub struct ListView {
     pub cache: LineCache,
     /// What the last frame drew.
     pub screen: Geometry,
+    /// The session search's query as last parsed (its text, and the
+    /// query when it holds a term): parsed once, not per frame.
+    pub highlight: Option<(String, Option<crate::model::query::Query>)>,
 }
 
 #[derive(Debug)]
