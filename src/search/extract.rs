@@ -54,12 +54,3 @@ pub fn entries(bytes: &[u8], first_line: u32) -> Vec<Entry> {
     }
     out
 }
-
-/// The kind names `--kind` takes: the export's names, and `tool` for calls
-/// and results together.
-pub fn kind_matches(filter: &str, kind: Kind) -> bool {
-    match filter {
-        "tool" => matches!(kind, Kind::ToolCall | Kind::ToolResult),
-        f => kind.as_str() == f,
-    }
-}

@@ -182,14 +182,6 @@ impl SearchIndex {
         self.state.files.is_empty()
     }
 
-    pub fn file(&self, id: u64) -> Option<(&Path, &FileState)> {
-        self.state
-            .files
-            .iter()
-            .find(|(_, f)| f.id == id)
-            .map(|(p, f)| (p.as_path(), f))
-    }
-
     /// id -> (path, state), for reading many candidates.
     pub fn files_by_id(&self) -> HashMap<u64, (&Path, &FileState)> {
         self.state

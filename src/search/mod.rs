@@ -139,7 +139,7 @@ fn scan_all(
     let cutoff = std::sync::atomic::AtomicI64::new(i64::MIN);
     let sink = |raw: scan::RawLine| {
         let Some(f) = files.get(raw.file) else { return };
-        let found = check_line(&raw.bytes, raw.line, None, f, query, filter);
+        let found = check_line(&raw.bytes, raw.line, f, query, filter);
         if found.is_empty() {
             return;
         }
@@ -227,7 +227,7 @@ fn check_candidates(
         let Ok(bytes) = read_line(file, c.offset) else {
             continue;
         };
-        hits.extend(check_line(&bytes, c.line, None, sf, query, filter));
+        hits.extend(check_line(&bytes, c.line, sf, query, filter));
     }
     newest_first(&mut hits);
     hits.truncate(limit);
@@ -260,17 +260,10 @@ fn read_line(f: &mut std::fs::File, offset: u64) -> io::Result<Vec<u8>> {
 }
 
 /// The entries of one line that match.
-fn check_line(
-    bytes: &[u8],
-    line: u32,
-    kind: Option<Kind>,
-    f: &SearchFile,
-    query: &Query,
-    filter: &Filter,
-) -> Vec<Hit> {
+fn check_line(bytes: &[u8], line: u32, f: &SearchFile, query: &Query, filter: &Filter) -> Vec<Hit> {
     entries(bytes, line)
         .into_iter()
-        .filter(|e| e.line == line && kind.is_none_or(|k| k == e.kind))
+        .filter(|e| e.line == line)
         .filter(|e| filter.keeps_kind(e.kind) && filter.keeps_time(e.timestamp))
         .filter(|e| query.matches(&e.text))
         .map(|e| hit(e, f, query))
