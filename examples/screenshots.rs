@@ -47,9 +47,9 @@ fn main() -> anyhow::Result<()> {
             |s| {
                 perform_action(s, Action::SearchStart);
                 for c in "reused".chars() {
-                    perform_action(s, Action::SearchInput(c));
+                    perform_action(s, Action::PromptInput(c));
                 }
-                perform_action(s, Action::SearchSubmit);
+                perform_action(s, Action::PromptSubmit);
             },
             W,
             H,

@@ -38,6 +38,10 @@ pub struct Cli {
     /// y / Y / v copy markdown instead of the labelled text.
     #[arg(long)]
     pub copy_markdown: bool,
+    /// Colours: auto (the terminal's background decides), dark, light,
+    /// mono, or a [themes.NAME] of the config.
+    #[arg(long, value_name = "NAME")]
+    pub theme: Option<String>,
     /// Config file (default: $XDG_CONFIG_HOME/ccv/config.toml or ~/.config/ccv/config.toml).
     #[arg(long, global = true, value_name = "PATH")]
     pub config: Option<PathBuf>,
@@ -133,6 +137,14 @@ pub enum Command {
     },
     /// Print the man page (roff): `ccv man > ccv.1; man ./ccv.1`.
     Man,
+    /// Check the config file and say where it is; `--default` prints a
+    /// config with every setting at its default, commented
+    /// (`ccv config --default > ~/.config/ccv/config.toml`).
+    Config {
+        /// Print the default config.
+        #[arg(long)]
+        default: bool,
+    },
     /// Totals over every session: cost, tokens, sessions, prompts, tool
     /// calls and the most used tools, in total or by day, project or model.
     Stats {
@@ -223,6 +235,22 @@ pub fn main() -> i32 {
             clap_complete::generate(shell, &mut cmd, "ccv", &mut std::io::stdout());
             0
         }
+        Some(Command::Config { default: true }) => {
+            print!("{}", crate::config::default_text());
+            0
+        }
+        Some(Command::Config { default: false }) => {
+            let path = cli.config.clone().or_else(crate::config::default_path);
+            match (&config.path, path) {
+                (Some(p), _) => println!("{}", term_path(p)),
+                (None, Some(p)) => println!(
+                    "{} (not there: defaults; `ccv config --default` writes one)",
+                    term_path(&p)
+                ),
+                (None, None) => println!("no config directory (set HOME or XDG_CONFIG_HOME)"),
+            }
+            if problems.is_empty() { 0 } else { 1 }
+        }
         Some(Command::Man) => {
             use clap::CommandFactory;
             match clap_mangen::Man::new(Cli::command()).render(&mut std::io::stdout()) {
@@ -262,7 +290,7 @@ pub fn main() -> i32 {
             no_subagents,
             path,
         }) => crate::check::run(&path, json, no_subagents),
-        None => run_tui(&cli, config_note),
+        None => run_tui(&cli, &config, config_note),
     }
 }
 
@@ -289,8 +317,8 @@ fn path_and_line(path: Option<&Path>, then: Option<&Path>) -> (Option<PathBuf>, 
     (Some(p.to_owned()), None)
 }
 
-fn run_tui(cli: &Cli, config_note: Option<String>) -> i32 {
-    crate::view::theme::init(crate::view::theme::want_color(cli.no_color));
+fn run_tui(cli: &Cli, config: &crate::config::Config, config_note: Option<String>) -> i32 {
+    let color = crate::view::theme::want_color(cli.no_color);
     let (path, line) = path_and_line(cli.path.as_deref(), cli.then.as_deref());
     let (start, message) = match (&path, cli.demo) {
         (_, true) => (crate::app::Start::Demo, None),
@@ -333,10 +361,29 @@ fn run_tui(cli: &Cli, config_note: Option<String>) -> i32 {
     if !std::io::stdout().is_terminal() {
         return print_instead(&start);
     }
+    // the theme asks the terminal its background: only when drawing
+    let (theme, theme_note) = config.theme(cli.theme.as_deref(), color);
+    crate::view::theme::install(theme);
+    crate::view::color::set_depth(crate::view::color::Depth::detect());
+    let note = [config_note, theme_note]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join("; ");
     let opts = crate::app::run::Options {
-        message: config_note.map(|n| format!("config: {n}")).or(message),
-        copy_markdown: cli.copy_markdown,
+        message: (!note.is_empty())
+            .then(|| format!("config: {note}"))
+            .or(message),
+        copy_markdown: cli.copy_markdown
+            || config.copy_format == Some(crate::export::Format::Markdown),
         line,
+        settings: crate::app::state::Settings {
+            keys: std::rc::Rc::new(config.keymap()),
+            export_dir: config.export_dir.clone(),
+            mouse: config.mouse.unwrap_or(true),
+        },
+        filters: config.filters,
+        sort: config.picker_sort.unwrap_or_default(),
     };
     let r = crate::app::run::run_with(start, opts);
     if let Some(code) = crate::app::restore::signal_exit_code() {

@@ -66,6 +66,16 @@ pub fn tilde(path: &str) -> String {
     path.to_owned()
 }
 
+/// `~/x` and `~` as the home directory (what a user types in a config or
+/// at `:export`); anything else as it is.
+pub fn expand_tilde(path: &str) -> PathBuf {
+    match (path.strip_prefix('~'), home()) {
+        (Some(""), Some(h)) => h,
+        (Some(rest), Some(h)) if rest.starts_with('/') => h.join(rest.trim_start_matches('/')),
+        _ => PathBuf::from(path),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

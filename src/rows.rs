@@ -94,6 +94,9 @@ pub struct Filters {
     pub tools: bool,
     pub thinking: bool,
     pub meta: bool,
+    /// `!`: only error rows (failed calls, API errors, unreadable lines),
+    /// whatever the other filters say.
+    pub errors: bool,
 }
 
 impl Default for Filters {
@@ -102,6 +105,7 @@ impl Default for Filters {
             tools: true,
             thinking: true,
             meta: false,
+            errors: false,
         }
     }
 }
@@ -207,6 +211,9 @@ fn derive(
         return;
     };
     let end = end.min(t.items.len());
+    if ctx.filters.errors {
+        return derive_errors(ctx, agent, from, end, depth, top, out);
+    }
     let mut i = from;
     while i < end {
         let item = &t.items[i];
@@ -291,6 +298,48 @@ fn derive(
     }
 }
 
+/// The rows of `!`: each error item flat, off-branch or in a group alike,
+/// and a call whose subagent failed somewhere (its rows under it).
+fn derive_errors(
+    ctx: &Ctx<'_>,
+    agent: Option<u32>,
+    from: usize,
+    end: usize,
+    depth: u8,
+    top: Option<u32>,
+    out: &mut Vec<Row>,
+) {
+    let Some(t) = ctx.session.transcript_checked(agent) else {
+        return;
+    };
+    let is_error = crate::model::label::is_error;
+    for i in from..end {
+        let item = &t.items[i];
+        let failed_agent = match &item.detail {
+            Detail::Call(c) => c
+                .agent
+                .and_then(|a| ctx.session.agents.get(a as usize))
+                .is_some_and(|a| a.transcript.items.iter().any(is_error)),
+            _ => false,
+        };
+        if !is_error(item) && !failed_agent {
+            continue;
+        }
+        let unit_top = top.unwrap_or_else(|| unit_start(t, i) as u32);
+        if item.kind == Kind::ToolCall {
+            push_call(ctx, agent, i, depth, unit_top, Tree::None, out);
+        } else {
+            out.push(Row {
+                agent,
+                index: i as u32,
+                top: unit_top,
+                depth,
+                kind: RowKind::Item,
+            });
+        }
+    }
+}
+
 fn shown(ctx: &Ctx<'_>, item: &crate::model::Item) -> bool {
     ctx.filters.keeps(item)
 }
@@ -299,6 +348,9 @@ impl Filters {
     /// Whether the filters show this item (copying `Y` and `e` keep the
     /// same items the screen shows).
     pub fn keeps(&self, item: &crate::model::Item) -> bool {
+        if self.errors {
+            return crate::model::label::is_error(item);
+        }
         match item.kind {
             Kind::Thinking => self.thinking,
             Kind::ToolCall | Kind::ToolResult => self.tools,

@@ -246,9 +246,9 @@ fn search_hits_grow_with_appends() {
     let mut s = viewer(&conversation(2));
     perform_action(&mut s, Action::SearchStart);
     for c in "needle".chars() {
-        perform_action(&mut s, Action::SearchInput(c));
+        perform_action(&mut s, Action::PromptInput(c));
     }
-    perform_action(&mut s, Action::SearchSubmit);
+    perform_action(&mut s, Action::PromptSubmit);
     assert!(s.search.hits.is_empty());
     append(&mut s, &say("a7", "a needle here"));
     assert_eq!(s.search.hits.len(), 1);

@@ -57,9 +57,9 @@ fn search_match() {
     let mut s = state(ccv::app::demo::session());
     perform_action(&mut s, Action::SearchStart);
     for c in "E0433".chars() {
-        perform_action(&mut s, Action::SearchInput(c));
+        perform_action(&mut s, Action::PromptInput(c));
     }
-    perform_action(&mut s, Action::SearchSubmit);
+    perform_action(&mut s, Action::PromptSubmit);
     let t = draw(&mut s, 100, 30);
     insta::assert_snapshot!(t.backend());
 }

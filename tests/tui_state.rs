@@ -113,9 +113,9 @@ fn search_finds_folded_tool_output_and_reveals_it() {
     let mut s = demo();
     perform_action(&mut s, Action::SearchStart);
     for c in "E0433".chars() {
-        perform_action(&mut s, Action::SearchInput(c));
+        perform_action(&mut s, Action::PromptInput(c));
     }
-    perform_action(&mut s, Action::SearchSubmit);
+    perform_action(&mut s, Action::PromptSubmit);
     assert_eq!(s.search.hits.len(), 1, "only in the Bash result");
     let r = s.rows[s.selected];
     assert!(matches!(r.kind, RowKind::Call { .. }));
@@ -131,9 +131,9 @@ fn search_reaches_into_subagents_and_cycles() {
     let mut s = demo();
     perform_action(&mut s, Action::SearchStart);
     for c in "reconnect".chars() {
-        perform_action(&mut s, Action::SearchInput(c));
+        perform_action(&mut s, Action::PromptInput(c));
     }
-    perform_action(&mut s, Action::SearchSubmit);
+    perform_action(&mut s, Action::PromptSubmit);
     assert!(
         s.search.hits.iter().any(|h| h.0.is_some()),
         "a hit inside the subagent"
@@ -305,9 +305,9 @@ fn a_match_in_a_call_selects_the_call_not_its_group() {
     let mut s = demo();
     perform_action(&mut s, Action::SearchStart);
     for c in "ConnectionReset =>".chars() {
-        perform_action(&mut s, Action::SearchInput(c));
+        perform_action(&mut s, Action::PromptInput(c));
     }
-    perform_action(&mut s, Action::SearchSubmit);
+    perform_action(&mut s, Action::PromptSubmit);
     let mut kinds = Vec::new();
     for _ in 0..s.search.hits.len() {
         kinds.push(s.rows[s.selected].kind);
@@ -331,8 +331,8 @@ fn esc_clears_a_search_before_it_quits() {
     )]));
     for a in [ccv::app::Action::SearchStart]
         .into_iter()
-        .chain("needle".chars().map(ccv::app::Action::SearchInput))
-        .chain([ccv::app::Action::SearchSubmit])
+        .chain("needle".chars().map(ccv::app::Action::PromptInput))
+        .chain([ccv::app::Action::PromptSubmit])
     {
         ccv::app::perform_action(&mut s, a);
     }

@@ -5,7 +5,7 @@
 use super::state::{Request, State};
 use crate::clipboard::{CopyScope, copy_text};
 use crate::export::Options;
-use crate::model::ItemId;
+use crate::model::{Detail, ItemId};
 use crate::rows::{self, Row, RowKind, SessionExt};
 
 impl State {
@@ -101,6 +101,79 @@ impl State {
         }
         self.message = Some("Copying…".into());
         self.requests.push(Request::Copy(text));
+    }
+
+    /// `c` then a key: a part of the selected row. `c` the call's command
+    /// (Bash) or input, `o` its output alone, `p` the file it names, `s`
+    /// the session id, `l` where the row is (`FILE:LINE`).
+    pub(crate) fn copy_part(&mut self, key: char) {
+        let item = self.rows.get(self.selected).and_then(|r| {
+            self.session
+                .transcript_checked(r.agent)?
+                .items
+                .get(r.index as usize)
+        });
+        let call = match item.map(|i| &i.detail) {
+            Some(Detail::Call(c)) => Some(&**c),
+            _ => None,
+        };
+        let input = || -> serde_json::Value {
+            call.and_then(|c| serde_json::from_str(c.input.get()).ok())
+                .unwrap_or_default()
+        };
+        let part: Result<(String, &str), &str> = match key {
+            'c' | 'i' => match call {
+                Some(c) => {
+                    let v = input();
+                    match v.get("command").and_then(|c| c.as_str()) {
+                        Some(cmd) => Ok((cmd.to_owned(), "the command")),
+                        None => Ok((
+                            serde_json::to_string_pretty(&v)
+                                .unwrap_or_else(|_| c.input.get().to_owned()),
+                            "the input",
+                        )),
+                    }
+                }
+                None => item
+                    .map(|i| (i.text.clone(), "the text"))
+                    .ok_or("nothing selected"),
+            },
+            'o' => match call {
+                Some(c) => c
+                    .result
+                    .as_ref()
+                    .map(|r| (r.text.clone(), "the output"))
+                    .ok_or("this call has no result yet"),
+                None => item
+                    .map(|i| (i.text.clone(), "the text"))
+                    .ok_or("nothing selected"),
+            },
+            'p' => ["file_path", "notebook_path", "path"]
+                .iter()
+                .find_map(|k| input().get(*k)?.as_str().map(str::to_owned))
+                .map(|p| (p, "the path"))
+                .ok_or("no file path in this row"),
+            's' => self
+                .session_id()
+                .map(|id| (id, "the session id"))
+                .ok_or("no session id"),
+            'l' => item
+                .and_then(|i| {
+                    let path = self.session.sources.get(i.source as usize)?.path.as_ref()?;
+                    Some((format!("{}:{}", path.display(), i.line), "the place"))
+                })
+                .ok_or("this row has no file line"),
+            _ => Err("c then: c command/input  o output  p path  s session id  l FILE:LINE"),
+        };
+        match part {
+            Ok((text, what)) if !text.is_empty() => {
+                self.message = Some(format!("Copying {what}…"));
+                self.requests
+                    .push(Request::Copy(crate::clipboard::CopyText { text, rows: 1 }));
+            }
+            Ok((_, what)) => self.message = Some(format!("{what} is empty")),
+            Err(why) => self.message = Some(why.to_owned()),
+        }
     }
 
     /// The last item a row stands for: a group's last call, a branch's last

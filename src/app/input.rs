@@ -9,6 +9,7 @@
 //! milliseconds of an Esc.
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
 /// How long the rest of a cut sequence may take to arrive.
@@ -23,13 +24,80 @@ pub trait Source {
 
 pub struct Terminal;
 
+/// How long a read waits before it looks whether the terminal is being
+/// handed over (an editor); 4 wake-ups a second while idle.
+const HANDOFF_CHECK: Duration = Duration::from_millis(250);
+
 impl Source for Terminal {
     fn read(&mut self) -> std::io::Result<Event> {
-        crossterm::event::read()
+        loop {
+            if crossterm::event::poll(HANDOFF_CHECK)? {
+                return crossterm::event::read();
+            }
+            HANDOFF.park_if_asked();
+        }
     }
 
     fn poll(&mut self, wait: Duration) -> std::io::Result<bool> {
         crossterm::event::poll(wait)
+    }
+}
+
+/// Stops the input thread from reading while another program (the editor)
+/// has the terminal: its keys are its own.
+pub struct Handoff {
+    /// (the loop asks the reader to stop, the reader has stopped)
+    state: Mutex<(bool, bool)>,
+    changed: Condvar,
+}
+
+pub static HANDOFF: Handoff = Handoff {
+    state: Mutex::new((false, false)),
+    changed: Condvar::new(),
+};
+
+impl Handoff {
+    /// Asks the reader to stop and waits until it has (at most a second:
+    /// there may be no reader, as in tests).
+    pub fn pause(&self) {
+        let Ok(mut s) = self.state.lock() else { return };
+        s.0 = true;
+        let deadline = std::time::Instant::now() + Duration::from_secs(1);
+        while !s.1 {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                return;
+            }
+            match self.changed.wait_timeout(s, left) {
+                Ok((g, _)) => s = g,
+                Err(_) => return,
+            }
+        }
+    }
+
+    /// Lets the reader read again.
+    pub fn resume(&self) {
+        if let Ok(mut s) = self.state.lock() {
+            s.0 = false;
+        }
+        self.changed.notify_all();
+    }
+
+    /// The reader's side: waits here while a handoff is asked for.
+    fn park_if_asked(&self) {
+        let Ok(mut s) = self.state.lock() else { return };
+        if !s.0 {
+            return;
+        }
+        s.1 = true;
+        self.changed.notify_all();
+        while s.0 {
+            match self.changed.wait(s) {
+                Ok(g) => s = g,
+                Err(_) => return,
+            }
+        }
+        s.1 = false;
     }
 }
 

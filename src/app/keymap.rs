@@ -1,61 +1,14 @@
-//! Keys and mouse -> [`Action`]. vim / less bindings.
+//! Keys and mouse -> [`Action`]. vim / less bindings by default; a
+//! config's `[keys]` table changes them, and the help and the status
+//! hints read the same [`Keymap`], so a remapped key shows there too.
 
-use super::action::Action;
+use super::action::{Action, Pending};
+pub use super::key::Key;
+use super::key::{ch, code, ctrl};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind};
 
-/// A key: what is pressed, with or without Ctrl.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Key {
-    pub code: KeyCode,
-    pub ctrl: bool,
-}
-
-const fn ch(c: char) -> Key {
-    Key {
-        code: KeyCode::Char(c),
-        ctrl: false,
-    }
-}
-
-const fn ctrl(c: char) -> Key {
-    Key {
-        code: KeyCode::Char(c),
-        ctrl: true,
-    }
-}
-
-const fn code(code: KeyCode) -> Key {
-    Key { code, ctrl: false }
-}
-
-impl Key {
-    /// How the help and the status bar write it.
-    pub fn name(&self) -> String {
-        let base = match self.code {
-            KeyCode::Char(' ') => "Space".to_owned(),
-            KeyCode::Char(c) => c.to_string(),
-            KeyCode::Down => "↓".into(),
-            KeyCode::Up => "↑".into(),
-            KeyCode::Home => "Home".into(),
-            KeyCode::End => "End".into(),
-            KeyCode::PageDown => "PgDn".into(),
-            KeyCode::PageUp => "PgUp".into(),
-            KeyCode::Enter => "Enter".into(),
-            KeyCode::Tab => "Tab".into(),
-            KeyCode::Esc => "Esc".into(),
-            other => format!("{other:?}"),
-        };
-        if self.ctrl {
-            format!("Ctrl-{base}")
-        } else {
-            base
-        }
-    }
-}
-
-/// One line of the help: the keys and the action each does, and what the
-/// line says. The viewer's keys, its help and its status hints all read
-/// this table (a user keymap would replace it).
+/// One line of the help: the default keys and the action each does, and
+/// what the line says.
 pub struct Binding {
     pub keys: &'static [(Key, Action)],
     pub does: &'static str,
@@ -132,12 +85,24 @@ pub const BINDINGS: &[Binding] = &[
         &[(ch('x'), Action::NextError), (ch('X'), Action::PrevError)],
         "next / previous error row",
     ),
+    bind(
+        &[(ch(':'), Action::CommandStart)],
+        "command line: :LINE :export F :set",
+    ),
+    bind(
+        &[
+            (ch('m'), Action::Pending(Pending::SetMark)),
+            (ch('\''), Action::Pending(Pending::GotoMark)),
+        ],
+        "mark the row as a-z / go to a mark",
+    ),
     bind(&[(ch('t'), Action::ToggleTools)], "show / hide tool calls"),
     bind(&[(ch('T'), Action::ToggleThinking)], "show / hide thinking"),
     bind(
-        &[(ch('m'), Action::ToggleMeta)],
+        &[(ch('s'), Action::ToggleMeta)],
         "show / hide meta and system rows",
     ),
+    bind(&[(ch('!'), Action::ToggleErrors)], "show only errors / all"),
     bind(
         &[(ch('f'), Action::Follow)],
         "follow the end of the session",
@@ -151,8 +116,16 @@ pub const BINDINGS: &[Binding] = &[
         "select a range (j/k extend, y copies)",
     ),
     bind(
+        &[(ch('c'), Action::Pending(Pending::CopyPart))],
+        "copy: c input  o output  p path  s id",
+    ),
+    bind(
         &[(ch('Y'), Action::CopyAll)],
         "copy the transcript as filtered",
+    ),
+    bind(
+        &[(ch('E'), Action::EditLine), (ch('F'), Action::EditFile)],
+        "editor: the JSONL line / call's file",
     ),
     bind(
         &[(ch('e'), Action::ExportMarkdown)],
@@ -166,7 +139,7 @@ pub const BINDINGS: &[Binding] = &[
         &[(ch('R'), Action::Resume)],
         "resume in claude (or copy the command)",
     ),
-    bind(&[], "mouse: wheel scrolls, click selects/toggles"),
+    bind(&[(ch('M'), Action::ToggleMouse)], "mouse capture on / off"),
     bind(&[], "Ctrl-z: suspend (fg comes back)"),
     bind(&[], "picker: Ctrl-F search all, Tab sort"),
     bind(&[(ch('?'), Action::Help)], "this help"),
@@ -198,109 +171,212 @@ const HINTS: &[(&str, &[Action])] = &[
     ),
 ];
 
-/// The first key bound to `action`.
-fn key_for(action: &Action) -> Option<Key> {
-    BINDINGS
-        .iter()
-        .flat_map(|b| b.keys.iter())
-        .find(|(_, a)| a == action)
-        .map(|(k, _)| *k)
+/// The keys in use: the defaults with a config's changes. Every key maps
+/// to one action; an action may have several keys, or none.
+#[derive(Debug, Clone)]
+pub struct Keymap {
+    keys: Vec<(Key, Action)>,
 }
 
-/// The help overlay's lines: (keys, what they do).
-pub fn help() -> Vec<(String, &'static str)> {
-    BINDINGS
-        .iter()
-        .map(|b| {
-            if b.keys.is_empty() {
-                // not a key of this table (the mouse, the shell's Ctrl-z)
-                let (k, d) = b.does.split_once(": ").unwrap_or(("", b.does));
-                return (k.to_owned(), d);
-            }
-            let mut names: Vec<String> = Vec::new();
-            for (k, _) in b.keys {
-                let n = k.name();
-                if names.contains(&n) {
-                    continue;
-                }
-                // `Ctrl-d/u`: a pair of Ctrl keys reads as one
-                match (names.last_mut(), n.strip_prefix("Ctrl-")) {
-                    (Some(last), Some(rest)) if last.starts_with("Ctrl-") => {
-                        last.push('/');
-                        last.push_str(rest);
-                    }
-                    _ => names.push(n),
-                }
-            }
-            (names.join(" "), b.does)
-        })
-        .collect()
-}
-
-/// The status bar's key hints, longest first: `? help  / search  q quit`...
-/// in three lengths (all, the first three, the first).
-pub fn hints() -> [String; 3] {
-    let hint = |(what, actions): &(&str, &[Action])| {
-        let keys: Vec<String> = actions
-            .iter()
-            .filter_map(key_for)
-            .map(|k| k.name())
-            .collect();
-        format!("{} {what}  ", keys.join(" "))
-    };
-    let all: Vec<String> = HINTS.iter().map(hint).collect();
-    // the order they read in: help, search, open, copy, filters, quit
-    let order = [0, 1, 3, 4, 5, 2];
-    let long: String = order.iter().map(|&i| all[i].as_str()).collect();
-    let short: String = [0, 1, 2].iter().map(|&i| all[i].as_str()).collect();
-    [
-        long.trim_end().to_owned() + " ",
-        short.trim_end().to_owned() + " ",
-        all[0].trim_end().to_owned() + " ",
-    ]
-}
-
-/// Maps a terminal event in normal mode (no prompt open).
-pub fn map(ev: &Event) -> Option<Action> {
-    match ev {
-        Event::Key(k) if k.kind != KeyEventKind::Release => map_key(k),
-        Event::Mouse(m) => match m.kind {
-            MouseEventKind::ScrollDown => Some(Action::ScrollDown),
-            MouseEventKind::ScrollUp => Some(Action::ScrollUp),
-            MouseEventKind::Down(crossterm::event::MouseButton::Left) => Some(Action::Click(m.row)),
-            _ => None,
-        },
-        Event::Resize(w, h) => Some(Action::Resize(*w, *h)),
-        _ => None,
+impl Default for Keymap {
+    fn default() -> Keymap {
+        Keymap {
+            keys: BINDINGS
+                .iter()
+                .flat_map(|b| b.keys.iter().cloned())
+                .collect(),
+        }
     }
 }
 
-fn map_key(k: &KeyEvent) -> Option<Action> {
-    let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
-    // terminals send Shift+letter as the upper-case letter, some with the
-    // Shift modifier too: only Ctrl tells keys apart here
-    BINDINGS
-        .iter()
-        .flat_map(|b| b.keys.iter())
-        .find(|(key, _)| key.code == k.code && key.ctrl == ctrl)
-        .map(|(_, a)| a.clone())
+impl Keymap {
+    /// Binds `action` to `keys` instead of its keys (none: unbound). A key
+    /// given to an action is taken from the one it had.
+    pub fn rebind(&mut self, action: &Action, keys: &[Key]) {
+        self.keys.retain(|(k, a)| a != action && !keys.contains(k));
+        // where the action's help line is, so the help keeps its order
+        let line = help_line(action);
+        let at = self
+            .keys
+            .iter()
+            .position(|(_, a)| help_line(a) > line)
+            .unwrap_or(self.keys.len());
+        for (n, k) in keys.iter().enumerate() {
+            self.keys.insert(at + n, (*k, action.clone()));
+        }
+    }
+
+    /// The action of a key press in normal mode.
+    pub fn action(&self, k: &KeyEvent) -> Option<Action> {
+        let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+        // terminals send Shift+letter as the upper-case letter, some with
+        // the Shift modifier too: only Ctrl tells keys apart here
+        self.keys
+            .iter()
+            .find(|(key, _)| key.code == k.code && key.ctrl == ctrl)
+            .map(|(_, a)| a.clone())
+    }
+
+    /// The keys bound to `action`, in the order they were given.
+    pub fn keys_of<'a>(&'a self, action: &'a Action) -> impl Iterator<Item = Key> + 'a {
+        self.keys
+            .iter()
+            .filter(move |(_, a)| a == action)
+            .map(|(k, _)| *k)
+    }
+
+    /// The help overlay's lines: (keys, what they do), each line's keys as
+    /// bound now.
+    pub fn help(&self) -> Vec<(String, &'static str)> {
+        BINDINGS
+            .iter()
+            .map(|b| {
+                if b.keys.is_empty() {
+                    // not a key of this table (the shell's Ctrl-z)
+                    let (k, d) = b.does.split_once(": ").unwrap_or(("", b.does));
+                    return (k.to_owned(), d);
+                }
+                // the default keys still bound, in the line's order, then
+                // the keys the config added to its actions
+                let mut keys: Vec<Key> = b
+                    .keys
+                    .iter()
+                    .filter(|(k, a)| self.keys.iter().any(|(k2, a2)| k2 == k && a2 == a))
+                    .map(|(k, _)| *k)
+                    .collect();
+                for (_, a) in b.keys {
+                    for k in self.keys_of(a) {
+                        if !keys.contains(&k) {
+                            keys.push(k);
+                        }
+                    }
+                }
+                (names(&keys), b.does)
+            })
+            .collect()
+    }
+
+    /// The status bar's key hints, longest first: `? help  / search  q
+    /// quit`... in three lengths (all, the first three, the first).
+    pub fn hints(&self) -> [String; 3] {
+        let hint = |(what, actions): &(&str, &[Action])| {
+            let keys: Vec<String> = actions
+                .iter()
+                .filter_map(|a| self.keys_of(a).next())
+                .map(|k| k.name())
+                .collect();
+            if keys.is_empty() {
+                String::new()
+            } else {
+                format!("{} {what}  ", keys.join(" "))
+            }
+        };
+        let all: Vec<String> = HINTS.iter().map(hint).collect();
+        // the order they read in: help, search, open, copy, filters, quit
+        let order = [0, 1, 3, 4, 5, 2];
+        let long: String = order.iter().map(|&i| all[i].as_str()).collect();
+        let short: String = [0, 1, 2].iter().map(|&i| all[i].as_str()).collect();
+        [
+            long.trim_end().to_owned() + " ",
+            short.trim_end().to_owned() + " ",
+            all[0].trim_end().to_owned() + " ",
+        ]
+    }
+
+    /// Maps a terminal event in normal mode (no prompt open).
+    pub fn map(&self, ev: &Event) -> Option<Action> {
+        match ev {
+            Event::Key(k) if k.kind != KeyEventKind::Release => self.action(k),
+            Event::Mouse(m) => match m.kind {
+                MouseEventKind::ScrollDown => Some(Action::ScrollDown),
+                MouseEventKind::ScrollUp => Some(Action::ScrollUp),
+                MouseEventKind::Down(crossterm::event::MouseButton::Left) => {
+                    Some(Action::Click(m.row))
+                }
+                _ => None,
+            },
+            Event::Resize(w, h) => Some(Action::Resize(*w, *h)),
+            _ => None,
+        }
+    }
 }
 
-/// Maps a key while the search prompt is open.
-pub fn map_prompt(ev: &Event) -> Option<Action> {
-    let Event::Key(k) = ev else { return map(ev) };
+/// The index of the help line that holds `action` (past the end: none).
+fn help_line(action: &Action) -> usize {
+    BINDINGS
+        .iter()
+        .position(|b| b.keys.iter().any(|(_, a)| a == action))
+        .unwrap_or(BINDINGS.len())
+}
+
+/// `j k ↓ ↑`, with a pair of Ctrl keys written as one: `Ctrl-d/u`.
+fn names(keys: &[Key]) -> String {
+    let mut names: Vec<String> = Vec::new();
+    for k in keys {
+        let n = k.name();
+        if names.contains(&n) {
+            continue;
+        }
+        match (names.last_mut(), n.strip_prefix("Ctrl-")) {
+            (Some(last), Some(rest)) if last.starts_with("Ctrl-") => {
+                last.push('/');
+                last.push_str(rest);
+            }
+            _ => names.push(n),
+        }
+    }
+    names.join(" ")
+}
+
+/// The default keymap's help lines.
+pub fn help() -> Vec<(String, &'static str)> {
+    Keymap::default().help()
+}
+
+/// The default keymap's hints.
+pub fn hints() -> [String; 3] {
+    Keymap::default().hints()
+}
+
+/// Maps an event with the default keys.
+pub fn map(ev: &Event) -> Option<Action> {
+    Keymap::default().map(ev)
+}
+
+/// Maps a key while a prompt (search, command line) is open.
+pub fn map_prompt(keys: &Keymap, ev: &Event) -> Option<Action> {
+    let Event::Key(k) = ev else {
+        return keys.map(ev);
+    };
     if k.kind == KeyEventKind::Release {
         return None;
     }
     let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
     Some(match k.code {
-        KeyCode::Char('c') if ctrl => Action::SearchCancel,
-        KeyCode::Enter => Action::SearchSubmit,
-        KeyCode::Esc => Action::SearchCancel,
-        KeyCode::Backspace => Action::SearchBackspace,
-        KeyCode::Char(c) => Action::SearchInput(c),
+        KeyCode::Char('c') if ctrl => Action::PromptCancel,
+        KeyCode::Enter => Action::PromptSubmit,
+        KeyCode::Esc => Action::PromptCancel,
+        KeyCode::Backspace => Action::PromptBackspace,
+        KeyCode::Char(c) => Action::PromptInput(c),
         _ => return None,
     })
+}
+
+/// Maps the key after a pending one (`m`, `'`, `c`): a character is its
+/// argument; Esc or anything else cancels.
+pub fn map_pending(keys: &Keymap, ev: &Event) -> Option<Action> {
+    let Event::Key(k) = ev else {
+        return keys.map(ev);
+    };
+    if k.kind == KeyEventKind::Release {
+        return None;
+    }
+    match k.code {
+        KeyCode::Char(c) if !k.modifiers.contains(KeyModifiers::CONTROL) => {
+            Some(Action::PendingKey(c))
+        }
+        _ => Some(Action::PromptCancel),
+    }
 }
 
 #[cfg(test)]
@@ -320,8 +396,8 @@ mod tests {
         let ctrl_d = Event::Key(KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL));
         assert_eq!(map(&ctrl_d), Some(Action::HalfPageDown));
         assert_eq!(
-            map_prompt(&key(KeyCode::Char('j'))),
-            Some(Action::SearchInput('j'))
+            map_prompt(&Keymap::default(), &key(KeyCode::Char('j'))),
+            Some(Action::PromptInput('j'))
         );
     }
 
@@ -351,7 +427,7 @@ mod tests {
         let [long, short, least] = hints();
         assert_eq!(
             long,
-            "? help  / search  Enter open  y copy  t T m filters  q quit "
+            "? help  / search  Enter open  y copy  t T s filters  q quit "
         );
         assert_eq!(short, "? help  / search  q quit ");
         assert_eq!(least, "? help ");

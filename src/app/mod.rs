@@ -5,10 +5,14 @@
 //! only through the one [`event::AppEvent`] channel.
 
 pub mod action;
+mod command;
 mod copy;
 pub mod demo;
+mod edit;
 pub mod event;
+mod export_to;
 mod input;
+mod key;
 pub mod keymap;
 pub mod live;
 pub mod restore;

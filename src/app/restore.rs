@@ -31,22 +31,37 @@ pub fn signal_exit_code() -> Option<i32> {
 
 /// Ctrl-Z or SIGTSTP: put the terminal back as the shell wants it, stop,
 /// and when continued (`fg`) take the terminal again. The caller redraws.
-pub fn suspend() -> std::io::Result<()> {
+pub fn suspend(mouse: bool) -> std::io::Result<()> {
     restore();
     #[cfg(unix)]
     {
         let _ = signal_hook::low_level::raise(signal_hook::consts::SIGSTOP);
     }
-    // running again
+    take_back(mouse)
+}
+
+/// Takes the terminal again after it was handed over (suspend, an editor):
+/// raw mode, the alternate screen, the mouse if `mouse`.
+pub fn take_back(mouse: bool) -> std::io::Result<()> {
     crossterm::terminal::enable_raw_mode()?;
     mark_active();
     crossterm::execute!(
         std::io::stdout(),
         crossterm::terminal::EnterAlternateScreen,
         crossterm::terminal::Clear(crossterm::terminal::ClearType::All),
-        crossterm::event::EnableMouseCapture,
         crossterm::cursor::Hide
-    )
+    )?;
+    set_mouse(mouse)
+}
+
+/// Turns the terminal's mouse reporting on or off (off: the terminal's
+/// own selection works).
+pub fn set_mouse(on: bool) -> std::io::Result<()> {
+    if on {
+        crossterm::execute!(std::io::stdout(), crossterm::event::EnableMouseCapture)
+    } else {
+        crossterm::execute!(std::io::stdout(), crossterm::event::DisableMouseCapture)
+    }
 }
 
 /// Writes the sequences that leave ccv's terminal mode, if `active` says

@@ -11,7 +11,6 @@ use crate::clipboard::{ClipboardService, CopyOutcome};
 use crate::live::{self, FollowSpec, Follower};
 use crate::model::Session;
 use crate::model::time::now_ms;
-use crossterm::event::EnableMouseCapture;
 use crossterm::terminal::{EnterAlternateScreen, enable_raw_mode};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
@@ -43,6 +42,12 @@ pub struct Options {
     pub copy_markdown: bool,
     /// Open on the row of this source line (`ccv FILE:LINE`, `ccv +LINE FILE`).
     pub line: Option<u32>,
+    /// Keys, export directory, mouse: the config's.
+    pub settings: super::state::Settings,
+    /// The filters a session opens with.
+    pub filters: Option<crate::rows::Filters>,
+    /// The picker's first order.
+    pub sort: crate::picker::SortBy,
 }
 
 pub fn run(start: Start) -> anyhow::Result<()> {
@@ -68,12 +73,9 @@ pub fn run_with(start: Start, opts: Options) -> anyhow::Result<()> {
     enable_raw_mode()?;
     restore::mark_active();
     let mut stdout = std::io::stdout();
-    if let Err(e) = crossterm::execute!(
-        stdout,
-        EnterAlternateScreen,
-        EnableMouseCapture,
-        crossterm::cursor::Hide
-    ) {
+    if let Err(e) = crossterm::execute!(stdout, EnterAlternateScreen, crossterm::cursor::Hide)
+        .and_then(|_| restore::set_mouse(opts.settings.mouse))
+    {
         restore::restore();
         return Err(e.into());
     }
@@ -166,6 +168,8 @@ struct Viewer {
     resume: Option<(PathBuf, String, Option<String>)>,
     /// Said before the outcome of the next copy.
     copy_label: Option<String>,
+    /// The picker's first order (the config's).
+    sort: crate::picker::SortBy,
 }
 
 impl Viewer {
@@ -180,6 +184,10 @@ impl Viewer {
         state.partial = true;
         state.message = opts.message.clone();
         state.copy_format = copy_format;
+        state.settings = opts.settings.clone();
+        if let Some(f) = opts.filters {
+            state.filters = f;
+        }
         Viewer {
             tx,
             term,
@@ -201,6 +209,7 @@ impl Viewer {
             trace_live: super::trace::LiveTrace::from_env(),
             resume: None,
             copy_label: None,
+            sort: opts.sort,
         }
     }
 
@@ -217,6 +226,7 @@ impl Viewer {
                 self.picker_root = Some(root.clone());
                 workers::spawn_scan(root, self.tx.clone());
                 let mut picker = crate::picker::PickerState::new(now_ms());
+                picker.sort = self.sort;
                 // a note for the start (a config problem) shows where the user is
                 picker.message = self.state.message.take();
                 self.picker = Some(picker);
@@ -246,9 +256,11 @@ impl Viewer {
         self.pending_jump = None;
         self.follower = None;
         let filters = self.state.filters;
+        let settings = self.state.settings.clone();
         self.state = State::new(Session::new(None));
         self.state.partial = true;
         self.state.filters = filters;
+        self.state.settings = settings;
         self.state.copy_format = self.copy_format;
         self.loaded = false;
         self.project = project;
@@ -352,11 +364,17 @@ impl Viewer {
         match &self.picker {
             Some(p) if self.screen == Screen::Picker => self
                 .term
-                .draw(|f| crate::picker::draw(f, f.area(), p))
+                .draw(|f| {
+                    crate::picker::draw(f, f.area(), p);
+                    crate::view::color::fit_buffer(f.buffer_mut());
+                })
                 .map(|_| ()),
             _ => self
                 .term
-                .draw(|f| crate::view::draw(f, &mut self.state))
+                .draw(|f| {
+                    crate::view::draw(f, &mut self.state);
+                    crate::view::color::fit_buffer(f.buffer_mut());
+                })
                 .map(|_| ()),
         }
     }
@@ -364,7 +382,7 @@ impl Viewer {
     /// Stops the process with the terminal restored; on `fg`, takes it back
     /// and redraws everything.
     fn suspend(&mut self) {
-        match restore::suspend() {
+        match restore::suspend(self.state.settings.mouse) {
             Ok(()) => {
                 // forget what the screen held: the next frame is drawn
                 // whole. (`Terminal::clear` asks the terminal for the cursor
@@ -397,12 +415,21 @@ impl Viewer {
                 self.suspend();
                 false
             }
-            AppEvent::Term(crossterm::event::Event::Key(k)) if self.screen == Screen::Picker => {
+            AppEvent::Term(
+                ev @ (crossterm::event::Event::Key(_) | crossterm::event::Event::Mouse(_)),
+            ) if self.screen == Screen::Picker => {
                 let Some(p) = &mut self.picker else {
                     return false;
                 };
                 p.now_ms = now_ms();
-                match crate::picker::handle_key(p, k) {
+                let outcome = match ev {
+                    crossterm::event::Event::Key(k) => crate::picker::handle_key(p, k),
+                    crossterm::event::Event::Mouse(m) => {
+                        crate::picker::handle_mouse(p, m, p.now_ms)
+                    }
+                    _ => crate::picker::PickerOutcome::None,
+                };
+                match outcome {
                     crate::picker::PickerOutcome::Open(path) => {
                         self.screen = Screen::Viewer;
                         self.open(path, true);
@@ -420,10 +447,12 @@ impl Viewer {
             }
             AppEvent::Term(_) if self.screen == Screen::Picker => false,
             AppEvent::Term(e) => {
-                let action = if matches!(self.state.mode, super::state::Mode::Search(_)) {
-                    keymap::map_prompt(&e)
-                } else {
-                    keymap::map(&e)
+                use super::state::Mode;
+                let keys = &self.state.settings.keys;
+                let action = match self.state.mode {
+                    Mode::Search(_) | Mode::Command(_) => keymap::map_prompt(keys, &e),
+                    Mode::Pending(_) => keymap::map_pending(keys, &e),
+                    _ => keys.map(&e),
                 };
                 if let Some(a) = action {
                     perform_action(&mut self.state, a);
@@ -563,17 +592,80 @@ impl Viewer {
                         self.serve_requests();
                     }
                 },
+                Request::Export {
+                    path,
+                    format,
+                    overwrite,
+                } => {
+                    let r = super::export_to::write(&self.state, &path, format, overwrite);
+                    self.state.message = Some(match r {
+                        Ok(n) => {
+                            format!("Wrote {n} rows to {}", crate::model::text::term_path(&path))
+                        }
+                        Err(e) => format!(
+                            "Export failed: {}",
+                            crate::model::text::term_line(&e.to_string())
+                        ),
+                    });
+                }
+                Request::Edit {
+                    file,
+                    line,
+                    find,
+                    read_only,
+                } => self.edit(&file, line, find.as_deref(), read_only),
+                Request::Mouse(on) => {
+                    if let Err(e) = restore::set_mouse(on) {
+                        self.state.message = Some(format!("mouse: {e}"));
+                    }
+                }
                 Request::ExportMarkdown => {
                     let filters = self.state.filters;
                     let keep = move |i: &crate::model::Item| filters.keeps(i);
-                    let r =
-                        crate::clipboard::export_markdown_file(&self.state.session, &keep, None);
+                    let dir = self.state.settings.export_dir.clone();
+                    let r = crate::clipboard::export_markdown_file(
+                        &self.state.session,
+                        &keep,
+                        dir.as_deref(),
+                    );
                     self.state.message = Some(match r {
                         Ok(p) => format!("Wrote {}", p.display()),
                         Err(e) => format!("Export failed: {e}"),
                     });
                 }
             }
+        }
+    }
+
+    /// Hands the terminal to the editor and takes it back when it quits.
+    fn edit(&mut self, file: &std::path::Path, line: u32, find: Option<&str>, read_only: bool) {
+        if !file.is_file() {
+            self.state.message = Some(format!(
+                "cannot open {}: no such file here",
+                crate::model::text::term_path(file)
+            ));
+            return;
+        }
+        let line = find
+            .and_then(|f| super::edit::line_of(file, f))
+            .unwrap_or(line);
+        let editor = super::edit::editor();
+        super::input::HANDOFF.pause();
+        restore::restore();
+        let status = super::edit::command(&editor, file, line, read_only).status();
+        super::input::HANDOFF.resume();
+        if let Err(e) = restore::take_back(self.state.settings.mouse) {
+            self.error = Some(format!("could not take the terminal back: {e}"));
+            self.state.quit = true;
+            return;
+        }
+        self.term.swap_buffers();
+        self.term.swap_buffers();
+        if let Err(e) = status {
+            self.state.message = Some(format!(
+                "cannot run {}: {e}",
+                crate::model::text::term_line(&editor.join(" "))
+            ));
         }
     }
 

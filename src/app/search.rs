@@ -99,7 +99,7 @@ pub fn item_matches(item: &Item, q: &Query) -> bool {
 /// Going to a match: open what hides it, select its row.
 impl State {
     /// Expands whatever hides a match and selects its row.
-    fn reveal(&mut self, hit: Hit) {
+    pub(crate) fn reveal(&mut self, hit: Hit) {
         self.open_path(hit, true);
         if let Some(Kind::Thinking) = self.item_kind(hit) {
             self.filters.thinking = true;

@@ -1,7 +1,8 @@
 //! The viewer's state and the one function that changes it. No terminal
 //! here: tests drive it directly.
 
-use super::action::Action;
+use super::action::{Action, Pending};
+use super::keymap::Keymap;
 use super::search::{self, Search};
 use crate::model::{Changes, Detail, ItemId, Kind, Session};
 use crate::rows::{self, Ctx, Filters, Fold, Row, RowKind, SessionExt};
@@ -36,6 +37,31 @@ pub struct State {
     pub copy_format: crate::export::Format,
     /// What the state asks the loop to do (I/O it does not do itself).
     pub requests: Vec<Request>,
+    /// The keys, where `e` writes, whether the mouse is captured: from the
+    /// config, kept from session to session.
+    pub settings: Settings,
+    /// `m{a-z}`: rows to come back to with `'{a-z}` (this session only).
+    pub marks: std::collections::HashMap<char, (Option<u32>, ItemId)>,
+}
+
+/// What the user set up (the config, `M`), carried across sessions.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub keys: std::rc::Rc<Keymap>,
+    /// Where `e` writes (default: the state directory's `exports`).
+    pub export_dir: Option<std::path::PathBuf>,
+    /// Mouse capture on: the wheel scrolls ccv, a click selects.
+    pub mouse: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            keys: Default::default(),
+            export_dir: None,
+            mouse: true,
+        }
+    }
 }
 
 /// A row found again after the rows are derived anew: the item it shows,
@@ -59,6 +85,10 @@ pub enum Mode {
     Visual { anchor: usize },
     /// The help overlay (its scroll is the view's: `ListView::help_scroll`).
     Help,
+    /// `:`: the command line, holding what has been typed.
+    Command(String),
+    /// A key waits for the next (`m` a, `'` a, `c` o).
+    Pending(Pending),
 }
 
 /// Work for the event loop, which owns the terminal, the clipboard and the
@@ -73,6 +103,23 @@ pub enum Request {
     ExportMarkdown,
     /// Leave and run `claude --resume ID` in `cwd`.
     Resume { id: String, cwd: Option<String> },
+    /// `:export PATH`: the transcript as filtered, in `format`;
+    /// `overwrite` when the command said `!`.
+    Export {
+        path: std::path::PathBuf,
+        format: crate::export::Format,
+        overwrite: bool,
+    },
+    /// Open `file` at `line` (or where `find` is in it) in the user's
+    /// editor; read-only for the session itself.
+    Edit {
+        file: std::path::PathBuf,
+        line: u32,
+        find: Option<String>,
+        read_only: bool,
+    },
+    /// Turn the terminal's mouse reporting on or off.
+    Mouse(bool),
 }
 
 impl State {
@@ -96,6 +143,8 @@ impl State {
             live: Default::default(),
             copy_format: crate::export::Format::Text,
             requests: Vec::new(),
+            settings: Settings::default(),
+            marks: Default::default(),
         };
         s.rebuild();
         s.select_last();
@@ -133,12 +182,12 @@ impl State {
 
     /// The help overlay's lines (keys, what they do), from the key table.
     pub fn help_lines(&self) -> Vec<(String, &'static str)> {
-        super::keymap::help()
+        self.settings.keys.help()
     }
 
     /// The status bar's key hints in three lengths, longest first.
     pub fn key_hints(&self) -> [String; 3] {
-        super::keymap::hints()
+        self.settings.keys.hints()
     }
 
     /// The file of the session this one is continued in (a `continued-in`
@@ -441,7 +490,7 @@ impl State {
 pub fn perform_action(s: &mut State, action: Action) {
     if !matches!(
         action,
-        Action::Resize(..) | Action::SearchInput(_) | Action::SearchBackspace
+        Action::Resize(..) | Action::PromptInput(_) | Action::PromptBackspace
     ) {
         s.message = None;
     }
@@ -485,18 +534,47 @@ pub fn perform_action(s: &mut State, action: Action) {
             s.rebuild();
         }
         Action::SearchStart => s.mode = Mode::Search(String::new()),
-        Action::SearchInput(c) => {
-            if let Mode::Search(q) = &mut s.mode {
+        Action::CommandStart => s.mode = Mode::Command(String::new()),
+        Action::PromptInput(c) => {
+            if let Mode::Search(q) | Mode::Command(q) = &mut s.mode {
                 q.push(c);
             }
         }
-        Action::SearchBackspace => {
-            if let Mode::Search(q) = &mut s.mode {
+        Action::PromptBackspace => match &mut s.mode {
+            // backspace on an empty command line closes it, as in vim
+            Mode::Command(q) if q.is_empty() => s.mode = Mode::Normal,
+            Mode::Search(q) | Mode::Command(q) => {
                 q.pop();
             }
+            _ => {}
+        },
+        Action::PromptCancel => s.mode = Mode::Normal,
+        Action::PromptSubmit => match std::mem::take(&mut s.mode) {
+            Mode::Command(c) => s.run_command(&c),
+            other => {
+                s.mode = other;
+                s.submit_search();
+            }
+        },
+        Action::Pending(p) => s.mode = Mode::Pending(p),
+        Action::PendingKey(c) => match std::mem::take(&mut s.mode) {
+            Mode::Pending(Pending::SetMark) => s.set_mark(c),
+            Mode::Pending(Pending::GotoMark) => s.goto_mark(c),
+            Mode::Pending(Pending::CopyPart) => s.copy_part(c),
+            other => s.mode = other,
+        },
+        Action::ToggleErrors => s.toggle_errors(),
+        Action::EditLine => s.edit_line(),
+        Action::EditFile => s.edit_file(),
+        Action::ToggleMouse => {
+            s.settings.mouse = !s.settings.mouse;
+            s.requests.push(Request::Mouse(s.settings.mouse));
+            s.message = Some(if s.settings.mouse {
+                "mouse on: the wheel scrolls, a click selects".into()
+            } else {
+                "mouse off: the terminal selects text (M turns it back on)".into()
+            });
         }
-        Action::SearchCancel => s.mode = Mode::Normal,
-        Action::SearchSubmit => s.submit_search(),
         Action::NextMatch => s.goto_match(true),
         Action::NextError => s.goto_error(true),
         Action::PrevError => s.goto_error(false),

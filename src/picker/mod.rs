@@ -11,4 +11,4 @@ pub mod ui;
 
 pub use list::{ScanEvent, ScanOptions, SortBy, list_sessions, spawn_scan};
 pub use scan::SessionInfo;
-pub use ui::{Action, PickerOutcome, PickerState, draw, handle_key};
+pub use ui::{Action, PickerOutcome, PickerState, draw, handle_key, handle_mouse};

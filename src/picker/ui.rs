@@ -58,7 +58,16 @@ pub enum Action {
     SearchPop,
     /// What a search found for a query.
     Found(String, Result<crate::search::Found, String>),
+    /// A left click on screen line `y` at `at_ms`: selects the session
+    /// there; a second click on it within [`DOUBLE_CLICK_MS`] opens it.
+    Click {
+        y: u16,
+        at_ms: i64,
+    },
 }
+
+/// How close two clicks on a row are to open it.
+pub const DOUBLE_CLICK_MS: i64 = 400;
 
 /// One line of the list.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -96,6 +105,10 @@ pub struct PickerState {
     moved: bool,
     /// The full-text mode, while it is on.
     pub full_text: Option<super::found::FullText>,
+    /// The first row the last frame showed (clicks land relative to it).
+    drawn_scroll: Cell<usize>,
+    /// The row and time of the last click (for a double click).
+    last_click: Option<(usize, i64)>,
 }
 
 impl PickerState {
@@ -116,6 +129,8 @@ impl PickerState {
             message: None,
             moved: false,
             full_text: None,
+            drawn_scroll: Cell::new(0),
+            last_click: None,
         }
     }
 
@@ -420,6 +435,27 @@ pub fn perform_action(state: &mut PickerState, action: Action) -> PickerOutcome 
         Action::ScanDone => state.loading = false,
         Action::FiguresDone => state.pricing = false,
         Action::FullText | Action::SearchPush(_) | Action::SearchPop | Action::Found(..) => {}
+        Action::Click { y, at_ms } => {
+            // the list starts under the title and its rule
+            let Some(i) = (y as usize)
+                .checked_sub(2)
+                .filter(|&i| i < state.page.get())
+                .map(|i| state.drawn_scroll.get() + i)
+                .filter(|&i| matches!(state.rows.get(i), Some(Row::Session(_))))
+            else {
+                return PickerOutcome::None;
+            };
+            let double = state
+                .last_click
+                .is_some_and(|(r, t)| r == i && (0..=DOUBLE_CLICK_MS).contains(&(at_ms - t)));
+            state.selected = Some(i);
+            state.moved = true;
+            if double {
+                state.last_click = None;
+                return perform_action(state, Action::Open);
+            }
+            state.last_click = Some((i, at_ms));
+        }
         Action::CycleSort => {
             state.sort = state.sort.next();
             let keep = state.selected_session().map(|s| s.path.clone());
@@ -505,6 +541,35 @@ fn moved(ft: &mut super::found::FullText, d: isize) -> PickerOutcome {
     PickerOutcome::None
 }
 
+/// The mouse in the picker: the wheel moves the selection, a click selects,
+/// a double click opens.
+pub fn handle_mouse(
+    state: &mut PickerState,
+    m: crossterm::event::MouseEvent,
+    now_ms: i64,
+) -> PickerOutcome {
+    use crossterm::event::{MouseButton, MouseEventKind};
+    let action = match m.kind {
+        MouseEventKind::ScrollDown => Action::Down,
+        MouseEventKind::ScrollUp => Action::Up,
+        MouseEventKind::Down(MouseButton::Left) if state.full_text.is_none() => Action::Click {
+            y: m.row,
+            at_ms: now_ms,
+        },
+        _ => return PickerOutcome::None,
+    };
+    let steps = if matches!(action, Action::Click { .. }) {
+        1
+    } else {
+        3
+    };
+    let mut out = PickerOutcome::None;
+    for _ in 0..steps {
+        out = perform_action(state, action.clone());
+    }
+    out
+}
+
 pub fn handle_key(state: &mut PickerState, key: KeyEvent) -> PickerOutcome {
     state.message = None;
     let action = if state.full_text.is_some() {
@@ -563,6 +628,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &PickerState) {
             scroll = sel + 1 - list_h.max(1);
         }
     }
+    state.drawn_scroll.set(scroll);
     let cols = Columns::for_width(width);
     for (i, row) in state.rows.iter().enumerate().skip(scroll).take(list_h) {
         lines.push(match row {

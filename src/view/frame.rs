@@ -214,11 +214,39 @@ fn cut_at_word(s: &str, width: usize) -> String {
 
 fn status_line(s: &State, width: u16) -> Line<'static> {
     let th = theme::current();
-    if let Mode::Search(q) = &s.mode {
-        return Line::from(vec![
-            Span::raw(format!(" /{q}")),
-            Span::styled("▏", th.status),
-        ]);
+    match &s.mode {
+        Mode::Search(q) | Mode::Command(q) => {
+            let sign = if matches!(s.mode, Mode::Search(_)) {
+                '/'
+            } else {
+                ':'
+            };
+            return Line::from(vec![
+                Span::raw(format!(" {sign}{}", sanitize(q))),
+                Span::styled("▏", th.status),
+            ]);
+        }
+        Mode::Pending(p) => {
+            use crate::app::action::Pending;
+            let what = match p {
+                Pending::SetMark => " mark this row as: a-z (Esc: none)".to_owned(),
+                Pending::GotoMark => {
+                    let mut marks: Vec<char> = s.marks.keys().copied().collect();
+                    marks.sort_unstable();
+                    let marks: String = marks.into_iter().collect();
+                    if marks.is_empty() {
+                        " go to mark: none set yet (m a sets a)".to_owned()
+                    } else {
+                        format!(" go to mark: {marks}")
+                    }
+                }
+                Pending::CopyPart => {
+                    " copy: c command/input  o output  p path  s session id  l FILE:LINE".to_owned()
+                }
+            };
+            return Line::from(Span::raw(what));
+        }
+        _ => {}
     }
     let mut left = Vec::new();
     left.push(match s.mode {
@@ -273,6 +301,12 @@ fn status_line(s: &State, width: u16) -> Line<'static> {
     }
     if f.meta {
         left.push("meta shown".into());
+    }
+    if f.errors {
+        left.push("errors only (!)".into());
+    }
+    if !s.settings.mouse {
+        left.push("mouse off (M)".into());
     }
     if !s.search.query.is_empty() {
         left.push(format!(

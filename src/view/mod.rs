@@ -2,6 +2,7 @@
 
 pub mod cache;
 pub mod call;
+pub mod color;
 pub mod content;
 pub mod frame;
 pub mod list;

@@ -1,6 +1,8 @@
-//! Every colour ccv draws with, in one place. `NO_COLOR` / `--no-color`
-//! switch to a monochrome theme where labels and glyphs alone tell kinds
-//! apart (bold / reversed / dim only).
+//! Every colour ccv draws with, in one place: a dark and a light theme
+//! (chosen by the terminal's background when it answers), a config's own
+//! themes and colours over them. `NO_COLOR` / `--no-color` switch to a
+//! monochrome theme where labels and glyphs alone tell kinds apart (bold /
+//! reversed / dim only).
 
 use crate::model::Kind;
 use ratatui::style::{Color, Modifier, Style};
@@ -39,6 +41,12 @@ pub struct Theme {
     pub syntax_theme: &'static str,
 }
 
+impl Default for Theme {
+    fn default() -> Theme {
+        Theme::colored()
+    }
+}
+
 impl Theme {
     pub fn colored() -> Theme {
         let fg = |c: Color| Style::default().fg(c);
@@ -71,6 +79,97 @@ impl Theme {
             line_number: fg(Color::DarkGray),
             warning: fg(Color::Rgb(229, 192, 123)).add_modifier(Modifier::BOLD),
             syntax_theme: "OneHalfDark",
+        }
+    }
+
+    /// For a light background: the dark theme's hues, darker, and pale
+    /// backgrounds.
+    pub fn light() -> Theme {
+        let fg = |r, g, b| Style::default().fg(Color::Rgb(r, g, b));
+        let bg = |r, g, b| Style::default().bg(Color::Rgb(r, g, b));
+        Theme {
+            color: true,
+            user: fg(1, 112, 178),
+            assistant: fg(48, 118, 40),
+            thinking: fg(128, 128, 128).add_modifier(Modifier::ITALIC),
+            tool_call: fg(176, 94, 0),
+            tool_result: fg(148, 36, 150),
+            tool_error: fg(196, 22, 60),
+            system: fg(96, 96, 96),
+            unknown: fg(140, 140, 140),
+            dim: fg(140, 140, 140),
+            selected: bg(221, 228, 240),
+            search_match: bg(255, 214, 102).fg(Color::Black),
+            header: Style::default().add_modifier(Modifier::BOLD),
+            status: bg(228, 228, 228).fg(Color::Rgb(50, 50, 50)),
+            heading: fg(1, 112, 178).add_modifier(Modifier::BOLD),
+            code: fg(152, 84, 1),
+            quote: fg(96, 96, 96).add_modifier(Modifier::ITALIC),
+            link: fg(0, 122, 140).add_modifier(Modifier::UNDERLINED),
+            diff_add: fg(48, 118, 40),
+            diff_remove: fg(196, 22, 60),
+            diff_context: fg(90, 90, 90),
+            diff_add_line: bg(218, 245, 218),
+            diff_remove_line: bg(252, 222, 224),
+            line_number: fg(150, 150, 150),
+            warning: fg(152, 84, 1).add_modifier(Modifier::BOLD),
+            syntax_theme: "OneHalfLight",
+        }
+    }
+
+    /// A built-in theme by name: `dark`, `light`, `mono`.
+    pub fn builtin(name: &str) -> Option<Theme> {
+        match name {
+            "dark" => Some(Theme::colored()),
+            "light" => Some(Theme::light()),
+            "mono" | "none" => Some(Theme::mono()),
+            _ => None,
+        }
+    }
+
+    /// Every style by the name a config gives it (`[colors]`,
+    /// `[themes.NAME]`): the one list of them.
+    pub fn styles_mut(&mut self) -> [(&'static str, &mut Style); 24] {
+        [
+            ("user", &mut self.user),
+            ("assistant", &mut self.assistant),
+            ("thinking", &mut self.thinking),
+            ("tool_call", &mut self.tool_call),
+            ("tool_result", &mut self.tool_result),
+            ("tool_error", &mut self.tool_error),
+            ("system", &mut self.system),
+            ("unknown", &mut self.unknown),
+            ("dim", &mut self.dim),
+            ("selected", &mut self.selected),
+            ("search_match", &mut self.search_match),
+            ("header", &mut self.header),
+            ("status", &mut self.status),
+            ("heading", &mut self.heading),
+            ("code", &mut self.code),
+            ("quote", &mut self.quote),
+            ("link", &mut self.link),
+            ("diff_add", &mut self.diff_add),
+            ("diff_remove", &mut self.diff_remove),
+            ("diff_context", &mut self.diff_context),
+            ("diff_add_line", &mut self.diff_add_line),
+            ("diff_remove_line", &mut self.diff_remove_line),
+            ("line_number", &mut self.line_number),
+            ("warning", &mut self.warning),
+        ]
+    }
+
+    /// Sets the style called `name` (a config's colour); false when no
+    /// style has that name.
+    pub fn set(&mut self, name: &str, style: Style) -> bool {
+        if name == "syntax_theme" {
+            return false;
+        }
+        match self.styles_mut().into_iter().find(|(n, _)| *n == name) {
+            Some((_, s)) => {
+                *s = style;
+                true
+            }
+            None => false,
         }
     }
 
@@ -142,11 +241,34 @@ static THEME: OnceLock<Theme> = OnceLock::new();
 
 /// Chooses the theme once, at startup (before the first draw).
 pub fn init(color: bool) {
-    let _ = THEME.set(if color {
+    install(if color {
         Theme::colored()
     } else {
         Theme::mono()
     });
+}
+
+/// Makes `theme` the one every draw uses (once, at startup).
+pub fn install(theme: Theme) {
+    let _ = THEME.set(theme);
+}
+
+/// The terminal's background, asked with OSC 11 (through
+/// `terminal-colorsaurus`, which gives up at once on terminals that do
+/// not answer), else from `COLORFGBG`; `None` when neither tells.
+pub fn background_is_light() -> Option<bool> {
+    use std::io::IsTerminal;
+    if std::io::stdout().is_terminal() {
+        let mut opts = terminal_colorsaurus::QueryOptions::default();
+        opts.timeout = std::time::Duration::from_millis(150);
+        if let Ok(mode) = terminal_colorsaurus::theme_mode(opts) {
+            return Some(mode == terminal_colorsaurus::ThemeMode::Light);
+        }
+    }
+    // `COLORFGBG=15;0`: the background is the last number (0-6 and 8 dark)
+    let v = std::env::var("COLORFGBG").ok()?;
+    let bg: u8 = v.rsplit(';').next()?.parse().ok()?;
+    Some(matches!(bg, 7 | 9..=15))
 }
 
 /// The theme in use (colours if `init` was never called, as in tests).

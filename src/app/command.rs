@@ -1,0 +1,174 @@
+//! `:` commands, marks and the errors-only filter: what the viewer does
+//! beyond moving and folding, each a change of [`State`] or a
+//! [`Request`] for the loop.
+
+use super::state::{Mode, Request, State};
+use crate::export::Format;
+use crate::model::ItemId;
+use crate::rows::SessionExt;
+
+/// The commands `:` knows, for the message when one is not.
+const COMMANDS: &str = ":LINE  :export[!] FILE  :set [no]tools|thinking|meta|errors|mouse  :q";
+
+impl State {
+    /// Runs a command line (without its `:`).
+    pub(crate) fn run_command(&mut self, line: &str) {
+        let line = line.trim();
+        let (cmd, arg) = match line.split_once(char::is_whitespace) {
+            Some((c, a)) => (c, a.trim()),
+            None => (line, ""),
+        };
+        match cmd {
+            "" => {}
+            n if n.bytes().all(|b| b.is_ascii_digit()) => match n.parse::<u32>() {
+                Ok(n) => self.goto_line(n),
+                Err(_) => self.message = Some(format!("no line {n}")),
+            },
+            "export" | "export!" | "w" | "w!" => self.export_to(arg, cmd.ends_with('!')),
+            "set" | "se" => self.set(arg),
+            "q" | "quit" | "q!" => self.quit = true,
+            "help" | "h" => self.mode = Mode::Help,
+            _ => {
+                self.message = Some(format!(
+                    "unknown command :{}: {COMMANDS}",
+                    crate::model::text::term_line(cmd)
+                ))
+            }
+        }
+    }
+
+    /// `:N`: the row of line N of the session's file.
+    fn goto_line(&mut self, n: u32) {
+        match self.session.sources.first().and_then(|s| s.path.clone()) {
+            Some(file) => {
+                self.jump_to(&file, n, "");
+            }
+            None => self.message = Some("this session has no file to count lines in".into()),
+        }
+    }
+
+    /// `:export FILE`: the transcript as the filters show it, in the format
+    /// the name says (`.md`, `.json`, else text). An existing file is kept
+    /// unless the command says `!`.
+    fn export_to(&mut self, arg: &str, overwrite: bool) {
+        if arg.is_empty() {
+            self.message = Some(":export FILE (.md markdown, .json JSON, else text)".into());
+            return;
+        }
+        let path = crate::paths::expand_tilde(arg);
+        let ext = path
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        let format = match ext.as_deref() {
+            Some("md" | "markdown") => Format::Markdown,
+            Some("json" | "jsonl") => Format::Json,
+            _ => Format::Text,
+        };
+        self.requests.push(Request::Export {
+            path,
+            format,
+            overwrite,
+        });
+    }
+
+    /// `:set tools`, `:set nothinking`, `:set errors!` (toggles).
+    fn set(&mut self, arg: &str) {
+        if arg.is_empty() {
+            let f = self.filters;
+            let on = |b: bool, n: &str| if b { n.to_owned() } else { format!("no{n}") };
+            self.message = Some(format!(
+                "{} {} {} {} {}",
+                on(f.tools, "tools"),
+                on(f.thinking, "thinking"),
+                on(f.meta, "meta"),
+                on(f.errors, "errors"),
+                on(self.settings.mouse, "mouse")
+            ));
+            return;
+        }
+        for word in arg.split_whitespace() {
+            let (name, value) = if let Some(n) = word.strip_suffix('!') {
+                (n, None)
+            } else if let Some(n) = word.strip_prefix("no") {
+                (n, Some(false))
+            } else {
+                (word, Some(true))
+            };
+            let mut f = self.filters;
+            let flag = match name {
+                "tools" => &mut f.tools,
+                "thinking" => &mut f.thinking,
+                "meta" => &mut f.meta,
+                "errors" => &mut f.errors,
+                "mouse" => {
+                    let want = value.unwrap_or(!self.settings.mouse);
+                    if want != self.settings.mouse {
+                        super::state::perform_action(self, super::Action::ToggleMouse);
+                    }
+                    continue;
+                }
+                other => {
+                    self.message = Some(format!(
+                        "unknown setting {}: tools thinking meta errors mouse",
+                        crate::model::text::term_line(other)
+                    ));
+                    return;
+                }
+            };
+            *flag = value.unwrap_or(!*flag);
+            if f != self.filters {
+                self.filters = f;
+                self.rebuild();
+            }
+        }
+    }
+
+    /// `!`: only the error rows, or everything again.
+    pub(crate) fn toggle_errors(&mut self) {
+        if !self.filters.errors {
+            let n = super::search::find_errors(&self.session).len();
+            if n == 0 {
+                self.message = Some("no errors in this session".into());
+                return;
+            }
+            self.message = Some(format!("errors only: {n} (! shows everything)"));
+        }
+        self.filters.errors = !self.filters.errors;
+        self.rebuild();
+    }
+
+    /// `m{a-z}`: remembers the selected row.
+    pub(crate) fn set_mark(&mut self, c: char) {
+        if !c.is_ascii_alphabetic() {
+            self.message = Some("a mark is a letter: m a … m z".into());
+            return;
+        }
+        let Some(r) = self.rows.get(self.selected).copied() else {
+            return;
+        };
+        if let Some(id) = self.item_id(&r) {
+            self.marks.insert(c, (r.agent, id));
+            self.message = Some(format!("mark {c}: ' {c} comes back here"));
+        }
+    }
+
+    /// `'{a-z}`: back to a marked row, opening what folds it away.
+    pub(crate) fn goto_mark(&mut self, c: char) {
+        let Some(&(agent, id)) = self.marks.get(&c) else {
+            self.message = Some(format!("no mark {c}"));
+            return;
+        };
+        match self.index_of(agent, id) {
+            Some(i) => {
+                self.reveal((agent, i));
+                self.message = Some(format!("mark {c}"));
+            }
+            None => self.message = Some(format!("mark {c} is gone")),
+        }
+    }
+
+    fn index_of(&self, agent: Option<u32>, id: ItemId) -> Option<usize> {
+        let t = self.session.transcript_checked(agent)?;
+        t.items.iter().position(|it| it.id == id)
+    }
+}

@@ -1,0 +1,202 @@
+//! `E` and `F`: the selected row's JSONL line, or the file its tool call
+//! touched, in the user's editor. The state names what to open; the loop
+//! hands the terminal over (see `run.rs`); the command line is built here.
+
+use super::state::{Request, State};
+use crate::model::Detail;
+use crate::rows::SessionExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+impl State {
+    /// `E`: the session file at the selected row's line, read-only.
+    pub(crate) fn edit_line(&mut self) {
+        let Some(r) = self.rows.get(self.selected).copied() else {
+            return;
+        };
+        let Some(item) = self
+            .session
+            .transcript_checked(r.agent)
+            .and_then(|t| t.items.get(r.index as usize))
+        else {
+            return;
+        };
+        let path = self
+            .session
+            .sources
+            .get(item.source as usize)
+            .and_then(|s| s.path.clone());
+        match path {
+            Some(file) => self.requests.push(Request::Edit {
+                file,
+                line: item.line.max(1),
+                find: None,
+                read_only: true,
+            }),
+            None => self.message = Some("this session has no file (standard input?)".into()),
+        }
+    }
+
+    /// `F`: the file the selected call read or changed, at the line it
+    /// read from or the text it wrote.
+    pub(crate) fn edit_file(&mut self) {
+        let call = self.rows.get(self.selected).and_then(|r| {
+            let t = self.session.transcript_checked(r.agent)?;
+            match &t.items.get(r.index as usize)?.detail {
+                Detail::Call(c) => Some(c),
+                _ => None,
+            }
+        });
+        let Some(call) = call else {
+            self.message = Some("F opens the file of a tool call: select one".into());
+            return;
+        };
+        let input: serde_json::Value =
+            serde_json::from_str(call.input.get()).unwrap_or(serde_json::Value::Null);
+        let text = |k: &str| input.get(k).and_then(|v| v.as_str());
+        let Some(name) = ["file_path", "notebook_path", "path"]
+            .iter()
+            .find_map(|k| text(k))
+            .filter(|p| !p.is_empty())
+        else {
+            self.message = Some(format!(
+                "this {} call names no file",
+                crate::model::text::term_line(&call.name)
+            ));
+            return;
+        };
+        let mut file = PathBuf::from(name);
+        if file.is_relative()
+            && let Some(cwd) = &self.session.meta.cwd
+        {
+            file = Path::new(cwd).join(file);
+        }
+        let line = input
+            .get("offset")
+            .and_then(|v| v.as_u64())
+            .map_or(1, |n| n.clamp(1, u32::MAX as u64) as u32);
+        // an edit: where its new text is now
+        let find = text("new_string")
+            .or_else(|| text("content"))
+            .and_then(|s| s.lines().find(|l| !l.trim().is_empty()))
+            .map(str::to_owned);
+        self.requests.push(Request::Edit {
+            file,
+            line,
+            find,
+            read_only: false,
+        });
+    }
+}
+
+/// The line of `file` that holds `needle` (first match), reading at most
+/// 16 MB of it.
+pub fn line_of(file: &Path, needle: &str) -> Option<u32> {
+    use std::io::Read;
+    let mut buf = Vec::new();
+    crate::model::session::open_regular(file)
+        .ok()?
+        .take(16 << 20)
+        .read_to_end(&mut buf)
+        .ok()?;
+    let at = memchr::memmem::find(&buf, needle.as_bytes())?;
+    Some(memchr::memchr_iter(b'\n', &buf[..at]).count() as u32 + 1)
+}
+
+/// The editor: `$VISUAL`, else `$EDITOR`, else `vi`, split into words (as
+/// `code -w` or `emacsclient -t`).
+pub fn editor() -> Vec<String> {
+    for var in ["VISUAL", "EDITOR"] {
+        if let Ok(v) = std::env::var(var) {
+            let words: Vec<String> = v.split_whitespace().map(str::to_owned).collect();
+            if !words.is_empty() {
+                return words;
+            }
+        }
+    }
+    vec!["vi".to_owned()]
+}
+
+/// The command that opens `file` at `line` in `editor`, in the way that
+/// editor takes a line (and read-only where it has such a mode).
+pub fn command(editor: &[String], file: &Path, line: u32, read_only: bool) -> Command {
+    let program = editor.first().map_or("vi", String::as_str);
+    let base = Path::new(program)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut cmd = Command::new(program);
+    cmd.args(&editor[1.min(editor.len())..]);
+    let at = |f: &Path| format!("{}:{line}", f.display());
+    match base.as_str() {
+        "vi" | "vim" | "nvim" | "gvim" | "mvim" | "view" | "nvi" | "elvis" => {
+            if read_only {
+                cmd.arg("-R");
+            }
+            cmd.arg(format!("+{line}")).arg(file);
+        }
+        "nano" | "pico" => {
+            if read_only {
+                cmd.arg("-v");
+            }
+            cmd.arg(format!("+{line}")).arg(file);
+        }
+        "less" | "most" => {
+            cmd.arg(format!("+{line}g")).arg(file);
+        }
+        "code" | "codium" | "code-insiders" | "cursor" | "windsurf" => {
+            cmd.arg("-g").arg(at(file));
+        }
+        "hx" | "helix" | "subl" | "sublime_text" | "zed" | "micro" => {
+            cmd.arg(at(file));
+        }
+        // emacs, emacsclient, kak, joe, mg, ne and most others
+        _ => {
+            cmd.arg(format!("+{line}")).arg(file);
+        }
+    }
+    cmd
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(editor: &str, read_only: bool) -> Vec<String> {
+        let words: Vec<String> = editor.split(' ').map(str::to_owned).collect();
+        let c = command(&words, Path::new("/s/a b.jsonl"), 42, read_only);
+        std::iter::once(c.get_program())
+            .chain(c.get_args())
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn each_editor_gets_the_line_its_way() {
+        assert_eq!(args("vim", true), ["vim", "-R", "+42", "/s/a b.jsonl"]);
+        assert_eq!(
+            args("/usr/bin/nvim", false),
+            ["/usr/bin/nvim", "+42", "/s/a b.jsonl"]
+        );
+        assert_eq!(args("nano", true), ["nano", "-v", "+42", "/s/a b.jsonl"]);
+        assert_eq!(
+            args("code -w", false),
+            ["code", "-w", "-g", "/s/a b.jsonl:42"]
+        );
+        assert_eq!(args("hx", true), ["hx", "/s/a b.jsonl:42"]);
+        assert_eq!(
+            args("emacsclient -t", true),
+            ["emacsclient", "-t", "+42", "/s/a b.jsonl"]
+        );
+        assert_eq!(args("less", true), ["less", "+42g", "/s/a b.jsonl"]);
+    }
+
+    #[test]
+    fn the_line_of_a_text_in_a_file() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let f = dir.path().join("x.rs");
+        std::fs::write(&f, "a\nb\nfn main() {}\n").expect("write");
+        assert_eq!(line_of(&f, "fn main"), Some(3));
+        assert_eq!(line_of(&f, "nowhere"), None);
+    }
+}

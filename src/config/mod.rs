@@ -1,0 +1,422 @@
+//! The user's settings: `$XDG_CONFIG_HOME/ccv/config.toml` (else
+//! `~/.config/ccv/config.toml`, or `--config PATH`). A config that cannot
+//! be read or parsed never stops ccv: what is wrong is ignored, the rest
+//! applies, and each problem is reported with where it is.
+
+mod default;
+mod prices;
+
+pub use default::default_text;
+
+use crate::app::Action;
+use crate::app::keymap::{Key, Keymap};
+use crate::export::Format;
+use crate::model::price::{ModelPrice, PriceTable};
+use crate::picker::SortBy;
+use crate::rows::Filters;
+use crate::view::theme::Theme;
+use ratatui::style::Style;
+use std::path::{Path, PathBuf};
+use toml::Value;
+
+/// What the config file set (every part optional).
+#[derive(Debug, Default)]
+pub struct Config {
+    /// Price overrides by model family (`claude-opus-4-5`).
+    pub prices: Vec<ModelPrice>,
+    /// `auto`, `dark`, `light`, `mono`, or a `[themes.NAME]`.
+    pub theme: Option<String>,
+    /// Styles over the chosen theme (`[colors]`).
+    pub colors: Vec<(String, Style)>,
+    /// `[themes.NAME]`: a base theme and styles over it.
+    pub themes: Vec<UserTheme>,
+    pub mouse: Option<bool>,
+    pub copy_format: Option<Format>,
+    pub export_dir: Option<PathBuf>,
+    pub picker_sort: Option<SortBy>,
+    /// What a session opens with (`[filters]`).
+    pub filters: Option<Filters>,
+    /// `[keys]`: actions bound to other keys, in the file's order.
+    pub keys: Vec<(Action, Vec<Key>)>,
+    /// Where it came from, when a file was read.
+    pub path: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone)]
+pub struct UserTheme {
+    pub name: String,
+    pub base: String,
+    pub styles: Vec<(String, Style)>,
+}
+
+/// The default place of the config file.
+pub fn default_path() -> Option<PathBuf> {
+    Some(crate::paths::config_dir()?.join("config.toml"))
+}
+
+/// Reads `explicit` (which must exist) or the default file (which may
+/// not). Returns the config and what was ignored, one message each.
+pub fn load(explicit: Option<&Path>) -> (Config, Vec<String>) {
+    let path = match explicit {
+        Some(p) => p.to_owned(),
+        None => match default_path() {
+            Some(p) if p.is_file() => p,
+            _ => return (Config::default(), Vec::new()),
+        },
+    };
+    let shown = crate::model::text::term_path(&path);
+    // a config is a few KB; a device or a huge file is not one
+    let text = match crate::model::session::open_regular(&path).and_then(|f| {
+        use std::io::Read;
+        let mut s = String::new();
+        f.take(1 << 20).read_to_string(&mut s).map(|_| s)
+    }) {
+        Ok(t) => t,
+        Err(e) => {
+            return (
+                Config::default(),
+                vec![format!("{shown}: {e}; using defaults")],
+            );
+        }
+    };
+    let (mut config, problems) = parse(&text, &shown);
+    config.path = Some(path);
+    (config, problems)
+}
+
+/// Parses a config's text; `name` prefixes the messages.
+pub fn parse(text: &str, name: &str) -> (Config, Vec<String>) {
+    let mut problems = Vec::new();
+    let mut config = Config::default();
+    let table: toml::Table = match text.parse() {
+        Ok(t) => t,
+        Err(e) => {
+            let at = e.span().map(|s| line_of(text, s.start)).unwrap_or(0);
+            problems.push(format!(
+                "{name}:{at}: {}; using defaults",
+                one_line(e.message())
+            ));
+            return (config, problems);
+        }
+    };
+    for (key, value) in table {
+        let at = line_of_key(text, &key);
+        let mut say =
+            |line: usize, what: String| problems.push(format!("{name}:{line}: {what}; ignored"));
+        if let Err(why) = setting(&mut config, &key, value, text, &mut say) {
+            say(at, why);
+        }
+    }
+    (config, problems)
+}
+
+/// Reads one top-level setting into `config`; problems inside a table
+/// go to `say`, one whose whole value is wrong is the `Err`.
+fn setting(
+    config: &mut Config,
+    key: &str,
+    value: Value,
+    text: &str,
+    say: &mut dyn FnMut(usize, String),
+) -> Result<(), String> {
+    let line = |k: &str| line_of_key(text, k);
+    let string = |v: &Value| {
+        v.as_str()
+            .map(str::to_owned)
+            .ok_or(format!("{key}: not a string"))
+    };
+    let table = |v: Value| match v {
+        Value::Table(t) => Ok(t),
+        _ => Err(format!("{key}: not a table")),
+    };
+    match key {
+        "theme" => config.theme = Some(string(&value)?),
+        "mouse" => config.mouse = Some(value.as_bool().ok_or("mouse: true or false")?),
+        "copy_format" => {
+            config.copy_format = Some(match string(&value)?.as_str() {
+                "text" => Format::Text,
+                "markdown" => Format::Markdown,
+                other => {
+                    return Err(format!(
+                        "copy_format: `{}`: text or markdown",
+                        one_line(other)
+                    ));
+                }
+            })
+        }
+        "export_dir" => config.export_dir = Some(crate::paths::expand_tilde(&string(&value)?)),
+        "picker_sort" => {
+            let v = string(&value)?;
+            config.picker_sort = Some(
+                [SortBy::Newest, SortBy::Cost, SortBy::Size]
+                    .into_iter()
+                    .find(|s| s.name() == v)
+                    .ok_or(format!(
+                        "picker_sort: `{}`: newest, cost or size",
+                        one_line(&v)
+                    ))?,
+            );
+        }
+        "filters" => {
+            let mut f = Filters::default();
+            for (k, v) in table(value)? {
+                let Some(on) = v.as_bool() else {
+                    say(line(&k), format!("filters.{}: true or false", one_line(&k)));
+                    continue;
+                };
+                match k.as_str() {
+                    "tools" => f.tools = on,
+                    "thinking" => f.thinking = on,
+                    "meta" => f.meta = on,
+                    "errors" => f.errors = on,
+                    other => say(
+                        line(other),
+                        format!(
+                            "filters.{}: not a filter (tools, thinking, meta, errors)",
+                            one_line(other)
+                        ),
+                    ),
+                }
+            }
+            config.filters = Some(f);
+        }
+        "keys" => {
+            for (k, v) in table(value)? {
+                match keys_of(&k, v) {
+                    Ok(b) => config.keys.push(b),
+                    Err(why) => say(line(&k), format!("keys.{}: {why}", one_line(&k))),
+                }
+            }
+        }
+        "colors" => config.colors = styles(table(value)?, "colors", &line, say),
+        "themes" => {
+            for (theme, v) in table(value)? {
+                let at = line(&theme);
+                let Value::Table(mut t) = v else {
+                    say(at, format!("themes.{}: not a table", one_line(&theme)));
+                    continue;
+                };
+                let base = match t.remove("base") {
+                    Some(Value::String(b)) => b,
+                    Some(_) => {
+                        say(
+                            at,
+                            format!("themes.{}.base: not a string", one_line(&theme)),
+                        );
+                        "dark".into()
+                    }
+                    None => "dark".into(),
+                };
+                if !matches!(base.as_str(), "dark" | "light" | "mono" | "auto") {
+                    say(
+                        at,
+                        format!(
+                            "themes.{}.base: `{}`: dark, light, mono or auto",
+                            one_line(&theme),
+                            one_line(&base)
+                        ),
+                    );
+                }
+                let styles = styles(t, &format!("themes.{theme}"), &line, say);
+                config.themes.push(UserTheme {
+                    name: theme,
+                    base,
+                    styles,
+                });
+            }
+        }
+        "prices" => {
+            for (family, v) in table(value)? {
+                match v
+                    .try_into::<prices::PriceEntry>()
+                    .map_err(|e| one_line(e.message()))
+                    .and_then(|e| prices::price_of(&family, e))
+                {
+                    Ok(p) => config.prices.push(p),
+                    Err(why) => say(line(&family), format!("prices.{family}: {why}")),
+                }
+            }
+        }
+        other => return Err(format!("unknown setting `{}`", one_line(other))),
+    }
+    Ok(())
+}
+
+/// `action = "key"` or `action = ["key", ...]` (`[]`: unbound).
+fn keys_of(action: &str, v: Value) -> Result<(Action, Vec<Key>), String> {
+    let a = Action::named(action)
+        .ok_or_else(|| "not an action (`ccv config --default` lists them)".to_owned())?;
+    let words: Vec<String> = match v {
+        Value::String(s) => vec![s],
+        Value::Array(a) => a
+            .into_iter()
+            .map(|x| x.as_str().map(str::to_owned).ok_or("keys are strings"))
+            .collect::<Result<_, _>>()?,
+        _ => return Err("a key (\"j\") or a list of keys".into()),
+    };
+    let keys = words
+        .iter()
+        .map(|w| Key::parse(w))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| one_line(&e))?;
+    Ok((a, keys))
+}
+
+/// A table of `style_name = "spec"`; names that no style has, and specs
+/// that do not read, are said and skipped.
+fn styles(
+    t: toml::Table,
+    what: &str,
+    line: &dyn Fn(&str) -> usize,
+    say: &mut dyn FnMut(usize, String),
+) -> Vec<(String, Style)> {
+    let mut out = Vec::new();
+    let mut probe = Theme::colored();
+    for (k, v) in t {
+        let spec = match v.as_str() {
+            Some(s) => s,
+            None => {
+                say(line(&k), format!("{what}.{}: not a string", one_line(&k)));
+                continue;
+            }
+        };
+        match crate::view::color::parse_style(spec) {
+            Ok(st) if probe.set(&k, st) => out.push((k, st)),
+            Ok(_) => say(
+                line(&k),
+                format!("{what}.{}: no style has that name", one_line(&k)),
+            ),
+            Err(e) => say(
+                line(&k),
+                format!("{what}.{}: {}", one_line(&k), one_line(&e)),
+            ),
+        }
+    }
+    out
+}
+
+impl Config {
+    /// The keys: the defaults with `[keys]` applied in order.
+    pub fn keymap(&self) -> Keymap {
+        let mut k = Keymap::default();
+        for (action, keys) in &self.keys {
+            k.rebind(action, keys);
+        }
+        k
+    }
+
+    /// The theme to draw with: `--theme` (`cli`) over `theme =`, `auto`
+    /// asking the terminal; `[colors]` over it. With colour off, mono.
+    /// Returns what could not be used too.
+    pub fn theme(&self, cli: Option<&str>, color: bool) -> (Theme, Option<String>) {
+        if !color {
+            return (Theme::mono(), None);
+        }
+        let mut problem = None;
+        let auto = || match crate::view::theme::background_is_light() {
+            Some(true) => Theme::light(),
+            _ => Theme::colored(),
+        };
+        let base = |name: &str| match name {
+            "auto" => Some(auto()),
+            n => Theme::builtin(n),
+        };
+        let name = cli.or(self.theme.as_deref()).unwrap_or("auto");
+        let mut theme = match base(name) {
+            Some(t) => t,
+            None => match self.themes.iter().find(|t| t.name == name) {
+                Some(u) => {
+                    let mut t = base(&u.base).unwrap_or_else(Theme::colored);
+                    for (k, st) in &u.styles {
+                        t.set(k, *st);
+                    }
+                    t
+                }
+                None => {
+                    problem = Some(format!(
+                        "no theme `{}` (dark, light, mono, auto, or a [themes.NAME]): using auto",
+                        one_line(name)
+                    ));
+                    auto()
+                }
+            },
+        };
+        for (k, st) in &self.colors {
+            theme.set(k, *st);
+        }
+        (theme, problem)
+    }
+
+    /// Makes the config's prices the ones every cost uses.
+    pub fn apply(&self) {
+        if !self.prices.is_empty() {
+            PriceTable::install(PriceTable::bundled().with_overrides(self.prices.iter().cloned()));
+        }
+    }
+}
+
+fn line_of(text: &str, byte: usize) -> usize {
+    text.get(..byte).map_or(0, |t| t.matches('\n').count() + 1)
+}
+
+/// The line that names `key` (a table header or an assignment), for
+/// messages; 1 when it cannot be found.
+fn line_of_key(text: &str, key: &str) -> usize {
+    text.lines()
+        .position(|l| {
+            let l = l.trim_start();
+            l.starts_with('[') && l.contains(key) || l.starts_with(key)
+        })
+        .map_or(1, |i| i + 1)
+}
+
+fn one_line(s: &str) -> String {
+    crate::model::text::term_line(s.trim()).replace('\n', " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prices_override_and_defaults_fill_in() {
+        let (c, problems) = parse(
+            "[prices.claude-opus-4-5]\ninput = 4.0\noutput = 20.0\n\n[prices.my-model]\ninput = 1.0\noutput = 2.0\n",
+            "config.toml",
+        );
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(c.prices.len(), 2);
+        let t = PriceTable::bundled().with_overrides(c.prices);
+        let opus = t.find("claude-opus-4-5-20251101").expect("opus");
+        assert_eq!(opus.rates.input, 4.0);
+        assert_eq!(opus.rates.cache_read, 0.4);
+        assert!(t.find("my-model").is_some());
+        assert_ne!(t.fingerprint(), PriceTable::bundled().fingerprint());
+    }
+
+    #[test]
+    fn what_is_wrong_is_ignored_and_said_with_its_line() {
+        let (c, problems) = parse(
+            "colour = 3\n[prices.a]\ninput = 1.0\n[prices.b]\ninput = \"x\"\noutput = 1.0\n",
+            "c.toml",
+        );
+        assert!(
+            c.prices.is_empty(),
+            "prices.a lacks output, b is not a number"
+        );
+        assert_eq!(problems.len(), 3, "{problems:?}");
+        assert!(
+            problems[0].starts_with("c.toml:1: unknown setting `colour`"),
+            "{problems:?}"
+        );
+        assert!(
+            problems.iter().any(|p| p.contains("prices")),
+            "{problems:?}"
+        );
+        let (_, broken) = parse("[prices\n", "c.toml");
+        assert!(broken[0].starts_with("c.toml:1:"), "{broken:?}");
+        assert!(broken[0].ends_with("using defaults"), "{broken:?}");
+        let (_, negative) = parse("[prices.a]\ninput = -1.0\noutput = 1.0\n", "c.toml");
+        assert!(negative[0].contains("prices.a"), "{negative:?}");
+    }
+}
