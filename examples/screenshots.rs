@@ -1,6 +1,7 @@
 //! Renders the demo session's main screens to SVG files in screenshots/,
 //! at 110 columns and, for the main view, at 80 and 160 (a tmux split and a
-//! wide terminal): `cargo run --example screenshots`.
+//! wide terminal): `cargo run --example screenshots`; the light theme's
+//! with `cargo run --example screenshots -- --light` (one theme a process).
 
 use ccv::app::{Action, State, perform_action};
 use ccv::rows::RowKind;
@@ -18,6 +19,10 @@ const H: u16 = 34;
 fn main() -> anyhow::Result<()> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/screenshots");
     std::fs::create_dir_all(dir)?;
+    let light = std::env::args().any(|a| a == "--light");
+    if light {
+        ccv::view::theme::install(ccv::view::theme::Theme::light());
+    }
     let shots: [(&str, Setup, u16, u16); 7] = [
         ("main", |_| {}, W, H),
         ("main-80", |_| {}, 80, 24),
@@ -56,14 +61,24 @@ fn main() -> anyhow::Result<()> {
         ),
         ("help", |s| perform_action(s, Action::Help), W, H),
     ];
+    let light_shots = ["main", "expanded-group"];
     for (name, setup, w, h) in shots {
+        if light && !light_shots.contains(&name) {
+            continue;
+        }
+        let name = if light {
+            format!("{name}-light")
+        } else {
+            name.to_owned()
+        };
         let mut s = State::new(ccv::app::demo::session());
         s.tz = jiff::tz::TimeZone::UTC;
         setup(&mut s);
         let mut t = Terminal::new(TestBackend::new(w, h))?;
         t.draw(|f| ccv::view::draw(f, &mut s))?;
         let path = format!("{dir}/{name}.svg");
-        std::fs::write(&path, to_svg(t.backend().buffer()))?;
+        let (fg, bg) = if light { LIGHT } else { DARK };
+        std::fs::write(&path, to_svg(t.backend().buffer(), fg, bg))?;
         println!("{path}");
     }
     Ok(())
@@ -82,8 +97,9 @@ fn open_group(s: &mut State, nth: usize) {
     perform_action(s, Action::Toggle);
 }
 
-const FG: &str = "#d7dae0";
-const BG: &str = "#1e2127";
+/// The terminal's own foreground and background behind each theme.
+const DARK: (&str, &str) = ("#d7dae0", "#1e2127");
+const LIGHT: (&str, &str) = ("#383a42", "#fafafa");
 
 fn color(c: Color, default: &str) -> String {
     match c {
@@ -111,7 +127,8 @@ fn esc(s: &str) -> String {
 
 /// One `<text>` per screen line, one `<tspan>` per run of equally styled
 /// cells; backgrounds as `<rect>`s.
-fn to_svg(buf: &Buffer) -> String {
+#[allow(non_snake_case)]
+fn to_svg(buf: &Buffer, FG: &str, BG: &str) -> String {
     let (cw, ch) = (8.4f32, 17.0f32);
     let (w, h) = (buf.area.width, buf.area.height);
     let mut out = String::new();

@@ -461,3 +461,52 @@ fn full_text_mode_shows_hits_by_session_and_enter_jumps() {
     assert!(state.full_text.is_none());
     assert!(render(&state, 110, 12).contains("filter: tail"));
 }
+
+#[test]
+fn the_mouse_selects_and_a_double_click_opens() {
+    use ccv::picker::handle_mouse;
+    use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    let mut p = PickerState::with_sessions(sample(), NOW);
+    let mut t = Terminal::new(TestBackend::new(120, 20)).expect("terminal");
+    t.draw(|f| draw(f, f.area(), &p)).expect("draw");
+    let screen = format!("{:?}", t.backend());
+    let click = |row, kind| MouseEvent {
+        kind,
+        column: 20,
+        row,
+        modifiers: KeyModifiers::NONE,
+    };
+    let left = MouseEventKind::Down(MouseButton::Left);
+    let path = |p: &PickerState| p.selected_session().map(|s| s.path.clone());
+    // line 2 is the first project's header, 3 its newest session, 4 the next
+    assert_eq!(
+        handle_mouse(&mut p, click(4, left), 1_000),
+        PickerOutcome::None
+    );
+    let chosen = path(&p).expect("selected");
+    assert!(screen.contains("Make the picker fast"), "{screen}");
+    assert_eq!(chosen, PathBuf::from("/p/a2.jsonl"), "{screen}");
+    assert_eq!(
+        handle_mouse(&mut p, click(3, left), 1_100),
+        PickerOutcome::None
+    );
+    assert_eq!(path(&p), Some(PathBuf::from("/p/a1.jsonl")));
+    // two clicks far apart only select; two close together open
+    assert_eq!(
+        handle_mouse(&mut p, click(4, left), 1_200),
+        PickerOutcome::None
+    );
+    assert_eq!(
+        handle_mouse(&mut p, click(4, left), 5_000),
+        PickerOutcome::None
+    );
+    assert_eq!(
+        handle_mouse(&mut p, click(4, left), 5_200),
+        PickerOutcome::Open(chosen.clone())
+    );
+    // a click on a project header selects nothing new; the wheel moves
+    let _ = handle_mouse(&mut p, click(2, left), 9_000);
+    assert_eq!(path(&p), Some(chosen));
+    let _ = handle_mouse(&mut p, click(0, MouseEventKind::ScrollDown), 9_100);
+    assert_ne!(path(&p), Some(PathBuf::from("/p/a2.jsonl")));
+}

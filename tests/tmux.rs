@@ -50,3 +50,8 @@ fn picker_full_text_search_opens_at_the_match_in_tmux() {
 fn a_burst_of_2000_keys_moves_2000_rows_in_tmux() {
     script("tmux_keys.sh");
 }
+
+#[test]
+fn config_keys_errors_filter_and_editor_in_tmux() {
+    script("tmux_habits.sh");
+}

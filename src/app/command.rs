@@ -147,18 +147,33 @@ impl State {
             return;
         };
         if let Some(id) = self.item_id(&r) {
-            self.marks.insert(c, (r.agent, id));
+            let mark = super::state::Mark {
+                agent: r.agent,
+                id,
+                kind: r.kind,
+            };
+            self.marks.insert(c, mark);
             self.message = Some(format!("mark {c}: ' {c} comes back here"));
         }
     }
 
     /// `'{a-z}`: back to a marked row, opening what folds it away.
     pub(crate) fn goto_mark(&mut self, c: char) {
-        let Some(&(agent, id)) = self.marks.get(&c) else {
+        let Some(&mark) = self.marks.get(&c) else {
             self.message = Some(format!("no mark {c}"));
             return;
         };
-        match self.index_of(agent, id) {
+        // the row itself when it is there, else the item, opened
+        let here = self.rows.iter().position(|r| {
+            r.agent == mark.agent && r.kind == mark.kind && self.item_id(r) == Some(mark.id)
+        });
+        if let Some(i) = here {
+            self.select(i);
+            self.message = Some(format!("mark {c}"));
+            return;
+        }
+        let agent = mark.agent;
+        match self.index_of(agent, mark.id) {
             Some(i) => {
                 self.reveal((agent, i));
                 self.message = Some(format!("mark {c}"));

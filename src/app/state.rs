@@ -41,7 +41,16 @@ pub struct State {
     /// config, kept from session to session.
     pub settings: Settings,
     /// `m{a-z}`: rows to come back to with `'{a-z}` (this session only).
-    pub marks: std::collections::HashMap<char, (Option<u32>, ItemId)>,
+    pub marks: std::collections::HashMap<char, Mark>,
+}
+
+/// A marked row: its transcript, item and kind (a group's header and its
+/// first call are one item).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mark {
+    pub agent: Option<u32>,
+    pub id: ItemId,
+    pub kind: RowKind,
 }
 
 /// What the user set up (the config, `M`), carried across sessions.

@@ -99,14 +99,20 @@ pub fn parse(text: &str, name: &str) -> (Config, Vec<String>) {
             return (config, problems);
         }
     };
+    // the table is sorted by name: the problems are put in the file's order
+    let mut said: Vec<(usize, String)> = Vec::new();
     for (key, value) in table {
         let at = line_of_key(text, &key);
-        let mut say =
-            |line: usize, what: String| problems.push(format!("{name}:{line}: {what}; ignored"));
+        let mut say = |line: usize, what: String| said.push((line, what));
         if let Err(why) = setting(&mut config, &key, value, text, &mut say) {
             say(at, why);
         }
     }
+    said.sort_by_key(|(line, _)| *line);
+    problems.extend(
+        said.into_iter()
+            .map(|(line, what)| format!("{name}:{line}: {what}; ignored")),
+    );
     (config, problems)
 }
 
