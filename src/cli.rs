@@ -350,11 +350,10 @@ fn run_tui(cli: &Cli, config: &crate::config::Config, config_note: Option<String
     };
     if let crate::app::Start::Session(p) = &start
         && p.as_os_str() != "-"
+        && let Err(e) = std::fs::metadata(p)
     {
-        if let Err(e) = std::fs::metadata(p) {
-            eprintln!("ccv: {}: {}", term_path(p), term_line(&e.to_string()));
-            return 1;
-        }
+        eprintln!("ccv: {}: {}", term_path(p), term_line(&e.to_string()));
+        return 1;
     }
     // not a terminal (`ccv FILE | less`): the text, not a screen
     use std::io::IsTerminal;

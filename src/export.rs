@@ -158,10 +158,10 @@ pub fn visit_item<'a>(
         if let Some(r) = &c.result {
             f(Row::Result(item, c, r), agent);
         }
-        if let (Some(a), false) = (c.agent, opts.no_subagents) {
-            if let Some(sub) = session.agents.get(a as usize) {
-                visit_rows(session, &sub.transcript, Some(&sub.id), opts, f);
-            }
+        if let (Some(a), false) = (c.agent, opts.no_subagents)
+            && let Some(sub) = session.agents.get(a as usize)
+        {
+            visit_rows(session, &sub.transcript, Some(&sub.id), opts, f);
         }
     }
 }
@@ -207,10 +207,10 @@ pub fn visit_item_kept<'a>(
         if let Some(r) = &c.result {
             f(Row::Result(item, c, r), agent);
         }
-        if let (Some(a), false) = (c.agent, opts.no_subagents) {
-            if let Some(sub) = session.agents.get(a as usize) {
-                visit_rows_kept(session, &sub.transcript.items, Some(&sub.id), opts, keep, f);
-            }
+        if let (Some(a), false) = (c.agent, opts.no_subagents)
+            && let Some(sub) = session.agents.get(a as usize)
+        {
+            visit_rows_kept(session, &sub.transcript.items, Some(&sub.id), opts, keep, f);
         }
     }
 }

@@ -32,11 +32,10 @@ fn walk(v: &Value, n: &mut usize) {
         Value::Object(m) => {
             if let (Some(Value::String(t)), Some(Value::String(kind))) =
                 (m.get("text"), m.get("type"))
+                && kind == "text"
             {
-                if kind == "text" {
-                    check(&markdown(t, 80), 80);
-                    *n += 1;
-                }
+                check(&markdown(t, 80), 80);
+                *n += 1;
             }
             if let Some(Value::String(c)) = m.get("content") {
                 check(&ansi(c, 80, false), 80);
@@ -48,11 +47,11 @@ fn walk(v: &Value, n: &mut usize) {
                 }
                 *n += 1;
             }
-            if let Some(p) = m.get("structuredPatch") {
-                if let Ok(hunks) = serde_json::from_value::<Vec<Hunk>>(p.clone()) {
-                    check(&diff(&hunks, "a.ts", 80), 80);
-                    *n += 1;
-                }
+            if let Some(p) = m.get("structuredPatch")
+                && let Ok(hunks) = serde_json::from_value::<Vec<Hunk>>(p.clone())
+            {
+                check(&diff(&hunks, "a.ts", 80), 80);
+                *n += 1;
             }
             m.values().for_each(|v| walk(v, n));
         }

@@ -187,7 +187,7 @@ fn random_input_never_panics() {
         let bytes: Vec<u8> = (0..len)
             .map(|_| {
                 let r = rng.next();
-                if r % 4 == 0 {
+                if r.is_multiple_of(4) {
                     (r >> 8) as u8
                 } else {
                     alphabet[(r >> 8) as usize % alphabet.len()]

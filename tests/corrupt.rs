@@ -16,10 +16,10 @@ fn every_corrupt_line_is_reported() {
     let mut bad: BTreeMap<String, u64> = BTreeMap::new();
     for line in stats.lines() {
         let mut parts = line.split_whitespace();
-        if let (Some(k), Some(n)) = (parts.next(), parts.next()) {
-            if let (Some(kind), Ok(n)) = (k.strip_prefix("corrupt/"), n.parse()) {
-                bad.insert(kind.to_owned(), n);
-            }
+        if let (Some(k), Some(n)) = (parts.next(), parts.next())
+            && let (Some(kind), Ok(n)) = (k.strip_prefix("corrupt/"), n.parse())
+        {
+            bad.insert(kind.to_owned(), n);
         }
     }
     let count = |k: &str| bad.get(k).copied().unwrap_or(0);

@@ -38,7 +38,7 @@ fn check_file(name: &str, bytes: &[u8], seed: u64) {
         let n = 1 + (rng % 8192) as usize;
         let end = (at + n).min(bytes.len());
         s.feed(0, &bytes[at..end]);
-        if rng % 3 == 0 {
+        if rng.is_multiple_of(3) {
             s.flush_tail(0);
         }
         same(&s, &format!("{name} bytes ..{end}"));

@@ -74,10 +74,10 @@ fn walk(
         if keep(item) {
             hits.push((agent, i));
         }
-        if let Detail::Call(c) = &item.detail {
-            if let Some(a) = c.agent.filter(|&a| Some(a) != agent && depth < 8) {
-                walk(session, Some(a), 0, keep, hits, depth + 1);
-            }
+        if let Detail::Call(c) = &item.detail
+            && let Some(a) = c.agent.filter(|&a| Some(a) != agent && depth < 8)
+        {
+            walk(session, Some(a), 0, keep, hits, depth + 1);
         }
     }
 }
@@ -200,10 +200,10 @@ impl State {
         if item.off_branch {
             add.push(Fold::Branch(t.items[rows::unit_start(t, i)].id));
         }
-        if let Some(g) = item.group.and_then(|g| t.groups.get(g as usize)) {
-            if let Some(first) = t.items.get(g.first) {
-                add.push(Fold::Group(first.id));
-            }
+        if let Some(g) = item.group.and_then(|g| t.groups.get(g as usize))
+            && let Some(first) = t.items.get(g.first)
+        {
+            add.push(Fold::Group(first.id));
         }
         if open_item && (item.kind == Kind::ToolCall || rows::foldable(item)) {
             add.push(Fold::Item(item.id));

@@ -650,12 +650,12 @@ impl State {
             .rows
             .get(self.selected)
             .and_then(|r| r.fold(&self.session));
-        if let Some(Fold::Item(id)) = fold {
-            if !self.expanded.remove(&Fold::Full(id)) {
-                self.expanded.insert(Fold::Full(id));
-                if !self.expanded.contains(&Fold::Item(id)) {
-                    self.toggle(Fold::Item(id));
-                }
+        if let Some(Fold::Item(id)) = fold
+            && !self.expanded.remove(&Fold::Full(id))
+        {
+            self.expanded.insert(Fold::Full(id));
+            if !self.expanded.contains(&Fold::Item(id)) {
+                self.toggle(Fold::Item(id));
             }
         }
     }

@@ -106,10 +106,10 @@ pub fn spawn_searcher(root: PathBuf, tx: Sender<AppEvent>) -> Sender<String> {
 pub fn spawn_loader(path: PathBuf, generation: u64, tx: Sender<AppEvent>) {
     let send = move |event| tx.send(AppEvent::Load { generation, event }).is_ok();
     std::thread::spawn(move || {
-        if let Some(s) = preview(&path) {
-            if !send(LoadEvent::Preview(Box::new(s))) {
-                return;
-            }
+        if let Some(s) = preview(&path)
+            && !send(LoadEvent::Preview(Box::new(s)))
+        {
+            return;
         }
         // the header says how far the load got, ten times a second at most
         let mut last = std::time::Instant::now();
@@ -188,10 +188,11 @@ impl Ticker {
 
     pub fn want(&self, on: bool) {
         let was = self.wanted.swap(on, Ordering::SeqCst);
-        if on && !was {
-            if let Some(t) = &self.thread {
-                t.unpark();
-            }
+        if on
+            && !was
+            && let Some(t) = &self.thread
+        {
+            t.unpark();
         }
     }
 }

@@ -52,37 +52,35 @@ pub fn copy_text(
     let mut w = RowWriter::new(session, format, &mut buf);
     match *scope {
         CopyScope::Item { agent, id } => {
-            if let Some((t, name)) = transcript(session, agent) {
-                if let Some(item) = t.index_of(id).and_then(|i| t.items.get(i)) {
-                    // The user pointed at this item: copy it even when the
-                    // options would hide its kind.
-                    let opts = Options {
-                        no_thinking: false,
-                        no_tools: false,
-                        ..*opts
-                    };
-                    export::visit_item(session, item, name, &opts, &mut |r, a| w.row(r, a));
-                }
+            if let Some((t, name)) = transcript(session, agent)
+                && let Some(item) = t.index_of(id).and_then(|i| t.items.get(i))
+            {
+                // The user pointed at this item: copy it even when the
+                // options would hide its kind.
+                let opts = Options {
+                    no_thinking: false,
+                    no_tools: false,
+                    ..*opts
+                };
+                export::visit_item(session, item, name, &opts, &mut |r, a| w.row(r, a));
             }
         }
         CopyScope::Group { agent, group } => {
-            if let Some((t, name)) = transcript(session, agent) {
-                if let Some(items) = t
+            if let Some((t, name)) = transcript(session, agent)
+                && let Some(items) = t
                     .groups
                     .get(group)
                     .and_then(|g| t.items.get(g.first..=g.last))
-                {
-                    visit(session, items, name, opts, &|_| true, &mut w);
-                }
+            {
+                visit(session, items, name, opts, &|_| true, &mut w);
             }
         }
         CopyScope::Range { agent, from, to } => {
-            if let Some((t, name)) = transcript(session, agent) {
-                if let (Some(a), Some(b)) = (t.index_of(from), t.index_of(to)) {
-                    if let Some(items) = t.items.get(a.min(b)..=a.max(b)) {
-                        visit(session, items, name, opts, &|_| true, &mut w);
-                    }
-                }
+            if let Some((t, name)) = transcript(session, agent)
+                && let (Some(a), Some(b)) = (t.index_of(from), t.index_of(to))
+                && let Some(items) = t.items.get(a.min(b)..=a.max(b))
+            {
+                visit(session, items, name, opts, &|_| true, &mut w);
             }
         }
         CopyScope::Filtered { agent, keep } => {

@@ -273,7 +273,7 @@ impl State {
                 }
                 Err(RecvTimeoutError::Timeout) => {
                     ticks = ticks.wrapping_add(1);
-                    let dirs = !poll_mode || ticks % DIR_EVERY == 0;
+                    let dirs = !poll_mode || ticks.is_multiple_of(DIR_EVERY);
                     if dirs {
                         self.update_watches(&mut watcher, &mut poll_mode);
                     }
@@ -359,12 +359,12 @@ impl State {
             }
             // a directory that cannot be watched (watch limit reached...)
             // is not tried again: polling covers it
-            if let Err(e) = w.watch(&d, RecursiveMode::NonRecursive) {
-                if !*poll_mode {
-                    *poll_mode = true;
-                    let msg = format!("watching {}: {e}; polling instead", d.display());
-                    self.send(LiveEvent::Error(msg));
-                }
+            if let Err(e) = w.watch(&d, RecursiveMode::NonRecursive)
+                && !*poll_mode
+            {
+                *poll_mode = true;
+                let msg = format!("watching {}: {e}; polling instead", d.display());
+                self.send(LiveEvent::Error(msg));
             }
             self.watched.insert(d);
         }

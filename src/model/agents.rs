@@ -185,12 +185,12 @@ impl Session {
         self.agents[agent as usize].call = Some(CallRef { holder, item: call });
         let t = self.transcript_mut(holder);
         let mut kind = None;
-        if let Some(idx) = t.index_of(call) {
-            if let Detail::Call(c) = &mut t.items[idx].detail {
-                c.agent = Some(agent);
-                kind = input_str(c.input.get(), "subagent_type")
-                    .or_else(|| c.result.as_ref()?.extra.as_ref()?.agent_type.clone());
-            }
+        if let Some(idx) = t.index_of(call)
+            && let Detail::Call(c) = &mut t.items[idx].detail
+        {
+            c.agent = Some(agent);
+            kind = input_str(c.input.get(), "subagent_type")
+                .or_else(|| c.result.as_ref()?.extra.as_ref()?.agent_type.clone());
         }
         let a = &mut self.agents[agent as usize];
         if a.agent_type.is_none() {

@@ -279,10 +279,10 @@ impl Threads {
         for &n in order.iter().rev() {
             let n = n as usize;
             sig[n] |= significant(self.nodes[n].role);
-            if let Some(p) = parent[n] {
-                if sig[n] {
-                    sig[p as usize] = true;
-                }
+            if let Some(p) = parent[n]
+                && sig[n]
+            {
+                sig[p as usize] = true;
             }
         }
         self.off = vec![false; len];

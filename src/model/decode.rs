@@ -303,31 +303,30 @@ fn replace_lone_surrogates(s: &str) -> String {
     let mut last = 0;
     while i + 6 <= b.len() {
         if b[i] == b'\\' {
-            if b[i + 1] == b'u' {
-                if let Some(u) = hex4(&b[i + 2..i + 6]) {
-                    if (0xd800..0xdc00).contains(&u) {
-                        let pair_ok = i + 12 <= b.len()
-                            && b[i + 6] == b'\\'
-                            && b[i + 7] == b'u'
-                            && hex4(&b[i + 8..i + 12])
-                                .is_some_and(|l| (0xdc00..0xe000).contains(&l));
-                        if pair_ok {
-                            i += 12;
-                            continue;
-                        }
-                        out.push_str(&s[last..i]);
-                        out.push_str("\\uFFFD");
-                        i += 6;
-                        last = i;
+            if b[i + 1] == b'u'
+                && let Some(u) = hex4(&b[i + 2..i + 6])
+            {
+                if (0xd800..0xdc00).contains(&u) {
+                    let pair_ok = i + 12 <= b.len()
+                        && b[i + 6] == b'\\'
+                        && b[i + 7] == b'u'
+                        && hex4(&b[i + 8..i + 12]).is_some_and(|l| (0xdc00..0xe000).contains(&l));
+                    if pair_ok {
+                        i += 12;
                         continue;
                     }
-                    if (0xdc00..0xe000).contains(&u) {
-                        out.push_str(&s[last..i]);
-                        out.push_str("\\uFFFD");
-                        i += 6;
-                        last = i;
-                        continue;
-                    }
+                    out.push_str(&s[last..i]);
+                    out.push_str("\\uFFFD");
+                    i += 6;
+                    last = i;
+                    continue;
+                }
+                if (0xdc00..0xe000).contains(&u) {
+                    out.push_str(&s[last..i]);
+                    out.push_str("\\uFFFD");
+                    i += 6;
+                    last = i;
+                    continue;
                 }
             }
             // skip the escaped character (e.g. `\\`), so `\\ud800` is text

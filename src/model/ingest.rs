@@ -79,12 +79,11 @@ impl Session {
             "last-prompt" => {
                 self.meta.last_prompt = e.last_prompt.as_deref().map(str::to_owned);
                 self.meta.leaf_uuid = e.leaf_uuid.as_deref().map(str::to_owned);
-                if let Some(leaf) = e.leaf_uuid.as_deref() {
-                    if self.sources[source as usize].agent.is_none()
-                        && self.main.set_leaf_hint(leaf)
-                    {
-                        self.changes.rebuilt = true;
-                    }
+                if let Some(leaf) = e.leaf_uuid.as_deref()
+                    && self.sources[source as usize].agent.is_none()
+                    && self.main.set_leaf_hint(leaf)
+                {
+                    self.changes.rebuilt = true;
                 }
                 return Outcome::Hidden("last-prompt");
             }
@@ -97,10 +96,10 @@ impl Session {
                 return Outcome::Hidden("permission-mode");
             }
             "pr-link" => {
-                if let Some(u) = e.pr_url.as_deref() {
-                    if !self.meta.pr_links.iter().any(|p| p == u) {
-                        self.meta.pr_links.push(u.to_owned());
-                    }
+                if let Some(u) = e.pr_url.as_deref()
+                    && !self.meta.pr_links.iter().any(|p| p == u)
+                {
+                    self.meta.pr_links.push(u.to_owned());
                 }
                 return Outcome::Hidden("pr-link");
             }
@@ -249,14 +248,14 @@ impl Session {
         {
             return;
         }
-        if let Some(sid) = e.session_id.as_deref().or(e.session_id_snake.as_deref()) {
-            if !self.session_id_lines.iter().any(|s| s.id == sid) {
-                self.session_id_lines.push(super::session::SessionIdAt {
-                    id: sid.to_owned(),
-                    source,
-                    line,
-                });
-            }
+        if let Some(sid) = e.session_id.as_deref().or(e.session_id_snake.as_deref())
+            && !self.session_id_lines.iter().any(|s| s.id == sid)
+        {
+            self.session_id_lines.push(super::session::SessionIdAt {
+                id: sid.to_owned(),
+                source,
+                line,
+            });
         }
     }
 
@@ -273,25 +272,25 @@ impl Session {
         if e.is_sidechain == Some(true) || e.agent_id.is_some() {
             return;
         }
-        if let Some(c) = e.cwd.as_deref() {
-            if m.cwd.as_deref() != Some(c) {
-                m.cwd = Some(c.to_owned());
-            }
+        if let Some(c) = e.cwd.as_deref()
+            && m.cwd.as_deref() != Some(c)
+        {
+            m.cwd = Some(c.to_owned());
         }
-        if let Some(b) = e.git_branch.as_deref().filter(|b| !b.is_empty()) {
-            if m.git_branch.as_deref() != Some(b) {
-                m.git_branch = Some(b.to_owned());
-            }
+        if let Some(b) = e.git_branch.as_deref().filter(|b| !b.is_empty())
+            && m.git_branch.as_deref() != Some(b)
+        {
+            m.git_branch = Some(b.to_owned());
         }
-        if let Some(v) = e.version.as_deref() {
-            if m.version.as_deref() != Some(v) {
-                m.version = Some(v.to_owned());
-            }
+        if let Some(v) = e.version.as_deref()
+            && m.version.as_deref() != Some(v)
+        {
+            m.version = Some(v.to_owned());
         }
-        if let Some(sid) = e.session_id.as_deref().or(e.session_id_snake.as_deref()) {
-            if !m.session_ids.iter().any(|s| s == sid) {
-                m.session_ids.push(sid.to_owned());
-            }
+        if let Some(sid) = e.session_id.as_deref().or(e.session_id_snake.as_deref())
+            && !m.session_ids.iter().any(|s| s == sid)
+        {
+            m.session_ids.push(sid.to_owned());
         }
     }
 
@@ -428,10 +427,10 @@ impl Session {
         let Some(a) = e.attachment() else {
             return Outcome::Hidden("attachment");
         };
-        if let Some(h) = a.hook_name.as_deref().or(a.hook_event.as_deref()) {
-            if !self.meta.hooks.iter().any(|x| x == h) {
-                self.meta.hooks.push(h.to_owned());
-            }
+        if let Some(h) = a.hook_name.as_deref().or(a.hook_event.as_deref())
+            && !self.meta.hooks.iter().any(|x| x == h)
+        {
+            self.meta.hooks.push(h.to_owned());
         }
         let kind = a.kind.as_deref().unwrap_or("");
         let raw = e.attachment.map_or("", |r| r.get());

@@ -31,12 +31,11 @@ impl Session {
             self.push(target, None, item);
             return Outcome::Shown;
         }
-        if target == Target::Main {
-            if let Some(m) = msg.model.as_deref() {
-                if self.meta.model.as_deref() != Some(m) {
-                    self.meta.model = Some(m.to_owned());
-                }
-            }
+        if target == Target::Main
+            && let Some(m) = msg.model.as_deref()
+            && self.meta.model.as_deref() != Some(m)
+        {
+            self.meta.model = Some(m.to_owned());
         }
         let m = msg.id.as_deref().map(|id| {
             self.transcript_mut(target)
@@ -89,10 +88,11 @@ impl Session {
                 (Some(x), Some(p)) if x != p => break,
                 _ => {}
             }
-            if let Detail::Call(c) = &it.detail {
-                if c.result.is_none() && !c.server {
-                    lost.push(it.id);
-                }
+            if let Detail::Call(c) = &it.detail
+                && c.result.is_none()
+                && !c.server
+            {
+                lost.push(it.id);
             }
         }
         for id in lost {

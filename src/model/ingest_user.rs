@@ -151,11 +151,11 @@ impl Session {
                     item.text.push_str(&img.placeholder());
                 }
                 let files = mentioned_files(text);
-                if let Target::Agent(a) = target {
-                    if self.agents[a as usize].prompt.is_none() {
-                        self.agents[a as usize].prompt = Some(text.to_owned());
-                        self.link_by_prompt(a);
-                    }
+                if let Target::Agent(a) = target
+                    && self.agents[a as usize].prompt.is_none()
+                {
+                    self.agents[a as usize].prompt = Some(text.to_owned());
+                    self.link_by_prompt(a);
                 }
                 if !files.is_empty() || !images.is_empty() {
                     item.detail = Detail::Prompt(Box::new(PromptInfo { files, images }));
@@ -298,15 +298,15 @@ fn tool_result_text(c: Content<'_>, images: &mut Vec<Image>) -> String {
     match c {
         Content::Text(t) => t.into_owned(),
         Content::Blocks(bs) => {
-            if let [only] = &bs[..] {
-                if only.kind.as_deref() == Some("text") {
-                    return bs
-                        .into_iter()
-                        .next()
-                        .and_then(|b| b.text)
-                        .map(Cow::into_owned)
-                        .unwrap_or_default();
-                }
+            if let [only] = &bs[..]
+                && only.kind.as_deref() == Some("text")
+            {
+                return bs
+                    .into_iter()
+                    .next()
+                    .and_then(|b| b.text)
+                    .map(Cow::into_owned)
+                    .unwrap_or_default();
             }
             let mut out = String::new();
             for b in bs {

@@ -206,10 +206,10 @@ fn load(
     }
     if path != Path::new("-") {
         let mut ids = s.meta.session_ids.clone();
-        if let Some(stem) = path.file_stem().and_then(|s| s.to_str()) {
-            if !ids.iter().any(|i| i == stem) {
-                ids.push(stem.to_owned());
-            }
+        if let Some(stem) = path.file_stem().and_then(|s| s.to_str())
+            && !ids.iter().any(|i| i == stem)
+        {
+            ids.push(stem.to_owned());
         }
         let mut files = folder;
         for (p, id) in project_agent_files(path, &ids) {

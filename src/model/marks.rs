@@ -85,12 +85,12 @@ impl Marks {
         if v.is_empty() {
             self.items.remove(&id);
         }
-        if let Some(a) = agent {
-            if let Some(n) = self.agents.get_mut(&a) {
-                *n = n.saturating_sub(1);
-                if *n == 0 {
-                    self.agents.remove(&a);
-                }
+        if let Some(a) = agent
+            && let Some(n) = self.agents.get_mut(&a)
+        {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                self.agents.remove(&a);
             }
         }
     }
@@ -140,10 +140,12 @@ fn lost_calls(t: &Transcript, out: &mut HashSet<ItemId>) {
         return;
     };
     for i in t.items.get(..last).unwrap_or(&[]) {
-        if let Detail::Call(c) = &i.detail {
-            if c.result.is_none() && !c.server && i.message != Some(msg) {
-                out.insert(i.id);
-            }
+        if let Detail::Call(c) = &i.detail
+            && c.result.is_none()
+            && !c.server
+            && i.message != Some(msg)
+        {
+            out.insert(i.id);
         }
     }
 }
@@ -259,19 +261,20 @@ impl Tracker {
                 });
             }
         }
-        if let Detail::Call(c) = &item.detail {
-            if c.result.is_none() && !c.server {
-                let gone = match tr.last {
-                    Some((last, m)) if last != item.id && item.message != Some(m) => {
-                        !appended && t.index_of(last).is_some_and(|l| idx < l)
-                    }
-                    _ => false,
-                };
-                if gone {
-                    marks.add(agent, item.id, FindingKind::NoResult, item.line);
-                } else {
-                    tr.pending.insert(item.id, (item.message, item.line));
+        if let Detail::Call(c) = &item.detail
+            && c.result.is_none()
+            && !c.server
+        {
+            let gone = match tr.last {
+                Some((last, m)) if last != item.id && item.message != Some(m) => {
+                    !appended && t.index_of(last).is_some_and(|l| idx < l)
                 }
+                _ => false,
+            };
+            if gone {
+                marks.add(agent, item.id, FindingKind::NoResult, item.line);
+            } else {
+                tr.pending.insert(item.id, (item.message, item.line));
             }
         }
     }

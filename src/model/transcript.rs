@@ -298,10 +298,10 @@ impl Transcript {
         // the indexes of what follows move down by one
         for i in idx + 1..self.items.len() {
             let it = &self.items[i];
-            if let Some(m) = it.message.and_then(|m| self.messages.get_mut(m as usize)) {
-                if m.last_item == i {
-                    m.last_item = i - 1;
-                }
+            if let Some(m) = it.message.and_then(|m| self.messages.get_mut(m as usize))
+                && m.last_item == i
+            {
+                m.last_item = i - 1;
             }
             if let super::item::Detail::Call(c) = &it.detail {
                 if let Some(v) = self.tool_index.get_mut(&c.id).filter(|v| **v == i) {

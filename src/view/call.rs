@@ -58,10 +58,10 @@ pub fn line(
             if let Some(n) = x.total_tool_use_count {
                 extra.push(format!("{n} tool call{}", plural(n as usize)));
             }
-            if c.name == "Read" {
-                if let Some(n) = x.num_lines {
-                    extra.push(format!("{n} line{}", plural(n as usize)));
-                }
+            if c.name == "Read"
+                && let Some(n) = x.num_lines
+            {
+                extra.push(format!("{n} line{}", plural(n as usize)));
             }
             if let Some(n) = x.num_files.filter(|_| c.name == "Grep" || c.name == "Glob") {
                 extra.push(format!("{n} file{}", plural(n as usize)));
@@ -80,10 +80,10 @@ pub fn line(
                 extra.push(msg);
             }
         }
-        if let (Some(a), Some(b)) = (item.timestamp, r.timestamp) {
-            if b - a >= 1000 {
-                extra.push(human_duration((b - a) as u64));
-            }
+        if let (Some(a), Some(b)) = (item.timestamp, r.timestamp)
+            && b - a >= 1000
+        {
+            extra.push(human_duration((b - a) as u64));
         }
     } else if state == CallState::Running {
         extra.push(running_note(item, now));

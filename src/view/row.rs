@@ -229,22 +229,21 @@ fn item_row(
             }
         }
         Kind::System => {
-            if let Detail::System(info) = &item.detail {
-                if let SystemInfo::CompactBoundary {
+            if let Detail::System(info) = &item.detail
+                && let SystemInfo::CompactBoundary {
                     trigger,
                     pre_tokens,
                     micro,
                 } = &**info
-                {
-                    return vec![divider(
-                        &h.time,
-                        *micro,
-                        trigger.as_deref(),
-                        *pre_tokens,
-                        tw,
-                        th,
-                    )];
-                }
+            {
+                return vec![divider(
+                    &h.time,
+                    *micro,
+                    trigger.as_deref(),
+                    *pre_tokens,
+                    tw,
+                    th,
+                )];
             }
             h.lines(short_or_full(&item.text, tw, expanded, th), vec![])
         }
@@ -540,10 +539,10 @@ fn group_summary(t: &Transcript, group: u32) -> (String, bool) {
     if pending > 0 {
         parts.push(format!("{pending} running"));
     }
-    if let (Some(a), Some(b)) = (start, end) {
-        if b > a {
-            parts.push(human_duration((b - a) as u64));
-        }
+    if let (Some(a), Some(b)) = (start, end)
+        && b > a
+    {
+        parts.push(human_duration((b - a) as u64));
     }
     (parts.join(" · "), errors > 0)
 }
@@ -576,10 +575,10 @@ fn subagent_summary(session: &Session, agent: u32, call_item: &Item) -> String {
     parts.push(format!("{calls} tool call{}", plural(calls)));
     let first = t.items.iter().find_map(|i| i.timestamp);
     let last = t.items.iter().rev().find_map(|i| i.timestamp);
-    if let (Some(a), Some(b)) = (first, last) {
-        if b > a {
-            parts.push(human_duration((b - a) as u64));
-        }
+    if let (Some(a), Some(b)) = (first, last)
+        && b > a
+    {
+        parts.push(human_duration((b - a) as u64));
     }
     if let Some(c) = t.cost.label() {
         parts.push(c);
