@@ -480,7 +480,7 @@ impl Viewer {
                 self.state.list.cache.clear();
                 false
             }
-            AppEvent::Signal(sig) if sig == signal_hook::consts::SIGTSTP => {
+            AppEvent::Signal(sig) if workers::is_suspend(sig) => {
                 self.suspend();
                 false
             }

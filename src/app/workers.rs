@@ -28,6 +28,7 @@ pub fn spawn_input(tx: Sender<AppEvent>) {
 
 /// SIGTERM, SIGINT and SIGHUP end the viewer; SIGTSTP suspends it (the
 /// loop puts the terminal back first, then stops the process).
+#[cfg(unix)]
 pub fn spawn_signals(tx: Sender<AppEvent>) {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM, SIGTSTP};
     let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGINT, SIGHUP, SIGTSTP])
@@ -41,6 +42,23 @@ pub fn spawn_signals(tx: Sender<AppEvent>) {
             }
         }
     });
+}
+
+/// Windows has no such signals: Ctrl-C arrives as a key in raw mode.
+#[cfg(not(unix))]
+pub fn spawn_signals(_tx: Sender<AppEvent>) {}
+
+/// Whether a signal asks to suspend (SIGTSTP).
+pub fn is_suspend(sig: i32) -> bool {
+    #[cfg(unix)]
+    {
+        sig == signal_hook::consts::SIGTSTP
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = sig;
+        false
+    }
 }
 
 pub fn spawn_scan(root: PathBuf, tx: Sender<AppEvent>) {
