@@ -65,6 +65,10 @@ pub enum Command {
         /// Leave out subagent transcripts.
         #[arg(long)]
         no_subagents: bool,
+        /// Replace secrets (API keys, tokens, private keys, passwords,
+        /// credentials in URLs...) with [REDACTED:kind]; counts on stderr.
+        #[arg(long)]
+        redact: bool,
         /// Session file, or - for stdin.
         path: PathBuf,
     },
@@ -193,6 +197,7 @@ pub fn main() -> i32 {
             no_thinking,
             no_tools,
             no_subagents,
+            redact,
             path,
         }) => {
             let opts = Options {
@@ -200,6 +205,7 @@ pub fn main() -> i32 {
                 no_thinking,
                 no_tools,
                 no_subagents,
+                redact,
             };
             run_export(&path, &opts)
         }
@@ -380,6 +386,7 @@ fn run_tui(cli: &Cli, config: &crate::config::Config, config_note: Option<String
             keys: std::rc::Rc::new(config.keymap()),
             export_dir: config.export_dir.clone(),
             mouse: config.mouse.unwrap_or(true),
+            redact: crate::app::state::Redaction::Off,
         },
         filters: config.filters,
         sort: config.picker_sort.unwrap_or_default(),
@@ -406,6 +413,7 @@ fn print_instead(start: &crate::app::Start) -> i32 {
         no_thinking: false,
         no_tools: false,
         no_subagents: false,
+        redact: false,
     };
     match start {
         Start::Session(p) | Start::Project(p) => run_export(p, &opts),
@@ -453,6 +461,7 @@ fn run_export(path: &Path, opts: &Options) -> i32 {
         }
     };
     report_problems(&session);
+    let _ = crate::redact::take_counts();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let code = match export::export(&session, opts, &mut out).and_then(|_| out.flush()) {
@@ -463,6 +472,12 @@ fn run_export(path: &Path, opts: &Options) -> i32 {
             1
         }
     };
+    if opts.redact {
+        eprintln!(
+            "ccv: {}",
+            crate::redact::describe(&crate::redact::take_counts())
+        );
+    }
     // The process ends now: freeing a 100 MB session item by item would
     // cost a tenth of the export's time for nothing.
     std::mem::forget(session);

@@ -19,6 +19,8 @@ pub enum Format {
     Text,
     Markdown,
     Json,
+    /// One self-contained page (see [`crate::html`]).
+    Html,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -27,6 +29,8 @@ pub struct Options {
     pub no_thinking: bool,
     pub no_tools: bool,
     pub no_subagents: bool,
+    /// Secrets replaced by `[REDACTED:kind]` (see [`crate::redact`]).
+    pub redact: bool,
 }
 
 /// One row of the transcript as exported: an item, or the result of the
@@ -237,6 +241,7 @@ pub struct RowWriter<'s, 'w> {
     out: &'w mut dyn Write,
     rows: usize,
     err: io::Result<()>,
+    redact: bool,
 }
 
 impl<'s, 'w> RowWriter<'s, 'w> {
@@ -247,17 +252,25 @@ impl<'s, 'w> RowWriter<'s, 'w> {
             out,
             rows: 0,
             err: Ok(()),
+            redact: false,
         }
+    }
+
+    /// Secrets in the rows replaced (see [`crate::redact`]).
+    pub fn redacting(mut self, on: bool) -> Self {
+        self.redact = on;
+        self
     }
 
     pub fn row(&mut self, row: Row<'_>, agent: Option<&str>) {
         if self.err.is_ok() {
-            self.err = write_row(
+            self.err = write_row_redacted(
                 self.session,
                 row,
                 agent,
                 self.format,
                 self.rows == 0,
+                self.redact,
                 self.out,
             );
             self.rows += 1;
@@ -273,19 +286,54 @@ impl<'s, 'w> RowWriter<'s, 'w> {
 }
 
 pub fn export(session: &Session, opts: &Options, out: &mut dyn Write) -> io::Result<()> {
+    if opts.format == Format::Html {
+        return crate::html::write(session, opts, &|_| true, out);
+    }
     let mut err = Ok(());
     let mut first = true;
     if opts.format == Format::Markdown {
-        out.write_all(markdown_title_block(session).as_bytes())?;
+        let title = markdown_title_block(session);
+        let title = if opts.redact {
+            crate::redact::active().redact(&title).into_owned()
+        } else {
+            title
+        };
+        out.write_all(title.as_bytes())?;
     }
     visit_session(session, opts, &mut |row, agent| {
         if err.is_ok() {
-            err = write_row(session, row, agent, opts.format, first, out);
+            err = write_row_redacted(session, row, agent, opts.format, first, opts.redact, out);
             first = false;
         }
     });
     err?;
     out.flush()
+}
+
+/// [`write_row`], its secrets replaced when `redact`: the row is made
+/// whole first, so no secret is cut between two writes.
+pub fn write_row_redacted(
+    session: &Session,
+    row: Row<'_>,
+    agent: Option<&str>,
+    format: Format,
+    first: bool,
+    redact: bool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    if !redact {
+        return write_row(session, row, agent, format, first, out);
+    }
+    let mut buf = Vec::new();
+    write_row(session, row, agent, format, first, &mut buf)?;
+    let text = String::from_utf8_lossy(&buf);
+    let r = crate::redact::active();
+    let red = if format == Format::Json {
+        r.redact_json(&text)
+    } else {
+        r.redact(&text)
+    };
+    out.write_all(red.as_bytes())
 }
 
 pub fn write_row(
@@ -298,7 +346,8 @@ pub fn write_row(
 ) -> io::Result<()> {
     match format {
         Format::Text => write_text(row, agent, first, out),
-        Format::Markdown => write_markdown(row, agent, first, out),
+        // a page is written whole (`crate::html`); a row alone, as markdown
+        Format::Markdown | Format::Html => write_markdown(row, agent, first, out),
         Format::Json => write_json(session, row, agent, out),
     }
 }

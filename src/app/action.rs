@@ -52,6 +52,8 @@ pub enum Action {
     EditLine,
     /// `F`: the selected call's file (at its line) in the editor.
     EditFile,
+    /// `#`: redact copies, then the screen too, then nothing.
+    ToggleRedact,
     /// `M`: turn mouse capture off (the terminal's own selection) or on.
     ToggleMouse,
     /// `e`: write the transcript as filtered to a markdown file.
@@ -123,6 +125,7 @@ pub const NAMED: &[(&str, Action)] = &[
     ("edit_line", Action::EditLine),
     ("edit_file", Action::EditFile),
     ("toggle_mouse", Action::ToggleMouse),
+    ("toggle_redact", Action::ToggleRedact),
     ("open_newer", Action::OpenNewer),
     ("go_back", Action::GoBack),
     ("resume", Action::Resume),

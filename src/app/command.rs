@@ -8,7 +8,8 @@ use crate::model::ItemId;
 use crate::rows::SessionExt;
 
 /// The commands `:` knows, for the message when one is not.
-const COMMANDS: &str = ":LINE  :export[!] FILE  :set [no]tools|thinking|meta|errors|mouse  :q";
+const COMMANDS: &str =
+    ":LINE  :export[!] FILE  :set [no]tools|thinking|meta|errors|mouse  :redact  :q";
 
 impl State {
     /// Runs a command line (without its `:`).
@@ -26,6 +27,7 @@ impl State {
             },
             "export" | "export!" | "w" | "w!" => self.export_to(arg, cmd.ends_with('!')),
             "set" | "se" => self.set(arg),
+            "redact" => self.toggle_redact(),
             "q" | "quit" | "q!" => self.quit = true,
             "help" | "h" => self.mode = Mode::Help,
             _ => {
@@ -62,6 +64,7 @@ impl State {
         let format = match ext.as_deref() {
             Some("md" | "markdown") => Format::Markdown,
             Some("json" | "jsonl") => Format::Json,
+            Some("html" | "htm") => Format::Html,
             _ => Format::Text,
         };
         self.requests.push(Request::Export {
@@ -135,6 +138,32 @@ impl State {
         }
         self.filters.errors = !self.filters.errors;
         self.rebuild();
+    }
+
+    /// `#`: off → copies and exports → the screen too → off. The screen
+    /// changes by reading the session again through the redactor.
+    pub(crate) fn toggle_redact(&mut self) {
+        use super::state::Redaction;
+        let next = match self.settings.redact {
+            Redaction::Off => Redaction::Copies,
+            Redaction::Copies => Redaction::Screen,
+            Redaction::Screen => Redaction::Off,
+        };
+        let screen_changed =
+            (next == Redaction::Screen) != (self.settings.redact == Redaction::Screen);
+        self.settings.redact = next;
+        crate::redact::set_screen(next == Redaction::Screen);
+        if screen_changed {
+            self.requests.push(Request::Reload);
+        }
+        self.message = Some(
+            match next {
+                Redaction::Off => "redaction off",
+                Redaction::Copies => "copies and exports redacted (# again: the screen too)",
+                Redaction::Screen => "the screen, copies and exports redacted (# again: off)",
+            }
+            .into(),
+        );
     }
 
     /// `m{a-z}`: remembers the selected row.

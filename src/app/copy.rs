@@ -93,8 +93,13 @@ impl State {
             no_thinking: !self.filters.thinking,
             no_tools: !self.filters.tools,
             no_subagents: false,
+            redact: self.settings.redact.copies(),
         };
+        let _ = crate::redact::take_counts();
         let text = copy_text(&self.session, scope, self.copy_format, &opts);
+        self.redacted = opts
+            .redact
+            .then(|| crate::redact::describe(&crate::redact::take_counts()));
         if text.rows == 0 {
             self.message = Some("Nothing to copy".into());
             return;
@@ -165,6 +170,16 @@ impl State {
                 .ok_or("this row has no file line"),
             _ => Err("c then: c command/input  o output  p path  s session id  l FILE:LINE"),
         };
+        let part = part.map(|(text, what)| {
+            if self.settings.redact.copies() {
+                let _ = crate::redact::take_counts();
+                let t = crate::redact::active().redact(&text).into_owned();
+                self.redacted = Some(crate::redact::describe(&crate::redact::take_counts()));
+                (t, what)
+            } else {
+                (text, what)
+            }
+        });
         match part {
             Ok((text, what)) if !text.is_empty() => {
                 self.message = Some(format!("Copying {what}…"));

@@ -46,9 +46,17 @@ pub fn write(state: &State, path: &Path, format: Format, overwrite: bool) -> io:
         no_thinking: !state.filters.thinking,
         no_tools: !state.filters.tools,
         no_subagents: false,
+        redact: state.settings.redact.copies(),
     };
     let filters = state.filters;
     let keep = move |i: &crate::model::Item| filters.keeps(i);
+    if format == Format::Html {
+        let mut out = io::BufWriter::new(file);
+        crate::html::write(session, &opts, &keep, &mut out)?;
+        out.flush()?;
+        let rows = session.main.items.iter().filter(|i| keep(i)).count();
+        return Ok(rows);
+    }
     let text = crate::clipboard::copy_text(
         session,
         &crate::clipboard::CopyScope::Filtered {

@@ -139,6 +139,10 @@ pub const BINDINGS: &[Binding] = &[
         &[(ch('R'), Action::Resume)],
         "resume in claude (or copy the command)",
     ),
+    bind(
+        &[(ch('#'), Action::ToggleRedact)],
+        "redact: copies / + screen / off",
+    ),
     bind(&[(ch('M'), Action::ToggleMouse)], "mouse capture on / off"),
     bind(&[], "Ctrl-z: suspend (fg comes back)"),
     bind(&[], "picker: Ctrl-F search all, Tab sort"),

@@ -614,6 +614,13 @@ impl Viewer {
                     find,
                     read_only,
                 } => self.edit(&file, line, find.as_deref(), read_only),
+                Request::Reload => {
+                    if let Some(path) = self.current.clone() {
+                        let keep = (self.state.live.newer.clone(), self.state.live.back.clone());
+                        self.open(path, self.project);
+                        (self.state.live.newer, self.state.live.back) = keep;
+                    }
+                }
                 Request::Mouse(on) => {
                     if let Err(e) = restore::set_mouse(on) {
                         self.state.message = Some(format!("mouse: {e}"));
@@ -677,6 +684,7 @@ impl Viewer {
                 return;
             }
         }
+        let redacted = self.state.redacted.take();
         self.state.message = Some(match self.copy_label.take() {
             // `Copied the resume command to the clipboard (claude is not
             // on PATH)`, not `Copied 1 row (110 B)`
@@ -692,5 +700,9 @@ impl Viewer {
             Some(label) => format!("{label}: {}", outcome.message),
             None => outcome.message,
         });
+        if let (Some(r), Some(m)) = (redacted, &mut self.state.message) {
+            m.push_str(" · ");
+            m.push_str(&r);
+        }
     }
 }

@@ -40,6 +40,8 @@ pub struct State {
     /// The keys, where `e` writes, whether the mouse is captured: from the
     /// config, kept from session to session.
     pub settings: Settings,
+    /// What the last copy's redaction replaced (`2 redacted: 1 github…`).
+    pub redacted: Option<String>,
     /// `m{a-z}`: rows to come back to with `'{a-z}` (this session only).
     pub marks: std::collections::HashMap<char, Mark>,
 }
@@ -61,6 +63,25 @@ pub struct Settings {
     pub export_dir: Option<std::path::PathBuf>,
     /// Mouse capture on: the wheel scrolls ccv, a click selects.
     pub mouse: bool,
+    /// `#`: secrets left out of copies and exports, and of the screen.
+    pub redact: Redaction,
+}
+
+/// What `#` redacts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Redaction {
+    #[default]
+    Off,
+    /// Copies and exports made from the viewer.
+    Copies,
+    /// Those and the screen (for sharing it).
+    Screen,
+}
+
+impl Redaction {
+    pub fn copies(self) -> bool {
+        self != Redaction::Off
+    }
 }
 
 impl Default for Settings {
@@ -69,6 +90,7 @@ impl Default for Settings {
             keys: Default::default(),
             export_dir: None,
             mouse: true,
+            redact: Redaction::Off,
         }
     }
 }
@@ -129,6 +151,8 @@ pub enum Request {
     },
     /// Turn the terminal's mouse reporting on or off.
     Mouse(bool),
+    /// Read the session again (the screen's redaction changed).
+    Reload,
 }
 
 impl State {
@@ -154,6 +178,7 @@ impl State {
             requests: Vec::new(),
             settings: Settings::default(),
             marks: Default::default(),
+            redacted: None,
         };
         s.rebuild();
         s.select_last();
@@ -573,6 +598,7 @@ pub fn perform_action(s: &mut State, action: Action) {
             other => s.mode = other,
         },
         Action::ToggleErrors => s.toggle_errors(),
+        Action::ToggleRedact => s.toggle_redact(),
         Action::EditLine => s.edit_line(),
         Action::EditFile => s.edit_file(),
         Action::ToggleMouse => {

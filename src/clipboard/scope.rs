@@ -49,7 +49,7 @@ pub fn copy_text(
     opts: &Options,
 ) -> CopyText {
     let mut buf = Vec::new();
-    let mut w = RowWriter::new(session, format, &mut buf);
+    let mut w = RowWriter::new(session, format, &mut buf).redacting(opts.redact);
     match *scope {
         CopyScope::Item { agent, id } => {
             if let Some((t, name)) = transcript(session, agent)

@@ -55,6 +55,9 @@ pub fn default_text() -> String {
          # [themes.mine]\n\
          # base = \"light\"\n\
          # user = \"#005f87 bold\"\n\n\
+         # Secrets of your own for --redact and # (kind = \"regular expression\"):\n\
+         # [redact]\n\
+         # internal-host = \"[a-z0-9-]+\\\\.corp\\\\.example\\\\.com\"\n\n\
          # Prices in USD per million tokens, over the bundled table, by model family.\n\
          # Cache rates left out are 1.25x (5 min write), 2x (1 h write), 0.1x (read) the input.\n\
          # [prices.claude-opus-4-5]\n\

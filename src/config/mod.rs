@@ -36,6 +36,8 @@ pub struct Config {
     pub picker_sort: Option<SortBy>,
     /// What a session opens with (`[filters]`).
     pub filters: Option<Filters>,
+    /// `[redact]`: kind = "regex", secrets of the user's own.
+    pub redact: Vec<(String, String)>,
     /// `[keys]`: actions bound to other keys, in the file's order.
     pub keys: Vec<(Action, Vec<Key>)>,
     /// Where it came from, when a file was read.
@@ -194,43 +196,9 @@ fn setting(
                 }
             }
         }
+        "redact" => redact_patterns(config, table(value)?, &line, say),
         "colors" => config.colors = styles(table(value)?, "colors", &line, say),
-        "themes" => {
-            for (theme, v) in table(value)? {
-                let at = line(&theme);
-                let Value::Table(mut t) = v else {
-                    say(at, format!("themes.{}: not a table", one_line(&theme)));
-                    continue;
-                };
-                let base = match t.remove("base") {
-                    Some(Value::String(b)) => b,
-                    Some(_) => {
-                        say(
-                            at,
-                            format!("themes.{}.base: not a string", one_line(&theme)),
-                        );
-                        "dark".into()
-                    }
-                    None => "dark".into(),
-                };
-                if !matches!(base.as_str(), "dark" | "light" | "mono" | "auto") {
-                    say(
-                        at,
-                        format!(
-                            "themes.{}.base: `{}`: dark, light, mono or auto",
-                            one_line(&theme),
-                            one_line(&base)
-                        ),
-                    );
-                }
-                let styles = styles(t, &format!("themes.{theme}"), &line, say);
-                config.themes.push(UserTheme {
-                    name: theme,
-                    base,
-                    styles,
-                });
-            }
-        }
+        "themes" => themes(config, table(value)?, &line, say),
         "prices" => {
             for (family, v) in table(value)? {
                 match v
@@ -246,6 +214,90 @@ fn setting(
         other => return Err(format!("unknown setting `{}`", one_line(other))),
     }
     Ok(())
+}
+
+/// `[redact]`: kind = "regex"; each pattern must compile.
+fn redact_patterns(
+    config: &mut Config,
+    t: toml::Table,
+    line: &dyn Fn(&str) -> usize,
+    say: &mut dyn FnMut(usize, String),
+) {
+    for (kind, v) in t {
+        let at = line(&kind);
+        match v.as_str() {
+            Some(p) => match regex::Regex::new(p) {
+                Ok(_)
+                    if kind
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') =>
+                {
+                    config.redact.push((kind, p.to_owned()))
+                }
+                Ok(_) => say(
+                    at,
+                    format!(
+                        "redact.{}: a kind is letters, digits, - and _",
+                        one_line(&kind)
+                    ),
+                ),
+                Err(e) => say(
+                    at,
+                    format!("redact.{}: {}", one_line(&kind), one_line(&e.to_string())),
+                ),
+            },
+            None => say(
+                at,
+                format!(
+                    "redact.{}: a regular expression (a string)",
+                    one_line(&kind)
+                ),
+            ),
+        }
+    }
+}
+
+/// `[themes.NAME]`: a base (`dark`, `light`, `mono`, `auto`) and styles.
+fn themes(
+    config: &mut Config,
+    t: toml::Table,
+    line: &dyn Fn(&str) -> usize,
+    say: &mut dyn FnMut(usize, String),
+) {
+    for (theme, v) in t {
+        let at = line(&theme);
+        let Value::Table(mut t) = v else {
+            say(at, format!("themes.{}: not a table", one_line(&theme)));
+            continue;
+        };
+        let base = match t.remove("base") {
+            Some(Value::String(b)) => b,
+            Some(_) => {
+                say(
+                    at,
+                    format!("themes.{}.base: not a string", one_line(&theme)),
+                );
+                "dark".into()
+            }
+            None => "dark".into(),
+        };
+        if !matches!(base.as_str(), "dark" | "light" | "mono" | "auto") {
+            say(
+                at,
+                format!(
+                    "themes.{}.base: `{}`: dark, light, mono or auto",
+                    one_line(&theme),
+                    one_line(&base)
+                ),
+            );
+        }
+        let styles = styles(t, &format!("themes.{theme}"), &line, say);
+        config.themes.push(UserTheme {
+            name: theme,
+            base,
+            styles,
+        });
+    }
 }
 
 /// `action = "key"` or `action = ["key", ...]` (`[]`: unbound).
@@ -353,8 +405,14 @@ impl Config {
         (theme, problem)
     }
 
-    /// Makes the config's prices the ones every cost uses.
+    /// Makes the config's prices the ones every cost uses, and its
+    /// secret patterns join the redactor's.
     pub fn apply(&self) {
+        if !self.redact.is_empty()
+            && let Ok(r) = crate::redact::Redactor::new(&self.redact)
+        {
+            crate::redact::install(r);
+        }
         if !self.prices.is_empty() {
             PriceTable::install(PriceTable::bundled().with_overrides(self.prices.iter().cloned()));
         }

@@ -159,6 +159,9 @@ pub struct Session {
     /// `None` until its first conversation line says, then the agent's id
     /// (its lines are the main transcript) or `Some(None)`.
     pub(super) lone_agent: Option<Option<Box<str>>>,
+    /// Lines pass through the redactor before they are read (the viewer's
+    /// screen redaction): set when the session is made.
+    pub(super) redacting: bool,
 }
 
 pub const MAIN: u16 = 0;
@@ -232,7 +235,10 @@ impl Session {
     }
 
     pub fn new(path: Option<PathBuf>) -> Self {
-        let mut s = Session::default();
+        let mut s = Session {
+            redacting: crate::redact::screen(),
+            ..Session::default()
+        };
         s.sources.push(Source {
             path,
             agent: None,
@@ -459,6 +465,16 @@ impl Session {
     }
 
     fn ingest_line(&mut self, source: u16, line: u32, bytes: &[u8]) {
+        // redacting keeps a line valid JSON (see `crate::redact`)
+        let redacted;
+        let bytes = if self.redacting {
+            redacted = crate::redact::active()
+                .redact_json(&String::from_utf8_lossy(bytes))
+                .into_owned();
+            redacted.as_bytes()
+        } else {
+            bytes
+        };
         if self.sources[source as usize].garbage.held.is_some() {
             // the held run ends before a readable line: its row goes first
             // (decoding twice only the first line after a run of garbage)

@@ -308,6 +308,11 @@ fn status_line(s: &State, width: u16) -> Line<'static> {
     if !s.settings.mouse {
         left.push("mouse off (M)".into());
     }
+    match s.settings.redact {
+        crate::app::state::Redaction::Off => {}
+        crate::app::state::Redaction::Copies => left.push("redacting copies (#)".into()),
+        crate::app::state::Redaction::Screen => left.push("REDACTED screen (#)".into()),
+    }
     if !s.search.query.is_empty() {
         left.push(format!(
             "/{} ({})",

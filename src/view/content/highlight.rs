@@ -113,6 +113,16 @@ fn lang_alias(lang: &str) -> &str {
     }
 }
 
+/// The syntax for `lang` (a token, a file name or path; a shebang when
+/// empty), with its set: one rule for the viewer and the HTML export.
+pub fn syntax_for(
+    lang: &str,
+    text: &str,
+) -> Option<(&'static SyntaxSet, &'static SyntaxReference)> {
+    let ss = &assets().syntaxes;
+    find_syntax(ss, lang, text).map(|s| (ss, s))
+}
+
 /// Finds a syntax by language token (`rust`, `rs`, `py`), file name or
 /// path (`src/main.rs`, `Makefile`), or a shebang when `lang` is empty.
 fn find_syntax<'a>(ss: &'a SyntaxSet, lang: &str, text: &str) -> Option<&'a SyntaxReference> {

@@ -1,0 +1,467 @@
+//! `ccv export --format html`: one self-contained page. Inline CSS, no
+//! script (a Content-Security-Policy forbids any, and every request out of
+//! the page); rows coloured and labelled as in the viewer; tool groups,
+//! calls, thinking, long outputs, subagents and abandoned branches folded
+//! in `<details>`; code highlighted with classes; images embedded.
+//!
+//! Every string from the session is made safe for a screen (`sanitize`),
+//! redacted when asked, then HTML-escaped, in that order, here or in
+//! pulldown-cmark's renderer (whose raw-HTML events are turned to text).
+
+mod code;
+mod images;
+mod markdown;
+
+use crate::export::Options;
+use crate::model::item::{Detail, Item, Kind, ToolCall, ToolResult};
+use crate::model::label::{self, Tone};
+use crate::model::session::Session;
+use crate::model::text::sanitize;
+use crate::model::time::format_iso;
+use crate::model::transcript::Transcript;
+use std::borrow::Cow;
+use std::io::{self, Write};
+
+const STYLE: &str = include_str!("style.css");
+/// Output lines past which a result is folded under its first lines.
+const LONG: usize = 20;
+const MAX_DEPTH: u8 = 8;
+
+/// `&`, `<`, `>`, `"`, `'` escaped: safe in text and in quoted attributes.
+pub fn esc(s: &str) -> Cow<'_, str> {
+    let bytes = s.as_bytes();
+    let special = |b: &u8| matches!(b, b'&' | b'<' | b'>' | b'"' | b'\'');
+    let Some(first) = bytes.iter().position(special) else {
+        return Cow::Borrowed(s);
+    };
+    let mut out = String::with_capacity(s.len() + s.len() / 8 + 16);
+    let mut last = 0;
+    for (i, b) in bytes.iter().enumerate().skip(first) {
+        let rep = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#39;",
+            _ => continue,
+        };
+        // the specials are ASCII: `i` is a char boundary
+        out.push_str(&s[last..i]);
+        out.push_str(rep);
+        last = i + 1;
+    }
+    out.push_str(&s[last..]);
+    Cow::Owned(out)
+}
+
+struct Page<'a> {
+    session: &'a Session,
+    opts: &'a Options,
+    keep: &'a dyn Fn(&Item) -> bool,
+    images: images::Images,
+    out: String,
+}
+
+/// Writes the page of `session`: items `keep` accepts and `opts` allows.
+pub fn write(
+    session: &Session,
+    opts: &Options,
+    keep: &dyn Fn(&Item) -> bool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let mut p = Page {
+        session,
+        opts,
+        keep,
+        images: images::Images::of(session),
+        out: String::with_capacity(1 << 16),
+    };
+    code::new_page();
+    p.head();
+    out.write_all(p.out.as_bytes())?;
+    p.out.clear();
+    p.transcript(&session.main, 0, &mut |p| {
+        // a unit at a time: the page is never held whole
+        let r = out.write_all(p.out.as_bytes());
+        p.out.clear();
+        r
+    })?;
+    if !opts.no_subagents {
+        for a in session.unlinked_agents() {
+            p.agent(a, 0);
+        }
+    }
+    p.out.push_str("</main>\n<footer>Exported by ccv ");
+    p.out.push_str(env!("CARGO_PKG_VERSION"));
+    if opts.redact {
+        p.out.push_str(" · secrets redacted");
+    }
+    p.out.push_str("</footer>\n</body>\n</html>\n");
+    out.write_all(p.out.as_bytes())?;
+    out.flush()
+}
+
+impl Page<'_> {
+    /// Session text, made safe and redacted (not yet escaped).
+    fn clean<'s>(&self, s: &'s str) -> Cow<'s, str> {
+        let safe = sanitize(s);
+        if !self.opts.redact {
+            return safe;
+        }
+        match crate::redact::active().redact(&safe) {
+            Cow::Borrowed(_) => safe,
+            Cow::Owned(o) => Cow::Owned(o),
+        }
+    }
+
+    /// Session text as escaped HTML.
+    fn text(&self, s: &str) -> String {
+        esc(&self.clean(s)).into_owned()
+    }
+
+    fn head(&mut self) {
+        let s = self.session;
+        let m = &s.meta;
+        let title = s
+            .title()
+            .map(|t| self.text(t))
+            .unwrap_or_else(|| "Session".into());
+        let fig = crate::model::figures::Figures::of(s, m.last_activity.unwrap_or(0));
+        let mut fields: Vec<(&str, String)> = Vec::new();
+        let mut field = |name, v: Option<String>| {
+            if let Some(v) = v.filter(|v| !v.is_empty()) {
+                fields.push((name, v));
+            }
+        };
+        field("Project", m.cwd.as_deref().map(|c| self.text(c)));
+        field("Branch", m.git_branch.as_deref().map(|b| self.text(b)));
+        field("Session", m.session_ids.last().map(|i| self.text(i)));
+        field("Model", m.model.as_deref().map(|x| self.text(x)));
+        field("Started", m.started.map(format_iso));
+        field("Last activity", m.last_activity.map(format_iso));
+        let t = &fig.tokens;
+        if t.total() > 0 {
+            field(
+                "Tokens",
+                Some(format!(
+                    "{} in · {} out · {} cache write · {} cache read",
+                    t.input, t.output, t.cache_creation, t.cache_read
+                )),
+            );
+        }
+        field("Cost", fig.cost_usd().map(|c| format!("${c:.2}")));
+        field(
+            "Prompts · tool calls",
+            Some(format!("{} · {}", fig.prompts, fig.tool_calls)),
+        );
+        let o = &mut self.out;
+        o.push_str("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+        o.push_str("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; style-src 'unsafe-inline'\">\n");
+        o.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
+        o.push_str(&format!("<title>{title} — ccv</title>\n<style>\n{STYLE}\n"));
+        o.push_str(&code::stylesheet());
+        o.push_str("</style>\n</head>\n<body>\n<header>\n");
+        o.push_str(&format!("<h1>{title}</h1>\n<dl>\n"));
+        for (name, v) in fields {
+            o.push_str(&format!("<dt>{name}</dt><dd>{v}</dd>\n"));
+        }
+        o.push_str("</dl>\n</header>\n<main>\n");
+    }
+
+    /// A transcript's units: branches and groups folded. `flush` is called
+    /// after each top-level unit.
+    fn transcript(
+        &mut self,
+        t: &Transcript,
+        depth: u8,
+        flush: &mut dyn FnMut(&mut Self) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let mut i = 0;
+        while i < t.items.len() {
+            let item = &t.items[i];
+            if item.off_branch {
+                let mut j = i;
+                while t.items.get(j).is_some_and(|x| x.off_branch) {
+                    j += 1;
+                }
+                let shown: Vec<&Item> = t.items[i..j].iter().filter(|x| self.shows(x)).collect();
+                if !shown.is_empty() {
+                    self.out.push_str(&format!(
+                        "<details class=\"branch\"><summary>{} message{} on an earlier branch (rewound or edited)</summary>\n",
+                        shown.len(),
+                        if shown.len() == 1 { "" } else { "s" }
+                    ));
+                    for x in shown {
+                        self.item(x, depth);
+                    }
+                    self.out.push_str("</details>\n");
+                }
+                i = j;
+            } else if let Some(g) = item
+                .group
+                .and_then(|g| t.groups.get(g as usize))
+                .filter(|g| g.first == i && g.last > i)
+            {
+                let end = (g.last + 1).min(t.items.len());
+                self.group(&t.items[i..end], depth);
+                i = end;
+            } else {
+                if self.shows(item) {
+                    self.item(item, depth);
+                }
+                i += 1;
+            }
+            if depth == 0 {
+                flush(self)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn shows(&self, item: &Item) -> bool {
+        let o = self.opts;
+        let tools = matches!(item.kind, Kind::ToolCall | Kind::ToolResult);
+        (self.keep)(item)
+            && !(o.no_thinking && item.kind == Kind::Thinking)
+            && !(o.no_tools && tools)
+    }
+
+    fn group(&mut self, items: &[Item], depth: u8) {
+        let shown: Vec<&Item> = items.iter().filter(|x| self.shows(x)).collect();
+        if shown.is_empty() {
+            return;
+        }
+        let calls: Vec<&ToolCall> = items
+            .iter()
+            .filter_map(|x| match &x.detail {
+                Detail::Call(c) => Some(&**c),
+                _ => None,
+            })
+            .collect();
+        let mut names: Vec<(String, usize)> = Vec::new();
+        for c in &calls {
+            let n = self.text(&c.name);
+            match names.iter_mut().find(|(m, _)| *m == n) {
+                Some(e) => e.1 += 1,
+                None => names.push((n, 1)),
+            }
+        }
+        let errors = calls
+            .iter()
+            .filter(|c| {
+                c.result
+                    .as_ref()
+                    .is_some_and(|r| r.is_error && !r.rejected())
+            })
+            .count();
+        let mut summary = format!(
+            "{} tool call{}",
+            calls.len(),
+            if calls.len() == 1 { "" } else { "s" }
+        );
+        for (n, k) in names {
+            summary.push_str(&if k > 1 {
+                format!(" · {n} ×{k}")
+            } else {
+                format!(" · {n}")
+            });
+        }
+        if errors > 0 {
+            summary.push_str(&format!(
+                " · <span class=\"err\">{errors} error{}</span>",
+                if errors == 1 { "" } else { "s" }
+            ));
+        }
+        let time = self.time(shown[0]);
+        self.out.push_str(&format!(
+            "<details class=\"group\"><summary><span class=\"meta\">{time}<span class=\"label\">▸ Tools</span></span>{summary}</summary>\n<div class=\"members\">\n"
+        ));
+        for x in shown {
+            self.item(x, depth);
+        }
+        self.out.push_str("</div></details>\n");
+    }
+
+    fn time(&self, item: &Item) -> String {
+        match item.timestamp {
+            Some(ms) => {
+                let iso = format_iso(ms);
+                let hm = iso.get(11..16).unwrap_or("").to_owned();
+                format!("<time datetime=\"{iso}\" title=\"{iso}\">{hm}</time>")
+            }
+            None => "<time></time>".into(),
+        }
+    }
+
+    fn item(&mut self, item: &Item, depth: u8) {
+        let l = label::of_item(item);
+        let class = tone_class(l.tone);
+        let time = self.time(item);
+        let note = l
+            .note
+            .map(|n| format!(" <span class=\"note\">({n})</span>"))
+            .unwrap_or_default();
+        let head = format!(
+            "<span class=\"meta\">{time}<span class=\"label\">{} {}</span></span>{note}",
+            l.glyph, l.name
+        );
+        if let Detail::Call(c) = &item.detail {
+            self.call(item, c, &head, depth);
+            return;
+        }
+        let folded = matches!(
+            item.kind,
+            Kind::Thinking | Kind::Compaction | Kind::Meta | Kind::Unknown | Kind::Unreadable
+        ) || matches!(item.kind, Kind::System | Kind::Command)
+            && item.text.trim().contains('\n');
+        let body = self.body(item);
+        if folded {
+            // cut before escaping: an entity cut in two would show
+            let first = self.clean(
+                item.text
+                    .lines()
+                    .find(|l| !l.trim().is_empty())
+                    .unwrap_or(""),
+            );
+            let first: String = first.chars().take(120).collect();
+            let first = esc(&first);
+            self.out.push_str(&format!(
+                "<details class=\"row {class}\"><summary>{head}<span class=\"first\">{first}</span></summary><div class=\"body\">{body}</div></details>\n"
+            ));
+        } else {
+            self.out.push_str(&format!(
+                "<div class=\"row {class}\">{head}<div class=\"body\">{body}</div></div>\n"
+            ));
+        }
+        if let Detail::OrphanResult(r) = &item.detail {
+            self.result(r);
+        }
+    }
+
+    fn body(&mut self, item: &Item) -> String {
+        let mut b = String::new();
+        let text = self.clean(&item.text);
+        match item.kind {
+            Kind::Assistant | Kind::Thinking | Kind::Compaction if !item.flags.synthetic => {
+                markdown::to_html(&text, &mut b)
+            }
+            _ => markdown::plain(&text, &mut b),
+        }
+        b.push_str(
+            &self
+                .images
+                .html_for(item.source, item.line, self.opts.redact),
+        );
+        b
+    }
+
+    fn call(&mut self, item: &Item, c: &ToolCall, head: &str, depth: u8) {
+        let state = match &c.result {
+            None => "no result",
+            Some(r) if r.rejected() => "declined",
+            Some(r) if r.is_error => "failed",
+            Some(_) => "",
+        };
+        let err = if state == "failed" { " failed" } else { "" };
+        let name = self.text(&c.name);
+        let summary = self.text(c.summary.lines().next().unwrap_or(""));
+        let state_html = if state.is_empty() {
+            String::new()
+        } else {
+            format!(" <span class=\"state\">{state}</span>")
+        };
+        self.out.push_str(&format!(
+            "<details class=\"call{err}\"><summary>{head} <b>{name}</b> <code>{summary}</code>{state_html}</summary>\n<div class=\"input\">"
+        ));
+        self.input(item, c);
+        self.out.push_str("</div>\n");
+        if let Some(r) = &c.result {
+            self.result(r);
+        }
+        if let Some(a) = c
+            .agent
+            .filter(|_| !self.opts.no_subagents && depth < MAX_DEPTH)
+        {
+            self.agent(a, depth + 1);
+        }
+        self.out.push_str("</details>\n");
+    }
+
+    /// What the call was asked: a command, a diff, a file's content, else
+    /// its JSON.
+    fn input(&mut self, _item: &Item, c: &ToolCall) {
+        let v: serde_json::Value = serde_json::from_str(c.input.get()).unwrap_or_default();
+        let s = |k: &str| v.get(k).and_then(|x| x.as_str());
+        let path = s("file_path").or(s("notebook_path")).unwrap_or("");
+        let mut html = String::new();
+        if let Some(cmd) = s("command") {
+            // a command reads as it is; highlighting each would cost more
+            // than the rest of the page
+            html.push_str("<pre class=\"code\">");
+            html.push_str(&esc(&self.clean(cmd)));
+            html.push_str("</pre>");
+        } else if let (Some(old), Some(new)) = (s("old_string"), s("new_string")) {
+            match c.result.as_ref().and_then(|r| r.patch()) {
+                Some(h) if !self.opts.redact => code::hunks(h, &mut html),
+                _ => code::diff(&self.clean(old), &self.clean(new), &mut html),
+            }
+        } else if let Some(content) = s("content") {
+            code::block(&self.clean(content), path, &mut html);
+        } else if let Ok(pretty) = serde_json::to_string_pretty(&v) {
+            html.push_str("<pre class=\"code\">");
+            html.push_str(&esc(&self.clean(&pretty)));
+            html.push_str("</pre>");
+        }
+        self.out.push_str(&html);
+    }
+
+    fn result(&mut self, r: &ToolResult) {
+        let class = if r.is_error && !r.rejected() {
+            "result error"
+        } else {
+            "result"
+        };
+        let text = self.clean(r.message()).into_owned();
+        let lines = text.lines().count();
+        let mut body = String::new();
+        markdown::plain(&text, &mut body);
+        body.push_str(&self.images.html_for(r.source, r.line, self.opts.redact));
+        if lines > LONG {
+            let first: String = text.lines().take(3).collect::<Vec<_>>().join("\n");
+            let mut head = String::new();
+            markdown::plain(&first, &mut head);
+            self.out.push_str(&format!(
+                "<div class=\"{class}\">{head}<details class=\"long\"><summary>all {lines} lines</summary>{body}</details></div>\n"
+            ));
+        } else {
+            self.out
+                .push_str(&format!("<div class=\"{class}\">{body}</div>\n"));
+        }
+    }
+
+    fn agent(&mut self, a: u32, depth: u8) {
+        let Some(agent) = self.session.agents.get(a as usize) else {
+            return;
+        };
+        let label = self.text(&agent.label(self.session));
+        self.out.push_str(&format!(
+            "<details class=\"agent\"><summary>{label}</summary>\n<div class=\"members\">\n"
+        ));
+        let _ = self.transcript(&agent.transcript, depth.max(1), &mut |_| Ok(()));
+        self.out.push_str("</div></details>\n");
+    }
+}
+
+fn tone_class(t: Tone) -> &'static str {
+    match t {
+        Tone::User => "user",
+        Tone::Assistant => "assistant",
+        Tone::Thinking => "thinking",
+        Tone::ToolCall => "call",
+        Tone::ToolResult => "toolresult",
+        Tone::Error => "error",
+        Tone::System => "system",
+        Tone::Dim => "dim",
+        Tone::Unknown => "unknown",
+    }
+}
