@@ -464,7 +464,12 @@ fn run_export(path: &Path, opts: &Options) -> i32 {
     let _ = crate::redact::take_counts();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
-    let code = match export::export(&session, opts, &mut out).and_then(|_| out.flush()) {
+    let written = if opts.format == Format::Html {
+        crate::html::write(&session, opts, &|_| true, &mut out)
+    } else {
+        export::export(&session, opts, &mut out)
+    };
+    let code = match written.and_then(|_| out.flush()) {
         Ok(()) => 0,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
         Err(e) => {

@@ -19,7 +19,7 @@ pub enum Format {
     Text,
     Markdown,
     Json,
-    /// One self-contained page (see [`crate::html`]).
+    /// One self-contained page (written by `crate::html`, not here).
     Html,
 }
 
@@ -286,9 +286,6 @@ impl<'s, 'w> RowWriter<'s, 'w> {
 }
 
 pub fn export(session: &Session, opts: &Options, out: &mut dyn Write) -> io::Result<()> {
-    if opts.format == Format::Html {
-        return crate::html::write(session, opts, &|_| true, out);
-    }
     let mut err = Ok(());
     let mut first = true;
     if opts.format == Format::Markdown {

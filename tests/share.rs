@@ -17,7 +17,11 @@ fn export(s: &ccv::model::Session, format: Format, redact: bool) -> (String, usi
         redact,
         ..Options::default()
     };
-    ccv::export::export(s, &opts, &mut out).expect("export");
+    if format == Format::Html {
+        ccv::html::write(s, &opts, &|_| true, &mut out).expect("export");
+    } else {
+        ccv::export::export(s, &opts, &mut out).expect("export");
+    }
     let n = ccv::redact::take_counts().values().sum();
     (String::from_utf8(out).expect("utf-8"), n)
 }
