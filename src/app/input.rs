@@ -24,17 +24,24 @@ pub trait Source {
 
 pub struct Terminal;
 
-/// How long a read waits before it looks whether the terminal is being
-/// handed over (an editor); 4 wake-ups a second while idle.
-const HANDOFF_CHECK: Duration = Duration::from_millis(250);
-
 impl Source for Terminal {
+    /// Blocks until an event: no wake-up while idle. A handoff (the
+    /// editor) wakes the read with a SIGWINCH, whose resize event it
+    /// returns; the reader then parks before reading again.
+    #[cfg(unix)]
+    fn read(&mut self) -> std::io::Result<Event> {
+        HANDOFF.park_if_asked();
+        crossterm::event::read()
+    }
+
+    /// Without SIGWINCH the read looks at the handoff four times a second.
+    #[cfg(not(unix))]
     fn read(&mut self) -> std::io::Result<Event> {
         loop {
-            if crossterm::event::poll(HANDOFF_CHECK)? {
+            HANDOFF.park_if_asked();
+            if crossterm::event::poll(Duration::from_millis(250))? {
                 return crossterm::event::read();
             }
-            HANDOFF.park_if_asked();
         }
     }
 
@@ -62,6 +69,11 @@ impl Handoff {
     pub fn pause(&self) {
         let Ok(mut s) = self.state.lock() else { return };
         s.0 = true;
+        // the reader is blocked in a read: a resize wakes it
+        #[cfg(unix)]
+        {
+            let _ = signal_hook::low_level::raise(signal_hook::consts::SIGWINCH);
+        }
         let deadline = std::time::Instant::now() + Duration::from_secs(1);
         while !s.1 {
             let left = deadline.saturating_duration_since(std::time::Instant::now());
