@@ -141,6 +141,17 @@ pub enum Command {
     },
     /// Print the man page (roff): `ccv man > ccv.1; man ./ccv.1`.
     Man,
+    /// Every session written lately, live: running (which tool), thinking,
+    /// waiting for you, stalled, interrupted, failed, idle. Enter opens one
+    /// following its end; q comes back. Piped: one snapshot as a table.
+    Top {
+        /// Sessions written within this many minutes (default 30, or
+        /// `[top] minutes` of the config).
+        #[arg(long)]
+        minutes: Option<u32>,
+        /// Projects root (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects).
+        root: Option<PathBuf>,
+    },
     /// Check the config file and say where it is; `--default` prints a
     /// config with every setting at its default, commented
     /// (`ccv config --default > ~/.config/ccv/config.toml`).
@@ -296,6 +307,24 @@ pub fn main() -> i32 {
             no_subagents,
             path,
         }) => crate::check::run(&path, json, no_subagents),
+        Some(Command::Top { minutes, ref root }) => {
+            let Some(root) = root.clone().or_else(crate::paths::projects_root) else {
+                eprintln!("ccv: no projects root (set CLAUDE_CONFIG_DIR or HOME, or pass ROOT)");
+                return 2;
+            };
+            let mut config = config;
+            if let Some(m) = minutes {
+                config.top.minutes = m.max(1);
+            }
+            show(
+                &cli,
+                &config,
+                config_note,
+                crate::app::Start::Top(root),
+                None,
+                None,
+            )
+        }
         None => run_tui(&cli, &config, config_note),
     }
 }
@@ -324,7 +353,6 @@ fn path_and_line(path: Option<&Path>, then: Option<&Path>) -> (Option<PathBuf>, 
 }
 
 fn run_tui(cli: &Cli, config: &crate::config::Config, config_note: Option<String>) -> i32 {
-    let color = crate::view::theme::want_color(cli.no_color);
     let (path, line) = path_and_line(cli.path.as_deref(), cli.then.as_deref());
     let (start, message) = match (&path, cli.demo) {
         (_, true) => (crate::app::Start::Demo, None),
@@ -361,10 +389,23 @@ fn run_tui(cli: &Cli, config: &crate::config::Config, config_note: Option<String
         eprintln!("ccv: {}: {}", term_path(p), term_line(&e.to_string()));
         return 1;
     }
+    show(cli, config, config_note, start, message, line)
+}
+
+/// Draws `start` (or prints it when stdout is not a terminal).
+fn show(
+    cli: &Cli,
+    config: &crate::config::Config,
+    config_note: Option<String>,
+    start: crate::app::Start,
+    message: Option<String>,
+    line: Option<u32>,
+) -> i32 {
+    let color = crate::view::theme::want_color(cli.no_color);
     // not a terminal (`ccv FILE | less`): the text, not a screen
     use std::io::IsTerminal;
     if !std::io::stdout().is_terminal() {
-        return print_instead(&start);
+        return print_instead(&start, config.top.minutes);
     }
     // the theme asks the terminal its background: only when drawing
     let (theme, theme_note) = config.theme(cli.theme.as_deref(), color);
@@ -390,6 +431,7 @@ fn run_tui(cli: &Cli, config: &crate::config::Config, config_note: Option<String
         },
         filters: config.filters,
         sort: config.picker_sort.unwrap_or_default(),
+        top: config.top.clone(),
     };
     let r = crate::app::run::run_with(start, opts);
     if let Some(code) = crate::app::restore::signal_exit_code() {
@@ -406,7 +448,7 @@ fn run_tui(cli: &Cli, config: &crate::config::Config, config_note: Option<String
 
 /// What `ccv PATH` prints when stdout is not a terminal: a session's text
 /// export, or a projects root's list.
-fn print_instead(start: &crate::app::Start) -> i32 {
+fn print_instead(start: &crate::app::Start, top_minutes: u32) -> i32 {
     use crate::app::Start;
     let opts = Options {
         format: Format::Text,
@@ -418,6 +460,7 @@ fn print_instead(start: &crate::app::Start) -> i32 {
     match start {
         Start::Session(p) | Start::Project(p) => run_export(p, &opts),
         Start::Stdin => run_export(Path::new("-"), &opts),
+        Start::Top(root) => crate::top::print::run(root, i64::from(top_minutes) * 60_000),
         Start::Picker(root) => run_list(Some(root.clone()), false),
         Start::Demo => {
             let session = crate::app::demo::session();

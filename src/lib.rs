@@ -19,4 +19,5 @@ pub mod redact;
 pub mod rows;
 pub mod search;
 pub mod stats;
+pub mod top;
 pub mod view;

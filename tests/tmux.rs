@@ -55,3 +55,8 @@ fn a_burst_of_2000_keys_moves_2000_rows_in_tmux() {
 fn config_keys_errors_filter_and_editor_in_tmux() {
     script("tmux_habits.sh");
 }
+
+#[test]
+fn top_shows_states_change_live_in_tmux() {
+    script("tmux_top.sh");
+}

@@ -29,6 +29,8 @@ pub enum AppEvent {
     /// What a search across sessions found for a query (the picker's
     /// full-text mode).
     Found(String, Result<crate::search::Found, String>),
+    /// `ccv top`: a session to watch, or what a watched one appended.
+    Top(crate::top::TopEvent),
 }
 
 #[derive(Debug)]

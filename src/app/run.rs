@@ -31,6 +31,9 @@ pub enum Start {
     Demo,
     /// The session picker over a projects root; `q` in the viewer returns to it.
     Picker(PathBuf),
+    /// `ccv top`: the sessions of a projects root written lately; `q` in
+    /// the viewer returns to it.
+    Top(PathBuf),
 }
 
 /// How the viewer starts, beyond what it opens.
@@ -48,6 +51,29 @@ pub struct Options {
     pub filters: Option<crate::rows::Filters>,
     /// The picker's first order.
     pub sort: crate::picker::SortBy,
+    /// `ccv top`: its window, and what a session that starts waiting does.
+    pub top: TopSettings,
+}
+
+/// `[top]` of the config.
+#[derive(Debug, Clone)]
+pub struct TopSettings {
+    /// Sessions written within this many minutes are shown.
+    pub minutes: u32,
+    /// Ring the terminal bell when a session starts waiting for you.
+    pub bell: bool,
+    /// Set the terminal's title to how many wait (`ccv top: 2 waiting`).
+    pub title: bool,
+}
+
+impl Default for TopSettings {
+    fn default() -> Self {
+        TopSettings {
+            minutes: 30,
+            bell: false,
+            title: false,
+        }
+    }
 }
 
 pub fn run(start: Start) -> anyhow::Result<()> {
@@ -129,10 +155,11 @@ fn is_ctrl_z(k: &crossterm::event::KeyEvent) -> bool {
         && matches!(k.code, KeyCode::Char('z' | 'Z'))
 }
 
-/// What the terminal shows: the session list, or a session.
+/// What the terminal shows: the session list, the overview, or a session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Screen {
     Picker,
+    Top,
     Viewer,
 }
 
@@ -170,6 +197,12 @@ struct Viewer {
     copy_label: Option<String>,
     /// The picker's first order (the config's).
     sort: crate::picker::SortBy,
+    /// `ccv top`: the overview, the followers of its sessions, its settings.
+    top: Option<crate::top::TopState>,
+    top_followers: std::collections::HashMap<PathBuf, Follower>,
+    top_settings: TopSettings,
+    /// Where `q` in the viewer goes back to (the picker, the overview).
+    home: Option<Screen>,
 }
 
 impl Viewer {
@@ -210,6 +243,10 @@ impl Viewer {
             resume: None,
             copy_label: None,
             sort: opts.sort,
+            top: None,
+            top_followers: Default::default(),
+            top_settings: opts.top.clone(),
+            home: None,
         }
     }
 
@@ -222,7 +259,18 @@ impl Viewer {
             Start::Session(path) => self.open(path, false),
             Start::Project(path) => self.open(path, true),
             Start::Stdin => self.follow_stdin(),
+            Start::Top(root) => {
+                self.start_top(root);
+                if let Some(t) = &mut self.top {
+                    t.message = self.state.message.take();
+                }
+                self.screen = Screen::Top;
+                self.home = Some(Screen::Top);
+            }
             Start::Picker(root) => {
+                // the sessions written lately head the list
+                self.start_top(root.clone());
+                self.home = Some(Screen::Picker);
                 self.picker_root = Some(root.clone());
                 workers::spawn_scan(root, self.tx.clone());
                 let mut picker = crate::picker::PickerState::new(now_ms());
@@ -233,6 +281,15 @@ impl Viewer {
                 self.screen = Screen::Picker;
             }
         }
+    }
+
+    /// Watches the root for sessions written lately (the overview, or the
+    /// picker's section of them).
+    fn start_top(&mut self, root: PathBuf) {
+        let tx = self.tx.clone();
+        crate::top::watch::spawn(root.clone(), move |e| tx.send(AppEvent::Top(e)).is_ok());
+        let window = i64::from(self.top_settings.minutes) * 60_000;
+        self.top = Some(crate::top::TopState::new(root, window, now_ms()));
     }
 
     /// Sends a full-text query to the search worker (started at the first).
@@ -315,14 +372,12 @@ impl Viewer {
             while let Some(ev) = next.take().or_else(|| rx.try_recv().ok()) {
                 live |= matches!(ev, AppEvent::Live { .. });
                 shown |= self.handle(ev);
-                if self.state.quit
-                    && self.screen == Screen::Viewer
-                    && self.picker.is_some()
-                    && self.error.is_none()
-                {
-                    // q in the viewer goes back to the picker
+                if let Some(home) = self.home.filter(|_| {
+                    self.state.quit && self.screen == Screen::Viewer && self.error.is_none()
+                }) {
+                    // q in the viewer goes back to the picker or the overview
                     self.state.quit = false;
-                    self.screen = Screen::Picker;
+                    self.screen = home;
                     self.generation += 1;
                     self.follower = None;
                 }
@@ -348,8 +403,11 @@ impl Viewer {
             if live && let Some(t) = &mut self.trace_live {
                 t.drawn(&self.state.session);
             }
+            self.tell_waiting();
+            let top_ticks = matches!(self.screen, Screen::Top | Screen::Picker)
+                && self.top.as_ref().is_some_and(|t| t.ticking());
             self.ticker
-                .want(self.screen == Screen::Viewer && self.state.running_on_screen());
+                .want(top_ticks || self.screen == Screen::Viewer && self.state.running_on_screen());
             if shown && first_frame.is_none() {
                 first_frame = Some(t0.elapsed());
             }
@@ -361,14 +419,31 @@ impl Viewer {
     }
 
     fn draw(&mut self) -> std::io::Result<()> {
-        match &self.picker {
-            Some(p) if self.screen == Screen::Picker => self
+        if let (Some(t), Screen::Top) = (&self.top, self.screen) {
+            return self
                 .term
                 .draw(|f| {
-                    crate::picker::draw(f, f.area(), p);
+                    crate::top::draw(f, f.area(), t);
                     crate::view::color::fit_buffer(f.buffer_mut());
                 })
-                .map(|_| ()),
+                .map(|_| ());
+        }
+        match &self.picker {
+            Some(p) if self.screen == Screen::Picker => {
+                let top = self.top.as_ref();
+                self.term
+                    .draw(|f| {
+                        let mut area = f.area();
+                        if let Some(t) = top {
+                            let used = crate::top::ui::draw_section(f, area, t);
+                            area.y += used;
+                            area.height -= used;
+                        }
+                        crate::picker::draw(f, area, p);
+                        crate::view::color::fit_buffer(f.buffer_mut());
+                    })
+                    .map(|_| ())
+            }
             _ => self
                 .term
                 .draw(|f| {
@@ -446,6 +521,25 @@ impl Viewer {
                 false
             }
             AppEvent::Term(_) if self.screen == Screen::Picker => false,
+            AppEvent::Term(crossterm::event::Event::Key(k)) if self.screen == Screen::Top => {
+                let Some(t) = &mut self.top else {
+                    return false;
+                };
+                match crate::top::handle_key(t, k) {
+                    crate::top::TopOutcome::Open(path) => {
+                        self.screen = Screen::Viewer;
+                        self.open(path, true);
+                    }
+                    crate::top::TopOutcome::Quit => self.state.quit = true,
+                    crate::top::TopOutcome::None => {}
+                }
+                false
+            }
+            AppEvent::Term(_) if self.screen == Screen::Top => false,
+            AppEvent::Top(e) => {
+                self.on_top(e);
+                false
+            }
             AppEvent::Term(e) => {
                 use super::state::Mode;
                 let keys = &self.state.settings.keys;
@@ -473,6 +567,13 @@ impl Viewer {
             }
             AppEvent::Tick => {
                 self.state.tick(now_ms());
+                if let Some(t) = &mut self.top {
+                    for f in t.tick(now_ms()) {
+                        if let crate::top::Follow::Stop(p) = f {
+                            self.top_followers.remove(&p);
+                        }
+                    }
+                }
                 false
             }
             AppEvent::Highlighted => {
@@ -528,11 +629,14 @@ impl Viewer {
                 true
             }
             LoadEvent::Failed(e) => {
-                if self.picker.is_some() {
+                if let Some(home) = self.home {
                     // back to the list, saying why
-                    self.screen = Screen::Picker;
+                    self.screen = home;
                     if let Some(p) = &mut self.picker {
-                        p.message = Some(e);
+                        p.message = Some(e.clone());
+                    }
+                    if let (Some(t), Screen::Top) = (&mut self.top, home) {
+                        t.message = Some(e);
                     }
                 } else {
                     self.error = Some(e);
@@ -642,6 +746,60 @@ impl Viewer {
                 }
             }
         }
+    }
+
+    /// An event of the overview: a session to follow, or its appends.
+    fn on_top(&mut self, e: crate::top::TopEvent) {
+        let Some(t) = &mut self.top else { return };
+        t.now_ms = now_ms();
+        match t.apply(e) {
+            crate::top::Follow::Start(path) => {
+                let tx = self.tx.clone();
+                let key = path.clone();
+                let sink = move |event| {
+                    tx.send(AppEvent::Top(crate::top::TopEvent::Live {
+                        path: key.clone(),
+                        event,
+                    }))
+                    .is_ok()
+                };
+                match live::spawn(FollowSpec::new(path.clone()), sink) {
+                    Ok(f) => {
+                        self.top_followers.insert(path, f);
+                    }
+                    Err(e) => t.message = Some(format!("not following {}: {e}", path.display())),
+                }
+            }
+            crate::top::Follow::Stop(p) => {
+                self.top_followers.remove(&p);
+            }
+            crate::top::Follow::Nothing => {}
+        }
+    }
+
+    /// A session went from working to waiting: the bell and the title,
+    /// when the config asks (through ccv's own sanitising).
+    fn tell_waiting(&mut self) {
+        let Some(t) = &mut self.top else { return };
+        if t.newly_waiting.is_empty() {
+            return;
+        }
+        t.newly_waiting.clear();
+        let waiting = t
+            .rows
+            .iter()
+            .filter(|w| w.activity == crate::model::activity::Activity::Waiting)
+            .count();
+        use std::io::Write;
+        let out = self.term.backend_mut();
+        if self.top_settings.bell {
+            let _ = out.write_all(b"\x07");
+        }
+        if self.top_settings.title {
+            let title = crate::model::text::term_line(&format!("ccv top: {waiting} waiting"));
+            let _ = crossterm::execute!(out, crossterm::terminal::SetTitle(title));
+        }
+        let _ = out.flush();
     }
 
     /// Hands the terminal to the editor and takes it back when it quits.

@@ -55,6 +55,12 @@ pub fn default_text() -> String {
          # [themes.mine]\n\
          # base = \"light\"\n\
          # user = \"#005f87 bold\"\n\n\
+         # ccv top: sessions written within this many minutes; ring the bell or set\n\
+         # the terminal's title when a session starts waiting for you\n\
+         [top]\n\
+         minutes = 30\n\
+         bell = false\n\
+         title = false\n\n\
          # Secrets of your own for --redact and # (kind = \"regular expression\"):\n\
          # [redact]\n\
          # internal-host = \"[a-z0-9-]+\\\\.corp\\\\.example\\\\.com\"\n\n\

@@ -36,6 +36,8 @@ pub struct Config {
     pub picker_sort: Option<SortBy>,
     /// What a session opens with (`[filters]`).
     pub filters: Option<Filters>,
+    /// `[top]`: the overview's window, bell and title.
+    pub top: crate::app::run::TopSettings,
     /// `[redact]`: kind = "regex", secrets of the user's own.
     pub redact: Vec<(String, String)>,
     /// `[keys]`: actions bound to other keys, in the file's order.
@@ -197,6 +199,25 @@ fn setting(
             }
         }
         "redact" => redact_patterns(config, table(value)?, &line, say),
+        "top" => {
+            for (k, v) in table(value)? {
+                let at = line(&k);
+                match (k.as_str(), &v) {
+                    ("minutes", Value::Integer(m)) if *m >= 1 => {
+                        config.top.minutes = u32::try_from(*m).unwrap_or(u32::MAX)
+                    }
+                    ("bell", Value::Boolean(b)) => config.top.bell = *b,
+                    ("title", Value::Boolean(b)) => config.top.title = *b,
+                    _ => say(
+                        at,
+                        format!(
+                            "top.{}: minutes = N (1 or more), bell = true|false, title = true|false",
+                            one_line(&k)
+                        ),
+                    ),
+                }
+            }
+        }
         "colors" => config.colors = styles(table(value)?, "colors", &line, say),
         "themes" => themes(config, table(value)?, &line, say),
         "prices" => {

@@ -1,6 +1,7 @@
 //! The model layer: reading Claude Code session files into classified,
 //! paired rows. Knows nothing of terminals or ratatui.
 
+pub mod activity;
 pub mod agents;
 mod attachment;
 pub mod branch;

@@ -105,8 +105,10 @@ pub struct PickerState {
     moved: bool,
     /// The full-text mode, while it is on.
     pub full_text: Option<super::found::FullText>,
-    /// The first row the last frame showed (clicks land relative to it).
+    /// The first row the last frame showed, and the screen line the
+    /// picker starts on (clicks land relative to them).
     drawn_scroll: Cell<usize>,
+    drawn_y: Cell<u16>,
     /// The row and time of the last click (for a double click).
     last_click: Option<(usize, i64)>,
 }
@@ -130,6 +132,7 @@ impl PickerState {
             moved: false,
             full_text: None,
             drawn_scroll: Cell::new(0),
+            drawn_y: Cell::new(0),
             last_click: None,
         }
     }
@@ -438,7 +441,7 @@ pub fn perform_action(state: &mut PickerState, action: Action) -> PickerOutcome 
         Action::Click { y, at_ms } => {
             // the list starts under the title and its rule
             let Some(i) = (y as usize)
-                .checked_sub(2)
+                .checked_sub(state.drawn_y.get() as usize + 2)
                 .filter(|&i| i < state.page.get())
                 .map(|i| state.drawn_scroll.get() + i)
                 .filter(|&i| matches!(state.rows.get(i), Some(Row::Session(_))))
@@ -629,6 +632,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &PickerState) {
         }
     }
     state.drawn_scroll.set(scroll);
+    state.drawn_y.set(area.y);
     let cols = Columns::for_width(width);
     for (i, row) in state.rows.iter().enumerate().skip(scroll).take(list_h) {
         lines.push(match row {

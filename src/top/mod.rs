@@ -1,0 +1,230 @@
+//! `ccv top`: every session written lately, one row each, with what it is
+//! doing now. Each session is read once and then followed (its appended
+//! bytes only); a watcher on the projects root brings new ones. The state
+//! here changes only through [`TopState::apply`] and [`perform_action`];
+//! the loop owns the followers.
+
+pub mod print;
+pub mod ui;
+pub mod watch;
+
+use crate::live::{self, LiveEvent};
+use crate::model::Session;
+use crate::model::activity::{self, Activity, Thresholds};
+use std::path::PathBuf;
+
+pub use ui::{TopOutcome, draw, handle_key};
+
+/// What the watchers and followers tell the overview.
+#[derive(Debug)]
+pub enum TopEvent {
+    /// A session file written at `mtime_ms`: watched if it is recent.
+    Candidate { path: PathBuf, mtime_ms: i64 },
+    /// The first scan of the root is done.
+    Scanned,
+    /// Bytes and changes of a followed session.
+    Live { path: PathBuf, event: LiveEvent },
+}
+
+/// One session on the overview.
+pub struct Watched {
+    pub path: PathBuf,
+    pub session: Session,
+    pub last_write_ms: i64,
+    pub activity: Activity,
+    /// When it came into this state (the entry that put it there).
+    pub since_ms: i64,
+    /// Its project (the session's cwd, else the directory's name).
+    pub project: String,
+}
+
+impl Watched {
+    /// The session's cost so far, its subagents' included (`None`: some
+    /// model has no price).
+    pub fn cost(&self) -> Option<f64> {
+        let s = &self.session;
+        let mut c = s.main.cost;
+        for a in &s.agents {
+            c.usd += a.transcript.cost.usd;
+            c.unpriced += a.transcript.cost.unpriced;
+        }
+        (c.unpriced == 0).then_some(c.usd)
+    }
+
+    pub fn turns(&self) -> usize {
+        self.session.main.turns.len()
+    }
+
+    fn classify(&mut self, now_ms: i64, th: Thresholds) -> Option<(Activity, Activity)> {
+        let next = activity::of(&self.session, now_ms, self.last_write_ms, th);
+        let since = match next {
+            Activity::Idle => self.last_write_ms,
+            _ => activity::since(&self.session).unwrap_or(self.last_write_ms),
+        };
+        self.since_ms = since;
+        if next == self.activity {
+            return None;
+        }
+        let was = std::mem::replace(&mut self.activity, next.clone());
+        Some((was, next))
+    }
+}
+
+/// The overview's state.
+pub struct TopState {
+    pub root: PathBuf,
+    /// Sessions written within this long are shown.
+    pub window_ms: i64,
+    pub thresholds: Thresholds,
+    pub rows: Vec<Watched>,
+    /// Index into `rows` (as sorted).
+    pub selected: usize,
+    pub now_ms: i64,
+    pub scanning: bool,
+    pub message: Option<String>,
+    /// Sessions that went from working to waiting since the loop last
+    /// asked (for the bell and the title).
+    pub newly_waiting: Vec<PathBuf>,
+}
+
+/// What the loop must do after an event.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Follow {
+    Nothing,
+    /// Start following this file (it is new on the overview).
+    Start(PathBuf),
+    /// Stop following it (it left the window).
+    Stop(PathBuf),
+}
+
+impl TopState {
+    pub fn new(root: PathBuf, window_ms: i64, now_ms: i64) -> TopState {
+        TopState {
+            root,
+            window_ms,
+            thresholds: Thresholds::default(),
+            rows: Vec::new(),
+            selected: 0,
+            now_ms,
+            scanning: true,
+            message: None,
+            newly_waiting: Vec::new(),
+        }
+    }
+
+    /// Applies one event; costs what the event carries (an append: its
+    /// bytes), never a re-read.
+    pub fn apply(&mut self, ev: TopEvent) -> Follow {
+        match ev {
+            TopEvent::Scanned => {
+                self.scanning = false;
+                Follow::Nothing
+            }
+            TopEvent::Candidate { path, mtime_ms } => {
+                if self.now_ms - mtime_ms > self.window_ms || !watch::is_session_file(&path) {
+                    return Follow::Nothing;
+                }
+                if let Some(w) = self.rows.iter_mut().find(|w| w.path == path) {
+                    w.last_write_ms = w.last_write_ms.max(mtime_ms);
+                    return Follow::Nothing;
+                }
+                let project = watch::project_of(&path);
+                self.rows.push(Watched {
+                    session: Session::new(Some(path.clone())),
+                    path: path.clone(),
+                    last_write_ms: mtime_ms,
+                    activity: Activity::Thinking,
+                    since_ms: mtime_ms,
+                    project,
+                });
+                self.sort();
+                Follow::Start(path)
+            }
+            TopEvent::Live { path, event } => {
+                let now = self.now_ms;
+                let th = self.thresholds;
+                let Some(w) = self.rows.iter_mut().find(|w| w.path == path) else {
+                    return Follow::Nothing;
+                };
+                if matches!(event, LiveEvent::Appended { .. }) {
+                    w.last_write_ms = w.last_write_ms.max(now);
+                }
+                let _ = live::apply(&mut w.session, &event);
+                let _ = w.session.take_changes();
+                if let Some(cwd) = &w.session.meta.cwd {
+                    w.project = crate::paths::tilde(&crate::model::text::term_line(cwd));
+                }
+                self.reclassify_one(&path, th);
+                Follow::Nothing
+            }
+        }
+    }
+
+    fn reclassify_one(&mut self, path: &PathBuf, th: Thresholds) {
+        let now = self.now_ms;
+        if let Some(w) = self.rows.iter_mut().find(|w| &w.path == path)
+            && let Some((was, next)) = w.classify(now, th)
+        {
+            let working = matches!(was, Activity::Running { .. } | Activity::Thinking);
+            if working && next == Activity::Waiting {
+                self.newly_waiting.push(path.clone());
+            }
+        }
+        self.sort();
+    }
+
+    /// A second passed: states that change with time (stalled, idle), and
+    /// sessions that left the window. Returns the files to stop following.
+    pub fn tick(&mut self, now_ms: i64) -> Vec<Follow> {
+        self.now_ms = now_ms;
+        let th = self.thresholds;
+        let paths: Vec<PathBuf> = self.rows.iter().map(|w| w.path.clone()).collect();
+        for p in &paths {
+            self.reclassify_one(p, th);
+        }
+        let window = self.window_ms;
+        let keep = self.selected_path();
+        let mut gone = Vec::new();
+        self.rows.retain(|w| {
+            let stays = now_ms - w.last_write_ms <= window;
+            if !stays {
+                gone.push(Follow::Stop(w.path.clone()));
+            }
+            stays
+        });
+        self.reselect(keep);
+        gone
+    }
+
+    /// Whether something on screen changes with the clock (elapsed times).
+    pub fn ticking(&self) -> bool {
+        self.rows.iter().any(|w| w.activity != Activity::Idle)
+    }
+
+    pub fn selected_path(&self) -> Option<PathBuf> {
+        self.rows.get(self.selected).map(|w| w.path.clone())
+    }
+
+    /// Most in need of the user first (waiting, stalled, failed...), then
+    /// the most recently written: a session that goes quiet moves down.
+    fn sort(&mut self) {
+        let keep = self.selected_path();
+        self.rows.sort_by(|a, b| {
+            a.activity
+                .rank()
+                .cmp(&b.activity.rank())
+                .then(b.last_write_ms.cmp(&a.last_write_ms))
+                .then(a.path.cmp(&b.path))
+        });
+        self.reselect(keep);
+    }
+
+    fn reselect(&mut self, keep: Option<PathBuf>) {
+        if let Some(p) = keep
+            && let Some(i) = self.rows.iter().position(|w| w.path == p)
+        {
+            self.selected = i;
+        }
+        self.selected = self.selected.min(self.rows.len().saturating_sub(1));
+    }
+}

@@ -1,0 +1,47 @@
+//! `ccv top | …`: one snapshot of the overview as a table (or what a
+//! script reads), made by the same state and rules as the screen.
+
+use super::{TopEvent, TopState};
+use crate::model::text::term_line;
+use std::io::Write;
+
+pub fn run(root: &std::path::Path, window_ms: i64) -> i32 {
+    let now = crate::model::time::now_ms();
+    let mut top = TopState::new(root.to_owned(), window_ms, now);
+    let found = std::cell::RefCell::new(Vec::new());
+    super::watch::scan(root, &|e| {
+        found.borrow_mut().push(e);
+        true
+    });
+    for e in found.into_inner() {
+        if let super::Follow::Start(path) = top.apply(e)
+            && let Ok(s) = crate::model::loader::load_with_subagents(&path)
+            && let Some(w) = top.rows.iter_mut().find(|w| w.path == path)
+        {
+            w.session = s;
+        }
+    }
+    top.apply(TopEvent::Scanned);
+    let _ = top.tick(now);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let _ = writeln!(out, "STATE\tFOR\tTITLE\tPROJECT\tDOING\tTURNS\tCOST\tFILE");
+    for w in &top.rows {
+        let cost = w.cost().map_or_else(|| "?".into(), |c| format!("{c:.2}"));
+        let line = format!(
+            "{}\t{}s\t{}\t{}\t{}\t{}\t{}\t{}",
+            w.activity.name(),
+            (now - w.since_ms).max(0) / 1000,
+            term_line(w.session.title().unwrap_or("")),
+            w.project,
+            term_line(&w.activity.doing()),
+            w.turns(),
+            cost,
+            crate::model::text::term_path(&w.path),
+        );
+        if writeln!(out, "{line}").is_err() {
+            return 0;
+        }
+    }
+    0
+}

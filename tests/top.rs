@@ -1,0 +1,103 @@
+//! `ccv top` without a terminal: the overview's state from events (a
+//! session found, bytes appended, time passing), and its screen drawn
+//! into a TestBackend. The states themselves: `model::activity`'s tests.
+
+use ccv::live::LiveEvent;
+use ccv::top::{Follow, TopEvent, TopState};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use serde_json::json;
+use std::path::PathBuf;
+
+const NOW: i64 = 1_767_261_600_000; // 2026-01-01T10:00:00Z
+
+fn iso(ms: i64) -> String {
+    jiff::Timestamp::from_millisecond(ms)
+        .expect("time")
+        .strftime("%Y-%m-%dT%H:%M:%S%.3fZ")
+        .to_string()
+}
+
+fn append(t: &mut TopState, path: &std::path::Path, v: serde_json::Value) {
+    let event = LiveEvent::Appended {
+        source: 0,
+        bytes: format!("{v}\n").into_bytes(),
+    };
+    t.apply(TopEvent::Live {
+        path: path.to_owned(),
+        event,
+    });
+}
+
+fn screen(t: &TopState) -> String {
+    let mut term = Terminal::new(TestBackend::new(150, 12)).expect("terminal");
+    term.draw(|f| ccv::top::draw(f, f.area(), t)).expect("draw");
+    format!("{:?}", term.backend())
+}
+
+#[test]
+fn sessions_come_change_state_and_leave() {
+    let mut t = TopState::new(PathBuf::from("/r"), 30 * 60_000, NOW);
+    let a = PathBuf::from("/r/-src-app/a.jsonl");
+    let old = PathBuf::from("/r/-src-app/old.jsonl");
+    assert_eq!(
+        t.apply(TopEvent::Candidate {
+            path: a.clone(),
+            mtime_ms: NOW - 1000
+        }),
+        Follow::Start(a.clone())
+    );
+    assert_eq!(
+        t.apply(TopEvent::Candidate {
+            path: old,
+            mtime_ms: NOW - 2 * 3_600_000
+        }),
+        Follow::Nothing,
+        "written two hours ago: not in a 30-minute window"
+    );
+    assert_eq!(
+        t.apply(TopEvent::Candidate {
+            path: PathBuf::from("/r/-src-app/agent-x.jsonl"),
+            mtime_ms: NOW
+        }),
+        Follow::Nothing,
+        "a subagent's file counts under its session"
+    );
+    // a prompt, then a tool call: running
+    append(
+        &mut t,
+        &a,
+        json!({"type":"user","uuid":"u1","sessionId":"s","cwd":"/src/app","timestamp":iso(NOW - 5000),"message":{"role":"user","content":"run the tests"}}),
+    );
+    append(
+        &mut t,
+        &a,
+        json!({"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s","timestamp":iso(NOW - 3000),"message":{"id":"m1","role":"assistant","model":"claude-opus-4-6","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"cargo test"}}]}}),
+    );
+    let s = screen(&t);
+    assert!(
+        s.contains("▶ running") && s.contains("Bash cargo test"),
+        "{s}"
+    );
+    assert!(s.contains("/src/app") && s.contains("run the tests"), "{s}");
+    assert!(s.contains("3s"), "elapsed since the call:\n{s}");
+    // the result and the turn's end: waiting, and said once
+    append(
+        &mut t,
+        &a,
+        json!({"type":"user","uuid":"u2","parentUuid":"a1","sessionId":"s","timestamp":iso(NOW - 2000),"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}),
+    );
+    append(
+        &mut t,
+        &a,
+        json!({"type":"system","subtype":"turn_duration","durationMs":3000,"uuid":"s1","parentUuid":"u2","sessionId":"s","timestamp":iso(NOW - 1000)}),
+    );
+    assert!(screen(&t).contains("● waiting for you"));
+    assert_eq!(t.newly_waiting, vec![a.clone()]);
+    t.apply(TopEvent::Scanned);
+    // 31 minutes later it has left the window
+    let gone = t.tick(NOW + 31 * 60_000);
+    assert_eq!(gone, vec![Follow::Stop(a)]);
+    assert!(t.rows.is_empty());
+    assert!(screen(&t).contains("no session was written in this window"));
+}
