@@ -104,27 +104,76 @@ fn overview() -> ccv::top::TopState {
     };
     let mut top = TopState::new("/p".into(), 30 * 60_000, now);
     top.apply(TopEvent::Scanned);
-    let prompt = |cwd: &str, text: &str, ago: i64| {
-        json!({"type":"user","uuid":"u1","sessionId":"s","cwd":cwd,"timestamp":iso(now - ago),"message":{"role":"user","content":text}})
-    };
-    let call = |name: &str, input: serde_json::Value, ago: i64| {
-        json!({"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s","timestamp":iso(now - ago),"message":{"id":"m1","role":"assistant","model":"claude-opus-4-6","content":[{"type":"tool_use","id":"t1","name":name,"input":input}],"usage":{"input_tokens":1200,"output_tokens":800,"cache_read_input_tokens":90000}}})
-    };
-    let end = |ago: i64| {
-        json!({"type":"system","subtype":"turn_duration","durationMs":9000,"uuid":"s1","parentUuid":"a1","sessionId":"s","timestamp":iso(now - ago)})
-    };
+    let prompt = |cwd: &str, text: &str, ago: i64| json!({"type":"user","uuid":"u1","sessionId":"s","cwd":cwd,"timestamp":iso(now - ago),"message":{"role":"user","content":text}});
+    let call = |name: &str, input: serde_json::Value, ago: i64| json!({"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s","timestamp":iso(now - ago),"message":{"id":"m1","role":"assistant","model":"claude-opus-4-6","content":[{"type":"tool_use","id":"t1","name":name,"input":input}],"usage":{"input_tokens":1200,"output_tokens":800,"cache_read_input_tokens":90000}}});
+    let end = |ago: i64| json!({"type":"system","subtype":"turn_duration","durationMs":9000,"uuid":"s1","parentUuid":"a1","sessionId":"s","timestamp":iso(now - ago)});
     let sessions = [
-        ("/p/a/1.jsonl", vec![prompt("/home/ada/src/tinyhttp", "Fix the flaky keep-alive test", 200_000), call("Bash", json!({"command":"cargo test --test keepalive"}), 12_000)]),
-        ("/p/b/2.jsonl", vec![prompt("/home/ada/src/web", "Add dark mode to the settings page", 400_000), call("Edit", json!({"file_path":"/home/ada/src/web/src/theme.ts","old_string":"a","new_string":"b"}), 300_000), end(95_000)]),
-        ("/p/c/3.jsonl", vec![prompt("/home/ada/src/infra", "Rotate the staging certificates", 600_000), call("Bash", json!({"command":"terraform apply"}), 240_000)]),
-        ("/p/d/4.jsonl", vec![prompt("/home/ada/src/docs", "Proofread the install guide", 30_000)]),
+        (
+            "/p/a/1.jsonl",
+            vec![
+                prompt(
+                    "/home/ada/src/tinyhttp",
+                    "Fix the flaky keep-alive test",
+                    200_000,
+                ),
+                call(
+                    "Bash",
+                    json!({"command":"cargo test --test keepalive"}),
+                    12_000,
+                ),
+            ],
+        ),
+        (
+            "/p/b/2.jsonl",
+            vec![
+                prompt(
+                    "/home/ada/src/web",
+                    "Add dark mode to the settings page",
+                    400_000,
+                ),
+                call(
+                    "Edit",
+                    json!({"file_path":"/home/ada/src/web/src/theme.ts","old_string":"a","new_string":"b"}),
+                    300_000,
+                ),
+                end(95_000),
+            ],
+        ),
+        (
+            "/p/c/3.jsonl",
+            vec![
+                prompt(
+                    "/home/ada/src/infra",
+                    "Rotate the staging certificates",
+                    600_000,
+                ),
+                call("Bash", json!({"command":"terraform apply"}), 240_000),
+            ],
+        ),
+        (
+            "/p/d/4.jsonl",
+            vec![prompt(
+                "/home/ada/src/docs",
+                "Proofread the install guide",
+                30_000,
+            )],
+        ),
     ];
     for (path, lines) in sessions {
         let path = std::path::PathBuf::from(path);
-        top.apply(TopEvent::Candidate { path: path.clone(), mtime_ms: now });
+        top.apply(TopEvent::Candidate {
+            path: path.clone(),
+            mtime_ms: now,
+        });
         for l in lines {
-            let event = ccv::live::LiveEvent::Appended { source: 0, bytes: format!("{l}\n").into_bytes() };
-            top.apply(TopEvent::Live { path: path.clone(), event });
+            let event = ccv::live::LiveEvent::Appended {
+                source: 0,
+                bytes: format!("{l}\n").into_bytes(),
+            };
+            top.apply(TopEvent::Live {
+                path: path.clone(),
+                event,
+            });
         }
     }
     // the files were written when their last lines were

@@ -101,3 +101,35 @@ fn sessions_come_change_state_and_leave() {
     assert!(t.rows.is_empty());
     assert!(screen(&t).contains("no session was written in this window"));
 }
+
+mod common;
+
+#[test]
+fn piped_it_prints_one_snapshot() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let root = home.path().join("projects");
+    std::fs::create_dir_all(root.join("-src-app")).expect("mkdir");
+    let now = jiff::Timestamp::now().as_millisecond();
+    let lines = [
+        json!({"type":"user","uuid":"u1","sessionId":"s","cwd":"/src/app","timestamp":iso(now - 9000),"message":{"role":"user","content":"ship it"}}),
+        json!({"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s","timestamp":iso(now - 8000),"message":{"id":"m1","role":"assistant","model":"claude-opus-4-6","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"make deploy"}}]}}),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(root.join("-src-app/s1.jsonl"), text).expect("write");
+    let out = common::ccv_at(home.path())
+        .arg("top")
+        .arg(&root)
+        .output()
+        .expect("run ccv");
+    assert!(out.status.success());
+    let table = String::from_utf8_lossy(&out.stdout);
+    let mut rows = table.lines();
+    assert!(
+        rows.next()
+            .is_some_and(|h| h.starts_with("STATE\tFOR\tTITLE"))
+    );
+    let row: Vec<&str> = rows.next().expect("a row").split('\t').collect();
+    assert_eq!(row[0], "running", "{table}");
+    assert_eq!(row[2], "ship it");
+    assert!(row[4].contains("make deploy"), "{table}");
+}
