@@ -212,7 +212,7 @@ fn derive(
     };
     let end = end.min(t.items.len());
     if ctx.filters.errors {
-        return derive_errors(ctx, agent, from, end, depth, top, out);
+        return derive_errors(ctx, t, agent, from..end, depth, top, out);
     }
     let mut i = from;
     while i < end {
@@ -302,18 +302,15 @@ fn derive(
 /// and a call whose subagent failed somewhere (its rows under it).
 fn derive_errors(
     ctx: &Ctx<'_>,
+    t: &Transcript,
     agent: Option<u32>,
-    from: usize,
-    end: usize,
+    range: std::ops::Range<usize>,
     depth: u8,
     top: Option<u32>,
     out: &mut Vec<Row>,
 ) {
-    let Some(t) = ctx.session.transcript_checked(agent) else {
-        return;
-    };
     let is_error = crate::model::label::is_error;
-    for i in from..end {
+    for i in range {
         let item = &t.items[i];
         let failed_agent = match &item.detail {
             Detail::Call(c) => c
