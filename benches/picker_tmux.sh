@@ -30,7 +30,7 @@ for i in 1 2 3 4 5; do
   # a key during the scan: the selection leaves the first row
   sel=$(pane | grep -n "^▸" | cut -d: -f1)
   t1=$(date +%s%N)
-  tmux -L $SOCK send-keys -t t j
+  tmux -L $SOCK send-keys -t t Down
   until [ "$(pane | grep -n "^▸" | cut -d: -f1)" != "$sel" ]; do sleep 0.002; done
   key+=($(ms $t1))
   until ! pane | head -1 | grep -q "scanning"; do sleep 0.005; done

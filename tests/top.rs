@@ -45,14 +45,14 @@ fn sessions_come_change_state_and_leave() {
             path: a.clone(),
             mtime_ms: NOW - 1000
         }),
-        Follow::Start(a.clone())
+        vec![Follow::Start(a.clone())]
     );
     assert_eq!(
         t.apply(TopEvent::Candidate {
             path: old,
             mtime_ms: NOW - 2 * 3_600_000
         }),
-        Follow::Nothing,
+        vec![],
         "written two hours ago: not in a 30-minute window"
     );
     assert_eq!(
@@ -60,7 +60,7 @@ fn sessions_come_change_state_and_leave() {
             path: PathBuf::from("/r/-src-app/agent-x.jsonl"),
             mtime_ms: NOW
         }),
-        Follow::Nothing,
+        vec![],
         "a subagent's file counts under its session"
     );
     // a prompt, then a tool call: running
@@ -132,4 +132,38 @@ fn piped_it_prints_one_snapshot() {
     assert_eq!(row[0], "running", "{table}");
     assert_eq!(row[2], "ship it");
     assert!(row[4].contains("make deploy"), "{table}");
+}
+
+#[test]
+fn a_root_touched_all_at_once_starts_a_few_readers_not_thousands() {
+    let mut t = TopState::new(PathBuf::from("/r"), 30 * 60_000, NOW);
+    let mut started = 0;
+    let mut stopped = 0;
+    for i in 0..100 {
+        for f in t.apply(TopEvent::Candidate {
+            path: PathBuf::from(format!("/r/p/{i:03}.jsonl")),
+            mtime_ms: NOW - 100_000 + i * 1000,
+        }) {
+            match f {
+                Follow::Start(_) => started += 1,
+                Follow::Stop(_) => stopped += 1,
+            }
+        }
+    }
+    assert_eq!(t.rows.len(), ccv::top::MAX_WATCHED);
+    assert_eq!(started - stopped, ccv::top::MAX_WATCHED);
+    // the most recently written stay
+    assert!(
+        t.rows
+            .iter()
+            .all(|w| w.last_write_ms >= NOW - 100_000 + 76 * 1000)
+    );
+    // an older one than all of them is not started
+    assert!(
+        t.apply(TopEvent::Candidate {
+            path: PathBuf::from("/r/p/old.jsonl"),
+            mtime_ms: NOW - 200_000
+        })
+        .is_empty()
+    );
 }

@@ -364,10 +364,24 @@ impl Viewer {
     fn run(&mut self, rx: Receiver<AppEvent>, t0: Instant) -> anyhow::Result<Option<Duration>> {
         let mut first_frame = None;
         self.draw()?;
-        while let Ok(ev) = rx.recv() {
+        loop {
+            // a search going on takes the time no event wants
+            let searching = self.screen == Screen::Viewer && self.state.search.job.is_some();
+            let ev = if searching {
+                match rx.try_recv() {
+                    Ok(ev) => Some(ev),
+                    Err(std::sync::mpsc::TryRecvError::Empty) => None,
+                    Err(std::sync::mpsc::TryRecvError::Disconnected) => break,
+                }
+            } else {
+                match rx.recv() {
+                    Ok(ev) => Some(ev),
+                    Err(_) => break,
+                }
+            };
             let mut shown = false;
             let mut live = false;
-            let mut next = Some(ev);
+            let mut next = ev;
             // coalesce bursts (appends, mouse wheel, pasted keys) into one frame
             while let Some(ev) = next.take().or_else(|| rx.try_recv().ok()) {
                 live |= matches!(ev, AppEvent::Live { .. });
@@ -390,6 +404,9 @@ impl Viewer {
             }
             if live {
                 self.state.absorb();
+            }
+            if self.screen == Screen::Viewer && self.state.search.job.is_some() {
+                self.state.search_step(Duration::from_millis(25));
             }
             self.serve_requests();
             if self.resume.is_some() {
@@ -752,28 +769,34 @@ impl Viewer {
     fn on_top(&mut self, e: crate::top::TopEvent) {
         let Some(t) = &mut self.top else { return };
         t.now_ms = now_ms();
-        match t.apply(e) {
-            crate::top::Follow::Start(path) => {
-                let tx = self.tx.clone();
-                let key = path.clone();
-                let sink = move |event| {
-                    tx.send(AppEvent::Top(crate::top::TopEvent::Live {
-                        path: key.clone(),
-                        event,
-                    }))
-                    .is_ok()
-                };
-                match live::spawn(FollowSpec::new(path.clone()), sink) {
-                    Ok(f) => {
-                        self.top_followers.insert(path, f);
+        for f in t.apply(e) {
+            match f {
+                crate::top::Follow::Start(path) => {
+                    let tx = self.tx.clone();
+                    let key = path.clone();
+                    let sink = move |event| {
+                        tx.send(AppEvent::Top(crate::top::TopEvent::Live {
+                            path: key.clone(),
+                            event,
+                        }))
+                        .is_ok()
+                    };
+                    match live::spawn(FollowSpec::new(path.clone()), sink) {
+                        Ok(f) => {
+                            self.top_followers.insert(path, f);
+                        }
+                        Err(e) => {
+                            t.message = Some(format!(
+                                "not following {}: {e}",
+                                crate::model::text::term_path(&path)
+                            ))
+                        }
                     }
-                    Err(e) => t.message = Some(format!("not following {}: {e}", path.display())),
+                }
+                crate::top::Follow::Stop(p) => {
+                    self.top_followers.remove(&p);
                 }
             }
-            crate::top::Follow::Stop(p) => {
-                self.top_followers.remove(&p);
-            }
-            crate::top::Follow::Nothing => {}
         }
     }
 

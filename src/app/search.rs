@@ -16,7 +16,21 @@ pub struct Search {
     pub hits: Vec<Hit>,
     /// Index into `hits` of the current match.
     pub current: Option<usize>,
+    /// A search still going through a big session (see [`State::search_step`]).
+    pub job: Option<Job>,
 }
+
+/// Where a search has got to: it goes on between frames, a slice of items
+/// at a time, so no key waits for it and its matches come in as found.
+#[derive(Debug, Clone)]
+pub struct Job {
+    q: Query,
+    /// The next main-transcript item to search.
+    next: usize,
+}
+
+/// Main-transcript items searched between two looks at the clock.
+const SLICE: usize = 4096;
 
 /// Every row matching `query` (see [`Query`]: words in any order, quoted
 /// phrases, smart case), in reading order of the main transcript (a
@@ -42,6 +56,21 @@ pub fn find_from(session: &Session, query: &str, from: usize) -> Vec<Hit> {
         );
     }
     hits
+}
+
+/// The matches among main-transcript items `from..to` (and their subagents).
+fn find_range(session: &Session, q: &Query, from: usize, to: usize, hits: &mut Vec<Hit>) {
+    let t = &session.main;
+    for (i, item) in t.items.iter().enumerate().take(to).skip(from) {
+        if item_matches(item, q) {
+            hits.push((None, i));
+        }
+        if let Detail::Call(c) = &item.detail
+            && let Some(a) = c.agent
+        {
+            walk(session, Some(a), 0, &|it| item_matches(it, q), hits, 1);
+        }
+    }
 }
 
 /// The rows that are errors (a failed call, an API error, an unreadable
@@ -98,6 +127,57 @@ pub fn item_matches(item: &Item, q: &Query) -> bool {
 
 /// Going to a match: open what hides it, select its row.
 impl State {
+    /// Starts searching for `query` (submitted in the prompt): the first
+    /// slice now, the rest by [`Self::search_step`] between frames.
+    pub(crate) fn start_search(&mut self, query: String) {
+        self.search.hits.clear();
+        self.search.current = None;
+        self.search.job = match Query::parse(&query, false) {
+            Ok(q) if !q.is_empty() => Some(Job { q, next: 0 }),
+            _ => None,
+        };
+        self.search.query = query;
+        if self.search.job.is_none() {
+            self.goto_match(true);
+            return;
+        }
+        self.search_step(std::time::Duration::from_millis(30));
+    }
+
+    /// Goes on with the search for about `budget`; true while there is
+    /// more to do. Goes to the first match past the selection as soon as
+    /// one is found.
+    pub fn search_step(&mut self, budget: std::time::Duration) -> bool {
+        let Some(mut job) = self.search.job.take() else {
+            return false;
+        };
+        let start = std::time::Instant::now();
+        let len = self.session.main.items.len();
+        while job.next < len && start.elapsed() < budget {
+            let end = (job.next + SLICE).min(len);
+            find_range(&self.session, &job.q, job.next, end, &mut self.search.hits);
+            job.next = end;
+        }
+        let done = job.next >= len;
+        if self.search.current.is_none() {
+            let here = self.rows.get(self.selected).map_or(0, |r| r.top as usize);
+            let past = self.search.hits.iter().any(|&h| self.main_pos(h) >= here);
+            if past || done {
+                self.goto_match(true);
+            } else {
+                self.message = Some(format!(
+                    "searching… {}% · {} found",
+                    job.next * 100 / len.max(1),
+                    self.search.hits.len()
+                ));
+            }
+        }
+        if !done {
+            self.search.job = Some(job);
+        }
+        !done
+    }
+
     /// Expands whatever hides a match and selects its row.
     pub(crate) fn reveal(&mut self, hit: Hit) {
         self.open_path(hit, true);

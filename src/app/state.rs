@@ -403,6 +403,7 @@ impl State {
         self.partial = false;
         self.rebuild();
         if !self.search.query.is_empty() {
+            self.search.job = None;
             self.search.hits = search::find_all(&self.session, &self.search.query);
             self.search.current = None;
         }
@@ -414,8 +415,11 @@ impl State {
             return;
         }
         if rebuilt {
+            self.search.job = None;
             self.search.hits = search::find_all(&self.session, &self.search.query);
             self.search.current = None;
+        } else if self.search.job.is_some() {
+            // the search still going reaches the new items itself
         } else if let Some(from) = from {
             let new = search::find_from(&self.session, &self.search.query, from);
             self.search.hits.extend(new);
@@ -723,12 +727,12 @@ impl State {
                 return;
             }
         };
-        if !q.is_empty() {
-            self.search.hits = search::find_all(&self.session, &q);
-            self.search.query = q;
-            self.search.current = None;
+        if q.is_empty() {
+            // an empty search repeats the last one
+            self.goto_match(true);
+        } else {
+            self.start_search(q);
         }
-        self.goto_match(true);
     }
 
     fn set_filters(&mut self, change: impl FnOnce(&mut Filters)) {

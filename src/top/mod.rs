@@ -15,6 +15,11 @@ use std::path::PathBuf;
 
 pub use ui::{TopOutcome, draw, handle_key};
 
+/// Sessions followed at most: the most recently written. A root whose
+/// files were all touched at once (restored, synced) must not start
+/// thousands of readers.
+pub const MAX_WATCHED: usize = 24;
+
 /// What the watchers and followers tell the overview.
 #[derive(Debug)]
 pub enum TopEvent {
@@ -90,7 +95,6 @@ pub struct TopState {
 /// What the loop must do after an event.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Follow {
-    Nothing,
     /// Start following this file (it is new on the overview).
     Start(PathBuf),
     /// Stop following it (it left the window).
@@ -113,20 +117,39 @@ impl TopState {
     }
 
     /// Applies one event; costs what the event carries (an append: its
-    /// bytes), never a re-read.
-    pub fn apply(&mut self, ev: TopEvent) -> Follow {
+    /// bytes), never a re-read. Returns what to start or stop following.
+    pub fn apply(&mut self, ev: TopEvent) -> Vec<Follow> {
         match ev {
             TopEvent::Scanned => {
                 self.scanning = false;
-                Follow::Nothing
+                Vec::new()
             }
             TopEvent::Candidate { path, mtime_ms } => {
                 if self.now_ms - mtime_ms > self.window_ms || !watch::is_session_file(&path) {
-                    return Follow::Nothing;
+                    return Vec::new();
                 }
                 if let Some(w) = self.rows.iter_mut().find(|w| w.path == path) {
                     w.last_write_ms = w.last_write_ms.max(mtime_ms);
-                    return Follow::Nothing;
+                    return Vec::new();
+                }
+                let mut follow = Vec::new();
+                if self.rows.len() >= MAX_WATCHED {
+                    // the least recently written makes room, if older
+                    let Some((i, oldest)) = self
+                        .rows
+                        .iter()
+                        .enumerate()
+                        .min_by_key(|(_, w)| w.last_write_ms)
+                        .map(|(i, w)| (i, w.last_write_ms))
+                    else {
+                        return Vec::new();
+                    };
+                    if oldest >= mtime_ms {
+                        return Vec::new();
+                    }
+                    let keep = self.selected_path();
+                    follow.push(Follow::Stop(self.rows.remove(i).path));
+                    self.reselect(keep);
                 }
                 let project = watch::project_of(&path);
                 self.rows.push(Watched {
@@ -138,13 +161,14 @@ impl TopState {
                     project,
                 });
                 self.sort();
-                Follow::Start(path)
+                follow.push(Follow::Start(path));
+                follow
             }
             TopEvent::Live { path, event } => {
                 let now = self.now_ms;
                 let th = self.thresholds;
                 let Some(w) = self.rows.iter_mut().find(|w| w.path == path) else {
-                    return Follow::Nothing;
+                    return Vec::new();
                 };
                 if matches!(event, LiveEvent::Appended { .. }) {
                     w.last_write_ms = w.last_write_ms.max(now);
@@ -155,7 +179,7 @@ impl TopState {
                     w.project = crate::paths::tilde(&crate::model::text::term_line(cwd));
                 }
                 self.reclassify_one(&path, th);
-                Follow::Nothing
+                Vec::new()
             }
         }
     }

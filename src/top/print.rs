@@ -13,12 +13,20 @@ pub fn run(root: &std::path::Path, window_ms: i64) -> i32 {
         found.borrow_mut().push(e);
         true
     });
-    for e in found.into_inner() {
-        if let super::Follow::Start(path) = top.apply(e)
-            && let Ok(s) = crate::model::loader::load_with_subagents(&path)
-            && let Some(w) = top.rows.iter_mut().find(|w| w.path == path)
-        {
-            w.session = s;
+    // newest first: the ones past the cap are not read at all
+    let mut found = found.into_inner();
+    found.sort_by_key(|e| match e {
+        TopEvent::Candidate { mtime_ms, .. } => std::cmp::Reverse(*mtime_ms),
+        _ => std::cmp::Reverse(i64::MIN),
+    });
+    for e in found {
+        for f in top.apply(e) {
+            if let super::Follow::Start(path) = f
+                && let Ok(s) = crate::model::loader::load_with_subagents(&path)
+                && let Some(w) = top.rows.iter_mut().find(|w| w.path == path)
+            {
+                w.session = s;
+            }
         }
     }
     top.apply(TopEvent::Scanned);
