@@ -343,3 +343,46 @@ fn esc_clears_a_search_before_it_quits() {
     ccv::app::perform_action(&mut s, ccv::app::Action::Dismiss);
     assert!(s.quit);
 }
+
+/// A search goes through a big session a slice at a time: matches come
+/// in as found, the first one past the selection is shown at once, and
+/// the whole search finds what a search in one go finds.
+#[test]
+fn a_search_streams_its_matches_slice_by_slice() {
+    let mut lines = Vec::new();
+    for i in 0..9_000 {
+        let text = if i % 1000 == 7 {
+            format!("needle {i}")
+        } else {
+            format!("hay {i}")
+        };
+        let mut l = common::user_line(&format!("u{i}"), serde_json::json!(text));
+        if i > 0 {
+            l["parentUuid"] = serde_json::json!(format!("u{}", i - 1));
+        }
+        lines.push(l);
+    }
+    let mut s = common::utc_state(common::session_of(&lines));
+    perform_action(&mut s, Action::Top);
+    assert!(s.begin_search("needle".into()));
+    let mut steps = 0;
+    let mut seen = 0;
+    while s.search_step(std::time::Duration::ZERO) {
+        steps += 1;
+        assert!(s.search.hits.len() >= seen, "matches only come in");
+        seen = s.search.hits.len();
+        if seen > 0 {
+            assert!(
+                s.search.current.is_some(),
+                "the first match is shown when found"
+            );
+        }
+    }
+    assert!(steps >= 2, "{steps} steps: the search was not sliced");
+    assert_eq!(
+        s.search.hits,
+        ccv::app::search::find_all(&s.session, "needle")
+    );
+    assert_eq!(s.search.hits.len(), 9);
+    assert_eq!(s.search.current, Some(0));
+}

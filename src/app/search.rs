@@ -130,6 +130,14 @@ impl State {
     /// Starts searching for `query` (submitted in the prompt): the first
     /// slice now, the rest by [`Self::search_step`] between frames.
     pub(crate) fn start_search(&mut self, query: String) {
+        if self.begin_search(query) {
+            self.search_step(std::time::Duration::from_millis(30));
+        }
+    }
+
+    /// Sets up a search for `query` without running it; false when there
+    /// is nothing to search for (the prompt says so).
+    pub fn begin_search(&mut self, query: String) -> bool {
         self.search.hits.clear();
         self.search.current = None;
         self.search.job = match Query::parse(&query, false) {
@@ -139,24 +147,27 @@ impl State {
         self.search.query = query;
         if self.search.job.is_none() {
             self.goto_match(true);
-            return;
+            return false;
         }
-        self.search_step(std::time::Duration::from_millis(30));
+        true
     }
 
-    /// Goes on with the search for about `budget`; true while there is
-    /// more to do. Goes to the first match past the selection as soon as
-    /// one is found.
+    /// Goes on with the search for about `budget` (a slice at least);
+    /// true while there is more to do. Goes to the first match past the
+    /// selection as soon as one is found.
     pub fn search_step(&mut self, budget: std::time::Duration) -> bool {
         let Some(mut job) = self.search.job.take() else {
             return false;
         };
         let start = std::time::Instant::now();
         let len = self.session.main.items.len();
-        while job.next < len && start.elapsed() < budget {
+        while job.next < len {
             let end = (job.next + SLICE).min(len);
             find_range(&self.session, &job.q, job.next, end, &mut self.search.hits);
             job.next = end;
+            if start.elapsed() >= budget {
+                break;
+            }
         }
         let done = job.next >= len;
         if self.search.current.is_none() {

@@ -65,6 +65,8 @@ pub struct Threads {
     /// `last-prompt.leafUuid` and how many nodes existed when it was read:
     /// a candidate line written after it is newer information.
     hint: Option<(Box<str>, usize)>,
+    /// Lines of each assistant message (by the hash of its id).
+    messages: HashMap<u64, u32>,
 }
 
 /// What an added line did to the branch structure.
@@ -114,6 +116,9 @@ impl Threads {
             return Added::Same;
         }
         let n = self.nodes.len() as u32;
+        if let Role::Assistant(m) = role {
+            *self.messages.entry(m).or_default() += 1;
+        }
         let parent_uuid: Option<Box<str>> = parent.filter(|p| *p != uuid).map(Into::into);
         let parent_idx = parent_uuid
             .as_deref()
@@ -144,6 +149,20 @@ impl Threads {
             return Added::Same;
         }
         if self.try_extend(n) {
+            return Added::Same;
+        }
+        // A line with no parent here (none, or not read) starts a tree of
+        // its own: it is the newest candidate, so the leaf, and nothing else
+        // moves (every tree keeps its chain), unless it shares its message
+        // with another line. Re-deriving everything for each such line made
+        // a file of 50,000 of them take 30 s.
+        let own_message = match role {
+            Role::Assistant(m) => self.messages.get(&m) == Some(&1),
+            _ => true,
+        };
+        if parent_idx.is_none() && own_message {
+            self.on_chain[n as usize] = true;
+            self.leaf = Some(n);
             return Added::Same;
         }
         self.recompute_if_changed()
@@ -404,4 +423,50 @@ pub fn message_key(id: &str) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     id.hash(&mut h);
     h.finish()
+}
+
+#[cfg(test)]
+mod root_tests {
+    use super::*;
+
+    /// Lines without a parent, among chained ones and branches: what the
+    /// shortcut leaves equals what the full pass derives.
+    #[test]
+    fn parentless_prompts_need_no_full_pass() {
+        for seed in [7u64, 11, 12345] {
+            parentless_lines_match_the_full_pass(seed);
+        }
+    }
+
+    fn parentless_lines_match_the_full_pass(mut seed: u64) {
+        let mut t = Threads::default();
+        let mut rnd = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for i in 0..1000u32 {
+            let uuid = format!("n{i}");
+            let parent = match rnd(5) {
+                0 => None,
+                1 => Some(format!("missing{i}")),
+                _ if i > 0 => Some(format!("n{}", rnd(u64::from(i)))),
+                _ => None,
+            };
+            let role = match rnd(3) {
+                0 => Role::User,
+                1 => Role::Assistant(rnd(50)),
+                _ => Role::Side,
+            };
+            t.add(&uuid, parent.as_deref(), role, 0, i + 1);
+            let (off, chain, leaf) = (t.off.clone(), t.on_chain.clone(), t.leaf);
+            t.recompute();
+            assert_eq!(
+                (&off, &chain, leaf),
+                (&t.off, &t.on_chain, t.leaf),
+                "after line {i}"
+            );
+        }
+    }
 }
