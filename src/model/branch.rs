@@ -67,6 +67,10 @@ pub struct Threads {
     hint: Option<(Box<str>, usize)>,
     /// Lines of each assistant message (by the hash of its id).
     messages: HashMap<u64, u32>,
+    /// Within a batch of lines (a chunk read at once): a full pass is owed
+    /// (`dirty`) instead of made at each line, and made once at its end.
+    defer: bool,
+    dirty: bool,
 }
 
 /// What an added line did to the branch structure.
@@ -224,7 +228,28 @@ impl Threads {
         }
     }
 
+    /// From now until [`Self::end_batch`], full passes wait for the end.
+    pub fn begin_batch(&mut self) {
+        self.defer = true;
+    }
+
+    /// The full pass the batch owes, if any.
+    pub fn end_batch(&mut self) -> Added {
+        self.defer = false;
+        if std::mem::take(&mut self.dirty) {
+            self.recompute_if_changed()
+        } else {
+            Added::Same
+        }
+    }
+
     fn recompute_if_changed(&mut self) -> Added {
+        if self.defer {
+            // a file written out of order (children first, thousands of
+            // siblings) would make each line a full pass: one at the end
+            self.dirty = true;
+            return Added::Same;
+        }
         let before = self.off.clone();
         self.recompute();
         if before == self.off {
@@ -358,6 +383,27 @@ impl Threads {
             parent[entry as usize] = None;
         }
         parent
+    }
+
+    /// The cycle through `n`, if its parent links lead back to it: the
+    /// cycle's first node in file order (as [`Self::cycles`] names it).
+    pub fn cycle_through(&self, n: u32) -> Option<u32> {
+        let mut first = n;
+        let mut cur = self.nodes.get(n as usize)?.parent;
+        let mut steps = 0;
+        while let Some(c) = cur {
+            if c == n {
+                return Some(first);
+            }
+            steps += 1;
+            if steps > self.nodes.len() {
+                // a cycle above n that n is not on
+                return None;
+            }
+            first = first.min(c);
+            cur = self.nodes[c as usize].parent;
+        }
+        None
     }
 
     /// Nodes whose parent links form a cycle: one per cycle (its first line

@@ -350,24 +350,21 @@ impl Tracker {
                 tr.set(marks, agent, k, FindingKind::DanglingParent, false);
             }
             // A new line has no children yet, so its own parent link cannot
-            // close a cycle: only a parent written after its children can.
-            // That is rare (the threads re-derive everything then too), so
-            // cycles are found anew only here.
-            let now: HashSet<(u16, u32)> = t
+            // close a cycle: only a parent written after its children can,
+            // and only a cycle through itself (links are only ever added, so
+            // the cycles found before stay). A walk up from it, not a pass
+            // over every line: a file written backwards made each line one.
+            let closed = t
                 .threads
-                .cycles()
-                .into_iter()
-                .filter_map(|c| t.threads.nodes.get(c as usize))
-                .map(|n| (n.source, n.line))
-                .collect();
-            let old = std::mem::take(&mut tr.cycles);
-            for &k in old.difference(&now) {
-                tr.set(marks, agent, k, FindingKind::Cycle, false);
-            }
-            for &k in now.difference(&old) {
+                .node(uuid)
+                .and_then(|n| t.threads.cycle_through(n))
+                .and_then(|c| t.threads.nodes.get(c as usize))
+                .map(|n| (n.source, n.line));
+            if let Some(k) = closed
+                && tr.cycles.insert(k)
+            {
                 tr.set(marks, agent, k, FindingKind::Cycle, true);
             }
-            tr.cycles = now;
         }
         if agent.is_none() {
             for a in self.agent_waiting.remove(uuid).unwrap_or_default() {

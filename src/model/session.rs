@@ -304,12 +304,23 @@ impl Session {
     /// Appended bytes of `source`. Complete lines are ingested; an unfinished
     /// last line waits for its newline (or for [`Self::flush_tail`]).
     pub fn feed(&mut self, source: u16, bytes: &[u8]) {
+        self.main.begin_batch();
+        for a in &mut self.agents {
+            a.transcript.begin_batch();
+        }
         let mut splitter = std::mem::take(&mut self.sources[source as usize].splitter);
         splitter.feed(bytes, |line| match line.overlong {
             Some(len) => self.ingest_overlong(source, line.number, len),
             None => self.ingest_line(source, line.number, line.bytes),
         });
         self.sources[source as usize].splitter = splitter;
+        let mut rebuilt = self.main.end_batch();
+        for a in &mut self.agents {
+            rebuilt |= a.transcript.end_batch();
+        }
+        if rebuilt {
+            self.changes.rebuilt = true;
+        }
     }
 
     /// At EOF of a live file: if the unfinished last line is already a

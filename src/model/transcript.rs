@@ -101,6 +101,17 @@ impl Transcript {
         self.threads.set_leaf_hint(uuid) == Added::Recomputed && self.apply_branches()
     }
 
+    /// Lines read together (a chunk): branch passes wait for the end.
+    pub fn begin_batch(&mut self) {
+        self.threads.begin_batch();
+    }
+
+    /// The end of a batch: the pass it owes. True when earlier items
+    /// changed branch.
+    pub fn end_batch(&mut self) -> bool {
+        self.threads.end_batch() == Added::Recomputed && self.apply_branches()
+    }
+
     /// Copies the branch of each line onto its items.
     fn apply_branches(&mut self) -> bool {
         let mut changed = false;

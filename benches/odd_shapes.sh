@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Files shaped oddly (no parent links, one parent for all, a chain written
+# backwards): `ccv export` must stay linear. Each is timed against a plain
+# `python3 -c json.loads` pass over the same lines in the same run.
+#
+# Usage: benches/odd_shapes.sh [path/to/ccv] [LINES]   (default: target/release/ccv 50000)
+set -eu
+CCV=$(realpath "${1:-target/release/ccv}")
+N=${2:-50000}
+W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
+python3 - "$W" "$N" <<'PY'
+import json, sys
+d, n = sys.argv[1], int(sys.argv[2])
+def user(i, parent):
+    return {"type": "user", "uuid": "u%d" % i, "parentUuid": parent, "sessionId": "s",
+            "timestamp": "2025-01-01T10:00:00.000Z", "message": {"role": "user", "content": "line %d" % i}}
+def assistant(i):
+    return {"type": "assistant", "uuid": "a%d" % i, "sessionId": "s", "timestamp": "2025-01-01T10:00:00.000Z",
+            "message": {"id": "m%d" % i, "role": "assistant", "model": "x", "content": [{"type": "text", "text": "line %d" % i}]}}
+shapes = {
+    "no-parents": [user(i, None) for i in range(n)],
+    "no-parents-assistant": [assistant(i) for i in range(n)],
+    "one-parent-for-all": [user(i, "u0" if i else None) for i in range(n)],
+    "chain-backwards": [user(i, "u%d" % (i - 1) if i else None) for i in reversed(range(n))],
+}
+for name, lines in shapes.items():
+    with open("%s/%s.jsonl" % (d, name), "w") as f:
+        f.writelines(json.dumps(l) + "\n" for l in lines)
+PY
+for f in "$W"/*.jsonl; do
+  t0=$(date +%s%N); "$CCV" export "$f" > /dev/null; t1=$(date +%s%N)
+  python3 -c "import json,sys; [json.loads(l) for l in open(sys.argv[1])]" "$f"; t2=$(date +%s%N)
+  printf '%-22s %6d lines: ccv export %5d ms, python json.loads %5d ms\n' "$(basename "$f" .jsonl)" "$N" $(( (t1-t0)/1000000 )) $(( (t2-t1)/1000000 ))
+done
