@@ -222,7 +222,29 @@ fn looks_like_code(v: &str) -> bool {
     let placeholder = v
         .chars()
         .all(|c| c == '*' || c == 'x' || c == 'X' || c == '.');
-    ident || templated || camel_call || placeholder
+    // `authToken`, `AssertionError:`: a name or a label, not a value
+    let letters = v.trim_end_matches(':');
+    let name = letters.chars().all(|c| c.is_ascii_alphabetic() || c == '_')
+        && (v.ends_with(':')
+            || letters.chars().skip(1).any(|c| c.is_ascii_uppercase())
+                && letters.chars().any(|c| c.is_ascii_lowercase()));
+    // what docs and tests write in place of a secret
+    let lower = v.to_ascii_lowercase();
+    let stand_in = [
+        "your",
+        "example",
+        "sample",
+        "dummy",
+        "fake",
+        "invalid",
+        "placeholder",
+        "changeme",
+        "redacted",
+        "xxxx",
+    ]
+    .iter()
+    .any(|w| lower.contains(w));
+    ident || templated || camel_call || placeholder || name || stand_in
 }
 
 /// A value a program names, by what follows it: a call (`secret =
@@ -395,6 +417,10 @@ mod tests {
             "export function authChallenge(secret: Uint8Array): {",
             "const secret = getRandomBytes(32)",
             "fn f(token: TokenKind, password: SecretString) -> bool",
+            "auth: { token: authToken }",
+            "expected token: AssertionError: boom",
+            "Authorization: token=your-bearer-token",
+            "authToken: 'invalid-token'",
         ] {
             let (out, counts) = r(text);
             assert!(counts.is_empty(), "{text:?} -> {out:?} {counts:?}");
