@@ -260,7 +260,7 @@ impl Viewer {
             Start::Project(path) => self.open(path, true),
             Start::Stdin => self.follow_stdin(),
             Start::Top(root) => {
-                self.start_top(root);
+                self.start_top(root, true);
                 if let Some(t) = &mut self.top {
                     t.message = self.state.message.take();
                 }
@@ -269,7 +269,7 @@ impl Viewer {
             }
             Start::Picker(root) => {
                 // the sessions written lately head the list
-                self.start_top(root.clone());
+                self.start_top(root.clone(), false);
                 self.home = Some(Screen::Picker);
                 self.picker_root = Some(root.clone());
                 workers::spawn_scan(root, self.tx.clone());
@@ -285,9 +285,11 @@ impl Viewer {
 
     /// Watches the root for sessions written lately (the overview, or the
     /// picker's section of them).
-    fn start_top(&mut self, root: PathBuf) {
+    fn start_top(&mut self, root: PathBuf, poll: bool) {
         let tx = self.tx.clone();
-        crate::top::watch::spawn(root.clone(), move |e| tx.send(AppEvent::Top(e)).is_ok());
+        crate::top::watch::spawn(root.clone(), poll, move |e| {
+            tx.send(AppEvent::Top(e)).is_ok()
+        });
         let window = i64::from(self.top_settings.minutes) * 60_000;
         self.top = Some(crate::top::TopState::new(root, window, now_ms()));
     }

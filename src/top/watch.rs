@@ -67,8 +67,10 @@ pub(crate) fn scan(root: &Path, send: &dyn Fn(TopEvent) -> bool) -> bool {
 }
 
 /// Scans `root`, then reports the session files written under it, until
-/// `send` says the overview is gone.
-pub fn spawn(root: PathBuf, send: impl Fn(TopEvent) -> bool + Send + 'static) {
+/// `send` says the overview is gone. Without file-system events, `poll`
+/// rescans every 2 s (the overview); else it stops there (the picker's
+/// section: not worth a wake-up every 2 s while the list is read).
+pub fn spawn(root: PathBuf, poll: bool, send: impl Fn(TopEvent) -> bool + Send + 'static) {
     std::thread::spawn(move || {
         if !scan(&root, &send) || !send(TopEvent::Scanned) {
             return;
@@ -80,6 +82,9 @@ pub fn spawn(root: PathBuf, send: impl Fn(TopEvent) -> bool + Send + 'static) {
         .and_then(|mut w| w.watch(&root, RecursiveMode::Recursive).map(|_| w));
         let Ok(_watcher) = watcher else {
             // no events (a network file system, no inotify left): rescan
+            if !poll {
+                return;
+            }
             loop {
                 std::thread::sleep(Duration::from_secs(2));
                 if !scan(&root, &send) {
