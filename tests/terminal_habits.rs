@@ -107,6 +107,16 @@ fn a_wrong_key_or_action_is_named_with_its_line() {
     assert_eq!(c.keys.len(), 1);
 }
 
+/// `ccv --config CFG config`: what it says of a config file.
+fn check_config(home: &std::path::Path, cfg: &std::path::Path) -> std::process::Output {
+    common::ccv_at(home)
+        .arg("--config")
+        .arg(cfg)
+        .arg("config")
+        .output()
+        .expect("run ccv")
+}
+
 #[test]
 fn a_broken_config_starts_with_defaults_and_says_so() {
     let home = tempfile::tempdir().expect("tempdir");
@@ -129,13 +139,7 @@ fn a_broken_config_starts_with_defaults_and_says_so() {
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("[User]"));
     // `ccv config` says it too, and fails
-    let out = common::ccv_at(home.path())
-        .arg("--config")
-        .arg(&cfg)
-        .arg("config")
-        .output()
-        .expect("run ccv");
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(check_config(home.path(), &cfg).status.code(), Some(1));
 }
 
 #[test]
@@ -158,12 +162,7 @@ fn the_default_config_prints_every_action() {
     // and it can be used as it is
     let cfg = home.path().join("c.toml");
     std::fs::write(&cfg, text.as_bytes()).expect("write");
-    let out = common::ccv_at(home.path())
-        .arg("--config")
-        .arg(&cfg)
-        .arg("config")
-        .output()
-        .expect("run ccv");
+    let out = check_config(home.path(), &cfg);
     assert_eq!(
         out.status.code(),
         Some(0),
