@@ -352,7 +352,9 @@ fn the_cli_says_what_it_redacted_and_the_page_opens_in_a_browser() {
     let html = home.path().join("page.html");
     std::fs::write(&html, &page).expect("write");
     let shot = home.path().join("page.png");
+    // its crash reports and caches go to the test's home, not the machine's
     let status = std::process::Command::new(chromium)
+        .envs(common::sandbox(home.path()))
         .args([
             "--headless",
             "--no-sandbox",
