@@ -379,3 +379,27 @@ fn the_cli_says_what_it_redacted_and_the_page_opens_in_a_browser() {
     let png = std::fs::read(&shot).expect("a screenshot");
     assert!(png.starts_with(b"\x89PNG") && png.len() > 2000);
 }
+
+#[test]
+fn images_are_embedded_from_the_file_and_left_out_when_redacting() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("s.jsonl");
+    let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+    let lines = [
+        user_line("u1", json!("before")),
+        user_line(
+            "u2",
+            json!([{"type": "text", "text": "look"}, {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": png}}]),
+        ),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&file, text).expect("write");
+    let s = ccv::model::Session::load(&file).expect("load");
+    let (page, _) = export(&s, Format::Html, false);
+    assert!(
+        page.contains(&format!("src=\"data:image/png;base64,{png}\"")),
+        "{page}"
+    );
+    let (red, _) = export(&s, Format::Html, true);
+    assert!(!red.contains(png) && red.contains("left out: redacting"));
+}

@@ -4,7 +4,6 @@
 
 use super::state::{Mode, Request, State};
 use crate::export::Format;
-use crate::model::ItemId;
 use crate::rows::SessionExt;
 
 /// The commands `:` knows, for the message when one is not.
@@ -202,17 +201,16 @@ impl State {
             return;
         }
         let agent = mark.agent;
-        match self.index_of(agent, mark.id) {
+        let at = self
+            .session
+            .transcript_checked(agent)
+            .and_then(|t| t.index_of(mark.id));
+        match at {
             Some(i) => {
                 self.reveal((agent, i));
                 self.message = Some(format!("mark {c}"));
             }
             None => self.message = Some(format!("mark {c} is gone")),
         }
-    }
-
-    fn index_of(&self, agent: Option<u32>, id: ItemId) -> Option<usize> {
-        let t = self.session.transcript_checked(agent)?;
-        t.items.iter().position(|it| it.id == id)
     }
 }

@@ -153,10 +153,8 @@ impl State {
                     .map(|i| (i.text.clone(), "the text"))
                     .ok_or("nothing selected"),
             },
-            'p' => ["file_path", "notebook_path", "path"]
-                .iter()
-                .find_map(|k| input().get(*k)?.as_str().map(str::to_owned))
-                .map(|p| (p, "the path"))
+            'p' => crate::model::item::named_file(&input())
+                .map(|p| (p.to_owned(), "the path"))
                 .ok_or("no file path in this row"),
             's' => self
                 .session_id()

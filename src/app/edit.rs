@@ -54,11 +54,7 @@ impl State {
         let input: serde_json::Value =
             serde_json::from_str(call.input.get()).unwrap_or(serde_json::Value::Null);
         let text = |k: &str| input.get(k).and_then(|v| v.as_str());
-        let Some(name) = ["file_path", "notebook_path", "path"]
-            .iter()
-            .find_map(|k| text(k))
-            .filter(|p| !p.is_empty())
-        else {
+        let Some(name) = crate::model::item::named_file(&input) else {
             self.message = Some(format!(
                 "this {} call names no file",
                 crate::model::text::term_line(&call.name)
@@ -125,6 +121,14 @@ pub fn command(editor: &[String], file: &Path, line: u32, read_only: bool) -> Co
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    // a path from a session that starts with `-` must not read as an option
+    let dashed;
+    let file = if file.to_string_lossy().starts_with('-') {
+        dashed = Path::new(".").join(file);
+        dashed.as_path()
+    } else {
+        file
+    };
     let mut cmd = Command::new(program);
     cmd.args(&editor[1.min(editor.len())..]);
     let at = |f: &Path| format!("{}:{line}", f.display());
@@ -189,6 +193,16 @@ mod tests {
             ["emacsclient", "-t", "+42", "/s/a b.jsonl"]
         );
         assert_eq!(args("less", true), ["less", "+42g", "/s/a b.jsonl"]);
+        let c = command(&["vim".into()], Path::new("-c:!touch x"), 1, false);
+        let last = c
+            .get_args()
+            .last()
+            .map(|a| a.to_string_lossy().into_owned());
+        assert_eq!(
+            last.as_deref(),
+            Some("./-c:!touch x"),
+            "not an option to the editor"
+        );
     }
 
     #[test]

@@ -342,11 +342,6 @@ pub fn hints() -> [String; 3] {
     Keymap::default().hints()
 }
 
-/// Maps an event with the default keys.
-pub fn map(ev: &Event) -> Option<Action> {
-    Keymap::default().map(ev)
-}
-
 /// Maps a key while a prompt (search, command line) is open.
 pub fn map_prompt(keys: &Keymap, ev: &Event) -> Option<Action> {
     let Event::Key(k) = ev else {
@@ -394,6 +389,7 @@ mod tests {
 
     #[test]
     fn vim_keys_map_to_actions() {
+        let map = |e: &Event| Keymap::default().map(e);
         assert_eq!(map(&key(KeyCode::Char('j'))), Some(Action::Down(1)));
         assert_eq!(map(&key(KeyCode::Char('G'))), Some(Action::Bottom));
         assert_eq!(map(&key(KeyCode::Enter)), Some(Action::Toggle));

@@ -22,7 +22,7 @@ pub fn new_page() {
     SPENT.with(|s| s.set(0));
 }
 const MAX_LINE: usize = 4096;
-pub const CLASSES: ClassStyle = ClassStyle::SpacedPrefixed { prefix: "s-" };
+const CLASSES: ClassStyle = ClassStyle::SpacedPrefixed { prefix: "s-" };
 
 /// A `<pre class="code">` of `text` in `lang` (a token or a file path).
 pub fn block(text: &str, lang: &str, out: &mut String) {

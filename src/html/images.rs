@@ -17,6 +17,9 @@ pub struct Images {
     known: HashMap<(u16, u32), Vec<String>>,
 }
 
+/// The longest line read again for its images.
+const LINE_CAP: u64 = 64 << 20;
+
 const TYPES: &[&str] = &["image/png", "image/jpeg", "image/gif", "image/webp"];
 
 impl Images {
@@ -67,14 +70,25 @@ impl Images {
             let mut n = 0u32;
             let last = lines.iter().copied().max().unwrap_or(0);
             while n < last {
-                buf.clear();
-                match r.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => n += 1,
+                n += 1;
+                // a line not wanted is skipped, never held: it may be huge
+                if !lines.contains(&n) {
+                    match r.skip_until(b'\n') {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => continue,
+                    }
                 }
-                if lines.contains(&n)
-                    && let Ok(v) = serde_json::from_slice::<serde_json::Value>(&buf)
-                {
+                buf.clear();
+                let read = std::io::Read::take(&mut r, LINE_CAP).read_until(b'\n', &mut buf);
+                if matches!(read, Ok(0) | Err(_)) {
+                    break;
+                }
+                if buf.last() != Some(&b'\n') && buf.len() as u64 >= LINE_CAP {
+                    // longer than any line the model reads: left as a placeholder
+                    let _ = r.skip_until(b'\n');
+                    continue;
+                }
+                if let Ok(v) = serde_json::from_slice::<serde_json::Value>(&buf) {
                     let mut found = Vec::new();
                     collect(&v, &mut found, 0);
                     by_line.insert((source, n), found);

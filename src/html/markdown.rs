@@ -20,7 +20,6 @@ pub fn to_html(text: &str, out: &mut String) {
     let mut code: Option<(String, String)> = None;
     // links dropped for their scheme: their end tags go too
     let mut dropped_links = 0usize;
-    let mut in_image = 0usize;
     for ev in Parser::new_ext(text, opts) {
         if let Some((lang, body)) = &mut code {
             match ev {
@@ -66,11 +65,9 @@ pub fn to_html(text: &str, out: &mut String) {
             Event::End(TagEnd::Link) if dropped_links > 0 => dropped_links -= 1,
             // no request leaves the page: an image is its alt text
             Event::Start(Tag::Image { dest_url, .. }) => {
-                in_image += 1;
                 events.push(Event::Text(CowStr::from(format!("[image {dest_url}: "))));
             }
             Event::End(TagEnd::Image) => {
-                in_image = in_image.saturating_sub(1);
                 events.push(Event::Text(CowStr::from("]")));
             }
             other => events.push(other),
@@ -81,7 +78,6 @@ pub fn to_html(text: &str, out: &mut String) {
         super::code::block(&body, &lang, &mut html);
         events.push(Event::Html(CowStr::from(html)));
     }
-    let _ = in_image;
     pulldown_cmark::html::push_html(out, events.into_iter());
 }
 

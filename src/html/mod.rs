@@ -392,7 +392,7 @@ impl Page<'_> {
     fn input(&mut self, _item: &Item, c: &ToolCall) {
         let v: serde_json::Value = serde_json::from_str(c.input.get()).unwrap_or_default();
         let s = |k: &str| v.get(k).and_then(|x| x.as_str());
-        let path = s("file_path").or(s("notebook_path")).unwrap_or("");
+        let path = crate::model::item::named_file(&v).unwrap_or("");
         let mut html = String::new();
         if let Some(cmd) = s("command") {
             // a command reads as it is; highlighting each would cost more

@@ -226,6 +226,15 @@ pub enum CallState {
 /// is not running any more (the session stopped before its result).
 pub const RUNNING_AT_MOST_MS: i64 = 6 * 3600 * 1000;
 
+/// The file a tool's input names (`file_path`, `notebook_path`, else
+/// `path`): what `F` opens, `c p` copies and the HTML page highlights by.
+pub fn named_file(input: &serde_json::Value) -> Option<&str> {
+    ["file_path", "notebook_path", "path"]
+        .iter()
+        .find_map(|k| input.get(*k)?.as_str())
+        .filter(|p| !p.is_empty())
+}
+
 impl ToolCall {
     /// The call's state. `lost`: the conversation went on without its
     /// result. `now`: the time, when the session is live (being written);
