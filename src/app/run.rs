@@ -136,14 +136,18 @@ pub fn run_with(start: Start, opts: Options) -> anyhow::Result<()> {
     if let Some((program, id, cwd)) = resume {
         return super::resume::resume_in_claude(&program, &id, cwd.as_deref());
     }
-    let first = result.as_ref().ok().copied().flatten();
-    if let (Some(ms), Ok(trace)) = (first, std::env::var("CCV_TRACE_STARTUP")) {
-        super::trace::report(
-            &trace,
-            &format!("first frame in {:.1} ms", ms.as_secs_f64() * 1000.0),
-        );
+    if let (Ok(t), Ok(trace)) = (&result, std::env::var("CCV_TRACE_STARTUP")) {
+        super::trace::report_startup(&trace, t.first_frame, t.loaded);
     }
     result.map(|_| ())
+}
+
+/// When the first frame was drawn, and the first frame after the whole
+/// session was in, from the start.
+#[derive(Default)]
+struct Timings {
+    first_frame: Option<Duration>,
+    loaded: Option<Duration>,
 }
 
 type Term = Terminal<CrosstermBackend<std::io::Stdout>>;
@@ -363,8 +367,8 @@ impl Viewer {
     }
 
     /// Returns the time to the first frame that showed the session.
-    fn run(&mut self, rx: Receiver<AppEvent>, t0: Instant) -> anyhow::Result<Option<Duration>> {
-        let mut first_frame = None;
+    fn run(&mut self, rx: Receiver<AppEvent>, t0: Instant) -> anyhow::Result<Timings> {
+        let mut timings = Timings::default();
         self.draw()?;
         loop {
             // a search going on takes the time no event wants
@@ -427,13 +431,16 @@ impl Viewer {
                 && self.top.as_ref().is_some_and(|t| t.ticking());
             self.ticker
                 .want(top_ticks || self.screen == Screen::Viewer && self.state.running_on_screen());
-            if shown && first_frame.is_none() {
-                first_frame = Some(t0.elapsed());
+            if shown && timings.first_frame.is_none() {
+                timings.first_frame = Some(t0.elapsed());
+            }
+            if self.loaded && timings.loaded.is_none() {
+                timings.loaded = Some(t0.elapsed());
             }
         }
         match self.error.take() {
             Some(e) => Err(anyhow::anyhow!(e)),
-            None => Ok(first_frame),
+            None => Ok(timings),
         }
     }
 

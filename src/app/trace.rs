@@ -2,16 +2,36 @@
 //! frame) and `CCV_TRACE_LIVE` (what is on screen after each append).
 
 use crate::model::Session;
+use std::time::Duration;
 
 /// `CCV_TRACE_STARTUP=1` prints to stderr after the terminal is restored;
-/// any other value names a file to write.
-pub fn report(trace: &str, what: &str) {
-    let line = format!("ccv: {what}\n");
+/// any other value names a file to write. A line each: the first frame,
+/// the first frame with the whole session loaded, the peak resident
+/// memory (where the system says).
+pub fn report_startup(trace: &str, first: Option<Duration>, loaded: Option<Duration>) {
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    let mut text = String::new();
+    if let Some(d) = first {
+        text += &format!("ccv: first frame in {:.1} ms\n", ms(d));
+    }
+    if let Some(d) = loaded {
+        text += &format!("ccv: loaded in {:.1} ms\n", ms(d));
+    }
+    if let Some(kb) = peak_rss_kb() {
+        text += &format!("ccv: peak RSS {kb} KB\n");
+    }
     if trace == "1" || trace.is_empty() {
-        eprint!("{line}");
-    } else if let Err(e) = std::fs::write(trace, line) {
+        eprint!("{text}");
+    } else if let Err(e) = std::fs::write(trace, text) {
         eprintln!("ccv: CCV_TRACE_STARTUP: {trace}: {e}");
     }
+}
+
+/// `VmHWM` of `/proc/self/status` (Linux).
+fn peak_rss_kb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// `CCV_TRACE_LIVE=FILE`: after each frame drawn after appends, the wall

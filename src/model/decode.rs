@@ -85,6 +85,31 @@ pub fn decode_line(
     problems
 }
 
+/// The objects of a line that reads without any problem, borrowed from it;
+/// `None` for any other line (empty, invalid UTF-8, bad JSON, a field of an
+/// unexpected type), which [`decode_line`] then reads and reports. What it
+/// yields is what `decode_line` hands out for the same line, so a line
+/// decoded ahead on another thread (see `model::parallel`) is ingested
+/// exactly as if it were decoded in place.
+pub fn decode_clean(bytes: &[u8]) -> Option<Vec<(RawEntry<'_>, &str)>> {
+    let mut rest = std::str::from_utf8(trim_ascii(bytes)).ok()?;
+    let mut out = Vec::with_capacity(1);
+    loop {
+        rest = rest.trim_start();
+        if rest.is_empty() {
+            return (!out.is_empty()).then_some(out);
+        }
+        if !rest.starts_with('{') {
+            return None;
+        }
+        let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<RawEntry<'_>>();
+        let entry = stream.next()?.ok()?;
+        let used = stream.byte_offset().min(rest.len());
+        out.push((entry, &rest[..used]));
+        rest = &rest[used..];
+    }
+}
+
 fn unreadable(line: u32, e: &DecodeError) -> Problem {
     let message = if e.done > 0 {
         format!(

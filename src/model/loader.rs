@@ -147,37 +147,20 @@ pub fn load_to_follow_reporting(
     load(path, false, progress)
 }
 
-/// A reader that says how far it got.
-struct Counting<'a, R> {
-    inner: R,
-    read: u64,
-    size: u64,
-    progress: &'a mut dyn FnMut(u64, u64),
-}
-
-impl<R: std::io::Read> std::io::Read for Counting<'_, R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.read += n as u64;
-        (self.progress)(self.read, self.size);
-        Ok(n)
-    }
-}
-
 fn load(
     path: &Path,
     complete: bool,
     progress: &mut dyn FnMut(u64, u64),
 ) -> std::io::Result<Session> {
     let mut s = Session::new(Some(path.to_owned()));
-    let read = |s: &mut Session, src: u16, f: &mut dyn std::io::Read| {
-        let mut f = f;
-        if complete {
-            s.read_all(src, &mut f)
-        } else {
-            s.read_available(src, &mut f)
-        }
-    };
+    let read =
+        |s: &mut Session, src: u16, f: &std::fs::File, progress: &mut dyn FnMut(u64, u64)| {
+            s.read_file_available(src, f, progress)?;
+            if complete {
+                s.finish(src);
+            }
+            Ok::<(), std::io::Error>(())
+        };
     // the `subagents/` folder is known before the main file is read: its
     // agents' `agent_progress` copies there are then duplicates
     let folder = if path == Path::new("-") {
@@ -192,14 +175,7 @@ fn load(
         s.read_all(super::session::MAIN, &mut std::io::stdin().lock())?;
     } else {
         let f = super::session::open_regular(path)?;
-        let size = f.metadata().map_or(0, |m| m.len());
-        let mut counting = Counting {
-            inner: f,
-            read: 0,
-            size,
-            progress,
-        };
-        read(&mut s, super::session::MAIN, &mut counting)?;
+        read(&mut s, super::session::MAIN, &f, progress)?;
     }
     if let Some(d) = agent_description(path) {
         s.meta.titles.agent = Some(d);
@@ -217,7 +193,7 @@ fn load(
         }
         for (src, p) in files {
             match super::session::open_regular(&p) {
-                Ok(mut f) => read(&mut s, src, &mut f)?,
+                Ok(f) => read(&mut s, src, &f, &mut |_, _| {})?,
                 Err(_) => continue,
             }
         }

@@ -19,6 +19,7 @@ pub mod label;
 pub mod lines;
 pub mod loader;
 pub mod marks;
+pub mod parallel;
 pub mod price;
 pub mod query;
 pub mod raw;

@@ -5,6 +5,7 @@ pub use super::agents::Agent;
 use super::decode::{Problem, decode_line};
 use super::item::*;
 use super::lines::LineSplitter;
+use super::raw::RawEntry;
 use super::transcript::Transcript;
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::BTreeMap;
@@ -254,7 +255,8 @@ impl Session {
         if path == Path::new("-") {
             s.read_all(MAIN, &mut std::io::stdin().lock())?;
         } else {
-            s.read_all(MAIN, &mut open_regular(path)?)?;
+            s.read_file_available(MAIN, &open_regular(path)?, &mut |_, _| {})?;
+            s.finish(MAIN);
         }
         Ok(s)
     }
@@ -271,15 +273,27 @@ impl Session {
     /// [`Self::flush_tail`]): a file being written may end mid-line, and its
     /// follower brings the rest.
     pub fn read_available(&mut self, source: u16, r: &mut impl Read) -> std::io::Result<()> {
-        let mut buf = vec![0u8; 1 << 20];
-        loop {
-            let n = match r.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            self.feed(source, &buf[..n]);
+        super::parallel::read_sequential(self, source, r, &mut |_| {})?;
+        self.flush_tail(source);
+        Ok(())
+    }
+
+    /// [`Self::read_available`] for a file, from its start: a big one is
+    /// decoded on every core (see `model::parallel`). `progress` hears
+    /// (bytes read, size) as it goes.
+    pub fn read_file_available(
+        &mut self,
+        source: u16,
+        f: &std::fs::File,
+        progress: &mut dyn FnMut(u64, u64),
+    ) -> std::io::Result<()> {
+        if self.redacting {
+            // each line is redacted before it is decoded: read in place
+            let size = f.metadata().map_or(0, |m| m.len());
+            let mut r = f;
+            super::parallel::read_sequential(self, source, &mut r, &mut |n| progress(n, size))?;
+        } else {
+            super::parallel::read_file(self, source, f, progress)?;
         }
         self.flush_tail(source);
         Ok(())
@@ -304,14 +318,44 @@ impl Session {
     /// Appended bytes of `source`. Complete lines are ingested; an unfinished
     /// last line waits for its newline (or for [`Self::flush_tail`]).
     pub fn feed(&mut self, source: u16, bytes: &[u8]) {
+        self.feed_decoded(source, bytes, &mut []);
+    }
+
+    /// [`Self::feed`], with lines already decoded on another thread
+    /// (`ahead`, in stream order): a line the splitter hands out whole at
+    /// the offset and length of one of them is ingested from it; any other
+    /// (a line that spans two reads, a tentative tail) is decoded here.
+    pub(super) fn feed_decoded(
+        &mut self,
+        source: u16,
+        bytes: &[u8],
+        mut ahead: &mut [super::parallel::Ahead<'_>],
+    ) {
         self.main.begin_batch();
         for a in &mut self.agents {
             a.transcript.begin_batch();
         }
+        if self.redacting {
+            // a line is redacted before it is decoded (see `ingest_line`)
+            ahead = &mut [];
+        }
         let mut splitter = std::mem::take(&mut self.sources[source as usize].splitter);
-        splitter.feed(bytes, |line| match line.overlong {
-            Some(len) => self.ingest_overlong(source, line.number, len),
-            None => self.ingest_line(source, line.number, line.bytes),
+        let mut next = 0;
+        splitter.feed(bytes, |line| {
+            if let Some(len) = line.overlong {
+                return self.ingest_overlong(source, line.number, len);
+            }
+            while ahead.get(next).is_some_and(|a| a.offset < line.offset) {
+                next += 1;
+            }
+            let decoded = ahead
+                .get_mut(next)
+                .filter(|a| a.offset == line.offset && a.len == line.bytes.len())
+                .map(|a| std::mem::take(&mut a.entries));
+            match decoded {
+                Some(entries) => self.ingest_decoded(source, line.number, entries),
+                None => self.ingest_line(source, line.number, line.bytes),
+            }
         });
         self.sources[source as usize].splitter = splitter;
         let mut rebuilt = self.main.end_batch();
@@ -497,15 +541,42 @@ impl Session {
         }
         let before = self.stats.entries;
         let problems = decode_line(line, bytes, |entry, raw| {
-            self.stats.entries += 1;
-            match self.ingest_entry(source, line, entry, raw) {
-                Outcome::Shown => self.stats.shown += 1,
-                Outcome::Hidden(reason) => {
-                    self.stats.hidden += 1;
-                    *self.stats.hidden_by_reason.entry(reason).or_default() += 1;
-                }
-            }
+            self.count_entry(source, line, entry, raw)
         });
+        self.after_line(source, line, before, problems);
+    }
+
+    /// A line decoded ahead without a problem (see [`Self::feed_decoded`]).
+    fn ingest_decoded(&mut self, source: u16, line: u32, entries: Vec<(RawEntry<'_>, &str)>) {
+        if entries.is_empty() {
+            // taken already: cannot happen, as offsets only grow
+            return;
+        }
+        if self.sources[source as usize].garbage.held.is_some() {
+            // the held run ends before this readable line: its row goes first
+            self.flush_garbage(source);
+        }
+        let before = self.stats.entries;
+        for (entry, raw) in entries {
+            self.count_entry(source, line, entry, raw);
+        }
+        self.after_line(source, line, before, Vec::new());
+    }
+
+    fn count_entry(&mut self, source: u16, line: u32, entry: RawEntry<'_>, raw: &str) {
+        self.stats.entries += 1;
+        match self.ingest_entry(source, line, entry, raw) {
+            Outcome::Shown => self.stats.shown += 1,
+            Outcome::Hidden(reason) => {
+                self.stats.hidden += 1;
+                *self.stats.hidden_by_reason.entry(reason).or_default() += 1;
+            }
+        }
+    }
+
+    /// What follows the entries of a line: the run of unreadable lines it
+    /// ends or extends, and its problems.
+    fn after_line(&mut self, source: u16, line: u32, before: u64, problems: Vec<Problem>) {
         let read_some = self.stats.entries > before;
         let g = &mut self.sources[source as usize].garbage;
         if read_some {

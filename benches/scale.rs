@@ -1,0 +1,267 @@
+//! Issue 19's figures on generated sessions of 100 MB and 1 GB, each
+//! against a baseline measured in the same run:
+//!
+//! - `ccv export --format json` against a typed serde parse of the same
+//!   file on one thread (envelope fields + `message` as RawValue), on all
+//!   cores and pinned to one (`taskset`, where there is one);
+//! - the viewer's full load (its own trace: the first frame drawn with the
+//!   whole session in) and its peak RSS, driven through tmux, against the
+//!   export;
+//! - the in-session search for a rare word over the loaded session against
+//!   `grep -c` of the file.
+//!
+//! Run: `cargo bench --bench scale` (CCV_BENCH_SIZES="100M 1G" by default;
+//! files are made by `../shared/bench/gen-session --seed 7` into
+//! /tmp/ccv-bench, or CCV_BENCH_DIR). `benches/scale.sh` runs this and the
+//! first-frame and picker benches. Targets: export <= 1.5x the typed parse;
+//! viewer loaded <= 1.2x the export; search <= 1.2x grep.
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const RUNS: usize = 3;
+const RARE_WORD: &str = "panic";
+
+#[allow(dead_code)]
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Envelope<'a> {
+    #[serde(rename = "type")]
+    kind: Option<&'a str>,
+    uuid: Option<&'a str>,
+    parent_uuid: Option<&'a str>,
+    session_id: Option<&'a str>,
+    timestamp: Option<&'a str>,
+    is_sidechain: Option<bool>,
+    #[serde(borrow)]
+    message: Option<&'a RawValue>,
+}
+
+fn typed_parse(path: &Path) -> Duration {
+    let t = Instant::now();
+    let data = std::fs::read(path).expect("read bench file");
+    let n = data
+        .split(|&b| b == b'\n')
+        .filter(|l| serde_json::from_slice::<Envelope<'_>>(l).is_ok())
+        .count();
+    std::hint::black_box(n);
+    t.elapsed()
+}
+
+fn timed(cmd: &mut Command) -> Duration {
+    let t = Instant::now();
+    let status = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("run");
+    assert!(status.success() || status.code() == Some(1), "{cmd:?}");
+    t.elapsed()
+}
+
+fn export(path: &Path, pinned: bool) -> Duration {
+    let ccv = env!("CARGO_BIN_EXE_ccv");
+    let mut cmd = if pinned {
+        let mut c = Command::new("taskset");
+        c.args(["-c", "0", ccv]);
+        c
+    } else {
+        Command::new(ccv)
+    };
+    timed(cmd.args(["export", "--format", "json"]).arg(path))
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn median_of(f: impl FnMut() -> Duration) -> Duration {
+    median(std::iter::repeat_with(f).take(RUNS).collect())
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn have(program: &str) -> bool {
+    Command::new(program)
+        .arg("-V")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok()
+}
+
+/// The viewer in tmux until its header says the load is done: (time to
+/// the first frame with the whole session, peak RSS in bytes).
+fn viewer(path: &Path, home: &Path) -> Option<(Duration, u64)> {
+    let trace = home.join("trace");
+    let _ = std::fs::remove_file(&trace);
+    let sock = format!("ccvscale{}", std::process::id());
+    let tmux = |args: &[&str]| {
+        Command::new("tmux")
+            .args(["-L", &sock, "-f", "/dev/null"])
+            .args(args)
+            .stderr(Stdio::null())
+            .output()
+    };
+    let cmd = format!(
+        "env HOME='{h}' XDG_CONFIG_HOME='{h}' XDG_CACHE_HOME='{h}' XDG_STATE_HOME='{h}' \
+         CLAUDE_CONFIG_DIR='{h}' CCV_TRACE_STARTUP='{t}' TERM=xterm-256color '{ccv}' \
+         --theme dark '{f}'",
+        h = home.display(),
+        t = trace.display(),
+        ccv = env!("CARGO_BIN_EXE_ccv"),
+        f = path.display()
+    );
+    tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        "t",
+        "-x",
+        "120",
+        "-y",
+        "40",
+        &cmd,
+    ])
+    .ok()?;
+    let start = Instant::now();
+    loop {
+        let pane = tmux(&["capture-pane", "-p", "-t", "t"]).ok()?;
+        let pane = String::from_utf8_lossy(&pane.stdout);
+        if (pane.contains("FOLLOW") || pane.contains("SCROLL")) && !pane.contains("loading") {
+            break;
+        }
+        if start.elapsed() > Duration::from_secs(120) {
+            let _ = tmux(&["kill-server"]);
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = tmux(&["send-keys", "-t", "t", "q"]);
+    let mut text = String::new();
+    for _ in 0..500 {
+        text = std::fs::read_to_string(&trace).unwrap_or_default();
+        if text.contains("peak RSS") {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let _ = tmux(&["kill-server"]);
+    let field = |name: &str| -> Option<f64> {
+        let line = text.lines().find(|l| l.contains(name))?;
+        line.split_whitespace().find_map(|w| w.parse::<f64>().ok())
+    };
+    let loaded = field("loaded in")?;
+    let kb = field("peak RSS")?;
+    Some((Duration::from_secs_f64(loaded / 1e3), kb as u64 * 1024))
+}
+
+fn search_in_session(path: &Path) -> (Duration, usize) {
+    let session = ccv::model::loader::load_to_follow(path).expect("load");
+    let mut hits = 0;
+    let d = median_of(|| {
+        let t = Instant::now();
+        hits = ccv::app::search::find_all(&session, RARE_WORD).len();
+        t.elapsed()
+    });
+    std::mem::forget(session);
+    (d, hits)
+}
+
+fn bench_file(dir: &Path, size: &str) -> Option<PathBuf> {
+    let p = dir.join(format!("session-{size}.jsonl"));
+    if p.exists() {
+        return Some(p);
+    }
+    let generator = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/gen-session");
+    if !generator.exists() {
+        eprintln!("skipping {size}: no {} and no generator", p.display());
+        return None;
+    }
+    std::fs::create_dir_all(dir).ok()?;
+    let ok = Command::new("python3")
+        .arg(generator)
+        .args(["--size", size, "--seed", "7", "-q", "-o"])
+        .arg(&p)
+        .status()
+        .ok()?
+        .success();
+    ok.then_some(p)
+}
+
+fn main() {
+    let dir =
+        std::env::var_os("CCV_BENCH_DIR").map_or_else(|| "/tmp/ccv-bench".into(), PathBuf::from);
+    let sizes = std::env::var("CCV_BENCH_SIZES").unwrap_or_else(|_| "100M 1G".into());
+    let home = tempfile::tempdir().expect("tempdir");
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    println!("{cores} cores; medians of {RUNS} runs");
+    for size in sizes.split_whitespace() {
+        let Some(path) = bench_file(&dir, size) else {
+            continue;
+        };
+        let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
+        let _ = typed_parse(&path); // the page cache holds the file from here
+        let parse = median_of(|| typed_parse(&path));
+        let exp = median_of(|| export(&path, false));
+        println!(
+            "\n{size}: {} ({:.0} MB)",
+            path.display(),
+            bytes as f64 / 1e6
+        );
+        println!("  typed parse, 1 thread   {:>8.0} ms", ms(parse));
+        println!(
+            "  ccv export --format json {:>7.0} ms  {:.2}x the parse (target <= 1.5x)",
+            ms(exp),
+            exp.as_secs_f64() / parse.as_secs_f64()
+        );
+        if have("taskset") {
+            let one = median_of(|| export(&path, true));
+            println!(
+                "  same, pinned to 1 core  {:>8.0} ms  {:.2}x the parse",
+                ms(one),
+                one.as_secs_f64() / parse.as_secs_f64()
+            );
+        }
+        if have("tmux") {
+            let runs: Vec<(Duration, u64)> = (0..RUNS)
+                .filter_map(|_| viewer(&path, home.path()))
+                .collect();
+            if runs.is_empty() {
+                println!("  viewer: no trace (tmux did not run it)");
+            } else {
+                let load = median(runs.iter().map(|r| r.0).collect());
+                let rss = runs.iter().map(|r| r.1).max().unwrap_or(0);
+                println!(
+                    "  viewer fully loaded     {:>8.0} ms  {:.2}x the export (target <= 1.2x)",
+                    ms(load),
+                    load.as_secs_f64() / exp.as_secs_f64()
+                );
+                println!(
+                    "  viewer peak RSS         {:>8.0} MB  {:.2}x the file (target <= 0.5x)",
+                    rss as f64 / 1e6,
+                    rss as f64 / bytes as f64
+                );
+            }
+        } else {
+            println!("  viewer: skipped (no tmux)");
+        }
+        let (search, hits) = search_in_session(&path);
+        let grep = median_of(|| timed(Command::new("grep").args(["-c", RARE_WORD]).arg(&path)));
+        println!(
+            "  search '{RARE_WORD}' in session  {:>5.0} ms  {hits} items; grep -c {:.0} ms: {:.2}x grep (target <= 1.2x)",
+            ms(search),
+            ms(grep),
+            search.as_secs_f64() / grep.as_secs_f64()
+        );
+    }
+}

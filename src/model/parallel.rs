@@ -1,0 +1,295 @@
+//! Reading a big file on every core. Decoding JSON is most of a load and
+//! each line decodes on its own, while ingesting (pairing, threading,
+//! figures) must follow the file's order. So worker threads each read a
+//! chunk of the file at its offset and decode the lines that lie wholly
+//! inside it, and the calling thread ingests the chunks in order, feeding
+//! their bytes through the same splitter as any read
+//! ([`Session::feed_decoded`]). A line decoded ahead is only a head start:
+//! the splitter still decides what the lines are, and a line it hands out
+//! otherwise (one that spans two chunks) is decoded in place.
+
+use super::decode::decode_clean;
+use super::raw::RawEntry;
+use super::session::Session;
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::Read;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex};
+
+/// What one worker reads at a time: a chunk costs ~5 ms to decode (thread
+/// hand-offs are noise), and the few in flight hold little memory.
+const CHUNK: usize = 2 << 20;
+
+/// A line decoded ahead: where it starts in the stream, how long it is
+/// (without its `\n` and a `\r` before it) and its objects. Only lines
+/// that read without a problem are decoded ahead.
+pub struct Ahead<'a> {
+    pub offset: u64,
+    pub len: usize,
+    pub entries: Vec<(RawEntry<'a>, &'a str)>,
+}
+
+/// Bytes of the file as read, from `offset`.
+struct Chunk {
+    offset: u64,
+    bytes: Vec<u8>,
+}
+
+type Lines<'a> = Vec<Ahead<'a>>;
+
+self_cell::self_cell!(
+    /// A chunk and its lines decoded, which borrow from it.
+    struct Decoded {
+        owner: Chunk,
+        #[covariant]
+        dependent: Lines,
+    }
+);
+
+fn decode(chunk: Chunk) -> Decoded {
+    // a panic here would leave the reading thread waiting for this chunk:
+    // its lines are then decoded in place instead (and panic there, where
+    // the load's caller catches it)
+    Decoded::new(chunk, |c| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| lines(c))).unwrap_or_default()
+    })
+}
+
+/// The lines that start and end inside the chunk: not the piece before
+/// its first newline (unless the chunk starts the file) nor the one after
+/// its last.
+fn lines(c: &Chunk) -> Lines<'_> {
+    let mut out = Vec::new();
+    let Some(last) = memchr::memrchr(b'\n', &c.bytes) else {
+        return out;
+    };
+    let mut at = 0;
+    if c.offset > 0 {
+        match memchr::memchr(b'\n', &c.bytes) {
+            Some(first) => at = first + 1,
+            None => return out,
+        }
+    }
+    for piece in c.bytes[at..last].split(|&b| b == b'\n') {
+        let line = piece.strip_suffix(b"\r").unwrap_or(piece);
+        if let Some(entries) = decode_clean(line) {
+            out.push(Ahead {
+                offset: c.offset + at as u64,
+                len: line.len(),
+                entries,
+            });
+        }
+        at += piece.len() + 1;
+    }
+    out
+}
+
+/// Feeds the whole of `f` (from its start) into `source`, as
+/// [`Session::feed`] would, telling `progress` (bytes fed, size) after each
+/// chunk. Big files are decoded on every core. An unfinished last line is
+/// fed as it is: the caller flushes or finishes it.
+pub fn read_file(
+    s: &mut Session,
+    source: u16,
+    f: &File,
+    progress: &mut dyn FnMut(u64, u64),
+) -> std::io::Result<()> {
+    let size = f.metadata().map_or(0, |m| m.len());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut fed = 0;
+    if cores > 1 && size > 2 * CHUNK as u64 {
+        fed = read_parallel(s, source, f, cores.min(4), size, progress)?;
+    }
+    // what is left: a small file, or what was appended while reading
+    let mut rest = PositionalReader { f, at: fed };
+    read_sequential(s, source, &mut rest, &mut |n| progress(fed + n, size))
+}
+
+/// Reads `f` from a given offset (without moving its cursor, which the
+/// workers share).
+struct PositionalReader<'a> {
+    f: &'a File,
+    at: u64,
+}
+
+impl Read for PositionalReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = read_at(self.f, buf, self.at)?;
+        self.at += n as u64;
+        Ok(n)
+    }
+}
+
+#[cfg(unix)]
+fn read_at(f: &File, buf: &mut [u8], at: u64) -> std::io::Result<usize> {
+    std::os::unix::fs::FileExt::read_at(f, buf, at)
+}
+
+#[cfg(windows)]
+fn read_at(f: &File, buf: &mut [u8], at: u64) -> std::io::Result<usize> {
+    std::os::windows::fs::FileExt::seek_read(f, buf, at)
+}
+
+/// The chunks up to `size`, read and decoded by `workers` threads and
+/// ingested here in order. Returns how many bytes were fed; less than
+/// `size` when the file shrank meanwhile.
+fn read_parallel(
+    s: &mut Session,
+    source: u16,
+    f: &File,
+    workers: usize,
+    size: u64,
+    progress: &mut dyn FnMut(u64, u64),
+) -> std::io::Result<u64> {
+    let chunks = size.div_ceil(CHUNK as u64);
+    std::thread::scope(|scope| {
+        let (work_tx, work_rx) = channel::<u64>();
+        let work_rx = Arc::new(Mutex::new(work_rx));
+        let (done_tx, done_rx) = channel();
+        let pool = Arc::new(Mutex::new(Vec::new()));
+        let mut spawned = 0;
+        for _ in 0..workers {
+            let rx = Arc::clone(&work_rx);
+            let tx = done_tx.clone();
+            let pool = Arc::clone(&pool);
+            let worker = std::thread::Builder::new()
+                .name("ccv-decode".into())
+                .spawn_scoped(scope, move || work(f, size, &rx, &tx, &pool));
+            if worker.is_err() {
+                break; // out of threads: those there are do the work
+            }
+            spawned += 1;
+        }
+        drop(done_tx);
+        if spawned == 0 {
+            return Ok(0); // the caller reads it all in order
+        }
+        let mut ingest = InOrder {
+            pool: Arc::clone(&pool),
+            rx: done_rx,
+            early: BTreeMap::new(),
+            next: 0,
+        };
+        // a few chunks ahead of the ingest at most, so memory stays small
+        let ahead = 2 * workers as u64;
+        let mut sent = 0;
+        let mut fed = 0;
+        while ingest.next < chunks {
+            while sent < chunks && sent < ingest.next + ahead {
+                let _ = work_tx.send(sent);
+                sent += 1;
+            }
+            let chunk = ingest.next_blocking(s, source)?;
+            fed += chunk as u64;
+            progress(fed, size);
+            if chunk < CHUNK && ingest.next < chunks {
+                break; // the file shrank: the rest is read in order
+            }
+        }
+        drop(work_tx);
+        Ok(fed)
+    })
+}
+
+/// A worker: reads the chunks it is given and decodes them.
+fn work(
+    f: &File,
+    size: u64,
+    rx: &Mutex<Receiver<u64>>,
+    tx: &Sender<std::io::Result<Decoded>>,
+    pool: &Mutex<Vec<Vec<u8>>>,
+) {
+    loop {
+        let job = match rx.lock() {
+            Ok(rx) => rx.recv(),
+            Err(_) => return,
+        };
+        let Ok(k) = job else { return };
+        let offset = k * CHUNK as u64;
+        let want = (size - offset).min(CHUNK as u64) as usize;
+        // a buffer the ingest is done with: fresh ones cost page faults
+        let mut bytes = pool
+            .lock()
+            .ok()
+            .and_then(|mut p| p.pop())
+            .unwrap_or_default();
+        bytes.resize(want, 0);
+        let done = fill_at(f, &mut bytes, offset).map(|n| {
+            bytes.truncate(n);
+            decode(Chunk { offset, bytes })
+        });
+        if tx.send(done).is_err() {
+            return;
+        }
+    }
+}
+
+/// Reads at `at` until `buf` is full or the file ends; how much was read.
+fn fill_at(f: &File, buf: &mut [u8], at: u64) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match read_at(f, &mut buf[n..], at + n as u64) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// Decoded chunks arrive in any order; they are ingested in file order.
+struct InOrder {
+    pool: Arc<Mutex<Vec<Vec<u8>>>>,
+    rx: Receiver<std::io::Result<Decoded>>,
+    early: BTreeMap<u64, Decoded>,
+    next: u64,
+}
+
+impl InOrder {
+    /// Ingests the next chunk, waiting for it; its length.
+    fn next_blocking(&mut self, s: &mut Session, source: u16) -> std::io::Result<usize> {
+        while !self.early.contains_key(&self.next) {
+            let d = self
+                .rx
+                .recv()
+                .map_err(|_| std::io::Error::other("a reading thread stopped"))??;
+            self.early.insert(d.borrow_owner().offset / CHUNK as u64, d);
+        }
+        let Some(mut d) = self.early.remove(&self.next) else {
+            return Ok(0);
+        };
+        let len = d.borrow_owner().bytes.len();
+        d.with_dependent_mut(|chunk, lines| s.feed_decoded(source, &chunk.bytes, lines));
+        if let Ok(mut pool) = self.pool.lock() {
+            pool.push(d.into_owner().bytes);
+        }
+        self.next += 1;
+        Ok(len)
+    }
+}
+
+/// Reads and feeds a chunk at a time, on this thread only; tells `fed`
+/// how many bytes were fed so far.
+pub fn read_sequential(
+    s: &mut Session,
+    source: u16,
+    r: &mut dyn Read,
+    fed: &mut dyn FnMut(u64),
+) -> std::io::Result<()> {
+    let mut buf = Vec::with_capacity(CHUNK);
+    let mut total = 0;
+    loop {
+        buf.clear();
+        // `read_to_end` reads on until the limit or the end, and retries
+        // interrupted reads
+        (&mut *r).take(CHUNK as u64).read_to_end(&mut buf)?;
+        s.feed(source, &buf);
+        total += buf.len() as u64;
+        fed(total);
+        if buf.len() < CHUNK {
+            return Ok(());
+        }
+    }
+}
