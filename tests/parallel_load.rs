@@ -8,6 +8,7 @@ use ccv::model::Session;
 use serde_json::json;
 use std::io::Write;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Everything a load is judged by: the JSON export, the counts, the
 /// problems with their lines.
@@ -34,9 +35,32 @@ fn fed(path: &Path, bytes: &[u8]) -> Session {
     s
 }
 
+/// Panics of the decoding threads: one would be caught (its chunk is then
+/// decoded in place) and so be invisible in what the load makes.
+static DECODER_PANICS: AtomicUsize = AtomicUsize::new(0);
+
+fn count_decoder_panics() {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if std::thread::current().name() == Some("ccv-decode") {
+                DECODER_PANICS.fetch_add(1, Ordering::SeqCst);
+            }
+            default(info);
+        }));
+    });
+}
+
 fn assert_same(path: &Path) {
+    count_decoder_panics();
     let bytes = std::fs::read(path).expect("read");
     let threads = Session::load(path).expect("load");
+    assert_eq!(
+        DECODER_PANICS.load(Ordering::SeqCst),
+        0,
+        "a decoding thread panicked"
+    );
     let one = fed(path, &bytes);
     let (a, b) = (outcome(&threads), outcome(&one));
     if a != b {
@@ -54,13 +78,13 @@ fn assert_same(path: &Path) {
     }
 }
 
-/// ~7 MB of every kind of line, bad ones included, so several chunks
+/// ~17 MB of every kind of line, bad ones included, so several chunks
 /// start and end in the middle of lines of every kind.
 fn awkward_session() -> Vec<u8> {
     let mut out = Vec::new();
     let mut prev: Option<String> = None;
     let mut i = 0;
-    while out.len() < 7 << 20 {
+    while out.len() < 17 << 20 {
         let uuid = format!("u{i}");
         let mut line = match i % 7 {
             0 => common::user_line(
@@ -119,10 +143,13 @@ fn awkward_session() -> Vec<u8> {
         out.extend_from_slice(&text);
         out.extend_from_slice(if i % 5 == 0 { b"\r\n" } else { b"\n" });
         if i == 900 {
-            // one line longer than a chunk
-            let big = common::user_line("big", json!("x".repeat(5 << 20)));
-            out.extend_from_slice(&serde_json::to_vec(&big).expect("json"));
-            out.push(b'\n');
+            // lines longer than a chunk, one after the other: a chunk then
+            // holds a single newline, or none
+            for n in [5 << 20, 3 << 20, 2 << 20] {
+                let big = common::user_line("big", json!("x".repeat(n)));
+                out.extend_from_slice(&serde_json::to_vec(&big).expect("json"));
+                out.push(b'\n');
+            }
         }
         i += 1;
     }

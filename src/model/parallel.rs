@@ -71,7 +71,11 @@ fn lines(c: &Chunk) -> Lines<'_> {
             None => return out,
         }
     }
-    for piece in c.bytes[at..last].split(|&b| b == b'\n') {
+    // one newline only: no line lies wholly inside
+    let Some(inside) = c.bytes.get(at..last) else {
+        return out;
+    };
+    for piece in inside.split(|&b| b == b'\n') {
         let line = piece.strip_suffix(b"\r").unwrap_or(piece);
         if let Some(entries) = decode_clean(line) {
             out.push(Ahead {

@@ -350,7 +350,9 @@ impl Session {
             }
             let decoded = ahead
                 .get_mut(next)
-                .filter(|a| a.offset == line.offset && a.len == line.bytes.len())
+                .filter(|a| {
+                    a.offset == line.offset && a.len == line.bytes.len() && !a.entries.is_empty()
+                })
                 .map(|a| std::mem::take(&mut a.entries));
             match decoded {
                 Some(entries) => self.ingest_decoded(source, line.number, entries),
@@ -548,10 +550,6 @@ impl Session {
 
     /// A line decoded ahead without a problem (see [`Self::feed_decoded`]).
     fn ingest_decoded(&mut self, source: u16, line: u32, entries: Vec<(RawEntry<'_>, &str)>) {
-        if entries.is_empty() {
-            // taken already: cannot happen, as offsets only grow
-            return;
-        }
         if self.sources[source as usize].garbage.held.is_some() {
             // the held run ends before this readable line: its row goes first
             self.flush_garbage(source);
