@@ -34,6 +34,11 @@ impl Formatter for SafeFormatter {
         w: &mut W,
         fragment: &str,
     ) -> io::Result<()> {
+        // what is escaped is never ASCII; most fragments are all ASCII, and
+        // this test reads them a word at a time
+        if fragment.is_ascii() {
+            return w.write_all(fragment.as_bytes());
+        }
         let mut start = 0;
         for (i, c) in fragment.char_indices() {
             if needs_escape(c) {

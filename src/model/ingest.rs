@@ -47,15 +47,14 @@ impl Session {
         &mut self,
         source: u16,
         line: u32,
-        e: RawEntry<'_>,
+        e: &mut RawEntry<'_>,
         raw: &str,
     ) -> Outcome {
-        let mut e = e;
         if source == super::session::MAIN {
-            self.as_lone_agent(&mut e);
+            self.as_lone_agent(e);
         }
         let kind = e.kind.as_deref().unwrap_or("");
-        self.note_envelope(&e);
+        self.note_envelope(e);
         match kind {
             "user" | "assistant" | "system" | "result" => {}
             "summary" => {
@@ -111,8 +110,8 @@ impl Session {
                 }
                 return Outcome::Hidden("cost-state");
             }
-            "continued-in" => return self.continued_in(source, line, &e),
-            "frame-link" => return self.frame_link(source, line, &e),
+            "continued-in" => return self.continued_in(source, line, e),
+            "frame-link" => return self.frame_link(source, line, e),
             // remote-control bridge ids, file-history deltas, artifact
             // ledgers, worktree state: the harness's bookkeeping
             "atis-latch"
@@ -124,32 +123,32 @@ impl Session {
             | "artifact-comment-monitor" => return Outcome::Hidden("bookkeeping"),
             "queue-operation" => return Outcome::Hidden("queue-operation"),
             "progress" => {
-                self.thread_side(source, line, &e);
+                self.thread_side(source, line, e);
                 let sub = e
                     .data
                     .as_ref()
                     .and_then(|d| d.kind.as_deref())
                     .unwrap_or("");
                 if sub == "agent_progress" {
-                    return self.agent_progress(source, line, &e);
+                    return self.agent_progress(source, line, e);
                 }
                 return Outcome::Hidden("progress");
             }
             "attachment" => {
-                self.thread_side(source, line, &e);
-                if let Some(out) = self.queued_prompt(source, line, &e) {
+                self.thread_side(source, line, e);
+                if let Some(out) = self.queued_prompt(source, line, e) {
                     return out;
                 }
-                return self.attachment_row(source, line, &e);
+                return self.attachment_row(source, line, e);
             }
             "agent-name" | "tag" | "agent-setting" => return Outcome::Hidden("metadata"),
-            _ => return self.unknown(source, line, &e, raw),
+            _ => return self.unknown(source, line, e, raw),
         }
-        let target = self.route(source, &e);
-        self.note_session_id(source, line, &e);
-        self.thread_line(target, source, line, &e, role_of(kind, &e));
+        let target = self.route(source, e);
+        self.note_session_id(source, line, e);
+        self.thread_line(target, source, line, e, role_of(kind, e));
         if let Some(u) = e.uuid.as_deref() {
-            match self.transcript_mut(target).note_uuid(u, fingerprint(&e)) {
+            match self.transcript_mut(target).note_uuid(u, fingerprint(e)) {
                 UuidSeen::New => {}
                 // the same line written again: shown once
                 UuidSeen::Same if kind != "system" => return Outcome::Hidden("repeated uuid"),
@@ -356,7 +355,7 @@ impl Session {
         if let Some(tool) = e.parent_tool_use_id_camel.as_deref() {
             self.link_agent_to_tool(a, tool);
         }
-        let Ok(inner) = serde_json::from_str::<RawEntry<'_>>(msg.get()) else {
+        let Ok(mut inner) = serde_json::from_str::<RawEntry<'_>>(msg.get()) else {
             return Outcome::Hidden(REASON);
         };
         let target = Target::Agent(a);
@@ -372,8 +371,8 @@ impl Session {
         }
         self.agents[a as usize].mirrored = true;
         match inner.kind.as_deref() {
-            Some("user") => self.ingest_user(target, source, line, inner, msg.get()),
-            Some("assistant") => self.ingest_assistant(target, source, line, inner, msg.get()),
+            Some("user") => self.ingest_user(target, source, line, &mut inner, msg.get()),
+            Some("assistant") => self.ingest_assistant(target, source, line, &mut inner, msg.get()),
             _ => Outcome::Hidden(REASON),
         }
     }

@@ -15,16 +15,16 @@ impl Session {
         target: Target,
         source: u16,
         line: u32,
-        mut e: RawEntry<'_>,
+        e: &mut RawEntry<'_>,
         raw: &str,
     ) -> Outcome {
         let Some(msg) = e.message.take() else {
-            return self.unknown(source, line, &e, raw);
+            return self.unknown(source, line, e, raw);
         };
         let synthetic =
             msg.model.as_deref() == Some("<synthetic>") || e.is_api_error_message == Some(true);
         if synthetic {
-            let mut item = self.envelope_item(Kind::System, source, line, &e);
+            let mut item = self.envelope_item(Kind::System, source, line, e);
             item.text = msg.content.as_ref().map(content_text).unwrap_or_default();
             item.flags.error = true;
             item.flags.synthetic = true;
@@ -44,7 +44,7 @@ impl Session {
         let mut shown = false;
         match msg.content {
             Some(Content::Text(t)) if !t.trim().is_empty() => {
-                let mut item = self.envelope_item(Kind::Assistant, source, line, &e);
+                let mut item = self.envelope_item(Kind::Assistant, source, line, e);
                 item.text = t.into_owned();
                 item.message = m;
                 self.push_block(target, m, item);
@@ -52,7 +52,7 @@ impl Session {
             }
             Some(Content::Blocks(blocks)) => {
                 for b in blocks {
-                    shown |= self.assistant_block(target, source, line, &e, m, b);
+                    shown |= self.assistant_block(target, source, line, e, m, b);
                 }
             }
             _ => {}

@@ -12,7 +12,7 @@ impl Session {
         target: Target,
         source: u16,
         line: u32,
-        e: RawEntry<'_>,
+        e: &RawEntry<'_>,
     ) -> Outcome {
         let subtype = e.subtype.as_deref().unwrap_or("");
         let text = e.content.as_ref().map(content_text).unwrap_or_default();
@@ -116,7 +116,7 @@ impl Session {
             }
             "local_command" => {
                 let c = super::classify::parse_command(&text);
-                let mut item = self.envelope_item(Kind::Command, source, line, &e);
+                let mut item = self.envelope_item(Kind::Command, source, line, e);
                 item.text = command_text(&c);
                 item.detail = Detail::Command(Box::new(c));
                 self.push(target, None, item);
@@ -130,7 +130,7 @@ impl Session {
                 (Kind::System, info, text)
             }
         };
-        let mut item = self.envelope_item(kind, source, line, &e);
+        let mut item = self.envelope_item(kind, source, line, e);
         item.flags.error = e.level.as_deref() == Some("error");
         item.text = text;
         item.detail = Detail::System(Box::new(info));
@@ -143,11 +143,11 @@ impl Session {
         target: Target,
         source: u16,
         line: u32,
-        e: RawEntry<'_>,
+        e: &RawEntry<'_>,
     ) -> Outcome {
         self.meta.stream_json = true;
         self.meta.cost_usd = e.total_cost_usd.or(self.meta.cost_usd);
-        let mut item = self.envelope_item(Kind::System, source, line, &e);
+        let mut item = self.envelope_item(Kind::System, source, line, e);
         let mut text = format!(
             "Result: {}",
             if e.is_error == Some(true) {

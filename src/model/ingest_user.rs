@@ -15,15 +15,15 @@ impl Session {
         target: Target,
         source: u16,
         line: u32,
-        mut e: RawEntry<'_>,
+        e: &mut RawEntry<'_>,
         raw: &str,
     ) -> Outcome {
         let Some(msg) = e.message.take() else {
-            return self.unknown(source, line, &e, raw);
+            return self.unknown(source, line, e, raw);
         };
         let content = msg.content;
         if e.is_compact_summary == Some(true) {
-            let mut item = self.envelope_item(Kind::Compaction, source, line, &e);
+            let mut item = self.envelope_item(Kind::Compaction, source, line, e);
             item.text = content.as_ref().map(content_text).unwrap_or_default();
             self.push(target, None, item);
             return Outcome::Shown;
@@ -35,7 +35,7 @@ impl Session {
             target,
             source,
             line,
-            e: &e,
+            e,
             is_meta,
         };
         match content {

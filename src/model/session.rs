@@ -542,26 +542,28 @@ impl Session {
             }
         }
         let before = self.stats.entries;
-        let problems = decode_line(line, bytes, |entry, raw| {
-            self.count_entry(source, line, entry, raw)
+        let problems = decode_line(line, bytes, |mut entry, raw| {
+            self.count_entry(source, line, &mut entry, raw)
         });
         self.after_line(source, line, before, problems);
     }
 
     /// A line decoded ahead without a problem (see [`Self::feed_decoded`]).
-    fn ingest_decoded(&mut self, source: u16, line: u32, entries: Vec<(RawEntry<'_>, &str)>) {
+    fn ingest_decoded(&mut self, source: u16, line: u32, mut entries: Vec<(RawEntry<'_>, &str)>) {
         if self.sources[source as usize].garbage.held.is_some() {
             // the held run ends before this readable line: its row goes first
             self.flush_garbage(source);
         }
         let before = self.stats.entries;
-        for (entry, raw) in entries {
+        // by reference: an entry is 1.7 KB, and copies of it were a tenth
+        // of a load's time
+        for (entry, raw) in &mut entries {
             self.count_entry(source, line, entry, raw);
         }
         self.after_line(source, line, before, Vec::new());
     }
 
-    fn count_entry(&mut self, source: u16, line: u32, entry: RawEntry<'_>, raw: &str) {
+    fn count_entry(&mut self, source: u16, line: u32, entry: &mut RawEntry<'_>, raw: &str) {
         self.stats.entries += 1;
         match self.ingest_entry(source, line, entry, raw) {
             Outcome::Shown => self.stats.shown += 1,
