@@ -148,7 +148,8 @@ impl Session {
         self.note_session_id(source, line, e);
         self.thread_line(target, source, line, e, role_of(kind, e));
         if let Some(u) = e.uuid.as_deref() {
-            match self.transcript_mut(target).note_uuid(u, fingerprint(e)) {
+            let print = e.fingerprint.unwrap_or_else(|| fingerprint(e));
+            match self.transcript_mut(target).note_uuid(u, print) {
                 UuidSeen::New => {}
                 // the same line written again: shown once
                 UuidSeen::Same if kind != "system" => return Outcome::Hidden("repeated uuid"),
@@ -470,7 +471,7 @@ impl Session {
 
 /// A cheap fingerprint of what a line says (not its envelope, which a
 /// re-written line changes): per text its length and ends, and the ids.
-fn fingerprint(e: &RawEntry<'_>) -> u64 {
+pub(super) fn fingerprint(e: &RawEntry<'_>) -> u64 {
     fn text(h: &mut rustc_hash::FxHasher, t: &str) {
         let b = t.as_bytes();
         b.len().hash(h);

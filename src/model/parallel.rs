@@ -77,7 +77,11 @@ fn lines(c: &Chunk) -> Lines<'_> {
     };
     for piece in inside.split(|&b| b == b'\n') {
         let line = piece.strip_suffix(b"\r").unwrap_or(piece);
-        if let Some(entries) = decode_clean(line) {
+        if let Some(mut entries) = decode_clean(line) {
+            // what the ingest would compute from the entry, taken here
+            for (e, _) in &mut entries {
+                e.fingerprint = Some(super::ingest::fingerprint(e));
+            }
             out.push(Ahead {
                 offset: c.offset + at as u64,
                 len: line.len(),
@@ -202,7 +206,7 @@ fn work(
     size: u64,
     rx: &Mutex<Receiver<u64>>,
     tx: &Sender<std::io::Result<Decoded>>,
-    pool: &Mutex<Vec<Vec<u8>>>,
+    pool: &Mutex<Vec<Decoded>>,
 ) {
     loop {
         let job = match rx.lock() {
@@ -212,12 +216,11 @@ fn work(
         let Ok(k) = job else { return };
         let offset = k * CHUNK as u64;
         let want = (size - offset).min(CHUNK as u64) as usize;
-        // a buffer the ingest is done with: fresh ones cost page faults
-        let mut bytes = pool
-            .lock()
-            .ok()
-            .and_then(|mut p| p.pop())
-            .unwrap_or_default();
+        // a chunk the ingest is done with, dropped here rather than on the
+        // ingesting thread; its buffer is read into again (fresh ones cost
+        // page faults)
+        let used = pool.lock().ok().and_then(|mut p| p.pop());
+        let mut bytes = used.map(|d| d.into_owner().bytes).unwrap_or_default();
         bytes.resize(want, 0);
         let done = fill_at(f, &mut bytes, offset).map(|n| {
             bytes.truncate(n);
@@ -245,7 +248,7 @@ fn fill_at(f: &File, buf: &mut [u8], at: u64) -> std::io::Result<usize> {
 
 /// Decoded chunks arrive in any order; they are ingested in file order.
 struct InOrder {
-    pool: Arc<Mutex<Vec<Vec<u8>>>>,
+    pool: Arc<Mutex<Vec<Decoded>>>,
     rx: Receiver<std::io::Result<Decoded>>,
     early: BTreeMap<u64, Decoded>,
     next: u64,
@@ -267,7 +270,7 @@ impl InOrder {
         let len = d.borrow_owner().bytes.len();
         d.with_dependent_mut(|chunk, lines| s.feed_decoded(source, &chunk.bytes, lines));
         if let Ok(mut pool) = self.pool.lock() {
-            pool.push(d.into_owner().bytes);
+            pool.push(d);
         }
         self.next += 1;
         Ok(len)

@@ -121,6 +121,10 @@ pub struct RawEntry<'a> {
     #[serde(rename = "parentToolUseID", borrow)]
     pub parent_tool_use_id_camel: Str<'a>,
     pub usage: Option<Usage>,
+    /// [`super::ingest::fingerprint`], when the thread that decoded the
+    /// line already took it (see `model::parallel`).
+    #[serde(skip)]
+    pub fingerprint: Option<u64>,
 }
 
 impl RawEntry<'_> {

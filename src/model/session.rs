@@ -353,7 +353,7 @@ impl Session {
                 .filter(|a| {
                     a.offset == line.offset && a.len == line.bytes.len() && !a.entries.is_empty()
                 })
-                .map(|a| std::mem::take(&mut a.entries));
+                .map(|a| &mut a.entries);
             match decoded {
                 Some(entries) => self.ingest_decoded(source, line.number, entries),
                 None => self.ingest_line(source, line.number, line.bytes),
@@ -549,7 +549,7 @@ impl Session {
     }
 
     /// A line decoded ahead without a problem (see [`Self::feed_decoded`]).
-    fn ingest_decoded(&mut self, source: u16, line: u32, mut entries: Vec<(RawEntry<'_>, &str)>) {
+    fn ingest_decoded(&mut self, source: u16, line: u32, entries: &mut [(RawEntry<'_>, &str)]) {
         if self.sources[source as usize].garbage.held.is_some() {
             // the held run ends before this readable line: its row goes first
             self.flush_garbage(source);
@@ -557,7 +557,7 @@ impl Session {
         let before = self.stats.entries;
         // by reference: an entry is 1.7 KB, and copies of it were a tenth
         // of a load's time
-        for (entry, raw) in &mut entries {
+        for (entry, raw) in entries {
             self.count_entry(source, line, entry, raw);
         }
         self.after_line(source, line, before, Vec::new());
