@@ -220,12 +220,16 @@ fn work(
         // ingesting thread; its buffer is read into again (fresh ones cost
         // page faults)
         let used = pool.lock().ok().and_then(|mut p| p.pop());
-        let mut bytes = used.map(|d| d.into_owner().bytes).unwrap_or_default();
-        bytes.resize(want, 0);
-        let done = fill_at(f, &mut bytes, offset).map(|n| {
-            bytes.truncate(n);
-            decode(Chunk { offset, bytes })
-        });
+        // every job taken is answered: the ingest waits for each in turn
+        let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut bytes = used.map(|d| d.into_owner().bytes).unwrap_or_default();
+            bytes.resize(want, 0);
+            fill_at(f, &mut bytes, offset).map(|n| {
+                bytes.truncate(n);
+                decode(Chunk { offset, bytes })
+            })
+        }))
+        .unwrap_or_else(|_| Err(std::io::Error::other("internal error while reading")));
         if tx.send(done).is_err() {
             return;
         }
