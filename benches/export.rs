@@ -6,38 +6,12 @@
 //! file). Targets (issue 2): time <= 2x the plain parse; peak RSS <= 1.5x
 //! the file size.
 
-use serde::Deserialize;
-use serde_json::value::RawValue;
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-#[allow(dead_code)]
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Envelope<'a> {
-    #[serde(rename = "type")]
-    kind: Option<&'a str>,
-    uuid: Option<&'a str>,
-    parent_uuid: Option<&'a str>,
-    session_id: Option<&'a str>,
-    timestamp: Option<&'a str>,
-    is_sidechain: Option<bool>,
-    #[serde(borrow)]
-    message: Option<&'a RawValue>,
-}
-
-fn plain_parse(path: &Path) -> (Duration, usize) {
-    let t = Instant::now();
-    let data = std::fs::read(path).expect("read bench file");
-    let mut n = 0;
-    for line in data.split(|&b| b == b'\n') {
-        if serde_json::from_slice::<Envelope<'_>>(line).is_ok() {
-            n += 1;
-        }
-    }
-    (t.elapsed(), n)
-}
+use support::typed_parse as plain_parse;
 
 fn ccv_export(path: &Path) -> Duration {
     let t = Instant::now();
@@ -70,23 +44,7 @@ fn bench_file() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("CCV_BENCH_FILE") {
         return Some(PathBuf::from(p));
     }
-    let p = PathBuf::from("/tmp/ccv-bench/s100M.jsonl");
-    if p.exists() {
-        return Some(p);
-    }
-    let generator = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/gen-session");
-    if !generator.exists() {
-        eprintln!("skipping: no CCV_BENCH_FILE and no ../shared/bench/gen-session to make one");
-        return None;
-    }
-    std::fs::create_dir_all("/tmp/ccv-bench").ok()?;
-    let ok = Command::new(generator)
-        .args(["--size", "100M", "--seed", "1", "-o"])
-        .arg(&p)
-        .status()
-        .ok()?
-        .success();
-    ok.then_some(p)
+    support::generated(Path::new("/tmp/ccv-bench/s100M.jsonl"), "100M", "1")
 }
 
 fn main() {

@@ -19,8 +19,8 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use serde::Deserialize;
-use serde_json::value::RawValue;
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -28,30 +28,8 @@ use std::time::{Duration, Instant};
 const RUNS: usize = 3;
 const RARE_WORD: &str = "panic";
 
-#[allow(dead_code)]
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Envelope<'a> {
-    #[serde(rename = "type")]
-    kind: Option<&'a str>,
-    uuid: Option<&'a str>,
-    parent_uuid: Option<&'a str>,
-    session_id: Option<&'a str>,
-    timestamp: Option<&'a str>,
-    is_sidechain: Option<bool>,
-    #[serde(borrow)]
-    message: Option<&'a RawValue>,
-}
-
 fn typed_parse(path: &Path) -> Duration {
-    let t = Instant::now();
-    let data = std::fs::read(path).expect("read bench file");
-    let n = data
-        .split(|&b| b == b'\n')
-        .filter(|l| serde_json::from_slice::<Envelope<'_>>(l).is_ok())
-        .count();
-    std::hint::black_box(n);
-    t.elapsed()
+    support::typed_parse(path).0
 }
 
 fn timed(cmd: &mut Command) -> Duration {
@@ -179,24 +157,7 @@ fn search_in_session(path: &Path) -> (Duration, usize) {
 }
 
 fn bench_file(dir: &Path, size: &str) -> Option<PathBuf> {
-    let p = dir.join(format!("session-{size}.jsonl"));
-    if p.exists() {
-        return Some(p);
-    }
-    let generator = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/gen-session");
-    if !generator.exists() {
-        eprintln!("skipping {size}: no {} and no generator", p.display());
-        return None;
-    }
-    std::fs::create_dir_all(dir).ok()?;
-    let ok = Command::new("python3")
-        .arg(generator)
-        .args(["--size", size, "--seed", "7", "-q", "-o"])
-        .arg(&p)
-        .status()
-        .ok()?
-        .success();
-    ok.then_some(p)
+    support::generated(&dir.join(format!("session-{size}.jsonl")), size, "7")
 }
 
 fn main() {

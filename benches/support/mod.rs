@@ -1,0 +1,62 @@
+//! What the load benchmarks share: their generated sessions, and the
+//! baseline they compare with, a typed serde_json parse of every line on
+//! one thread (the envelope's fields and `message` as a RawValue), the least
+//! any reader of sessions does.
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// `path`, made by `../shared/bench/gen-session --size SIZE --seed SEED`
+/// unless it exists; `None` (said on stderr) without the generator.
+pub fn generated(path: &Path, size: &str, seed: &str) -> Option<PathBuf> {
+    if path.exists() {
+        return Some(path.to_owned());
+    }
+    let generator = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/gen-session");
+    if !generator.exists() {
+        eprintln!(
+            "skipping {size}: no {} and no {}",
+            path.display(),
+            generator.display()
+        );
+        return None;
+    }
+    std::fs::create_dir_all(path.parent()?).ok()?;
+    let ok = Command::new("python3")
+        .arg(generator)
+        .args(["--size", size, "--seed", seed, "-q", "-o"])
+        .arg(path)
+        .status()
+        .ok()?
+        .success();
+    ok.then(|| path.to_owned())
+}
+
+#[allow(dead_code)]
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Envelope<'a> {
+    #[serde(rename = "type")]
+    kind: Option<&'a str>,
+    uuid: Option<&'a str>,
+    parent_uuid: Option<&'a str>,
+    session_id: Option<&'a str>,
+    timestamp: Option<&'a str>,
+    is_sidechain: Option<bool>,
+    #[serde(borrow)]
+    message: Option<&'a RawValue>,
+}
+
+/// The time to read and parse `path`, and how many lines parsed.
+pub fn typed_parse(path: &Path) -> (Duration, usize) {
+    let t = Instant::now();
+    let data = std::fs::read(path).expect("read bench file");
+    let n = data
+        .split(|&b| b == b'\n')
+        .filter(|l| serde_json::from_slice::<Envelope<'_>>(l).is_ok())
+        .count();
+    (t.elapsed(), n)
+}
