@@ -13,9 +13,10 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use support::typed_parse as plain_parse;
 
-fn ccv_export(path: &Path) -> Duration {
+fn ccv_export(path: &Path, home: &Path) -> Duration {
     let t = Instant::now();
     let status = Command::new(env!("CARGO_BIN_EXE_ccv"))
+        .envs(support::sandbox(home))
         .args(["export", "--format", "json"])
         .arg(path)
         .stdout(Stdio::null())
@@ -50,6 +51,7 @@ fn bench_file() -> Option<PathBuf> {
 fn main() {
     // `cargo bench` passes `--bench`; nothing else to parse.
     let Some(path) = bench_file() else { return };
+    let home = tempfile::tempdir().expect("tempdir");
     let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
     // warm the page cache so both sides read from memory
     let _ = plain_parse(&path);
@@ -60,7 +62,7 @@ fn main() {
         let (d, n) = plain_parse(&path);
         plain.push(d);
         lines = n;
-        ccv.push(ccv_export(&path));
+        ccv.push(ccv_export(&path, home.path()));
     }
     let (p, c) = (median(plain), median(ccv));
     let rss = children_peak_rss_bytes();

@@ -8,6 +8,8 @@ set -eu
 CCV=$(realpath "${1:-target/release/ccv}")
 N=${2:-50000}
 W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
+# ccv finds its config, cache and projects here, never in the real home
+export HOME=$W XDG_CONFIG_HOME=$W XDG_CACHE_HOME=$W XDG_STATE_HOME=$W CLAUDE_CONFIG_DIR=$W
 python3 - "$W" "$N" <<'PY'
 import json, sys
 d, n = sys.argv[1], int(sys.argv[2])

@@ -43,7 +43,7 @@ fn timed(cmd: &mut Command) -> Duration {
     t.elapsed()
 }
 
-fn export(path: &Path, pinned: bool) -> Duration {
+fn export(path: &Path, home: &Path, pinned: bool) -> Duration {
     let ccv = env!("CARGO_BIN_EXE_ccv");
     let mut cmd = if pinned {
         let mut c = Command::new("taskset");
@@ -52,6 +52,7 @@ fn export(path: &Path, pinned: bool) -> Duration {
     } else {
         Command::new(ccv)
     };
+    cmd.envs(support::sandbox(home));
     timed(cmd.args(["export", "--format", "json"]).arg(path))
 }
 
@@ -91,11 +92,12 @@ fn viewer(path: &Path, home: &Path, run: usize) -> Option<(Duration, u64)> {
             .stderr(Stdio::null())
             .output()
     };
+    let env: String = support::sandbox(home)
+        .iter()
+        .map(|(k, v)| format!("{k}='{}' ", v.to_string_lossy()))
+        .collect();
     let cmd = format!(
-        "env HOME='{h}' XDG_CONFIG_HOME='{h}' XDG_CACHE_HOME='{h}' XDG_STATE_HOME='{h}' \
-         CLAUDE_CONFIG_DIR='{h}' CCV_TRACE_STARTUP='{t}' TERM=xterm-256color '{ccv}' \
-         --theme dark '{f}'",
-        h = home.display(),
+        "env {env}CCV_TRACE_STARTUP='{t}' TERM=xterm-256color '{ccv}' --theme dark '{f}'",
         t = trace.display(),
         ccv = env!("CARGO_BIN_EXE_ccv"),
         f = path.display()
@@ -174,7 +176,7 @@ fn main() {
         let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
         let _ = typed_parse(&path); // the page cache holds the file from here
         let parse = median_of(|| typed_parse(&path));
-        let exp = median_of(|| export(&path, false));
+        let exp = median_of(|| export(&path, home.path(), false));
         println!(
             "\n{size}: {} ({:.0} MB)",
             path.display(),
@@ -187,7 +189,7 @@ fn main() {
             exp.as_secs_f64() / parse.as_secs_f64()
         );
         if have("taskset") {
-            let one = median_of(|| export(&path, true));
+            let one = median_of(|| export(&path, home.path(), true));
             println!(
                 "  same, pinned to 1 core  {:>8.0} ms  {:.2}x the parse",
                 ms(one),

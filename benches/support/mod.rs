@@ -9,6 +9,18 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+/// Every directory ccv may read or write, under `home`: benchmarks never
+/// use the real ~/.claude, config or cache.
+pub fn sandbox(home: &Path) -> Vec<(&'static str, std::ffi::OsString)> {
+    vec![
+        ("HOME", home.into()),
+        ("CLAUDE_CONFIG_DIR", home.join("claude").into()),
+        ("XDG_CACHE_HOME", home.join("cache").into()),
+        ("XDG_STATE_HOME", home.join("state").into()),
+        ("XDG_CONFIG_HOME", home.join("config").into()),
+    ]
+}
+
 /// `path`, made by `../shared/bench/gen-session --size SIZE --seed SEED`
 /// unless it exists; `None` (said on stderr) without the generator.
 pub fn generated(path: &Path, size: &str, seed: &str) -> Option<PathBuf> {
