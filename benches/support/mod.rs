@@ -9,17 +9,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// Every directory ccv may read or write, under `home`: benchmarks never
-/// use the real ~/.claude, config or cache.
-pub fn sandbox(home: &Path) -> Vec<(&'static str, std::ffi::OsString)> {
-    vec![
-        ("HOME", home.into()),
-        ("CLAUDE_CONFIG_DIR", home.join("claude").into()),
-        ("XDG_CACHE_HOME", home.join("cache").into()),
-        ("XDG_STATE_HOME", home.join("state").into()),
-        ("XDG_CONFIG_HOME", home.join("config").into()),
-    ]
-}
+/// Every directory ccv may use, under `home` (the tests' own sandbox):
+/// benchmarks never read the real ~/.claude, config or cache.
+#[path = "../../tests/common/mod.rs"]
+mod common;
+pub use common::sandbox;
 
 /// `path`, made by `../shared/bench/gen-session --size SIZE --seed SEED`
 /// unless it exists; `None` (said on stderr) without the generator.
