@@ -39,16 +39,35 @@ impl Formatter for SafeFormatter {
         if fragment.is_ascii() {
             return w.write_all(fragment.as_bytes());
         }
-        let mut start = 0;
-        for (i, c) in fragment.char_indices() {
-            if needs_escape(c) {
-                w.write_all(&fragment.as_bytes()[start..i])?;
-                write!(w, "\\u{:04x}", c as u32)?;
-                start = i + c.len_utf8();
-            }
-        }
-        w.write_all(&fragment.as_bytes()[start..])
+        write_escaping(w, fragment)
     }
+
+    /// Raw JSON copied from a session (a tool call's `input`) holds the
+    /// same characters as any string of it: a C1 control or a bidi
+    /// override may be written unescaped there. Outside strings valid
+    /// JSON is ASCII, so escaping them keeps the document's meaning.
+    fn write_raw_fragment<W: Write + ?Sized>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        if fragment.is_ascii() {
+            return w.write_all(fragment.as_bytes());
+        }
+        write_escaping(w, fragment)
+    }
+}
+
+fn write_escaping<W: Write + ?Sized>(w: &mut W, fragment: &str) -> io::Result<()> {
+    let mut start = 0;
+    for (i, c) in fragment.char_indices() {
+        if needs_escape(c) {
+            w.write_all(&fragment.as_bytes()[start..i])?;
+            write!(w, "\\u{:04x}", c as u32)?;
+            start = i + c.len_utf8();
+        }
+    }
+    w.write_all(&fragment.as_bytes()[start..])
 }
 
 #[cfg(test)]
@@ -62,5 +81,25 @@ mod tests {
         assert_eq!(text, r#"{"t":"a\u009b31m\u202etxt\u2066b\u0085é"}"#);
         let back: serde_json::Value = serde_json::from_str(&text).expect("parse");
         assert_eq!(back["t"], s);
+    }
+
+    #[test]
+    fn raw_json_copied_from_a_session_is_escaped_too() {
+        // a tool call's input is written as raw JSON: its strings may hold
+        // an unescaped C1 CSI or bidi override
+        let raw = serde_json::value::RawValue::from_string(
+            "{\"command\":\"echo \u{9b}31m \u{202e}x é\"}".to_owned(),
+        )
+        .expect("raw");
+        #[derive(serde::Serialize)]
+        struct Row<'a> {
+            input: &'a serde_json::value::RawValue,
+        }
+        let mut out = Vec::new();
+        super::to_writer(&mut out, &Row { input: &raw }).expect("write");
+        let text = String::from_utf8(out).expect("utf8");
+        assert_eq!(text, r#"{"input":{"command":"echo \u009b31m \u202ex é"}}"#);
+        let back: serde_json::Value = serde_json::from_str(&text).expect("parse");
+        assert_eq!(back["input"]["command"], "echo \u{9b}31m \u{202e}x é");
     }
 }
