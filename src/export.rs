@@ -12,6 +12,7 @@ use crate::model::transcript::Transcript;
 use serde::Serialize;
 use serde_json::value::RawValue;
 use std::io::{self, Write};
+use std::sync::{Mutex, mpsc};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Format {
@@ -315,9 +316,11 @@ pub fn export(session: &Session, opts: &Options, out: &mut dyn Write) -> io::Res
     out.flush()
 }
 
-/// Rows written by `threads` threads at once, a window of rows at a time
-/// (each thread writes a part of it into a buffer of its own), and the
-/// buffers written out in order: the same bytes as one thread writes.
+/// Rows written by `threads` threads, a window of rows each at a time,
+/// into buffers this thread writes out in order: the same bytes as one
+/// thread writes. Rendering goes on while a window is written out, and
+/// the buffers are used again (fresh ones cost page faults and copies as
+/// they grow).
 fn write_rows_parallel(
     session: &Session,
     rows: &[(Row<'_>, Option<&str>)],
@@ -325,36 +328,67 @@ fn write_rows_parallel(
     threads: usize,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    // a window is a few MB of output: enough work per thread, little held
-    const WINDOW: usize = 4096;
-    let part = |start: usize, rows: &[(Row<'_>, Option<&str>)]| -> io::Result<Vec<u8>> {
-        let mut buf = Vec::new();
-        for (i, (row, agent)) in rows.iter().enumerate() {
-            write_row(session, *row, *agent, format, start + i == 0, &mut buf)?;
+    // a window is a few hundred KB of output: enough work per job, and the
+    // few in flight hold little
+    const WINDOW: usize = 1024;
+    let windows: Vec<_> = rows.chunks(WINDOW).collect();
+    let render = |k: usize, buf: &mut Vec<u8>| -> io::Result<()> {
+        buf.clear();
+        for (i, (row, agent)) in windows[k].iter().enumerate() {
+            write_row(session, *row, *agent, format, k * WINDOW + i == 0, buf)?;
         }
-        Ok(buf)
+        Ok(())
     };
-    for (w, window) in rows.chunks(WINDOW).enumerate() {
-        let size = window.len().div_ceil(threads);
-        let parts: Vec<io::Result<Vec<u8>>> = std::thread::scope(|scope| {
-            let mut pieces = window.chunks(size).enumerate();
-            let mine = pieces.next();
-            let others: Vec<_> = pieces
-                .map(|(i, p)| scope.spawn(move || part(w * WINDOW + i * size, p)))
-                .collect();
-            let mut parts = vec![mine.map_or(Ok(Vec::new()), |(_, p)| part(w * WINDOW, p))];
-            for h in others {
-                parts.push(h.join().unwrap_or_else(|_| {
-                    Err(io::Error::other("internal error while writing rows"))
-                }));
-            }
-            parts
-        });
-        for p in parts {
-            out.write_all(&p?)?;
+    // made out here: the threads borrow them, and this scope's closure
+    // returns (dropping `job_tx`, which stops them) before they are joined
+    let (job_tx, job_rx) = mpsc::channel::<(usize, Vec<u8>)>();
+    let job_rx = Mutex::new(job_rx);
+    let (done_tx, done_rx) = mpsc::channel::<(usize, io::Result<Vec<u8>>)>();
+    std::thread::scope(|scope| {
+        let job_tx = job_tx;
+        for _ in 0..threads {
+            let (job_rx, done_tx, render) = (&job_rx, done_tx.clone(), &render);
+            scope.spawn(move || {
+                loop {
+                    let job = match job_rx.lock() {
+                        Ok(rx) => rx.recv(),
+                        Err(_) => return,
+                    };
+                    let Ok((k, mut buf)) = job else { return };
+                    // every job taken is answered: the writer waits for each
+                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        render(k, &mut buf)
+                    }))
+                    .unwrap_or_else(|_| Err(io::Error::other("internal error while writing rows")));
+                    if done_tx.send((k, r.map(|()| buf))).is_err() {
+                        return;
+                    }
+                }
+            });
         }
-    }
-    Ok(())
+        drop(done_tx);
+        let ahead = 2 * threads;
+        let (mut sent, mut next) = (0, 0);
+        let mut spare: Vec<Vec<u8>> = Vec::new();
+        let mut early = std::collections::BTreeMap::new();
+        while next < windows.len() {
+            while sent < windows.len() && sent < next + ahead {
+                let _ = job_tx.send((sent, spare.pop().unwrap_or_default()));
+                sent += 1;
+            }
+            while !early.contains_key(&next) {
+                let (k, r) = done_rx
+                    .recv()
+                    .map_err(|_| io::Error::other("a writing thread stopped"))?;
+                early.insert(k, r);
+            }
+            let buf = early.remove(&next).unwrap_or_else(|| Ok(Vec::new()))?;
+            out.write_all(&buf)?;
+            spare.push(buf);
+            next += 1;
+        }
+        Ok(())
+    })
 }
 
 /// [`write_row`], its secrets replaced when `redact`: the row is made
