@@ -3,7 +3,7 @@
 
 use super::state::State;
 use crate::live::{self, Anchor, Applied, LiveEvent};
-use crate::model::{ItemId, Kind, Session};
+use crate::model::{ItemId, Kind, Session, Uuid};
 use crate::rows::{Fold, RowKind, SessionExt};
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -42,10 +42,10 @@ struct Reload {
 /// A fold named by what survives re-reading a file.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum FoldKey {
-    Group(Box<str>, Kind),
-    Item(Box<str>, Kind),
-    Branch(Box<str>, Kind),
-    Full(Box<str>, Kind),
+    Group(Uuid, Kind),
+    Item(Uuid, Kind),
+    Branch(Uuid, Kind),
+    Full(Uuid, Kind),
     Agent(String),
 }
 
@@ -246,7 +246,7 @@ fn running_from(
 
 /// Folds named by uuid and kind (ids are not stable across a re-read).
 pub fn fold_keys(session: &Session, folds: &HashSet<Fold>) -> Vec<FoldKey> {
-    let key = |id: ItemId| -> Option<(Box<str>, Kind)> {
+    let key = |id: ItemId| -> Option<(Uuid, Kind)> {
         let it = session.main.items.get(session.main.index_of(id)?)?;
         Some((it.uuid.clone()?, it.kind))
     };

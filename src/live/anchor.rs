@@ -8,7 +8,7 @@ pub struct Anchor {
     /// The agent (by `agentId`) whose transcript holds the item; `None` for
     /// the main transcript.
     pub agent: Option<String>,
-    pub uuid: Option<Box<str>>,
+    pub uuid: Option<crate::model::Uuid>,
     pub kind: Kind,
     /// 1-based line of the item in its file.
     pub line: u32,

@@ -11,6 +11,12 @@
 //! below it) extends the chain. Only a real fork triggers a full pass.
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::sync::Arc;
+
+/// A uuid as kept: one allocation per line, shared by its node, the
+/// index, its children's `parent_uuid` and the line's items (a line's
+/// uuid used to be copied five times, a tenth of a session's memory).
+pub type Uuid = Arc<str>;
 
 /// What a line is, for choosing the leaf and judging a fork.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,9 +40,9 @@ impl Role {
 
 #[derive(Debug)]
 pub struct Node {
-    pub uuid: Box<str>,
+    pub uuid: Uuid,
     /// `parentUuid`, or `logicalParentUuid` across a compact boundary.
-    pub parent_uuid: Option<Box<str>>,
+    pub parent_uuid: Option<Uuid>,
     pub parent: Option<u32>,
     pub role: Role,
     pub source: u16,
@@ -46,7 +52,7 @@ pub struct Node {
 /// A uuid written again by a later line.
 #[derive(Debug, Clone)]
 pub struct Repeat {
-    pub uuid: Box<str>,
+    pub uuid: Uuid,
     pub source: u16,
     pub line: u32,
     pub first_line: u32,
@@ -55,9 +61,9 @@ pub struct Repeat {
 #[derive(Debug, Default)]
 pub struct Threads {
     pub nodes: Vec<Node>,
-    index: HashMap<Box<str>, u32>,
+    index: HashMap<Uuid, u32>,
     /// Children that arrived before their parent: parent uuid -> children.
-    waiting: HashMap<Box<str>, Vec<u32>>,
+    waiting: HashMap<Uuid, Vec<u32>>,
     pub repeats: Vec<Repeat>,
     on_chain: Vec<bool>,
     off: Vec<bool>,
@@ -87,6 +93,12 @@ impl Threads {
         self.index.get(uuid).copied()
     }
 
+    /// The kept uuid of node `n` and of its parent.
+    pub fn uuids(&self, n: u32) -> Option<(&Uuid, Option<&Uuid>)> {
+        let node = self.nodes.get(n as usize)?;
+        Some((&node.uuid, node.parent_uuid.as_ref()))
+    }
+
     pub fn leaf(&self) -> Option<u32> {
         self.leaf
     }
@@ -112,7 +124,7 @@ impl Threads {
         if let Some(&first) = self.index.get(uuid) {
             let first_line = self.nodes[first as usize].line;
             self.repeats.push(Repeat {
-                uuid: uuid.into(),
+                uuid: self.nodes[first as usize].uuid.clone(),
                 source,
                 line,
                 first_line,
@@ -123,26 +135,37 @@ impl Threads {
         if let Role::Assistant(m) = role {
             *self.messages.entry(m).or_default() += 1;
         }
-        let parent_uuid: Option<Box<str>> = parent.filter(|p| *p != uuid).map(Into::into);
-        let parent_idx = parent_uuid
-            .as_deref()
-            .and_then(|p| self.index.get(p).copied());
-        if let (Some(p), None) = (&parent_uuid, parent_idx) {
-            self.waiting.entry(p.clone()).or_default().push(n);
-        }
+        let parent = parent.filter(|p| *p != uuid);
+        let parent_idx = parent.and_then(|p| self.index.get(p).copied());
+        let parent_uuid = match (parent, parent_idx) {
+            (_, Some(p)) => Some(self.nodes[p as usize].uuid.clone()),
+            (Some(p), None) => {
+                let p = match self.waiting.get_key_value(p) {
+                    Some((shared, _)) => shared.clone(),
+                    None => Uuid::from(p),
+                };
+                self.waiting.entry(p.clone()).or_default().push(n);
+                Some(p)
+            }
+            (None, None) => None,
+        };
+        let uuid: Uuid = match self.waiting.get_key_value(uuid) {
+            Some((shared, _)) => shared.clone(),
+            None => Uuid::from(uuid),
+        };
         self.nodes.push(Node {
-            uuid: uuid.into(),
+            uuid: uuid.clone(),
             parent_uuid,
             parent: parent_idx,
             role,
             source,
             line,
         });
-        self.index.insert(uuid.into(), n);
+        self.index.insert(uuid.clone(), n);
         let inherited = parent_idx.is_some_and(|p| self.off[p as usize]);
         self.off.push(inherited);
         self.on_chain.push(false);
-        if let Some(kids) = self.waiting.remove(uuid) {
+        if let Some(kids) = self.waiting.remove(&uuid) {
             // A parent written after its children: rare, re-derive.
             for k in kids {
                 self.nodes[k as usize].parent = Some(n);

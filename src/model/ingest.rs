@@ -2,7 +2,7 @@
 //! transcript or a subagent, the `parentUuid` threads, and the envelope
 //! every item carries.
 
-use super::branch::{Role, message_key};
+use super::branch::{Role, Uuid, message_key};
 use super::item::*;
 use super::raw::{Content, RawEntry};
 use super::session::{Outcome, Session, Target};
@@ -50,6 +50,7 @@ impl Session {
         e: &mut RawEntry<'_>,
         raw: &str,
     ) -> Outcome {
+        self.line_uuids = None;
         if source == super::session::MAIN {
             self.as_lone_agent(e);
         }
@@ -165,6 +166,7 @@ impl Session {
             _ => self.ingest_system(target, source, line, e),
         };
         self.collision = None;
+        self.line_uuids = None;
         out
     }
 
@@ -209,7 +211,15 @@ impl Session {
             .or(e.logical_parent_uuid.as_deref());
         let t = self.transcript_mut(target);
         let new = t.threads.node(u).is_none();
-        if t.thread(u, parent, role, source, line) {
+        let rebuilt = t.thread(u, parent, role, source, line);
+        // a repeated uuid keeps its first line's parent: this line's own
+        // is kept only if it is the same
+        self.line_uuids = t
+            .threads
+            .node(u)
+            .and_then(|n| t.threads.uuids(n))
+            .map(|(u, p)| (u.clone(), p.filter(|p| Some(&***p) == parent).cloned()));
+        if rebuilt {
             self.changes.rebuilt = true;
         }
         if new {
@@ -302,14 +312,32 @@ impl Session {
         e: &RawEntry<'_>,
     ) -> Item {
         let mut item = self.new_item(kind, source, line);
-        item.uuid = e.uuid.as_deref().map(Into::into);
-        item.parent_uuid = e
+        let parent = e
             .parent_uuid
             .as_deref()
-            .or(e.logical_parent_uuid.as_deref())
-            .map(Into::into);
+            .or(e.logical_parent_uuid.as_deref());
+        (item.uuid, item.parent_uuid) = self.shared_uuids(e.uuid.as_deref(), parent);
         item.timestamp = e.timestamp.as_deref().and_then(parse_timestamp);
         item
+    }
+
+    /// `uuid` and `parent` as kept: shared with the line's node when the
+    /// line is threaded, copied otherwise.
+    pub(super) fn shared_uuids(
+        &self,
+        uuid: Option<&str>,
+        parent: Option<&str>,
+    ) -> (Option<Uuid>, Option<Uuid>) {
+        let kept = self.line_uuids.as_ref();
+        let uuid = uuid.map(|u| match kept {
+            Some((k, _)) if **k == *u => k.clone(),
+            _ => Uuid::from(u),
+        });
+        let parent = parent.map(|p| match kept.and_then(|(_, p)| p.as_ref()) {
+            Some(k) if **k == *p => k.clone(),
+            _ => Uuid::from(p),
+        });
+        (uuid, parent)
     }
 
     /// A prompt typed while Claude worked is recorded only as a

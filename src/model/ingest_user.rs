@@ -203,7 +203,7 @@ impl Session {
             tool_use_id: b.tool_use_id.as_deref().unwrap_or("").to_owned(),
             source,
             line,
-            uuid: e.uuid.as_deref().map(Into::into),
+            uuid: self.shared_uuids(e.uuid.as_deref(), None).0,
             timestamp: e.timestamp.as_deref().and_then(parse_timestamp),
             text,
             is_error: b.is_error == Some(true),

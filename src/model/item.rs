@@ -1,5 +1,6 @@
 //! What a transcript is made of: items, in the order a person reads them.
 
+use super::branch::Uuid;
 use super::raw::{Hunk, ToolUseResult, Usage};
 use serde_json::value::RawValue;
 
@@ -111,8 +112,8 @@ pub struct Item {
     pub source: u16,
     /// 1-based line in that file.
     pub line: u32,
-    pub uuid: Option<Box<str>>,
-    pub parent_uuid: Option<Box<str>>,
+    pub uuid: Option<Uuid>,
+    pub parent_uuid: Option<Uuid>,
     /// Milliseconds since the Unix epoch.
     pub timestamp: Option<i64>,
     /// The content as read (not yet made safe for a terminal).
@@ -163,7 +164,7 @@ pub struct ToolResult {
     pub tool_use_id: String,
     pub source: u16,
     pub line: u32,
-    pub uuid: Option<Box<str>>,
+    pub uuid: Option<Uuid>,
     pub timestamp: Option<i64>,
     pub text: String,
     pub is_error: bool,

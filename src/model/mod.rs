@@ -30,6 +30,7 @@ pub mod time;
 pub mod title;
 pub mod transcript;
 
+pub use branch::Uuid;
 pub use item::{Category, Detail, Item, ItemId, Kind, ToolCall, ToolResult};
 pub use session::{Agent, Changes, Meta, Session, Stats, Target};
 pub use transcript::Transcript;

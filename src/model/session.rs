@@ -2,6 +2,7 @@
 //! incremental ingest that builds them from appended bytes.
 
 pub use super::agents::Agent;
+use super::branch::Uuid;
 use super::decode::{Problem, decode_line};
 use super::item::*;
 use super::lines::LineSplitter;
@@ -156,6 +157,9 @@ pub struct Session {
     /// Set while the line being read collides with an earlier one: its
     /// rows are flagged (see [`push`](Self::push)).
     pub(super) collision: Option<Collision>,
+    /// The kept uuids of the line being read (its own, its parent's), once
+    /// it is threaded: its items share them rather than copy them.
+    pub(super) line_uuids: Option<(Uuid, Option<Uuid>)>,
     /// Whether the main file is a subagent's own file opened on its own:
     /// `None` until its first conversation line says, then the agent's id
     /// (its lines are the main transcript) or `Some(None)`.
