@@ -685,8 +685,65 @@ fn write_json(
             orphan: false,
         },
     };
-    crate::json_out::to_writer(&mut *out, &j)?;
-    out.write_all(b"\n")
+    let mut line = Vec::with_capacity(j.text.len() + 256);
+    j.write(&mut line);
+    out.write_all(&line)
+}
+
+impl JsonRow<'_> {
+    /// The row as one line: the bytes `json_out::to_writer` writes for it
+    /// (its `Serialize`), and a newline. Written by hand because strings are
+    /// most of an export and [`crate::json_out::push_str`] writes them in
+    /// one pass.
+    fn write(&self, out: &mut Vec<u8>) {
+        use crate::json_out::{push_raw, push_str};
+        let mut sep = b'{';
+        let mut field = |out: &mut Vec<u8>, name: &str| {
+            out.push(std::mem::replace(&mut sep, b','));
+            push_str(out, name);
+            out.push(b':');
+        };
+        let strings = [
+            ("kind", Some(self.kind)),
+            ("uuid", self.uuid),
+            ("timestamp", self.timestamp.as_deref()),
+        ];
+        for (name, v) in strings {
+            if let Some(v) = v {
+                field(out, name);
+                push_str(out, v);
+            }
+        }
+        field(out, "line");
+        let _ = write!(out, "{}", self.line);
+        let strings = [
+            ("file", self.file),
+            ("agent", self.agent),
+            ("text", Some(self.text)),
+            ("tool_name", self.tool_name),
+            ("tool_use_id", self.tool_use_id),
+            ("category", self.category),
+        ];
+        for (name, v) in strings {
+            if let Some(v) = v {
+                field(out, name);
+                push_str(out, v);
+            }
+        }
+        if let Some(raw) = self.input {
+            field(out, "input");
+            push_raw(out, raw.get());
+        }
+        if let Some(e) = self.is_error {
+            field(out, "is_error");
+            out.extend_from_slice(if e { b"true" } else { b"false" });
+        }
+        if self.orphan {
+            field(out, "orphan");
+            out.extend_from_slice(b"true");
+        }
+        out.extend_from_slice(b"}\n");
+    }
 }
 
 fn pretty_json(raw: &str) -> String {

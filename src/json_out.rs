@@ -70,6 +70,81 @@ fn write_escaping<W: Write + ?Sized>(w: &mut W, fragment: &str) -> io::Result<()
     w.write_all(&fragment.as_bytes()[start..])
 }
 
+/// Appends `s` as a JSON string (quotes included): the bytes
+/// [`to_writer`] writes for it, found in one pass over it. serde_json
+/// looks up every byte, then [`SafeFormatter`] reads each piece again;
+/// this skips eight plain ASCII bytes at a time, which most text is
+/// (a JSON export is mostly text).
+pub fn push_str(out: &mut Vec<u8>, s: &str) {
+    const LOW: u64 = 0x2020_2020_2020_2020;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const QUOTE: u64 = 0x2222_2222_2222_2222;
+    const BACKSLASH: u64 = 0x5c5c_5c5c_5c5c_5c5c;
+    // a byte of `w` equal to the byte repeated in `c`
+    let has = |w: u64, c: u64| {
+        let x = w ^ c;
+        x.wrapping_sub(ONES) & !x & HIGH != 0
+    };
+    out.push(b'"');
+    let b = s.as_bytes();
+    let (mut start, mut i) = (0, 0);
+    while i < b.len() {
+        if let Some(chunk) = b.get(i..i + 8) {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(chunk);
+            let w = u64::from_le_bytes(w);
+            // no control byte, none from 0x80 up, no quote, no backslash
+            if (w.wrapping_sub(LOW) | w) & HIGH == 0 && !has(w, QUOTE) && !has(w, BACKSLASH) {
+                i += 8;
+                continue;
+            }
+        }
+        let c = b[i];
+        let short: &[u8] = match c {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0x08 => b"\\b",
+            0x0c => b"\\f",
+            0..=0x1f => b"",
+            // the lead bytes of what `needs_escape` names
+            0xc2 | 0xd8 | 0xe2 | 0xef => {
+                let ch = s.get(i..).and_then(|r| r.chars().next()).unwrap_or(' ');
+                if !needs_escape(ch) {
+                    i += ch.len_utf8();
+                    continue;
+                }
+                b""
+            }
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        out.extend_from_slice(&b[start..i]);
+        if short.is_empty() {
+            // C0 controls as serde_json writes them, the rest as SafeFormatter
+            let ch = s.get(i..).and_then(|r| r.chars().next()).unwrap_or('\0');
+            let _ = write!(out, "\\u{:04x}", ch as u32);
+            i += ch.len_utf8();
+        } else {
+            out.extend_from_slice(short);
+            i += 1;
+        }
+        start = i;
+    }
+    out.extend_from_slice(&b[start..]);
+    out.push(b'"');
+}
+
+/// Appends raw JSON copied from a session as [`to_writer`] writes it.
+pub fn push_raw(out: &mut Vec<u8>, raw: &str) {
+    let _ = SafeFormatter.write_raw_fragment(out, raw);
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -81,6 +156,73 @@ mod tests {
         assert_eq!(text, r#"{"t":"a\u009b31m\u202etxt\u2066b\u0085é"}"#);
         let back: serde_json::Value = serde_json::from_str(&text).expect("parse");
         assert_eq!(back["t"], s);
+    }
+
+    /// Strings with every kind of character that is escaped, in runs long
+    /// and short (the fast path reads eight bytes at a time).
+    fn awkward_strings() -> Vec<String> {
+        let pieces = [
+            "plain ascii text",
+            "\"",
+            "\\",
+            "\n",
+            "\r\n",
+            "\t",
+            "\u{8}",
+            "\u{c}",
+            "\u{0}",
+            "\u{1b}[31m",
+            "\u{1f}",
+            "\u{7f}",
+            "é",
+            "\u{85}",
+            "\u{9b}",
+            "\u{a0}",
+            "\u{61c}",
+            "\u{200e}",
+            "\u{200f}",
+            "\u{2028}",
+            "\u{2029}",
+            "\u{202e}",
+            "\u{2066}",
+            "\u{2069}",
+            "\u{2070}",
+            "\u{feff}",
+            "\u{fefe}",
+            "👇",
+            "日本語",
+            "/",
+            "12345678",
+        ];
+        let mut out = vec![String::new()];
+        let mut seed = 7u64;
+        for n in 0..2000 {
+            let mut s = String::new();
+            for _ in 0..(n % 23) {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                s.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
+            }
+            out.push(s);
+        }
+        out.extend(pieces.iter().map(|p| p.to_string()));
+        out
+    }
+
+    #[test]
+    fn push_str_writes_what_serde_json_writes() {
+        for s in awkward_strings() {
+            let mut fast = Vec::new();
+            super::push_str(&mut fast, &s);
+            let mut slow = Vec::new();
+            super::to_writer(&mut slow, &s).expect("write");
+            assert_eq!(
+                String::from_utf8_lossy(&fast),
+                String::from_utf8_lossy(&slow),
+                "{s:?}"
+            );
+        }
     }
 
     #[test]
