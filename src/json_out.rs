@@ -1,9 +1,9 @@
 //! JSON for terminals: what `--json` and `--format json` print.
 //!
-//! serde_json escapes only the C0 controls. A C1 control (U+0080-U+009F)
-//! is acted on by some terminals, and a bidi override reorders what a
-//! person reads; both are written as `\uXXXX` escapes here, which any JSON
-//! reader turns back into the same string.
+//! serde_json escapes only the C0 controls. DEL and a C1 control
+//! (U+0080-U+009F) are acted on by some terminals, and a bidi override
+//! reorders what a person reads; they are written as `\uXXXX` escapes
+//! here, which any JSON reader turns back into the same string.
 
 use serde::Serialize;
 use serde_json::ser::Formatter;
@@ -23,7 +23,7 @@ struct SafeFormatter;
 
 fn needs_escape(c: char) -> bool {
     let u = c as u32;
-    (0x80..0xa0).contains(&u)
+    (0x7f..0xa0).contains(&u)
         || matches!(u, 0x200e | 0x200f | 0x202a..=0x202e | 0x2066..=0x2069 | 0x061c)
         || matches!(u, 0x2028 | 0x2029 | 0xfeff)
 }
@@ -36,7 +36,7 @@ impl Formatter for SafeFormatter {
     ) -> io::Result<()> {
         // what is escaped is never ASCII; most fragments are all ASCII, and
         // this test reads them a word at a time
-        if fragment.is_ascii() {
+        if fragment.is_ascii() && memchr::memchr(0x7f, fragment.as_bytes()).is_none() {
             return w.write_all(fragment.as_bytes());
         }
         write_escaping(w, fragment)
@@ -51,7 +51,7 @@ impl Formatter for SafeFormatter {
         w: &mut W,
         fragment: &str,
     ) -> io::Result<()> {
-        if fragment.is_ascii() {
+        if fragment.is_ascii() && memchr::memchr(0x7f, fragment.as_bytes()).is_none() {
             return w.write_all(fragment.as_bytes());
         }
         write_escaping(w, fragment)
@@ -81,6 +81,7 @@ pub fn push_str(out: &mut Vec<u8>, s: &str) {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const QUOTE: u64 = 0x2222_2222_2222_2222;
     const BACKSLASH: u64 = 0x5c5c_5c5c_5c5c_5c5c;
+    const DEL: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     // a byte of `w` equal to the byte repeated in `c`
     let has = |w: u64, c: u64| {
         let x = w ^ c;
@@ -94,8 +95,12 @@ pub fn push_str(out: &mut Vec<u8>, s: &str) {
             let mut w = [0u8; 8];
             w.copy_from_slice(chunk);
             let w = u64::from_le_bytes(w);
-            // no control byte, none from 0x80 up, no quote, no backslash
-            if (w.wrapping_sub(LOW) | w) & HIGH == 0 && !has(w, QUOTE) && !has(w, BACKSLASH) {
+            // no control byte, none from 0x7f up, no quote, no backslash
+            if (w.wrapping_sub(LOW) | w) & HIGH == 0
+                && !has(w, QUOTE)
+                && !has(w, BACKSLASH)
+                && !has(w, DEL)
+            {
                 i += 8;
                 continue;
             }
@@ -109,7 +114,7 @@ pub fn push_str(out: &mut Vec<u8>, s: &str) {
             b'\t' => b"\\t",
             0x08 => b"\\b",
             0x0c => b"\\f",
-            0..=0x1f => b"",
+            0..=0x1f | 0x7f => b"",
             // the lead bytes of what `needs_escape` names
             0xc2 | 0xd8 | 0xe2 | 0xef => {
                 let ch = s.get(i..).and_then(|r| r.chars().next()).unwrap_or(' ');

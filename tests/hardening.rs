@@ -359,3 +359,103 @@ fn a_field_of_an_unexpected_type_costs_only_that_field() {
     );
     assert!(s.problems.iter().all(|(_, p)| p.recovered));
 }
+
+/// Every text of a session, in every field a command prints (paths, branch,
+/// model, tool names, input keys and values, diff lines, titles, system
+/// lines, unknown types, an unreadable line), holds escape sequences, C0
+/// and C1 controls, DEL and bidi controls. No command and no output format
+/// may print one of them raw: each output may reach a terminal.
+#[test]
+fn no_command_prints_a_control_from_a_session_raw() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let proj = home.path().join("claude").join("projects").join("-w-evil");
+    std::fs::create_dir_all(&proj).expect("mkdir");
+    let p = "X\u{1b}]2;PWNED\u{7}\u{1b}[2J\u{9b}31m\u{202e}\u{2066}\r\u{0}\u{8}\u{7f}\u{85}Y";
+    let s = |t: &str| format!("{t}{p}");
+    let ts = |n: u32| format!("2025-01-01T00:00:0{n}Z");
+    let lines = [
+        json!({"type":"summary","summary":s("sum"),"leafUuid":"a3"}),
+        json!({"type":"custom-title","customTitle":s("title"),"sessionId":"s1"}),
+        json!({"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s1","timestamp":ts(0),
+            "cwd":s("/w/evil"),"gitBranch":s("br"),"version":s("1.0"),
+            "message":{"role":"user","content":s("prompt")}}),
+        json!({"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s1","timestamp":ts(1),
+            "message":{"id":"m1","role":"assistant","model":s("claude-x"),
+            "usage":{"input_tokens":10,"output_tokens":5},
+            "content":[{"type":"thinking","thinking":s("think")},{"type":"text","text":s("answer")},
+                {"type":"tool_use","id":s("t1"),"name":s("Bash"),
+                 "input":{"command":s("cmd"),s("key"):s("value")}}]}}),
+        json!({"type":"user","uuid":"u2","parentUuid":"a1","sessionId":"s1","timestamp":ts(2),
+            "message":{"role":"user","content":[{"type":"tool_result","tool_use_id":s("t1"),
+                "content":s("out"),"is_error":true}]},
+            "toolUseResult":{"stdout":s("o"),"filePath":s("/f")}}),
+        json!({"type":"assistant","uuid":"a3","parentUuid":"u2","sessionId":"s1","timestamp":ts(3),
+            "message":{"id":"m2","role":"assistant","content":[{"type":"tool_use","id":"t2",
+                "name":"Edit","input":{"file_path":s("/x.rs"),"old_string":s("a"),"new_string":s("b")}}]}}),
+        json!({"type":"user","uuid":"u3","parentUuid":"a3","sessionId":"s1","timestamp":ts(4),
+            "message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t2","content":s("ok")}]},
+            "toolUseResult":{"filePath":s("/x"),"structuredPatch":[{"oldStart":1,"oldLines":1,
+                "newStart":1,"newLines":1,"lines":[s("-a"),s("+b")]}]}}),
+        json!({"type":"system","uuid":"s9","parentUuid":"u3","sessionId":"s1","timestamp":ts(5),
+            "subtype":s("x"),"content":s("sys"),"level":"error"}),
+        json!({"type":s("weird"),"uuid":"w1","data":p}),
+        json!({"type":"user","uuid":"u4","parentUuid":"s9","sessionId":"s1","timestamp":ts(6),
+            "message":{"role":"user","content":format!(
+                "<command-name>/cmd{p}</command-name><command-args>arg{p}</command-args>")}}),
+    ];
+    let mut text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    text.push_str(&format!("garbage{p}\n"));
+    let file = proj.join("s1.jsonl");
+    std::fs::write(&file, text).expect("write");
+    let file = file.display().to_string();
+    let root = home.path().join("claude").join("projects");
+    let root = root.display().to_string();
+    let runs: Vec<Vec<&str>> = vec![
+        vec!["export", &file],
+        vec!["export", "--format", "markdown", &file],
+        vec!["export", "--format", "json", &file],
+        vec!["export", "--format", "html", &file],
+        vec!["export", "--redact", &file],
+        vec!["check", &file],
+        vec!["check", "--json", &file],
+        vec!["list", &root],
+        vec!["list", "--json", &root],
+        vec!["search", "prompt"],
+        vec!["search", "--json", "prompt"],
+        vec!["search", "value"],
+        vec!["stats"],
+        vec!["stats", "--json"],
+        vec!["stats", "--by", "model"],
+        vec!["stats", "--by", "project"],
+        vec!["top"],
+    ];
+    let raw = [
+        ("ESC", "\u{1b}"),
+        ("BEL", "\u{7}"),
+        ("NUL", "\u{0}"),
+        ("CR", "\r"),
+        ("BS", "\u{8}"),
+        ("DEL", "\u{7f}"),
+        ("C1 CSI", "\u{9b}"),
+        ("C1 NEL", "\u{85}"),
+        ("RLO", "\u{202e}"),
+        ("LRI", "\u{2066}"),
+    ];
+    for args in runs {
+        let out = common::ccv_at(home.path())
+            .args(&args)
+            .timeout(Duration::from_secs(120))
+            .output()
+            .expect("runs");
+        for (name, stream) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+            let s = String::from_utf8_lossy(stream);
+            for (what, c) in raw {
+                assert!(
+                    !s.contains(c),
+                    "{args:?} printed a raw {what} on {name}:\n{s}"
+                );
+            }
+        }
+        assert!(!out.stdout.is_empty(), "{args:?} printed nothing");
+    }
+}

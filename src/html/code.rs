@@ -33,6 +33,8 @@ pub fn block(text: &str, lang: &str, out: &mut String) {
 
 /// The lines of `text` as classed spans, or escaped plain text.
 pub fn highlighted(text: &str, lang: &str) -> String {
+    // syntect escapes only what HTML needs
+    let text = &*crate::model::text::sanitize(text);
     let plain = || esc(text).into_owned();
     if text.len() > MAX_BYTES || text.lines().any(|l| l.len() > MAX_LINE) {
         return plain();

@@ -27,8 +27,17 @@ const STYLE: &str = include_str!("style.css");
 const LONG: usize = 20;
 const MAX_DEPTH: u8 = 8;
 
-/// `&`, `<`, `>`, `"`, `'` escaped: safe in text and in quoted attributes.
+/// Made safe for a terminal as every output is (the page is often printed
+/// to one), then `&`, `<`, `>`, `"`, `'` escaped: safe in text and in
+/// quoted attributes. Every text of the page goes through here.
 pub fn esc(s: &str) -> Cow<'_, str> {
+    match crate::model::text::sanitize(s) {
+        Cow::Borrowed(s) => html_escape(s),
+        Cow::Owned(s) => Cow::Owned(html_escape(&s).into_owned()),
+    }
+}
+
+fn html_escape(s: &str) -> Cow<'_, str> {
     let bytes = s.as_bytes();
     let special = |b: &u8| matches!(b, b'&' | b'<' | b'>' | b'"' | b'\'');
     let Some(first) = bytes.iter().position(special) else {
