@@ -149,7 +149,10 @@ impl Threads {
             }
             (None, None) => None,
         };
-        let uuid: Uuid = match self.waiting.get_key_value(uuid) {
+        // children waiting for their parent are rare: most lines skip the
+        // lookups for them
+        let waited = !self.waiting.is_empty();
+        let uuid: Uuid = match waited.then(|| self.waiting.get_key_value(uuid)).flatten() {
             Some((shared, _)) => shared.clone(),
             None => Uuid::from(uuid),
         };
@@ -165,7 +168,7 @@ impl Threads {
         let inherited = parent_idx.is_some_and(|p| self.off[p as usize]);
         self.off.push(inherited);
         self.on_chain.push(false);
-        if let Some(kids) = self.waiting.remove(&uuid) {
+        if let Some(kids) = waited.then(|| self.waiting.remove(&uuid)).flatten() {
             // A parent written after its children: rare, re-derive.
             for k in kids {
                 self.nodes[k as usize].parent = Some(n);

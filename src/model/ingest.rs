@@ -210,20 +210,25 @@ impl Session {
             .as_deref()
             .or(e.logical_parent_uuid.as_deref());
         let t = self.transcript_mut(target);
-        let new = t.threads.node(u).is_none();
+        let before = t.threads.nodes.len();
         let rebuilt = t.thread(u, parent, role, source, line);
-        // a repeated uuid keeps its first line's parent: this line's own
-        // is kept only if it is the same
-        self.line_uuids = t
-            .threads
-            .node(u)
+        // a new uuid is the node just added (found without a lookup: uuid
+        // lookups were a quarter of a big load's ingest); a repeated one
+        // keeps its first line's node, and its parent only if the same
+        let new = t.threads.nodes.len() > before;
+        let n = if new {
+            u32::try_from(before).ok()
+        } else {
+            t.threads.node(u)
+        };
+        self.line_uuids = n
             .and_then(|n| t.threads.uuids(n))
             .map(|(u, p)| (u.clone(), p.filter(|p| Some(&***p) == parent).cloned()));
         if rebuilt {
             self.changes.rebuilt = true;
         }
-        if new {
-            self.mark_threaded(target, u);
+        if let (true, Some(n)) = (new, n) {
+            self.mark_threaded(target, n);
         }
     }
 

@@ -180,7 +180,12 @@ impl Session {
             self.adopt_waiting_result(target, idx);
         }
         if kind == "tool_use" {
-            let idx = self.transcript_mut(target).index_of(item_id).unwrap_or(idx);
+            // where it is now: adopting a result may have moved it
+            let t = self.transcript_mut(target);
+            let idx = match t.items.get(idx) {
+                Some(i) if i.id == item_id => idx,
+                _ => t.index_of(item_id).unwrap_or(idx),
+            };
             self.link_call_by_prompt(target, idx);
         }
         true

@@ -308,23 +308,21 @@ impl Tracker {
         marks.add(agent, id, FindingKind::Unreadable, line);
     }
 
-    /// A line with a new `uuid` was added to `t`'s threads. `main` is the
-    /// session's own transcript (the same as `t` when `agent` is `None`).
+    /// A line with a new uuid was added to `t`'s threads as node `n`.
+    /// `main` is the session's own transcript (the same as `t` when `agent`
+    /// is `None`).
     pub(super) fn threaded(
         &mut self,
         marks: &mut Marks,
         agent: Option<u32>,
         t: &Transcript,
         main: &Transcript,
-        uuid: &str,
+        n: u32,
     ) {
-        let Some(node) = t
-            .threads
-            .node(uuid)
-            .and_then(|n| t.threads.nodes.get(n as usize))
-        else {
+        let Some(node) = t.threads.nodes.get(n as usize) else {
             return;
         };
+        let uuid = &*node.uuid;
         let key = (node.source, node.line);
         if let (None, Some(p)) = (node.parent, node.parent_uuid.as_deref()) {
             self.track(agent)
@@ -356,8 +354,7 @@ impl Tracker {
             // over every line: a file written backwards made each line one.
             let closed = t
                 .threads
-                .node(uuid)
-                .and_then(|n| t.threads.cycle_through(n))
+                .cycle_through(n)
                 .and_then(|c| t.threads.nodes.get(c as usize))
                 .map(|n| (n.source, n.line));
             if let Some(k) = closed

@@ -670,13 +670,13 @@ impl Session {
     }
 
     /// A line with a new uuid joined `target`'s threads.
-    pub(super) fn mark_threaded(&mut self, target: Target, uuid: &str) {
+    pub(super) fn mark_threaded(&mut self, target: Target, node: u32) {
         let (agent, t) = match target {
             Target::Main => (None, &self.main),
             Target::Agent(a) => (Some(a), &self.agents[a as usize].transcript),
         };
         self.mark_tracker
-            .threaded(&mut self.marks, agent, t, &self.main, uuid);
+            .threaded(&mut self.marks, agent, t, &self.main, node);
     }
 
     /// The call `id` of `target` got its result.

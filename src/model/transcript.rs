@@ -60,6 +60,12 @@ impl Transcript {
     }
 
     pub fn index_of(&self, id: ItemId) -> Option<usize> {
+        // Asked mostly of the row just pushed: found without a binary
+        // search, whose probes each miss the cache in a big session.
+        let last = self.items.len().checked_sub(1)?;
+        if self.items[last].id == id {
+            return Some(last);
+        }
         // Ids grow with position except after a (rare) insert, so a binary
         // search almost always lands; fall back to a scan.
         match self.items.binary_search_by_key(&id, |i| i.id) {
