@@ -752,3 +752,60 @@ fn pretty_json(raw: &str) -> String {
         Err(_) => raw.to_owned(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::JsonRow;
+    use serde_json::value::RawValue;
+
+    /// The hand-written row is the row serde writes: every field present
+    /// and absent, and strings holding every character that is escaped.
+    #[test]
+    fn a_json_row_is_written_as_serde_writes_it() {
+        let awkward =
+            "q\"b\\s\n\r\t\u{8}\u{c}\u{0}\u{1b}[31m\u{7f}\u{85}\u{9b}\u{202e}é👇 plain text";
+        let input = RawValue::from_string(format!("{{\"k\":{}}}", serde_json::json!(awkward)))
+            .expect("raw");
+        let full = JsonRow {
+            kind: "tool_call",
+            uuid: Some(awkward),
+            timestamp: Some("2025-01-01T00:00:00.000Z".into()),
+            line: 4_000_000_000,
+            file: Some(awkward),
+            agent: Some(awkward),
+            text: awkward,
+            tool_name: Some(awkward),
+            tool_use_id: Some(awkward),
+            category: Some("shell"),
+            input: Some(&input),
+            is_error: Some(false),
+            orphan: true,
+        };
+        let bare = JsonRow {
+            kind: "user",
+            uuid: None,
+            timestamp: None,
+            line: 0,
+            file: None,
+            agent: None,
+            text: "",
+            tool_name: None,
+            tool_use_id: None,
+            category: None,
+            input: None,
+            is_error: Some(true),
+            orphan: false,
+        };
+        for row in [full, bare] {
+            let mut fast = Vec::new();
+            row.write(&mut fast);
+            let mut slow = Vec::new();
+            crate::json_out::to_writer(&mut slow, &row).expect("write");
+            slow.push(b'\n');
+            assert_eq!(
+                String::from_utf8_lossy(&fast),
+                String::from_utf8_lossy(&slow)
+            );
+        }
+    }
+}
