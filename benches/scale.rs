@@ -15,6 +15,10 @@
 //! /tmp/ccv-bench, or CCV_BENCH_DIR). `benches/scale.sh` runs this and the
 //! first-frame and picker benches. Targets: export <= 1.5x the typed parse;
 //! viewer loaded <= 1.2x the export; search <= 1.2x grep.
+//!
+//! `CCV_BENCH_BASELINE=/path/to/an/older/ccv` also times that binary's
+//! export and viewer in the same run, interleaved with this one's, to say
+//! what a change gained.
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -43,11 +47,15 @@ fn timed(cmd: &mut Command) -> Duration {
     t.elapsed()
 }
 
-fn export(path: &Path, home: &Path, pinned: bool) -> Duration {
-    let ccv = env!("CARGO_BIN_EXE_ccv");
+/// The binary measured: this build's.
+fn this_ccv() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_ccv"))
+}
+
+fn export(ccv: &Path, path: &Path, home: &Path, pinned: bool) -> Duration {
     let mut cmd = if pinned {
         let mut c = Command::new("taskset");
-        c.args(["-c", "0", ccv]);
+        c.args(["-c", "0"]).arg(ccv);
         c
     } else {
         Command::new(ccv)
@@ -80,7 +88,7 @@ fn have(program: &str) -> bool {
 
 /// The viewer in tmux until its header says the load is done: (time to
 /// the first frame with the whole session, peak RSS in bytes).
-fn viewer(path: &Path, home: &Path, run: usize) -> Option<(Duration, u64)> {
+fn viewer(ccv: &Path, path: &Path, home: &Path, run: usize) -> Option<(Duration, u64)> {
     let trace = home.join("trace");
     let _ = std::fs::remove_file(&trace);
     // a server of its own: the last one may still be ending
@@ -99,7 +107,7 @@ fn viewer(path: &Path, home: &Path, run: usize) -> Option<(Duration, u64)> {
     let cmd = format!(
         "env {env}CCV_TRACE_STARTUP='{t}' TERM=xterm-256color '{ccv}' --theme dark '{f}'",
         t = trace.display(),
-        ccv = env!("CARGO_BIN_EXE_ccv"),
+        ccv = ccv.display(),
         f = path.display()
     );
     tmux(&[
@@ -176,7 +184,7 @@ fn main() {
         let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
         let _ = typed_parse(&path); // the page cache holds the file from here
         let parse = median_of(|| typed_parse(&path));
-        let exp = median_of(|| export(&path, home.path(), false));
+        let exp = median_of(|| export(this_ccv(), &path, home.path(), false));
         println!(
             "\n{size}: {} ({:.0} MB)",
             path.display(),
@@ -189,7 +197,7 @@ fn main() {
             exp.as_secs_f64() / parse.as_secs_f64()
         );
         if have("taskset") {
-            let one = median_of(|| export(&path, home.path(), true));
+            let one = median_of(|| export(this_ccv(), &path, home.path(), true));
             println!(
                 "  same, pinned to 1 core  {:>8.0} ms  {:.2}x the parse",
                 ms(one),
@@ -198,9 +206,9 @@ fn main() {
         }
         if have("tmux") {
             // the first start also reads the binary and the syntaxes: left out
-            let _ = viewer(&path, home.path(), 0);
+            let _ = viewer(this_ccv(), &path, home.path(), 0);
             let runs: Vec<(Duration, u64)> = (1..=RUNS)
-                .filter_map(|i| viewer(&path, home.path(), i))
+                .filter_map(|i| viewer(this_ccv(), &path, home.path(), i))
                 .collect();
             if runs.is_empty() {
                 println!("  viewer: no trace (tmux did not run it)");
@@ -221,6 +229,9 @@ fn main() {
         } else {
             println!("  viewer: skipped (no tmux)");
         }
+        if let Some(old) = std::env::var_os("CCV_BENCH_BASELINE").map(PathBuf::from) {
+            against(&old, &path, home.path());
+        }
         let (search, hits) = search_in_session(&path);
         // into a pipe: GNU grep stops at the first match when its output
         // is /dev/null
@@ -239,6 +250,39 @@ fn main() {
             ms(search),
             ms(grep),
             search.as_secs_f64() / grep.as_secs_f64()
+        );
+    }
+}
+
+/// `old`'s export and viewer against this build's, run in turns.
+fn against(old: &Path, path: &Path, home: &Path) {
+    let mut exports = (Vec::new(), Vec::new());
+    let mut views = (Vec::new(), Vec::new());
+    let _ = viewer(old, path, home, 0);
+    for i in 1..=RUNS {
+        exports.0.push(export(old, path, home, false));
+        exports.1.push(export(this_ccv(), path, home, false));
+        views.0.extend(viewer(old, path, home, 2 * i));
+        views.1.extend(viewer(this_ccv(), path, home, 2 * i + 1));
+    }
+    println!("  against {}:", old.display());
+    println!(
+        "    export                {:>6.0} -> {:.0} ms",
+        ms(median(exports.0)),
+        ms(median(exports.1))
+    );
+    let load = |v: &[(Duration, u64)]| median(v.iter().map(|r| r.0).collect());
+    let rss = |v: &[(Duration, u64)]| v.iter().map(|r| r.1).max().unwrap_or(0) as f64 / 1e6;
+    if !views.0.is_empty() && !views.1.is_empty() {
+        println!(
+            "    viewer fully loaded   {:>6.0} -> {:.0} ms",
+            ms(load(&views.0)),
+            ms(load(&views.1))
+        );
+        println!(
+            "    viewer peak RSS       {:>6.0} -> {:.0} MB",
+            rss(&views.0),
+            rss(&views.1)
         );
     }
 }
