@@ -10,7 +10,7 @@ set -eu
 . "$(dirname "$0")/tree_lib.sh" "$@"
 command -v tmux >/dev/null || { echo "SKIP: no tmux"; exit 77; }
 W=$(mktemp -d); SOCK=ccvpick$$
-trap 'tmux -L $SOCK kill-server 2>/dev/null; rm -rf "$W"' EXIT
+trap 'tmux -L $SOCK kill-server 2>/dev/null || true; rm -rf "$W"' EXIT
 export HOME=$W XDG_CONFIG_HOME=$W/config XDG_STATE_HOME=$W/state CLAUDE_CONFIG_DIR=$W/claude
 cat "$TREE"/*/*.jsonl > /dev/null
 ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }

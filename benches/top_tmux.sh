@@ -11,7 +11,7 @@ GEN="$(dirname "$0")/../../shared/bench/gen-session"
 [ -f "$GEN" ] || { echo "SKIP: $GEN is absent"; exit 0; }
 command -v tmux >/dev/null || { echo "SKIP: no tmux"; exit 0; }
 W=$(mktemp -d); SOCK=ccvtopbench$$
-trap 'tmux -L $SOCK kill-server 2>/dev/null; pkill -f "gen-session --live $W" 2>/dev/null; rm -rf "$W"' EXIT
+trap 'tmux -L $SOCK kill-server 2>/dev/null || true; pkill -f "gen-session --live $W" 2>/dev/null || true; rm -rf "$W"' EXIT
 export HOME=$W/home XDG_CONFIG_HOME=$W/config XDG_CACHE_HOME=$W/cache XDG_STATE_HOME=$W/state CLAUDE_CONFIG_DIR=$W/claude
 ROOT=$W/tree
 python3 "$GEN" --tree "$ROOT" --projects 50 --sessions 2000 --scale 0.2 --seed 1 -q
