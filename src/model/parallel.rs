@@ -81,7 +81,7 @@ fn lines(c: &Chunk) -> Lines<'_> {
     let Some(inside) = c.bytes.get(at..last) else {
         return out;
     };
-    for piece in inside.split(|&b| b == b'\n') {
+    for piece in super::lines::split_lines(inside) {
         let line = piece.strip_suffix(b"\r").unwrap_or(piece);
         if let Some(mut entries) = decode_clean(line) {
             // what the ingest would compute from the entry, taken here

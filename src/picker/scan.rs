@@ -330,7 +330,7 @@ fn scan_middle(
 
 fn scan_lines_for_titles_and_prompt(region: &[u8], found: &mut Found) {
     use memchr::memmem::find;
-    for line in region.split(|&b| b == b'\n') {
+    for line in crate::model::lines::split_lines(region) {
         if is_title_line(line) {
             absorb_title_line(line, found);
         } else if found.titles.first_prompt.is_none() && find(line, b"\"type\":\"user\"").is_some()
