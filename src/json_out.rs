@@ -34,11 +34,6 @@ impl Formatter for SafeFormatter {
         w: &mut W,
         fragment: &str,
     ) -> io::Result<()> {
-        // what is escaped is never ASCII; most fragments are all ASCII, and
-        // this test reads them a word at a time
-        if fragment.is_ascii() && memchr::memchr(0x7f, fragment.as_bytes()).is_none() {
-            return w.write_all(fragment.as_bytes());
-        }
         write_escaping(w, fragment)
     }
 
@@ -51,14 +46,16 @@ impl Formatter for SafeFormatter {
         w: &mut W,
         fragment: &str,
     ) -> io::Result<()> {
-        if fragment.is_ascii() && memchr::memchr(0x7f, fragment.as_bytes()).is_none() {
-            return w.write_all(fragment.as_bytes());
-        }
         write_escaping(w, fragment)
     }
 }
 
 fn write_escaping<W: Write + ?Sized>(w: &mut W, fragment: &str) -> io::Result<()> {
+    // what is escaped is DEL or not ASCII; most fragments are plain ASCII,
+    // and these tests read them a word at a time
+    if fragment.is_ascii() && memchr::memchr(0x7f, fragment.as_bytes()).is_none() {
+        return w.write_all(fragment.as_bytes());
+    }
     let mut start = 0;
     for (i, c) in fragment.char_indices() {
         if needs_escape(c) {
