@@ -7,6 +7,8 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+mod common;
+
 fn write(path: &Path, lines: &[&str]) {
     if let Some(dir) = path.parent() {
         fs::create_dir_all(dir).expect("mkdir");
@@ -327,14 +329,12 @@ fn the_figures_pass_follows_the_rows_and_fills_the_cache() {
 
 #[test]
 fn generated_tree() {
-    let gen_path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/bench/gen-session");
-    if !Path::new(gen_path).exists() {
-        eprintln!("skipping: {gen_path} not found");
-        return;
-    }
     let tmp = tempfile::tempdir().expect("tempdir");
     let root = tmp.path().join("tree");
-    let status = std::process::Command::new(gen_path)
+    let Some(mut generator) = common::gen_session(tmp.path()) else {
+        return;
+    };
+    let status = generator
         .args([
             "--tree",
             &root.to_string_lossy(),

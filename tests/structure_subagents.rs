@@ -159,13 +159,8 @@ fn agent_progress_is_the_record_without_the_folder() {
 
 /// A `gen-session --tree` session that has a `subagents/` folder.
 fn generated_session_with_subagents(dir: &Path) -> Option<PathBuf> {
-    let generator = Path::new(SHARED).join("bench/gen-session");
-    if !generator.exists() {
-        eprintln!("skipped: {} is absent", generator.display());
-        return None;
-    }
     // Seed 1 makes no subagent files at this size; seed 4 does.
-    let ok = std::process::Command::new(&generator)
+    let ok = common::gen_session(dir)?
         .args([
             "--tree",
             dir.to_str()?,
@@ -178,7 +173,6 @@ fn generated_session_with_subagents(dir: &Path) -> Option<PathBuf> {
             "--seed",
             "4",
         ])
-        .env("HOME", dir)
         .output()
         .map(|o| o.status.success())
         .unwrap_or(false);

@@ -104,11 +104,11 @@ pub fn utc_state(session: ccv::model::Session) -> ccv::app::State {
     s
 }
 
-/// `gen-session` (../shared/bench) run with these arguments, writing into
-/// a new temporary directory: `None`, after saying why, when the generator
-/// is absent. Returns the directory (kept alive), the file, and what the
-/// generator printed.
-pub fn generated(args: &[&str]) -> Option<(tempfile::TempDir, PathBuf, String)> {
+/// `../shared/bench/gen-session`, run by python3 in a [`sandbox`] under
+/// `home`: the generator never needs the real home, and python would
+/// otherwise look into it (`~/.local`); `None`, after saying why, when the
+/// generator is absent.
+pub fn gen_session(home: &std::path::Path) -> Option<std::process::Command> {
     let generator = PathBuf::from(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../shared/bench/gen-session"
@@ -117,10 +117,21 @@ pub fn generated(args: &[&str]) -> Option<(tempfile::TempDir, PathBuf, String)> 
         eprintln!("skipping: {} is absent", generator.display());
         return None;
     }
+    let mut cmd = std::process::Command::new("python3");
+    cmd.arg(generator)
+        .envs(sandbox(home))
+        .env("PYTHONNOUSERSITE", "1");
+    Some(cmd)
+}
+
+/// `gen-session` (../shared/bench) run with these arguments, writing into
+/// a new temporary directory: `None`, after saying why, when the generator
+/// is absent. Returns the directory (kept alive), the file, and what the
+/// generator printed.
+pub fn generated(args: &[&str]) -> Option<(tempfile::TempDir, PathBuf, String)> {
     let dir = tempfile::tempdir().expect("tempdir");
     let file = dir.path().join("generated.jsonl");
-    let out = std::process::Command::new("python3")
-        .arg(&generator)
+    let out = gen_session(dir.path())?
         .args(args)
         .arg("-o")
         .arg(&file)
