@@ -6,7 +6,6 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// Every directory ccv may use, under `home` (the tests' own sandbox):
@@ -21,18 +20,13 @@ pub fn generated(path: &Path, size: &str, seed: &str) -> Option<PathBuf> {
     if path.exists() {
         return Some(path.to_owned());
     }
-    let generator = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/gen-session");
-    if !generator.exists() {
-        eprintln!(
-            "skipping {size}: no {} and no {}",
-            path.display(),
-            generator.display()
-        );
+    let dir = path.parent()?;
+    let Some(mut generator) = common::gen_session(dir) else {
+        eprintln!("skipping {size}: no {}", path.display());
         return None;
-    }
-    std::fs::create_dir_all(path.parent()?).ok()?;
-    let ok = Command::new("python3")
-        .arg(generator)
+    };
+    std::fs::create_dir_all(dir).ok()?;
+    let ok = generator
         .args(["--size", size, "--seed", seed, "-q", "-o"])
         .arg(path)
         .status()
