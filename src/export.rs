@@ -100,7 +100,8 @@ impl<'a> Row<'a> {
     }
 
     /// The row's content as plain (unsanitized) text.
-    pub fn text(&self) -> std::borrow::Cow<'a, str> {
+    /// A result left in its file (the viewer's session) is read back.
+    pub fn text(&self, session: &'a Session) -> std::borrow::Cow<'a, str> {
         use std::borrow::Cow;
         match self {
             Row::Item(i) => match &i.detail {
@@ -114,7 +115,7 @@ impl<'a> Row<'a> {
                 }
                 _ => Cow::Borrowed(i.text.as_str()),
             },
-            Row::Result(_, _, r) => Cow::Borrowed(r.message()),
+            Row::Result(_, _, r) => session.result_message(r),
         }
     }
 }
@@ -426,14 +427,15 @@ pub fn write_row(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     match format {
-        Format::Text => write_text(row, agent, first, out),
+        Format::Text => write_text(session, row, agent, first, out),
         // a page is written whole (`crate::html`); a row alone, as markdown
-        Format::Markdown | Format::Html => write_markdown(row, agent, first, out),
+        Format::Markdown | Format::Html => write_markdown(session, row, agent, first, out),
         Format::Json => write_json(session, row, agent, out),
     }
 }
 
 fn write_text(
+    session: &Session,
     row: Row<'_>,
     agent: Option<&str>,
     first: bool,
@@ -446,7 +448,7 @@ fn write_text(
         Some(a) => writeln!(out, "{} (subagent {})", row.heading(), sanitize(a))?,
         None => writeln!(out, "{}", row.heading())?,
     }
-    let text = row.text();
+    let text = row.text(session);
     let text = sanitize(&text);
     let text = text.trim_end_matches('\n');
     if !text.is_empty() {
@@ -456,6 +458,7 @@ fn write_text(
 }
 
 fn write_markdown(
+    session: &Session,
     row: Row<'_>,
     agent: Option<&str>,
     first: bool,
@@ -475,7 +478,7 @@ fn write_markdown(
         Some(a) => writeln!(out, "## {label} *(subagent {})*\n", sanitize(a))?,
         None => writeln!(out, "## {label}\n")?,
     }
-    let text = row.text();
+    let text = row.text(session);
     let text = sanitize(&text);
     let text = text.trim_end_matches('\n');
     if text.is_empty() {
@@ -630,12 +633,12 @@ fn write_json(
     // JSON keeps a result's text as written (the text formats drop the
     // `<tool_use_error>` wrapper)
     let text = match row {
-        Row::Result(_, _, r) => std::borrow::Cow::Borrowed(r.text.as_str()),
+        Row::Result(_, _, r) => session.result_text(r),
         Row::Item(Item {
             detail: Detail::OrphanResult(r),
             ..
-        }) => std::borrow::Cow::Borrowed(r.text.as_str()),
-        _ => row.text(),
+        }) => session.result_text(r),
+        _ => row.text(session),
     };
     let j = match row {
         Row::Item(i) => {

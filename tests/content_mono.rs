@@ -40,7 +40,7 @@ fn mono_theme_draws_without_colour() {
         old_lines: 1,
         new_start: 1,
         new_lines: 1,
-        lines: vec!["-let a = 1;".into(), "+let a = 2;".into()],
+        lines: ["-let a = 1;", "+let a = 2;"].into_iter().collect(),
     };
     let d = diff(&[hunk], "a.rs", 40);
     no_colour(&d);

@@ -67,12 +67,14 @@ fn all_renderers(input: &str, width: u16) {
         old_lines: 2,
         new_start: 1,
         new_lines: 2,
-        lines: vec![
+        lines: [
             format!(" {input}"),
             format!("-{input}"),
             format!("+{input}"),
             input.into(),
-        ],
+        ]
+        .into_iter()
+        .collect(),
     };
     assert_safe("diff", input, &diff(&[hunk], "a.rs", width), width);
 }

@@ -322,7 +322,7 @@ fn agent_progress_is_the_record_when_nothing_else_is() {
     assert_eq!(kinds, vec![Kind::User, Kind::ToolCall]);
     let call = common::first_call(&agent.transcript);
     assert_eq!(
-        call.result.as_ref().map(|r| r.text.as_str()),
+        call.result.as_ref().and_then(|r| r.text.get()),
         Some("src/config.rs:3")
     );
     // the header counts its tokens apart from the session's own

@@ -334,7 +334,10 @@ fn a_field_of_an_unexpected_type_costs_only_that_field() {
         "no unknown rows"
     );
     let call = common::first_call(&s.main);
-    assert_eq!(call.result.as_ref().map(|r| r.text.as_str()), Some("done"));
+    assert_eq!(
+        call.result.as_ref().and_then(|r| r.text.get()),
+        Some("done")
+    );
     assert_eq!(
         s.main.totals.output_tokens, 7,
         "the usage's other fields are kept"

@@ -255,7 +255,7 @@ fn a_later_result_updates_its_call_in_place() {
     let Detail::Call(c) = &s.main.items[0].detail else {
         panic!()
     };
-    assert_eq!(c.result.as_ref().map(|r| r.text.as_str()), Some("done"));
+    assert_eq!(c.result.as_ref().and_then(|r| r.text.get()), Some("done"));
 }
 
 #[test]

@@ -85,7 +85,10 @@ fn results_written_before_their_calls_pair_with_them() {
             .items
             .iter()
             .filter_map(|i| match &i.detail {
-                Detail::Call(c) => Some((c.id.clone(), c.result.as_ref().map(|r| r.text.clone()))),
+                Detail::Call(c) => Some((
+                    c.id.clone(),
+                    c.result.as_ref().map(|r| r.text.or_marker().to_owned()),
+                )),
                 _ => None,
             })
             .collect();
@@ -202,7 +205,7 @@ fn five_calls_with_one_id_and_three_results_are_all_shown() {
             .items
             .iter()
             .filter_map(|i| match &i.detail {
-                Detail::Call(c) => Some(c.result.as_ref().map(|r| r.text.clone())),
+                Detail::Call(c) => Some(c.result.as_ref().map(|r| r.text.or_marker().to_owned())),
                 _ => None,
             })
             .collect();

@@ -78,91 +78,11 @@ fn assert_same(path: &Path) {
     }
 }
 
-/// ~17 MB of every kind of line, bad ones included, so several chunks
-/// start and end in the middle of lines of every kind.
-fn awkward_session() -> Vec<u8> {
-    let mut out = Vec::new();
-    let mut prev: Option<String> = None;
-    let mut i = 0;
-    while out.len() < 17 << 20 {
-        let uuid = format!("u{i}");
-        let mut line = match i % 7 {
-            0 => common::user_line(
-                &uuid,
-                json!(format!("prompt {i} {}", "word ".repeat(i % 300))),
-            ),
-            1 => common::assistant_line(
-                &uuid,
-                &format!("m{i}"),
-                json!([{"type":"tool_use","id":format!("t{i}"),"name":"Bash","input":{"command":format!("ls {i}")}}]),
-            ),
-            2 => common::user_line(
-                &uuid,
-                json!([{"type":"tool_result","tool_use_id":format!("t{}", i - 1),"content":format!("out\t\"{i}\"\n{}", "line\n".repeat(i % 2000))}]),
-            ),
-            3 => common::assistant_line(
-                &uuid,
-                &format!("m{i}"),
-                json!([{"type":"text","text":"é ✓ \u{1F600}"}]),
-            ),
-            4 => json!({"type":"brand-new-kind","uuid":uuid,"whatever":[1,2,{"x":null}]}),
-            5 => json!({"type":"summary","summary":format!("s{i}"),"leafUuid":"u0"}),
-            _ => common::user_line(&uuid, json!(42)),
-        };
-        if let Some(p) = &prev {
-            line["parentUuid"] = json!(p);
-        }
-        prev = Some(uuid);
-        let mut text = serde_json::to_vec(&line).expect("json");
-        match i % 53 {
-            // two objects on one line
-            7 => text.extend_from_slice(
-                b"{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"joined\"}}",
-            ),
-            // invalid UTF-8 inside a string
-            11 => {
-                let at = text.len() - 3;
-                text.splice(at..at, [0xff, 0xfe]);
-            }
-            // truncated JSON
-            13 => text.truncate(text.len() / 2),
-            // a number where a string belongs
-            17 => {
-                text = br#"{"type":"user","uuid":17,"message":{"role":"user","content":"typed"}}"#
-                    .to_vec()
-            }
-            // a lone surrogate escape
-            19 => {
-                text = br#"{"type":"user","message":{"role":"user","content":"half \ud800 pair"}}"#
-                    .to_vec()
-            }
-            23 => text = b"not json at all".to_vec(),
-            29 => text.clear(),
-            _ => {}
-        }
-        out.extend_from_slice(&text);
-        out.extend_from_slice(if i % 5 == 0 { b"\r\n" } else { b"\n" });
-        if i == 900 {
-            // lines longer than a chunk, one after the other: a chunk then
-            // holds a single newline, or none
-            for n in [5 << 20, 3 << 20, 2 << 20] {
-                let big = common::user_line("big", json!("x".repeat(n)));
-                out.extend_from_slice(&serde_json::to_vec(&big).expect("json"));
-                out.push(b'\n');
-            }
-        }
-        i += 1;
-    }
-    // no newline at the very end
-    out.extend_from_slice(br#"{"type":"user","message":{"role":"user","content":"last"}}"#);
-    out
-}
-
 #[test]
 fn a_threaded_load_is_a_plain_feed() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("big.jsonl");
-    std::fs::write(&path, awkward_session()).expect("write");
+    std::fs::write(&path, common::awkward_session()).expect("write");
     assert_same(&path);
 }
 
@@ -191,7 +111,7 @@ fn a_file_that_grows_while_read_is_read_to_its_end() {
     // what is appended after the load measured the file is read in order
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("grows.jsonl");
-    let bytes = awkward_session();
+    let bytes = common::awkward_session();
     std::fs::write(&path, &bytes).expect("write");
     let writer = {
         let path = path.clone();

@@ -147,7 +147,7 @@ impl State {
                 Some(c) => c
                     .result
                     .as_ref()
-                    .map(|r| (r.text.clone(), "the output"))
+                    .map(|r| (self.session.result_text(r).into_owned(), "the output"))
                     .ok_or("this call has no result yet"),
                 None => item
                     .map(|i| (i.text.clone(), "the text"))

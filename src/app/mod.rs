@@ -20,6 +20,7 @@ mod resume;
 pub mod run;
 pub mod search;
 pub mod state;
+mod texts;
 mod trace;
 mod workers;
 

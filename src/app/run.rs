@@ -470,13 +470,23 @@ impl Viewer {
                     })
                     .map(|_| ())
             }
-            _ => self
-                .term
-                .draw(|f| {
-                    crate::view::draw(f, &mut self.state);
-                    crate::view::color::fit_buffer(f.buffer_mut());
-                })
-                .map(|_| ()),
+            _ => {
+                let draw = |term: &mut Term, state: &mut State| {
+                    term.draw(|f| {
+                        crate::view::draw(f, state);
+                        crate::view::color::fit_buffer(f.buffer_mut());
+                    })
+                    .map(|_| ())
+                };
+                draw(&mut self.term, &mut self.state)?;
+                // output still in the file was drawn as a placeholder: read
+                // it and draw again (the second frame only sends what
+                // changed)
+                if self.state.fill_drawn_texts() {
+                    draw(&mut self.term, &mut self.state)?;
+                }
+                Ok(())
+            }
         }
     }
 

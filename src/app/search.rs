@@ -50,7 +50,7 @@ pub fn find_from(session: &Session, query: &str, from: usize) -> Vec<Hit> {
             session,
             None,
             from,
-            &|it| item_matches(it, &q),
+            &|it| item_matches(session, it, &q),
             &mut hits,
             0,
         );
@@ -62,13 +62,20 @@ pub fn find_from(session: &Session, query: &str, from: usize) -> Vec<Hit> {
 fn find_range(session: &Session, q: &Query, from: usize, to: usize, hits: &mut Vec<Hit>) {
     let t = &session.main;
     for (i, item) in t.items.iter().enumerate().take(to).skip(from) {
-        if item_matches(item, q) {
+        if item_matches(session, item, q) {
             hits.push((None, i));
         }
         if let Detail::Call(c) = &item.detail
             && let Some(a) = c.agent
         {
-            walk(session, Some(a), 0, &|it| item_matches(it, q), hits, 1);
+            walk(
+                session,
+                Some(a),
+                0,
+                &|it| item_matches(session, it, q),
+                hits,
+                1,
+            );
         }
     }
 }
@@ -113,10 +120,23 @@ fn walk(
 
 /// The row matches: every term in the row's text, a call's name, input
 /// values or result (what the row shows once expanded).
-pub fn item_matches(item: &Item, q: &Query) -> bool {
+pub fn item_matches(session: &Session, item: &Item, q: &Query) -> bool {
     let text = item.search_text();
     match &item.detail {
         Detail::Call(c) => match &c.result {
+            Some(r) if r.text.missing() => {
+                // left in the file: its line is decoded only if a term may
+                // be in it
+                if session
+                    .with_raw_line(r, |raw| q.may_occur_in_json(raw))
+                    .unwrap_or(true)
+                {
+                    let out = session.result_text(r);
+                    q.matches_any_of(&[&text, &crate::model::text::sanitize(&out)])
+                } else {
+                    q.matches(&text)
+                }
+            }
             Some(r) => q.matches_any_of(&[&text, &r.search_text()]),
             None => q.matches(&text),
         },

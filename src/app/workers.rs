@@ -138,7 +138,7 @@ pub fn spawn_loader(path: PathBuf, generation: u64, tx: Sender<AppEvent>) {
             }
         };
         let load = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            crate::model::loader::load_to_follow_reporting(&path, &mut progress)
+            crate::model::loader::load_to_view(&path, &mut progress)
         }));
         let ev = match load {
             Ok(Ok(s)) => LoadEvent::Loaded(Box::new(s)),

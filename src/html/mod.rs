@@ -430,7 +430,7 @@ impl Page<'_> {
         } else {
             "result"
         };
-        let text = self.clean(r.message()).into_owned();
+        let text = self.clean(&self.session.result_message(r)).into_owned();
         let lines = text.lines().count();
         let mut body = String::new();
         markdown::plain(&text, &mut body);

@@ -199,27 +199,35 @@ impl Session {
             .content
             .map(|c| tool_result_text(*c, &mut images))
             .unwrap_or_default();
+        let is_error = b.is_error == Some(true);
+        let id = b.tool_use_id.as_deref().unwrap_or("");
+        let call = self.transcript_mut(target).call_for_result(id);
+        // left in the file: a big file's viewer, a result that goes on its
+        // call (errors, and results waiting for their call, are few and
+        // read at ingest)
+        let at = self
+            .line_at
+            .filter(|_| call.is_some() && !is_error && !self.redacting)
+            .filter(|_| self.sources[source as usize].text_in_file);
         let result = ToolResult {
-            tool_use_id: b.tool_use_id.as_deref().unwrap_or("").to_owned(),
+            tool_use_id: id.to_owned(),
             source,
             line,
             uuid: self.shared_uuids(e.uuid.as_deref(), None).0,
             timestamp: e.timestamp.as_deref().and_then(parse_timestamp),
-            text,
-            is_error: b.is_error == Some(true),
+            text: super::stored::result_text(text, at),
+            is_error,
             images,
-            extra: extra.map(Box::new),
+            extra: extra.filter(|x| !x.is_empty()).map(Box::new),
         };
-        let id = b.tool_use_id.as_deref().unwrap_or("");
-        let t = self.transcript_mut(target);
-        if let Some(idx) = t.call_for_result(id) {
+        if let Some(idx) = call {
             self.attach_result(target, idx, result);
             return true;
         }
         // a call that has its result already: a second result is shown on
         // its own and flagged; no call at all: shown on its own, waiting for
         // a call written after it (parallel calls do that)
-        let repeated = !id.is_empty() && t.tool_call_index(id).is_some();
+        let repeated = !id.is_empty() && self.transcript_mut(target).tool_call_index(id).is_some();
         let mut item = self.envelope_item(Kind::ToolResult, source, line, e);
         item.flags.error = result.is_error;
         if repeated {
@@ -294,9 +302,9 @@ impl Session {
     }
 }
 
-fn tool_result_text(c: Content<'_>, images: &mut Vec<Image>) -> String {
+pub(super) fn tool_result_text<'a>(c: Content<'a>, images: &mut Vec<Image>) -> Cow<'a, str> {
     match c {
-        Content::Text(t) => t.into_owned(),
+        Content::Text(t) => t,
         Content::Blocks(bs) => {
             if let [only] = &bs[..]
                 && only.kind.as_deref() == Some("text")
@@ -305,7 +313,6 @@ fn tool_result_text(c: Content<'_>, images: &mut Vec<Image>) -> String {
                     .into_iter()
                     .next()
                     .and_then(|b| b.text)
-                    .map(Cow::into_owned)
                     .unwrap_or_default();
             }
             let mut out = String::new();
@@ -329,9 +336,9 @@ fn tool_result_text(c: Content<'_>, images: &mut Vec<Image>) -> String {
                 }
                 out.push_str(&piece);
             }
-            out
+            Cow::Owned(out)
         }
-        Content::Other => String::new(),
+        Content::Other => Cow::Borrowed(""),
     }
 }
 

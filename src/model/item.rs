@@ -2,6 +2,7 @@
 
 use super::branch::Uuid;
 use super::raw::{Hunk, ToolUseResult, Usage};
+use super::stored::ResultText;
 use serde_json::value::RawValue;
 
 /// The kind of a display row. One per content block (or per line for lines
@@ -166,7 +167,9 @@ pub struct ToolResult {
     pub line: u32,
     pub uuid: Option<Uuid>,
     pub timestamp: Option<i64>,
-    pub text: String,
+    /// Held, or left in the session file by the viewer (read back when
+    /// shown: see [`super::stored`]). An error's text is always held.
+    pub text: ResultText,
     pub is_error: bool,
     pub images: Vec<Image>,
     /// What `toolUseResult` adds (patch, agent id, exit code...).
@@ -176,7 +179,7 @@ pub struct ToolResult {
 impl ToolResult {
     /// What search reads of a result: its text as shown.
     pub fn search_text(&self) -> std::borrow::Cow<'_, str> {
-        super::text::sanitize(&self.text)
+        super::text::sanitize(self.text.or_marker())
     }
 
     pub fn patch(&self) -> Option<&[Hunk]> {
@@ -186,13 +189,11 @@ impl ToolResult {
     /// The user declined the call (answered no to a permission prompt, or
     /// interrupted it): not a failure of the tool.
     pub fn rejected(&self) -> bool {
+        let text = self.text.or_marker();
         self.is_error
-            && (self
-                .text
-                .contains("The user doesn't want to proceed with this tool use")
-                || self.text.contains("tool use was rejected")
-                || self
-                    .text
+            && (text.contains("The user doesn't want to proceed with this tool use")
+                || text.contains("tool use was rejected")
+                || text
                     .trim_start()
                     .starts_with("[Request interrupted by user for tool use]"))
     }
@@ -200,12 +201,18 @@ impl ToolResult {
     /// The text a person reads: Claude Code wraps tool errors in
     /// `<tool_use_error>…</tool_use_error>`, which says nothing.
     pub fn message(&self) -> &str {
-        let t = self.text.trim();
-        t.strip_prefix("<tool_use_error>")
-            .and_then(|r| r.strip_suffix("</tool_use_error>"))
-            .map(str::trim)
-            .unwrap_or(&self.text)
+        unwrap_tool_use_error(self.text.or_marker())
     }
+}
+
+/// A result's text without the `<tool_use_error>` wrapper (see
+/// [`ToolResult::message`]).
+pub fn unwrap_tool_use_error(text: &str) -> &str {
+    let t = text.trim();
+    t.strip_prefix("<tool_use_error>")
+        .and_then(|r| r.strip_suffix("</tool_use_error>"))
+        .map(str::trim)
+        .unwrap_or(text)
 }
 
 /// What became of a tool call: the one answer the viewer, the exports and
@@ -423,7 +430,7 @@ impl Item {
                 json_values(c.input.get(), &mut s);
                 s.into()
             }
-            Detail::OrphanResult(r) if self.text.is_empty() => r.text.as_str().into(),
+            Detail::OrphanResult(r) if self.text.is_empty() => r.text.or_marker().into(),
             _ => self.text.as_str().into(),
         }
     }

@@ -99,6 +99,7 @@ impl TailScan {
 #[derive(Debug, PartialEq, Eq)]
 pub struct Line<'a> {
     pub number: u32,
+    /// Where `bytes` start in the stream.
     pub offset: u64,
     pub bytes: &'a [u8],
     /// The line was longer than the cap and was skipped: how long it was
@@ -195,7 +196,7 @@ impl LineSplitter {
         let skip = self.tentative.unwrap_or(0);
         (self.partial.len() > skip).then(|| Line {
             number: self.next_line,
-            offset: self.partial_offset,
+            offset: self.partial_offset + skip as u64,
             bytes: &self.partial[skip..],
             overlong: None,
         })
@@ -243,7 +244,7 @@ fn emit(line: &[u8], skip: usize, number: u32, offset: u64, f: &mut impl FnMut(L
     }
     f(Line {
         number,
-        offset,
+        offset: offset + skip as u64,
         bytes,
         overlong: None,
     });

@@ -128,31 +128,32 @@ fn agent_description(path: &Path) -> Option<String> {
 
 /// Loads a session file and every subagent file that belongs to it.
 pub fn load_with_subagents(path: &Path) -> std::io::Result<Session> {
-    load(path, true, &mut |_, _| {})
+    load(path, true, false, &mut |_, _| {})
 }
 
 /// As [`load_with_subagents`], for a file that may be being written: a
 /// last line without its newline waits for the follower to bring the rest
 /// (instead of showing as unreadable).
 pub fn load_to_follow(path: &Path) -> std::io::Result<Session> {
-    load(path, false, &mut |_, _| {})
+    load(path, false, false, &mut |_, _| {})
 }
 
-/// [`load_to_follow`], telling `progress` (bytes read, size) as the main
-/// file is read.
-pub fn load_to_follow_reporting(
-    path: &Path,
-    progress: &mut dyn FnMut(u64, u64),
-) -> std::io::Result<Session> {
-    load(path, false, progress)
+/// [`load_to_follow`] for the viewer: tool output is left in the files and
+/// read back when shown (see `model::stored`), and `progress` hears (bytes
+/// read, size) as the main file is read.
+pub fn load_to_view(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> std::io::Result<Session> {
+    load(path, false, true, progress)
 }
 
 fn load(
     path: &Path,
     complete: bool,
+    text_in_file: bool,
     progress: &mut dyn FnMut(u64, u64),
 ) -> std::io::Result<Session> {
     let mut s = Session::new(Some(path.to_owned()));
+    let text_in_file = text_in_file && path != Path::new("-");
+    s.sources[0].text_in_file = text_in_file;
     let read =
         |s: &mut Session, src: u16, f: &std::fs::File, progress: &mut dyn FnMut(u64, u64)| {
             s.read_file_available(src, f, progress)?;
@@ -168,7 +169,11 @@ fn load(
     } else {
         subagent_files(path)
             .into_iter()
-            .map(|(p, id)| (s.add_agent_source(p.clone(), &id), p))
+            .map(|(p, id)| {
+                let src = s.add_agent_source(p.clone(), &id);
+                s.sources[src as usize].text_in_file = text_in_file;
+                (src, p)
+            })
             .collect()
     };
     if path == Path::new("-") {
@@ -189,7 +194,9 @@ fn load(
         }
         let mut files = folder;
         for (p, id) in project_agent_files(path, &ids) {
-            files.push((s.add_agent_source(p.clone(), &id), p));
+            let src = s.add_agent_source(p.clone(), &id);
+            s.sources[src as usize].text_in_file = text_in_file;
+            files.push((src, p));
         }
         for (src, p) in files {
             match super::session::open_regular(&p) {

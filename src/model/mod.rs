@@ -24,6 +24,7 @@ pub mod price;
 pub mod query;
 pub mod raw;
 pub mod session;
+pub mod stored;
 pub mod summary;
 pub mod text;
 pub mod time;

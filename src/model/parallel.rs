@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex};
 /// hand-offs are noise). The chunks in flight, with their decoded lines
 /// (a `RawEntry` is 1.7 KB), are most of what a load holds beyond the
 /// session itself: 2 MB chunks added 15 MB to a 100 MB load's peak.
-const CHUNK: usize = 1 << 20;
+const CHUNK: usize = 1 << 19;
 
 /// Files up to this size are read on one thread: starting workers costs
 /// more than they save.
@@ -243,7 +243,7 @@ fn work(
 }
 
 /// Reads at `at` until `buf` is full or the file ends; how much was read.
-fn fill_at(f: &File, buf: &mut [u8], at: u64) -> std::io::Result<usize> {
+pub(super) fn fill_at(f: &File, buf: &mut [u8], at: u64) -> std::io::Result<usize> {
     let mut n = 0;
     while n < buf.len() {
         match read_at(f, &mut buf[n..], at + n as u64) {

@@ -20,6 +20,21 @@ pub struct Query {
     pub word_start: bool,
 }
 
+/// A JSON text whose strings decode to themselves but for `\n`, `\t`,
+/// `\"` and `\\`, and which [`super::text::sanitize`] leaves as it is.
+fn json_text_is_verbatim(raw: &str) -> bool {
+    let b = raw.as_bytes();
+    let mut i = 0;
+    while let Some(k) = memchr::memchr(b'\\', &b[i..]) {
+        let at = i + k;
+        if !matches!(b.get(at + 1), Some(b'n' | b't' | b'"' | b'\\')) {
+            return false;
+        }
+        i = at + 2;
+    }
+    !super::text::needs_sanitizing(raw)
+}
+
 /// Longest pattern compiled: a query is typed, not pasted megabytes.
 const MAX_PATTERN: usize = 4096;
 
@@ -98,6 +113,33 @@ impl Query {
     /// Every term occurs in `text`.
     pub fn matches(&self, text: &str) -> bool {
         !self.is_empty() && self.matchers.iter().all(|m| m.is_match(text))
+    }
+
+    /// Whether a term may occur in the text a JSON line holds, found from
+    /// the line's raw bytes without decoding it. `false` is a proof; `true`
+    /// only says "decode and see". The proof holds when every term is free
+    /// of what JSON escapes (`"`, `\`, control characters) and the line
+    /// escapes nothing but `\n`, `\t`, `\"` and `\\` and holds nothing
+    /// [`super::text::sanitize`] changes: a term's characters then stand in
+    /// the line as they stand in the text, side by side, and the same
+    /// matchers run on both. (`\u` escapes, escape sequences, overstrikes
+    /// and invisible characters make the text differ from the line: such a
+    /// line is decoded.)
+    pub fn may_occur_in_json(&self, raw: &[u8]) -> bool {
+        if self.is_regex || self.word_start {
+            return true;
+        }
+        let Ok(raw) = std::str::from_utf8(raw) else {
+            return true;
+        };
+        if self.matchers.iter().any(|m| m.is_match(raw)) {
+            return true;
+        }
+        let plain_terms = self
+            .terms
+            .iter()
+            .all(|t| !t.chars().any(|c| c == '"' || c == '\\' || c.is_control()));
+        !(plain_terms && json_text_is_verbatim(raw))
     }
 
     /// Every term occurs in one of `texts` (a row shown from several

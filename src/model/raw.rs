@@ -273,26 +273,27 @@ pub struct Attachment<'a> {
 }
 
 /// The entry-level `toolUseResult`: a dict for most tools, a string when the
-/// call failed, a list of blocks for MCP tools. Only what the viewer shows is
-/// kept; big duplicates (`originalFile`, `file.content`) are skipped unread.
-#[derive(Default, Debug, Clone)]
+/// call failed, a list of blocks for MCP tools. Only what is shown is kept;
+/// the rest (`originalFile`, `file.content`, `stdout`: copies of the
+/// result's text) is skipped unread.
+#[derive(Default, Debug, Clone, PartialEq, Eq)]
 pub struct ToolUseResult {
     pub agent_id: Option<String>,
     pub agent_type: Option<String>,
     pub structured_patch: Option<Vec<Hunk>>,
-    pub file_path: Option<String>,
-    pub interrupted: Option<bool>,
     pub exit_code: Option<i64>,
-    pub status: Option<String>,
     pub total_duration_ms: Option<u64>,
     pub total_tool_use_count: Option<u64>,
     pub total_tokens: Option<u64>,
     pub num_lines: Option<u64>,
-    pub start_line: Option<u64>,
-    pub total_lines: Option<u64>,
     pub num_files: Option<u64>,
-    pub write_type: Option<String>,
-    pub error_text: Option<String>,
+}
+
+impl ToolUseResult {
+    /// Holds nothing shown (not worth a row's memory).
+    pub fn is_empty(&self) -> bool {
+        *self == ToolUseResult::default()
+    }
 }
 
 #[derive(Deserialize, Default, Debug, Clone, PartialEq, Eq)]
@@ -307,7 +308,99 @@ pub struct Hunk {
     #[serde(default)]
     pub new_lines: u64,
     #[serde(default)]
-    pub lines: Vec<String>,
+    pub lines: PatchLines,
+}
+
+/// The lines of a hunk in one string (a `String` per line cost a patch
+/// twice its size in a big session).
+#[derive(Default, Debug, Clone, PartialEq, Eq)]
+pub struct PatchLines {
+    text: String,
+    /// Where each line ends in `text`.
+    ends: Vec<u32>,
+}
+
+impl PatchLines {
+    pub fn push(&mut self, line: &str) {
+        self.text.push_str(line);
+        self.ends.push(self.text.len() as u32);
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
+        let mut start = 0;
+        self.ends.iter().map(move |&end| {
+            let line = self.text.get(start..end as usize).unwrap_or("");
+            start = end as usize;
+            line
+        })
+    }
+}
+
+impl<'a> IntoIterator for &'a PatchLines {
+    type Item = &'a str;
+    type IntoIter = Box<dyn Iterator<Item = &'a str> + 'a>;
+    fn into_iter(self) -> Self::IntoIter {
+        Box::new(self.iter())
+    }
+}
+
+impl<S: AsRef<str>> FromIterator<S> for PatchLines {
+    fn from_iter<I: IntoIterator<Item = S>>(iter: I) -> Self {
+        let mut p = PatchLines::default();
+        for l in iter {
+            p.push(l.as_ref());
+        }
+        p
+    }
+}
+
+impl<'de> Deserialize<'de> for PatchLines {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = PatchLines;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a list of lines")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<PatchLines, A::Error> {
+                let mut p = PatchLines::default();
+                while seq.next_element_seed(Line(&mut p))?.is_some() {}
+                p.text.shrink_to_fit();
+                p.ends.shrink_to_fit();
+                Ok(p)
+            }
+        }
+        /// One line, appended where it is read (no `String` of its own).
+        struct Line<'p>(&'p mut PatchLines);
+        impl<'de> de::DeserializeSeed<'de> for Line<'_> {
+            type Value = ();
+            fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+                d.deserialize_str(self)
+            }
+        }
+        impl<'de> Visitor<'de> for Line<'_> {
+            type Value = ();
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a line")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
+                if self.0.text.len() + v.len() > u32::MAX as usize {
+                    return Err(E::custom("patch too long"));
+                }
+                self.0.push(v);
+                Ok(())
+            }
+        }
+        d.deserialize_seq(V)
+    }
 }
 
 #[derive(Deserialize, Default)]
@@ -318,26 +411,18 @@ struct ToolUseResultMap {
     agent_id_snake: Option<String>,
     agent_type: Option<String>,
     structured_patch: Option<Vec<Hunk>>,
-    file_path: Option<String>,
-    interrupted: Option<bool>,
     exit_code: Option<i64>,
-    status: Option<String>,
     total_duration_ms: Option<u64>,
     total_tool_use_count: Option<u64>,
     total_tokens: Option<u64>,
     num_files: Option<u64>,
-    #[serde(rename = "type")]
-    kind: Option<String>,
     file: Option<ReadFile>,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 struct ReadFile {
-    file_path: Option<String>,
     num_lines: Option<u64>,
-    start_line: Option<u64>,
-    total_lines: Option<u64>,
 }
 
 impl<'de> Deserialize<'de> for ToolUseResult {
@@ -357,26 +442,17 @@ impl<'de> Deserialize<'de> for ToolUseResult {
                     agent_id: m.agent_id.or(m.agent_id_snake),
                     agent_type: m.agent_type,
                     structured_patch: m.structured_patch,
-                    file_path: m.file_path.or(file.file_path),
-                    interrupted: m.interrupted,
                     exit_code: m.exit_code,
-                    status: m.status,
                     total_duration_ms: m.total_duration_ms,
                     total_tool_use_count: m.total_tool_use_count,
                     total_tokens: m.total_tokens,
                     num_lines: file.num_lines,
-                    start_line: file.start_line,
-                    total_lines: file.total_lines,
                     num_files: m.num_files,
-                    write_type: m.kind,
-                    error_text: None,
                 })
             }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<ToolUseResult, E> {
-                Ok(ToolUseResult {
-                    error_text: Some(v.to_owned()),
-                    ..Default::default()
-                })
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<ToolUseResult, E> {
+                // the error's text, which the result's own text holds
+                Ok(ToolUseResult::default())
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ToolUseResult, A::Error> {
                 while seq.next_element::<IgnoredAny>()?.is_some() {}

@@ -19,6 +19,9 @@ pub struct Source {
     pub path: Option<PathBuf>,
     /// Lines of this file go to this agent (index into `Session::agents`).
     pub agent: Option<u32>,
+    /// Tool output of this file is left in it and read back when shown
+    /// (the viewer of a big file: see `model::stored`).
+    pub text_in_file: bool,
     splitter: LineSplitter,
     garbage: Garbage,
 }
@@ -167,6 +170,12 @@ pub struct Session {
     /// Lines pass through the redactor before they are read (the viewer's
     /// screen redaction): set when the session is made.
     pub(super) redacting: bool,
+    /// Where the line being read is in its file (offset, length), when it
+    /// came whole from the file as it is.
+    pub(super) line_at: Option<(u64, u32)>,
+    /// Reads back tool output left in the files (see `model::stored`).
+    pub(super) reader: std::sync::Mutex<super::stored::LineReader>,
+    pub(super) filled: super::stored::Filled,
 }
 
 pub const MAIN: u16 = 0;
@@ -247,6 +256,7 @@ impl Session {
         s.sources.push(Source {
             path,
             agent: None,
+            text_in_file: false,
             splitter: LineSplitter::new(),
             garbage: Garbage::default(),
         });
@@ -313,6 +323,7 @@ impl Session {
         self.sources.push(Source {
             path: Some(path),
             agent: Some(a),
+            text_in_file: false,
             splitter: LineSplitter::new(),
             garbage: Garbage::default(),
         });
@@ -358,10 +369,14 @@ impl Session {
                     a.offset == line.offset && a.len == line.bytes.len() && !a.entries.is_empty()
                 })
                 .map(|a| &mut a.entries);
+            self.line_at = u32::try_from(line.bytes.len())
+                .ok()
+                .map(|len| (line.offset, len));
             match decoded {
                 Some(entries) => self.ingest_decoded(source, line.number, entries),
                 None => self.ingest_line(source, line.number, line.bytes),
             }
+            self.line_at = None;
         });
         self.sources[source as usize].splitter = splitter;
         let mut rebuilt = self.main.end_batch();
@@ -384,7 +399,11 @@ impl Session {
                 .iter()
                 .all(|p| p.recovered);
             if clean {
+                self.line_at = u32::try_from(tail.bytes.len())
+                    .ok()
+                    .map(|len| (tail.offset, len));
                 self.ingest_line(source, tail.number, tail.bytes);
+                self.line_at = None;
                 splitter.consume_tail();
             }
         }
@@ -398,7 +417,13 @@ impl Session {
         if let Some(tail) = splitter.tail() {
             match tail.overlong {
                 Some(len) => self.ingest_overlong(source, tail.number, len),
-                None => self.ingest_line(source, tail.number, tail.bytes),
+                None => {
+                    self.line_at = u32::try_from(tail.bytes.len())
+                        .ok()
+                        .map(|len| (tail.offset, len));
+                    self.ingest_line(source, tail.number, tail.bytes);
+                    self.line_at = None;
+                }
             }
             splitter.consume_tail();
         }

@@ -141,7 +141,7 @@ pub fn is_unsafe_char(c: char) -> bool {
 /// Whether `s` holds a character [`is_unsafe_char`] refuses, found from
 /// the bytes: search and drawing call [`sanitize`] on every text, and most
 /// texts hold none (a char-by-char test took a third of a search).
-fn needs_sanitizing(s: &str) -> bool {
+pub fn needs_sanitizing(s: &str) -> bool {
     const LOW: u64 = 0x2020_2020_2020_2020;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     const DEL: u64 = 0x7f7f_7f7f_7f7f_7f7f;

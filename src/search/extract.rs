@@ -41,7 +41,7 @@ pub fn entries(bytes: &[u8], first_line: u32) -> Vec<Entry> {
             }
             if let Detail::Call(c) = &it.detail
                 && let Some(r) = &c.result
-                && !r.text.trim().is_empty()
+                && !r.text.is_blank()
             {
                 out.push(Entry {
                     line: r.line + base,

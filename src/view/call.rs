@@ -147,7 +147,7 @@ pub fn body(c: &ToolCall, w: u16, lost: bool, full: bool) -> Vec<Line<'static>> 
     let v = input(c);
     let mut out = Vec::new();
     let path = str_field(&v, "file_path");
-    let result_text = c.result.as_ref().map(|r| r.text.as_str()).unwrap_or("");
+    let result_text = c.result.as_ref().and_then(|r| r.text.get()).unwrap_or("");
     match c.name.as_str() {
         "Edit" | "MultiEdit" | "Write" | "NotebookEdit" => {
             match c
@@ -219,10 +219,12 @@ fn result(c: &ToolCall, w: u16, lost: bool, full: bool) -> Vec<Line<'static>> {
     match &c.result {
         None if lost => vec![Line::styled("(no result)", th.dim)],
         None => vec![Line::styled("(no result yet)", th.dim)],
-        Some(r) if r.text.trim().is_empty() => vec![Line::styled("(no output)", th.dim)],
+        Some(r) if r.text.is_blank() => vec![Line::styled("(no output)", th.dim)],
+        // in the file: read back before the next frame (see `list::row_lines`)
+        Some(r) if r.text.missing() => vec![Line::styled("…", th.dim)],
         Some(r) => {
             let lines = if c.name == "Task" || c.name == "Agent" {
-                content::markdown(&r.text, w)
+                content::markdown(r.text.or_marker(), w)
             } else {
                 content::ansi(r.message(), w, full)
             };

@@ -23,6 +23,7 @@ pub fn draw(f: &mut Frame<'_>, s: &mut State) {
 
 /// One frame from `s`, updating the list's render state `v`.
 pub fn render(f: &mut Frame<'_>, s: &State, v: &mut ListView) {
+    v.misses.clear();
     let area = f.area();
     v.screen.width = area.width;
     v.screen.height = area.height;

@@ -40,7 +40,7 @@ pub fn row_lines(s: &State, v: &mut ListView, r: usize, width: u16) -> Lines {
         }
     };
     let full = is_open && expanded.contains(&Fold::Full(id));
-    v.cache.get_or_render(id, row, width, (is_open, full), || {
+    let render = || {
         let lines = row::render(
             &row::Ctx {
                 session,
@@ -57,7 +57,29 @@ pub fn row_lines(s: &State, v: &mut ListView, r: usize, width: u16) -> Lines {
         } else {
             lines
         }
-    })
+    };
+    if is_open && let Some(call) = output_in_file(s, &row) {
+        // drawn with a placeholder, not kept: the next frame has the text
+        v.misses.push((row.agent, call));
+        return std::rc::Rc::new(render());
+    }
+    v.cache
+        .get_or_render(id, row, width, (is_open, full), render)
+}
+
+/// The row's call, when its output is still in the session file.
+fn output_in_file(s: &State, row: &crate::rows::Row) -> Option<crate::model::ItemId> {
+    use crate::model::Detail;
+    use crate::rows::SessionExt;
+    let item = s
+        .session
+        .transcript_checked(row.agent)?
+        .items
+        .get(row.index as usize)?;
+    match &item.detail {
+        Detail::Call(c) if c.result.as_ref().is_some_and(|r| r.text.missing()) => Some(item.id),
+        _ => None,
+    }
 }
 
 fn height(s: &State, v: &mut ListView, r: usize, width: u16) -> usize {

@@ -269,3 +269,85 @@ pub fn json_lines_of(cmd: &mut assert_cmd::Command) -> Vec<serde_json::Value> {
         .map(|l| serde_json::from_str(l).expect("json line"))
         .collect()
 }
+
+/// ~17 MB of every kind of line, bad ones included, so several chunks
+/// start and end in the middle of lines of every kind.
+pub fn awkward_session() -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut prev: Option<String> = None;
+    let mut i = 0;
+    while out.len() < 17 << 20 {
+        let uuid = format!("u{i}");
+        let mut line = match i % 7 {
+            0 => user_line(
+                &uuid,
+                serde_json::json!(format!("prompt {i} {}", "word ".repeat(i % 300))),
+            ),
+            1 => assistant_line(
+                &uuid,
+                &format!("m{i}"),
+                serde_json::json!([{"type":"tool_use","id":format!("t{i}"),"name":"Bash","input":{"command":format!("ls {i}")}}]),
+            ),
+            2 => user_line(
+                &uuid,
+                serde_json::json!([{"type":"tool_result","tool_use_id":format!("t{}", i - 1),"content":format!("out\t\"{i}\"\n{}", "line\n".repeat(i % 2000))}]),
+            ),
+            3 => assistant_line(
+                &uuid,
+                &format!("m{i}"),
+                serde_json::json!([{"type":"text","text":"é ✓ \u{1F600}"}]),
+            ),
+            4 => {
+                serde_json::json!({"type":"brand-new-kind","uuid":uuid,"whatever":[1,2,{"x":null}]})
+            }
+            5 => serde_json::json!({"type":"summary","summary":format!("s{i}"),"leafUuid":"u0"}),
+            _ => user_line(&uuid, serde_json::json!(42)),
+        };
+        if let Some(p) = &prev {
+            line["parentUuid"] = serde_json::json!(p);
+        }
+        prev = Some(uuid);
+        let mut text = serde_json::to_vec(&line).expect("json");
+        match i % 53 {
+            // two objects on one line
+            7 => text.extend_from_slice(
+                b"{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"joined\"}}",
+            ),
+            // invalid UTF-8 inside a string
+            11 => {
+                let at = text.len() - 3;
+                text.splice(at..at, [0xff, 0xfe]);
+            }
+            // truncated JSON
+            13 => text.truncate(text.len() / 2),
+            // a number where a string belongs
+            17 => {
+                text = br#"{"type":"user","uuid":17,"message":{"role":"user","content":"typed"}}"#
+                    .to_vec()
+            }
+            // a lone surrogate escape
+            19 => {
+                text = br#"{"type":"user","message":{"role":"user","content":"half \ud800 pair"}}"#
+                    .to_vec()
+            }
+            23 => text = b"not json at all".to_vec(),
+            29 => text.clear(),
+            _ => {}
+        }
+        out.extend_from_slice(&text);
+        out.extend_from_slice(if i % 5 == 0 { b"\r\n" } else { b"\n" });
+        if i == 900 {
+            // lines longer than a chunk, one after the other: a chunk then
+            // holds a single newline, or none
+            for n in [5 << 20, 3 << 20, 2 << 20] {
+                let big = user_line("big", serde_json::json!("x".repeat(n)));
+                out.extend_from_slice(&serde_json::to_vec(&big).expect("json"));
+                out.push(b'\n');
+            }
+        }
+        i += 1;
+    }
+    // no newline at the very end
+    out.extend_from_slice(br#"{"type":"user","message":{"role":"user","content":"last"}}"#);
+    out
+}

@@ -225,7 +225,7 @@ mod tests {
         let h = Hunk {
             old_start: u64::MAX,
             new_start: u64::MAX,
-            lines: vec![String::new(), "+".into()],
+            lines: ["", "+"].into_iter().collect(),
             ..Default::default()
         };
         let _ = diff(&[h, Hunk::default()], "", 0);

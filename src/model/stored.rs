@@ -1,0 +1,394 @@
+//! Tool-result text left in the session file.
+//!
+//! Tool output is most of a session's bytes. The viewer of a big file keeps
+//! it where it is: a result records where its line is (offset, length) and
+//! a hash of its text, and the text is read back (`pread`, then the line
+//! decoded again) when a row is drawn, searched or copied. A file rewritten
+//! or cut short under the viewer cannot show another text in its place: a
+//! short read, a line that no longer decodes or a text whose hash differs
+//! all give [`ReadBack::Changed`]. No mmap: a file truncated under a map
+//! kills the reader with SIGBUS; a `pread` past the end just reads less.
+
+use super::decode::decode_line;
+use super::raw::Content;
+use std::borrow::Cow;
+use std::fs::File;
+use std::hash::Hasher;
+use std::path::{Path, PathBuf};
+
+/// Results shorter than this stay in memory: a [`Stored`] is 24 bytes and a
+/// read costs a system call.
+pub const STORE_MIN: usize = 256;
+
+/// Where a result's text is: its line in the source file, and what the
+/// text must be (length and hash) to be the one that was read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stored {
+    /// Offset of the line in the source file.
+    pub at: u64,
+    /// Length of the line, without its newline.
+    pub line_len: u32,
+    pub text_len: u32,
+    pub check: u64,
+}
+
+/// A tool result's text: held, or in the session file (see the module).
+#[derive(Debug, Default, Clone)]
+pub struct ResultText {
+    /// The text when held, or the copy read back while it is on screen.
+    text: String,
+    stored: Option<Stored>,
+}
+
+impl ResultText {
+    pub fn held(text: String) -> Self {
+        ResultText { text, stored: None }
+    }
+
+    pub fn in_file(stored: Stored) -> Self {
+        ResultText {
+            text: String::new(),
+            stored: Some(stored),
+        }
+    }
+
+    /// The text, unless it is in the file and not read back.
+    pub fn get(&self) -> Option<&str> {
+        match self.stored {
+            Some(_) if self.text.is_empty() => None,
+            _ => Some(&self.text),
+        }
+    }
+
+    /// The text, or a marker where it was not read back. Only sessions
+    /// loaded for the viewer leave text in the file, and the viewer reads
+    /// it back before a command shows it: the marker is a bug made visible.
+    pub fn or_marker(&self) -> &str {
+        self.get()
+            .unwrap_or("[text not read from the session file]")
+    }
+
+    /// In the file (read back or not).
+    pub fn stored(&self) -> Option<Stored> {
+        self.stored
+    }
+
+    /// In the file and not read back.
+    pub fn missing(&self) -> bool {
+        self.get().is_none()
+    }
+
+    /// Its length in bytes, read back or not.
+    pub fn len(&self) -> usize {
+        self.stored.map_or(self.text.len(), |s| s.text_len as usize)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Blank (only whitespace). A text left in the file never is.
+    pub fn is_blank(&self) -> bool {
+        self.stored.is_none() && self.text.trim().is_empty()
+    }
+
+    /// Gives a text in the file its read-back copy.
+    pub fn fill(&mut self, text: String) {
+        if self.stored.is_some() {
+            self.text = text;
+        }
+    }
+
+    /// Lets go of a read-back copy. Returns the bytes freed.
+    pub fn release(&mut self) -> usize {
+        if self.stored.is_none() {
+            return 0;
+        }
+        let n = self.text.len();
+        self.text = String::new();
+        n
+    }
+}
+
+/// The hash a stored text is checked with.
+pub fn check(text: &str) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    h.write(text.as_bytes());
+    h.write_usize(text.len());
+    h.finish()
+}
+
+/// What reading a stored text back gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReadBack {
+    Text(String),
+    /// The file no longer holds that text there (rewritten, truncated,
+    /// gone): said in place of the text.
+    Changed(String),
+}
+
+impl ReadBack {
+    pub fn into_text(self) -> String {
+        match self {
+            ReadBack::Text(t) | ReadBack::Changed(t) => t,
+        }
+    }
+}
+
+/// The text of the result for `tool_use_id` in `line` (the bytes of the
+/// line at `stored.at`), if it is still the one `stored` describes. Found
+/// where the ingest found it: in an entry's content, or in the subagent
+/// line an `agent_progress` line mirrors.
+pub fn text_in_line(line: &[u8], tool_use_id: &str, stored: &Stored) -> Option<String> {
+    let mut found = None;
+    decode_line(0, line, |entry, _| {
+        if found.is_none() {
+            found = text_in_entry(entry, tool_use_id, stored, true);
+        }
+    });
+    found
+}
+
+fn text_in_entry(
+    entry: super::raw::RawEntry<'_>,
+    tool_use_id: &str,
+    stored: &Stored,
+    outer: bool,
+) -> Option<String> {
+    if let Some(Content::Blocks(blocks)) = entry.message.and_then(|m| m.content) {
+        for b in blocks {
+            if b.kind.as_deref() != Some("tool_result")
+                || b.tool_use_id.as_deref() != Some(tool_use_id)
+            {
+                continue;
+            }
+            let Some(c) = b.content else { continue };
+            let text = super::ingest_user::tool_result_text(*c, &mut Vec::new());
+            if text.len() == stored.text_len as usize && check(&text) == stored.check {
+                return Some(text.into_owned());
+            }
+        }
+    }
+    let inner = entry.data.and_then(|d| d.message).filter(|_| outer)?;
+    let inner = serde_json::from_str::<super::raw::RawEntry<'_>>(inner.get()).ok()?;
+    text_in_entry(inner, tool_use_id, stored, false)
+}
+
+/// Reads lines of a session's files back: one open file per source, and a
+/// window of the file kept so that reading lines in order (a search, an
+/// export) costs one system call per window, not one per line.
+#[derive(Debug, Default)]
+pub struct LineReader {
+    files: Vec<Option<(PathBuf, File)>>,
+    window: Vec<u8>,
+    /// (source, offset) of `window`.
+    window_at: Option<(u16, u64)>,
+}
+
+/// Bytes read at once when a line fits.
+const WINDOW: usize = 512 * 1024;
+
+impl LineReader {
+    /// The line at `at` (`len` bytes) of `source`, whose file is `path`.
+    /// `None` when the file cannot be opened or is shorter now.
+    pub fn line(&mut self, source: u16, path: &Path, at: u64, len: u32) -> Option<&[u8]> {
+        let len = len as usize;
+        if let Some((s, w)) = self.window_at
+            && s == source
+            && at >= w
+            && at + len as u64 <= w + self.window.len() as u64
+        {
+            let from = (at - w) as usize;
+            return self.window.get(from..from + len);
+        }
+        let i = source as usize;
+        if self.files.len() <= i {
+            self.files.resize_with(i + 1, || None);
+        }
+        if !matches!(&self.files[i], Some((p, _)) if p == path) {
+            let f = super::session::open_regular(path).ok()?;
+            self.files[i] = Some((path.to_owned(), f));
+        }
+        let (_, f) = self.files[i].as_ref()?;
+        self.window.clear();
+        self.window.resize(len.max(WINDOW), 0);
+        self.window_at = None;
+        let n = super::parallel::fill_at(f, &mut self.window, at).ok()?;
+        self.window.truncate(n);
+        self.window_at = Some((source, at));
+        self.window.get(..len)
+    }
+
+    /// Forgets the bytes read (they may no longer be the file's).
+    pub fn forget_window(&mut self) {
+        self.window_at = None;
+    }
+}
+
+/// Reads back the text of `r` from `path`.
+pub fn read_back(
+    reader: &mut LineReader,
+    path: Option<&Path>,
+    r: &super::ToolResult,
+) -> Option<ReadBack> {
+    let stored = r.text.stored()?;
+    let changed = || {
+        ReadBack::Changed(format!(
+            "[this output changed on disk since it was read: line {} of the file is not what it was]",
+            r.line
+        ))
+    };
+    let Some(path) = path else {
+        return Some(changed());
+    };
+    // a window read before the file changed is read again once
+    for _ in 0..2 {
+        let text = reader
+            .line(r.source, path, stored.at, stored.line_len)
+            .and_then(|line| text_in_line(line, &r.tool_use_id, &stored));
+        if let Some(t) = text {
+            return Some(ReadBack::Text(t));
+        }
+        reader.forget_window();
+    }
+    Some(changed())
+}
+
+/// The raw bytes of the line a stored result came from (for a search to
+/// rule a line out before decoding it).
+pub fn raw_line<'r>(
+    reader: &'r mut LineReader,
+    path: Option<&Path>,
+    r: &super::ToolResult,
+) -> Option<&'r [u8]> {
+    let stored = r.text.stored()?;
+    reader.line(r.source, path?, stored.at, stored.line_len)
+}
+
+/// A text as [`ResultText`] would hold it: in the file when `stored` is
+/// given and the text is worth it, else held.
+pub fn result_text(text: Cow<'_, str>, at: Option<(u64, u32)>) -> ResultText {
+    match at {
+        Some((at, line_len)) if text.len() >= STORE_MIN && !text.trim().is_empty() => {
+            ResultText::in_file(Stored {
+                at,
+                line_len,
+                text_len: text.len() as u32,
+                check: check(&text),
+            })
+        }
+        _ => ResultText::held(text.into_owned()),
+    }
+}
+
+/// Read-back copies held at most (bytes); past it the oldest go.
+const FILLED_MAX: usize = 16 * 1024 * 1024;
+
+/// What the viewer read back: to let the oldest go past [`FILLED_MAX`].
+#[derive(Debug, Default)]
+pub struct Filled {
+    order: std::collections::VecDeque<(Option<u32>, super::ItemId)>,
+    bytes: usize,
+}
+
+impl super::Session {
+    /// A result's text, read back from its file when it was left there.
+    /// Whoever reads a text to print or search it goes through here; the
+    /// view does not (it draws what [`Self::fill_texts`] read before).
+    pub fn result_text<'a>(&'a self, r: &'a super::ToolResult) -> Cow<'a, str> {
+        if let Some(t) = r.text.get() {
+            return Cow::Borrowed(t);
+        }
+        let path = self.source_path(r.source);
+        let mut reader = self.reader.lock().unwrap_or_else(|e| e.into_inner());
+        Cow::Owned(read_back(&mut reader, path, r).map_or_else(String::new, ReadBack::into_text))
+    }
+
+    /// [`super::ToolResult::message`], read back when left in the file.
+    pub fn result_message<'a>(&'a self, r: &'a super::ToolResult) -> Cow<'a, str> {
+        match self.result_text(r) {
+            Cow::Borrowed(t) => Cow::Borrowed(super::item::unwrap_tool_use_error(t)),
+            Cow::Owned(t) => Cow::Owned(super::item::unwrap_tool_use_error(&t).to_owned()),
+        }
+    }
+
+    /// `f` on the raw bytes of the line a result left in its file came
+    /// from; `None` when the text is held, read back, or unreadable.
+    pub fn with_raw_line<T>(&self, r: &super::ToolResult, f: impl FnOnce(&[u8]) -> T) -> Option<T> {
+        if !r.text.missing() {
+            return None;
+        }
+        let path = self.source_path(r.source);
+        let mut reader = self.reader.lock().unwrap_or_else(|e| e.into_inner());
+        raw_line(&mut reader, path, r).map(f)
+    }
+
+    fn source_path(&self, source: u16) -> Option<&Path> {
+        self.sources.get(source as usize)?.path.as_deref()
+    }
+
+    /// Reads back the texts of these calls' results (rows about to be
+    /// drawn), letting the oldest read-back copies go past a budget.
+    /// Returns the items whose text was read.
+    pub fn fill_texts(&mut self, calls: &[(Option<u32>, super::ItemId)]) -> Vec<super::ItemId> {
+        let mut done = Vec::new();
+        for &(agent, id) in calls {
+            let text = match self.result(agent, id) {
+                Some(r) if r.text.missing() => self.result_text(r).into_owned(),
+                _ => continue,
+            };
+            let n = text.len();
+            if let Some(r) = self.result_mut(agent, id) {
+                r.text.fill(text);
+                self.filled.order.push_back((agent, id));
+                self.filled.bytes += n;
+                done.push(id);
+            }
+        }
+        while self.filled.bytes > FILLED_MAX && self.filled.order.len() > calls.len() {
+            let Some((agent, id)) = self.filled.order.pop_front() else {
+                break;
+            };
+            let freed = self.result_mut(agent, id).map_or(0, |r| r.text.release());
+            self.filled.bytes = self.filled.bytes.saturating_sub(freed);
+        }
+        done
+    }
+
+    /// Lets go of every read-back copy (a reload, a test).
+    pub fn release_texts(&mut self) {
+        for (agent, id) in std::mem::take(&mut self.filled.order) {
+            if let Some(r) = self.result_mut(agent, id) {
+                r.text.release();
+            }
+        }
+        self.filled.bytes = 0;
+    }
+
+    fn result(&self, agent: Option<u32>, id: super::ItemId) -> Option<&super::ToolResult> {
+        let t = match agent {
+            None => &self.main,
+            Some(a) => &self.agents.get(a as usize)?.transcript,
+        };
+        match &t.items.get(t.index_of(id)?)?.detail {
+            super::Detail::Call(c) => c.result.as_ref(),
+            _ => None,
+        }
+    }
+
+    fn result_mut(
+        &mut self,
+        agent: Option<u32>,
+        id: super::ItemId,
+    ) -> Option<&mut super::ToolResult> {
+        let t = match agent {
+            None => &mut self.main,
+            Some(a) => &mut self.agents.get_mut(a as usize)?.transcript,
+        };
+        let i = t.index_of(id)?;
+        match &mut t.items.get_mut(i)?.detail {
+            super::Detail::Call(c) => c.result.as_mut(),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,396 @@
+//! The viewer leaves tool output in the session file and reads it back
+//! when shown (`model::stored`): what it reads back, searches, exports and
+//! draws must be what a load that holds every text has, and a file
+//! rewritten under it must never show another text in its place.
+
+mod common;
+
+use ccv::model::{Detail, Session, ToolResult};
+use serde_json::json;
+use std::io::Write;
+use std::path::Path;
+
+fn held(path: &Path) -> Session {
+    ccv::model::loader::load_to_follow(path).expect("load")
+}
+
+fn viewed(path: &Path) -> Session {
+    ccv::model::loader::load_to_view(path, &mut |_, _| {}).expect("load")
+}
+
+/// Every result of every transcript, in order.
+fn results(s: &Session) -> Vec<&ToolResult> {
+    std::iter::once(&s.main)
+        .chain(s.agents.iter().map(|a| &a.transcript))
+        .flat_map(|t| &t.items)
+        .filter_map(|i| match &i.detail {
+            Detail::Call(c) => c.result.as_ref(),
+            Detail::OrphanResult(r) => Some(&**r),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The two loads export alike (in every format: the exports read results
+/// back), and the viewer's holds most of the result text in the file.
+fn assert_alike(path: &Path) -> (usize, usize) {
+    let (a, b) = (held(path), viewed(path));
+    for format in [
+        ccv::export::Format::Json,
+        ccv::export::Format::Text,
+        ccv::export::Format::Markdown,
+    ] {
+        let (x, y) = (common::exported(&a, format), common::exported(&b, format));
+        if x != y {
+            let at = x.lines().zip(y.lines()).position(|(p, q)| p != q);
+            let at = at.unwrap_or(0);
+            panic!(
+                "{}: {format:?} differs at line {at}:\n{}\n---\n{}",
+                path.display(),
+                x.lines().nth(at).unwrap_or(""),
+                y.lines().nth(at).unwrap_or("")
+            );
+        }
+    }
+    let (ra, rb) = (results(&a), results(&b));
+    assert_eq!(ra.len(), rb.len());
+    let mut in_file = 0;
+    for (x, y) in ra.iter().zip(&rb) {
+        assert_eq!(x.text.get(), Some(&*b.result_text(y)), "{}", path.display());
+        if y.text.missing() {
+            in_file += 1;
+        }
+    }
+    (in_file, rb.len())
+}
+
+/// Lines whose results are long and awkward: escapes of every kind, a
+/// subagent's line mirrored in `agent_progress`, two objects on a line,
+/// a result in an assistant line, CRLF, a last line with no newline.
+fn awkward_results() -> Vec<u8> {
+    let long = |s: &str| format!("{s} {}", "filler ".repeat(60));
+    let mut lines = Vec::new();
+    let mut n = 0;
+    let pair = |lines: &mut Vec<String>, n: &mut usize, text: serde_json::Value| {
+        *n += 1;
+        let n = *n;
+        let id = format!("t{n}");
+        lines.push(
+            json!({"type":"assistant","uuid":format!("a{n}"),"sessionId":"s",
+                   "message":{"id":format!("m{n}"),"role":"assistant",
+                              "content":[{"type":"tool_use","id":id,"name":"Bash","input":{"command":"x"}}]}})
+            .to_string(),
+        );
+        lines.push(
+            json!({"type":"user","uuid":format!("r{n}"),"parentUuid":format!("a{n}"),"sessionId":"s",
+                   "message":{"role":"user","content":[{"type":"tool_result","tool_use_id":id,"content":text}]}})
+            .to_string(),
+        );
+    };
+    for t in [
+        long("plain"),
+        long("esc \u{1b}[31mred\u{1b}[0m and \u{1b}]0;title\u{7} osc"),
+        long("tab\tquote\"back\\slash/ cr\r\nnul\u{0} bs a\u{8}b"),
+        long("bidi \u{202e}evil\u{202c} zero\u{200b}width \u{feff}bom line\u{2028}sep"),
+        long("c1 \u{85}\u{9b}31m wide 漢字 emoji 😀 kelvin \u{212a}"),
+    ] {
+        pair(&mut lines, &mut n, json!(t));
+        pair(&mut lines, &mut n, json!([{"type":"text","text":t}]));
+    }
+    // several blocks: held (their placeholders are not in the line)
+    pair(
+        &mut lines,
+        &mut n,
+        json!([{"type":"text","text":long("one")},{"type":"text","text":long("two")}]),
+    );
+    // an escape JSON allows where it need not: `\/` and `\u0041`
+    n += 1;
+    lines.push(format!(
+        r#"{{"type":"assistant","uuid":"a{n}","sessionId":"s","message":{{"id":"m{n}","role":"assistant","content":[{{"type":"tool_use","id":"t{n}","name":"Read","input":{{}}}}]}}}}"#
+    ));
+    lines.push(format!(
+        r#"{{"type":"user","uuid":"r{n}","sessionId":"s","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t{n}","content":"src\/main.rs \u0041BC {}"}}]}}}}"#,
+        "pad ".repeat(80)
+    ));
+    // a subagent's call and result, mirrored into the main file
+    for (kind, content) in [
+        (
+            "assistant",
+            json!([{"type":"tool_use","id":"sub1","name":"Grep","input":{"pattern":"p"}}]),
+        ),
+        (
+            "user",
+            json!([{"type":"tool_result","tool_use_id":"sub1","content":long("mirrored \u{1b}[1mbold")}]),
+        ),
+    ] {
+        let inner = json!({"type":kind,"uuid":format!("in-{kind}"),"isSidechain":true,
+                           "message":{"id":"msub","role":kind,"content":content}});
+        lines.push(
+            json!({"type":"progress","uuid":format!("p-{kind}"),"sessionId":"s",
+                   "parentToolUseID":"t1","data":{"type":"agent_progress","agentId":"agent1","message":inner}})
+            .to_string(),
+        );
+    }
+    // two objects on one line, both with results
+    n += 1;
+    let a = json!({"type":"assistant","uuid":format!("a{n}"),"message":{"id":format!("m{n}"),"role":"assistant",
+        "content":[{"type":"tool_use","id":"j1","name":"Bash","input":{}},{"type":"tool_use","id":"j2","name":"Bash","input":{}}]}});
+    lines.push(a.to_string());
+    let r = |id: &str| {
+        json!({"type":"user","uuid":format!("r-{id}"),"message":{"role":"user",
+        "content":[{"type":"tool_result","tool_use_id":id,"content":long(id)}]}})
+        .to_string()
+    };
+    lines.push(r("j1") + &r("j2"));
+    // the same id answered twice on one line, with other texts
+    n += 1;
+    lines.push(json!({"type":"assistant","uuid":format!("a{n}"),"message":{"id":format!("m{n}"),"role":"assistant",
+        "content":[{"type":"tool_use","id":"dup","name":"Bash","input":{}}]}}).to_string());
+    lines.push(
+        json!({"type":"user","uuid":"r-dup","message":{"role":"user","content":[
+        {"type":"tool_result","tool_use_id":"dup","content":long("first")},
+        {"type":"tool_result","tool_use_id":"dup","content":long("second")}]}})
+        .to_string(),
+    );
+    let mut out = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        out.extend_from_slice(l.as_bytes());
+        out.extend_from_slice(if i % 3 == 0 { b"\r\n" } else { b"\n" });
+    }
+    // the last result has no newline
+    pair(&mut lines, &mut n, json!(long("last, no newline")));
+    let k = lines.len();
+    out.extend_from_slice(lines[k - 2].as_bytes());
+    out.push(b'\n');
+    out.extend_from_slice(lines[k - 1].as_bytes());
+    out
+}
+
+#[test]
+fn the_viewer_reads_back_what_a_full_load_holds() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("s.jsonl");
+    std::fs::write(&path, awkward_results()).expect("write");
+    let (in_file, all) = assert_alike(&path);
+    assert!(
+        in_file >= 12,
+        "only {in_file} of {all} results left in the file"
+    );
+    // big enough to be read by several threads, chunk edges everywhere
+    let big = dir.path().join("big.jsonl");
+    std::fs::write(&big, common::awkward_session()).expect("write");
+    let (in_file, all) = assert_alike(&big);
+    assert!(
+        in_file * 2 > all,
+        "only {in_file} of {all} results left in the file"
+    );
+}
+
+#[test]
+fn real_sessions_read_back_alike() {
+    let Some(files) = common::corpus_files() else {
+        return;
+    };
+    let mut in_file = 0;
+    for f in &files {
+        in_file += assert_alike(f).0;
+    }
+    assert!(in_file > 1000, "{in_file} results left in the files");
+}
+
+#[test]
+fn a_file_changed_under_the_viewer_says_so_and_shows_no_other_text() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("s.jsonl");
+    let bytes = awkward_results();
+    std::fs::write(&path, &bytes).expect("write");
+    let s = viewed(&path);
+    let stored: Vec<&ToolResult> = results(&s)
+        .into_iter()
+        .filter(|r| r.text.missing())
+        .collect();
+    let first = stored[0];
+    let changed = |s: &Session, r: &ToolResult| {
+        let t = s.result_text(r);
+        assert!(
+            t.starts_with("[this output changed on disk"),
+            "read back: {}",
+            &t[..t.len().min(80)]
+        );
+    };
+    // the same bytes, one letter changed: same length, same line ends
+    let at = memchr::memmem::find(&bytes, b"plain filler").expect("text");
+    let mut edited = bytes.clone();
+    edited[at + 7] = b'F';
+    std::fs::write(&path, &edited).expect("write");
+    changed(&s, first);
+    // cut short: the lines are no longer there
+    std::fs::write(&path, &bytes).expect("write");
+    let s2 = viewed(&path);
+    std::fs::write(&path, &bytes[..at]).expect("write");
+    for r in results(&s2).into_iter().filter(|r| r.text.missing()) {
+        changed(&s2, r);
+    }
+    // written back as it was: read alike again
+    std::fs::write(&path, &bytes).expect("write");
+    assert!(s.result_text(first).starts_with("plain"));
+    // gone, with the file never opened by the reader
+    let s = viewed(&path);
+    std::fs::remove_file(&path).expect("remove");
+    for r in results(&s).into_iter().filter(|r| r.text.missing()) {
+        changed(&s, r);
+    }
+}
+
+#[test]
+fn appended_results_are_read_back_from_where_they_were_written() {
+    // the follower's way: a load, then appended bytes fed as they come,
+    // the last line at first without its end
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("s.jsonl");
+    let bytes = awkward_results();
+    let cut = bytes.len() * 2 / 3;
+    std::fs::write(&path, &bytes[..cut]).expect("write");
+    let mut s = viewed(&path);
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .expect("open");
+    for piece in bytes[cut..].chunks(97) {
+        f.write_all(piece).expect("append");
+        s.feed(0, piece);
+        s.flush_tail(0);
+    }
+    let whole = held(&path);
+    assert_eq!(
+        common::exported(&s, ccv::export::Format::Json),
+        common::exported(&whole, ccv::export::Format::Json)
+    );
+}
+
+#[test]
+fn search_finds_in_the_file_what_it_finds_in_memory() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("s.jsonl");
+    std::fs::write(&path, awkward_results()).expect("write");
+    let (a, b) = (held(&path), viewed(&path));
+    // terms across what JSON escapes and what the screen shows otherwise
+    let queries = [
+        "plain",
+        "PLAIN",
+        "filler",
+        "redand",
+        "red and",
+        "esc red",
+        "red",
+        "title",
+        "osc",
+        "tab",
+        "quote",
+        "\"back",
+        "back\\slash",
+        "slash/",
+        "src/main.rs",
+        "ABC",
+        "abc",
+        "b",
+        "nul^@",
+        "^@",
+        "^[",
+        "U+202E",
+        "<U+202E>evil",
+        "evil",
+        "zerowidth",
+        "zero",
+        "U+FEFF",
+        "bom",
+        "U+2028",
+        "kelvin",
+        "k",
+        "K",
+        "漢字",
+        "😀",
+        "^[[31m",
+        "mirrored",
+        "bold",
+        "1mbold",
+        "j1",
+        "j2",
+        "first",
+        "second",
+        "last",
+        "no newline",
+        "one two",
+        "\"one\"",
+        "nope-not-there",
+    ];
+    for q in queries {
+        assert_eq!(
+            ccv::app::search::find_all(&a, q),
+            ccv::app::search::find_all(&b, q),
+            "query {q:?}"
+        );
+    }
+    // the escape sequence is not part of the text
+    assert!(!ccv::app::search::find_all(&b, "red and").is_empty());
+    assert!(!ccv::app::search::find_all(&b, "esc red").is_empty());
+}
+
+#[test]
+fn search_finds_alike_in_real_sessions() {
+    let Some(files) = common::corpus_files() else {
+        return;
+    };
+    let mut rng = common::Rng(7);
+    for f in files.iter().take(25) {
+        let (a, b) = (held(f), viewed(f));
+        // words of the results themselves, cut anywhere
+        let texts: Vec<String> = results(&a)
+            .iter()
+            .filter_map(|r| r.text.get())
+            .filter(|t| t.len() > 300)
+            .map(str::to_owned)
+            .collect();
+        for t in texts.iter().take(20) {
+            let chars: Vec<char> = t.chars().collect();
+            let at = rng.below(chars.len().saturating_sub(12).max(1));
+            let q: String = chars[at..(at + 1 + rng.below(10)).min(chars.len())]
+                .iter()
+                .collect();
+            let q = q.trim();
+            if q.is_empty() || q.contains('"') {
+                continue;
+            }
+            assert_eq!(
+                ccv::app::search::find_all(&a, q),
+                ccv::app::search::find_all(&b, q),
+                "{}: query {q:?}",
+                f.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn an_open_call_is_drawn_with_its_output_read_back() {
+    use ccv::app::action::Action;
+    use ccv::app::state::perform_action;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("s.jsonl");
+    std::fs::write(&path, awkward_results()).expect("write");
+    let mut s = common::utc_state(viewed(&path));
+    // the first call of the first group, opened
+    perform_action(&mut s, Action::Top);
+    perform_action(&mut s, Action::Toggle);
+    common::screen_text(&mut s, 100, 40);
+    perform_action(&mut s, Action::Down(1));
+    perform_action(&mut s, Action::Toggle);
+    let first = common::screen_text(&mut s, 100, 40);
+    assert!(first.contains('…'), "{first}");
+    assert!(!first.contains("plain filler"), "{first}");
+    assert!(s.fill_drawn_texts());
+    let second = common::screen_text(&mut s, 100, 40);
+    assert!(second.contains("plain filler"), "{second}");
+    // read once: the next frame needs nothing more
+    assert!(!s.fill_drawn_texts());
+}
