@@ -167,6 +167,7 @@ pub fn preview(path: &Path) -> Option<Session> {
     f.take(PREVIEW_BYTES).read_to_end(&mut buf).ok()?;
     let nl = memchr::memchr(b'\n', &buf)?;
     let mut s = Session::new(Some(path.to_owned()));
+    s.view_file_from(0, len - PREVIEW_BYTES + nl as u64 + 1);
     s.feed(0, buf.get(nl + 1..)?);
     s.finish(0);
     let _ = s.take_changes();

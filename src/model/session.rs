@@ -22,6 +22,8 @@ pub struct Source {
     /// Tool output of this file is left in it and read back when shown
     /// (the viewer of a big file: see `model::stored`).
     pub text_in_file: bool,
+    /// Where in the file the bytes fed start (a preview of a file's end).
+    base: u64,
     splitter: LineSplitter,
     garbage: Garbage,
 }
@@ -257,6 +259,7 @@ impl Session {
             path,
             agent: None,
             text_in_file: false,
+            base: 0,
             splitter: LineSplitter::new(),
             garbage: Garbage::default(),
         });
@@ -313,6 +316,15 @@ impl Session {
         Ok(())
     }
 
+    /// The bytes fed to `source` from now on start at `offset` of its file,
+    /// whose tool output is left there (the preview of a big file's end).
+    pub fn view_file_from(&mut self, source: u16, offset: u64) {
+        if let Some(s) = self.sources.get_mut(source as usize) {
+            s.base = offset;
+            s.text_in_file = s.path.is_some();
+        }
+    }
+
     /// Registers a subagent's own file (`agent-<id>.jsonl`).
     pub fn add_agent_source(&mut self, path: PathBuf, agent_id: &str) -> u16 {
         let a = self.agent_for_id(agent_id);
@@ -324,6 +336,7 @@ impl Session {
             path: Some(path),
             agent: Some(a),
             text_in_file: false,
+            base: 0,
             splitter: LineSplitter::new(),
             garbage: Garbage::default(),
         });
@@ -355,6 +368,7 @@ impl Session {
             ahead = &mut [];
         }
         let mut splitter = std::mem::take(&mut self.sources[source as usize].splitter);
+        let base = self.sources[source as usize].base;
         let mut next = 0;
         splitter.feed(bytes, |line| {
             if let Some(len) = line.overlong {
@@ -371,7 +385,7 @@ impl Session {
                 .map(|a| &mut a.entries);
             self.line_at = u32::try_from(line.bytes.len())
                 .ok()
-                .map(|len| (line.offset, len));
+                .map(|len| (base + line.offset, len));
             match decoded {
                 Some(entries) => self.ingest_decoded(source, line.number, entries),
                 None => self.ingest_line(source, line.number, line.bytes),
@@ -394,6 +408,7 @@ impl Session {
     pub fn flush_tail(&mut self, source: u16) {
         self.flush_garbage(source);
         let mut splitter = std::mem::take(&mut self.sources[source as usize].splitter);
+        let base = self.sources[source as usize].base;
         if let Some(tail) = splitter.tail().filter(|_| splitter.tail_may_be_whole()) {
             let clean = decode_line(tail.number, tail.bytes, |_, _| {})
                 .iter()
@@ -401,7 +416,7 @@ impl Session {
             if clean {
                 self.line_at = u32::try_from(tail.bytes.len())
                     .ok()
-                    .map(|len| (tail.offset, len));
+                    .map(|len| (base + tail.offset, len));
                 self.ingest_line(source, tail.number, tail.bytes);
                 self.line_at = None;
                 splitter.consume_tail();
@@ -414,13 +429,14 @@ impl Session {
     /// and reported if it cannot be.
     pub fn finish(&mut self, source: u16) {
         let mut splitter = std::mem::take(&mut self.sources[source as usize].splitter);
+        let base = self.sources[source as usize].base;
         if let Some(tail) = splitter.tail() {
             match tail.overlong {
                 Some(len) => self.ingest_overlong(source, tail.number, len),
                 None => {
                     self.line_at = u32::try_from(tail.bytes.len())
                         .ok()
-                        .map(|len| (tail.offset, len));
+                        .map(|len| (base + tail.offset, len));
                     self.ingest_line(source, tail.number, tail.bytes);
                     self.line_at = None;
                 }
