@@ -113,7 +113,7 @@ impl<'a> Row<'a> {
                 _ if i.kind == Kind::Thinking && i.flags.thinking_hidden => {
                     Cow::Borrowed("(thinking not recorded)")
                 }
-                _ => Cow::Borrowed(i.text.as_str()),
+                _ => session.item_text(i),
             },
             Row::Result(_, _, r) => session.result_message(r),
         }

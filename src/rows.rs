@@ -83,7 +83,7 @@ pub fn foldable(item: &crate::model::Item) -> bool {
     match item.kind {
         Kind::Thinking => !item.flags.thinking_hidden && !item.flags.redacted,
         Kind::Compaction | Kind::Unknown | Kind::ToolResult | Kind::Meta => true,
-        Kind::System | Kind::Command => item.text.trim().contains('\n'),
+        Kind::System | Kind::Command => item.text.or_marker().trim().contains('\n'),
         _ => false,
     }
 }

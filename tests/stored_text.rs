@@ -31,6 +31,13 @@ fn results(s: &Session) -> Vec<&ToolResult> {
         .collect()
 }
 
+fn items(s: &Session) -> Vec<&ccv::model::Item> {
+    std::iter::once(&s.main)
+        .chain(s.agents.iter().map(|a| &a.transcript))
+        .flat_map(|t| &t.items)
+        .collect()
+}
+
 /// The two loads export alike (in every format: the exports read results
 /// back), and the viewer's holds most of the result text in the file.
 fn assert_alike(path: &Path) -> (usize, usize) {
@@ -52,6 +59,13 @@ fn assert_alike(path: &Path) -> (usize, usize) {
             );
         }
     }
+    let (ia, ib) = (items(&a), items(&b));
+    assert_eq!(ia.len(), ib.len());
+    let mut texts_in_file = 0;
+    for (x, y) in ia.iter().zip(&ib) {
+        assert_eq!(x.text.get(), Some(&*b.item_text(y)), "{}", path.display());
+        texts_in_file += usize::from(y.text.missing());
+    }
     let (ra, rb) = (results(&a), results(&b));
     assert_eq!(ra.len(), rb.len());
     let mut in_file = 0;
@@ -61,7 +75,7 @@ fn assert_alike(path: &Path) -> (usize, usize) {
             in_file += 1;
         }
     }
-    (in_file, rb.len())
+    (in_file + texts_in_file, rb.len())
 }
 
 /// Lines whose results are long and awkward: escapes of every kind, a
@@ -87,6 +101,28 @@ fn awkward_results() -> Vec<u8> {
             .to_string(),
         );
     };
+    // answers and thinking, as blocks and as a message's string
+    for (i, t) in [
+        long("answer"),
+        long("esc \u{1b}[31mred\u{1b}[0m answer"),
+        long("thought tab\tquote\"back\\slash/ \u{202e}bidi"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        lines.push(
+            json!({"type":"assistant","uuid":format!("x{i}"),"sessionId":"s",
+                   "message":{"id":format!("mx{i}"),"role":"assistant",
+                              "content":[{"type":"thinking","thinking":format!("thinking {t}"),"signature":"s"},
+                                         {"type":"text","text":t}]}})
+            .to_string(),
+        );
+        lines.push(
+            json!({"type":"assistant","uuid":format!("y{i}"),"sessionId":"s",
+                   "message":{"id":format!("my{i}"),"role":"assistant","content":format!("whole {t}")}})
+            .to_string(),
+        );
+    }
     for t in [
         long("plain"),
         long("esc \u{1b}[31mred\u{1b}[0m and \u{1b}]0;title\u{7} osc"),
@@ -213,7 +249,7 @@ fn a_file_changed_under_the_viewer_says_so_and_shows_no_other_text() {
     let changed = |s: &Session, r: &ToolResult| {
         let t = s.result_text(r);
         assert!(
-            t.starts_with("[this output changed on disk"),
+            t.starts_with("[this text changed on disk"),
             "read back: {}",
             &t[..t.len().min(80)]
         );
@@ -323,6 +359,12 @@ fn search_finds_in_the_file_what_it_finds_in_memory() {
         "one two",
         "\"one\"",
         "nope-not-there",
+        "answer",
+        "red answer",
+        "whole",
+        "thinking thought",
+        "bidi",
+        "U+202E>bidi",
     ];
     for q in queries {
         assert_eq!(
@@ -375,15 +417,33 @@ fn search_finds_alike_in_real_sessions() {
 fn an_open_call_is_drawn_with_its_output_read_back() {
     use ccv::app::action::Action;
     use ccv::app::state::perform_action;
+    use ccv::rows::RowKind;
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("s.jsonl");
     std::fs::write(&path, awkward_results()).expect("write");
     let mut s = common::utc_state(viewed(&path));
-    // the first call of the first group, opened
     perform_action(&mut s, Action::Top);
+    // the first rows: an answer and a thinking left in the file
+    let first = common::screen_text(&mut s, 100, 40);
+    assert!(first.contains('…'), "{first}");
+    assert!(!first.contains("answer filler"), "{first}");
+    assert!(s.fill_drawn_texts());
+    let second = common::screen_text(&mut s, 100, 40);
+    assert!(second.contains("Thinking   62 words"), "{second}");
+    assert!(second.contains("Assistant  answer filler"), "{second}");
+    assert!(!s.fill_drawn_texts());
+    // the first call of the first group, opened: its output is read then
+    let group = s
+        .rows
+        .iter()
+        .position(|r| matches!(r.kind, RowKind::Group { .. }))
+        .expect("a group");
+    perform_action(&mut s, Action::Down(group));
     perform_action(&mut s, Action::Toggle);
     common::screen_text(&mut s, 100, 40);
+    s.fill_drawn_texts();
     perform_action(&mut s, Action::Down(1));
+    assert!(matches!(s.rows[s.selected].kind, RowKind::Call { .. }));
     perform_action(&mut s, Action::Toggle);
     let first = common::screen_text(&mut s, 100, 40);
     assert!(first.contains('…'), "{first}");

@@ -140,7 +140,7 @@ impl State {
                     }
                 }
                 None => item
-                    .map(|i| (i.text.clone(), "the text"))
+                    .map(|i| (self.session.item_text(i).into_owned(), "the text"))
                     .ok_or("nothing selected"),
             },
             'o' => match call {
@@ -150,7 +150,7 @@ impl State {
                     .map(|r| (self.session.result_text(r).into_owned(), "the output"))
                     .ok_or("this call has no result yet"),
                 None => item
-                    .map(|i| (i.text.clone(), "the text"))
+                    .map(|i| (self.session.item_text(i).into_owned(), "the text"))
                     .ok_or("nothing selected"),
             },
             'p' => crate::model::item::named_file(&input())

@@ -119,30 +119,47 @@ fn walk(
 }
 
 /// The row matches: every term in the row's text, a call's name, input
-/// values or result (what the row shows once expanded).
+/// values or result (what the row shows once expanded). A text left in
+/// the session file is read back only when a term may be in its line.
 pub fn item_matches(session: &Session, item: &Item, q: &Query) -> bool {
-    let text = item.search_text();
-    match &item.detail {
-        Detail::Call(c) => match &c.result {
-            Some(r) if r.text.missing() => {
-                // left in the file: its line is decoded only if a term may
-                // be in it
-                if session
-                    .with_raw_line(r, |raw| q.may_occur_in_json(raw))
-                    .unwrap_or(true)
-                {
-                    let out = session.result_text(r);
-                    q.matches_any_of(&[&text, &crate::model::text::sanitize(&out)])
-                } else {
-                    q.matches(&text)
-                }
-            }
-            Some(r) => q.matches_any_of(&[&text, &r.search_text()]),
-            None => q.matches(&text),
-        },
-        Detail::OrphanResult(r) => q.matches_any_of(&[&text, &r.search_text()]),
-        _ => q.matches(&text),
+    let own = searched(session, (item.source, item.line), &item.text, q, || {
+        item.search_text()
+    });
+    let result = match &item.detail {
+        Detail::Call(c) => c.result.as_ref(),
+        Detail::OrphanResult(r) => Some(&**r),
+        _ => None,
+    };
+    match result {
+        Some(r) => {
+            let out = searched(session, (r.source, r.line), &r.text, q, || r.search_text());
+            q.matches_any_of(&[&own, &out])
+        }
+        None => q.matches(&own),
     }
+}
+
+/// What search reads of a text: `held()` when it is held; when it is in
+/// the file, nothing if no term may be in its line, else the text read
+/// back (made safe as held texts are).
+fn searched<'a>(
+    session: &Session,
+    (source, line): (u16, u32),
+    text: &crate::model::stored::Text,
+    q: &Query,
+    held: impl FnOnce() -> std::borrow::Cow<'a, str>,
+) -> std::borrow::Cow<'a, str> {
+    if !text.missing() {
+        return held();
+    }
+    let may = session
+        .with_raw_line(source, text, |raw| q.may_occur_in_json(raw))
+        .unwrap_or(true);
+    if !may {
+        return std::borrow::Cow::Borrowed("");
+    }
+    let back = session.text_back((source, line), text);
+    std::borrow::Cow::Owned(crate::model::text::sanitize(&back).into_owned())
 }
 
 /// Going to a match: open what hides it, select its row.

@@ -318,20 +318,16 @@ impl Page<'_> {
             self.call(item, c, &head, depth);
             return;
         }
+        let text = self.session.item_text(item);
         let folded = matches!(
             item.kind,
             Kind::Thinking | Kind::Compaction | Kind::Meta | Kind::Unknown | Kind::Unreadable
         ) || matches!(item.kind, Kind::System | Kind::Command)
-            && item.text.trim().contains('\n');
-        let body = self.body(item);
+            && text.trim().contains('\n');
+        let body = self.body(item, &text);
         if folded {
             // cut before escaping: an entity cut in two would show
-            let first = self.clean(
-                item.text
-                    .lines()
-                    .find(|l| !l.trim().is_empty())
-                    .unwrap_or(""),
-            );
+            let first = self.clean(text.lines().find(|l| !l.trim().is_empty()).unwrap_or(""));
             let first: String = first.chars().take(120).collect();
             let first = esc(&first);
             self.out.push_str(&format!(
@@ -347,9 +343,9 @@ impl Page<'_> {
         }
     }
 
-    fn body(&mut self, item: &Item) -> String {
+    fn body(&mut self, item: &Item, text: &str) -> String {
         let mut b = String::new();
-        let text = self.clean(&item.text);
+        let text = self.clean(text);
         match item.kind {
             Kind::Assistant | Kind::Thinking | Kind::Compaction if !item.flags.synthetic => {
                 markdown::to_html(&text, &mut b)

@@ -109,6 +109,7 @@ fn neutral(item: &Item) -> bool {
     match item.kind {
         Kind::Meta | Kind::Unknown | Kind::Unreadable => !item
             .text
+            .or_marker()
             .trim_start()
             .starts_with("[Request interrupted by user"),
         Kind::System => matches!(
@@ -140,12 +141,12 @@ pub fn of(session: &Session, now_ms: i64, last_write_ms: i64, th: Thresholds) ->
     let state = match (&last.kind, &last.detail) {
         // an API error Claude Code writes as an assistant line of its own
         (Kind::System | Kind::Assistant, _) if last.flags.synthetic => Activity::Failed {
-            why: first_line(&last.text),
+            why: first_line(last.text.or_marker()),
         },
         (Kind::System, Detail::System(s)) => match **s {
             SystemInfo::TurnDuration { .. } | SystemInfo::StreamResult { .. } => Activity::Waiting,
             SystemInfo::ApiError { .. } => Activity::Failed {
-                why: first_line(&last.text),
+                why: first_line(last.text.or_marker()),
             },
             _ => Activity::Thinking,
         },

@@ -361,7 +361,7 @@ impl Session {
             None => Target::Main,
         };
         let mut item = self.envelope_item(Kind::User, source, line, e);
-        item.text = text.to_owned();
+        item.text = text.to_owned().into();
         item.flags.queued = true;
         self.push(target, None, item);
         Some(Outcome::Shown)
@@ -426,7 +426,7 @@ impl Session {
         }
         self.meta.continued_in = Some(id.to_owned());
         let mut item = self.envelope_item(Kind::System, source, line, e);
-        item.text = format!("Continued in session {id}");
+        item.text = format!("Continued in session {id}").into();
         item.detail = Detail::System(Box::new(SystemInfo::ContinuedIn {
             session_id: id.to_owned(),
         }));
@@ -449,7 +449,7 @@ impl Session {
             return Outcome::Hidden("frame-link");
         }
         let mut item = self.envelope_item(Kind::Meta, source, line, e);
-        item.text = format!("Artifact published: {}", parts.join(" · "));
+        item.text = format!("Artifact published: {}", parts.join(" · ")).into();
         self.push(Target::Main, None, item);
         Outcome::Shown
     }
@@ -478,7 +478,7 @@ impl Session {
         };
         let kind = if error { Kind::System } else { Kind::Meta };
         let mut item = self.envelope_item(kind, source, line, e);
-        item.text = text;
+        item.text = text.into();
         item.flags.error = error;
         self.push(target, None, item);
         Outcome::Shown
@@ -496,7 +496,7 @@ impl Session {
             None => Target::Main,
         };
         let mut item = self.envelope_item(Kind::Unknown, source, line, e);
-        item.text = super::text::truncate(raw, 64 * 1024).into_owned();
+        item.text = super::text::truncate(raw, 64 * 1024).into_owned().into();
         self.push(target, None, item);
         Outcome::Shown
     }

@@ -7,7 +7,6 @@ use super::raw::{Block, Content, RawEntry};
 use super::session::{Outcome, Session, Target, push_unique};
 use super::summary::call_summary;
 use serde_json::value::RawValue;
-use std::borrow::Cow;
 
 impl Session {
     pub(super) fn ingest_assistant(
@@ -25,7 +24,12 @@ impl Session {
             msg.model.as_deref() == Some("<synthetic>") || e.is_api_error_message == Some(true);
         if synthetic {
             let mut item = self.envelope_item(Kind::System, source, line, e);
-            item.text = msg.content.as_ref().map(content_text).unwrap_or_default();
+            item.text = msg
+                .content
+                .as_ref()
+                .map(content_text)
+                .unwrap_or_default()
+                .into();
             item.flags.error = true;
             item.flags.synthetic = true;
             self.push(target, None, item);
@@ -45,7 +49,7 @@ impl Session {
         match msg.content {
             Some(Content::Text(t)) if !t.trim().is_empty() => {
                 let mut item = self.envelope_item(Kind::Assistant, source, line, e);
-                item.text = t.into_owned();
+                item.text = self.text_in_file(source, t);
                 item.message = m;
                 self.push_block(target, m, item);
                 shown = true;
@@ -119,14 +123,14 @@ impl Session {
                     return false;
                 }
                 let mut item = self.envelope_item(Kind::Assistant, source, line, e);
-                item.text = text.into_owned();
+                item.text = self.text_in_file(source, text);
                 item
             }
             "thinking" => {
                 let mut item = self.envelope_item(Kind::Thinking, source, line, e);
-                let t = b.thinking.map(Cow::into_owned).unwrap_or_default();
+                let t = b.thinking.unwrap_or_default();
                 item.flags.thinking_hidden = t.trim().is_empty();
-                item.text = t;
+                item.text = self.text_in_file(source, t);
                 item
             }
             "redacted_thinking" => {
@@ -150,7 +154,7 @@ impl Session {
                     // shown as its own row, and flagged
                     item.flags.collision = Some(Collision::ToolUseId);
                 }
-                item.text = summary.clone();
+                item.text = summary.clone().into();
                 item.detail = Detail::Call(Box::new(ToolCall {
                     category: Category::of(&name),
                     id,

@@ -117,7 +117,7 @@ impl Session {
             "local_command" => {
                 let c = super::classify::parse_command(&text);
                 let mut item = self.envelope_item(Kind::Command, source, line, e);
-                item.text = command_text(&c);
+                item.text = command_text(&c).into();
                 item.detail = Detail::Command(Box::new(c));
                 self.push(target, None, item);
                 return Outcome::Shown;
@@ -132,7 +132,7 @@ impl Session {
         };
         let mut item = self.envelope_item(kind, source, line, e);
         item.flags.error = e.level.as_deref() == Some("error");
-        item.text = text;
+        item.text = text.into();
         item.detail = Detail::System(Box::new(info));
         self.push(target, None, item);
         Outcome::Shown
@@ -169,7 +169,7 @@ impl Session {
             text.push('\n');
             text.push_str(r);
         }
-        item.text = text;
+        item.text = text.into();
         item.flags.error = e.is_error == Some(true);
         item.detail = Detail::System(Box::new(SystemInfo::StreamResult {
             cost_usd: e.total_cost_usd,

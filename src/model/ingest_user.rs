@@ -24,7 +24,11 @@ impl Session {
         let content = msg.content;
         if e.is_compact_summary == Some(true) {
             let mut item = self.envelope_item(Kind::Compaction, source, line, e);
-            item.text = content.as_ref().map(content_text).unwrap_or_default();
+            item.text = content
+                .as_ref()
+                .map(content_text)
+                .unwrap_or_default()
+                .into();
             self.push(target, None, item);
             return Outcome::Shown;
         }
@@ -125,7 +129,7 @@ impl Session {
         let item = match class {
             UserText::Meta => {
                 let mut item = self.envelope_item(Kind::Meta, source, line, e);
-                item.text = text.to_owned();
+                item.text = text.to_owned().into();
                 item
             }
             UserText::Command(c)
@@ -137,19 +141,20 @@ impl Session {
             }
             UserText::Command(c) => {
                 let mut item = self.envelope_item(Kind::Command, source, line, e);
-                item.text = command_text(&c);
+                item.text = command_text(&c).into();
                 item.detail = Detail::Command(Box::new(c));
                 item
             }
             UserText::Prompt => {
                 let mut item = self.envelope_item(Kind::User, source, line, e);
-                item.text = text.to_owned();
+                let mut t = text.to_owned();
                 for img in &images {
-                    if !item.text.is_empty() {
-                        item.text.push('\n');
+                    if !t.is_empty() {
+                        t.push('\n');
                     }
-                    item.text.push_str(&img.placeholder());
+                    t.push_str(&img.placeholder());
                 }
+                item.text = t.into();
                 let files = mentioned_files(text);
                 if let Target::Agent(a) = target
                     && self.agents[a as usize].prompt.is_none()
@@ -180,7 +185,8 @@ impl Session {
         item.text = match b.text.as_deref() {
             Some(t) => format!("[{kind} block]\n{t}"),
             None => format!("[{kind} block]"),
-        };
+        }
+        .into();
         self.push(target, None, item);
     }
 
@@ -195,6 +201,15 @@ impl Session {
         extra: Option<ToolUseResult>,
     ) -> bool {
         let mut images = Vec::new();
+        // one string as written: what a search can rule out on the raw line
+        // (placeholders of images and documents are not in it)
+        let plain = match b.content.as_deref() {
+            Some(Content::Text(_)) => true,
+            Some(Content::Blocks(bs)) => {
+                matches!(&bs[..], [only] if only.kind.as_deref() == Some("text"))
+            }
+            _ => false,
+        };
         let text = b
             .content
             .map(|c| tool_result_text(*c, &mut images))
@@ -202,20 +217,19 @@ impl Session {
         let is_error = b.is_error == Some(true);
         let id = b.tool_use_id.as_deref().unwrap_or("");
         let call = self.transcript_mut(target).call_for_result(id);
-        // left in the file: a big file's viewer, a result that goes on its
-        // call (errors, and results waiting for their call, are few and
-        // read at ingest)
-        let at = self
-            .line_at
-            .filter(|_| call.is_some() && !is_error && !self.redacting)
-            .filter(|_| self.sources[source as usize].text_in_file);
+        // errors, and results waiting for their call, are few and held
+        let text = if call.is_some() && !is_error && plain {
+            self.text_in_file(source, text)
+        } else {
+            text.into_owned().into()
+        };
         let result = ToolResult {
             tool_use_id: id.to_owned(),
             source,
             line,
             uuid: self.shared_uuids(e.uuid.as_deref(), None).0,
             timestamp: e.timestamp.as_deref().and_then(parse_timestamp),
-            text: super::stored::result_text(text, at),
+            text,
             is_error,
             images,
             extra: extra.filter(|x| !x.is_empty()).map(Box::new),

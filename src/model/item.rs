@@ -2,7 +2,7 @@
 
 use super::branch::Uuid;
 use super::raw::{Hunk, ToolUseResult, Usage};
-use super::stored::ResultText;
+use super::stored::Text;
 use serde_json::value::RawValue;
 
 /// The kind of a display row. One per content block (or per line for lines
@@ -117,8 +117,9 @@ pub struct Item {
     pub parent_uuid: Option<Uuid>,
     /// Milliseconds since the Unix epoch.
     pub timestamp: Option<i64>,
-    /// The content as read (not yet made safe for a terminal).
-    pub text: String,
+    /// The content as read (not yet made safe for a terminal). A long
+    /// answer or thinking of the viewer's session stays in the file.
+    pub text: Text,
     pub flags: Flags,
     /// Index into `Transcript::messages` for assistant blocks.
     pub message: Option<u32>,
@@ -169,7 +170,7 @@ pub struct ToolResult {
     pub timestamp: Option<i64>,
     /// Held, or left in the session file by the viewer (read back when
     /// shown: see [`super::stored`]). An error's text is always held.
-    pub text: ResultText,
+    pub text: Text,
     pub is_error: bool,
     pub images: Vec<Image>,
     /// What `toolUseResult` adds (patch, agent id, exit code...).
@@ -421,7 +422,7 @@ impl Item {
         match &self.detail {
             Detail::Call(c) => {
                 let mut s = String::with_capacity(c.input.get().len() + 64);
-                for part in [self.text.as_str(), &c.name, &c.summary] {
+                for part in [self.text.or_marker(), &c.name, &c.summary] {
                     if !part.is_empty() {
                         s.push_str(part);
                         s.push('\n');
@@ -431,7 +432,7 @@ impl Item {
                 s.into()
             }
             Detail::OrphanResult(r) if self.text.is_empty() => r.text.or_marker().into(),
-            _ => self.text.as_str().into(),
+            _ => self.text.or_marker().into(),
         }
     }
 }

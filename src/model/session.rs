@@ -557,7 +557,7 @@ impl Session {
             None => Target::Main,
         };
         let mut item = self.new_item(Kind::Unreadable, source, p.line);
-        item.text = format!("unreadable line {}: {}", p.line, p.message);
+        item.text = format!("unreadable line {}: {}", p.line, p.message).into();
         item.flags.error = true;
         let id = *row.get_or_insert(item.id);
         self.push(target, None, item);
@@ -661,7 +661,7 @@ impl Session {
             uuid: None,
             parent_uuid: None,
             timestamp: None,
-            text: String::new(),
+            text: Default::default(),
             flags: Flags::default(),
             message: None,
             group: None,

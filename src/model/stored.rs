@@ -32,21 +32,22 @@ pub struct Stored {
     pub check: u64,
 }
 
-/// A tool result's text: held, or in the session file (see the module).
+/// The text of a row or of a tool result: held, or in the session file
+/// (see the module).
 #[derive(Debug, Default, Clone)]
-pub struct ResultText {
+pub struct Text {
     /// The text when held, or the copy read back while it is on screen.
     text: String,
     stored: Option<Stored>,
 }
 
-impl ResultText {
+impl Text {
     pub fn held(text: String) -> Self {
-        ResultText { text, stored: None }
+        Text { text, stored: None }
     }
 
     pub fn in_file(stored: Stored) -> Self {
-        ResultText {
+        Text {
             text: String::new(),
             stored: Some(stored),
         }
@@ -66,6 +67,12 @@ impl ResultText {
     pub fn or_marker(&self) -> &str {
         self.get()
             .unwrap_or("[text not read from the session file]")
+    }
+
+    /// The text, or `…` where it is still in the file: what a frame draws
+    /// before the app reads it back (see `view::list::row_lines`).
+    pub fn shown(&self) -> &str {
+        self.get().unwrap_or("…")
     }
 
     /// In the file (read back or not).
@@ -110,6 +117,18 @@ impl ResultText {
     }
 }
 
+impl From<String> for Text {
+    fn from(text: String) -> Text {
+        Text::held(text)
+    }
+}
+
+impl From<&str> for Text {
+    fn from(text: &str) -> Text {
+        Text::held(text.to_owned())
+    }
+}
+
 /// The hash a stored text is checked with.
 pub fn check(text: &str) -> u64 {
     let mut h = rustc_hash::FxHasher::default();
@@ -135,43 +154,47 @@ impl ReadBack {
     }
 }
 
-/// The text of the result for `tool_use_id` in `line` (the bytes of the
-/// line at `stored.at`), if it is still the one `stored` describes. Found
-/// where the ingest found it: in an entry's content, or in the subagent
-/// line an `agent_progress` line mirrors.
-pub fn text_in_line(line: &[u8], tool_use_id: &str, stored: &Stored) -> Option<String> {
+/// The text of `line` (the bytes at `stored.at`) that `stored` describes,
+/// if the line still holds it. Looked for where the ingest takes texts
+/// from: a message's content, its text, thinking and tool-result blocks,
+/// and the subagent line an `agent_progress` line mirrors. Length and a
+/// 64-bit hash tell it from every other text of the line.
+pub fn text_in_line(line: &[u8], stored: &Stored) -> Option<String> {
     let mut found = None;
     decode_line(0, line, |entry, _| {
         if found.is_none() {
-            found = text_in_entry(entry, tool_use_id, stored, true);
+            found = text_in_entry(entry, stored, true);
         }
     });
     found
 }
 
-fn text_in_entry(
-    entry: super::raw::RawEntry<'_>,
-    tool_use_id: &str,
-    stored: &Stored,
-    outer: bool,
-) -> Option<String> {
-    if let Some(Content::Blocks(blocks)) = entry.message.and_then(|m| m.content) {
-        for b in blocks {
-            if b.kind.as_deref() != Some("tool_result")
-                || b.tool_use_id.as_deref() != Some(tool_use_id)
-            {
-                continue;
-            }
-            let Some(c) = b.content else { continue };
-            let text = super::ingest_user::tool_result_text(*c, &mut Vec::new());
-            if text.len() == stored.text_len as usize && check(&text) == stored.check {
-                return Some(text.into_owned());
+fn text_in_entry(entry: super::raw::RawEntry<'_>, stored: &Stored, outer: bool) -> Option<String> {
+    let is = |t: &str| t.len() == stored.text_len as usize && check(t) == stored.check;
+    match entry.message.and_then(|m| m.content) {
+        Some(Content::Text(t)) if is(&t) => return Some(t.into_owned()),
+        Some(Content::Blocks(blocks)) => {
+            for b in blocks {
+                if let Some(t) = b.text.as_deref().or(b.thinking.as_deref())
+                    && is(t)
+                {
+                    return Some(t.to_owned());
+                }
+                if b.kind.as_deref() == Some("tool_result")
+                    && let Some(c) = b.content
+                {
+                    let t = super::ingest_user::tool_result_text(*c, &mut Vec::new());
+                    if is(&t) {
+                        return Some(t.into_owned());
+                    }
+                }
             }
         }
+        _ => {}
     }
     let inner = entry.data.and_then(|d| d.message).filter(|_| outer)?;
     let inner = serde_json::from_str::<super::raw::RawEntry<'_>>(inner.get()).ok()?;
-    text_in_entry(inner, tool_use_id, stored, false)
+    text_in_entry(inner, stored, false)
 }
 
 /// Reads lines of a session's files back: one open file per source, and a
@@ -225,17 +248,17 @@ impl LineReader {
     }
 }
 
-/// Reads back the text of `r` from `path`.
+/// Reads back `text`, of line `line` of `source`, from `path`.
 pub fn read_back(
     reader: &mut LineReader,
     path: Option<&Path>,
-    r: &super::ToolResult,
+    (source, line): (u16, u32),
+    text: &Text,
 ) -> Option<ReadBack> {
-    let stored = r.text.stored()?;
+    let stored = text.stored()?;
     let changed = || {
         ReadBack::Changed(format!(
-            "[this output changed on disk since it was read: line {} of the file is not what it was]",
-            r.line
+            "[this text changed on disk since it was read: line {line} of the file is not what it was]"
         ))
     };
     let Some(path) = path else {
@@ -244,8 +267,8 @@ pub fn read_back(
     // a window read before the file changed is read again once
     for _ in 0..2 {
         let text = reader
-            .line(r.source, path, stored.at, stored.line_len)
-            .and_then(|line| text_in_line(line, &r.tool_use_id, &stored));
+            .line(source, path, stored.at, stored.line_len)
+            .and_then(|line| text_in_line(line, &stored));
         if let Some(t) = text {
             return Some(ReadBack::Text(t));
         }
@@ -254,30 +277,31 @@ pub fn read_back(
     Some(changed())
 }
 
-/// The raw bytes of the line a stored result came from (for a search to
+/// The raw bytes of the line a stored text came from (for a search to
 /// rule a line out before decoding it).
 pub fn raw_line<'r>(
     reader: &'r mut LineReader,
     path: Option<&Path>,
-    r: &super::ToolResult,
+    source: u16,
+    text: &Text,
 ) -> Option<&'r [u8]> {
-    let stored = r.text.stored()?;
-    reader.line(r.source, path?, stored.at, stored.line_len)
+    let stored = text.stored()?;
+    reader.line(source, path?, stored.at, stored.line_len)
 }
 
-/// A text as [`ResultText`] would hold it: in the file when `stored` is
+/// A text as [`Text`] would hold it: in the file when `stored` is
 /// given and the text is worth it, else held.
-pub fn result_text(text: Cow<'_, str>, at: Option<(u64, u32)>) -> ResultText {
+pub fn text_at(text: Cow<'_, str>, at: Option<(u64, u32)>) -> Text {
     match at {
         Some((at, line_len)) if text.len() >= STORE_MIN && !text.trim().is_empty() => {
-            ResultText::in_file(Stored {
+            Text::in_file(Stored {
                 at,
                 line_len,
                 text_len: text.len() as u32,
                 check: check(&text),
             })
         }
-        _ => ResultText::held(text.into_owned()),
+        _ => Text::held(text.into_owned()),
     }
 }
 
@@ -287,21 +311,51 @@ const FILLED_MAX: usize = 16 * 1024 * 1024;
 /// What the viewer read back: to let the oldest go past [`FILLED_MAX`].
 #[derive(Debug, Default)]
 pub struct Filled {
-    order: std::collections::VecDeque<(Option<u32>, super::ItemId)>,
+    order: std::collections::VecDeque<(Option<u32>, super::ItemId, Part)>,
     bytes: usize,
 }
 
+/// Which text of a row: its own, or its call's result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Part {
+    Item,
+    Result,
+}
+
 impl super::Session {
+    /// A text of the line being read, left in its file when the viewer
+    /// reads this file so and the text is long (see [`text_at`]).
+    pub(super) fn text_in_file(&self, source: u16, text: Cow<'_, str>) -> Text {
+        let at = self.line_at.filter(|_| !self.redacting).filter(|_| {
+            self.sources
+                .get(source as usize)
+                .is_some_and(|s| s.text_in_file)
+        });
+        text_at(text, at)
+    }
+
     /// A result's text, read back from its file when it was left there.
-    /// Whoever reads a text to print or search it goes through here; the
-    /// view does not (it draws what [`Self::fill_texts`] read before).
+    /// Whoever reads a text to print or search it goes through here (or
+    /// [`Self::item_text`]); the view does not: it draws what
+    /// [`Self::fill_texts`] read before.
     pub fn result_text<'a>(&'a self, r: &'a super::ToolResult) -> Cow<'a, str> {
-        if let Some(t) = r.text.get() {
+        self.text_back((r.source, r.line), &r.text)
+    }
+
+    /// A row's text, read back from its file when it was left there.
+    pub fn item_text<'a>(&'a self, item: &'a super::Item) -> Cow<'a, str> {
+        self.text_back((item.source, item.line), &item.text)
+    }
+
+    /// `text`, of line `line` of `source`, read back when left in the file.
+    pub fn text_back<'a>(&'a self, (source, line): (u16, u32), text: &'a Text) -> Cow<'a, str> {
+        if let Some(t) = text.get() {
             return Cow::Borrowed(t);
         }
-        let path = self.source_path(r.source);
+        let path = self.source_path(source);
         let mut reader = self.reader.lock().unwrap_or_else(|e| e.into_inner());
-        Cow::Owned(read_back(&mut reader, path, r).map_or_else(String::new, ReadBack::into_text))
+        let back = read_back(&mut reader, path, (source, line), text);
+        Cow::Owned(back.map_or_else(String::new, ReadBack::into_text))
     }
 
     /// [`super::ToolResult::message`], read back when left in the file.
@@ -312,82 +366,98 @@ impl super::Session {
         }
     }
 
-    /// `f` on the raw bytes of the line a result left in its file came
-    /// from; `None` when the text is held, read back, or unreadable.
-    pub fn with_raw_line<T>(&self, r: &super::ToolResult, f: impl FnOnce(&[u8]) -> T) -> Option<T> {
-        if !r.text.missing() {
+    /// `f` on the raw bytes of the line a text left in the file (of line
+    /// `source`) came from; `None` when the text is held, read back, or
+    /// its file unreadable.
+    pub fn with_raw_line<T>(
+        &self,
+        source: u16,
+        text: &Text,
+        f: impl FnOnce(&[u8]) -> T,
+    ) -> Option<T> {
+        if !text.missing() {
             return None;
         }
-        let path = self.source_path(r.source);
+        let path = self.source_path(source);
         let mut reader = self.reader.lock().unwrap_or_else(|e| e.into_inner());
-        raw_line(&mut reader, path, r).map(f)
+        raw_line(&mut reader, path, source, text).map(f)
     }
 
     fn source_path(&self, source: u16) -> Option<&Path> {
         self.sources.get(source as usize)?.path.as_deref()
     }
 
-    /// Reads back the texts of these calls' results (rows about to be
-    /// drawn), letting the oldest read-back copies go past a budget.
-    /// Returns the items whose text was read.
-    pub fn fill_texts(&mut self, calls: &[(Option<u32>, super::ItemId)]) -> Vec<super::ItemId> {
+    /// Reads back the texts of these rows and of their calls' results
+    /// (rows about to be drawn), letting the oldest read-back copies go
+    /// past a budget. Returns the items whose text was read.
+    pub fn fill_texts(&mut self, rows: &[(Option<u32>, super::ItemId)]) -> Vec<super::ItemId> {
         let mut done = Vec::new();
-        for &(agent, id) in calls {
-            let text = match self.result(agent, id) {
-                Some(r) if r.text.missing() => self.result_text(r).into_owned(),
-                _ => continue,
-            };
-            let n = text.len();
-            if let Some(r) = self.result_mut(agent, id) {
-                r.text.fill(text);
-                self.filled.order.push_back((agent, id));
-                self.filled.bytes += n;
-                done.push(id);
+        for &(agent, id) in rows {
+            for part in [Part::Item, Part::Result] {
+                let text = match self.text_ref(agent, id, part) {
+                    Some((at, t)) if t.missing() => self.text_back(at, t).into_owned(),
+                    _ => continue,
+                };
+                let n = text.len();
+                if let Some(t) = self.text_mut(agent, id, part) {
+                    t.fill(text);
+                    self.filled.order.push_back((agent, id, part));
+                    self.filled.bytes += n;
+                    done.push(id);
+                }
             }
         }
-        while self.filled.bytes > FILLED_MAX && self.filled.order.len() > calls.len() {
-            let Some((agent, id)) = self.filled.order.pop_front() else {
+        while self.filled.bytes > FILLED_MAX && self.filled.order.len() > 2 * rows.len() {
+            let Some((agent, id, part)) = self.filled.order.pop_front() else {
                 break;
             };
-            let freed = self.result_mut(agent, id).map_or(0, |r| r.text.release());
+            let freed = self.text_mut(agent, id, part).map_or(0, Text::release);
             self.filled.bytes = self.filled.bytes.saturating_sub(freed);
         }
         done
     }
 
-    /// Lets go of every read-back copy (a reload, a test).
+    /// Lets go of every read-back copy.
     pub fn release_texts(&mut self) {
-        for (agent, id) in std::mem::take(&mut self.filled.order) {
-            if let Some(r) = self.result_mut(agent, id) {
-                r.text.release();
+        for (agent, id, part) in std::mem::take(&mut self.filled.order) {
+            if let Some(t) = self.text_mut(agent, id, part) {
+                t.release();
             }
         }
         self.filled.bytes = 0;
     }
 
-    fn result(&self, agent: Option<u32>, id: super::ItemId) -> Option<&super::ToolResult> {
+    fn text_ref(
+        &self,
+        agent: Option<u32>,
+        id: super::ItemId,
+        part: Part,
+    ) -> Option<((u16, u32), &Text)> {
         let t = match agent {
             None => &self.main,
             Some(a) => &self.agents.get(a as usize)?.transcript,
         };
-        match &t.items.get(t.index_of(id)?)?.detail {
-            super::Detail::Call(c) => c.result.as_ref(),
+        let item = t.items.get(t.index_of(id)?)?;
+        match (part, &item.detail) {
+            (Part::Item, _) => Some(((item.source, item.line), &item.text)),
+            (Part::Result, super::Detail::Call(c)) => {
+                let r = c.result.as_ref()?;
+                Some(((r.source, r.line), &r.text))
+            }
             _ => None,
         }
     }
 
-    fn result_mut(
-        &mut self,
-        agent: Option<u32>,
-        id: super::ItemId,
-    ) -> Option<&mut super::ToolResult> {
+    fn text_mut(&mut self, agent: Option<u32>, id: super::ItemId, part: Part) -> Option<&mut Text> {
         let t = match agent {
             None => &mut self.main,
             Some(a) => &mut self.agents.get_mut(a as usize)?.transcript,
         };
         let i = t.index_of(id)?;
-        match &mut t.items.get_mut(i)?.detail {
-            super::Detail::Call(c) => c.result.as_mut(),
+        let item = t.items.get_mut(i)?;
+        match (part, &mut item.detail) {
+            (Part::Item, _) => Some(&mut item.text),
+            (Part::Result, super::Detail::Call(c)) => c.result.as_mut().map(|r| &mut r.text),
             _ => None,
         }
     }

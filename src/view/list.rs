@@ -58,17 +58,18 @@ pub fn row_lines(s: &State, v: &mut ListView, r: usize, width: u16) -> Lines {
             lines
         }
     };
-    if is_open && let Some(call) = output_in_file(s, &row) {
+    if let Some(item) = text_in_file(s, &row, is_open) {
         // drawn with a placeholder, not kept: the next frame has the text
-        v.misses.push((row.agent, call));
+        v.misses.push((row.agent, item));
         return std::rc::Rc::new(render());
     }
     v.cache
         .get_or_render(id, row, width, (is_open, full), render)
 }
 
-/// The row's call, when its output is still in the session file.
-fn output_in_file(s: &State, row: &crate::rows::Row) -> Option<crate::model::ItemId> {
+/// The row's item, when a text the row draws is still in the session
+/// file: its own, or (open) its call's output.
+fn text_in_file(s: &State, row: &crate::rows::Row, open: bool) -> Option<crate::model::ItemId> {
     use crate::model::Detail;
     use crate::rows::SessionExt;
     let item = s
@@ -76,10 +77,13 @@ fn output_in_file(s: &State, row: &crate::rows::Row) -> Option<crate::model::Ite
         .transcript_checked(row.agent)?
         .items
         .get(row.index as usize)?;
-    match &item.detail {
-        Detail::Call(c) if c.result.as_ref().is_some_and(|r| r.text.missing()) => Some(item.id),
-        _ => None,
-    }
+    let output = match (&item.detail, row.kind) {
+        (Detail::Call(c), crate::rows::RowKind::Call { .. }) => {
+            open && c.result.as_ref().is_some_and(|r| r.text.missing())
+        }
+        _ => false,
+    };
+    (output || item.text.missing()).then_some(item.id)
 }
 
 fn height(s: &State, v: &mut ListView, r: usize, width: u16) -> usize {

@@ -188,15 +188,17 @@ fn item_row(
     match item.kind {
         Kind::User if item.flags.queued => {
             // typed while Claude worked; it read it at its next step
-            let mut lines = content::plain(&item.text, tw);
+            let mut lines = content::plain(item.text.shown(), tw);
             if let Some(first) = lines.first_mut() {
                 first.spans.insert(0, Span::styled("queued · ", th.dim));
             }
             h.lines(lines, vec![])
         }
-        Kind::User => h.lines(content::plain(&item.text, tw), vec![]),
-        Kind::Assistant if item.flags.synthetic => h.lines(content::plain(&item.text, tw), vec![]),
-        Kind::Assistant => h.lines(content::markdown(&item.text, tw), vec![]),
+        Kind::User => h.lines(content::plain(item.text.shown(), tw), vec![]),
+        Kind::Assistant if item.flags.synthetic => {
+            h.lines(content::plain(item.text.shown(), tw), vec![])
+        }
+        Kind::Assistant => h.lines(content::markdown(item.text.shown(), tw), vec![]),
         Kind::Thinking => {
             if item.flags.redacted {
                 h.lines(folded_note("redacted thinking".into()), vec![])
@@ -204,11 +206,11 @@ fn item_row(
                 h.lines(folded_note("thinking not recorded".into()), vec![])
             } else if expanded {
                 h.lines(
-                    styled(content::markdown(&item.text, tw), th.thinking),
+                    styled(content::markdown(item.text.shown(), tw), th.thinking),
                     vec![],
                 )
             } else {
-                let words = item.text.split_whitespace().count();
+                let words = item.text.shown().split_whitespace().count();
                 h.lines(
                     folded_note(format!("{words} word{}", plural(words))),
                     vec![],
@@ -217,9 +219,9 @@ fn item_row(
         }
         Kind::Compaction => {
             if expanded {
-                h.lines(content::markdown(&item.text, tw), vec![])
+                h.lines(content::markdown(item.text.shown(), tw), vec![])
             } else {
-                let words = item.text.split_whitespace().count();
+                let words = item.text.shown().split_whitespace().count();
                 h.lines(
                     folded_note(format!(
                         "summary of the earlier conversation · {words} words"
@@ -245,13 +247,15 @@ fn item_row(
                     th,
                 )];
             }
-            h.lines(short_or_full(&item.text, tw, expanded, th), vec![])
+            h.lines(short_or_full(item.text.shown(), tw, expanded, th), vec![])
         }
-        Kind::Command | Kind::Meta => h.lines(short_or_full(&item.text, tw, expanded, th), vec![]),
+        Kind::Command | Kind::Meta => {
+            h.lines(short_or_full(item.text.shown(), tw, expanded, th), vec![])
+        }
         Kind::ToolResult => {
             let text = match &item.detail {
                 Detail::OrphanResult(r) => r.message(),
-                _ => item.text.as_str(),
+                _ => item.text.shown(),
             };
             let lines = if expanded {
                 call::fold(
@@ -263,20 +267,23 @@ fn item_row(
             };
             h.lines(lines, vec![])
         }
-        Kind::ToolCall => h.lines(one_line(&item.text, tw), vec![]),
+        Kind::ToolCall => h.lines(one_line(item.text.shown(), tw), vec![]),
         Kind::Unknown | Kind::Unreadable => {
             let mut lines = vec![Line::styled(format!("line {}", item.line), th.dim)];
             if expanded || item.kind == Kind::Unreadable {
                 lines.extend(styled(
                     call::fold(
-                        content::plain(&item.text, tw),
+                        content::plain(item.text.shown(), tw),
                         call::limit(call::FOLD, cx.full),
                     ),
                     th.dim,
                 ));
             } else {
                 lines[0].spans.push(Span::styled(
-                    format!(": {}", first_line(&sanitize(&item.text), tw as usize)),
+                    format!(
+                        ": {}",
+                        first_line(&sanitize(item.text.shown()), tw as usize)
+                    ),
                     th.dim,
                 ));
             }
