@@ -105,7 +105,7 @@ impl<'a> Row<'a> {
         use std::borrow::Cow;
         match self {
             Row::Item(i) => match &i.detail {
-                Detail::Call(c) => Cow::Owned(pretty_json(c.input.get())),
+                Detail::Call(_) => Cow::Owned(pretty_json(&session.call_input(i))),
                 Detail::OrphanResult(r) => Cow::Borrowed(r.message()),
                 _ if i.kind == Kind::Thinking && i.flags.redacted => {
                     Cow::Borrowed("redacted thinking")
@@ -610,7 +610,7 @@ struct JsonRow<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     category: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    input: Option<&'a RawValue>,
+    input: Option<JsonText<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     is_error: Option<bool>,
     /// A result whose call is not in the file.
@@ -640,6 +640,10 @@ fn write_json(
         }) => session.result_text(r),
         _ => row.text(session),
     };
+    let input = match row {
+        Row::Item(i) => Some(session.call_input(i)).filter(|_| matches!(i.detail, Detail::Call(_))),
+        Row::Result(..) => None,
+    };
     let j = match row {
         Row::Item(i) => {
             let call = match &i.detail {
@@ -663,7 +667,7 @@ fn write_json(
                     .map(|r| r.tool_use_id.as_str())
                     .filter(|id| !id.is_empty())),
                 category: call.map(|c| c.category.as_str()),
-                input: call.map(|c| c.input.as_ref()),
+                input: input.as_deref().map(JsonText),
                 is_error: match (i.kind, orphan) {
                     (_, Some(r)) => Some(r.is_error),
                     (Kind::System | Kind::Unreadable, _) if i.flags.error => Some(true),
@@ -733,9 +737,9 @@ impl JsonRow<'_> {
                 push_str(out, v);
             }
         }
-        if let Some(raw) = self.input {
+        if let Some(JsonText(raw)) = self.input {
             field(out, "input");
-            push_raw(out, raw.get());
+            push_raw(out, raw);
         }
         if let Some(e) = self.is_error {
             field(out, "is_error");
@@ -749,6 +753,20 @@ impl JsonRow<'_> {
     }
 }
 
+/// A JSON text written as it is (a call's `input`).
+#[derive(Clone, Copy)]
+struct JsonText<'a>(&'a str);
+
+impl Serialize for JsonText<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        // the writer above copies it; this is its definition (see the tests)
+        match RawValue::from_string(self.0.to_owned()) {
+            Ok(raw) => raw.serialize(s),
+            Err(_) => s.serialize_none(),
+        }
+    }
+}
+
 fn pretty_json(raw: &str) -> String {
     match serde_json::from_str::<serde_json::Value>(raw) {
         Ok(v) => serde_json::to_string_pretty(&v).unwrap_or_else(|_| raw.to_owned()),
@@ -758,7 +776,7 @@ fn pretty_json(raw: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::JsonRow;
+    use super::{JsonRow, JsonText};
     use serde_json::value::RawValue;
 
     /// The hand-written row is the row serde writes: every field present
@@ -780,7 +798,7 @@ mod tests {
             tool_name: Some(awkward),
             tool_use_id: Some(awkward),
             category: Some("shell"),
-            input: Some(&input),
+            input: Some(JsonText(input.get())),
             is_error: Some(false),
             orphan: true,
         };

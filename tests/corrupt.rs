@@ -41,12 +41,12 @@ fn every_corrupt_line_is_reported() {
         .main
         .items
         .iter()
-        .filter(|i| i.text.contains("x-future-kind"))
+        .filter(|i| i.text.or_marker().contains("x-future-kind"))
         .count() as u64
         + s.agents
             .iter()
             .flat_map(|a| &a.transcript.items)
-            .filter(|i| i.text.contains("x-future-kind"))
+            .filter(|i| i.text.or_marker().contains("x-future-kind"))
             .count() as u64;
     assert_eq!(unknown_rows, count("unknown-type"));
 

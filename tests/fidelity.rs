@@ -26,7 +26,7 @@ fn texts(s: &Session, kind: Kind) -> Vec<String> {
         .items
         .iter()
         .filter(|i| i.kind == kind)
-        .map(|i| i.text.clone())
+        .map(|i| i.text.or_marker().to_owned())
         .collect()
 }
 
@@ -91,7 +91,7 @@ fn attachments_with_content_are_meta_rows_and_bookkeeping_is_counted() {
     // a failing hook is an error row, shown whatever the filter
     let errors: Vec<_> = s.main.items.iter().filter(|i| i.flags.error).collect();
     assert_eq!(errors.len(), 1);
-    assert!(errors[0].text.contains("tests must pass first"));
+    assert!(errors[0].text.or_marker().contains("tests must pass first"));
     // the silent hook and the listing: hidden, and counted
     assert_eq!(
         s.stats.hidden_by_reason.get("hook without output"),

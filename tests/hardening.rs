@@ -98,7 +98,7 @@ fn a_line_longer_than_the_cap_is_reported_and_not_held() {
     }
     s.feed(0, format!("\n{}\n", user("u2", json!("after"))).as_bytes());
     s.finish(0);
-    let texts: Vec<&str> = s.main.items.iter().map(|i| i.text.as_str()).collect();
+    let texts: Vec<&str> = s.main.items.iter().map(|i| i.text.or_marker()).collect();
     assert_eq!(texts[0], "before");
     assert!(
         texts[1].contains("line 2") && texts[1].contains("skipped"),
@@ -304,7 +304,9 @@ fn a_long_run_of_garbage_is_held_as_one_row() {
     assert_eq!(s.problems.len(), run + 1);
     let held = &s.main.items[run];
     assert!(
-        held.text.contains("5000 unreadable lines in a row"),
+        held.text
+            .or_marker()
+            .contains("5000 unreadable lines in a row"),
         "{}",
         held.text
     );

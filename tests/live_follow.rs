@@ -38,7 +38,7 @@ fn summary(s: &Session) -> Vec<(String, Option<String>, String)> {
             (
                 i.kind.as_str().to_owned(),
                 i.uuid.as_deref().map(str::to_owned),
-                i.text.clone(),
+                i.text.or_marker().to_owned(),
             )
         })
         .collect()

@@ -64,6 +64,10 @@ fn assert_alike(path: &Path) -> (usize, usize) {
     let mut texts_in_file = 0;
     for (x, y) in ia.iter().zip(&ib) {
         assert_eq!(x.text.get(), Some(&*b.item_text(y)), "{}", path.display());
+        assert_eq!(a.call_input(x), b.call_input(y), "{}", path.display());
+        if let Detail::Call(c) = &y.detail {
+            texts_in_file += usize::from(c.input.missing());
+        }
         texts_in_file += usize::from(y.text.missing());
     }
     let (ra, rb) = (results(&a), results(&b));
@@ -133,6 +137,15 @@ fn awkward_results() -> Vec<u8> {
         pair(&mut lines, &mut n, json!(t));
         pair(&mut lines, &mut n, json!([{"type":"text","text":t}]));
     }
+    // a call whose input is long: it stays in the file too
+    lines.push(
+        json!({"type":"assistant","uuid":"w1","sessionId":"s",
+               "message":{"id":"mw1","role":"assistant",
+                          "content":[{"type":"tool_use","id":"w1","name":"Write",
+                                      "input":{"file_path":"/tmp/wide.rs",
+                                               "content":long("fn main() { \u{1b}[1m println!(\"hi\\n\") } \u{202e}")}}]}})
+        .to_string(),
+    );
     // several blocks: held (their placeholders are not in the line)
     pair(
         &mut lines,
@@ -365,6 +378,11 @@ fn search_finds_in_the_file_what_it_finds_in_memory() {
         "thinking thought",
         "bidi",
         "U+202E>bidi",
+        "println",
+        "wide.rs",
+        "/tmp/wide",
+        "println!(\"hi",
+        "hi\\n",
     ];
     for q in queries {
         assert_eq!(
@@ -376,6 +394,16 @@ fn search_finds_in_the_file_what_it_finds_in_memory() {
     // the escape sequence is not part of the text
     assert!(!ccv::app::search::find_all(&b, "red and").is_empty());
     assert!(!ccv::app::search::find_all(&b, "esc red").is_empty());
+    // in a call's input left in the file
+    assert!(!ccv::app::search::find_all(&b, "println").is_empty());
+    let write = items(&b)
+        .into_iter()
+        .find_map(|i| match &i.detail {
+            Detail::Call(c) if c.name == "Write" => Some(c),
+            _ => None,
+        })
+        .expect("the Write call");
+    assert!(write.input.missing());
 }
 
 #[test]

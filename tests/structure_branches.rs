@@ -48,7 +48,7 @@ fn rows(s: &Session) -> Vec<(String, bool)> {
         .items
         .iter()
         .filter(|i| matches!(i.kind, Kind::User | Kind::Assistant))
-        .map(|i| (i.text.clone(), i.off_branch))
+        .map(|i| (i.text.or_marker().to_owned(), i.off_branch))
         .collect()
 }
 

@@ -252,7 +252,7 @@ fn queued_prompts_are_shown_as_user_rows() {
         .items
         .iter()
         .filter(|i| i.kind == ccv::model::Kind::User)
-        .map(|i| (i.text.as_str(), i.flags.queued))
+        .map(|i| (i.text.or_marker(), i.flags.queued))
         .collect();
     assert_eq!(
         users,

@@ -56,7 +56,7 @@ fn marks_follow_the_findings() {
     let user = id(&|i| i.kind == Kind::User);
     let orphan = id(&|i| i.kind == Kind::ToolResult);
     let lost = id(&|i| {
-        i.text.contains("make")
+        i.text.or_marker().contains("make")
             || matches!(&i.detail, ccv::model::Detail::Call(c) if c.name == "Bash")
     });
     let pending = id(&|i| matches!(&i.detail, ccv::model::Detail::Call(c) if c.name == "Read"));

@@ -244,6 +244,7 @@ fn a_row_taller_than_the_screen_scrolls_line_by_line() {
         .max_by_key(|&r| {
             s.session.main.items[s.rows[r].index as usize]
                 .text
+                .or_marker()
                 .lines()
                 .count()
         })

@@ -140,7 +140,7 @@ fn summarisers_get_rows_by_their_compaction_and_at_the_end() {
     assert_eq!(a, abc);
     let above = s.rows[at - 1];
     let item = &s.session.main.items[above.index as usize];
-    assert!(item.text.contains("compacted"), "{}", item.text);
+    assert!(item.text.or_marker().contains("compacted"), "{}", item.text);
     // the other one closes the transcript
     assert_eq!(rows[1], (s.rows.len() - 1, xyz));
     // both fold open into their own rows, and closed again
@@ -157,6 +157,7 @@ fn summarisers_get_rows_by_their_compaction_and_at_the_end() {
         assert!(
             t.items[next.index as usize]
                 .text
+                .or_marker()
                 .starts_with(expected_first)
         );
     }

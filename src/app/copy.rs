@@ -122,19 +122,18 @@ impl State {
             Some(Detail::Call(c)) => Some(&**c),
             _ => None,
         };
-        let input = || -> serde_json::Value {
-            call.and_then(|c| serde_json::from_str(c.input.get()).ok())
-                .unwrap_or_default()
-        };
+        let raw_input = item.map(|i| self.session.call_input(i)).unwrap_or_default();
+        let input =
+            || -> serde_json::Value { serde_json::from_str(&raw_input).unwrap_or_default() };
         let part: Result<(String, &str), &str> = match key {
             'c' | 'i' => match call {
-                Some(c) => {
+                Some(_) => {
                     let v = input();
                     match v.get("command").and_then(|c| c.as_str()) {
                         Some(cmd) => Ok((cmd.to_owned(), "the command")),
                         None => Ok((
                             serde_json::to_string_pretty(&v)
-                                .unwrap_or_else(|_| c.input.get().to_owned()),
+                                .unwrap_or_else(|_| raw_input.to_string()),
                             "the input",
                         )),
                     }

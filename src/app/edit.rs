@@ -42,8 +42,9 @@ impl State {
     pub(crate) fn edit_file(&mut self) {
         let call = self.rows.get(self.selected).and_then(|r| {
             let t = self.session.transcript_checked(r.agent)?;
-            match &t.items.get(r.index as usize)?.detail {
-                Detail::Call(c) => Some(c),
+            let item = t.items.get(r.index as usize)?;
+            match &item.detail {
+                Detail::Call(c) => Some((item, c)),
                 _ => None,
             }
         });
@@ -51,8 +52,9 @@ impl State {
             self.message = Some("F opens the file of a tool call: select one".into());
             return;
         };
+        let (item, call) = call;
         let input: serde_json::Value =
-            serde_json::from_str(call.input.get()).unwrap_or(serde_json::Value::Null);
+            serde_json::from_str(&self.session.call_input(item)).unwrap_or(serde_json::Value::Null);
         let text = |k: &str| input.get(k).and_then(|v| v.as_str());
         let Some(name) = crate::model::item::named_file(&input) else {
             self.message = Some(format!(

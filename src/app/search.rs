@@ -125,6 +125,18 @@ pub fn item_matches(session: &Session, item: &Item, q: &Query) -> bool {
     let own = searched(session, (item.source, item.line), &item.text, q, || {
         item.search_text()
     });
+    // the values of an input left in the file (the held ones are in `own`)
+    let input = match &item.detail {
+        Detail::Call(c) if c.input.missing() => {
+            let raw = searched(session, (item.source, item.line), &c.input, q, || "".into());
+            let mut values = String::new();
+            if !raw.is_empty() {
+                crate::model::item::json_values(&raw, &mut values);
+            }
+            crate::model::text::sanitize(&values).into_owned()
+        }
+        _ => String::new(),
+    };
     let result = match &item.detail {
         Detail::Call(c) => c.result.as_ref(),
         Detail::OrphanResult(r) => Some(&**r),
@@ -133,9 +145,9 @@ pub fn item_matches(session: &Session, item: &Item, q: &Query) -> bool {
     match result {
         Some(r) => {
             let out = searched(session, (r.source, r.line), &r.text, q, || r.search_text());
-            q.matches_any_of(&[&own, &out])
+            q.matches_any_of(&[&own, &input, &out])
         }
-        None => q.matches(&own),
+        None => q.matches_any_of(&[&own, &input]),
     }
 }
 

@@ -394,8 +394,9 @@ impl Page<'_> {
 
     /// What the call was asked: a command, a diff, a file's content, else
     /// its JSON.
-    fn input(&mut self, _item: &Item, c: &ToolCall) {
-        let v: serde_json::Value = serde_json::from_str(c.input.get()).unwrap_or_default();
+    fn input(&mut self, item: &Item, c: &ToolCall) {
+        let v: serde_json::Value =
+            serde_json::from_str(&self.session.call_input(item)).unwrap_or_default();
         let s = |k: &str| v.get(k).and_then(|x| x.as_str());
         let path = crate::model::item::named_file(&v).unwrap_or("");
         let mut html = String::new();

@@ -189,7 +189,7 @@ impl Session {
             && let Detail::Call(c) = &mut t.items[idx].detail
         {
             c.agent = Some(agent);
-            kind = input_str(c.input.get(), "subagent_type")
+            kind = input_str(c.input.or_marker(), "subagent_type")
                 .or_else(|| c.result.as_ref()?.extra.as_ref()?.agent_type.clone());
         }
         let a = &mut self.agents[agent as usize];
@@ -226,7 +226,7 @@ impl Session {
             .take(5000)
             .find_map(|it| match &it.detail {
                 Detail::Call(c) if c.category == Category::Subagent && c.agent.is_none() => {
-                    (task_prompt(c.input.get()).as_deref() == Some(prompt.as_str()))
+                    (task_prompt(c.input.or_marker()).as_deref() == Some(prompt.as_str()))
                         .then_some(it.id)
                 }
                 _ => None,
@@ -248,7 +248,7 @@ impl Session {
         if c.category != Category::Subagent {
             return;
         }
-        let Some(p) = task_prompt(c.input.get()) else {
+        let Some(p) = task_prompt(c.input.or_marker()) else {
             return;
         };
         let id = t.items[idx].id;

@@ -6,7 +6,7 @@ use super::item::*;
 use super::raw::{Block, Content, RawEntry};
 use super::session::{Outcome, Session, Target, push_unique};
 use super::summary::call_summary;
-use serde_json::value::RawValue;
+use std::borrow::Cow;
 
 impl Session {
     pub(super) fn ingest_assistant(
@@ -144,11 +144,14 @@ impl Session {
                 let reused =
                     !id.is_empty() && self.transcript_mut(target).tool_call_index(&id).is_some();
                 let name = b.name.as_deref().unwrap_or("?").to_owned();
-                let input: Box<RawValue> = match b.input {
-                    Some(r) => r.to_owned(),
-                    None => empty_object(),
+                let raw = b.input.map_or("{}", |r| r.get());
+                let summary = call_summary(&name, raw);
+                // a subagent's prompt is read again as its transcript comes
+                let input = if matches!(name.as_str(), "Task" | "Agent") {
+                    raw.into()
+                } else {
+                    self.text_in_file(source, Cow::Borrowed(raw))
                 };
-                let summary = call_summary(&name, input.get());
                 let mut item = self.envelope_item(Kind::ToolCall, source, line, e);
                 if reused {
                     // shown as its own row, and flagged
@@ -194,8 +197,4 @@ impl Session {
         }
         true
     }
-}
-
-fn empty_object() -> Box<RawValue> {
-    serde_json::from_str("{}").unwrap_or_else(|_| unreachable!("a literal empty object parses"))
 }

@@ -3,7 +3,6 @@
 use super::branch::Uuid;
 use super::raw::{Hunk, ToolUseResult, Usage};
 use super::stored::Text;
-use serde_json::value::RawValue;
 
 /// The kind of a display row. One per content block (or per line for lines
 /// that have no blocks).
@@ -147,8 +146,9 @@ pub enum Detail {
 pub struct ToolCall {
     pub id: String,
     pub name: String,
-    /// The call's `input`, as raw JSON.
-    pub input: Box<RawValue>,
+    /// The call's `input`, as raw JSON. A big one of the viewer's session
+    /// stays in the file (see [`super::stored`]).
+    pub input: Text,
     pub category: Category,
     /// The call's most telling argument: a path, command, pattern, URL...
     pub summary: String,
@@ -421,14 +421,18 @@ impl Item {
     fn raw_search_text(&self) -> std::borrow::Cow<'_, str> {
         match &self.detail {
             Detail::Call(c) => {
-                let mut s = String::with_capacity(c.input.get().len() + 64);
+                let mut s = String::with_capacity(c.input.len() + 64);
                 for part in [self.text.or_marker(), &c.name, &c.summary] {
                     if !part.is_empty() {
                         s.push_str(part);
                         s.push('\n');
                     }
                 }
-                json_values(c.input.get(), &mut s);
+                // an input left in the file is searched on its own (see
+                // `app::search::item_matches`)
+                if let Some(input) = c.input.get() {
+                    json_values(input, &mut s);
+                }
                 s.into()
             }
             Detail::OrphanResult(r) if self.text.is_empty() => r.text.or_marker().into(),

@@ -129,6 +129,18 @@ impl From<&str> for Text {
     }
 }
 
+impl PartialEq<&str> for Text {
+    fn eq(&self, other: &&str) -> bool {
+        self.get() == Some(*other)
+    }
+}
+
+impl std::fmt::Display for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.or_marker())
+    }
+}
+
 /// The hash a stored text is checked with.
 pub fn check(text: &str) -> u64 {
     let mut h = rustc_hash::FxHasher::default();
@@ -176,6 +188,11 @@ fn text_in_entry(entry: super::raw::RawEntry<'_>, stored: &Stored, outer: bool) 
         Some(Content::Blocks(blocks)) => {
             for b in blocks {
                 if let Some(t) = b.text.as_deref().or(b.thinking.as_deref())
+                    && is(t)
+                {
+                    return Some(t.to_owned());
+                }
+                if let Some(t) = b.input.map(|r| r.get())
                     && is(t)
                 {
                     return Some(t.to_owned());
@@ -315,10 +332,11 @@ pub struct Filled {
     bytes: usize,
 }
 
-/// Which text of a row: its own, or its call's result.
+/// Which text of a row: its own, its call's input or its call's result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Part {
     Item,
+    Input,
     Result,
 }
 
@@ -345,6 +363,15 @@ impl super::Session {
     /// A row's text, read back from its file when it was left there.
     pub fn item_text<'a>(&'a self, item: &'a super::Item) -> Cow<'a, str> {
         self.text_back((item.source, item.line), &item.text)
+    }
+
+    /// The `input` of the call `item` is (raw JSON), read back when left
+    /// in the file; empty when `item` is no call.
+    pub fn call_input<'a>(&'a self, item: &'a super::Item) -> Cow<'a, str> {
+        match &item.detail {
+            super::Detail::Call(c) => self.text_back((item.source, item.line), &c.input),
+            _ => Cow::Borrowed(""),
+        }
     }
 
     /// `text`, of line `line` of `source`, read back when left in the file.
@@ -393,7 +420,7 @@ impl super::Session {
     pub fn fill_texts(&mut self, rows: &[(Option<u32>, super::ItemId)]) -> Vec<super::ItemId> {
         let mut done = Vec::new();
         for &(agent, id) in rows {
-            for part in [Part::Item, Part::Result] {
+            for part in [Part::Item, Part::Input, Part::Result] {
                 let text = match self.text_ref(agent, id, part) {
                     Some((at, t)) if t.missing() => self.text_back(at, t).into_owned(),
                     _ => continue,
@@ -407,7 +434,7 @@ impl super::Session {
                 }
             }
         }
-        while self.filled.bytes > FILLED_MAX && self.filled.order.len() > 2 * rows.len() {
+        while self.filled.bytes > FILLED_MAX && self.filled.order.len() > 3 * rows.len() {
             let Some((agent, id, part)) = self.filled.order.pop_front() else {
                 break;
             };
@@ -440,6 +467,7 @@ impl super::Session {
         let item = t.items.get(t.index_of(id)?)?;
         match (part, &item.detail) {
             (Part::Item, _) => Some(((item.source, item.line), &item.text)),
+            (Part::Input, super::Detail::Call(c)) => Some(((item.source, item.line), &c.input)),
             (Part::Result, super::Detail::Call(c)) => {
                 let r = c.result.as_ref()?;
                 Some(((r.source, r.line), &r.text))
@@ -457,6 +485,7 @@ impl super::Session {
         let item = t.items.get_mut(i)?;
         match (part, &mut item.detail) {
             (Part::Item, _) => Some(&mut item.text),
+            (Part::Input, super::Detail::Call(c)) => Some(&mut c.input),
             (Part::Result, super::Detail::Call(c)) => c.result.as_mut().map(|r| &mut r.text),
             _ => None,
         }

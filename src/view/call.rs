@@ -133,7 +133,7 @@ pub fn fold(mut lines: Vec<Line<'static>>, n: usize) -> Vec<Line<'static>> {
 }
 
 fn input(c: &ToolCall) -> Value {
-    serde_json::from_str(c.input.get()).unwrap_or(Value::Null)
+    serde_json::from_str(c.input.shown()).unwrap_or(Value::Null)
 }
 
 fn str_field<'a>(v: &'a Value, k: &str) -> &'a str {

@@ -79,7 +79,7 @@ fn text_in_file(s: &State, row: &crate::rows::Row, open: bool) -> Option<crate::
         .get(row.index as usize)?;
     let output = match (&item.detail, row.kind) {
         (Detail::Call(c), crate::rows::RowKind::Call { .. }) => {
-            open && c.result.as_ref().is_some_and(|r| r.text.missing())
+            open && (c.input.missing() || c.result.as_ref().is_some_and(|r| r.text.missing()))
         }
         _ => false,
     };

@@ -566,7 +566,7 @@ fn subagent_summary(session: &Session, agent: u32, call_item: &Item) -> String {
         .map(sanitize)
         .map(|s| s.into_owned())
         .or_else(|| match &call_item.detail {
-            Detail::Call(c) => serde_json::from_str::<serde_json::Value>(c.input.get())
+            Detail::Call(c) => serde_json::from_str::<serde_json::Value>(c.input.shown())
                 .ok()
                 .and_then(|v| {
                     v.get("subagent_type")?
