@@ -136,8 +136,8 @@ impl Session {
         if !ag.compact {
             return None;
         }
-        let first = ag.transcript.threads.nodes.first()?;
-        let parent = self.main.threads.node(first.parent_uuid.as_deref()?)?;
+        let first = ag.transcript.threads.parent_uuid(0)?;
+        let parent = self.main.threads.node(first)?;
         let after = self.main.threads.nodes.get(parent as usize)?.line;
         let is_compaction = |i: &&Item| {
             i.kind == Kind::Compaction

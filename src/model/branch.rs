@@ -41,8 +41,8 @@ impl Role {
 #[derive(Debug)]
 pub struct Node {
     pub uuid: Uuid,
-    /// `parentUuid`, or `logicalParentUuid` across a compact boundary.
-    pub parent_uuid: Option<Uuid>,
+    /// The node of `parentUuid` (or `logicalParentUuid` across a compact
+    /// boundary), when read; else [`Threads::parent_uuid`] has the uuid.
     pub parent: Option<u32>,
     pub role: Role,
     pub source: u16,
@@ -64,6 +64,9 @@ pub struct Threads {
     index: HashMap<Uuid, u32>,
     /// Children that arrived before their parent: parent uuid -> children.
     waiting: HashMap<Uuid, Vec<u32>>,
+    /// The parent uuid of each node whose parent is not read (yet): most
+    /// nodes have their parent's, and a field of each node cost 16 bytes.
+    unread_parent: HashMap<u32, Uuid>,
     pub repeats: Vec<Repeat>,
     on_chain: Vec<bool>,
     off: Vec<bool>,
@@ -96,7 +99,15 @@ impl Threads {
     /// The kept uuid of node `n` and of its parent.
     pub fn uuids(&self, n: u32) -> Option<(&Uuid, Option<&Uuid>)> {
         let node = self.nodes.get(n as usize)?;
-        Some((&node.uuid, node.parent_uuid.as_ref()))
+        Some((&node.uuid, self.parent_uuid(n)))
+    }
+
+    /// The parent uuid node `n` names, read or not.
+    pub fn parent_uuid(&self, n: u32) -> Option<&Uuid> {
+        match self.nodes.get(n as usize)?.parent {
+            Some(p) => Some(&self.nodes.get(p as usize)?.uuid),
+            None => self.unread_parent.get(&n),
+        }
     }
 
     pub fn leaf(&self) -> Option<u32> {
@@ -137,18 +148,14 @@ impl Threads {
         }
         let parent = parent.filter(|p| *p != uuid);
         let parent_idx = parent.and_then(|p| self.index.get(p).copied());
-        let parent_uuid = match (parent, parent_idx) {
-            (_, Some(p)) => Some(self.nodes[p as usize].uuid.clone()),
-            (Some(p), None) => {
-                let p = match self.waiting.get_key_value(p) {
-                    Some((shared, _)) => shared.clone(),
-                    None => Uuid::from(p),
-                };
-                self.waiting.entry(p.clone()).or_default().push(n);
-                Some(p)
-            }
-            (None, None) => None,
-        };
+        if let (Some(p), None) = (parent, parent_idx) {
+            let p = match self.waiting.get_key_value(p) {
+                Some((shared, _)) => shared.clone(),
+                None => Uuid::from(p),
+            };
+            self.waiting.entry(p.clone()).or_default().push(n);
+            self.unread_parent.insert(n, p);
+        }
         // children waiting for their parent are rare: most lines skip the
         // lookups for them
         let waited = !self.waiting.is_empty();
@@ -158,7 +165,6 @@ impl Threads {
         };
         self.nodes.push(Node {
             uuid: uuid.clone(),
-            parent_uuid,
             parent: parent_idx,
             role,
             source,
@@ -172,6 +178,7 @@ impl Threads {
             // A parent written after its children: rare, re-derive.
             for k in kids {
                 self.nodes[k as usize].parent = Some(n);
+                self.unread_parent.remove(&k);
             }
             return self.recompute_if_changed();
         }
@@ -481,11 +488,14 @@ impl Threads {
         found
     }
 
-    /// Nodes whose parent uuid is not in this transcript.
-    pub fn dangling(&self) -> impl Iterator<Item = &Node> {
-        self.nodes
-            .iter()
-            .filter(|n| n.parent.is_none() && n.parent_uuid.is_some())
+    /// Nodes whose parent uuid is not in this transcript, with that uuid,
+    /// in file order.
+    pub fn dangling(&self) -> Vec<(&Node, &Uuid)> {
+        let mut out: Vec<(u32, &Uuid)> = self.unread_parent.iter().map(|(&n, p)| (n, p)).collect();
+        out.sort_unstable_by_key(|&(n, _)| n);
+        out.into_iter()
+            .filter_map(|(n, p)| Some((self.nodes.get(n as usize)?, p)))
+            .collect()
     }
 }
 

@@ -116,8 +116,8 @@ fn check_transcript(
             .map(|i| i.id)
     };
     let threads = &t.threads;
-    for n in threads.dangling() {
-        let parent = n.parent_uuid.as_deref().unwrap_or("");
+    for (n, parent) in threads.dangling() {
+        let parent: &str = parent;
         // A subagent file's first line may point into the session file
         // (the compaction summariser does).
         if agent.is_some() && session.main.threads.node(parent).is_some() {

@@ -223,7 +223,7 @@ impl FiguresSum {
         for (m, at) in t.messages.iter().zip(dated) {
             let Some(u) = &m.usage else { continue };
             // seen in an earlier part: its later line's usage replaces it
-            if let Some(old) = self.counted.remove(&m.id) {
+            if let Some(old) = self.counted.remove(&*m.id) {
                 let c = prices.cost(old.model.as_deref(), &old.usage);
                 f.tokens.sub_usage(&old.usage);
                 f.cost.sub(c);
@@ -247,10 +247,10 @@ impl FiguresSum {
             s.tokens.add_usage(u);
             s.cost.add(c);
             self.counted.insert(
-                m.id.clone(),
+                m.id.to_string(),
                 Counted {
                     usage: *u,
-                    model: m.model.clone(),
+                    model: m.model.as_deref().map(str::to_owned),
                     at,
                     agent,
                 },

@@ -384,8 +384,10 @@ pub struct PromptInfo {
 /// One assistant API response, possibly spread over several lines.
 #[derive(Debug, Clone)]
 pub struct Message {
-    pub id: String,
-    pub model: Option<String>,
+    /// Shared with the index of messages by id.
+    pub id: std::sync::Arc<str>,
+    /// Shared with the message before when the same (most are).
+    pub model: Option<std::sync::Arc<str>>,
     pub usage: Option<Usage>,
     /// Index of its last block item, for merging lines that come later.
     pub last_item: usize,

@@ -324,7 +324,7 @@ impl Tracker {
         };
         let uuid = &*node.uuid;
         let key = (node.source, node.line);
-        if let (None, Some(p)) = (node.parent, node.parent_uuid.as_deref()) {
+        if let (None, Some(p)) = (node.parent, t.threads.parent_uuid(n).map(|p| &**p)) {
             self.track(agent)
                 .waiting
                 .entry(p.into())

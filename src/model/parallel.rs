@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex};
 /// the session itself: the viewer of a 100 MB session peaked at 69 MB
 /// with 1 MB chunks, 65 MB with 512 KB, 59 MB with 256 KB, and its load
 /// took no longer.
-const CHUNK: usize = 1 << 18;
+const CHUNK: usize = 1 << 17;
 
 /// Files up to this size are read on one thread: starting workers costs
 /// more than they save.

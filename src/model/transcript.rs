@@ -17,7 +17,7 @@ pub struct Transcript {
     pub totals: Usage,
     /// What those messages cost (see [`super::price`]).
     pub cost: super::price::Cost,
-    msg_index: HashMap<String, u32>,
+    msg_index: HashMap<std::sync::Arc<str>, u32>,
     /// The first call of each `tool_use_id`.
     tool_index: HashMap<String, usize>,
     /// Later calls that reuse an id (rare; see `Collision::ToolUseId`).
@@ -163,13 +163,20 @@ impl Transcript {
             self.cost
                 .add(super::price::PriceTable::active().cost(model, u));
         }
+        let model = model.map(
+            |m| match self.messages.last().and_then(|l| l.model.clone()) {
+                Some(last) if *last == *m => last,
+                _ => std::sync::Arc::from(m),
+            },
+        );
+        let id: std::sync::Arc<str> = id.into();
+        self.msg_index.insert(id.clone(), m);
         self.messages.push(Message {
-            id: id.to_owned(),
-            model: model.map(str::to_owned),
+            id,
+            model,
             usage,
             last_item: usize::MAX,
         });
-        self.msg_index.insert(id.to_owned(), m);
         m
     }
 
