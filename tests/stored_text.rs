@@ -137,6 +137,20 @@ fn awkward_results() -> Vec<u8> {
         pair(&mut lines, &mut n, json!(t));
         pair(&mut lines, &mut n, json!([{"type":"text","text":t}]));
     }
+    // prompts: a string, a block, and two blocks joined (held)
+    for (i, content) in [
+        json!(long("prompt as a string \u{1b}[2J")),
+        json!([{"type":"text","text":long("prompt as a block")}]),
+        json!([{"type":"text","text":long("first half")},{"type":"text","text":long("second half")}]),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        lines.push(
+            json!({"type":"user","uuid":format!("p{i}"),"sessionId":"s","message":{"role":"user","content":content}})
+                .to_string(),
+        );
+    }
     // a call whose input is long: it stays in the file too
     lines.push(
         json!({"type":"assistant","uuid":"w1","sessionId":"s",
@@ -378,6 +392,10 @@ fn search_finds_in_the_file_what_it_finds_in_memory() {
         "thinking thought",
         "bidi",
         "U+202E>bidi",
+        "prompt as",
+        "half second",
+        "half\nsecond",
+        "2J",
         "println",
         "wide.rs",
         "/tmp/wide",

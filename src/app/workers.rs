@@ -11,7 +11,7 @@ use std::sync::mpsc::Sender;
 use std::time::Duration;
 
 /// How much of the end of a big file the first frame is built from.
-pub const PREVIEW_BYTES: u64 = 2 << 20;
+pub const PREVIEW_BYTES: u64 = 1 << 20;
 
 pub fn spawn_input(tx: Sender<AppEvent>) {
     std::thread::spawn(move || {

@@ -44,13 +44,15 @@ impl Session {
         };
         match content {
             Some(Content::Text(t)) => {
-                shown = self.user_text(&at, &t, Vec::new());
+                shown = self.user_text(&at, &t, Vec::new(), true);
             }
             Some(Content::Blocks(blocks)) => {
                 // Text and image blocks of one prompt make one row; any
                 // other block ends the prompt so far.
                 let mut prompt = String::new();
                 let mut images = Vec::new();
+                // the prompt is one string of the line (not pieces joined)
+                let mut pieces = 0;
                 for b in blocks {
                     let kind = b.kind.as_deref().unwrap_or("");
                     let text = b.text.as_deref().unwrap_or("");
@@ -64,6 +66,7 @@ impl Session {
                             prompt.push('\n');
                         }
                         prompt.push_str(&document_placeholder(&b));
+                        pieces += 2;
                         shown = true;
                         continue;
                     }
@@ -72,13 +75,14 @@ impl Session {
                             prompt.push('\n');
                         }
                         prompt.push_str(text);
+                        pieces += 1;
                         shown = true;
                         continue;
                     }
-                    self.flush_prompt(&at, &mut prompt, &mut images);
+                    self.flush_prompt(&at, &mut prompt, &mut images, &mut pieces);
                     match kind {
                         "text" => {
-                            shown |= self.user_text(&at, text, Vec::new());
+                            shown |= self.user_text(&at, text, Vec::new(), true);
                         }
                         "tool_result" => {
                             shown |= self.tool_result(target, source, line, at.e, b, tur.take());
@@ -89,7 +93,7 @@ impl Session {
                         }
                     }
                 }
-                self.flush_prompt(&at, &mut prompt, &mut images);
+                self.flush_prompt(&at, &mut prompt, &mut images, &mut pieces);
             }
             _ => {}
         }
@@ -100,17 +104,32 @@ impl Session {
         }
     }
 
-    fn flush_prompt(&mut self, at: &Origin<'_, '_>, text: &mut String, images: &mut Vec<Image>) {
+    fn flush_prompt(
+        &mut self,
+        at: &Origin<'_, '_>,
+        text: &mut String,
+        images: &mut Vec<Image>,
+        pieces: &mut u32,
+    ) {
+        let whole = std::mem::take(pieces) == 1;
         if text.is_empty() && images.is_empty() {
             return;
         }
         let t = std::mem::take(text);
-        self.user_text(at, &t, std::mem::take(images));
+        self.user_text(at, &t, std::mem::take(images), whole);
     }
 
     /// One row for a user text; false when there is nothing to show (an
-    /// empty command output).
-    fn user_text(&mut self, at: &Origin<'_, '_>, text: &str, images: Vec<Image>) -> bool {
+    /// empty command output). `whole`: `text` is one string of the line
+    /// as written (a prompt made of pieces is held: it cannot be found
+    /// again in its line).
+    fn user_text(
+        &mut self,
+        at: &Origin<'_, '_>,
+        text: &str,
+        images: Vec<Image>,
+        whole: bool,
+    ) -> bool {
         let Origin {
             target,
             source,
@@ -147,14 +166,18 @@ impl Session {
             }
             UserText::Prompt => {
                 let mut item = self.envelope_item(Kind::User, source, line, e);
-                let mut t = text.to_owned();
-                for img in &images {
-                    if !t.is_empty() {
-                        t.push('\n');
+                item.text = if images.is_empty() && whole {
+                    self.text_in_file(source, Cow::Borrowed(text))
+                } else {
+                    let mut t = text.to_owned();
+                    for img in &images {
+                        if !t.is_empty() {
+                            t.push('\n');
+                        }
+                        t.push_str(&img.placeholder());
                     }
-                    t.push_str(&img.placeholder());
-                }
-                item.text = t.into();
+                    t.into()
+                };
                 let files = mentioned_files(text);
                 if let Target::Agent(a) = target
                     && self.agents[a as usize].prompt.is_none()

@@ -228,6 +228,9 @@ pub struct LineReader {
 /// Bytes read at once when a line fits.
 const WINDOW: usize = 512 * 1024;
 
+/// Bytes read at once for a line read on its own (the rows of a frame).
+const SMALL_WINDOW: usize = 16 * 1024;
+
 impl LineReader {
     /// The line at `at` (`len` bytes) of `source`, whose file is `path`.
     /// `None` when the file cannot be opened or is shorter now.
@@ -250,8 +253,17 @@ impl LineReader {
             self.files[i] = Some((path.to_owned(), f));
         }
         let (_, f) = self.files[i].as_ref()?;
+        // reading on from the last window (a search, an export): a big
+        // one; else (the rows of a frame) a small one, not held long
+        let onward = self
+            .window_at
+            .is_some_and(|(s, w)| s == source && at >= w && at - w <= 2 * WINDOW as u64);
+        let size = if onward { WINDOW } else { SMALL_WINDOW };
         self.window.clear();
-        self.window.resize(len.max(WINDOW), 0);
+        if !onward {
+            self.window.shrink_to(size.max(len));
+        }
+        self.window.resize(len.max(size), 0);
         self.window_at = None;
         let n = super::parallel::fill_at(f, &mut self.window, at).ok()?;
         self.window.truncate(n);
