@@ -182,6 +182,12 @@ pub struct Session {
 
 pub const MAIN: u16 = 0;
 
+/// Where a line is in its file, for texts left there (`model::stored`).
+fn place(base: u64, line: &super::lines::Line<'_>) -> Option<(u64, u32)> {
+    let len = u32::try_from(line.bytes.len()).ok()?;
+    Some((base + line.offset, len))
+}
+
 /// A session id safe to make a file name of (`<id>.jsonl`) or to pass to
 /// `claude --resume`: letters, digits, `-` and `_`.
 pub fn is_session_id(id: &str) -> bool {
@@ -383,9 +389,7 @@ impl Session {
                     a.offset == line.offset && a.len == line.bytes.len() && !a.entries.is_empty()
                 })
                 .map(|a| &mut a.entries);
-            self.line_at = u32::try_from(line.bytes.len())
-                .ok()
-                .map(|len| (base + line.offset, len));
+            self.line_at = place(base, &line);
             match decoded {
                 Some(entries) => self.ingest_decoded(source, line.number, entries),
                 None => self.ingest_line(source, line.number, line.bytes),
@@ -414,9 +418,7 @@ impl Session {
                 .iter()
                 .all(|p| p.recovered);
             if clean {
-                self.line_at = u32::try_from(tail.bytes.len())
-                    .ok()
-                    .map(|len| (base + tail.offset, len));
+                self.line_at = place(base, &tail);
                 self.ingest_line(source, tail.number, tail.bytes);
                 self.line_at = None;
                 splitter.consume_tail();
@@ -434,9 +436,7 @@ impl Session {
             match tail.overlong {
                 Some(len) => self.ingest_overlong(source, tail.number, len),
                 None => {
-                    self.line_at = u32::try_from(tail.bytes.len())
-                        .ok()
-                        .map(|len| (base + tail.offset, len));
+                    self.line_at = place(base, &tail);
                     self.ingest_line(source, tail.number, tail.bytes);
                     self.line_at = None;
                 }

@@ -33,31 +33,44 @@ pub struct Stored {
 }
 
 /// The text of a row or of a tool result: held, or in the session file
-/// (see the module).
-#[derive(Debug, Default, Clone)]
-pub struct Text {
-    /// The text when held, or the copy read back while it is on screen.
-    text: String,
-    stored: Option<Stored>,
+/// (see the module). As small as a `String`: rows hold one or three.
+#[derive(Debug, Clone)]
+pub enum Text {
+    Held(String),
+    InFile(Box<InFile>),
+}
+
+/// A text in the file, and its copy while it is read back.
+#[derive(Debug, Clone)]
+pub struct InFile {
+    pub stored: Stored,
+    loaded: String,
+}
+
+impl Default for Text {
+    fn default() -> Self {
+        Text::Held(String::new())
+    }
 }
 
 impl Text {
     pub fn held(text: String) -> Self {
-        Text { text, stored: None }
+        Text::Held(text)
     }
 
     pub fn in_file(stored: Stored) -> Self {
-        Text {
-            text: String::new(),
-            stored: Some(stored),
-        }
+        Text::InFile(Box::new(InFile {
+            stored,
+            loaded: String::new(),
+        }))
     }
 
     /// The text, unless it is in the file and not read back.
     pub fn get(&self) -> Option<&str> {
-        match self.stored {
-            Some(_) if self.text.is_empty() => None,
-            _ => Some(&self.text),
+        match self {
+            Text::Held(t) => Some(t),
+            Text::InFile(f) if f.loaded.is_empty() => None,
+            Text::InFile(f) => Some(&f.loaded),
         }
     }
 
@@ -77,7 +90,10 @@ impl Text {
 
     /// In the file (read back or not).
     pub fn stored(&self) -> Option<Stored> {
-        self.stored
+        match self {
+            Text::Held(_) => None,
+            Text::InFile(f) => Some(f.stored),
+        }
     }
 
     /// In the file and not read back.
@@ -87,7 +103,10 @@ impl Text {
 
     /// Its length in bytes, read back or not.
     pub fn len(&self) -> usize {
-        self.stored.map_or(self.text.len(), |s| s.text_len as usize)
+        match self {
+            Text::Held(t) => t.len(),
+            Text::InFile(f) => f.stored.text_len as usize,
+        }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -96,24 +115,22 @@ impl Text {
 
     /// Blank (only whitespace). A text left in the file never is.
     pub fn is_blank(&self) -> bool {
-        self.stored.is_none() && self.text.trim().is_empty()
+        matches!(self, Text::Held(t) if t.trim().is_empty())
     }
 
     /// Gives a text in the file its read-back copy.
     pub fn fill(&mut self, text: String) {
-        if self.stored.is_some() {
-            self.text = text;
+        if let Text::InFile(f) = self {
+            f.loaded = text;
         }
     }
 
     /// Lets go of a read-back copy. Returns the bytes freed.
     pub fn release(&mut self) -> usize {
-        if self.stored.is_none() {
-            return 0;
+        match self {
+            Text::Held(_) => 0,
+            Text::InFile(f) => std::mem::take(&mut f.loaded).len(),
         }
-        let n = self.text.len();
-        self.text = String::new();
-        n
     }
 }
 
@@ -454,16 +471,6 @@ impl super::Session {
             self.filled.bytes = self.filled.bytes.saturating_sub(freed);
         }
         done
-    }
-
-    /// Lets go of every read-back copy.
-    pub fn release_texts(&mut self) {
-        for (agent, id, part) in std::mem::take(&mut self.filled.order) {
-            if let Some(t) = self.text_mut(agent, id, part) {
-                t.release();
-            }
-        }
-        self.filled.bytes = 0;
     }
 
     fn text_ref(
