@@ -29,7 +29,9 @@ fn preview_holds_the_end_of_the_session() {
     let full = ccv::model::loader::load_with_subagents(f.path()).expect("loads");
     assert!(p.main.items.len() < full.main.items.len());
     assert!(p.stats.unreadable == 0, "starts at a line boundary");
-    let last = |s: &ccv::model::Session| s.main.items.last().map(|i| i.text.or_marker().to_owned());
+    // the preview leaves long texts in the file, from where its bytes start
+    let last = |s: &ccv::model::Session| s.main.items.last().map(|i| s.item_text(i).into_owned());
+    assert!(p.main.items.last().is_some_and(|i| i.text.missing()));
     assert_eq!(last(&p), last(&full));
 }
 
