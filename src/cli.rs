@@ -178,6 +178,12 @@ pub enum Command {
 }
 
 pub fn main() -> i32 {
+    main_with(&|| {})
+}
+
+/// [`main`], calling `viewing` before the viewer (not a command) starts:
+/// the binary tunes its allocator for a long-lived process there.
+pub fn main_with(viewing: &dyn Fn()) -> i32 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -201,6 +207,8 @@ pub fn main() -> i32 {
         for p in &problems {
             eprintln!("ccv: {p}");
         }
+    } else {
+        viewing();
     }
     match cli.command {
         Some(Command::Export {

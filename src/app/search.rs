@@ -3,8 +3,10 @@
 
 use super::state::State;
 use crate::model::query::Query;
+use crate::model::stored::{LineReader, Text};
 use crate::model::{Detail, Item, Kind, Session};
 use crate::rows::{self, Fold, Row, RowKind, SessionExt};
+use std::borrow::Cow;
 
 /// A match: (transcript, item index).
 pub type Hit = (Option<u32>, usize);
@@ -46,23 +48,62 @@ pub fn find_from(session: &Session, query: &str, from: usize) -> Vec<Hit> {
     if let Ok(q) = Query::parse(query, false)
         && !q.is_empty()
     {
-        walk(
-            session,
-            None,
-            from,
-            &|it| item_matches(session, it, &q),
-            &mut hits,
-            0,
-        );
+        find_range(session, &q, from, session.main.items.len(), &mut hits);
     }
     hits
 }
 
-/// The matches among main-transcript items `from..to` (and their subagents).
+/// Items searched by one thread at least: fewer are not worth a thread.
+const PER_THREAD: usize = 1024;
+
+/// The matches among main-transcript items `from..to` (and their
+/// subagents), the range shared out among the cores: texts left in the
+/// file are read and ruled out on every core, each with a reader of its
+/// own, and their matches come back in order.
 fn find_range(session: &Session, q: &Query, from: usize, to: usize, hits: &mut Vec<Hit>) {
+    let to = to.min(session.main.items.len());
+    let cores = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(4);
+    let parts = ((to.saturating_sub(from)) / PER_THREAD).clamp(1, cores);
+    if parts == 1 {
+        return find_part(session, q, from, to, hits);
+    }
+    let step = (to - from).div_ceil(parts);
+    let found: Vec<Vec<Hit>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..parts)
+            .map(|k| {
+                let (a, b) = (from + k * step, (from + (k + 1) * step).min(to));
+                scope.spawn(move || {
+                    let mut part = Vec::new();
+                    find_part(session, q, a, b, &mut part);
+                    part
+                })
+            })
+            .collect();
+        // a part whose thread failed is searched here
+        handles
+            .into_iter()
+            .enumerate()
+            .map(|(k, h)| {
+                h.join().unwrap_or_else(|_| {
+                    let mut part = Vec::new();
+                    let (a, b) = (from + k * step, (from + (k + 1) * step).min(to));
+                    find_part(session, q, a, b, &mut part);
+                    part
+                })
+            })
+            .collect()
+    });
+    hits.extend(found.into_iter().flatten());
+}
+
+/// [`find_range`] on one thread.
+fn find_part(session: &Session, q: &Query, from: usize, to: usize, hits: &mut Vec<Hit>) {
+    let mut reader = LineReader::default();
     let t = &session.main;
     for (i, item) in t.items.iter().enumerate().take(to).skip(from) {
-        if item_matches(session, item, q) {
+        if item_matches_with(session, &mut reader, item, q) {
             hits.push((None, i));
         }
         if let Detail::Call(c) = &item.detail
@@ -72,7 +113,7 @@ fn find_range(session: &Session, q: &Query, from: usize, to: usize, hits: &mut V
                 session,
                 Some(a),
                 0,
-                &|it| item_matches(session, it, q),
+                &mut |it| item_matches_with(session, &mut reader, it, q),
                 hits,
                 1,
             );
@@ -88,7 +129,7 @@ pub fn find_errors(session: &Session) -> Vec<Hit> {
         session,
         None,
         0,
-        &crate::model::label::is_error,
+        &mut crate::model::label::is_error,
         &mut hits,
         0,
     );
@@ -99,7 +140,7 @@ fn walk(
     session: &Session,
     agent: Option<u32>,
     from: usize,
-    keep: &dyn Fn(&Item) -> bool,
+    keep: &mut dyn FnMut(&Item) -> bool,
     hits: &mut Vec<Hit>,
     depth: u8,
 ) {
@@ -122,13 +163,16 @@ fn walk(
 /// values or result (what the row shows once expanded). A text left in
 /// the session file is read back only when a term may be in its line.
 pub fn item_matches(session: &Session, item: &Item, q: &Query) -> bool {
-    let own = searched(session, (item.source, item.line), &item.text, q, || {
-        item.search_text()
-    });
+    item_matches_with(session, &mut LineReader::default(), item, q)
+}
+
+fn item_matches_with(session: &Session, reader: &mut LineReader, item: &Item, q: &Query) -> bool {
+    let at = (item.source, item.line);
+    let own = searched(session, reader, at, &item.text, q, || item.search_text());
     // the values of an input left in the file (the held ones are in `own`)
     let input = match &item.detail {
         Detail::Call(c) if c.input.missing() => {
-            let raw = searched(session, (item.source, item.line), &c.input, q, || "".into());
+            let raw = searched(session, reader, at, &c.input, q, || "".into());
             let mut values = String::new();
             if !raw.is_empty() {
                 crate::model::item::json_values(&raw, &mut values);
@@ -144,7 +188,8 @@ pub fn item_matches(session: &Session, item: &Item, q: &Query) -> bool {
     };
     match result {
         Some(r) => {
-            let out = searched(session, (r.source, r.line), &r.text, q, || r.search_text());
+            let at = (r.source, r.line);
+            let out = searched(session, reader, at, &r.text, q, || r.search_text());
             q.matches_any_of(&[&own, &input, &out])
         }
         None => q.matches_any_of(&[&own, &input]),
@@ -156,22 +201,23 @@ pub fn item_matches(session: &Session, item: &Item, q: &Query) -> bool {
 /// back (made safe as held texts are).
 fn searched<'a>(
     session: &Session,
-    (source, line): (u16, u32),
-    text: &crate::model::stored::Text,
+    reader: &mut LineReader,
+    at: (u16, u32),
+    text: &Text,
     q: &Query,
-    held: impl FnOnce() -> std::borrow::Cow<'a, str>,
-) -> std::borrow::Cow<'a, str> {
+    held: impl FnOnce() -> Cow<'a, str>,
+) -> Cow<'a, str> {
     if !text.missing() {
         return held();
     }
     let may = session
-        .with_raw_line(source, text, |raw| q.may_occur_in_json(raw))
+        .with_raw_line(reader, at.0, text, |raw| q.may_occur_in_json(raw))
         .unwrap_or(true);
     if !may {
-        return std::borrow::Cow::Borrowed("");
+        return Cow::Borrowed("");
     }
-    let back = session.text_back((source, line), text);
-    std::borrow::Cow::Owned(crate::model::text::sanitize(&back).into_owned())
+    let back = session.text_back_in(reader, at, text);
+    Cow::Owned(crate::model::text::sanitize(&back).into_owned())
 }
 
 /// Going to a match: open what hides it, select its row.

@@ -404,13 +404,25 @@ impl super::Session {
     }
 
     /// `text`, of line `line` of `source`, read back when left in the file.
-    pub fn text_back<'a>(&'a self, (source, line): (u16, u32), text: &'a Text) -> Cow<'a, str> {
+    pub fn text_back<'a>(&'a self, at: (u16, u32), text: &'a Text) -> Cow<'a, str> {
         if let Some(t) = text.get() {
             return Cow::Borrowed(t);
         }
-        let path = self.source_path(source);
         let mut reader = self.reader.lock().unwrap_or_else(|e| e.into_inner());
-        let back = read_back(&mut reader, path, (source, line), text);
+        self.text_back_in(&mut reader, at, text)
+    }
+
+    /// [`Self::text_back`] with a reader of the caller's (a search thread).
+    pub fn text_back_in<'a>(
+        &'a self,
+        reader: &mut LineReader,
+        (source, line): (u16, u32),
+        text: &'a Text,
+    ) -> Cow<'a, str> {
+        if let Some(t) = text.get() {
+            return Cow::Borrowed(t);
+        }
+        let back = read_back(reader, self.source_path(source), (source, line), text);
         Cow::Owned(back.map_or_else(String::new, ReadBack::into_text))
     }
 
@@ -423,10 +435,11 @@ impl super::Session {
     }
 
     /// `f` on the raw bytes of the line a text left in the file (of line
-    /// `source`) came from; `None` when the text is held, read back, or
-    /// its file unreadable.
+    /// `source`) came from, read with `reader`; `None` when the text is
+    /// held, read back, or its file unreadable.
     pub fn with_raw_line<T>(
         &self,
+        reader: &mut LineReader,
         source: u16,
         text: &Text,
         f: impl FnOnce(&[u8]) -> T,
@@ -434,9 +447,7 @@ impl super::Session {
         if !text.missing() {
             return None;
         }
-        let path = self.source_path(source);
-        let mut reader = self.reader.lock().unwrap_or_else(|e| e.into_inner());
-        raw_line(&mut reader, path, source, text).map(f)
+        raw_line(reader, self.source_path(source), source, text).map(f)
     }
 
     fn source_path(&self, source: u16) -> Option<&Path> {
