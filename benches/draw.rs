@@ -33,16 +33,22 @@ fn state() -> &'static Shared {
             "highlighter warm-up: {:.1} ms",
             t.elapsed().as_secs_f64() * 1e3
         );
-        let session =
-            ccv::model::loader::load_with_subagents(Path::new(SESSION)).expect("bench session");
+        // as the viewer loads it: long texts left in the file
+        let session = ccv::model::loader::load_to_view(Path::new(SESSION), &mut |_, _| {})
+            .expect("bench session");
         let mut s = State::new(session);
         s.tz = jiff::tz::TimeZone::UTC;
         Shared(std::sync::Mutex::new(s))
     })
 }
 
+/// A frame as the app draws it: texts still in the file drawn as `…`,
+/// read back, and the frame drawn again.
 fn frame(s: &mut State, term: &mut Terminal<TestBackend>) {
     term.draw(|f| ccv::view::draw(f, s)).expect("draw");
+    if s.fill_drawn_texts() {
+        term.draw(|f| ccv::view::draw(f, s)).expect("draw");
+    }
 }
 
 /// A frame at the end of the session, rows already rendered once.
@@ -75,4 +81,21 @@ fn page_up_and_draw(b: divan::Bencher<'_, '_>) {
         perform_action(&mut s, Action::PageUp);
         frame(&mut s, &mut term)
     });
+}
+
+/// Every row open (tool calls with their input and output, ~55 of them
+/// on a screen of calls), rows new each frame: the texts they show are
+/// read back from the file for each.
+#[divan::bench(sample_count = 50)]
+fn expanded_page_up_and_draw(b: divan::Bencher<'_, '_>) {
+    let mut s = state().0.lock().unwrap_or_else(|e| e.into_inner());
+    let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
+    perform_action(&mut s, Action::ExpandAll);
+    frame(&mut s, &mut term);
+    b.bench_local(|| {
+        perform_action(&mut s, Action::PageUp);
+        s.session.forget_read_texts();
+        frame(&mut s, &mut term)
+    });
+    perform_action(&mut s, Action::CollapseAll);
 }

@@ -484,6 +484,16 @@ impl super::Session {
         done
     }
 
+    /// Lets go of every read-back copy (a bench measures reading them).
+    pub fn forget_read_texts(&mut self) {
+        for (agent, id, part) in std::mem::take(&mut self.filled.order) {
+            if let Some(t) = self.text_mut(agent, id, part) {
+                t.release();
+            }
+        }
+        self.filled.bytes = 0;
+    }
+
     fn text_ref(
         &self,
         agent: Option<u32>,
