@@ -65,7 +65,7 @@ fn diff_300_lines(b: divan::Bencher<'_, '_>) {
         .lines()
         .enumerate()
         .map(|(i, l)| format!("{}{l}", [' ', '+', '-'][i % 3]))
-        .collect::<Vec<_>>();
+        .collect();
     let hunk = Hunk {
         old_start: 1,
         old_lines: 200,
