@@ -500,3 +500,34 @@ fn an_open_call_is_drawn_with_its_output_read_back() {
     // read once: the next frame needs nothing more
     assert!(!s.fill_drawn_texts());
 }
+
+#[test]
+fn a_session_with_many_subagent_files_reads_every_one_back() {
+    // more files than a reader keeps open
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir
+        .path()
+        .join("0b5e7c1a-0000-4000-8000-000000000001.jsonl");
+    std::fs::write(&path, awkward_results()).expect("write");
+    let sub = dir
+        .path()
+        .join("0b5e7c1a-0000-4000-8000-000000000001")
+        .join("subagents");
+    std::fs::create_dir_all(&sub).expect("mkdir");
+    for k in 0..40 {
+        let call = json!({"type":"assistant","uuid":format!("a{k}"),"isSidechain":true,"agentId":format!("x{k}"),
+            "message":{"id":format!("m{k}"),"role":"assistant",
+                       "content":[{"type":"tool_use","id":format!("c{k}"),"name":"Bash","input":{"command":"ls"}}]}});
+        let result = json!({"type":"user","uuid":format!("r{k}"),"parentUuid":format!("a{k}"),"isSidechain":true,
+            "agentId":format!("x{k}"),
+            "message":{"role":"user","content":[{"type":"tool_result","tool_use_id":format!("c{k}"),
+                       "content":format!("agent {k} says {}", "more ".repeat(80))}]}});
+        std::fs::write(
+            sub.join(format!("agent-x{k}.jsonl")),
+            format!("{call}\n{result}\n"),
+        )
+        .expect("write");
+    }
+    let (in_file, _) = assert_alike(&path);
+    assert!(in_file >= 40);
+}

@@ -1,13 +1,15 @@
-//! Tool-result text left in the session file.
+//! Long texts left in the session file.
 //!
-//! Tool output is most of a session's bytes. The viewer of a big file keeps
-//! it where it is: a result records where its line is (offset, length) and
-//! a hash of its text, and the text is read back (`pread`, then the line
-//! decoded again) when a row is drawn, searched or copied. A file rewritten
-//! or cut short under the viewer cannot show another text in its place: a
-//! short read, a line that no longer decodes or a text whose hash differs
-//! all give [`ReadBack::Changed`]. No mmap: a file truncated under a map
-//! kills the reader with SIGBUS; a `pread` past the end just reads less.
+//! Tool output and input, answers, thinking and prompts are most of a
+//! session's bytes. The viewer keeps the long ones where they are: a text
+//! records where its line is (offset, length) and its length and hash, and
+//! is read back (`pread`, then the line decoded again) when its row is
+//! drawn, searched, copied or exported. A file rewritten or cut short
+//! under the viewer cannot show another text in its place: a short read, a
+//! line that no longer decodes or no text of the line with that length and
+//! hash all give [`ReadBack::Changed`]. No mmap: a file truncated under a
+//! map kills the reader with SIGBUS; a `pread` past the end reads less.
+//! The commands (`ccv export`...) hold every text: they read each once.
 
 use super::decode::decode_line;
 use super::raw::Content;
@@ -16,12 +18,12 @@ use std::fs::File;
 use std::hash::Hasher;
 use std::path::{Path, PathBuf};
 
-/// Results shorter than this stay in memory: a [`Stored`] is 24 bytes and a
-/// read costs a system call.
+/// Texts shorter than this stay in memory: a boxed [`Stored`] is 48 bytes
+/// and a read costs a system call.
 pub const STORE_MIN: usize = 256;
 
-/// Where a result's text is: its line in the source file, and what the
-/// text must be (length and hash) to be the one that was read.
+/// Where a text is: its line in the source file, and what the text must be
+/// (length and hash) to be the one that was read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Stored {
     /// Offset of the line in the source file.
@@ -245,6 +247,9 @@ pub struct LineReader {
 /// Bytes read at once when a line fits.
 const WINDOW: usize = 512 * 1024;
 
+/// Files a reader keeps open at most.
+const OPEN_FILES: usize = 16;
+
 /// Bytes read at once for a line read on its own (the rows of a frame).
 const SMALL_WINDOW: usize = 16 * 1024;
 
@@ -266,6 +271,11 @@ impl LineReader {
             self.files.resize_with(i + 1, || None);
         }
         if !matches!(&self.files[i], Some((p, _)) if p == path) {
+            // a session with hundreds of subagent files must not run out
+            // of file descriptors: past a few open, the others are closed
+            if self.files.iter().flatten().count() >= OPEN_FILES {
+                self.files.iter_mut().for_each(|f| *f = None);
+            }
             let f = super::session::open_regular(path).ok()?;
             self.files[i] = Some((path.to_owned(), f));
         }
