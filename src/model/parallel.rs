@@ -17,13 +17,25 @@ use std::io::Read;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 
-/// What one worker reads at a time: a chunk costs ~0.3 ms to decode
-/// (thread hand-offs are noise). The chunks in flight, with their decoded
-/// lines (a `RawEntry` is 1.7 KB), are most of what a load holds beyond
-/// the session itself: the viewer of a 100 MB session peaked 8 MB higher
-/// with 1 MB chunks than with 128 KB ones (58 and 50 MB), and its load
-/// took no less time.
-const CHUNK: usize = 1 << 17;
+/// What one worker reads at a time: a 1 MB chunk costs ~2 ms to decode
+/// (thread hand-offs are noise), and the rows of a chunk are linked in one
+/// batch.
+const CHUNK: usize = 1 << 20;
+
+/// The viewer's chunks: the chunks in flight, with their decoded lines (a
+/// `RawEntry` is 1.7 KB), are most of what a load holds beyond the session
+/// itself, and the viewer keeps no more than it must. Its 100 MB session
+/// peaked at 58 MB with 1 MB chunks, 50 MB with these; an export took 10%
+/// longer with them (more batches), so the commands keep 1 MB.
+const VIEW_CHUNK: usize = 1 << 17;
+
+/// The chunk size for a load of `source`.
+fn chunk_for(s: &Session, source: u16) -> usize {
+    match s.sources.get(source as usize) {
+        Some(src) if src.text_in_file => VIEW_CHUNK,
+        _ => CHUNK,
+    }
+}
 
 /// Files up to this size are read on one thread: starting workers costs
 /// more than they save.
@@ -114,8 +126,9 @@ pub fn read_file(
     let size = f.metadata().map_or(0, |m| m.len());
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut fed = 0;
+    let chunk = chunk_for(s, source);
     if cores > 1 && size > SMALL {
-        fed = read_parallel(s, source, f, cores.min(4), size, progress)?;
+        fed = read_parallel(s, source, f, (cores.min(4), chunk), size, progress)?;
     }
     // what is left: a small file, or what was appended while reading
     let mut rest = PositionalReader { f, at: fed };
@@ -154,11 +167,11 @@ fn read_parallel(
     s: &mut Session,
     source: u16,
     f: &File,
-    workers: usize,
+    (workers, chunk_len): (usize, usize),
     size: u64,
     progress: &mut dyn FnMut(u64, u64),
 ) -> std::io::Result<u64> {
-    let chunks = size.div_ceil(CHUNK as u64);
+    let chunks = size.div_ceil(chunk_len as u64);
     std::thread::scope(|scope| {
         let (work_tx, work_rx) = channel::<u64>();
         let work_rx = Arc::new(Mutex::new(work_rx));
@@ -171,7 +184,7 @@ fn read_parallel(
             let pool = Arc::clone(&pool);
             let worker = std::thread::Builder::new()
                 .name("ccv-decode".into())
-                .spawn_scoped(scope, move || work(f, size, &rx, &tx, &pool));
+                .spawn_scoped(scope, move || work(f, (size, chunk_len), &rx, &tx, &pool));
             if worker.is_err() {
                 break; // out of threads: those there are do the work
             }
@@ -186,6 +199,7 @@ fn read_parallel(
             rx: done_rx,
             early: BTreeMap::new(),
             next: 0,
+            chunk_len,
         };
         // a few chunks ahead of the ingest at most, so memory stays small
         let ahead = 2 * workers as u64;
@@ -199,7 +213,7 @@ fn read_parallel(
             let chunk = ingest.next_blocking(s, source)?;
             fed += chunk as u64;
             progress(fed, size);
-            if chunk < CHUNK && ingest.next < chunks {
+            if chunk < chunk_len && ingest.next < chunks {
                 break; // the file shrank: the rest is read in order
             }
         }
@@ -211,7 +225,7 @@ fn read_parallel(
 /// A worker: reads the chunks it is given and decodes them.
 fn work(
     f: &File,
-    size: u64,
+    (size, chunk_len): (u64, usize),
     rx: &Mutex<Receiver<u64>>,
     tx: &Sender<std::io::Result<Decoded>>,
     pool: &Mutex<Vec<Decoded>>,
@@ -222,8 +236,8 @@ fn work(
             Err(_) => return,
         };
         let Ok(k) = job else { return };
-        let offset = k * CHUNK as u64;
-        let want = (size - offset).min(CHUNK as u64) as usize;
+        let offset = k * chunk_len as u64;
+        let want = (size - offset).min(chunk_len as u64) as usize;
         // a chunk the ingest is done with, dropped here rather than on the
         // ingesting thread; its buffer is read into again (fresh ones cost
         // page faults)
@@ -264,6 +278,7 @@ struct InOrder {
     rx: Receiver<std::io::Result<Decoded>>,
     early: BTreeMap<u64, Decoded>,
     next: u64,
+    chunk_len: usize,
 }
 
 impl InOrder {
@@ -274,7 +289,8 @@ impl InOrder {
                 .rx
                 .recv()
                 .map_err(|_| std::io::Error::other("a reading thread stopped"))??;
-            self.early.insert(d.borrow_owner().offset / CHUNK as u64, d);
+            self.early
+                .insert(d.borrow_owner().offset / self.chunk_len as u64, d);
         }
         let Some(mut d) = self.early.remove(&self.next) else {
             return Ok(0);
@@ -297,17 +313,18 @@ pub fn read_sequential(
     r: &mut dyn Read,
     fed: &mut dyn FnMut(u64),
 ) -> std::io::Result<()> {
-    let mut buf = Vec::with_capacity(CHUNK);
+    let chunk = chunk_for(s, source);
+    let mut buf = Vec::with_capacity(chunk);
     let mut total = 0;
     loop {
         buf.clear();
         // `read_to_end` reads on until the limit or the end, and retries
         // interrupted reads
-        (&mut *r).take(CHUNK as u64).read_to_end(&mut buf)?;
+        (&mut *r).take(chunk as u64).read_to_end(&mut buf)?;
         s.feed(source, &buf);
         total += buf.len() as u64;
         fed(total);
-        if buf.len() < CHUNK {
+        if buf.len() < chunk {
             return Ok(());
         }
     }
