@@ -127,12 +127,14 @@ pub fn read_file(
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut fed = 0;
     let chunk = chunk_for(s, source);
-    if cores > 1 && size > SMALL {
-        fed = read_parallel(s, source, f, (cores.min(4), chunk), size, progress)?;
-    }
-    // what is left: a small file, or what was appended while reading
-    let mut rest = PositionalReader { f, at: fed };
-    read_sequential(s, source, &mut rest, &mut |n| progress(fed + n, size))
+    s.in_batch(|s| {
+        if cores > 1 && size > SMALL {
+            fed = read_parallel(s, source, f, (cores.min(4), chunk), size, progress)?;
+        }
+        // what is left: a small file, or what was appended while reading
+        let mut rest = PositionalReader { f, at: fed };
+        read_sequential(s, source, &mut rest, &mut |n| progress(fed + n, size))
+    })
 }
 
 /// Reads `f` from a given offset (without moving its cursor, which the

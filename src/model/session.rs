@@ -178,6 +178,8 @@ pub struct Session {
     /// Reads back tool output left in the files (see `model::stored`).
     pub(super) reader: std::sync::Mutex<super::stored::LineReader>,
     pub(super) filled: super::stored::Filled,
+    /// Batches of lines open (see [`Self::in_batch`]).
+    batching: u32,
 }
 
 pub const MAIN: u16 = 0;
@@ -363,12 +365,43 @@ impl Session {
         &mut self,
         source: u16,
         bytes: &[u8],
+        ahead: &mut [super::parallel::Ahead<'_>],
+    ) {
+        self.in_batch(|s| s.feed_lines(source, bytes, ahead));
+    }
+
+    /// Runs `f` as one batch of lines: the full passes over the branch
+    /// structure that its lines owe are made once, at its end (a whole
+    /// load is one batch: with a pass per chunk, the viewer's small chunks
+    /// made passes a load's main cost).
+    pub(super) fn in_batch<T>(&mut self, f: impl FnOnce(&mut Session) -> T) -> T {
+        if self.batching == 0 {
+            self.main.begin_batch();
+            for a in &mut self.agents {
+                a.transcript.begin_batch();
+            }
+        }
+        self.batching += 1;
+        let out = f(self);
+        self.batching -= 1;
+        if self.batching == 0 {
+            let mut rebuilt = self.main.end_batch();
+            for a in &mut self.agents {
+                rebuilt |= a.transcript.end_batch();
+            }
+            if rebuilt {
+                self.changes.rebuilt = true;
+            }
+        }
+        out
+    }
+
+    fn feed_lines(
+        &mut self,
+        source: u16,
+        bytes: &[u8],
         mut ahead: &mut [super::parallel::Ahead<'_>],
     ) {
-        self.main.begin_batch();
-        for a in &mut self.agents {
-            a.transcript.begin_batch();
-        }
         if self.redacting {
             // a line is redacted before it is decoded (see `ingest_line`)
             ahead = &mut [];
@@ -397,13 +430,6 @@ impl Session {
             self.line_at = None;
         });
         self.sources[source as usize].splitter = splitter;
-        let mut rebuilt = self.main.end_batch();
-        for a in &mut self.agents {
-            rebuilt |= a.transcript.end_batch();
-        }
-        if rebuilt {
-            self.changes.rebuilt = true;
-        }
     }
 
     /// At EOF of a live file: if the unfinished last line is already a
