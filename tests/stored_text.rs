@@ -459,6 +459,19 @@ fn search_finds_alike_in_real_sessions() {
     }
 }
 
+/// A frame draws `…` where `text` will be; once the app reads the texts
+/// back, the next frame draws each of `then`.
+fn drawn_then_read(s: &mut ccv::app::State, text: &str, then: &[&str]) {
+    let first = common::screen_text(s, 100, 40);
+    assert!(first.contains('…'), "{first}");
+    assert!(!first.contains(text), "{first}");
+    assert!(s.fill_drawn_texts());
+    let second = common::screen_text(s, 100, 40);
+    for t in then {
+        assert!(second.contains(t), "{t:?} in:\n{second}");
+    }
+}
+
 #[test]
 fn an_open_call_is_drawn_with_its_output_read_back() {
     use ccv::app::action::Action;
@@ -470,13 +483,11 @@ fn an_open_call_is_drawn_with_its_output_read_back() {
     let mut s = common::utc_state(viewed(&path));
     perform_action(&mut s, Action::Top);
     // the first rows: an answer and a thinking left in the file
-    let first = common::screen_text(&mut s, 100, 40);
-    assert!(first.contains('…'), "{first}");
-    assert!(!first.contains("answer filler"), "{first}");
-    assert!(s.fill_drawn_texts());
-    let second = common::screen_text(&mut s, 100, 40);
-    assert!(second.contains("Thinking   62 words"), "{second}");
-    assert!(second.contains("Assistant  answer filler"), "{second}");
+    drawn_then_read(
+        &mut s,
+        "answer filler",
+        &["Thinking   62 words", "Assistant  answer filler"],
+    );
     assert!(!s.fill_drawn_texts());
     // the first call of the first group, opened: its output is read then
     let group = s
@@ -491,12 +502,7 @@ fn an_open_call_is_drawn_with_its_output_read_back() {
     perform_action(&mut s, Action::Down(1));
     assert!(matches!(s.rows[s.selected].kind, RowKind::Call { .. }));
     perform_action(&mut s, Action::Toggle);
-    let first = common::screen_text(&mut s, 100, 40);
-    assert!(first.contains('…'), "{first}");
-    assert!(!first.contains("plain filler"), "{first}");
-    assert!(s.fill_drawn_texts());
-    let second = common::screen_text(&mut s, 100, 40);
-    assert!(second.contains("plain filler"), "{second}");
+    drawn_then_read(&mut s, "plain filler", &["plain filler"]);
     // read once: the next frame needs nothing more
     assert!(!s.fill_drawn_texts());
 }
