@@ -537,3 +537,46 @@ fn a_session_with_many_subagent_files_reads_every_one_back() {
     let (in_file, _) = assert_alike(&path);
     assert!(in_file >= 40);
 }
+
+#[test]
+fn damaged_files_read_back_as_a_full_load_reads_them() {
+    // bytes flipped, cut and doubled anywhere: the viewer's load must read
+    // back what a full load holds, and never panic on what it finds
+    let dir = tempfile::tempdir().expect("tempdir");
+    let base = awkward_results();
+    let mut rng = common::Rng(0x5eed);
+    let rounds: usize = std::env::var("CCV_MUTATION_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(30);
+    for round in 0..rounds {
+        let mut bytes = base.clone();
+        for _ in 0..1 + rng.below(6) {
+            let at = rng.below(bytes.len());
+            match rng.below(4) {
+                0 => bytes[at] = rng.below(256) as u8,
+                1 => bytes[at] = b"\"\\{}[]\n,:"[rng.below(9)],
+                2 => {
+                    let end = (at + rng.below(300)).min(bytes.len());
+                    bytes.drain(at..end);
+                }
+                _ => {
+                    let end = (at + rng.below(300)).min(bytes.len());
+                    let piece = bytes[at..end].to_vec();
+                    bytes.splice(at..at, piece);
+                }
+            }
+        }
+        let path = dir.path().join(format!("m{round}.jsonl"));
+        std::fs::write(&path, &bytes).expect("write");
+        assert_alike(&path);
+        let s = viewed(&path);
+        for q in ["filler", "red and", "src/main.rs"] {
+            assert_eq!(
+                ccv::app::search::find_all(&held(&path), q),
+                ccv::app::search::find_all(&s, q),
+                "round {round}, query {q:?}"
+            );
+        }
+    }
+}

@@ -206,19 +206,20 @@ fn text_in_entry(entry: super::raw::RawEntry<'_>, stored: &Stored, outer: bool) 
         Some(Content::Text(t)) if is(&t) => return Some(t.into_owned()),
         Some(Content::Blocks(blocks)) => {
             for b in blocks {
-                if let Some(t) = b.text.as_deref().or(b.thinking.as_deref())
-                    && is(t)
-                {
+                // every string of the block: a block may hold more than
+                // its kind reads (a `thinking` block with a `text` too)
+                let strings = [
+                    b.text.as_deref(),
+                    b.thinking.as_deref(),
+                    b.input.map(|r| r.get()),
+                ];
+                if let Some(t) = strings.into_iter().flatten().find(|t| is(t)) {
                     return Some(t.to_owned());
                 }
-                if let Some(t) = b.input.map(|r| r.get())
-                    && is(t)
-                {
-                    return Some(t.to_owned());
-                }
-                if b.kind.as_deref() == Some("tool_result")
-                    && let Some(c) = b.content
-                {
+                // any block with content: results are read from blocks of
+                // other kinds too (`web_search_tool_result`, an unknown one
+                // with a `tool_use_id`)
+                if let Some(c) = b.content {
                     let t = super::ingest_user::tool_result_text(*c, &mut Vec::new());
                     if is(&t) {
                         return Some(t.into_owned());
