@@ -213,3 +213,25 @@ fn appends_keep_the_unlinked_row_at_the_end() {
     assert_eq!(item.text, "later");
     assert_eq!(s.rows[last_main + 1].kind, RowKind::Subagent { agent: xyz });
 }
+
+#[test]
+fn search_finds_and_opens_subagents_no_call_links_to() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut s = fixture(dir.path());
+    let abc = s.session.agent_by_id("acompact-abc").expect("abc loaded");
+    let xyz = s.session.agent_by_id("acompact-xyz").expect("xyz loaded");
+    // the summariser of the compaction, and the one of none
+    let hits = ccv::app::search::find_all(&s.session, "summary text");
+    let agents: Vec<Option<u32>> = hits.iter().map(|h| h.0).collect();
+    assert!(
+        agents.contains(&Some(abc)) && agents.contains(&Some(xyz)),
+        "{hits:?}"
+    );
+    assert!(s.begin_search("summary text z".into()));
+    while s.search_step(std::time::Duration::from_millis(50)) {}
+    assert_eq!(s.search.hits.len(), 1);
+    // the match is shown: its subagent's row opened, the row selected
+    assert!(s.expanded.contains(&Fold::Agent(xyz)), "{:?}", s.expanded);
+    let row = s.rows[s.selected];
+    assert_eq!(row.agent, Some(xyz), "{row:?}");
+}

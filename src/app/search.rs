@@ -48,7 +48,9 @@ pub fn find_from(session: &Session, query: &str, from: usize) -> Vec<Hit> {
     if let Ok(q) = Query::parse(query, false)
         && !q.is_empty()
     {
-        find_range(session, &q, from, session.main.items.len(), &mut hits);
+        // appended items: the subagents no call links to were searched
+        let len = session.main.items.len();
+        find_range(session, &q, (from, len), from == 0, &mut hits);
     }
     hits
 }
@@ -57,11 +59,41 @@ pub fn find_from(session: &Session, query: &str, from: usize) -> Vec<Hit> {
 const PER_THREAD: usize = 1024;
 
 /// The matches among main-transcript items `from..to` (and their
-/// subagents), the range shared out among the cores: texts left in the
-/// file are read and ruled out on every core, each with a reader of its
-/// own, and their matches come back in order.
-fn find_range(session: &Session, q: &Query, from: usize, to: usize, hits: &mut Vec<Hit>) {
+/// subagents), then, with `unhung`, in the subagents no call links to.
+fn find_range(
+    session: &Session,
+    q: &Query,
+    (from, to): (usize, usize),
+    unhung: bool,
+    hits: &mut Vec<Hit>,
+) {
     let to = to.min(session.main.items.len());
+    find_main(session, q, from, to, hits);
+    if unhung {
+        // the subagents no call links to, whose rows follow the transcript
+        // (or hang by their compaction)
+        let mut reader = LineReader::default();
+        for a in unhung_agents(session) {
+            let mut keep = |it: &Item| item_matches_with(session, &mut reader, it, q);
+            walk(session, Some(a), 0, &mut keep, hits, 1);
+        }
+    }
+}
+
+/// Subagents no call links to: a compaction's summariser, and those shown
+/// at the end of the transcript.
+fn unhung_agents(session: &Session) -> impl Iterator<Item = u32> + '_ {
+    (0..session.agents.len() as u32).filter(|&a| {
+        let ag = &session.agents[a as usize];
+        ag.call.is_none() && !ag.is_warmup()
+    })
+}
+
+/// [`find_range`] over the main transcript and the subagents its calls
+/// started, the range shared out among the cores: texts left in the file
+/// are read and ruled out on every core, each with a reader of its own,
+/// and their matches come back in order.
+fn find_main(session: &Session, q: &Query, from: usize, to: usize, hits: &mut Vec<Hit>) {
     let cores = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(4);
@@ -133,6 +165,16 @@ pub fn find_errors(session: &Session) -> Vec<Hit> {
         &mut hits,
         0,
     );
+    for a in unhung_agents(session) {
+        walk(
+            session,
+            Some(a),
+            0,
+            &mut crate::model::label::is_error,
+            &mut hits,
+            1,
+        );
+    }
     hits
 }
 
@@ -258,7 +300,14 @@ impl State {
         let len = self.session.main.items.len();
         while job.next < len {
             let end = (job.next + SLICE).min(len);
-            find_range(&self.session, &job.q, job.next, end, &mut self.search.hits);
+            let last = end == len;
+            find_range(
+                &self.session,
+                &job.q,
+                (job.next, end),
+                last,
+                &mut self.search.hits,
+            );
             job.next = end;
             if start.elapsed() >= budget {
                 break;
@@ -401,6 +450,10 @@ impl State {
             Some((a, (holder, idx)))
         });
         self.expanded.extend(add);
+        if let (None, Some(a)) = (parent, agent) {
+            // a subagent no call links to: its own row opens
+            self.expanded.insert(Fold::Agent(a));
+        }
         if let Some((a, hit)) = parent {
             self.expanded.insert(Fold::Agent(a));
             if hit.0 != agent {
