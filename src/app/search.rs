@@ -74,7 +74,7 @@ fn find_range(
         // (or hang by their compaction)
         let mut reader = LineReader::default();
         for a in unhung_agents(session) {
-            let mut keep = |it: &Item| item_matches_with(session, &mut reader, it, q);
+            let mut keep = |it: &Item| item_matches(session, &mut reader, it, q);
             walk(session, Some(a), 0, &mut keep, hits, 1);
         }
     }
@@ -135,7 +135,7 @@ fn find_part(session: &Session, q: &Query, from: usize, to: usize, hits: &mut Ve
     let mut reader = LineReader::default();
     let t = &session.main;
     for (i, item) in t.items.iter().enumerate().take(to).skip(from) {
-        if item_matches_with(session, &mut reader, item, q) {
+        if item_matches(session, &mut reader, item, q) {
             hits.push((None, i));
         }
         if let Detail::Call(c) = &item.detail
@@ -145,7 +145,7 @@ fn find_part(session: &Session, q: &Query, from: usize, to: usize, hits: &mut Ve
                 session,
                 Some(a),
                 0,
-                &mut |it| item_matches_with(session, &mut reader, it, q),
+                &mut |it| item_matches(session, &mut reader, it, q),
                 hits,
                 1,
             );
@@ -203,12 +203,9 @@ fn walk(
 
 /// The row matches: every term in the row's text, a call's name, input
 /// values or result (what the row shows once expanded). A text left in
-/// the session file is read back only when a term may be in its line.
-pub fn item_matches(session: &Session, item: &Item, q: &Query) -> bool {
-    item_matches_with(session, &mut LineReader::default(), item, q)
-}
-
-fn item_matches_with(session: &Session, reader: &mut LineReader, item: &Item, q: &Query) -> bool {
+/// the session file is read back, with `reader`, only when a term may be
+/// in its line.
+fn item_matches(session: &Session, reader: &mut LineReader, item: &Item, q: &Query) -> bool {
     let at = (item.source, item.line);
     let own = searched(session, reader, at, &item.text, q, || item.search_text());
     // the values of an input left in the file (the held ones are in `own`)

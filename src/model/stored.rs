@@ -7,7 +7,7 @@
 //! drawn, searched, copied or exported. A file rewritten or cut short
 //! under the viewer cannot show another text in its place: a short read, a
 //! line that no longer decodes or no text of the line with that length and
-//! hash all give [`ReadBack::Changed`]. No mmap: a file truncated under a
+//! hash all say so in its place ([`read_back`]). No mmap: a file truncated under a
 //! map kills the reader with SIGBUS; a `pread` past the end reads less.
 //! The commands (`ccv export`...) hold every text: they read each once.
 
@@ -168,23 +168,6 @@ pub fn check(text: &str) -> u64 {
     h.finish()
 }
 
-/// What reading a stored text back gave.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ReadBack {
-    Text(String),
-    /// The file no longer holds that text there (rewritten, truncated,
-    /// gone): said in place of the text.
-    Changed(String),
-}
-
-impl ReadBack {
-    pub fn into_text(self) -> String {
-        match self {
-            ReadBack::Text(t) | ReadBack::Changed(t) => t,
-        }
-    }
-}
-
 /// The text of `line` (the bytes at `stored.at`) that `stored` describes,
 /// if the line still holds it. Looked for where the ingest takes texts
 /// from: a message's content, its text, thinking and tool-result blocks,
@@ -305,18 +288,19 @@ impl LineReader {
     }
 }
 
-/// Reads back `text`, of line `line` of `source`, from `path`.
+/// Reads back `text`, of line `line` of `source`, from `path`: the text,
+/// or what says it is no longer there. `None` for a held text.
 pub fn read_back(
     reader: &mut LineReader,
     path: Option<&Path>,
     (source, line): (u16, u32),
     text: &Text,
-) -> Option<ReadBack> {
+) -> Option<String> {
     let stored = text.stored()?;
     let changed = || {
-        ReadBack::Changed(format!(
+        format!(
             "[this text changed on disk since it was read: line {line} of the file is not what it was]"
-        ))
+        )
     };
     let Some(path) = path else {
         return Some(changed());
@@ -327,7 +311,7 @@ pub fn read_back(
             .line(source, path, stored.at, stored.line_len)
             .and_then(|line| text_in_line(line, &stored));
         if let Some(t) = text {
-            return Some(ReadBack::Text(t));
+            return Some(t);
         }
         reader.forget_window();
     }
@@ -434,7 +418,7 @@ impl super::Session {
             return Cow::Borrowed(t);
         }
         let back = read_back(reader, self.source_path(source), (source, line), text);
-        Cow::Owned(back.map_or_else(String::new, ReadBack::into_text))
+        Cow::Owned(back.unwrap_or_default())
     }
 
     /// [`super::ToolResult::message`], read back when left in the file.
