@@ -70,20 +70,12 @@ fn write_escaping<W: Write + ?Sized>(w: &mut W, fragment: &str) -> io::Result<()
 /// Appends `s` as a JSON string (quotes included): the bytes
 /// [`to_writer`] writes for it, found in one pass over it. serde_json
 /// looks up every byte, then [`SafeFormatter`] reads each piece again;
-/// this skips eight plain ASCII bytes at a time, which most text is
-/// (a JSON export is mostly text).
+/// this skips plain ASCII eight bytes at a time, straight to the next byte
+/// that may need an escape (text has a newline or a quote every few dozen
+/// bytes, so stepping a byte at a time after each cost the export most of
+/// its writing time).
 pub fn push_str(out: &mut Vec<u8>, s: &str) {
-    const LOW: u64 = 0x2020_2020_2020_2020;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const QUOTE: u64 = 0x2222_2222_2222_2222;
-    const BACKSLASH: u64 = 0x5c5c_5c5c_5c5c_5c5c;
-    const DEL: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    // a byte of `w` equal to the byte repeated in `c`
-    let has = |w: u64, c: u64| {
-        let x = w ^ c;
-        x.wrapping_sub(ONES) & !x & HIGH != 0
-    };
+    out.reserve(s.len() + 2);
     out.push(b'"');
     let b = s.as_bytes();
     let (mut start, mut i) = (0, 0);
@@ -91,18 +83,16 @@ pub fn push_str(out: &mut Vec<u8>, s: &str) {
         if let Some(chunk) = b.get(i..i + 8) {
             let mut w = [0u8; 8];
             w.copy_from_slice(chunk);
-            let w = u64::from_le_bytes(w);
-            // no control byte, none from 0x7f up, no quote, no backslash
-            if (w.wrapping_sub(LOW) | w) & HIGH == 0
-                && !has(w, QUOTE)
-                && !has(w, BACKSLASH)
-                && !has(w, DEL)
-            {
+            let mask = special_bytes(u64::from_le_bytes(w));
+            if mask == 0 {
                 i += 8;
                 continue;
             }
+            // the lowest flag is exact (see `special_bytes`), and the
+            // bytes before it are ASCII, so this is a character's start
+            i += (mask.trailing_zeros() / 8) as usize;
         }
-        let c = b[i];
+        let Some(&c) = b.get(i) else { break };
         let short: &[u8] = match c {
             b'"' => b"\\\"",
             b'\\' => b"\\\\",
@@ -112,17 +102,22 @@ pub fn push_str(out: &mut Vec<u8>, s: &str) {
             0x08 => b"\\b",
             0x0c => b"\\f",
             0..=0x1f | 0x7f => b"",
+            0x20..=0x7e => {
+                i += 1;
+                continue;
+            }
             // the lead bytes of what `needs_escape` names
             0xc2 | 0xd8 | 0xe2 | 0xef => {
                 let ch = s.get(i..).and_then(|r| r.chars().next()).unwrap_or(' ');
                 if !needs_escape(ch) {
-                    i += ch.len_utf8();
+                    i += ch.len_utf8().max(1);
                     continue;
                 }
                 b""
             }
+            // any other character's lead byte: a character at a time
             _ => {
-                i += 1;
+                i += utf8_len(c);
                 continue;
             }
         };
@@ -138,8 +133,35 @@ pub fn push_str(out: &mut Vec<u8>, s: &str) {
         }
         start = i;
     }
-    out.extend_from_slice(&b[start..]);
+    out.extend_from_slice(b.get(start..).unwrap_or_default());
     out.push(b'"');
+}
+
+/// The high bit of each byte of `w` (read little-endian) that may need an
+/// escape: a control, DEL, a quote, a backslash, or not ASCII. A flag may
+/// also be set on a byte above a flagged one (a borrow carries into it),
+/// never below: the lowest flag is the first such byte.
+fn special_bytes(w: u64) -> u64 {
+    const LOW: u64 = 0x2020_2020_2020_2020;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const QUOTE: u64 = 0x2222_2222_2222_2222;
+    const BACKSLASH: u64 = 0x5c5c_5c5c_5c5c_5c5c;
+    const DEL: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    // the bytes of `x` that are zero
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    ((w.wrapping_sub(LOW) | w) & HIGH) | zero(w ^ QUOTE) | zero(w ^ BACKSLASH) | zero(w ^ DEL)
+}
+
+/// The length of the UTF-8 character a lead byte starts (1 for a byte
+/// that is not one, so a scan always moves on).
+fn utf8_len(lead: u8) -> usize {
+    match lead {
+        0xc0..=0xdf => 2,
+        0xe0..=0xef => 3,
+        0xf0..=0xf7 => 4,
+        _ => 1,
+    }
 }
 
 /// Appends raw JSON copied from a session as [`to_writer`] writes it.
