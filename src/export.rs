@@ -336,7 +336,12 @@ fn write_rows_parallel(
     let render = |k: usize, buf: &mut Vec<u8>| -> io::Result<()> {
         buf.clear();
         for (i, (row, agent)) in windows[k].iter().enumerate() {
-            write_row(session, *row, *agent, format, k * WINDOW + i == 0, buf)?;
+            if format == Format::Json {
+                // straight into the window, not a row's buffer copied there
+                push_json(session, *row, *agent, buf);
+            } else {
+                write_row(session, *row, *agent, format, k * WINDOW + i == 0, buf)?;
+            }
         }
         Ok(())
     };
@@ -624,6 +629,13 @@ fn write_json(
     agent: Option<&str>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    let mut line = Vec::new();
+    push_json(session, row, agent, &mut line);
+    out.write_all(&line)
+}
+
+/// Appends a JSON row (and its newline) to `out`.
+fn push_json(session: &Session, row: Row<'_>, agent: Option<&str>, out: &mut Vec<u8>) {
     let source_path = |s: u16| -> Option<&str> {
         if s == 0 {
             return None;
@@ -692,9 +704,8 @@ fn write_json(
             orphan: false,
         },
     };
-    let mut line = Vec::with_capacity(j.text.len() + 256);
-    j.write(&mut line);
-    out.write_all(&line)
+    out.reserve(j.text.len() + 256);
+    j.write(out);
 }
 
 impl JsonRow<'_> {

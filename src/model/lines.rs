@@ -40,9 +40,13 @@ pub struct LineSplitter {
     /// newline; this counts them.
     overlong: Option<u64>,
     cap: usize,
-    /// Where the JSON of `partial` stands, kept as bytes arrive, so that
-    /// "is the tail a whole object?" costs nothing per append.
+    /// Where the JSON of `partial` stands, up to `scanned` bytes of it: it
+    /// is read on from there when asked, so "is the tail a whole object?"
+    /// costs little per append, and the unfinished tails of a big load
+    /// (every line that spans two chunks) are not read byte by byte unless
+    /// asked about.
     scan: TailScan,
+    scanned: usize,
 }
 
 impl Default for LineSplitter {
@@ -55,42 +59,46 @@ impl Default for LineSplitter {
             overlong: None,
             cap: LINE_MAX,
             scan: TailScan::default(),
+            scanned: 0,
         }
     }
 }
 
-/// Nesting, string and escape state over the bytes of the unfinished line.
+/// Nesting and string state over the bytes of the unfinished line.
 #[derive(Debug, Default, Clone, Copy)]
 struct TailScan {
     depth: i64,
     in_str: bool,
     esc: bool,
-    /// Index in `partial` just after the last byte that was not white space.
-    end: usize,
 }
 
 impl TailScan {
-    fn push(&mut self, bytes: &[u8], base: usize) {
-        for (i, &b) in bytes.iter().enumerate() {
-            if !b.is_ascii_whitespace() {
-                self.end = base + i + 1;
-            }
-            if self.in_str {
-                if self.esc {
-                    self.esc = false;
-                } else if b == b'\\' {
-                    self.esc = true;
-                } else if b == b'"' {
-                    self.in_str = false;
+    fn push(&mut self, bytes: &[u8]) {
+        let mut i = 0;
+        while let Some(&b) = bytes.get(i) {
+            if self.esc {
+                self.esc = false;
+            } else if self.in_str {
+                // strings are most of a line: on to their next quote or escape
+                match memchr::memchr2(b'"', b'\\', &bytes[i..]) {
+                    None => return,
+                    Some(j) => {
+                        i += j;
+                        match bytes.get(i) {
+                            Some(b'\\') => self.esc = true,
+                            _ => self.in_str = false,
+                        }
+                    }
                 }
-                continue;
+            } else {
+                match b {
+                    b'"' => self.in_str = true,
+                    b'{' | b'[' => self.depth += 1,
+                    b'}' | b']' => self.depth -= 1,
+                    _ => {}
+                }
             }
-            match b {
-                b'"' => self.in_str = true,
-                b'{' | b'[' => self.depth += 1,
-                b'}' | b']' => self.depth -= 1,
-                _ => {}
-            }
+            i += 1;
         }
     }
 }
@@ -141,13 +149,12 @@ impl LineSplitter {
                 self.overlong = Some((self.partial.len() + piece.len()) as u64);
                 self.partial = Vec::new();
                 self.scan = TailScan::default();
+                self.scanned = 0;
                 self.tentative = None;
             } else if nl.is_some() && self.partial.is_empty() {
                 // the common case: a whole line in `data`, no copy
             } else {
-                let base = self.partial.len();
                 self.partial.extend_from_slice(piece);
-                self.scan.push(piece, base);
             }
             let Some(nl) = nl else { return };
             let number = self.next_line;
@@ -175,6 +182,7 @@ impl LineSplitter {
                 self.partial.clear();
             }
             self.scan = TailScan::default();
+            self.scanned = 0;
             self.partial_offset = offset + line_len + 1;
             self.next_line += 1;
             data = &data[nl + 1..];
@@ -203,16 +211,26 @@ impl LineSplitter {
     }
 
     /// Whether the tail may be whole JSON (its brackets close, it ends
-    /// outside a string on `}` or `]`). Costs nothing: a write in progress
-    /// is not decoded again on every append.
-    pub fn tail_may_be_whole(&self) -> bool {
+    /// outside a string on `}` or `]`). Reads only the bytes that came
+    /// since it was last asked: a write in progress is not decoded again on
+    /// every append.
+    pub fn tail_may_be_whole(&mut self) -> bool {
+        if let Some(new) = self.partial.get(self.scanned..) {
+            self.scan.push(new);
+            self.scanned = self.partial.len();
+        }
         let skip = self.tentative.unwrap_or(0);
+        let end = self
+            .partial
+            .iter()
+            .rposition(|b| !b.is_ascii_whitespace())
+            .map_or(0, |i| i + 1);
         let t = &self.scan;
         self.overlong.is_none()
             && t.depth == 0
             && !t.in_str
-            && t.end > skip
-            && matches!(self.partial.get(t.end - 1), Some(b'}' | b']'))
+            && end > skip
+            && matches!(self.partial.get(end - 1), Some(b'}' | b']'))
     }
 
     /// Marks the tail as handed out. If more bytes later continue the same
@@ -382,5 +400,56 @@ mod tests {
         }
         s.consume_tail();
         assert!(!s.tail_may_be_whole());
+    }
+
+    /// Read in one piece or cut anywhere in two, read at once or asked
+    /// about after each piece: the same answer.
+    #[test]
+    fn the_tail_scan_does_not_depend_on_where_bytes_are_cut() {
+        let tails: [&[u8]; 8] = [
+            b"{\"a\":\"x}\\\\\"}",
+            b"{\"a\":\"\\\"}\"}",
+            b"{\"a\":[\"]\",{\"b\":\"\\\\\"}]} \t",
+            b"{\"a\":\"\\\\\\\"\"}",
+            b"[1,2,{\"k\":\"{[\"}]",
+            b"{\"a\":1}}",
+            b"{\"a\":\"unterminated}",
+            b"  {\"e\":\"\\u0041\"}\r",
+        ];
+        for tail in tails {
+            let mut whole = LineSplitter::new();
+            whole.feed(tail, |_| {});
+            let expect = whole.tail_may_be_whole();
+            for cut in 0..=tail.len() {
+                for ask_between in [false, true] {
+                    let mut s = LineSplitter::new();
+                    s.feed(&tail[..cut], |_| {});
+                    if ask_between {
+                        s.tail_may_be_whole();
+                    }
+                    s.feed(&tail[cut..], |_| {});
+                    assert_eq!(
+                        s.tail_may_be_whole(),
+                        expect,
+                        "{:?} cut at {cut}",
+                        String::from_utf8_lossy(tail)
+                    );
+                }
+            }
+        }
+        // and what it says of these, read whole
+        let says = |t: &[u8]| {
+            let mut s = LineSplitter::new();
+            s.feed(t, |_| {});
+            s.tail_may_be_whole()
+        };
+        assert!(says(tails[0]));
+        assert!(says(tails[1]));
+        assert!(says(tails[2]));
+        assert!(says(tails[3]));
+        assert!(says(tails[4]));
+        assert!(!says(tails[5]));
+        assert!(!says(tails[6]));
+        assert!(says(tails[7]));
     }
 }

@@ -439,7 +439,8 @@ impl Session {
         self.flush_garbage(source);
         let mut splitter = std::mem::take(&mut self.sources[source as usize].splitter);
         let base = self.sources[source as usize].base;
-        if let Some(tail) = splitter.tail().filter(|_| splitter.tail_may_be_whole()) {
+        let whole = splitter.tail_may_be_whole();
+        if let Some(tail) = splitter.tail().filter(|_| whole) {
             let clean = decode_line(tail.number, tail.bytes, |_, _| {})
                 .iter()
                 .all(|p| p.recovered);
