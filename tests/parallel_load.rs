@@ -136,3 +136,68 @@ fn a_file_that_grows_while_read_is_read_to_its_end() {
     let one = fed(&path, &now[..seen]);
     assert_eq!(outcome(&s), outcome(&one));
 }
+
+/// Lines from a few bytes to several chunks long, so that chunk edges
+/// fall inside lines of every size: a line a chunk ends inside of is read
+/// on and decoded by that chunk's thread. Among them, CRLF endings, a
+/// broken line, one that starts right after an edge, and one whose text
+/// another line repeats.
+fn spanning_session() -> Vec<u8> {
+    let mut rng = common::Rng(11);
+    let mut out = Vec::new();
+    let sizes = [
+        40, 3_000, 131_000, 1_100_000, 2_600_000, 900, 200_000, 70, 5_000_000,
+    ];
+    let mut i = 0;
+    while out.len() < 14 << 20 {
+        let size = sizes[i % sizes.len()] + rng.below(4096);
+        let text: String = (0..size)
+            .map(|k| match (k + i) % 97 {
+                0 => '\n',
+                1 => '"',
+                2 => 'é',
+                _ => char::from(b'a' + (k % 26) as u8),
+            })
+            .collect();
+        let line = match i % 11 {
+            3 => format!("{{\"type\":\"user\",\"uuid\":\"b{i}\",\"message\":{{\"content\":\"{}", "x".repeat(size)),
+            5 => common::assistant_line(
+                &format!("a{i}"),
+                &format!("m{i}"),
+                json!([{"type": "tool_use", "id": format!("t{i}"), "name": "Bash", "input": {"command": text}}]),
+            )
+            .to_string(),
+            6 => common::user_line(
+                &format!("r{i}"),
+                json!([{"type": "tool_result", "tool_use_id": format!("t{}", i - 1), "content": text}]),
+            )
+            .to_string(),
+            _ => common::user_line(&format!("u{i}"), json!(text)).to_string(),
+        };
+        out.extend_from_slice(line.as_bytes());
+        out.extend_from_slice(if i % 4 == 1 { b"\r\n" } else { b"\n" });
+        // the next line starts exactly on a 128 KB edge
+        if i == 20 {
+            let edge = out.len().div_ceil(128 << 10) * (128 << 10);
+            let pad = edge - out.len();
+            if pad > 2 {
+                out.extend(std::iter::repeat_n(b' ', pad - 1));
+                out.push(b'\n');
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+#[test]
+fn lines_that_span_chunks_load_as_one_thread_reads_them() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("spanning.jsonl");
+    let bytes = spanning_session();
+    std::fs::write(&path, &bytes).expect("write");
+    assert_same(&path);
+    // the viewer's load: smaller chunks, texts left in the file
+    let view = ccv::model::loader::load_to_view(&path, &mut |_, _| {}).expect("load");
+    assert_eq!(outcome(&view), outcome(&fed(&path, &bytes)));
+}

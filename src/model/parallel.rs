@@ -68,6 +68,92 @@ self_cell::self_cell!(
     }
 );
 
+self_cell::self_cell!(
+    /// A line that starts in a chunk and ends past it, read on to its end
+    /// and decoded by the chunk's worker, as the line's bytes it borrows
+    /// from. Otherwise the ingesting thread decoded it, and the biggest
+    /// lines are the likeliest to span two chunks: a 100 MB session read
+    /// in 128 KB chunks left 11 MB of its lines to that thread.
+    pub struct Spanning {
+        owner: Vec<u8>,
+        #[covariant]
+        dependent: Ahead,
+    }
+);
+
+/// What a worker hands back: a chunk, and the line it ends inside of.
+struct Done {
+    chunk: Decoded,
+    spanning: Option<Spanning>,
+}
+
+/// The longest line read past its chunk: a longer one is decoded by the
+/// ingesting thread (as all were), not held twice here.
+const SPANNING_MAX: usize = 64 << 20;
+
+/// The line `c` ends inside of, if it starts in `c` (after its last
+/// newline, or at the file's start), read on from the file up to its
+/// newline (before `size`) and decoded. `None` when the chunk ends on a
+/// newline, the line ends past `size`, or it does not read cleanly.
+fn spanning_line(f: &File, size: u64, c: &Chunk) -> Option<Spanning> {
+    let start = match memchr::memrchr(b'\n', &c.bytes) {
+        Some(last) => last + 1,
+        None if c.offset == 0 => 0,
+        None => return None, // the line started in an earlier chunk
+    };
+    let head = c.bytes.get(start..).filter(|h| !h.is_empty())?;
+    let mut line = head.to_vec();
+    let mut at = c.offset + c.bytes.len() as u64;
+    let mut piece = vec![0u8; 16 << 10];
+    loop {
+        let want = piece
+            .len()
+            .min(usize::try_from(size.saturating_sub(at)).ok()?);
+        if want == 0 || line.len() > SPANNING_MAX {
+            return None;
+        }
+        let n = fill_at(f, &mut piece[..want], at).ok()?;
+        let got = piece.get(..n).filter(|g| !g.is_empty())?;
+        if let Some(nl) = memchr::memchr(b'\n', got) {
+            line.extend_from_slice(&got[..nl]);
+            break;
+        }
+        line.extend_from_slice(got);
+        at += n as u64;
+        // a long line: read on in bigger pieces
+        if piece.len() < (1 << 20) {
+            piece.resize(piece.len() * 2, 0);
+        }
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    let offset = c.offset + start as u64;
+    let span = Spanning::new(line, |line| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Ahead {
+            offset,
+            len: line.len(),
+            entries: decode_ahead(line).unwrap_or_default(),
+        }))
+        .unwrap_or(Ahead {
+            offset,
+            len: line.len(),
+            entries: Vec::new(),
+        })
+    });
+    (!span.borrow_dependent().entries.is_empty()).then_some(span)
+}
+
+/// A line's objects, if it reads without a problem, with what the ingest
+/// would compute from them taken here.
+fn decode_ahead(line: &[u8]) -> Option<Vec<(RawEntry<'_>, &str)>> {
+    let mut entries = decode_clean(line)?;
+    for (e, _) in &mut entries {
+        e.fingerprint = Some(super::ingest::fingerprint(e));
+    }
+    Some(entries)
+}
+
 fn decode(chunk: Chunk) -> Decoded {
     // a panic here would leave the reading thread waiting for this chunk:
     // its lines are then decoded in place instead (and panic there, where
@@ -98,11 +184,7 @@ fn lines(c: &Chunk) -> Lines<'_> {
     };
     for piece in super::lines::split_lines(inside) {
         let line = piece.strip_suffix(b"\r").unwrap_or(piece);
-        if let Some(mut entries) = decode_clean(line) {
-            // what the ingest would compute from the entry, taken here
-            for (e, _) in &mut entries {
-                e.fingerprint = Some(super::ingest::fingerprint(e));
-            }
+        if let Some(entries) = decode_ahead(line) {
             out.push(Ahead {
                 offset: c.offset + at as u64,
                 len: line.len(),
@@ -200,6 +282,7 @@ fn read_parallel(
         let mut ingest = InOrder {
             pool: Arc::clone(&pool),
             rx: done_rx,
+            carry: None,
             jobs: Arc::clone(&work_rx),
             f,
             size,
@@ -233,7 +316,7 @@ fn work(
     f: &File,
     (size, chunk_len): (u64, usize),
     rx: &Mutex<Receiver<u64>>,
-    tx: &Sender<std::io::Result<Decoded>>,
+    tx: &Sender<std::io::Result<Done>>,
     pool: &Mutex<Vec<Decoded>>,
 ) {
     yield_to_ingest();
@@ -275,7 +358,7 @@ fn job_done(
     (size, chunk_len): (u64, usize),
     k: u64,
     pool: &Mutex<Vec<Decoded>>,
-) -> std::io::Result<Decoded> {
+) -> std::io::Result<Done> {
     let offset = k * chunk_len as u64;
     let want = (size - offset).min(chunk_len as u64) as usize;
     // a chunk the ingest is done with, dropped here rather than on the
@@ -287,7 +370,12 @@ fn job_done(
         bytes.resize(want, 0);
         fill_at(f, &mut bytes, offset).map(|n| {
             bytes.truncate(n);
-            decode(Chunk { offset, bytes })
+            let chunk = Chunk { offset, bytes };
+            let spanning = spanning_line(f, size, &chunk);
+            Done {
+                chunk: decode(chunk),
+                spanning,
+            }
         })
     }))
     .unwrap_or_else(|_| Err(std::io::Error::other("internal error while reading")))
@@ -310,12 +398,14 @@ pub(super) fn fill_at(f: &File, buf: &mut [u8], at: u64) -> std::io::Result<usiz
 /// Decoded chunks arrive in any order; they are ingested in file order.
 struct InOrder<'f> {
     pool: Arc<Mutex<Vec<Decoded>>>,
-    rx: Receiver<std::io::Result<Decoded>>,
+    rx: Receiver<std::io::Result<Done>>,
+    /// The line the chunks fed last end inside of, decoded ahead.
+    carry: Option<Spanning>,
     /// The workers' queue: the ingest takes a job from it rather than wait.
     jobs: Arc<Mutex<Receiver<u64>>>,
     f: &'f File,
     size: u64,
-    early: BTreeMap<u64, Decoded>,
+    early: BTreeMap<u64, Done>,
     next: u64,
     chunk_len: usize,
 }
@@ -344,13 +434,35 @@ impl InOrder<'_> {
                     .map_err(|_| std::io::Error::other("a reading thread stopped"))?,
             }?;
             self.early
-                .insert(d.borrow_owner().offset / self.chunk_len as u64, d);
+                .insert(d.chunk.borrow_owner().offset / self.chunk_len as u64, d);
         }
-        let Some(mut d) = self.early.remove(&self.next) else {
+        let Some(Done {
+            chunk: mut d,
+            spanning,
+        }) = self.early.remove(&self.next)
+        else {
             return Ok(0);
         };
         let len = d.borrow_owner().bytes.len();
-        d.with_dependent_mut(|chunk, lines| s.feed_decoded(source, &chunk.bytes, lines));
+        let end = d.borrow_owner().offset + len as u64;
+        match &mut self.carry {
+            Some(c) => c.with_dependent_mut(|line, span| {
+                d.with_dependent_mut(|chunk, lines| {
+                    s.feed_decoded(source, &chunk.bytes, Some((line, span)), lines)
+                })
+            }),
+            None => d.with_dependent_mut(|chunk, lines| {
+                s.feed_decoded(source, &chunk.bytes, None, lines)
+            }),
+        }
+        // a line may span several chunks: it is kept until they are fed
+        let ended = self.carry.as_ref().is_none_or(|c| {
+            let a = c.borrow_dependent();
+            a.offset + a.len as u64 <= end
+        });
+        if spanning.is_some() || ended {
+            self.carry = spanning;
+        }
         if let Ok(mut pool) = self.pool.lock() {
             pool.push(d);
         }

@@ -354,7 +354,7 @@ impl Session {
     /// Appended bytes of `source`. Complete lines are ingested; an unfinished
     /// last line waits for its newline (or for [`Self::flush_tail`]).
     pub fn feed(&mut self, source: u16, bytes: &[u8]) {
-        self.feed_decoded(source, bytes, &mut []);
+        self.feed_decoded(source, bytes, None, &mut []);
     }
 
     /// [`Self::feed`], with lines already decoded on another thread
@@ -365,9 +365,10 @@ impl Session {
         &mut self,
         source: u16,
         bytes: &[u8],
+        spanning: Option<(&[u8], &mut super::parallel::Ahead<'_>)>,
         ahead: &mut [super::parallel::Ahead<'_>],
     ) {
-        self.in_batch(|s| s.feed_lines(source, bytes, ahead));
+        self.in_batch(|s| s.feed_lines(source, bytes, spanning, ahead));
     }
 
     /// Runs `f` as one batch of lines: the full passes over the branch
@@ -400,11 +401,13 @@ impl Session {
         &mut self,
         source: u16,
         bytes: &[u8],
+        mut spanning: Option<(&[u8], &mut super::parallel::Ahead<'_>)>,
         mut ahead: &mut [super::parallel::Ahead<'_>],
     ) {
         if self.redacting {
             // a line is redacted before it is decoded (see `ingest_line`)
             ahead = &mut [];
+            spanning = None;
         }
         let mut splitter = std::mem::take(&mut self.sources[source as usize].splitter);
         let base = self.sources[source as usize].base;
@@ -422,10 +425,19 @@ impl Session {
                     a.offset == line.offset && a.len == line.bytes.len() && !a.entries.is_empty()
                 })
                 .map(|a| &mut a.entries);
+            // a line read on past its chunk: its bytes were read apart
+            // from these, so they must be these
+            let spanned = spanning
+                .as_mut()
+                .filter(|(bytes, a)| {
+                    a.offset == line.offset && *bytes == line.bytes && !a.entries.is_empty()
+                })
+                .map(|(_, a)| &mut a.entries);
             self.line_at = place(base, &line);
-            match decoded {
-                Some(entries) => self.ingest_decoded(source, line.number, entries),
-                None => self.ingest_line(source, line.number, line.bytes),
+            match (spanned, decoded) {
+                (Some(entries), _) => self.ingest_decoded(source, line.number, entries),
+                (None, Some(entries)) => self.ingest_decoded(source, line.number, entries),
+                (None, None) => self.ingest_line(source, line.number, line.bytes),
             }
             self.line_at = None;
         });
