@@ -147,9 +147,10 @@ impl Session {
         }
         let target = self.route(source, e);
         self.note_session_id(source, line, e);
-        self.thread_line(target, source, line, e, role_of(kind, e));
+        let role = e.digest.map_or_else(|| role_of(kind, e), |d| d.role);
+        self.thread_line(target, source, line, e, role);
         if let Some(u) = e.uuid.as_deref() {
-            let print = e.fingerprint.unwrap_or_else(|| fingerprint(e));
+            let print = e.digest.map_or_else(|| fingerprint(e), |d| d.fingerprint);
             match self.transcript_mut(target).note_uuid(u, print) {
                 UuidSeen::New => {}
                 // the same line written again: shown once
@@ -276,7 +277,7 @@ impl Session {
 
     fn note_envelope(&mut self, e: &RawEntry<'_>) {
         let m = &mut self.meta;
-        if let Some(ts) = e.timestamp.as_deref().and_then(parse_timestamp) {
+        if let Some(ts) = time_of(e) {
             if m.started.is_none_or(|s| ts < s) {
                 m.started = Some(ts);
             }
@@ -322,7 +323,7 @@ impl Session {
             .as_deref()
             .or(e.logical_parent_uuid.as_deref());
         (item.uuid, item.parent_uuid) = self.shared_uuids(e.uuid.as_deref(), parent);
-        item.timestamp = e.timestamp.as_deref().and_then(parse_timestamp);
+        item.timestamp = time_of(e);
         item
     }
 
@@ -499,6 +500,38 @@ impl Session {
         item.text = super::text::truncate(raw, 64 * 1024).into_owned().into();
         self.push(target, None, item);
         Outcome::Shown
+    }
+}
+
+/// What the ingest computes from `e` alone, worked out ahead (on the
+/// thread that decoded it): its fingerprint, time and role, and the
+/// summaries of its calls.
+pub(super) fn digest(e: &mut RawEntry<'_>) {
+    let kind = e.kind.as_deref().unwrap_or("");
+    e.digest = Some(super::raw::Digest {
+        fingerprint: fingerprint(e),
+        time: e.timestamp.as_deref().and_then(parse_timestamp),
+        role: role_of(kind, e),
+    });
+    if kind != "assistant" {
+        return;
+    }
+    if let Some(Content::Blocks(blocks)) = e.message.as_mut().and_then(|m| m.content.as_mut()) {
+        for b in blocks {
+            if matches!(b.kind.as_deref(), Some("tool_use" | "server_tool_use")) {
+                let name = b.name.as_deref().unwrap_or("?");
+                let input = b.input.map_or("{}", |r| r.get());
+                b.summary = Some(super::summary::call_summary(name, input));
+            }
+        }
+    }
+}
+
+/// When an entry was written.
+pub(super) fn time_of(e: &RawEntry<'_>) -> Option<i64> {
+    match e.digest {
+        Some(d) => d.time,
+        None => e.timestamp.as_deref().and_then(parse_timestamp),
     }
 }
 

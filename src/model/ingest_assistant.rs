@@ -112,7 +112,7 @@ impl Session {
         line: u32,
         e: &RawEntry<'_>,
         m: Option<u32>,
-        b: Block<'_>,
+        mut b: Block<'_>,
     ) -> bool {
         let kind = b.kind.as_deref().unwrap_or("");
         let mut item = match kind {
@@ -145,7 +145,10 @@ impl Session {
                     !id.is_empty() && self.transcript_mut(target).tool_call_index(&id).is_some();
                 let name = b.name.as_deref().unwrap_or("?").to_owned();
                 let raw = b.input.map_or("{}", |r| r.get());
-                let summary = call_summary(&name, raw);
+                let summary = match b.summary.take() {
+                    Some(s) => s,
+                    None => call_summary(&name, raw),
+                };
                 // a subagent's prompt is read again as its transcript comes
                 let input = if matches!(name.as_str(), "Task" | "Agent") {
                     raw.into()

@@ -6,7 +6,6 @@ use super::ingest::content_text;
 use super::item::*;
 use super::raw::{Block, Content, RawEntry, ToolUseResult};
 use super::session::{Outcome, Session, Target, push_unique};
-use super::time::parse_timestamp;
 use std::borrow::Cow;
 
 impl Session {
@@ -251,7 +250,7 @@ impl Session {
             source,
             line,
             uuid: self.shared_uuids(e.uuid.as_deref(), None).0,
-            timestamp: e.timestamp.as_deref().and_then(parse_timestamp),
+            timestamp: super::ingest::time_of(e),
             text,
             is_error,
             images,

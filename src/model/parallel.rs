@@ -167,7 +167,7 @@ fn spanning_line(f: &File, size: u64, c: &Chunk) -> Option<Spanning> {
 fn decode_ahead(line: &[u8]) -> Option<Vec<(RawEntry<'_>, &str)>> {
     let mut entries = decode_clean(line)?;
     for (e, _) in &mut entries {
-        e.fingerprint = Some(super::ingest::fingerprint(e));
+        super::ingest::digest(e);
     }
     Some(entries)
 }

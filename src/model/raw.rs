@@ -121,10 +121,20 @@ pub struct RawEntry<'a> {
     #[serde(rename = "parentToolUseID", borrow)]
     pub parent_tool_use_id_camel: Str<'a>,
     pub usage: Option<Usage>,
-    /// [`super::ingest::fingerprint`], when the thread that decoded the
-    /// line already took it (see `model::parallel`).
+    /// What the ingest computes from the entry alone, when the thread that
+    /// decoded the line already did (see `model::parallel`).
     #[serde(skip)]
-    pub fingerprint: Option<u64>,
+    pub digest: Option<Digest>,
+}
+
+/// What the ingest computes from an entry alone (see
+/// [`super::ingest::digest`]): worked out on the thread that decodes a
+/// line, the ingesting thread (which every line waits for) does not.
+#[derive(Debug, Clone, Copy)]
+pub struct Digest {
+    pub fingerprint: u64,
+    pub time: Option<i64>,
+    pub role: super::branch::Role,
 }
 
 impl RawEntry<'_> {
@@ -182,6 +192,10 @@ pub struct Block<'a> {
     /// `document` blocks: the document's title.
     #[serde(borrow)]
     pub title: Str<'a>,
+    /// A call's one-line summary, when the thread that decoded the line
+    /// already made it (see `model::parallel`).
+    #[serde(skip)]
+    pub summary: Option<String>,
 }
 
 #[derive(Deserialize, Default)]
