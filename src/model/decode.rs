@@ -36,7 +36,7 @@ pub fn decode_line(
         return problems;
     }
     // Fast path: valid UTF-8, parse borrowing from the line.
-    let text: Cow<'_, str> = match std::str::from_utf8(trimmed) {
+    let text: Cow<'_, str> = match simdutf8::basic::from_utf8(trimmed) {
         Ok(s) => Cow::Borrowed(s),
         Err(_) => {
             problems.push(Problem {
@@ -92,7 +92,7 @@ pub fn decode_line(
 /// decoded ahead on another thread (see `model::parallel`) is ingested
 /// exactly as if it were decoded in place.
 pub fn decode_clean(bytes: &[u8]) -> Option<Vec<(RawEntry<'_>, &str)>> {
-    let mut rest = std::str::from_utf8(trim_ascii(bytes)).ok()?;
+    let mut rest = simdutf8::basic::from_utf8(trim_ascii(bytes)).ok()?;
     let mut out = Vec::with_capacity(1);
     loop {
         rest = rest.trim_start();
