@@ -89,9 +89,9 @@ self_cell::self_cell!(
 self_cell::self_cell!(
     /// A line that starts in a chunk and ends past it, read on to its end
     /// and decoded by the chunk's worker, as the line's bytes it borrows
-    /// from. Otherwise the ingesting thread decoded it, and the biggest
-    /// lines are the likeliest to span two chunks: a 100 MB session read
-    /// in 128 KB chunks left 11 MB of its lines to that thread.
+    /// from. Otherwise the ingesting thread decodes it, and the biggest
+    /// lines are the likeliest to span two chunks: the 100 lines of a
+    /// 100 MB session that span its 1 MB chunks are 2.7 MB.
     pub struct Spanning {
         owner: Vec<u8>,
         #[covariant]
