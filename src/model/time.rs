@@ -70,12 +70,62 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     era * 146097 + doe - 719468
 }
 
-/// `2025-10-12T21:35:53.825Z`
+/// `2025-10-12T21:35:53.825Z`, or nothing past what jiff can represent.
+/// Written here from 1970 on (every row of a JSON export has one, and
+/// jiff's `strftime` was a twentieth of the export's writing); by jiff
+/// before.
 pub fn format_iso(ms: i64) -> String {
+    if (0..=jiff::Timestamp::MAX.as_millisecond()).contains(&ms) {
+        let (days, ms_of_day) = (ms / 86_400_000, ms % 86_400_000);
+        let (y, m, d) = civil_from_days(days);
+        let (h, mi) = (ms_of_day / 3_600_000, ms_of_day / 60_000 % 60);
+        let (sec, milli) = (ms_of_day / 1000 % 60, ms_of_day % 1000);
+        let mut out = [0u8; 24];
+        let mut put = |at: usize, v: i64, width: usize| {
+            let mut v = v;
+            for k in (at..at + width).rev() {
+                out[k] = b'0' + (v % 10) as u8;
+                v /= 10;
+            }
+        };
+        put(0, y, 4);
+        put(5, m, 2);
+        put(8, d, 2);
+        put(11, h, 2);
+        put(14, mi, 2);
+        put(17, sec, 2);
+        put(20, milli, 3);
+        for (at, c) in [
+            (4, b'-'),
+            (7, b'-'),
+            (10, b'T'),
+            (13, b':'),
+            (16, b':'),
+            (19, b'.'),
+            (23, b'Z'),
+        ] {
+            out[at] = c;
+        }
+        return String::from_utf8_lossy(&out).into_owned();
+    }
     match jiff::Timestamp::from_millisecond(ms) {
         Ok(t) => t.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string(),
         Err(_) => String::new(),
     }
+}
+
+/// The (year, month, day) of a count of days since 1970-01-01, in the
+/// proleptic Gregorian calendar (Howard Hinnant's `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
 /// `850ms`, `12.3s`, `2m31s`, `1h10m`.
@@ -115,5 +165,47 @@ mod tests {
         assert_eq!(parse_timestamp("2025-10-12T23:35:53.825+02:00"), Some(ms));
         assert_eq!(parse_timestamp("yesterday"), None);
         assert_eq!(human_duration(151_000), "2m31s");
+    }
+
+    /// What jiff writes, for the days around every edge of the calendar
+    /// (leap days, years of 100 and 400) and a spread of other instants.
+    #[test]
+    fn formats_as_jiff_does() {
+        let jiff = |ms: i64| {
+            jiff::Timestamp::from_millisecond(ms)
+                .map(|t| t.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string())
+                .unwrap_or_default()
+        };
+        let day = 86_400_000i64;
+        let mut cases = vec![
+            0,
+            1,
+            999,
+            day - 1,
+            -1,
+            -day,
+            253_402_300_799_999,
+            253_402_300_800_000,
+        ];
+        for year_start in [
+            "2000-01-01",
+            "2100-01-01",
+            "2024-01-01",
+            "1972-01-01",
+            "9999-01-01",
+        ] {
+            let t = parse_timestamp(&format!("{year_start}T00:00:00Z")).expect("parses");
+            cases.extend((-400..400).map(|k| t + k * day + k * 7_919));
+        }
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            cases.push((x % 260_000_000_000_000) as i64 - 4_000_000_000_000);
+        }
+        for ms in cases {
+            assert_eq!(format_iso(ms), jiff(ms), "{ms}");
+        }
     }
 }
