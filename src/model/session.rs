@@ -359,8 +359,11 @@ impl Session {
 
     /// [`Self::feed`], with lines already decoded on another thread
     /// (`ahead`, in stream order): a line the splitter hands out whole at
-    /// the offset and length of one of them is ingested from it; any other
-    /// (a line that spans two reads, a tentative tail) is decoded here.
+    /// the offset and length of one of them is ingested from it. So is a
+    /// line that began in an earlier read and was read on to its end
+    /// (`spanning`: its bytes and objects), if its bytes are the ones the
+    /// splitter put together. Any other (a tentative tail, a line that
+    /// does not read cleanly) is decoded here.
     pub(super) fn feed_decoded(
         &mut self,
         source: u16,
