@@ -70,10 +70,18 @@ struct TailScan {
     depth: i64,
     in_str: bool,
     esc: bool,
+    /// Index in `partial` just after the last byte that was not white
+    /// space (kept as bytes are read: a tail of spaces that grows on every
+    /// append is not read again each time).
+    end: usize,
 }
 
 impl TailScan {
-    fn push(&mut self, bytes: &[u8]) {
+    /// Reads on over `bytes`, which start at `base` in `partial`.
+    fn push(&mut self, bytes: &[u8], base: usize) {
+        if let Some(last) = bytes.iter().rposition(|b| !b.is_ascii_whitespace()) {
+            self.end = base + last + 1;
+        }
         let mut i = 0;
         while let Some(&b) = bytes.get(i) {
             if self.esc {
@@ -216,21 +224,16 @@ impl LineSplitter {
     /// every append.
     pub fn tail_may_be_whole(&mut self) -> bool {
         if let Some(new) = self.partial.get(self.scanned..) {
-            self.scan.push(new);
+            self.scan.push(new, self.scanned);
             self.scanned = self.partial.len();
         }
         let skip = self.tentative.unwrap_or(0);
-        let end = self
-            .partial
-            .iter()
-            .rposition(|b| !b.is_ascii_whitespace())
-            .map_or(0, |i| i + 1);
         let t = &self.scan;
         self.overlong.is_none()
             && t.depth == 0
             && !t.in_str
-            && end > skip
-            && matches!(self.partial.get(end - 1), Some(b'}' | b']'))
+            && t.end > skip
+            && matches!(self.partial.get(t.end - 1), Some(b'}' | b']'))
     }
 
     /// Marks the tail as handed out. If more bytes later continue the same

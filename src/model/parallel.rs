@@ -7,7 +7,8 @@
 //! ([`Session::feed_decoded`]); rather than wait for a chunk, it decodes
 //! one no worker has taken yet. A line decoded ahead is only a head start:
 //! the splitter still decides what the lines are, and a line it hands out
-//! otherwise (one that spans two chunks) is decoded in place.
+//! otherwise (one that does not read cleanly, or in the viewer one that
+//! spans two chunks) is decoded in place.
 
 use super::decode::decode_clean;
 use super::raw::RawEntry;
