@@ -4,7 +4,7 @@
 
 use super::branch::{Role, Uuid, message_key};
 use super::item::*;
-use super::raw::{Content, RawEntry};
+use super::raw::{Content, JsonStr, RawEntry};
 use super::session::{Outcome, Session, Target};
 use super::time::parse_timestamp;
 use super::transcript::UuidSeen;
@@ -544,19 +544,24 @@ pub(super) fn fingerprint(e: &RawEntry<'_>) -> u64 {
         b[..b.len().min(32)].hash(h);
         b[b.len().saturating_sub(32)..].hash(h);
     }
+    // a string as written when it was not decoded: the same line gives
+    // the same form wherever it is read (see `JsonStr`)
+    fn json_str(h: &mut rustc_hash::FxHasher, s: Option<&JsonStr<'_>>) {
+        match s {
+            Some(JsonStr::Token(t)) => text(h, t),
+            Some(JsonStr::Text(t)) => text(h, t),
+            None => text(h, ""),
+        }
+    }
     fn content(h: &mut rustc_hash::FxHasher, c: &Content<'_>) {
         match c {
-            Content::Text(t) => text(h, t),
+            Content::Text(t) => json_str(h, Some(t)),
             Content::Blocks(bs) => {
                 for b in bs {
-                    for s in [
-                        &b.kind,
-                        &b.text,
-                        &b.thinking,
-                        &b.id,
-                        &b.name,
-                        &b.tool_use_id,
-                    ] {
+                    text(h, b.kind.as_deref().unwrap_or(""));
+                    json_str(h, b.text.as_ref());
+                    json_str(h, b.thinking.as_ref());
+                    for s in [&b.id, &b.name, &b.tool_use_id] {
                         text(h, s.as_deref().unwrap_or(""));
                     }
                     text(h, b.input.map_or("", |r| r.get()));
@@ -617,18 +622,19 @@ fn role_of(kind: &str, e: &RawEntry<'_>) -> Role {
 /// The text of message content (string, or text blocks joined).
 pub(super) fn content_text(c: &Content<'_>) -> String {
     match c {
-        Content::Text(t) => t.to_string(),
+        Content::Text(t) => t.text().into_owned(),
         Content::Blocks(bs) => {
             let mut out = String::new();
             for b in bs {
-                let t = b.text.as_deref().or(b.thinking.as_deref()).unwrap_or("");
+                let t = b.text.as_ref().or(b.thinking.as_ref());
+                let t = t.map(JsonStr::text).unwrap_or_default();
                 if t.is_empty() {
                     continue;
                 }
                 if !out.is_empty() {
                     out.push('\n');
                 }
-                out.push_str(t);
+                out.push_str(&t);
             }
             out
         }

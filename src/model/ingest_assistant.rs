@@ -6,7 +6,6 @@ use super::item::*;
 use super::raw::{Block, Content, RawEntry};
 use super::session::{Outcome, Session, Target, push_unique};
 use super::summary::call_summary;
-use std::borrow::Cow;
 
 impl Session {
     pub(super) fn ingest_assistant(
@@ -47,7 +46,7 @@ impl Session {
         });
         let mut shown = false;
         match msg.content {
-            Some(Content::Text(t)) if !t.trim().is_empty() => {
+            Some(Content::Text(t)) if !t.is_blank() => {
                 let mut item = self.envelope_item(Kind::Assistant, source, line, e);
                 item.text = self.text_in_file(source, t);
                 item.message = m;
@@ -118,7 +117,7 @@ impl Session {
         let mut item = match kind {
             "text" => {
                 let text = b.text.unwrap_or_default();
-                if text.trim().is_empty() {
+                if text.is_blank() {
                     // `"\n\n"` opens most 2.1.x turns: nothing to read
                     return false;
                 }
@@ -129,7 +128,7 @@ impl Session {
             "thinking" => {
                 let mut item = self.envelope_item(Kind::Thinking, source, line, e);
                 let t = b.thinking.unwrap_or_default();
-                item.flags.thinking_hidden = t.trim().is_empty();
+                item.flags.thinking_hidden = t.is_blank();
                 item.text = self.text_in_file(source, t);
                 item
             }
@@ -153,7 +152,7 @@ impl Session {
                 let input = if matches!(name.as_str(), "Task" | "Agent") {
                     raw.into()
                 } else {
-                    self.text_in_file(source, Cow::Borrowed(raw))
+                    self.json_in_file(source, raw)
                 };
                 let mut item = self.envelope_item(Kind::ToolCall, source, line, e);
                 if reused {

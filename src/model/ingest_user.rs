@@ -4,7 +4,7 @@
 use super::classify::{UserText, classify_user_text, image_from_base64_len, mentioned_files};
 use super::ingest::content_text;
 use super::item::*;
-use super::raw::{Block, Content, RawEntry, ToolUseResult};
+use super::raw::{Block, Content, JsonStr, RawEntry, ToolUseResult};
 use super::session::{Outcome, Session, Target, push_unique};
 use std::borrow::Cow;
 
@@ -43,45 +43,36 @@ impl Session {
         };
         match content {
             Some(Content::Text(t)) => {
-                shown = self.user_text(&at, &t, Vec::new(), true);
+                shown = self.user_text(&at, &t.text(), Some(&t), Vec::new());
             }
             Some(Content::Blocks(blocks)) => {
                 // Text and image blocks of one prompt make one row; any
                 // other block ends the prompt so far.
-                let mut prompt = String::new();
-                let mut images = Vec::new();
-                // the prompt is one string of the line (not pieces joined)
-                let mut pieces = 0;
+                let mut prompt = Prompt::default();
                 for b in blocks {
                     let kind = b.kind.as_deref().unwrap_or("");
-                    let text = b.text.as_deref().unwrap_or("");
+                    let written = b.text.clone().unwrap_or_default();
+                    let text = written.text();
+                    let text = text.as_ref();
                     if kind == "image" {
-                        images.push(block_image(&b));
+                        prompt.images.push(block_image(&b));
                         shown = true;
                         continue;
                     }
                     if kind == "document" {
-                        if !prompt.is_empty() {
-                            prompt.push('\n');
-                        }
-                        prompt.push_str(&document_placeholder(&b));
-                        pieces += 2;
+                        prompt.push(&document_placeholder(&b), None);
                         shown = true;
                         continue;
                     }
                     if kind == "text" && !is_meta && classify_user_text(text) == UserText::Prompt {
-                        if !prompt.is_empty() {
-                            prompt.push('\n');
-                        }
-                        prompt.push_str(text);
-                        pieces += 1;
+                        prompt.push(text, Some(written.clone()));
                         shown = true;
                         continue;
                     }
-                    self.flush_prompt(&at, &mut prompt, &mut images, &mut pieces);
+                    self.flush_prompt(&at, &mut prompt);
                     match kind {
                         "text" => {
-                            shown |= self.user_text(&at, text, Vec::new(), true);
+                            shown |= self.user_text(&at, text, Some(&written), Vec::new());
                         }
                         "tool_result" => {
                             shown |= self.tool_result(target, source, line, at.e, b, tur.take());
@@ -92,7 +83,7 @@ impl Session {
                         }
                     }
                 }
-                self.flush_prompt(&at, &mut prompt, &mut images, &mut pieces);
+                self.flush_prompt(&at, &mut prompt);
             }
             _ => {}
         }
@@ -103,31 +94,30 @@ impl Session {
         }
     }
 
-    fn flush_prompt(
-        &mut self,
-        at: &Origin<'_, '_>,
-        text: &mut String,
-        images: &mut Vec<Image>,
-        pieces: &mut u32,
-    ) {
-        let whole = std::mem::take(pieces) == 1;
+    fn flush_prompt(&mut self, at: &Origin<'_, '_>, prompt: &mut Prompt<'_>) {
+        let Prompt {
+            text,
+            images,
+            written,
+            pieces,
+        } = std::mem::take(prompt);
         if text.is_empty() && images.is_empty() {
             return;
         }
-        let t = std::mem::take(text);
-        self.user_text(at, &t, std::mem::take(images), whole);
+        let written = written.filter(|_| pieces == 1);
+        self.user_text(at, &text, written.as_ref(), images);
     }
 
     /// One row for a user text; false when there is nothing to show (an
-    /// empty command output). `whole`: `text` is one string of the line
-    /// as written (a prompt made of pieces is held: it cannot be found
-    /// again in its line).
+    /// empty command output). `written`: the string of the line `text` is,
+    /// when it is one (a prompt made of pieces is held: it is nowhere in
+    /// the line as one).
     fn user_text(
         &mut self,
         at: &Origin<'_, '_>,
         text: &str,
+        written: Option<&JsonStr<'_>>,
         images: Vec<Image>,
-        whole: bool,
     ) -> bool {
         let Origin {
             target,
@@ -165,8 +155,8 @@ impl Session {
             }
             UserText::Prompt => {
                 let mut item = self.envelope_item(Kind::User, source, line, e);
-                item.text = if images.is_empty() && whole {
-                    self.text_in_file(source, Cow::Borrowed(text))
+                item.text = if let Some(w) = written.filter(|_| images.is_empty()) {
+                    self.text_in_file(source, w.clone())
                 } else {
                     let mut t = text.to_owned();
                     for img in &images {
@@ -204,7 +194,7 @@ impl Session {
     ) {
         let mut item = self.envelope_item(Kind::Unknown, source, line, e);
         let kind = b.kind.as_deref().unwrap_or("?");
-        item.text = match b.text.as_deref() {
+        item.text = match b.text.as_ref().map(JsonStr::text) {
             Some(t) => format!("[{kind} block]\n{t}"),
             None => format!("[{kind} block]"),
         }
@@ -243,7 +233,7 @@ impl Session {
         let text = if call.is_some() && !is_error && plain {
             self.text_in_file(source, text)
         } else {
-            text.into_owned().into()
+            text.into_text().into_owned().into()
         };
         let result = ToolResult {
             tool_use_id: id.to_owned(),
@@ -338,7 +328,9 @@ impl Session {
     }
 }
 
-pub(super) fn tool_result_text<'a>(c: Content<'a>, images: &mut Vec<Image>) -> Cow<'a, str> {
+/// A result's text: its string as written when it is one (or one text
+/// block), else its blocks' texts and placeholders joined.
+pub(super) fn tool_result_text<'a>(c: Content<'a>, images: &mut Vec<Image>) -> JsonStr<'a> {
     match c {
         Content::Text(t) => t,
         Content::Blocks(bs) => {
@@ -354,7 +346,7 @@ pub(super) fn tool_result_text<'a>(c: Content<'a>, images: &mut Vec<Image>) -> C
             let mut out = String::new();
             for b in bs {
                 let piece: Cow<'_, str> = match b.kind.as_deref().unwrap_or("") {
-                    "text" => b.text.clone().unwrap_or_default(),
+                    "text" => b.text.as_ref().map(JsonStr::text).unwrap_or_default(),
                     "image" => {
                         let img = block_image(&b);
                         let p = img.placeholder();
@@ -372,9 +364,9 @@ pub(super) fn tool_result_text<'a>(c: Content<'a>, images: &mut Vec<Image>) -> C
                 }
                 out.push_str(&piece);
             }
-            Cow::Owned(out)
+            JsonStr::Text(Cow::Owned(out))
         }
-        Content::Other => Cow::Borrowed(""),
+        Content::Other => JsonStr::default(),
     }
 }
 
@@ -385,6 +377,32 @@ fn block_image(b: &Block<'_>) -> Image {
         .and_then(|s| s.data)
         .map_or(0, |d| d.get().len().saturating_sub(2));
     image_from_base64_len(media, len)
+}
+
+/// The text and image blocks of one prompt, gathered into one row.
+#[derive(Default)]
+struct Prompt<'a> {
+    text: String,
+    images: Vec<Image>,
+    /// The first piece as written: the prompt's string when it is the
+    /// only piece.
+    written: Option<JsonStr<'a>>,
+    pieces: u32,
+}
+
+impl<'a> Prompt<'a> {
+    /// A piece of text; `written`: the string of the line it is (a
+    /// placeholder is none).
+    fn push(&mut self, piece: &str, written: Option<JsonStr<'a>>) {
+        if !self.text.is_empty() {
+            self.text.push('\n');
+        }
+        self.text.push_str(piece);
+        self.pieces += if written.is_some() { 1 } else { 2 };
+        if self.written.is_none() {
+            self.written = written;
+        }
+    }
 }
 
 /// `[document "Title" · application/pdf · 1.2 MB]`: what a `document`

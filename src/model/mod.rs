@@ -15,6 +15,7 @@ mod ingest_assistant;
 mod ingest_system;
 mod ingest_user;
 pub mod item;
+pub mod json_str;
 pub mod label;
 pub mod lines;
 pub mod loader;

@@ -67,6 +67,9 @@ const SMALL: u64 = 4 << 20;
 pub struct Ahead<'a> {
     pub offset: u64,
     pub len: usize,
+    /// The address of the bytes decoded: where the entries' strings are
+    /// (see `model::stored`).
+    pub addr: usize,
     pub entries: Vec<(RawEntry<'a>, &'a str)>,
 }
 
@@ -152,11 +155,13 @@ fn spanning_line(f: &File, size: u64, c: &Chunk) -> Option<Spanning> {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Ahead {
             offset,
             len: line.len(),
+            addr: line.as_ptr() as usize,
             entries: decode_ahead(line).unwrap_or_default(),
         }))
         .unwrap_or(Ahead {
             offset,
             len: line.len(),
+            addr: line.as_ptr() as usize,
             entries: Vec::new(),
         })
     });
@@ -207,6 +212,7 @@ fn lines(c: &Chunk) -> Lines<'_> {
             out.push(Ahead {
                 offset: c.offset + at as u64,
                 len: line.len(),
+                addr: line.as_ptr() as usize,
                 entries,
             });
         }

@@ -11,6 +11,8 @@ use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::fmt;
 
+pub use super::json_str::JsonStr;
+
 type Str<'a> = Option<Cow<'a, str>>;
 
 #[derive(Deserialize, Default)]
@@ -161,7 +163,7 @@ pub struct RawMessage<'a> {
 
 /// `message.content` and `tool_result.content`: a string or a list of blocks.
 pub enum Content<'a> {
-    Text(Cow<'a, str>),
+    Text(JsonStr<'a>),
     Blocks(Vec<Block<'a>>),
     Other,
 }
@@ -171,9 +173,9 @@ pub struct Block<'a> {
     #[serde(rename = "type", borrow)]
     pub kind: Str<'a>,
     #[serde(borrow)]
-    pub text: Str<'a>,
+    pub text: Option<JsonStr<'a>>,
     #[serde(borrow)]
-    pub thinking: Str<'a>,
+    pub thinking: Option<JsonStr<'a>>,
     #[serde(borrow)]
     pub id: Str<'a>,
     #[serde(borrow)]
@@ -182,7 +184,9 @@ pub struct Block<'a> {
     pub input: Option<&'a RawValue>,
     #[serde(borrow)]
     pub tool_use_id: Str<'a>,
-    #[serde(borrow)]
+    /// Read as written first: most of a session's bytes are results that
+    /// are one string, which then stays undecoded (see [`JsonStr`]).
+    #[serde(borrow, default, deserialize_with = "result_content")]
     pub content: Option<Box<Content<'a>>>,
     pub is_error: Option<bool>,
     #[serde(borrow)]
@@ -501,13 +505,13 @@ impl<'de: 'a, 'a> Deserialize<'de> for Content<'a> {
                 f.write_str("a string or a list of content blocks")
             }
             fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Content<'a>, E> {
-                Ok(Content::Text(Cow::Borrowed(v)))
+                Ok(Content::Text(JsonStr::Text(Cow::Borrowed(v))))
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Content<'a>, E> {
-                Ok(Content::Text(Cow::Owned(v.to_owned())))
+                Ok(Content::Text(JsonStr::Text(Cow::Owned(v.to_owned()))))
             }
             fn visit_string<E: de::Error>(self, v: String) -> Result<Content<'a>, E> {
-                Ok(Content::Text(Cow::Owned(v)))
+                Ok(Content::Text(JsonStr::Text(Cow::Owned(v))))
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Content<'a>, A::Error> {
                 let mut blocks = Vec::with_capacity(seq.size_hint().unwrap_or(1));
@@ -588,7 +592,23 @@ impl<'de: 'a, 'a> Deserialize<'de> for MaybeBlock<'a> {
 fn text_block(t: Cow<'_, str>) -> Block<'_> {
     Block {
         kind: Some(Cow::Borrowed("text")),
-        text: Some(t),
+        text: Some(JsonStr::Text(t)),
         ..Default::default()
     }
+}
+
+/// A result's `content`: a string is kept as written; a list (or anything
+/// else) is read from what was written, as [`Content`] reads it.
+fn result_content<'de: 'a, 'a, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Box<Content<'a>>>, D::Error> {
+    let Some(raw) = Option::<&'de RawValue>::deserialize(d)? else {
+        return Ok(None);
+    };
+    let content = if raw.get().starts_with('"') {
+        Content::Text(JsonStr::deserialize(raw).map_err(de::Error::custom)?)
+    } else {
+        Content::deserialize(raw).map_err(de::Error::custom)?
+    };
+    Ok(Some(Box::new(content)))
 }

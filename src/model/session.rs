@@ -172,9 +172,9 @@ pub struct Session {
     /// Lines pass through the redactor before they are read (the viewer's
     /// screen redaction): set when the session is made.
     pub(super) redacting: bool,
-    /// Where the line being read is in its file (offset, length), when it
-    /// came whole from the file as it is.
-    pub(super) line_at: Option<(u64, u32)>,
+    /// Where the line being read is in its file, when it came whole from
+    /// the file as it is, and the bytes its entries are decoded from.
+    pub(super) line_at: Option<super::stored::LinePlace>,
     /// Reads back tool output left in the files (see `model::stored`).
     pub(super) reader: std::sync::Mutex<super::stored::LineReader>,
     pub(super) filled: super::stored::Filled,
@@ -184,10 +184,17 @@ pub struct Session {
 
 pub const MAIN: u16 = 0;
 
-/// Where a line is in its file, for texts left there (`model::stored`).
-fn place(base: u64, line: &super::lines::Line<'_>) -> Option<(u64, u32)> {
-    let len = u32::try_from(line.bytes.len()).ok()?;
-    Some((base + line.offset, len))
+/// Where a line is in its file, for texts left there (`model::stored`):
+/// its entries were decoded from the line's bytes at address `addr`.
+fn place(
+    base: u64,
+    line: &super::lines::Line<'_>,
+    addr: usize,
+) -> Option<super::stored::LinePlace> {
+    Some(super::stored::LinePlace {
+        at: base + line.offset,
+        mem: (addr, line.bytes.len()),
+    })
 }
 
 /// A session id safe to make a file name of (`<id>.jsonl`) or to pass to
@@ -427,7 +434,7 @@ impl Session {
                 .filter(|a| {
                     a.offset == line.offset && a.len == line.bytes.len() && !a.entries.is_empty()
                 })
-                .map(|a| &mut a.entries);
+                .map(|a| (a.addr, &mut a.entries));
             // a line read on past its chunk: its bytes were read apart
             // from these, so they must be these
             let spanned = spanning
@@ -435,12 +442,20 @@ impl Session {
                 .filter(|(bytes, a)| {
                     a.offset == line.offset && *bytes == line.bytes && !a.entries.is_empty()
                 })
-                .map(|(_, a)| &mut a.entries);
-            self.line_at = place(base, &line);
+                .map(|(_, a)| (a.addr, &mut a.entries));
             match (spanned, decoded) {
-                (Some(entries), _) => self.ingest_decoded(source, line.number, entries),
-                (None, Some(entries)) => self.ingest_decoded(source, line.number, entries),
-                (None, None) => self.ingest_line(source, line.number, line.bytes),
+                (Some((addr, entries)), _) => {
+                    self.line_at = place(base, &line, addr);
+                    self.ingest_decoded(source, line.number, entries)
+                }
+                (None, Some((addr, entries))) => {
+                    self.line_at = place(base, &line, addr);
+                    self.ingest_decoded(source, line.number, entries)
+                }
+                (None, None) => {
+                    self.line_at = place(base, &line, line.bytes.as_ptr() as usize);
+                    self.ingest_line(source, line.number, line.bytes)
+                }
             }
             self.line_at = None;
         });
@@ -460,7 +475,7 @@ impl Session {
                 .iter()
                 .all(|p| p.recovered);
             if clean {
-                self.line_at = place(base, &tail);
+                self.line_at = place(base, &tail, tail.bytes.as_ptr() as usize);
                 self.ingest_line(source, tail.number, tail.bytes);
                 self.line_at = None;
                 splitter.consume_tail();
@@ -478,7 +493,7 @@ impl Session {
             match tail.overlong {
                 Some(len) => self.ingest_overlong(source, tail.number, len),
                 None => {
-                    self.line_at = place(base, &tail);
+                    self.line_at = place(base, &tail, tail.bytes.as_ptr() as usize);
                     self.ingest_line(source, tail.number, tail.bytes);
                     self.line_at = None;
                 }

@@ -1,18 +1,19 @@
 //! Long texts left in the session file.
 //!
 //! Tool output and input, answers, thinking and prompts are most of a
-//! session's bytes. The viewer keeps the long ones where they are: a text
-//! records where its line is (offset, length) and its length and hash, and
-//! is read back (`pread`, then the line decoded again) when its row is
-//! drawn, searched, copied or exported. A file rewritten or cut short
-//! under the viewer cannot show another text in its place: a short read, a
-//! line that no longer decodes or no text of the line with that length and
-//! hash all say so in its place ([`read_back`]). No mmap: a file truncated under a
-//! map kills the reader with SIGBUS; a `pread` past the end reads less.
-//! The commands (`ccv export`...) hold every text: they read each once.
+//! session's bytes. The viewer and the export keep the long ones where
+//! they are: a text records where it is written in its line (a string's
+//! token, or a call's input as JSON), how long that is and a hash of it,
+//! and is read back (`pread`, then that string decoded) when its row is
+//! drawn, searched, copied or exported. Such a string is never decoded
+//! while the file loads (see `model::json_str`). A file rewritten or cut
+//! short under the viewer cannot show another text in its place: a short
+//! read, bytes that are not a string or a hash that differs all say so in
+//! its place ([`read_back`]). No mmap: a file truncated under a map kills
+//! the reader with SIGBUS; a `pread` past the end reads less. The other
+//! commands hold every text: they read each once, and most read them all.
 
-use super::decode::decode_line;
-use super::raw::Content;
+use super::json_str::JsonStr;
 use std::borrow::Cow;
 use std::fs::File;
 use std::hash::Hasher;
@@ -22,15 +23,18 @@ use std::path::{Path, PathBuf};
 /// and a read costs a system call.
 pub const STORE_MIN: usize = 256;
 
-/// Where a text is: its line in the source file, and what the text must be
-/// (length and hash) to be the one that was read.
+/// Where a text is in its source file, as written, and what those bytes
+/// must be (length and hash) to be the ones that were read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Stored {
-    /// Offset of the line in the source file.
+    /// Offset in the file of the text as written.
     pub at: u64,
-    /// Length of the line, without its newline.
-    pub line_len: u32,
-    pub text_len: u32,
+    /// Its length as written.
+    pub len: u32,
+    /// Written as a JSON value kept as it is (a call's input), not a
+    /// string to decode.
+    pub value: bool,
+    /// [`check`] of the bytes (a string's without its quotes).
     pub check: u64,
 }
 
@@ -103,11 +107,12 @@ impl Text {
         self.get().is_none()
     }
 
-    /// Its length in bytes, read back or not.
+    /// Its length in bytes; for a text in the file, as written there
+    /// (escapes undecoded): what sizes a buffer.
     pub fn len(&self) -> usize {
         match self {
             Text::Held(t) => t.len(),
-            Text::InFile(f) => f.stored.text_len as usize,
+            Text::InFile(f) => f.stored.len as usize,
         }
     }
 
@@ -160,61 +165,41 @@ impl std::fmt::Display for Text {
     }
 }
 
-/// The hash a stored text is checked with.
-pub fn check(text: &str) -> u64 {
+/// The hash a stored text is checked with: of its length, its first and
+/// last 512 bytes and 32 of every KB between, so that checking a long
+/// text costs little. A rewritten file that kept a text's place and
+/// length and changed only bytes between those sampled would show the
+/// text as it is now, not another one.
+pub fn check(bytes: &[u8]) -> u64 {
+    const ENDS: usize = 512;
     let mut h = rustc_hash::FxHasher::default();
-    h.write(text.as_bytes());
-    h.write_usize(text.len());
+    h.write_usize(bytes.len());
+    if bytes.len() <= 4 * ENDS {
+        h.write(bytes);
+    } else {
+        let (head, rest) = bytes.split_at(ENDS);
+        let (middle, tail) = rest.split_at(rest.len() - ENDS);
+        h.write(head);
+        for piece in middle.chunks(1024) {
+            h.write(&piece[..piece.len().min(32)]);
+        }
+        h.write(tail);
+    }
     h.finish()
 }
 
-/// The text of `line` (the bytes at `stored.at`) that `stored` describes,
-/// if the line still holds it. Looked for where the ingest takes texts
-/// from: a message's content, its text, thinking and tool-result blocks,
-/// and the subagent line an `agent_progress` line mirrors. Length and a
-/// 64-bit hash tell it from every other text of the line.
-pub fn text_in_line(line: &[u8], stored: &Stored) -> Option<String> {
-    let mut found = None;
-    decode_line(0, line, |entry, _| {
-        if found.is_none() {
-            found = text_in_entry(entry, stored, true);
-        }
-    });
-    found
-}
-
-fn text_in_entry(entry: super::raw::RawEntry<'_>, stored: &Stored, outer: bool) -> Option<String> {
-    let is = |t: &str| t.len() == stored.text_len as usize && check(t) == stored.check;
-    match entry.message.and_then(|m| m.content) {
-        Some(Content::Text(t)) if is(&t) => return Some(t.into_owned()),
-        Some(Content::Blocks(blocks)) => {
-            for b in blocks {
-                // every string of the block: a block may hold more than
-                // its kind reads (a `thinking` block with a `text` too)
-                let strings = [
-                    b.text.as_deref(),
-                    b.thinking.as_deref(),
-                    b.input.map(|r| r.get()),
-                ];
-                if let Some(t) = strings.into_iter().flatten().find(|t| is(t)) {
-                    return Some(t.to_owned());
-                }
-                // any block with content: results are read from blocks of
-                // other kinds too (`web_search_tool_result`, an unknown one
-                // with a `tool_use_id`)
-                if let Some(c) = b.content {
-                    let t = super::ingest_user::tool_result_text(*c, &mut Vec::new());
-                    if is(&t) {
-                        return Some(t.into_owned());
-                    }
-                }
-            }
-        }
-        _ => {}
+/// The text `stored` describes, from `bytes` (what is at its place in the
+/// file now), if they are still what was read there.
+pub fn text_of(bytes: &[u8], stored: &Stored) -> Option<String> {
+    let s = simdutf8::basic::from_utf8(bytes).ok()?;
+    if stored.value {
+        return (check(bytes) == stored.check).then(|| s.to_owned());
     }
-    let inner = entry.data.and_then(|d| d.message).filter(|_| outer)?;
-    let inner = serde_json::from_str::<super::raw::RawEntry<'_>>(inner.get()).ok()?;
-    text_in_entry(inner, stored, false)
+    let inner = s.strip_prefix('"')?.strip_suffix('"')?;
+    if s.len() < 2 || check(inner.as_bytes()) != stored.check {
+        return None;
+    }
+    Some(JsonStr::Token(s).into_text().into_owned())
 }
 
 /// Reads lines of a session's files back: one open file per source, and a
@@ -308,8 +293,8 @@ pub fn read_back(
     // a window read before the file changed is read again once
     for _ in 0..2 {
         let text = reader
-            .line(source, path, stored.at, stored.line_len)
-            .and_then(|line| text_in_line(line, &stored));
+            .line(source, path, stored.at, stored.len)
+            .and_then(|bytes| text_of(bytes, &stored));
         if let Some(t) = text {
             return Some(t);
         }
@@ -318,8 +303,8 @@ pub fn read_back(
     Some(changed())
 }
 
-/// The raw bytes of the line a stored text came from (for a search to
-/// rule a line out before decoding it).
+/// The bytes a stored text is written as (for a search to rule a text out
+/// before decoding it, and for a JSON export to copy it as written).
 pub fn raw_line<'r>(
     reader: &'r mut LineReader,
     path: Option<&Path>,
@@ -327,22 +312,63 @@ pub fn raw_line<'r>(
     text: &Text,
 ) -> Option<&'r [u8]> {
     let stored = text.stored()?;
-    reader.line(source, path?, stored.at, stored.line_len)
+    reader.line(source, path?, stored.at, stored.len)
 }
 
-/// A text as [`Text`] would hold it: in the file when `stored` is
-/// given and the text is worth it, else held.
-pub fn text_at(text: Cow<'_, str>, at: Option<(u64, u32)>) -> Text {
-    match at {
-        Some((at, line_len)) if text.len() >= STORE_MIN && !text.trim().is_empty() => {
-            Text::in_file(Stored {
-                at,
-                line_len,
-                text_len: text.len() as u32,
-                check: check(&text),
-            })
-        }
-        _ => Text::held(text.into_owned()),
+/// Where the line being ingested is: its offset in the file, and the
+/// address and length of the bytes its entries were decoded from.
+#[derive(Debug, Clone, Copy)]
+pub struct LinePlace {
+    pub at: u64,
+    pub mem: (usize, usize),
+}
+
+/// A string of the line at `place`, as [`Text`] holds it: in the file
+/// when the string is long and still where it was written, else held.
+pub fn text_at(text: JsonStr<'_>, place: Option<LinePlace>) -> Text {
+    let written = |p: LinePlace| {
+        let inner = match &text {
+            JsonStr::Token(t) => t.get(1..t.len().saturating_sub(1))?,
+            JsonStr::Text(t) => t,
+        };
+        let (off, len) = text.token_in(p.mem)?;
+        Some(Stored {
+            at: p.at + off as u64,
+            len: u32::try_from(len).ok()?,
+            value: false,
+            check: check(inner.as_bytes()),
+        })
+    };
+    let long = |t: &JsonStr<'_>| match t {
+        // as written: escapes make it no shorter than its text
+        JsonStr::Token(t) => t.len() >= STORE_MIN + 2,
+        JsonStr::Text(t) => t.len() >= STORE_MIN,
+    };
+    match place
+        .filter(|_| long(&text) && !text.is_blank())
+        .and_then(written)
+    {
+        Some(stored) => Text::in_file(stored),
+        None => Text::held(text.into_text().into_owned()),
+    }
+}
+
+/// A JSON value of the line at `place` (a call's input), kept as written:
+/// in the file when long, else held.
+pub fn json_at(raw: &str, place: Option<LinePlace>) -> Text {
+    let written = |p: LinePlace| {
+        let off = (raw.as_ptr() as usize).checked_sub(p.mem.0)?;
+        (off + raw.len() <= p.mem.1).then_some(())?;
+        Some(Stored {
+            at: p.at + off as u64,
+            len: u32::try_from(raw.len()).ok()?,
+            value: true,
+            check: check(raw.as_bytes()),
+        })
+    };
+    match place.filter(|_| raw.len() >= STORE_MIN).and_then(written) {
+        Some(stored) => Text::in_file(stored),
+        None => Text::held(raw.to_owned()),
     }
 }
 
@@ -365,15 +391,25 @@ enum Part {
 }
 
 impl super::Session {
-    /// A text of the line being read, left in its file when the viewer
-    /// reads this file so and the text is long (see [`text_at`]).
-    pub(super) fn text_in_file(&self, source: u16, text: Cow<'_, str>) -> Text {
-        let at = self.line_at.filter(|_| !self.redacting).filter(|_| {
-            self.sources
+    /// A string of the line being read, left in its file when this file
+    /// is read so and the string is long (see [`text_at`]).
+    pub(super) fn text_in_file(&self, source: u16, text: JsonStr<'_>) -> Text {
+        text_at(text, self.place_in_file(source))
+    }
+
+    /// A JSON value of the line being read (a call's input), left in its
+    /// file as [`Self::text_in_file`] leaves strings.
+    pub(super) fn json_in_file(&self, source: u16, raw: &str) -> Text {
+        json_at(raw, self.place_in_file(source))
+    }
+
+    fn place_in_file(&self, source: u16) -> Option<LinePlace> {
+        let in_file = !self.redacting
+            && self
+                .sources
                 .get(source as usize)
-                .is_some_and(|s| s.text_in_file)
-        });
-        text_at(text, at)
+                .is_some_and(|s| s.text_in_file);
+        self.line_at.filter(|_| in_file)
     }
 
     /// A result's text, read back from its file when it was left there.

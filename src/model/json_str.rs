@@ -1,0 +1,366 @@
+//! A string of a session line, decoded only when it is read.
+//!
+//! Tool output, answers and thinking are most of a session's bytes. Read
+//! as a `RawValue`, such a string is only scanned (as any reader of the
+//! line must) and stays where it is in the line; decoding it (unescaping
+//! into a new string) waits until someone reads it. A text left in the
+//! file (see `model::stored`) is then never decoded while loading, and
+//! a JSON export copies it as written ([`JsonStr::token`]).
+
+use serde::Deserialize;
+use serde::de::{self, Deserializer};
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+
+/// A JSON string: as written in its line, or already decoded.
+#[derive(Debug, Clone)]
+pub enum JsonStr<'a> {
+    /// The string's token in the line, quotes and escapes included; known
+    /// to be well formed (serde read it), lone surrogates refused.
+    Token(&'a str),
+    /// The string decoded (serde read it whole: a bare string where an
+    /// object was expected, a message's content).
+    Text(Cow<'a, str>),
+}
+
+impl Default for JsonStr<'_> {
+    fn default() -> Self {
+        JsonStr::Text(Cow::Borrowed(""))
+    }
+}
+
+impl<'a> JsonStr<'a> {
+    /// The decoded text (borrowed when it holds no escape).
+    pub fn text(&self) -> Cow<'_, str> {
+        match self {
+            JsonStr::Token(t) => unescape_token(t),
+            JsonStr::Text(t) => Cow::Borrowed(t),
+        }
+    }
+
+    pub fn into_text(self) -> Cow<'a, str> {
+        match self {
+            JsonStr::Token(t) => unescape_token(t),
+            JsonStr::Text(t) => t,
+        }
+    }
+
+    /// Decoded now: what a load that holds its texts does on the thread
+    /// that decodes the line.
+    pub fn decode(&mut self) {
+        if let JsonStr::Token(t) = self {
+            *self = JsonStr::Text(unescape_token(t));
+        }
+    }
+
+    /// The token as written, when this is one.
+    pub fn token(&self) -> Option<&'a str> {
+        match self {
+            JsonStr::Token(t) => Some(t),
+            JsonStr::Text(_) => None,
+        }
+    }
+
+    /// Where the string's token lies in the bytes at `line` (their
+    /// address and length): offset and length. A string decoded from
+    /// other bytes (a repaired copy of the line) is not in them. A decoded
+    /// string borrowed from the line held no escape: its token is it and
+    /// its quotes.
+    pub fn token_in(&self, (addr, len): (usize, usize)) -> Option<(usize, usize)> {
+        let (at, n) = match self {
+            JsonStr::Token(t) => (t.as_ptr() as usize, t.len()),
+            JsonStr::Text(Cow::Borrowed(t)) => ((t.as_ptr() as usize).checked_sub(1)?, t.len() + 2),
+            JsonStr::Text(Cow::Owned(_)) => return None,
+        };
+        let off = at.checked_sub(addr)?;
+        (off + n <= len).then_some((off, n))
+    }
+
+    /// Its decoded length in bytes, counted from the escapes.
+    pub fn len(&self) -> usize {
+        match self {
+            JsonStr::Token(t) => decoded_len(t),
+            JsonStr::Text(t) => t.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        match self {
+            JsonStr::Token(t) => t.len() <= 2,
+            JsonStr::Text(t) => t.is_empty(),
+        }
+    }
+
+    /// Only whitespace (what `str::trim` removes), decided from the token
+    /// without decoding it where it can be.
+    pub fn is_blank(&self) -> bool {
+        let t = match self {
+            JsonStr::Token(t) => *t,
+            JsonStr::Text(t) => return t.trim().is_empty(),
+        };
+        let inner = t
+            .as_bytes()
+            .get(1..t.len().saturating_sub(1))
+            .unwrap_or(&[]);
+        let mut i = 0;
+        while i < inner.len() {
+            match inner[i] {
+                b' ' | b'\t' => i += 1,
+                b'\\' => match inner.get(i + 1) {
+                    Some(b'n' | b'r' | b't' | b'f') => i += 2,
+                    // `\u…` may be a space of another kind
+                    Some(b'u') => return self.text().trim().is_empty(),
+                    _ => return false,
+                },
+                // a visible ASCII character: the common answer, at once
+                0x21..=0x7e => return false,
+                _ => return self.text().trim().is_empty(),
+            }
+        }
+        true
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for JsonStr<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = <&'de RawValue>::deserialize(d)?;
+        let t = raw.get();
+        if !t.starts_with('"') {
+            let what = match t.as_bytes().first() {
+                Some(b'{') => de::Unexpected::Map,
+                Some(b'[') => de::Unexpected::Seq,
+                Some(b't' | b'f') => de::Unexpected::Other("a boolean"),
+                _ => de::Unexpected::Other("a number"),
+            };
+            return Err(de::Error::invalid_type(what, &"a string"));
+        }
+        // the scan serde made of it let escapes of lone surrogates pass,
+        // which decoding refuses: the line is then repaired as any other
+        // (`model::decode`)
+        if memchr::memmem::find(t.as_bytes(), b"\\ud").is_some()
+            || memchr::memmem::find(t.as_bytes(), b"\\uD").is_some()
+        {
+            unescape(t, true).map_err(de::Error::custom)?;
+        }
+        Ok(JsonStr::Token(t))
+    }
+}
+
+/// The text of a token serde has read (see [`JsonStr::Token`]).
+fn unescape_token(t: &str) -> Cow<'_, str> {
+    unescape(t, false).unwrap_or(Cow::Borrowed(""))
+}
+
+/// Decodes the JSON string token `t`. `strict`: a lone surrogate is an
+/// error, else it becomes U+FFFD. Escapes were checked by serde's scan:
+/// anything else malformed decodes as far as it goes.
+fn unescape(t: &str, strict: bool) -> Result<Cow<'_, str>, &'static str> {
+    let inner = t
+        .strip_prefix('"')
+        .and_then(|t| t.strip_suffix('"'))
+        .ok_or("not a string")?;
+    let b = inner.as_bytes();
+    let Some(first) = memchr::memchr(b'\\', b) else {
+        return Ok(Cow::Borrowed(inner));
+    };
+    let mut out = String::with_capacity(inner.len());
+    let mut start = 0;
+    let mut at = Some(first);
+    while let Some(i) = at {
+        out.push_str(inner.get(start..i).unwrap_or(""));
+        let Some(&c) = b.get(i + 1) else { break };
+        let mut next = i + 2;
+        match c {
+            b'n' => out.push('\n'),
+            b't' => out.push('\t'),
+            b'r' => out.push('\r'),
+            b'b' => out.push('\u{8}'),
+            b'f' => out.push('\u{c}'),
+            b'u' => {
+                let (ch, used) = hex_char(b, i, strict)?;
+                out.push(ch);
+                next = i + used;
+            }
+            // `"`, `\`, `/`
+            other => out.push(other as char),
+        }
+        start = next.min(b.len());
+        at = memchr::memchr(b'\\', b.get(start..).unwrap_or(&[])).map(|k| start + k);
+    }
+    out.push_str(inner.get(start..).unwrap_or(""));
+    Ok(Cow::Owned(out))
+}
+
+/// The character of the `\u` escape at `b[i]`, and the bytes it took
+/// (6, or 12 for a surrogate pair).
+fn hex_char(b: &[u8], i: usize, strict: bool) -> Result<(char, usize), &'static str> {
+    let hex = |at: usize| -> Option<u32> {
+        let s = std::str::from_utf8(b.get(at..at + 4)?).ok()?;
+        u32::from_str_radix(s, 16).ok()
+    };
+    let lone = |used| {
+        if strict {
+            Err("lone surrogate in hex escape")
+        } else {
+            Ok((char::REPLACEMENT_CHARACTER, used))
+        }
+    };
+    let Some(u) = hex(i + 2) else {
+        return Ok((char::REPLACEMENT_CHARACTER, 2));
+    };
+    match u {
+        0xd800..=0xdbff => {
+            let low = (b.get(i + 6) == Some(&b'\\') && b.get(i + 7) == Some(&b'u'))
+                .then(|| hex(i + 8))
+                .flatten()
+                .filter(|l| (0xdc00..=0xdfff).contains(l));
+            match low {
+                Some(l) => {
+                    let c = 0x10000 + ((u - 0xd800) << 10) + (l - 0xdc00);
+                    Ok((char::from_u32(c).unwrap_or(char::REPLACEMENT_CHARACTER), 12))
+                }
+                None => lone(6),
+            }
+        }
+        0xdc00..=0xdfff => lone(6),
+        _ => Ok((char::from_u32(u).unwrap_or(char::REPLACEMENT_CHARACTER), 6)),
+    }
+}
+
+/// The decoded length of token `t`, without decoding it.
+fn decoded_len(t: &str) -> usize {
+    let b = t.as_bytes();
+    let inner = b.get(1..b.len().saturating_sub(1)).unwrap_or(&[]);
+    let mut len = inner.len();
+    let mut from = 0;
+    while let Some(k) = memchr::memchr(b'\\', inner.get(from..).unwrap_or(&[])) {
+        let i = from + k;
+        match inner.get(i + 1) {
+            Some(b'u') => {
+                let (c, used) = hex_char(inner, i, false).unwrap_or(('\u{fffd}', 6));
+                len = len + c.len_utf8() - used;
+                from = i + used;
+            }
+            Some(_) => {
+                len -= 1;
+                from = i + 2;
+            }
+            None => break,
+        }
+    }
+    len
+}
+
+/// Whether `token` is what serde_json writes for its text, so that a JSON
+/// export may copy it as it is: every escape one serde writes (`\"`, `\\`,
+/// `\n`, `\r`, `\t`, `\b`, `\f`, and `\u00xx` for other control
+/// characters), and none other (`\/`, `\u00e9`...).
+pub fn written_as_serde_writes(token: &str) -> bool {
+    let b = token.as_bytes();
+    let mut from = 0;
+    while let Some(k) = memchr::memchr(b'\\', b.get(from..).unwrap_or(&[])) {
+        let i = from + k;
+        match b.get(i + 1) {
+            Some(b'"' | b'\\' | b'n' | b'r' | b't' | b'b' | b'f') => from = i + 2,
+            Some(b'u') => {
+                let ok = matches!(b.get(i + 2..i + 6), Some([b'0', b'0', b'0' | b'1', h])
+                    if h.is_ascii_digit() || (b'a'..=b'f').contains(h));
+                let short = matches!(
+                    b.get(i + 4..i + 6),
+                    Some(b"08" | b"09" | b"0a" | b"0c" | b"0d")
+                );
+                if !ok || short {
+                    return false;
+                }
+                from = i + 6;
+            }
+            _ => return false,
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn token(s: &str) -> String {
+        serde_json::to_string(s).expect("json")
+    }
+
+    fn awkward() -> Vec<String> {
+        let mut v: Vec<String> = [
+            "",
+            "plain",
+            "q\"b\\s\n\r\t\u{8}\u{c}\u{0}\u{1b}[31m\u{7f}\u{85}\u{9b}\u{202e}é👇 text",
+            "   \n\t ",
+            "\u{a0}\u{3000}",
+            " \u{2028} x",
+            "/slash/",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        for c in (0u32..0x100).chain([0xd7ff, 0xe000, 0xfffd, 0x1f600, 0x10ffff]) {
+            if let Some(c) = char::from_u32(c) {
+                v.push(format!("a{c}b{c}"));
+            }
+        }
+        v
+    }
+
+    #[test]
+    fn decodes_as_serde_does() {
+        for s in awkward() {
+            let t = token(&s);
+            let j: JsonStr<'_> = serde_json::from_str(&t).expect("token");
+            assert_eq!(j.text(), s, "{t}");
+            assert_eq!(j.len(), s.len(), "{t}");
+            assert_eq!(j.is_blank(), s.trim().is_empty(), "{t}");
+            assert!(written_as_serde_writes(j.token().expect("token")), "{t}");
+        }
+        // escapes serde does not write decode all the same
+        for (t, s) in [
+            (r#""\/\u00e9\u0041\uD83D\uDE00""#, "/éA😀"),
+            (r#""\u0020\u00a0""#, " \u{a0}"),
+        ] {
+            let j: JsonStr<'_> = serde_json::from_str(t).expect("token");
+            assert_eq!(j.text(), s);
+            assert_eq!(j.len(), s.len());
+            assert!(!written_as_serde_writes(t), "{t}");
+        }
+        let j: JsonStr<'_> = serde_json::from_str(r#""\u0020\u00a0""#).expect("token");
+        assert!(j.is_blank());
+    }
+
+    #[test]
+    fn refuses_what_a_string_field_refused() {
+        for bad in ["5", "true", "{}", "[]", r#""\ud800""#, r#""x\udc00y""#] {
+            assert!(serde_json::from_str::<JsonStr<'_>>(bad).is_err(), "{bad}");
+        }
+        // an escaped backslash before `ud…` is no surrogate
+        let j: JsonStr<'_> = serde_json::from_str(r#""\\ud800""#).expect("token");
+        assert_eq!(j.text(), "\\ud800");
+    }
+
+    #[test]
+    fn a_token_knows_where_it_is_in_its_line() {
+        #[derive(Deserialize)]
+        struct B<'a> {
+            #[serde(borrow)]
+            a: JsonStr<'a>,
+            #[serde(borrow)]
+            b: JsonStr<'a>,
+        }
+        let line = r#"{"a":"x\ny","b":"plain"}"#;
+        let v: B<'_> = serde_json::from_str(line).expect("line");
+        let at = (line.as_ptr() as usize, line.len());
+        assert_eq!(v.a.token_in(at), Some((5, 6)));
+        assert_eq!(&line[5..11], r#""x\ny""#);
+        assert_eq!(v.b.token_in(at), Some((16, 7)));
+        let other = line.to_owned();
+        assert_eq!(v.a.token_in((other.as_ptr() as usize, other.len())), None);
+        let borrowed = JsonStr::Text(Cow::Borrowed(&line[17..22]));
+        assert_eq!(borrowed.token_in(at), Some((16, 7)));
+    }
+}
