@@ -504,7 +504,8 @@ pub fn load_session(path: &Path) -> std::io::Result<Session> {
 }
 
 fn run_export(path: &Path, opts: &Options) -> i32 {
-    let session = match load_session(path) {
+    // long texts are read back from the files as they are written out
+    let session = match crate::model::loader::load_for_export(path) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("ccv: {}: {}", term_path(path), term_line(&e.to_string()));
@@ -532,6 +533,13 @@ fn run_export(path: &Path, opts: &Options) -> i32 {
         eprintln!(
             "ccv: {}",
             crate::redact::describe(&crate::redact::take_counts())
+        );
+    }
+    let changed = session.texts_changed();
+    if changed > 0 {
+        eprintln!(
+            "ccv: {}: {changed} text(s) changed on disk during the export; each says so in its place",
+            term_path(path)
         );
     }
     // The process ends now: freeing a 100 MB session item by item would

@@ -6,6 +6,7 @@
 
 use crate::model::item::{Detail, Item, Kind, SystemInfo, ToolCall, ToolResult};
 use crate::model::session::Session;
+use crate::model::stored::{LineReader, Text};
 use crate::model::text::sanitize;
 use crate::model::time::format_iso;
 use crate::model::transcript::Transcript;
@@ -335,14 +336,16 @@ fn write_rows_parallel(
     let windows: Vec<_> = rows.chunks(WINDOW).collect();
     let render = |k: usize, buf: &mut Vec<u8>| -> io::Result<()> {
         buf.clear();
+        let mut reader = session.take_reader();
         for (i, (row, agent)) in windows[k].iter().enumerate() {
             if format == Format::Json {
                 // straight into the window, not a row's buffer copied there
-                push_json(session, *row, *agent, buf);
+                push_json(session, &mut reader, *row, *agent, buf);
             } else {
                 write_row(session, *row, *agent, format, k * WINDOW + i == 0, buf)?;
             }
         }
+        session.put_reader(reader);
         Ok(())
     };
     // made out here: the threads borrow them, and this scope's closure
@@ -608,6 +611,9 @@ struct JsonRow<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     agent: Option<&'a str>,
     text: &'a str,
+    /// `text` is a JSON string as serde writes it, quotes included.
+    #[serde(skip)]
+    written: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     tool_name: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -630,33 +636,93 @@ fn write_json(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let mut line = Vec::new();
-    push_json(session, row, agent, &mut line);
+    let mut reader = session.take_reader();
+    push_json(session, &mut reader, row, agent, &mut line);
+    session.put_reader(reader);
     out.write_all(&line)
 }
 
-/// Appends a JSON row (and its newline) to `out`.
-fn push_json(session: &Session, row: Row<'_>, agent: Option<&str>, out: &mut Vec<u8>) {
+/// Appends a JSON row (and its newline) to `out`, reading texts left in
+/// the files with `reader`.
+fn push_json(
+    session: &Session,
+    reader: &mut LineReader,
+    row: Row<'_>,
+    agent: Option<&str>,
+    out: &mut Vec<u8>,
+) {
+    // a text left in the file is copied as written when serde would write
+    // it so: not decoded, nor escaped again
+    let (source, text) = json_text_of(row);
+    let written = text.and_then(|t| session.written_json(reader, source, t));
+    if let Some(w) = written {
+        return json_row(session, None, row, agent, Some(w)).write(out);
+    }
+    let text = match text {
+        Some(t) => session.text_back_in(reader, (source, row_line(row)), t),
+        None => row.text(session),
+    };
+    let input = match row {
+        Row::Item(
+            i @ Item {
+                detail: Detail::Call(c),
+                ..
+            },
+        ) => Some(session.text_back_in(reader, (i.source, i.line), &c.input)),
+        _ => None,
+    };
+    let mut j = json_row(session, input.as_deref(), row, agent, None);
+    j.text = &text;
+    out.reserve(j.text.len() + 256);
+    j.write(out);
+}
+
+/// The text a JSON row of `row` holds when it is a text of the model as it
+/// is (a result keeps its `<tool_use_error>` wrapper here), and the source
+/// it is of; else the row's text is made ([`Row::text`]).
+fn json_text_of<'a>(row: Row<'a>) -> (u16, Option<&'a Text>) {
+    match row {
+        Row::Result(_, _, r) => (r.source, Some(&r.text)),
+        Row::Item(i) => match &i.detail {
+            Detail::OrphanResult(r) => (r.source, Some(&r.text)),
+            Detail::Call(_) => (i.source, None),
+            _ if i.kind == Kind::Thinking && (i.flags.redacted || i.flags.thinking_hidden) => {
+                (i.source, None)
+            }
+            _ => (i.source, Some(&i.text)),
+        },
+    }
+}
+
+fn row_line(row: Row<'_>) -> u32 {
+    match row {
+        Row::Result(_, _, r) => r.line,
+        Row::Item(Item {
+            detail: Detail::OrphanResult(r),
+            ..
+        }) => r.line,
+        Row::Item(i) => i.line,
+    }
+}
+
+/// The JSON row of `row` with `input` (a call's), and its text as written
+/// when given (else set by the caller).
+fn json_row<'a>(
+    session: &'a Session,
+    input: Option<&'a str>,
+    row: Row<'a>,
+    agent: Option<&'a str>,
+    written: Option<&'a str>,
+) -> JsonRow<'a> {
     let source_path = |s: u16| -> Option<&str> {
         if s == 0 {
             return None;
         }
         session.sources.get(s as usize)?.path.as_deref()?.to_str()
     };
-    // JSON keeps a result's text as written (the text formats drop the
-    // `<tool_use_error>` wrapper)
-    let text = match row {
-        Row::Result(_, _, r) => session.result_text(r),
-        Row::Item(Item {
-            detail: Detail::OrphanResult(r),
-            ..
-        }) => session.result_text(r),
-        _ => row.text(session),
-    };
-    let input = match row {
-        Row::Item(i) => Some(session.call_input(i)).filter(|_| matches!(i.detail, Detail::Call(_))),
-        Row::Result(..) => None,
-    };
-    let j = match row {
+    let text = written.unwrap_or("");
+    let written = written.is_some();
+    match row {
         Row::Item(i) => {
             let call = match &i.detail {
                 Detail::Call(c) => Some(c.as_ref()),
@@ -673,13 +739,14 @@ fn push_json(session: &Session, row: Row<'_>, agent: Option<&str>, out: &mut Vec
                 line: i.line,
                 file: source_path(i.source),
                 agent,
-                text: &text,
+                text,
+                written,
                 tool_name: call.map(|c| c.name.as_str()),
                 tool_use_id: call.map(|c| c.id.as_str()).or(orphan
                     .map(|r| r.tool_use_id.as_str())
                     .filter(|id| !id.is_empty())),
                 category: call.map(|c| c.category.as_str()),
-                input: input.as_deref().map(JsonText),
+                input: input.filter(|_| call.is_some()).map(JsonText),
                 is_error: match (i.kind, orphan) {
                     (_, Some(r)) => Some(r.is_error),
                     (Kind::System | Kind::Unreadable, _) if i.flags.error => Some(true),
@@ -695,7 +762,8 @@ fn push_json(session: &Session, row: Row<'_>, agent: Option<&str>, out: &mut Vec
             line: r.line,
             file: source_path(r.source),
             agent,
-            text: &text,
+            text,
+            written,
             tool_name: Some(c.name.as_str()),
             tool_use_id: Some(c.id.as_str()),
             category: Some(c.category.as_str()),
@@ -703,9 +771,7 @@ fn push_json(session: &Session, row: Row<'_>, agent: Option<&str>, out: &mut Vec
             is_error: Some(r.is_error),
             orphan: false,
         },
-    };
-    out.reserve(j.text.len() + 256);
-    j.write(out);
+    }
 }
 
 impl JsonRow<'_> {
@@ -734,10 +800,19 @@ impl JsonRow<'_> {
         }
         field(out, "line");
         let _ = write!(out, "{}", self.line);
+        for (name, v) in [("file", self.file), ("agent", self.agent)] {
+            if let Some(v) = v {
+                field(out, name);
+                push_str(out, v);
+            }
+        }
+        field(out, "text");
+        if self.written {
+            out.extend_from_slice(self.text.as_bytes());
+        } else {
+            push_str(out, self.text);
+        }
         let strings = [
-            ("file", self.file),
-            ("agent", self.agent),
-            ("text", Some(self.text)),
             ("tool_name", self.tool_name),
             ("tool_use_id", self.tool_use_id),
             ("category", self.category),
@@ -806,6 +881,7 @@ mod tests {
             file: Some(awkward),
             agent: Some(awkward),
             text: awkward,
+            written: false,
             tool_name: Some(awkward),
             tool_use_id: Some(awkward),
             category: Some("shell"),
@@ -821,6 +897,7 @@ mod tests {
             file: None,
             agent: None,
             text: "",
+            written: false,
             tool_name: None,
             tool_use_id: None,
             category: None,

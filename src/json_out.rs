@@ -141,7 +141,7 @@ pub fn push_str(out: &mut Vec<u8>, s: &str) {
 /// escape: a control, DEL, a quote, a backslash, or not ASCII. A flag may
 /// also be set on a byte above a flagged one (a borrow carries into it),
 /// never below: the lowest flag is the first such byte.
-fn special_bytes(w: u64) -> u64 {
+pub(crate) fn special_bytes(w: u64) -> u64 {
     const LOW: u64 = 0x2020_2020_2020_2020;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     const ONES: u64 = 0x0101_0101_0101_0101;
@@ -155,7 +155,7 @@ fn special_bytes(w: u64) -> u64 {
 
 /// The length of the UTF-8 character a lead byte starts (1 for a byte
 /// that is not one, so a scan always moves on).
-fn utf8_len(lead: u8) -> usize {
+pub(crate) fn utf8_len(lead: u8) -> usize {
     match lead {
         0xc0..=0xdf => 2,
         0xe0..=0xef => 3,

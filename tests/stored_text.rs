@@ -38,16 +38,20 @@ fn items(s: &Session) -> Vec<&ccv::model::Item> {
         .collect()
 }
 
-/// The two loads export alike (in every format: the exports read results
-/// back), and the viewer's holds most of the result text in the file.
+/// The three loads (held, the viewer's and the export's) export alike (in
+/// every format: the exports read texts back), and the viewer's holds most
+/// of the result text in the file.
 fn assert_alike(path: &Path) -> (usize, usize) {
     let (a, b) = (held(path), viewed(path));
+    let c = ccv::model::loader::load_for_export(path).expect("load");
     for format in [
         ccv::export::Format::Json,
         ccv::export::Format::Text,
         ccv::export::Format::Markdown,
     ] {
-        let (x, y) = (common::exported(&a, format), common::exported(&b, format));
+        let x = common::exported(&a, format);
+        let (y, z) = (common::exported(&b, format), common::exported(&c, format));
+        assert!(x == z, "{}: {format:?} differs as exported", path.display());
         if x != y {
             let at = x.lines().zip(y.lines()).position(|(p, q)| p != q);
             let at = at.unwrap_or(0);
@@ -303,6 +307,35 @@ fn a_file_changed_under_the_viewer_says_so_and_shows_no_other_text() {
     for r in results(&s).into_iter().filter(|r| r.text.missing()) {
         changed(&s, r);
     }
+}
+
+#[test]
+fn an_export_of_a_file_changed_under_it_says_so() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("s.jsonl");
+    let bytes = awkward_results();
+    std::fs::write(&path, &bytes).expect("write");
+    let s = ccv::model::loader::load_for_export(&path).expect("load");
+    let before = common::exported(&s, ccv::export::Format::Json);
+    assert!(before.contains("plain filler"));
+    assert_eq!(s.texts_changed(), 0);
+    let at = memchr::memmem::find(&bytes, b"plain filler").expect("text");
+    let mut edited = bytes.clone();
+    edited[at + 7] = b'F';
+    std::fs::write(&path, &edited).expect("write");
+    let after = common::exported(&s, ccv::export::Format::Json);
+    assert!(after.contains("[this text changed on disk"), "{after}");
+    assert!(!after.contains("plain Filler"), "{after}");
+    assert!(s.texts_changed() > 0);
+    // through the command: said on stderr
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ccv"))
+        .envs(common::sandbox(dir.path()))
+        .args(["export", "--format", "json"])
+        .arg(&path)
+        .output()
+        .expect("run");
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).is_empty());
 }
 
 #[test]

@@ -137,13 +137,22 @@ impl<'de: 'a, 'a> Deserialize<'de> for JsonStr<'a> {
         // the scan serde made of it let escapes of lone surrogates pass,
         // which decoding refuses: the line is then repaired as any other
         // (`model::decode`)
-        if memchr::memmem::find(t.as_bytes(), b"\\ud").is_some()
-            || memchr::memmem::find(t.as_bytes(), b"\\uD").is_some()
-        {
+        if may_hold_surrogate(t.as_bytes()) {
             unescape(t, true).map_err(de::Error::custom)?;
         }
         Ok(JsonStr::Token(t))
     }
+}
+
+/// Whether `t` may hold a `\uD800`-`\uDFFF` escape: a `\u` followed
+/// by `d` or `D` (an escaped backslash before `ud` passes too; decoding
+/// then tells).
+fn may_hold_surrogate(t: &[u8]) -> bool {
+    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\\u"));
+    FINDER
+        .find_iter(t)
+        .any(|i| matches!(t.get(i + 2), Some(b'd' | b'D')))
 }
 
 /// The text of a token serde has read (see [`JsonStr::Token`]).
@@ -195,8 +204,9 @@ fn unescape(t: &str, strict: bool) -> Result<Cow<'_, str>, &'static str> {
 /// (6, or 12 for a surrogate pair).
 fn hex_char(b: &[u8], i: usize, strict: bool) -> Result<(char, usize), &'static str> {
     let hex = |at: usize| -> Option<u32> {
-        let s = std::str::from_utf8(b.get(at..at + 4)?).ok()?;
-        u32::from_str_radix(s, 16).ok()
+        b.get(at..at + 4)?
+            .iter()
+            .try_fold(0u32, |n, &d| Some(n << 4 | (d as char).to_digit(16)?))
     };
     let lone = |used| {
         if strict {
@@ -251,29 +261,49 @@ fn decoded_len(t: &str) -> usize {
     len
 }
 
-/// Whether `token` is what serde_json writes for its text, so that a JSON
-/// export may copy it as it is: every escape one serde writes (`\"`, `\\`,
-/// `\n`, `\r`, `\t`, `\b`, `\f`, and `\u00xx` for other control
-/// characters), and none other (`\/`, `\u00e9`...).
-pub fn written_as_serde_writes(token: &str) -> bool {
+/// Whether `token` is what `crate::json_out` writes for its text, so that
+/// a JSON export may copy it as it is: every escape one serde writes
+/// (`\"`, `\\`, `\n`, `\r`, `\t`, `\b`, `\f`, and `\u00xx` for other
+/// control characters) and none other (`\/`, `\u00e9`...), and no
+/// character json_out escapes for a terminal's sake (DEL, C1, bidi
+/// controls...: those [`super::text::needs_sanitizing`] finds).
+pub fn written_as_json_out_writes(token: &str) -> bool {
     let b = token.as_bytes();
-    let mut from = 0;
-    while let Some(k) = memchr::memchr(b'\\', b.get(from..).unwrap_or(&[])) {
-        let i = from + k;
-        match b.get(i + 1) {
-            Some(b'"' | b'\\' | b'n' | b'r' | b't' | b'b' | b'f') => from = i + 2,
-            Some(b'u') => {
-                let ok = matches!(b.get(i + 2..i + 6), Some([b'0', b'0', b'0' | b'1', h])
-                    if h.is_ascii_digit() || (b'a'..=b'f').contains(h));
-                let short = matches!(
-                    b.get(i + 4..i + 6),
-                    Some(b"08" | b"09" | b"0a" | b"0c" | b"0d")
-                );
-                if !ok || short {
-                    return false;
-                }
-                from = i + 6;
+    let mut i = 0;
+    while i < b.len() {
+        // eight bytes at a time to the next one that is not plain ASCII
+        if let Some(chunk) = b.get(i..i + 8) {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(chunk);
+            let flags = crate::json_out::special_bytes(u64::from_le_bytes(w));
+            if flags == 0 {
+                i += 8;
+                continue;
             }
+            i += flags.trailing_zeros() as usize / 8;
+        }
+        match b[i] {
+            // the token's own quotes (a quote inside is escaped)
+            b'"' => i += 1,
+            b'\\' => match b.get(i + 1) {
+                Some(b'"' | b'\\' | b'n' | b'r' | b't' | b'b' | b'f') => i += 2,
+                Some(b'u') => {
+                    let control = matches!(b.get(i + 2..i + 6), Some([b'0', b'0', b'0' | b'1', h])
+                        if h.is_ascii_digit() || (b'a'..=b'f').contains(h));
+                    let short = matches!(
+                        b.get(i + 4..i + 6),
+                        Some(b"08" | b"09" | b"0a" | b"0c" | b"0d")
+                    );
+                    if !control || short {
+                        return false;
+                    }
+                    i += 6;
+                }
+                _ => return false,
+            },
+            0x80.. if super::text::unsafe_char_at(b, i) => return false,
+            0x80.. => i += crate::json_out::utf8_len(b[i]),
+            0x20..=0x7e => i += 1,
             _ => return false,
         }
     }
@@ -317,7 +347,14 @@ mod tests {
             assert_eq!(j.text(), s, "{t}");
             assert_eq!(j.len(), s.len(), "{t}");
             assert_eq!(j.is_blank(), s.trim().is_empty(), "{t}");
-            assert!(written_as_serde_writes(j.token().expect("token")), "{t}");
+            // copied as written exactly when json_out writes the same
+            let mut out = Vec::new();
+            crate::json_out::push_str(&mut out, &s);
+            assert_eq!(
+                written_as_json_out_writes(j.token().expect("token")),
+                out == t.as_bytes(),
+                "{t}"
+            );
         }
         // escapes serde does not write decode all the same
         for (t, s) in [
@@ -327,7 +364,7 @@ mod tests {
             let j: JsonStr<'_> = serde_json::from_str(t).expect("token");
             assert_eq!(j.text(), s);
             assert_eq!(j.len(), s.len());
-            assert!(!written_as_serde_writes(t), "{t}");
+            assert!(!written_as_json_out_writes(t), "{t}");
         }
         let j: JsonStr<'_> = serde_json::from_str(r#""\u0020\u00a0""#).expect("token");
         assert!(j.is_blank());

@@ -131,6 +131,13 @@ pub fn load_with_subagents(path: &Path) -> std::io::Result<Session> {
     load(path, true, false, &mut |_, _| {})
 }
 
+/// [`load_with_subagents`] for an export, which reads each text once,
+/// in order: the long ones are left in the files and read back as they
+/// are written out (see `model::stored`).
+pub fn load_for_export(path: &Path) -> std::io::Result<Session> {
+    load(path, true, true, &mut |_, _| {})
+}
+
 /// As [`load_with_subagents`], for a file that may be being written: a
 /// last line without its newline waits for the follower to bring the rest
 /// (instead of showing as unreadable).
@@ -152,6 +159,8 @@ fn load(
     progress: &mut dyn FnMut(u64, u64),
 ) -> std::io::Result<Session> {
     let mut s = Session::new(Some(path.to_owned()));
+    // the viewer holds as little as it can while it loads
+    s.lean = !complete;
     let text_in_file = text_in_file && path != Path::new("-");
     s.sources[0].text_in_file = text_in_file;
     let read =

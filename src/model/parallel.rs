@@ -42,18 +42,24 @@ struct Plan {
     /// lines as well, its load of a 100 MB session peaked 4 MB higher, for
     /// no time saved.
     read_on: bool,
+    /// Whether the load holds its texts (else it leaves them in the file):
+    /// the workers then decode the strings the ingest would otherwise
+    /// decode on its one thread (see `model::json_str`).
+    hold: bool,
 }
 
 /// How `source` is read, at `size` bytes.
 fn plan_for(s: &Session, source: u16, size: u64) -> Plan {
-    let view = s
+    let in_file = s
         .sources
         .get(source as usize)
         .is_some_and(|src| src.text_in_file);
+    let lean = s.lean && in_file;
     Plan {
         size,
-        chunk_len: if view { VIEW_CHUNK } else { CHUNK },
-        read_on: !view,
+        chunk_len: if lean { VIEW_CHUNK } else { CHUNK },
+        read_on: !lean,
+        hold: !in_file || s.redacting,
     }
 }
 
@@ -77,6 +83,8 @@ pub struct Ahead<'a> {
 struct Chunk {
     offset: u64,
     bytes: Vec<u8>,
+    /// [`Plan::hold`].
+    hold: bool,
 }
 
 type Lines<'a> = Vec<Ahead<'a>>;
@@ -156,7 +164,7 @@ fn spanning_line(f: &File, size: u64, c: &Chunk) -> Option<Spanning> {
             offset,
             len: line.len(),
             addr: line.as_ptr() as usize,
-            entries: decode_ahead(line).unwrap_or_default(),
+            entries: decode_ahead(line, c.hold).unwrap_or_default(),
         }))
         .unwrap_or(Ahead {
             offset,
@@ -169,11 +177,16 @@ fn spanning_line(f: &File, size: u64, c: &Chunk) -> Option<Spanning> {
 }
 
 /// A line's objects, if it reads without a problem, with what the ingest
-/// would compute from them taken here.
-fn decode_ahead(line: &[u8]) -> Option<Vec<(RawEntry<'_>, &str)>> {
+/// would compute from them taken here. `hold`: the texts are decoded here
+/// too (see [`Plan::hold`]).
+fn decode_ahead(line: &[u8], hold: bool) -> Option<Vec<(RawEntry<'_>, &str)>> {
     let mut entries = decode_clean(line)?;
     for (e, _) in &mut entries {
+        // from the strings as written, as a line decoded in place
         super::ingest::digest(e);
+        if hold {
+            e.decode_texts();
+        }
     }
     Some(entries)
 }
@@ -208,7 +221,7 @@ fn lines(c: &Chunk) -> Lines<'_> {
     };
     for piece in super::lines::split_lines(inside) {
         let line = piece.strip_suffix(b"\r").unwrap_or(piece);
-        if let Some(entries) = decode_ahead(line) {
+        if let Some(entries) = decode_ahead(line, c.hold) {
             out.push(Ahead {
                 offset: c.offset + at as u64,
                 len: line.len(),
@@ -392,7 +405,11 @@ fn job_done(f: &File, plan: Plan, k: u64, pool: &Mutex<Vec<Decoded>>) -> std::io
         bytes.resize(want, 0);
         fill_at(f, &mut bytes, offset).map(|n| {
             bytes.truncate(n);
-            let chunk = Chunk { offset, bytes };
+            let chunk = Chunk {
+                offset,
+                bytes,
+                hold: plan.hold,
+            };
             let spanning = plan
                 .read_on
                 .then(|| spanning_line(f, plan.size, &chunk))

@@ -144,6 +144,33 @@ impl RawEntry<'_> {
     pub fn attachment(&self) -> Option<Attachment<'_>> {
         serde_json::from_str(self.attachment?.get()).ok()
     }
+
+    /// Decodes every string left as written (see [`JsonStr`]).
+    pub fn decode_texts(&mut self) {
+        let message = self.message.as_mut().and_then(|m| m.content.as_mut());
+        for c in message.into_iter().chain(self.content.as_mut()) {
+            c.decode_texts();
+        }
+    }
+}
+
+impl Content<'_> {
+    fn decode_texts(&mut self) {
+        match self {
+            Content::Text(t) => t.decode(),
+            Content::Blocks(bs) => {
+                for b in bs {
+                    for t in [&mut b.text, &mut b.thinking].into_iter().flatten() {
+                        t.decode();
+                    }
+                    if let Some(c) = &mut b.content {
+                        c.decode_texts();
+                    }
+                }
+            }
+            Content::Other => {}
+        }
+    }
 }
 
 #[derive(Deserialize, Default)]

@@ -176,10 +176,13 @@ pub struct Session {
     /// the file as it is, and the bytes its entries are decoded from.
     pub(super) line_at: Option<super::stored::LinePlace>,
     /// Reads back tool output left in the files (see `model::stored`).
-    pub(super) reader: std::sync::Mutex<super::stored::LineReader>,
+    pub(super) readers: super::stored::Readers,
     pub(super) filled: super::stored::Filled,
     /// Batches of lines open (see [`Self::in_batch`]).
     batching: u32,
+    /// The load holds as little as it can at a time (the viewer's: see
+    /// `model::parallel`).
+    pub(super) lean: bool,
 }
 
 pub const MAIN: u16 = 0;

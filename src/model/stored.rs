@@ -13,7 +13,7 @@
 //! the reader with SIGBUS; a `pread` past the end reads less. The other
 //! commands hold every text: they read each once, and most read them all.
 
-use super::json_str::JsonStr;
+use super::json_str::{JsonStr, written_as_json_out_writes};
 use std::borrow::Cow;
 use std::fs::File;
 use std::hash::Hasher;
@@ -208,7 +208,10 @@ pub fn text_of(bytes: &[u8], stored: &Stored) -> Option<String> {
 #[derive(Debug, Default)]
 pub struct LineReader {
     files: Vec<Option<(PathBuf, File)>>,
+    /// The bytes read are its first `filled`; the rest were read before
+    /// (the buffer is not zeroed again for each read).
     window: Vec<u8>,
+    filled: usize,
     /// (source, offset) of `window`.
     window_at: Option<(u16, u64)>,
 }
@@ -230,7 +233,7 @@ impl LineReader {
         if let Some((s, w)) = self.window_at
             && s == source
             && at >= w
-            && at + len as u64 <= w + self.window.len() as u64
+            && at + len as u64 <= w + self.filled as u64
         {
             let from = (at - w) as usize;
             return self.window.get(from..from + len);
@@ -255,16 +258,19 @@ impl LineReader {
             .window_at
             .is_some_and(|(s, w)| s == source && at >= w && at - w <= 2 * WINDOW as u64);
         let size = if onward { WINDOW } else { SMALL_WINDOW };
-        self.window.clear();
-        if !onward {
-            self.window.shrink_to(size.max(len));
+        let want = len.max(size);
+        if !onward && self.window.len() > want {
+            self.window.truncate(want);
+            self.window.shrink_to_fit();
         }
-        self.window.resize(len.max(size), 0);
+        if self.window.len() < want {
+            self.window.resize(want, 0);
+        }
         self.window_at = None;
-        let n = super::parallel::fill_at(f, &mut self.window, at).ok()?;
-        self.window.truncate(n);
+        let n = super::parallel::fill_at(f, &mut self.window[..want], at).ok()?;
+        self.filled = n;
         self.window_at = Some((source, at));
-        self.window.get(..len)
+        self.window.get(..len.min(n)).filter(|l| l.len() == len)
     }
 
     /// Forgets the bytes read (they may no longer be the file's).
@@ -272,6 +278,9 @@ impl LineReader {
         self.window_at = None;
     }
 }
+
+/// What a text that is no longer in its file says in its place.
+const CHANGED: &str = "[this text changed on disk since it was read";
 
 /// Reads back `text`, of line `line` of `source`, from `path`: the text,
 /// or what says it is no longer there. `None` for a held text.
@@ -282,11 +291,7 @@ pub fn read_back(
     text: &Text,
 ) -> Option<String> {
     let stored = text.stored()?;
-    let changed = || {
-        format!(
-            "[this text changed on disk since it was read: line {line} of the file is not what it was]"
-        )
-    };
+    let changed = || format!("{CHANGED}: line {line} of the file is not what it was]");
     let Some(path) = path else {
         return Some(changed());
     };
@@ -372,6 +377,38 @@ pub fn json_at(raw: &str, place: Option<LinePlace>) -> Text {
     }
 }
 
+/// The readers of a session's files, one per thread that reads them (the
+/// viewer's, a search's, each of an export's writers), so that each reads
+/// on in its own window.
+#[derive(Debug, Default)]
+pub struct Readers {
+    readers: std::sync::Mutex<Vec<(std::thread::ThreadId, LineReader)>>,
+    /// Texts read back that were no longer in their file.
+    changed: std::sync::atomic::AtomicUsize,
+}
+
+/// Readers kept at most (each holds a window and open files).
+const READERS: usize = 8;
+
+impl Readers {
+    fn take(&self) -> LineReader {
+        let me = std::thread::current().id();
+        let mut all = self.readers.lock().unwrap_or_else(|e| e.into_inner());
+        match all.iter().position(|(id, _)| *id == me) {
+            Some(i) => all.swap_remove(i).1,
+            None => LineReader::default(),
+        }
+    }
+
+    fn put(&self, reader: LineReader) {
+        let mut all = self.readers.lock().unwrap_or_else(|e| e.into_inner());
+        if all.len() >= READERS {
+            all.remove(0);
+        }
+        all.push((std::thread::current().id(), reader));
+    }
+}
+
 /// Read-back copies held at most (bytes); past it the oldest go.
 const FILLED_MAX: usize = 16 * 1024 * 1024;
 
@@ -439,8 +476,44 @@ impl super::Session {
         if let Some(t) = text.get() {
             return Cow::Borrowed(t);
         }
-        let mut reader = self.reader.lock().unwrap_or_else(|e| e.into_inner());
-        self.text_back_in(&mut reader, at, text)
+        let mut reader = self.readers.take();
+        let back = self.text_back_in(&mut reader, at, text);
+        self.readers.put(reader);
+        back
+    }
+
+    /// A reader of this session's files for this thread (its window read
+    /// on where it left off): give it back with [`Self::put_reader`].
+    pub fn take_reader(&self) -> LineReader {
+        self.readers.take()
+    }
+
+    pub fn put_reader(&self, reader: LineReader) {
+        self.readers.put(reader)
+    }
+
+    /// How many texts read back so far were no longer in their file (it
+    /// was rewritten or cut short since it was loaded).
+    pub fn texts_changed(&self) -> usize {
+        self.readers
+            .changed
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The string `text` is, as written in its file, when it is still
+    /// there and `crate::json_out` writes its text so: what a JSON export
+    /// copies rather than decode it and escape it again.
+    pub fn written_json<'r>(
+        &self,
+        reader: &'r mut LineReader,
+        source: u16,
+        text: &Text,
+    ) -> Option<&'r str> {
+        let stored = text.stored().filter(|s| !s.value && text.missing())?;
+        let bytes = raw_line(reader, self.source_path(source), source, text)?;
+        let s = simdutf8::basic::from_utf8(bytes).ok()?;
+        let inner = s.strip_prefix('"')?.strip_suffix('"')?;
+        (check(inner.as_bytes()) == stored.check && written_as_json_out_writes(s)).then_some(s)
     }
 
     /// [`Self::text_back`] with a reader of the caller's (a search thread).
@@ -454,6 +527,11 @@ impl super::Session {
             return Cow::Borrowed(t);
         }
         let back = read_back(reader, self.source_path(source), (source, line), text);
+        if back.as_deref().is_some_and(|b| b.starts_with(CHANGED)) {
+            self.readers
+                .changed
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
         Cow::Owned(back.unwrap_or_default())
     }
 

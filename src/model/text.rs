@@ -163,31 +163,36 @@ pub fn needs_sanitizing(s: &str) -> bool {
                 continue;
             }
         }
-        let x = b[i];
-        match x {
+        match b[i] {
             b'\n' | b'\t' => {}
             0..=0x1f | 0x7f => return true,
-            // U+0080..U+009F (C1)
-            0xc2 if matches!(b.get(i + 1), Some(0x80..=0x9f)) => return true,
-            // U+061C
-            0xd8 if b.get(i + 1) == Some(&0x9c) => return true,
-            // U+200E U+200F U+2028 U+2029 U+202A..U+202E
-            0xe2 if b.get(i + 1) == Some(&0x80)
-                && matches!(b.get(i + 2), Some(0x8e | 0x8f | 0xa8..=0xae)) =>
-            {
-                return true;
-            }
-            // U+2066..U+2069
-            0xe2 if b.get(i + 1) == Some(&0x81) && matches!(b.get(i + 2), Some(0xa6..=0xa9)) => {
-                return true;
-            }
-            // U+FEFF
-            0xef if b.get(i + 1) == Some(&0xbb) && b.get(i + 2) == Some(&0xbf) => return true,
+            0x80.. if unsafe_char_at(b, i) => return true,
             _ => {}
         }
         i += 1;
     }
     false
+}
+
+/// Whether the character that starts at `b[i]` (a byte from 0x80 up) is
+/// one [`is_unsafe_char`] refuses: a C1 control, a bidi control, a line or
+/// paragraph separator, or a byte order mark.
+pub fn unsafe_char_at(b: &[u8], i: usize) -> bool {
+    match b[i] {
+        // U+0080..U+009F (C1)
+        0xc2 => matches!(b.get(i + 1), Some(0x80..=0x9f)),
+        // U+061C
+        0xd8 => b.get(i + 1) == Some(&0x9c),
+        // U+200E U+200F U+2028 U+2029 U+202A..U+202E, U+2066..U+2069
+        0xe2 => match b.get(i + 1) {
+            Some(0x80) => matches!(b.get(i + 2), Some(0x8e | 0x8f | 0xa8..=0xae)),
+            Some(0x81) => matches!(b.get(i + 2), Some(0xa6..=0xa9)),
+            _ => false,
+        },
+        // U+FEFF
+        0xef => b.get(i + 1) == Some(&0xbb) && b.get(i + 2) == Some(&0xbf),
+        _ => false,
+    }
 }
 
 fn is_bidi_control(c: char) -> bool {
