@@ -266,11 +266,24 @@ impl LineReader {
         if self.window.len() < want {
             self.window.resize(want, 0);
         }
+        // a text that starts in the window and ends past it: what the
+        // window holds of it is kept, and only the rest is read (reading
+        // on in an export read each such stretch twice)
+        let kept = match self.window_at {
+            Some((s, w)) if onward && s == source && at < w + self.filled as u64 => {
+                let from = (at - w) as usize;
+                self.window.copy_within(from..self.filled, 0);
+                self.filled - from
+            }
+            _ => 0,
+        };
         self.window_at = None;
-        let n = super::parallel::fill_at(f, &mut self.window[..want], at).ok()?;
-        self.filled = n;
+        let n = super::parallel::fill_at(f, &mut self.window[kept..want], at + kept as u64).ok()?;
+        self.filled = kept + n;
         self.window_at = Some((source, at));
-        self.window.get(..len.min(n)).filter(|l| l.len() == len)
+        self.window
+            .get(..len.min(self.filled))
+            .filter(|l| l.len() == len)
     }
 
     /// Forgets the bytes read (they may no longer be the file's).
