@@ -15,43 +15,72 @@ pub use super::json_str::JsonStr;
 
 type Str<'a> = Option<Cow<'a, str>>;
 
+/// A [`Str`] field: borrowed from the line when it holds no escape. serde
+/// borrows a `Cow` field only when it is not in an `Option`: these were
+/// each a `String` of their own, a dozen allocations a line.
+fn borrowed<'de: 'a, 'a, D: Deserializer<'de>>(d: D) -> Result<Str<'a>, D::Error> {
+    struct Borrowed<'a>(Cow<'a, str>);
+    impl<'de: 'a, 'a> Deserialize<'de> for Borrowed<'a> {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V<'a>(std::marker::PhantomData<&'a ()>);
+            impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+                type Value = Borrowed<'a>;
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("a string")
+                }
+                fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Borrowed<'a>, E> {
+                    Ok(Borrowed(Cow::Borrowed(v)))
+                }
+                fn visit_str<E: de::Error>(self, v: &str) -> Result<Borrowed<'a>, E> {
+                    Ok(Borrowed(Cow::Owned(v.to_owned())))
+                }
+                fn visit_string<E: de::Error>(self, v: String) -> Result<Borrowed<'a>, E> {
+                    Ok(Borrowed(Cow::Owned(v)))
+                }
+            }
+            d.deserialize_str(V(std::marker::PhantomData))
+        }
+    }
+    Ok(Option::<Borrowed<'a>>::deserialize(d)?.map(|b| b.0))
+}
+
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct RawEntry<'a> {
-    #[serde(rename = "type", borrow)]
+    #[serde(rename = "type", borrow, default, deserialize_with = "borrowed")]
     pub kind: Str<'a>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub subtype: Str<'a>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub uuid: Str<'a>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub parent_uuid: Str<'a>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub logical_parent_uuid: Str<'a>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub session_id: Str<'a>,
-    #[serde(rename = "session_id", borrow)]
+    #[serde(rename = "session_id", borrow, default, deserialize_with = "borrowed")]
     pub session_id_snake: Str<'a>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub timestamp: Str<'a>,
     pub is_sidechain: Option<bool>,
     pub is_meta: Option<bool>,
     pub is_compact_summary: Option<bool>,
     pub is_api_error_message: Option<bool>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub agent_id: Str<'a>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub cwd: Str<'a>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub version: Str<'a>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub git_branch: Str<'a>,
     #[serde(borrow)]
     pub message: Option<RawMessage<'a>>,
     /// `system` lines: text; `queue-operation`: the queued prompt.
     #[serde(borrow)]
     pub content: Option<Content<'a>>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub level: Str<'a>,
     pub tool_use_result: Option<ToolUseResult>,
     // system subtypes
@@ -67,37 +96,37 @@ pub struct RawEntry<'a> {
     #[serde(borrow)]
     pub error: Option<&'a RawValue>,
     // metadata entries
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub summary: Str<'a>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub leaf_uuid: Str<'a>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub ai_title: Str<'a>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub custom_title: Str<'a>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub last_prompt: Str<'a>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub mode: Str<'a>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub permission_mode: Str<'a>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub pr_url: Str<'a>,
     pub pr_number: Option<u64>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub operation: Str<'a>,
     /// `continued-in`: the session this one goes on in.
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub continued_in_session_id: Str<'a>,
     /// `cost-state`: Claude Code's running total for the session.
     #[serde(rename = "totalCostUSD")]
     pub total_cost_usd_camel: Option<f64>,
     /// `frame-link`: an artifact published from the session.
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub frame_url: Str<'a>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub title: Str<'a>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub path: Str<'a>,
     #[serde(borrow)]
     pub data: Option<ProgressData<'a>>,
@@ -105,10 +134,10 @@ pub struct RawEntry<'a> {
     #[serde(borrow)]
     pub attachment: Option<&'a RawValue>,
     // stream-json (`claude -p --output-format stream-json --verbose`)
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub model: Str<'a>,
     pub tools: Option<Vec<IgnoredAny>>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub result: Str<'a>,
     pub is_error: Option<bool>,
     #[serde(rename = "total_cost_usd")]
@@ -117,10 +146,20 @@ pub struct RawEntry<'a> {
     pub duration_ms_snake: Option<f64>,
     #[serde(rename = "num_turns")]
     pub num_turns: Option<u64>,
-    #[serde(rename = "parent_tool_use_id", borrow)]
+    #[serde(
+        rename = "parent_tool_use_id",
+        borrow,
+        default,
+        deserialize_with = "borrowed"
+    )]
     pub parent_tool_use_id: Str<'a>,
     /// `progress` lines: the call they report on.
-    #[serde(rename = "parentToolUseID", borrow)]
+    #[serde(
+        rename = "parentToolUseID",
+        borrow,
+        default,
+        deserialize_with = "borrowed"
+    )]
     pub parent_tool_use_id_camel: Str<'a>,
     pub usage: Option<Usage>,
     /// What the ingest computes from the entry alone, when the thread that
@@ -175,16 +214,16 @@ impl Content<'_> {
 
 #[derive(Deserialize, Default)]
 pub struct RawMessage<'a> {
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub id: Str<'a>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub model: Str<'a>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub role: Str<'a>,
     #[serde(borrow)]
     pub content: Option<Content<'a>>,
     pub usage: Option<Usage>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub stop_reason: Str<'a>,
 }
 
@@ -197,19 +236,19 @@ pub enum Content<'a> {
 
 #[derive(Deserialize, Default)]
 pub struct Block<'a> {
-    #[serde(rename = "type", borrow)]
+    #[serde(rename = "type", borrow, default, deserialize_with = "borrowed")]
     pub kind: Str<'a>,
     #[serde(borrow)]
     pub text: Option<JsonStr<'a>>,
     #[serde(borrow)]
     pub thinking: Option<JsonStr<'a>>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub id: Str<'a>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub name: Str<'a>,
     #[serde(borrow)]
     pub input: Option<&'a RawValue>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub tool_use_id: Str<'a>,
     /// Read as written first: most of a session's bytes are results that
     /// are one string, which then stays undecoded (see [`JsonStr`]).
@@ -218,10 +257,10 @@ pub struct Block<'a> {
     pub is_error: Option<bool>,
     #[serde(borrow)]
     pub source: Option<Box<ImageSource<'a>>>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub tool_name: Str<'a>,
     /// `document` blocks: the document's title.
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub title: Str<'a>,
     /// A call's one-line summary, when the thread that decoded the line
     /// already made it (see `model::parallel`).
@@ -232,11 +271,11 @@ pub struct Block<'a> {
 #[derive(Deserialize, Default)]
 pub struct ImageSource<'a> {
     /// `base64`, `text`, `url`, `content`, `file`.
-    #[serde(rename = "type", borrow)]
+    #[serde(rename = "type", borrow, default, deserialize_with = "borrowed")]
     pub kind: Str<'a>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub media_type: Str<'a>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub url: Str<'a>,
     /// Only its length is used (the size shown as `[image/png 34 KB]`).
     #[serde(borrow)]
@@ -285,16 +324,16 @@ pub struct CompactMetadata {
 
 #[derive(Deserialize, Default)]
 pub struct HookInfo<'a> {
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub command: Str<'a>,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct ProgressData<'a> {
-    #[serde(rename = "type", borrow)]
+    #[serde(rename = "type", borrow, default, deserialize_with = "borrowed")]
     pub kind: Str<'a>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub agent_id: Str<'a>,
     /// `agent_progress`: the subagent's line, mirrored.
     #[serde(borrow)]
@@ -304,16 +343,16 @@ pub struct ProgressData<'a> {
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct Attachment<'a> {
-    #[serde(rename = "type", borrow)]
+    #[serde(rename = "type", borrow, default, deserialize_with = "borrowed")]
     pub kind: Str<'a>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub hook_name: Str<'a>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub hook_event: Str<'a>,
     /// `queued_command`: what the user typed while Claude worked.
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     pub prompt: Str<'a>,
-    #[serde(rename = "commandMode", borrow)]
+    #[serde(rename = "commandMode", borrow, default, deserialize_with = "borrowed")]
     pub command_mode: Str<'a>,
 }
 
