@@ -250,7 +250,7 @@ fn searched<'a>(
         return held();
     }
     let may = session
-        .with_raw_line(reader, at.0, text, |raw| q.may_occur_in_json(raw))
+        .with_raw_text(reader, at.0, text, |raw| q.may_occur_in_json(raw))
         .unwrap_or(true);
     if !may {
         return Cow::Borrowed("");

@@ -370,6 +370,59 @@ mod tests {
         assert!(j.is_blank());
     }
 
+    /// Random strings, written as serde writes them and with escapes
+    /// spelled other ways (`\/`, `\u00e9`, upper-case hex, surrogate
+    /// pairs): decoded, measured and judged as serde reads them.
+    #[test]
+    fn random_tokens_decode_as_serde_reads_them() {
+        let pool: Vec<char> =
+            "ab \"\\/\n\t\r\u{0}\u{1f}\u{7f}\u{85}\u{a0}é漢😀\u{2028}\u{202e}\u{feff}"
+                .chars()
+                .collect();
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..3000 {
+            let s: String = (0..next(40)).map(|_| pool[next(pool.len())]).collect();
+            let mut t = String::from('"');
+            for c in s.chars() {
+                match next(4) {
+                    // an escape serde would not write
+                    0 if c == '/' => t.push_str("\\/"),
+                    0 if (c as u32) < 0x10000 && !matches!(c, '"' | '\\') => {
+                        t.push_str(&format!("\\u{:04X}", c as u32));
+                    }
+                    0 => {
+                        let mut units = [0u16; 2];
+                        for u in c.encode_utf16(&mut units) {
+                            t.push_str(&format!("\\u{u:04x}"));
+                        }
+                    }
+                    _ => {
+                        let j = serde_json::to_string(&c.to_string()).expect("json");
+                        t.push_str(&j[1..j.len() - 1]);
+                    }
+                }
+            }
+            t.push('"');
+            let want: String = serde_json::from_str(&t).expect("serde reads it");
+            assert_eq!(want, s, "{t}");
+            let j: JsonStr<'_> = serde_json::from_str(&t).expect("token");
+            assert_eq!(j.text(), want, "{t}");
+            assert_eq!(j.len(), want.len(), "{t}");
+            assert_eq!(j.is_blank(), want.trim().is_empty(), "{t}");
+            let mut out = Vec::new();
+            crate::json_out::push_str(&mut out, &want);
+            if written_as_json_out_writes(&t) {
+                assert_eq!(out, t.as_bytes(), "copied as written: {t}");
+            }
+        }
+    }
+
     #[test]
     fn refuses_what_a_string_field_refused() {
         for bad in ["5", "true", "{}", "[]", r#""\ud800""#, r#""x\udc00y""#] {

@@ -196,7 +196,7 @@ pub fn text_of(bytes: &[u8], stored: &Stored) -> Option<String> {
         return (check(bytes) == stored.check).then(|| s.to_owned());
     }
     let inner = s.strip_prefix('"')?.strip_suffix('"')?;
-    if s.len() < 2 || check(inner.as_bytes()) != stored.check {
+    if check(inner.as_bytes()) != stored.check {
         return None;
     }
     Some(JsonStr::Token(s).into_text().into_owned())
@@ -323,7 +323,7 @@ pub fn read_back(
 
 /// The bytes a stored text is written as (for a search to rule a text out
 /// before decoding it, and for a JSON export to copy it as written).
-pub fn raw_line<'r>(
+pub fn raw_text<'r>(
     reader: &'r mut LineReader,
     path: Option<&Path>,
     source: u16,
@@ -523,7 +523,7 @@ impl super::Session {
         text: &Text,
     ) -> Option<&'r str> {
         let stored = text.stored().filter(|s| !s.value && text.missing())?;
-        let bytes = raw_line(reader, self.source_path(source), source, text)?;
+        let bytes = raw_text(reader, self.source_path(source), source, text)?;
         let s = simdutf8::basic::from_utf8(bytes).ok()?;
         let inner = s.strip_prefix('"')?.strip_suffix('"')?;
         (check(inner.as_bytes()) == stored.check && written_as_json_out_writes(s)).then_some(s)
@@ -556,10 +556,10 @@ impl super::Session {
         }
     }
 
-    /// `f` on the raw bytes of the line a text left in the file (of line
-    /// `source`) came from, read with `reader`; `None` when the text is
-    /// held, read back, or its file unreadable.
-    pub fn with_raw_line<T>(
+    /// `f` on the bytes a text left in the file (of `source`) is written
+    /// as (a JSON string, or a call's input), read with `reader`; `None`
+    /// when the text is held, read back, or its file unreadable.
+    pub fn with_raw_text<T>(
         &self,
         reader: &mut LineReader,
         source: u16,
@@ -569,7 +569,7 @@ impl super::Session {
         if !text.missing() {
             return None;
         }
-        raw_line(reader, self.source_path(source), source, text).map(f)
+        raw_text(reader, self.source_path(source), source, text).map(f)
     }
 
     fn source_path(&self, source: u16) -> Option<&Path> {
