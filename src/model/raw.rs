@@ -18,7 +18,7 @@ type Str<'a> = Option<Cow<'a, str>>;
 /// A [`Str`] field: borrowed from the line when it holds no escape. serde
 /// borrows a `Cow` field only when it is not in an `Option`: these were
 /// each a `String` of their own, a dozen allocations a line.
-fn borrowed<'de: 'a, 'a, D: Deserializer<'de>>(d: D) -> Result<Str<'a>, D::Error> {
+pub(super) fn borrowed<'de: 'a, 'a, D: Deserializer<'de>>(d: D) -> Result<Str<'a>, D::Error> {
     struct Borrowed<'a>(Cow<'a, str>);
     impl<'de: 'a, 'a> Deserialize<'de> for Borrowed<'a> {
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {

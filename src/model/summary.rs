@@ -1,38 +1,63 @@
 //! The one-line description of a tool call: its most telling argument.
 
 use serde::Deserialize;
+use std::borrow::Cow;
 
 #[derive(Deserialize, Default)]
-struct Args {
-    file_path: Option<String>,
-    notebook_path: Option<String>,
-    path: Option<String>,
-    command: Option<String>,
-    pattern: Option<String>,
-    url: Option<String>,
-    query: Option<String>,
-    description: Option<String>,
-    subagent_type: Option<String>,
-    prompt: Option<String>,
-    todos: Option<Vec<Todo>>,
-    questions: Option<Vec<Question>>,
-    skill: Option<String>,
-    subject: Option<String>,
-    #[serde(rename = "taskId")]
-    task_id: Option<String>,
-    shell_id: Option<String>,
-    bash_id: Option<String>,
-    plan: Option<String>,
+struct Args<'a> {
+    #[serde(borrow, default, deserialize_with = "super::raw::borrowed")]
+    file_path: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "super::raw::borrowed")]
+    notebook_path: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "super::raw::borrowed")]
+    path: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "super::raw::borrowed")]
+    command: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "super::raw::borrowed")]
+    pattern: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "super::raw::borrowed")]
+    url: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "super::raw::borrowed")]
+    query: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "super::raw::borrowed")]
+    description: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "super::raw::borrowed")]
+    subagent_type: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "super::raw::borrowed")]
+    prompt: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    todos: Option<Vec<Todo<'a>>>,
+    #[serde(borrow)]
+    questions: Option<Vec<Question<'a>>>,
+    #[serde(borrow, default, deserialize_with = "super::raw::borrowed")]
+    skill: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "super::raw::borrowed")]
+    subject: Option<Cow<'a, str>>,
+    #[serde(
+        rename = "taskId",
+        borrow,
+        default,
+        deserialize_with = "super::raw::borrowed"
+    )]
+    task_id: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "super::raw::borrowed")]
+    shell_id: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "super::raw::borrowed")]
+    bash_id: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "super::raw::borrowed")]
+    plan: Option<Cow<'a, str>>,
 }
 
 #[derive(Deserialize, Default)]
-struct Todo {
-    status: Option<String>,
+struct Todo<'a> {
+    #[serde(borrow, default, deserialize_with = "super::raw::borrowed")]
+    status: Option<Cow<'a, str>>,
 }
 
 #[derive(Deserialize, Default)]
-struct Question {
-    question: Option<String>,
+struct Question<'a> {
+    #[serde(borrow, default, deserialize_with = "super::raw::borrowed")]
+    question: Option<Cow<'a, str>>,
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {
@@ -44,7 +69,7 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 }
 
 /// `3 todos · 1 done · 1 in progress`.
-fn todo_summary(todos: &[Todo]) -> String {
+fn todo_summary(todos: &[Todo<'_>]) -> String {
     let count = |s: &str| {
         todos
             .iter()
@@ -64,8 +89,8 @@ fn todo_summary(todos: &[Todo]) -> String {
 
 /// `Read src/main.rs` is shown as the tool name plus this string.
 pub fn call_summary(tool: &str, input: &str) -> String {
-    let a: Args = serde_json::from_str(input).unwrap_or_default();
-    let one = |s: &Option<String>| s.as_deref().map(|s| super::text::first_line(s, 160));
+    let a: Args<'_> = serde_json::from_str(input).unwrap_or_default();
+    let one = |s: &Option<Cow<'_, str>>| s.as_deref().map(|s| super::text::first_line(s, 160));
     let s = match tool {
         "Read" | "Write" | "Edit" | "MultiEdit" => one(&a.file_path),
         "NotebookEdit" | "NotebookRead" => one(&a.notebook_path),
