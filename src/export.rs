@@ -336,16 +336,18 @@ fn write_rows_parallel(
     let windows: Vec<_> = rows.chunks(WINDOW).collect();
     let render = |k: usize, buf: &mut Vec<u8>| -> io::Result<()> {
         buf.clear();
-        let mut reader = session.take_reader();
-        for (i, (row, agent)) in windows[k].iter().enumerate() {
-            if format == Format::Json {
+        if format == Format::Json {
+            let mut reader = session.take_reader();
+            for (row, agent) in windows[k] {
                 // straight into the window, not a row's buffer copied there
                 push_json(session, &mut reader, *row, *agent, buf);
-            } else {
-                write_row(session, *row, *agent, format, k * WINDOW + i == 0, buf)?;
             }
+            session.put_reader(reader);
+            return Ok(());
         }
-        session.put_reader(reader);
+        for (i, (row, agent)) in windows[k].iter().enumerate() {
+            write_row(session, *row, *agent, format, k * WINDOW + i == 0, buf)?;
+        }
         Ok(())
     };
     // made out here: the threads borrow them, and this scope's closure
@@ -611,7 +613,8 @@ struct JsonRow<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     agent: Option<&'a str>,
     text: &'a str,
-    /// `text` is a JSON string as serde writes it, quotes included.
+    /// `text` is a JSON string as `crate::json_out` writes it, quotes
+    /// included.
     #[serde(skip)]
     written: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -651,17 +654,15 @@ fn push_json(
     agent: Option<&str>,
     out: &mut Vec<u8>,
 ) {
-    // a text left in the file is copied as written when serde would write
+    // a text left in the file is copied as written when json_out writes
     // it so: not decoded, nor escaped again
     let (source, text) = json_text_of(row);
     let written = text.and_then(|t| session.written_json(reader, source, t));
     if let Some(w) = written {
         return json_row(session, None, row, agent, Some(w)).write(out);
     }
-    let text = match text {
-        Some(t) => session.text_back_in(reader, (source, row_line(row)), t),
-        None => row.text(session),
-    };
+    // every text through `reader`: the session's own reader for this
+    // thread is the one checked out
     let input = match row {
         Row::Item(
             i @ Item {
@@ -670,6 +671,11 @@ fn push_json(
             },
         ) => Some(session.text_back_in(reader, (i.source, i.line), &c.input)),
         _ => None,
+    };
+    let text = match (text, &input) {
+        (Some(t), _) => session.text_back_in(reader, (source, row_line(row)), t),
+        (None, Some(input)) => std::borrow::Cow::Owned(pretty_json(input)),
+        (None, None) => row.text(session),
     };
     let mut j = json_row(session, input.as_deref(), row, agent, None);
     j.text = &text;
