@@ -236,7 +236,7 @@ fn item_matches(session: &Session, reader: &mut LineReader, item: &Item, q: &Que
 }
 
 /// What search reads of a text: `held()` when it is held; when it is in
-/// the file, nothing if no term may be in its line, else the text read
+/// the file, nothing if no term may be in its bytes as written, else the text read
 /// back (made safe as held texts are).
 fn searched<'a>(
     session: &Session,

@@ -213,7 +213,7 @@ impl Session {
         extra: Option<ToolUseResult>,
     ) -> bool {
         let mut images = Vec::new();
-        // one string as written: what a search can rule out on the raw line
+        // one string as written: what a search can rule out on its raw bytes
         // (placeholders of images and documents are not in it)
         let plain = match b.content.as_deref() {
             Some(Content::Text(_)) => true,

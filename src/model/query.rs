@@ -115,8 +115,9 @@ impl Query {
         !self.is_empty() && self.matchers.iter().all(|m| m.is_match(text))
     }
 
-    /// Whether a term may occur in the text a JSON line holds, found from
-    /// the line's raw bytes without decoding it. `false` is a proof; `true`
+    /// Whether a term may occur in the text a JSON line (or one string of
+    /// it, as written) holds, found from its raw bytes without decoding
+    /// it. `false` is a proof; `true`
     /// only says "decode and see". The proof holds when every term is free
     /// of what JSON escapes (`"`, `\`, control characters) and the line
     /// escapes nothing but `\n`, `\t`, `\"` and `\\` and holds nothing
