@@ -678,3 +678,35 @@ fn result_content<'de: 'a, 'a, D: Deserializer<'de>>(
     };
     Ok(Some(Box::new(content)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The strings of a line are borrowed from it, not copied, unless they
+    /// hold an escape; long texts stay as written.
+    #[test]
+    fn strings_borrow_from_the_line() {
+        let line = r#"{"type":"assistant","uuid":"u-1","parentUuid":null,"timestamp":"2025-01-01T00:00:00Z","cwd":"C:\\dir","message":{"id":"m","model":"claude","role":"assistant","content":[{"type":"text","text":"two\nlines"},{"type":"tool_use","id":"t","name":"Bash","input":{"command":"ls"}}]}}"#;
+        let e: RawEntry<'_> = serde_json::from_str(line).expect("line");
+        assert!(matches!(e.kind, Some(Cow::Borrowed("assistant"))));
+        assert!(matches!(e.uuid, Some(Cow::Borrowed("u-1"))));
+        assert!(e.parent_uuid.is_none());
+        assert!(matches!(e.timestamp, Some(Cow::Borrowed(_))));
+        // an escape makes it a copy, decoded
+        assert!(matches!(e.cwd.as_deref(), Some("C:\\dir")));
+        assert!(matches!(e.cwd, Some(Cow::Owned(_))));
+        let m = e.message.expect("message");
+        assert!(matches!(m.id, Some(Cow::Borrowed("m"))));
+        let Some(Content::Blocks(blocks)) = m.content else {
+            panic!("blocks")
+        };
+        assert_eq!(
+            blocks[0].text.as_ref().and_then(JsonStr::token),
+            Some(r#""two\nlines""#)
+        );
+        assert!(matches!(blocks[1].name, Some(Cow::Borrowed("Bash"))));
+        // a field of another type still fails the line, as a `Cow` did
+        assert!(serde_json::from_str::<RawEntry<'_>>(r#"{"uuid":5}"#).is_err());
+    }
+}
