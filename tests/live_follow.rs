@@ -1,6 +1,8 @@
 //! Live follow through the real follower thread, on temp files.
 //! Waits are generous (a loaded CI machine); no elapsed time is asserted.
 
+mod common;
+
 use ccv::live::{self, Applied, FollowSpec, Follower, LiveEvent};
 use ccv::model::Session;
 use std::fs::OpenOptions;
@@ -457,6 +459,7 @@ fn stdin_from_a_real_pipe() {
     let Ok(mut child) = Command::new("sh")
         .arg("-c")
         .arg(&script)
+        .env("PATH", common::path_outside_home())
         .stdout(Stdio::piped())
         .spawn()
     else {

@@ -4,8 +4,12 @@ use std::path::{Path, PathBuf};
 
 /// A program on `PATH`.
 pub fn find_program(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
+    find_program_in(name, &std::env::var_os("PATH")?)
+}
+
+/// `name` in the directories of `path` (a PATH value).
+fn find_program_in(name: &str, path: &std::ffi::OsStr) -> Option<PathBuf> {
+    std::env::split_paths(path)
         .map(|d| d.join(name))
         .find(|p| p.is_file())
 }
@@ -50,7 +54,19 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_program_is_not_found() {
-        assert_eq!(find_program("surely-not-a-program-ccv-knows"), None);
+    fn a_program_is_found_in_path_and_a_missing_one_is_not() {
+        // a PATH of the test's own (the real one reaches into the home)
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        std::fs::create_dir_all(&a).expect("mkdir");
+        std::fs::create_dir_all(b.join("claude")).expect("mkdir");
+        std::fs::write(a.join("claude"), "").expect("write");
+        let path = std::env::join_paths([&b, &a]).expect("path");
+        // a directory of that name is no program
+        assert_eq!(find_program_in("claude", &path), Some(a.join("claude")));
+        assert_eq!(
+            find_program_in("surely-not-a-program-ccv-knows", &path),
+            None
+        );
     }
 }

@@ -236,11 +236,11 @@ pub fn first_call(t: &ccv::model::Transcript) -> &ccv::model::ToolCall {
 /// Every directory the binary may use, under `home` (never the real
 /// ~/.claude, config, cache or state): HOME, CLAUDE_CONFIG_DIR
 /// (`home/claude`), the XDG cache, state and config homes; UTC; no
-/// background indexer; programs found outside the real home first (see
-/// [`path_home_last`]). For `Command::envs`, of std or assert_cmd.
+/// background indexer; programs found outside the real home (see
+/// [`path_outside_home`]). For `Command::envs`, of std or assert_cmd.
 pub fn sandbox(home: &std::path::Path) -> Vec<(&'static str, std::ffi::OsString)> {
     vec![
-        ("PATH", path_home_last()),
+        ("PATH", path_outside_home()),
         ("HOME", home.into()),
         ("CLAUDE_CONFIG_DIR", home.join("claude").into()),
         ("XDG_CACHE_HOME", home.join("cache").into()),
@@ -251,17 +251,21 @@ pub fn sandbox(home: &std::path::Path) -> Vec<(&'static str, std::ffi::OsString)
     ]
 }
 
-/// PATH with the directories under the real home moved to its end: a
-/// program a test runs (python3 for the generator, bash for the tmux
-/// scripts) is the system's when there is one. pyenv puts its shims first,
-/// and running them reads scripts, settings and a library in the home.
-pub fn path_home_last() -> std::ffi::OsString {
+/// PATH without the directories under the real home: a program a test
+/// runs (python3 for the generator, sh, bash for the tmux scripts) is the
+/// system's, and a program looked for and missing is not looked for there
+/// either. pyenv puts its shims first, and running them reads scripts,
+/// settings and a library in the home. A machine whose only python3 is in
+/// the home keeps those directories, last.
+pub fn path_outside_home() -> std::ffi::OsString {
     let path = std::env::var_os("PATH").unwrap_or_default();
     let home = std::env::var_os("HOME")
         .map(PathBuf::from)
         .filter(|h| h.parent().is_some());
     let (in_home, outside): (Vec<PathBuf>, Vec<PathBuf>) = std::env::split_paths(&path)
         .partition(|dir| home.as_ref().is_some_and(|h| dir.starts_with(h)));
+    let python = outside.iter().any(|d| d.join("python3").is_file());
+    let in_home = in_home.into_iter().filter(|_| !python);
     std::env::join_paths(outside.into_iter().chain(in_home)).unwrap_or(path)
 }
 
