@@ -85,19 +85,28 @@ pub fn decode_line(
     problems
 }
 
-/// The objects of a line that reads without any problem, borrowed from it;
-/// `None` for any other line (empty, invalid UTF-8, bad JSON, a field of an
-/// unexpected type), which [`decode_line`] then reads and reports. What it
+/// The objects of a line that reads without any problem, borrowed from it,
+/// appended to `out`; false (and `out` as it was) for any other line (empty,
+/// invalid UTF-8, bad JSON, a field of an unexpected type), which
+/// [`decode_line`] then reads and reports. What it
 /// yields is what `decode_line` hands out for the same line, so a line
 /// decoded ahead on another thread (see `model::parallel`) is ingested
 /// exactly as if it were decoded in place.
-pub fn decode_clean(bytes: &[u8]) -> Option<Vec<(RawEntry<'_>, &str)>> {
+pub fn decode_clean<'a>(bytes: &'a [u8], out: &mut Vec<(RawEntry<'a>, &'a str)>) -> bool {
+    let start = out.len();
+    let done = decode_clean_onto(bytes, out).is_some() && out.len() > start;
+    if !done {
+        out.truncate(start);
+    }
+    done
+}
+
+fn decode_clean_onto<'a>(bytes: &'a [u8], out: &mut Vec<(RawEntry<'a>, &'a str)>) -> Option<()> {
     let mut rest = simdutf8::basic::from_utf8(trim_ascii(bytes)).ok()?;
-    let mut out = Vec::with_capacity(1);
     loop {
         rest = rest.trim_start();
         if rest.is_empty() {
-            return (!out.is_empty()).then_some(out);
+            return Some(());
         }
         if !rest.starts_with('{') {
             return None;

@@ -68,15 +68,46 @@ fn plan_for(s: &Session, source: u16, size: u64) -> Plan {
 const SMALL: u64 = 4 << 20;
 
 /// A line decoded ahead: where it starts in the stream, how long it is
-/// (without its `\n` and a `\r` before it) and its objects. Only lines
-/// that read without a problem are decoded ahead.
-pub struct Ahead<'a> {
+/// (without its `\n` and a `\r` before it) and where its objects are in
+/// its chunk's list ([`Decodes::entries`]). Only lines that read without a
+/// problem are decoded ahead.
+pub struct Ahead {
     pub offset: u64,
     pub len: usize,
     /// The address of the bytes decoded: where the entries' strings are
     /// (see `model::stored`).
     pub addr: usize,
+    pub entries: std::ops::Range<usize>,
+}
+
+/// The lines of a chunk decoded ahead, and their objects in one list: a
+/// list per line was an allocation of 1.6 KB per line, which the
+/// allocator served from fresh memory as often as not (its page faults and
+/// its own work were a tenth of the decoding threads' time). The list is
+/// used again for a later chunk (see [`recycle`]).
+#[derive(Default)]
+pub struct Decodes<'a> {
+    pub lines: Vec<Ahead>,
     pub entries: Vec<(RawEntry<'a>, &'a str)>,
+}
+
+impl<'a> Decodes<'a> {
+    /// The objects of line `k` of [`Self::lines`].
+    pub fn entries_of(&mut self, k: usize) -> &mut [(RawEntry<'a>, &'a str)] {
+        let range = self.lines.get(k).map_or(0..0, |a| a.entries.clone());
+        self.entries.get_mut(range).unwrap_or_default()
+    }
+}
+
+/// An emptied list of objects, kept for the objects of another chunk.
+type Spare = Vec<(RawEntry<'static>, &'static str)>;
+
+/// `entries` emptied, as a list that borrows nothing: its allocation is
+/// kept (std collects into the same allocation when the element types have
+/// one layout, as here; if it did not, the next chunk would allocate).
+fn recycle(mut entries: Vec<(RawEntry<'_>, &str)>) -> Spare {
+    entries.clear();
+    entries.into_iter().filter_map(|_| None).collect()
 }
 
 /// Bytes of the file as read, from `offset`.
@@ -87,7 +118,7 @@ struct Chunk {
     hold: bool,
 }
 
-type Lines<'a> = Vec<Ahead<'a>>;
+type Lines<'a> = Decodes<'a>;
 
 self_cell::self_cell!(
     /// A chunk and its lines decoded, which borrow from it.
@@ -107,7 +138,7 @@ self_cell::self_cell!(
     pub struct Spanning {
         owner: Vec<u8>,
         #[covariant]
-        dependent: Ahead,
+        dependent: Decodes,
     }
 );
 
@@ -160,51 +191,64 @@ fn spanning_line(f: &File, size: u64, c: &Chunk) -> Option<Spanning> {
     }
     let offset = c.offset + start as u64;
     let span = Spanning::new(line, |line| {
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Ahead {
-            offset,
-            len: line.len(),
-            addr: line.as_ptr() as usize,
-            entries: decode_ahead(line, c.hold).unwrap_or_default(),
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut d = Decodes::default();
+            if let Some(entries) = decode_ahead(line, c.hold, &mut d.entries) {
+                d.lines.push(Ahead {
+                    offset,
+                    len: line.len(),
+                    addr: line.as_ptr() as usize,
+                    entries,
+                });
+            }
+            d
         }))
-        .unwrap_or(Ahead {
-            offset,
-            len: line.len(),
-            addr: line.as_ptr() as usize,
-            entries: Vec::new(),
-        })
+        .unwrap_or_default()
     });
-    (!span.borrow_dependent().entries.is_empty()).then_some(span)
+    (!span.borrow_dependent().lines.is_empty()).then_some(span)
 }
 
-/// A line's objects, if it reads without a problem, with what the ingest
-/// would compute from them taken here. `hold`: the texts are decoded here
-/// too (see [`Plan::hold`]).
-fn decode_ahead(line: &[u8], hold: bool) -> Option<Vec<(RawEntry<'_>, &str)>> {
-    let mut entries = decode_clean(line)?;
-    for (e, _) in &mut entries {
+/// A line's objects appended to `out`, if it reads without a problem, with
+/// what the ingest would compute from them taken here; where they are in
+/// `out`. `hold`: the texts are decoded here too (see [`Plan::hold`]).
+fn decode_ahead<'a>(
+    line: &'a [u8],
+    hold: bool,
+    out: &mut Vec<(RawEntry<'a>, &'a str)>,
+) -> Option<std::ops::Range<usize>> {
+    let start = out.len();
+    if !decode_clean(line, out) {
+        return None;
+    }
+    for (e, _) in out.get_mut(start..).unwrap_or_default() {
         // from the strings as written, as a line decoded in place
         super::ingest::digest(e);
         if hold {
             e.decode_texts();
         }
     }
-    Some(entries)
+    Some(start..out.len())
 }
 
-fn decode(chunk: Chunk) -> Decoded {
+fn decode(chunk: Chunk, spare: (Vec<Ahead>, Spare)) -> Decoded {
     // a panic here would leave the reading thread waiting for this chunk:
     // its lines are then decoded in place instead (and panic there, where
     // the load's caller catches it)
     Decoded::new(chunk, |c| {
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| lines(c))).unwrap_or_default()
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| lines(c, spare)))
+            .unwrap_or_default()
     })
 }
 
 /// The lines that start and end inside the chunk: not the piece before
 /// its first newline (unless the chunk starts the file) nor the one after
 /// its last.
-fn lines(c: &Chunk) -> Lines<'_> {
-    let mut out = Vec::new();
+fn lines(c: &Chunk, (mut aheads, spare): (Vec<Ahead>, Spare)) -> Lines<'_> {
+    aheads.clear();
+    let mut out = Decodes {
+        lines: aheads,
+        entries: spare,
+    };
     let Some(last) = memchr::memrchr(b'\n', &c.bytes) else {
         return out;
     };
@@ -221,8 +265,8 @@ fn lines(c: &Chunk) -> Lines<'_> {
     };
     for piece in super::lines::split_lines(inside) {
         let line = piece.strip_suffix(b"\r").unwrap_or(piece);
-        if let Some(entries) = decode_ahead(line, c.hold) {
-            out.push(Ahead {
+        if let Some(entries) = decode_ahead(line, c.hold, &mut out.entries) {
+            out.lines.push(Ahead {
                 offset: c.offset + at as u64,
                 len: line.len(),
                 addr: line.as_ptr() as usize,
@@ -401,7 +445,15 @@ fn job_done(f: &File, plan: Plan, k: u64, pool: &Mutex<Vec<Decoded>>) -> std::io
     // page faults)
     let used = pool.lock().ok().and_then(|mut p| p.pop());
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let mut bytes = used.map(|d| d.into_owner().bytes).unwrap_or_default();
+        let (mut bytes, spare) = match used {
+            Some(mut d) => {
+                let spare = d.with_dependent_mut(|_, d| {
+                    (std::mem::take(&mut d.lines), recycle(std::mem::take(&mut d.entries)))
+                });
+                (d.into_owner().bytes, spare)
+            }
+            None => Default::default(),
+        };
         bytes.resize(want, 0);
         fill_at(f, &mut bytes, offset).map(|n| {
             bytes.truncate(n);
@@ -415,7 +467,7 @@ fn job_done(f: &File, plan: Plan, k: u64, pool: &Mutex<Vec<Decoded>>) -> std::io
                 .then(|| spanning_line(f, plan.size, &chunk))
                 .flatten();
             Done {
-                chunk: decode(chunk),
+                chunk: decode(chunk, spare),
                 spanning,
             }
         })
@@ -500,8 +552,10 @@ impl InOrder<'_> {
         }
         // a line may span several chunks: it is kept until they are fed
         let ended = self.carry.as_ref().is_none_or(|c| {
-            let a = c.borrow_dependent();
-            a.offset + a.len as u64 <= end
+            c.borrow_dependent()
+                .lines
+                .first()
+                .is_none_or(|a| a.offset + a.len as u64 <= end)
         });
         if spanning.is_some() || ended {
             self.carry = spanning;
@@ -536,5 +590,20 @@ pub fn read_sequential(
         if buf.len() < chunk {
             return Ok(());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn an_emptied_list_keeps_its_allocation() {
+        let line = br#"{"type":"user","uuid":"u1"}"#;
+        let mut entries = Vec::new();
+        assert!(super::decode_clean(line, &mut entries));
+        entries.reserve(100);
+        let (at, room) = (entries.as_ptr() as usize, entries.capacity());
+        let spare = super::recycle(entries);
+        assert!(spare.is_empty());
+        assert_eq!((spare.as_ptr() as usize, spare.capacity()), (at, room));
     }
 }

@@ -2,6 +2,7 @@
 //! incremental ingest that builds them from appended bytes.
 
 pub use super::agents::Agent;
+use super::parallel::Decodes;
 use super::branch::Uuid;
 use super::decode::{Problem, decode_line};
 use super::item::*;
@@ -364,7 +365,7 @@ impl Session {
     /// Appended bytes of `source`. Complete lines are ingested; an unfinished
     /// last line waits for its newline (or for [`Self::flush_tail`]).
     pub fn feed(&mut self, source: u16, bytes: &[u8]) {
-        self.feed_decoded(source, bytes, None, &mut []);
+        self.feed_decoded(source, bytes, None, &mut Decodes::default());
     }
 
     /// [`Self::feed`], with lines already decoded on another thread
@@ -378,8 +379,8 @@ impl Session {
         &mut self,
         source: u16,
         bytes: &[u8],
-        spanning: Option<(&[u8], &mut super::parallel::Ahead<'_>)>,
-        ahead: &mut [super::parallel::Ahead<'_>],
+        spanning: Option<(&[u8], &mut Decodes<'_>)>,
+        ahead: &mut Decodes<'_>,
     ) {
         self.in_batch(|s| s.feed_lines(source, bytes, spanning, ahead));
     }
@@ -414,14 +415,17 @@ impl Session {
         &mut self,
         source: u16,
         bytes: &[u8],
-        mut spanning: Option<(&[u8], &mut super::parallel::Ahead<'_>)>,
-        mut ahead: &mut [super::parallel::Ahead<'_>],
+        mut spanning: Option<(&[u8], &mut Decodes<'_>)>,
+        ahead: &mut Decodes<'_>,
     ) {
-        if self.redacting {
+        let mut none = Decodes::default();
+        let ahead = if self.redacting {
             // a line is redacted before it is decoded (see `ingest_line`)
-            ahead = &mut [];
             spanning = None;
-        }
+            &mut none
+        } else {
+            ahead
+        };
         let mut splitter = std::mem::take(&mut self.sources[source as usize].splitter);
         let base = self.sources[source as usize].base;
         let mut next = 0;
@@ -429,23 +433,28 @@ impl Session {
             if let Some(len) = line.overlong {
                 return self.ingest_overlong(source, line.number, len);
             }
-            while ahead.get(next).is_some_and(|a| a.offset < line.offset) {
+            while ahead.lines.get(next).is_some_and(|a| a.offset < line.offset) {
                 next += 1;
             }
             let decoded = ahead
-                .get_mut(next)
+                .lines
+                .get(next)
                 .filter(|a| {
                     a.offset == line.offset && a.len == line.bytes.len() && !a.entries.is_empty()
                 })
-                .map(|a| (a.addr, &mut a.entries));
+                .map(|a| a.addr)
+                .map(|addr| (addr, ahead.entries_of(next)));
             // a line read on past its chunk: its bytes were read apart
             // from these, so they must be these
             let spanned = spanning
                 .as_mut()
-                .filter(|(bytes, a)| {
-                    a.offset == line.offset && *bytes == line.bytes && !a.entries.is_empty()
+                .filter(|(bytes, d)| {
+                    *bytes == line.bytes
+                        && d.lines
+                            .first()
+                            .is_some_and(|a| a.offset == line.offset && !a.entries.is_empty())
                 })
-                .map(|(_, a)| (a.addr, &mut a.entries));
+                .and_then(|(_, d)| Some((d.lines.first()?.addr, d.entries_of(0))));
             match (spanned, decoded) {
                 (Some((addr, entries)), _) => {
                     self.line_at = place(base, &line, addr);
