@@ -312,7 +312,11 @@ pub fn export(session: &Session, opts: &Options, out: &mut dyn Write) -> io::Res
         err?;
         return out.flush();
     }
-    let mut rows = Vec::new();
+    // a row per item and per result at most: a list grown a step at a
+    // time touched twice the memory
+    let rows_of = |t: &crate::model::transcript::Transcript| t.items.len() + t.tool_calls();
+    let most = rows_of(&session.main) + session.agents.iter().map(|a| rows_of(&a.transcript)).sum::<usize>();
+    let mut rows = Vec::with_capacity(most);
     visit_session(session, opts, &mut |row, agent| rows.push((row, agent)));
     write_rows_parallel(session, &rows, opts.format, cores.min(4), out)?;
     out.flush()

@@ -92,6 +92,14 @@ pub enum Added {
 }
 
 impl Threads {
+    /// See [`super::transcript::Transcript::reserve_lines`].
+    pub fn reserve_lines(&mut self, lines: usize) {
+        self.nodes.reserve(lines);
+        self.index.reserve(lines);
+        self.on_chain.reserve(lines);
+        self.off.reserve(lines);
+    }
+
     pub fn node(&self, uuid: &str) -> Option<u32> {
         self.index.get(uuid).copied()
     }

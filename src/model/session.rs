@@ -798,6 +798,19 @@ impl Session {
         self.mark_tracker.answered(&mut self.marks, agent, id);
     }
 
+    /// Room in the transcript `source` feeds for the lines of `bytes` more
+    /// of it (see [`Transcript::reserve_lines`]).
+    pub(super) fn expect_lines(&mut self, source: u16, bytes: u64) {
+        // lines average 2-3 KB (2 in generated sessions, 2.9 in the
+        // corpus): too many is cheaper than too few
+        let lines = usize::try_from(bytes / 2048).unwrap_or(usize::MAX);
+        let target = match self.sources.get(source as usize).and_then(|s| s.agent) {
+            Some(a) => Target::Agent(a),
+            None => Target::Main,
+        };
+        self.transcript_mut(target).reserve_lines(lines);
+    }
+
     pub(super) fn transcript_mut(&mut self, target: Target) -> &mut Transcript {
         match target {
             Target::Main => &mut self.main,

@@ -107,6 +107,21 @@ impl Transcript {
         self.threads.set_leaf_hint(uuid) == Added::Recomputed && self.apply_branches()
     }
 
+    /// Room for about `lines` more lines, made before a big file is read:
+    /// growing a table rehashes it, and growing either touches fresh
+    /// memory, which costs page faults; room reserved and not used is
+    /// address space only (bar a table's byte per slot).
+    pub fn reserve_lines(&mut self, lines: usize) {
+        // the shares of a line that make each, with room to spare
+        // (generated sessions have an item per two lines, a message per five)
+        self.items.reserve(lines / 3 * 2);
+        self.messages.reserve(lines / 5);
+        self.msg_index.reserve(lines / 5);
+        self.tool_index.reserve(lines / 4);
+        self.seen_uuids.reserve(lines);
+        self.threads.reserve_lines(lines);
+    }
+
     /// Lines read together (a chunk): branch passes wait for the end.
     pub fn begin_batch(&mut self) {
         self.threads.begin_batch();
