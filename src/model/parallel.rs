@@ -107,6 +107,8 @@ type Spare = Vec<(RawEntry<'static>, &'static str)>;
 /// one layout, as here; if it did not, the next chunk would allocate).
 fn recycle(mut entries: Vec<(RawEntry<'_>, &str)>) -> Spare {
     entries.clear();
+    // a map from no element to none, for the type: it borrows nothing
+    #[allow(clippy::unnecessary_filter_map)]
     entries.into_iter().filter_map(|_| None).collect()
 }
 
@@ -454,7 +456,10 @@ fn job_done(f: &File, plan: Plan, k: u64, pool: &Mutex<Vec<Decoded>>) -> std::io
         let (mut bytes, spare) = match used {
             Some(mut d) => {
                 let spare = d.with_dependent_mut(|_, d| {
-                    (std::mem::take(&mut d.lines), recycle(std::mem::take(&mut d.entries)))
+                    (
+                        std::mem::take(&mut d.lines),
+                        recycle(std::mem::take(&mut d.entries)),
+                    )
                 });
                 (d.into_owner().bytes, spare)
             }

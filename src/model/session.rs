@@ -2,11 +2,11 @@
 //! incremental ingest that builds them from appended bytes.
 
 pub use super::agents::Agent;
-use super::parallel::Decodes;
 use super::branch::Uuid;
 use super::decode::{Problem, decode_line};
 use super::item::*;
 use super::lines::LineSplitter;
+use super::parallel::Decodes;
 use super::raw::RawEntry;
 use super::transcript::Transcript;
 use rustc_hash::FxHashMap as HashMap;
@@ -433,7 +433,11 @@ impl Session {
             if let Some(len) = line.overlong {
                 return self.ingest_overlong(source, line.number, len);
             }
-            while ahead.lines.get(next).is_some_and(|a| a.offset < line.offset) {
+            while ahead
+                .lines
+                .get(next)
+                .is_some_and(|a| a.offset < line.offset)
+            {
                 next += 1;
             }
             let decoded = ahead
