@@ -315,7 +315,12 @@ pub fn export(session: &Session, opts: &Options, out: &mut dyn Write) -> io::Res
     // a row per item and per result at most: a list grown a step at a
     // time touched twice the memory
     let rows_of = |t: &crate::model::transcript::Transcript| t.items.len() + t.tool_calls();
-    let most = rows_of(&session.main) + session.agents.iter().map(|a| rows_of(&a.transcript)).sum::<usize>();
+    let most = rows_of(&session.main)
+        + session
+            .agents
+            .iter()
+            .map(|a| rows_of(&a.transcript))
+            .sum::<usize>();
     let mut rows = Vec::with_capacity(most);
     visit_session(session, opts, &mut |row, agent| rows.push((row, agent)));
     write_rows_parallel(session, &rows, opts.format, cores.min(4), out)?;
@@ -792,21 +797,31 @@ impl JsonRow<'_> {
     fn write(&self, out: &mut Vec<u8>) {
         use crate::json_out::{push_raw, push_str};
         let mut sep = b'{';
+        // the names, and the values of ccv's own making (a kind, a
+        // category, a time), need no escape: they are copied, not scanned
+        let plain = |out: &mut Vec<u8>, s: &str| {
+            debug_assert!(
+                s.bytes()
+                    .all(|c| c.is_ascii_graphic() && c != b'"' && c != b'\\')
+            );
+            out.push(b'"');
+            out.extend_from_slice(s.as_bytes());
+            out.push(b'"');
+        };
         let mut field = |out: &mut Vec<u8>, name: &str| {
             out.push(std::mem::replace(&mut sep, b','));
-            push_str(out, name);
+            plain(out, name);
             out.push(b':');
         };
-        let strings = [
-            ("kind", Some(self.kind)),
-            ("uuid", self.uuid),
-            ("timestamp", self.timestamp.as_deref()),
-        ];
-        for (name, v) in strings {
-            if let Some(v) = v {
-                field(out, name);
-                push_str(out, v);
-            }
+        field(out, "kind");
+        plain(out, self.kind);
+        if let Some(v) = self.uuid {
+            field(out, "uuid");
+            push_str(out, v);
+        }
+        if let Some(v) = &self.timestamp {
+            field(out, "timestamp");
+            plain(out, v);
         }
         field(out, "line");
         let _ = write!(out, "{}", self.line);
@@ -822,16 +837,18 @@ impl JsonRow<'_> {
         } else {
             push_str(out, self.text);
         }
-        let strings = [
+        for (name, v) in [
             ("tool_name", self.tool_name),
             ("tool_use_id", self.tool_use_id),
-            ("category", self.category),
-        ];
-        for (name, v) in strings {
+        ] {
             if let Some(v) = v {
                 field(out, name);
                 push_str(out, v);
             }
+        }
+        if let Some(v) = self.category {
+            field(out, "category");
+            plain(out, v);
         }
         if let Some(JsonText(raw)) = self.input {
             field(out, "input");

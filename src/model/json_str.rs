@@ -270,44 +270,63 @@ fn decoded_len(t: &str) -> usize {
 pub fn written_as_json_out_writes(token: &str) -> bool {
     let b = token.as_bytes();
     let mut i = 0;
-    while i < b.len() {
-        // eight bytes at a time to the next one that is not plain ASCII
-        if let Some(chunk) = b.get(i..i + 8) {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(chunk);
-            let flags = crate::json_out::special_bytes(u64::from_le_bytes(w));
-            if flags == 0 {
-                i += 8;
-                continue;
+    // sixteen bytes at a time, each flagged byte in turn (see
+    // `json_out::flagged`): where the byte after it starts
+    while let Some(Ok(block)) = b.get(i..i + 16).map(<&[u8; 16]>::try_from) {
+        let base = i;
+        let mut mask = crate::json_out::flagged(block);
+        i += 16;
+        while mask != 0 {
+            let at = base + mask.trailing_zeros() as usize;
+            let Some(next) = written_as_json_out_writes_at(b, at) else {
+                return false;
+            };
+            if next >= i {
+                i = next;
+                break;
             }
-            i += flags.trailing_zeros() as usize / 8;
+            mask &= u32::MAX << (next - base);
         }
+    }
+    while i < b.len() {
         match b[i] {
-            // the token's own quotes (a quote inside is escaped)
-            b'"' => i += 1,
-            b'\\' => match b.get(i + 1) {
-                Some(b'"' | b'\\' | b'n' | b'r' | b't' | b'b' | b'f') => i += 2,
-                Some(b'u') => {
-                    let control = matches!(b.get(i + 2..i + 6), Some([b'0', b'0', b'0' | b'1', h])
-                        if h.is_ascii_digit() || (b'a'..=b'f').contains(h));
-                    let short = matches!(
-                        b.get(i + 4..i + 6),
-                        Some(b"08" | b"09" | b"0a" | b"0c" | b"0d")
-                    );
-                    if !control || short {
-                        return false;
-                    }
-                    i += 6;
-                }
-                _ => return false,
-            },
-            0x80.. if super::text::unsafe_char_at(b, i) => return false,
-            0x80.. => i += crate::json_out::utf8_len(b[i]),
-            0x20..=0x7e => i += 1,
-            _ => return false,
+            b'"' | b'\\' | 0..=0x1f | 0x7f | 0xc2 | 0xd8 | 0xe2 | 0xef => {
+                let Some(next) = written_as_json_out_writes_at(b, i) else {
+                    return false;
+                };
+                i = next;
+            }
+            _ => i += 1,
         }
     }
     true
+}
+
+/// For [`written_as_json_out_writes`]: whether what starts at `b[i]`, a
+/// byte [`crate::json_out::flagged`] flags, is written as json_out writes
+/// it; where what follows starts.
+fn written_as_json_out_writes_at(b: &[u8], i: usize) -> Option<usize> {
+    match b.get(i)? {
+        // the token's own quotes (a quote inside is escaped)
+        b'"' => Some(i + 1),
+        b'\\' => match b.get(i + 1) {
+            Some(b'"' | b'\\' | b'n' | b'r' | b't' | b'b' | b'f') => Some(i + 2),
+            Some(b'u') => {
+                let control = matches!(b.get(i + 2..i + 6), Some([b'0', b'0', b'0' | b'1', h])
+                    if h.is_ascii_digit() || (b'a'..=b'f').contains(h));
+                let short = matches!(
+                    b.get(i + 4..i + 6),
+                    Some(b"08" | b"09" | b"0a" | b"0c" | b"0d")
+                );
+                (control && !short).then_some(i + 6)
+            }
+            _ => None,
+        },
+        &c @ 0x80.. => {
+            (!super::text::unsafe_char_at(b, i)).then(|| i + crate::json_out::utf8_len(c))
+        }
+        _ => None,
+    }
 }
 
 #[cfg(test)]
