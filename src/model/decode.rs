@@ -93,16 +93,22 @@ pub fn decode_line(
 /// decoded ahead on another thread (see `model::parallel`) is ingested
 /// exactly as if it were decoded in place.
 pub fn decode_clean<'a>(bytes: &'a [u8], out: &mut Vec<(RawEntry<'a>, &'a str)>) -> bool {
+    simdutf8::basic::from_utf8(bytes).is_ok_and(|text| decode_clean_text(text, out))
+}
+
+/// [`decode_clean`] of a line known to be UTF-8 (a chunk of lines is
+/// checked at once).
+pub fn decode_clean_text<'a>(text: &'a str, out: &mut Vec<(RawEntry<'a>, &'a str)>) -> bool {
     let start = out.len();
-    let done = decode_clean_onto(bytes, out).is_some() && out.len() > start;
+    let done = decode_clean_onto(text, out).is_some() && out.len() > start;
     if !done {
         out.truncate(start);
     }
     done
 }
 
-fn decode_clean_onto<'a>(bytes: &'a [u8], out: &mut Vec<(RawEntry<'a>, &'a str)>) -> Option<()> {
-    let mut rest = simdutf8::basic::from_utf8(trim_ascii(bytes)).ok()?;
+fn decode_clean_onto<'a>(text: &'a str, out: &mut Vec<(RawEntry<'a>, &'a str)>) -> Option<()> {
+    let mut rest = text.trim_ascii();
     loop {
         rest = rest.trim_start();
         if rest.is_empty() {

@@ -10,7 +10,7 @@
 //! otherwise (one that does not read cleanly, or in the viewer one that
 //! spans two chunks) is decoded in place.
 
-use super::decode::decode_clean;
+use super::decode::{decode_clean, decode_clean_text};
 use super::raw::RawEntry;
 use super::session::Session;
 use std::collections::BTreeMap;
@@ -195,7 +195,7 @@ fn spanning_line(f: &File, size: u64, c: &Chunk) -> Option<Spanning> {
     let span = Spanning::new(line, |line| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut d = Decodes::default();
-            if let Some(entries) = decode_ahead(line, c.hold, &mut d.entries) {
+            if let Some(entries) = decode_ahead(Line::Bytes(line), c.hold, &mut d.entries) {
                 d.lines.push(Ahead {
                     offset,
                     len: line.len(),
@@ -210,16 +210,27 @@ fn spanning_line(f: &File, size: u64, c: &Chunk) -> Option<Spanning> {
     (!span.borrow_dependent().lines.is_empty()).then_some(span)
 }
 
+/// A line to decode: its bytes, or its text when they are known to be UTF-8.
+#[derive(Clone, Copy)]
+enum Line<'a> {
+    Bytes(&'a [u8]),
+    Text(&'a str),
+}
+
 /// A line's objects appended to `out`, if it reads without a problem, with
 /// what the ingest would compute from them taken here; where they are in
 /// `out`. `hold`: the texts are decoded here too (see [`Plan::hold`]).
 fn decode_ahead<'a>(
-    line: &'a [u8],
+    line: Line<'a>,
     hold: bool,
     out: &mut Vec<(RawEntry<'a>, &'a str)>,
 ) -> Option<std::ops::Range<usize>> {
     let start = out.len();
-    if !decode_clean(line, out) {
+    let decoded = match line {
+        Line::Bytes(b) => decode_clean(b, out),
+        Line::Text(t) => decode_clean_text(t, out),
+    };
+    if !decoded {
         return None;
     }
     for (e, _) in out.get_mut(start..).unwrap_or_default() {
@@ -270,9 +281,23 @@ fn lines(c: &Chunk, (mut aheads, spare): (Vec<Ahead>, Spare)) -> Lines<'_> {
     let lines = memchr::memchr_iter(b'\n', inside).count() + 1;
     out.entries.reserve(lines);
     out.lines.reserve(lines);
+    // UTF-8 checked for the chunk at once (a line at a time, the check was
+    // a twentieth of decoding); a chunk that is not is checked by line
+    let text = simdutf8::basic::from_utf8(inside).ok();
+    let base = at;
     for piece in super::lines::split_lines(inside) {
         let line = piece.strip_suffix(b"\r").unwrap_or(piece);
+        // a line starts and ends at a newline (or the chunk's end), both
+        // boundaries of characters
+        let line = match text.and_then(|t| t.get(at - base..at - base + line.len())) {
+            Some(t) => Line::Text(t),
+            None => Line::Bytes(line),
+        };
         if let Some(entries) = decode_ahead(line, c.hold, &mut out.entries) {
+            let line = match line {
+                Line::Bytes(b) => b,
+                Line::Text(t) => t.as_bytes(),
+            };
             out.lines.push(Ahead {
                 offset: c.offset + at as u64,
                 len: line.len(),
