@@ -160,7 +160,9 @@ impl Transcript {
     pub fn upsert_message(&mut self, id: &str, model: Option<&str>, usage: Option<Usage>) -> u32 {
         if let Some(&m) = self.msg_index.get(id) {
             let msg = &mut self.messages[m as usize];
-            if let Some(new) = usage {
+            // each line of a message mostly repeats its usage: nothing to
+            // count again (nor to price twice)
+            if let Some(new) = usage.filter(|u| msg.usage != Some(*u)) {
                 let prices = super::price::PriceTable::active();
                 if let Some(old) = msg.usage {
                     sub_usage(&mut self.totals, &old);
