@@ -429,25 +429,34 @@ impl Session {
         let mut splitter = std::mem::take(&mut self.sources[source as usize].splitter);
         let base = self.sources[source as usize].base;
         let mut next = 0;
-        splitter.feed(bytes, |line| {
+        // the lines decoded ahead were split from these same bytes
+        let mut hint = 0;
+        let lines = std::mem::take(&mut ahead.lines);
+        let known = |offset: u64| {
+            while lines.get(hint).is_some_and(|a| a.offset < offset) {
+                hint += 1;
+            }
+            lines
+                .get(hint)
+                .filter(|a| a.offset == offset)
+                .map(|a| a.len)
+        };
+        splitter.feed_known(bytes, known, |line| {
             if let Some(len) = line.overlong {
                 return self.ingest_overlong(source, line.number, len);
             }
-            while ahead
-                .lines
-                .get(next)
-                .is_some_and(|a| a.offset < line.offset)
-            {
+            while lines.get(next).is_some_and(|a| a.offset < line.offset) {
                 next += 1;
             }
-            let decoded = ahead
-                .lines
+            let decoded = lines
                 .get(next)
                 .filter(|a| {
                     a.offset == line.offset && a.len == line.bytes.len() && !a.entries.is_empty()
                 })
-                .map(|a| a.addr)
-                .map(|addr| (addr, ahead.entries_of(next)));
+                .map(|a| {
+                    let entries = ahead.entries.get_mut(a.entries.clone());
+                    (a.addr, entries.unwrap_or_default())
+                });
             // a line read on past its chunk: its bytes were read apart
             // from these, so they must be these
             let spanned = spanning
@@ -475,6 +484,7 @@ impl Session {
             }
             self.line_at = None;
         });
+        ahead.lines = lines;
         self.sources[source as usize].splitter = splitter;
     }
 
