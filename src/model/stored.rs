@@ -700,7 +700,7 @@ mod tests {
         std::fs::write(&path, &bytes).expect("write");
         let mut r = LineReader::default();
         let expect = |at: u64, len: u32| &bytes[at as usize..at as usize + len as usize];
-        let mut read = |r: &mut LineReader, at: u64, len: u32| {
+        let read = |r: &mut LineReader, at: u64, len: u32| {
             assert_eq!(
                 r.line(0, &path, at, len),
                 Some(expect(at, len)),
