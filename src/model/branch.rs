@@ -96,6 +96,7 @@ impl Threads {
     pub fn reserve_lines(&mut self, lines: usize) {
         self.nodes.reserve(lines);
         self.index.reserve(lines);
+        self.messages.reserve(lines / 5);
         self.on_chain.reserve(lines);
         self.off.reserve(lines);
     }
