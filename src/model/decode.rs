@@ -86,12 +86,12 @@ pub fn decode_line(
 }
 
 /// The objects of a line that reads without any problem, borrowed from it,
-/// appended to `out`; false (and `out` as it was) for any other line (empty,
-/// invalid UTF-8, bad JSON, a field of an unexpected type), which
-/// [`decode_line`] then reads and reports. What it
-/// yields is what `decode_line` hands out for the same line, so a line
-/// decoded ahead on another thread (see `model::parallel`) is ingested
-/// exactly as if it were decoded in place.
+/// appended to `out`; false (and `out` as it was) for any other line
+/// (empty, invalid UTF-8, bad JSON, a field of an unexpected type), which
+/// [`decode_line`] then reads and reports. What it yields is what
+/// `decode_line` hands out for the same line, so a line decoded ahead on
+/// another thread (see `model::parallel`) is ingested exactly as if it were
+/// decoded in place.
 pub fn decode_clean<'a>(bytes: &'a [u8], out: &mut Vec<(RawEntry<'a>, &'a str)>) -> bool {
     simdutf8::basic::from_utf8(bytes).is_ok_and(|text| decode_clean_text(text, out))
 }
