@@ -199,6 +199,12 @@ impl Tracker {
         &mut self.tracks[i]
     }
 
+    /// Room for the rows of about `lines` more lines of a transcript (see
+    /// `Transcript::reserve_lines`).
+    pub(super) fn reserve_lines(&mut self, agent: Option<u32>, lines: usize) {
+        self.track(agent).first_item.reserve(lines / 3 * 2);
+    }
+
     /// `t.items[idx]` was just added (`appended`: at the end).
     pub(super) fn pushed(
         &mut self,

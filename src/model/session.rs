@@ -823,6 +823,11 @@ impl Session {
             None => Target::Main,
         };
         self.transcript_mut(target).reserve_lines(lines);
+        let agent = match target {
+            Target::Main => None,
+            Target::Agent(a) => Some(a),
+        };
+        self.mark_tracker.reserve_lines(agent, lines);
     }
 
     pub(super) fn transcript_mut(&mut self, target: Target) -> &mut Transcript {
