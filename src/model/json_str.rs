@@ -114,6 +114,19 @@ impl<'a> JsonStr<'a> {
                 },
                 // a visible ASCII character: the common answer, at once
                 0x21..=0x7e => return false,
+                // any other character decides for itself, without the rest
+                // decoded (a text in another script starts with one)
+                c @ 0x80.. => {
+                    let n = crate::json_out::utf8_len(c);
+                    match inner
+                        .get(i..i + n)
+                        .and_then(|b| std::str::from_utf8(b).ok())
+                    {
+                        Some(ch) if ch.chars().all(char::is_whitespace) => i += n,
+                        Some(_) => return false,
+                        None => return self.text().trim().is_empty(),
+                    }
+                }
                 _ => return self.text().trim().is_empty(),
             }
         }
