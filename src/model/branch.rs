@@ -61,7 +61,7 @@ pub struct Repeat {
 #[derive(Debug, Default)]
 pub struct Threads {
     pub nodes: Vec<Node>,
-    index: HashMap<Uuid, u32>,
+    index: HashMap<Uuid, Slot>,
     /// Children that arrived before their parent: parent uuid -> children.
     waiting: HashMap<Uuid, Vec<u32>>,
     /// The parent uuid of each node whose parent is not read (yet): most
@@ -80,6 +80,15 @@ pub struct Threads {
     /// (`dirty`) instead of made at each line, and made once at its end.
     defer: bool,
     dirty: bool,
+}
+
+/// What is known of a uuid: its node, once a line with it is threaded, and
+/// the fingerprint of the first line noted with it ([`Threads::note`]). One
+/// table for both: in a big session each was a cache miss per line.
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    node: Option<u32>,
+    print: Option<u64>,
 }
 
 /// What an added line did to the branch structure.
@@ -102,7 +111,29 @@ impl Threads {
     }
 
     pub fn node(&self, uuid: &str) -> Option<u32> {
-        self.index.get(uuid).copied()
+        self.index.get(uuid).and_then(|s| s.node)
+    }
+
+    /// Records `print`, the fingerprint of a line's content, for its uuid
+    /// unless one is recorded already; the one recorded before, if any.
+    /// Lines are noted whether they are threaded or not (a subagent's line
+    /// mirrored in a progress line is only noted).
+    pub fn note(&mut self, uuid: &str, print: u64) -> Option<u64> {
+        match self.index.get_mut(uuid) {
+            Some(slot) => {
+                let before = slot.print;
+                slot.print = before.or(Some(print));
+                before
+            }
+            None => {
+                let slot = Slot {
+                    node: None,
+                    print: Some(print),
+                };
+                self.index.insert(Uuid::from(uuid), slot);
+                None
+            }
+        }
     }
 
     /// The kept uuid of node `n` and of its parent.
@@ -141,7 +172,7 @@ impl Threads {
         source: u16,
         line: u32,
     ) -> Added {
-        if let Some(&first) = self.index.get(uuid) {
+        if let Some(first) = self.node(uuid) {
             let first_line = self.nodes[first as usize].line;
             self.repeats.push(Repeat {
                 uuid: self.nodes[first as usize].uuid.clone(),
@@ -156,7 +187,7 @@ impl Threads {
             *self.messages.entry(m).or_default() += 1;
         }
         let parent = parent.filter(|p| *p != uuid);
-        let parent_idx = parent.and_then(|p| self.index.get(p).copied());
+        let parent_idx = parent.and_then(|p| self.node(p));
         if let (Some(p), None) = (parent, parent_idx) {
             let p = match self.waiting.get_key_value(p) {
                 Some((shared, _)) => shared.clone(),
@@ -179,7 +210,16 @@ impl Threads {
             source,
             line,
         });
-        self.index.insert(uuid.clone(), n);
+        match self.index.get_mut(&*uuid) {
+            Some(slot) => slot.node = Some(n),
+            None => {
+                let slot = Slot {
+                    node: Some(n),
+                    print: None,
+                };
+                self.index.insert(uuid.clone(), slot);
+            }
+        }
         let inherited = parent_idx.is_some_and(|p| self.off[p as usize]);
         self.off.push(inherited);
         self.on_chain.push(false);
@@ -559,5 +599,41 @@ mod root_tests {
                 "after line {i}"
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod note_tests {
+    use super::*;
+
+    /// A uuid's node and its first line's fingerprint share one entry,
+    /// whichever comes first: a line only noted (a mirrored subagent line)
+    /// is no node, a line only threaded (progress) has no fingerprint.
+    #[test]
+    fn noting_and_threading_a_uuid_are_independent() {
+        let mut t = Threads::default();
+        // noted first, threaded later: the node is found, the print kept
+        assert_eq!(t.note("a", 1), None);
+        assert_eq!(t.node("a"), None);
+        t.add("a", None, Role::User, 0, 1);
+        assert_eq!(t.node("a"), Some(0));
+        assert_eq!(t.note("a", 1), Some(1));
+        assert_eq!(t.note("a", 2), Some(1));
+        // threaded first (progress), noted later: new, then as noted
+        t.add("b", Some("a"), Role::Side, 0, 2);
+        assert_eq!(t.note("b", 7), None);
+        assert_eq!(t.note("b", 8), Some(7));
+        assert_eq!(t.node("b"), Some(1));
+        // a child whose parent was only noted waits for a node
+        t.add("c", Some("d"), Role::User, 0, 3);
+        assert_eq!(t.note("d", 5), None);
+        assert_eq!(t.nodes[2].parent, None);
+        t.add("d", None, Role::User, 0, 4);
+        assert_eq!(t.nodes[2].parent, Some(3));
+        assert!(t.repeats.is_empty());
+        // a repeated uuid is a repeat, not a node
+        t.add("a", None, Role::User, 0, 5);
+        assert_eq!(t.repeats.len(), 1);
+        assert_eq!(t.nodes.len(), 4);
     }
 }

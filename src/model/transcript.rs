@@ -4,8 +4,7 @@
 use super::branch::{Added, Role, Threads};
 use super::item::{Group, Item, ItemId, Kind, Message, Turn};
 use super::raw::Usage;
-use rustc_hash::{FxHashMap as HashMap, FxHasher};
-use std::hash::{Hash, Hasher};
+use rustc_hash::FxHashMap as HashMap;
 
 #[derive(Debug, Default)]
 pub struct Transcript {
@@ -25,10 +24,6 @@ pub struct Transcript {
     /// Results shown on their own because their call has not come (yet):
     /// with parallel calls a result can be written before its call.
     pub(super) waiting_results: HashMap<String, Vec<ItemId>>,
-    /// 64-bit hashes of the uuids seen, with a fingerprint of the content
-    /// of their line (no allocation per entry; a false "seen" needs a
-    /// 64-bit collision among one file's uuids).
-    seen_uuids: HashMap<u64, u64>,
     /// The `parentUuid` tree of every threaded line (also hidden ones:
     /// progress and tool-result lines carry the chain too).
     pub threads: Threads,
@@ -76,15 +71,12 @@ impl Transcript {
 
     /// Records a uuid with the fingerprint of its line's content.
     pub fn note_uuid(&mut self, uuid: &str, content: u64) -> UuidSeen {
-        let mut h = FxHasher::default();
-        uuid.hash(&mut h);
-        match self.seen_uuids.entry(h.finish()) {
-            std::collections::hash_map::Entry::Vacant(v) => {
-                v.insert(content);
-                UuidSeen::New
-            }
-            std::collections::hash_map::Entry::Occupied(o) if *o.get() == content => UuidSeen::Same,
-            std::collections::hash_map::Entry::Occupied(_) => UuidSeen::Different,
+        // kept with the uuid's node: the line was just threaded, so its
+        // uuid was just looked up there
+        match self.threads.note(uuid, content) {
+            None => UuidSeen::New,
+            Some(before) if before == content => UuidSeen::Same,
+            Some(_) => UuidSeen::Different,
         }
     }
 
@@ -118,7 +110,6 @@ impl Transcript {
         self.messages.reserve(lines / 5);
         self.msg_index.reserve(lines / 5);
         self.tool_index.reserve(lines / 4);
-        self.seen_uuids.reserve(lines);
         self.threads.reserve_lines(lines);
     }
 
