@@ -259,14 +259,54 @@ pub fn sandbox(home: &std::path::Path) -> Vec<(&'static str, std::ffi::OsString)
 /// the home keeps those directories, last.
 pub fn path_outside_home() -> std::ffi::OsString {
     let path = std::env::var_os("PATH").unwrap_or_default();
-    let home = std::env::var_os("HOME")
-        .map(PathBuf::from)
-        .filter(|h| h.parent().is_some());
-    let (in_home, outside): (Vec<PathBuf>, Vec<PathBuf>) = std::env::split_paths(&path)
-        .partition(|dir| home.as_ref().is_some_and(|h| dir.starts_with(h)));
+    let homes = real_homes();
+    let (in_home, outside): (Vec<PathBuf>, Vec<PathBuf>) =
+        std::env::split_paths(&path).partition(|dir| homes.iter().any(|h| dir.starts_with(h)));
     let python = outside.iter().any(|d| d.join("python3").is_file());
     let in_home = in_home.into_iter().filter(|_| !python);
     std::env::join_paths(outside.into_iter().chain(in_home)).unwrap_or(path)
+}
+
+/// The homes a test stays out of: `$HOME`, and the account's own home from
+/// the password database, for a harness may run the tests with HOME set
+/// elsewhere while PATH still names directories of the real one.
+fn real_homes() -> Vec<PathBuf> {
+    let mut homes: Vec<PathBuf> = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .into_iter()
+        .collect();
+    homes.extend(account_home());
+    homes.retain(|h| h.parent().is_some()); // never "/" (every directory)
+    homes
+}
+
+#[cfg(unix)]
+fn account_home() -> Option<PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+    let mut buf = vec![0 as libc::c_char; 16 * 1024];
+    let mut out = std::ptr::null_mut();
+    // SAFETY: `pw` and `buf` are owned here and outlive the call, which
+    // writes only within them; the result is read before they are dropped
+    unsafe {
+        let mut pw: libc::passwd = std::mem::zeroed();
+        let rc = libc::getpwuid_r(
+            libc::getuid(),
+            &mut pw,
+            buf.as_mut_ptr(),
+            buf.len(),
+            &mut out,
+        );
+        if rc != 0 || out.is_null() || pw.pw_dir.is_null() {
+            return None;
+        }
+        let dir = std::ffi::CStr::from_ptr(pw.pw_dir);
+        Some(PathBuf::from(std::ffi::OsStr::from_bytes(dir.to_bytes())))
+    }
+}
+
+#[cfg(not(unix))]
+fn account_home() -> Option<PathBuf> {
+    None
 }
 
 /// The built binary in a [`sandbox`] under `home`.
