@@ -11,6 +11,7 @@ pub mod config;
 pub mod export;
 pub mod html;
 pub mod json_out;
+pub mod json_pretty;
 pub mod live;
 pub mod model;
 pub mod paths;

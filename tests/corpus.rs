@@ -61,3 +61,49 @@ fn joined_objects_on_one_line_are_both_read() {
     assert!(s.stats.entries > s.lines());
     assert!(!s.meta.titles.summaries.is_empty());
 }
+
+/// Every tool call's input of the corpus, re-indented without a `Value`
+/// where it can be (most), is what serde writes from a `Value`.
+#[test]
+fn call_inputs_are_reindented_as_serde_does() {
+    use serde_json::value::RawValue;
+    #[derive(serde::Deserialize)]
+    struct Line<'a> {
+        #[serde(borrow)]
+        message: Option<Message<'a>>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Message<'a> {
+        #[serde(borrow)]
+        content: Option<&'a RawValue>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Block<'a> {
+        #[serde(borrow)]
+        input: Option<&'a RawValue>,
+    }
+    let Some(files) = corpus_files() else { return };
+    let (mut inputs, mut reindented) = (0, 0);
+    for path in files {
+        let data = std::fs::read_to_string(&path).unwrap_or_default();
+        for line in data.lines() {
+            let Ok(Line { message: Some(m) }) = serde_json::from_str::<Line<'_>>(line) else {
+                continue;
+            };
+            let blocks: Vec<Block<'_>> = m
+                .content
+                .and_then(|c| serde_json::from_str(c.get()).ok())
+                .unwrap_or_default();
+            for input in blocks.iter().filter_map(|b| b.input) {
+                inputs += 1;
+                if let Some(p) = ccv::json_pretty::pretty(input.get()) {
+                    let v: serde_json::Value = serde_json::from_str(input.get()).expect("json");
+                    assert_eq!(p, serde_json::to_string_pretty(&v).expect("pretty"));
+                    reindented += 1;
+                }
+            }
+        }
+    }
+    assert!(inputs > 1_000, "{inputs}");
+    assert!(reindented * 10 > inputs * 9, "{reindented} of {inputs}");
+}
