@@ -194,3 +194,26 @@ fn corpus_marks_as_a_full_check_does() {
         check_file(&name, &bytes, n as u64 + 11);
     }
 }
+
+/// An export keeps no marks (nothing it writes is marked), and writes what
+/// a load that keeps them writes.
+#[test]
+fn an_export_keeps_no_marks_and_writes_the_same() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("s.jsonl");
+    std::fs::write(&path, edge_cases() + &tui_findings()).expect("write");
+    let kept = ccv::model::loader::load_with_subagents(&path).expect("load");
+    assert!(!kept.marks().is_empty(), "the fixture has findings");
+    let export = ccv::model::loader::load_for_export(&path).expect("load");
+    assert!(export.marks().is_empty());
+    for format in [
+        ccv::export::Format::Json,
+        ccv::export::Format::Text,
+        ccv::export::Format::Markdown,
+    ] {
+        assert_eq!(
+            common::exported(&export, format),
+            common::exported(&kept, format)
+        );
+    }
+}

@@ -135,7 +135,12 @@ pub fn load_with_subagents(path: &Path) -> std::io::Result<Session> {
 /// in order: the long ones are left in the files and read back as they
 /// are written out (see `model::stored`).
 pub fn load_for_export(path: &Path) -> std::io::Result<Session> {
-    load(path, true, true, &mut |_, _| {})
+    let mut s = Session::new(Some(path.to_owned()));
+    // nothing an export writes is marked: keeping the viewer's marks up to
+    // date (a table of every line's first row) was a twentieth of the
+    // ingest of a big session
+    s.keep_no_marks();
+    load_into(s, path, true, true, &mut |_, _| {})
 }
 
 /// As [`load_with_subagents`], for a file that may be being written: a
@@ -158,7 +163,22 @@ fn load(
     text_in_file: bool,
     progress: &mut dyn FnMut(u64, u64),
 ) -> std::io::Result<Session> {
-    let mut s = Session::new(Some(path.to_owned()));
+    load_into(
+        Session::new(Some(path.to_owned())),
+        path,
+        complete,
+        text_in_file,
+        progress,
+    )
+}
+
+fn load_into(
+    mut s: Session,
+    path: &Path,
+    complete: bool,
+    text_in_file: bool,
+    progress: &mut dyn FnMut(u64, u64),
+) -> std::io::Result<Session> {
     // the viewer holds as little as it can while it loads
     s.lean = !complete;
     let text_in_file = text_in_file && path != Path::new("-");

@@ -161,6 +161,8 @@ pub(super) struct Tracker {
     /// Subagent lines whose parent uuid is not in their own file: the
     /// parent may still appear in the session file, which excuses them.
     agent_waiting: HashMap<Box<str>, Vec<u32>>,
+    /// Told nothing, keeps nothing: see `Session::keep_no_marks`.
+    pub(super) off: bool,
 }
 
 #[derive(Debug, Default)]
@@ -202,6 +204,9 @@ impl Tracker {
     /// Room for the rows of about `lines` more lines of a transcript (see
     /// `Transcript::reserve_lines`).
     pub(super) fn reserve_lines(&mut self, agent: Option<u32>, lines: usize) {
+        if self.off {
+            return;
+        }
         self.track(agent).first_item.reserve(lines / 3 * 2);
     }
 
@@ -214,6 +219,9 @@ impl Tracker {
         idx: usize,
         appended: bool,
     ) {
+        if self.off {
+            return;
+        }
         let Some(item) = t.items.get(idx) else {
             return;
         };
@@ -288,6 +296,9 @@ impl Tracker {
     /// The row `id` was taken out (a result that found its call): nothing
     /// marks it any more.
     pub(super) fn removed(&mut self, marks: &mut Marks, agent: Option<u32>, id: ItemId) {
+        if self.off {
+            return;
+        }
         let tr = self.track(agent);
         tr.first_item.retain(|_, v| *v != id);
         tr.pending.remove(&id);
@@ -298,6 +309,9 @@ impl Tracker {
 
     /// The call `id` got its result.
     pub(super) fn answered(&mut self, marks: &mut Marks, agent: Option<u32>, id: ItemId) {
+        if self.off {
+            return;
+        }
         let tr = self.track(agent);
         tr.pending.remove(&id);
         marks.remove(agent, id, FindingKind::NoResult);
@@ -311,6 +325,9 @@ impl Tracker {
         id: ItemId,
         line: u32,
     ) {
+        if self.off {
+            return;
+        }
         marks.add(agent, id, FindingKind::Unreadable, line);
     }
 
@@ -325,6 +342,9 @@ impl Tracker {
         main: &Transcript,
         n: u32,
     ) {
+        if self.off {
+            return;
+        }
         let Some(node) = t.threads.nodes.get(n as usize) else {
             return;
         };

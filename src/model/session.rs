@@ -562,6 +562,12 @@ impl Session {
         &self.marks
     }
 
+    /// The marks are not kept (they stay empty): for a load no one looks
+    /// at them in, made before any line is read.
+    pub(super) fn keep_no_marks(&mut self) {
+        self.mark_tracker.off = true;
+    }
+
     /// What became of a tool call item (`None` for other items): the one
     /// answer the viewer's rows, its spinner ticks and the exports share.
     /// `now`: the time, while the session is followed live.
