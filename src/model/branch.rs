@@ -154,6 +154,16 @@ impl Threads {
         self.leaf
     }
 
+    /// [`Self::is_off`] of a uuid as kept here. The newest node's (a
+    /// line's rows are added as it is threaded) is known without a lookup
+    /// in the index, which in a big session was a cache miss per row.
+    pub fn is_off_kept(&self, uuid: &Uuid) -> bool {
+        match self.nodes.last() {
+            Some(last) if Arc::ptr_eq(&last.uuid, uuid) => self.off.last().copied().unwrap_or(false),
+            _ => self.is_off(uuid),
+        }
+    }
+
     /// Whether the line with this uuid lies on a branch the user left.
     pub fn is_off(&self, uuid: &str) -> bool {
         self.node(uuid)

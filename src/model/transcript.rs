@@ -149,7 +149,15 @@ impl Transcript {
     /// line of a message, so the totals count each message once (with the
     /// figures of its latest line).
     pub fn upsert_message(&mut self, id: &str, model: Option<&str>, usage: Option<Usage>) -> u32 {
-        if let Some(&m) = self.msg_index.get(id) {
+        // the lines of a message mostly follow each other: the newest one
+        // is known without a lookup (a cache miss per line in a big session)
+        let newest = self
+            .messages
+            .len()
+            .checked_sub(1)
+            .filter(|&m| *self.messages[m].id == *id)
+            .map(|m| m as u32);
+        if let Some(m) = newest.or_else(|| self.msg_index.get(id).copied()) {
             let msg = &mut self.messages[m as usize];
             // each line of a message mostly repeats its usage: nothing to
             // count again (nor to price twice)
@@ -213,7 +221,7 @@ impl Transcript {
     /// before the end re-derives the indexes (rare: see
     /// [`Self::position_for_message`]); an append updates them in place.
     pub fn insert(&mut self, pos: usize, mut item: Item) -> usize {
-        item.off_branch = item.uuid.as_deref().is_some_and(|u| self.threads.is_off(u));
+        item.off_branch = item.uuid.as_ref().is_some_and(|u| self.threads.is_off_kept(u));
         if pos >= self.items.len() {
             let idx = self.items.len();
             self.items.push(item);
