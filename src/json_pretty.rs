@@ -158,24 +158,23 @@ impl<'a> Pretty<'a> {
             i = at + 1;
             match b[at] {
                 b'"' => break,
-                b'\\' => {
-                    match *b.get(i)? {
-                        b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't' => i += 1,
-                        b'u' => {
-                            let hex = b.get(i + 1..i + 5)?;
-                            let lower = |c: &u8| matches!(c, b'0'..=b'9' | b'a'..=b'f');
-                            let short = matches!(hex, [.., b'0', b'8' | b'9' | b'a' | b'c' | b'd']);
-                            if !(hex[..2] == *b"00" && matches!(hex[2], b'0' | b'1'))
-                                || !hex.iter().all(lower)
-                                || short
-                            {
-                                return None;
-                            }
-                            i += 5;
+                b'\\' => match *b.get(i)? {
+                    b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't' => i += 1,
+                    b'u' => {
+                        let hex = b.get(i + 1..i + 5)?;
+                        // a control below 0x20, in lower case, that has no
+                        // short escape (\b \t \n \f \r are 08 09 0a 0c 0d)
+                        let control = matches!(hex, [b'0', b'0', b'0' | b'1', _]);
+                        let lower = hex.iter().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f'));
+                        let short =
+                            matches!(hex, [b'0', b'0', b'0', b'8' | b'9' | b'a' | b'c' | b'd']);
+                        if !control || !lower || short {
+                            return None;
                         }
-                        _ => return None,
+                        i += 5;
                     }
-                }
+                    _ => return None,
+                },
                 _ => {}
             }
         }
@@ -307,17 +306,30 @@ mod tests {
             let s = match rnd(if depth > 4 { 4 } else { 6 }) {
                 0 => {
                     let n = rnd(4);
-                    let s: String = (0..n).map(|_| pieces[rnd(pieces.len() as u64) as usize]).collect();
+                    let s: String = (0..n)
+                        .map(|_| pieces[rnd(pieces.len() as u64) as usize])
+                        .collect();
                     format!("\"{s}\"")
                 }
-                1 => ["0", "-7", "42", "1.5", "-0", "1e2", "99999999999999999999", "true", "false", "null"]
-                    [rnd(10) as usize]
+                1 => [
+                    "0",
+                    "-7",
+                    "42",
+                    "1.5",
+                    "-0",
+                    "1e2",
+                    "99999999999999999999",
+                    "true",
+                    "false",
+                    "null",
+                ][rnd(10) as usize]
                     .to_owned(),
                 2 => format!("\"k{}\"", rnd(3)),
                 3 => "[]".to_owned(),
                 4 => {
                     let n = rnd(4);
-                    let items: Vec<String> = (0..n).map(|_| value(rnd, pieces, depth + 1)).collect();
+                    let items: Vec<String> =
+                        (0..n).map(|_| value(rnd, pieces, depth + 1)).collect();
                     format!("[{}]", items.join(","))
                 }
                 _ => {

@@ -159,7 +159,9 @@ impl Threads {
     /// in the index, which in a big session was a cache miss per row.
     pub fn is_off_kept(&self, uuid: &Uuid) -> bool {
         match self.nodes.last() {
-            Some(last) if Arc::ptr_eq(&last.uuid, uuid) => self.off.last().copied().unwrap_or(false),
+            Some(last) if Arc::ptr_eq(&last.uuid, uuid) => {
+                self.off.last().copied().unwrap_or(false)
+            }
             _ => self.is_off(uuid),
         }
     }

@@ -221,7 +221,10 @@ impl Transcript {
     /// before the end re-derives the indexes (rare: see
     /// [`Self::position_for_message`]); an append updates them in place.
     pub fn insert(&mut self, pos: usize, mut item: Item) -> usize {
-        item.off_branch = item.uuid.as_ref().is_some_and(|u| self.threads.is_off_kept(u));
+        item.off_branch = item
+            .uuid
+            .as_ref()
+            .is_some_and(|u| self.threads.is_off_kept(u));
         if pos >= self.items.len() {
             let idx = self.items.len();
             self.items.push(item);
