@@ -74,15 +74,24 @@ impl<'a> Pretty<'a> {
         }
     }
 
-    fn object(&mut self, depth: usize) -> Option<()> {
+    /// Past the bracket `open` at the cursor: written, and whether it
+    /// closes at once (then written closed: `{}`, `[]`).
+    fn opened(&mut self, open: u8, close: u8) -> bool {
         self.i += 1;
         self.space();
-        if self.b.get(self.i) == Some(&b'}') {
+        self.out.push(open);
+        let empty = self.b.get(self.i) == Some(&close);
+        if empty {
             self.i += 1;
-            self.out.extend_from_slice(b"{}");
+            self.out.push(close);
+        }
+        empty
+    }
+
+    fn object(&mut self, depth: usize) -> Option<()> {
+        if self.opened(b'{', b'}') {
             return Some(());
         }
-        self.out.push(b'{');
         let mut keys: Vec<&[u8]> = Vec::new();
         loop {
             self.space();
@@ -115,14 +124,9 @@ impl<'a> Pretty<'a> {
     }
 
     fn array(&mut self, depth: usize) -> Option<()> {
-        self.i += 1;
-        self.space();
-        if self.b.get(self.i) == Some(&b']') {
-            self.i += 1;
-            self.out.extend_from_slice(b"[]");
+        if self.opened(b'[', b']') {
             return Some(());
         }
-        self.out.push(b'[');
         let mut first = true;
         loop {
             if !first {
