@@ -88,6 +88,15 @@ impl<'a> Pretty<'a> {
         empty
     }
 
+    /// After a member: whether `close` ends the list (else a comma
+    /// follows, and another member).
+    fn ends(&mut self, close: u8) -> Option<bool> {
+        match self.next()? {
+            b',' => Some(false),
+            c => (c == close).then_some(true),
+        }
+    }
+
     fn object(&mut self, depth: usize) -> Option<()> {
         if self.opened(b'{', b'}') {
             return Some(());
@@ -112,10 +121,8 @@ impl<'a> Pretty<'a> {
                 return None;
             }
             self.value(depth + 1)?;
-            match self.next()? {
-                b',' => {}
-                b'}' => break,
-                _ => return None,
+            if self.ends(b'}')? {
+                break;
             }
         }
         self.line(depth);
@@ -135,10 +142,8 @@ impl<'a> Pretty<'a> {
             first = false;
             self.line(depth + 1);
             self.value(depth + 1)?;
-            match self.next()? {
-                b',' => {}
-                b']' => break,
-                _ => return None,
+            if self.ends(b']')? {
+                break;
             }
         }
         self.line(depth);
