@@ -30,7 +30,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const RUNS: usize = 3;
-/// Parse and export runs, taken in turns (see `main`).
+/// Parse and export runs, taken in turns (see `main`); CCV_BENCH_PAIRS
+/// sets another number.
 const PAIRED: usize = 5;
 const RARE_WORD: &str = "panic";
 
@@ -180,7 +181,12 @@ fn main() {
     let sizes = std::env::var("CCV_BENCH_SIZES").unwrap_or_else(|_| "100M 1G".into());
     let home = tempfile::tempdir().expect("tempdir");
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    println!("{cores} cores; medians of {RUNS} runs ({PAIRED} for the parse and export, in turns)");
+    let pairs = std::env::var("CCV_BENCH_PAIRS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(PAIRED);
+    println!("{cores} cores; medians of {RUNS} runs ({pairs} for the parse and export, in turns)");
     for size in sizes.split_whitespace() {
         let Some(path) = bench_file(&dir, size) else {
             continue;
@@ -191,7 +197,7 @@ fn main() {
         // parse and the export measured a minute apart said as much about
         // the drift as about the export
         let (mut parses, mut exports, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
-        for _ in 0..PAIRED {
+        for _ in 0..pairs {
             let p = typed_parse(&path);
             let e = export(this_ccv(), &path, home.path(), false);
             ratios.push(e.as_secs_f64() / p.as_secs_f64());
