@@ -149,7 +149,7 @@ fn devices_and_fifos_are_not_sessions() {
         let fifo = proj.join("trap.jsonl");
         let made = std::process::Command::new("mkfifo")
             .arg(&fifo)
-            .env("PATH", common::path_outside_home())
+            .envs(common::outside_home())
             .status();
         if !made.is_ok_and(|s| s.success()) {
             eprintln!("skipping the FIFO part: no mkfifo");

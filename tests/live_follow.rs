@@ -459,7 +459,7 @@ fn stdin_from_a_real_pipe() {
     let Ok(mut child) = Command::new("sh")
         .arg("-c")
         .arg(&script)
-        .env("PATH", common::path_outside_home())
+        .envs(common::outside_home())
         .stdout(Stdio::piped())
         .spawn()
     else {

@@ -236,11 +236,11 @@ pub fn first_call(t: &ccv::model::Transcript) -> &ccv::model::ToolCall {
 /// Every directory the binary may use, under `home` (never the real
 /// ~/.claude, config, cache or state): HOME, CLAUDE_CONFIG_DIR
 /// (`home/claude`), the XDG cache, state and config homes; UTC; no
-/// background indexer; programs found outside the real home (see
-/// [`path_outside_home`]). For `Command::envs`, of std or assert_cmd.
+/// background indexer; programs and libraries found outside the real home
+/// (see [`outside_home`]). For `Command::envs`, of std or assert_cmd.
 pub fn sandbox(home: &std::path::Path) -> Vec<(&'static str, std::ffi::OsString)> {
-    vec![
-        ("PATH", path_outside_home()),
+    let mut env = outside_home();
+    env.extend([
         ("HOME", home.into()),
         ("CLAUDE_CONFIG_DIR", home.join("claude").into()),
         ("XDG_CACHE_HOME", home.join("cache").into()),
@@ -248,6 +248,26 @@ pub fn sandbox(home: &std::path::Path) -> Vec<(&'static str, std::ffi::OsString)
         ("XDG_CONFIG_HOME", home.join("config").into()),
         ("CCV_NO_BACKGROUND_INDEX", "1".into()),
         ("TZ", "UTC".into()),
+    ]);
+    env
+}
+
+/// PATH and LD_LIBRARY_PATH without the directories under the real home,
+/// for any program a test runs. cargo runs the tests with its toolchain's
+/// libraries (in ~/.rustup) on LD_LIBRARY_PATH, and every program started
+/// with it (ccv, sh, tmux, python3) looked for its libraries there first.
+/// An empty LD_LIBRARY_PATH is no path.
+pub fn outside_home() -> Vec<(&'static str, std::ffi::OsString)> {
+    let homes = real_homes();
+    let libraries = std::env::var_os("LD_LIBRARY_PATH").unwrap_or_default();
+    let libraries =
+        std::env::split_paths(&libraries).filter(|dir| !homes.iter().any(|h| dir.starts_with(h)));
+    vec![
+        ("PATH", path_outside_home()),
+        (
+            "LD_LIBRARY_PATH",
+            std::env::join_paths(libraries).unwrap_or_default(),
+        ),
     ]
 }
 
@@ -257,7 +277,7 @@ pub fn sandbox(home: &std::path::Path) -> Vec<(&'static str, std::ffi::OsString)
 /// either. pyenv puts its shims first, and running them reads scripts,
 /// settings and a library in the home. A machine whose only python3 is in
 /// the home keeps those directories, last.
-pub fn path_outside_home() -> std::ffi::OsString {
+fn path_outside_home() -> std::ffi::OsString {
     let path = std::env::var_os("PATH").unwrap_or_default();
     let homes = real_homes();
     let (in_home, outside): (Vec<PathBuf>, Vec<PathBuf>) =
