@@ -80,6 +80,9 @@ pub struct Threads {
     /// (`dirty`) instead of made at each line, and made once at its end.
     defer: bool,
     dirty: bool,
+    /// [`Self::try_extend`]'s path, kept: a list made for each line was an
+    /// allocation per line of a load.
+    path: Vec<u32>,
 }
 
 /// What is known of a uuid: its node, once a line with it is threaded, and
@@ -287,26 +290,31 @@ impl Threads {
             self.mark_chain_up(n);
             return true;
         };
-        let mut path = vec![n];
+        let mut path = std::mem::take(&mut self.path);
+        path.clear();
+        path.push(n);
         let mut cur = self.nodes[n as usize].parent;
+        let mut extended = false;
         while let Some(c) = cur {
             if c == leaf {
-                for p in path {
+                for &p in &path {
                     self.on_chain[p as usize] = true;
                 }
                 self.leaf = Some(n);
-                return true;
+                extended = true;
+                break;
             }
             if self.on_chain[c as usize]
                 || self.nodes[c as usize].role.candidate()
                 || path.len() > 10_000
             {
-                return false;
+                break;
             }
             path.push(c);
             cur = self.nodes[c as usize].parent;
         }
-        false
+        self.path = path;
+        extended
     }
 
     fn mark_chain_up(&mut self, n: u32) {
