@@ -284,15 +284,22 @@ fn lines(c: &Chunk, (mut aheads, spare): (Vec<Ahead>, Spare)) -> Lines<'_> {
         return out;
     };
     // room for a list of the chunk's lines at once: growing it a step at a
-    // time touched twice the memory (a list of a fresh chunk is ~1 MB)
-    let lines = memchr::memchr_iter(b'\n', inside).count() + 1;
-    out.entries.reserve(lines);
-    out.lines.reserve(lines);
+    // time touched twice the memory (a list of a fresh chunk is ~1 MB).
+    // The newlines are looked for once: where they are is kept for the
+    // lines (counting them, then splitting, went over the chunk twice).
+    let ends: Vec<usize> = memchr::memchr_iter(b'\n', inside)
+        .chain(std::iter::once(inside.len()))
+        .collect();
+    out.entries.reserve(ends.len());
+    out.lines.reserve(ends.len());
     // UTF-8 checked for the chunk at once (a line at a time, the check was
     // a twentieth of decoding); a chunk that is not is checked by line
     let text = simdutf8::basic::from_utf8(inside).ok();
     let base = at;
-    for piece in super::lines::split_lines(inside) {
+    let mut start = 0;
+    for &end in &ends {
+        let piece = inside.get(start..end).unwrap_or_default();
+        start = end + 1;
         let line = piece.strip_suffix(b"\r").unwrap_or(piece);
         // a line starts and ends at a newline (or the chunk's end), both
         // boundaries of characters
