@@ -61,7 +61,12 @@ pub struct Repeat {
 #[derive(Debug, Default)]
 pub struct Threads {
     pub nodes: Vec<Node>,
-    index: HashMap<Uuid, Slot>,
+    /// Every uuid seen: where its [`Slot`] is in `slots`, by the uuid's
+    /// hash. Four bytes a uuid: a table of the uuids themselves and their
+    /// slots (40 bytes each) outgrew the caches in a big session, and
+    /// each line's lookups were misses to memory.
+    index: hashbrown::HashTable<u32>,
+    slots: Vec<Slot>,
     /// Children that arrived before their parent: parent uuid -> children.
     waiting: HashMap<Uuid, Vec<u32>>,
     /// The parent uuid of each node whose parent is not read (yet): most
@@ -87,11 +92,24 @@ pub struct Threads {
 
 /// What is known of a uuid: its node, once a line with it is threaded, and
 /// the fingerprint of the first line noted with it ([`Threads::note`]). One
-/// table for both: in a big session each was a cache miss per line.
-#[derive(Debug, Clone, Copy)]
+/// slot for both: in a big session each was a cache miss per line. Slots
+/// are kept in the order their uuids were first seen, so those of the
+/// lines just read (the parents looked up next) are in the cache.
+#[derive(Debug)]
 struct Slot {
+    uuid: Uuid,
     node: Option<u32>,
     print: Option<u64>,
+}
+
+fn hash(uuid: &str) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(uuid)
+}
+
+/// The hash of the uuid of slot `i`, for the index to grow.
+fn rehash(slots: &[Slot], i: u32) -> u64 {
+    slots.get(i as usize).map_or(0, |s| hash(&s.uuid))
 }
 
 /// What an added line did to the branch structure.
@@ -107,14 +125,31 @@ impl Threads {
     /// See [`super::transcript::Transcript::reserve_lines`].
     pub fn reserve_lines(&mut self, lines: usize) {
         self.nodes.reserve(lines);
-        self.index.reserve(lines);
+        let slots = &self.slots;
+        self.index.reserve(lines, |&i| rehash(slots, i));
+        self.slots.reserve(lines);
         self.messages.reserve(lines / 5);
         self.on_chain.reserve(lines);
         self.off.reserve(lines);
     }
 
     pub fn node(&self, uuid: &str) -> Option<u32> {
-        self.index.get(uuid).and_then(|s| s.node)
+        self.slot(uuid).and_then(|i| self.slots.get(i)?.node)
+    }
+
+    /// Where the slot of `uuid` is in `slots`.
+    fn slot(&self, uuid: &str) -> Option<usize> {
+        let slots = &self.slots;
+        let same = |&i: &u32| slots.get(i as usize).is_some_and(|s| *s.uuid == *uuid);
+        self.index.find(hash(uuid), same).map(|&i| i as usize)
+    }
+
+    fn new_slot(&mut self, slot: Slot) {
+        let i = self.slots.len() as u32;
+        let slots = &self.slots;
+        self.index
+            .insert_unique(hash(&slot.uuid), i, |&j| rehash(slots, j));
+        self.slots.push(slot);
     }
 
     /// Records `print`, the fingerprint of a line's content, for its uuid
@@ -122,18 +157,18 @@ impl Threads {
     /// Lines are noted whether they are threaded or not (a subagent's line
     /// mirrored in a progress line is only noted).
     pub fn note(&mut self, uuid: &str, print: u64) -> Option<u64> {
-        match self.index.get_mut(uuid) {
+        match self.slot(uuid).and_then(|i| self.slots.get_mut(i)) {
             Some(slot) => {
                 let before = slot.print;
                 slot.print = before.or(Some(print));
                 before
             }
             None => {
-                let slot = Slot {
+                self.new_slot(Slot {
+                    uuid: Uuid::from(uuid),
                     node: None,
                     print: Some(print),
-                };
-                self.index.insert(Uuid::from(uuid), slot);
+                });
                 None
             }
         }
@@ -187,7 +222,8 @@ impl Threads {
         source: u16,
         line: u32,
     ) -> Added {
-        if let Some(first) = self.node(uuid) {
+        let slot = self.slot(uuid);
+        if let Some(first) = slot.and_then(|i| self.slots.get(i)?.node) {
             let first_line = self.nodes[first as usize].line;
             self.repeats.push(Repeat {
                 uuid: self.nodes[first as usize].uuid.clone(),
@@ -214,10 +250,12 @@ impl Threads {
         // children waiting for their parent are rare: most lines skip the
         // lookups for them
         let waited = !self.waiting.is_empty();
-        let uuid: Uuid = match waited.then(|| self.waiting.get_key_value(uuid)).flatten() {
-            Some((shared, _)) => shared.clone(),
-            None => Uuid::from(uuid),
+        // the uuid as already kept, if it is (waited for, or noted)
+        let kept = match waited.then(|| self.waiting.get_key_value(uuid)).flatten() {
+            Some((shared, _)) => Some(shared.clone()),
+            None => slot.and_then(|i| Some(self.slots.get(i)?.uuid.clone())),
         };
+        let uuid: Uuid = kept.unwrap_or_else(|| Uuid::from(uuid));
         self.nodes.push(Node {
             uuid: uuid.clone(),
             parent: parent_idx,
@@ -225,15 +263,13 @@ impl Threads {
             source,
             line,
         });
-        match self.index.get_mut(&*uuid) {
+        match slot.and_then(|i| self.slots.get_mut(i)) {
             Some(slot) => slot.node = Some(n),
-            None => {
-                let slot = Slot {
-                    node: Some(n),
-                    print: None,
-                };
-                self.index.insert(uuid.clone(), slot);
-            }
+            None => self.new_slot(Slot {
+                uuid: uuid.clone(),
+                node: Some(n),
+                print: None,
+            }),
         }
         let inherited = parent_idx.is_some_and(|p| self.off[p as usize]);
         self.off.push(inherited);
