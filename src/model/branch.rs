@@ -238,7 +238,11 @@ impl Threads {
             *self.messages.entry(m).or_default() += 1;
         }
         let parent = parent.filter(|p| *p != uuid);
-        let parent_idx = parent.and_then(|p| self.node(p));
+        // a line's parent is mostly the line before it: the newest node
+        let parent_idx = parent.and_then(|p| match self.nodes.last() {
+            Some(last) if *last.uuid == *p => n.checked_sub(1),
+            _ => self.node(p),
+        });
         if let (Some(p), None) = (parent, parent_idx) {
             let p = match self.waiting.get_key_value(p) {
                 Some((shared, _)) => shared.clone(),
@@ -255,26 +259,26 @@ impl Threads {
             Some((shared, _)) => Some(shared.clone()),
             None => slot.and_then(|i| Some(self.slots.get(i)?.uuid.clone())),
         };
-        let uuid: Uuid = kept.unwrap_or_else(|| Uuid::from(uuid));
+        let shared: Uuid = kept.unwrap_or_else(|| Uuid::from(uuid));
+        match slot.and_then(|i| self.slots.get_mut(i)) {
+            Some(slot) => slot.node = Some(n),
+            None => self.new_slot(Slot {
+                uuid: shared.clone(),
+                node: Some(n),
+                print: None,
+            }),
+        }
         self.nodes.push(Node {
-            uuid: uuid.clone(),
+            uuid: shared,
             parent: parent_idx,
             role,
             source,
             line,
         });
-        match slot.and_then(|i| self.slots.get_mut(i)) {
-            Some(slot) => slot.node = Some(n),
-            None => self.new_slot(Slot {
-                uuid: uuid.clone(),
-                node: Some(n),
-                print: None,
-            }),
-        }
         let inherited = parent_idx.is_some_and(|p| self.off[p as usize]);
         self.off.push(inherited);
         self.on_chain.push(false);
-        if let Some(kids) = waited.then(|| self.waiting.remove(&uuid)).flatten() {
+        if let Some(kids) = waited.then(|| self.waiting.remove(uuid)).flatten() {
             // A parent written after its children: rare, re-derive.
             for k in kids {
                 self.nodes[k as usize].parent = Some(n);
