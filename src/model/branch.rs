@@ -697,3 +697,39 @@ mod note_tests {
         assert_eq!(t.nodes.len(), 4);
     }
 }
+
+#[cfg(test)]
+mod index_tests {
+    use super::*;
+
+    /// The index grows (it is rehashed from the slots' uuids) and still
+    /// finds every uuid; a noted uuid threaded later keeps the one copy of
+    /// it, and a parent that is the newest node is the same node a lookup
+    /// would find.
+    #[test]
+    fn the_index_finds_every_uuid_as_it_grows() {
+        let mut t = Threads::default();
+        let uuid = |i: u32| format!("{i:08x}-0000-4000-8000-{:012x}", i * 7919);
+        for i in 0..20_000u32 {
+            if i % 3 == 0 {
+                assert_eq!(t.note(&uuid(i), u64::from(i)), None);
+            }
+            let parent = i.checked_sub(1 + i % 4).map(uuid);
+            t.add(&uuid(i), parent.as_deref(), Role::Side, 0, i + 1);
+        }
+        for i in 0..20_000u32 {
+            let n = t.node(&uuid(i)).expect("threaded");
+            assert_eq!(n, i);
+            let node = &t.nodes[n as usize];
+            assert_eq!(node.parent, i.checked_sub(1 + i % 4));
+            assert_eq!(&*node.uuid, uuid(i));
+            if i % 3 == 0 {
+                // the slot's copy and the node's are one allocation
+                assert_eq!(Arc::strong_count(&node.uuid), 2);
+                assert_eq!(t.note(&uuid(i), 0), Some(u64::from(i)));
+            }
+        }
+        assert_eq!(t.node("not-seen"), None);
+        assert!(t.repeats.is_empty());
+    }
+}
