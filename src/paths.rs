@@ -55,9 +55,13 @@ pub fn state_dir() -> Option<PathBuf> {
 /// `~/src/ccv` for paths under the home directory; at a `/` boundary only
 /// (`/home/bobby` is not under `/home/bob`).
 pub fn tilde(path: &str) -> String {
-    if let Some(home) = home()
-        .map(|h| h.to_string_lossy().into_owned())
-        .filter(|h| h.len() > 1)
+    tilde_under(path, home().map(|h| h.to_string_lossy().into_owned()))
+}
+
+/// [`tilde`] with the home given (its tests use one of their own, not the
+/// machine's).
+fn tilde_under(path: &str, home: Option<String>) -> String {
+    if let Some(home) = home.filter(|h| h.len() > 1)
         && let Some(rest) = path.strip_prefix(home.trim_end_matches('/'))
         && (rest.is_empty() || rest.starts_with('/'))
     {
@@ -80,17 +84,16 @@ pub fn expand_tilde(path: &str) -> PathBuf {
 mod tests {
     #[test]
     fn tilde_only_at_a_path_boundary() {
-        // the variable is read, not set, here: tests run in parallel
-        let Some(home) = super::home().map(|h| h.to_string_lossy().into_owned()) else {
-            return;
-        };
-        if home.len() <= 1 {
-            return;
+        // a home of the test's own: the machine's is neither read nor used
+        for home in ["/home/bob", "/home/bob/"] {
+            let tilde = |p: &str| super::tilde_under(p, Some(home.to_owned()));
+            assert_eq!(tilde("/home/bob/src/ccv"), "~/src/ccv");
+            assert_eq!(tilde("/home/bob"), "~");
+            assert_eq!(tilde("/home/bobby/x"), "/home/bobby/x");
+            assert_eq!(tilde("/srv/x"), "/srv/x");
         }
-        let home = home.trim_end_matches('/');
-        assert_eq!(super::tilde(&format!("{home}/src/ccv")), "~/src/ccv");
-        assert_eq!(super::tilde(home), "~");
-        let sibling = format!("{home}by/x");
-        assert_eq!(super::tilde(&sibling), sibling);
+        // no home, or `/` as the home: nothing is shortened
+        assert_eq!(super::tilde_under("/home/bob/x", None), "/home/bob/x");
+        assert_eq!(super::tilde_under("/x", Some("/".into())), "/x");
     }
 }
