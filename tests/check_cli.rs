@@ -25,7 +25,7 @@ fn session(text: &str) -> Session {
     s
 }
 
-mod common;
+use crate::common;
 
 #[test]
 fn findings_name_each_problem_and_its_line() {

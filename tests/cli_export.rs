@@ -1,6 +1,6 @@
 //! `ccv export` through the built binary.
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 

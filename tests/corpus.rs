@@ -4,7 +4,7 @@
 
 use ccv::export::{self, Format, Options};
 
-mod common;
+use crate::common;
 use common::corpus_files;
 
 #[test]

@@ -2,7 +2,7 @@
 //! unknown types shown as rows, nothing else lost. Skips with a reason when
 //! the generator (../shared/bench) is absent.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

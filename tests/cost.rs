@@ -1,7 +1,7 @@
 //! What a session cost: priced per message (once per `message.id`), with
 //! subagents, on the header, the prompt's turn line and the subagent row.
 
-mod common;
+use crate::common;
 
 use common::{screen_text, session_of};
 use serde_json::json;

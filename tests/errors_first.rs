@@ -1,7 +1,7 @@
 //! Errors first: `x` / `X` go to the next / previous error row (a failed
 //! call, even folded in a tool group; an API error), opening what hides it.
 
-mod common;
+use crate::common;
 
 use ccv::app::{Action, perform_action};
 use common::jsonl::{assistant, call, line, user};

@@ -3,7 +3,7 @@
 //! `document` blocks, a subagent's file opened on its own and
 //! `agent_progress` copies that are the only record of a subagent.
 
-mod common;
+use crate::common;
 
 use ccv::app::{Action, Request, State, perform_action};
 use ccv::export::Format;

@@ -12,7 +12,7 @@ use ccv::model::Session;
 use ccv::model::decode::decode_line;
 use ccv::model::lines::LineSplitter;
 
-mod common;
+use crate::common;
 
 use common::Rng;
 

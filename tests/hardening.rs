@@ -8,7 +8,7 @@ use ccv::model::Session;
 use serde_json::{Value, json};
 use std::time::Duration;
 
-mod common;
+use crate::common;
 use common::{
     assistant_line as assistant, exported, screen_text as screen, session_of as session,
     user_line as user,

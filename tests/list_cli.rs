@@ -1,7 +1,7 @@
 //! `ccv list` through the built binary, with CLAUDE_CONFIG_DIR and the
 //! cache pointed at temp dirs (never the real ~/.claude).
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use std::fs;

@@ -7,7 +7,7 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-mod common;
+use crate::common;
 
 fn write(path: &Path, lines: &[&str]) {
     if let Some(dir) = path.parent() {

@@ -1,7 +1,7 @@
 //! Live follow through the real follower thread, on temp files.
 //! Waits are generous (a loaded CI machine); no elapsed time is asserted.
 
-mod common;
+use crate::common;
 
 use ccv::live::{self, Applied, FollowSpec, Follower, LiveEvent};
 use ccv::model::Session;

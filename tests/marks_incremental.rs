@@ -1,7 +1,7 @@
 //! The viewer's finding marks are kept up to date as lines arrive; after
 //! every step they must equal the marks derived from the whole session.
 
-mod common;
+use crate::common;
 
 use ccv::model::Session;
 use ccv::model::check::FindingKind;

@@ -9,7 +9,7 @@ use ccv::model::Session;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-mod common;
+use crate::common;
 
 use common::Rng;
 

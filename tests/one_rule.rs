@@ -1,7 +1,7 @@
 //! Rules decided in one place: what is copied is labelled as what is seen,
 //! and a call is running by one test everywhere.
 
-mod common;
+use crate::common;
 
 use ccv::app::{Action, Request, State, perform_action};
 use common::{assistant_line, screen_text, session_of, user_line};

@@ -279,4 +279,4 @@ fn the_corpus_has_no_false_orphans() {
     }
 }
 
-mod common;
+use crate::common;

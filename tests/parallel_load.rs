@@ -2,7 +2,7 @@
 //! make must be what one thread feeding the same bytes makes, line for line
 //! and problem for problem, whatever falls on a chunk's edge.
 
-mod common;
+use crate::common;
 
 use ccv::model::Session;
 use serde_json::json;

@@ -2,7 +2,7 @@
 //! of that source line (the same jump a search hit makes), and `ccv FILE`
 //! into a pipe prints the text instead of drawing.
 
-mod common;
+use crate::common;
 
 use serde_json::json;
 use std::io::Write;

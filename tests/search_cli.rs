@@ -3,7 +3,7 @@
 //! the index exists, and while a session grows. Every directory is a temp
 //! dir (never the real ~/.claude).
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use serde_json::{Value, json};

@@ -1,7 +1,7 @@
 //! What a shell needs: completion scripts for each shell, a man page, and
 //! a `--help` that points at the keys and the config file.
 
-mod common;
+use crate::common;
 
 #[test]
 fn completions_and_man_page_render() {

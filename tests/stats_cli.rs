@@ -3,7 +3,7 @@
 //! project and model, from the listing cache on a second run. Through the
 //! built binary, with every directory a temp dir (never the real ~/.claude).
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use serde_json::{Value, json};

@@ -3,7 +3,7 @@
 //! draws must be what a load that holds every text has, and a file
 //! rewritten under it must never show another text in its place.
 
-mod common;
+use crate::common;
 
 use ccv::model::{Detail, Session, ToolResult};
 use serde_json::json;

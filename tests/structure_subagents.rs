@@ -2,7 +2,7 @@
 //! from real corpus files arranged under their original names and from
 //! `gen-session --tree`.
 
-mod common;
+use crate::common;
 
 use ccv::model::loader::load_with_subagents;
 use ccv::model::{Category, Detail, Session};

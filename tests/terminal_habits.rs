@@ -2,7 +2,7 @@
 //! commands, marks, the errors-only filter, copy parts, the mouse in the
 //! picker and in the viewer; a broken config starts with defaults.
 
-mod common;
+use crate::common;
 
 use ccv::app::state::{Mode, Request, Settings};
 use ccv::app::{Action, State, perform_action};

@@ -1,7 +1,7 @@
 //! The binary in a real terminal (tmux): live follow, and `Y` copying
 //! through OSC 52 into tmux's paste buffer. Skipped when tmux is absent.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -102,7 +102,7 @@ fn sessions_come_change_state_and_leave() {
     assert!(screen(&t).contains("no session was written in this window"));
 }
 
-mod common;
+use crate::common;
 
 #[test]
 fn piped_it_prints_one_snapshot() {

@@ -6,7 +6,7 @@ use ccv::export::{Format, Options, export};
 use ccv::model::Session;
 use serde_json::{Value, json};
 
-mod common;
+use crate::common;
 use common::{
     assistant_line as assistant, screen_text as screen, session_of as session, user_line as user,
 };
@@ -218,12 +218,15 @@ fn read_with_an_offset_is_numbered_as_the_file() {
 #[test]
 fn e_writes_under_the_state_dir_privately() {
     let dir = tempfile::tempdir().expect("tempdir");
-    // SAFETY: this test binary's only test that reads or writes the variable
-    unsafe { std::env::set_var("XDG_STATE_HOME", dir.path()) };
+    let state = ("XDG_STATE_HOME", dir.path().as_os_str());
+    if alone!(&[state]) {
+        return;
+    }
+    let dir = std::path::PathBuf::from(std::env::var_os(state.0).expect("set by the parent"));
     let s = session(&[user("u1", json!("hello"))]);
     let path = ccv::clipboard::export_markdown_file(&s, &|_| true, None).expect("export");
     assert!(
-        path.starts_with(dir.path().join("ccv").join("exports")),
+        path.starts_with(dir.join("ccv").join("exports")),
         "{}",
         path.display()
     );

@@ -6,7 +6,7 @@ use ccv::app::{Action, State, perform_action};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-mod common;
+use crate::common;
 
 fn check_buffer(t: &Terminal<TestBackend>, file: &str) {
     let buf = t.backend().buffer();

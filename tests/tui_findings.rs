@@ -1,7 +1,7 @@
 //! Rows that `ccv check` has a finding about carry a `⚠` in the gutter,
 //! and say why when expanded (or always, when they cannot be expanded).
 
-mod common;
+use crate::common;
 
 use ccv::app::{Action, State, perform_action};
 use ccv::model::{Kind, Session};

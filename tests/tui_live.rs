@@ -2,7 +2,7 @@
 //! calls, reloads after a rewrite, a newer session in the project, and the
 //! copy keys. Driven without a terminal (state + TestBackend).
 
-mod common;
+use crate::common;
 
 use ccv::app::{Action, Request, State, perform_action};
 use ccv::live::LiveEvent;

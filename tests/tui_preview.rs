@@ -1,6 +1,6 @@
 //! The first frame of a big session comes from its last bytes only.
 
-mod common;
+use crate::common;
 
 use ccv::app::run::{PREVIEW_BYTES, preview};
 use std::io::Write;

@@ -2,7 +2,7 @@
 //! and the guarantee that no control character from a session reaches a
 //! cell.
 
-mod common;
+use crate::common;
 
 use ccv::app::{Action, State, perform_action};
 use ccv::model::Session;

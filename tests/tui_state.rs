@@ -1,6 +1,6 @@
 //! The viewer's state, driven without a terminal.
 
-mod common;
+use crate::common;
 
 use ccv::app::{Action, State, perform_action};
 use ccv::model::{Kind, Session};

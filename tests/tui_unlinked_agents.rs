@@ -2,7 +2,7 @@
 //! `<session>/subagents/`) get a folded row: next to their compaction, or
 //! at the end of the transcript when they belong to none.
 
-mod common;
+use crate::common;
 
 use ccv::app::{Action, State, perform_action};
 use ccv::model::loader::load_with_subagents;
