@@ -1,7 +1,7 @@
 //! The integration tests, as one test binary: each file beside this one is a
-//! module of it. One binary links once: fifty of them took 14 GB of disk
-//! and minutes of linking in CI (`autotests = false` in Cargo.toml, so a new
-//! file is added here; `every_test_file_is_a_module` checks that it is).
+//! module of it. Fifty binaries of ~300 MB each once filled CI's disk; one
+//! links once. `autotests = false` in Cargo.toml, so a new file is listed
+//! here (`every_test_file_is_a_module` fails until it is).
 
 mod common;
 
