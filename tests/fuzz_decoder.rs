@@ -6,7 +6,8 @@
 //! whole object" never says no to a tail that decodes cleanly.
 //!
 //! Small by default; `CCV_FUZZ_ROUNDS=200000 cargo test --release --test
-//! fuzz_decoder` runs it long (`CCV_FUZZ_SEED` picks another sequence).
+//! suite fuzz_decoder::` runs it long (`CCV_FUZZ_SEED` picks another
+//! sequence).
 
 use ccv::model::Session;
 use ccv::model::decode::decode_line;
