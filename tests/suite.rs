@@ -9,9 +9,10 @@ mod common;
 /// the theme, screen redaction, background highlighting): the suite's
 /// tests share one process, and such a setting would reach every test
 /// running beside it. `if alone!(&[("VAR", value)]) { return; }` runs the
-/// calling test again in a child process of the suite, alone, with those
-/// variables set, and is `true` once it passed there; in that child it is
-/// `false`, and the test goes on to its body.
+/// calling test again in a child process of the suite, alone, in a
+/// [`common::sandbox`] with those variables set on top, and is `true` once
+/// it passed there; in that child it is `false`, and the test goes on to
+/// its body.
 macro_rules! alone {
     ($envs:expr) => {{
         fn here() {}
@@ -29,8 +30,12 @@ pub fn run_alone(test: &str, envs: &[(&str, &std::ffi::OsStr)]) -> bool {
     // libtest names tests without the crate's name
     let name = test.split_once("::").map_or(test, |(_, rest)| rest);
     let exe = std::env::current_exe().expect("the suite's path");
+    // a program like any other a test runs: in a home of its own, its
+    // libraries not looked for in the real one
+    let home = tempfile::tempdir().expect("tempdir");
     let out = std::process::Command::new(exe)
         .args([name, "--exact", "--test-threads=1"])
+        .envs(common::sandbox(home.path()))
         .env(CHILD, "1")
         .envs(envs.iter().copied())
         .output()
