@@ -105,9 +105,12 @@ impl Transcript {
     /// address space only (bar a table's byte per slot).
     pub fn reserve_lines(&mut self, lines: usize) {
         // the shares of a line that make each, with room to spare
-        // (generated sessions have an item per two lines, a message per five)
+        // (generated sessions have an item per two lines, a message per
+        // five, a group per ten; a list that outgrows its room is copied
+        // whole: at 1 GB, messages 10 MB)
         self.items.reserve(lines / 3 * 2);
-        self.messages.reserve(lines / 5);
+        self.groups.reserve(lines / 8);
+        self.messages.reserve(lines / 4);
         self.msg_index.reserve(lines / 5);
         self.tool_index.reserve(lines / 4);
         self.threads.reserve_lines(lines);
