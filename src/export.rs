@@ -339,8 +339,8 @@ fn write_rows_parallel(
     threads: usize,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    // a window is a few hundred KB of output: enough work per job, and the
-    // few in flight hold little
+    // a window is ~1 MB of output: enough work per job, and the few in
+    // flight hold little
     const WINDOW: usize = 1024;
     let windows: Vec<_> = rows.chunks(WINDOW).collect();
     let render = |k: usize, buf: &mut Vec<u8>| -> io::Result<()> {
@@ -393,7 +393,10 @@ fn write_rows_parallel(
         let mut early = std::collections::BTreeMap::new();
         while next < windows.len() {
             while sent < windows.len() && sent < next + ahead {
-                let _ = job_tx.send((sent, spare.pop().unwrap_or_default()));
+                // room for a window at once: grown a step at a time, a
+                // buffer copied what it held at each step
+                let buf = spare.pop().unwrap_or_else(|| Vec::with_capacity(2 << 20));
+                let _ = job_tx.send((sent, buf));
                 sent += 1;
             }
             while !early.contains_key(&next) {
