@@ -505,7 +505,8 @@ pub fn load_session(path: &Path) -> std::io::Result<Session> {
 
 fn run_export(path: &Path, opts: &Options) -> i32 {
     // long texts are read back from the files as they are written out
-    let session = match crate::model::loader::load_for_export(path) {
+    let summaries = opts.format == Format::Html;
+    let session = match crate::model::loader::load_for_export(path, summaries) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("ccv: {}: {}", term_path(path), term_line(&e.to_string()));

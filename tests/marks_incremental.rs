@@ -195,8 +195,8 @@ fn corpus_marks_as_a_full_check_does() {
     }
 }
 
-/// An export keeps no marks (nothing it writes is marked), and writes what
-/// a load that keeps them writes.
+/// An export keeps no marks (nothing it writes is marked) and makes no
+/// call summaries, and writes what a load that keeps them writes.
 #[test]
 fn an_export_keeps_no_marks_and_writes_the_same() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -204,8 +204,23 @@ fn an_export_keeps_no_marks_and_writes_the_same() {
     std::fs::write(&path, edge_cases() + &tui_findings()).expect("write");
     let kept = ccv::model::loader::load_with_subagents(&path).expect("load");
     assert!(!kept.marks().is_empty(), "the fixture has findings");
-    let export = ccv::model::loader::load_for_export(&path).expect("load");
+    let export = ccv::model::loader::load_for_export(&path, false).expect("load");
     assert!(export.marks().is_empty());
+    let calls = |s: &ccv::model::session::Session| -> Vec<String> {
+        s.main
+            .items
+            .iter()
+            .filter_map(|i| match &i.detail {
+                ccv::model::item::Detail::Call(c) => Some(c.summary.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    assert!(
+        calls(&kept).iter().any(|s| !s.is_empty()),
+        "the fixture has calls"
+    );
+    assert!(calls(&export).iter().all(String::is_empty));
     for format in [
         ccv::export::Format::Json,
         ccv::export::Format::Text,

@@ -504,16 +504,16 @@ impl Session {
 }
 
 /// What the ingest computes from `e` alone, worked out ahead (on the
-/// thread that decoded it): its fingerprint, time and role, and the
-/// summaries of its calls.
-pub(super) fn digest(e: &mut RawEntry<'_>) {
+/// thread that decoded it): its fingerprint, time and role, and (when
+/// `summaries`) the summaries of its calls.
+pub(super) fn digest(e: &mut RawEntry<'_>, summaries: bool) {
     let kind = e.kind.as_deref().unwrap_or("");
     e.digest = Some(super::raw::Digest {
         fingerprint: fingerprint(e),
         time: e.timestamp.as_deref().and_then(parse_timestamp),
         role: role_of(kind, e),
     });
-    if kind != "assistant" {
+    if kind != "assistant" || !summaries {
         return;
     }
     if let Some(Content::Blocks(blocks)) = e.message.as_mut().and_then(|m| m.content.as_mut()) {

@@ -146,6 +146,7 @@ impl Session {
                 let raw = b.input.map_or("{}", |r| r.get());
                 let summary = match b.summary.take() {
                     Some(s) => s,
+                    None if self.no_call_summaries => String::new(),
                     None => call_summary(&name, raw),
                 };
                 // a subagent's prompt is read again as its transcript comes

@@ -133,13 +133,19 @@ pub fn load_with_subagents(path: &Path) -> std::io::Result<Session> {
 
 /// [`load_with_subagents`] for an export, which reads each text once,
 /// in order: the long ones are left in the files and read back as they
-/// are written out (see `model::stored`).
-pub fn load_for_export(path: &Path) -> std::io::Result<Session> {
+/// are written out (see `model::stored`). `summaries`: the export shows
+/// calls by their summaries (HTML) rather than only by their inputs.
+pub fn load_for_export(path: &Path, summaries: bool) -> std::io::Result<Session> {
     let mut s = Session::new(Some(path.to_owned()));
     // nothing an export writes is marked: keeping the viewer's marks up to
     // date (a table of every line's first row) was a twentieth of the
     // ingest of a big session
     s.keep_no_marks();
+    // made from each call's input, summaries were a thirtieth of a JSON
+    // export's time, for nothing written
+    if !summaries {
+        s.keep_no_call_summaries();
+    }
     load_into(s, path, true, true, &mut |_, _| {})
 }
 

@@ -51,6 +51,8 @@ struct Plan {
     /// the workers then decode the strings the ingest would otherwise
     /// decode on its one thread (see `model::json_str`).
     hold: bool,
+    /// Whether calls are summarized (see `Session::keep_no_call_summaries`).
+    summaries: bool,
     /// How many chunks per worker may be read ahead of the ingest. The
     /// viewer's two keep its memory small. With two, a command's ingest
     /// waited a tenth of its load: a worker finished the chunks after the
@@ -71,6 +73,7 @@ fn plan_for(s: &Session, source: u16, size: u64) -> Plan {
         chunk_len: if lean { VIEW_CHUNK } else { CHUNK },
         read_on: !lean,
         hold: !in_file || s.redacting,
+        summaries: !s.no_call_summaries,
         ahead: if lean { 2 } else { 4 },
     }
 }
@@ -130,6 +133,8 @@ struct Chunk {
     bytes: Vec<u8>,
     /// [`Plan::hold`].
     hold: bool,
+    /// [`Plan::summaries`].
+    summaries: bool,
 }
 
 type Lines<'a> = Decodes<'a>;
@@ -209,7 +214,7 @@ fn spanning_line(f: &File, size: u64, c: &Chunk) -> Option<Spanning> {
     let span = Spanning::new(line, |line| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut d = Decodes::default();
-            if let Some(entries) = decode_ahead(Line::Bytes(line), c.hold, &mut d.entries) {
+            if let Some(entries) = decode_ahead(Line::Bytes(line), c, &mut d.entries) {
                 d.lines.push(Ahead {
                     offset,
                     len: line.len(),
@@ -233,10 +238,11 @@ enum Line<'a> {
 
 /// A line's objects appended to `out`, if it reads without a problem, with
 /// what the ingest would compute from them taken here; where they are in
-/// `out`. `hold`: the texts are decoded here too (see [`Plan::hold`]).
+/// `out`. The texts are decoded here too when the load holds them (see
+/// [`Plan::hold`]).
 fn decode_ahead<'a>(
     line: Line<'a>,
-    hold: bool,
+    c: &Chunk,
     out: &mut Vec<(RawEntry<'a>, &'a str)>,
 ) -> Option<std::ops::Range<usize>> {
     let start = out.len();
@@ -249,8 +255,8 @@ fn decode_ahead<'a>(
     }
     for (e, _) in out.get_mut(start..).unwrap_or_default() {
         // from the strings as written, as a line decoded in place
-        super::ingest::digest(e);
-        if hold {
+        super::ingest::digest(e, c.summaries);
+        if c.hold {
             e.decode_texts();
         }
     }
@@ -314,7 +320,7 @@ fn lines(c: &Chunk, (mut aheads, spare): (Vec<Ahead>, Spare)) -> Lines<'_> {
             Some(t) => Line::Text(t),
             None => Line::Bytes(line),
         };
-        if let Some(entries) = decode_ahead(line, c.hold, &mut out.entries) {
+        if let Some(entries) = decode_ahead(line, c, &mut out.entries) {
             let line = match line {
                 Line::Bytes(b) => b,
                 Line::Text(t) => t.as_bytes(),
@@ -530,6 +536,7 @@ fn job_done(f: &File, plan: Plan, k: u64, pool: &Mutex<Vec<Decoded>>) -> std::io
                 offset,
                 bytes,
                 hold: plan.hold,
+                summaries: plan.summaries,
             };
             let spanning = plan
                 .read_on

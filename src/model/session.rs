@@ -184,6 +184,8 @@ pub struct Session {
     /// The load holds as little as it can at a time (the viewer's: see
     /// `model::parallel`).
     pub(super) lean: bool,
+    /// Tool calls get no one-line summary (see `model::summary`).
+    pub(super) no_call_summaries: bool,
 }
 
 pub const MAIN: u16 = 0;
@@ -566,6 +568,13 @@ impl Session {
     /// at them in, made before any line is read.
     pub(super) fn keep_no_marks(&mut self) {
         self.mark_tracker.off = true;
+    }
+
+    /// Tool calls get no summary (their rows' text is then empty): for a
+    /// load whose reader writes calls as their inputs, made before any
+    /// line is read.
+    pub(super) fn keep_no_call_summaries(&mut self) {
+        self.no_call_summaries = true;
     }
 
     /// What became of a tool call item (`None` for other items): the one
