@@ -79,8 +79,11 @@ pub struct Threads {
     /// `last-prompt.leafUuid` and how many nodes existed when it was read:
     /// a candidate line written after it is newer information.
     hint: Option<(Box<str>, usize)>,
-    /// Lines of each assistant message (by the hash of its id).
-    messages: HashMap<u64, u32>,
+    /// Lines of each assistant message (by the hash of its id), counted
+    /// from the first time a line needs them ([`Self::own_message`]; most
+    /// sessions never do): an entry updated for every line was a cache
+    /// miss each.
+    messages: Option<HashMap<u64, u32>>,
     /// Within a batch of lines (a chunk read at once): a full pass is owed
     /// (`dirty`) instead of made at each line, and made once at its end.
     defer: bool,
@@ -128,7 +131,6 @@ impl Threads {
         let slots = &self.slots;
         self.index.reserve(lines, |&i| rehash(slots, i));
         self.slots.reserve(lines);
-        self.messages.reserve(lines / 5);
         self.on_chain.reserve(lines);
         self.off.reserve(lines);
     }
@@ -234,8 +236,8 @@ impl Threads {
             return Added::Same;
         }
         let n = self.nodes.len() as u32;
-        if let Role::Assistant(m) = role {
-            *self.messages.entry(m).or_default() += 1;
+        if let (Role::Assistant(m), Some(counts)) = (role, &mut self.messages) {
+            *counts.entry(m).or_default() += 1;
         }
         let parent = parent.filter(|p| *p != uuid);
         // a line's parent is mostly the line before it: the newest node
@@ -297,16 +299,31 @@ impl Threads {
         // moves (every tree keeps its chain), unless it shares its message
         // with another line. Re-deriving everything for each such line made
         // a file of 50,000 of them take 30 s.
-        let own_message = match role {
-            Role::Assistant(m) => self.messages.get(&m) == Some(&1),
-            _ => true,
-        };
-        if parent_idx.is_none() && own_message {
+        if parent_idx.is_none() && self.own_message(role) {
             self.on_chain[n as usize] = true;
             self.leaf = Some(n);
             return Added::Same;
         }
         self.recompute_if_changed()
+    }
+
+    /// Whether a line of `role` is the only line of its message (any
+    /// line but an assistant's is), the newest node included.
+    fn own_message(&mut self, role: Role) -> bool {
+        let Role::Assistant(m) = role else {
+            return true;
+        };
+        let nodes = &self.nodes;
+        let counts = self.messages.get_or_insert_with(|| {
+            let mut counts = HashMap::default();
+            for n in nodes {
+                if let Role::Assistant(m) = n.role {
+                    *counts.entry(m).or_default() += 1;
+                }
+            }
+            counts
+        });
+        counts.get(&m) == Some(&1)
     }
 
     /// `last-prompt.leafUuid`: normally on the chain; after a rewind with
