@@ -95,11 +95,27 @@ pub fn classify_user_text(text: &str) -> UserText {
 
 /// The body of the first `<tag>...</tag>` in `s` (to the end if unclosed).
 pub fn tag_body<'a>(s: &'a str, tag: &str) -> Option<&'a str> {
-    let open = format!("<{tag}>");
-    let start = s.find(&open)? + open.len();
-    let close = format!("</{tag}>");
-    let end = s[start..].find(&close).map_or(s.len(), |e| start + e);
-    Some(&s[start..end])
+    let (_, start) = find_tag(s, "<", tag)?;
+    let end = s
+        .get(start..)
+        .and_then(|rest| find_tag(rest, "</", tag))
+        .map_or(s.len(), |(e, _)| start + e);
+    s.get(start..end)
+}
+
+/// Where `{lead}{tag}>` first is in `s`: its start and its end. Only the
+/// `<`s are looked at: every user text is classified, most hold none, and
+/// a search for each tag went over the whole text each time.
+fn find_tag(s: &str, lead: &str, tag: &str) -> Option<(usize, usize)> {
+    let b = s.as_bytes();
+    let n = lead.len() + tag.len();
+    memchr::memchr_iter(b'<', b).find_map(|i| {
+        let rest = b.get(i..)?;
+        let found = rest.starts_with(lead.as_bytes())
+            && rest.get(lead.len()..n) == Some(tag.as_bytes())
+            && rest.get(n) == Some(&b'>');
+        found.then_some((i, i + n + 1))
+    })
 }
 
 pub fn parse_command(s: &str) -> CommandInfo {
@@ -145,6 +161,38 @@ pub fn image_from_base64_len(media_type: Option<&str>, b64_len: usize) -> Image 
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_tag_body_is_what_a_search_for_its_tags_finds() {
+        let by_search = |s: &str, tag: &str| -> Option<String> {
+            let open = format!("<{tag}>");
+            let start = s.find(&open)? + open.len();
+            let close = format!("</{tag}>");
+            let end = s[start..].find(&close).map_or(s.len(), |e| start + e);
+            Some(s[start..end].to_owned())
+        };
+        let texts = [
+            "",
+            "<",
+            "no tags",
+            "<a>",
+            "<a>body</a>",
+            "<a>body",
+            "x <ab>no</ab> <a>yes</a> <a>second</a>",
+            "<</a>>",
+            "<a><a></a></a>",
+            "é<a>ü</a>é",
+            "<a/> <a >x</a> <a>y</a >",
+            "</a><a>z</a>",
+        ];
+        for t in texts {
+            assert_eq!(
+                tag_body(t, "a").map(str::to_owned),
+                by_search(t, "a"),
+                "{t:?}"
+            );
+        }
+    }
 
     // Seed 000's nine cases.
     #[test]
