@@ -137,6 +137,11 @@ pub fn parse_command(s: &str) -> CommandInfo {
 /// path: it holds a `/` or a `.`).
 pub fn mentioned_files(prompt: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
+    // most prompts mention none: one look for an `@` rules them out
+    // before they are split into words
+    if memchr::memchr(b'@', prompt.as_bytes()).is_none() {
+        return out;
+    }
     for word in prompt.split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == '`') {
         if let Some(p) = word.strip_prefix('@') {
             let p = p.trim_end_matches([',', ';', ':', '!', '?', '.', '\'', '"']);
