@@ -236,7 +236,13 @@ impl Session {
             text.into_text().into_owned().into()
         };
         let result = ToolResult {
-            tool_use_id: id.to_owned(),
+            // a result on its call has the call's id: a copy of it was
+            // one more string for each result
+            tool_use_id: if call.is_some() {
+                String::new()
+            } else {
+                id.to_owned()
+            },
             source,
             line,
             uuid: self.shared_uuids(e.uuid.as_deref(), None).0,

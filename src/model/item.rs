@@ -161,8 +161,9 @@ pub struct ToolCall {
 
 #[derive(Debug, Default)]
 pub struct ToolResult {
-    /// The `tool_use_id` it answers (kept for results whose call is not
-    /// in the file).
+    /// The `tool_use_id` it answers: kept for a result read before its
+    /// call or without one (empty for a result read onto its call, whose
+    /// id is the call's).
     pub tool_use_id: String,
     pub source: u16,
     pub line: u32,
