@@ -13,7 +13,8 @@ use crate::model::transcript::Transcript;
 use serde::Serialize;
 use serde_json::value::RawValue;
 use std::io::{self, Write};
-use std::sync::{Mutex, mpsc};
+
+mod parallel;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Format {
@@ -312,106 +313,8 @@ pub fn export(session: &Session, opts: &Options, out: &mut dyn Write) -> io::Res
         err?;
         return out.flush();
     }
-    // a row per item and per result at most: a list grown a step at a
-    // time touched twice the memory
-    let rows_of = |t: &crate::model::transcript::Transcript| t.items.len() + t.tool_calls();
-    let most = rows_of(&session.main)
-        + session
-            .agents
-            .iter()
-            .map(|a| rows_of(&a.transcript))
-            .sum::<usize>();
-    let mut rows = Vec::with_capacity(most);
-    visit_session(session, opts, &mut |row, agent| rows.push((row, agent)));
-    write_rows_parallel(session, &rows, opts.format, cores.min(4), out)?;
+    parallel::write_session(session, opts, cores.min(4), out)?;
     out.flush()
-}
-
-/// Rows written by `threads` threads, a window of rows each at a time,
-/// into buffers this thread writes out in order: the same bytes as one
-/// thread writes. Rendering goes on while a window is written out, and
-/// the buffers are used again (fresh ones cost page faults and copies as
-/// they grow).
-fn write_rows_parallel(
-    session: &Session,
-    rows: &[(Row<'_>, Option<&str>)],
-    format: Format,
-    threads: usize,
-    out: &mut dyn Write,
-) -> io::Result<()> {
-    // a window is ~1 MB of output: enough work per job, and the few in
-    // flight hold little
-    const WINDOW: usize = 1024;
-    let windows: Vec<_> = rows.chunks(WINDOW).collect();
-    let render = |k: usize, buf: &mut Vec<u8>| -> io::Result<()> {
-        buf.clear();
-        if format == Format::Json {
-            let mut reader = session.take_reader();
-            for (row, agent) in windows[k] {
-                // straight into the window, not a row's buffer copied there
-                push_json(session, &mut reader, *row, *agent, buf);
-            }
-            session.put_reader(reader);
-            return Ok(());
-        }
-        for (i, (row, agent)) in windows[k].iter().enumerate() {
-            write_row(session, *row, *agent, format, k * WINDOW + i == 0, buf)?;
-        }
-        Ok(())
-    };
-    // made out here: the threads borrow them, and this scope's closure
-    // returns (dropping `job_tx`, which stops them) before they are joined
-    let (job_tx, job_rx) = mpsc::channel::<(usize, Vec<u8>)>();
-    let job_rx = Mutex::new(job_rx);
-    let (done_tx, done_rx) = mpsc::channel::<(usize, io::Result<Vec<u8>>)>();
-    std::thread::scope(|scope| {
-        let job_tx = job_tx;
-        for _ in 0..threads {
-            let (job_rx, done_tx, render) = (&job_rx, done_tx.clone(), &render);
-            scope.spawn(move || {
-                loop {
-                    let job = match job_rx.lock() {
-                        Ok(rx) => rx.recv(),
-                        Err(_) => return,
-                    };
-                    let Ok((k, mut buf)) = job else { return };
-                    // every job taken is answered: the writer waits for each
-                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        render(k, &mut buf)
-                    }))
-                    .unwrap_or_else(|_| Err(io::Error::other("internal error while writing rows")));
-                    if done_tx.send((k, r.map(|()| buf))).is_err() {
-                        return;
-                    }
-                }
-            });
-        }
-        drop(done_tx);
-        let ahead = 2 * threads;
-        let (mut sent, mut next) = (0, 0);
-        let mut spare: Vec<Vec<u8>> = Vec::new();
-        let mut early = std::collections::BTreeMap::new();
-        while next < windows.len() {
-            while sent < windows.len() && sent < next + ahead {
-                // room for a window at once: grown a step at a time, a
-                // buffer copied what it held at each step
-                let buf = spare.pop().unwrap_or_else(|| Vec::with_capacity(2 << 20));
-                let _ = job_tx.send((sent, buf));
-                sent += 1;
-            }
-            while !early.contains_key(&next) {
-                let (k, r) = done_rx
-                    .recv()
-                    .map_err(|_| io::Error::other("a writing thread stopped"))?;
-                early.insert(k, r);
-            }
-            let buf = early.remove(&next).unwrap_or_else(|| Ok(Vec::new()))?;
-            out.write_all(&buf)?;
-            spare.push(buf);
-            next += 1;
-        }
-        Ok(())
-    })
 }
 
 /// [`write_row`], its secrets replaced when `redact`: the row is made
