@@ -63,6 +63,14 @@ fn assert_same(path: &Path) {
     );
     let one = fed(path, &bytes);
     let (a, b) = (outcome(&threads), outcome(&one));
+    // an export's load (threads, texts left in the file, no call
+    // summaries) writes the same too
+    let export = ccv::model::loader::load_for_export(path, false).expect("load");
+    assert!(
+        outcome(&export) == b,
+        "{}: an export's load differs from one thread",
+        path.display()
+    );
     if a != b {
         let at = a
             .lines()
