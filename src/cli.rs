@@ -128,8 +128,6 @@ pub enum Command {
         /// Print nothing.
         #[arg(long)]
         quiet: bool,
-        #[arg(long, hide = true)]
-        index_dir: Option<PathBuf>,
         /// Projects root (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects).
         root: Option<PathBuf>,
     },
@@ -199,6 +197,7 @@ pub fn main_with(viewing: &dyn Fn()) -> i32 {
             return e.exit_code();
         }
     };
+    protect_roots(cli.path.as_deref());
     let (config, problems) = crate::config::load(cli.config.as_deref());
     config.apply();
     // the viewer says it in its status bar; commands on stderr
@@ -238,7 +237,7 @@ pub fn main_with(viewing: &dyn Fn()) -> i32 {
             limit,
             query,
             root,
-        }) => match root.or_else(crate::paths::projects_root) {
+        }) => match sessions_root(root) {
             Some(root) => crate::search::output::run(&crate::search::output::Args {
                 query,
                 root,
@@ -287,12 +286,8 @@ pub fn main_with(viewing: &dyn Fn()) -> i32 {
                 }
             }
         }
-        Some(Command::Index {
-            quiet,
-            index_dir,
-            root,
-        }) => match root.or_else(crate::paths::projects_root) {
-            Some(root) => crate::search::output::run_index(&root, index_dir, quiet),
+        Some(Command::Index { quiet, root }) => match sessions_root(root) {
+            Some(root) => crate::search::output::run_index(&root, quiet),
             None => {
                 eprintln!("ccv: no projects root (set CLAUDE_CONFIG_DIR or HOME, or pass ROOT)");
                 2
@@ -303,7 +298,7 @@ pub fn main_with(viewing: &dyn Fn()) -> i32 {
             since,
             json,
             root,
-        }) => match root.or_else(crate::paths::projects_root) {
+        }) => match sessions_root(root) {
             Some(root) => crate::stats::run(&root, by, since.as_deref(), json),
             None => {
                 eprintln!("ccv: no projects root (set CLAUDE_CONFIG_DIR or HOME, or pass ROOT)");
@@ -316,7 +311,7 @@ pub fn main_with(viewing: &dyn Fn()) -> i32 {
             path,
         }) => crate::check::run(&path, json, no_subagents),
         Some(Command::Top { minutes, ref root }) => {
-            let Some(root) = root.clone().or_else(crate::paths::projects_root) else {
+            let Some(root) = sessions_root(root.clone()) else {
                 eprintln!("ccv: no projects root (set CLAUDE_CONFIG_DIR or HOME, or pass ROOT)");
                 return 2;
             };
@@ -335,6 +330,28 @@ pub fn main_with(viewing: &dyn Fn()) -> i32 {
         }
         None => run_tui(&cli, &config, config_note),
     }
+}
+
+/// ccv never writes inside a folder of sessions: the default ones, and a
+/// directory it was pointed at.
+fn protect_roots(path: Option<&Path>) {
+    for root in crate::paths::projects_root()
+        .into_iter()
+        .chain(crate::paths::codex_sessions_roots())
+    {
+        crate::writes::protect_root(&root);
+    }
+    if let Some(p) = path.filter(|p| p.is_dir()) {
+        crate::writes::protect_root(p);
+    }
+}
+
+/// The projects root a command reads: `root`, else the default one;
+/// ccv writes nothing inside it.
+fn sessions_root(root: Option<PathBuf>) -> Option<PathBuf> {
+    let root = root.or_else(crate::paths::projects_root)?;
+    crate::writes::protect_root(&root);
+    Some(root)
 }
 
 /// The interactive viewer: a session file, the demo, or (until the picker
@@ -483,7 +500,7 @@ fn print_instead(start: &crate::app::Start, top_minutes: u32) -> i32 {
 }
 
 fn run_list(root: Option<PathBuf>, json: bool) -> i32 {
-    let Some(root) = root.or_else(crate::paths::projects_root) else {
+    let Some(root) = sessions_root(root) else {
         eprintln!("ccv: no projects root (set CLAUDE_CONFIG_DIR or HOME, or pass ROOT)");
         return 2;
     };

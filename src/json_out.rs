@@ -331,3 +331,75 @@ mod tests {
         assert_eq!(back["input"]["command"], "echo \u{9b}31m \u{202e}x é");
     }
 }
+
+/// A path as JSON: a string when it is UTF-8 (every path on most
+/// machines); else its bytes, so that any file name survives a round trip
+/// (`#[serde(with = "crate::json_out::os_path")]`).
+pub mod os_path {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::path::{Path, PathBuf};
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(untagged)]
+    enum Repr {
+        Text(String),
+        Bytes { bytes: Vec<u8> },
+    }
+
+    pub fn serialize<S: Serializer>(p: &Path, s: S) -> Result<S::Ok, S::Error> {
+        match p.to_str() {
+            Some(t) => s.serialize_str(t),
+            None => Repr::Bytes { bytes: bytes_of(p) }.serialize(s),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<PathBuf, D::Error> {
+        Ok(match Repr::deserialize(d)? {
+            Repr::Text(t) => PathBuf::from(t),
+            Repr::Bytes { bytes } => from_bytes(bytes),
+        })
+    }
+
+    #[cfg(unix)]
+    fn bytes_of(p: &Path) -> Vec<u8> {
+        use std::os::unix::ffi::OsStrExt;
+        p.as_os_str().as_bytes().to_vec()
+    }
+
+    #[cfg(not(unix))]
+    fn bytes_of(p: &Path) -> Vec<u8> {
+        p.to_string_lossy().into_owned().into_bytes()
+    }
+
+    #[cfg(unix)]
+    fn from_bytes(b: Vec<u8>) -> PathBuf {
+        use std::os::unix::ffi::OsStringExt;
+        PathBuf::from(std::ffi::OsString::from_vec(b))
+    }
+
+    #[cfg(not(unix))]
+    fn from_bytes(b: Vec<u8>) -> PathBuf {
+        PathBuf::from(String::from_utf8_lossy(&b).into_owned())
+    }
+}
+
+/// The fields naming `p` in a JSON object: `key` as text (U+FFFD where a
+/// name is not UTF-8), and when that lost bytes, `key_bytes` with them
+/// (an array of numbers): every path survives, none panics.
+pub fn path_fields(
+    obj: &mut serde_json::Map<String, serde_json::Value>,
+    key: &str,
+    p: &std::path::Path,
+) {
+    obj.insert(key.to_owned(), p.to_string_lossy().into_owned().into());
+    if p.to_str().is_none() {
+        #[cfg(unix)]
+        let bytes: Vec<u8> = {
+            use std::os::unix::ffi::OsStrExt;
+            p.as_os_str().as_bytes().to_vec()
+        };
+        #[cfg(not(unix))]
+        let bytes: Vec<u8> = p.to_string_lossy().into_owned().into_bytes();
+        obj.insert(format!("{key}_bytes"), bytes.into());
+    }
+}

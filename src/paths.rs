@@ -12,6 +12,22 @@ pub fn projects_root() -> Option<PathBuf> {
     Some(home()?.join(".claude").join("projects"))
 }
 
+/// `$CODEX_HOME`, else `~/.codex`: where OpenAI's Codex CLI keeps its
+/// sessions.
+pub fn codex_home() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("CODEX_HOME").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(dir));
+    }
+    Some(home()?.join(".codex"))
+}
+
+/// Codex's session folders: `sessions/` and `archived_sessions/`.
+pub fn codex_sessions_roots() -> Vec<PathBuf> {
+    codex_home()
+        .map(|h| vec![h.join("sessions"), h.join("archived_sessions")])
+        .unwrap_or_default()
+}
+
 /// `$HOME`, else the account's home directory.
 pub fn home() -> Option<PathBuf> {
     std::env::var_os("HOME")

@@ -433,6 +433,7 @@ fn full_text_mode_shows_hits_by_session_and_enter_jumps() {
         ],
         via: Via::Index,
         more: false,
+        note: None,
     };
     // a late answer to an older query is dropped
     perform_action(&mut state, Action::Found("tail".into(), Ok(found.clone())));

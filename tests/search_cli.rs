@@ -118,8 +118,12 @@ fn tree(root: &Path) {
     fs::write(web.join("s2.jsonl"), line(w)).expect("write");
 }
 
+/// ccv in a sandbox, building no index behind a search's back: a test
+/// says when the index is built.
 fn ccv(home: &Path) -> Command {
-    common::ccv_at(home)
+    let mut c = common::ccv_at(home);
+    c.env("CCV_NO_BACKGROUND_INDEX", "1");
+    c
 }
 
 fn search(home: &Path, root: &Path, args: &[&str]) -> (i32, Vec<Value>) {

@@ -395,9 +395,11 @@ fn a_subagent_file_appearing_while_following_hangs_under_its_call() {
 
 #[test]
 fn r_asks_to_resume_the_session_in_its_directory() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cwd = dir.path().to_string_lossy().into_owned();
     let first = line(
         json!({"type":"user","uuid":"u1","timestamp":T0,"sessionId":"0b1c2d3e-aaaa-bbbb-cccc-1234567890ab",
-        "cwd":"/home/ada/src/app","message":{"role":"user","content":"hi"}}),
+        "cwd":cwd,"message":{"role":"user","content":"hi"}}),
     );
     let mut s = viewer(&first);
     perform_action(&mut s, Action::Resume);
@@ -405,7 +407,7 @@ fn r_asks_to_resume_the_session_in_its_directory() {
         s.requests,
         vec![Request::Resume {
             id: "0b1c2d3e-aaaa-bbbb-cccc-1234567890ab".into(),
-            cwd: Some("/home/ada/src/app".into()),
+            cwd: Some(cwd),
         }]
     );
     // an id that is not one (it would go to a shell) is refused

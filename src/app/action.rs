@@ -86,6 +86,9 @@ pub enum Pending {
     GotoMark,
     /// `c{c,o,p,s,l}`: copy a part of the selected call.
     CopyPart,
+    /// `R` when the session's directory is gone: `y` resumes in the
+    /// current directory.
+    ConfirmResume,
 }
 
 /// The names a config's `[keys]` table uses, each with its action.

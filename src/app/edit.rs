@@ -123,9 +123,10 @@ pub fn command(editor: &[String], file: &Path, line: u32, read_only: bool) -> Co
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    // a path from a session that starts with `-` must not read as an option
+    // a path from a session that starts with `-` or `+` must not read as
+    // an option or a command (`vim +cmd`)
     let dashed;
-    let file = if file.to_string_lossy().starts_with('-') {
+    let file = if file.to_string_lossy().starts_with(['-', '+']) {
         dashed = Path::new(".").join(file);
         dashed.as_path()
     } else {
@@ -205,6 +206,17 @@ mod tests {
             Some("./-c:!touch x"),
             "not an option to the editor"
         );
+        for editor in ["vim", "nano", "emacs", "hx", "code"] {
+            let c = command(&[editor.into()], Path::new("+!touch x"), 1, false);
+            let args: Vec<String> = c
+                .get_args()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect();
+            assert!(
+                args.iter().all(|a| !a.starts_with("+!")),
+                "{editor}: {args:?} would run a command"
+            );
+        }
     }
 
     #[test]

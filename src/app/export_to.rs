@@ -7,40 +7,30 @@ use crate::export::{Format, Options};
 use std::io::{self, Write};
 use std::path::Path;
 
-/// Writes the export; returns how many rows it holds.
+/// Writes the export; returns how many rows it holds. The file is new
+/// (0600), or replaces the one there when `overwrite`; never a session
+/// file, under any name (see [`crate::writes`]).
 pub fn write(state: &State, path: &Path, format: Format, overwrite: bool) -> io::Result<usize> {
     let session = &state.session;
-    let target = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."))
-        .canonicalize()?
-        .join(
-            path.file_name()
-                .ok_or_else(|| io::Error::other("not a file name"))?,
-        );
-    let is_source = session.sources.iter().any(|s| {
-        s.path
-            .as_deref()
-            .and_then(|p| p.canonicalize().ok())
-            .is_some_and(|p| p == target)
-    });
-    if is_source {
-        return Err(io::Error::other("that is the session's own file"));
+    crate::writes::protect_all(session.sources.iter().filter_map(|s| s.path.as_deref()));
+    let exists = || io::Error::other("it exists (:export! FILE writes over it)");
+    if !overwrite && std::fs::symlink_metadata(path).is_ok() {
+        return Err(exists());
     }
-    let mut open = std::fs::OpenOptions::new();
-    open.write(true);
-    if overwrite {
-        open.create(true).truncate(true);
-    } else {
-        open.create_new(true);
-    }
-    let file = open.open(&target).map_err(|e| match e.kind() {
-        io::ErrorKind::AlreadyExists => {
-            io::Error::other("it exists (:export! FILE writes over it)")
-        }
+    let mut rows = 0;
+    crate::writes::write_file(path, overwrite, |out| {
+        rows = write_to(state, format, out)?;
+        Ok(())
+    })
+    .map_err(|e| match e.kind() {
+        io::ErrorKind::AlreadyExists => exists(),
         _ => e,
     })?;
+    Ok(rows)
+}
+
+fn write_to(state: &State, format: Format, out: &mut dyn Write) -> io::Result<usize> {
+    let session = &state.session;
     let opts = Options {
         format,
         no_thinking: !state.filters.thinking,
@@ -51,9 +41,7 @@ pub fn write(state: &State, path: &Path, format: Format, overwrite: bool) -> io:
     let filters = state.filters;
     let keep = move |i: &crate::model::Item| filters.keeps(i);
     if format == Format::Html {
-        let mut out = io::BufWriter::new(file);
-        crate::html::write(session, &opts, &keep, &mut out)?;
-        out.flush()?;
+        crate::html::write(session, &opts, &keep, &mut *out)?;
         let rows = session.main.items.iter().filter(|i| keep(i)).count();
         return Ok(rows);
     }
@@ -66,11 +54,9 @@ pub fn write(state: &State, path: &Path, format: Format, overwrite: bool) -> io:
         format,
         &opts,
     );
-    let mut out = io::BufWriter::new(file);
     if format == Format::Markdown {
         out.write_all(crate::export::markdown_title_block(session).as_bytes())?;
     }
     out.write_all(text.text.as_bytes())?;
-    out.flush()?;
     Ok(text.rows)
 }

@@ -4,7 +4,7 @@
 use crossterm::event::KeyCode;
 
 /// A key: what is pressed, with or without Ctrl.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Key {
     pub code: KeyCode,
     pub ctrl: bool,

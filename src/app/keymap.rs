@@ -197,7 +197,15 @@ impl Keymap {
     /// Binds `action` to `keys` instead of its keys (none: unbound). A key
     /// given to an action is taken from the one it had.
     pub fn rebind(&mut self, action: &Action, keys: &[Key]) {
-        self.keys.retain(|(k, a)| a != action && !keys.contains(k));
+        // linear in the keys given: a config may list thousands
+        let mut given: Vec<Key> = Vec::with_capacity(keys.len());
+        let mut seen = std::collections::HashSet::new();
+        for k in keys {
+            if seen.insert(*k) {
+                given.push(*k);
+            }
+        }
+        self.keys.retain(|(k, a)| a != action && !seen.contains(k));
         // where the action's help line is, so the help keeps its order
         let line = help_line(action);
         let at = self
@@ -205,9 +213,25 @@ impl Keymap {
             .iter()
             .position(|(_, a)| help_line(a) > line)
             .unwrap_or(self.keys.len());
-        for (n, k) in keys.iter().enumerate() {
-            self.keys.insert(at + n, (*k, action.clone()));
+        self.keys
+            .splice(at..at, given.into_iter().map(|k| (k, action.clone())));
+    }
+
+    /// Whether some key still leaves the viewer (quit, back or dismiss).
+    pub fn has_way_out(&self) -> bool {
+        self.keys
+            .iter()
+            .any(|(_, a)| matches!(a, Action::Quit | Action::Back | Action::Dismiss))
+    }
+
+    /// Makes sure a key leaves: a keymap that unbound every way out gets
+    /// Ctrl-C back as quit. Returns whether it had to.
+    pub fn keep_a_way_out(&mut self) -> bool {
+        if self.has_way_out() {
+            return false;
         }
+        self.rebind(&Action::Quit, &[ctrl('c')]);
+        true
     }
 
     /// The action of a key press in normal mode.

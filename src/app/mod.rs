@@ -10,7 +10,7 @@ mod copy;
 pub mod demo;
 mod edit;
 pub mod event;
-mod export_to;
+pub mod export_to;
 mod input;
 mod key;
 pub mod keymap;

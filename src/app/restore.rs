@@ -94,6 +94,10 @@ pub fn install_panic_hook() {
     }
     let prev = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        // a panic caught at a boundary (see crate::contain) ends nothing
+        if crate::contain::active() {
+            return;
+        }
         let name = std::thread::current().name().map(str::to_owned);
         if ACTIVE.load(Ordering::SeqCst) && name.as_deref() != Some("main") {
             let msg = info

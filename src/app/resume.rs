@@ -18,12 +18,25 @@ pub fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
 
-/// Replaces ccv with `claude --resume ID`, in the session's directory when
-/// it still exists.
+/// An id `claude --resume` may be given: a UUID, as Claude Code names
+/// its sessions. Anything else (a `sessionId` of `--dangerously-skip-
+/// permissions`) would reach `claude` as an option.
+pub fn is_resumable_id(id: &str) -> bool {
+    let b = id.as_bytes();
+    b.len() == 36
+        && b.iter().enumerate().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => *c == b'-',
+            _ => c.is_ascii_hexdigit(),
+        })
+}
+
+/// Replaces ccv with `claude --resume ID`, in `cwd` (the session's
+/// directory, which the caller made sure exists) or the current one.
 pub fn resume_in_claude(program: &Path, id: &str, cwd: Option<&str>) -> anyhow::Result<()> {
+    anyhow::ensure!(is_resumable_id(id), "not a session id claude can resume");
     let mut cmd = std::process::Command::new(program);
     cmd.arg("--resume").arg(id);
-    if let Some(d) = cwd.filter(|d| Path::new(d).is_dir()) {
+    if let Some(d) = cwd {
         cmd.current_dir(d);
     }
     #[cfg(unix)]
@@ -47,6 +60,20 @@ pub fn resume_in_claude(program: &Path, id: &str, cwd: Option<&str>) -> anyhow::
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_uuid_is_resumed() {
+        assert!(is_resumable_id("0c6f1b2e-8d1a-4c51-9a7e-3b5f2d9e8a10"));
+        for bad in [
+            "--dangerously-skip-permissions",
+            "-0c6f1b2e-8d1a-4c51-9a7e-3b5f2d9e8a1",
+            "0c6f1b2e8d1a4c519a7e3b5f2d9e8a10",
+            "0c6f1b2e-8d1a-4c51-9a7e-3b5f2d9e8a1g",
+            "",
+        ] {
+            assert!(!is_resumable_id(bad), "{bad}");
+        }
+    }
 
     #[test]
     fn quoting_survives_quotes_and_spaces() {

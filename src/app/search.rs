@@ -274,13 +274,25 @@ impl State {
     pub fn begin_search(&mut self, query: String) -> bool {
         self.search.hits.clear();
         self.search.current = None;
+        let mut refused = None;
         self.search.job = match Query::parse(&query, false) {
             Ok(q) if !q.is_empty() => Some(Job { q, next: 0 }),
-            _ => None,
+            Ok(_) => None,
+            Err(e) => {
+                refused = Some(e);
+                None
+            }
         };
-        self.search.query = query;
+        self.search.query = if refused.is_some() {
+            String::new()
+        } else {
+            query
+        };
         if self.search.job.is_none() {
             self.goto_match(true);
+            if let Some(e) = refused {
+                self.message = Some(format!("search: {}", crate::model::text::term_line(&e)));
+            }
             return false;
         }
         true

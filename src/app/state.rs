@@ -214,6 +214,30 @@ impl State {
         valid(stem).then(|| stem.to_owned())
     }
 
+    /// `R`: resume the session in claude, in its directory; asks first
+    /// when that directory is gone, and never for an id that is not a
+    /// UUID (it would reach `claude` as an option).
+    fn resume(&mut self) {
+        let Some(id) = self.session_id() else {
+            self.message = Some("no session id to resume".into());
+            return;
+        };
+        if !super::resume::is_resumable_id(&id) {
+            self.message =
+                Some("this session's id is not one claude can resume (not a UUID)".into());
+            return;
+        }
+        let cwd = self.session.meta.cwd.clone();
+        if cwd
+            .as_deref()
+            .is_some_and(|d| !std::path::Path::new(d).is_dir())
+        {
+            self.mode = Mode::Pending(Pending::ConfirmResume);
+            return;
+        }
+        self.requests.push(Request::Resume { id, cwd });
+    }
+
     /// The help overlay's lines (keys, what they do), from the key table.
     pub fn help_lines(&self) -> Vec<(String, &'static str)> {
         self.settings.keys.help()
@@ -599,6 +623,12 @@ pub fn perform_action(s: &mut State, action: Action) {
             Mode::Pending(Pending::SetMark) => s.set_mark(c),
             Mode::Pending(Pending::GotoMark) => s.goto_mark(c),
             Mode::Pending(Pending::CopyPart) => s.copy_part(c),
+            Mode::Pending(Pending::ConfirmResume) => match s.session_id() {
+                Some(id) if c == 'y' || c == 'Y' => {
+                    s.requests.push(Request::Resume { id, cwd: None })
+                }
+                _ => s.message = Some("not resumed".into()),
+            },
             other => s.mode = other,
         },
         Action::ToggleErrors => s.toggle_errors(),
@@ -639,13 +669,7 @@ pub fn perform_action(s: &mut State, action: Action) {
             Some(p) => s.requests.push(Request::Open(p)),
             None => s.message = Some("no session to go back to".into()),
         },
-        Action::Resume => match s.session_id() {
-            Some(id) => s.requests.push(Request::Resume {
-                id,
-                cwd: s.session.meta.cwd.clone(),
-            }),
-            None => s.message = Some("no session id to resume".into()),
-        },
+        Action::Resume => s.resume(),
         Action::Help => {
             s.mode = match s.mode {
                 Mode::Help => Mode::Normal,

@@ -22,7 +22,9 @@ pub fn report_startup(trace: &str, first: Option<Duration>, loaded: Option<Durat
     }
     if trace == "1" || trace.is_empty() {
         eprint!("{text}");
-    } else if let Err(e) = std::fs::write(trace, text) {
+    } else if let Err(e) = crate::writes::write_file(std::path::Path::new(trace), true, |w| {
+        std::io::Write::write_all(w, text.as_bytes())
+    }) {
         eprintln!("ccv: CCV_TRACE_STARTUP: {trace}: {e}");
     }
 }
@@ -45,7 +47,7 @@ pub struct LiveTrace {
 impl LiveTrace {
     pub fn from_env() -> Option<LiveTrace> {
         let path = std::env::var_os("CCV_TRACE_LIVE").filter(|p| !p.is_empty())?;
-        let out = std::fs::File::create(path).ok()?;
+        let out = crate::writes::create_streaming(std::path::Path::new(&path), true).ok()?;
         Some(LiveTrace { out })
     }
 

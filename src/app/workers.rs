@@ -96,6 +96,7 @@ pub fn spawn_searcher(root: PathBuf, tx: Sender<AppEvent>) -> Sender<String> {
                     hits: Vec::new(),
                     via: Via::Scan,
                     more: false,
+                    note: None,
                 }),
                 Ok(query) => search::search(&root, &query, &Filter::default(), &opts)
                     .map_err(|e| e.to_string()),

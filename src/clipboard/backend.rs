@@ -1,10 +1,9 @@
 //! The ways text can leave ccv, tried in order: the system clipboard
 //! (arboard), the terminal's clipboard (OSC 52), a file.
 
-use super::files::{create_unique, timestamp};
+use super::files::timestamp;
 use crossterm::Command;
 use crossterm::clipboard::CopyToClipboard;
-use std::io::Write;
 use std::path::PathBuf;
 
 /// How a copy reached the user.
@@ -182,13 +181,8 @@ impl ClipboardBackend for FileBackend {
         let mut last = String::from("no directory to write to");
         for dir in self.dirs() {
             let stem = format!("ccv-copy-{}", timestamp());
-            let written = std::fs::create_dir_all(&dir)
-                .and_then(|_| create_unique(&dir, &stem, "txt", true))
-                .and_then(|(mut f, path)| {
-                    f.write_all(text.as_bytes())
-                        .and_then(|_| f.flush())
-                        .map(|_| path)
-                });
+            let written = crate::writes::private_dir(&dir)
+                .and_then(|_| crate::writes::write_unique(&dir, &stem, "txt", text.as_bytes()));
             match written {
                 Ok(path) => return Ok(Delivery::File(path)),
                 Err(e) => last = format!("{}: {e}", dir.display()),

@@ -1,12 +1,12 @@
 //! `e` in the TUI: the transcript, as filtered, to a new markdown file.
 
-use super::files::{create_unique, slug, timestamp};
+use super::files::{slug, timestamp};
 use super::scope::{CopyScope, copy_text};
 use crate::export::{Format, Options};
 use crate::model::item::Item;
 use crate::model::session::Session;
 use crate::model::text::sanitize;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// Where `e` writes: `$XDG_STATE_HOME/ccv/exports` (`~/.local/state/ccv/
@@ -51,34 +51,19 @@ pub fn export_markdown_file(
 
     let first = match dir {
         Some(d) => Some(d.to_owned()),
-        None => exports_dir().filter(|d| make_private_dir(d).is_ok()),
+        None => exports_dir().filter(|d| crate::writes::private_dir(d).is_ok()),
     };
     let mut last_err = io::Error::other("no directory to write to");
     for d in first.into_iter().chain([std::env::temp_dir()]) {
         if holds_session_files(session, &d) {
             continue;
         }
-        match create_unique(&d, &stem, "md", true) {
-            Ok((mut f, path)) => {
-                f.write_all(content.as_bytes())?;
-                f.flush()?;
-                return Ok(path);
-            }
+        match crate::writes::write_unique(&d, &stem, "md", content.as_bytes()) {
+            Ok(path) => return Ok(path),
             Err(e) => last_err = e,
         }
     }
     Err(last_err)
-}
-
-fn make_private_dir(d: &Path) -> io::Result<()> {
-    let mut b = std::fs::DirBuilder::new();
-    b.recursive(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::DirBuilderExt;
-        b.mode(0o700);
-    }
-    b.create(d)
 }
 
 fn session_id(session: &Session) -> Option<String> {

@@ -105,10 +105,11 @@ pub fn parse(text: &str, name: &str) -> (Config, Vec<String>) {
     };
     // the table is sorted by name: the problems are put in the file's order
     let mut said: Vec<(usize, String)> = Vec::new();
+    let lines = KeyLines::of(text);
     for (key, value) in table {
-        let at = line_of_key(text, &key);
+        let at = lines.of_key(&key);
         let mut say = |line: usize, what: String| said.push((line, what));
-        if let Err(why) = setting(&mut config, &key, value, text, &mut say) {
+        if let Err(why) = setting(&mut config, &key, value, &lines, &mut say) {
             say(at, why);
         }
     }
@@ -126,10 +127,10 @@ fn setting(
     config: &mut Config,
     key: &str,
     value: Value,
-    text: &str,
+    lines: &KeyLines,
     say: &mut dyn FnMut(usize, String),
 ) -> Result<(), String> {
-    let line = |k: &str| line_of_key(text, k);
+    let line = |k: &str| lines.of_key(k);
     let string = |v: &Value| {
         v.as_str()
             .map(str::to_owned)
@@ -197,8 +198,27 @@ fn setting(
                     Err(why) => say(line(&k), format!("keys.{}: {why}", one_line(&k))),
                 }
             }
+            if config.keymap_as_given().keep_a_way_out() {
+                say(
+                    line("keys"),
+                    "keys: no key would quit; Ctrl-C still quits".to_owned(),
+                );
+            }
         }
-        "redact" => redact_patterns(config, table(value)?, &line, say),
+        "redact" => {
+            redact_patterns(config, table(value)?, &line, say);
+            // each compiles; all of them must compile together as well
+            if let Err(e) = crate::redact::Redactor::new(&config.redact) {
+                say(
+                    line("redact"),
+                    format!(
+                        "redact: the patterns are too large to use together ({}); none is used",
+                        one_line(&e)
+                    ),
+                );
+                config.redact.clear();
+            }
+        }
         "top" => {
             for (k, v) in table(value)? {
                 let at = line(&k);
@@ -247,7 +267,21 @@ fn redact_patterns(
     for (kind, v) in t {
         let at = line(&kind);
         match v.as_str() {
-            Some(p) => match regex::Regex::new(p) {
+            Some("") => say(
+                at,
+                format!(
+                    "redact.{}: an empty pattern would match everywhere",
+                    one_line(&kind)
+                ),
+            ),
+            Some(p) => match regex::RegexBuilder::new(p).size_limit(1 << 20).build() {
+                Ok(re) if re.is_match("") => say(
+                    at,
+                    format!(
+                        "redact.{}: the pattern matches empty text, so it would match everywhere",
+                        one_line(&kind)
+                    ),
+                ),
                 Ok(_)
                     if kind
                         .bytes()
@@ -377,6 +411,12 @@ fn styles(
 impl Config {
     /// The keys: the defaults with `[keys]` applied in order.
     pub fn keymap(&self) -> Keymap {
+        let mut k = self.keymap_as_given();
+        k.keep_a_way_out();
+        k
+    }
+
+    fn keymap_as_given(&self) -> Keymap {
         let mut k = Keymap::default();
         for (action, keys) in &self.keys {
             k.rebind(action, keys);
@@ -444,15 +484,42 @@ fn line_of(text: &str, byte: usize) -> usize {
     text.get(..byte).map_or(0, |t| t.matches('\n').count() + 1)
 }
 
-/// The line that names `key` (a table header or an assignment), for
-/// messages; 1 when it cannot be found.
-fn line_of_key(text: &str, key: &str) -> usize {
-    text.lines()
-        .position(|l| {
+/// The first line naming each key (in an assignment, `key = ...`, or
+/// in a table header, `[a.key]`), for messages: found in one pass over
+/// the text, so a config of many keys is read in linear time.
+struct KeyLines {
+    first: std::collections::HashMap<String, usize>,
+}
+
+impl KeyLines {
+    fn of(text: &str) -> KeyLines {
+        let mut first = std::collections::HashMap::new();
+        let mut note = |k: &str, n: usize| {
+            let k = k.trim().trim_matches(|c| c == '"' || c == '\'');
+            if !k.is_empty() {
+                first.entry(k.to_owned()).or_insert(n);
+            }
+        };
+        for (i, l) in text.lines().enumerate() {
             let l = l.trim_start();
-            l.starts_with('[') && l.contains(key) || l.starts_with(key)
-        })
-        .map_or(1, |i| i + 1)
+            if let Some(h) = l.strip_prefix('[') {
+                let h = h.trim_start_matches('[');
+                let h = h.split(']').next().unwrap_or("");
+                for seg in h.split('.') {
+                    note(seg, i + 1);
+                }
+            } else if let Some((k, _)) = l.split_once('=') {
+                note(k.split('.').next_back().unwrap_or(k), i + 1);
+                note(k, i + 1);
+            }
+        }
+        KeyLines { first }
+    }
+
+    /// The line of `key`; 1 when it cannot be found.
+    fn of_key(&self, key: &str) -> usize {
+        self.first.get(key).copied().unwrap_or(1)
+    }
 }
 
 fn one_line(s: &str) -> String {

@@ -53,7 +53,7 @@ pub fn decode_line(
         problems.push(Problem {
             line: line_no,
             message: format!(
-                "field {} has an unexpected type (left out)",
+                "field {} has an unexpected type or value (left out)",
                 super::text::sanitize(&path)
             ),
             recovered: true,
@@ -474,8 +474,8 @@ mod tests {
         assert_eq!(
             said,
             vec![
-                "field type has an unexpected type (left out)",
-                "field uuid has an unexpected type (left out)"
+                "field type has an unexpected type or value (left out)",
+                "field uuid has an unexpected type or value (left out)"
             ]
         );
         assert!(p.iter().all(|p| p.recovered));

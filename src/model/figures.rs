@@ -23,12 +23,18 @@ pub struct Tokens {
     pub cache_read: u64,
 }
 
+/// More tokens than any history of sessions holds (a billion a day for
+/// 2,700 years): a figure past it was not counted but damaged.
+pub const MAX_TOTAL_TOKENS: u64 = 1 << 60;
+
 impl Tokens {
     pub fn add_usage(&mut self, u: &Usage) {
-        self.input += u.input_tokens;
-        self.output += u.output_tokens;
-        self.cache_creation += u.cache_creation_input_tokens;
-        self.cache_read += u.cache_read_input_tokens;
+        self.input = self.input.saturating_add(u.input_tokens);
+        self.output = self.output.saturating_add(u.output_tokens);
+        self.cache_creation = self
+            .cache_creation
+            .saturating_add(u.cache_creation_input_tokens);
+        self.cache_read = self.cache_read.saturating_add(u.cache_read_input_tokens);
     }
 
     pub fn sub_usage(&mut self, u: &Usage) {
@@ -41,14 +47,17 @@ impl Tokens {
     }
 
     pub fn add(&mut self, o: &Tokens) {
-        self.input += o.input;
-        self.output += o.output;
-        self.cache_creation += o.cache_creation;
-        self.cache_read += o.cache_read;
+        self.input = self.input.saturating_add(o.input);
+        self.output = self.output.saturating_add(o.output);
+        self.cache_creation = self.cache_creation.saturating_add(o.cache_creation);
+        self.cache_read = self.cache_read.saturating_add(o.cache_read);
     }
 
     pub fn total(&self) -> u64 {
-        self.input + self.output + self.cache_creation + self.cache_read
+        self.input
+            .saturating_add(self.output)
+            .saturating_add(self.cache_creation)
+            .saturating_add(self.cache_read)
     }
 }
 
@@ -134,6 +143,25 @@ impl Figures {
         let mut sum = FiguresSum::default();
         sum.add(session, fallback_ms);
         sum.finish()
+    }
+
+    /// Whether figures read back from a cache can be true: costs finite
+    /// and not negative, token counts possible, lists of a bounded size.
+    /// A cache that says otherwise was damaged or written by someone else.
+    pub fn is_sane(&self) -> bool {
+        let cost = |c: &Cost| c.usd.is_finite() && c.usd >= 0.0;
+        let tokens = |t: &Tokens| t.total() < MAX_TOTAL_TOKENS;
+        cost(&self.cost)
+            && cost(&self.agent_cost)
+            && tokens(&self.tokens)
+            && tokens(&self.agent_tokens)
+            && self.tools.len() <= 100_000
+            && self.tools.keys().all(|k| k.len() <= 1024)
+            && self.slices.len() <= 1_000_000
+            && self
+                .slices
+                .iter()
+                .all(|s| cost(&s.cost) && tokens(&s.tokens) && s.model.len() <= 1024)
     }
 
     /// `cost_usd` for JSON: `None` when some usage has no price.

@@ -35,8 +35,14 @@ fn json_text_is_verbatim(raw: &str) -> bool {
     !super::text::needs_sanitizing(raw)
 }
 
-/// Longest pattern compiled: a query is typed, not pasted megabytes.
-const MAX_PATTERN: usize = 4096;
+/// The longest query, in characters: a query is typed, not pasted
+/// megabytes; a longer one is refused with a message, never cut.
+pub const MAX_QUERY_CHARS: usize = 1000;
+/// The most words and phrases in one query (each is a matcher).
+pub const MAX_TERMS: usize = 32;
+/// What one term's compiled matcher may take (a word-start term over
+/// Unicode classes takes ~400 KB); past it the query is refused.
+const MAX_COMPILED: usize = 2 << 20;
 
 impl Query {
     /// Parses `input`; `regex`: the whole input is one regular expression.
@@ -53,7 +59,12 @@ impl Query {
     }
 
     fn parse_with(input: &str, regex: bool, word_start: bool) -> Result<Query, String> {
-        let input = input.get(..MAX_PATTERN).unwrap_or(input);
+        let chars = input.chars().count();
+        if chars > MAX_QUERY_CHARS {
+            return Err(format!(
+                "the query is too long ({chars} characters; at most {MAX_QUERY_CHARS})"
+            ));
+        }
         let case_sensitive = input.chars().any(char::is_uppercase);
         let terms = if regex {
             vec![input.to_owned()]
@@ -63,6 +74,12 @@ impl Query {
         } else {
             split_terms(input)
         };
+        if terms.len() > MAX_TERMS {
+            return Err(format!(
+                "too many words in the query ({}; at most {MAX_TERMS})",
+                terms.len()
+            ));
+        }
         let matchers = terms
             .iter()
             .map(|t| {
@@ -81,7 +98,8 @@ impl Query {
                 };
                 RegexBuilder::new(&pattern)
                     .case_insensitive(!case_sensitive)
-                    .size_limit(1 << 20)
+                    .size_limit(MAX_COMPILED)
+                    .dfa_size_limit(1 << 20)
                     .build()
                     .map_err(|e| {
                         e.to_string()

@@ -284,13 +284,13 @@ pub struct ImageSource<'a> {
 
 #[derive(Deserialize, Default, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Usage {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "token_count")]
     pub input_tokens: u64,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "token_count")]
     pub output_tokens: u64,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "token_count")]
     pub cache_creation_input_tokens: u64,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "token_count")]
     pub cache_read_input_tokens: u64,
     /// How the cache writes split by lifetime (priced differently).
     #[serde(default)]
@@ -301,17 +301,32 @@ impl Usage {
     /// Every token of the request: input, output, cache writes and reads.
     pub fn total(&self) -> u64 {
         self.input_tokens
-            + self.output_tokens
-            + self.cache_creation_input_tokens
-            + self.cache_read_input_tokens
+            .saturating_add(self.output_tokens)
+            .saturating_add(self.cache_creation_input_tokens)
+            .saturating_add(self.cache_read_input_tokens)
     }
+}
+
+/// More tokens than one request can carry (context windows are a few
+/// million): a count past it is damage, reported as a field of an
+/// unexpected value with its line, and left out of every sum.
+pub const MAX_REQUEST_TOKENS: u64 = 1 << 40;
+
+fn token_count<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    let n = u64::deserialize(d)?;
+    if n > MAX_REQUEST_TOKENS {
+        return Err(serde::de::Error::custom(format_args!(
+            "{n} tokens in one request is not a count"
+        )));
+    }
+    Ok(n)
 }
 
 #[derive(Deserialize, Default, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CacheCreation {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "token_count")]
     pub ephemeral_5m_input_tokens: u64,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "token_count")]
     pub ephemeral_1h_input_tokens: u64,
 }
 

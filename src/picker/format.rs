@@ -114,10 +114,9 @@ pub fn write_table(out: &mut dyn Write, sessions: &[SessionInfo], now_ms: i64) -
 /// (serde escapes control characters, so nothing raw reaches a terminal).
 pub fn write_json_lines(out: &mut dyn Write, sessions: &[SessionInfo]) -> io::Result<()> {
     for s in sessions {
-        let obj = serde_json::json!({
+        let mut obj = serde_json::json!({
             "project": s.project,
             "session_id": s.session_id,
-            "path": s.path,
             "title": s.title,
             "first_prompt": s.first_prompt,
             "last_activity": format_iso(s.last_activity_ms),
@@ -134,6 +133,9 @@ pub fn write_json_lines(out: &mut dyn Write, sessions: &[SessionInfo]) -> io::Re
             "prompts": s.figures.as_ref().map(|f| f.prompts),
             "tool_calls": s.figures.as_ref().map(|f| f.tool_calls),
         });
+        if let Some(o) = obj.as_object_mut() {
+            crate::json_out::path_fields(o, "path", &s.path);
+        }
         crate::json_out::to_writer(&mut *out, &obj)?;
         out.write_all(b"\n")?;
     }

@@ -42,6 +42,8 @@ pub struct FullText {
     pub more: bool,
     pub via: Option<Via>,
     pub error: Option<String>,
+    /// Why the index was not used (see `search::Found::note`).
+    pub note: Option<String>,
 }
 
 impl FullText {
@@ -69,6 +71,7 @@ impl FullText {
                 self.hits = f.hits;
                 self.more = f.more;
                 self.via = Some(f.via);
+                self.note = f.note;
                 self.error = None;
             }
             Err(e) => {

@@ -24,6 +24,7 @@ pub struct SessionInfo {
     /// best-effort decode of the project directory name).
     pub project: String,
     pub session_id: String,
+    #[serde(with = "crate::json_out::os_path")]
     pub path: PathBuf,
     pub title: String,
     pub first_prompt: String,
@@ -51,6 +52,24 @@ pub struct SessionInfo {
 pub const LIVE_WINDOW_MS: i64 = 60_000;
 
 impl SessionInfo {
+    /// Whether a row read back from the cache can be true (see
+    /// [`crate::model::figures::Figures::is_sane`]).
+    pub fn is_sane(&self) -> bool {
+        const TEXT: usize = 1 << 20;
+        [
+            &self.project,
+            &self.session_id,
+            &self.title,
+            &self.first_prompt,
+        ]
+        .iter()
+        .all(|s| s.len() <= TEXT)
+            && self.model.as_ref().is_none_or(|m| m.len() <= TEXT)
+            && self.git_branch.as_ref().is_none_or(|b| b.len() <= TEXT)
+            && self.message_count < 1 << 40
+            && self.figures.as_ref().is_none_or(|f| f.is_sane())
+    }
+
     /// Recomputes `live` against `now_ms`.
     pub fn refresh_live(&mut self, now_ms: i64) {
         self.live = now_ms.saturating_sub(self.mtime_ns / 1_000_000) < LIVE_WINDOW_MS;

@@ -693,10 +693,10 @@ fn draw_full_text(
             "  {}{n} hit{}{}",
             if ft.more { "newest " } else { "" },
             if n == 1 { "" } else { "s" },
-            if ft.via == Some(Via::Scan) {
-                " · indexing for next time"
-            } else {
-                ""
+            match (&ft.note, ft.via) {
+                (Some(note), _) => format!(" · {note}"),
+                (None, Some(Via::Scan)) => " · indexing for next time".to_owned(),
+                _ => String::new(),
             }
         ),
     };

@@ -13,7 +13,7 @@ use crate::model::Kind;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fs;
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use tantivy::collector::DocSetCollector;
@@ -26,7 +26,7 @@ use tantivy::{Index, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
 const MAX_WORD: usize = 100;
 
-const STATE: &str = "files.json";
+pub(super) const STATE: &str = "files.json";
 /// Words split at anything not a letter or digit, lowercased; words over
 /// 100 bytes (encoded blobs) left out.
 const TOKENIZER: &str = "ccv";
@@ -40,6 +40,7 @@ const PIECE: usize = 4 << 20;
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct FileState {
     pub id: u64,
+    #[serde(with = "crate::json_out::os_path")]
     pub session: PathBuf,
     pub size: u64,
     pub mtime_ns: i64,
@@ -55,7 +56,44 @@ pub struct FileState {
 struct State {
     version: u32,
     next_id: u64,
+    /// Written as a list: a path that is not UTF-8 cannot be a JSON key.
+    #[serde(with = "files_as_list")]
     files: HashMap<PathBuf, FileState>,
+}
+
+mod files_as_list {
+    use super::FileState;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::collections::HashMap;
+    use std::path::PathBuf;
+
+    #[derive(Serialize)]
+    struct Row<'a>(
+        #[serde(with = "crate::json_out::os_path")] &'a std::path::Path,
+        &'a FileState,
+    );
+
+    #[derive(Deserialize)]
+    struct OwnedRow(
+        #[serde(with = "crate::json_out::os_path")] PathBuf,
+        FileState,
+    );
+
+    pub fn serialize<S: Serializer>(
+        m: &HashMap<PathBuf, FileState>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        s.collect_seq(m.iter().map(|(p, f)| Row(p, f)))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<HashMap<PathBuf, FileState>, D::Error> {
+        Ok(Vec::<OwnedRow>::deserialize(d)?
+            .into_iter()
+            .map(|OwnedRow(p, f)| (p, f))
+            .collect())
+    }
 }
 
 struct Fields {
@@ -124,44 +162,63 @@ pub fn default_dir() -> Option<PathBuf> {
 }
 
 impl SearchIndex {
-    /// Opens the index in `dir`, or creates an empty one. A damaged or
-    /// foreign index is thrown away and started again.
-    pub fn open(dir: &Path) -> io::Result<SearchIndex> {
-        fs::create_dir_all(dir)?;
-        let (schema, fields) = schema();
-        let state: Option<State> = fs::read(dir.join(STATE))
-            .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok())
-            .filter(|s: &State| s.version == VERSION);
-        // an index without its files.json is being built (or its builder
-        // died): kept, with nothing known; the next update starts it again
-        let opened = Index::open_in_dir(dir)
-            .ok()
-            .filter(|i| i.schema() == schema)
-            .map(|i| {
-                let st = state.unwrap_or(State {
-                    version: VERSION,
-                    ..State::default()
-                });
-                (i, st)
-            });
-        let (index, state) = match opened {
-            Some(x) => x,
-            None => {
-                // foreign or damaged: nothing here is worth more than a rebuild
-                for e in fs::read_dir(dir)?.flatten() {
-                    let _ = fs::remove_file(e.path());
-                }
-                let index = Index::create_in_dir(dir, schema).map_err(err)?;
-                (
-                    index,
-                    State {
-                        version: VERSION,
-                        ..State::default()
-                    },
-                )
+    /// Opens the index in `dir` to read it, changing nothing: `None` when
+    /// there is none yet; an error when the directory is not ccv's
+    /// (`PermissionDenied`, saying why) or the index is damaged.
+    pub fn open_existing(dir: &Path) -> io::Result<Option<SearchIndex>> {
+        match super::index_dir::inspect(dir) {
+            super::index_dir::Found::Missing => return Ok(None),
+            super::index_dir::Found::Foreign(why) => {
+                return Err(io::Error::new(io::ErrorKind::PermissionDenied, why));
             }
+            super::index_dir::Found::Ours => {}
+        }
+        if !dir.join("meta.json").is_file() {
+            return Ok(None);
+        }
+        if !super::index_dir::managed_list_is_sound(dir) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "the index's list of files names files elsewhere",
+            ));
+        }
+        let (schema, fields) = schema();
+        let index = Index::open_in_dir(dir).map_err(err)?;
+        if index.schema() != schema {
+            return Err(io::Error::new(io::ErrorKind::InvalidData, "another schema"));
+        }
+        let state = read_state(dir).unwrap_or(State {
+            version: VERSION,
+            ..State::default()
+        });
+        Ok(Some(SearchIndex::with(dir, index, fields, state)))
+    }
+
+    /// Opens the index in `dir` to change it, under its lock (`_lock`):
+    /// made when missing, thrown away and started again when damaged or
+    /// of another version. A directory that is not ccv's is refused.
+    pub fn open_for_update(
+        dir: &Path,
+        _lock: &super::index_dir::DirLock,
+    ) -> io::Result<SearchIndex> {
+        match SearchIndex::open_existing(dir) {
+            Ok(Some(ix)) => return Ok(ix),
+            Err(e) if e.kind() == io::ErrorKind::PermissionDenied => return Err(e),
+            // missing, damaged or another version: nothing here is worth
+            // more than a rebuild
+            _ => {}
+        }
+        super::index_dir::wipe(dir);
+        let (schema, fields) = schema();
+        let index = Index::create_in_dir(dir, schema).map_err(err)?;
+        let state = State {
+            version: VERSION,
+            ..State::default()
         };
+        Ok(SearchIndex::with(dir, index, fields, state))
+    }
+
+    fn with(dir: &Path, index: Index, fields: Fields, state: State) -> SearchIndex {
         index.tokenizers().register(
             TOKENIZER,
             TextAnalyzer::builder(SimpleTokenizer::default())
@@ -169,12 +226,12 @@ impl SearchIndex {
                 .filter(LowerCaser)
                 .build(),
         );
-        Ok(SearchIndex {
+        SearchIndex {
             dir: dir.to_owned(),
             index,
             fields,
             state,
-        })
+        }
     }
 
     /// Whether nothing has been indexed yet.
@@ -228,9 +285,7 @@ impl SearchIndex {
             }
             Err(e) => {
                 // an index that cannot take a writer is damaged: start again
-                for f in fs::read_dir(&self.dir)?.flatten() {
-                    let _ = fs::remove_file(f.path());
-                }
+                super::index_dir::wipe(&self.dir);
                 return Err(err(e));
             }
         };
@@ -323,11 +378,8 @@ impl SearchIndex {
     }
 
     fn save_state(&self) -> io::Result<()> {
-        let tmp = self
-            .dir
-            .join(format!(".{STATE}.{}.tmp", std::process::id()));
-        fs::write(&tmp, serde_json::to_vec(&self.state).map_err(err)?)?;
-        fs::rename(&tmp, self.dir.join(STATE))
+        let bytes = serde_json::to_vec(&self.state).map_err(err)?;
+        crate::writes::write_file(&self.dir.join(STATE), true, |w| w.write_all(&bytes)).map(|_| ())
     }
 
     /// The entries whose words start with every word of `terms` (each term
@@ -444,13 +496,6 @@ impl SearchIndex {
         Ok(Some(out))
     }
 
-    /// Drops what the index knows of its files: the next update starts
-    /// it again from nothing.
-    pub fn forget(&mut self) {
-        self.state.files.clear();
-        let _ = fs::remove_file(self.dir.join(STATE));
-    }
-
     /// Bytes the index takes on disk.
     pub fn disk_size(&self) -> u64 {
         fs::read_dir(&self.dir)
@@ -494,6 +539,17 @@ fn expansions(searcher: &tantivy::Searcher, field: Field, prefix: &str) -> io::R
 
 pub fn kind_number(k: Kind) -> u64 {
     Kind::ALL.iter().position(|x| *x == k).unwrap_or(0) as u64
+}
+
+fn read_state(dir: &Path) -> Option<State> {
+    // the state names every file once: a few MB for the largest histories
+    let f = fs::File::open(dir.join(STATE)).ok()?;
+    if f.metadata().ok()?.len() > 256 << 20 {
+        return None;
+    }
+    serde_json::from_reader(io::BufReader::new(f))
+        .ok()
+        .filter(|s: &State| s.version == VERSION)
 }
 
 fn head_hash(path: &Path) -> io::Result<u64> {

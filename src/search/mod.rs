@@ -7,6 +7,7 @@
 pub mod extract;
 pub mod files;
 pub mod index;
+pub mod index_dir;
 pub mod output;
 pub mod pieces;
 pub mod scan;
@@ -71,6 +72,9 @@ pub struct Found {
     pub via: Via,
     /// More entries matched than `limit`.
     pub more: bool,
+    /// Why the index was not used, when the user should know (its
+    /// directory is not ccv's, or it was damaged and is being rebuilt).
+    pub note: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -94,37 +98,107 @@ impl Options {
     }
 }
 
-/// Searches every session under `root`.
+/// Searches every session under `root`: with the index when there is a
+/// sound one, else by reading the files. Whatever is wrong with the index
+/// (a damaged file, a directory that is not ccv's, a panic in the index
+/// library) is never the user's problem: the files answer.
 pub fn search(root: &Path, query: &Query, filter: &Filter, opts: &Options) -> io::Result<Found> {
     let all = files::under(root);
     let mut files = all.clone();
     if let Some(keep) = &filter.sessions {
         files.retain(|f| keep.contains(&f.session));
     }
+    let mut note = None;
     if !query.is_regex
         && let Some(dir) = &opts.index
-        && let Ok(mut ix) = index::SearchIndex::open(dir)
-        && !ix.is_empty()
     {
-        if opts.update {
-            // another ccv updating it: search what is there
-            let _ = ix.update(root, &all, opts.threads);
-        }
-        match ix.candidates(query.terms(), &filter.kinds, opts.limit) {
-            Ok(Some(c)) => return Ok(check_candidates(&ix, c, &files, query, filter, opts.limit)),
-            Ok(None) => {}
-            // a damaged index: the files answer, and the next update
-            // builds it again
-            Err(_) => ix.forget(),
+        let answer = crate::contain::contain(|| -> io::Result<Option<Found>> {
+            // no index yet: the files answer (and a builder in the
+            // background makes one), a search never builds it whole
+            match index::SearchIndex::open_existing(dir)? {
+                Some(ix) if !ix.is_empty() => {}
+                _ => return Ok(None),
+            }
+            if opts.update {
+                // another ccv updating it: search what is there
+                let _ = update_locked(root, dir, &all, opts.threads, false);
+            }
+            let Some(ix) = index::SearchIndex::open_existing(dir)? else {
+                return Ok(None);
+            };
+            Ok(ix
+                .candidates(query.terms(), &filter.kinds, opts.limit)?
+                .map(|c| check_candidates(&ix, c, &files, query, filter, opts.limit)))
+        });
+        match answer {
+            Ok(Ok(Some(found))) => return Ok(found),
+            Ok(Ok(None)) => {}
+            Ok(Err(e)) if e.kind() == io::ErrorKind::PermissionDenied => {
+                note = Some(format!("not using the search index: {e}"));
+            }
+            // a damaged index: thrown away (the next build makes it
+            // again), and the files answer meanwhile
+            Ok(Err(_)) | Err(_) => {
+                if let Ok(Some(_lock)) = index_dir::lock(dir, false) {
+                    index_dir::wipe(dir);
+                }
+                note = Some("the search index was damaged: rebuilding it".into());
+            }
         }
     }
-    scan_all(&files, query, filter, opts)
+    let mut found = scan_all(&files, query, filter, opts)?;
+    found.note = note;
+    Ok(found)
 }
 
-/// Builds or updates the index of `root` in `dir`.
+/// Builds or updates the index of `root` in `dir`, waiting for another
+/// ccv doing the same.
 pub fn update_index(root: &Path, dir: &Path, threads: usize) -> io::Result<index::Updated> {
-    let mut ix = index::SearchIndex::open(dir)?;
-    ix.update(root, &files::under(root), threads)
+    match crate::contain::contain(|| update_locked(root, dir, &files::under(root), threads, true)) {
+        Ok(Ok(Some(u))) => Ok(u),
+        Ok(Ok(None)) => Err(io::Error::new(
+            io::ErrorKind::WouldBlock,
+            "the index is being updated",
+        )),
+        Ok(Err(e)) => Err(e),
+        Err(panic) => {
+            if let Ok(Some(_lock)) = index_dir::lock(dir, false) {
+                index_dir::wipe(dir);
+            }
+            Err(io::Error::other(format!(
+                "the index was damaged ({panic}): thrown away, the next run builds it again"
+            )))
+        }
+    }
+}
+
+/// The update under the directory's lock; `None` when another ccv holds
+/// it and `wait` is false. A failed update (a full disk) leaves nothing
+/// behind: what was written is thrown away and searches read the files.
+fn update_locked(
+    root: &Path,
+    dir: &Path,
+    all: &[SearchFile],
+    threads: usize,
+    wait: bool,
+) -> io::Result<Option<index::Updated>> {
+    if let index_dir::Found::Foreign(why) = index_dir::inspect(dir) {
+        return Err(io::Error::new(io::ErrorKind::PermissionDenied, why));
+    }
+    index_dir::make(dir)?;
+    let Some(lock) = index_dir::lock(dir, wait)? else {
+        return Ok(None);
+    };
+    let mut ix = index::SearchIndex::open_for_update(dir, &lock)?;
+    match ix.update(root, all, threads) {
+        Ok(u) => Ok(Some(u)),
+        Err(e) if e.kind() == io::ErrorKind::WouldBlock => Ok(None),
+        Err(e) => {
+            drop(ix);
+            index_dir::wipe(dir);
+            Err(e)
+        }
+    }
 }
 
 fn scan_all(
@@ -168,6 +242,7 @@ fn scan_all(
         hits,
         via: Via::Scan,
         more,
+        note: None,
     })
 }
 
@@ -235,6 +310,7 @@ fn check_candidates(
         hits,
         via: Via::Index,
         more,
+        note: None,
     }
 }
 

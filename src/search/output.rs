@@ -104,11 +104,11 @@ pub fn run(a: &Args) -> i32 {
             return 2;
         }
     };
-    if found.via == Via::Scan
-        && !query.is_regex
-        && let Some(dir) = &search_opts.index
-    {
-        spawn_indexer(&a.root, dir);
+    if let Some(n) = &found.note {
+        eprintln!("ccv: search: {}", term_line(n));
+    }
+    if found.via == Via::Scan && !query.is_regex && search_opts.index.is_some() {
+        spawn_indexer(&a.root);
     }
     let by_path: HashMap<&Path, &SessionInfo> =
         sessions.iter().map(|s| (s.path.as_path(), s)).collect();
@@ -139,7 +139,7 @@ pub fn run(a: &Args) -> i32 {
 
 /// Builds the index in a process of its own, so that the next search is
 /// instant; a second one finds the index locked and leaves.
-fn spawn_indexer(root: &Path, dir: &Path) {
+fn spawn_indexer(root: &Path) {
     if std::env::var_os("CCV_NO_BACKGROUND_INDEX").is_some() {
         return;
     }
@@ -147,8 +147,6 @@ fn spawn_indexer(root: &Path, dir: &Path) {
         let _ = std::process::Command::new(exe)
             .arg("index")
             .arg("--quiet")
-            .arg("--index-dir")
-            .arg(dir)
             .arg(root)
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
@@ -158,8 +156,8 @@ fn spawn_indexer(root: &Path, dir: &Path) {
 }
 
 /// `ccv index`: builds or updates the index; exit 0, 1 on failure.
-pub fn run_index(root: &Path, dir: Option<PathBuf>, quiet: bool) -> i32 {
-    let Some(dir) = dir.or_else(super::index::default_dir) else {
+pub fn run_index(root: &Path, quiet: bool) -> i32 {
+    let Some(dir) = super::index::default_dir() else {
         eprintln!("ccv: index: no cache directory (set XDG_CACHE_HOME)");
         return 1;
     };
@@ -167,7 +165,10 @@ pub fn run_index(root: &Path, dir: Option<PathBuf>, quiet: bool) -> i32 {
     match super::update_index(root, &dir, Options::standard().threads) {
         Ok(u) => {
             if !quiet {
-                let size = super::index::SearchIndex::open(&dir).map_or(0, |i| i.disk_size());
+                let size = super::index::SearchIndex::open_existing(&dir)
+                    .ok()
+                    .flatten()
+                    .map_or(0, |i| i.disk_size());
                 println!(
                     "indexed {} files ({}) in {:.1}s, dropped {}; the index takes {} in {}",
                     u.files_read,
@@ -274,9 +275,7 @@ fn write_json(
     for h in &found.hits {
         let info = sessions.get(h.session.as_path());
         let chars = |b: usize| h.snippet.get(..b).map_or(0, |s| s.chars().count());
-        let obj = serde_json::json!({
-            "path": h.file,
-            "session_path": h.session,
+        let mut obj = serde_json::json!({
             "session_id": info.map(|s| s.session_id.clone()),
             "title": info.map(|s| s.title.clone()),
             "project": info.map(|s| s.project.clone()),
@@ -286,6 +285,10 @@ fn write_json(
             "snippet": h.snippet,
             "match": [chars(h.mark.start), chars(h.mark.end)],
         });
+        if let Some(o) = obj.as_object_mut() {
+            crate::json_out::path_fields(o, "path", &h.file);
+            crate::json_out::path_fields(o, "session_path", &h.session);
+        }
         crate::json_out::to_writer(&mut *out, &obj)?;
         out.write_all(b"\n")?;
     }

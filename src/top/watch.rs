@@ -23,8 +23,15 @@ pub fn project_of(p: &Path) -> String {
         .unwrap_or_default()
 }
 
+/// When a session file was last written; `None` for anything that is not
+/// a regular file (a FIFO, socket or directory named `*.jsonl` is not a
+/// session, and reading a FIFO would block).
 fn mtime_ms(p: &Path) -> Option<i64> {
-    let m = std::fs::metadata(p).ok()?.modified().ok()?;
+    let m = std::fs::metadata(p)
+        .ok()
+        .filter(|m| m.is_file())?
+        .modified()
+        .ok()?;
     Some(m.duration_since(UNIX_EPOCH).ok()?.as_millis() as i64)
 }
 
@@ -101,7 +108,7 @@ pub fn spawn(root: PathBuf, poll: bool, send: impl Fn(TopEvent) -> bool + Send +
                 let Some(session) = session_of(&root, &p) else {
                     continue;
                 };
-                let Some(mtime_ms) = mtime_ms(&p) else {
+                let (Some(mtime_ms), Some(_)) = (mtime_ms(&p), mtime_ms(&session)) else {
                     continue;
                 };
                 if !send(TopEvent::Candidate {

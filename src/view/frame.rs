@@ -244,6 +244,15 @@ fn status_line(s: &State, width: u16) -> Line<'static> {
                 Pending::CopyPart => {
                     " copy: c command/input  o output  p path  s session id  l FILE:LINE".to_owned()
                 }
+                Pending::ConfirmResume => format!(
+                    " the session's directory {} is gone: resume here, in the current directory? y/n",
+                    s.session
+                        .meta
+                        .cwd
+                        .as_deref()
+                        .map(crate::model::text::term_line)
+                        .unwrap_or_default()
+                ),
             };
             return Line::from(Span::raw(what));
         }
