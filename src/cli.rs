@@ -69,6 +69,10 @@ pub enum Command {
         /// credentials in URLs...) with [REDACTED:kind]; counts on stderr.
         #[arg(long)]
         redact: bool,
+        /// With --redact: list on stderr each replacement, by file, line
+        /// and kind (`ccv: redacted FILE:LINE kind`), to review.
+        #[arg(long, requires = "redact")]
+        report: bool,
         /// Session file, or - for stdin.
         path: PathBuf,
     },
@@ -216,6 +220,7 @@ pub fn main_with(viewing: &dyn Fn()) -> i32 {
             no_tools,
             no_subagents,
             redact,
+            report,
             path,
         }) => {
             let opts = Options {
@@ -225,7 +230,7 @@ pub fn main_with(viewing: &dyn Fn()) -> i32 {
                 no_subagents,
                 redact,
             };
-            run_export(&path, &opts)
+            run_export(&path, &opts, report)
         }
         Some(Command::List { json, root }) => run_list(root, json),
         Some(Command::Search {
@@ -483,8 +488,8 @@ fn print_instead(start: &crate::app::Start, top_minutes: u32) -> i32 {
         redact: false,
     };
     match start {
-        Start::Session(p) | Start::Project(p) => run_export(p, &opts),
-        Start::Stdin => run_export(Path::new("-"), &opts),
+        Start::Session(p) | Start::Project(p) => run_export(p, &opts, false),
+        Start::Stdin => run_export(Path::new("-"), &opts, false),
         Start::Top(root) => crate::top::print::run(root, i64::from(top_minutes) * 60_000),
         Start::Picker(root) => run_list(Some(root.clone()), false),
         Start::Demo => {
@@ -520,7 +525,7 @@ pub fn load_session(path: &Path) -> std::io::Result<Session> {
     crate::model::loader::load_with_subagents(path)
 }
 
-fn run_export(path: &Path, opts: &Options) -> i32 {
+fn run_export(path: &Path, opts: &Options, report: bool) -> i32 {
     // long texts are read back from the files as they are written out
     let summaries = opts.format == Format::Html;
     let session = match crate::model::loader::load_for_export(path, summaries) {
@@ -532,6 +537,7 @@ fn run_export(path: &Path, opts: &Options) -> i32 {
     };
     report_problems(&session);
     let _ = crate::redact::take_counts();
+    let _ = crate::redact::take_log();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let written = if opts.format == Format::Html {
@@ -548,6 +554,9 @@ fn run_export(path: &Path, opts: &Options) -> i32 {
         }
     };
     if opts.redact {
+        if report {
+            report_redactions(&session);
+        }
         eprintln!(
             "ccv: {}",
             crate::redact::describe(&crate::redact::take_counts())
@@ -564,6 +573,27 @@ fn run_export(path: &Path, opts: &Options) -> i32 {
     // cost a tenth of the export's time for nothing.
     std::mem::forget(session);
     code
+}
+
+/// `ccv: redacted PATH:LINE kind` on stderr, one per replacement, in the
+/// files' order (the title block's: `PATH (title) kind`).
+fn report_redactions(session: &Session) {
+    let mut log = crate::redact::take_log();
+    log.sort_by(|a, b| (a.source, a.line, &a.kind).cmp(&(b.source, b.line, &b.kind)));
+    let stderr = std::io::stderr();
+    let mut err = stderr.lock();
+    for r in &log {
+        let path = session
+            .sources
+            .get(r.source as usize)
+            .and_then(|s| s.path.as_deref())
+            .map_or_else(|| "-".to_owned(), term_path);
+        let place = match r.line {
+            0 => format!("{path} (title)"),
+            n => format!("{path}:{n}"),
+        };
+        let _ = writeln!(err, "ccv: redacted {place} {}", term_line(&r.kind));
+    }
 }
 
 /// `ccv: PATH:LINE: reason` on stderr, one per unreadable or repaired line.

@@ -22,7 +22,7 @@ fn writes_a_new_named_file_with_the_filtered_transcript() {
     let dir = tempfile::tempdir().unwrap();
     let s = session(None);
     let keep = |i: &Item| i.kind != Kind::Thinking;
-    let path = export_markdown_file(&s, &keep, Some(dir.path())).expect("export");
+    let path = export_markdown_file(&s, &keep, Some(dir.path()), false).expect("export");
     assert_eq!(path.parent(), Some(dir.path()));
     let name = path.file_name().unwrap().to_string_lossy().into_owned();
     assert!(
@@ -34,7 +34,7 @@ fn writes_a_new_named_file_with_the_filtered_transcript() {
         text,
         "# Fix the login bug\n\n- **Session:** s1\n- **Started:** 2025-01-01T10:00:00.000Z\n- **Last activity:** 2025-01-01T10:00:02.000Z\n\n## User\n\nFix the bug\n\n## Assistant\n\nDone.\n"
     );
-    let again = export_markdown_file(&s, &keep, Some(dir.path())).expect("second export");
+    let again = export_markdown_file(&s, &keep, Some(dir.path()), false).expect("second export");
     assert_ne!(again, path, "never overwrites");
 }
 
@@ -44,7 +44,7 @@ fn never_writes_in_the_sessions_directory() {
     let file = dir.path().join("s1.jsonl");
     std::fs::write(&file, SESSION).unwrap();
     let s = session(Some(file));
-    let path = export_markdown_file(&s, &|_| true, Some(dir.path())).expect("export");
+    let path = export_markdown_file(&s, &|_| true, Some(dir.path()), false).expect("export");
     assert!(
         !path.starts_with(dir.path().canonicalize().unwrap()) && !path.starts_with(dir.path()),
         "{}",

@@ -131,32 +131,20 @@ fn the_page_keeps_hostile_content_as_text() {
     assert!(page.contains("&lt;script&gt;alert(&#39;title&#39;)&lt;/script&gt; — ccv</title>"));
 }
 
-/// One line per kind, its secret, and where it sits: a prompt, a tool's
-/// input, a tool's output.
-const SECRETS: &[(&str, &str)] = &[
-    (
-        "anthropic",
-        "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcdefgh",
-    ),
-    (
-        "openai",
-        "sk-proj-abcdefghijABCDEFGHIJ0123456789abcdefghijABCDEFGHIJ0123",
-    ),
-    ("aws-access-key", "AKIAIOSFODNN7EXAMPLE"),
-    ("github", "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"),
-    ("gitlab", "glpat-abcdefghij0123456789"),
-    ("slack", "xoxb-1234567890-abcdefghijkl"),
-    ("stripe", "sk_live_abcdefghijklmnop1234"),
-    ("google", "AIzaSyA-abcdefghijklmnopqrstuvwxyz01234"),
-    (
-        "jwt",
-        "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
-    ),
-];
+/// Secrets of several providers, made when the test runs (see
+/// `common::planted`): each sits in a prompt, a tool's input or its output.
+fn secrets() -> Vec<(String, String)> {
+    planted().into_iter().map(|p| (p.what, p.secret)).collect()
+}
+
+fn planted() -> Vec<common::planted::Planted> {
+    common::planted::planted().into_iter().take(16).collect()
+}
 
 fn secret_session() -> ccv::model::Session {
     let mut lines = Vec::new();
-    for (i, (_, secret)) in SECRETS.iter().enumerate() {
+    for (i, p) in planted().iter().enumerate() {
+        let secret = &p.line;
         let where_ = i % 3;
         let id = format!("t{i}");
         match where_ {
@@ -183,7 +171,7 @@ fn secret_session() -> ccv::model::Session {
                 ));
                 lines.push(user_line(
                     &format!("r{i}"),
-                    json!([{"type": "tool_result", "tool_use_id": id, "content": format!("KEY={secret}\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\npassword=Sup3r$ecretValue!\npostgres://admin:hunter2secret@db/app\nAuthorization: Bearer abcdefghijklmnopqrstuvwxyz012345")}]),
+                    json!([{"type": "tool_result", "tool_use_id": id, "content": format!("KEY={secret}\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA{}\n-----END OPENSSH PRIVATE KEY-----\npassword=Sup3r$ecretValue!\npostgres://admin:hunter2secret@db/app\nAuthorization: Bearer {}", "Qm9yZW1hc3Rlcg".repeat(5), "Zq8xW2mN5vB7cR1tY4uI9oP3")}]),
                 ));
             }
         }
@@ -197,18 +185,19 @@ fn every_kind_is_redacted_in_every_export() {
     for format in [Format::Text, Format::Markdown, Format::Json, Format::Html] {
         let (plain, _) = export(&s, format, false);
         let (red, n) = export(&s, format, true);
-        for (kind, secret) in SECRETS {
+        for (kind, secret) in secrets() {
             assert!(
-                plain.contains(secret),
+                plain.contains(&secret),
                 "{format:?}: {kind} is not in the plain export"
             );
-            assert!(!red.contains(secret), "{format:?}: {kind} leaked");
-            assert!(
-                red.contains(&format!("[REDACTED:{kind}]")),
-                "{format:?}: no {kind} marker"
-            );
+            assert!(!red.contains(&secret), "{format:?}: {kind} leaked");
         }
-        for kind in ["private-key", "assignment", "url-credentials", "bearer"] {
+        for kind in [
+            "private-key",
+            "secret-assignment",
+            "url-credentials",
+            "auth-header",
+        ] {
             assert!(
                 red.contains(&format!("[REDACTED:{kind}]")),
                 "{format:?}: no {kind}"
@@ -250,8 +239,8 @@ fn copies_are_redacted_when_asked() {
         ..Options::default()
     };
     let copy = ccv::clipboard::copy_text(&s, &scope, Format::Text, &opts);
-    for (kind, secret) in SECRETS {
-        assert!(!copy.text.contains(secret), "{kind} leaked into a copy");
+    for (kind, secret) in secrets() {
+        assert!(!copy.text.contains(&secret), "{kind} leaked into a copy");
     }
     // in the viewer: `#` turns it on for copies, and says so
     let mut st = common::utc_state(secret_session());
@@ -260,8 +249,8 @@ fn copies_are_redacted_when_asked() {
     ccv::app::perform_action(&mut st, ccv::app::Action::CopyAll);
     match st.requests.pop() {
         Some(ccv::app::state::Request::Copy(t)) => {
-            assert!(!t.text.contains(SECRETS[0].1));
-            assert!(t.text.contains("[REDACTED:anthropic]"));
+            assert!(!t.text.contains(&secrets()[0].1));
+            assert!(t.text.contains("[REDACTED:"));
         }
         other => panic!("{other:?}"),
     }
@@ -287,8 +276,8 @@ fn screen_redaction_reads_lines_through_the_redactor() {
     let s = secret_session();
     ccv::redact::set_screen(false);
     let (text, _) = export(&s, Format::Text, false);
-    for (kind, secret) in SECRETS {
-        assert!(!text.contains(secret), "{kind} on screen");
+    for (kind, secret) in secrets() {
+        assert!(!text.contains(&secret), "{kind} on screen");
     }
 }
 
@@ -334,7 +323,12 @@ fn a_redacted_corpus_export_changes_only_the_counted_spans() {
 fn the_cli_says_what_it_redacted_and_the_page_opens_in_a_browser() {
     let home = tempfile::tempdir().expect("tempdir");
     let file = home.path().join("s.jsonl");
-    let line = user_line("u1", json!(format!("deploy with {}", SECRETS[3].1)));
+    let gh = common::planted::planted()
+        .into_iter()
+        .find(|p| p.what == "github pat")
+        .expect("a github token")
+        .secret;
+    let line = user_line("u1", json!(format!("deploy with {gh}")));
     std::fs::write(&file, format!("{line}\n")).expect("write");
     let out = common::ccv_at(home.path())
         .args(["export", "--redact", "--format", "html"])
@@ -343,10 +337,10 @@ fn the_cli_says_what_it_redacted_and_the_page_opens_in_a_browser() {
         .expect("run ccv");
     assert!(out.status.success());
     let page = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(page.contains("[REDACTED:github]") && !page.contains(SECRETS[3].1));
+    assert!(page.contains("[REDACTED:github-token]") && !page.contains(&gh));
     let err = String::from_utf8_lossy(&out.stderr);
     // the page names it twice: the title (the first prompt) and the prompt
-    assert!(err.contains("2 redacted: 2 github"), "{err}");
+    assert!(err.contains("2 redacted: 2 github-token"), "{err}");
     // a headless Chromium, where there is one, draws it
     let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
         .into_iter()

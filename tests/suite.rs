@@ -77,6 +77,7 @@ mod pairing;
 mod parallel_load;
 mod picker_ui;
 mod reach_line;
+mod redaction;
 mod safe_writes;
 mod search_cli;
 mod share;

@@ -55,7 +55,7 @@ fn write_to(state: &State, format: Format, out: &mut dyn Write) -> io::Result<us
         &opts,
     );
     if format == Format::Markdown {
-        out.write_all(crate::export::markdown_title_block(session).as_bytes())?;
+        out.write_all(crate::export::title_block(session, opts.redact).as_bytes())?;
     }
     out.write_all(text.text.as_bytes())?;
     Ok(text.rows)

@@ -770,13 +770,20 @@ impl Viewer {
                     let filters = self.state.filters;
                     let keep = move |i: &crate::model::Item| filters.keeps(i);
                     let dir = self.state.settings.export_dir.clone();
+                    let redact = self.state.settings.redact.copies();
+                    let _ = crate::redact::take_counts();
                     let r = crate::clipboard::export_markdown_file(
                         &self.state.session,
                         &keep,
                         dir.as_deref(),
+                        redact,
                     );
+                    let said = crate::redact::describe(&crate::redact::take_counts());
                     self.state.message = Some(match r {
-                        Ok(p) => format!("Wrote {}", p.display()),
+                        Ok(p) if redact => {
+                            format!("Wrote {} ({said})", crate::model::text::term_path(&p))
+                        }
+                        Ok(p) => format!("Wrote {}", crate::model::text::term_path(&p)),
                         Err(e) => format!("Export failed: {e}"),
                     });
                 }

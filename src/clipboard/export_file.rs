@@ -17,7 +17,8 @@ pub fn exports_dir() -> Option<PathBuf> {
 }
 
 /// Writes the transcript (items `keep` accepts) as markdown to a new file
-/// (mode 0600) named after the session's title or id and the time, in `dir`
+/// (mode 0600; secrets replaced when `redact`, in the name too) named
+/// after the session's title or id and the time, in `dir`
 /// (default: [`exports_dir`], created 0700) or, if that cannot be written
 /// or is where the session's files live, the temp dir. Never opens an
 /// existing file.
@@ -25,9 +26,11 @@ pub fn export_markdown_file(
     session: &Session,
     keep: &dyn Fn(&Item) -> bool,
     dir: Option<&Path>,
+    redact: bool,
 ) -> io::Result<PathBuf> {
     let opts = Options {
         format: Format::Markdown,
+        redact,
         ..Options::default()
     };
     let body = copy_text(
@@ -36,9 +39,16 @@ pub fn export_markdown_file(
         Format::Markdown,
         &opts,
     );
-    let title = session
-        .title()
-        .map(|t| sanitize(t).split_whitespace().collect::<Vec<_>>().join(" "));
+    // the file's name carries no secret the page would not
+    let title = session.title().map(|t| {
+        let t = sanitize(t).split_whitespace().collect::<Vec<_>>().join(" ");
+        if redact {
+            crate::redact::set_row(None);
+            crate::redact::active().redact(&t).into_owned()
+        } else {
+            t
+        }
+    });
     let id = session_id(session);
     let name = match (&title, &id) {
         (Some(t), _) if !slug(t, 40).is_empty() => slug(t, 40),
@@ -46,7 +56,7 @@ pub fn export_markdown_file(
         _ => "session".to_owned(),
     };
     let stem = format!("ccv-{name}-{}", timestamp());
-    let mut content = crate::export::markdown_title_block(session);
+    let mut content = crate::export::title_block(session, redact);
     content.push_str(&body.text);
 
     let first = match dir {

@@ -52,6 +52,14 @@ impl<'a> Row<'a> {
         }
     }
 
+    /// The file and line the row was read from.
+    pub fn place(&self) -> (u16, u32) {
+        match self {
+            Row::Item(i) => (i.source, i.line),
+            Row::Result(_, _, r) => (r.source, r.line),
+        }
+    }
+
     /// `User`, `Tool Call`, `Tool Error`...
     pub fn label(&self) -> &'static str {
         self.labelled().name
@@ -293,17 +301,10 @@ pub fn export(session: &Session, opts: &Options, out: &mut dyn Write) -> io::Res
     let mut err = Ok(());
     let mut first = true;
     if opts.format == Format::Markdown {
-        let title = markdown_title_block(session);
-        let title = if opts.redact {
-            crate::redact::active().redact(&title).into_owned()
-        } else {
-            title
-        };
-        out.write_all(title.as_bytes())?;
+        out.write_all(title_block(session, opts.redact).as_bytes())?;
     }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    // redaction counts what it replaces per thread: it writes on this one
-    if cores < 2 || opts.redact {
+    if cores < 2 {
         visit_session(session, opts, &mut |row, agent| {
             if err.is_ok() {
                 err = write_row_redacted(session, row, agent, opts.format, first, opts.redact, out);
@@ -331,16 +332,19 @@ pub fn write_row_redacted(
     if !redact {
         return write_row(session, row, agent, format, first, out);
     }
+    crate::redact::set_row(Some(row.place()));
+    if format == Format::Json {
+        // each string of the row redacted as it is, before it is encoded
+        let mut reader = session.take_reader();
+        let mut buf = Vec::new();
+        push_json_redacted(session, &mut reader, row, agent, &mut buf);
+        session.put_reader(reader);
+        return out.write_all(&buf);
+    }
     let mut buf = Vec::new();
     write_row(session, row, agent, format, first, &mut buf)?;
     let text = String::from_utf8_lossy(&buf);
-    let r = crate::redact::active();
-    let red = if format == Format::Json {
-        r.redact_json(&text)
-    } else {
-        r.redact(&text)
-    };
-    out.write_all(red.as_bytes())
+    out.write_all(crate::redact::active().redact(&text).as_bytes())
 }
 
 pub fn write_row(
@@ -428,6 +432,18 @@ fn write_markdown(
 
 /// The head of a markdown export: the session's title as the one `#`
 /// heading, then what identifies it.
+/// [`markdown_title_block`], its secrets replaced when `redact` (a title
+/// or a directory can hold one as well as any row).
+pub fn title_block(session: &Session, redact: bool) -> String {
+    let block = markdown_title_block(session);
+    if !redact {
+        return block;
+    }
+    // line 0: the title block, which no line of the file is
+    crate::redact::set_row(Some((0, 0)));
+    crate::redact::active().redact(&block).into_owned()
+}
+
 pub fn markdown_title_block(session: &Session) -> String {
     let clean = |s: &str| sanitize(s).split_whitespace().collect::<Vec<_>>().join(" ");
     let m = &session.meta;
@@ -595,6 +611,54 @@ fn push_json(
     let mut j = json_row(session, input.as_deref(), row, agent, None);
     j.text = &text;
     out.reserve(j.text.len() + 256);
+    j.write(out);
+}
+
+/// [`push_json`] with every string that comes from the session redacted:
+/// the text, the call's input (its values and keys, and the value of a
+/// key that names a secret), the agent's name.
+pub(super) fn push_json_redacted(
+    session: &Session,
+    reader: &mut LineReader,
+    row: Row<'_>,
+    agent: Option<&str>,
+    out: &mut Vec<u8>,
+) {
+    let r = crate::redact::active();
+    let (source, text) = json_text_of(row);
+    // a short text no rule would search is copied as it is written
+    // a text is redacted where it is written when it can be: neither
+    // decoded nor encoded again
+    let written = text.and_then(|t| session.written_json(reader, source, t));
+    let agent = agent.map(|a| r.redact(a));
+    if let Some(w) = written.and_then(|w| r.redact_json_string(w)) {
+        return json_row(session, None, row, agent.as_deref(), Some(&w)).write(out);
+    }
+    let input = match row {
+        Row::Item(
+            i @ Item {
+                detail: Detail::Call(c),
+                ..
+            },
+        ) => Some(session.text_back_in(reader, (i.source, i.line), &c.input)),
+        _ => None,
+    };
+    // a call's input is redacted once, as JSON; its text is made of that
+    let input = input.map(|i| r.redact_json(&i).into_owned());
+    let text = match (text, &input) {
+        (Some(t), _) => {
+            let t = session.text_back_in(reader, (source, row_line(row)), t);
+            std::borrow::Cow::Owned(r.redact(&t).into_owned())
+        }
+        (None, Some(input)) => {
+            let t = pretty_json(input);
+            crate::redact::count_markers(&t);
+            std::borrow::Cow::Owned(t)
+        }
+        (None, None) => std::borrow::Cow::Owned(r.redact(&row.text(session)).into_owned()),
+    };
+    let mut j = json_row(session, input.as_deref(), row, agent.as_deref(), None);
+    j.text = &text;
     j.write(out);
 }
 

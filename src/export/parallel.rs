@@ -5,7 +5,10 @@
 //! not once every row is known (walking a 1 GB session took 27 ms with one
 //! core idle).
 
-use super::{Format, Options, Row, push_json, visit_session, write_row};
+use super::{
+    Format, Options, Row, push_json, push_json_redacted, visit_session, write_row,
+    write_row_redacted,
+};
 use crate::model::session::Session;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -33,8 +36,32 @@ pub(super) fn write_session(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let format = opts.format;
+    // what each thread replaced, gathered for this thread's counts
+    let redacted = Mutex::new((crate::redact::Counts::new(), Vec::new()));
     let render = |k: usize, rows: &Rows<'_>, buf: &mut Vec<u8>| -> io::Result<()> {
         buf.clear();
+        if opts.redact {
+            if format == Format::Json {
+                let mut reader = session.take_reader();
+                for (row, agent) in rows {
+                    crate::redact::set_row(Some(row.place()));
+                    push_json_redacted(session, &mut reader, *row, *agent, buf);
+                }
+                session.put_reader(reader);
+            } else {
+                for (i, (row, agent)) in rows.iter().enumerate() {
+                    let first = k * WINDOW + i == 0;
+                    write_row_redacted(session, *row, *agent, format, first, true, buf)?;
+                }
+            }
+            let (counts, log) = (crate::redact::take_counts(), crate::redact::take_log());
+            let mut r = redacted.lock().unwrap_or_else(PoisonError::into_inner);
+            for (kind, n) in counts {
+                *r.0.entry(kind).or_default() += n;
+            }
+            r.1.extend(log);
+            return Ok(());
+        }
         if format == Format::Json {
             let mut reader = session.take_reader();
             for (row, agent) in rows {
@@ -104,7 +131,12 @@ pub(super) fn write_session(
             w.write_next();
         }
         w.err
-    })
+    })?;
+    let (counts, log) = redacted
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner);
+    crate::redact::add(counts, log);
+    Ok(())
 }
 
 /// The windows in flight, written out in order as they come back.

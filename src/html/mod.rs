@@ -129,6 +129,7 @@ impl Page<'_> {
     }
 
     fn head(&mut self) {
+        crate::redact::set_row(Some((0, 0)));
         let s = self.session;
         let m = &s.meta;
         let title = s
@@ -303,6 +304,7 @@ impl Page<'_> {
     }
 
     fn item(&mut self, item: &Item, depth: u8) {
+        crate::redact::set_row(Some((item.source, item.line)));
         let l = label::of_item(item);
         let class = tone_class(l.tone);
         let time = self.time(item);
@@ -422,6 +424,7 @@ impl Page<'_> {
     }
 
     fn result(&mut self, r: &ToolResult) {
+        crate::redact::set_row(Some((r.source, r.line)));
         let class = if r.is_error && !r.rejected() {
             "result error"
         } else {

@@ -5,6 +5,8 @@
 
 use std::path::PathBuf;
 
+pub mod planted;
+
 /// `tests/fixtures/kinds.jsonl`: one line of every entry and block kind.
 pub const KINDS: &[u8] = include_bytes!("../fixtures/kinds.jsonl");
 

@@ -1,0 +1,379 @@
+//! Whether what a rule matched is a secret or a program's own text:
+//! `token = next_token()`, `password: user.password`, `secret:
+//! Uint8Array`, `PWD=/home/bob`, `API_KEY=$API_KEY` and `your-api-key`
+//! are not secrets; `DB_PASSWORD=hunter2`, `"password": "letmein"` are.
+
+/// Shannon entropy in bits per byte.
+pub fn entropy(v: &[u8]) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    let mut freq = [0u32; 256];
+    for &b in v {
+        freq[b as usize] += 1;
+    }
+    let n = v.len() as f64;
+    freq.iter()
+        .filter(|&&c| c > 0)
+        .map(|&c| {
+            let p = f64::from(c) / n;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+/// A generated value: letters and digits mixed, 4 bits a byte or more,
+/// and not a path.
+pub fn high_entropy(v: &[u8]) -> bool {
+    let has_digit = v.iter().any(u8::is_ascii_digit);
+    let has_alpha = v.iter().any(u8::is_ascii_alphabetic);
+    has_digit && has_alpha && !is_path(v) && !contains(v, b"..") && entropy(v) >= 4.0
+}
+
+fn contains(h: &[u8], n: &[u8]) -> bool {
+    memchr::memmem::find(h, n).is_some()
+}
+
+/// `/usr/local/lib`, `./src`, `~/x`, `C:\x`, a URL: where something is.
+pub fn is_path(v: &[u8]) -> bool {
+    v.starts_with(b"/")
+        || v.starts_with(b"./")
+        || v.starts_with(b"../")
+        || v.starts_with(b"~/")
+        || (v.len() > 2 && v[1] == b':' && (v[2] == b'\\' || v[2] == b'/'))
+        || contains(v, b"://")
+}
+
+/// What docs, tests and templates write in place of a secret.
+fn stand_in(v: &[u8]) -> bool {
+    let lower = v.to_ascii_lowercase();
+    const WORDS: &[&[u8]] = &[
+        b"your",
+        b"example",
+        b"sample",
+        b"dummy",
+        b"fake",
+        b"placeholder",
+        b"changeme",
+        b"change_me",
+        b"redacted",
+        b"invalid",
+        b"xxxx",
+        b"****",
+        b"...",
+        b"<",
+        b"{{",
+        b"${",
+        b"#{",
+        b"%(",
+        b"secret_here",
+        b"goes_here",
+        b"here>",
+        b"insert",
+        b"replace",
+        b"todo",
+        b"development",
+        b"localhost",
+    ];
+    // a value named after what it stands for: `phc_development_key`,
+    // `my-api-token`, `db_password`
+    let named = [&b"key"[..], b"token", b"secret", b"password"]
+        .iter()
+        .any(|w| {
+            lower.ends_with(w)
+                && lower.len() > w.len()
+                && matches!(lower[lower.len() - w.len() - 1], b'_' | b'-')
+        });
+    named
+        || WORDS.iter().any(|w| contains(&lower, w))
+        || v.iter()
+            .all(|&c| matches!(c, b'*' | b'x' | b'X' | b'.' | b'-' | b'_' | b'#'))
+}
+
+/// A reference to a value kept elsewhere: `$X`, `%X%`, `@X`, `env.X`.
+fn variable(v: &[u8]) -> bool {
+    v.starts_with(b"$")
+        || v.starts_with(b"%")
+        || v.starts_with(b"@")
+        || v.starts_with(b"&")
+        || contains(v, b"process.env")
+        || contains(v, b"os.environ")
+        || contains(v, b"getenv")
+        || contains(v, b"env(")
+        || contains(v, b"secrets.")
+}
+
+/// Words that are types, keywords or settings, not values.
+fn word_of_code(v: &[u8]) -> bool {
+    const WORDS: &[&str] = &[
+        "true",
+        "false",
+        "null",
+        "nil",
+        "none",
+        "undefined",
+        "yes",
+        "no",
+        "on",
+        "off",
+        "required",
+        "optional",
+        "string",
+        "str",
+        "int",
+        "bool",
+        "boolean",
+        "number",
+        "bytes",
+        "any",
+        "object",
+        "void",
+        "never",
+        "unknown",
+        "text",
+        "varchar",
+        "char",
+        "blob",
+        "hidden",
+        "password",
+        "secret",
+        "token",
+        "default",
+        "empty",
+        "env",
+        "self",
+        "this",
+        "value",
+        "auto",
+        "set",
+        "unset",
+        "new",
+        "enabled",
+        "disabled",
+        "await",
+        "async",
+        "return",
+        "yield",
+        "function",
+        "lambda",
+        "typeof",
+        "require",
+        "import",
+        "from",
+        "const",
+        "let",
+        "var",
+        "def",
+        "fn",
+        "match",
+        "if",
+        "else",
+        "for",
+        "while",
+        "in",
+        "of",
+        "is",
+        "not",
+        "and",
+        "or",
+        "static",
+        "final",
+        "public",
+        "private",
+        "readonly",
+    ];
+    let lower = String::from_utf8_lossy(v).to_ascii_lowercase();
+    let lower = lower.trim_end_matches([',', ';', ':', ')']);
+    WORDS.contains(&lower)
+}
+
+/// A flag's, header's or URL's value: a secret unless it is a variable, a
+/// stand-in or empty.
+pub fn is_value(v: &[u8]) -> bool {
+    v.len() >= 3 && !variable(v) && !stand_in(v) && !word_of_code(v)
+}
+
+/// Whether a key or name ends in a secret word (`DB_PASSWORD`,
+/// `clientSecret`, `api_key`).
+pub fn names_a_secret(name: &[u8]) -> bool {
+    const ENDS: &[&str] = &[
+        "password",
+        "passwords",
+        "passwd",
+        "passphrase",
+        "pwd",
+        "secret",
+        "secrets",
+        "secretkey",
+        "secret_key",
+        "secret-key",
+        "token",
+        "apikey",
+        "api_key",
+        "api-key",
+        "accesskey",
+        "access_key",
+        "access-key",
+        "privatekey",
+        "private_key",
+        "private-key",
+        "authkey",
+        "auth_key",
+        "signingkey",
+        "signing_key",
+        "encryptionkey",
+        "encryption_key",
+        "credential",
+        "credentials",
+        "clientsecret",
+        "client_secret",
+        "client-secret",
+        "auth",
+    ];
+    let lower = String::from_utf8_lossy(name).to_ascii_lowercase();
+    let lower = lower.trim_matches(|c| c == '"' || c == '\'');
+    ENDS.iter().any(|e| lower.ends_with(e))
+}
+
+fn password_like(name: &[u8]) -> bool {
+    let lower = name.to_ascii_lowercase();
+    [&b"pass"[..], b"pwd", b"secret", b"pin"]
+        .iter()
+        .any(|w| contains(&lower, w))
+}
+
+fn upper_name(name: &[u8]) -> bool {
+    name.iter().any(u8::is_ascii_uppercase) && !name.iter().any(u8::is_ascii_lowercase)
+}
+
+/// `user.password`, `self.token`, `obj.key_id`: a field of something.
+fn dotted(v: &[u8]) -> bool {
+    v.contains(&b'.')
+        && v.iter()
+            .all(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.')
+        && v.first()
+            .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+        && !v.ends_with(b".")
+}
+
+/// `authToken`, `next_token`, `SecretString`, `Uint8Array`: a name a
+/// program gives, not a value.
+fn identifier(v: &[u8]) -> bool {
+    let word = v.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_')
+        && v.first()
+            .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_');
+    if !word {
+        return false;
+    }
+    let lowers = v.iter().filter(|c| c.is_ascii_lowercase()).count();
+    let uppers = v.iter().filter(|c| c.is_ascii_uppercase()).count();
+    let digits = v.iter().filter(|c| c.is_ascii_digit()).count();
+    // snake_case without digits
+    let snake = uppers == 0 && digits == 0;
+    // camelCase / PascalCase words: few capitals, each starting a word of
+    // lower-case letters, digits rare
+    let camel = uppers > 0
+        && lowers >= 2 * uppers
+        && digits <= 2
+        && v.windows(2)
+            .all(|w| !(w[0].is_ascii_uppercase() && w[1].is_ascii_uppercase()));
+    snake || camel
+}
+
+fn is_version(v: &[u8]) -> bool {
+    let v = v
+        .strip_prefix(b"^")
+        .or_else(|| v.strip_prefix(b"~"))
+        .or_else(|| v.strip_prefix(b">="))
+        .or_else(|| v.strip_prefix(b"<="))
+        .or_else(|| v.strip_prefix(b"v"))
+        .unwrap_or(v);
+    !v.is_empty()
+        && v[0].is_ascii_digit()
+        && v.contains(&b'.')
+        && v.iter()
+            .all(|&c| c.is_ascii_digit() || matches!(c, b'.' | b'-' | b'x' | b'*'))
+}
+
+/// `NAME = value` (or `"name": "value"`), NAME ending in a secret word:
+/// whether `value` is a secret. `quoted`: the value was in quotes (a
+/// string, not code); `next`: the byte after it.
+pub fn is_assigned_secret(name: &[u8], v: &[u8], quoted: bool, next: Option<u8>) -> bool {
+    let v = v.trim_ascii();
+    if v.len() < 3 || variable(v) || stand_in(v) || word_of_code(v) || is_path(v) {
+        return false;
+    }
+    // a call, a type in a parameter list, a generic: code
+    if matches!(next, Some(b'(' | b'<'))
+        || v.contains(&b'(')
+        || (matches!(next, Some(b')' | b'>' | b'[' | b'|' | b',' | b'='))
+            && identifier(v)
+            && !quoted)
+    {
+        return false;
+    }
+    // `password: password`, `token: token`
+    let name_lower = name.to_ascii_lowercase();
+    if name_lower.ends_with(&v.to_ascii_lowercase()) {
+        return false;
+    }
+    // a version (`^10.1.1`, `>=2.0`, `v1.2.3`): a package's, not a secret
+    if is_version(v) {
+        return false;
+    }
+    // no letter at all (`4096`, `0:50`): a number, unless it is a password
+    if !v.iter().any(u8::is_ascii_alphabetic) {
+        return password_like(name) && v.len() >= 4 && v.iter().all(u8::is_ascii_digit);
+    }
+    if quoted || upper_name(name) {
+        return !(identifier(v) && !quoted && !password_like(name));
+    }
+    if dotted(v) || identifier(v) && !password_like(name) {
+        return false;
+    }
+    if password_like(name) {
+        // `password: letmein`: a word is a password here; a variable in
+        // camelCase (`hashedPassword`) is not
+        let camel = v.iter().any(u8::is_ascii_uppercase) && identifier(v);
+        return !camel;
+    }
+    // `token: abc123def456`, `api_key: 9f8e…`: a generated value
+    v.len() >= 8 && v.iter().any(u8::is_ascii_digit) && v.iter().any(u8::is_ascii_alphabetic)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn secret(name: &str, v: &str, quoted: bool, next: Option<u8>) -> bool {
+        is_assigned_secret(name.as_bytes(), v.as_bytes(), quoted, next)
+    }
+
+    #[test]
+    fn values_of_secret_names() {
+        assert!(secret("DB_PASSWORD", "hunter2", false, None));
+        assert!(secret("POSTGRES_PASSWORD", "s3cr3t!", false, None));
+        assert!(secret("password", "letmein", true, None));
+        assert!(secret("password", "correcthorse", false, None));
+        assert!(secret("JWT_SECRET", "my-jwt-secret-value", false, None));
+        assert!(secret("ADMIN_TOKEN", "t0k3n-abc", false, None));
+        assert!(secret("token", "abc123def456", false, None));
+        assert!(secret("PGPASSWORD", "123456", false, None));
+    }
+
+    #[test]
+    fn code_and_stand_ins_are_not_secrets() {
+        assert!(!secret("token", "next_token", false, Some(b'(')));
+        assert!(!secret("password", "user.password", false, Some(b',')));
+        assert!(!secret("secret", "Uint8Array", false, Some(b')')));
+        assert!(!secret("password", "hashedPassword", false, None));
+        assert!(!secret("API_KEY", "$API_KEY", false, None));
+        assert!(!secret("API_KEY", "your-api-key-here", true, None));
+        assert!(!secret("PWD", "/home/bob/src", false, None));
+        assert!(!secret("password", "password", true, None));
+        assert!(!secret("token", "string", false, None));
+        assert!(!secret("max_tokens", "4096", false, None));
+        assert!(!secret("password", "****", true, None));
+        assert!(!secret("token", "authToken", false, None));
+    }
+}

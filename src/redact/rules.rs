@@ -1,0 +1,544 @@
+//! The rules: gitleaks' (its provider rules and their allowlists, read
+//! from `assets/secret-rules.toml`) and ccv's own for the shapes secrets
+//! take in a coding session that a scanner of source files does not
+//! look for (an env name that ends in a secret word, a Read tool's line,
+//! CLI flags, headers, JSON keys), and the config's `[redact]` patterns.
+//!
+//! Every regex is read in ASCII mode (`\w`, `\s`, `\b` and `(?i)` as in
+//! Go's RE2, for which gitleaks writes them) and compiled the first time
+//! its keywords occur in a text.
+
+use regex::bytes::{Regex, RegexBuilder};
+use serde::Deserialize;
+use std::sync::OnceLock;
+
+const GITLEAKS: &str = include_str!("../../assets/secret-rules.toml");
+
+/// What a match must also be, beyond its pattern (ccv's rules).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Check {
+    /// gitleaks' own tests (entropy, allowlists) only.
+    Plain,
+    /// `NAME = value` where NAME ends in a secret word: a value, not code.
+    Assignment,
+    /// A flag's or a header's value: not a placeholder or a variable.
+    Value,
+    /// An env line of an unknown name: a generated value (entropy).
+    Entropy,
+}
+
+/// Where an allowlist's regexes look.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Target {
+    Secret,
+    Match,
+    Line,
+}
+
+pub struct Allow {
+    target: Target,
+    regexes: Vec<Regex>,
+    stopwords: Vec<String>,
+    /// `AND`: every part given must hold (a part about paths never does).
+    all: bool,
+    has_paths: bool,
+}
+
+impl Allow {
+    /// Whether this allowlist lets the hit stand as no secret.
+    pub fn allows(&self, secret: &[u8], matched: &[u8], line: &[u8]) -> bool {
+        let hay = match self.target {
+            Target::Secret => secret,
+            Target::Match => matched,
+            Target::Line => line,
+        };
+        let by_regex = !self.regexes.is_empty() && self.regexes.iter().any(|r| r.is_match(hay));
+        let lower = secret.to_ascii_lowercase();
+        let by_word = !self.stopwords.is_empty()
+            && self
+                .stopwords
+                .iter()
+                .any(|w| memchr::memmem::find(&lower, w.as_bytes()).is_some());
+        if self.all {
+            // paths cannot be tested here: such a condition never holds
+            !self.has_paths
+                && (self.regexes.is_empty() || by_regex)
+                && (self.stopwords.is_empty() || by_word)
+        } else {
+            by_regex || by_word
+        }
+    }
+}
+
+pub struct Rule {
+    pub kind: String,
+    pattern: String,
+    compiled: OnceLock<Option<Regex>>,
+    /// `None`: the first group that took part (gitleaks' rule), else the
+    /// whole match.
+    pub group: Option<usize>,
+    pub entropy: Option<f64>,
+    /// Lower-case words one of which the text must hold for the rule to
+    /// run; empty: it always runs.
+    pub keywords: Vec<String>,
+    pub allow: Vec<Allow>,
+    /// Its pattern reaches over line ends: it runs on the whole text.
+    pub multiline: bool,
+    pub check: Check,
+    /// A quick test of a keyword's place (text, where the keyword is)
+    /// before the line is searched: for a keyword as common as `=`.
+    pub gate: Option<fn(&[u8], usize) -> bool>,
+    /// How far before and after a keyword a match can reach: the rule
+    /// searches that stretch of the line, not all of it (a `NAME = value`
+    /// rule on a 1 MB line of JSON).
+    pub window: Option<(usize, usize)>,
+}
+
+impl Rule {
+    fn new(kind: &str, pattern: &str, keywords: &[&str], check: Check) -> Rule {
+        Rule {
+            kind: kind.to_owned(),
+            pattern: pattern.to_owned(),
+            compiled: OnceLock::new(),
+            group: None,
+            entropy: None,
+            keywords: keywords.iter().map(|k| k.to_ascii_lowercase()).collect(),
+            allow: Vec::new(),
+            multiline: reaches_over_lines(pattern),
+            check,
+            gate: None,
+            window: None,
+        }
+    }
+
+    /// The compiled pattern; `None` when it does not compile.
+    pub fn regex(&self) -> Option<&Regex> {
+        self.compiled
+            .get_or_init(|| compile(&self.pattern).ok())
+            .as_ref()
+    }
+}
+
+fn compile(pattern: &str) -> Result<Regex, regex::Error> {
+    RegexBuilder::new(pattern)
+        .unicode(false)
+        .size_limit(8 << 20)
+        .dfa_size_limit(4 << 20)
+        .build()
+}
+
+/// Whether a pattern is meant to match over line ends (a private key's
+/// block, a curl command continued with `\`): then it runs on the whole
+/// text, not line by line. (`\s` in a name-value pattern could take a
+/// line end too; such a pair split over two lines is not looked for.)
+fn reaches_over_lines(p: &str) -> bool {
+    p.contains(r"\s\S") || p.contains(r"\S\s") || p.contains(r"[\r\n]") || p.contains("(?s")
+}
+
+#[derive(Deserialize)]
+struct File {
+    allowlist: Option<AllowDef>,
+    #[serde(default)]
+    rules: Vec<RuleDef>,
+}
+
+#[derive(Deserialize)]
+struct RuleDef {
+    id: String,
+    regex: Option<String>,
+    #[serde(rename = "secretGroup")]
+    secret_group: Option<usize>,
+    entropy: Option<f64>,
+    #[serde(default)]
+    keywords: Vec<String>,
+    path: Option<String>,
+    #[serde(default)]
+    allowlists: Vec<AllowDef>,
+}
+
+#[derive(Deserialize, Default)]
+struct AllowDef {
+    condition: Option<String>,
+    #[serde(rename = "regexTarget")]
+    regex_target: Option<String>,
+    #[serde(default)]
+    regexes: Vec<String>,
+    #[serde(default)]
+    stopwords: Vec<String>,
+    #[serde(default)]
+    paths: Vec<String>,
+}
+
+fn allow_of(d: AllowDef) -> Allow {
+    Allow {
+        target: match d.regex_target.as_deref() {
+            Some("match") => Target::Match,
+            Some("line") => Target::Line,
+            _ => Target::Secret,
+        },
+        regexes: d.regexes.iter().filter_map(|r| compile(r).ok()).collect(),
+        stopwords: d.stopwords.iter().map(|w| w.to_ascii_lowercase()).collect(),
+        all: d.condition.as_deref() == Some("AND"),
+        has_paths: !d.paths.is_empty(),
+    }
+}
+
+/// Every rule, most specific first (an overlap takes the first one's
+/// kind), and the allowlist that holds for all of them.
+pub struct RuleSet {
+    pub rules: Vec<Rule>,
+    pub global: Vec<Allow>,
+    /// The gitleaks rules that could not be used here, and why.
+    pub skipped: Vec<(String, String)>,
+}
+
+/// Secret words a name may end in (`DB_PASSWORD`, `JWT_SECRET`,
+/// `DJANGO_SECRET_KEY`, `ADMIN_TOKEN`, `PGPASSWORD`).
+const NAME_WORDS: &str = r"(?:passwords?|passwd|passphrase|pwd|secrets?|secret[_.-]?key|tokens?|api[_.-]?keys?|access[_.-]?keys?|private[_.-]?key|auth[_.-]?keys?|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|client[_.-]?secret|credentials?|auth)";
+
+/// ccv's rules, before gitleaks' generic one.
+fn own_rules() -> Vec<Rule> {
+    let assignment = format!(
+        // a name ending in a secret word, an assignment (env, YAML, TOML,
+        // JSON, code), a value quoted or bare
+        // (quotes may come escaped: `\"` in a JSON string shown as text)
+        r#"(?i)(?:^|[^A-Za-z0-9_.-])((?:[A-Za-z0-9_.-]*?){NAME_WORDS})\\?["']?[ \t]*(?::=|=>|=|:)[ \t]*(?:\\?"([^"\\\r\n]{{1,400}})\\?"|\\?'([^'\\\r\n]{{1,400}})\\?'|`([^`\r\n]{{1,400}})`|([^\s"'`,;&|<>(){{}}\[\]\\]{{1,400}}))"#
+    );
+    let name_keywords = [
+        "password",
+        "passwd",
+        "passphrase",
+        "pwd",
+        "secret",
+        "token",
+        "api",
+        "key",
+        "credential",
+        "auth",
+    ];
+    let mut rules = vec![
+        Rule::new(
+            "anthropic-api-key",
+            r"\bsk-ant-[a-z0-9]{2,8}-[A-Za-z0-9_-]{20,}",
+            &["sk-ant-"],
+            Check::Plain,
+        ),
+        Rule::new(
+            "openai-api-key",
+            r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}|\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}",
+            &["sk-proj-", "sk-svcacct-", "sk-admin-", "t3blbkfj"],
+            Check::Plain,
+        ),
+        Rule::new(
+            "aws-secret-key",
+            r#"(?i)aws_?secret_?(?:access_?)?key(?:_id)?["']?\s*[:=]\s*["']?([A-Za-z0-9/+]{40})\b"#,
+            &["aws"],
+            Check::Plain,
+        ),
+        Rule::new(
+            "github-token",
+            r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{60,})\b",
+            &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
+            Check::Plain,
+        ),
+        Rule::new(
+            "stripe-key",
+            r"\b(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{16,}\b",
+            &[
+                "sk_live", "sk_test", "rk_live", "rk_test", "sk_prod", "rk_prod",
+            ],
+            Check::Plain,
+        ),
+        Rule::new(
+            "slack-token",
+            r"\bxox[abposre]-[A-Za-z0-9-]{10,}",
+            &["xox"],
+            Check::Plain,
+        ),
+        Rule::new(
+            "docker-pat",
+            r"\bdckr_pat_[A-Za-z0-9_-]{20,}",
+            &["dckr_pat_"],
+            Check::Plain,
+        ),
+        Rule::new(
+            "google-oauth-secret",
+            r"\bGOCSPX-[A-Za-z0-9_-]{24,}",
+            &["gocspx-"],
+            Check::Plain,
+        ),
+        Rule::new(
+            "sentry-dsn",
+            r"\bhttps?://([a-f0-9]{32})(?::[a-f0-9]{32})?@[A-Za-z0-9.-]+/[0-9]+",
+            &["http"],
+            Check::Plain,
+        ),
+        Rule::new(
+            "azure-storage-key",
+            r"(?i)\bAccountKey=([A-Za-z0-9+/]{60,}={0,2})",
+            &["accountkey="],
+            Check::Plain,
+        ),
+        Rule::new(
+            "azure-sas-signature",
+            r"[?&]sig=([A-Za-z0-9%+/=]{30,})",
+            &["sig="],
+            Check::Plain,
+        ),
+    ];
+    rules.extend(shape_rules());
+    let mut env = Rule::new(
+        "env-secret",
+        // a line of its own, maybe behind the Read tool's `    15→`
+        r#"^(?:[ \t]*[0-9]+\xE2\x86\x92)?[ \t]*(?:export[ \t]+)?[A-Z][A-Z0-9_]{2,}[ \t]*=[ \t]*["']?([A-Za-z0-9/+_=.-]{20,})["']?[ \t]*$"#,
+        &["="],
+        Check::Entropy,
+    );
+    env.gate = Some(env_name_before);
+    rules.push(env);
+    let mut a = Rule::new(
+        "secret-assignment",
+        &assignment,
+        &name_keywords,
+        Check::Assignment,
+    );
+    a.window = Some((96, 448));
+    a.gate = Some(assignment_follows);
+    rules.push(a);
+    rules
+}
+
+/// Secrets by where they stand: in a URL, after a CLI flag, in a header.
+fn shape_rules() -> Vec<Rule> {
+    let mut rules = vec![
+        Rule::new(
+            "url-credentials",
+            r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,15}://[^\s/:@\x22'<>]{0,64}:([^\s/@\x22'<>]{1,128})@[A-Za-z0-9.-]",
+            &["://"],
+            Check::Value,
+        ),
+        Rule::new(
+            "mysql-password",
+            r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n|;&]*?[ \t]-p([^\s\x22';|&-][^\s\x22';|&]*)",
+            &["mysql", "mariadb"],
+            Check::Value,
+        ),
+        Rule::new(
+            "cli-secret",
+            r#"(?i)(?:^|[\s'"])--?(?:password|passwd|pass|token|api-key|apikey|api_key|secret|client-secret|access-token|auth-token|private-key|access-key|secret-key)(?:=|[ \t]+)(?:"([^"\r\n]{1,400})"|'([^'\r\n]{1,400})'|([^\s"';|&)]{1,400}))"#,
+            &[
+                "-pass",
+                "-token",
+                "-api-key",
+                "-apikey",
+                "-api_key",
+                "-secret",
+                "-client-secret",
+                "-access-token",
+                "-auth-token",
+                "-private-key",
+                "-access-key",
+                "-secret-key",
+            ],
+            Check::Value,
+        ),
+        Rule::new(
+            "auth-header",
+            r#"(?i)\b(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["']?(?:(?:basic|bearer|token|digest|apikey|api-key|sso-key)[ \t]+)?([A-Za-z0-9._~+/=:-]{8,})"#,
+            &["authorization"],
+            Check::Value,
+        ),
+        Rule::new(
+            "api-key-header",
+            r#"(?i)\b(?:x-api-key|x-auth-token|x-access-token|x-api-token|api-key|apikey|private-token|x-goog-api-key|ocp-apim-subscription-key)["']?[ \t]*:[ \t]*["']?([A-Za-z0-9._~+/=-]{8,})"#,
+            &[
+                "api-key",
+                "apikey",
+                "-token",
+                "-api-key",
+                "subscription-key",
+            ],
+            Check::Value,
+        ),
+        Rule::new(
+            "bearer",
+            r"(?i)\bbearer[ \t]+([A-Za-z0-9._~+/-]{20,}=*)",
+            &["bearer"],
+            Check::Value,
+        ),
+    ];
+    for r in &mut rules {
+        if r.kind == "url-credentials" {
+            r.gate = Some(credentials_shape);
+        }
+    }
+    rules
+}
+
+/// After a keyword: the rest of a name (`api` in `api_key_id`), maybe a
+/// quote and spaces, then an assignment (`=`, `:`, `=>`, `,`, `>`, `|`,
+/// `?=`): the shape every name-value rule needs, tested before its regex.
+fn assignment_follows(b: &[u8], at: usize) -> bool {
+    // the keyword's end is not known here: step over the word it is in
+    let mut i = at;
+    let mut n = 0;
+    while i < b.len()
+        && n < 48
+        && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'.' | b'-'))
+    {
+        i += 1;
+        n += 1;
+    }
+    let mut n = 0;
+    while i < b.len() && n < 24 && matches!(b[i], b' ' | b'\t' | b'"' | b'\'' | b'`' | b'\\' | b']')
+    {
+        i += 1;
+        n += 1;
+    }
+    matches!(b.get(i), Some(b'=' | b':' | b'>' | b',' | b'|' | b'?'))
+}
+
+/// `s.` + 24 letters and digits (an old Vault token), or `hvs.`.
+fn vault_shape(b: &[u8], at: usize) -> bool {
+    let rest = &b[at..];
+    let body = match rest.first() {
+        Some(b'h' | b'H') => return true,
+        _ => rest.get(2..26),
+    };
+    body.is_some_and(|t| t.iter().all(u8::is_ascii_alphanumeric))
+}
+
+/// `SK` + 32 hex digits (a Twilio key).
+fn twilio_shape(b: &[u8], at: usize) -> bool {
+    b.get(at + 2..at + 34)
+        .is_some_and(|t| t.iter().all(u8::is_ascii_hexdigit))
+}
+
+/// `scheme://user:secret@`: a `:` and an `@` in the authority.
+fn credentials_shape(b: &[u8], at: usize) -> bool {
+    let rest = &b[at + 3.min(b.len() - at)..];
+    let end = rest
+        .iter()
+        .take(200)
+        .position(|&c| matches!(c, b'/' | b' ' | b'\n' | b'"' | b'\'' | b'<' | b'>'))
+        .unwrap_or(rest.len().min(200));
+    let auth = &rest[..end];
+    auth.contains(&b'@') && auth.contains(&b':')
+}
+
+/// `NAME=` at a line's start (`export NAME=`), NAME in capitals: an env
+/// line, worth searching; `x = 5` is not.
+fn env_name_before(b: &[u8], eq: usize) -> bool {
+    let mut i = eq;
+    while i > 0 && matches!(b[i - 1], b' ' | b'\t') {
+        i -= 1;
+    }
+    let end = i;
+    while i > 0 && matches!(b[i - 1], b'A'..=b'Z' | b'0'..=b'9' | b'_') {
+        i -= 1;
+    }
+    if end - i < 3 || !b[i].is_ascii_uppercase() {
+        return false;
+    }
+    // a name starts its line (after `export ` or a Read prefix): what is
+    // before it is short, and looked at no further back than that
+    let head = &b[i.saturating_sub(32)..i];
+    // a line ends at a newline, or at `\n` in a JSON string as written
+    let newline = head
+        .iter()
+        .enumerate()
+        .rev()
+        .find(|&(k, &c)| c == b'\n' || (c == b'n' && k > 0 && head[k - 1] == b'\\'));
+    let line = match newline {
+        Some((n, _)) => &head[n + 1..],
+        None if i <= 32 => head,
+        None => return false,
+    };
+    let mut line = line.trim_ascii_start();
+    // the Read tool's `    15→`
+    let digits = line.iter().take_while(|c| c.is_ascii_digit()).count();
+    if digits > 0 && line[digits..].starts_with("→".as_bytes()) {
+        line = line[digits + 3..].trim_ascii_start();
+    }
+    line.is_empty()
+        || line
+            .strip_prefix(b"export")
+            .is_some_and(|r| r.trim_ascii().is_empty())
+}
+
+impl RuleSet {
+    /// The built-in rules, then `extra` (kind, pattern) from the config.
+    pub fn new(extra: &[(String, String)]) -> Result<RuleSet, String> {
+        let file: File = toml::from_str(GITLEAKS).map_err(|e| format!("secret rules: {e}"))?;
+        let mut rules = own_rules();
+        let mut skipped = Vec::new();
+        let mut generic = Vec::new();
+        for d in file.rules {
+            let Some(pattern) = d.regex else {
+                skipped.push((d.id, "matches file names only".into()));
+                continue;
+            };
+            if d.path.is_some() {
+                skipped.push((d.id, "needs a file path".into()));
+                continue;
+            }
+            if let Err(e) = compile(&pattern) {
+                skipped.push((d.id, e.to_string()));
+                continue;
+            }
+            let mut r = Rule::new(&d.id, &pattern, &[], Check::Plain);
+            r.keywords = d.keywords.iter().map(|k| k.to_ascii_lowercase()).collect();
+            // gitleaks' keyword-assignment shape: a name of at most 50
+            // characters, the keyword, an operator, a value of at most 150
+            if pattern.starts_with(r"(?i)[\w.-]{0,50}?(?:") {
+                r.window = Some((64, 256));
+                r.gate = Some(assignment_follows);
+            }
+            // keywords as common as any word: a look at what follows first
+            // (a JWT's header is `{"`: `eyJ`, never another `ey`)
+            match d.id.as_str() {
+                "jwt" => r.keywords = vec!["eyj".into()],
+                "vault-service-token" => r.gate = Some(vault_shape),
+                "twilio-api-key" => r.gate = Some(twilio_shape),
+                _ => {}
+            }
+            r.group = d.secret_group.filter(|g| *g > 0);
+            r.entropy = d.entropy;
+            r.allow = d.allowlists.into_iter().map(allow_of).collect();
+            if d.id.starts_with("generic") {
+                generic.push(r);
+            } else {
+                rules.push(r);
+            }
+        }
+        rules.extend(generic);
+        for (kind, pat) in extra {
+            compile(pat).map_err(|e| format!("redact.{kind}: {e}"))?;
+            rules.push(Rule::new(kind, pat, &[], Check::Plain));
+        }
+        let global = file.allowlist.into_iter().map(allow_of).collect();
+        Ok(RuleSet {
+            rules,
+            global,
+            skipped,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_compiles() {
+        let set = RuleSet::new(&[]).expect("rules");
+        assert!(set.rules.len() > 200, "{}", set.rules.len());
+        for r in &set.rules {
+            assert!(r.regex().is_some(), "{} does not compile", r.kind);
+        }
+        // the only rules left out are those about file paths
+        for (id, why) in &set.skipped {
+            assert!(why.contains("file"), "{id}: {why}");
+        }
+    }
+}

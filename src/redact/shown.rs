@@ -1,0 +1,348 @@
+//! Text as a person sees it: what the secret rules read. A key written
+//! with colour codes in it (`grep --color`), a soft hyphen or a zero-width
+//! space, an HTML entity (`&#65;KIA…`), a markdown escape (`sk\_live\_…`)
+//! shows whole on a screen and in a page; here it is whole too, and each
+//! piece knows where it came from, so a hit is cut out of what is written.
+//! (The Read tool's line numbers, `    15→JWT_SECRET=…`, stay: the rules
+//! that look for a line's start take them as its start.)
+
+use std::borrow::Cow;
+
+/// `text` as shown, and how its pieces map onto the written text (empty
+/// when nothing changed: most text).
+pub struct Shown<'a> {
+    pub text: Cow<'a, str>,
+    pieces: Vec<Piece>,
+}
+
+/// A stretch of the shown text: copied from the written text (`shown_len
+/// == written_len`, byte for byte) or standing for something else there
+/// (an entity decoded, a sequence dropped: `shown_len` 0).
+#[derive(Debug, Clone, Copy)]
+struct Piece {
+    shown: usize,
+    written: usize,
+    shown_len: usize,
+    written_len: usize,
+    copied: bool,
+}
+
+/// Whether `written` holds a character beyond ASCII that shows otherwise
+/// than written (a C1 control starting a sequence, an invisible one).
+pub fn high_changes(written: &str) -> bool {
+    let b = written.as_bytes();
+    let mut i = 0;
+    while let Some(k) = memchr::memchr3(0xc2, 0xe2, 0xef, &b[i..]) {
+        if change_at(written, i + k).is_some() {
+            return true;
+        }
+        i += k + 1;
+    }
+    false
+}
+
+impl<'a> Shown<'a> {
+    pub fn of(written: &'a str) -> Shown<'a> {
+        let ascii = written.is_ascii();
+        let Some(first) = next_change(written, 0, ascii) else {
+            return Shown {
+                text: Cow::Borrowed(written),
+                pieces: Vec::new(),
+            };
+        };
+        let mut b = Builder {
+            out: String::with_capacity(written.len()),
+            pieces: Vec::new(),
+            copied_to: 0,
+        };
+        let mut change = Some(first);
+        while let Some(c) = change {
+            b.copy_to(written, c.at);
+            b.replace(c);
+            change = next_change(written, c.at + c.len, ascii);
+        }
+        b.copy_to(written, written.len());
+        Shown {
+            text: Cow::Owned(b.out),
+            pieces: b.pieces,
+        }
+    }
+
+    /// The written range behind the shown range `a..b`, widened to whole
+    /// characters of the written text.
+    pub fn written_range(&self, written: &str, a: usize, b: usize) -> (usize, usize) {
+        let (mut s, mut e) = if self.pieces.is_empty() {
+            (a, b)
+        } else {
+            let s = match self.containing(a) {
+                Some(p) if p.copied => p.written + (a - p.shown),
+                Some(p) => p.written,
+                None => written.len(),
+            };
+            let e = match b.checked_sub(1).and_then(|l| self.containing(l)) {
+                Some(p) if p.copied => p.written + (b - p.shown),
+                Some(p) => p.written + p.written_len,
+                None => s,
+            };
+            (s, e.max(s))
+        };
+        s = s.min(written.len());
+        e = e.min(written.len());
+        while s > 0 && !written.is_char_boundary(s) {
+            s -= 1;
+        }
+        while e < written.len() && !written.is_char_boundary(e) {
+            e += 1;
+        }
+        (s, e)
+    }
+
+    /// The piece that shown byte `y` is in.
+    fn containing(&self, y: usize) -> Option<&Piece> {
+        let i = self.pieces.partition_point(|p| p.shown + p.shown_len <= y);
+        self.pieces.get(i).filter(|p| p.shown <= y)
+    }
+}
+
+struct Builder {
+    out: String,
+    pieces: Vec<Piece>,
+    /// The written text is copied up to here.
+    copied_to: usize,
+}
+
+impl Builder {
+    fn copy_to(&mut self, w: &str, to: usize) {
+        if to > self.copied_to {
+            self.pieces.push(Piece {
+                shown: self.out.len(),
+                written: self.copied_to,
+                shown_len: to - self.copied_to,
+                written_len: to - self.copied_to,
+                copied: true,
+            });
+            self.out.push_str(&w[self.copied_to..to]);
+        }
+        self.copied_to = self.copied_to.max(to);
+    }
+
+    fn replace(&mut self, c: Change) {
+        let mut buf = [0u8; 4];
+        let s = c.shown.map_or("", |ch| ch.encode_utf8(&mut buf));
+        self.pieces.push(Piece {
+            shown: self.out.len(),
+            written: c.at,
+            shown_len: s.len(),
+            written_len: c.len,
+            copied: false,
+        });
+        self.out.push_str(s);
+        self.copied_to = c.at + c.len;
+    }
+}
+
+/// Something the screen shows otherwise than it is written: `len` bytes
+/// at `at` that show as `shown` (or nothing).
+#[derive(Debug, Clone, Copy)]
+struct Change {
+    at: usize,
+    len: usize,
+    shown: Option<char>,
+}
+
+/// The next change at or after `from`. Most text has none: it is
+/// searched at memchr speed for the bytes that can start one.
+fn next_change(w: &str, from: usize, ascii: bool) -> Option<Change> {
+    let b = w.as_bytes();
+    let find = |set: (u8, u8, u8), i: usize| {
+        memchr::memchr3(set.0, set.1, set.2, &b[i..]).map_or(b.len(), |k| i + k)
+    };
+    const LOW: (u8, u8, u8) = (0x1b, b'&', b'\\');
+    const HIGH: (u8, u8, u8) = (0xc2, 0xe2, 0xef);
+    let mut low = find(LOW, from);
+    let mut high = if ascii { b.len() } else { find(HIGH, from) };
+    loop {
+        let at = low.min(high);
+        if at >= b.len() {
+            return None;
+        }
+        if let Some(c) = change_at(w, at) {
+            return Some(c);
+        }
+        if at == low {
+            // `\\` is one escaped backslash: the next one starts nothing
+            let skip = if b[at] == b'\\' && b.get(at + 1) == Some(&b'\\') {
+                2
+            } else {
+                1
+            };
+            low = find(LOW, (at + skip).min(b.len()));
+        } else {
+            high = find(HIGH, at + 1);
+        }
+    }
+}
+
+fn change_at(w: &str, at: usize) -> Option<Change> {
+    let b = w.as_bytes();
+    let drop = |len| {
+        Some(Change {
+            at,
+            len,
+            shown: None,
+        })
+    };
+    match b[at] {
+        0x1b => match escape_len(&b[at..]) {
+            0 => None,
+            n => drop(n),
+        },
+        0xc2 => match b.get(at + 1) {
+            Some(0x9b | 0x9d | 0x90) => match escape_len(&b[at..]) {
+                0 => None,
+                n => drop(n),
+            },
+            Some(0xad) => drop(2),
+            _ => None,
+        },
+        0xef if b.get(at + 1..at + 3) == Some(&[0xbb, 0xbf]) => drop(3),
+        0xe2 => {
+            let (b1, b2) = (*b.get(at + 1)?, *b.get(at + 2)?);
+            let invisible = matches!((b1, b2), (0x80, 0x8b..=0x8f | 0xaa..=0xae) | (0x81, 0xa0..=0xa4 | 0xa6..=0xa9));
+            if invisible {
+                return drop(3);
+            }
+            None
+        }
+        b'&' => entity(&w[at..]).map(|(ch, len)| Change {
+            at,
+            len,
+            shown: (!invisible(ch)).then_some(ch),
+        }),
+        b'\\' => match b.get(at + 1) {
+            // `sk\_live`: the backslash is markdown's, not the text's (the
+            // escapes markdown puts in a word; `\.` and `\"` are code's)
+            Some(&n) if b"_*~".contains(&n) => Some(Change {
+                at,
+                len: 2,
+                shown: Some(n as char),
+            }),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Characters that take no room on a screen: a word with them in it reads
+/// as a word without.
+fn invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00ad}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{feff}'
+    )
+}
+
+/// The length of an escape sequence at the start of `b` (CSI, OSC, a
+/// string sequence, or ESC and one byte), 0 when there is none to drop.
+fn escape_len(b: &[u8]) -> usize {
+    let (intro, csi) = match (b.first(), b.get(1)) {
+        (Some(0x1b), Some(b'[')) | (Some(0xc2), Some(0x9b)) => (2, true),
+        (Some(0x1b), Some(b']' | b'P' | b'X' | b'^' | b'_')) | (Some(0xc2), Some(0x9d | 0x90)) => {
+            (2, false)
+        }
+        (Some(0x1b), Some(c)) if (0x20..0x7f).contains(c) => return 2,
+        (Some(0x1b), _) => return 1,
+        _ => return 0,
+    };
+    let mut j = intro;
+    if csi {
+        while j < b.len() && (0x20..0x40).contains(&b[j]) && j < intro + 64 {
+            j += 1;
+        }
+        return if j < b.len() && (0x40..0x7f).contains(&b[j]) {
+            j + 1
+        } else {
+            j
+        };
+    }
+    while j < b.len() && j < intro + 4096 && b[j] != b'\n' {
+        match b[j] {
+            0x07 => return j + 1,
+            0x1b if b.get(j + 1) == Some(&b'\\') => return j + 2,
+            _ => j += 1,
+        }
+    }
+    // unterminated: only the introducer goes (what the screen shows)
+    intro
+}
+
+/// An HTML entity at the start of `s`: the character and the length.
+fn entity(s: &str) -> Option<(char, usize)> {
+    let end = s.as_bytes().iter().take(16).position(|&c| c == b';')?;
+    let body = s.get(1..end)?;
+    let ch = if let Some(num) = body.strip_prefix('#') {
+        let n = match num.strip_prefix(['x', 'X']) {
+            Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+            None => num.parse().ok()?,
+        };
+        char::from_u32(n)?
+    } else {
+        match body {
+            "amp" => '&',
+            "lt" => '<',
+            "gt" => '>',
+            "quot" => '"',
+            "apos" => '\'',
+            "nbsp" => ' ',
+            "lowbar" | "UnderBar" => '_',
+            "hyphen" | "dash" => '-',
+            "period" => '.',
+            "sol" => '/',
+            "colon" => ':',
+            "equals" => '=',
+            "shy" => '\u{00ad}',
+            "ZeroWidthSpace" => '\u{200b}',
+            _ => return None,
+        }
+    };
+    Some((ch, end + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shown(s: &str) -> String {
+        Shown::of(s).text.into_owned()
+    }
+
+    #[test]
+    fn what_a_screen_shows() {
+        assert_eq!(shown("AKIA\u{1b}[1;31mIOSF\u{1b}[0mODNN"), "AKIAIOSFODNN");
+        assert_eq!(shown("sk\u{00ad}_li\u{200b}ve"), "sk_live");
+        assert_eq!(shown("&#65;KIA &#x41; &amp;"), "AKIA A &");
+        assert_eq!(shown("sk\\_live\\_x"), "sk_live_x");
+        assert_eq!(shown("plain text"), "plain text");
+        assert_eq!(shown("a\\\\_b"), "a\\\\_b");
+        assert_eq!(shown("x → y"), "x → y");
+        assert_eq!(shown("&shy;a&nbsp;"), "a ");
+    }
+
+    #[test]
+    fn a_shown_range_maps_to_what_is_written() {
+        let w = "key AKIA\u{1b}[31mIOSF\u{1b}[0m end";
+        let s = Shown::of(w);
+        let at = s.text.find("AKIAIOSF").expect("found");
+        let (a, b) = s.written_range(w, at, at + 8);
+        assert_eq!(&w[a..b], "AKIA\u{1b}[31mIOSF");
+        let w = "x &#65;B y";
+        let s = Shown::of(w);
+        let (a, b) = s.written_range(w, 2, 4);
+        assert_eq!(&w[a..b], "&#65;B");
+    }
+}

@@ -1,0 +1,178 @@
+use super::*;
+
+fn r(text: &str) -> (String, Counts) {
+    let _ = take_counts();
+    let red = Redactor::new(&[("internal".into(), r"corp-[0-9]{4}".into())]).expect("rules");
+    let out = red.redact(text).into_owned();
+    (out, take_counts())
+}
+
+/// Secrets put together from pieces, so that no key sits in the source.
+fn key(parts: &[&str]) -> String {
+    parts.concat()
+}
+
+/// `n` letters and digits that look generated (xorshift from `seed`).
+fn noise(seed: u64, n: usize) -> String {
+    const ABC: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    let mut x = seed.max(1);
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            ABC[(x % ABC.len() as u64) as usize] as char
+        })
+        .collect()
+}
+
+#[test]
+fn every_kind_is_redacted() {
+    let cases: Vec<(String, String)> = vec![
+        (
+            key(&["sk-ant-", "api03-", &noise(1, 60)]),
+            "key {} end".into(),
+        ),
+        (key(&["sk-proj-", &noise(2, 56)]), "OPENAI {} end".into()),
+        (key(&["AKIA", "IOSFODNN7EXAMPLF"]), "id {} here".into()),
+        (
+            key(&["wJalrXUtnFEMI/K7MDENG/", "bPxRfiCYEXAMPLEKEY"]),
+            "aws_secret_access_key = {}".into(),
+        ),
+        (key(&["ghp_", &noise(3, 36)]), "token {} x".into()),
+        (key(&["glpat-", &noise(4, 20)]), "{} x".into()),
+        (key(&["xoxb-", "1234567890-", &noise(5, 24)]), "{}".into()),
+        (key(&["sk_live_", &noise(6, 24)]), "{}".into()),
+        (key(&["AIza", &noise(7, 35)]), "{}".into()),
+        (
+            key(&[
+                "eyJhbGciOiJIUzI1NiJ9",
+                ".eyJzdWIiOiIxMjM0NTY3ODkwIn0",
+                ".dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+            ]),
+            "{}".into(),
+        ),
+        (noise(8, 32), "Authorization: Bearer {}".into()),
+        (
+            "hunter2secret".into(),
+            "postgres://admin:{}@db.example.com/app".into(),
+        ),
+        ("Sup3r$ecretValue!".into(), "password={}".into()),
+        (
+            "Zq8xW2mN5vB7cR1tY4uI9oP3aS6dF0gH".into(),
+            "DATABASE_URL_SALT={}".into(),
+        ),
+        ("corp-1234".into(), "host {} here".into()),
+    ];
+    for (secret, shape) in cases {
+        let text = shape.replace("{}", &secret);
+        let (out, counts) = r(&text);
+        assert!(!out.contains(&secret), "{text} -> {out}");
+        assert!(out.contains(MARK), "{text} -> {out}");
+        assert!(!counts.is_empty(), "{text}");
+    }
+}
+
+#[test]
+fn code_prose_and_paths_are_left_alone() {
+    for text in [
+        "let token = next_token(&mut lexer);",
+        "password: user.password,",
+        "const API_KEY = process.env.API_KEY;",
+        "PATH=/usr/local/bin:/usr/bin:/bin",
+        "RUST_LOG=debug",
+        "BUILD_ID=20260211-release-candidate",
+        "see https://docs.rs/regex/latest/regex/ for more",
+        "The token budget is 200000 tokens.",
+        "git@github.com:owner/repo.git",
+        "password = \"****\"",
+        "export NODE_OPTIONS=--max-old-space-size=4096",
+        "export function authChallenge(secret: Uint8Array): {",
+        "const secret = getRandomBytes(32)",
+        "fn f(token: TokenKind, password: SecretString) -> bool",
+        "auth: { token: authToken }",
+        "expected token: AssertionError: boom",
+        "Authorization: token=your-bearer-token",
+        "authToken: 'invalid-token'",
+        "NODE_MODS=/Users/someone/projects/app/node_modules",
+        "    12→export function authChallenge(secret: Uint8Array): {",
+        "commit 4f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39",
+        "session 0c6f1b2e-8d1a-4c51-9a7e-3b5f2d9e8a10 started",
+        "max_tokens: 4096",
+        "const { token } = useAuth();",
+    ] {
+        let (out, counts) = r(text);
+        assert!(counts.is_empty(), "{text:?} -> {out:?} {counts:?}");
+    }
+}
+
+#[test]
+fn json_stays_json_and_its_keys_are_read() {
+    let pk = key(&[
+        "-----BEGIN PRIVATE KEY-----\nMIIE",
+        &"A".repeat(64),
+        "\n-----END PRIVATE KEY-----",
+    ]);
+    let v = serde_json::json!({"text": format!("token=Abc123Def456Ghi789 and {pk}"),
+        "input": {"password": "letmein", "user": "bob"}});
+    let s = v.to_string();
+    let _ = take_counts();
+    let out = active().redact_json(&s).into_owned();
+    let counts = take_counts();
+    assert!(counts.values().sum::<usize>() >= 3, "{out} {counts:?}");
+    let back: serde_json::Value = serde_json::from_str(&out).expect("still JSON");
+    let text = back["text"].as_str().expect("text");
+    assert!(
+        !text.contains("MIIE") && !text.contains("Abc123Def456Ghi789"),
+        "{text}"
+    );
+    assert_eq!(back["input"]["password"], "[REDACTED:secret-assignment]");
+    assert_eq!(back["input"]["user"], "bob");
+    // a key that is itself a secret
+    let k = key(&["ghp_", &noise(9, 36)]);
+    let out = active()
+        .redact_json(&serde_json::json!({ k.clone(): 1 }).to_string())
+        .into_owned();
+    assert!(!out.contains(&k), "{out}");
+}
+
+#[test]
+fn hidden_in_what_a_terminal_shows() {
+    let aws = key(&["AKIA", "IOSFODNN7EXAMPLF"]);
+    let (a, b) = aws.split_at(6);
+    let stripe = key(&["sk_live_", &noise(10, 24)]);
+    for text in [
+        format!("{a}\u{1b}[01;31m\u{1b}[K{b}\u{1b}[m\u{1b}[K"),
+        format!("{a}\u{00ad}{b}"),
+        format!("{a}\u{200b}{b}"),
+        format!("{a}\u{2060}{b}"),
+        format!("&#65;{}", &aws[1..]),
+        format!("&#x41;{}", &aws[1..]),
+        stripe.replace('_', "\\_"),
+        stripe.replace('_', "&lowbar;"),
+    ] {
+        let (out, counts) = r(&text);
+        assert!(out.contains(MARK), "{text:?} -> {out:?}");
+        assert!(!counts.is_empty());
+        let shown = shown::Shown::of(&out).text.into_owned();
+        assert!(!shown.contains(&aws) && !shown.contains(&stripe), "{out:?}");
+    }
+}
+
+#[test]
+fn read_tool_lines_are_read_as_the_file() {
+    let text = "    14→# settings\n    15→JWT_SECRET=kj3h4k5jh34k5jh3\n    16→DEBUG=true\n";
+    let (out, _) = r(text);
+    assert!(!out.contains("kj3h4k5jh34k5jh3"), "{out}");
+    assert!(out.contains("    15→JWT_SECRET=[REDACTED:"), "{out}");
+    assert!(out.contains("DEBUG=true"));
+}
+
+#[test]
+fn redacting_twice_changes_nothing_more() {
+    let text = format!("DB_PASSWORD=hunter2 and ghp_{}", noise(11, 36));
+    let (once, _) = r(&text);
+    let (twice, counts) = r(&once);
+    assert_eq!(once, twice);
+    assert!(counts.is_empty(), "{counts:?}");
+}

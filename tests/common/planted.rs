@@ -1,0 +1,399 @@
+//! Secrets in the shapes real sessions hold them, made at test time from
+//! pieces and a PRNG (no key sits in the repository), and look-alikes that
+//! must stay as they are.
+
+/// A secret and a line that holds it as a session would.
+#[derive(Debug, Clone)]
+pub struct Planted {
+    pub what: String,
+    pub secret: String,
+    pub line: String,
+}
+
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn of(&mut self, alphabet: &str, n: usize) -> String {
+        let a = alphabet.as_bytes();
+        (0..n)
+            .map(|_| a[(self.next() % a.len() as u64) as usize] as char)
+            .collect()
+    }
+
+    fn alnum(&mut self, n: usize) -> String {
+        self.of(ALNUM, n)
+    }
+
+    fn hex(&mut self, n: usize) -> String {
+        self.of("0123456789abcdef", n)
+    }
+}
+
+const ALNUM: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+const B64: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+const URLSAFE: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-";
+
+fn p(what: &str, secret: String, line: String) -> Planted {
+    Planted {
+        what: what.to_owned(),
+        secret,
+        line,
+    }
+}
+
+/// `pre` + `body`: a key put together when the test runs.
+fn k(pre: &[&str], body: String) -> String {
+    let mut s = pre.concat();
+    s.push_str(&body);
+    s
+}
+
+/// Every planted secret, each in its usual setting.
+pub fn planted() -> Vec<Planted> {
+    let mut g = Gen(0x5eed_1234_abcd_9876);
+    let mut out = Vec::new();
+    // providers
+    let v = k(&["sk-ant-", "api03-"], g.of(URLSAFE, 93) + "AA");
+    out.push(p(
+        "anthropic",
+        v.clone(),
+        format!("export ANTHROPIC_API_KEY={v}"),
+    ));
+    let v = k(&["sk-", "proj-"], g.of(URLSAFE, 120));
+    out.push(p(
+        "openai project",
+        v.clone(),
+        format!("client = OpenAI(api_key=\"{v}\")"),
+    ));
+    let v = k(&["AK", "IA"], g.of("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16));
+    out.push(p(
+        "aws access key",
+        v.clone(),
+        format!("aws_access_key_id = {v}"),
+    ));
+    let v = g.of(B64, 40);
+    out.push(p(
+        "aws secret",
+        v.clone(),
+        format!("aws_secret_access_key = {v}"),
+    ));
+    let v = k(&["AI", "za"], g.of(URLSAFE, 35));
+    out.push(p("gcp api key", v.clone(), format!("const key = '{v}';")));
+    let body = g.of(B64, 64 * 6);
+    let v = format!("-----BEGIN PRIVATE KEY-----\\n{body}\\n-----END PRIVATE KEY-----\\n");
+    out.push(p(
+        "gcp service account",
+        body.clone(),
+        format!("{{\"type\": \"service_account\", \"private_key\": \"{v}\"}}"),
+    ));
+    let v = g.of(B64, 86) + "==";
+    out.push(p(
+        "azure storage",
+        v.clone(),
+        format!("DefaultEndpointsProtocol=https;AccountName=acme;AccountKey={v};EndpointSuffix=core.windows.net"),
+    ));
+    let v = g.alnum(3)
+        + "8Q~"
+        + &g.of(
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_~.-",
+            34,
+        );
+    out.push(p(
+        "azure client secret",
+        v.clone(),
+        format!("AZURE_CLIENT_SECRET={v}"),
+    ));
+    let v = k(&["gh", "p_"], g.alnum(36));
+    out.push(p(
+        "github pat",
+        v.clone(),
+        format!("git clone https://{v}@github.com/acme/app"),
+    ));
+    let v = k(
+        &["github", "_pat_"],
+        g.of(
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_abcdefghijklmnopqrstuvwxyz",
+            82,
+        ),
+    );
+    out.push(p(
+        "github fine-grained",
+        v.clone(),
+        format!("GH_TOKEN={v} gh pr list"),
+    ));
+    let v = k(&["glp", "at-"], g.of(URLSAFE, 20));
+    out.push(p(
+        "gitlab",
+        v.clone(),
+        format!("--header \"PRIVATE-TOKEN: {v}\""),
+    ));
+    let v = k(
+        &["xo", "xb-"],
+        format!(
+            "{}-{}-{}",
+            g.of("0123456789", 12),
+            g.of("0123456789", 12),
+            g.alnum(24)
+        ),
+    );
+    out.push(p("slack bot", v.clone(), format!("SLACK_BOT_TOKEN={v}")));
+    let v = k(
+        &["https://hooks.", "slack.com/services/"],
+        format!("T{}/B{}/{}", g.alnum(8), g.alnum(10), g.alnum(24)),
+    );
+    out.push(p(
+        "slack webhook",
+        v.clone(),
+        format!("curl -X POST {v} -d '{{}}'"),
+    ));
+    let v = k(&["sk_", "live_"], g.alnum(99));
+    out.push(p("stripe", v.clone(), format!("stripe.api_key = \"{v}\"")));
+    let v = k(&["S", "K"], g.hex(32));
+    out.push(p("twilio", v.clone(), format!("TWILIO_API_KEY={v}")));
+    let v = k(&["S", "G."], g.of(URLSAFE, 22) + "." + &g.of(URLSAFE, 43));
+    out.push(p(
+        "sendgrid",
+        v.clone(),
+        format!("sg = SendGridAPIClient('{v}')"),
+    ));
+    let v = k(&["np", "m_"], g.alnum(36));
+    out.push(p(
+        "npm",
+        v.clone(),
+        format!("//registry.npmjs.org/:_authToken={v}"),
+    ));
+    let v = k(&["pypi-", "AgEIcHlwaS5vcmc"], g.of(URLSAFE, 60));
+    out.push(p("pypi", v.clone(), format!("twine upload -p {v} dist/*")));
+    let v = k(&["dckr", "_pat_"], g.of(URLSAFE, 27));
+    out.push(p(
+        "docker",
+        v.clone(),
+        format!("echo {v} | docker login -u acme --password-stdin"),
+    ));
+    let v = k(
+        &["h", "f_"],
+        g.of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 34),
+    );
+    out.push(p("hugging face", v.clone(), format!("HF_TOKEN={v}")));
+    let v = g.of("abcdefghijklmnopqrstuvwxyz0123456789_-", 40);
+    out.push(p(
+        "cloudflare",
+        v.clone(),
+        format!("CLOUDFLARE_API_TOKEN={v}"),
+    ));
+    let v = k(&["dop", "_v1_"], g.hex(64));
+    out.push(p(
+        "digitalocean",
+        v.clone(),
+        format!("doctl auth init -t {v}"),
+    ));
+    let v = format!(
+        "{}-{}-{}-{}-{}",
+        g.hex(8),
+        g.hex(4),
+        g.hex(4),
+        g.hex(4),
+        g.hex(12)
+    );
+    out.push(p("heroku", v.clone(), format!("HEROKU_API_KEY={v}")));
+    let v = k(&["sh", "pat_"], g.hex(32));
+    out.push(p(
+        "shopify",
+        v.clone(),
+        format!("X-Shopify-Access-Token: {v}"),
+    ));
+    let v = k(&["sq0", "atp-"], g.of(URLSAFE, 22));
+    out.push(p("square", v.clone(), format!("SQUARE_ACCESS_TOKEN={v}")));
+    let v = k(&["ke", "y-"], g.hex(32));
+    out.push(p("mailgun", v.clone(), format!("MAILGUN_API_KEY={v}")));
+    let v = g.hex(32);
+    out.push(p("datadog", v.clone(), format!("DD_API_KEY={v}")));
+    let v = g.hex(32);
+    out.push(p(
+        "sentry dsn",
+        v.clone(),
+        format!("Sentry.init({{ dsn: \"https://{v}@o4504.ingest.sentry.io/4505\" }})"),
+    ));
+    let v = g.alnum(18);
+    out.push(p(
+        "postgres url",
+        v.clone(),
+        format!("DATABASE_URL=postgres://app:{v}@db.internal:5432/app"),
+    ));
+    let v = g.alnum(16);
+    out.push(p(
+        "mongodb url",
+        v.clone(),
+        format!("mongodb+srv://admin:{v}@cluster0.abcde.mongodb.net/test"),
+    ));
+    let v = g.alnum(14);
+    out.push(p(
+        "redis url",
+        v.clone(),
+        format!("REDIS_URL=redis://:{v}@cache:6379/0"),
+    ));
+    let body = g.of(B64, 64 * 8);
+    out.push(p(
+        "rsa private key",
+        body[64..128].to_owned(),
+        format!(
+            "-----BEGIN RSA PRIVATE KEY-----\n{}\n-----END RSA PRIVATE KEY-----",
+            wrap(&body)
+        ),
+    ));
+    let body = g.of(B64, 64 * 5);
+    out.push(p(
+        "openssh private key",
+        body[64..128].to_owned(),
+        format!(
+            "-----BEGIN OPENSSH PRIVATE KEY-----\n{}\n-----END OPENSSH PRIVATE KEY-----",
+            wrap(&body)
+        ),
+    ));
+    let v = format!(
+        "eyJ{}.eyJ{}.{}",
+        g.of(URLSAFE, 33),
+        g.of(URLSAFE, 60),
+        g.of(URLSAFE, 43)
+    );
+    out.push(p(
+        "jwt",
+        v.clone(),
+        format!("curl -H \"Authorization: Bearer {v}\" https://api.acme.dev/me"),
+    ));
+    // names that end in a secret word, in env, YAML, JSON, TOML, code
+    let words = "abcdefghijkmnopqrstuvwxyz";
+    for (what, shape) in [
+        ("DB_PASSWORD", "DB_PASSWORD={}"),
+        ("POSTGRES_PASSWORD yaml", "  POSTGRES_PASSWORD: {}"),
+        ("JWT_SECRET quoted", "JWT_SECRET=\"{}\""),
+        ("DJANGO_SECRET_KEY", "DJANGO_SECRET_KEY={}"),
+        ("ADMIN_TOKEN", "ADMIN_TOKEN={}"),
+        ("OPENAI_API_KEY generic", "OPENAI_API_KEY={}"),
+        ("PGPASSWORD", "PGPASSWORD={} psql -h db -U app"),
+        (
+            "MYSQL_ROOT_PASSWORD export",
+            "export MYSQL_ROOT_PASSWORD='{}'",
+        ),
+        ("toml password", "password = \"{}\""),
+        (
+            "json password",
+            "{{\"username\": \"app\", \"password\": \"{}\"}}",
+        ),
+        ("yaml api_key", "api_key: {}"),
+        ("client secret", "clientSecret: '{}',"),
+    ] {
+        let v = format!(
+            "{}{}{}",
+            g.of(words, 6),
+            g.of("0123456789", 2),
+            g.of(words, 4)
+        );
+        out.push(p(what, v.clone(), shape.replace("{}", &v)));
+    }
+    // CLI flags and headers
+    let v = g.alnum(14);
+    out.push(p(
+        "--password flag",
+        v.clone(),
+        format!("pg_dump --username app --password {v} app > dump.sql"),
+    ));
+    let v = g.alnum(12);
+    out.push(p(
+        "mysql -p",
+        v.clone(),
+        format!("mysql -u root -p{v} -h 127.0.0.1 app"),
+    ));
+    let v = g.alnum(32);
+    out.push(p(
+        "x-api-key header",
+        v.clone(),
+        format!("curl -H 'X-Api-Key: {v}' https://api.acme.dev/v1/items"),
+    ));
+    let v = g.of(B64, 28) + "=";
+    out.push(p(
+        "basic auth",
+        v.clone(),
+        format!("Authorization: Basic {v}"),
+    ));
+    let v = g.alnum(24);
+    out.push(p(
+        "--token flag",
+        v.clone(),
+        format!("acme-cli deploy --token={v} --env prod"),
+    ));
+    out
+}
+
+fn wrap(body: &str) -> String {
+    body.as_bytes()
+        .chunks(64)
+        .map(|c| String::from_utf8_lossy(c).into_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The same secret written so that a screen shows it whole but a pattern
+/// over the bytes would not see it: split by colour codes (`grep
+/// --color`), a soft hyphen, a zero-width space, a word joiner, markdown
+/// escapes, HTML entities.
+pub fn disguised() -> Vec<Planted> {
+    let mut g = Gen(0xd15_6015e);
+    let mut out = Vec::new();
+    let aws = k(&["AK", "IA"], g.of("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16));
+    let gh = k(&["gh", "p_"], g.alnum(36));
+    let stripe = k(&["sk_", "live_"], g.alnum(40));
+    let (a, b) = aws.split_at(7);
+    out.push(p(
+        "colour split",
+        aws.clone(),
+        format!("{a}\u{1b}[01;31m\u{1b}[K{b}\u{1b}[m\u{1b}[K"),
+    ));
+    let (a, b) = gh.split_at(10);
+    out.push(p("soft hyphen", gh.clone(), format!("token {a}\u{ad}{b}")));
+    out.push(p(
+        "zero-width space",
+        gh.clone(),
+        format!("token {a}\u{200b}{b}"),
+    ));
+    out.push(p(
+        "word joiner",
+        gh.clone(),
+        format!("token {a}\u{2060}{b}"),
+    ));
+    out.push(p(
+        "markdown escapes",
+        stripe.clone(),
+        stripe.replace('_', "\\_"),
+    ));
+    out.push(p("html entity", aws.clone(), format!("&#65;{}", &aws[1..])));
+    out.push(p("hex entity", aws.clone(), format!("&#x41;{}", &aws[1..])));
+    out
+}
+
+/// Text that looks like a secret to a careless rule and is not one.
+pub fn look_alikes() -> Vec<String> {
+    vec![
+        "NODE_MODS=/Users/someone/projects/webapp/node_modules".into(),
+        "    41→export function authChallenge(secret: Uint8Array): Promise<void> {".into(),
+        "let token = next_token(&mut lexer);".into(),
+        "commit 9f2c4e1a7b3d5f6e8a0c2b4d6f8e0a1c3b5d7f9e".into(),
+        "session 0c6f1b2e-8d1a-4c51-9a7e-3b5f2d9e8a10 resumed".into(),
+        "password: user.password,".into(),
+        "const API_KEY = process.env.API_KEY;".into(),
+        "PATH=/usr/local/bin:/usr/bin:/bin".into(),
+        "max_tokens: 4096".into(),
+        "const { token } = useAuth();".into(),
+        "def verify(password: str) -> bool:".into(),
+        "API_KEY=your-api-key-here".into(),
+        "Authorization: Bearer $TOKEN".into(),
+        "the token budget is 200000 tokens".into(),
+    ]
+}

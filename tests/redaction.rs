@@ -1,0 +1,300 @@
+//! Issue 36: secrets in the shapes real sessions hold them are redacted in
+//! every export format, in copies, `e`, `:export` and on screen; look-alikes
+//! are kept; recall on the planted set is measured.
+
+use crate::common;
+use ccv::export::{Format, Options};
+use common::planted::{Planted, disguised, look_alikes, planted};
+use common::{assistant_line, session_of, user_line};
+use serde_json::json;
+
+/// A session that holds `items` four ways each: in a prompt, in a Bash
+/// call's command, in a file the Read tool showed (line numbers and all),
+/// and as an answer.
+fn session_with(items: &[Planted]) -> ccv::model::Session {
+    let mut lines = Vec::new();
+    for (i, it) in items.iter().enumerate() {
+        lines.push(user_line(
+            &format!("u{i}"),
+            json!(format!("here: {}", it.line)),
+        ));
+        lines.push(assistant_line(
+            &format!("a{i}"),
+            &format!("m{i}"),
+            json!([{"type": "tool_use", "id": format!("b{i}"), "name": "Bash",
+                    "input": {"command": it.line, "description": "run it"}}]),
+        ));
+        lines.push(user_line(
+            &format!("r{i}"),
+            json!([{"type": "tool_result", "tool_use_id": format!("b{i}"), "content": "done"}]),
+        ));
+        let file: String = ["# config", it.line.as_str(), "DEBUG=true"]
+            .iter()
+            .flat_map(|l| l.split('\n'))
+            .enumerate()
+            .map(|(n, l)| format!("{:>6}→{l}\n", n + 14))
+            .collect();
+        lines.push(assistant_line(
+            &format!("c{i}"),
+            &format!("n{i}"),
+            json!([{"type": "tool_use", "id": format!("t{i}"), "name": "Read",
+                    "input": {"file_path": "/srv/app/.env"}}]),
+        ));
+        lines.push(user_line(
+            &format!("s{i}"),
+            json!([{"type": "tool_result", "tool_use_id": format!("t{i}"), "content": file}]),
+        ));
+        lines.push(assistant_line(
+            &format!("d{i}"),
+            &format!("o{i}"),
+            json!([{"type": "text", "text": format!("I found `{}` in the file.", it.line)}]),
+        ));
+    }
+    session_of(&lines)
+}
+
+fn export(s: &ccv::model::Session, format: Format, redact: bool) -> String {
+    let mut out = Vec::new();
+    let opts = Options {
+        format,
+        redact,
+        ..Options::default()
+    };
+    if format == Format::Html {
+        ccv::html::write(s, &opts, &|_| true, &mut out).expect("export");
+    } else {
+        ccv::export::export(s, &opts, &mut out).expect("export");
+    }
+    String::from_utf8(out).expect("utf-8")
+}
+
+/// What a reader sees of `text`: JSON strings decoded (for a JSON export),
+/// escapes, entities and invisible characters as a screen or a page shows
+/// them.
+fn seen(text: &str, format: Format) -> String {
+    let text = if format == Format::Json {
+        text.lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).expect("JSON line");
+                strings_of(&v)
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    } else {
+        text.to_owned()
+    };
+    // twice: a page escapes `&` of an entity the session wrote
+    let once = ccv::redact::shown::Shown::of(&text).text.into_owned();
+    ccv::redact::shown::Shown::of(&once).text.into_owned()
+}
+
+fn strings_of(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Array(a) => a.iter().map(strings_of).collect::<Vec<_>>().join(" "),
+        serde_json::Value::Object(m) => m
+            .iter()
+            .map(|(k, x)| format!("{k} {}", strings_of(x)))
+            .collect::<Vec<_>>()
+            .join(" "),
+        _ => String::new(),
+    }
+}
+
+const FORMATS: [Format; 4] = [Format::Text, Format::Markdown, Format::Json, Format::Html];
+
+#[test]
+fn every_planted_secret_is_redacted_in_every_format() {
+    let mut items = planted();
+    items.extend(disguised());
+    let s = session_with(&items);
+    let mut missed = Vec::new();
+    let mut checked = 0;
+    for format in FORMATS {
+        let plain = seen(&export(&s, format, false), format);
+        let red = seen(&export(&s, format, true), format);
+        for it in &items {
+            assert!(
+                plain.contains(&it.secret),
+                "{format:?}: {} is not in the plain export",
+                it.what
+            );
+            checked += 1;
+            if red.contains(&it.secret) {
+                missed.push(format!("{format:?}: {}", it.what));
+            }
+        }
+        assert!(red.contains("[REDACTED:"));
+    }
+    let recall = 1.0 - missed.len() as f64 / checked as f64;
+    eprintln!(
+        "recall on the planted set: {:.1}% of {checked}",
+        recall * 100.0
+    );
+    assert!(missed.is_empty(), "leaked: {missed:#?}");
+}
+
+#[test]
+fn look_alikes_are_kept() {
+    let alikes = look_alikes();
+    let mut lines: Vec<serde_json::Value> = alikes
+        .iter()
+        .enumerate()
+        .map(|(i, l)| user_line(&format!("u{i}"), json!(l)))
+        .collect();
+    // a screenshot's base64 is not a secret either
+    let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+    lines.push(user_line(
+        "img",
+        json!([{"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": png}},
+               {"type": "text", "text": "what is this?"}]),
+    ));
+    let s = session_of(&lines);
+    for format in [Format::Text, Format::Markdown, Format::Json] {
+        let _ = ccv::redact::take_counts();
+        let red = export(&s, format, true);
+        let counts = ccv::redact::take_counts();
+        assert!(counts.is_empty(), "{format:?}: {counts:?}\n{red}");
+        let plain = export(&s, format, false);
+        assert_eq!(red, plain, "{format:?}");
+    }
+}
+
+#[test]
+fn json_inputs_and_keys_are_redacted() {
+    let pw = format!("{}{}", "tr0ub4dor", "&3xq");
+    let key = format!("{}{}", "gh", "p_R8fK2mX9qL4wZ7nB3vC6tY1sD5hJ0gP2aE8u");
+    let lines = [
+        user_line("u1", json!("log in")),
+        assistant_line(
+            "a1",
+            "m1",
+            json!([{"type": "tool_use", "id": "t1", "name": "mcp__db__connect",
+                    "input": {"user": "app", "password": pw, "options": {"api_key": "k-7Hq2Lx9Vm3Rt6Wp", key.clone(): true}}}]),
+        ),
+    ];
+    let s = session_of(&lines);
+    let red = export(&s, Format::Json, true);
+    for l in red.lines() {
+        let v: serde_json::Value = serde_json::from_str(l).expect("JSON");
+        let all = strings_of(&v);
+        assert!(
+            !all.contains(&pw) && !all.contains("k-7Hq2Lx9Vm3Rt6Wp") && !all.contains(&key),
+            "{l}"
+        );
+    }
+    assert!(red.contains("\"user\":\"app\""), "{red}");
+}
+
+#[test]
+fn copies_e_and_export_are_redacted_after_hash() {
+    if alone!(&[]) {
+        return;
+    }
+    let items = planted();
+    let s = session_with(&items);
+    let mut st = common::utc_state(s);
+    ccv::app::perform_action(&mut st, ccv::app::Action::ToggleRedact);
+    // Y: the whole transcript
+    ccv::app::perform_action(&mut st, ccv::app::Action::CopyAll);
+    let Some(ccv::app::Request::Copy(t)) = st.requests.pop() else {
+        panic!("no copy");
+    };
+    for it in &items {
+        assert!(!t.text.contains(&it.secret), "Y: {}", it.what);
+    }
+    // :export (markdown, with its title block) and e
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("x.md");
+    ccv::app::export_to::write(&st, &out, Format::Markdown, false).expect(":export");
+    let page = std::fs::read_to_string(&out).expect("read");
+    let keep = |_: &ccv::model::Item| true;
+    let e = ccv::clipboard::export_markdown_file(&st.session, &keep, Some(dir.path()), true)
+        .expect("e");
+    let e_text = std::fs::read_to_string(&e).expect("read");
+    for it in &items {
+        assert!(!page.contains(&it.secret), ":export: {}", it.what);
+        assert!(!e_text.contains(&it.secret), "e: {}", it.what);
+    }
+}
+
+#[test]
+fn the_title_block_and_file_name_carry_no_secret() {
+    let key = format!("{}{}", "gh", "p_Zq8xW2mN5vB7cR1tY4uI9oP3aS6dF0gHjK2L");
+    let lines = [
+        json!({"type": "custom-title", "customTitle": format!("rotate {key}"), "sessionId": "s"}),
+        json!({"type":"user","uuid":"u1","sessionId":"s","cwd":format!("/srv/{key}/app"),"gitBranch":format!("fix-{key}"),
+               "timestamp":"2025-01-01T10:00:00.000Z","message":{"role":"user","content":"go"}}),
+    ];
+    let s = session_of(&lines);
+    let md = export(&s, Format::Markdown, true);
+    assert!(!md.contains(&key), "{md}");
+    let page = export(&s, Format::Html, true);
+    assert!(!page.contains(&key));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let keep = |_: &ccv::model::Item| true;
+    let e = ccv::clipboard::export_markdown_file(&s, &keep, Some(dir.path()), true).expect("e");
+    let name = e.file_name().expect("name").to_string_lossy().into_owned();
+    assert!(
+        !name.to_lowercase().contains(&key.to_lowercase()[4..]),
+        "{name}"
+    );
+    assert!(!std::fs::read_to_string(&e).expect("read").contains(&key));
+}
+
+#[test]
+fn on_screen_after_the_second_hash() {
+    if alone!(&[]) {
+        return;
+    }
+    let mut items = planted();
+    items.extend(disguised());
+    ccv::redact::set_screen(true);
+    let s = session_with(&items);
+    ccv::redact::set_screen(false);
+    let mut st = common::utc_state(s);
+    ccv::app::perform_action(&mut st, ccv::app::Action::ExpandAll);
+    ccv::app::perform_action(&mut st, ccv::app::Action::Top);
+    let mut screen = String::new();
+    for _ in 0..200 {
+        screen.push_str(&common::screen_text(&mut st, 200, 60));
+        ccv::app::perform_action(&mut st, ccv::app::Action::PageDown);
+    }
+    let screen = seen(&screen, Format::Text);
+    for it in &items {
+        // a private key's body is cut over lines on screen: its first line
+        let probe: String = it.secret.chars().take(40).collect();
+        assert!(!screen.contains(&probe), "on screen: {}", it.what);
+    }
+    assert!(screen.contains("[REDACTED:"));
+}
+
+#[test]
+fn the_cli_reports_each_replacement_by_line_and_kind() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let file = home.path().join("s.jsonl");
+    let items = planted();
+    let lines: String = items
+        .iter()
+        .take(3)
+        .enumerate()
+        .map(|(i, it)| format!("{}\n", user_line(&format!("u{i}"), json!(it.line))))
+        .collect();
+    std::fs::write(&file, lines).expect("write");
+    let out = common::ccv_at(home.path())
+        .args(["export", "--redact", "--report"])
+        .arg(&file)
+        .output()
+        .expect("run");
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    for n in 1..=3 {
+        assert!(err.contains(&format!("s.jsonl:{n} ")), "line {n}: {err}");
+    }
+    assert!(err.contains("ccv: redacted "), "{err}");
+    common::ccv_at(home.path())
+        .args(["export", "--report"])
+        .arg(&file)
+        .assert()
+        .code(2);
+}
