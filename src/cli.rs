@@ -162,6 +162,19 @@ pub enum Command {
         #[arg(long)]
         default: bool,
     },
+    /// The price table in force (bundled, fetched, config), where each rate
+    /// comes from, and the models of your sessions that have no price.
+    Prices {
+        /// Fetch a newer table (LiteLLM's model_prices_and_context_window.json)
+        /// into the cache; the only network request ccv makes, and only now.
+        #[arg(long)]
+        update: bool,
+        /// Where --update reads (default: LiteLLM's table on GitHub).
+        #[arg(long, requires = "update", value_name = "URL")]
+        url: Option<String>,
+        /// Projects root (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects).
+        root: Option<PathBuf>,
+    },
     /// Totals over every session: cost, tokens, sessions, prompts, tool
     /// calls and the most used tools, in total or by day, project or model.
     Stats {
@@ -242,8 +255,8 @@ pub fn main_with(viewing: &dyn Fn()) -> i32 {
             limit,
             query,
             root,
-        }) => match sessions_root(root) {
-            Some(root) => crate::search::output::run(&crate::search::output::Args {
+        }) => with_root(root, |root| {
+            crate::search::output::run(&crate::search::output::Args {
                 query,
                 root,
                 json,
@@ -252,12 +265,8 @@ pub fn main_with(viewing: &dyn Fn()) -> i32 {
                 kinds: kind,
                 regex,
                 limit,
-            }),
-            None => {
-                eprintln!("ccv: no projects root (set CLAUDE_CONFIG_DIR or HOME, or pass ROOT)");
-                2
-            }
-        },
+            })
+        }),
         Some(Command::Completions { shell }) => {
             use clap::CommandFactory;
             let mut cmd = Cli::command();
@@ -282,39 +291,34 @@ pub fn main_with(viewing: &dyn Fn()) -> i32 {
         }
         Some(Command::Man) => {
             use clap::CommandFactory;
-            match clap_mangen::Man::new(Cli::command()).render(&mut std::io::stdout()) {
-                Ok(()) => 0,
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
-                Err(e) => {
-                    eprintln!("ccv: {}", term_line(&e.to_string()));
-                    1
-                }
-            }
+            printed(clap_mangen::Man::new(Cli::command()).render(&mut std::io::stdout()))
         }
-        Some(Command::Index { quiet, root }) => match sessions_root(root) {
-            Some(root) => crate::search::output::run_index(&root, quiet),
-            None => {
-                eprintln!("ccv: no projects root (set CLAUDE_CONFIG_DIR or HOME, or pass ROOT)");
-                2
-            }
-        },
+        Some(Command::Index { quiet, root }) => {
+            with_root(root, |root| crate::search::output::run_index(&root, quiet))
+        }
         Some(Command::Stats {
             by,
             since,
             json,
             root,
-        }) => match sessions_root(root) {
-            Some(root) => crate::stats::run(&root, by, since.as_deref(), json),
-            None => {
-                eprintln!("ccv: no projects root (set CLAUDE_CONFIG_DIR or HOME, or pass ROOT)");
-                2
-            }
-        },
+        }) => with_root(root, |root| {
+            crate::stats::run(&root, by, since.as_deref(), json)
+        }),
         Some(Command::Check {
             json,
             no_subagents,
             path,
         }) => crate::check::run(&path, json, no_subagents),
+        Some(Command::Prices {
+            update: true, url, ..
+        }) => crate::prices::update(url.as_deref().unwrap_or(crate::prices::DEFAULT_URL)),
+        Some(Command::Prices { root, .. }) => {
+            let root = sessions_root(root);
+            printed(crate::prices::show(
+                root.as_deref(),
+                &mut std::io::stdout().lock(),
+            ))
+        }
         Some(Command::Top { minutes, ref root }) => {
             let Some(root) = sessions_root(root.clone()) else {
                 eprintln!("ccv: no projects root (set CLAUDE_CONFIG_DIR or HOME, or pass ROOT)");
@@ -334,6 +338,30 @@ pub fn main_with(viewing: &dyn Fn()) -> i32 {
             )
         }
         None => run_tui(&cli, &config, config_note),
+    }
+}
+
+/// Runs a command that needs the projects root, or says there is none.
+fn with_root(root: Option<PathBuf>, run: impl FnOnce(PathBuf) -> i32) -> i32 {
+    match sessions_root(root) {
+        Some(root) => run(root),
+        None => {
+            eprintln!("ccv: no projects root (set CLAUDE_CONFIG_DIR or HOME, or pass ROOT)");
+            2
+        }
+    }
+}
+
+/// The exit code of a command that printed to stdout: a closed pipe
+/// (`| head`) is not a failure.
+fn printed(result: std::io::Result<()>) -> i32 {
+    match result {
+        Ok(()) => 0,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Err(e) => {
+            eprintln!("ccv: {}", term_line(&e.to_string()));
+            1
+        }
     }
 }
 

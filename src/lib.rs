@@ -17,6 +17,7 @@ pub mod live;
 pub mod model;
 pub mod paths;
 pub mod picker;
+pub mod prices;
 pub mod redact;
 pub mod rows;
 pub mod search;

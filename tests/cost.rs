@@ -45,7 +45,7 @@ fn an_unknown_model_is_counted_not_priced() {
     assert_eq!(s.main.cost.unpriced, 1);
     assert_eq!(s.main.totals.output_tokens, 10);
     let mut st = common::utc_state(s);
-    assert!(screen_text(&mut st, 160, 8).contains("$?"));
+    assert!(screen_text(&mut st, 160, 8).contains("1 unpriced (claude-future-9)"));
 }
 
 /// Every real file prices without a panic; say how many hold a model the

@@ -138,9 +138,11 @@ fn stats_sums_in_total_and_by_day_project_and_model() {
         total["tool_calls"], 5,
         "a's two lines hold two calls, b, c, a's agent"
     );
-    assert_eq!(total["cost_usd"], Value::Null, "c has no price");
+    // c has no price: the priced part, and what is left out, said
+    assert!(close(&total["cost_usd"], 0.11), "{total}");
     assert!(close(&total["priced_usd"], 0.11), "{total}");
     assert_eq!(total["unpriced_messages"], 1);
+    assert_eq!(total["unpriced_models"], json!({"claude-future-9": 1}));
     assert_eq!(total["top_tools"][0], json!({"name":"Bash","calls":5}));
 
     let days = &run_json(
@@ -251,7 +253,9 @@ fn the_table_reads_as_a_table() {
     assert!(web.trim_end().ends_with("$?"), "{web}");
     assert!(text.contains("top tools: Bash 5"), "{text}");
     assert!(
-        text.contains("+? 1 message from a model without a price"),
+        text.contains(
+            "+? 1 message from a model without a price is not in the cost: claude-future-9 (1)"
+        ),
         "{text}"
     );
 }

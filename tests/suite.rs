@@ -60,6 +60,7 @@ mod content_safety;
 mod corpus;
 mod corrupt;
 mod cost;
+mod cost_current;
 mod errors_first;
 mod export_markdown_file;
 mod fidelity;

@@ -474,8 +474,15 @@ impl Config {
         {
             crate::redact::install(r);
         }
-        if !self.prices.is_empty() {
-            PriceTable::install(PriceTable::bundled().with_overrides(self.prices.iter().cloned()));
+        // the bundled table, a fetched one over it (`ccv prices --update`),
+        // the config's families over both
+        let fetched = crate::prices::load_fetched();
+        if fetched.is_some() || !self.prices.is_empty() {
+            let mut t = PriceTable::bundled().clone();
+            if let Some(f) = &fetched {
+                t = t.with_fetched(f);
+            }
+            PriceTable::install(t.with_overrides(self.prices.iter().cloned()));
         }
     }
 }

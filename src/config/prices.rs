@@ -72,6 +72,8 @@ pub(super) fn price_of(family: &str, e: PriceEntry) -> Result<ModelPrice, String
         None => None,
     };
     Ok(ModelPrice {
+        fast: None,
+        before: Vec::new(),
         family: family.to_owned(),
         rates: rates(
             e.input,

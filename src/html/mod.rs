@@ -110,6 +110,19 @@ pub fn write(
     out.flush()
 }
 
+/// `1234567` as `1,234,567`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 impl Page<'_> {
     /// Session text, made safe and redacted (not yet escaped).
     fn clean<'s>(&self, s: &'s str) -> Cow<'s, str> {
@@ -155,11 +168,15 @@ impl Page<'_> {
                 "Tokens",
                 Some(format!(
                     "{} in · {} out · {} cache write · {} cache read",
-                    t.input, t.output, t.cache_creation, t.cache_read
+                    thousands(t.input),
+                    thousands(t.output),
+                    thousands(t.cache_creation),
+                    thousands(t.cache_read)
                 )),
             );
         }
-        field("Cost", fig.cost_usd().map(|c| format!("${c:.2}")));
+        // sub-cent costs as `$0.0012`; what has no price is said
+        field("Cost", fig.cost.describe(&fig.unpriced_models()));
         field(
             "Prompts · tool calls",
             Some(format!("{} · {}", fig.prompts, fig.tool_calls)),

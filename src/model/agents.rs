@@ -110,7 +110,7 @@ impl Agent {
         if let Some(ms) = self.duration_ms(session) {
             s.push_str(&format!(" · {}", super::time::human_duration(ms)));
         }
-        if let Some(c) = self.transcript.cost.label() {
+        if let Some(c) = self.transcript.cost.describe(&self.transcript.unpriced) {
             s.push_str(&format!(" · {c}"));
         }
         s

@@ -134,6 +134,12 @@ pub struct Figures {
     pub tools: BTreeMap<String, u32>,
     /// Sorted by time, then model.
     pub slices: Vec<Slice>,
+    /// A hash of the main conversation's first priced message (id and
+    /// usage): a
+    /// session resumed into another file starts with the same one (the
+    /// copies are counted once across sessions, see `ccv stats`).
+    #[serde(default)]
+    pub first_message: Option<u64>,
 }
 
 impl Figures {
@@ -164,18 +170,86 @@ impl Figures {
                 .all(|s| cost(&s.cost) && tokens(&s.tokens) && s.model.len() <= 1024)
     }
 
-    /// `cost_usd` for JSON: `None` when some usage has no price.
+    /// `cost_usd` for JSON: what the priced messages cost (rounded to a
+    /// millionth), `None` only when nothing at all was priced.
     pub fn cost_usd(&self) -> Option<f64> {
-        (self.cost.unpriced == 0).then_some(self.cost.usd)
+        self.cost.priced_usd()
+    }
+
+    /// The tokens and cost of only the messages `keep` accepts (by id), in
+    /// a session and its agents: what copies of another session's
+    /// messages add (no prompts or calls counted).
+    pub fn of_messages(
+        session: &Session,
+        fallback_ms: i64,
+        keep: &dyn Fn(&str, &Usage) -> bool,
+    ) -> Figures {
+        let mut sum = FiguresSum {
+            keep: Some(keep),
+            ..FiguresSum::default()
+        };
+        sum.add_transcript(&session.main, fallback_ms, false);
+        for a in &session.agents {
+            sum.add_transcript(&a.transcript, fallback_ms, true);
+        }
+        sum.finish()
+    }
+
+    /// Takes `other`'s tokens and cost out of these figures (slice by
+    /// slice): a session's part that another session already counts.
+    pub fn subtract(&mut self, other: &Figures) {
+        let sub_cost = |c: &mut Cost, o: &Cost| {
+            c.usd = (c.usd - o.usd).max(0.0);
+            c.unpriced = c.unpriced.saturating_sub(o.unpriced);
+        };
+        let sub_tokens = |t: &mut Tokens, o: &Tokens| {
+            t.input = t.input.saturating_sub(o.input);
+            t.output = t.output.saturating_sub(o.output);
+            t.cache_creation = t.cache_creation.saturating_sub(o.cache_creation);
+            t.cache_read = t.cache_read.saturating_sub(o.cache_read);
+        };
+        sub_tokens(&mut self.tokens, &other.tokens);
+        sub_cost(&mut self.cost, &other.cost);
+        sub_tokens(&mut self.agent_tokens, &other.agent_tokens);
+        sub_cost(&mut self.agent_cost, &other.agent_cost);
+        for o in &other.slices {
+            if let Some(s) = self
+                .slices
+                .iter_mut()
+                .find(|s| s.at_ms == o.at_ms && s.model == o.model)
+            {
+                sub_tokens(&mut s.tokens, &o.tokens);
+                sub_cost(&mut s.cost, &o.cost);
+            }
+        }
+    }
+
+    /// Messages with no price, by model, from the slices.
+    pub fn unpriced_models(&self) -> BTreeMap<String, u32> {
+        let mut out = BTreeMap::new();
+        for s in self.slices.iter().filter(|s| s.cost.unpriced > 0) {
+            let name = if s.model.is_empty() {
+                "(no model)".to_owned()
+            } else {
+                s.model.clone()
+            };
+            *out.entry(name).or_insert(0) += s.cost.unpriced;
+        }
+        out
     }
 }
 
 /// Figures summed over a session read in parts (a file too big to hold
 /// as one model): a message split over two parts is counted once, with
 /// the usage of its last line, as the model counts it.
-#[derive(Debug, Default)]
-pub struct FiguresSum {
+/// Which messages (by id and usage) figures count.
+pub type KeepMessage<'k> = &'k dyn Fn(&str, &Usage) -> bool;
+
+#[derive(Default)]
+pub struct FiguresSum<'k> {
     f: Figures,
+    /// Only these messages (by id and usage) are counted, when set.
+    keep: Option<KeepMessage<'k>>,
     slices: BTreeMap<(i64, String), Slice>,
     /// Each message counted: its usage, model, slice and whether an agent's.
     counted: std::collections::HashMap<String, Counted>,
@@ -189,10 +263,21 @@ struct Counted {
     agent: bool,
 }
 
-impl FiguresSum {
+impl std::fmt::Debug for FiguresSum<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FiguresSum").field("f", &self.f).finish()
+    }
+}
+
+impl FiguresSum<'_> {
     /// Adds a session (or a part of one): its main conversation and agents.
     pub fn add(&mut self, session: &Session, fallback_ms: i64) {
         let main = &session.main;
+        if self.f.first_message.is_none()
+            && let Some(m) = main.messages.iter().find(|m| m.usage.is_some())
+        {
+            self.f.first_message = m.usage.map(|u| message_hash(&m.id, &u));
+        }
         self.add_transcript(main, fallback_ms, false);
         self.f.prompts += main.turns.len() as u32;
         let starts: Vec<usize> = main
@@ -250,9 +335,12 @@ impl FiguresSum {
         }
         for (m, at) in t.messages.iter().zip(dated) {
             let Some(u) = &m.usage else { continue };
+            if self.keep.is_some_and(|keep| !keep(&m.id, u)) {
+                continue;
+            }
             // seen in an earlier part: its later line's usage replaces it
             if let Some(old) = self.counted.remove(&*m.id) {
-                let c = prices.cost(old.model.as_deref(), &old.usage);
+                let c = prices.cost(old.model.as_deref(), &old.usage, Some(old.at));
                 f.tokens.sub_usage(&old.usage);
                 f.cost.sub(c);
                 if old.agent {
@@ -264,7 +352,7 @@ impl FiguresSum {
                 s.cost.sub(c);
             }
             let at = at.unwrap_or(fallback_ms);
-            let c = prices.cost(m.model.as_deref(), u);
+            let c = prices.cost(m.model.as_deref(), u, Some(at));
             f.tokens.add_usage(u);
             f.cost.add(c);
             if agent {
@@ -285,6 +373,23 @@ impl FiguresSum {
             );
         }
     }
+}
+
+/// A message's hash, as [`Figures::first_message`] keeps it: its id and
+/// usage (a copy carries both; two sessions of made-up ids do not).
+pub fn message_hash(id: &str, u: &Usage) -> u64 {
+    use std::hash::Hasher;
+    let mut h = rustc_hash::FxHasher::default();
+    h.write(id.as_bytes());
+    for n in [
+        u.input_tokens,
+        u.output_tokens,
+        u.cache_creation_input_tokens,
+        u.cache_read_input_tokens,
+    ] {
+        h.write_u64(n);
+    }
+    h.finish()
 }
 
 fn slice<'a>(
@@ -348,8 +453,12 @@ mod tests {
         assert_eq!(f.cost.unpriced, 1);
         assert_eq!(
             f.cost_usd(),
-            None,
-            "an unknown model leaves the total unknown"
+            Some(0.0045),
+            "the priced part; the unknown model is counted apart"
+        );
+        assert_eq!(
+            f.unpriced_models(),
+            BTreeMap::from([("mystery-model".to_owned(), 1)])
         );
         // sonnet 4.5: $3/M in, $15/M out
         assert!((f.cost.usd - (0.003 + 0.0015)).abs() < 1e-9);

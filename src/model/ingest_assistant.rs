@@ -40,9 +40,10 @@ impl Session {
         {
             self.meta.model = Some(m.to_owned());
         }
+        let at = super::ingest::time_of(e);
         let m = msg.id.as_deref().map(|id| {
             self.transcript_mut(target)
-                .upsert_message(id, msg.model.as_deref(), msg.usage)
+                .upsert_message(id, msg.model.as_deref(), msg.usage, at)
         });
         let mut shown = false;
         match msg.content {

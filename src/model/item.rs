@@ -390,6 +390,9 @@ pub struct Message {
     /// Shared with the message before when the same (most are).
     pub model: Option<std::sync::Arc<str>>,
     pub usage: Option<Usage>,
+    /// When its first line was written (ms since the epoch): rates that
+    /// changed on a date price it by this.
+    pub at: Option<i64>,
     /// Index of its last block item, for merging lines that come later.
     pub last_item: usize,
 }

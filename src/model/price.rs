@@ -25,8 +25,15 @@ pub struct ModelPrice {
     pub family: String,
     #[serde(flatten)]
     pub rates: Rates,
-    /// Dearer rates for a request whose prompt is over `above` tokens.
+    /// Other rates for every token of a request whose prompt is over
+    /// `above` tokens (Sonnet 4.5 past 200k, Haiku 5.5 past 100k).
     pub long_context: Option<LongContext>,
+    /// The rates of fast mode (`usage.speed: "fast"`), where the model has
+    /// it; without, a fast request is billed at the standard rates.
+    pub fast: Option<Fast>,
+    /// Rates in force until a date: a message before it is priced so.
+    #[serde(default)]
+    pub before: Vec<Dated>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -37,10 +44,53 @@ pub struct LongContext {
 }
 
 #[derive(Debug, Clone, Deserialize)]
+pub struct Fast {
+    #[serde(flatten)]
+    pub rates: Rates,
+    pub long_context: Option<LongContext>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Dated {
+    /// `2026-10-07`: the first day of the next rates (UTC).
+    pub until: String,
+    #[serde(flatten)]
+    pub rates: Rates,
+    /// `until` in ms since the epoch (set when the table is made).
+    #[serde(skip)]
+    pub until_ms: i64,
+}
+
+/// Where a model's rates come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Origin {
+    /// `assets/prices.json`.
+    #[default]
+    Bundled,
+    /// `ccv prices --update`: a table fetched into the cache.
+    Fetched,
+    /// `[prices.<family>]` in the config.
+    Config,
+}
+
+impl Origin {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Origin::Bundled => "bundled",
+            Origin::Fetched => "fetched",
+            Origin::Config => "config",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
 pub struct PriceTable {
     pub date: String,
     pub source: String,
     pub models: Vec<ModelPrice>,
+    /// Where each family's rates come from (by index into `models`).
+    #[serde(skip)]
+    pub origins: Vec<Origin>,
 }
 
 impl PriceTable {
@@ -48,12 +98,27 @@ impl PriceTable {
     pub fn bundled() -> &'static PriceTable {
         static TABLE: OnceLock<PriceTable> = OnceLock::new();
         TABLE.get_or_init(|| {
-            serde_json::from_str(include_str!("../../assets/prices.json")).unwrap_or(PriceTable {
-                date: String::new(),
-                source: String::new(),
-                models: Vec::new(),
-            })
+            let t = serde_json::from_str(include_str!("../../assets/prices.json")).unwrap_or(
+                PriceTable {
+                    date: String::new(),
+                    source: String::new(),
+                    models: Vec::new(),
+                    origins: Vec::new(),
+                },
+            );
+            t.prepared(Origin::Bundled)
         })
+    }
+
+    /// The table with its dates read and every family marked `origin`.
+    pub fn prepared(mut self, origin: Origin) -> PriceTable {
+        for m in &mut self.models {
+            for d in &mut m.before {
+                d.until_ms = day_ms(&d.until).unwrap_or(i64::MIN);
+            }
+        }
+        self.origins = vec![origin; self.models.len()];
+        self
     }
 
     /// The table costs are computed with: the bundled one, or the one the
@@ -68,12 +133,53 @@ impl PriceTable {
         ACTIVE.set(table).is_ok()
     }
 
-    /// This table with `overrides` replacing or adding families.
+    /// Where the rates of `models[i]` come from.
+    pub fn origin(&self, i: usize) -> Origin {
+        self.origins.get(i).copied().unwrap_or_default()
+    }
+
+    /// This table with `overrides` replacing or adding families (from the
+    /// config).
     pub fn with_overrides(&self, overrides: impl IntoIterator<Item = ModelPrice>) -> PriceTable {
+        self.merged(overrides, Origin::Config, false)
+    }
+
+    /// This table with the families of `other` (a fetched table): their
+    /// standard and long-context rates replace ours, what ours knows that
+    /// the other does not (fast mode, dated rates) stays.
+    pub fn with_fetched(&self, other: &PriceTable) -> PriceTable {
+        self.merged(other.models.iter().cloned(), Origin::Fetched, true)
+    }
+
+    fn merged(
+        &self,
+        others: impl IntoIterator<Item = ModelPrice>,
+        origin: Origin,
+        keep_extras: bool,
+    ) -> PriceTable {
         let mut t = self.clone();
-        for o in overrides {
-            t.models.retain(|m| m.family != o.family);
+        if t.origins.len() != t.models.len() {
+            t.origins = vec![Origin::Bundled; t.models.len()];
+        }
+        for mut o in others {
+            if let Some(i) = t.models.iter().position(|m| m.family == o.family) {
+                let old = t.models.remove(i);
+                t.origins.remove(i);
+                if keep_extras {
+                    o.fast = o.fast.or(old.fast);
+                    if o.before.is_empty() {
+                        o.before = old.before;
+                    }
+                    if o.long_context.is_none() {
+                        o.long_context = old.long_context;
+                    }
+                }
+            }
+            for d in &mut o.before {
+                d.until_ms = day_ms(&d.until).unwrap_or(i64::MIN);
+            }
             t.models.push(o);
+            t.origins.push(origin);
         }
         t
     }
@@ -85,55 +191,94 @@ impl PriceTable {
         let mut h = rustc_hash::FxHasher::default();
         let mut models: Vec<&ModelPrice> = self.models.iter().collect();
         models.sort_by(|a, b| a.family.cmp(&b.family));
+        let rates = |h: &mut rustc_hash::FxHasher, r: &Rates| {
+            for v in [
+                r.input,
+                r.output,
+                r.cache_write_5m,
+                r.cache_write_1h,
+                r.cache_read,
+            ] {
+                v.to_bits().hash(h);
+            }
+        };
+        let long = |h: &mut rustc_hash::FxHasher, l: &Option<LongContext>| {
+            if let Some(l) = l {
+                l.above.hash(h);
+                rates(h, &l.rates);
+            }
+        };
         for m in models {
             m.family.hash(&mut h);
-            let lc = m.long_context.as_ref();
-            for r in [Some(&m.rates), lc.map(|l| &l.rates)].into_iter().flatten() {
-                for v in [
-                    r.input,
-                    r.output,
-                    r.cache_write_5m,
-                    r.cache_write_1h,
-                    r.cache_read,
-                ] {
-                    v.to_bits().hash(&mut h);
-                }
+            rates(&mut h, &m.rates);
+            long(&mut h, &m.long_context);
+            if let Some(f) = &m.fast {
+                "fast".hash(&mut h);
+                rates(&mut h, &f.rates);
+                long(&mut h, &f.long_context);
             }
-            lc.map(|l| l.above).hash(&mut h);
+            for d in &m.before {
+                d.until.hash(&mut h);
+                rates(&mut h, &d.rates);
+            }
         }
         format!("{:016x}", h.finish())
     }
 
     /// The prices of `model`: its family matched whole, or followed by a
-    /// date (`claude-sonnet-4-5-20250929`); a `[1m]` suffix is ignored.
+    /// date (`claude-sonnet-4-5-20250929`); a `[1m]` suffix and a
+    /// provider's prefix (`anthropic/`, `us.anthropic.`) are ignored.
     pub fn find(&self, model: &str) -> Option<&ModelPrice> {
+        self.find_index(model).and_then(|i| self.models.get(i))
+    }
+
+    /// [`find`](Self::find), as an index into `models`.
+    pub fn find_index(&self, model: &str) -> Option<usize> {
         let id = model.trim();
         let id = id.strip_suffix("[1m]").unwrap_or(id);
         let id = id.rsplit('/').next().unwrap_or(id);
         self.models
             .iter()
-            .filter(|p| {
+            .enumerate()
+            .filter(|(_, p)| {
                 id == p.family
                     || id.strip_prefix(p.family.as_str()).is_some_and(|rest| {
                         rest.strip_prefix('-')
                             .is_some_and(|d| d.len() == 8 && d.bytes().all(|b| b.is_ascii_digit()))
                     })
             })
-            .max_by_key(|p| p.family.len())
+            .max_by_key(|(_, p)| p.family.len())
+            .map(|(i, _)| i)
     }
 
     /// What one message's usage cost, in USD: `None` for a model the table
     /// does not know. Claude Code's `<synthetic>` messages cost nothing.
-    pub fn cost(&self, model: Option<&str>, u: &Usage) -> Option<f64> {
+    /// `at` (ms since the epoch, when known) picks rates that changed.
+    pub fn cost(&self, model: Option<&str>, u: &Usage, at: Option<i64>) -> Option<f64> {
         let model = model?;
         if model == "<synthetic>" {
             return Some(0.0);
         }
         let p = self.find(model)?;
-        let prompt = u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens;
-        let r = match &p.long_context {
+        let prompt = u
+            .input_tokens
+            .saturating_add(u.cache_creation_input_tokens)
+            .saturating_add(u.cache_read_input_tokens);
+        let (base, long) = match (&p.fast, u.fast) {
+            (Some(f), true) => (f.rates, f.long_context.as_ref()),
+            _ => {
+                let dated = at.and_then(|at| {
+                    p.before
+                        .iter()
+                        .filter(|d| at < d.until_ms)
+                        .min_by_key(|d| d.until_ms)
+                });
+                (dated.map_or(p.rates, |d| d.rates), p.long_context.as_ref())
+            }
+        };
+        let r = match long {
             Some(l) if prompt > l.above => l.rates,
-            _ => p.rates,
+            _ => base,
         };
         let hour = u
             .cache_creation
@@ -149,6 +294,23 @@ impl PriceTable {
                 + millions(u.cache_read_input_tokens) * r.cache_read,
         )
     }
+}
+
+/// `2026-10-07` as ms since the epoch (UTC midnight).
+fn day_ms(day: &str) -> Option<i64> {
+    let d: jiff::civil::Date = day.parse().ok()?;
+    Some(
+        d.to_zoned(jiff::tz::TimeZone::UTC)
+            .ok()?
+            .timestamp()
+            .as_millisecond(),
+    )
+}
+
+/// A figure in USD for JSON: rounded to a millionth of a dollar (no
+/// `4.565600000000001`).
+pub fn round_usd(v: f64) -> f64 {
+    (v * 1e6).round() / 1e6
 }
 
 /// A running cost: what the priced messages cost, and how many messages
@@ -172,6 +334,48 @@ impl Cost {
             Some(usd) => self.usd = (self.usd - usd).max(0.0),
             None => self.unpriced = self.unpriced.saturating_sub(1),
         }
+    }
+
+    /// What the priced messages cost, rounded to a millionth of a dollar;
+    /// `None` only when nothing at all was priced (every message of a
+    /// model the table does not know).
+    pub fn priced_usd(&self) -> Option<f64> {
+        (!(self.usd == 0.0 && self.unpriced > 0)).then(|| round_usd(self.usd))
+    }
+
+    /// The cost for a person, never a silent blank: `$12.40`, `$12.40 +
+    /// 37 unpriced (claude-zeta-9)`, `37 unpriced (claude-zeta-9)`; `None`
+    /// when there is nothing to price. `models`: the unpriced ones, by
+    /// messages.
+    pub fn describe(&self, models: &std::collections::BTreeMap<String, u32>) -> Option<String> {
+        if self.usd == 0.0 && self.unpriced == 0 {
+            return None;
+        }
+        if self.unpriced == 0 {
+            return Some(usd(self.usd));
+        }
+        let mut names: Vec<(&String, &u32)> = models.iter().collect();
+        names.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
+        let shown: Vec<String> = names
+            .iter()
+            .take(2)
+            .map(|(m, _)| crate::model::text::term_line(m))
+            .collect();
+        let more = if names.len() > 2 {
+            format!(", +{}", names.len() - 2)
+        } else {
+            String::new()
+        };
+        let unpriced = if shown.is_empty() {
+            format!("{} unpriced", self.unpriced)
+        } else {
+            format!("{} unpriced ({}{more})", self.unpriced, shown.join(", "))
+        };
+        Some(if self.usd == 0.0 {
+            unpriced
+        } else {
+            format!("{} + {unpriced}", usd(self.usd))
+        })
     }
 
     /// `$1.23`, `$0.0042`, or with `+?` when some messages have no price;
@@ -215,11 +419,28 @@ mod tests {
                 ephemeral_5m_input_tokens: write - write_1h,
                 ephemeral_1h_input_tokens: write_1h,
             },
+            fast: false,
         }
     }
 
-    fn close(a: f64, b: f64) {
-        assert!((a - b).abs() <= b.abs() * 0.01, "{a} vs {b}");
+    fn fast(mut u: Usage) -> Usage {
+        u.fast = true;
+        u
+    }
+
+    fn close(a: Option<f64>, b: f64) {
+        let a = a.unwrap_or(f64::NAN);
+        assert!((a - b).abs() <= 1e-9 + b.abs() * 1e-9, "{a} vs {b}");
+    }
+
+    fn cost(model: &str, u: Usage) -> Option<f64> {
+        PriceTable::bundled().cost(Some(model), &u, None)
+    }
+
+    /// One message of every kind of token: 1M input, 1M output, 1M 5m
+    /// writes, 1M 1h writes, 1M cache reads: the sum of the five rates.
+    fn all_five() -> Usage {
+        usage(1_000_000, 1_000_000, 2_000_000, 1_000_000, 1_000_000)
     }
 
     #[test]
@@ -232,76 +453,193 @@ mod tests {
         assert_eq!(fam("claude-opus-4-1-20250805"), Some("claude-opus-4-1"));
         assert_eq!(fam("claude-opus-4-6"), Some("claude-opus-4-6"));
         assert_eq!(fam("claude-opus-4-6[1m]"), Some("claude-opus-4-6"));
+        assert_eq!(fam("claude-opus-5"), Some("claude-opus-5"));
+        assert_eq!(fam("claude-opus-5-5"), Some("claude-opus-5-5"));
+        assert_eq!(fam("claude-opus-5-5[1m]"), Some("claude-opus-5-5"));
+        assert_eq!(fam("claude-fable-5-1"), Some("claude-fable-5-1"));
         assert_eq!(fam("claude-haiku-4-5-20251001"), Some("claude-haiku-4-5"));
-        assert_eq!(fam("claude-opus-4-7"), None, "a newer model is not guessed");
+        assert_eq!(fam("claude-opus-6"), None, "a newer model is not guessed");
         assert_eq!(fam("claude-opus-4-5-preview"), None);
         assert_eq!(fam("gpt-4"), None);
     }
 
-    // Hand computations, USD per million tokens from assets/prices.json.
+    // Every model Claude Code writes, at the five rates of the pricing
+    // page (USD per million tokens: input + output + 5m write + 1h write
+    // + cache read for one million of each).
+    #[test]
+    fn every_model_at_the_page_s_rates() {
+        for (model, sum) in [
+            ("claude-fable-5-2", 8.0 + 40.0 + 10.0 + 16.0 + 0.2),
+            ("claude-fable-5-1", 10.0 + 50.0 + 12.5 + 20.0 + 0.25),
+            ("claude-mythos-5-1", 10.0 + 50.0 + 12.5 + 20.0 + 0.25),
+            ("claude-fable-5", 10.0 + 50.0 + 12.5 + 20.0 + 1.0),
+            ("claude-mythos-5", 10.0 + 50.0 + 12.5 + 20.0 + 1.0),
+            ("claude-opus-5-5", 4.0 + 20.0 + 5.0 + 8.0 + 0.2),
+            ("claude-opus-5", 5.0 + 25.0 + 6.25 + 10.0 + 0.5),
+            ("claude-opus-4-8", 5.0 + 25.0 + 6.25 + 10.0 + 0.5),
+            ("claude-opus-4-7", 5.0 + 25.0 + 6.25 + 10.0 + 0.5),
+            ("claude-opus-4-6", 5.0 + 25.0 + 6.25 + 10.0 + 0.5),
+            ("claude-opus-4-5-20251101", 5.0 + 25.0 + 6.25 + 10.0 + 0.5),
+            ("claude-opus-4-1-20250805", 15.0 + 75.0 + 18.75 + 30.0 + 1.5),
+            ("claude-opus-4-20250514", 15.0 + 75.0 + 18.75 + 30.0 + 1.5),
+            ("claude-sonnet-5-5", 2.0 + 10.0 + 2.5 + 4.0 + 0.1),
+            ("claude-sonnet-5", 2.0 + 10.0 + 2.5 + 4.0 + 0.2),
+            ("claude-sonnet-4-6", 3.0 + 15.0 + 3.75 + 6.0 + 0.3),
+            ("claude-haiku-4-5-20251001", 1.0 + 5.0 + 1.25 + 2.0 + 0.1),
+            ("claude-3-5-haiku-20241022", 0.8 + 4.0 + 1.0 + 1.6 + 0.08),
+        ] {
+            // a prompt of 4M tokens: a surcharged model would pay more
+            let u = all_five();
+            match model {
+                "claude-sonnet-4-5" | "claude-sonnet-4" => {}
+                _ => close(cost(model, u), sum),
+            }
+        }
+    }
+
+    #[test]
+    fn cache_reads_at_each_model_s_own_ratio() {
+        let reads = usage(0, 0, 0, 0, 1_000_000);
+        close(cost("claude-fable-5-1", reads), 0.25); // 0.025x of $10
+        close(cost("claude-fable-5-2", reads), 0.2); // 0.025x of $8
+        close(cost("claude-opus-5-5", reads), 0.2); // 0.05x of $4
+        close(cost("claude-sonnet-5-5", reads), 0.1); // 0.05x of $2
+        close(cost("claude-opus-5", reads), 0.5); // 0.1x of $5
+    }
+
+    #[test]
+    fn a_long_prompt_at_its_tier() {
+        // Sonnet 4.5 past 200k: 1,000 in × $6 + 1,000 out × $22.50
+        // + 250,000 reads × $0.60 = 0.006 + 0.0225 + 0.15 = $0.1785
+        close(
+            cost(
+                "claude-sonnet-4-5-20250929[1m]",
+                usage(1_000, 1_000, 0, 0, 250_000),
+            ),
+            0.1785,
+        );
+        // under it: 3,000 × $3 + 500 × $15 + 50,000 × $0.30 = $0.0315
+        close(
+            cost(
+                "claude-sonnet-4-5-20250929",
+                usage(3_000, 500, 0, 0, 50_000),
+            ),
+            0.0315,
+        );
+        // Sonnet 4.6 and later: no surcharge past 200k (ccv charged 2x)
+        // 1,000 × $3 + 1,000 × $15 + 250,000 × $0.30 = $0.093
+        close(
+            cost("claude-sonnet-4-6[1m]", usage(1_000, 1_000, 0, 0, 250_000)),
+            0.093,
+        );
+        close(cost("claude-opus-4-6[1m]", usage(300_000, 0, 0, 0, 0)), 1.5);
+        // Haiku 5.5 by prompt length: up to 100k, 50,000 in × $0.10 +
+        // 10,000 out × $0.50 = 0.005 + 0.005 = $0.01
+        close(
+            cost("claude-haiku-5-5", usage(50_000, 10_000, 0, 0, 0)),
+            0.01,
+        );
+        // over 100k (cache reads count): 20,000 in × $0.50 + 10,000 out ×
+        // $2.50 + 100,000 reads × $0.05 + 8,000 1h writes × $1.00
+        // = 0.01 + 0.025 + 0.005 + 0.008 = $0.048
+        close(
+            cost(
+                "claude-haiku-5-5",
+                usage(20_000, 10_000, 8_000, 8_000, 100_000),
+            ),
+            0.048,
+        );
+    }
+
+    #[test]
+    fn fast_mode_at_each_model_s_fast_rates() {
+        // Opus 4.6 and 4.7: 6x. 10,000 in × $30 + 2,000 out × $150
+        // + 100,000 reads × $3 + 4,000 5m writes × $37.50 = 0.3 + 0.3 + 0.3 + 0.15
+        let u = usage(10_000, 2_000, 4_000, 0, 100_000);
+        close(cost("claude-opus-4-6", fast(u)), 1.05);
+        close(cost("claude-opus-4-7", fast(u)), 1.05);
+        // Opus 4.8 and 5: 2x. 0.1 + 0.1 + 0.1 + 0.05
+        close(cost("claude-opus-4-8", fast(u)), 0.35);
+        close(cost("claude-opus-5", fast(u)), 0.35);
+        // Opus 5.5: 2x of its own. 10,000 × $8 + 2,000 × $40 + 100,000 ×
+        // $0.40 + 4,000 × $10 = 0.08 + 0.08 + 0.04 + 0.04
+        close(cost("claude-opus-5-5", fast(u)), 0.24);
+        // Fable 5.2: 2x on every token type. 0.16 + 0.16 + 0.04 + 0.08
+        close(cost("claude-fable-5-2", fast(u)), 0.44);
+        // Opus 4.6 fast past 200k: $60 in, $225 out
+        close(
+            cost("claude-opus-4-6", fast(usage(250_000, 1_000, 0, 0, 0))),
+            15.0 + 0.225,
+        );
+        // a model without fast mode is billed at its standard rates
+        close(
+            cost("claude-sonnet-5-5", fast(usage(1_000_000, 0, 0, 0, 0))),
+            2.0,
+        );
+        close(cost("claude-opus-4-6", u), 0.05 + 0.05 + 0.05 + 0.025);
+    }
+
+    #[test]
+    fn rates_that_changed_on_a_date() {
+        // Sonnet 5.5 read its cache at $0.20 before 2026-10-07, $0.10 since
+        let t = PriceTable::bundled();
+        let reads = usage(0, 0, 0, 0, 1_000_000);
+        let day = |d: &str| day_ms(d);
+        close(
+            t.cost(Some("claude-sonnet-5-5"), &reads, day("2026-10-06")),
+            0.2,
+        );
+        close(
+            t.cost(Some("claude-sonnet-5-5"), &reads, day("2026-10-07")),
+            0.1,
+        );
+        close(t.cost(Some("claude-sonnet-5-5"), &reads, None), 0.1);
+    }
+
     #[test]
     fn opus_4_5_with_both_cache_writes() {
         // 1,000 in × $5 + 2,000 out × $25 + 10,000 5m writes × $6.25
         // + 4,000 1h writes × $10 + 100,000 reads × $0.50
         // = 0.005 + 0.05 + 0.0625 + 0.04 + 0.05 = $0.2075
-        let c = PriceTable::bundled().cost(
-            Some("claude-opus-4-5-20251101"),
-            &usage(1_000, 2_000, 14_000, 4_000, 100_000),
+        close(
+            cost(
+                "claude-opus-4-5-20251101",
+                usage(1_000, 2_000, 14_000, 4_000, 100_000),
+            ),
+            0.2075,
         );
-        close(c.unwrap_or(0.0), 0.2075);
-    }
-
-    #[test]
-    fn opus_4_at_its_older_rates() {
-        // 10,000 in × $15 + 1,000 out × $75 + 20,000 1h writes × $30
-        // = 0.15 + 0.075 + 0.6 = $0.825
-        let c = PriceTable::bundled().cost(
-            Some("claude-opus-4-20250514"),
-            &usage(10_000, 1_000, 20_000, 20_000, 0),
-        );
-        close(c.unwrap_or(0.0), 0.825);
-    }
-
-    #[test]
-    fn sonnet_4_5_and_its_long_context_rates() {
-        // under 200k of prompt: 3,000 in × $3 + 500 out × $15
-        // + 50,000 reads × $0.30 = 0.009 + 0.0075 + 0.015 = $0.0315
-        let t = PriceTable::bundled();
-        let c = t.cost(
-            Some("claude-sonnet-4-5-20250929"),
-            &usage(3_000, 500, 0, 0, 50_000),
-        );
-        close(c.unwrap_or(0.0), 0.0315);
-        // over: 1,000 in × $6 + 1,000 out × $22.50 + 250,000 reads × $0.60
-        // = 0.006 + 0.0225 + 0.15 = $0.1785
-        let c = t.cost(
-            Some("claude-sonnet-4-5-20250929[1m]"),
-            &usage(1_000, 1_000, 0, 0, 250_000),
-        );
-        close(c.unwrap_or(0.0), 0.1785);
-    }
-
-    #[test]
-    fn haiku_4_5_with_an_hour_of_cache() {
-        // 2,000 in × $1 + 1,000 out × $5 + 8,000 1h writes × $2
-        // + 2,000 5m writes × $1.25 = 0.002 + 0.005 + 0.016 + 0.0025
-        let c = PriceTable::bundled().cost(
-            Some("claude-haiku-4-5-20251001"),
-            &usage(2_000, 1_000, 10_000, 8_000, 0),
-        );
-        close(c.unwrap_or(0.0), 0.0255);
     }
 
     #[test]
     fn unknown_models_have_no_price_and_synthetic_ones_are_free() {
         let t = PriceTable::bundled();
         let u = usage(1, 1, 0, 0, 0);
-        assert_eq!(t.cost(Some("claude-mystery-9"), &u), None);
-        assert_eq!(t.cost(None, &u), None);
-        assert_eq!(t.cost(Some("<synthetic>"), &u), Some(0.0));
+        assert_eq!(t.cost(Some("claude-mystery-9"), &u, None), None);
+        assert_eq!(t.cost(None, &u, None), None);
+        assert_eq!(t.cost(Some("<synthetic>"), &u, None), Some(0.0));
         let mut c = Cost::default();
         c.add(Some(1.5));
         c.add(None);
         assert_eq!(c.label().as_deref(), Some("$1.50+?"));
+        let models = std::collections::BTreeMap::from([("claude-zeta-9".to_owned(), 1)]);
+        assert_eq!(
+            c.describe(&models).as_deref(),
+            Some("$1.50 + 1 unpriced (claude-zeta-9)")
+        );
+        assert_eq!(c.priced_usd(), Some(1.5));
+        let only = Cost {
+            usd: 0.0,
+            unpriced: 37,
+        };
+        assert_eq!(only.priced_usd(), None, "null only when nothing is priced");
+        assert_eq!(
+            Cost {
+                usd: 4.565600000000001,
+                unpriced: 0
+            }
+            .priced_usd(),
+            Some(4.5656)
+        );
+        assert_eq!(usd(0.0012), "$0.0012");
     }
 }

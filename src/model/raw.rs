@@ -295,6 +295,58 @@ pub struct Usage {
     /// How the cache writes split by lifetime (priced differently).
     #[serde(default)]
     pub cache_creation: CacheCreation,
+    /// `speed: "fast"`: served in fast mode (`/fast`), at the model's fast
+    /// rates.
+    #[serde(default, rename = "speed", deserialize_with = "fast_speed")]
+    pub fast: bool,
+}
+
+/// `usage.speed`: `"fast"`, else standard (`"standard"`, or anything of
+/// another shape, which costs no other field).
+fn fast_speed<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    struct Speed;
+    impl<'de> serde::de::Visitor<'de> for Speed {
+        type Value = bool;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a speed")
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<bool, E> {
+            Ok(v == "fast")
+        }
+        fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_unit<E: serde::de::Error>(self) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_none<E: serde::de::Error>(self) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_some<D2: serde::Deserializer<'de>>(self, d: D2) -> Result<bool, D2::Error> {
+            d.deserialize_any(Speed)
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<bool, A::Error> {
+            while a.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+            Ok(false)
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<bool, A::Error> {
+            while a
+                .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+                .is_some()
+            {}
+            Ok(false)
+        }
+    }
+    d.deserialize_any(Speed)
 }
 
 impl Usage {

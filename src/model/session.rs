@@ -263,6 +263,21 @@ pub fn file_kind(meta: &std::fs::Metadata) -> &'static str {
 }
 
 impl Session {
+    /// What the session cost with its subagents, and its messages with
+    /// no price by model (see [`super::price::Cost::describe`]).
+    pub fn cost(&self) -> (super::price::Cost, std::collections::BTreeMap<String, u32>) {
+        let mut cost = self.main.cost;
+        let mut unpriced = self.main.unpriced.clone();
+        for a in &self.agents {
+            cost.usd += a.transcript.cost.usd;
+            cost.unpriced += a.transcript.cost.unpriced;
+            for (m, n) in &a.transcript.unpriced {
+                *unpriced.entry(m.clone()).or_insert(0) += n;
+            }
+        }
+        (cost, unpriced)
+    }
+
     /// The session's title by the rule of [`super::title`] (a summary
     /// counts only when its leaf is a line of this session).
     pub fn title(&self) -> Option<&str> {

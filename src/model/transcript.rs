@@ -16,6 +16,8 @@ pub struct Transcript {
     pub totals: Usage,
     /// What those messages cost (see [`super::price`]).
     pub cost: super::price::Cost,
+    /// Messages with no price, by model (the table does not know it).
+    pub unpriced: std::collections::BTreeMap<String, u32>,
     msg_index: HashMap<std::sync::Arc<str>, u32>,
     /// The first call of each `tool_use_id`.
     tool_index: HashMap<String, usize>,
@@ -151,7 +153,13 @@ impl Transcript {
     /// Registers or updates an assistant message; usage repeats on every
     /// line of a message, so the totals count each message once (with the
     /// figures of its latest line).
-    pub fn upsert_message(&mut self, id: &str, model: Option<&str>, usage: Option<Usage>) -> u32 {
+    pub fn upsert_message(
+        &mut self,
+        id: &str,
+        model: Option<&str>,
+        usage: Option<Usage>,
+        at: Option<i64>,
+    ) -> u32 {
         // the lines of a message mostly follow each other: the newest one
         // is known without a lookup (a cache miss per line in a big session)
         let newest = self
@@ -166,21 +174,29 @@ impl Transcript {
             // count again (nor to price twice)
             if let Some(new) = usage.filter(|u| msg.usage != Some(*u)) {
                 let prices = super::price::PriceTable::active();
+                let (model, when) = (msg.model.clone(), msg.at);
                 if let Some(old) = msg.usage {
                     sub_usage(&mut self.totals, &old);
-                    self.cost.sub(prices.cost(msg.model.as_deref(), &old));
+                    let c = prices.cost(model.as_deref(), &old, when);
+                    self.cost.sub(c);
+                    self.unpriced_of(model.as_deref(), c, -1);
                 }
                 add_usage(&mut self.totals, &new);
-                self.cost.add(prices.cost(msg.model.as_deref(), &new));
-                msg.usage = Some(new);
+                let c = prices.cost(model.as_deref(), &new, when);
+                self.cost.add(c);
+                self.unpriced_of(model.as_deref(), c, 1);
+                if let Some(msg) = self.messages.get_mut(m as usize) {
+                    msg.usage = Some(new);
+                }
             }
             return m;
         }
         let m = self.messages.len() as u32;
         if let Some(u) = &usage {
             add_usage(&mut self.totals, u);
-            self.cost
-                .add(super::price::PriceTable::active().cost(model, u));
+            let c = super::price::PriceTable::active().cost(model, u, at);
+            self.cost.add(c);
+            self.unpriced_of(model, c, 1);
         }
         let model = model.map(
             |m| match self.messages.last().and_then(|l| l.model.clone()) {
@@ -194,9 +210,27 @@ impl Transcript {
             id,
             model,
             usage,
+            at,
             last_item: usize::MAX,
         });
         m
+    }
+
+    /// Counts a message of `model` that has no price (`cost` `None`), or
+    /// takes one back (`by` -1).
+    fn unpriced_of(&mut self, model: Option<&str>, cost: Option<f64>, by: i32) {
+        if cost.is_some() {
+            return;
+        }
+        let name = model.unwrap_or("(no model)");
+        match self.unpriced.get_mut(name) {
+            Some(n) => *n = n.saturating_add_signed(by),
+            None if by > 0 => {
+                self.unpriced.insert(name.to_owned(), by as u32);
+            }
+            None => {}
+        }
+        self.unpriced.retain(|_, n| *n > 0);
     }
 
     /// Where a new block of message `m` goes: right after the message's last
@@ -318,7 +352,7 @@ impl Transcript {
                 };
                 if let Some(u) = &msg.usage {
                     output_tokens += u.output_tokens;
-                    cost.add(prices.cost(msg.model.as_deref(), u));
+                    cost.add(prices.cost(msg.model.as_deref(), u, msg.at));
                 }
             }
         }

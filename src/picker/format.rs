@@ -128,6 +128,8 @@ pub fn write_json_lines(out: &mut dyn Write, sessions: &[SessionInfo]) -> io::Re
             "subagents": s.subagents,
             "live": s.live,
             "cost_usd": s.figures.as_ref().and_then(|f| f.cost_usd()),
+            "unpriced_messages": s.figures.as_ref().map(|f| f.cost.unpriced),
+            "unpriced_models": s.figures.as_ref().map(|f| f.unpriced_models()),
             "tokens": s.figures.as_ref().map(|f| f.tokens),
             "agent_tokens": s.figures.as_ref().map(|f| f.agent_tokens),
             "prompts": s.figures.as_ref().map(|f| f.prompts),

@@ -660,9 +660,21 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &PickerState) {
         lines.push(Line::raw(""));
     }
     lines.push(Line::styled("─".repeat(width), th.dim));
-    let status = match &state.message {
-        Some(m) => format!(" {}", crate::model::text::sanitize(m)),
-        None => format!(
+    // a selected session with messages no price covers says so whole
+    let unpriced = state
+        .selected
+        .and_then(|i| match state.rows.get(i) {
+            Some(Row::Session(idx)) => state.sessions.get(*idx)?.figures.as_ref(),
+            _ => None,
+        })
+        .filter(|f| f.cost.unpriced > 0)
+        .and_then(|f| f.cost.describe(&f.unpriced_models()));
+    let status = match (&state.message, unpriced) {
+        (Some(m), _) => format!(" {}", crate::model::text::sanitize(m)),
+        (None, Some(cost)) => {
+            format!(" cost: {cost} · `ccv prices` says which models have no price")
+        }
+        (None, None) => format!(
             " ↑↓ select  Enter open  type to filter  Ctrl-F search all  Tab sort: {}  Esc clear/quit",
             state.sort.name()
         ),

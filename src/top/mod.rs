@@ -44,16 +44,9 @@ pub struct Watched {
 }
 
 impl Watched {
-    /// The session's cost so far, its subagents' included (`None`: some
-    /// model has no price).
-    pub fn cost(&self) -> Option<f64> {
-        let s = &self.session;
-        let mut c = s.main.cost;
-        for a in &s.agents {
-            c.usd += a.transcript.cost.usd;
-            c.unpriced += a.transcript.cost.unpriced;
-        }
-        (c.unpriced == 0).then_some(c.usd)
+    /// The session's cost so far, its subagents' included.
+    pub fn cost(&self) -> crate::model::price::Cost {
+        self.session.cost().0
     }
 
     pub fn turns(&self) -> usize {

@@ -35,7 +35,12 @@ pub fn run(root: &std::path::Path, window_ms: i64) -> i32 {
     let mut out = stdout.lock();
     let _ = writeln!(out, "STATE\tFOR\tTITLE\tPROJECT\tDOING\tTURNS\tCOST\tFILE");
     for w in &top.rows {
-        let cost = w.cost().map_or_else(|| "?".into(), |c| format!("{c:.2}"));
+        let c = w.cost();
+        let cost = match (c.priced_usd(), c.unpriced) {
+            (None, _) => "?".to_owned(),
+            (Some(usd), 0) => format!("{usd:.2}"),
+            (Some(usd), _) => format!("{usd:.2}+?"),
+        };
         let line = format!(
             "{}\t{}s\t{}\t{}\t{}\t{}\t{}\t{}",
             w.activity.name(),

@@ -164,7 +164,8 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, s: &TopState) {
             .title()
             .map(term_line)
             .unwrap_or_else(|| "(loading…)".into());
-        let cost = r.cost().map_or_else(|| "?".into(), |c| format!("${c:.2}"));
+        // the priced part, and `+?` when some model has no price
+        let cost = r.cost().label().unwrap_or_default();
         let spans = vec![
             Span::raw(" "),
             Span::styled(pad(&format!("{glyph} {}", r.activity.name()), 18), style),

@@ -190,13 +190,10 @@ fn session_figures(s: &State, parts: &mut Vec<(u8, String)>) {
         (t, 0) => parts.push((4, format!("{} tok", tokens(t)))),
         (t, a) => parts.push((4, format!("{} tok + {} in agents", tokens(t), tokens(a)))),
     }
-    // the session's cost, its subagents' included
-    let mut cost = s.session.main.cost;
-    for a in &s.session.agents {
-        cost.usd += a.transcript.cost.usd;
-        cost.unpriced += a.transcript.cost.unpriced;
-    }
-    if let Some(label) = cost.label() {
+    // the session's cost, its subagents' included; what has no price is
+    // said, never left out
+    let (cost, unpriced) = s.session.cost();
+    if let Some(label) = cost.describe(&unpriced) {
         parts.push((3, label));
     }
 }

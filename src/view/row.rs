@@ -587,7 +587,7 @@ fn subagent_summary(session: &Session, agent: u32, call_item: &Item) -> String {
     {
         parts.push(human_duration((b - a) as u64));
     }
-    if let Some(c) = t.cost.label() {
+    if let Some(c) = t.cost.describe(&t.unpriced) {
         parts.push(c);
     }
     parts.join(" · ")

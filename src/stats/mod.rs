@@ -2,6 +2,8 @@
 //! (whose cache holds each session's figures, so a second run reads no
 //! session), in total or by day, project or model.
 
+mod across;
+
 use crate::model::figures::{Slice, Tokens};
 use crate::model::price::{Cost, usd};
 use crate::model::text::human_tokens;
@@ -25,13 +27,22 @@ pub struct Sums {
     pub prompts: u64,
     pub tool_calls: u64,
     pub tokens: Tokens,
-    /// `null` when some messages had no price.
+    /// What the priced messages cost (rounded to a millionth); `null`
+    /// only when nothing at all was priced.
     pub cost_usd: Option<f64>,
     /// What the priced messages cost.
+    #[serde(serialize_with = "rounded")]
     pub priced_usd: f64,
+    /// Messages of a model without a price, left out of the cost.
     pub unpriced_messages: u64,
+    /// Those messages by model.
+    pub unpriced_models: BTreeMap<String, u64>,
     #[serde(skip)]
     seen: HashSet<usize>,
+}
+
+fn rounded<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(crate::model::price::round_usd(*v))
 }
 
 impl Sums {
@@ -44,7 +55,15 @@ impl Sums {
         self.tokens.add(&s.tokens);
         self.priced_usd += s.cost.usd;
         self.unpriced_messages += u64::from(s.cost.unpriced);
-        self.cost_usd = (self.unpriced_messages == 0).then_some(self.priced_usd);
+        if s.cost.unpriced > 0 {
+            let name = if s.model.is_empty() {
+                "(no model)"
+            } else {
+                s.model.as_str()
+            };
+            *self.unpriced_models.entry(name.to_owned()).or_insert(0) += u64::from(s.cost.unpriced);
+        }
+        self.cost_usd = self.cost().priced_usd();
     }
 
     fn cost(&self) -> Cost {
@@ -218,11 +237,18 @@ pub fn write_table(out: &mut dyn Write, st: &Stats, by: Option<By>) -> io::Resul
     row(out, "total", &st.total)?;
     if st.total.unpriced_messages > 0 {
         let n = st.total.unpriced_messages;
+        let models: Vec<String> = st
+            .total
+            .unpriced_models
+            .iter()
+            .map(|(m, k)| format!("{} ({k})", crate::model::text::term_line(m)))
+            .collect();
         writeln!(
             out,
-            "\n+? {n} message{} from a model without a price {} not in the cost",
+            "\n+? {n} message{} from a model without a price {} not in the cost: {} (`ccv prices` lists them; `[prices.MODEL]` in the config prices them)",
             if n == 1 { "" } else { "s" },
-            if n == 1 { "is" } else { "are" }
+            if n == 1 { "is" } else { "are" },
+            models.join(", ")
         )?;
     }
     if !st.top_tools.is_empty() {
@@ -292,7 +318,10 @@ pub fn run(root: &std::path::Path, by: Option<By>, since: Option<&str>, json: bo
         return 1;
     }
     let opts = crate::picker::ScanOptions::standard();
-    let (sessions, _) = crate::picker::list::list_sessions_counting(root, &opts);
+    let (mut sessions, _) = crate::picker::list::list_sessions_counting(root, &opts);
+    // a resumed session's copies counted once; orphaned subagents counted
+    across::count_copies_once(&mut sessions);
+    sessions.extend(across::orphan_agents(root));
     let mut st = compute(&sessions, by, since_ms, &tz);
     st.since = since_ms.map(crate::model::time::format_iso);
     let mut out = io::BufWriter::new(io::stdout().lock());

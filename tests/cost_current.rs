@@ -1,0 +1,495 @@
+//! Issue 37: the models people use now are priced (fast mode, prompt
+//! tiers, per-model cache ratios); a model without a price is said, never
+//! a silent blank; copies of a resumed session's messages and orphaned
+//! subagents are counted right across sessions; `ccv prices --update`.
+
+use crate::common;
+use common::{screen_text, session_of};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+fn answer(uuid: &str, id: &str, model: &str, ts: &str, usage: Value) -> Value {
+    json!({"type":"assistant","uuid":uuid,"sessionId":"s","timestamp":ts,
+        "message":{"id":id,"role":"assistant","model":model,"content":[{"type":"text","text":"ok"}],"usage":usage}})
+}
+
+fn prompt(uuid: &str, ts: &str) -> Value {
+    json!({"type":"user","uuid":uuid,"sessionId":"s","cwd":"/srv/app","timestamp":ts,
+        "message":{"role":"user","content":"go"}})
+}
+
+fn close(v: &Value, want: f64) -> bool {
+    v.as_f64().is_some_and(|x| (x - want).abs() < 1e-9)
+}
+
+fn write(path: &Path, lines: &[Value]) {
+    std::fs::create_dir_all(path.parent().expect("dir")).expect("mkdir");
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(path, text).expect("write");
+}
+
+/// Opus 5 ($5 / $25) and a model no table knows, in one session.
+fn mixed() -> Vec<Value> {
+    vec![
+        prompt("u1", "2026-11-20T10:00:00Z"),
+        answer(
+            "a1",
+            "msg_1",
+            "claude-opus-5",
+            "2026-11-20T10:00:01Z",
+            json!({"input_tokens": 100_000, "output_tokens": 20_000}),
+        ),
+        prompt("u2", "2026-11-20T10:05:00Z"),
+        answer(
+            "a2",
+            "msg_2",
+            "claude-zeta-9",
+            "2026-11-20T10:05:01Z",
+            json!({"input_tokens": 500, "output_tokens": 500}),
+        ),
+        answer(
+            "a3",
+            "msg_3",
+            "claude-zeta-9",
+            "2026-11-20T10:05:02Z",
+            json!({"input_tokens": 500, "output_tokens": 500}),
+        ),
+    ]
+}
+
+// 100,000 × $5 + 20,000 × $25 = 0.5 + 0.5 = $1.00
+const PRICED: f64 = 1.0;
+
+#[test]
+fn a_mixed_session_shows_both_parts_everywhere() {
+    // the viewer's header
+    let s = session_of(&mixed());
+    let mut st = common::utc_state(s);
+    let screen = screen_text(&mut st, 200, 8);
+    assert!(
+        screen.contains("$1.00 + 2 unpriced (claude-zeta-9)"),
+        "{screen}"
+    );
+    // ccv list --json, the picker, ccv stats, the page
+    let home = tempfile::tempdir().expect("tempdir");
+    let root = home.path().join("projects");
+    let file = root.join("-srv-app/s.jsonl");
+    write(&file, &mixed());
+    let rows = common::json_lines_of(
+        common::ccv_at(home.path())
+            .args(["list", "--json"])
+            .arg(&root),
+    );
+    assert!(close(&rows[0]["cost_usd"], PRICED), "{}", rows[0]);
+    assert_eq!(rows[0]["unpriced_messages"], 2);
+    assert_eq!(rows[0]["unpriced_models"], json!({"claude-zeta-9": 2}));
+    let info: ccv::picker::SessionInfo = {
+        let opts = ccv::picker::ScanOptions::standard();
+        let mut v = ccv::picker::list_sessions(
+            &root,
+            &ccv::picker::ScanOptions {
+                cache: None,
+                ..opts
+            },
+        );
+        v.remove(0)
+    };
+    let picker = ccv::picker::PickerState::with_sessions(vec![info], 1_764_000_000_000);
+    let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(160, 8)).expect("t");
+    term.draw(|f| ccv::picker::draw(f, f.area(), &picker))
+        .expect("draw");
+    let drawn: String = (0..8)
+        .map(|y| {
+            (0..160)
+                .map(|x| term.backend().buffer()[(x, y)].symbol().to_owned())
+                .collect::<String>()
+                + "\n"
+        })
+        .collect();
+    assert!(drawn.contains("$1.00+?"), "the cost column: {drawn}");
+    assert!(
+        drawn.contains("$1.00 + 2 unpriced (claude-zeta-9)"),
+        "the selected session's cost whole: {drawn}"
+    );
+    let out = common::ccv_at(home.path())
+        .args(["stats", "--json", "--by", "model"])
+        .arg(&root)
+        .output()
+        .expect("runs");
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert!(close(&v["cost_usd"], PRICED), "{v}");
+    assert_eq!(v["unpriced_messages"], 2);
+    let zeta = v["groups"]
+        .as_array()
+        .expect("groups")
+        .iter()
+        .find(|g| g["key"] == "claude-zeta-9")
+        .expect("a row for the model");
+    assert_eq!(zeta["cost_usd"], Value::Null, "nothing of it priced");
+    assert_eq!(zeta["unpriced_messages"], 2);
+    let page = common::ccv_at(home.path())
+        .args(["export", "--format", "html"])
+        .arg(&file)
+        .output()
+        .expect("runs");
+    let page = String::from_utf8_lossy(&page.stdout);
+    assert!(
+        page.contains("$1.00 + 2 unpriced (claude-zeta-9)"),
+        "the page"
+    );
+}
+
+#[test]
+fn fast_mode_is_priced_at_the_fast_rate_and_sub_cent_costs_show() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let root = home.path().join("projects");
+    let file = root.join("-srv-app/s.jsonl");
+    write(
+        &file,
+        &[
+            prompt("u1", "2026-11-20T10:00:00Z"),
+            // Opus 4.7 fast: 6x. 1,000 × $30 + 1,000 × $150 = $0.18
+            answer(
+                "a1",
+                "msg_f",
+                "claude-opus-4-7",
+                "2026-11-20T10:00:01Z",
+                json!({"input_tokens": 1000, "output_tokens": 1000, "speed": "fast"}),
+            ),
+            // Haiku 5.5: 1,000 × $0.10 + 1,000 × $0.50 = $0.0006
+            answer(
+                "a2",
+                "msg_h",
+                "claude-haiku-5-5",
+                "2026-11-20T10:00:02Z",
+                json!({"input_tokens": 1000, "output_tokens": 1000, "speed": "standard"}),
+            ),
+        ],
+    );
+    let rows = common::json_lines_of(
+        common::ccv_at(home.path())
+            .args(["list", "--json"])
+            .arg(&root),
+    );
+    assert!(close(&rows[0]["cost_usd"], 0.1806), "{}", rows[0]);
+    // rounded to a millionth in JSON
+    let raw = String::from_utf8(
+        common::ccv_at(home.path())
+            .args(["list", "--json"])
+            .arg(&root)
+            .output()
+            .expect("runs")
+            .stdout,
+    )
+    .expect("utf8");
+    assert!(raw.contains("\"cost_usd\":0.1806,"), "{raw}");
+    // a page of the Haiku part alone says $0.0006, not $0.00
+    let tiny = root.join("-srv-app/t.jsonl");
+    write(
+        &tiny,
+        &[
+            prompt("u1", "2026-11-20T10:00:00Z"),
+            answer(
+                "a2",
+                "msg_h",
+                "claude-haiku-5-5",
+                "2026-11-20T10:00:02Z",
+                json!({"input_tokens": 1000, "output_tokens": 1000}),
+            ),
+        ],
+    );
+    let page = common::ccv_at(home.path())
+        .args(["export", "--format", "html"])
+        .arg(&tiny)
+        .output()
+        .expect("runs");
+    let page = String::from_utf8_lossy(&page.stdout);
+    assert!(page.contains("$0.0006"), "sub-cent on the page");
+    assert!(page.contains("1,000 in"), "token counts with separators");
+}
+
+#[test]
+fn a_resumed_session_s_copies_count_once_across_sessions() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let root = home.path().join("projects");
+    let usage = json!({"input_tokens": 100_000, "output_tokens": 10_000});
+    // A: the original. $0.50 + $0.25 = $0.75 (Opus 5)
+    let a = vec![
+        prompt("u1", "2026-11-20T10:00:00Z"),
+        answer(
+            "a1",
+            "msg_A1",
+            "claude-opus-5",
+            "2026-11-20T10:00:01Z",
+            usage.clone(),
+        ),
+    ];
+    write(&root.join("-srv-app/a.jsonl"), &a);
+    // B: resumed into a new file: A's history copied, then its own
+    let mut b = a.clone();
+    b.push(prompt("u2", "2026-11-21T10:00:00Z"));
+    b.push(answer(
+        "b1",
+        "msg_B1",
+        "claude-opus-5",
+        "2026-11-21T10:00:01Z",
+        usage.clone(),
+    ));
+    write(&root.join("-srv-app/b.jsonl"), &b);
+    // make A the older
+    let past = std::time::SystemTime::now() - std::time::Duration::from_secs(86_400);
+    std::fs::File::options()
+        .write(true)
+        .open(root.join("-srv-app/a.jsonl"))
+        .expect("open")
+        .set_modified(past)
+        .expect("mtime");
+    let rows = common::json_lines_of(
+        common::ccv_at(home.path())
+            .args(["list", "--json"])
+            .arg(&root),
+    );
+    let cost = |name: &str| {
+        rows.iter()
+            .find(|r| r["path"].as_str().is_some_and(|p| p.ends_with(name)))
+            .map(|r| r["cost_usd"].clone())
+            .expect("listed")
+    };
+    // each session's own figure keeps what its file shows
+    assert!(close(&cost("a.jsonl"), 0.75), "{rows:?}");
+    assert!(close(&cost("b.jsonl"), 1.5), "{rows:?}");
+    let out = common::ccv_at(home.path())
+        .args(["stats", "--json"])
+        .arg(&root)
+        .output()
+        .expect("runs");
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    // the copy of msg_A1 once: $0.75 × 2, not × 3
+    assert!(close(&v["cost_usd"], 1.5), "{v}");
+    assert_eq!(v["tokens"]["input"], 200_000);
+}
+
+#[test]
+fn subagents_of_a_deleted_session_are_counted() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let root = home.path().join("projects");
+    // a session with its own subagent folder, and one whose session is gone
+    write(
+        &root.join("-srv-app/live.jsonl"),
+        &[
+            prompt("u1", "2026-11-20T10:00:00Z"),
+            answer(
+                "a1",
+                "msg_L",
+                "claude-opus-5",
+                "2026-11-20T10:00:01Z",
+                json!({"input_tokens": 100_000, "output_tokens": 0}),
+            ),
+        ],
+    );
+    let agent = |id: &str| {
+        vec![
+            json!({"type":"user","uuid":"x1","sessionId":"gone","isSidechain":true,"agentId":id,
+                "cwd":"/srv/app","timestamp":"2026-11-20T09:00:00Z","message":{"role":"user","content":"task"}}),
+            json!({"type":"assistant","uuid":"x2","parentUuid":"x1","sessionId":"gone","isSidechain":true,
+                "agentId":id,"timestamp":"2026-11-20T09:00:01Z","message":{"id":format!("msg_{id}"),
+                "role":"assistant","model":"claude-haiku-4-5","content":[{"type":"text","text":"done"}],
+                "usage":{"input_tokens":1_000_000,"output_tokens":0}}}),
+        ]
+    };
+    write(
+        &root.join("-srv-app/gone/subagents/agent-abc.jsonl"),
+        &agent("abc"),
+    );
+    let out = common::ccv_at(home.path())
+        .args(["stats", "--json"])
+        .arg(&root)
+        .output()
+        .expect("runs");
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    // $0.50 (Opus 5) + $1.00 (the orphaned Haiku 4.5 agent)
+    assert!(close(&v["cost_usd"], 1.5), "{v}");
+    assert_eq!(v["sessions"], 2);
+}
+
+/// A one-request HTTP server on 127.0.0.1 that answers `body`.
+fn serve(body: String) -> (String, std::thread::JoinHandle<()>) {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let url = format!(
+        "http://{}/prices.json",
+        listener.local_addr().expect("addr")
+    );
+    let h = std::thread::spawn(move || {
+        if let Ok((mut s, _)) = listener.accept() {
+            let mut buf = [0u8; 4096];
+            let _ = s.read(&mut buf);
+            let _ = write!(
+                s,
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    (url, h)
+}
+
+#[test]
+fn prices_update_reads_a_table_from_a_server_and_keeps_the_bundled_one_on_failure() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let root = home.path().join("projects");
+    write(
+        &root.join("-srv-app/s.jsonl"),
+        &[
+            prompt("u1", "2026-11-20T10:00:00Z"),
+            answer(
+                "a1",
+                "msg_1",
+                "claude-zeta-9",
+                "2026-11-20T10:00:01Z",
+                json!({"input_tokens": 1_000_000, "output_tokens": 0}),
+            ),
+        ],
+    );
+    // before: unpriced, and `ccv prices` says so
+    let shown = common::ccv_at(home.path())
+        .arg("prices")
+        .arg(&root)
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&shown.stdout);
+    assert!(text.contains("claude-opus-5-5"), "{text}");
+    assert!(
+        text.contains("claude-zeta-9: 1 message in 1 session"),
+        "{text}"
+    );
+    // a refused connection: a clear error, nothing written
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let dead = format!("http://{}/x.json", closed.local_addr().expect("addr"));
+    drop(closed);
+    let out = common::ccv_at(home.path())
+        .args(["prices", "--update", "--url", &dead])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("could not update") && err.contains("unchanged"),
+        "{err}"
+    );
+    assert!(!home.path().join("cache/ccv/prices-fetched.json").exists());
+    // a served table (LiteLLM's shape): the new model is priced from it
+    let table = json!({
+        "claude-zeta-9": {"litellm_provider": "anthropic", "mode": "chat",
+            "input_cost_per_token": 2e-6, "output_cost_per_token": 1e-5,
+            "cache_read_input_token_cost": 2e-7, "cache_creation_input_token_cost": 2.5e-6},
+        "claude-zeta-9-20261101": {"litellm_provider": "anthropic", "mode": "chat",
+            "input_cost_per_token": 9e-6, "output_cost_per_token": 9e-5},
+        "gpt-4o": {"litellm_provider": "openai", "mode": "chat",
+            "input_cost_per_token": 2.5e-6, "output_cost_per_token": 1e-5},
+        "sample_spec": {"max_tokens": "set to max_output_tokens"}
+    });
+    let (url, server) = serve(table.to_string());
+    let out = common::ccv_at(home.path())
+        .args(["prices", "--update", "--url", &url])
+        .output()
+        .expect("runs");
+    server.join().expect("server");
+    assert!(out.status.success(), "{out:?}");
+    let fetched = home.path().join("cache/ccv/prices-fetched.json");
+    assert!(fetched.is_file());
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&fetched)
+            .expect("meta")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    let rows = common::json_lines_of(
+        common::ccv_at(home.path())
+            .args(["list", "--json"])
+            .arg(&root),
+    );
+    // 1M × $2 from the fetched table
+    assert!(close(&rows[0]["cost_usd"], 2.0), "{}", rows[0]);
+    let shown = common::ccv_at(home.path())
+        .arg("prices")
+        .arg(&root)
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&shown.stdout);
+    let zeta = text
+        .lines()
+        .find(|l| l.starts_with("claude-zeta-9"))
+        .unwrap_or_default();
+    assert!(zeta.ends_with("fetched"), "{text}");
+    assert!(text.contains("has a price"), "{text}");
+    // a damaged fetched table is ignored: the bundled one stands
+    std::fs::write(&fetched, "{not json").expect("write");
+    let rows = common::json_lines_of(
+        common::ccv_at(home.path())
+            .args(["list", "--json"])
+            .arg(&root),
+    );
+    assert_eq!(rows[0]["cost_usd"], Value::Null);
+}
+
+/// On every corpus file: the listing's cost, the viewer's header and the
+/// page agree; and `ccv stats` over all of them is their sum but for the
+/// copies of a resumed session.
+#[test]
+fn list_header_and_stats_agree_on_the_corpus() {
+    let Some(files) = common::corpus_files() else {
+        return;
+    };
+    let home = tempfile::tempdir().expect("tempdir");
+    let root = home.path().join("projects");
+    let mut copies: Vec<PathBuf> = Vec::new();
+    for (i, f) in files.iter().enumerate() {
+        let dir = root.join(format!("-p{}", i % 7));
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        let to = dir.join(f.file_name().expect("name"));
+        std::fs::copy(f, &to).expect("copy");
+        copies.push(to);
+    }
+    let rows = common::json_lines_of(
+        common::ccv_at(home.path())
+            .args(["list", "--json"])
+            .arg(&root),
+    );
+    let mut sum = 0.0;
+    for r in &rows {
+        let path = PathBuf::from(r["path"].as_str().expect("path"));
+        let s = ccv::model::loader::load_with_subagents(&path).expect("loads");
+        let (cost, unpriced) = s.cost();
+        let listed = r["cost_usd"].as_f64().unwrap_or(0.0);
+        assert!(
+            (listed - cost.usd).abs() < 2e-6,
+            "{}: list {listed} vs header {}",
+            path.display(),
+            cost.usd
+        );
+        assert_eq!(r["unpriced_messages"], cost.unpriced, "{}", path.display());
+        assert_eq!(
+            r["unpriced_models"],
+            serde_json::to_value(&unpriced).expect("json"),
+            "{}",
+            path.display()
+        );
+        sum += listed;
+    }
+    let out = common::ccv_at(home.path())
+        .args(["stats", "--json"])
+        .arg(&root)
+        .output()
+        .expect("runs");
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let total = v["priced_usd"].as_f64().expect("total");
+    assert!(
+        total <= sum + 1e-6,
+        "stats {total} vs the listing's sum {sum}"
+    );
+    eprintln!("corpus: listing sum ${sum:.4}, stats ${total:.4} (copies counted once)");
+}
