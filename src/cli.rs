@@ -291,7 +291,10 @@ pub fn main_with(viewing: &dyn Fn()) -> i32 {
         }
         Some(Command::Man) => {
             use clap::CommandFactory;
-            printed(clap_mangen::Man::new(Cli::command()).render(&mut std::io::stdout()))
+            printed(crate::manpage::write(
+                Cli::command(),
+                &mut std::io::stdout(),
+            ))
         }
         Some(Command::Index { quiet, root }) => {
             with_root(root, |root| crate::search::output::run_index(&root, quiet))
@@ -486,6 +489,9 @@ fn show(
             export_dir: config.export_dir.clone(),
             mouse: config.mouse.unwrap_or(true),
             redact: crate::app::state::Redaction::Off,
+            histories: crate::prompt::Histories::dir()
+                .map(|d| crate::prompt::Histories::load(&d))
+                .unwrap_or_default(),
         },
         filters: config.filters,
         sort: config.picker_sort.unwrap_or_default(),

@@ -132,7 +132,7 @@ pub struct Ctx<'a> {
     pub filters: Filters,
 }
 
-const MAX_DEPTH: u8 = 12;
+pub const MAX_DEPTH: u8 = 12;
 
 /// Derives the rows of the main transcript from item `from` on (the start
 /// of a top-level unit) and appends them to `out`.

@@ -49,7 +49,7 @@ fn the_first_backend_that_works_wins() {
     let log = Arc::new(Mutex::new(Vec::new()));
     let mut chain = Chain::new(vec![fake("a", None, &log), fake("b", None, &log)]);
     let o = chain.copy("hello", 1);
-    assert_eq!(o.message, "Copied 1 row (5 B) to the clipboard");
+    assert_eq!(o.message, "Copied 1 entry (5 B) to the clipboard");
     assert_eq!(o.delivery, Some(Delivery::Clipboard));
     assert!(!o.is_error);
     assert_eq!(*log.lock().unwrap(), vec!["a:hello"]);
@@ -65,7 +65,7 @@ fn failures_fall_through_in_order() {
     ]);
     let text = "x".repeat(3277);
     let o = chain.copy(&text, 14);
-    assert_eq!(o.message, "Copied 14 rows (3.2 KB) to the clipboard");
+    assert_eq!(o.message, "Copied 14 entries (3.2 KB) to the clipboard");
     let log = log.lock().unwrap();
     assert_eq!(
         log.iter().map(|l| &l[..2]).collect::<Vec<_>>(),
@@ -102,7 +102,7 @@ fn osc52_is_used_when_the_clipboard_is_unavailable() {
         Box::new(Osc52Backend::new(OSC52_MAX_ENCODED, false)),
     ]);
     let o = chain.copy("[User]\nhi\n", 1);
-    assert_eq!(o.message, "Copied 1 row (10 B) via OSC 52");
+    assert_eq!(o.message, "Copied 1 entry (10 B) via OSC 52");
     assert_eq!(o.osc52(), Some(osc52_sequence("[User]\nhi\n").as_slice()));
 }
 
@@ -146,7 +146,7 @@ fn too_big_for_osc52_goes_to_a_file_and_says_so() {
     assert_eq!(
         o.message,
         format!(
-            "Saved 3 rows (2.0 KB) to {} (OSC 52: too big (2.7 KB encoded, the limit is 100 B))",
+            "Saved 3 entries (2.0 KB) to {} (OSC 52: too big (2.7 KB encoded, the limit is 100 B))",
             path.display()
         )
     );
@@ -217,8 +217,8 @@ fn the_service_does_not_block_and_reports_through_the_sink() {
     let second = rx
         .recv_timeout(Duration::from_secs(5))
         .expect("second outcome");
-    assert_eq!(first.message, "Copied 1 row (1 B) to the clipboard");
-    assert_eq!(second.message, "Copied 2 rows (2 B) to the clipboard");
+    assert_eq!(first.message, "Copied 1 entry (1 B) to the clipboard");
+    assert_eq!(second.message, "Copied 2 entries (2 B) to the clipboard");
 }
 
 /// Never finishes its hand-over: dropping it blocks.
@@ -298,6 +298,6 @@ fn without_a_display_the_default_chain_uses_osc52() {
         no_osc52: false,
     };
     let o = Chain::for_env(&env).copy("[User]\nhi\n", 1);
-    assert_eq!(o.message, "Copied 1 row (10 B) via OSC 52");
+    assert_eq!(o.message, "Copied 1 entry (10 B) via OSC 52");
     assert!(o.osc52().is_some());
 }

@@ -54,7 +54,7 @@ fn list_json_has_one_object_per_session() {
         .lines()
         .map(|l| serde_json::from_str(l).expect("json line"))
         .collect();
-    assert_eq!(rows.len(), 2);
+    assert_eq!(rows.len(), 2, "the session and the damaged file");
     let s1 = rows
         .iter()
         .find(|r| r["session_id"] == "s1")
@@ -110,7 +110,18 @@ fn list_table_is_sanitized_and_root_argument_works() {
         !text.contains('\u{1b}'),
         "no raw escape reaches the terminal"
     );
-    assert!(text.contains("/srv/app") && text.contains("opus-4.1") && text.contains("main"));
+    // piped: whole values, tab-separated, under a header
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next().expect("a header").split('\t').collect();
+    assert_eq!(head[..3], ["project", "title", "last_activity"], "{text}");
+    let row = lines
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .find(|r| r[1].contains("Make it red"))
+        .expect("the session's line");
+    assert_eq!(row.len(), head.len(), "{row:?}");
+    assert_eq!(row[0], "/srv/app");
+    assert_eq!(row[6], "claude-opus-4-1-20250805");
+    assert_eq!(row[7], "main");
 }
 
 #[test]
@@ -122,4 +133,48 @@ fn list_missing_root_fails_cleanly() {
         .expect("runs");
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("ccv:"));
+}
+
+/// `--json` carries a title whole, however long; `ccv list` and `ccv
+/// stats` count the same sessions (a file of summary lines is neither).
+#[test]
+fn json_titles_are_whole_and_list_and_stats_count_alike() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("projects");
+    let proj = root.join("-srv-app");
+    fs::create_dir_all(&proj).expect("mkdir");
+    let long = "word ".repeat(120).trim_end().to_owned();
+    let line = |uuid: &str, text: &str| {
+        serde_json::json!({"type":"user","uuid":uuid,"sessionId":"x","cwd":"/srv/app","timestamp":"2025-05-01T08:00:00.000Z","message":{"role":"user","content":text}}).to_string() + "\n"
+    };
+    fs::write(proj.join("a.jsonl"), line("u1", &long)).expect("write");
+    fs::write(proj.join("b.jsonl"), line("u2", "short")).expect("write");
+    fs::write(
+        proj.join("c.jsonl"),
+        "{\"type\":\"summary\",\"summary\":\"elsewhere\",\"leafUuid\":\"z\"}\n",
+    )
+    .expect("write");
+    let out = ccv(&tmp.path().join("none"), &tmp.path().join("cache"))
+        .args(["list", "--json"])
+        .arg(&root)
+        .output()
+        .expect("runs");
+    let rows: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    assert_eq!(rows.len(), 2, "the summary-only file is no session");
+    let a = rows.iter().find(|r| r["session_id"] == "a").expect("a");
+    assert_eq!(a["title"], long.as_str(), "whole, {} chars", long.len());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("1 × file with no conversation"),
+        "said on stderr"
+    );
+    let out = ccv(&tmp.path().join("none"), &tmp.path().join("cache"))
+        .args(["stats", "--json"])
+        .arg(&root)
+        .output()
+        .expect("runs");
+    let stats: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stats json");
+    assert_eq!(stats["sessions"], 2, "{stats}");
 }

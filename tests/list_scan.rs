@@ -89,6 +89,14 @@ fn small_tree(root: &Path) -> PathBuf {
     // No cwd anywhere: the directory name is decoded.
     write(
         &root.join("-tmp-x").join("ccc.jsonl"),
+        &[
+            r#"{"type":"summary","summary":"Another session's summary","leafUuid":"z"}"#,
+            r#"{"type":"user","message":{"role":"user","content":"hi"}}"#,
+        ],
+    );
+    // Only summary lines: no session (not listed, counted as skipped).
+    write(
+        &root.join("-tmp-x").join("ddd.jsonl"),
         &[r#"{"type":"summary","summary":"Only a summary","leafUuid":"z"}"#],
     );
     // Subagents: never listed, counted on their session.
@@ -163,7 +171,7 @@ fn titles_paths_order_and_subagents() {
     let c = by_id(&list, "ccc");
     assert_eq!(c.project, "/tmp/x");
     // a summary of another session (its leaf is not here) is no title
-    assert_eq!(c.title, "");
+    assert_eq!(c.title, "hi");
     assert!(c.live, "written just now");
 }
 
@@ -239,7 +247,8 @@ fn cache_hits_and_invalidates_on_change() {
     let o = opts(&tmp.path().join("cache"));
     let cache_file = o.cache.clone().expect("cache path");
     let first = list_sessions(&root, &o);
-    assert_eq!(Cache::load(&cache_file).len(), 3, "cache written");
+    // the file that is no session is cached too (not read again)
+    assert_eq!(Cache::load(&cache_file).len(), 4, "cache written");
 
     // A cached row is used as is: tamper with it and see it come back.
     let text = fs::read_to_string(&cache_file).expect("read cache");

@@ -26,6 +26,7 @@ fn session(project: &str, id: &str, title: &str, mins_ago: i64) -> SessionInfo {
         subagents: 0,
         mtime_ns: 0,
         live: mins_ago < 1,
+        unreadable: false,
         figures: None,
     }
 }
@@ -510,4 +511,39 @@ fn the_mouse_selects_and_a_double_click_opens() {
     assert_eq!(path(&p), Some(chosen));
     let _ = handle_mouse(&mut p, click(0, MouseEventKind::ScrollDown), 9_100);
     assert_ne!(path(&p), Some(PathBuf::from("/p/a2.jsonl")));
+}
+
+/// The filter's matches stand out in the titles, and the header counts
+/// the sessions it lets through.
+#[test]
+fn the_filter_highlights_its_matches_and_counts_what_it_keeps() {
+    let mut state = PickerState::with_sessions(sample(), NOW);
+    for c in "flaky".chars() {
+        handle_key(&mut state, key(KeyCode::Char(c)));
+    }
+    let mut term = Terminal::new(TestBackend::new(120, 12)).expect("terminal");
+    term.draw(|f| draw(f, f.area(), &state)).expect("draw");
+    let buf = term.backend().buffer().clone();
+    let hl = ccv::view::theme::current().search_match.bg;
+    let lit: String = (0..12u16)
+        .flat_map(|y| (0..120u16).map(move |x| (x, y)))
+        .filter(|&(x, y)| buf[(x, y)].style().bg == hl)
+        .map(|(x, y)| buf[(x, y)].symbol().to_owned())
+        .collect();
+    assert!(lit.to_lowercase().contains("flaky"), "lit: {lit:?}");
+    let screen = render(&state, 120, 12);
+    assert!(screen.contains(" of 4 sessions"), "{screen}");
+}
+
+/// No session: where ccv looked, and the way to the demo.
+#[test]
+fn an_empty_root_says_where_it_looked_and_offers_the_demo() {
+    let mut state = PickerState::with_sessions(Vec::new(), NOW);
+    state.root = Some(PathBuf::from("/home/ann/.claude/projects"));
+    let screen = render(&state, 160, 10);
+    assert!(
+        screen.contains("no sessions in /home/ann/.claude/projects"),
+        "{screen}"
+    );
+    assert!(screen.contains("ccv --demo"), "{screen}");
 }

@@ -36,10 +36,12 @@ fn a_line_opens_on_its_row() {
     assert_eq!(t.items[row.index as usize].line, 7);
     assert!(screen.contains("prompt number 7"), "{screen}");
     assert!(screen.contains("line 7"), "the status says where: {screen}");
-    // a line that is no row of the session says so
-    assert!(!st.jump_to(f.path(), 999, ""));
-    let screen = common::screen_text(&mut st, 100, 20);
+    // a line that is no row of the session says so, and opens at the
+    // nearest row
+    assert!(st.jump_to(f.path(), 999, ""));
+    let screen = common::screen_text(&mut st, 120, 20);
     assert!(screen.contains("line 999 is not a row"), "{screen}");
+    assert!(screen.contains("nearest is line 60"), "{screen}");
 }
 
 #[test]
@@ -67,4 +69,38 @@ fn into_a_pipe_ccv_prints_the_text() {
         .output()
         .expect("runs");
     assert!(String::from_utf8_lossy(&out.stdout).contains("[User]"));
+}
+
+/// A line that is no row (a progress entry, a hook's, one `ccv check`
+/// reports) opens at the row nearest to it, and says so.
+#[test]
+fn a_hidden_line_opens_at_the_nearest_row() {
+    let mut f = tempfile::NamedTempFile::new().expect("temp file");
+    let lines = [
+        common::user_line("u1", json!("the prompt")),
+        json!({"type":"progress","uuid":"p1","parentUuid":"u1","sessionId":"s","timestamp":"2025-01-01T10:00:00.500Z","data":{"type":"hook_progress"}}),
+        json!({"type":"progress","uuid":"p2","parentUuid":"p1","sessionId":"s","timestamp":"2025-01-01T10:00:00.600Z","data":{"type":"hook_progress"}}),
+        json!({"type":"progress","uuid":"p3","parentUuid":"p2","sessionId":"s","timestamp":"2025-01-01T10:00:00.700Z","data":{"type":"hook_progress"}}),
+        common::assistant_line("a1", "m1", json!([{"type":"text","text":"the answer"}])),
+    ];
+    for l in lines {
+        writeln!(f, "{l}").expect("write");
+    }
+    let session = ccv::model::loader::load_with_subagents(f.path()).expect("loads");
+    let mut st = common::utc_state(session);
+    for (line, row_line) in [(2, 1), (3, 1), (4, 5)] {
+        assert!(st.jump_to(f.path(), line, ""), "line {line}");
+        let screen = common::screen_text(&mut st, 120, 12);
+        let row = st.rows.get(st.selected).expect("a row is selected");
+        let t = st.session.transcript(row.agent);
+        assert_eq!(t.items[row.index as usize].line, row_line, "line {line}");
+        assert!(
+            screen.contains(&format!("line {line} is not a row")),
+            "{screen}"
+        );
+        assert!(
+            screen.contains(&format!("nearest is line {row_line}")),
+            "{screen}"
+        );
+    }
 }

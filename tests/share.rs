@@ -403,3 +403,46 @@ fn images_are_embedded_from_the_file_and_left_out_when_redacting() {
     let (red, _) = export(&s, Format::Html, true);
     assert!(!red.contains(png) && red.contains("left out: redacting"));
 }
+
+/// The page as a person reads it: a long output shows its first lines,
+/// then the rest when opened (not all again); times are readable and say
+/// their zone; big numbers have separators; a subagent's long prompt
+/// wraps instead of running off the page.
+#[test]
+fn the_page_reads_well() {
+    let out: Vec<String> = (1..=200).map(|i| format!("output line {i}")).collect();
+    let prompt = "Investigate the flaky test ".repeat(40);
+    let s = session_of(&[
+        user_line("u1", json!("run it")),
+        assistant_line(
+            "a1",
+            "m1",
+            json!([{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"seq 200"}}]),
+        ),
+        json!({"type":"user","uuid":"r1","parentUuid":"a1","sessionId":"s","timestamp":"2025-01-01T10:00:02.000Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":out.join("\n")}]}}),
+        assistant_line(
+            "a2",
+            "m2",
+            json!([{"type":"tool_use","id":"t2","name":"Task","input":{"description":"look","subagent_type":"general-purpose","prompt":prompt}}]),
+        ),
+        json!({"type":"system","subtype":"compact_boundary","uuid":"c1","sessionId":"s","timestamp":"2025-01-01T10:00:05.000Z","content":"Conversation compacted","compactMetadata":{"trigger":"auto","preTokens":152340}}),
+    ]);
+    let (page, _) = export(&s, Format::Html, false);
+    assert_eq!(
+        page.matches("output line 1<").count() + page.matches("output line 1\n").count(),
+        1,
+        "the first lines once"
+    );
+    assert!(page.contains("197 more lines"), "{page}");
+    assert!(page.contains("output line 200"));
+    assert!(page.contains("2025-01-01 10:00:00 UTC"), "a readable start");
+    assert!(
+        !page.contains("<dd>2025-01-01T"),
+        "no raw ISO time in the header"
+    );
+    assert!(page.contains("152,340 tokens before"), "separators");
+    assert!(
+        page.contains("<pre class=\"code wrap\">"),
+        "the Task input wraps"
+    );
+}

@@ -36,6 +36,14 @@ fn completions_and_man_page_render() {
     let man = String::from_utf8_lossy(&out.stdout);
     assert!(man.contains(".TH ccv 1"), "{man}");
     assert!(man.contains("search"), "subcommands are listed");
+    // the commands in the page itself: no ccv-export(1) that does not exist
+    assert!(!man.contains("ccv\\-export(1)"), "{man}");
+    assert!(man.contains("\\fBccv export\\fR"), "{man}");
+    for section in ["COMMANDS", "KEYS", "ENVIRONMENT", "FILES", "EXIT STATUS"] {
+        assert!(man.contains(&format!(".SH {section}\n")), "no {section}");
+    }
+    assert!(man.contains("CLAUDE_CONFIG_DIR") && man.contains("128+N"));
+    assert!(man.contains("go to a mark"), "the viewer's keys");
     let out = common::ccv_at(home.path())
         .arg("--help")
         .output()

@@ -227,15 +227,25 @@ fn a_second_run_reads_figures_from_the_cache() {
 
 #[test]
 fn the_table_reads_as_a_table() {
+    // in a child whose home, cache and config are a sandbox's: the listing
+    // cache is written
+    if alone!(&[]) {
+        return;
+    }
     let tmp = tempfile::tempdir().expect("tempdir");
     let root = tmp.path().join("projects");
     tree(&root);
-    let out = ccv(tmp.path())
-        .args(["stats", "--by", "project"])
-        .arg(&root)
-        .output()
-        .expect("runs");
-    let text = String::from_utf8(out.stdout).expect("utf-8");
+    // the table a terminal gets (`ccv stats` draws it at the terminal's
+    // width; here at 100 columns), made from what the command gathers
+    let st = ccv::stats::gather(
+        &root,
+        Some(ccv::stats::By::Project),
+        None,
+        &jiff::tz::TimeZone::UTC,
+    );
+    let mut out = Vec::new();
+    ccv::stats::write_table(&mut out, &st, Some(ccv::stats::By::Project), 100).expect("table");
+    let text = String::from_utf8(out).expect("utf-8");
     assert!(
         text.starts_with("3 sessions · 3 prompts · 5 tool calls"),
         "{text}"
@@ -318,4 +328,28 @@ fn prices_from_the_config_replace_the_bundled_ones_and_reprice_the_cache() {
         .collect();
     let a = rows.iter().find(|r| r["session_id"] == "a").expect("a");
     assert!(close(&a["cost_usd"], 0.065), "bundled prices again: {a}");
+}
+
+#[test]
+fn piped_stats_are_whole_values_tab_separated() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("projects");
+    tree(&root);
+    let out = ccv(tmp.path())
+        .args(["stats", "--by", "project"])
+        .arg(&root)
+        .output()
+        .expect("runs");
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(rows[0][..3], ["project", "sessions", "prompts"], "{text}");
+    assert!(rows.iter().all(|r| r.len() == rows[0].len()), "{text}");
+    let app = rows
+        .iter()
+        .find(|r| r[0] == "/srv/app")
+        .expect("a whole path");
+    assert_eq!(app[8], "0.11", "{app:?}");
+    let total = rows.last().expect("total");
+    assert_eq!(total[0], "total");
+    assert_eq!(total[1], "3");
 }

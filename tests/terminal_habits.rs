@@ -65,11 +65,13 @@ fn a_remapped_key_drives_the_viewer_and_shows_in_the_help() {
             .map(|(k, _)| k.clone())
             .unwrap_or_default()
     };
-    // `down` has exactly the keys given (↓ is free now)
+    // `down` has exactly the keys given (↓ is free now); plain keys in
+    // the line's order, then Ctrl ones
     assert_eq!(line("select next"), "j k ↑ Ctrl-n");
     assert_eq!(line("this help"), "F1");
     assert_eq!(line("meta and system"), "m");
-    assert_eq!(line("mark the row"), "' b");
+    // in the order the line names them: mark, then go to a mark
+    assert_eq!(line("go to a mark"), "b '");
     // the overlay and the status hints read the same table
     perform_action(&mut s, Action::Help);
     let shown = screen(&mut s, 120, 30);
@@ -105,6 +107,30 @@ fn a_wrong_key_or_action_is_named_with_its_line() {
     // what was right still applies
     assert_eq!(c.theme.as_deref(), Some("light"));
     assert_eq!(c.keys.len(), 1);
+}
+
+/// `ccv config` names a theme that does not exist, with its line; one a
+/// `[themes.NAME]` of the file defines is fine.
+#[test]
+fn a_wrong_theme_name_is_named_with_its_line() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let cfg = home.path().join("c.toml");
+    std::fs::write(&cfg, "copy_format = \"text\"\ntheme = \"solarised\"\n").expect("write");
+    let out = check_config(home.path(), &cfg);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(":2: theme: no theme `solarised`"), "{err}");
+    std::fs::write(
+        &cfg,
+        "theme = \"paper\"\n[themes.paper]\nbase = \"light\"\n",
+    )
+    .expect("write");
+    let out = check_config(home.path(), &cfg);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// `ccv --config CFG config`: what it says of a config file.
@@ -240,7 +266,7 @@ fn command_line_goes_to_a_line_sets_filters_and_asks_for_exports() {
     // the prompt shows while typing
     perform_action(&mut s, Action::CommandStart);
     perform_action(&mut s, Action::PromptInput('4'));
-    assert!(screen(&mut s, 100, 20).contains(" :4▏"));
+    assert!(screen(&mut s, 100, 20).contains("\" :4 "));
     perform_action(&mut s, Action::PromptCancel);
     assert_eq!(s.mode, Mode::Normal);
 }

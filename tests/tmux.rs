@@ -37,6 +37,11 @@ fn copy_with_osc52_into_the_tmux_buffer() {
 }
 
 #[test]
+fn the_copy_hint_goes_once_tmux_is_set_and_ranges_say_their_rows() {
+    script("tmux_copy_hint.sh");
+}
+
+#[test]
 fn signals_suspend_and_idle_in_tmux() {
     script("tmux_signals.sh");
 }
@@ -44,6 +49,11 @@ fn signals_suspend_and_idle_in_tmux() {
 #[test]
 fn picker_full_text_search_opens_at_the_match_in_tmux() {
     script("tmux_search.sh");
+}
+
+#[test]
+fn prompts_edit_as_readline_and_keep_a_history_in_tmux() {
+    script("tmux_prompts.sh");
 }
 
 #[test]

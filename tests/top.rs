@@ -150,11 +150,13 @@ fn a_root_touched_all_at_once_starts_a_few_readers_not_thousands() {
             }
         }
     }
-    assert_eq!(t.rows.len(), ccv::top::MAX_WATCHED);
+    // followed, not shown before a line of conversation is read
+    assert!(t.rows.is_empty());
+    assert_eq!(t.quiet.len(), ccv::top::MAX_WATCHED);
     assert_eq!(started - stopped, ccv::top::MAX_WATCHED);
     // the most recently written stay
     assert!(
-        t.rows
+        t.quiet
             .iter()
             .all(|w| w.last_write_ms >= NOW - 100_000 + 76 * 1000)
     );
@@ -166,4 +168,64 @@ fn a_root_touched_all_at_once_starts_a_few_readers_not_thousands() {
         })
         .is_empty()
     );
+}
+
+/// A file of `summary` lines only is no session: followed, never shown as
+/// "thinking · (loading…)". A retried API error is "retrying"; the time in
+/// a state and idle time come from the file, not from when top started.
+#[test]
+fn summaries_are_no_session_retries_are_retrying_and_times_come_from_the_file() {
+    let mut t = TopState::new(PathBuf::from("/r"), 3 * 3_600_000, NOW);
+    let sum = PathBuf::from("/r/p/summary.jsonl");
+    t.apply(TopEvent::Candidate {
+        path: sum.clone(),
+        mtime_ms: NOW - 1000,
+    });
+    append(
+        &mut t,
+        &sum,
+        json!({"type":"summary","summary":"An old chat","leafUuid":"x"}),
+    );
+    t.tick(NOW);
+    assert!(t.rows.is_empty(), "not a session");
+    let s = screen(&t);
+    assert!(!s.contains("loading") && !s.contains("thinking"), "{s}");
+    // an API error being retried
+    let r = PathBuf::from("/r/p/retry.jsonl");
+    t.apply(TopEvent::Candidate {
+        path: r.clone(),
+        mtime_ms: NOW - 1000,
+    });
+    append(
+        &mut t,
+        &r,
+        json!({"type":"user","uuid":"u1","sessionId":"r","cwd":"/src/app","timestamp":iso(NOW - 40_000),"message":{"role":"user","content":"go"}}),
+    );
+    append(
+        &mut t,
+        &r,
+        json!({"type":"system","subtype":"api_error","level":"error","error":{},"retryInMs":610.3,"retryAttempt":4,"maxRetries":10,"uuid":"e1","parentUuid":"u1","sessionId":"r","timestamp":iso(NOW - 20_000)}),
+    );
+    t.tick(NOW);
+    let row = t.rows.iter().find(|w| w.path == r).expect("shown");
+    assert_eq!(row.activity.name(), "retrying", "{:?}", row.activity);
+    assert!(screen(&t).contains("retry 4/10"), "{}", screen(&t));
+    // in its state since the entry's time, though top just read it
+    assert_eq!(row.since_ms, NOW - 20_000);
+    // a session idle for two hours says so
+    let idle = PathBuf::from("/r/p/idle.jsonl");
+    t.apply(TopEvent::Candidate {
+        path: idle.clone(),
+        mtime_ms: NOW - 2 * 3_600_000 + 1000,
+    });
+    append(
+        &mut t,
+        &idle,
+        json!({"type":"user","uuid":"u1","sessionId":"i","cwd":"/src/web","timestamp":iso(NOW - 2 * 3_600_000),"message":{"role":"user","content":"hello"}}),
+    );
+    t.tick(NOW);
+    let row = t.rows.iter().find(|w| w.path == idle).expect("shown");
+    assert_eq!(row.activity.name(), "idle");
+    assert_eq!(row.since_ms, NOW - 2 * 3_600_000);
+    assert!(screen(&t).contains("2h00m"), "{}", screen(&t));
 }

@@ -40,7 +40,7 @@ fn write(path: &Path, lines: &[String]) {
 
 /// A session with a compaction, the summariser that ran for it, and a
 /// second summariser whose parent is nowhere (it belongs to no compaction).
-fn fixture(dir: &Path) -> State {
+pub(crate) fn fixture(dir: &Path) -> State {
     let main = dir.join("sess.jsonl");
     write(
         &main,

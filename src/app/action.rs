@@ -24,6 +24,8 @@ pub enum Action {
     /// Typing in the open prompt (search or command line).
     PromptInput(char),
     PromptBackspace,
+    /// Readline's keys in the open prompt (Ctrl-W, Ctrl-U, Alt-B, Up...).
+    PromptEdit(crate::prompt::EditOp),
     PromptSubmit,
     PromptCancel,
     /// A key that waits for the next one: `m` a mark, `'` a mark, `c` a

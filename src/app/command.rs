@@ -171,33 +171,44 @@ impl State {
             self.message = Some("a mark is a letter: m a … m z".into());
             return;
         }
-        let Some(r) = self.rows.get(self.selected).copied() else {
-            return;
-        };
-        if let Some(id) = self.item_id(&r) {
-            let mark = super::state::Mark {
-                agent: r.agent,
-                id,
-                kind: r.kind,
-            };
+        if let Some(mark) = self.mark_here() {
             self.marks.insert(c, mark);
             self.message = Some(format!("mark {c}: ' {c} comes back here"));
         }
     }
 
+    /// The selected row, as a mark names it.
+    pub(crate) fn mark_here(&self) -> Option<super::state::Mark> {
+        let r = self.rows.get(self.selected).copied()?;
+        Some(super::state::Mark {
+            agent: r.agent,
+            id: self.item_id(&r)?,
+            kind: r.kind,
+        })
+    }
+
     /// `'{a-z}`: back to a marked row, opening what folds it away.
     pub(crate) fn goto_mark(&mut self, c: char) {
         let Some(&mark) = self.marks.get(&c) else {
-            self.message = Some(format!("no mark {c}"));
+            self.message = Some(if c == '\'' {
+                "no jump to go back to yet ('' returns from G, gg, a search, a mark…)".into()
+            } else {
+                format!("no mark {c}")
+            });
             return;
         };
         // the row itself when it is there, else the item, opened
         let here = self.rows.iter().position(|r| {
             r.agent == mark.agent && r.kind == mark.kind && self.item_id(r) == Some(mark.id)
         });
+        let name = if c == '\'' {
+            "back where you were".to_owned()
+        } else {
+            format!("mark {c}")
+        };
         if let Some(i) = here {
             self.select(i);
-            self.message = Some(format!("mark {c}"));
+            self.message = Some(name);
             return;
         }
         let agent = mark.agent;
@@ -208,7 +219,7 @@ impl State {
         match at {
             Some(i) => {
                 self.reveal((agent, i));
-                self.message = Some(format!("mark {c}"));
+                self.message = Some(name);
             }
             None => self.message = Some(format!("mark {c} is gone")),
         }

@@ -54,6 +54,12 @@ impl State {
     /// row folds away.
     fn copy_range(&mut self, a: usize, b: usize) {
         let (a, b) = (a.min(b), a.max(b));
+        let n = b - a + 1;
+        self.copying = Some(if n == 1 {
+            "1 row".into()
+        } else {
+            format!("{n} rows")
+        });
         let (Some(ra), Some(rb)) = (self.rows.get(a).copied(), self.rows.get(b).copied()) else {
             return;
         };

@@ -94,7 +94,7 @@ pub const BINDINGS: &[Binding] = &[
             (ch('m'), Action::Pending(Pending::SetMark)),
             (ch('\''), Action::Pending(Pending::GotoMark)),
         ],
-        "mark the row as a-z / go to a mark",
+        "mark a-z / go to a mark ('' back)",
     ),
     bind(&[(ch('t'), Action::ToggleTools)], "show / hide tool calls"),
     bind(&[(ch('T'), Action::ToggleThinking)], "show / hide thinking"),
@@ -264,21 +264,28 @@ impl Keymap {
                     let (k, d) = b.does.split_once(": ").unwrap_or(("", b.does));
                     return (k.to_owned(), d);
                 }
-                // the default keys still bound, in the line's order, then
-                // the keys the config added to its actions
-                let mut keys: Vec<Key> = b
-                    .keys
-                    .iter()
-                    .filter(|(k, a)| self.keys.iter().any(|(k2, a2)| k2 == k && a2 == a))
-                    .map(|(k, _)| *k)
-                    .collect();
+                // action by action, in the order the line says them ("mark
+                // / go to a mark"): its default keys still bound, then the
+                // keys a config gave it
+                let mut keys: Vec<Key> = Vec::new();
+                let mut done: Vec<&Action> = Vec::new();
                 for (_, a) in b.keys {
-                    for k in self.keys_of(a) {
+                    if done.contains(&a) {
+                        continue;
+                    }
+                    done.push(a);
+                    let defaults = b.keys.iter().filter(|(k, x)| {
+                        x == a && self.keys.iter().any(|(k2, a2)| k2 == k && a2 == a)
+                    });
+                    for k in defaults.map(|(k, _)| *k).chain(self.keys_of(a)) {
                         if !keys.contains(&k) {
                             keys.push(k);
                         }
                     }
                 }
+                // plain keys first, then Ctrl ones, each in action order:
+                // `PgDn PgUp Ctrl-f/b`
+                keys.sort_by_key(|k| k.ctrl);
                 (names(&keys), b.does)
             })
             .collect()
@@ -375,13 +382,20 @@ pub fn map_prompt(keys: &Keymap, ev: &Event) -> Option<Action> {
         return None;
     }
     let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+    let alt = k.modifiers.contains(KeyModifiers::ALT);
     Some(match k.code {
-        KeyCode::Char('c') if ctrl => Action::PromptCancel,
+        KeyCode::Char('c' | 'g') if ctrl => Action::PromptCancel,
+        KeyCode::Char('j' | 'm') if ctrl => Action::PromptSubmit,
         KeyCode::Enter => Action::PromptSubmit,
         KeyCode::Esc => Action::PromptCancel,
-        KeyCode::Backspace => Action::PromptBackspace,
-        KeyCode::Char(c) => Action::PromptInput(c),
-        _ => return None,
+        KeyCode::Backspace if !ctrl && !alt => Action::PromptBackspace,
+        KeyCode::Char('h') if ctrl => Action::PromptBackspace,
+        // Ctrl-F / Ctrl-N / Ctrl-P as in a shell
+        KeyCode::Char('f') if ctrl => Action::PromptEdit(crate::prompt::EditOp::Right),
+        KeyCode::Char('p') if ctrl => Action::PromptEdit(crate::prompt::EditOp::Older),
+        KeyCode::Char('n') if ctrl => Action::PromptEdit(crate::prompt::EditOp::Newer),
+        KeyCode::Char(c) if !ctrl && !alt && !c.is_control() => Action::PromptInput(c),
+        _ => Action::PromptEdit(crate::prompt::op_of(k)?),
     })
 }
 

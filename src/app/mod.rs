@@ -12,6 +12,7 @@ mod edit;
 pub mod event;
 pub mod export_to;
 mod input;
+mod keep;
 mod key;
 pub mod keymap;
 pub mod live;

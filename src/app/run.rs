@@ -179,6 +179,8 @@ struct Viewer {
     searcher: Option<Sender<String>>,
     /// Where to go once the session being loaded is in (a search hit).
     pending_jump: Option<crate::picker::found::Jump>,
+    /// Where the viewer was before the session is read again (`#`).
+    pending_keep: Option<super::keep::Keep>,
     screen: Screen,
     /// The current load; events of others are stale.
     generation: u64,
@@ -233,6 +235,7 @@ impl Viewer {
             picker_root: None,
             searcher: None,
             pending_jump: None,
+            pending_keep: None,
             screen: Screen::Viewer,
             generation: 0,
             loaded: false,
@@ -276,9 +279,13 @@ impl Viewer {
                 self.start_top(root.clone(), false);
                 self.home = Some(Screen::Picker);
                 self.picker_root = Some(root.clone());
-                workers::spawn_scan(root, self.tx.clone());
+                workers::spawn_scan(root.clone(), self.tx.clone());
                 let mut picker = crate::picker::PickerState::new(now_ms());
                 picker.sort = self.sort;
+                picker.root = Some(root);
+                picker.histories = crate::prompt::Histories::dir()
+                    .map(|d| crate::prompt::Histories::load(&d))
+                    .unwrap_or_default();
                 // a note for the start (a config problem) shows where the user is
                 picker.message = self.state.message.take();
                 self.picker = Some(picker);
@@ -317,6 +324,7 @@ impl Viewer {
     fn open(&mut self, path: PathBuf, project: bool) {
         self.generation += 1;
         self.pending_jump = None;
+        self.pending_keep = None;
         self.follower = None;
         let filters = self.state.filters;
         let settings = self.state.settings.clone();
@@ -540,6 +548,7 @@ impl Viewer {
                     }
                     _ => crate::picker::PickerOutcome::None,
                 };
+                save_histories(&mut p.histories);
                 match outcome {
                     crate::picker::PickerOutcome::Open(path) => {
                         self.screen = Screen::Viewer;
@@ -587,6 +596,7 @@ impl Viewer {
                 if let Some(a) = action {
                     perform_action(&mut self.state, a);
                 }
+                save_histories(&mut self.state.settings.histories);
                 false
             }
             AppEvent::Load { generation, .. } if generation != self.generation => false,
@@ -634,7 +644,8 @@ impl Viewer {
     fn on_load(&mut self, event: LoadEvent) -> bool {
         match event {
             LoadEvent::Preview(s) => {
-                if self.loaded {
+                // a session read again shows when whole, where it was
+                if self.loaded || self.pending_keep.is_some() {
                     return false;
                 }
                 self.state.replace_session(*s);
@@ -654,6 +665,9 @@ impl Viewer {
                 self.state.replace_session(*s);
                 if let Some(j) = self.pending_jump.take() {
                     self.state.jump_to(&j.file, j.line, &j.query);
+                }
+                if let Some(k) = self.pending_keep.take() {
+                    self.state.come_back(k);
                 }
                 if problems > 0 {
                     self.state.message = Some(format!(
@@ -756,9 +770,13 @@ impl Viewer {
                 } => self.edit(&file, line, find.as_deref(), read_only),
                 Request::Reload => {
                     if let Some(path) = self.current.clone() {
-                        let keep = (self.state.live.newer.clone(), self.state.live.back.clone());
+                        let live = (self.state.live.newer.clone(), self.state.live.back.clone());
+                        let place = self.state.keep();
+                        let message = self.state.message.take();
                         self.open(path, self.project);
-                        (self.state.live.newer, self.state.live.back) = keep;
+                        (self.state.live.newer, self.state.live.back) = live;
+                        self.state.message = message;
+                        self.pending_keep = Some(place);
                     }
                 }
                 Request::Mouse(on) => {
@@ -892,6 +910,7 @@ impl Viewer {
             }
         }
         let redacted = self.state.redacted.take();
+        let rows = self.state.copying.take();
         self.state.message = Some(match self.copy_label.take() {
             // `Copied the resume command to the clipboard (claude is not
             // on PATH)`, not `Copied 1 row (110 B)`
@@ -905,11 +924,23 @@ impl Viewer {
                 format!("claude is not on PATH: copied {label} {how}")
             }
             Some(label) => format!("{label}: {}", outcome.message),
-            None => outcome.message,
+            // `Copied 4 rows: 14 entries (3.1 KB) to the clipboard`
+            None => match (rows, outcome.is_error) {
+                (Some(r), false) => crate::clipboard::with_rows(&outcome.message, &r),
+                _ => outcome.message,
+            },
         });
         if let (Some(r), Some(m)) = (redacted, &mut self.state.message) {
             m.push_str(" · ");
             m.push_str(&r);
         }
+    }
+}
+
+/// Writes what was added to a prompt's history (a failure only costs the
+/// history: nothing to tell).
+fn save_histories(h: &mut crate::prompt::Histories) {
+    if let Some(dir) = crate::prompt::Histories::dir() {
+        let _ = h.save(&dir);
     }
 }

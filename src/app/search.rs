@@ -20,6 +20,9 @@ pub struct Search {
     pub current: Option<usize>,
     /// A search still going through a big session (see [`State::search_step`]).
     pub job: Option<Job>,
+    /// How many times a match was gone to: the list scrolls a tall row to
+    /// its match once for each.
+    pub shown: u64,
 }
 
 /// Where a search has got to: it goes on between frames, a slice of items
@@ -38,7 +41,59 @@ const SLICE: usize = 4096;
 /// phrases, smart case), in reading order of the main transcript (a
 /// subagent's items come right after the call that started it).
 pub fn find_all(session: &Session, query: &str) -> Vec<Hit> {
-    find_from(session, query, 0)
+    let mut hits = find_from(session, query, 0);
+    in_screen_order(session, &mut hits);
+    hits
+}
+
+/// Where a hit is on screen, as a path from the main transcript down:
+/// `[k]` for main item `k`, `[k, a, j]` for item `j` of subagent `a` shown
+/// under main item `k` (its call, or the compaction it summarised),
+/// `[MAX, a, j]` for a subagent shown after the transcript. Compared as
+/// sequences, these sort as the rows do.
+pub fn screen_key(session: &Session, (agent, i): Hit) -> Vec<usize> {
+    let mut key = vec![i];
+    let mut agent = agent;
+    for _ in 0..=rows::MAX_DEPTH {
+        let Some(a) = agent else {
+            key.reverse();
+            return key;
+        };
+        key.push(a as usize);
+        let ag = session.agents.get(a as usize);
+        let under = match ag.and_then(|x| x.call) {
+            Some(c) => session
+                .transcript_checked(c.holder.agent())
+                .and_then(|t| t.index_of(c.item))
+                .map(|k| (c.holder.agent(), k)),
+            None => session
+                .compaction_of(a)
+                .and_then(|id| session.main.index_of(id))
+                .map(|k| (None, k)),
+        };
+        match under {
+            Some((holder, k)) if holder != Some(a) => {
+                key.push(k);
+                agent = holder;
+            }
+            _ => {
+                key.push(usize::MAX);
+                key.reverse();
+                return key;
+            }
+        }
+    }
+    key.push(usize::MAX);
+    key.reverse();
+    key
+}
+
+/// Sorts `hits` as their rows are on screen (`n` goes down the screen).
+pub fn in_screen_order(session: &Session, hits: &mut [Hit]) {
+    if hits.is_sorted_by_key(|&(a, i)| (a.is_some(), i)) && hits.iter().all(|h| h.0.is_none()) {
+        return;
+    }
+    hits.sort_by_cached_key(|&h| screen_key(session, h));
 }
 
 /// The matches among main-transcript items from `from` on (and their
@@ -323,9 +378,14 @@ impl State {
             }
         }
         let done = job.next >= len;
+        self.sort_hits();
         if self.search.current.is_none() {
-            let here = self.rows.get(self.selected).map_or(0, |r| r.top as usize);
-            let past = self.search.hits.iter().any(|&h| self.main_pos(h) >= here);
+            let here = self.selection_key();
+            let past = self
+                .search
+                .hits
+                .iter()
+                .any(|&h| screen_key(&self.session, h) >= here);
             if past || done {
                 self.goto_match(true);
             } else {
@@ -382,32 +442,44 @@ impl State {
         let sources: Vec<u16> = (0..self.session.sources.len() as u16)
             .filter(|&i| self.session.sources[i as usize].path.as_deref() == Some(file))
             .collect();
-        let at = |source: u16, l: u32| sources.contains(&source) && l == line;
-        let mut found = None;
+        // the row of that line, else the row nearest to it (an earlier one
+        // on a tie: a progress or hook line follows what it is about)
+        let mut best: Option<(u32, Hit, u32)> = None;
         let transcripts =
             std::iter::once(None).chain((0..self.session.agents.len() as u32).map(Some));
-        'outer: for agent in transcripts {
+        for agent in transcripts {
             let Some(t) = self.session.transcript_checked(agent) else {
                 continue;
             };
             for (i, it) in t.items.iter().enumerate() {
-                let result_here = match &it.detail {
-                    Detail::Call(c) => c.result.as_ref().is_some_and(|r| at(r.source, r.line)),
-                    _ => false,
+                let result = match &it.detail {
+                    Detail::Call(c) => c.result.as_ref().map(|r| (r.source, r.line)),
+                    _ => None,
                 };
-                if at(it.source, it.line) || result_here {
-                    found = Some((agent, i));
-                    break 'outer;
+                for (source, l) in std::iter::once((it.source, it.line)).chain(result) {
+                    if !sources.contains(&source) {
+                        continue;
+                    }
+                    let d = l.abs_diff(line);
+                    let better = best.is_none_or(|(bd, _, bl)| d < bd || (d == bd && l < bl));
+                    if better {
+                        best = Some((d, (agent, i), l));
+                    }
                 }
             }
+            if best.is_some_and(|b| b.0 == 0) {
+                break;
+            }
         }
+        let found = best.map(|b| b.1);
+        let nearest = best.filter(|b| b.0 != 0).map(|b| b.2);
         if !query.is_empty() {
             self.search.query = query.to_owned();
             self.search.hits = find_all(&self.session, query);
             self.search.current = found.and_then(|h| self.search.hits.iter().position(|&x| x == h));
         }
         let Some(hit) = found else {
-            self.message = Some(format!("line {line} is not a row of this session"));
+            self.message = Some(format!("line {line}: this file has no rows"));
             return false;
         };
         // the row whole, so the match is not folded away in a long output
@@ -420,13 +492,17 @@ impl State {
             self.expanded.insert(Fold::Full(id));
         }
         self.reveal(hit);
-        self.message = Some(match self.search.current {
-            Some(c) => format!(
+        self.search.shown += 1;
+        self.message = Some(match (self.search.current, nearest) {
+            (Some(c), _) => format!(
                 "match {}/{} · n / N for the others",
                 c + 1,
                 self.search.hits.len()
             ),
-            None => format!("line {line}"),
+            (None, Some(near)) => {
+                format!("line {line} is not a row (hidden or unreadable): nearest is line {near}")
+            }
+            (None, None) => format!("line {line}"),
         });
         true
     }
@@ -471,56 +547,61 @@ impl State {
         }
     }
 
-    /// Where a hit sits in the main transcript (for "the next match after
-    /// the selection").
-    fn main_pos(&self, (mut agent, mut i): Hit) -> usize {
-        for _ in 0..8 {
-            let Some(a) = agent else { return i };
-            let Some(c) = self.session.agents.get(a as usize).and_then(|x| x.call) else {
-                return usize::MAX;
-            };
-            let (holder, call) = (c.holder.agent(), c.item);
-            let Some(idx) = self
-                .session
-                .transcript_checked(holder)
-                .and_then(|t| t.index_of(call))
-            else {
-                return usize::MAX;
-            };
-            (agent, i) = (holder, idx);
+    /// The selected row's place, as [`screen_key`] gives a hit's.
+    fn selection_key(&self) -> Vec<usize> {
+        self.rows.get(self.selected).map_or_else(Vec::new, |r| {
+            screen_key(&self.session, (r.agent, r.index as usize))
+        })
+    }
+
+    /// Whether the selected row is the one of `hit`.
+    fn selected_is(&self, hit: Hit) -> bool {
+        self.rows
+            .get(self.selected)
+            .is_some_and(|r| (r.agent, r.index as usize) == hit)
+    }
+
+    /// Keeps the hits in screen order (a search in slices and appends add
+    /// some out of it), the current one still current.
+    pub(crate) fn sort_hits(&mut self) {
+        let current = self
+            .search
+            .current
+            .and_then(|c| self.search.hits.get(c).copied());
+        in_screen_order(&self.session, &mut self.search.hits);
+        if let Some(h) = current {
+            self.search.current = self.search.hits.iter().position(|&x| x == h);
         }
-        usize::MAX
     }
 
     /// `x` / `X`: the next / previous error row after the selection,
     /// opened wherever it is folded.
     pub(crate) fn goto_error(&mut self, forward: bool) {
-        let errors = find_errors(&self.session);
+        let mut errors = find_errors(&self.session);
         if errors.is_empty() {
             self.message = Some("no errors in this session".into());
             return;
         }
-        let here = self.rows.get(self.selected).map_or(0, |r| r.top as usize);
-        let sel = self
-            .rows
-            .get(self.selected)
-            .map(|r| (r.agent, r.index as usize));
-        let pos = |h: Hit| (self.main_pos(h), h.0.is_some(), h.1);
-        let now = sel.map(pos).unwrap_or((here, false, 0));
-        let pick = if forward {
-            errors.iter().position(|&h| pos(h) > now).unwrap_or(0)
-        } else {
-            errors
-                .iter()
-                .rposition(|&h| pos(h) < now)
-                .unwrap_or(errors.len() - 1)
-        };
-        self.message = Some(format!("error {}/{}", pick + 1, errors.len()));
+        in_screen_order(&self.session, &mut errors);
+        let keys: Vec<Vec<usize>> = errors
+            .iter()
+            .map(|&h| screen_key(&self.session, h))
+            .collect();
+        let (pick, wrapped) = step(&keys, &self.selection_key(), forward);
+        self.message = Some(format!(
+            "error {}/{}{}",
+            pick + 1,
+            errors.len(),
+            wrap_note(wrapped, forward)
+        ));
         if let Some(&hit) = errors.get(pick) {
             self.reveal(hit);
         }
     }
 
+    /// `n` / `N`: the next / previous match down the screen from the
+    /// selection (from the current match when it is selected), saying
+    /// when the search wraps.
     pub(crate) fn goto_match(&mut self, forward: bool) {
         let n = self.search.hits.len();
         if n == 0 {
@@ -529,28 +610,104 @@ impl State {
             }
             return;
         }
-        let next = match self.search.current {
-            Some(c) if forward => (c + 1) % n,
-            Some(c) => (c + n - 1) % n,
+        let current = self.search.current.filter(|&c| {
+            self.search
+                .hits
+                .get(c)
+                .is_some_and(|&h| self.selected_is(h))
+        });
+        let (next, wrapped) = match current {
+            Some(c) if forward => ((c + 1) % n, c + 1 == n),
+            Some(c) => ((c + n - 1) % n, c == 0),
             None => {
-                let here = self.rows.get(self.selected).map_or(0, |r| r.top as usize);
-                let after = self
+                let keys: Vec<Vec<usize>> = self
                     .search
                     .hits
                     .iter()
-                    .position(|&h| self.main_pos(h) >= here);
-                match (forward, after) {
-                    (true, Some(p)) => p,
-                    (true, None) => 0,
-                    (false, Some(p)) => (p + n - 1) % n,
-                    (false, None) => n - 1,
+                    .map(|&h| screen_key(&self.session, h))
+                    .collect();
+                let here = self.selection_key();
+                // the first search goes to a match on the selected row itself
+                match keys.iter().position(|k| *k == here) {
+                    Some(p) if self.search.current.is_none() && forward => (p, false),
+                    _ => step(&keys, &here, forward),
                 }
             }
         };
         self.search.current = Some(next);
-        self.message = Some(format!("match {}/{}", next + 1, n));
+        self.message = Some(format!(
+            "match {}/{}{}",
+            next + 1,
+            n,
+            wrap_note(wrapped && n > 1, forward)
+        ));
         if let Some(&hit) = self.search.hits.get(next) {
+            self.show_whole_if_deep(hit);
             self.reveal(hit);
+            self.search.shown += 1;
         }
+    }
+
+    /// Opens the hit's row whole when the match may be past the lines a
+    /// folded output shows (`… N more lines`): the match is then on screen.
+    fn show_whole_if_deep(&mut self, (agent, i): Hit) {
+        let Ok(q) = Query::parse(&self.search.query, false) else {
+            return;
+        };
+        let Some(item) = self
+            .session
+            .transcript_checked(agent)
+            .and_then(|t| t.items.get(i))
+        else {
+            return;
+        };
+        let mut reader = LineReader::default();
+        let mut texts = vec![(item.source, item.line, &item.text)];
+        match &item.detail {
+            Detail::Call(c) => {
+                texts.push((item.source, item.line, &c.input));
+                if let Some(r) = &c.result {
+                    texts.push((r.source, r.line, &r.text));
+                }
+            }
+            Detail::OrphanResult(r) => texts.push((r.source, r.line, &r.text)),
+            _ => {}
+        }
+        let deep = texts.into_iter().any(|(source, line, text)| {
+            let t = self.session.text_back_in(&mut reader, (source, line), text);
+            let t = crate::model::text::sanitize(&t);
+            q.ranges(&t).first().is_some_and(|r| {
+                memchr::memchr_iter(b'\n', &t.as_bytes()[..r.start]).count()
+                    >= crate::view::call::FOLD / 2
+            })
+        });
+        if deep {
+            self.expanded.insert(Fold::Full(item.id));
+        }
+    }
+}
+
+/// The place in `keys` (sorted) after / before `here`, and whether it
+/// wrapped round the end.
+fn step(keys: &[Vec<usize>], here: &[usize], forward: bool) -> (usize, bool) {
+    let n = keys.len();
+    if forward {
+        match keys.iter().position(|k| k.as_slice() > here) {
+            Some(p) => (p, false),
+            None => (0, true),
+        }
+    } else {
+        match keys.iter().rposition(|k| k.as_slice() < here) {
+            Some(p) => (p, false),
+            None => (n.saturating_sub(1), true),
+        }
+    }
+}
+
+fn wrap_note(wrapped: bool, forward: bool) -> &'static str {
+    match (wrapped, forward) {
+        (false, _) => "",
+        (true, true) => " · search wrapped to top",
+        (true, false) => " · search wrapped to bottom",
     }
 }

@@ -5,6 +5,7 @@ use super::action::{Action, Pending};
 use super::keymap::Keymap;
 use super::search::{self, Search};
 use crate::model::{Changes, Detail, ItemId, Kind, Session};
+use crate::prompt::EditOp;
 use crate::rows::{self, Ctx, Filters, Fold, Row, RowKind, SessionExt};
 use crate::view::ListView;
 use std::collections::HashSet;
@@ -42,6 +43,9 @@ pub struct State {
     pub settings: Settings,
     /// What the last copy's redaction replaced (`2 redacted: 1 github…`).
     pub redacted: Option<String>,
+    /// The rows the last copy was made of, when the user chose several
+    /// (`4 rows`): said with the entries the copy holds.
+    pub copying: Option<String>,
     /// `m{a-z}`: rows to come back to with `'{a-z}` (this session only).
     pub marks: std::collections::HashMap<char, Mark>,
 }
@@ -65,6 +69,8 @@ pub struct Settings {
     pub mouse: bool,
     /// `#`: secrets left out of copies and exports, and of the screen.
     pub redact: Redaction,
+    /// What was typed in `/` and `:` before (the loop saves it).
+    pub histories: crate::prompt::Histories,
 }
 
 /// What `#` redacts.
@@ -91,6 +97,7 @@ impl Default for Settings {
             export_dir: None,
             mouse: true,
             redact: Redaction::Off,
+            histories: Default::default(),
         }
     }
 }
@@ -111,13 +118,13 @@ pub enum Mode {
     #[default]
     Normal,
     /// The search prompt is open, holding what has been typed.
-    Search(String),
+    Search(crate::prompt::LineEdit),
     /// `v`: the rows from `anchor` to the selection.
     Visual { anchor: usize },
     /// The help overlay (its scroll is the view's: `ListView::help_scroll`).
     Help,
     /// `:`: the command line, holding what has been typed.
-    Command(String),
+    Command(crate::prompt::LineEdit),
     /// A key waits for the next (`m` a, `'` a, `c` o).
     Pending(Pending),
 }
@@ -179,6 +186,7 @@ impl State {
             settings: Settings::default(),
             marks: Default::default(),
             redacted: None,
+            copying: None,
         };
         s.rebuild();
         s.select_last();
@@ -447,6 +455,7 @@ impl State {
         } else if let Some(from) = from {
             let new = search::find_from(&self.session, &self.search.query, from);
             self.search.hits.extend(new);
+            self.sort_hits();
         }
     }
 
@@ -548,11 +557,41 @@ impl State {
     }
 }
 
-/// The one place where actions change the state.
+/// The one place where actions change the state. A jump (G, gg, a
+/// search, `n`, a mark, `:LINE`...) leaves the mark `'` where it started,
+/// so that `''` goes back, as in less and vim.
 pub fn perform_action(s: &mut State, action: Action) {
+    let searching = matches!(s.mode, Mode::Search(_));
+    let jump = match &action {
+        Action::Top
+        | Action::Bottom
+        | Action::NextMatch
+        | Action::PrevMatch
+        | Action::NextError
+        | Action::PrevError
+        | Action::PrevPrompt
+        | Action::NextPrompt => true,
+        Action::PromptSubmit => matches!(s.mode, Mode::Search(_) | Mode::Command(_)),
+        Action::PendingKey(_) => s.mode == Mode::Pending(Pending::GotoMark),
+        _ => false,
+    };
+    let from = if jump { s.mark_here() } else { None };
+    act(s, action);
+    // a search goes on between frames: where it started is the way back
+    if let Some(m) = from
+        && (searching || s.mark_here() != Some(m))
+    {
+        s.marks.insert('\'', m);
+    }
+}
+
+fn act(s: &mut State, action: Action) {
     if !matches!(
         action,
-        Action::Resize(..) | Action::PromptInput(_) | Action::PromptBackspace
+        Action::Resize(..)
+            | Action::PromptInput(_)
+            | Action::PromptBackspace
+            | Action::PromptEdit(_)
     ) {
         s.message = None;
     }
@@ -595,24 +634,23 @@ pub fn perform_action(s: &mut State, action: Action) {
             s.expanded.clear();
             s.rebuild();
         }
-        Action::SearchStart => s.mode = Mode::Search(String::new()),
-        Action::CommandStart => s.mode = Mode::Command(String::new()),
-        Action::PromptInput(c) => {
-            if let Mode::Search(q) | Mode::Command(q) = &mut s.mode {
-                q.push(c);
-            }
-        }
-        Action::PromptBackspace => match &mut s.mode {
+        Action::SearchStart => s.mode = Mode::Search(Default::default()),
+        Action::CommandStart => s.mode = Mode::Command(Default::default()),
+        Action::PromptInput(c) => s.edit_prompt(EditOp::Insert(c)),
+        Action::PromptBackspace => match &s.mode {
             // backspace on an empty command line closes it, as in vim
             Mode::Command(q) if q.is_empty() => s.mode = Mode::Normal,
-            Mode::Search(q) | Mode::Command(q) => {
-                q.pop();
-            }
-            _ => {}
+            _ => s.edit_prompt(EditOp::Backspace),
         },
+        Action::PromptEdit(op) => s.edit_prompt(op),
         Action::PromptCancel => s.mode = Mode::Normal,
         Action::PromptSubmit => match std::mem::take(&mut s.mode) {
-            Mode::Command(c) => s.run_command(&c),
+            Mode::Command(c) => {
+                s.settings
+                    .histories
+                    .add(crate::prompt::Kind::Command, c.as_str());
+                s.run_command(c.as_str());
+            }
             other => {
                 s.mode = other;
                 s.submit_search();
@@ -741,16 +779,33 @@ impl State {
         self.rebuild();
     }
 
+    /// A key of readline's in the open prompt; Up / Down browse the
+    /// prompt's history.
+    fn edit_prompt(&mut self, op: EditOp) {
+        use crate::prompt::Kind;
+        let h = &self.settings.histories;
+        match &mut self.mode {
+            Mode::Search(q) => {
+                q.apply(op, h.get(Kind::Search));
+            }
+            Mode::Command(q) => {
+                q.apply(op, h.get(Kind::Command));
+            }
+            _ => {}
+        }
+    }
+
     /// Enter in the search prompt: find every match and go to the first;
     /// an empty search repeats the last one.
     fn submit_search(&mut self) {
         let q = match std::mem::take(&mut self.mode) {
-            Mode::Search(q) => q,
+            Mode::Search(q) => q.as_str().to_owned(),
             other => {
                 self.mode = other;
                 return;
             }
         };
+        self.settings.histories.add(crate::prompt::Kind::Search, &q);
         if q.is_empty() {
             // an empty search repeats the last one
             self.goto_match(true);

@@ -96,13 +96,20 @@ impl Osc52Backend {
         }
     }
 
+    /// The hint while tmux needs it: asked again until tmux has the
+    /// setting (the user may set it after the first copy), then no more.
     fn hint(&mut self) -> Option<String> {
         if !self.tmux {
             return None;
         }
-        self.tmux_hint
-            .get_or_insert_with(tmux_clipboard_hint)
-            .clone()
+        match &self.tmux_hint {
+            Some(None) => None,
+            _ => {
+                let h = tmux_clipboard_hint();
+                self.tmux_hint = Some(h.clone());
+                h
+            }
+        }
     }
 }
 

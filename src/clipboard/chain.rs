@@ -124,11 +124,25 @@ impl Chain {
     }
 }
 
+/// A copy's message with the rows it was made of: `Copied 4 rows: 14
+/// entries (3.1 KB) to the clipboard`.
+pub fn with_rows(message: &str, rows: &str) -> String {
+    for verb in ["Copied ", "Saved "] {
+        if let Some(rest) = message.strip_prefix(verb) {
+            return format!("{verb}{rows}: {rest}");
+        }
+    }
+    message.to_owned()
+}
+
+/// What a copy holds: labelled entries (`[User]`, `[Tool Call]`, its
+/// `[Tool Result]`...), which are not the rows on screen (a call's row
+/// copies as two entries, a group's as all of its calls).
 fn rows_label(n: usize) -> String {
     if n == 1 {
-        "1 row".into()
+        "1 entry".into()
     } else {
-        format!("{n} rows")
+        format!("{n} entries")
     }
 }
 

@@ -23,7 +23,7 @@ pub use backend::{
     ArboardBackend, ClipboardBackend, Delivery, FileBackend, OSC52_MAX_ENCODED, Osc52Backend,
     osc52_encoded_len, osc52_sequence, size_label,
 };
-pub use chain::{Chain, CopyOutcome, Env};
+pub use chain::{Chain, CopyOutcome, Env, with_rows};
 pub use export_file::export_markdown_file;
 pub use scope::{CopyScope, CopyText, copy_text};
 pub use service::{ClipboardService, EXIT_WAIT};

@@ -113,6 +113,21 @@ pub fn parse(text: &str, name: &str) -> (Config, Vec<String>) {
             say(at, why);
         }
     }
+    // a theme is named before the [themes.NAME] it may name: checked last
+    if let Some(t) = config.theme.clone()
+        && crate::view::theme::Theme::builtin(&t).is_none()
+        && t != "auto"
+        && !config.themes.iter().any(|u| u.name == t)
+    {
+        said.push((
+            lines.of_key("theme"),
+            format!(
+                "theme: no theme `{}` (auto, dark, light, mono, or a [themes.NAME])",
+                one_line(&t)
+            ),
+        ));
+        config.theme = None;
+    }
     said.sort_by_key(|(line, _)| *line);
     problems.extend(
         said.into_iter()

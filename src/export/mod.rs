@@ -17,12 +17,16 @@ use std::io::{self, Write};
 mod parallel;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+// (the page is written by `crate::html`; the others here)
 pub enum Format {
+    /// Labelled plain text: `[User]`, `[Assistant]`, `[Tool Call]`...
     #[default]
     Text,
+    /// Markdown: a heading per entry, code and diffs in fences
     Markdown,
+    /// JSON Lines: one object per entry (kind, text, time, call, file and line)
     Json,
-    /// One self-contained page (written by `crate::html`, not here).
+    /// One self-contained HTML page, to share or archive
     Html,
 }
 
@@ -145,6 +149,18 @@ pub fn visit_rows<'a>(
     }
 }
 
+/// Claude Code's caveat before a local command's output (`<local-command-
+/// caveat>`, older files' "Caveat: The messages below were generated…"):
+/// words for the model, which the viewer hides; no export carries them.
+fn is_boilerplate(item: &Item) -> bool {
+    if item.kind != Kind::Meta {
+        return false;
+    }
+    let t = item.text.or_marker().trim_start();
+    t.starts_with("<local-command-caveat>")
+        || t.starts_with("Caveat: The messages below were generated")
+}
+
 /// The rows of one item (a call brings its result and subagent along).
 pub fn visit_item<'a>(
     session: &'a Session,
@@ -153,7 +169,7 @@ pub fn visit_item<'a>(
     opts: &Options,
     f: &mut dyn FnMut(Row<'a>, Option<&'a str>),
 ) {
-    if opts.no_thinking && item.kind == Kind::Thinking {
+    if opts.no_thinking && item.kind == Kind::Thinking || is_boilerplate(item) {
         return;
     }
     if opts.no_tools && matches!(item.kind, Kind::ToolCall | Kind::ToolResult) {
@@ -209,7 +225,7 @@ pub fn visit_item_kept<'a>(
     keep: &dyn Fn(&Item) -> bool,
     f: &mut dyn FnMut(Row<'a>, Option<&'a str>),
 ) {
-    if !keep(item) {
+    if !keep(item) || is_boilerplate(item) {
         return;
     }
     if opts.no_thinking && item.kind == Kind::Thinking {

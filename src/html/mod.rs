@@ -111,6 +111,15 @@ pub fn write(
 }
 
 /// `1234567` as `1,234,567`.
+/// `2026-11-24 14:03:07 UTC`: a page is read anywhere, so in UTC, said.
+fn readable_time(ms: i64) -> String {
+    let iso = format_iso(ms);
+    match (iso.get(..10), iso.get(11..19)) {
+        (Some(d), Some(t)) => format!("{d} {t} UTC"),
+        _ => iso,
+    }
+}
+
 fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
@@ -160,8 +169,8 @@ impl Page<'_> {
         field("Branch", m.git_branch.as_deref().map(|b| self.text(b)));
         field("Session", m.session_ids.last().map(|i| self.text(i)));
         field("Model", m.model.as_deref().map(|x| self.text(x)));
-        field("Started", m.started.map(format_iso));
-        field("Last activity", m.last_activity.map(format_iso));
+        field("Started", m.started.map(readable_time));
+        field("Last activity", m.last_activity.map(readable_time));
         let t = &fig.tokens;
         if t.total() > 0 {
             field(
@@ -337,7 +346,21 @@ impl Page<'_> {
             self.call(item, c, &head, depth);
             return;
         }
-        let text = self.session.item_text(item);
+        let mut text = self.session.item_text(item);
+        // a compaction says how big the conversation was, as on screen
+        if let Detail::System(info) = &item.detail
+            && let crate::model::item::SystemInfo::CompactBoundary {
+                trigger,
+                pre_tokens: Some(pre),
+                ..
+            } = &**info
+        {
+            let how = trigger
+                .as_deref()
+                .map(|t| format!("{t}, "))
+                .unwrap_or_default();
+            text = Cow::Owned(format!("{text} ({how}{} tokens before)", thousands(*pre)));
+        }
         let folded = matches!(
             item.kind,
             Kind::Thinking | Kind::Compaction | Kind::Meta | Kind::Unknown | Kind::Unreadable
@@ -433,7 +456,8 @@ impl Page<'_> {
         } else if let Some(content) = s("content") {
             code::block(&self.clean(content), path, &mut html);
         } else if let Ok(pretty) = serde_json::to_string_pretty(&v) {
-            html.push_str("<pre class=\"code\">");
+            // wrapped: a subagent's prompt is one long string
+            html.push_str("<pre class=\"code wrap\">");
             html.push_str(&esc(&self.clean(&pretty)));
             html.push_str("</pre>");
         }
@@ -449,17 +473,22 @@ impl Page<'_> {
         };
         let text = self.clean(&self.session.result_message(r)).into_owned();
         let lines = text.lines().count();
-        let mut body = String::new();
-        markdown::plain(&text, &mut body);
-        body.push_str(&self.images.html_for(r.source, r.line, self.opts.redact));
         if lines > LONG {
+            // the first lines, then the rest when opened (not all again)
             let first: String = text.lines().take(3).collect::<Vec<_>>().join("\n");
-            let mut head = String::new();
+            let rest: String = text.lines().skip(3).collect::<Vec<_>>().join("\n");
+            let (mut head, mut more) = (String::new(), String::new());
             markdown::plain(&first, &mut head);
+            markdown::plain(&rest, &mut more);
+            more.push_str(&self.images.html_for(r.source, r.line, self.opts.redact));
+            let n = thousands((lines - 3) as u64);
             self.out.push_str(&format!(
-                "<div class=\"{class}\">{head}<details class=\"long\"><summary>all {lines} lines</summary>{body}</details></div>\n"
+                "<div class=\"{class}\">{head}<details class=\"long\"><summary>{n} more lines</summary>{more}</details></div>\n"
             ));
         } else {
+            let mut body = String::new();
+            markdown::plain(&text, &mut body);
+            body.push_str(&self.images.html_for(r.source, r.line, self.opts.redact));
             self.out
                 .push_str(&format!("<div class=\"{class}\">{body}</div>\n"));
         }

@@ -27,6 +27,8 @@ pub enum Activity {
     Interrupted,
     /// The last request failed (an API error).
     Failed { why: String },
+    /// An API error that Claude Code retries (`retry 4/10`): still working.
+    Retrying { why: String },
     /// Nothing written for a long while.
     Idle,
 }
@@ -61,6 +63,7 @@ impl Activity {
             Activity::Stalled { .. } => "stalled",
             Activity::Interrupted => "interrupted",
             Activity::Failed { .. } => "failed",
+            Activity::Retrying { .. } => "retrying",
             Activity::Idle => "idle",
         }
     }
@@ -72,9 +75,10 @@ impl Activity {
             Activity::Stalled { .. } => 1,
             Activity::Failed { .. } => 2,
             Activity::Interrupted => 3,
-            Activity::Running { .. } => 4,
-            Activity::Thinking => 5,
-            Activity::Idle => 6,
+            Activity::Retrying { .. } => 4,
+            Activity::Running { .. } => 5,
+            Activity::Thinking => 6,
+            Activity::Idle => 7,
         }
     }
 
@@ -95,7 +99,7 @@ impl Activity {
             Activity::Stalled { tool, summary } => {
                 format!("{tool} {summary}: a permission prompt or a slow tool")
             }
-            Activity::Failed { why } => why.clone(),
+            Activity::Failed { why } | Activity::Retrying { why } => why.clone(),
             Activity::Thinking => "Claude is working".into(),
             Activity::Waiting => "the turn ended".into(),
             Activity::Interrupted => "interrupted by the user".into(),
@@ -145,6 +149,15 @@ pub fn of(session: &Session, now_ms: i64, last_write_ms: i64, th: Thresholds) ->
         },
         (Kind::System, Detail::System(s)) => match **s {
             SystemInfo::TurnDuration { .. } | SystemInfo::StreamResult { .. } => Activity::Waiting,
+            // Claude Code retries on its own: the final failure is a
+            // synthetic answer (above)
+            SystemInfo::ApiError { attempt, max, .. }
+                if attempt.is_none_or(|a| max.is_none_or(|m| a < m)) =>
+            {
+                Activity::Retrying {
+                    why: first_line(last.text.or_marker()),
+                }
+            }
             SystemInfo::ApiError { .. } => Activity::Failed {
                 why: first_line(last.text.or_marker()),
             },
@@ -173,7 +186,11 @@ pub fn of(session: &Session, now_ms: i64, last_write_ms: i64, th: Thresholds) ->
         _ => Activity::Thinking,
     };
     match state {
-        Activity::Waiting | Activity::Thinking if quiet > th.idle_ms => Activity::Idle,
+        Activity::Waiting | Activity::Thinking | Activity::Retrying { .. }
+            if quiet > th.idle_ms =>
+        {
+            Activity::Idle
+        }
         s => s,
     }
 }

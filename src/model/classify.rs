@@ -93,6 +93,97 @@ pub fn classify_user_text(text: &str) -> UserText {
     UserText::Prompt
 }
 
+/// A message from another agent of a team (`<teammate-message
+/// teammate_id="team-lead" summary="…">body</teammate-message>`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TeammateMessage {
+    pub from: String,
+    pub summary: Option<String>,
+    pub body: String,
+}
+
+impl TeammateMessage {
+    /// What names it: a task assignment's subject, else the summary, else
+    /// the body's first line.
+    pub fn subject(&self) -> String {
+        if let Some(a) = self.assignment()
+            && let Some(s) = a.get("subject").and_then(Value::as_str)
+            && !s.trim().is_empty()
+        {
+            return s.trim().to_owned();
+        }
+        if let Some(s) = self.summary.as_deref().filter(|s| !s.trim().is_empty()) {
+            return s.trim().to_owned();
+        }
+        self.body
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .unwrap_or("")
+            .to_owned()
+    }
+
+    /// The body as a person reads it: a task assignment's subject and
+    /// description, else the body.
+    pub fn text(&self) -> String {
+        match self.assignment() {
+            Some(a) => {
+                let field = |k: &str| a.get(k).and_then(Value::as_str).unwrap_or("").trim();
+                let id = match a.get("taskId") {
+                    Some(Value::String(s)) => format!(" #{s}"),
+                    Some(Value::Number(n)) => format!(" #{n}"),
+                    _ => String::new(),
+                };
+                let mut t = format!("Task{id}: {}", field("subject"));
+                if !field("description").is_empty() {
+                    t.push_str("\n\n");
+                    t.push_str(field("description"));
+                }
+                t
+            }
+            None => self.body.trim().to_owned(),
+        }
+    }
+
+    fn assignment(&self) -> Option<serde_json::Map<String, Value>> {
+        let b = self.body.trim();
+        if !b.starts_with('{') {
+            return None;
+        }
+        match serde_json::from_str::<Value>(b).ok()? {
+            Value::Object(o)
+                if o.get("type").and_then(Value::as_str) == Some("task_assignment") =>
+            {
+                Some(o)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The first teammate message of a user text that is one.
+pub fn teammate_message(text: &str) -> Option<TeammateMessage> {
+    let t = text.trim_start();
+    let rest = t.strip_prefix("<teammate-message")?;
+    let end = rest.find('>')?;
+    let attrs = &rest[..end];
+    let attr = |name: &str| -> Option<String> {
+        let key = format!("{name}=\"");
+        let at = attrs.find(&key)? + key.len();
+        let len = attrs[at..].find('"')?;
+        Some(attrs[at..at + len].to_owned())
+    };
+    let body = &rest[end + 1..];
+    let body = body
+        .find("</teammate-message>")
+        .map_or(body, |e| &body[..e]);
+    Some(TeammateMessage {
+        from: attr("teammate_id").unwrap_or_default(),
+        summary: attr("summary"),
+        body: body.to_owned(),
+    })
+}
+
 /// The body of the first `<tag>...</tag>` in `s` (to the end if unclosed).
 pub fn tag_body<'a>(s: &'a str, tag: &str) -> Option<&'a str> {
     let (_, start) = find_tag(s, "<", tag)?;

@@ -131,8 +131,22 @@ impl Session {
         } else {
             classify_user_text(text)
         };
+        // a teammate's session opens with its task: that is its first prompt
+        let task = (target == Target::Main
+            && !is_meta
+            && class == UserText::Meta
+            && self.meta.titles.first_prompt.is_none())
+        .then(|| super::classify::teammate_message(text))
+        .flatten();
         if target == Target::Main && !is_meta && self.meta.titles.first_prompt.is_none() {
             self.meta.titles.note_user(text, images.len());
+        }
+        if let Some(m) = task {
+            let mut item = self.envelope_item(Kind::User, source, line, e);
+            item.text = m.text().into();
+            item.flags.from_lead = true;
+            self.push(target, None, item);
+            return true;
         }
         let item = match class {
             UserText::Meta => {

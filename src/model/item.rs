@@ -90,6 +90,8 @@ pub struct Flags {
     /// A prompt typed while Claude was working (a `queued_command`
     /// attachment): Claude read it at its next step.
     pub queued: bool,
+    /// A teammate's first prompt: its task, from the team lead.
+    pub from_lead: bool,
 }
 
 /// Ids that should be unique and are not. Every such row is shown, and

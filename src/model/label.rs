@@ -45,6 +45,10 @@ pub fn of_item(item: &Item) -> Label {
             note: Some("queued while Claude worked"),
             ..label("User", "❯", Tone::User)
         },
+        Kind::User if item.flags.from_lead => Label {
+            note: Some("from the team lead"),
+            ..label("User", "❯", Tone::User)
+        },
         Kind::User => label("User", "❯", Tone::User),
         Kind::Assistant if item.flags.synthetic => label("API Error", "!", Tone::Error),
         Kind::Assistant => label("Assistant", "●", Tone::Assistant),

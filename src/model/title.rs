@@ -67,6 +67,15 @@ impl TitleFacts {
                 self.first_prompt = Some(one_line(text));
             }
             UserText::Prompt if images > 0 => self.first_prompt = Some("[image]".into()),
+            // a teammate's session starts with its task from the team lead
+            UserText::Meta => {
+                if let Some(m) = super::classify::teammate_message(text) {
+                    let subject = m.subject();
+                    if !subject.is_empty() {
+                        self.first_prompt = Some(one_line(&subject));
+                    }
+                }
+            }
             UserText::Command(c) if self.first_command.is_none() && c.name.starts_with('/') => {
                 let t = if c.args.trim().is_empty() {
                     c.name
@@ -91,8 +100,10 @@ fn set(slot: &mut Option<String>, t: &str) {
     }
 }
 
-/// Longest title kept, in chars.
-const TITLE_MAX: usize = 200;
+/// Longest title kept, in chars: any title a person wrote or Claude Code
+/// made, whole (a listing's JSON carries it so); a pasted file as a first
+/// prompt is cut.
+const TITLE_MAX: usize = 4096;
 
 /// Whitespace runs (newlines included) collapsed to one space, at most
 /// `TITLE_MAX` chars.

@@ -9,7 +9,7 @@ use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
 
 /// Bumped whenever `SessionInfo` or the scan rules change.
-const VERSION: &str = "{\"ccv_session_cache\":1";
+const VERSION: &str = "{\"ccv_session_cache\":2";
 
 /// The first line: the version, and the price table the cached costs were
 /// computed with (another table, from a changed config, drops the costs).

@@ -75,36 +75,86 @@ pub fn fit(s: &str, width: usize) -> String {
     out
 }
 
-/// The `ccv list` table.
-pub fn write_table(out: &mut dyn Write, sessions: &[SessionInfo], now_ms: i64) -> io::Result<()> {
+/// The `ccv list` table, fitted to `width` columns: the title takes the
+/// room the rest leaves, a project path loses its middle, and branch,
+/// model and size go when even that does not fit.
+pub fn write_table(
+    out: &mut dyn Write,
+    sessions: &[SessionInfo],
+    now_ms: i64,
+    width: usize,
+) -> io::Result<()> {
+    use crate::columns::{Column, Cut, render};
+    let cols = [
+        Column::fixed(" ", false),
+        Column::flex("PROJECT", 14, 40, Cut::Middle),
+        Column::flex("TITLE", 24, 120, Cut::End),
+        Column::fixed("ACTIVITY", false),
+        Column::fixed("MSGS", true).dropped_at(2),
+        Column::fixed("SIZE", true).dropped_at(3),
+        Column::fixed("COST", true),
+        Column::fixed("MODEL", false).dropped_at(4),
+        Column::flex("BRANCH", 8, 24, Cut::Middle).dropped_at(5),
+    ];
+    let rows: Vec<Vec<String>> = sessions
+        .iter()
+        .map(|s| {
+            vec![
+                if s.live { "●" } else { " " }.to_owned(),
+                crate::paths::tilde(&s.project),
+                s.title.clone(),
+                relative_time(now_ms, s.last_activity_ms),
+                message_count(s),
+                human_size(s.size),
+                s.figures
+                    .as_ref()
+                    .and_then(|f| f.cost.label())
+                    .unwrap_or_default(),
+                s.model.as_deref().map(short_model).unwrap_or_default(),
+                s.git_branch.clone().unwrap_or_default(),
+            ]
+        })
+        .collect();
+    for line in render(&cols, &rows, width) {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+/// `ccv list | …`: a header, then a line per session of whole values,
+/// tab-separated (for `cut`, `awk`, `column -t`).
+pub fn write_tsv(out: &mut dyn Write, sessions: &[SessionInfo]) -> io::Result<()> {
+    use crate::columns::tsv_field as f;
     writeln!(
         out,
-        "  {} {} {} {:>7} {:>8} {:>9} {} BRANCH",
-        fit("PROJECT", 28),
-        fit("TITLE", 48),
-        fit("LAST ACTIVITY", 13),
-        "MSGS",
-        "SIZE",
-        "COST",
-        fit("MODEL", 12)
+        "project\ttitle\tlast_activity\tmessages\tsize\tcost_usd\tmodel\tbranch\tlive\tsession_id\tpath"
     )?;
     for s in sessions {
-        let model = s.model.as_deref().map(short_model).unwrap_or_default();
+        let cost = s
+            .figures
+            .as_ref()
+            .and_then(|f| f.cost_usd())
+            .map(
+                |c| match s.figures.as_ref().map_or(0, |f| f.cost.unpriced) {
+                    0 => format!("{c}"),
+                    _ => format!("{c}+?"),
+                },
+            )
+            .unwrap_or_default();
         writeln!(
             out,
-            "{} {} {} {} {:>7} {:>8} {:>9} {} {}",
-            if s.live { '●' } else { ' ' },
-            fit(&crate::paths::tilde(&s.project), 28),
-            fit(&s.title, 48),
-            fit(&relative_time(now_ms, s.last_activity_ms), 13),
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+            f(&s.project),
+            f(&s.title),
+            format_iso(s.last_activity_ms),
             message_count(s),
-            human_size(s.size),
-            s.figures
-                .as_ref()
-                .and_then(|f| f.cost.label())
-                .unwrap_or_default(),
-            fit(&model, 12),
-            fit(s.git_branch.as_deref().unwrap_or(""), 24).trim_end()
+            s.size,
+            cost,
+            f(s.model.as_deref().unwrap_or("")),
+            f(s.git_branch.as_deref().unwrap_or("")),
+            s.live,
+            f(&s.session_id),
+            f(&s.path.to_string_lossy()),
         )?;
     }
     Ok(())

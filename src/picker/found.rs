@@ -31,7 +31,7 @@ enum FoundRow {
 
 #[derive(Debug, Default)]
 pub struct FullText {
-    pub query: String,
+    pub query: crate::prompt::LineEdit,
     hits: Vec<Hit>,
     rows: Vec<FoundRow>,
     /// Index into `rows`; always a `FoundRow::Hit`.
@@ -50,7 +50,7 @@ impl FullText {
     pub fn new(query: String) -> FullText {
         FullText {
             busy: !query.trim().is_empty(),
-            query,
+            query: crate::prompt::LineEdit::new(&query),
             ..FullText::default()
         }
     }
@@ -61,7 +61,7 @@ impl FullText {
 
     /// Takes what a search found, if it is for the query on screen.
     pub fn apply(&mut self, query: &str, found: Result<Found, String>) {
-        if query != self.query {
+        if query != self.query.as_str() {
             return;
         }
         self.busy = false;
@@ -122,7 +122,7 @@ impl FullText {
             session: h.session.clone(),
             file: h.file.clone(),
             line: h.line,
-            query: self.query.clone(),
+            query: self.query.as_str().to_owned(),
         })
     }
 

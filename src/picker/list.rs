@@ -423,9 +423,21 @@ pub fn list_sessions_counting(root: &Path, opts: &ScanOptions) -> (Vec<SessionIn
     for s in &mut all {
         s.refresh_live(now);
     }
+    let mut skipped = skipped;
+    all.retain(|s| {
+        let keep = s.has_conversation();
+        if !keep {
+            skipped.add(NO_CONVERSATION);
+        }
+        keep
+    });
     sort_newest_first(&mut all);
     (all, skipped)
 }
+
+/// Why a file is not a session although it is where sessions are: the
+/// rule `ccv list`, `ccv stats`, the picker and `ccv top` share.
+pub const NO_CONVERSATION: &str = "file with no conversation (summary or snapshot lines only)";
 
 /// Lists `root` on a background thread. Cached rows arrive first in one
 /// batch, then each file as it is read, then `Done`. Dropping the receiver
@@ -440,12 +452,16 @@ pub fn spawn_scan(root: PathBuf, opts: ScanOptions) -> mpsc::Receiver<ScanEvent>
         for s in &mut hits {
             s.refresh_live(now);
         }
-        let _ = tx.send(ScanEvent::Sessions(hits.clone()));
+        let shown = hits.iter().filter(|s| s.has_conversation()).cloned();
+        let _ = tx.send(ScanEvent::Sessions(shown.collect()));
         let fresh = Mutex::new(Vec::new());
         let tx_workers = Mutex::new(tx.clone());
         let sink = |mut info: SessionInfo| {
             info.refresh_live(now);
-            if let Ok(tx) = tx_workers.lock() {
+            // kept in the cache, not shown
+            if info.has_conversation()
+                && let Ok(tx) = tx_workers.lock()
+            {
                 let _ = tx.send(ScanEvent::Sessions(vec![info.clone()]));
             }
             if let Ok(mut v) = fresh.lock() {
@@ -462,10 +478,14 @@ pub fn spawn_scan(root: PathBuf, opts: ScanOptions) -> mpsc::Receiver<ScanEvent>
         }
         let _ = tx.send(ScanEvent::Done { errors, skipped });
         if opts.figures {
-            let mut rows: Vec<SessionInfo> = hits.into_iter().chain(fresh).collect();
+            // figures for the sessions shown; the other files stay cached
+            let (mut rows, quiet): (Vec<SessionInfo>, Vec<SessionInfo>) = hits
+                .into_iter()
+                .chain(fresh)
+                .partition(SessionInfo::has_conversation);
             send_figures(&mut rows, &opts, &tx);
             if let Some(file) = opts.cache.as_deref() {
-                cache.replace_root(&root, rows.iter());
+                cache.replace_root(&root, rows.iter().chain(&quiet));
                 let _ = cache.save(file);
             }
         }
@@ -539,11 +559,22 @@ pub fn print_list(root: &Path, json: bool, out: &mut dyn std::io::Write) -> std:
             skipped.describe()
         );
     }
+    if sessions.is_empty() {
+        eprintln!(
+            "ccv: no sessions in {} (CLAUDE_CONFIG_DIR or a ROOT argument looks elsewhere)",
+            crate::model::text::term_path(root)
+        );
+    }
     let mut w = std::io::BufWriter::with_capacity(1 << 16, out);
     if json {
         super::format::write_json_lines(&mut w, &sessions)?;
     } else {
-        super::format::write_table(&mut w, &sessions, crate::model::time::now_ms())?;
+        match crate::columns::terminal_width() {
+            Some(width) => {
+                super::format::write_table(&mut w, &sessions, crate::model::time::now_ms(), width)?
+            }
+            None => super::format::write_tsv(&mut w, &sessions)?,
+        }
     }
     w.flush()
 }

@@ -42,6 +42,10 @@ pub struct SessionInfo {
     /// Written recently: probably still running. Recomputed on every listing.
     #[serde(default)]
     pub live: bool,
+    /// Some line is not JSON: a damaged session, listed even when no
+    /// message could be read.
+    #[serde(default)]
+    pub unreadable: bool,
     /// Tokens, cost, prompts and calls, from a full read of the session
     /// and its subagents; `None` until that read (see `ScanOptions`).
     #[serde(default)]
@@ -54,6 +58,12 @@ pub const LIVE_WINDOW_MS: i64 = 60_000;
 impl SessionInfo {
     /// Whether a row read back from the cache can be true (see
     /// [`crate::model::figures::Figures::is_sane`]).
+    /// Whether the file holds a conversation (a user or assistant
+    /// message): a file of summary or snapshot lines is no session.
+    pub fn has_conversation(&self) -> bool {
+        self.message_count > 0 || self.unreadable
+    }
+
     pub fn is_sane(&self) -> bool {
         const TEXT: usize = 1 << 20;
         [
@@ -86,8 +96,13 @@ struct Found {
     titles: TitleFacts,
     last_ts: Option<i64>,
     messages: u64,
+    /// Messages of sidechain lines (a subagent's transcript): the count of
+    /// a file that holds nothing else.
+    side_messages: u64,
     /// Bytes of complete lines parsed (for extrapolating the count).
     parsed_bytes: u64,
+    /// A line that is not JSON.
+    unreadable: bool,
 }
 
 /// Reads the head and tail of `path` (`size`/`mtime_ns` from its metadata).
@@ -138,17 +153,25 @@ pub fn scan_file(
         }
         false
     };
-    let message_count = if exact || found.parsed_bytes == 0 {
+    let messages = if found.messages == 0 {
+        found.side_messages
+    } else {
         found.messages
+    };
+    let message_count = if exact || found.parsed_bytes == 0 {
+        messages
     } else {
         // Same density of messages per byte as the parts we read.
-        ((found.messages as f64) * (size as f64) / (found.parsed_bytes as f64)).round() as u64
+        ((messages as f64) * (size as f64) / (found.parsed_bytes as f64)).round() as u64
     };
-    let session_id = found.session_id.clone().unwrap_or_else(|| {
-        path.file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    });
+    // the file's name is the session's id: a file that starts with lines
+    // copied from an earlier session carries that session's id in them
+    let session_id = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .filter(|s| !s.is_empty())
+        .or_else(|| found.session_id.clone())
+        .unwrap_or_default();
     let first_prompt = found.titles.first_prompt.clone().unwrap_or_default();
     let title = found
         .titles
@@ -173,6 +196,7 @@ pub fn scan_file(
         subagents: 0,
         mtime_ns,
         live: false,
+        unreadable: found.unreadable,
         figures: None,
     })
 }
@@ -448,10 +472,13 @@ fn scan_line(line: &[u8], found: &mut Found) {
     };
     // `}{` concatenations: take every object on the line.
     let stream = serde_json::Deserializer::from_str(text).into_iter::<ScanLine<'_>>();
-    for entry in stream {
+    for (k, entry) in stream.enumerate() {
         match entry {
             Ok(e) => absorb(e, found),
-            Err(_) => break,
+            Err(_) => {
+                found.unreadable |= k == 0 && !text.trim().is_empty();
+                break;
+            }
         }
     }
 }
@@ -478,6 +505,7 @@ fn absorb(e: ScanLine<'_>, found: &mut Found) {
         found.last_ts = Some(found.last_ts.map_or(ts, |t| t.max(ts)));
     }
     if e.is_sidechain == Some(true) {
+        found.side_messages += u64::from(matches!(kind, "user" | "assistant"));
         return;
     }
     if found.cwd.is_none() {

@@ -6,6 +6,7 @@ use super::format::{fit, human_size, message_count, relative_time, short_model};
 use super::list::{ScanEvent, SortBy};
 use super::scan::SessionInfo;
 use crate::paths::tilde;
+use crate::prompt::{EditOp, Kind, LineEdit};
 use crate::view::theme;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use nucleo_matcher::pattern::{CaseMatching, Normalization, Pattern};
@@ -41,6 +42,8 @@ pub enum Action {
     Bottom,
     FilterPush(char),
     FilterPop,
+    /// Readline's keys in the filter (or the full-text query).
+    Edit(crate::prompt::EditOp),
     /// Esc: clears the filter, or quits when it is empty.
     Back,
     Open,
@@ -80,7 +83,7 @@ enum Row {
 
 pub struct PickerState {
     sessions: Vec<SessionInfo>,
-    filter: String,
+    filter: LineEdit,
     rows: Vec<Row>,
     /// Index into `rows`; always a `Row::Session` when set.
     selected: Option<usize>,
@@ -95,6 +98,9 @@ pub struct PickerState {
     /// Height of the list as last drawn, for paging.
     page: Cell<usize>,
     matcher: Matcher,
+    /// Where the filter matches each session's title (char indices), to
+    /// highlight them.
+    title_hits: HashMap<usize, Vec<u32>>,
     /// Distinct projects over all sessions (for the title bar).
     project_count: usize,
     /// Shown in the status line until the next key (e.g. why a session
@@ -111,13 +117,17 @@ pub struct PickerState {
     drawn_y: Cell<u16>,
     /// The row and time of the last click (for a double click).
     last_click: Option<(usize, i64)>,
+    /// The filters and full-text queries opened before (the loop saves them).
+    pub histories: crate::prompt::Histories,
+    /// Where the sessions are looked for (said when there are none).
+    pub root: Option<PathBuf>,
 }
 
 impl PickerState {
     pub fn new(now_ms: i64) -> PickerState {
         PickerState {
             sessions: Vec::new(),
-            filter: String::new(),
+            filter: LineEdit::default(),
             rows: Vec::new(),
             selected: None,
             scroll: 0,
@@ -127,6 +137,7 @@ impl PickerState {
             now_ms,
             page: Cell::new(20),
             matcher: Matcher::new(Config::DEFAULT),
+            title_hits: HashMap::new(),
             project_count: 0,
             message: None,
             moved: false,
@@ -134,6 +145,8 @@ impl PickerState {
             drawn_scroll: Cell::new(0),
             drawn_y: Cell::new(0),
             last_click: None,
+            histories: Default::default(),
+            root: None,
         }
     }
 
@@ -147,7 +160,7 @@ impl PickerState {
     }
 
     pub fn filter(&self) -> &str {
-        &self.filter
+        self.filter.as_str()
     }
 
     pub fn sessions(&self) -> &[SessionInfo] {
@@ -267,10 +280,15 @@ impl PickerState {
     /// id (short queries match almost any id), ties go to the newer
     /// session. Groups by project follow the order of their best member.
     fn ranked(&mut self) -> Vec<usize> {
-        if self.filter.trim().is_empty() {
+        self.title_hits.clear();
+        if self.filter.as_str().trim().is_empty() {
             return (0..self.sessions.len()).collect();
         }
-        let pattern = Pattern::parse(&self.filter, CaseMatching::Smart, Normalization::Smart);
+        let pattern = Pattern::parse(
+            self.filter.as_str(),
+            CaseMatching::Smart,
+            Normalization::Smart,
+        );
         let mut buf = Vec::new();
         let mut scored: Vec<(u32, usize)> = Vec::new();
         let m = &mut self.matcher;
@@ -295,6 +313,15 @@ impl PickerState {
             });
             if let Some(best) = best {
                 scored.push((best, i));
+                let mut hits = Vec::new();
+                if pattern
+                    .indices(Utf32Str::new(&s.title, &mut buf), m, &mut hits)
+                    .is_some()
+                {
+                    hits.sort_unstable();
+                    hits.dedup();
+                    self.title_hits.insert(i, hits);
+                }
             }
         }
         // sessions are newest first: a stable sort keeps that among ties
@@ -365,33 +392,36 @@ impl PickerState {
     }
 }
 
-/// The action a key asks for. Printable keys type into the filter, so
-/// movement is on arrows and Ctrl-n / Ctrl-p.
+/// The action a key asks for. Printable keys type into the filter, and
+/// the filter edits as a shell line does (Ctrl-W, Ctrl-U, Ctrl-A...), so
+/// the list moves on arrows, Ctrl-J / Ctrl-K and Ctrl-N / Ctrl-P, as in
+/// fzf; the filter's history is on Alt-P / Alt-N.
 pub fn key_action(key: KeyEvent) -> Option<Action> {
     if key.kind == KeyEventKind::Release {
         return None;
     }
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    let alt = key.modifiers.contains(KeyModifiers::ALT);
     Some(match key.code {
-        KeyCode::Char('c') if ctrl => Action::Quit,
-        KeyCode::Char('n') if ctrl => Action::Down,
-        KeyCode::Char('p') if ctrl => Action::Up,
-        KeyCode::Char('u') if ctrl => Action::PageUp,
-        KeyCode::Char('d') if ctrl => Action::PageDown,
+        KeyCode::Char('c' | 'g') if ctrl => Action::Quit,
+        KeyCode::Char('n' | 'j') if ctrl => Action::Down,
+        KeyCode::Char('p' | 'k') if ctrl => Action::Up,
         KeyCode::Char('f') if ctrl => Action::FullText,
-        KeyCode::Char(_) if ctrl || key.modifiers.contains(KeyModifiers::ALT) => return None,
-        KeyCode::Char(c) => Action::FilterPush(c),
-        KeyCode::Backspace => Action::FilterPop,
-        KeyCode::Up => Action::Up,
-        KeyCode::Down => Action::Down,
+        KeyCode::Char('m') if ctrl => Action::Open,
+        KeyCode::Char(c) if !ctrl && !alt && !c.is_control() => Action::FilterPush(c),
+        KeyCode::Backspace if !ctrl && !alt => Action::FilterPop,
+        KeyCode::Up if !alt => Action::Up,
+        KeyCode::Down if !alt => Action::Down,
         KeyCode::PageUp => Action::PageUp,
         KeyCode::PageDown => Action::PageDown,
-        KeyCode::Home => Action::Top,
-        KeyCode::End => Action::Bottom,
+        KeyCode::Home if ctrl => Action::Top,
+        KeyCode::End if ctrl => Action::Bottom,
         KeyCode::Enter => Action::Open,
         KeyCode::Esc => Action::Back,
         KeyCode::Tab => Action::CycleSort,
-        _ => return None,
+        KeyCode::Up => Action::Edit(crate::prompt::EditOp::Older),
+        KeyCode::Down => Action::Edit(crate::prompt::EditOp::Newer),
+        _ => Action::Edit(crate::prompt::op_of(&key)?),
     })
 }
 
@@ -412,25 +442,23 @@ pub fn perform_action(state: &mut PickerState, action: Action) -> PickerOutcome 
         Action::PageDown => move_by(state, page),
         Action::Top => move_by(state, -rows),
         Action::Bottom => move_by(state, rows),
-        Action::FilterPush(c) => {
-            state.filter.push(c);
-            state.moved = false;
-            state.rebuild();
-        }
-        Action::FilterPop => {
-            state.filter.pop();
-            state.moved = false;
-            state.rebuild();
-        }
+        Action::FilterPush(c) => edit_filter(state, EditOp::Insert(c)),
+        Action::FilterPop => edit_filter(state, EditOp::Backspace),
+        // with no filter to edit, Home / End go to the list's ends
+        Action::Edit(EditOp::Home) if state.filter.is_empty() => move_by(state, -rows),
+        Action::Edit(EditOp::End) if state.filter.is_empty() => move_by(state, rows),
+        Action::Edit(op) => edit_filter(state, op),
         Action::Back if state.filter.is_empty() => return PickerOutcome::Quit,
         Action::Back => {
-            state.filter.clear();
+            state.filter = LineEdit::default();
             state.moved = false;
             state.rebuild();
         }
         Action::Open => {
             if let Some(s) = state.selected_session() {
-                return PickerOutcome::Open(s.path.clone());
+                let path = s.path.clone();
+                state.histories.add(Kind::Filter, state.filter.as_str());
+                return PickerOutcome::Open(path);
             }
         }
         Action::Quit => return PickerOutcome::Quit,
@@ -469,6 +497,14 @@ pub fn perform_action(state: &mut PickerState, action: Action) -> PickerOutcome 
     PickerOutcome::None
 }
 
+/// The filter edited by `op`: the list follows when its text changed.
+fn edit_filter(state: &mut PickerState, op: EditOp) {
+    if state.filter.apply(op, state.histories.get(Kind::Filter)) {
+        state.moved = false;
+        state.rebuild();
+    }
+}
+
 /// Keys in the full-text mode: typing edits the query, Esc or Ctrl-F
 /// goes back to the list.
 pub fn full_text_key_action(key: KeyEvent) -> Option<Action> {
@@ -478,19 +514,13 @@ pub fn full_text_key_action(key: KeyEvent) -> Option<Action> {
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
     Some(match key.code {
         KeyCode::Char('f') if ctrl => Action::FullText,
-        KeyCode::Char(c) if !ctrl && !key.modifiers.contains(KeyModifiers::ALT) => {
-            Action::SearchPush(c)
-        }
-        KeyCode::Backspace => Action::SearchPop,
         KeyCode::Esc => Action::FullText,
-        _ => {
-            return key_action(key).filter(|a| {
-                !matches!(
-                    a,
-                    Action::FilterPush(_) | Action::FilterPop | Action::Back | Action::CycleSort
-                )
-            });
-        }
+        _ => match key_action(key)? {
+            Action::FilterPush(c) => Action::SearchPush(c),
+            Action::FilterPop => Action::SearchPop,
+            Action::Back | Action::CycleSort => return None,
+            other => other,
+        },
     })
 }
 
@@ -499,12 +529,13 @@ fn full_text_action(state: &mut PickerState, action: &Action) -> Option<PickerOu
     use super::found::FullText;
     let page = state.page.get().max(2) as isize - 1;
     let search = |ft: &mut FullText| {
-        ft.busy = !ft.query.trim().is_empty();
-        PickerOutcome::Search(ft.query.clone())
+        ft.busy = !ft.query.as_str().trim().is_empty();
+        PickerOutcome::Search(ft.query.as_str().to_owned())
     };
+    let hist = &state.histories.get(Kind::FullText).to_vec();
     match (action, &mut state.full_text) {
         (Action::FullText, None) => {
-            let mut ft = FullText::new(state.filter.clone());
+            let mut ft = FullText::new(state.filter.as_str().to_owned());
             let out = search(&mut ft);
             state.full_text = Some(ft);
             Some(out)
@@ -519,24 +550,32 @@ fn full_text_action(state: &mut PickerState, action: &Action) -> Option<PickerOu
         }
         (Action::Found(..), None) => Some(PickerOutcome::None),
         (_, None) => None,
-        (Action::SearchPush(c), Some(ft)) => {
-            ft.query.push(*c);
-            Some(search(ft))
-        }
-        (Action::SearchPop, Some(ft)) => {
-            ft.query.pop();
-            Some(search(ft))
-        }
+        (Action::SearchPush(c), Some(ft)) => Some(edit_query(ft, EditOp::Insert(*c), hist)),
+        (Action::SearchPop, Some(ft)) => Some(edit_query(ft, EditOp::Backspace, hist)),
+        (Action::Edit(op), Some(ft)) => Some(edit_query(ft, *op, hist)),
         (Action::Up, Some(ft)) => Some(moved(ft, -1)),
         (Action::Down, Some(ft)) => Some(moved(ft, 1)),
         (Action::PageUp | Action::Top, Some(ft)) => Some(moved(ft, -page)),
         (Action::PageDown | Action::Bottom, Some(ft)) => Some(moved(ft, page)),
         (Action::Open, Some(ft)) => {
-            Some(ft.jump().map_or(PickerOutcome::None, PickerOutcome::OpenAt))
+            let jump = ft.jump();
+            if jump.is_some() {
+                state.histories.add(Kind::FullText, ft.query.as_str());
+            }
+            Some(jump.map_or(PickerOutcome::None, PickerOutcome::OpenAt))
         }
         (Action::Quit, Some(_)) => Some(PickerOutcome::Quit),
         (_, Some(_)) => None,
     }
+}
+
+/// The full-text query edited by `op`: searched again when it changed.
+fn edit_query(ft: &mut super::found::FullText, op: EditOp, history: &[String]) -> PickerOutcome {
+    if !ft.query.apply(op, history) {
+        return PickerOutcome::None;
+    }
+    ft.busy = !ft.query.as_str().trim().is_empty();
+    PickerOutcome::Search(ft.query.as_str().to_owned())
 }
 
 fn moved(ft: &mut super::found::FullText, d: isize) -> PickerOutcome {
@@ -602,10 +641,14 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &PickerState) {
     let mut lines: Vec<Line<'_>> = Vec::with_capacity(area.height as usize);
 
     let projects = state.project_count;
-    let mut title = format!(
-        " ccv — {projects} projects · {} sessions",
-        state.sessions.len()
-    );
+    let all = state.sessions.len();
+    let mut title = if state.filter.as_str().trim().is_empty() {
+        format!(" ccv — {projects} projects · {all} sessions")
+    } else {
+        // what the filter lets through, of how many
+        let shown = state.visible_sessions().count();
+        format!(" ccv — {shown} of {all} sessions · {projects} projects")
+    };
     if state.loading {
         title.push_str(" · scanning…");
     } else if state.pricing {
@@ -614,12 +657,14 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &PickerState) {
     if state.sort != SortBy::Newest {
         title.push_str(&format!(" · by {}", state.sort.name()));
     }
-    let filter = format!("filter: {}▏", state.filter);
-    let filter_w = fit(&filter, width / 2).trim_end().chars().count() + 1;
-    lines.push(Line::from(vec![
-        Span::styled(fit(&title, width.saturating_sub(filter_w)), th.header),
-        Span::raw(fit(&filter, filter_w)),
-    ]));
+    let filter_w = (state.filter.as_str().chars().count() + 10).min(width / 2);
+    let filter = crate::view::prompt_line::prompt_line("filter: ", &state.filter, filter_w);
+    let mut spans = vec![Span::styled(
+        fit(&title, width.saturating_sub(filter_w)),
+        th.header,
+    )];
+    spans.extend(filter.spans);
+    lines.push(Line::from(spans));
     lines.push(Line::styled("─".repeat(width), th.dim));
 
     // Clamp the scroll so the selection is on screen whatever was drawn before.
@@ -641,20 +686,32 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &PickerState) {
                 th.heading,
             ),
             Row::Session(idx) => match state.sessions.get(*idx) {
-                Some(s) => session_line(s, &cols, state.now_ms, state.selected == Some(i)),
+                Some(s) => session_line(
+                    s,
+                    &cols,
+                    state.now_ms,
+                    state.selected == Some(i),
+                    state.title_hits.get(idx).map(Vec::as_slice),
+                ),
                 None => Line::raw(""),
             },
         });
     }
     if state.rows.is_empty() {
         let msg = if state.loading {
-            "looking for sessions…"
-        } else if state.filter.is_empty() {
-            "no sessions found"
+            "looking for sessions…".to_owned()
+        } else if !state.filter.is_empty() {
+            "no session matches the filter (Esc clears it)".to_owned()
         } else {
-            "no session matches the filter"
+            let at = state.root.as_deref().map_or_else(
+                || "here".to_owned(),
+                |r| format!("in {}", crate::model::text::term_path(r)),
+            );
+            format!(
+                "no sessions {at} (CLAUDE_CONFIG_DIR or a PATH argument looks elsewhere; ccv --demo opens a demo session)"
+            )
         };
-        lines.push(Line::styled(format!("   {msg}"), th.dim));
+        lines.push(Line::styled(fit(&format!("   {msg}"), width), th.dim));
     }
     while lines.len() < 2 + list_h {
         lines.push(Line::raw(""));
@@ -699,7 +756,7 @@ fn draw_full_text(
     let count = match (&ft.error, ft.busy, n) {
         (Some(e), _, _) => format!("  {e}"),
         (None, true, _) => "  searching…".to_owned(),
-        (None, false, 0) if ft.query.trim().is_empty() => String::new(),
+        (None, false, 0) if ft.query.as_str().trim().is_empty() => String::new(),
         (None, false, 0) => "  no match".to_owned(),
         (None, false, n) => format!(
             "  {}{n} hit{}{}",
@@ -712,12 +769,21 @@ fn draw_full_text(
             }
         ),
     };
-    let prompt = format!(" search all sessions: {}▏", ft.query);
     let count_w = unicode_width::UnicodeWidthStr::width(count.as_str()).min(width / 2);
-    lines.push(Line::from(vec![
-        Span::styled(fit(&prompt, width.saturating_sub(count_w)), th.header),
-        Span::styled(fit(&count, count_w), th.dim),
-    ]));
+    let prompt = crate::view::prompt_line::prompt_line(
+        " search all sessions: ",
+        &ft.query,
+        width.saturating_sub(count_w),
+    );
+    let used: usize = prompt.width();
+    let mut spans: Vec<Span<'_>> = prompt
+        .spans
+        .into_iter()
+        .map(|s| Span::styled(s.content, th.header.patch(s.style)))
+        .collect();
+    spans.push(Span::raw(" ".repeat(width.saturating_sub(count_w + used))));
+    spans.push(Span::styled(fit(&count, count_w), th.dim));
+    lines.push(Line::from(spans));
     lines.push(Line::styled("─".repeat(width), th.dim));
     let sessions: HashMap<&std::path::Path, &SessionInfo> = state
         .sessions
@@ -725,7 +791,7 @@ fn draw_full_text(
         .map(|s| (s.path.as_path(), s))
         .collect();
     lines.extend(ft.lines(width, list_h, &sessions, state.now_ms));
-    if n == 0 && !ft.busy && ft.query.trim().is_empty() {
+    if n == 0 && !ft.busy && ft.query.as_str().trim().is_empty() {
         lines.push(Line::styled(
             "   words in any order · \"a phrase\" · a capital letter makes case count",
             th.dim,
@@ -756,28 +822,34 @@ struct Columns {
 }
 
 impl Columns {
+    /// The title keeps at least 30 columns (or half a narrow screen):
+    /// branch, model, message count, size and cost go first, in that order.
     fn for_width(w: usize) -> Columns {
-        let (time, msgs, size) = (12, 12, 9);
-        let (mut cost, mut model, mut branch) = (9, 12, 16);
-        if w < 100 {
-            branch = 0;
+        let mut c = Columns {
+            title: 0,
+            time: 12,
+            msgs: 12,
+            size: 9,
+            cost: 9,
+            model: 12,
+            branch: 16,
+        };
+        let want = 30.min(w / 2);
+        let fixed = |c: &Columns| 3 + c.time + c.msgs + c.size + c.cost + c.model + c.branch;
+        for drop in [
+            |c: &mut Columns| c.branch = 0,
+            |c: &mut Columns| c.model = 0,
+            |c: &mut Columns| c.msgs = 0,
+            |c: &mut Columns| c.size = 0,
+            |c: &mut Columns| c.cost = 0,
+        ] {
+            if w.saturating_sub(fixed(&c)) >= want {
+                break;
+            }
+            drop(&mut c);
         }
-        if w < 80 {
-            model = 0;
-        }
-        if w < 60 {
-            cost = 0;
-        }
-        let fixed = 3 + time + msgs + size + cost + model + branch;
-        Columns {
-            title: w.saturating_sub(fixed).max(8),
-            time,
-            msgs,
-            size,
-            cost,
-            model,
-            branch,
-        }
+        c.title = w.saturating_sub(fixed(&c)).max(8);
+        c
     }
 }
 
@@ -790,7 +862,33 @@ fn cost_cell(s: &SessionInfo) -> String {
     }
 }
 
-fn session_line<'a>(s: &SessionInfo, c: &Columns, now_ms: i64, selected: bool) -> Line<'a> {
+/// `text` with the characters at `hits` (char indices) in `hl`.
+fn highlighted(text: String, hits: &[u32], base: Style, hl: Style) -> Vec<Span<'static>> {
+    let mut spans: Vec<Span<'static>> = Vec::new();
+    let mut run = String::new();
+    let mut lit = false;
+    for (k, c) in text.chars().enumerate() {
+        let on = hits.binary_search(&(k as u32)).is_ok();
+        if on != lit && !run.is_empty() {
+            let style = if lit { base.patch(hl) } else { base };
+            spans.push(Span::styled(std::mem::take(&mut run), style));
+        }
+        lit = on;
+        run.push(c);
+    }
+    if !run.is_empty() {
+        spans.push(Span::styled(run, if lit { base.patch(hl) } else { base }));
+    }
+    spans
+}
+
+fn session_line<'a>(
+    s: &SessionInfo,
+    c: &Columns,
+    now_ms: i64,
+    selected: bool,
+    hits: Option<&[u32]>,
+) -> Line<'a> {
     let th = theme::current();
     let base = if selected {
         th.selected
@@ -804,21 +902,34 @@ fn session_line<'a>(s: &SessionInfo, c: &Columns, now_ms: i64, selected: bool) -
         Span::styled(marker.to_owned(), base),
         Span::styled(live.to_owned(), base.patch(th.assistant)),
         Span::styled(" ".to_owned(), base),
-        Span::styled(fit(&s.title, c.title), base),
-        Span::styled(
-            format!(
-                "{:>w$}",
-                fit(&relative_time(now_ms, s.last_activity_ms), c.time - 1).trim_end(),
-                w = c.time
-            ),
-            dim,
+    ];
+    // the filter's matches in the title stand out (as the viewer's search)
+    spans.extend(highlighted(
+        fit(&s.title, c.title),
+        hits.unwrap_or(&[]),
+        base,
+        th.search_match,
+    ));
+    spans.push(Span::styled(
+        format!(
+            "{:>w$}",
+            fit(&relative_time(now_ms, s.last_activity_ms), c.time - 1).trim_end(),
+            w = c.time
         ),
-        Span::styled(
+        dim,
+    ));
+    if c.msgs > 0 {
+        spans.push(Span::styled(
             format!("{:>w$}", format!("{} msgs", message_count(s)), w = c.msgs),
             dim,
-        ),
-        Span::styled(format!("{:>w$}", human_size(s.size), w = c.size), dim),
-    ];
+        ));
+    }
+    if c.size > 0 {
+        spans.push(Span::styled(
+            format!("{:>w$}", human_size(s.size), w = c.size),
+            dim,
+        ));
+    }
     if c.cost > 0 {
         spans.push(Span::styled(
             format!("{:>w$}", cost_cell(s), w = c.cost),

@@ -157,6 +157,7 @@ fn orphan_row(dir: &Path, id: &str, files: &[PathBuf]) -> Option<SessionInfo> {
         subagents: files.len() as u32,
         mtime_ns: 0,
         live: false,
+        unreadable: false,
         figures: Some(figures),
     })
 }

@@ -123,6 +123,15 @@ pub fn compute(
             }
         }
     }
+    if since_ms.is_none() {
+        // every session is counted, one without a dated line too: the
+        // sessions `ccv list` lists
+        for (i, info) in sessions.iter().enumerate() {
+            if info.figures.is_some() && st.total.seen.insert(i) {
+                st.total.sessions += 1;
+            }
+        }
+    }
     st.top_tools = tools.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
     st.top_tools
         .sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
@@ -173,8 +182,13 @@ pub fn parse_since(s: &str, now_ms: i64, tz: &TimeZone) -> Result<i64, String> {
         .map_err(|e| e.to_string())
 }
 
-/// The table a person reads.
-pub fn write_table(out: &mut dyn Write, st: &Stats, by: Option<By>) -> io::Result<()> {
+/// The table a person reads, fitted to `width` columns.
+pub fn write_table(
+    out: &mut dyn Write,
+    st: &Stats,
+    by: Option<By>,
+    width: usize,
+) -> io::Result<()> {
     let span = match (st.first_ms, st.last_ms) {
         (Some(a), Some(b)) => format!(
             " · {} → {}",
@@ -183,11 +197,11 @@ pub fn write_table(out: &mut dyn Write, st: &Stats, by: Option<By>) -> io::Resul
         ),
         _ => String::new(),
     };
-    writeln!(
-        out,
+    let head = format!(
         "{} sessions · {} prompts · {} tool calls{span}",
         st.total.sessions, st.total.prompts, st.total.tool_calls
-    )?;
+    );
+    writeln!(out, "{}", crate::columns::wrap_at(&head, " · ", width))?;
     writeln!(out)?;
     let first = match by {
         Some(By::Day) => "DAY",
@@ -195,46 +209,45 @@ pub fn write_table(out: &mut dyn Write, st: &Stats, by: Option<By>) -> io::Resul
         Some(By::Model) => "MODEL",
         None => "",
     };
-    let width = st
-        .groups
-        .iter()
-        .map(|(k, _)| unicode_width::UnicodeWidthStr::width(k.as_str()))
-        .max()
-        .unwrap_or(0)
-        .clamp(5, 40);
-    let fit = |s: &str| crate::picker::format::fit(s, width);
-    writeln!(
-        out,
-        "{} {:>8} {:>8} {:>7} {:>8} {:>8} {:>8} {:>8} {:>11}",
-        fit(first),
-        "SESSIONS",
-        "PROMPTS",
-        "CALLS",
-        "INPUT",
-        "OUTPUT",
-        "C.WRITE",
-        "C.READ",
-        "COST"
-    )?;
-    let row = |out: &mut dyn Write, name: &str, s: &Sums| {
-        writeln!(
-            out,
-            "{} {:>8} {:>8} {:>7} {:>8} {:>8} {:>8} {:>8} {:>11}",
-            fit(name),
-            s.sessions,
-            s.prompts,
-            s.tool_calls,
+    use crate::columns::{Column, Cut, render};
+    let cols = [
+        Column::flex(
+            first,
+            10,
+            80,
+            if by == Some(By::Project) {
+                Cut::Middle
+            } else {
+                Cut::End
+            },
+        ),
+        Column::fixed("SESSIONS", true),
+        Column::fixed("PROMPTS", true).dropped_at(3),
+        Column::fixed("CALLS", true).dropped_at(2),
+        Column::fixed("INPUT", true).dropped_at(5),
+        Column::fixed("OUTPUT", true),
+        Column::fixed("C.WRITE", true).dropped_at(4),
+        Column::fixed("C.READ", true).dropped_at(1),
+        Column::fixed("COST", true),
+    ];
+    let row = |name: &str, s: &Sums| {
+        vec![
+            name.to_owned(),
+            s.sessions.to_string(),
+            s.prompts.to_string(),
+            s.tool_calls.to_string(),
             human_tokens(s.tokens.input),
             human_tokens(s.tokens.output),
             human_tokens(s.tokens.cache_creation),
             human_tokens(s.tokens.cache_read),
-            s.cost().label().unwrap_or_else(|| usd(0.0))
-        )
+            s.cost().label().unwrap_or_else(|| usd(0.0)),
+        ]
     };
-    for (k, s) in &st.groups {
-        row(out, k, s)?;
+    let mut rows: Vec<Vec<String>> = st.groups.iter().map(|(k, s)| row(k, s)).collect();
+    rows.push(row("total", &st.total));
+    for line in render(&cols, &rows, width) {
+        writeln!(out, "{line}")?;
     }
-    row(out, "total", &st.total)?;
     if st.total.unpriced_messages > 0 {
         let n = st.total.unpriced_messages;
         let models: Vec<String> = st
@@ -258,7 +271,41 @@ pub fn write_table(out: &mut dyn Write, st: &Stats, by: Option<By>) -> io::Resul
             .take(8)
             .map(|(k, v)| format!("{} {v}", crate::model::text::sanitize(k)))
             .collect();
-        writeln!(out, "\ntop tools: {}", top.join(" · "))?;
+        let line = format!("top tools: {}", top.join(" · "));
+        writeln!(out, "\n{}", crate::columns::wrap_at(&line, " · ", width))?;
+    }
+    Ok(())
+}
+
+/// `ccv stats | …`: a line per group and one for the total, whole values
+/// tab-separated (exact token counts, the cost in dollars).
+pub fn write_tsv(out: &mut dyn Write, st: &Stats, by: Option<By>) -> io::Result<()> {
+    let first = match by {
+        Some(By::Day) => "day",
+        Some(By::Project) => "project",
+        Some(By::Model) => "model",
+        None => "group",
+    };
+    writeln!(
+        out,
+        "{first}\tsessions\tprompts\ttool_calls\tinput\toutput\tcache_write\tcache_read\tcost_usd\tunpriced_messages"
+    )?;
+    let groups = st.groups.iter().map(|(k, s)| (k.as_str(), s));
+    for (k, s) in groups.chain(std::iter::once(("total", &st.total))) {
+        writeln!(
+            out,
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+            crate::columns::tsv_field(k),
+            s.sessions,
+            s.prompts,
+            s.tool_calls,
+            s.tokens.input,
+            s.tokens.output,
+            s.tokens.cache_creation,
+            s.tokens.cache_read,
+            crate::model::price::round_usd(s.priced_usd),
+            s.unpriced_messages
+        )?;
     }
     Ok(())
 }
@@ -301,6 +348,37 @@ pub fn write_json(out: &mut dyn Write, st: &Stats) -> io::Result<()> {
     out.write_all(b"\n")
 }
 
+/// The figures of the sessions under `root` (those `ccv list` lists, a
+/// resumed session's copies once, and deleted sessions whose subagents
+/// remain), saying on stderr what is left out or added.
+pub fn gather(
+    root: &std::path::Path,
+    by: Option<By>,
+    since_ms: Option<i64>,
+    tz: &TimeZone,
+) -> Stats {
+    let opts = crate::picker::ScanOptions::standard();
+    let (mut sessions, skipped) = crate::picker::list::list_sessions_counting(root, &opts);
+    // a resumed session's copies counted once; orphaned subagents counted
+    across::count_copies_once(&mut sessions);
+    let orphans = across::orphan_agents(root);
+    // the sessions counted are those `ccv list` lists, and say what else
+    if skipped.total() > 0 {
+        eprintln!("ccv: not counted: {} (as in ccv list)", skipped.describe());
+    }
+    if !orphans.is_empty() {
+        eprintln!(
+            "ccv: counted {} deleted session{} whose subagents' files remain (not in ccv list)",
+            orphans.len(),
+            if orphans.len() == 1 { "" } else { "s" }
+        );
+    }
+    sessions.extend(orphans);
+    let mut st = compute(&sessions, by, since_ms, tz);
+    st.since = since_ms.map(crate::model::time::format_iso);
+    st
+}
+
 /// `ccv stats`: exit 0, 1 on a bad `--since`, 2 without a root.
 pub fn run(root: &std::path::Path, by: Option<By>, since: Option<&str>, json: bool) -> i32 {
     use crate::model::text::{term_line, term_path};
@@ -317,18 +395,12 @@ pub fn run(root: &std::path::Path, by: Option<By>, since: Option<&str>, json: bo
         eprintln!("ccv: {}: not a directory", term_path(root));
         return 1;
     }
-    let opts = crate::picker::ScanOptions::standard();
-    let (mut sessions, _) = crate::picker::list::list_sessions_counting(root, &opts);
-    // a resumed session's copies counted once; orphaned subagents counted
-    across::count_copies_once(&mut sessions);
-    sessions.extend(across::orphan_agents(root));
-    let mut st = compute(&sessions, by, since_ms, &tz);
-    st.since = since_ms.map(crate::model::time::format_iso);
+    let st = gather(root, by, since_ms, &tz);
     let mut out = io::BufWriter::new(io::stdout().lock());
-    let r = if json {
-        write_json(&mut out, &st)
-    } else {
-        write_table(&mut out, &st, by)
+    let r = match (json, crate::columns::terminal_width()) {
+        (true, _) => write_json(&mut out, &st),
+        (false, Some(width)) => write_table(&mut out, &st, by, width),
+        (false, None) => write_tsv(&mut out, &st, by),
     };
     match r.and_then(|_| out.flush()) {
         Ok(()) => 0,

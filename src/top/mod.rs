@@ -53,11 +53,29 @@ impl Watched {
         self.session.main.turns.len()
     }
 
+    /// Whether the file holds a conversation yet: a file of `summary` or
+    /// snapshot lines is no session, and is not shown.
+    pub fn has_conversation(&self) -> bool {
+        use crate::model::Kind;
+        self.session
+            .main
+            .items
+            .iter()
+            .any(|i| matches!(i.kind, Kind::User | Kind::Assistant | Kind::ToolCall))
+    }
+
     fn classify(&mut self, now_ms: i64, th: Thresholds) -> Option<(Activity, Activity)> {
         let next = activity::of(&self.session, now_ms, self.last_write_ms, th);
+        // times from the file, not from when top started: idle since its
+        // newest entry, in a state since the entry that put it there
+        let newest = self
+            .session
+            .meta
+            .last_activity
+            .map_or(self.last_write_ms, |t| t.min(self.last_write_ms));
         let since = match next {
-            Activity::Idle => self.last_write_ms,
-            _ => activity::since(&self.session).unwrap_or(self.last_write_ms),
+            Activity::Idle => newest,
+            _ => activity::since(&self.session).unwrap_or(newest),
         };
         self.since_ms = since;
         if next == self.activity {
@@ -74,7 +92,11 @@ pub struct TopState {
     /// Sessions written within this long are shown.
     pub window_ms: i64,
     pub thresholds: Thresholds,
+    /// The sessions shown.
     pub rows: Vec<Watched>,
+    /// Files followed that hold no conversation yet (being read, or only
+    /// `summary` lines): not shown until they do.
+    pub quiet: Vec<Watched>,
     /// Index into `rows` (as sorted).
     pub selected: usize,
     pub now_ms: i64,
@@ -101,6 +123,7 @@ impl TopState {
             window_ms,
             thresholds: Thresholds::default(),
             rows: Vec::new(),
+            quiet: Vec::new(),
             selected: 0,
             now_ms,
             scanning: true,
@@ -121,31 +144,39 @@ impl TopState {
                 if self.now_ms - mtime_ms > self.window_ms || !watch::is_session_file(&path) {
                     return Vec::new();
                 }
-                if let Some(w) = self.rows.iter_mut().find(|w| w.path == path) {
+                if let Some(w) = self.watched_mut(&path) {
                     w.last_write_ms = w.last_write_ms.max(mtime_ms);
                     return Vec::new();
                 }
                 let mut follow = Vec::new();
-                if self.rows.len() >= MAX_WATCHED {
+                if self.rows.len() + self.quiet.len() >= MAX_WATCHED {
                     // the least recently written makes room, if older
-                    let Some((i, oldest)) = self
-                        .rows
-                        .iter()
-                        .enumerate()
-                        .min_by_key(|(_, w)| w.last_write_ms)
-                        .map(|(i, w)| (i, w.last_write_ms))
-                    else {
+                    let oldest = |v: &Vec<Watched>| {
+                        v.iter()
+                            .enumerate()
+                            .min_by_key(|(_, w)| w.last_write_ms)
+                            .map(|(i, w)| (i, w.last_write_ms))
+                    };
+                    let (shown, quiet) = (oldest(&self.rows), oldest(&self.quiet));
+                    let from_quiet = match (shown, quiet) {
+                        (_, Some(q)) if q.1 < mtime_ms => Some((true, q.0)),
+                        (Some(r), _) if r.1 < mtime_ms => Some((false, r.0)),
+                        _ => None,
+                    };
+                    let Some((q, i)) = from_quiet else {
                         return Vec::new();
                     };
-                    if oldest >= mtime_ms {
-                        return Vec::new();
-                    }
                     let keep = self.selected_path();
-                    follow.push(Follow::Stop(self.rows.remove(i).path));
+                    let gone = if q {
+                        self.quiet.remove(i)
+                    } else {
+                        self.rows.remove(i)
+                    };
+                    follow.push(Follow::Stop(gone.path));
                     self.reselect(keep);
                 }
                 let project = watch::project_of(&path);
-                self.rows.push(Watched {
+                self.quiet.push(Watched {
                     session: Session::new(Some(path.clone())),
                     path: path.clone(),
                     last_write_ms: mtime_ms,
@@ -153,28 +184,68 @@ impl TopState {
                     since_ms: mtime_ms,
                     project,
                 });
-                self.sort();
                 follow.push(Follow::Start(path));
                 follow
             }
             TopEvent::Live { path, event } => {
                 let now = self.now_ms;
                 let th = self.thresholds;
-                let Some(w) = self.rows.iter_mut().find(|w| w.path == path) else {
+                let Some(w) = self.watched_mut(&path) else {
                     return Vec::new();
                 };
-                if matches!(event, LiveEvent::Appended { .. }) {
-                    w.last_write_ms = w.last_write_ms.max(now);
-                }
                 let _ = live::apply(&mut w.session, &event);
                 let _ = w.session.take_changes();
+                // written when its newest entry says (the first read of a
+                // file is an append too: its time is not "now")
+                if matches!(event, LiveEvent::Appended { .. })
+                    && let Some(t) = w.session.meta.last_activity
+                {
+                    w.last_write_ms = w.last_write_ms.max(t.min(now));
+                }
                 if let Some(cwd) = &w.session.meta.cwd {
                     w.project = crate::paths::tilde(&crate::model::text::term_line(cwd));
                 }
+                self.promote();
                 self.reclassify_one(&path, th);
                 Vec::new()
             }
         }
+    }
+
+    /// A followed file, shown or not.
+    fn watched_mut(&mut self, path: &std::path::Path) -> Option<&mut Watched> {
+        self.rows
+            .iter_mut()
+            .chain(self.quiet.iter_mut())
+            .find(|w| w.path == path)
+    }
+
+    /// Files that now hold a conversation are shown.
+    fn promote(&mut self) {
+        if !self.quiet.iter().any(Watched::has_conversation) {
+            return;
+        }
+        let (now_shown, still): (Vec<Watched>, Vec<Watched>) = std::mem::take(&mut self.quiet)
+            .into_iter()
+            .partition(Watched::has_conversation);
+        self.quiet = still;
+        self.rows.extend(now_shown);
+        self.sort();
+    }
+
+    /// A session read whole at once (`ccv top | …`), in place of what was
+    /// followed of it.
+    pub fn set_session(&mut self, path: &std::path::Path, session: Session) {
+        if let Some(w) = self.watched_mut(path) {
+            if let Some(t) = session.meta.last_activity {
+                w.last_write_ms = w.last_write_ms.max(t);
+            }
+            w.session = session;
+            if let Some(cwd) = &w.session.meta.cwd {
+                w.project = crate::paths::tilde(&crate::model::text::term_line(cwd));
+            }
+        }
+        self.promote();
     }
 
     fn reclassify_one(&mut self, path: &PathBuf, th: Thresholds) {
@@ -182,7 +253,10 @@ impl TopState {
         if let Some(w) = self.rows.iter_mut().find(|w| &w.path == path)
             && let Some((was, next)) = w.classify(now, th)
         {
-            let working = matches!(was, Activity::Running { .. } | Activity::Thinking);
+            let working = matches!(
+                was,
+                Activity::Running { .. } | Activity::Thinking | Activity::Retrying { .. }
+            );
             if working && next == Activity::Waiting {
                 self.newly_waiting.push(path.clone());
             }
@@ -202,13 +276,15 @@ impl TopState {
         let window = self.window_ms;
         let keep = self.selected_path();
         let mut gone = Vec::new();
-        self.rows.retain(|w| {
-            let stays = now_ms - w.last_write_ms <= window;
-            if !stays {
-                gone.push(Follow::Stop(w.path.clone()));
-            }
-            stays
-        });
+        for list in [&mut self.rows, &mut self.quiet] {
+            list.retain(|w| {
+                let stays = now_ms - w.last_write_ms <= window;
+                if !stays {
+                    gone.push(Follow::Stop(w.path.clone()));
+                }
+                stays
+            });
+        }
         self.reselect(keep);
         gone
     }

@@ -23,9 +23,8 @@ pub fn run(root: &std::path::Path, window_ms: i64) -> i32 {
         for f in top.apply(e) {
             if let super::Follow::Start(path) = f
                 && let Ok(s) = crate::model::loader::load_with_subagents(&path)
-                && let Some(w) = top.rows.iter_mut().find(|w| w.path == path)
             {
-                w.session = s;
+                top.set_session(&path, s);
             }
         }
     }

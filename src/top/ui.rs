@@ -57,6 +57,7 @@ fn style_of(a: &Activity) -> (&'static str, Style) {
         Activity::Stalled { .. } => ("‖", th.warning),
         Activity::Interrupted => ("■", th.dim),
         Activity::Failed { .. } => ("✗", th.tool_error),
+        Activity::Retrying { .. } => ("↻", th.warning),
         Activity::Idle => ("·", th.dim),
     }
 }
@@ -66,7 +67,8 @@ fn elapsed(ms: i64) -> String {
     match s {
         0..=59 => format!("{s}s"),
         60..=3599 => format!("{}m{:02}s", s / 60, s % 60),
-        _ => format!("{}h{:02}m", s / 3600, s % 3600 / 60),
+        3600..=172_799 => format!("{}h{:02}m", s / 3600, s % 3600 / 60),
+        _ => format!("{}d{:02}h", s / 86_400, s % 86_400 / 3600),
     }
 }
 
@@ -121,7 +123,12 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, s: &TopState) {
     let w = area.width as usize;
     let count = |pred: fn(&Activity) -> bool| s.rows.iter().filter(|r| pred(&r.activity)).count();
     let waiting = count(|a| *a == Activity::Waiting);
-    let running = count(|a| matches!(a, Activity::Running { .. } | Activity::Thinking));
+    let running = count(|a| {
+        matches!(
+            a,
+            Activity::Running { .. } | Activity::Thinking | Activity::Retrying { .. }
+        )
+    });
     let stalled = count(|a| matches!(a, Activity::Stalled { .. }));
     let mut title = format!(
         " ccv top — {} session{} written in the last {} min · {waiting} waiting · {running} working",
@@ -139,45 +146,65 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, s: &TopState) {
         Line::styled(pad(&title, w), th.header),
         Line::styled("─".repeat(w), th.dim),
     ];
-    // state, elapsed, turns, cost fixed; the rest shared by title, project, doing
-    let fixed = 18 + 8 + 6 + 9;
-    let rest = w.saturating_sub(fixed);
-    let (tw, pw) = (rest * 30 / 100, rest * 22 / 100);
-    let dw = rest.saturating_sub(tw + pw);
-    let head = format!(
-        " {}{}{}{}{}{}{}",
-        pad("STATE", 18),
-        pad("FOR", 8),
-        pad("TITLE", tw),
-        pad("PROJECT", pw),
-        pad("DOING", dw),
-        pad("TURNS", 6),
-        "COST"
-    );
-    lines.push(Line::styled(fit_end(&head, w), th.dim));
+    use crate::columns::{Column, Cut, cell, widths};
+    let cols = [
+        Column::fixed("STATE", false),
+        Column::fixed("FOR", false),
+        Column::flex("TITLE", 20, 80, Cut::End),
+        Column::flex("PROJECT", 14, 50, Cut::Middle).dropped_at(2),
+        Column::flex("DOING", 12, 80, Cut::End).dropped_at(1),
+        Column::fixed("TURNS", true).dropped_at(3),
+        Column::fixed("COST", true),
+    ];
     let list_h = (area.height as usize).saturating_sub(5);
     let top = s.selected.saturating_sub(list_h.saturating_sub(1));
-    for (i, r) in s.rows.iter().enumerate().skip(top).take(list_h) {
-        let (glyph, style) = style_of(&r.activity);
-        let title = r
-            .session
-            .title()
-            .map(term_line)
-            .unwrap_or_else(|| "(loading…)".into());
-        // the priced part, and `+?` when some model has no price
-        let cost = r.cost().label().unwrap_or_default();
-        let spans = vec![
-            Span::raw(" "),
-            Span::styled(pad(&format!("{glyph} {}", r.activity.name()), 18), style),
-            Span::raw(pad(&elapsed(s.now_ms - r.since_ms), 8)),
-            Span::raw(pad(&title, tw)),
-            Span::styled(pad(&r.project, pw), th.dim),
-            Span::raw(pad(&term_line(&r.activity.doing()), dw)),
-            Span::raw(pad(&r.turns().to_string(), 6)),
-            Span::raw(cost),
-        ];
-        let mut line = Line::from(spans);
-        if i == s.selected {
+    let shown: Vec<(usize, &super::Watched)> =
+        s.rows.iter().enumerate().skip(top).take(list_h).collect();
+    let cells: Vec<Vec<String>> = shown
+        .iter()
+        .map(|(_, r)| {
+            let (glyph, _) = style_of(&r.activity);
+            vec![
+                format!("{glyph} {}", r.activity.name()),
+                elapsed(s.now_ms - r.since_ms),
+                r.session
+                    .title()
+                    .map(term_line)
+                    .unwrap_or_else(|| "(loading…)".into()),
+                crate::paths::tilde(&r.project),
+                term_line(&r.activity.doing()),
+                r.turns().to_string(),
+                // the priced part, and `+?` when some model has no price
+                r.cost().label().unwrap_or_default(),
+            ]
+        })
+        .collect();
+    // a space at the start, one between two columns
+    let cw = widths(&cols, &cells, w.saturating_sub(1), 1);
+    let line_of = |values: &[String], styles: &[Style]| -> Line<'static> {
+        let mut spans = vec![Span::raw(" ")];
+        for (i, c) in cols.iter().enumerate() {
+            if cw[i] == 0 {
+                continue;
+            }
+            if spans.len() > 1 {
+                spans.push(Span::raw(" "));
+            }
+            let v = values.get(i).map_or("", String::as_str);
+            spans.push(Span::styled(
+                cell(v, cw[i], c),
+                styles.get(i).copied().unwrap_or_default(),
+            ));
+        }
+        Line::from(spans)
+    };
+    let heads: Vec<String> = cols.iter().map(|c| c.head.to_owned()).collect();
+    lines.push(line_of(&heads, &[th.dim; 7]));
+    for ((i, r), values) in shown.iter().zip(&cells) {
+        let (_, style) = style_of(&r.activity);
+        let plain = Style::default();
+        let mut line = line_of(values, &[style, plain, plain, th.dim, plain, plain, plain]);
+        if *i == s.selected {
             line = line.style(th.selected);
         }
         lines.push(line);

@@ -210,6 +210,41 @@ fn cut_at_word(s: &str, width: usize) -> String {
     }
 }
 
+/// The status line while a key waits for the next one (`m`, `'`, `c`...).
+fn pending_line(s: &State, p: crate::app::action::Pending) -> String {
+    use crate::app::action::Pending;
+    match p {
+        Pending::SetMark => " mark this row as: a-z (Esc: none)".to_owned(),
+        Pending::GotoMark => {
+            let mut marks: Vec<char> = s.marks.keys().copied().filter(|&c| c != '\'').collect();
+            marks.sort_unstable();
+            let marks: String = marks.into_iter().collect();
+            let back = if s.marks.contains_key(&'\'') {
+                " · ' back to before the last jump"
+            } else {
+                ""
+            };
+            if marks.is_empty() {
+                format!(" go to mark: none set yet (m a sets a){back}")
+            } else {
+                format!(" go to mark: {marks}{back}")
+            }
+        }
+        Pending::CopyPart => {
+            " copy: c command/input  o output  p path  s session id  l FILE:LINE".to_owned()
+        }
+        Pending::ConfirmResume => format!(
+            " the session's directory {} is gone: resume here, in the current directory? y/n",
+            s.session
+                .meta
+                .cwd
+                .as_deref()
+                .map(crate::model::text::term_line)
+                .unwrap_or_default()
+        ),
+    }
+}
+
 fn status_line(s: &State, width: u16) -> Line<'static> {
     let th = theme::current();
     match &s.mode {
@@ -219,40 +254,9 @@ fn status_line(s: &State, width: u16) -> Line<'static> {
             } else {
                 ':'
             };
-            return Line::from(vec![
-                Span::raw(format!(" {sign}{}", sanitize(q))),
-                Span::styled("▏", th.status),
-            ]);
+            return super::prompt_line::prompt_line(&format!(" {sign}"), q, width as usize);
         }
-        Mode::Pending(p) => {
-            use crate::app::action::Pending;
-            let what = match p {
-                Pending::SetMark => " mark this row as: a-z (Esc: none)".to_owned(),
-                Pending::GotoMark => {
-                    let mut marks: Vec<char> = s.marks.keys().copied().collect();
-                    marks.sort_unstable();
-                    let marks: String = marks.into_iter().collect();
-                    if marks.is_empty() {
-                        " go to mark: none set yet (m a sets a)".to_owned()
-                    } else {
-                        format!(" go to mark: {marks}")
-                    }
-                }
-                Pending::CopyPart => {
-                    " copy: c command/input  o output  p path  s session id  l FILE:LINE".to_owned()
-                }
-                Pending::ConfirmResume => format!(
-                    " the session's directory {} is gone: resume here, in the current directory? y/n",
-                    s.session
-                        .meta
-                        .cwd
-                        .as_deref()
-                        .map(crate::model::text::term_line)
-                        .unwrap_or_default()
-                ),
-            };
-            return Line::from(Span::raw(what));
-        }
+        Mode::Pending(p) => return Line::from(Span::raw(pending_line(s, *p))),
         _ => {}
     }
     let mut left = Vec::new();

@@ -4,7 +4,7 @@
 
 use super::ListView;
 use super::cache::Lines;
-use super::matches::highlight;
+use super::matches::{highlight, highlight_over};
 use super::row;
 use super::theme;
 use crate::app::state::{Mode, State};
@@ -84,6 +84,30 @@ fn text_in_file(s: &State, row: &crate::rows::Row, open: bool) -> Option<crate::
         _ => false,
     };
     (output || item.text.missing()).then_some(item.id)
+}
+
+/// A selected row taller than the screen (an output shown whole) is
+/// scrolled to its first match, a few lines of context above it.
+fn scroll_to_match(
+    s: &State,
+    v: &mut ListView,
+    q: &crate::model::query::Query,
+    width: u16,
+    height: usize,
+) {
+    let lines = row_lines(s, v, s.selected, width);
+    if lines.len() <= height {
+        return;
+    }
+    let text = |l: &Line<'_>| {
+        l.spans
+            .iter()
+            .map(|s| s.content.as_ref())
+            .collect::<String>()
+    };
+    if let Some(at) = lines.iter().position(|l| !q.ranges(&text(l)).is_empty()) {
+        v.sel_offset = at.saturating_sub(3).min(lines.len() - height);
+    }
 }
 
 fn height(s: &State, v: &mut ListView, r: usize, width: u16) -> usize {
@@ -210,7 +234,6 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, s: &State, v: &mut ListView) {
     }
     let width = area.width;
     let height = area.height as usize;
-    layout(s, v, width, height);
     if v.highlight
         .as_ref()
         .is_none_or(|(t, _)| *t != s.search.query)
@@ -221,6 +244,22 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, s: &State, v: &mut ListView) {
         v.highlight = Some((s.search.query.clone(), q));
     }
     let query = v.highlight.as_ref().and_then(|(_, q)| q.clone());
+    if v.match_shown != s.search.shown {
+        // a row whose text is still being read back waits for it
+        let waiting = s.rows.get(s.selected).is_some_and(|row| {
+            let open = row
+                .fold(&s.session)
+                .is_some_and(|f| s.expanded.contains(&f));
+            text_in_file(s, row, open).is_some()
+        });
+        if !waiting {
+            v.match_shown = s.search.shown;
+            if let Some(q) = &query {
+                scroll_to_match(s, v, q, width, height);
+            }
+        }
+    }
+    layout(s, v, width, height);
     let mut y = 0usize;
     let mut r = v.top;
     let mut skip = v.top_skip;
@@ -229,8 +268,15 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, s: &State, v: &mut ListView) {
         _ => None,
     };
     let in_visual = |r: usize| visual.as_ref().is_some_and(|v| v.contains(&r));
+    let current = s.search.current.and_then(|c| s.search.hits.get(c).copied());
     while y < height && r < s.rows.len() {
         let marked = r == s.selected || in_visual(r);
+        let row_at = &s.rows[r];
+        let matched = if current == Some((row_at.agent, row_at.index as usize)) {
+            th.current_match
+        } else {
+            th.search_match
+        };
         let lines = row_lines(s, v, r, width);
         let y0 = y;
         for l in lines.iter().skip(skip) {
@@ -239,21 +285,29 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, s: &State, v: &mut ListView) {
             }
             let yy = area.y + y as u16;
             let buf = f.buffer_mut();
-            match &query {
-                None => buf.set_line(area.x, yy, l, width),
-                Some(q) => buf.set_line(area.x, yy, &highlight(l, q, th.search_match), width),
+            let whole = Rect {
+                x: area.x,
+                y: yy,
+                width,
+                height: 1,
             };
-            if marked {
-                buf.set_style(
-                    Rect {
-                        x: area.x,
-                        y: yy,
-                        width,
-                        height: 1,
-                    },
-                    th.selected,
-                );
-            }
+            match (&query, marked) {
+                (None, _) => {
+                    buf.set_line(area.x, yy, l, width);
+                    if marked {
+                        buf.set_style(whole, th.selected);
+                    }
+                }
+                (Some(q), false) => {
+                    buf.set_line(area.x, yy, &highlight(l, q, matched), width);
+                }
+                // the selection under the text, the matches over it
+                (Some(q), true) => {
+                    buf.set_style(whole, th.selected);
+                    let l = highlight_over(l, q, matched, Some(th.selected));
+                    buf.set_line(area.x, yy, &l, width);
+                }
+            };
             y += 1;
         }
         v.screen.visible.push(super::Visible {

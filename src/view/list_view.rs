@@ -21,6 +21,9 @@ pub struct ListView {
     /// The session search's query as last parsed (its text, and the
     /// query when it holds a term): parsed once, not per frame.
     pub highlight: Option<(String, Option<crate::model::query::Query>)>,
+    /// The last match gone to that the list scrolled to (see
+    /// [`crate::app::search::Search::shown`]).
+    pub match_shown: u64,
     /// Calls drawn open whose output is still in the session file: the
     /// app reads them back and draws again (the view does no I/O).
     pub misses: Vec<(Option<u32>, crate::model::ItemId)>,

@@ -7,6 +7,17 @@ use ratatui::text::{Line, Span};
 /// Splits spans so that every match of `query` (see [`Query::ranges`])
 /// carries `style` on top of its own.
 pub fn highlight(line: &Line<'static>, query: &Query, style: Style) -> Line<'static> {
+    highlight_over(line, query, style, None)
+}
+
+/// [`highlight`], with `rest` (a selection) on top of what is not a
+/// match: a match keeps its own colours on a selected row.
+pub fn highlight_over(
+    line: &Line<'static>,
+    query: &Query,
+    style: Style,
+    rest: Option<Style>,
+) -> Line<'static> {
     // every char of the line with the span it belongs to
     let chars: Vec<(usize, char)> = line
         .spans
@@ -17,7 +28,17 @@ pub fn highlight(line: &Line<'static>, query: &Query, style: Style) -> Line<'sta
     let joined: String = chars.iter().map(|&(_, c)| c).collect();
     let ranges = query.ranges(&joined);
     if ranges.is_empty() {
-        return line.clone();
+        return match rest {
+            None => line.clone(),
+            Some(r) => Line::from(
+                line.spans
+                    .iter()
+                    .map(|s| Span::styled(s.content.clone(), s.style.patch(r)))
+                    .collect::<Vec<_>>(),
+            )
+            .style(line.style)
+            .alignment_opt(line.alignment),
+        };
     }
     let mut hit = vec![false; chars.len()];
     let mut r = ranges.iter().peekable();
@@ -34,14 +55,20 @@ pub fn highlight(line: &Line<'static>, query: &Query, style: Style) -> Line<'sta
         let key = (si, hit[k]);
         if cur_key != Some(key) {
             if let Some((psi, ph)) = cur_key {
-                spans.push(piece(line, psi, ph, std::mem::take(&mut cur), style));
+                spans.push(piece(
+                    line,
+                    psi,
+                    ph,
+                    std::mem::take(&mut cur),
+                    (style, rest),
+                ));
             }
             cur_key = Some(key);
         }
         cur.push(c);
     }
     if let Some((psi, ph)) = cur_key {
-        spans.push(piece(line, psi, ph, cur, style));
+        spans.push(piece(line, psi, ph, cur, (style, rest)));
     }
     Line::from(spans)
         .style(line.style)
@@ -53,10 +80,15 @@ fn piece(
     span: usize,
     hit: bool,
     text: String,
-    style: Style,
+    (style, rest): (Style, Option<Style>),
 ) -> Span<'static> {
     let base = line.spans.get(span).map_or(Style::default(), |s| s.style);
-    Span::styled(text, if hit { base.patch(style) } else { base })
+    let style = match (hit, rest) {
+        (true, _) => base.patch(style),
+        (false, Some(r)) => base.patch(r),
+        (false, None) => base,
+    };
+    Span::styled(text, style)
 }
 
 trait AlignOpt {

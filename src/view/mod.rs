@@ -8,6 +8,7 @@ pub mod frame;
 pub mod list;
 mod list_view;
 pub mod matches;
+pub mod prompt_line;
 pub mod row;
 pub mod theme;
 

@@ -194,6 +194,15 @@ fn item_row(
             }
             h.lines(lines, vec![])
         }
+        Kind::User if item.flags.from_lead => {
+            let mut lines = content::plain(item.text.shown(), tw);
+            if let Some(first) = lines.first_mut() {
+                first
+                    .spans
+                    .insert(0, Span::styled("from the team lead · ", th.dim));
+            }
+            h.lines(lines, vec![])
+        }
         Kind::User => h.lines(content::plain(item.text.shown(), tw), vec![]),
         Kind::Assistant if item.flags.synthetic => {
             h.lines(content::plain(item.text.shown(), tw), vec![])

@@ -22,6 +22,10 @@ pub struct Theme {
     pub dim: Style,
     pub selected: Style,
     pub search_match: Style,
+    /// The match `n` / `N` went to: apart from the others and from the
+    /// selection it sits on, in every theme and colour depth (bold and
+    /// underlined too, where colours are few or none).
+    pub current_match: Style,
     pub header: Style,
     pub status: Style,
     pub heading: Style,
@@ -65,6 +69,10 @@ impl Theme {
             search_match: Style::default()
                 .bg(Color::Rgb(229, 192, 123))
                 .fg(Color::Black),
+            current_match: Style::default()
+                .bg(Color::Rgb(255, 95, 95))
+                .fg(Color::Black)
+                .add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
             header: Style::default().add_modifier(Modifier::BOLD),
             status: Style::default().bg(Color::Rgb(40, 44, 52)).fg(Color::Gray),
             heading: fg(Color::Rgb(97, 175, 239)).add_modifier(Modifier::BOLD),
@@ -100,6 +108,9 @@ impl Theme {
             dim: fg(140, 140, 140),
             selected: bg(221, 228, 240),
             search_match: bg(255, 214, 102).fg(Color::Black),
+            current_match: bg(255, 120, 60)
+                .fg(Color::Black)
+                .add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
             header: Style::default().add_modifier(Modifier::BOLD),
             status: bg(228, 228, 228).fg(Color::Rgb(50, 50, 50)),
             heading: fg(1, 112, 178).add_modifier(Modifier::BOLD),
@@ -129,7 +140,7 @@ impl Theme {
 
     /// Every style by the name a config gives it (`[colors]`,
     /// `[themes.NAME]`): the one list of them.
-    pub fn styles_mut(&mut self) -> [(&'static str, &mut Style); 24] {
+    pub fn styles_mut(&mut self) -> [(&'static str, &mut Style); 25] {
         [
             ("user", &mut self.user),
             ("assistant", &mut self.assistant),
@@ -142,6 +153,7 @@ impl Theme {
             ("dim", &mut self.dim),
             ("selected", &mut self.selected),
             ("search_match", &mut self.search_match),
+            ("current_match", &mut self.current_match),
             ("header", &mut self.header),
             ("status", &mut self.status),
             ("heading", &mut self.heading),
@@ -189,7 +201,11 @@ impl Theme {
             unknown: dim,
             dim,
             selected: plain.add_modifier(Modifier::REVERSED),
-            search_match: plain.add_modifier(Modifier::UNDERLINED | Modifier::BOLD),
+            search_match: plain.add_modifier(Modifier::UNDERLINED),
+            // bold, and out of the selection's reverse, so it shows on the row it is on
+            current_match: plain
+                .add_modifier(Modifier::UNDERLINED | Modifier::BOLD)
+                .remove_modifier(Modifier::REVERSED),
             header: bold,
             status: plain.add_modifier(Modifier::REVERSED),
             heading: bold,
@@ -279,4 +295,46 @@ pub fn current() -> &'static Theme {
 /// Whether colour is wanted: `--no-color` or a non-empty `NO_COLOR` turn it off.
 pub fn want_color(no_color_flag: bool) -> bool {
     !no_color_flag && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::view::color::{Depth, fit};
+
+    /// The current match stands apart from the other matches and from
+    /// the selection it sits on, whatever colours the terminal has.
+    #[test]
+    fn the_current_match_stands_out_at_every_depth() {
+        for (name, th) in [
+            ("dark", Theme::colored()),
+            ("light", Theme::light()),
+            ("mono", Theme::mono()),
+        ] {
+            let cur = th.current_match;
+            assert!(
+                cur.add_modifier
+                    .contains(Modifier::BOLD | Modifier::UNDERLINED),
+                "{name}: bold and underlined where colours fail"
+            );
+            if !th.color {
+                assert!(
+                    cur.sub_modifier.contains(Modifier::REVERSED)
+                        && th.selected.add_modifier.contains(Modifier::REVERSED),
+                    "{name}: out of the selection's reverse"
+                );
+                continue;
+            }
+            for d in [Depth::Ansi16, Depth::Ansi256, Depth::TrueColor] {
+                let bg = |s: Style| s.bg.map(|c| fit(c, d));
+                assert_ne!(bg(cur), bg(th.search_match), "{name} {d:?}: vs a match");
+                assert_ne!(bg(cur), bg(th.selected), "{name} {d:?}: vs the selection");
+                assert_ne!(
+                    bg(th.search_match),
+                    bg(th.selected),
+                    "{name} {d:?}: a match on the selected row"
+                );
+            }
+        }
+    }
 }
