@@ -3,6 +3,7 @@
 //! `/work/shared/bench/gen-session --size 100M --seed 1 -o /tmp/ccv-bench/s100M.jsonl`.
 
 use ccv::app::{Action, State, perform_action};
+use ccv::view::ListView;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::Path;
@@ -44,10 +45,10 @@ fn state() -> &'static Shared {
 
 /// A frame as the app draws it: texts still in the file drawn as `…`,
 /// read back, and the frame drawn again.
-fn frame(s: &mut State, term: &mut Terminal<TestBackend>) {
-    term.draw(|f| ccv::view::draw(f, s)).expect("draw");
-    if s.fill_drawn_texts() {
-        term.draw(|f| ccv::view::draw(f, s)).expect("draw");
+fn frame(s: &mut State, v: &mut ListView, term: &mut Terminal<TestBackend>) {
+    term.draw(|f| ccv::view::draw(f, s, v)).expect("draw");
+    if ccv::app::texts::fill_drawn(s, v) {
+        term.draw(|f| ccv::view::draw(f, s, v)).expect("draw");
     }
 }
 
@@ -56,8 +57,9 @@ fn frame(s: &mut State, term: &mut Terminal<TestBackend>) {
 fn draw_warm(b: divan::Bencher<'_, '_>) {
     let mut s = state().0.lock().unwrap_or_else(|e| e.into_inner());
     let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
-    frame(&mut s, &mut term);
-    b.bench_local(|| frame(&mut s, &mut term));
+    let mut v = ListView::default();
+    frame(&mut s, &mut v, &mut term);
+    b.bench_local(|| frame(&mut s, &mut v, &mut term));
 }
 
 /// A frame whose rows must all be rendered (cache emptied each time).
@@ -65,9 +67,10 @@ fn draw_warm(b: divan::Bencher<'_, '_>) {
 fn draw_cold(b: divan::Bencher<'_, '_>) {
     let mut s = state().0.lock().unwrap_or_else(|e| e.into_inner());
     let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
+    let mut v = ListView::default();
     b.bench_local(|| {
-        s.list.cache.clear();
-        frame(&mut s, &mut term)
+        v.cache.clear();
+        frame(&mut s, &mut v, &mut term)
     });
 }
 
@@ -76,10 +79,11 @@ fn draw_cold(b: divan::Bencher<'_, '_>) {
 fn page_up_and_draw(b: divan::Bencher<'_, '_>) {
     let mut s = state().0.lock().unwrap_or_else(|e| e.into_inner());
     let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
-    frame(&mut s, &mut term);
+    let mut v = ListView::default();
+    frame(&mut s, &mut v, &mut term);
     b.bench_local(|| {
         perform_action(&mut s, Action::PageUp);
-        frame(&mut s, &mut term)
+        frame(&mut s, &mut v, &mut term)
     });
 }
 
@@ -90,12 +94,13 @@ fn page_up_and_draw(b: divan::Bencher<'_, '_>) {
 fn expanded_page_up_and_draw(b: divan::Bencher<'_, '_>) {
     let mut s = state().0.lock().unwrap_or_else(|e| e.into_inner());
     let mut term = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
+    let mut v = ListView::default();
     perform_action(&mut s, Action::ExpandAll);
-    frame(&mut s, &mut term);
+    frame(&mut s, &mut v, &mut term);
     b.bench_local(|| {
         perform_action(&mut s, Action::PageUp);
         s.session.forget_read_texts();
-        frame(&mut s, &mut term)
+        frame(&mut s, &mut v, &mut term)
     });
     perform_action(&mut s, Action::CollapseAll);
 }

@@ -4,7 +4,7 @@
 //! figure (2,000 sessions, 1 GB) use `ccv list --json` with hyperfine; see
 //! the picker notes.
 
-use ccv::picker::list::{ScanOptions, list_sessions};
+use ccv::catalog::list::{ScanOptions, list_sessions};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 

@@ -75,7 +75,8 @@ fn main() -> anyhow::Result<()> {
         s.tz = jiff::tz::TimeZone::UTC;
         setup(&mut s);
         let mut t = Terminal::new(TestBackend::new(w, h))?;
-        t.draw(|f| ccv::view::draw(f, &mut s))?;
+        let mut list = ccv::view::ListView::default();
+        t.draw(|f| ccv::view::draw(f, &mut s, &mut list))?;
         let path = format!("{dir}/{name}.svg");
         let (fg, bg) = if light { LIGHT } else { DARK };
         std::fs::write(&path, to_svg(t.backend().buffer(), fg, bg))?;

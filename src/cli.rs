@@ -462,7 +462,7 @@ fn show(
     message: Option<String>,
     line: Option<u32>,
 ) -> i32 {
-    let color = crate::view::theme::want_color(cli.no_color);
+    let color = crate::style::theme::want_color(cli.no_color);
     // not a terminal (`ccv FILE | less`): the text, not a screen
     use std::io::IsTerminal;
     if !std::io::stdout().is_terminal() {
@@ -470,8 +470,8 @@ fn show(
     }
     // the theme asks the terminal its background: only when drawing
     let (theme, theme_note) = config.theme(cli.theme.as_deref(), color);
-    crate::view::theme::install(theme);
-    crate::view::color::set_depth(crate::view::color::Depth::detect());
+    crate::style::theme::install(theme);
+    crate::style::color::set_depth(crate::style::color::Depth::detect());
     let note = [config_note, theme_note]
         .into_iter()
         .flatten()
@@ -484,11 +484,11 @@ fn show(
         copy_markdown: cli.copy_markdown
             || config.copy_format == Some(crate::export::Format::Markdown),
         line,
-        settings: crate::app::state::Settings {
+        settings: crate::viewer::state::Settings {
             keys: std::rc::Rc::new(config.keymap()),
             export_dir: config.export_dir.clone(),
             mouse: config.mouse.unwrap_or(true),
-            redact: crate::app::state::Redaction::Off,
+            redact: crate::viewer::state::Redaction::Off,
             histories: crate::prompt::Histories::dir()
                 .map(|d| crate::prompt::Histories::load(&d))
                 .unwrap_or_default(),
@@ -543,7 +543,7 @@ fn run_list(root: Option<PathBuf>, json: bool) -> i32 {
         eprintln!("ccv: no projects root (set CLAUDE_CONFIG_DIR or HOME, or pass ROOT)");
         return 2;
     };
-    match crate::picker::list::print_list(&root, json, &mut std::io::stdout().lock()) {
+    match crate::catalog::list::print_list(&root, json, &mut std::io::stdout().lock()) {
         Ok(()) => 0,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
         Err(e) => {

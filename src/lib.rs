@@ -4,6 +4,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 pub mod app;
+pub mod catalog;
 pub mod check;
 pub mod cli;
 pub mod clipboard;
@@ -25,6 +26,8 @@ pub mod redact;
 pub mod rows;
 pub mod search;
 pub mod stats;
+pub mod style;
 pub mod top;
 pub mod view;
+pub mod viewer;
 pub mod writes;

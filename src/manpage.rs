@@ -151,7 +151,7 @@ pub fn write(cmd: clap::Command, out: &mut dyn Write) -> io::Result<()> {
             writeln!(out, ".RS\n{options}\n.RE")?;
         }
     }
-    let keys: Vec<(String, String)> = crate::app::keymap::help()
+    let keys: Vec<(String, String)> = crate::viewer::keymap::help()
         .into_iter()
         .filter(|(k, _)| !k.is_empty())
         .map(|(k, d)| (k, d.to_owned()))

@@ -324,7 +324,7 @@ pub fn show(root: Option<&Path>, out: &mut dyn Write) -> io::Result<()> {
     let Some(root) = root.filter(|r| r.is_dir()) else {
         return Ok(());
     };
-    let sessions = crate::picker::list_sessions(root, &crate::picker::ScanOptions::standard());
+    let sessions = crate::catalog::list_sessions(root, &crate::catalog::ScanOptions::standard());
     let mut missing: std::collections::BTreeMap<String, (u64, usize)> = Default::default();
     for s in &sessions {
         let Some(f) = &s.figures else { continue };

@@ -134,6 +134,10 @@ pub struct Ctx<'a> {
 
 pub const MAX_DEPTH: u8 = 12;
 
+/// Lines of an open call's output shown before `… N more lines` (the
+/// view folds there; search opens what a match lies past).
+pub const OUTPUT_FOLD: usize = 12;
+
 /// Derives the rows of the main transcript from item `from` on (the start
 /// of a top-level unit) and appends them to `out`.
 /// When `end` reaches past the last item, the subagents no call links to

@@ -98,7 +98,7 @@ fn pricing_in_parts_matches_pricing_whole() {
             &ccv::model::loader::load_with_subagents(f).expect("loads"),
             0,
         );
-        let parts = ccv::picker::list::figures_in_parts(f, 0, 64 << 10).expect("reads");
+        let parts = ccv::catalog::list::figures_in_parts(f, 0, 64 << 10).expect("reads");
         assert_eq!(parts.tokens, whole.tokens, "{}", f.display());
         assert_eq!(parts.agent_tokens, whole.agent_tokens, "{}", f.display());
         assert!(

@@ -83,11 +83,11 @@ fn a_mixed_session_shows_both_parts_everywhere() {
     assert!(close(&rows[0]["cost_usd"], PRICED), "{}", rows[0]);
     assert_eq!(rows[0]["unpriced_messages"], 2);
     assert_eq!(rows[0]["unpriced_models"], json!({"claude-zeta-9": 2}));
-    let info: ccv::picker::SessionInfo = {
-        let opts = ccv::picker::ScanOptions::standard();
-        let mut v = ccv::picker::list_sessions(
+    let info: ccv::catalog::SessionInfo = {
+        let opts = ccv::catalog::ScanOptions::standard();
+        let mut v = ccv::catalog::list_sessions(
             &root,
-            &ccv::picker::ScanOptions {
+            &ccv::catalog::ScanOptions {
                 cache: None,
                 ..opts
             },

@@ -1,7 +1,7 @@
 //! The session listing on small hand-written trees and on generated ones.
 
-use ccv::picker::cache::Cache;
-use ccv::picker::list::{ScanOptions, list_sessions};
+use ccv::catalog::cache::Cache;
+use ccv::catalog::list::{ScanOptions, list_sessions};
 use ccv::picker::{ScanEvent, SessionInfo, spawn_scan};
 use std::fs;
 use std::io::Write;

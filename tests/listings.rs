@@ -2,7 +2,7 @@
 //! at 60, 80 and 160 columns keep one line per row, give the title the
 //! room, and tell two worktrees apart by the ends of their paths.
 
-use ccv::picker::SessionInfo;
+use ccv::catalog::SessionInfo;
 use ccv::top::{TopEvent, TopState};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -52,7 +52,7 @@ fn sessions() -> Vec<SessionInfo> {
 fn list_fits_every_width_and_the_title_gets_the_room() {
     for width in [60, 80, 160] {
         let mut out = Vec::new();
-        ccv::picker::format::write_table(&mut out, &sessions(), NOW, width).expect("table");
+        ccv::catalog::format::write_table(&mut out, &sessions(), NOW, width).expect("table");
         let text = String::from_utf8(out).expect("utf-8");
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 3, "one line per session at {width}:\n{text}");

@@ -177,7 +177,8 @@ fn check(
     perform_action(&mut state, Action::ToggleMeta);
     perform_action(&mut state, Action::Top);
     for _ in 0..pages {
-        term.draw(|f| ccv::view::draw(f, &mut state)).expect("draw");
+        term.draw(|f| crate::common::draw(f, &mut state))
+            .expect("draw");
         for cell in term.backend().buffer().content() {
             assert!(
                 !cell.symbol().chars().any(char::is_control),
@@ -269,7 +270,7 @@ fn random_live_events_never_crash_the_viewer() {
                 s.absorb();
                 perform_action(&mut s, actions[rng.below(actions.len())].clone());
                 s.requests.clear();
-                term.draw(|f| ccv::view::draw(f, &mut s))
+                term.draw(|f| crate::common::draw(f, &mut s))
                     .unwrap_or_else(|e| panic!("round {round} step {step}: {e}"));
                 if !s.live.reloading() && rng.below(4) == 0 {
                     // rows kept up to date piecemeal = rows derived afresh

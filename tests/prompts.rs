@@ -111,7 +111,7 @@ fn the_picker_moves_on_ctrl_j_k_n_p_and_its_filter_edits() {
     use ccv::picker::{PickerState, handle_key};
     let mut sessions = Vec::new();
     for (i, title) in ["alpha one", "beta two", "gamma three"].iter().enumerate() {
-        let s = ccv::picker::SessionInfo {
+        let s = ccv::catalog::SessionInfo {
             project: "/p".into(),
             session_id: format!("s{i}"),
             path: format!("/p/s{i}.jsonl").into(),

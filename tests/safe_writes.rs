@@ -125,7 +125,7 @@ fn the_listing_cache_is_written_without_following_a_planted_link() {
     ] {
         std::os::unix::fs::symlink(&victim, cache_dir.join(name)).expect("symlink");
     }
-    ccv::picker::cache::Cache::default()
+    ccv::catalog::cache::Cache::default()
         .save(&file)
         .expect("save");
     assert_eq!(std::fs::read_to_string(&victim).expect("read"), "precious");
@@ -232,7 +232,7 @@ fn the_index_never_deletes_what_its_list_names_elsewhere() {
     list.push("../../victim.txt".into());
     std::fs::write(&managed, serde_json::to_vec(&list).expect("json")).expect("write");
     // a session grows, so that the next search and index update write
-    let session = ccv::search::files::under(&root)
+    let session = ccv::catalog::files::under(&root)
         .into_iter()
         .next()
         .expect("a session")

@@ -207,7 +207,7 @@ fn current_match_in(theme: ccv::view::theme::Theme) {
     perform_action(&mut s, Action::Top);
     search(&mut s, "zebra");
     let mut t = Terminal::new(TestBackend::new(80, 12)).expect("terminal");
-    t.draw(|f| ccv::view::draw(f, &mut s)).expect("draw");
+    t.draw(|f| crate::common::draw(f, &mut s)).expect("draw");
     let b = t.backend().buffer().clone();
     let rows: Vec<u16> = (2..12)
         .filter(|&y| !styles_of(&b, y, "zebra prompt").is_empty())

@@ -498,7 +498,7 @@ fn drawn_then_read(s: &mut ccv::app::State, text: &str, then: &[&str]) {
     let first = common::screen_text(s, 100, 40);
     assert!(first.contains('…'), "{first}");
     assert!(!first.contains(text), "{first}");
-    assert!(s.fill_drawn_texts());
+    assert!(crate::common::fill_drawn(s));
     let second = common::screen_text(s, 100, 40);
     for t in then {
         assert!(second.contains(t), "{t:?} in:\n{second}");
@@ -523,7 +523,7 @@ fn an_open_call_is_drawn_with_its_output_read_back() {
         "Thinking   62 words",
         &["Thinking   62 words", "Assistant  answer filler"],
     );
-    assert!(!s.fill_drawn_texts());
+    assert!(!crate::common::fill_drawn(&mut s));
     // the first call of the first group, opened: its output is read then
     let group = s
         .rows
@@ -533,13 +533,13 @@ fn an_open_call_is_drawn_with_its_output_read_back() {
     perform_action(&mut s, Action::Down(group));
     perform_action(&mut s, Action::Toggle);
     common::screen_text(&mut s, 100, 40);
-    s.fill_drawn_texts();
+    crate::common::fill_drawn(&mut s);
     perform_action(&mut s, Action::Down(1));
     assert!(matches!(s.rows[s.selected].kind, RowKind::Call { .. }));
     perform_action(&mut s, Action::Toggle);
     drawn_then_read(&mut s, "plain filler", &["plain filler"]);
     // read once: the next frame needs nothing more
-    assert!(!s.fill_drawn_texts());
+    assert!(!crate::common::fill_drawn(&mut s));
 }
 
 #[test]

@@ -19,7 +19,7 @@ fn demo() -> State {
 
 fn screen(s: &mut State, w: u16, h: u16) -> String {
     let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
-    t.draw(|f| ccv::view::draw(f, s)).expect("draw");
+    t.draw(|f| crate::common::draw(f, s)).expect("draw");
     format!("{:?}", t.backend())
 }
 
@@ -332,8 +332,7 @@ fn the_mouse_in_the_viewer_selects_toggles_and_scrolls() {
         })
     };
     let group = s
-        .list
-        .screen
+        .viewport
         .visible
         .iter()
         .find(|v| matches!(s.rows[v.row].kind, RowKind::Group { .. }))

@@ -1,8 +1,8 @@
 //! One title rule: the viewer's header (`Session::title`), the picker's
 //! listing and `ccv list` name every session alike.
 
+use ccv::catalog::scan::scan_file;
 use ccv::model::Session;
-use ccv::picker::scan::scan_file;
 use std::path::Path;
 
 fn line(kind: &str, uuid: &str, content: &str) -> String {

@@ -177,7 +177,7 @@ fn a_session_nobody_writes_shows_no_spinner_and_says_its_age() {
     st.live.last_write_ms = Some(st.live.now_ms - 60_000);
     st.live.now_ms = t0 + 5_000;
     st.live.last_write_ms = Some(t0 + 4_000);
-    st.list.cache.clear();
+    crate::common::forget_lines();
     let shot = screen(&mut st, 120, 10);
     assert!(shot.contains("● live"), "{shot}");
     assert!(shot.contains("make · running"), "{shot}");

@@ -57,7 +57,7 @@ fn page_through(path: &std::path::Path) {
         perform_action(&mut s, Action::Top);
         // every row once: page down until the last row is selected
         for _ in 0..10_000 {
-            t.draw(|f| ccv::view::draw(f, &mut s)).expect("draw");
+            t.draw(|f| crate::common::draw(f, &mut s)).expect("draw");
             check_buffer(&t, &name);
             if s.selected + 1 >= s.rows.len() {
                 break;
@@ -73,6 +73,6 @@ fn page_through(path: &std::path::Path) {
         perform_action(&mut s, Action::Up(1));
     }
     let mut t = Terminal::new(TestBackend::new(100, 30)).expect("test terminal");
-    t.draw(|f| ccv::view::draw(f, &mut s)).expect("draw");
+    t.draw(|f| crate::common::draw(f, &mut s)).expect("draw");
     check_buffer(&t, &name);
 }

@@ -26,7 +26,7 @@ fn state() -> State {
 
 fn draw(s: &mut State) -> Vec<String> {
     let mut t = Terminal::new(TestBackend::new(90, 20)).expect("test terminal");
-    t.draw(|f| ccv::view::draw(f, s)).expect("draw");
+    t.draw(|f| crate::common::draw(f, s)).expect("draw");
     let buf = t.backend().buffer().clone();
     (0..buf.area.height)
         .map(|y| {

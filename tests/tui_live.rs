@@ -78,7 +78,7 @@ fn append(s: &mut State, text: &str) {
 
 fn screen(s: &mut State, w: u16, h: u16) -> String {
     let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
-    t.draw(|f| ccv::view::draw(f, s)).expect("draw");
+    t.draw(|f| crate::common::draw(f, s)).expect("draw");
     let buf = t.backend().buffer();
     let mut out = String::new();
     for y in 0..buf.area.height {

@@ -17,7 +17,7 @@ fn state(session: Session) -> State {
 
 fn draw(s: &mut State, w: u16, h: u16) -> Terminal<TestBackend> {
     let mut t = Terminal::new(TestBackend::new(w, h)).expect("test terminal");
-    t.draw(|f| ccv::view::draw(f, s)).expect("draw");
+    t.draw(|f| crate::common::draw(f, s)).expect("draw");
     t
 }
 
@@ -81,7 +81,7 @@ fn resize_keeps_the_selection_in_view() {
     for (w, h) in [(40, 10), (200, 60), (30, 6)] {
         let _ = draw(&mut s, w, h);
         assert!(
-            s.list.screen.visible.iter().any(|v| v.row == s.selected),
+            s.viewport.visible.iter().any(|v| v.row == s.selected),
             "{w}x{h}"
         );
     }
@@ -92,8 +92,7 @@ fn click_selects_and_toggles() {
     let mut s = state(ccv::app::demo::session());
     let _ = draw(&mut s, 100, 40);
     let ccv::view::Visible { row, y, .. } = *s
-        .list
-        .screen
+        .viewport
         .visible
         .iter()
         .find(|v| matches!(s.rows[v.row].kind, RowKind::Group { .. }))
@@ -252,7 +251,7 @@ fn a_row_taller_than_the_screen_scrolls_line_by_line() {
     perform_action(&mut s, Action::Top);
     perform_action(&mut s, Action::Down(tall));
     let _ = draw(&mut s, 80, 10);
-    assert!(s.list.screen.sel_overflow > 0);
+    assert!(s.viewport.sel_overflow > 0);
     let top_line = |t: &Terminal<TestBackend>| {
         let b = t.backend().buffer();
         (0..b.area.width)
@@ -378,7 +377,7 @@ fn collapsing_a_tall_row_scrolled_inside_keeps_it_on_screen() {
         perform_action(&mut s, Action::Down(r));
         perform_action(&mut s, Action::Toggle);
         let _ = draw(&mut s, 80, 8);
-        if s.list.screen.sel_overflow > 3 {
+        if s.viewport.sel_overflow > 3 {
             tall = Some(r);
             break;
         }
@@ -389,12 +388,12 @@ fn collapsing_a_tall_row_scrolled_inside_keeps_it_on_screen() {
         perform_action(&mut s, Action::Down(1));
         let _ = draw(&mut s, 80, 8);
     }
-    assert!(s.list.sel_offset > 0, "scrolled inside the row");
+    assert!(s.sel_offset > 0, "scrolled inside the row");
     assert_eq!(s.selected, tall);
     perform_action(&mut s, Action::Toggle);
     let _ = draw(&mut s, 80, 8);
     assert!(
-        s.list.screen.visible.iter().any(|v| v.row == tall),
+        s.viewport.visible.iter().any(|v| v.row == tall),
         "the collapsed row is on screen"
     );
     perform_action(&mut s, Action::Up(1));

@@ -175,7 +175,7 @@ fn an_unlinked_subagent_renders_as_a_folded_row() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut s = fixture(dir.path());
     let mut t = Terminal::new(TestBackend::new(90, 14)).expect("test terminal");
-    t.draw(|f| ccv::view::draw(f, &mut s)).expect("draw");
+    t.draw(|f| crate::common::draw(f, &mut s)).expect("draw");
     let text = format!("{}", t.backend());
     assert!(
         text.contains("▸ Subagent   subagent compaction · 1 tool call · 1m00s"),

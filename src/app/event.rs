@@ -25,7 +25,7 @@ pub enum AppEvent {
     /// SIGTERM / SIGINT / SIGHUP: restore the terminal and leave.
     Signal(i32),
     /// Session listing rows for the picker, as the background scan finds them.
-    Scan(crate::picker::ScanEvent),
+    Scan(crate::catalog::ScanEvent),
     /// What a search across sessions found for a query (the picker's
     /// full-text mode).
     Found(String, Result<crate::search::Found, String>),

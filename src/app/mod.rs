@@ -1,30 +1,24 @@
-//! The interactive viewer: state, actions, the event loop.
-//!
-//! Input goes key -> [`Action`] -> [`state::perform_action`] -> draw.
-//! Background work (loading, live follow, clipboard) talks to the loop
-//! only through the one [`event::AppEvent`] channel.
+//! The runtime shell: the event loop, its workers (loading, live follow,
+//! the clipboard, the picker's scan and search), the terminal (raw mode,
+//! restore on every way out, input), the editor and `claude --resume`,
+//! and writing exports. It drives the pure core in [`crate::viewer`] and
+//! draws with [`crate::view`]; background work talks to the loop only
+//! through the one [`event::AppEvent`] channel.
 
-pub mod action;
-mod command;
-mod copy;
 pub mod demo;
-mod edit;
+pub mod editor;
 pub mod event;
 pub mod export_to;
 mod input;
-mod keep;
-mod key;
-pub mod keymap;
-pub mod live;
 pub mod restore;
 mod resume;
 pub mod run;
-pub mod search;
-pub mod state;
-mod texts;
+pub mod texts;
 mod trace;
 mod workers;
 
-pub use action::Action;
+// the core, by the names the library has always had
+pub use crate::viewer::{
+    Action, Mode, Request, State, action, keymap, live, perform_action, search, state,
+};
 pub use run::{Start, run};
-pub use state::{Mode, Request, State, perform_action};

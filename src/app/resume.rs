@@ -18,17 +18,7 @@ pub fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
 
-/// An id `claude --resume` may be given: a UUID, as Claude Code names
-/// its sessions. Anything else (a `sessionId` of `--dangerously-skip-
-/// permissions`) would reach `claude` as an option.
-pub fn is_resumable_id(id: &str) -> bool {
-    let b = id.as_bytes();
-    b.len() == 36
-        && b.iter().enumerate().all(|(i, c)| match i {
-            8 | 13 | 18 | 23 => *c == b'-',
-            _ => c.is_ascii_hexdigit(),
-        })
-}
+pub use crate::model::session::is_resumable_id;
 
 /// Replaces ccv with `claude --resume ID`, in `cwd` (the session's
 /// directory, which the caller made sure exists) or the current one.

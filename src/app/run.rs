@@ -11,6 +11,7 @@ use crate::clipboard::{ClipboardService, CopyOutcome};
 use crate::live::{self, FollowSpec, Follower};
 use crate::model::Session;
 use crate::model::time::now_ms;
+use crate::view::ListView;
 use crossterm::terminal::{EnterAlternateScreen, enable_raw_mode};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
@@ -50,31 +51,12 @@ pub struct Options {
     /// The filters a session opens with.
     pub filters: Option<crate::rows::Filters>,
     /// The picker's first order.
-    pub sort: crate::picker::SortBy,
+    pub sort: crate::catalog::SortBy,
     /// `ccv top`: its window, and what a session that starts waiting does.
     pub top: TopSettings,
 }
 
-/// `[top]` of the config.
-#[derive(Debug, Clone)]
-pub struct TopSettings {
-    /// Sessions written within this many minutes are shown.
-    pub minutes: u32,
-    /// Ring the terminal bell when a session starts waiting for you.
-    pub bell: bool,
-    /// Set the terminal's title to how many wait (`ccv top: 2 waiting`).
-    pub title: bool,
-}
-
-impl Default for TopSettings {
-    fn default() -> Self {
-        TopSettings {
-            minutes: 30,
-            bell: false,
-            title: false,
-        }
-    }
-}
+pub use crate::top::TopSettings;
 
 pub fn run(start: Start) -> anyhow::Result<()> {
     run_with(start, Options::default())
@@ -107,7 +89,7 @@ pub fn run_with(start: Start, opts: Options) -> anyhow::Result<()> {
     }
     workers::spawn_input(tx.clone());
     let ready = tx.clone();
-    crate::view::content::highlight_in_background(move || {
+    crate::style::highlight::highlight_in_background(move || {
         let _ = ready.send(AppEvent::Highlighted);
     });
     let mut resume = None;
@@ -180,7 +162,10 @@ struct Viewer {
     /// Where to go once the session being loaded is in (a search hit).
     pending_jump: Option<crate::picker::found::Jump>,
     /// Where the viewer was before the session is read again (`#`).
-    pending_keep: Option<super::keep::Keep>,
+    pending_keep: Option<crate::viewer::Keep>,
+    /// The list's render state (scroll, rendered lines): the view's, kept
+    /// here between frames.
+    list: ListView,
     screen: Screen,
     /// The current load; events of others are stale.
     generation: u64,
@@ -202,7 +187,7 @@ struct Viewer {
     /// Said before the outcome of the next copy.
     copy_label: Option<String>,
     /// The picker's first order (the config's).
-    sort: crate::picker::SortBy,
+    sort: crate::catalog::SortBy,
     /// `ccv top`: the overview, the followers of its sessions, its settings.
     top: Option<crate::top::TopState>,
     top_followers: std::collections::HashMap<PathBuf, Follower>,
@@ -236,6 +221,7 @@ impl Viewer {
             searcher: None,
             pending_jump: None,
             pending_keep: None,
+            list: ListView::default(),
             screen: Screen::Viewer,
             generation: 0,
             loaded: false,
@@ -458,7 +444,7 @@ impl Viewer {
                 .term
                 .draw(|f| {
                     crate::top::draw(f, f.area(), t);
-                    crate::view::color::fit_buffer(f.buffer_mut());
+                    crate::style::color::fit_buffer(f.buffer_mut());
                 })
                 .map(|_| ());
         }
@@ -474,24 +460,24 @@ impl Viewer {
                             area.height -= used;
                         }
                         crate::picker::draw(f, area, p);
-                        crate::view::color::fit_buffer(f.buffer_mut());
+                        crate::style::color::fit_buffer(f.buffer_mut());
                     })
                     .map(|_| ())
             }
             _ => {
-                let draw = |term: &mut Term, state: &mut State| {
+                let draw = |term: &mut Term, state: &mut State, list: &mut ListView| {
                     term.draw(|f| {
-                        crate::view::draw(f, state);
-                        crate::view::color::fit_buffer(f.buffer_mut());
+                        crate::view::draw(f, state, list);
+                        crate::style::color::fit_buffer(f.buffer_mut());
                     })
                     .map(|_| ())
                 };
-                draw(&mut self.term, &mut self.state)?;
+                draw(&mut self.term, &mut self.state, &mut self.list)?;
                 // output still in the file was drawn as a placeholder: read
                 // it and draw again (the second frame only sends what
                 // changed)
-                if self.state.fill_drawn_texts() {
-                    draw(&mut self.term, &mut self.state)?;
+                if super::texts::fill_drawn(&mut self.state, &mut self.list) {
+                    draw(&mut self.term, &mut self.state, &mut self.list)?;
                 }
                 Ok(())
             }
@@ -624,7 +610,7 @@ impl Viewer {
             }
             AppEvent::Highlighted => {
                 // rows drawn plain are drawn again, now from the highlight cache
-                self.state.list.cache.clear();
+                self.list.cache.clear();
                 false
             }
             AppEvent::Signal(sig) if workers::is_suspend(sig) => {
@@ -879,12 +865,12 @@ impl Viewer {
             return;
         }
         let line = find
-            .and_then(|f| super::edit::line_of(file, f))
+            .and_then(|f| super::editor::line_of(file, f))
             .unwrap_or(line);
-        let editor = super::edit::editor();
+        let editor = super::editor::editor();
         super::input::HANDOFF.pause();
         restore::restore();
-        let status = super::edit::command(&editor, file, line, read_only).status();
+        let status = super::editor::command(&editor, file, line, read_only).status();
         super::input::HANDOFF.resume();
         if let Err(e) = restore::take_back(self.state.settings.mouse) {
             self.error = Some(format!("could not take the terminal back: {e}"));

@@ -62,7 +62,7 @@ pub fn is_suspend(sig: i32) -> bool {
 }
 
 pub fn spawn_scan(root: PathBuf, tx: Sender<AppEvent>) {
-    let rx = crate::picker::spawn_scan(root, crate::picker::ScanOptions::standard());
+    let rx = crate::catalog::spawn_scan(root, crate::catalog::ScanOptions::standard());
     std::thread::spawn(move || {
         while let Ok(e) = rx.recv() {
             if tx.send(AppEvent::Scan(e)).is_err() {

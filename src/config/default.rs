@@ -2,9 +2,9 @@
 //! written from the same tables ccv runs on (the keymap, the theme's
 //! styles), so it never falls behind them.
 
-use crate::app::action::NAMED;
-use crate::app::keymap::Keymap;
-use crate::view::theme::Theme;
+use crate::style::theme::Theme;
+use crate::viewer::action::NAMED;
+use crate::viewer::keymap::Keymap;
 use std::fmt::Write;
 
 pub fn default_text() -> String {
@@ -86,7 +86,7 @@ mod tests {
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(c.keys.len(), super::NAMED.len());
         // binding every action to its default keys changes nothing
-        let help = crate::app::keymap::Keymap::default().help();
+        let help = crate::viewer::keymap::Keymap::default().help();
         assert_eq!(c.keymap().help(), help);
     }
 }

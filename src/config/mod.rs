@@ -8,13 +8,13 @@ mod prices;
 
 pub use default::default_text;
 
-use crate::app::Action;
-use crate::app::keymap::{Key, Keymap};
+use crate::catalog::SortBy;
 use crate::export::Format;
 use crate::model::price::{ModelPrice, PriceTable};
-use crate::picker::SortBy;
 use crate::rows::Filters;
-use crate::view::theme::Theme;
+use crate::style::theme::Theme;
+use crate::viewer::Action;
+use crate::viewer::keymap::{Key, Keymap};
 use ratatui::style::Style;
 use std::path::{Path, PathBuf};
 use toml::Value;
@@ -37,7 +37,7 @@ pub struct Config {
     /// What a session opens with (`[filters]`).
     pub filters: Option<Filters>,
     /// `[top]`: the overview's window, bell and title.
-    pub top: crate::app::run::TopSettings,
+    pub top: crate::top::TopSettings,
     /// `[redact]`: kind = "regex", secrets of the user's own.
     pub redact: Vec<(String, String)>,
     /// `[keys]`: actions bound to other keys, in the file's order.
@@ -115,7 +115,7 @@ pub fn parse(text: &str, name: &str) -> (Config, Vec<String>) {
     }
     // a theme is named before the [themes.NAME] it may name: checked last
     if let Some(t) = config.theme.clone()
-        && crate::view::theme::Theme::builtin(&t).is_none()
+        && crate::style::theme::Theme::builtin(&t).is_none()
         && t != "auto"
         && !config.themes.iter().any(|u| u.name == t)
     {
@@ -408,7 +408,7 @@ fn styles(
                 continue;
             }
         };
-        match crate::view::color::parse_style(spec) {
+        match crate::style::color::parse_style(spec) {
             Ok(st) if probe.set(&k, st) => out.push((k, st)),
             Ok(_) => say(
                 line(&k),
@@ -447,7 +447,7 @@ impl Config {
             return (Theme::mono(), None);
         }
         let mut problem = None;
-        let auto = || match crate::view::theme::background_is_light() {
+        let auto = || match crate::style::theme::background_is_light() {
             Some(true) => Theme::light(),
             _ => Theme::colored(),
         };

@@ -43,7 +43,7 @@ pub fn highlighted(text: &str, lang: &str) -> String {
         return plain();
     }
     SPENT.with(|s| s.set(s.get() + text.len()));
-    let Some((ss, syntax)) = crate::view::content::highlight::syntax_for(lang, text) else {
+    let Some((ss, syntax)) = crate::style::highlight::syntax_for(lang, text) else {
         return plain();
     };
     let mut g = ClassedHTMLGenerator::new_with_class_style(syntax, ss, CLASSES);

@@ -887,3 +887,14 @@ pub(super) enum Outcome {
     Shown,
     Hidden(&'static str),
 }
+/// An id `claude --resume` may be given: a UUID, as Claude Code names
+/// its sessions. Anything else (a `sessionId` of `--dangerously-skip-
+/// permissions`) would reach `claude` as an option.
+pub fn is_resumable_id(id: &str) -> bool {
+    let b = id.as_bytes();
+    b.len() == 36
+        && b.iter().enumerate().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => *c == b'-',
+            _ => c.is_ascii_hexdigit(),
+        })
+}

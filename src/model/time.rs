@@ -148,6 +148,48 @@ pub fn now_ms() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
+/// `just now`, `2 min ago`, `3 h ago`, `yesterday`, `5 days ago`, then the date.
+pub fn relative_time(now_ms: i64, ms: i64) -> String {
+    let secs = now_ms.saturating_sub(ms) / 1000;
+    match secs {
+        s if s < 60 => "just now".to_owned(),
+        s if s < 3600 => format!("{} min ago", s / 60),
+        s if s < 86_400 => format!("{} h ago", s / 3600),
+        s if s < 2 * 86_400 => "yesterday".to_owned(),
+        s if s < 30 * 86_400 => format!("{} days ago", s / 86_400),
+        _ => format_iso(ms).get(..10).unwrap_or("").to_owned(),
+    }
+}
+
+/// `--since`: a date (`2026-11-01`, local midnight) or a span back from
+/// now (`7d`, `2w`, `12h`).
+pub fn parse_since(s: &str, now_ms: i64, tz: &jiff::tz::TimeZone) -> Result<i64, String> {
+    let s = s.trim();
+    if let Some((n, unit)) = s
+        .find(|c: char| !c.is_ascii_digit())
+        .filter(|&p| p > 0)
+        .map(|p| s.split_at(p))
+        && let Ok(n) = n.parse::<i64>()
+    {
+        let hour = 3_600_000;
+        let ms = match unit {
+            "h" => hour,
+            "d" => 24 * hour,
+            "w" => 7 * 24 * hour,
+            _ => 0,
+        };
+        if ms > 0 {
+            return Ok(now_ms.saturating_sub(n.saturating_mul(ms)));
+        }
+    }
+    let date: jiff::civil::Date = s
+        .parse()
+        .map_err(|_| format!("{s:?} is not a date (YYYY-MM-DD) or a span (7d, 2w, 12h)"))?;
+    date.to_zoned(tz.clone())
+        .map(|z| z.timestamp().as_millisecond())
+        .map_err(|e| e.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

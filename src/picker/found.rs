@@ -6,7 +6,7 @@
 use super::format::{fit, relative_time};
 use super::scan::SessionInfo;
 use crate::search::{Found, Hit, Via};
-use crate::view::theme;
+use crate::style::theme;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use std::collections::HashMap;

@@ -1,14 +1,12 @@
-//! The session picker and `ccv list`: finding sessions under a projects
-//! root (`list`, `scan`, `cache`), and the picker screen (`ui`).
-//! `scan`/`list`/`cache` know nothing of ratatui; `ui` does no file I/O.
+//! The session picker: the screen over the catalogue (`ui`) and its
+//! full-text mode (`found`). `ui` does no file I/O.
 
-pub mod cache;
-pub mod format;
 pub mod found;
-pub mod list;
-pub mod scan;
 pub mod ui;
 
-pub use list::{ScanEvent, ScanOptions, SortBy, list_sessions, spawn_scan};
-pub use scan::SessionInfo;
+// the catalogue the picker lists, by its old names too
+pub use crate::catalog::{
+    ScanEvent, ScanOptions, SessionInfo, SortBy, cache, format, list, list_sessions, scan,
+    spawn_scan,
+};
 pub use ui::{Action, PickerOutcome, PickerState, draw, handle_key, handle_mouse};

@@ -7,7 +7,7 @@ use super::list::{ScanEvent, SortBy};
 use super::scan::SessionInfo;
 use crate::paths::tilde;
 use crate::prompt::{EditOp, Kind, LineEdit};
-use crate::view::theme;
+use crate::style::theme;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use nucleo_matcher::pattern::{CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher, Utf32Str};
@@ -658,7 +658,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &PickerState) {
         title.push_str(&format!(" · by {}", state.sort.name()));
     }
     let filter_w = (state.filter.as_str().chars().count() + 10).min(width / 2);
-    let filter = crate::view::prompt_line::prompt_line("filter: ", &state.filter, filter_w);
+    let filter = crate::style::prompt_line::prompt_line("filter: ", &state.filter, filter_w);
     let mut spans = vec![Span::styled(
         fit(&title, width.saturating_sub(filter_w)),
         th.header,
@@ -770,7 +770,7 @@ fn draw_full_text(
         ),
     };
     let count_w = unicode_width::UnicodeWidthStr::width(count.as_str()).min(width / 2);
-    let prompt = crate::view::prompt_line::prompt_line(
+    let prompt = crate::style::prompt_line::prompt_line(
         " search all sessions: ",
         &ft.query,
         width.saturating_sub(count_w),

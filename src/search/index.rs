@@ -8,7 +8,7 @@
 //! and can be deleted at any time.
 
 use super::extract::{Entry, entries};
-use super::files::SearchFile;
+use crate::catalog::files::SearchFile;
 use crate::model::Kind;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -576,7 +576,8 @@ fn index_file(
     writer: &IndexWriter,
 ) -> io::Result<()> {
     let len = st.size.saturating_sub(st.bytes);
-    let mut pieces = super::pieces::Pieces::open(path, st.bytes, st.lines + 1, len, PIECE, false)?;
+    let mut pieces =
+        crate::catalog::pieces::Pieces::open(path, st.bytes, st.lines + 1, len, PIECE, false)?;
     while let Some(p) = pieces.next_piece()? {
         index_piece(p.bytes, p.offset, p.line, st.id, fields, writer);
     }

@@ -5,17 +5,15 @@
 //! of [`Query`], so both ways find the same rows.
 
 pub mod extract;
-pub mod files;
 pub mod index;
 pub mod index_dir;
 pub mod output;
-pub mod pieces;
 pub mod scan;
 
+use crate::catalog::files::{self, SearchFile};
 use crate::model::Kind;
 use crate::model::query::Query;
 use extract::{Entry, entries};
-use files::SearchFile;
 use std::collections::{HashMap, HashSet};
 use std::io::{self, Read, Seek, SeekFrom};
 use std::ops::Range;
@@ -329,7 +327,7 @@ fn read_line(f: &mut std::fs::File, offset: u64) -> io::Result<Vec<u8>> {
             return Ok(out);
         }
         out.extend_from_slice(&chunk[..n]);
-        if out.len() > pieces::LINE_CAP {
+        if out.len() > crate::catalog::pieces::LINE_CAP {
             return Err(io::Error::other("line too long"));
         }
     }

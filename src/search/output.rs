@@ -3,10 +3,10 @@
 //! JSON Lines.
 
 use super::{Filter, Found, Hit, Options, Via};
+use crate::catalog::SessionInfo;
 use crate::model::Kind;
 use crate::model::query::Query;
 use crate::model::text::{term_line, term_path};
-use crate::picker::SessionInfo;
 use std::collections::HashMap;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -70,7 +70,7 @@ pub fn run(a: &Args) -> i32 {
     }
     if let Some(s) = &a.since {
         let tz = jiff::tz::TimeZone::system();
-        match crate::stats::parse_since(s, crate::model::time::now_ms(), &tz) {
+        match crate::model::time::parse_since(s, crate::model::time::now_ms(), &tz) {
             Ok(ms) => filter.since_ms = Some(ms),
             Err(e) => {
                 eprintln!("ccv: --since: {}", term_line(&e));
@@ -78,11 +78,11 @@ pub fn run(a: &Args) -> i32 {
             }
         }
     }
-    let opts = crate::picker::ScanOptions {
+    let opts = crate::catalog::ScanOptions {
         figures: false,
-        ..crate::picker::ScanOptions::standard()
+        ..crate::catalog::ScanOptions::standard()
     };
-    let sessions = crate::picker::list_sessions(&a.root, &opts);
+    let sessions = crate::catalog::list_sessions(&a.root, &opts);
     if let Some(p) = &a.project {
         let p = p.to_lowercase();
         filter.sessions = Some(

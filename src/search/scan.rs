@@ -4,7 +4,7 @@
 //! decoded and checked. As fast as grep on the first query, before any
 //! index exists.
 
-use super::files::SearchFile;
+use crate::catalog::files::SearchFile;
 use crate::model::query::Query;
 use regex::bytes::{Regex, RegexBuilder};
 use std::io;
@@ -87,7 +87,7 @@ fn scan_file(
     order: &[usize],
     sink: &(dyn Fn(RawLine) + Sync),
 ) -> io::Result<()> {
-    let mut pieces = super::pieces::Pieces::open(&f.path, 0, 1, f.size, PIECE, true)?;
+    let mut pieces = crate::catalog::pieces::Pieces::open(&f.path, 0, 1, f.size, PIECE, true)?;
     while let Some(p) = pieces.next_piece()? {
         scan_piece(idx, p.bytes, p.offset, p.line, pats, order, sink);
     }

@@ -3,8 +3,8 @@
 //! (the same `message.id`s), which are counted once; and subagent files
 //! whose session file is gone are counted too, not dropped.
 
+use crate::catalog::SessionInfo;
 use crate::model::figures::{Figures, FiguresSum, message_hash};
-use crate::picker::SessionInfo;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -136,7 +136,7 @@ fn orphan_row(dir: &Path, id: &str, files: &[PathBuf]) -> Option<SessionInfo> {
     figures.first_message = None;
     figures.prompts = 0;
     let project = cwd.unwrap_or_else(|| {
-        crate::picker::scan::decode_project_dir(
+        crate::catalog::scan::decode_project_dir(
             &dir.file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default(),

@@ -4,10 +4,10 @@
 
 mod across;
 
+use crate::catalog::SessionInfo;
 use crate::model::figures::{Slice, Tokens};
 use crate::model::price::{Cost, usd};
 use crate::model::text::human_tokens;
-use crate::picker::SessionInfo;
 use jiff::tz::TimeZone;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
@@ -153,34 +153,7 @@ fn day(ms: i64, tz: &TimeZone) -> String {
         .unwrap_or_default()
 }
 
-/// `--since`: a date (`2026-11-01`, local midnight) or a span back from
-/// now (`7d`, `2w`, `12h`).
-pub fn parse_since(s: &str, now_ms: i64, tz: &TimeZone) -> Result<i64, String> {
-    let s = s.trim();
-    if let Some((n, unit)) = s
-        .find(|c: char| !c.is_ascii_digit())
-        .filter(|&p| p > 0)
-        .map(|p| s.split_at(p))
-        && let Ok(n) = n.parse::<i64>()
-    {
-        let hour = 3_600_000;
-        let ms = match unit {
-            "h" => hour,
-            "d" => 24 * hour,
-            "w" => 7 * 24 * hour,
-            _ => 0,
-        };
-        if ms > 0 {
-            return Ok(now_ms.saturating_sub(n.saturating_mul(ms)));
-        }
-    }
-    let date: jiff::civil::Date = s
-        .parse()
-        .map_err(|_| format!("{s:?} is not a date (YYYY-MM-DD) or a span (7d, 2w, 12h)"))?;
-    date.to_zoned(tz.clone())
-        .map(|z| z.timestamp().as_millisecond())
-        .map_err(|e| e.to_string())
-}
+pub use crate::model::time::parse_since;
 
 /// The table a person reads, fitted to `width` columns.
 pub fn write_table(
@@ -357,8 +330,8 @@ pub fn gather(
     since_ms: Option<i64>,
     tz: &TimeZone,
 ) -> Stats {
-    let opts = crate::picker::ScanOptions::standard();
-    let (mut sessions, skipped) = crate::picker::list::list_sessions_counting(root, &opts);
+    let opts = crate::catalog::ScanOptions::standard();
+    let (mut sessions, skipped) = crate::catalog::list::list_sessions_counting(root, &opts);
     // a resumed session's copies counted once; orphaned subagents counted
     across::count_copies_once(&mut sessions);
     let orphans = across::orphan_agents(root);

@@ -20,6 +20,27 @@ pub use ui::{TopOutcome, draw, handle_key};
 /// thousands of readers.
 pub const MAX_WATCHED: usize = 24;
 
+/// `[top]` of the config.
+#[derive(Debug, Clone)]
+pub struct TopSettings {
+    /// Sessions written within this many minutes are shown.
+    pub minutes: u32,
+    /// Ring the terminal bell when a session starts waiting for you.
+    pub bell: bool,
+    /// Set the terminal's title to how many wait (`ccv top: 2 waiting`).
+    pub title: bool,
+}
+
+impl Default for TopSettings {
+    fn default() -> Self {
+        TopSettings {
+            minutes: 30,
+            bell: false,
+            title: false,
+        }
+    }
+}
+
 /// What the watchers and followers tell the overview.
 #[derive(Debug)]
 pub enum TopEvent {

@@ -3,7 +3,7 @@
 use super::TopState;
 use crate::model::activity::Activity;
 use crate::model::text::{fit_end, term_line};
-use crate::view::theme;
+use crate::style::theme;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::Frame;
 use ratatui::layout::Rect;

@@ -4,16 +4,16 @@
 
 use super::content;
 use super::row::plural;
-use super::theme;
 use crate::model::item::CallState;
 use crate::model::text::{first_line, sanitize};
 use crate::model::time::human_duration;
 use crate::model::{Item, ToolCall};
+use crate::style::theme;
 use ratatui::text::Line;
 use serde_json::Value;
 
 /// Result lines shown before `… N more lines`.
-pub const FOLD: usize = 12;
+pub const FOLD: usize = crate::rows::OUTPUT_FOLD;
 const FOLD_DIFF: usize = 40;
 const FOLD_INPUT: usize = 24;
 

@@ -2,23 +2,23 @@
 
 use super::ListView;
 use super::list;
-use super::theme;
-use crate::app::state::{Mode, State};
 use crate::model::text::human_tokens as tokens;
 use crate::model::text::sanitize;
 use crate::model::time::human_duration;
+use crate::style::theme;
+use crate::viewer::{Mode, State};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
-/// Draws the viewer. The view reads the state and writes only its own
-/// render state: `view` is taken out of `s.list` for the frame and put back.
-pub fn draw(f: &mut Frame<'_>, s: &mut State) {
-    let mut view = std::mem::take(&mut s.list);
-    render(f, s, &mut view);
-    s.list = view;
+/// A frame of the viewer: the core's changes taken into the list's render
+/// state `v`, the screen drawn from `s`, what it showed reported back.
+pub fn draw(f: &mut Frame<'_>, s: &mut State, v: &mut ListView) {
+    v.sync(s);
+    render(f, s, v);
+    v.report(s);
 }
 
 /// One frame from `s`, updating the list's render state `v`.
@@ -211,8 +211,8 @@ fn cut_at_word(s: &str, width: usize) -> String {
 }
 
 /// The status line while a key waits for the next one (`m`, `'`, `c`...).
-fn pending_line(s: &State, p: crate::app::action::Pending) -> String {
-    use crate::app::action::Pending;
+fn pending_line(s: &State, p: crate::viewer::action::Pending) -> String {
+    use crate::viewer::action::Pending;
     match p {
         Pending::SetMark => " mark this row as: a-z (Esc: none)".to_owned(),
         Pending::GotoMark => {
@@ -254,7 +254,7 @@ fn status_line(s: &State, width: u16) -> Line<'static> {
             } else {
                 ':'
             };
-            return super::prompt_line::prompt_line(&format!(" {sign}"), q, width as usize);
+            return crate::style::prompt_line::prompt_line(&format!(" {sign}"), q, width as usize);
         }
         Mode::Pending(p) => return Line::from(Span::raw(pending_line(s, *p))),
         _ => {}
@@ -279,7 +279,7 @@ fn status_line(s: &State, width: u16) -> Line<'static> {
             match last.filter(|&t| t > 0) {
                 Some(t) => format!(
                     "last written {}",
-                    crate::picker::format::relative_time(s.live.now_ms, t)
+                    crate::catalog::format::relative_time(s.live.now_ms, t)
                 ),
                 None => "watching".to_owned(),
             }
@@ -320,9 +320,9 @@ fn status_line(s: &State, width: u16) -> Line<'static> {
         left.push("mouse off (M)".into());
     }
     match s.settings.redact {
-        crate::app::state::Redaction::Off => {}
-        crate::app::state::Redaction::Copies => left.push("redacting copies (#)".into()),
-        crate::app::state::Redaction::Screen => left.push("REDACTED screen (#)".into()),
+        crate::viewer::state::Redaction::Off => {}
+        crate::viewer::state::Redaction::Copies => left.push("redacting copies (#)".into()),
+        crate::viewer::state::Redaction::Screen => left.push("REDACTED screen (#)".into()),
     }
     if !s.search.query.is_empty() {
         left.push(format!(

@@ -2,15 +2,15 @@
 
 pub mod cache;
 pub mod call;
-pub mod color;
+// the style layer, by its old names too
+pub use crate::style::{color, theme};
 pub mod content;
 pub mod frame;
 pub mod list;
 mod list_view;
 pub mod matches;
-pub mod prompt_line;
 pub mod row;
-pub mod theme;
 
+pub use crate::viewer::{Viewport as Geometry, Visible};
 pub use frame::{draw, render};
-pub use list_view::{Geometry, ListView, Visible};
+pub use list_view::ListView;

@@ -4,7 +4,6 @@
 
 use super::call;
 use super::content;
-use super::theme::{self, Theme};
 use crate::model::item::{CallState, SystemInfo};
 use crate::model::summary::display_name;
 use crate::model::text::{first_line, human_tokens, sanitize};
@@ -12,6 +11,7 @@ use crate::model::time::human_duration;
 use crate::model::transcript::TurnFigures;
 use crate::model::{Detail, Item, Kind, Session, Transcript};
 use crate::rows::{Row, RowKind, SessionExt, Tree};
+use crate::style::theme::{self, Theme};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use std::collections::BTreeMap;

@@ -75,12 +75,33 @@ pub fn assistant_line(uuid: &str, id: &str, content: serde_json::Value) -> serde
     serde_json::json!({"type":"assistant","uuid":uuid,"sessionId":"s","timestamp":"2025-01-01T10:00:01.000Z","message":{"id":id,"role":"assistant","model":"claude-opus-4-6","content":content}})
 }
 
+thread_local! {
+    /// The list's render state of this test's viewer (each test runs on a
+    /// thread of its own): kept between frames, as the shell keeps it.
+    static LIST: std::cell::RefCell<ccv::view::ListView> = Default::default();
+}
+
+/// A frame of the viewer, its render state kept between frames.
+pub fn draw(f: &mut ratatui::Frame<'_>, s: &mut ccv::app::State) {
+    LIST.with(|l| ccv::view::draw(f, s, &mut l.borrow_mut()));
+}
+
+/// Reads back the texts the last frame drew as `…` (as the shell does).
+pub fn fill_drawn(s: &mut ccv::app::State) -> bool {
+    LIST.with(|l| ccv::app::texts::fill_drawn(s, &mut l.borrow_mut()))
+}
+
+/// Forgets the lines this test's viewer rendered.
+pub fn forget_lines() {
+    LIST.with(|l| l.borrow_mut().cache.clear());
+}
+
 /// The screen the viewer draws, as text.
 pub fn screen_text(s: &mut ccv::app::State, w: u16, h: u16) -> String {
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
     let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
-    t.draw(|f| ccv::view::draw(f, s)).expect("draw");
+    t.draw(|f| draw(f, s)).expect("draw");
     let b = t.backend().buffer().clone();
     (0..h)
         .map(|y| (0..w).map(|x| b[(x, y)].symbol()).collect::<String>() + "\n")

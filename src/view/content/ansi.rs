@@ -3,7 +3,7 @@
 
 use super::wrap::wrap_spans;
 use crate::model::text::{AnsiSegment, ansi_segments, is_unsafe_char, visible_escape};
-use crate::view::theme;
+use crate::style::theme;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 

@@ -1,9 +1,9 @@
 //! Source code with an optional line-number gutter, and Read results.
 
-use super::highlight::{StyledLine, highlight};
 use super::wrap::wrap_code;
 use crate::model::text::sanitize;
-use crate::view::theme;
+use crate::style::highlight::{StyledLine, highlight};
+use crate::style::theme;
 use ratatui::text::{Line, Span};
 
 pub(crate) fn spans_of(line: &StyledLine) -> Vec<Span<'static>> {

@@ -1,11 +1,11 @@
 //! Diffs from `structuredPatch` hunks: old/new line numbers, coloured
 //! signs, the code itself highlighted for the file's language.
 
-use super::highlight::{StyledLine, highlight};
 use super::wrap::{spans_width, wrap_code, wrap_spans};
 use crate::model::raw::Hunk;
 use crate::model::text::sanitize;
-use crate::view::theme;
+use crate::style::highlight::{StyledLine, highlight};
+use crate::style::theme;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 

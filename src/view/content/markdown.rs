@@ -5,11 +5,11 @@
 //! the blocks inside it: the first line of an item gets its bullet, the
 //! following ones a hanging indent of the same width.
 
-use super::highlight::highlight;
 use super::wrap::{display_width, spans_width, wrap_code, wrap_spans};
 use super::{code, table};
 use crate::model::text::sanitize;
-use crate::view::theme::{self, Theme};
+use crate::style::highlight::highlight;
+use crate::style::theme::{self, Theme};
 use pulldown_cmark::{Alignment, CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};

@@ -8,7 +8,7 @@
 mod ansi;
 mod code;
 mod diff;
-pub mod highlight;
+pub use crate::style::highlight;
 mod markdown;
 mod table;
 mod wrap;

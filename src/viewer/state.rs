@@ -7,7 +7,6 @@ use super::search::{self, Search};
 use crate::model::{Changes, Detail, ItemId, Kind, Session};
 use crate::prompt::EditOp;
 use crate::rows::{self, Ctx, Filters, Fold, Row, RowKind, SessionExt};
-use crate::view::ListView;
 use std::collections::HashSet;
 
 pub struct State {
@@ -29,8 +28,15 @@ pub struct State {
     pub partial: bool,
     /// While `partial`: how far the full load has read (bytes, size).
     pub load_progress: Option<(u64, u64)>,
-    /// The view's render state: scroll, rendered lines, last geometry.
-    pub list: ListView,
+    /// Lines of the selected row scrolled off when it is taller than the
+    /// screen (so a long message can be read line by line).
+    pub sel_offset: usize,
+    /// Lines of the help overlay scrolled off (a short terminal).
+    pub help_scroll: usize,
+    /// What the last frame showed, as the view reports it.
+    pub viewport: super::Viewport,
+    /// Rows the view must render again.
+    pub redraw: super::Redraw,
     pub tz: jiff::tz::TimeZone,
     /// Live follow: what the follower said, the newer session, the way back.
     pub live: super::live::LiveStatus,
@@ -178,7 +184,10 @@ impl State {
             quit: false,
             partial: false,
             load_progress: None,
-            list: ListView::default(),
+            sel_offset: 0,
+            help_scroll: 0,
+            viewport: Default::default(),
+            redraw: Default::default(),
             tz: jiff::tz::TimeZone::system(),
             live: Default::default(),
             copy_format: crate::export::Format::Text,
@@ -230,7 +239,7 @@ impl State {
             self.message = Some("no session id to resume".into());
             return;
         };
-        if !super::resume::is_resumable_id(&id) {
+        if !crate::model::session::is_resumable_id(&id) {
             self.message =
                 Some("this session's id is not one claude can resume (not a UUID)".into());
             return;
@@ -325,7 +334,7 @@ impl State {
     /// Applies what the model reports after new bytes were fed.
     pub fn apply_changes(&mut self, changes: Changes) {
         for id in &changes.updated {
-            self.list.cache.invalidate(*id);
+            self.redraw.item(*id);
             // the group header counts results and errors
             let t = &self.session.main;
             let first = t
@@ -333,7 +342,7 @@ impl State {
                 .and_then(|i| t.items.get(i)?.group)
                 .and_then(|g| t.groups.get(g as usize));
             if let Some(first) = first.and_then(|g| t.items.get(g.first)) {
-                self.list.cache.invalidate(first.id);
+                self.redraw.item(first.id);
             }
         }
         if changes.rebuilt {
@@ -365,7 +374,7 @@ impl State {
         };
         // the prompts of the last turns show what their turns took so far
         for t in self.session.main.turns.iter().rev().take(2) {
-            self.list.cache.invalidate(t.first_item);
+            self.redraw.item(t.first_item);
         }
         let t = &self.session.main;
         let start = match from.checked_sub(1).and_then(|p| t.items.get(p)) {
@@ -400,7 +409,7 @@ impl State {
         // their labels count what they hold, which may have grown
         for r in &tail {
             if let Some(id) = self.item_id(r) {
-                self.list.cache.invalidate(id);
+                self.redraw.item(id);
             }
         }
         if self.rows.get(keep..) == Some(&tail[..]) {
@@ -431,7 +440,7 @@ impl State {
         let keys = super::live::fold_keys(&self.session, &self.expanded);
         self.session = session;
         self.expanded = super::live::folds_from_keys(&self.session, &keys);
-        self.list.cache.clear();
+        self.redraw.everything();
         self.partial = false;
         self.rebuild();
         if !self.search.query.is_empty() {
@@ -462,7 +471,7 @@ impl State {
     pub(crate) fn select(&mut self, i: usize) {
         let i = i.min(self.rows.len().saturating_sub(1));
         if i != self.selected {
-            self.list.sel_offset = 0;
+            self.sel_offset = 0;
         }
         self.selected = i;
         self.follow = self.selected + 1 >= self.rows.len();
@@ -474,23 +483,23 @@ impl State {
     /// Moves down `rows` rows, or `lines` lines inside a selected row that
     /// is taller than the screen.
     fn down(&mut self, rows: usize, lines: usize) {
-        let over = self.list.screen.sel_overflow;
-        if self.list.sel_offset < over && !(self.follow && self.selected + 1 >= self.rows.len()) {
-            self.list.sel_offset = (self.list.sel_offset + lines).min(over);
+        let over = self.viewport.sel_overflow;
+        if self.sel_offset < over && !(self.follow && self.selected + 1 >= self.rows.len()) {
+            self.sel_offset = (self.sel_offset + lines).min(over);
             return;
         }
         self.select(self.selected.saturating_add(rows));
     }
 
     fn up(&mut self, rows: usize, lines: usize) {
-        let over = self.list.screen.sel_overflow;
+        let over = self.viewport.sel_overflow;
         if self.follow && self.selected + 1 >= self.rows.len() && over > 0 {
             // a tall last row is shown by its end while following
-            self.list.sel_offset = over;
+            self.sel_offset = over;
             self.follow = false;
         }
-        if self.list.sel_offset > 0 {
-            self.list.sel_offset = self.list.sel_offset.saturating_sub(lines);
+        if self.sel_offset > 0 {
+            self.sel_offset = self.sel_offset.saturating_sub(lines);
             self.follow = false;
             return;
         }
@@ -498,13 +507,13 @@ impl State {
     }
 
     fn page(&self) -> usize {
-        self.list.screen.visible.len().max(1)
+        self.viewport.visible.len().max(1)
     }
 
     fn toggle(&mut self, fold: Fold) {
         if self.expanded.remove(&fold) {
             // collapsed: the row is short again, show it from its start
-            self.list.sel_offset = 0;
+            self.sel_offset = 0;
         } else {
             self.expanded.insert(fold);
         }
@@ -597,7 +606,7 @@ fn act(s: &mut State, action: Action) {
     }
     if s.mode == Mode::Help {
         // the overlay scrolls; the view behind it stays put
-        let scroll = &mut s.list.help_scroll;
+        let scroll = &mut s.help_scroll;
         match action {
             Action::Up(n) => return *scroll = scroll.saturating_sub(n),
             Action::Down(n) => return *scroll += n,
@@ -616,10 +625,10 @@ fn act(s: &mut State, action: Action) {
             s.select_last();
             s.follow = true;
         }
-        Action::PageDown => s.down(s.page(), s.list.screen.height as usize),
-        Action::PageUp => s.up(s.page(), s.list.screen.height as usize),
-        Action::HalfPageDown => s.down(s.page().div_ceil(2), s.list.screen.height as usize / 2),
-        Action::HalfPageUp => s.up(s.page().div_ceil(2), s.list.screen.height as usize / 2),
+        Action::PageDown => s.down(s.page(), s.viewport.height as usize),
+        Action::PageUp => s.up(s.page(), s.viewport.height as usize),
+        Action::HalfPageDown => s.down(s.page().div_ceil(2), s.viewport.height as usize / 2),
+        Action::HalfPageUp => s.up(s.page().div_ceil(2), s.viewport.height as usize / 2),
         Action::PrevPrompt => s.jump_prompt(false),
         Action::NextPrompt => s.jump_prompt(true),
         Action::Toggle => {
@@ -712,7 +721,7 @@ fn act(s: &mut State, action: Action) {
             s.mode = match s.mode {
                 Mode::Help => Mode::Normal,
                 _ => {
-                    s.list.help_scroll = 0;
+                    s.help_scroll = 0;
                     Mode::Help
                 }
             };
@@ -729,8 +738,8 @@ fn act(s: &mut State, action: Action) {
         Action::Dismiss => perform_action(s, Action::Back),
         Action::Quit => s.quit = true,
         Action::Resize(w, h) => {
-            s.list.screen.width = w;
-            s.list.screen.height = h;
+            s.viewport.width = w;
+            s.viewport.height = h;
         }
     }
 }
@@ -755,8 +764,7 @@ impl State {
     /// A click on screen line `y`: selects the row there and opens it.
     fn click(&mut self, y: u16) {
         let hit = self
-            .list
-            .screen
+            .viewport
             .visible
             .iter()
             .find(|v| y >= v.y && y < v.y + v.lines)

@@ -15,7 +15,6 @@ pub struct Keep {
     at: Option<(Option<PathBuf>, u32, std::mem::Discriminant<RowKind>)>,
     follow: bool,
     sel_offset: usize,
-    top_skip: usize,
     search: String,
 }
 
@@ -39,8 +38,7 @@ impl State {
             folds: fold_keys(&self.session, &self.expanded),
             at,
             follow: self.follow,
-            sel_offset: self.list.sel_offset,
-            top_skip: self.list.top_skip,
+            sel_offset: self.sel_offset,
             search: self.search.query.clone(),
         }
     }
@@ -81,8 +79,7 @@ impl State {
         match found {
             Some(p) => {
                 self.select(p);
-                self.list.sel_offset = keep.sel_offset;
-                self.list.top_skip = keep.top_skip;
+                self.sel_offset = keep.sel_offset;
             }
             None => {
                 if let Some(f) = file {

@@ -6,18 +6,7 @@ use crate::model::text::sanitize;
 use crate::model::time::format_iso;
 use std::io::{self, Write};
 
-/// `just now`, `2 min ago`, `3 h ago`, `yesterday`, `5 days ago`, then the date.
-pub fn relative_time(now_ms: i64, ms: i64) -> String {
-    let secs = now_ms.saturating_sub(ms) / 1000;
-    match secs {
-        s if s < 60 => "just now".to_owned(),
-        s if s < 3600 => format!("{} min ago", s / 60),
-        s if s < 86_400 => format!("{} h ago", s / 3600),
-        s if s < 2 * 86_400 => "yesterday".to_owned(),
-        s if s < 30 * 86_400 => format!("{} days ago", s / 86_400),
-        _ => format_iso(ms).get(..10).unwrap_or("").to_owned(),
-    }
-}
+pub use crate::model::time::relative_time;
 
 /// `512 B`, `120 KB`, `3.1 MB`, `1.2 GB`.
 pub fn human_size(bytes: u64) -> String {

@@ -300,7 +300,7 @@ pub fn want_color(no_color_flag: bool) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::view::color::{Depth, fit};
+    use crate::style::color::{Depth, fit};
 
     /// The current match stands apart from the other matches and from
     /// the selection it sits on, whatever colours the terminal has.

@@ -94,12 +94,11 @@ impl State {
                 self.live.reload = Some(reload);
                 self.live.ended = false;
                 self.expanded.clear();
-                self.list.cache.clear();
+                self.redraw.everything();
                 self.rows.clear();
                 self.selected = 0;
-                self.list.top = 0;
-                self.list.top_skip = 0;
-                self.list.sel_offset = 0;
+                self.redraw.to_top = true;
+                self.sel_offset = 0;
                 self.follow = false;
                 self.message = Some(status);
             }
@@ -193,7 +192,7 @@ impl State {
         if !self.live.is_live() {
             return false;
         }
-        self.list.screen.visible.iter().any(|v| {
+        self.viewport.visible.iter().any(|v| {
             self.rows.get(v.row).is_some_and(|r| {
                 let t = self.session.transcript_checked(r.agent);
                 let item = t.and_then(|t| t.items.get(r.index as usize));
@@ -210,14 +209,13 @@ impl State {
     pub fn tick(&mut self, now_ms: i64) {
         self.live.now_ms = now_ms;
         let ids: Vec<ItemId> = self
-            .list
-            .screen
+            .viewport
             .visible
             .iter()
             .filter_map(|v| self.item_id(self.rows.get(v.row)?))
             .collect();
         for id in ids {
-            self.list.cache.invalidate(id);
+            self.redraw.item(id);
         }
     }
 }

@@ -18,7 +18,7 @@ pub struct SearchFile {
 fn stat(path: &Path) -> Option<(u64, i64)> {
     // regular files only: a FIFO would block the search for ever
     let m = fs::metadata(path).ok().filter(|m| m.is_file())?;
-    Some((m.len(), crate::picker::list::mtime_ns(&m)))
+    Some((m.len(), crate::catalog::list::mtime_ns(&m)))
 }
 
 /// Every searchable file under `root`, newest first.

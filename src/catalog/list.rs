@@ -287,7 +287,7 @@ pub fn figures_in_parts(
     use crate::model::session::MAIN;
     let mut sum = crate::model::figures::FiguresSum::default();
     let size = fs::metadata(path)?.len();
-    let mut parts = crate::search::pieces::Pieces::open(path, 0, 1, size, part, true)?;
+    let mut parts = crate::catalog::pieces::Pieces::open(path, 0, 1, size, part, true)?;
     let mut ids = Vec::new();
     while let Some(p) = parts.next_piece()? {
         let mut s = Session::new(Some(path.to_owned()));

@@ -4,7 +4,7 @@
 //! (ideally in a background thread via [`warm_up`]) and results are
 //! cached by content: redrawing the same code block is a hash lookup.
 
-use crate::view::theme;
+use crate::style::theme;
 use ratatui::style::{Color, Modifier, Style};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};

@@ -678,7 +678,7 @@ impl State {
             let t = crate::model::text::sanitize(&t);
             q.ranges(&t).first().is_some_and(|r| {
                 memchr::memchr_iter(b'\n', &t.as_bytes()[..r.start]).count()
-                    >= crate::view::call::FOLD / 2
+                    >= crate::rows::OUTPUT_FOLD / 2
             })
         });
         if deep {

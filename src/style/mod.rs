@@ -1,0 +1,9 @@
+//! The style layer under every screen and page: the theme (every colour in
+//! one place), colours fitted to the terminal, syntax highlighting, and
+//! the one-line prompt. The view, the picker, `ccv top` and the HTML page
+//! draw with it; it knows none of them.
+
+pub mod color;
+pub mod highlight;
+pub mod prompt_line;
+pub mod theme;

@@ -1,0 +1,61 @@
+//! What the core knows of the screen: the geometry the view reports after
+//! each frame (a page is the screen's height, a click names a row by its
+//! place), and what it asks the view to render again.
+
+use crate::model::ItemId;
+
+/// The last frame, as the view reports it.
+#[derive(Debug, Clone)]
+pub struct Viewport {
+    pub width: u16,
+    pub height: u16,
+    /// Rows on screen, top to bottom.
+    pub visible: Vec<Visible>,
+    /// Lines of the selected row that do not fit on the screen.
+    pub sel_overflow: usize,
+}
+
+/// A row on screen: which, the screen line it starts at, how many lines
+/// of it are shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Visible {
+    pub row: usize,
+    pub y: u16,
+    pub lines: u16,
+}
+
+impl Default for Viewport {
+    fn default() -> Self {
+        Viewport {
+            width: 80,
+            height: 24,
+            visible: Vec::new(),
+            sel_overflow: 0,
+        }
+    }
+}
+
+/// Rows whose rendered lines changed since the last frame: the view
+/// forgets what it kept of them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Redraw {
+    /// Everything (the session was replaced, the theme's highlighting
+    /// arrived).
+    pub all: bool,
+    pub items: Vec<ItemId>,
+    /// The list starts at its first row again (a file rewritten in place).
+    pub to_top: bool,
+}
+
+impl Redraw {
+    pub fn item(&mut self, id: ItemId) {
+        if !self.all {
+            self.items.push(id);
+        }
+    }
+
+    pub fn everything(&mut self) {
+        self.all = true;
+        self.items.clear();
+    }
+}
