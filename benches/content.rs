@@ -1,7 +1,7 @@
 //! Rendering costs: a 5 KB markdown answer, a 300-line Rust file
 //! (cached and uncached highlight), a diff and ANSI output.
 
-use ccv::model::raw::Hunk;
+use ccv::source::claude::raw::Hunk;
 use ccv::view::content;
 use std::sync::atomic::{AtomicU64, Ordering};
 

@@ -35,7 +35,7 @@ fn state() -> &'static Shared {
             t.elapsed().as_secs_f64() * 1e3
         );
         // as the viewer loads it: long texts left in the file
-        let session = ccv::model::loader::load_to_view(Path::new(SESSION), &mut |_, _| {})
+        let session = ccv::source::claude::loader::load_to_view(Path::new(SESSION), &mut |_, _| {})
             .expect("bench session");
         let mut s = State::new(session);
         s.tz = jiff::tz::TimeZone::UTC;

@@ -164,7 +164,7 @@ fn viewer(ccv: &Path, path: &Path, home: &Path, run: usize) -> Option<(Duration,
 /// The viewer's search: over the session as the viewer loads it (its long
 /// texts left in the file, read back where a term may be).
 fn search_in_session(path: &Path) -> (Duration, usize) {
-    let session = ccv::model::loader::load_to_view(path, &mut |_, _| {}).expect("load");
+    let session = ccv::source::claude::loader::load_to_view(path, &mut |_, _| {}).expect("load");
     let mut hits = 0;
     let d = median_of(|| {
         let t = Instant::now();

@@ -17,7 +17,7 @@ pub fn run(path: &Path, json: bool, no_subagents: bool) -> i32 {
     let loaded = if no_subagents {
         Session::load(path)
     } else {
-        crate::model::loader::load_with_subagents(path)
+        crate::source::load_with_subagents(path)
     };
     let session = match loaded {
         Ok(s) => s,

@@ -556,13 +556,13 @@ fn run_list(root: Option<PathBuf>, json: bool) -> i32 {
 /// Loads a session for the non-interactive commands, with its subagent
 /// files.
 pub fn load_session(path: &Path) -> std::io::Result<Session> {
-    crate::model::loader::load_with_subagents(path)
+    crate::source::load_with_subagents(path)
 }
 
 fn run_export(path: &Path, opts: &Options, report: bool) -> i32 {
     // long texts are read back from the files as they are written out
     let summaries = opts.format == Format::Html;
-    let session = match crate::model::loader::load_for_export(path, summaries) {
+    let session = match crate::source::load_for_export(path, summaries) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("ccv: {}: {}", term_path(path), term_line(&e.to_string()));

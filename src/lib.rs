@@ -25,6 +25,7 @@ pub mod prompt;
 pub mod redact;
 pub mod rows;
 pub mod search;
+pub mod source;
 pub mod stats;
 pub mod style;
 pub mod top;

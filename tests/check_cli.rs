@@ -105,7 +105,7 @@ fn corpus_files_check_without_crashing() {
     let mut clean = 0;
     let mut total = 0;
     for p in files {
-        let s = ccv::model::loader::load_with_subagents(&p).expect("loads");
+        let s = ccv::source::claude::loader::load_with_subagents(&p).expect("loads");
         total += 1;
         clean += usize::from(s.findings(false).is_empty());
     }

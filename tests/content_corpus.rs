@@ -1,8 +1,8 @@
 //! Every text block and patch of the real sample sessions renders safely
 //! and within the width.
 
-use ccv::model::raw::Hunk;
 use ccv::model::text::is_unsafe_char;
+use ccv::source::claude::raw::Hunk;
 use ccv::view::content::{ansi, diff, markdown, read_result, spans_width};
 use ratatui::text::Line;
 use serde_json::Value;

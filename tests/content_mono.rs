@@ -1,6 +1,6 @@
 //! Under NO_COLOR (the mono theme) renderers draw no colour at all.
 
-use ccv::model::raw::Hunk;
+use ccv::source::claude::raw::Hunk;
 use ccv::view::content::{ansi, code, diff, markdown};
 use ccv::view::theme;
 use ratatui::style::Modifier;

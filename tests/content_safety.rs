@@ -1,7 +1,7 @@
 //! Nothing from a session reaches the terminal raw, and no input panics.
 
-use ccv::model::raw::Hunk;
 use ccv::model::text::is_unsafe_char;
+use ccv::source::claude::raw::Hunk;
 use ccv::view::content::{
     ansi, code, diff, display_width, markdown, plain, read_result, spans_width,
 };

@@ -57,7 +57,7 @@ fn the_corpus_prices() {
     };
     let (mut priced, mut unknown) = (0, 0);
     for f in &files {
-        let s = ccv::model::loader::load_with_subagents(f).expect("loads");
+        let s = ccv::source::claude::loader::load_with_subagents(f).expect("loads");
         let mut unpriced = s.main.cost.unpriced;
         let mut usd = s.main.cost.usd;
         for a in &s.agents {
@@ -95,7 +95,7 @@ fn pricing_in_parts_matches_pricing_whole() {
     };
     for f in &files {
         let whole = ccv::model::figures::Figures::of(
-            &ccv::model::loader::load_with_subagents(f).expect("loads"),
+            &ccv::source::claude::loader::load_with_subagents(f).expect("loads"),
             0,
         );
         let parts = ccv::catalog::list::figures_in_parts(f, 0, 64 << 10).expect("reads");

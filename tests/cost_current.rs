@@ -462,7 +462,7 @@ fn list_header_and_stats_agree_on_the_corpus() {
     let mut sum = 0.0;
     for r in &rows {
         let path = PathBuf::from(r["path"].as_str().expect("path"));
-        let s = ccv::model::loader::load_with_subagents(&path).expect("loads");
+        let s = ccv::source::claude::loader::load_with_subagents(&path).expect("loads");
         let (cost, unpriced) = s.cost();
         let listed = r["cost_usd"].as_f64().unwrap_or(0.0);
         assert!(

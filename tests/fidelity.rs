@@ -155,7 +155,7 @@ fn continued_in_is_shown_and_offered_by_the_newer_key() {
     let body: String = lines.iter().map(|l| format!("{l}\n")).collect();
     std::fs::write(&old, body).expect("write");
     std::fs::write(&next, format!("{}\n", user_line("v1", json!("more")))).expect("write");
-    let s = ccv::model::loader::load_with_subagents(&old).expect("load");
+    let s = ccv::source::claude::loader::load_with_subagents(&old).expect("load");
     assert_eq!(s.meta.continued_in.as_deref(), Some("next-session"));
     let rows = texts(&s, Kind::System);
     assert_eq!(rows, vec!["Continued in session next-session"]);
@@ -253,7 +253,7 @@ fn a_subagent_file_opened_alone_is_the_main_transcript() {
     let file = sub.join("agent-a7f3.jsonl");
     write_lone_agent(&file);
     // without the meta file: its prompt names it
-    let s = ccv::model::loader::load_with_subagents(&file).expect("load");
+    let s = ccv::source::claude::loader::load_with_subagents(&file).expect("load");
     assert_eq!(texts(&s, Kind::User), vec!["Find where the config is read"]);
     assert_eq!(texts(&s, Kind::Assistant), vec!["In src/config.rs"]);
     assert_eq!(s.title(), Some("Find where the config is read"));
@@ -267,12 +267,12 @@ fn a_subagent_file_opened_alone_is_the_main_transcript() {
         r#"{"agentType":"Explore","description":"Locate config loading"}"#,
     )
     .expect("write");
-    let s = ccv::model::loader::load_with_subagents(&file).expect("load");
+    let s = ccv::source::claude::loader::load_with_subagents(&file).expect("load");
     assert_eq!(s.title(), Some("Locate config loading"));
     // the same lines under another name (a copy) read the same way
     let copy = dir.path().join("copied.jsonl");
     std::fs::copy(&file, &copy).expect("copy");
-    let s = ccv::model::loader::load_with_subagents(&copy).expect("load");
+    let s = ccv::source::claude::loader::load_with_subagents(&copy).expect("load");
     assert_eq!(texts(&s, Kind::Assistant), vec!["In src/config.rs"]);
 }
 
@@ -312,7 +312,7 @@ fn agent_progress_is_the_record_when_nothing_else_is() {
     let dir = tempfile::tempdir().expect("tmp");
     let file = dir.path().join("main-1.jsonl");
     write_lines(&file, &main_with_progress());
-    let s = ccv::model::loader::load_with_subagents(&file).expect("load");
+    let s = ccv::source::claude::loader::load_with_subagents(&file).expect("load");
     accounted(&s);
     let a = s.agent_by_id("a7f3").expect("agent");
     let agent = &s.agents[a as usize];
@@ -350,7 +350,7 @@ fn agent_progress_is_hidden_when_the_subagent_has_its_file() {
             ),
         ],
     );
-    let s = ccv::model::loader::load_with_subagents(&file).expect("load");
+    let s = ccv::source::claude::loader::load_with_subagents(&file).expect("load");
     accounted(&s);
     let a = s.agent_by_id("a7f3").expect("agent");
     let agent = &s.agents[a as usize];
@@ -370,7 +370,7 @@ fn the_header_says_a_lone_file_is_a_subagent() {
     let dir = tempfile::tempdir().expect("tmp");
     let file = dir.path().join("agent-a7f3.jsonl");
     write_lone_agent(&file);
-    let s = ccv::model::loader::load_with_subagents(&file).expect("load");
+    let s = ccv::source::claude::loader::load_with_subagents(&file).expect("load");
     let mut st = State::new(s);
     let screen = screen_text(&mut st, 160, 8);
     assert!(screen.contains("subagent a7f3"), "{screen}");

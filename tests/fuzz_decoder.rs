@@ -10,8 +10,8 @@
 //! sequence).
 
 use ccv::model::Session;
-use ccv::model::decode::decode_line;
 use ccv::model::lines::LineSplitter;
+use ccv::source::claude::decode::decode_line;
 
 use crate::common;
 

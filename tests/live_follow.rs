@@ -323,7 +323,7 @@ fn continuing_a_loaded_session_reads_only_the_new_bytes() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("s.jsonl");
     std::fs::write(&path, FIXTURE).expect("write");
-    let session = ccv::model::loader::load_with_subagents(&path).expect("load");
+    let session = ccv::source::claude::loader::load_with_subagents(&path).expect("load");
     let spec = FollowSpec::from_session(&session);
     let mut l = Live::start(spec, session);
     append(&path, line("n1", "new").as_bytes());
@@ -492,7 +492,7 @@ fn a_file_loaded_mid_line_is_completed_by_the_follower() {
     let whole = line("m1", "first") + &line("m2", "being written");
     let cut = whole.len() - 10;
     append(&path, &whole.as_bytes()[..cut]);
-    let session = ccv::model::loader::load_to_follow(&path).expect("load");
+    let session = ccv::source::claude::loader::load_to_follow(&path).expect("load");
     assert_eq!(session.main.items.len(), 1, "the unfinished line waits");
     assert_eq!(session.stats.unreadable, 0);
     let mut l = Live::start(FollowSpec::from_session(&session), session);

@@ -202,9 +202,9 @@ fn an_export_keeps_no_marks_and_writes_the_same() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("s.jsonl");
     std::fs::write(&path, edge_cases() + &tui_findings()).expect("write");
-    let kept = ccv::model::loader::load_with_subagents(&path).expect("load");
+    let kept = ccv::source::claude::loader::load_with_subagents(&path).expect("load");
     assert!(!kept.marks().is_empty(), "the fixture has findings");
-    let export = ccv::model::loader::load_for_export(&path, false).expect("load");
+    let export = ccv::source::claude::loader::load_for_export(&path, false).expect("load");
     assert!(export.marks().is_empty());
     let calls = |s: &ccv::model::session::Session| -> Vec<String> {
         s.main

@@ -254,7 +254,7 @@ fn the_corpus_has_no_false_orphans() {
         return;
     };
     for f in files {
-        let s = ccv::model::loader::load_with_subagents(&f).expect("load");
+        let s = ccv::source::claude::loader::load_with_subagents(&f).expect("load");
         let text = std::fs::read_to_string(&f).unwrap_or_default();
         for finding in s.findings(false) {
             if finding.kind != FindingKind::ResultWithoutCall || finding.source != 0 {

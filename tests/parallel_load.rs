@@ -65,7 +65,7 @@ fn assert_same(path: &Path) {
     let (a, b) = (outcome(&threads), outcome(&one));
     // an export's load (threads, texts left in the file, no call
     // summaries) writes the same too
-    let export = ccv::model::loader::load_for_export(path, false).expect("load");
+    let export = ccv::source::claude::loader::load_for_export(path, false).expect("load");
     assert!(
         outcome(&export) == b,
         "{}: an export's load differs from one thread",
@@ -206,6 +206,6 @@ fn lines_that_span_chunks_load_as_one_thread_reads_them() {
     std::fs::write(&path, &bytes).expect("write");
     assert_same(&path);
     // the viewer's load: smaller chunks, texts left in the file
-    let view = ccv::model::loader::load_to_view(&path, &mut |_, _| {}).expect("load");
+    let view = ccv::source::claude::loader::load_to_view(&path, &mut |_, _| {}).expect("load");
     assert_eq!(outcome(&view), outcome(&fed(&path, &bytes)));
 }

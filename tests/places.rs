@@ -44,7 +44,7 @@ fn selected_text(s: &State) -> String {
 #[test]
 fn two_quotes_go_back_before_the_last_jump() {
     let f = session_file();
-    let session = ccv::model::loader::load_with_subagents(f.path()).expect("loads");
+    let session = ccv::source::claude::loader::load_with_subagents(f.path()).expect("loads");
     let mut s = common::utc_state(session);
     perform_action(&mut s, Action::Top);
     perform_action(&mut s, Action::Down(4));
@@ -83,7 +83,7 @@ fn two_quotes_go_back_before_the_last_jump() {
 #[test]
 fn redaction_off_again_keeps_the_place_and_the_folds() {
     let f = session_file();
-    let session = ccv::model::loader::load_with_subagents(f.path()).expect("loads");
+    let session = ccv::source::claude::loader::load_with_subagents(f.path()).expect("loads");
     let mut s = common::utc_state(session);
     perform_action(&mut s, Action::Top);
     perform_action(&mut s, Action::Down(10));
@@ -102,7 +102,7 @@ fn redaction_off_again_keeps_the_place_and_the_folds() {
     let chosen = selected_text(&s);
     let keep = s.keep();
     // what the loop does for `#`: the session read again, the place kept
-    let again = ccv::model::loader::load_with_subagents(f.path()).expect("loads");
+    let again = ccv::source::claude::loader::load_with_subagents(f.path()).expect("loads");
     let mut t = common::utc_state(again);
     t.come_back(keep);
     assert_eq!(t.rows.len(), rows, "the same rows open");

@@ -25,7 +25,7 @@ fn session_file() -> tempfile::NamedTempFile {
 #[test]
 fn a_line_opens_on_its_row() {
     let f = session_file();
-    let session = ccv::model::loader::load_with_subagents(f.path()).expect("loads");
+    let session = ccv::source::claude::loader::load_with_subagents(f.path()).expect("loads");
     let mut st = common::utc_state(session);
     let screen = common::screen_text(&mut st, 100, 20);
     assert!(screen.contains("prompt number 60"), "follows the end first");
@@ -86,7 +86,7 @@ fn a_hidden_line_opens_at_the_nearest_row() {
     for l in lines {
         writeln!(f, "{l}").expect("write");
     }
-    let session = ccv::model::loader::load_with_subagents(f.path()).expect("loads");
+    let session = ccv::source::claude::loader::load_with_subagents(f.path()).expect("loads");
     let mut st = common::utc_state(session);
     for (line, row_line) in [(2, 1), (3, 1), (4, 5)] {
         assert!(st.jump_to(f.path(), line, ""), "line {line}");

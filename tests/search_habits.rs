@@ -74,7 +74,7 @@ fn hits_are_in_screen_order_on_every_corpus_file() {
         return;
     };
     for f in files {
-        let Ok(session) = ccv::model::loader::load_with_subagents(&f) else {
+        let Ok(session) = ccv::source::claude::loader::load_with_subagents(&f) else {
             continue;
         };
         if session.agents.is_empty() {

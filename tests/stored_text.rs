@@ -11,11 +11,11 @@ use std::io::Write;
 use std::path::Path;
 
 fn held(path: &Path) -> Session {
-    ccv::model::loader::load_to_follow(path).expect("load")
+    ccv::source::claude::loader::load_to_follow(path).expect("load")
 }
 
 fn viewed(path: &Path) -> Session {
-    ccv::model::loader::load_to_view(path, &mut |_, _| {}).expect("load")
+    ccv::source::claude::loader::load_to_view(path, &mut |_, _| {}).expect("load")
 }
 
 /// Every result of every transcript, in order.
@@ -43,7 +43,7 @@ fn items(s: &Session) -> Vec<&ccv::model::Item> {
 /// of the result text in the file.
 fn assert_alike(path: &Path) -> (usize, usize) {
     let (a, b) = (held(path), viewed(path));
-    let c = ccv::model::loader::load_for_export(path, false).expect("load");
+    let c = ccv::source::claude::loader::load_for_export(path, false).expect("load");
     for format in [
         ccv::export::Format::Json,
         ccv::export::Format::Text,
@@ -315,7 +315,7 @@ fn an_export_of_a_file_changed_under_it_says_so() {
     let path = dir.path().join("s.jsonl");
     let bytes = awkward_results();
     std::fs::write(&path, &bytes).expect("write");
-    let s = ccv::model::loader::load_for_export(&path, false).expect("load");
+    let s = ccv::source::claude::loader::load_for_export(&path, false).expect("load");
     let before = common::exported(&s, ccv::export::Format::Json);
     assert!(before.contains("plain filler"));
     assert_eq!(s.texts_changed(), 0);

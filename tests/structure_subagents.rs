@@ -4,8 +4,8 @@
 
 use crate::common;
 
-use ccv::model::loader::load_with_subagents;
 use ccv::model::{Category, Detail, Session};
+use ccv::source::claude::loader::load_with_subagents;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 

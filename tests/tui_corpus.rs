@@ -45,7 +45,7 @@ fn page_through(path: &std::path::Path) {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let Ok(session) = ccv::model::loader::load_with_subagents(path) else {
+    let Ok(session) = ccv::source::claude::loader::load_with_subagents(path) else {
         panic!("{name}: could not be read");
     };
     let mut s = State::new(session);

@@ -26,7 +26,7 @@ fn big_session() -> tempfile::NamedTempFile {
 fn preview_holds_the_end_of_the_session() {
     let f = big_session();
     let p = preview(f.path()).expect("a big file gets a preview");
-    let full = ccv::model::loader::load_with_subagents(f.path()).expect("loads");
+    let full = ccv::source::claude::loader::load_with_subagents(f.path()).expect("loads");
     assert!(p.main.items.len() < full.main.items.len());
     assert!(p.stats.unreadable == 0, "starts at a line boundary");
     // the preview leaves long texts in the file, from where its bytes start

@@ -5,8 +5,8 @@
 use crate::common;
 
 use ccv::app::{Action, State, perform_action};
-use ccv::model::loader::load_with_subagents;
 use ccv::rows::{Fold, RowKind};
+use ccv::source::claude::loader::load_with_subagents;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use serde_json::{Value, json};

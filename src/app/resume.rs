@@ -1,4 +1,5 @@
-//! `R`: leaving ccv for `claude --resume`, in the session's directory.
+//! `R`: leaving ccv for the session's own program (`claude --resume ID`,
+//! as `crate::source::resume_command` says), in the session's directory.
 
 use std::path::{Path, PathBuf};
 
@@ -18,14 +19,15 @@ pub fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
 
-pub use crate::model::session::is_resumable_id;
-
-/// Replaces ccv with `claude --resume ID`, in `cwd` (the session's
-/// directory, which the caller made sure exists) or the current one.
+/// Replaces ccv with the program that resumes session `id` (found at
+/// `program`), in `cwd` (the session's directory, which the caller made
+/// sure exists) or the current one.
 pub fn resume_in_claude(program: &Path, id: &str, cwd: Option<&str>) -> anyhow::Result<()> {
-    anyhow::ensure!(is_resumable_id(id), "not a session id claude can resume");
+    let Some((_, args)) = crate::source::resume_command(id) else {
+        anyhow::bail!("not a session id its program can resume");
+    };
     let mut cmd = std::process::Command::new(program);
-    cmd.arg("--resume").arg(id);
+    cmd.args(args);
     if let Some(d) = cwd {
         cmd.current_dir(d);
     }
@@ -50,6 +52,7 @@ pub fn resume_in_claude(program: &Path, id: &str, cwd: Option<&str>) -> anyhow::
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::source::is_resumable_id;
 
     #[test]
     fn only_a_uuid_is_resumed() {

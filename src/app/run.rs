@@ -711,7 +711,9 @@ impl Viewer {
                     });
                     clip.copy(text.text, text.rows);
                 }
-                Request::Resume { id, cwd } => match super::resume::find_program("claude") {
+                Request::Resume { id, cwd } => match crate::source::resume_command(&id)
+                    .and_then(|(program, _)| super::resume::find_program(program))
+                {
                     Some(program) => self.resume = Some((program, id, cwd)),
                     None => {
                         // no claude here (a remote machine?): the command to run

@@ -139,7 +139,7 @@ pub fn spawn_loader(path: PathBuf, generation: u64, tx: Sender<AppEvent>) {
             }
         };
         let load = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            crate::model::loader::load_to_view(&path, &mut progress)
+            crate::source::load_to_view(&path, &mut progress)
         }));
         let ev = match load {
             Ok(Ok(s)) => LoadEvent::Loaded(Box::new(s)),

@@ -41,7 +41,7 @@ pub fn under(root: &Path) -> Vec<SearchFile> {
             if e.file_type().is_ok_and(|t| t.is_dir()) {
                 // <session>/subagents/*.jsonl
                 let session = dir.join(format!("{name}.jsonl"));
-                for (p, _) in crate::model::loader::subagent_files(&session) {
+                for (p, _) in crate::source::subagent_files(&session) {
                     if let Some((size, mtime_ns)) = stat(&p) {
                         out.push(SearchFile {
                             path: p,
@@ -60,7 +60,7 @@ pub fn under(root: &Path) -> Vec<SearchFile> {
                 continue;
             };
             let session = if stem.starts_with("agent-") {
-                crate::model::loader::parent_session_id(&path)
+                crate::source::parent_session_id(&path)
                     .map_or_else(|| path.clone(), |id| dir.join(format!("{id}.jsonl")))
             } else {
                 path.clone()

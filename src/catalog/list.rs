@@ -3,7 +3,7 @@
 //! picker over a channel as they are read.
 
 use super::cache::Cache;
-use super::scan::{SessionInfo, decode_project_dir, scan_file};
+use super::scan::{SessionInfo, scan_file};
 use std::collections::HashMap;
 use std::fs;
 use std::io::Write;
@@ -104,7 +104,7 @@ fn find_candidates(root: &Path) -> (Vec<Candidate>, Skipped) {
             continue;
         }
         let dir = project.path();
-        let fallback = decode_project_dir(&project.file_name().to_string_lossy());
+        let fallback = crate::source::project_of_dir(&project.file_name().to_string_lossy());
         let Ok(entries) = fs::read_dir(&dir) else {
             skipped.add("unreadable directory");
             continue;
@@ -177,7 +177,7 @@ fn project_agents(files: &[PathBuf]) -> HashMap<String, u32> {
     let mut map = HashMap::new();
     for id in files
         .iter()
-        .filter_map(|f| crate::model::loader::parent_session_id(f))
+        .filter_map(|f| crate::source::parent_session_id(f))
     {
         *map.entry(id).or_insert(0) += 1;
     }
@@ -261,7 +261,7 @@ fn scan_parallel(
 /// that cannot be read keeps none.
 pub fn with_figures(mut info: SessionInfo) -> SessionInfo {
     info.figures = if info.size <= WHOLE {
-        crate::model::loader::load_with_subagents(&info.path)
+        crate::source::load_with_subagents(&info.path)
             .ok()
             .map(|s| crate::model::figures::Figures::of(&s, info.last_activity_ms))
     } else {
@@ -301,9 +301,9 @@ pub fn figures_in_parts(
         }
     }
     let mut agents = Session::new(None);
-    let files = crate::model::loader::subagent_files(path)
+    let files = crate::source::subagent_files(path)
         .into_iter()
-        .chain(crate::model::loader::project_agent_files(path, &ids));
+        .chain(crate::source::project_agent_files(path, &ids));
     for (p, id) in files {
         let src = agents.add_agent_source(p.clone(), &id);
         if let Ok(mut f) = crate::model::session::open_regular(&p) {

@@ -97,7 +97,7 @@ pub fn diff(old: &str, new: &str, out: &mut String) {
 }
 
 /// A structured patch's hunks (`@@`, ` `, `-`, `+` lines).
-pub fn hunks(hunks: &[crate::model::raw::Hunk], out: &mut String) {
+pub fn hunks(hunks: &[crate::model::patch::Hunk], out: &mut String) {
     out.push_str("<pre class=\"diff\">");
     for h in hunks {
         out.push_str(&format!(

@@ -12,7 +12,7 @@ use super::project::Project;
 use super::tail::{Outcome, Tracked, read_sig};
 use super::{LiveEvent, is_session_file};
 use crate::model::Session;
-use crate::model::loader::{agent_id_of, subagent_files};
+use crate::source::{agent_id_of, subagent_files};
 use notify::{EventKind, RecursiveMode, Watcher};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

@@ -158,7 +158,7 @@ impl Session {
         })
     }
 
-    pub(super) fn agent_for_id(&mut self, id: &str) -> u32 {
+    pub(crate) fn agent_for_id(&mut self, id: &str) -> u32 {
         if let Some(&a) = self.agent_index.get(id) {
             return a;
         }
@@ -178,7 +178,7 @@ impl Session {
 
     // --- linking subagents to the calls that started them -------------
 
-    pub(super) fn link(&mut self, agent: u32, holder: Target, call: ItemId) {
+    pub(crate) fn link(&mut self, agent: u32, holder: Target, call: ItemId) {
         if holder == Target::Agent(agent) || self.agents[agent as usize].call.is_some() {
             return;
         }
@@ -200,7 +200,7 @@ impl Session {
         self.changes.rebuilt = true;
     }
 
-    pub(super) fn link_agent_to_tool(&mut self, agent: u32, tool_use_id: &str) {
+    pub(crate) fn link_agent_to_tool(&mut self, agent: u32, tool_use_id: &str) {
         if self.agents[agent as usize].call.is_some() {
             return;
         }
@@ -211,7 +211,7 @@ impl Session {
     }
 
     /// An inline sidechain's first prompt names its Task call's prompt.
-    pub(super) fn link_by_prompt(&mut self, agent: u32) {
+    pub(crate) fn link_by_prompt(&mut self, agent: u32) {
         if self.agents[agent as usize].call.is_some() {
             return;
         }
@@ -237,7 +237,7 @@ impl Session {
     }
 
     /// A Task call written after its sidechain (rare): link by prompt too.
-    pub(super) fn link_call_by_prompt(&mut self, target: Target, idx: usize) {
+    pub(crate) fn link_call_by_prompt(&mut self, target: Target, idx: usize) {
         let t = match target {
             Target::Main => &self.main,
             Target::Agent(_) => return,

@@ -5,9 +5,9 @@
 //! the viewer's own: tokens counted once per message, agents included.
 
 use super::price::{Cost, PriceTable};
-use super::raw::Usage;
 use super::session::Session;
 use super::transcript::Transcript;
+use super::usage::Usage;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

@@ -1,8 +1,9 @@
 //! What a transcript is made of: items, in the order a person reads them.
 
 use super::branch::Uuid;
-use super::raw::{Hunk, ToolUseResult, Usage};
+use super::patch::{Hunk, ToolUseResult};
 use super::stored::Text;
+use super::usage::Usage;
 
 /// The kind of a display row. One per content block (or per line for lines
 /// that have no blocks).
@@ -470,5 +471,13 @@ pub fn json_values(raw: &str, out: &mut String) {
     match serde_json::from_str::<serde_json::Value>(raw) {
         Ok(v) => walk(&v, out),
         Err(_) => out.push_str(raw),
+    }
+}
+/// `mcp__linear-server__get_issue` -> `get_issue`: the part that says
+/// what the call does (the server goes into the summary).
+pub fn display_name(tool: &str) -> &str {
+    match tool.strip_prefix("mcp__").and_then(|r| r.split_once("__")) {
+        Some((_, name)) if !name.is_empty() => name,
+        _ => tool,
     }
 }

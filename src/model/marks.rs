@@ -155,14 +155,14 @@ fn lost_calls(t: &Transcript, out: &mut HashSet<ItemId>) {
 /// unreadable line; every update looks at that one event (and at the few
 /// calls still waiting for a result), never at the whole session.
 #[derive(Debug, Default)]
-pub(super) struct Tracker {
+pub(crate) struct Tracker {
     /// Per transcript: the main one first, then agent `a` at `a + 1`.
     tracks: Vec<Track>,
     /// Subagent lines whose parent uuid is not in their own file: the
     /// parent may still appear in the session file, which excuses them.
     agent_waiting: HashMap<Box<str>, Vec<u32>>,
     /// Told nothing, keeps nothing: see `Session::keep_no_marks`.
-    pub(super) off: bool,
+    pub(crate) off: bool,
 }
 
 #[derive(Debug, Default)]
@@ -203,7 +203,7 @@ impl Tracker {
 
     /// Room for the rows of about `lines` more lines of a transcript (see
     /// `Transcript::reserve_lines`).
-    pub(super) fn reserve_lines(&mut self, agent: Option<u32>, lines: usize) {
+    pub(crate) fn reserve_lines(&mut self, agent: Option<u32>, lines: usize) {
         if self.off {
             return;
         }
@@ -211,7 +211,7 @@ impl Tracker {
     }
 
     /// `t.items[idx]` was just added (`appended`: at the end).
-    pub(super) fn pushed(
+    pub(crate) fn pushed(
         &mut self,
         marks: &mut Marks,
         agent: Option<u32>,
@@ -295,7 +295,7 @@ impl Tracker {
 
     /// The row `id` was taken out (a result that found its call): nothing
     /// marks it any more.
-    pub(super) fn removed(&mut self, marks: &mut Marks, agent: Option<u32>, id: ItemId) {
+    pub(crate) fn removed(&mut self, marks: &mut Marks, agent: Option<u32>, id: ItemId) {
         if self.off {
             return;
         }
@@ -308,7 +308,7 @@ impl Tracker {
     }
 
     /// The call `id` got its result.
-    pub(super) fn answered(&mut self, marks: &mut Marks, agent: Option<u32>, id: ItemId) {
+    pub(crate) fn answered(&mut self, marks: &mut Marks, agent: Option<u32>, id: ItemId) {
         if self.off {
             return;
         }
@@ -318,7 +318,7 @@ impl Tracker {
     }
 
     /// An unreadable line, shown as the item `id`.
-    pub(super) fn unreadable(
+    pub(crate) fn unreadable(
         &mut self,
         marks: &mut Marks,
         agent: Option<u32>,
@@ -334,7 +334,7 @@ impl Tracker {
     /// A line with a new uuid was added to `t`'s threads as node `n`.
     /// `main` is the session's own transcript (the same as `t` when `agent`
     /// is `None`).
-    pub(super) fn threaded(
+    pub(crate) fn threaded(
         &mut self,
         marks: &mut Marks,
         agent: Option<u32>,

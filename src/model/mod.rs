@@ -1,36 +1,31 @@
-//! The model layer: reading Claude Code session files into classified,
-//! paired rows. Knows nothing of terminals or ratatui.
+//! The model: a session as classified, paired rows (items, tool calls and
+//! their results, subagents, branches), its figures and prices, and the
+//! rules over them (titles, labels, findings, activity). Its own types
+//! only: reading a format into them is a source's job (`crate::source`),
+//! and the model never imports one. Knows nothing of terminals.
 
 pub mod activity;
 pub mod agents;
-mod attachment;
 pub mod branch;
 pub mod check;
-pub mod classify;
-pub mod decode;
 pub mod figures;
 pub mod finding;
-mod ingest;
-mod ingest_assistant;
-mod ingest_system;
-mod ingest_user;
+pub mod headline;
 pub mod item;
 pub mod json_str;
 pub mod label;
 pub mod lines;
-pub mod loader;
 pub mod marks;
-pub mod parallel;
+pub mod patch;
 pub mod price;
 pub mod query;
-pub mod raw;
 pub mod session;
 pub mod stored;
-pub mod summary;
 pub mod text;
 pub mod time;
 pub mod title;
 pub mod transcript;
+pub mod usage;
 
 pub use branch::Uuid;
 pub use item::{Category, Detail, Item, ItemId, Kind, ToolCall, ToolResult};

@@ -3,7 +3,7 @@
 //! table does not know has no price: its tokens are counted, its cost is
 //! unknown, never guessed.
 
-use super::raw::Usage;
+use super::usage::Usage;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
@@ -407,7 +407,7 @@ pub fn usd(v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::raw::CacheCreation;
+    use crate::model::usage::CacheCreation;
 
     fn usage(input: u64, output: u64, write: u64, write_1h: u64, read: u64) -> Usage {
         Usage {

@@ -278,7 +278,7 @@ impl LineReader {
                 self.side = Vec::new(); // not held after a long text
             }
             self.side.resize(want, 0);
-            let n = super::parallel::fill_at(f, &mut self.side, at).ok()?;
+            let n = fill_at(f, &mut self.side, at).ok()?;
             self.side.truncate(n);
             self.side_at = Some((source, at));
             return self.side.get(..len);
@@ -309,7 +309,7 @@ impl LineReader {
             _ => 0,
         };
         self.window_at = None;
-        let n = super::parallel::fill_at(f, &mut self.window[kept..want], at + kept as u64).ok()?;
+        let n = fill_at(f, &mut self.window[kept..want], at + kept as u64).ok()?;
         self.filled = kept + n;
         self.window_at = Some((source, at));
         self.window
@@ -475,13 +475,13 @@ enum Part {
 impl super::Session {
     /// A string of the line being read, left in its file when this file
     /// is read so and the string is long (see [`text_at`]).
-    pub(super) fn text_in_file(&self, source: u16, text: JsonStr<'_>) -> Text {
+    pub(crate) fn text_in_file(&self, source: u16, text: JsonStr<'_>) -> Text {
         text_at(text, self.place_in_file(source))
     }
 
     /// A JSON value of the line being read (a call's input), left in its
     /// file as [`Self::text_in_file`] leaves strings.
-    pub(super) fn json_in_file(&self, source: u16, raw: &str) -> Text {
+    pub(crate) fn json_in_file(&self, source: u16, raw: &str) -> Text {
         json_at(raw, self.place_in_file(source))
     }
 
@@ -684,6 +684,30 @@ impl super::Session {
             _ => None,
         }
     }
+}
+
+#[cfg(unix)]
+pub fn read_at(f: &File, buf: &mut [u8], at: u64) -> std::io::Result<usize> {
+    std::os::unix::fs::FileExt::read_at(f, buf, at)
+}
+
+#[cfg(windows)]
+pub fn read_at(f: &File, buf: &mut [u8], at: u64) -> std::io::Result<usize> {
+    std::os::windows::fs::FileExt::seek_read(f, buf, at)
+}
+
+/// Reads at `at` until `buf` is full or the file ends; how much was read.
+pub fn fill_at(f: &File, buf: &mut [u8], at: u64) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match read_at(f, &mut buf[n..], at + n as u64) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
 }
 
 #[cfg(test)]

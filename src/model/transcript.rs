@@ -3,7 +3,7 @@
 
 use super::branch::{Added, Role, Threads};
 use super::item::{Group, Item, ItemId, Kind, Message, Turn};
-use super::raw::Usage;
+use super::usage::Usage;
 use rustc_hash::FxHashMap as HashMap;
 
 #[derive(Debug, Default)]
@@ -25,7 +25,7 @@ pub struct Transcript {
     dup_calls: HashMap<String, Vec<usize>>,
     /// Results shown on their own because their call has not come (yet):
     /// with parallel calls a result can be written before its call.
-    pub(super) waiting_results: HashMap<String, Vec<ItemId>>,
+    pub(crate) waiting_results: HashMap<String, Vec<ItemId>>,
     /// The `parentUuid` tree of every threaded line (also hidden ones:
     /// progress and tool-result lines carry the chain too).
     pub threads: Threads,
@@ -371,7 +371,7 @@ impl Transcript {
     /// Takes item `idx` out (a result that found its call). Only what
     /// follows it is re-indexed: the item is usually a few rows from the
     /// end, and a 100 MB session must not be re-indexed per such result.
-    pub(super) fn remove(&mut self, idx: usize) -> Option<Item> {
+    pub(crate) fn remove(&mut self, idx: usize) -> Option<Item> {
         if idx >= self.items.len() {
             return None;
         }

@@ -27,7 +27,7 @@ pub fn count_copies_once(sessions: &mut [SessionInfo]) -> usize {
         // a copy has the same id and the same usage
         let mut seen: HashSet<u64> = HashSet::new();
         for &i in &members {
-            let Ok(session) = crate::model::loader::load_with_subagents(&sessions[i].path) else {
+            let Ok(session) = crate::source::load_with_subagents(&sessions[i].path) else {
                 continue;
             };
             let ids: Vec<u64> = std::iter::once(&session.main)
@@ -82,7 +82,7 @@ pub fn orphan_agents(root: &Path) -> Vec<SessionInfo> {
                         .extend(files);
                 }
             } else if name.starts_with("agent-") && name.ends_with(".jsonl") {
-                let Some(parent) = crate::model::loader::parent_session_id(&e.path()) else {
+                let Some(parent) = crate::source::parent_session_id(&e.path()) else {
                     continue;
                 };
                 if !dir.join(format!("{parent}.jsonl")).exists() {
@@ -136,7 +136,7 @@ fn orphan_row(dir: &Path, id: &str, files: &[PathBuf]) -> Option<SessionInfo> {
     figures.first_message = None;
     figures.prompts = 0;
     let project = cwd.unwrap_or_else(|| {
-        crate::catalog::scan::decode_project_dir(
+        crate::source::project_of_dir(
             &dir.file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default(),

@@ -22,7 +22,7 @@ pub fn run(root: &std::path::Path, window_ms: i64) -> i32 {
     for e in found {
         for f in top.apply(e) {
             if let super::Follow::Start(path) = f
-                && let Ok(s) = crate::model::loader::load_with_subagents(&path)
+                && let Ok(s) = crate::source::load_with_subagents(&path)
             {
                 top.set_session(&path, s);
             }

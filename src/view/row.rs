@@ -4,8 +4,8 @@
 
 use super::call;
 use super::content;
+use crate::model::item::display_name;
 use crate::model::item::{CallState, SystemInfo};
-use crate::model::summary::display_name;
 use crate::model::text::{first_line, human_tokens, sanitize};
 use crate::model::time::human_duration;
 use crate::model::transcript::TurnFigures;

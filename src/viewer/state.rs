@@ -239,7 +239,7 @@ impl State {
             self.message = Some("no session id to resume".into());
             return;
         };
-        if !crate::model::session::is_resumable_id(&id) {
+        if !crate::source::is_resumable_id(&id) {
             self.message =
                 Some("this session's id is not one claude can resume (not a UUID)".into());
             return;

@@ -2,7 +2,7 @@
 //! signs, the code itself highlighted for the file's language.
 
 use super::wrap::{spans_width, wrap_code, wrap_spans};
-use crate::model::raw::Hunk;
+use crate::model::patch::Hunk;
 use crate::model::text::sanitize;
 use crate::style::highlight::{StyledLine, highlight};
 use crate::style::theme;

@@ -13,7 +13,7 @@ mod markdown;
 mod table;
 mod wrap;
 
-use crate::model::raw::Hunk;
+use crate::model::patch::Hunk;
 use crate::model::text::sanitize;
 use ratatui::text::{Line, Span};
 

@@ -185,7 +185,7 @@ fn hook(kind: &str, a: &Map<String, Value>) -> Shown {
         let _ = write!(
             head,
             " · {}",
-            super::time::human_duration(ms.max(0.0) as u64)
+            crate::model::time::human_duration(ms.max(0.0) as u64)
         );
     }
     if !s("command").is_empty() {
@@ -320,7 +320,7 @@ fn cap(s: String) -> String {
     if s.len() <= TEXT_MAX {
         s
     } else {
-        super::text::truncate(&s, TEXT_MAX).into_owned()
+        crate::model::text::truncate(&s, TEXT_MAX).into_owned()
     }
 }
 

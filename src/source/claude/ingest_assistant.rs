@@ -2,10 +2,10 @@
 //! together per message.
 
 use super::ingest::content_text;
-use super::item::*;
 use super::raw::{Block, Content, RawEntry};
-use super::session::{Outcome, Session, Target, push_unique};
 use super::summary::call_summary;
+use crate::model::item::*;
+use crate::model::session::{Outcome, Session, Target, push_unique};
 
 impl Session {
     pub(super) fn ingest_assistant(

@@ -2,7 +2,7 @@
 //! subagents (`<session>/subagents/agent-*.jsonl`, or `agent-*.jsonl` next
 //! to the session for 2.0.74-2.0.76, matched by the `sessionId` inside).
 
-use super::session::Session;
+use crate::model::session::Session;
 use std::path::{Path, PathBuf};
 
 /// Subagent files of a session file, with their agent ids: the
@@ -59,7 +59,7 @@ pub fn project_agent_files(session_path: &Path, session_ids: &[String]) -> Vec<(
 /// are read.
 fn names_session(p: &Path, session_ids: &[String]) -> bool {
     use std::io::Read;
-    let Ok(f) = super::session::open_regular(p) else {
+    let Ok(f) = crate::model::session::open_regular(p) else {
         return false;
     };
     let mut head = Vec::new();
@@ -81,7 +81,7 @@ fn names_session(p: &Path, session_ids: &[String]) -> bool {
 /// of its own), else the first one. The picker and search count it there.
 pub fn parent_session_id(agent_file: &Path) -> Option<String> {
     use std::io::Read;
-    let f = super::session::open_regular(agent_file).ok()?;
+    let f = crate::model::session::open_regular(agent_file).ok()?;
     let mut head = Vec::new();
     f.take(256 * 1024).read_to_end(&mut head).ok()?;
     let key = b"\"sessionId\":\"";
@@ -92,7 +92,7 @@ pub fn parent_session_id(agent_file: &Path) -> Option<String> {
             let p = memchr::memmem::find(l, key)? + key.len();
             let end = memchr::memchr(b'"', &l[p..])?;
             let id = std::str::from_utf8(&l[p..p + end]).ok()?;
-            super::session::is_session_id(id).then(|| id.to_owned())
+            crate::model::session::is_session_id(id).then(|| id.to_owned())
         })
         .collect();
     let dir = agent_file.parent()?;
@@ -116,7 +116,7 @@ fn agent_description(path: &Path) -> Option<String> {
     let id = agent_id_of(path)?;
     let meta = path.with_file_name(format!("agent-{id}.meta.json"));
     let mut text = String::new();
-    super::session::open_regular(&meta)
+    crate::model::session::open_regular(&meta)
         .ok()?
         .take(64 * 1024)
         .read_to_string(&mut text)
@@ -212,10 +212,10 @@ fn load_into(
             .collect()
     };
     if path == Path::new("-") {
-        s.read_all(super::session::MAIN, &mut std::io::stdin().lock())?;
+        s.read_all(crate::model::session::MAIN, &mut std::io::stdin().lock())?;
     } else {
-        let f = super::session::open_regular(path)?;
-        read(&mut s, super::session::MAIN, &f, progress)?;
+        let f = crate::model::session::open_regular(path)?;
+        read(&mut s, crate::model::session::MAIN, &f, progress)?;
     }
     if let Some(d) = agent_description(path) {
         s.meta.titles.agent = Some(d);
@@ -234,7 +234,7 @@ fn load_into(
             files.push((src, p));
         }
         for (src, p) in files {
-            match super::session::open_regular(&p) {
+            match crate::model::session::open_regular(&p) {
                 Ok(f) => read(&mut s, src, &f, &mut |_, _| {})?,
                 Err(_) => continue,
             }

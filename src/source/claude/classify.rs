@@ -1,8 +1,8 @@
 //! Content-aware classification (seed 000) and the wrappers Claude Code puts
 //! around user strings.
 
-use super::item::{CommandInfo, Image};
-use super::text::strip_ansi;
+use crate::model::item::{CommandInfo, Image};
+use crate::model::text::strip_ansi;
 use serde_json::Value;
 
 /// The line-level display role of seed 000: a `tool_result` block wins over

@@ -11,7 +11,9 @@ use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::fmt;
 
-pub use super::json_str::JsonStr;
+pub use crate::model::json_str::JsonStr;
+pub use crate::model::patch::{Hunk, PatchLines, ToolUseResult};
+pub use crate::model::usage::{CacheCreation, MAX_REQUEST_TOKENS, Usage};
 
 type Str<'a> = Option<Cow<'a, str>>;
 
@@ -175,7 +177,7 @@ pub struct RawEntry<'a> {
 pub struct Digest {
     pub fingerprint: u64,
     pub time: Option<i64>,
-    pub role: super::branch::Role,
+    pub role: crate::model::branch::Role,
 }
 
 impl RawEntry<'_> {
@@ -282,106 +284,6 @@ pub struct ImageSource<'a> {
     pub data: Option<&'a RawValue>,
 }
 
-#[derive(Deserialize, Default, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Usage {
-    #[serde(default, deserialize_with = "token_count")]
-    pub input_tokens: u64,
-    #[serde(default, deserialize_with = "token_count")]
-    pub output_tokens: u64,
-    #[serde(default, deserialize_with = "token_count")]
-    pub cache_creation_input_tokens: u64,
-    #[serde(default, deserialize_with = "token_count")]
-    pub cache_read_input_tokens: u64,
-    /// How the cache writes split by lifetime (priced differently).
-    #[serde(default)]
-    pub cache_creation: CacheCreation,
-    /// `speed: "fast"`: served in fast mode (`/fast`), at the model's fast
-    /// rates.
-    #[serde(default, rename = "speed", deserialize_with = "fast_speed")]
-    pub fast: bool,
-}
-
-/// `usage.speed`: `"fast"`, else standard (`"standard"`, or anything of
-/// another shape, which costs no other field).
-fn fast_speed<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
-    struct Speed;
-    impl<'de> serde::de::Visitor<'de> for Speed {
-        type Value = bool;
-        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("a speed")
-        }
-        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<bool, E> {
-            Ok(v == "fast")
-        }
-        fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<bool, E> {
-            Ok(false)
-        }
-        fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<bool, E> {
-            Ok(false)
-        }
-        fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<bool, E> {
-            Ok(false)
-        }
-        fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<bool, E> {
-            Ok(false)
-        }
-        fn visit_unit<E: serde::de::Error>(self) -> Result<bool, E> {
-            Ok(false)
-        }
-        fn visit_none<E: serde::de::Error>(self) -> Result<bool, E> {
-            Ok(false)
-        }
-        fn visit_some<D2: serde::Deserializer<'de>>(self, d: D2) -> Result<bool, D2::Error> {
-            d.deserialize_any(Speed)
-        }
-        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<bool, A::Error> {
-            while a.next_element::<serde::de::IgnoredAny>()?.is_some() {}
-            Ok(false)
-        }
-        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<bool, A::Error> {
-            while a
-                .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
-                .is_some()
-            {}
-            Ok(false)
-        }
-    }
-    d.deserialize_any(Speed)
-}
-
-impl Usage {
-    /// Every token of the request: input, output, cache writes and reads.
-    pub fn total(&self) -> u64 {
-        self.input_tokens
-            .saturating_add(self.output_tokens)
-            .saturating_add(self.cache_creation_input_tokens)
-            .saturating_add(self.cache_read_input_tokens)
-    }
-}
-
-/// More tokens than one request can carry (context windows are a few
-/// million): a count past it is damage, reported as a field of an
-/// unexpected value with its line, and left out of every sum.
-pub const MAX_REQUEST_TOKENS: u64 = 1 << 40;
-
-fn token_count<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
-    let n = u64::deserialize(d)?;
-    if n > MAX_REQUEST_TOKENS {
-        return Err(serde::de::Error::custom(format_args!(
-            "{n} tokens in one request is not a count"
-        )));
-    }
-    Ok(n)
-}
-
-#[derive(Deserialize, Default, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CacheCreation {
-    #[serde(default, deserialize_with = "token_count")]
-    pub ephemeral_5m_input_tokens: u64,
-    #[serde(default, deserialize_with = "token_count")]
-    pub ephemeral_1h_input_tokens: u64,
-}
-
 #[derive(Deserialize, Default, Clone, Debug)]
 #[serde(rename_all = "camelCase")]
 pub struct CompactMetadata {
@@ -421,137 +323,6 @@ pub struct Attachment<'a> {
     pub prompt: Str<'a>,
     #[serde(rename = "commandMode", borrow, default, deserialize_with = "borrowed")]
     pub command_mode: Str<'a>,
-}
-
-/// The entry-level `toolUseResult`: a dict for most tools, a string when the
-/// call failed, a list of blocks for MCP tools. Only what is shown is kept;
-/// the rest (`originalFile`, `file.content`, `stdout`: copies of the
-/// result's text) is skipped unread.
-#[derive(Default, Debug, Clone, PartialEq, Eq)]
-pub struct ToolUseResult {
-    pub agent_id: Option<String>,
-    pub agent_type: Option<String>,
-    pub structured_patch: Option<Vec<Hunk>>,
-    pub exit_code: Option<i64>,
-    pub total_duration_ms: Option<u64>,
-    pub total_tool_use_count: Option<u64>,
-    pub total_tokens: Option<u64>,
-    pub num_lines: Option<u64>,
-    pub num_files: Option<u64>,
-}
-
-impl ToolUseResult {
-    /// Holds nothing shown (not worth a row's memory).
-    pub fn is_empty(&self) -> bool {
-        *self == ToolUseResult::default()
-    }
-}
-
-#[derive(Deserialize, Default, Debug, Clone, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
-pub struct Hunk {
-    #[serde(default)]
-    pub old_start: u64,
-    #[serde(default)]
-    pub old_lines: u64,
-    #[serde(default)]
-    pub new_start: u64,
-    #[serde(default)]
-    pub new_lines: u64,
-    #[serde(default)]
-    pub lines: PatchLines,
-}
-
-/// The lines of a hunk in one string (a `String` per line cost a patch
-/// twice its size in a big session).
-#[derive(Default, Debug, Clone, PartialEq, Eq)]
-pub struct PatchLines {
-    text: String,
-    /// Where each line ends in `text`.
-    ends: Vec<u32>,
-}
-
-impl PatchLines {
-    pub fn push(&mut self, line: &str) {
-        self.text.push_str(line);
-        self.ends.push(self.text.len() as u32);
-    }
-
-    pub fn len(&self) -> usize {
-        self.ends.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
-    }
-
-    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
-        let mut start = 0;
-        self.ends.iter().map(move |&end| {
-            let line = self.text.get(start..end as usize).unwrap_or("");
-            start = end as usize;
-            line
-        })
-    }
-}
-
-impl<'a> IntoIterator for &'a PatchLines {
-    type Item = &'a str;
-    type IntoIter = Box<dyn Iterator<Item = &'a str> + 'a>;
-    fn into_iter(self) -> Self::IntoIter {
-        Box::new(self.iter())
-    }
-}
-
-impl<S: AsRef<str>> FromIterator<S> for PatchLines {
-    fn from_iter<I: IntoIterator<Item = S>>(iter: I) -> Self {
-        let mut p = PatchLines::default();
-        for l in iter {
-            p.push(l.as_ref());
-        }
-        p
-    }
-}
-
-impl<'de> Deserialize<'de> for PatchLines {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = PatchLines;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a list of lines")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<PatchLines, A::Error> {
-                let mut p = PatchLines::default();
-                while seq.next_element_seed(Line(&mut p))?.is_some() {}
-                p.text.shrink_to_fit();
-                p.ends.shrink_to_fit();
-                Ok(p)
-            }
-        }
-        /// One line, appended where it is read (no `String` of its own).
-        struct Line<'p>(&'p mut PatchLines);
-        impl<'de> de::DeserializeSeed<'de> for Line<'_> {
-            type Value = ();
-            fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-                d.deserialize_str(self)
-            }
-        }
-        impl<'de> Visitor<'de> for Line<'_> {
-            type Value = ();
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a line")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
-                if self.0.text.len() + v.len() > u32::MAX as usize {
-                    return Err(E::custom("patch too long"));
-                }
-                self.0.push(v);
-                Ok(())
-            }
-        }
-        d.deserialize_seq(V)
-    }
 }
 
 #[derive(Deserialize, Default)]

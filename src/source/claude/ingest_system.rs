@@ -2,9 +2,9 @@
 
 use super::ingest::content_text;
 use super::ingest_user::command_text;
-use super::item::*;
 use super::raw::RawEntry;
-use super::session::{Outcome, Session, Target};
+use crate::model::item::*;
+use crate::model::session::{Outcome, Session, Target};
 
 impl Session {
     pub(super) fn ingest_system(
@@ -64,7 +64,7 @@ impl Session {
                 (
                     Kind::System,
                     SystemInfo::TurnDuration { ms },
-                    format!("Turn took {}", super::time::human_duration(ms)),
+                    format!("Turn took {}", crate::model::time::human_duration(ms)),
                 )
             }
             "api_error" => {
@@ -160,7 +160,10 @@ impl Session {
             text.push_str(&format!(" · {n} turns"));
         }
         if let Some(ms) = e.duration_ms_snake {
-            text.push_str(&format!(" · {}", super::time::human_duration(ms as u64)));
+            text.push_str(&format!(
+                " · {}",
+                crate::model::time::human_duration(ms as u64)
+            ));
         }
         if let Some(c) = e.total_cost_usd {
             text.push_str(&format!(" · ${c:.4}"));

@@ -12,7 +12,8 @@
 
 use super::decode::{decode_clean, decode_clean_text};
 use super::raw::RawEntry;
-use super::session::Session;
+use crate::model::session::Session;
+use crate::model::stored::{fill_at, read_at};
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::Read;
@@ -389,16 +390,6 @@ impl Read for PositionalReader<'_> {
     }
 }
 
-#[cfg(unix)]
-fn read_at(f: &File, buf: &mut [u8], at: u64) -> std::io::Result<usize> {
-    std::os::unix::fs::FileExt::read_at(f, buf, at)
-}
-
-#[cfg(windows)]
-fn read_at(f: &File, buf: &mut [u8], at: u64) -> std::io::Result<usize> {
-    std::os::windows::fs::FileExt::seek_read(f, buf, at)
-}
-
 /// The chunks up to `size`, read and decoded by `workers` threads and
 /// ingested here in order. Returns how many bytes were fed; less than
 /// `size` when the file shrank meanwhile.
@@ -549,20 +540,6 @@ fn job_done(f: &File, plan: Plan, k: u64, pool: &Mutex<Vec<Decoded>>) -> std::io
         })
     }))
     .unwrap_or_else(|_| Err(std::io::Error::other("internal error while reading")))
-}
-
-/// Reads at `at` until `buf` is full or the file ends; how much was read.
-pub(super) fn fill_at(f: &File, buf: &mut [u8], at: u64) -> std::io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match read_at(f, &mut buf[n..], at + n as u64) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(n)
 }
 
 /// Decoded chunks arrive in any order; they are ingested in file order.

@@ -8,14 +8,7 @@
 use super::raw::RawEntry;
 use std::borrow::Cow;
 
-/// Why (part of) a line could not be read, or what was repaired.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    pub line: u32,
-    pub message: String,
-    /// `true`: the line was still shown (after repair).
-    pub recovered: bool,
-}
+pub use crate::model::session::Problem;
 
 /// Calls `f` for every object on the line. Returns the problems found.
 /// `f` receives the entry and the raw JSON text of the object (used to show
@@ -54,7 +47,7 @@ pub fn decode_line(
             line: line_no,
             message: format!(
                 "field {} has an unexpected type or value (left out)",
-                super::text::sanitize(&path)
+                crate::model::text::sanitize(&path)
             ),
             recovered: true,
         });
@@ -328,7 +321,7 @@ fn looks_like_json(s: &str) -> bool {
 
 fn preview(s: &str) -> String {
     let p: String = s.chars().take(40).collect();
-    let p = super::text::sanitize(&p).into_owned();
+    let p = crate::model::text::sanitize(&p).into_owned();
     if s.chars().count() > 40 {
         format!("{p}…")
     } else {

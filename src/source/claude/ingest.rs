@@ -2,12 +2,12 @@
 //! transcript or a subagent, the `parentUuid` threads, and the envelope
 //! every item carries.
 
-use super::branch::{Role, Uuid, message_key};
-use super::item::*;
 use super::raw::{Content, JsonStr, RawEntry};
-use super::session::{Outcome, Session, Target};
-use super::time::parse_timestamp;
-use super::transcript::UuidSeen;
+use crate::model::branch::{Role, Uuid, message_key};
+use crate::model::item::*;
+use crate::model::session::{Outcome, Session, Target};
+use crate::model::time::parse_timestamp;
+use crate::model::transcript::UuidSeen;
 use std::hash::{Hash, Hasher};
 
 impl Session {
@@ -51,7 +51,7 @@ impl Session {
         raw: &str,
     ) -> Outcome {
         self.line_uuids = None;
-        if source == super::session::MAIN {
+        if source == crate::model::session::MAIN {
             self.as_lone_agent(e);
         }
         let kind = e.kind.as_deref().unwrap_or("");
@@ -267,11 +267,12 @@ impl Session {
         if let Some(sid) = e.session_id.as_deref().or(e.session_id_snake.as_deref())
             && !self.session_id_lines.iter().any(|s| s.id == sid)
         {
-            self.session_id_lines.push(super::session::SessionIdAt {
-                id: sid.to_owned(),
-                source,
-                line,
-            });
+            self.session_id_lines
+                .push(crate::model::session::SessionIdAt {
+                    id: sid.to_owned(),
+                    source,
+                    line,
+                });
         }
     }
 
@@ -418,7 +419,7 @@ impl Session {
         let Some(id) = e
             .continued_in_session_id
             .as_deref()
-            .filter(|id| super::session::is_session_id(id))
+            .filter(|id| crate::model::session::is_session_id(id))
         else {
             return Outcome::Hidden("continued-in");
         };
@@ -497,7 +498,9 @@ impl Session {
             None => Target::Main,
         };
         let mut item = self.envelope_item(Kind::Unknown, source, line, e);
-        item.text = super::text::truncate(raw, 64 * 1024).into_owned().into();
+        item.text = crate::model::text::truncate(raw, 64 * 1024)
+            .into_owned()
+            .into();
         self.push(target, None, item);
         Outcome::Shown
     }

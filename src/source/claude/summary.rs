@@ -90,7 +90,8 @@ fn todo_summary(todos: &[Todo<'_>]) -> String {
 /// `Read src/main.rs` is shown as the tool name plus this string.
 pub fn call_summary(tool: &str, input: &str) -> String {
     let a: Args<'_> = serde_json::from_str(input).unwrap_or_default();
-    let one = |s: &Option<Cow<'_, str>>| s.as_deref().map(|s| super::text::first_line(s, 160));
+    let one =
+        |s: &Option<Cow<'_, str>>| s.as_deref().map(|s| crate::model::text::first_line(s, 160));
     let s = match tool {
         "Read" | "Write" | "Edit" | "MultiEdit" => one(&a.file_path),
         "NotebookEdit" | "NotebookRead" => one(&a.notebook_path),
@@ -144,14 +145,7 @@ pub fn call_summary(tool: &str, input: &str) -> String {
     }
 }
 
-/// `mcp__linear-server__get_issue` -> `get_issue`: the part that says
-/// what the call does (the server goes into the summary).
-pub fn display_name(tool: &str) -> &str {
-    match tool.strip_prefix("mcp__").and_then(|r| r.split_once("__")) {
-        Some((_, name)) if !name.is_empty() => name,
-        _ => tool,
-    }
-}
+pub use crate::model::item::display_name;
 
 fn mcp_server(tool: &str) -> Option<&str> {
     let (server, _) = tool.strip_prefix("mcp__")?.split_once("__")?;
@@ -163,7 +157,9 @@ fn first_argument(input: &str) -> Option<String> {
     let map: serde_json::Map<String, serde_json::Value> = serde_json::from_str(input).ok()?;
     map.iter().find_map(|(k, v)| {
         let v = match v {
-            serde_json::Value::String(s) if !s.trim().is_empty() => super::text::first_line(s, 120),
+            serde_json::Value::String(s) if !s.trim().is_empty() => {
+                crate::model::text::first_line(s, 120)
+            }
             serde_json::Value::Number(n) => n.to_string(),
             serde_json::Value::Bool(b) => b.to_string(),
             _ => return None,

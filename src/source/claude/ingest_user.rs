@@ -3,9 +3,9 @@
 
 use super::classify::{UserText, classify_user_text, image_from_base64_len, mentioned_files};
 use super::ingest::content_text;
-use super::item::*;
 use super::raw::{Block, Content, JsonStr, RawEntry, ToolUseResult};
-use super::session::{Outcome, Session, Target, push_unique};
+use crate::model::item::*;
+use crate::model::session::{Outcome, Session, Target, push_unique};
 use std::borrow::Cow;
 
 impl Session {
@@ -432,7 +432,7 @@ fn document_placeholder(b: &Block<'_>) -> String {
     let src = b.source.as_deref();
     let mut parts = Vec::new();
     if let Some(t) = b.title.as_deref().filter(|t| !t.trim().is_empty()) {
-        parts.push(format!("\"{}\"", super::text::truncate(t, 200)));
+        parts.push(format!("\"{}\"", crate::model::text::truncate(t, 200)));
     }
     let media = src.and_then(|s| s.media_type.as_deref());
     let kind = src.and_then(|s| s.kind.as_deref()).unwrap_or("");
@@ -446,7 +446,7 @@ fn document_placeholder(b: &Block<'_>) -> String {
         let bytes = if kind == "base64" { len * 3 / 4 } else { len };
         parts.push(human_bytes(bytes));
     } else if let Some(u) = src.and_then(|s| s.url.as_deref()) {
-        parts.push(super::text::truncate(u, 200).into_owned());
+        parts.push(crate::model::text::truncate(u, 200).into_owned());
     }
     parts.retain(|p| !p.is_empty());
     if parts.is_empty() {

@@ -1,0 +1,24 @@
+//! Claude Code's transcript format: `~/.claude/projects/<project>/<id>.jsonl`
+//! and its subagents' files. Everything that knows its JSONL lives here:
+//! the line shapes ([`raw`]), decoding ([`decode`]), the ingest of each
+//! entry type into the model's items ([`ingest`] and its parts), user
+//! text wrappers ([`classify`]), attachments, tool-call summaries, the
+//! parallel load of a big file, the files of a session ([`loader`]), the
+//! head-and-tail scan the catalogue lists with ([`scan`]), the project a
+//! directory's name encodes, and how to resume a session.
+
+pub mod attachment;
+pub mod classify;
+pub mod decode;
+mod ingest;
+mod ingest_assistant;
+mod ingest_system;
+mod ingest_user;
+pub mod loader;
+pub mod parallel;
+pub mod raw;
+pub mod read;
+pub mod resume;
+pub mod scan;
+pub mod summary;
+pub mod title;

@@ -1,0 +1,616 @@
+//! The head-and-tail scan the catalogue lists Claude Code sessions with:
+//! what names a session, its directory, branch, model, last activity and
+//! an estimate of its messages, without reading a big file whole.
+
+use crate::model::headline::Headline;
+use crate::model::time::parse_timestamp;
+use crate::model::title::TitleFacts;
+use serde::Deserialize;
+use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
+use std::borrow::Cow;
+use std::fmt;
+use std::io::{self, Read, Seek, SeekFrom};
+use std::path::Path;
+
+/// Bytes read from each end of a file. Titles (`ai-title`, `summary`) sit
+/// at the top or are re-appended after every turn, so both ends matter.
+pub const WINDOW: u64 = 64 * 1024;
+/// Bytes read at a time from the middle of a big file.
+const MIDDLE_CHUNK: usize = 4 << 20;
+
+/// What the head/tail reader found.
+#[derive(Default, Debug)]
+struct Found {
+    cwd: Option<String>,
+    session_id: Option<String>,
+    branch: Option<String>,
+    model: Option<String>,
+    titles: TitleFacts,
+    last_ts: Option<i64>,
+    messages: u64,
+    /// Messages of sidechain lines (a subagent's transcript): the count of
+    /// a file that holds nothing else.
+    side_messages: u64,
+    /// Bytes of complete lines parsed (for extrapolating the count).
+    parsed_bytes: u64,
+    /// A line that is not JSON.
+    unreadable: bool,
+}
+
+/// Reads the head and tail of `path` (`size` from its metadata), the
+/// middle only when the ends cannot name the session.
+pub fn headline(path: &Path, size: u64) -> io::Result<Headline> {
+    let mut file = crate::model::session::open_regular(path)?;
+    let mut found = Found::default();
+    let mut leaves = LeafCheck::default();
+    let exact = if size <= 2 * WINDOW {
+        let mut buf = Vec::with_capacity(size as usize + 1);
+        file.read_to_end(&mut buf)?;
+        scan_lines(&buf, false, true, &mut found);
+        leaves.search(&buf, &found.titles);
+        true
+    } else {
+        let mut head = vec![0u8; WINDOW as usize];
+        file.read_exact(&mut head)?;
+        scan_head(&window_lines(&head, false, false), &mut found);
+        file.seek(SeekFrom::Start(size - WINDOW))?;
+        let mut tail = Vec::with_capacity(WINDOW as usize);
+        file.take(WINDOW).read_to_end(&mut tail)?;
+        scan_tail(&window_lines(&tail, true, true), &mut found);
+        // The middle: title lines and a first prompt that sits deeper
+        // than the head (a session that opens with long tool output).
+        leaves.search(&head, &found.titles);
+        leaves.search(&tail, &found.titles);
+        // The middle is read only when the ends cannot name the session:
+        // no first prompt in the head (a session that opens with long tool
+        // output), or a summary that would title it whose leaf is not in
+        // the ends. Reading every middle costs a cold listing of 1 GB more
+        // than a `cat` of it. Lines cut by a window's edge are read whole.
+        let t = &found.titles;
+        let unresolved = t
+            .summaries
+            .iter()
+            .any(|(_, l)| l.as_ref().is_some_and(|l| !leaves.found.contains(l)));
+        if t.first_prompt.is_none()
+            || (t.custom_title.is_none() && t.ai_title.is_none() && unresolved)
+        {
+            let start = memchr::memrchr(b'\n', &head).map_or(0, |p| p + 1) as u64;
+            let end = size - WINDOW + memchr::memchr(b'\n', &tail).map_or(0, |p| p + 1) as u64;
+            scan_middle(path, start, end, &mut found, &mut leaves)?;
+        }
+        false
+    };
+    let messages = if found.messages == 0 {
+        found.side_messages
+    } else {
+        found.messages
+    };
+    let message_count = if exact || found.parsed_bytes == 0 {
+        messages
+    } else {
+        // Same density of messages per byte as the parts we read.
+        ((messages as f64) * (size as f64) / (found.parsed_bytes as f64)).round() as u64
+    };
+    let first_prompt = found.titles.first_prompt.clone().unwrap_or_default();
+    let title = found
+        .titles
+        .title(|leaf| leaves.found.iter().any(|l| l == leaf))
+        .unwrap_or_default()
+        .to_owned();
+    Ok(Headline {
+        cwd: found.cwd.take(),
+        session_id: found.session_id.take(),
+        title,
+        first_prompt,
+        last_activity_ms: found.last_ts,
+        message_count,
+        exact,
+        model: found.model,
+        git_branch: found.branch.filter(|b| !b.is_empty()),
+        unreadable: found.unreadable,
+    })
+}
+
+/// Parses the complete lines of `buf`. `skip_first`: the buffer starts
+/// mid-file, so its first line is probably partial. `at_eof`: the last line
+/// is complete even without a newline.
+fn scan_lines(buf: &[u8], skip_first: bool, at_eof: bool, found: &mut Found) {
+    let mut start = 0;
+    if skip_first {
+        match memchr::memchr(b'\n', buf) {
+            Some(p) => start = p + 1,
+            None => return,
+        }
+    }
+    while start < buf.len() {
+        let (line, next) = match memchr::memchr(b'\n', &buf[start..]) {
+            Some(p) => (&buf[start..start + p], start + p + 1),
+            None if at_eof => (&buf[start..], buf.len()),
+            None => break,
+        };
+        found.parsed_bytes += (next - start) as u64;
+        scan_line(line, found);
+        start = next;
+    }
+}
+
+/// The complete lines of a window (see `scan_lines`).
+fn window_lines(buf: &[u8], skip_first: bool, at_eof: bool) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    if skip_first {
+        match memchr::memchr(b'\n', buf) {
+            Some(p) => start = p + 1,
+            None => return out,
+        }
+    }
+    while start < buf.len() {
+        match memchr::memchr(b'\n', &buf[start..]) {
+            Some(p) => {
+                out.push(&buf[start..start + p]);
+                start += p + 1;
+            }
+            None if at_eof => {
+                out.push(&buf[start..]);
+                break;
+            }
+            None => break,
+        }
+    }
+    out
+}
+
+// Big files: only the lines that can carry what the list shows are parsed
+// (the first prompt at the top, the newest facts at the bottom, title
+// lines anywhere); the rest are only classified by a byte search, for the
+// message-count estimate. This keeps a cold listing of 1 GB well under a
+// second of CPU.
+
+fn scan_head(lines: &[&[u8]], found: &mut Found) {
+    for line in lines {
+        found.parsed_bytes += line.len() as u64 + 1;
+        if found.titles.first_prompt.is_none() || found.cwd.is_none() {
+            scan_line(line, found);
+        } else {
+            skim_line(line, found);
+        }
+    }
+}
+
+fn scan_tail(lines: &[&[u8]], found: &mut Found) {
+    for line in lines {
+        found.parsed_bytes += line.len() as u64 + 1;
+        skim_line(line, found);
+    }
+    // Newest facts: walk back from the end until each is found.
+    let (mut ts, mut model, mut branch) = (None, None, None);
+    for line in lines.iter().rev() {
+        let mut one = Found::default();
+        scan_line(line, &mut one);
+        ts = ts.or(one.last_ts);
+        model = model.or(one.model);
+        branch = branch.or(one.branch);
+        if found.cwd.is_none() {
+            found.cwd = one.cwd;
+        }
+        if found.session_id.is_none() {
+            found.session_id = one.session_id;
+        }
+        if ts.is_some() && model.is_some() && branch.is_some() {
+            break;
+        }
+    }
+    if let Some(t) = ts {
+        found.last_ts = Some(found.last_ts.map_or(t, |old| old.max(t)));
+    }
+    found.model = model.or(found.model.take());
+    found.branch = branch.or(found.branch.take());
+}
+
+fn is_title_line(line: &[u8]) -> bool {
+    use memchr::memmem::find;
+    [
+        &b"\"type\":\"ai-title\""[..],
+        b"\"type\":\"custom-title\"",
+        b"\"type\":\"summary\"",
+    ]
+    .iter()
+    .any(|k| find(line, k).is_some())
+}
+
+/// The part of a big file between its head and tail windows, read in
+/// chunks: title lines anywhere are parsed (a custom title set mid-session,
+/// an ai-title the tail lacks), and user lines until the first prompt is
+/// found. Lines are only looked at whole; one cut by a chunk's end is
+/// completed from the next chunk.
+fn scan_middle(
+    path: &Path,
+    start: u64,
+    end: u64,
+    found: &mut Found,
+    leaves: &mut LeafCheck,
+) -> io::Result<()> {
+    if end <= start {
+        return Ok(());
+    }
+    let mut file = crate::model::session::open_regular(path)?;
+    file.seek(SeekFrom::Start(start))?;
+    let mut reader = file.take(end - start);
+    // one buffer, filled in place (no zeroing per read): this loop reads
+    // the middle of every big file on a cold listing
+    let mut buf = vec![0u8; MIDDLE_CHUNK * 2];
+    let mut filled = 0;
+    // after a line too long to hold: skip to its end
+    let mut first = false;
+    loop {
+        if filled == buf.len() {
+            // a line longer than the buffer is output, not a title or a
+            // prompt to show: skip it without holding it whole
+            filled = 0;
+            first = true;
+        }
+        let n = reader.read(&mut buf[filled..])?;
+        filled += n;
+        let at_end = n == 0;
+        let data = &buf[..filled];
+        // complete lines only; after an overlong line, from its end
+        let mut from = 0;
+        if first {
+            match memchr::memchr(b'\n', data) {
+                Some(p) => {
+                    from = p + 1;
+                    first = false;
+                }
+                None => from = data.len(),
+            }
+        }
+        let pos = memchr::memrchr(b'\n', &data[from..]).map_or(from, |p| from + p + 1);
+        let region = &data[from..pos];
+        if found.titles.first_prompt.is_none() {
+            scan_lines_for_titles_and_prompt(region, found);
+        } else {
+            // only the lines a title needle hits are looked at
+            scan_title_hits(region, found);
+        }
+        leaves.search(region, &found.titles);
+        buf.copy_within(pos..filled, 0);
+        filled -= pos;
+        if at_end {
+            return Ok(());
+        }
+    }
+}
+
+fn scan_lines_for_titles_and_prompt(region: &[u8], found: &mut Found) {
+    use memchr::memmem::find;
+    for line in crate::model::lines::split_lines(region) {
+        if is_title_line(line) {
+            absorb_title_line(line, found);
+        } else if found.titles.first_prompt.is_none() && find(line, b"\"type\":\"user\"").is_some()
+        {
+            let mut one = Found::default();
+            scan_line(line, &mut one);
+            if found.titles.first_command.is_none() {
+                found.titles.first_command = one.titles.first_command;
+            }
+            found.titles.first_prompt = one.titles.first_prompt;
+        }
+    }
+}
+
+/// The title lines of `region` (whole lines), found by a byte search for
+/// what they hold rather than line by line.
+fn scan_title_hits(region: &[u8], found: &mut Found) {
+    use memchr::memmem::find_iter;
+    for needle in [&b"title\""[..], b"\"type\":\"summary\""] {
+        let mut done_to = 0;
+        for hit in find_iter(region, needle) {
+            if hit < done_to {
+                continue;
+            }
+            let start = memchr::memrchr(b'\n', &region[..hit]).map_or(0, |p| p + 1);
+            let end = memchr::memchr(b'\n', &region[hit..]).map_or(region.len(), |p| hit + p);
+            done_to = end;
+            let line = &region[start..end];
+            if is_title_line(line) {
+                absorb_title_line(line, found);
+            }
+        }
+    }
+}
+
+/// Which summary leaves are lines of the file (`"uuid":"<leaf>"`): a
+/// summary whose leaf is elsewhere describes another session.
+#[derive(Default)]
+struct LeafCheck {
+    found: Vec<String>,
+}
+
+impl LeafCheck {
+    fn search(&mut self, buf: &[u8], titles: &TitleFacts) {
+        use memchr::memmem::find;
+        for (_, leaf) in &titles.summaries {
+            let Some(leaf) = leaf else { continue };
+            if self.found.iter().any(|l| l == leaf) {
+                continue;
+            }
+            let hit = [
+                format!("\"uuid\":\"{leaf}\""),
+                format!("\"uuid\": \"{leaf}\""),
+            ]
+            .iter()
+            .any(|n| find(buf, n.as_bytes()).is_some());
+            if hit {
+                self.found.push(leaf.clone());
+            }
+        }
+    }
+}
+
+/// A title line (`ai-title`, `custom-title`, `summary`) read into `found`:
+/// the later wins, summaries are all kept (their leaves decide).
+fn absorb_title_line(line: &[u8], found: &mut Found) {
+    let mut one = Found::default();
+    scan_line(line, &mut one);
+    let t = one.titles;
+    if let Some(x) = t.custom_title {
+        found.titles.custom_title = Some(x);
+    }
+    if let Some(x) = t.ai_title {
+        found.titles.ai_title = Some(x);
+    }
+    found.titles.summaries.extend(t.summaries);
+}
+
+/// Title lines are parsed; other lines only counted as messages or not.
+fn skim_line(line: &[u8], found: &mut Found) {
+    use memchr::memmem::find;
+    if is_title_line(line) {
+        absorb_title_line(line, found);
+    }
+    let message = (find(line, b"\"type\":\"user\"").is_some()
+        || find(line, b"\"type\":\"assistant\"").is_some())
+        && find(line, b"\"type\":\"progress\"").is_none();
+    found.messages += u64::from(message);
+}
+
+fn scan_line(line: &[u8], found: &mut Found) {
+    let Ok(text) = std::str::from_utf8(line) else {
+        // Invalid UTF-8 lines are rare; they cannot hold anything the list needs
+        // that a neighbouring line would not also hold.
+        return;
+    };
+    // `}{` concatenations: take every object on the line.
+    let stream = serde_json::Deserializer::from_str(text).into_iter::<ScanLine<'_>>();
+    for (k, entry) in stream.enumerate() {
+        match entry {
+            Ok(e) => absorb(e, found),
+            Err(_) => {
+                found.unreadable |= k == 0 && !text.trim().is_empty();
+                break;
+            }
+        }
+    }
+}
+
+fn absorb(e: ScanLine<'_>, found: &mut Found) {
+    let kind = e.kind.as_deref().unwrap_or("");
+    match kind {
+        "ai-title" => found.titles.set_ai(e.ai_title.as_deref().unwrap_or("")),
+        "custom-title" => found
+            .titles
+            .set_custom(e.custom_title.as_deref().unwrap_or("")),
+        "summary" => found
+            .titles
+            .add_summary(e.summary.as_deref().unwrap_or(""), e.leaf_uuid.as_deref()),
+        _ => {}
+    }
+    if !matches!(
+        kind,
+        "user" | "assistant" | "system" | "progress" | "attachment"
+    ) {
+        return;
+    }
+    if let Some(ts) = e.timestamp.as_deref().and_then(parse_timestamp) {
+        found.last_ts = Some(found.last_ts.map_or(ts, |t| t.max(ts)));
+    }
+    if e.is_sidechain == Some(true) {
+        found.side_messages += u64::from(matches!(kind, "user" | "assistant"));
+        return;
+    }
+    if found.cwd.is_none() {
+        found.cwd = e.cwd.filter(|c| !c.is_empty()).map(Cow::into_owned);
+    }
+    if found.session_id.is_none() {
+        found.session_id = e.session_id.map(Cow::into_owned);
+    }
+    // `""` means "not a repository" at that moment; keep the last real branch.
+    if let Some(b) = e.git_branch.filter(|b| !b.is_empty()) {
+        found.branch = Some(b.into_owned());
+    }
+    match kind {
+        "user" => {
+            found.messages += 1;
+            if found.titles.first_prompt.is_none()
+                && e.is_meta != Some(true)
+                && e.is_compact_summary != Some(true)
+                && let Some(PromptText {
+                    text,
+                    images,
+                    tool_result: false,
+                }) = e.message.as_ref().and_then(|m| m.content.as_ref())
+            {
+                found
+                    .titles
+                    .note_user(text.as_deref().unwrap_or(""), *images);
+            }
+        }
+        "assistant" => {
+            found.messages += 1;
+            if let Some(m) = e
+                .message
+                .and_then(|m| m.model)
+                .filter(|m| m != "<synthetic>" && !m.is_empty())
+            {
+                found.model = Some(m.into_owned());
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Best-effort inverse of Claude Code's directory naming (every
+/// non-alphanumeric char became `-`): `-home-bob--config-x` becomes
+/// `/home/bob/.config/x`. Lossy: `my_project` comes back as `my/project`.
+pub fn decode_project_dir(name: &str) -> String {
+    if !name.starts_with('-') {
+        return name.to_owned();
+    }
+    name.replace("--", "/.").replace('-', "/")
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ScanLine<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    cwd: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    session_id: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    git_branch: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    timestamp: Option<Cow<'a, str>>,
+    is_meta: Option<bool>,
+    is_sidechain: Option<bool>,
+    is_compact_summary: Option<bool>,
+    #[serde(borrow)]
+    message: Option<ScanMessage<'a>>,
+    #[serde(borrow)]
+    ai_title: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    custom_title: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    summary: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    leaf_uuid: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct ScanMessage<'a> {
+    #[serde(borrow)]
+    model: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    content: Option<PromptText<'a>>,
+}
+
+/// The typed text of a user message: a string, or the first `text` block of
+/// an array, and how many images it holds. Tool output is skipped without
+/// being copied.
+#[derive(Default)]
+struct PromptText<'a> {
+    text: Option<Cow<'a, str>>,
+    images: usize,
+    tool_result: bool,
+}
+
+#[derive(Deserialize)]
+struct ScanBlock<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    text: Option<Cow<'a, str>>,
+    #[serde(default)]
+    #[allow(dead_code)]
+    content: Option<IgnoredAny>,
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for PromptText<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = PromptText<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("message content")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(PromptText {
+                    text: Some(Cow::Borrowed(v)),
+                    ..PromptText::default()
+                })
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(PromptText {
+                    text: Some(Cow::Owned(v.to_owned())),
+                    ..PromptText::default()
+                })
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut out = PromptText::default();
+                while let Some(b) = seq.next_element::<Option<ScanBlock<'a>>>()? {
+                    let Some(b) = b else { continue };
+                    match b.kind.as_deref() {
+                        Some("tool_result") => out.tool_result = true,
+                        Some("image") => out.images += 1,
+                        Some("text") if out.text.is_none() => out.text = b.text,
+                        _ => {}
+                    }
+                }
+                Ok(out)
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                IgnoredAny::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(PromptText::default())
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(PromptText::default())
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(PromptText::default())
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(PromptText::default())
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(PromptText::default())
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(PromptText::default())
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_dir_names() {
+        assert_eq!(
+            decode_project_dir("-home-bob--config-x"),
+            "/home/bob/.config/x"
+        );
+        assert_eq!(decode_project_dir("-tmp-ccv"), "/tmp/ccv");
+    }
+
+    #[test]
+    fn prompt_rules() {
+        let mut f = Found::default();
+        for l in [
+            r#"{"type":"user","isMeta":true,"message":{"content":"<local-command-caveat>x</local-command-caveat>"}}"#,
+            r#"{"type":"user","message":{"content":"<command-name>/clear</command-name>"}}"#,
+            r#"{"type":"user","message":{"content":[{"type":"tool_result","content":"big"}]}}"#,
+            r#"{"type":"user","message":{"content":"<system-reminder>r</system-reminder>"}}"#,
+            r#"{"type":"user","message":{"content":[{"type":"text","text":"Fix the\nbug"},{"type":"image"}]}}"#,
+            r#"{"type":"user","message":{"content":"later"}}"#,
+        ] {
+            scan_line(l.as_bytes(), &mut f);
+        }
+        assert_eq!(f.titles.first_prompt.as_deref(), Some("Fix the bug"));
+        assert_eq!(f.titles.first_command.as_deref(), Some("/clear"));
+        assert_eq!(f.messages, 6);
+    }
+}

@@ -1,0 +1,70 @@
+//! Transcript formats: each a folder that turns its files into the model's
+//! own types (a [`crate::model::Session`] of items, usage, titles), which
+//! nothing above the source looks behind. The model never imports a
+//! source; a source uses the model. The rest of ccv reads sessions through
+//! the functions here, which pick the format of a file; a new format is a
+//! folder beside `claude/` and an arm in each of them.
+
+pub mod claude;
+
+use crate::model::Session;
+use std::path::{Path, PathBuf};
+
+/// A session file with its subagents' files, whole.
+pub fn load_with_subagents(path: &Path) -> std::io::Result<Session> {
+    claude::loader::load_with_subagents(path)
+}
+
+/// A session file for an export: long texts left in the file and read back
+/// as they are written out (`summaries`: tool-call summaries kept).
+pub fn load_for_export(path: &Path, summaries: bool) -> std::io::Result<Session> {
+    claude::loader::load_for_export(path, summaries)
+}
+
+/// A session file as the viewer holds it, `progress` told as it reads.
+pub fn load_to_view(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> std::io::Result<Session> {
+    claude::loader::load_to_view(path, progress)
+}
+
+/// The files of a session's subagents, with each agent's id.
+pub fn subagent_files(session_path: &Path) -> Vec<(PathBuf, String)> {
+    claude::loader::subagent_files(session_path)
+}
+
+/// Subagent files beside the sessions (an older layout) of these session ids.
+pub fn project_agent_files(session_path: &Path, session_ids: &[String]) -> Vec<(PathBuf, String)> {
+    claude::loader::project_agent_files(session_path, session_ids)
+}
+
+/// The session a subagent's own file belongs to.
+pub fn parent_session_id(agent_file: &Path) -> Option<String> {
+    claude::loader::parent_session_id(agent_file)
+}
+
+/// A subagent's id, from its file's name.
+pub fn agent_id_of(path: &Path) -> Option<String> {
+    claude::loader::agent_id_of(path)
+}
+
+/// An id the agent's own program resumes (and nothing it would take for
+/// an option).
+pub fn is_resumable_id(id: &str) -> bool {
+    claude::resume::is_resumable_id(id)
+}
+
+/// What names and counts a session file, from a quick read of it.
+pub fn headline(path: &Path, size: u64) -> std::io::Result<crate::model::headline::Headline> {
+    claude::scan::headline(path, size)
+}
+
+/// The directory a project folder's name stands for (`-home-bob-app` is
+/// `/home/bob/app`), for sessions whose lines record none.
+pub fn project_of_dir(name: &str) -> String {
+    claude::scan::decode_project_dir(name)
+}
+
+/// How to resume session `id` in its agent: the program and its
+/// arguments; `None` for an id it would not take.
+pub fn resume_command(id: &str) -> Option<(&'static str, Vec<String>)> {
+    is_resumable_id(id).then(|| (claude::resume::PROGRAM, claude::resume::args(id)))
+}
