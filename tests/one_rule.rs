@@ -81,3 +81,35 @@ fn a_call_the_conversation_left_behind_does_not_tick() {
     assert!(screen.contains("no result"), "{screen}");
     assert!(!st.running_on_screen(), "nothing on screen is running");
 }
+
+/// A group's heading is one summary: a call the user declined is not an
+/// error, on screen and in the HTML page alike.
+#[test]
+fn a_declined_call_is_no_error_on_screen_nor_in_the_page() {
+    let s = session_of(&[
+        user_line("u1", json!("edit and test")),
+        assistant_line(
+            "a1",
+            "m1",
+            json!([
+                {"type":"tool_use","id":"t1","name":"Edit","input":{"file_path":"/a.rs","old_string":"a","new_string":"b"}},
+                {"type":"tool_use","id":"t2","name":"Bash","input":{"command":"cargo test"}}
+            ]),
+        ),
+        json!({"type":"user","uuid":"u2","parentUuid":"a1","sessionId":"s","timestamp":"2025-01-01T10:00:02.000Z",
+        "message":{"role":"user","content":[
+            {"type":"tool_result","tool_use_id":"t1","content":"The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.","is_error":true},
+            {"type":"tool_result","tool_use_id":"t2","content":"error: 1 failed","is_error":true}
+        ]}}),
+    ]);
+    let mut page = Vec::new();
+    ccv::html::write(&s, &ccv::export::Options::default(), &|_| true, &mut page).expect("page");
+    let page = String::from_utf8(page).expect("utf-8");
+    let mut st = State::new(s);
+    let screen = screen_text(&mut st, 120, 20);
+    for (what, text) in [("screen", screen.as_str()), ("page", page.as_str())] {
+        assert!(text.contains("1 error"), "{what}: {text}");
+        assert!(text.contains("1 declined"), "{what}: {text}");
+        assert!(!text.contains("2 errors"), "{what}");
+    }
+}

@@ -54,3 +54,38 @@ fn completions_and_man_page_render() {
         "{help}"
     );
 }
+
+/// The README's layout names every top-level module of the tree, and
+/// none that is gone (`.ci/layout.py` writes it).
+#[test]
+fn the_readme_layout_is_the_tree() {
+    let readme = include_str!("../README.md");
+    let start = readme.find("## Layout").expect("a layout section");
+    let end = start
+        + readme[start..]
+            .find("Screenshots are rendered")
+            .expect("its end");
+    let layout = &readme[start..end];
+    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+    let mut modules = Vec::new();
+    for e in std::fs::read_dir(src).expect("src").flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if e.path().is_dir() {
+            modules.push(format!("`src/{name}/`"));
+        } else if name.ends_with(".rs") && name != "lib.rs" && name != "main.rs" {
+            modules.push(format!("`src/{name}`"));
+        }
+    }
+    for m in &modules {
+        assert!(
+            layout.contains(m.as_str()),
+            "{m} is not in the README's layout"
+        );
+    }
+    let named = layout.matches("- `src/").count();
+    assert_eq!(
+        named,
+        modules.len(),
+        "the layout names a module that is gone"
+    );
+}

@@ -239,7 +239,8 @@ impl Page<'_> {
                 .filter(|g| g.first == i && g.last > i)
             {
                 let end = (g.last + 1).min(t.items.len());
-                self.group(&t.items[i..end], depth);
+                let k = item.group.map_or(0, |k| k as usize);
+                self.group(t, k, &t.items[i..end], depth);
                 i = end;
             } else {
                 if self.shows(item) {
@@ -262,51 +263,38 @@ impl Page<'_> {
             && !(o.no_tools && tools)
     }
 
-    fn group(&mut self, items: &[Item], depth: u8) {
+    fn group(&mut self, t: &Transcript, k: usize, items: &[Item], depth: u8) {
         let shown: Vec<&Item> = items.iter().filter(|x| self.shows(x)).collect();
         if shown.is_empty() {
             return;
         }
-        let calls: Vec<&ToolCall> = items
-            .iter()
-            .filter_map(|x| match &x.detail {
-                Detail::Call(c) => Some(&**c),
-                _ => None,
-            })
-            .collect();
-        let mut names: Vec<(String, usize)> = Vec::new();
-        for c in &calls {
-            let n = self.text(&c.name);
-            match names.iter_mut().find(|(m, _)| *m == n) {
-                Some(e) => e.1 += 1,
-                None => names.push((n, 1)),
-            }
-        }
-        let errors = calls
-            .iter()
-            .filter(|c| {
-                c.result
-                    .as_ref()
-                    .is_some_and(|r| r.is_error && !r.rejected())
-            })
-            .count();
+        // the heading the screen shows, from the one summary of a group
+        let g = self.session.group_summary(t, k, None);
         let mut summary = format!(
             "{} tool call{}",
-            calls.len(),
-            if calls.len() == 1 { "" } else { "s" }
+            g.calls,
+            if g.calls == 1 { "" } else { "s" }
         );
-        for (n, k) in names {
-            summary.push_str(&if k > 1 {
+        for (n, k) in &g.tools {
+            let n = self.text(n);
+            summary.push_str(&if *k > 1 {
                 format!(" · {n} ×{k}")
             } else {
                 format!(" · {n}")
             });
         }
-        if errors > 0 {
+        if g.failed > 0 {
             summary.push_str(&format!(
-                " · <span class=\"err\">{errors} error{}</span>",
-                if errors == 1 { "" } else { "s" }
+                " · <span class=\"err\">{} error{}</span>",
+                g.failed,
+                if g.failed == 1 { "" } else { "s" }
             ));
+        }
+        if g.declined > 0 {
+            summary.push_str(&format!(" · {} declined", g.declined));
+        }
+        if g.no_result > 0 {
+            summary.push_str(&format!(" · {} without result", g.no_result));
         }
         let time = self.time(shown[0]);
         self.out.push_str(&format!(

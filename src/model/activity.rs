@@ -212,7 +212,12 @@ fn agent_doing(session: &Session, agent: u32) -> Option<String> {
     let a = session.agents.get(agent as usize)?;
     let last = a.transcript.items.last()?;
     match &last.detail {
-        Detail::Call(c) if c.result.is_none() => {
+        Detail::Call(c)
+            if matches!(
+                session.call_state(last, None),
+                Some(CallState::Running | CallState::NoResult)
+            ) =>
+        {
             Some(format!("{} {}", c.name, first_line(&c.summary)))
         }
         _ => None,

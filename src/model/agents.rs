@@ -96,11 +96,21 @@ impl Agent {
     /// `subagent general-purpose · 14 tool calls · 2m31s`
     pub fn label(&self, session: &Session) -> String {
         let mut s = String::from("subagent");
+        // the type the run reported, else the one its call asked for
+        let asked = || {
+            let c = self.call_of(session)?;
+            let v: serde_json::Value = serde_json::from_str(c.input.shown()).ok()?;
+            Some(v.get("subagent_type")?.as_str()?.to_owned())
+        };
         if self.compact {
             s.push_str(" compaction");
-        } else if let Some(t) = self.subagent_type(session) {
+        } else if let Some(t) = self
+            .subagent_type(session)
+            .map(str::to_owned)
+            .or_else(asked)
+        {
             s.push(' ');
-            s.push_str(t);
+            s.push_str(&t);
         }
         let n = self.tool_calls();
         s.push_str(&format!(

@@ -10,6 +10,7 @@ pub mod branch;
 pub mod check;
 pub mod figures;
 pub mod finding;
+pub mod group;
 pub mod headline;
 pub mod item;
 pub mod json_str;

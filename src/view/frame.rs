@@ -230,9 +230,7 @@ fn pending_line(s: &State, p: crate::viewer::action::Pending) -> String {
                 format!(" go to mark: {marks}{back}")
             }
         }
-        Pending::CopyPart => {
-            " copy: c command/input  o output  p path  s session id  l FILE:LINE".to_owned()
-        }
+        Pending::CopyPart => format!(" copy: {}", crate::viewer::keymap::copy_parts_line()),
         Pending::ConfirmResume => format!(
             " the session's directory {} is gone: resume here, in the current directory? y/n",
             s.session

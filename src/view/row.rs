@@ -14,7 +14,6 @@ use crate::rows::{Row, RowKind, SessionExt, Tree};
 use crate::style::theme::{self, Theme};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use std::collections::BTreeMap;
 use unicode_width::UnicodeWidthStr;
 
 pub const TIME_W: usize = 6;
@@ -67,7 +66,7 @@ pub fn render(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
     let fold_glyph = if expanded { "▾" } else { "▸" };
     match row.kind {
         RowKind::Group { group } => {
-            let (text, error) = group_summary(t, group);
+            let (text, error) = group_heading(cx.session, t, group, cx.now);
             let style = if error { th.tool_error } else { th.tool_call };
             head(fold_glyph, "Tools", style).lines(vec![Line::styled(text, style)], vec![])
         }
@@ -79,14 +78,11 @@ pub fn render(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
             head(fold_glyph, "Branch", th.dim).lines(vec![Line::styled(text, th.dim)], vec![])
         }
         RowKind::Subagent { agent } => {
-            let text = match &item.detail {
-                Detail::Call(_) => subagent_summary(cx.session, agent, item),
-                // a subagent no call links to: the row stands on its own
-                _ => cx.session.agents.get(agent as usize).map_or_else(
-                    || "subagent".into(),
-                    |a| sanitize(&a.label(cx.session)).replace('\n', " "),
-                ),
-            };
+            // the one summary of a subagent, as the exports say it
+            let text = cx.session.agents.get(agent as usize).map_or_else(
+                || "subagent".into(),
+                |a| sanitize(&a.label(cx.session)).replace('\n', " "),
+            );
             head(fold_glyph, "Subagent", th.tool_call)
                 .lines(vec![Line::styled(text, th.tool_call)], vec![])
         }
@@ -508,96 +504,38 @@ fn gutter(l: Line<'static>, th: &Theme) -> Line<'static> {
     Line::from(spans).style(l.style)
 }
 
-fn group_summary(t: &Transcript, group: u32) -> (String, bool) {
-    let Some(g) = t.groups.get(group as usize) else {
-        return (String::new(), false);
-    };
-    let items = t
-        .items
-        .get(g.first..=g.last.min(t.items.len().saturating_sub(1)))
-        .unwrap_or(&[]);
-    let mut names: BTreeMap<usize, (String, usize)> = BTreeMap::new();
-    let mut order: Vec<String> = Vec::new();
-    let (mut calls, mut errors, mut pending) = (0, 0, 0);
-    let (mut start, mut end) = (None::<i64>, None::<i64>);
-    for it in items {
-        let Detail::Call(c) = &it.detail else {
-            continue;
-        };
-        calls += 1;
-        let name = clip(&sanitize(display_name(&c.name)), 24);
-        match order.iter().position(|n| *n == name) {
-            Some(p) => names.entry(p).or_insert((name, 0)).1 += 1,
-            None => {
-                names.insert(order.len(), (name.clone(), 1));
-                order.push(name);
-            }
-        }
-        match &c.result {
-            Some(r) => {
-                errors += r.is_error as usize;
-                end = end.max(r.timestamp);
-            }
-            None => pending += 1,
-        }
-        start = match (start, it.timestamp) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-    }
-    let mut parts = vec![format!("{calls} tool call{}", plural(calls))];
-    for (_, (name, n)) in names {
-        parts.push(if n > 1 { format!("{name} ×{n}") } else { name });
-    }
-    if errors > 0 {
-        parts.push(format!("{errors} error{}", plural(errors)));
-    }
-    if pending > 0 {
-        parts.push(format!("{pending} running"));
-    }
-    if let (Some(a), Some(b)) = (start, end)
-        && b > a
-    {
-        parts.push(human_duration((b - a) as u64));
-    }
-    (parts.join(" · "), errors > 0)
-}
-
-fn subagent_summary(session: &Session, agent: u32, call_item: &Item) -> String {
-    let Some(a) = session.agents.get(agent as usize) else {
-        return "subagent".into();
-    };
-    let t = &a.transcript;
-    let calls = t.items.iter().filter(|i| i.kind == Kind::ToolCall).count();
-    let kind = a
-        .agent_type
-        .as_deref()
-        .map(sanitize)
-        .map(|s| s.into_owned())
-        .or_else(|| match &call_item.detail {
-            Detail::Call(c) => serde_json::from_str::<serde_json::Value>(c.input.shown())
-                .ok()
-                .and_then(|v| {
-                    v.get("subagent_type")?
-                        .as_str()
-                        .map(|s| sanitize(s).into_owned())
-                }),
-            _ => None,
+/// The group's heading: [`Session::group_summary`] in words; true when
+/// a call failed.
+fn group_heading(
+    session: &Session,
+    t: &Transcript,
+    group: u32,
+    now: Option<i64>,
+) -> (String, bool) {
+    let g = session.group_summary(t, group as usize, now);
+    let mut parts = vec![format!("{} tool call{}", g.calls, plural(g.calls))];
+    for (name, n) in &g.tools {
+        let name = clip(&sanitize(name), 24);
+        parts.push(if *n > 1 {
+            format!("{name} ×{n}")
+        } else {
+            name
         });
-    let mut parts = vec![format!(
-        "subagent {}",
-        kind.unwrap_or_else(|| "agent".into())
-    )];
-    parts.push(format!("{calls} tool call{}", plural(calls)));
-    let first = t.items.iter().find_map(|i| i.timestamp);
-    let last = t.items.iter().rev().find_map(|i| i.timestamp);
-    if let (Some(a), Some(b)) = (first, last)
-        && b > a
-    {
-        parts.push(human_duration((b - a) as u64));
     }
-    if let Some(c) = t.cost.describe(&t.unpriced) {
-        parts.push(c);
+    if g.failed > 0 {
+        parts.push(format!("{} error{}", g.failed, plural(g.failed)));
     }
-    parts.join(" · ")
+    if g.declined > 0 {
+        parts.push(format!("{} declined", g.declined));
+    }
+    if g.running > 0 {
+        parts.push(format!("{} running", g.running));
+    }
+    if g.no_result > 0 {
+        parts.push(format!("{} without result", g.no_result));
+    }
+    if let Some(ms) = g.duration_ms {
+        parts.push(human_duration(ms));
+    }
+    (parts.join(" · "), g.failed > 0)
 }

@@ -131,8 +131,13 @@ impl State {
         let raw_input = item.map(|i| self.session.call_input(i)).unwrap_or_default();
         let input =
             || -> serde_json::Value { serde_json::from_str(&raw_input).unwrap_or_default() };
-        let part: Result<(String, &str), &str> = match key {
-            'c' | 'i' => match call {
+        use super::keymap::{Part, copy_part_of};
+        let Some(which) = copy_part_of(key) else {
+            self.message = Some(format!("c then: {}", super::keymap::copy_parts_line()));
+            return;
+        };
+        let part: Result<(String, &str), &str> = match which {
+            Part::Input => match call {
                 Some(_) => {
                     let v = input();
                     match v.get("command").and_then(|c| c.as_str()) {
@@ -148,7 +153,7 @@ impl State {
                     .map(|i| (self.session.item_text(i).into_owned(), "the text"))
                     .ok_or("nothing selected"),
             },
-            'o' => match call {
+            Part::Output => match call {
                 Some(c) => c
                     .result
                     .as_ref()
@@ -158,20 +163,19 @@ impl State {
                     .map(|i| (self.session.item_text(i).into_owned(), "the text"))
                     .ok_or("nothing selected"),
             },
-            'p' => crate::model::item::named_file(&input())
+            Part::Path => crate::model::item::named_file(&input())
                 .map(|p| (p.to_owned(), "the path"))
                 .ok_or("no file path in this row"),
-            's' => self
+            Part::SessionId => self
                 .session_id()
                 .map(|id| (id, "the session id"))
                 .ok_or("no session id"),
-            'l' => item
+            Part::Place => item
                 .and_then(|i| {
                     let path = self.session.sources.get(i.source as usize)?.path.as_ref()?;
                     Some((format!("{}:{}", path.display(), i.line), "the place"))
                 })
                 .ok_or("this row has no file line"),
-            _ => Err("c then: c command/input  o output  p path  s session id  l FILE:LINE"),
         };
         let part = part.map(|(text, what)| {
             if self.settings.redact.copies() {

@@ -117,7 +117,7 @@ pub const BINDINGS: &[Binding] = &[
     ),
     bind(
         &[(ch('c'), Action::Pending(Pending::CopyPart))],
-        "copy: c input  o output  p path  s id",
+        "copy a part of the row (see COPY_PARTS)",
     ),
     bind(
         &[(ch('Y'), Action::CopyAll)],
@@ -156,6 +156,64 @@ pub const BINDINGS: &[Binding] = &[
         "close overlay, clear search, or quit",
     ),
 ];
+
+/// A part of the selected row that `c` copies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// A call's command (Bash) or input; a message's text.
+    Input,
+    /// A call's output alone.
+    Output,
+    /// The file a call names.
+    Path,
+    SessionId,
+    /// `FILE:LINE` of the row.
+    Place,
+}
+
+/// The keys after `c`: the one table the copy, its prompt and the help
+/// read (`i` is also the input).
+/// Each: its key, the part, what the prompt calls it, what the help does.
+pub const COPY_PARTS: &[(char, Part, &str, &str)] = &[
+    ('c', Part::Input, "command/input", "input"),
+    ('o', Part::Output, "output", "output"),
+    ('p', Part::Path, "path", "path"),
+    ('s', Part::SessionId, "session id", "id"),
+    ('l', Part::Place, "FILE:LINE", "line"),
+];
+
+/// The part key `k` names after `c`.
+pub fn copy_part_of(k: char) -> Option<Part> {
+    if k == 'i' {
+        return Some(Part::Input);
+    }
+    COPY_PARTS
+        .iter()
+        .find(|(c, ..)| *c == k)
+        .map(|(_, p, ..)| *p)
+}
+
+/// `c command/input  o output  p path  s session id  l FILE:LINE`.
+pub fn copy_parts_line() -> String {
+    COPY_PARTS
+        .iter()
+        .map(|(k, _, what, _)| format!("{k} {what}"))
+        .collect::<Vec<_>>()
+        .join("  ")
+}
+
+/// The help's line for `c` (`+ c input o output…`: the key that follows), made
+/// from [`COPY_PARTS`].
+fn copy_parts_help() -> &'static str {
+    static LINE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    LINE.get_or_init(|| {
+        let parts: Vec<String> = COPY_PARTS
+            .iter()
+            .map(|(k, _, _, short)| format!("{k} {short}"))
+            .collect();
+        format!("+ {}", parts.join(" "))
+    })
+}
 
 /// The status bar's hints, most wanted first: what each says, and the
 /// actions whose keys it names.
@@ -264,6 +322,15 @@ impl Keymap {
                     let (k, d) = b.does.split_once(": ").unwrap_or(("", b.does));
                     return (k.to_owned(), d);
                 }
+                let does = if b
+                    .keys
+                    .iter()
+                    .any(|(_, a)| *a == Action::Pending(Pending::CopyPart))
+                {
+                    copy_parts_help()
+                } else {
+                    b.does
+                };
                 // action by action, in the order the line says them ("mark
                 // / go to a mark"): its default keys still bound, then the
                 // keys a config gave it
@@ -286,7 +353,7 @@ impl Keymap {
                 // plain keys first, then Ctrl ones, each in action order:
                 // `PgDn PgUp Ctrl-f/b`
                 keys.sort_by_key(|k| k.ctrl);
-                (names(&keys), b.does)
+                (names(&keys), does)
             })
             .collect()
     }
@@ -469,5 +536,28 @@ mod tests {
         );
         assert_eq!(short, "? help  / search  q quit ");
         assert_eq!(least, "? help ");
+    }
+}
+
+#[cfg(test)]
+mod parts {
+    use super::*;
+
+    /// The keys after `c` are one table: what the help says, what the
+    /// prompt offers and what the copy takes cannot drift apart.
+    #[test]
+    fn every_copy_part_is_in_the_help_the_prompt_and_the_copy() {
+        let help = help();
+        let line = help
+            .iter()
+            .find(|(k, _)| k == "c")
+            .map(|(_, d)| *d)
+            .expect("the c line");
+        for (k, part, what, short) in COPY_PARTS {
+            assert!(line.contains(&format!("{k} {short}")), "{line}");
+            assert!(copy_parts_line().contains(&format!("{k} {what}")));
+            assert_eq!(copy_part_of(*k), Some(*part));
+        }
+        assert_eq!(copy_part_of('x'), None);
     }
 }
