@@ -73,8 +73,25 @@ pub enum Command {
         /// and kind (`ccv: redacted FILE:LINE kind`), to review.
         #[arg(long, requires = "redact")]
         report: bool,
-        /// Session file, or - for stdin.
-        path: PathBuf,
+        /// Every session as a static site in DIR: index.html (projects,
+        /// sessions, per-day totals), a page per project and per session,
+        /// linked both ways. PATH is then the projects root. A second run
+        /// renders only what changed and removes pages of sessions gone.
+        #[arg(long, value_name = "DIR")]
+        all: Option<PathBuf>,
+        /// With --all: only sessions active since a date (2026-11-01) or a
+        /// span (7d, 2w, 12h).
+        #[arg(long, requires = "all")]
+        since: Option<String>,
+        /// With --all: only projects whose directory holds this.
+        #[arg(long, requires = "all")]
+        project: Option<String>,
+        /// With --all: pages without their inline script (search, filter by
+        /// kind, expand all); they read the same without it.
+        #[arg(long, requires = "all")]
+        no_script: bool,
+        /// Session file, or - for stdin (with --all: the projects root).
+        path: Option<PathBuf>,
     },
     /// Check a session's structure: tool calls without results, results
     /// without calls, dangling or cyclic parentUuid links, repeated uuids,
@@ -227,24 +244,7 @@ pub fn main_with(viewing: &dyn Fn()) -> i32 {
         viewing();
     }
     match cli.command {
-        Some(Command::Export {
-            format,
-            no_thinking,
-            no_tools,
-            no_subagents,
-            redact,
-            report,
-            path,
-        }) => {
-            let opts = Options {
-                format,
-                no_thinking,
-                no_tools,
-                no_subagents,
-                redact,
-            };
-            run_export(&path, &opts, report)
-        }
+        Some(cmd @ Command::Export { .. }) => export_command(cmd),
         Some(Command::List { json, root }) => run_list(root, json),
         Some(Command::Search {
             json,
@@ -341,6 +341,64 @@ pub fn main_with(viewing: &dyn Fn()) -> i32 {
             )
         }
         None => run_tui(&cli, &config, config_note),
+    }
+}
+
+/// `ccv export`: a session in a format, or with `--all` every session as a
+/// static site.
+fn export_command(cmd: Command) -> i32 {
+    match cmd {
+        Command::Export {
+            format,
+            no_thinking,
+            no_tools,
+            no_subagents,
+            redact,
+            report,
+            all: Some(dir),
+            since,
+            project,
+            no_script,
+            path,
+        } => {
+            let _ = (format, no_thinking, no_tools, no_subagents, report);
+            with_root(path, |root| {
+                crate::archive::cli::run(&crate::archive::cli::Args {
+                    dir: dir.clone(),
+                    root,
+                    since: since.clone(),
+                    project: project.clone(),
+                    redact,
+                    script: !no_script,
+                })
+            })
+        }
+        Command::Export {
+            format,
+            no_thinking,
+            no_tools,
+            no_subagents,
+            redact,
+            report,
+            path,
+            ..
+        } => {
+            let opts = Options {
+                format,
+                no_thinking,
+                no_tools,
+                no_subagents,
+                redact,
+            };
+            match path {
+                Some(path) => run_export(&path, &opts, report),
+                None => {
+                    eprintln!("ccv: export: a session file (or - for stdin), or --all DIR");
+                    2
+                }
+            }
+        }
+        _ => 2,
     }
 }
 

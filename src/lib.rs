@@ -4,6 +4,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 pub mod app;
+pub mod archive;
 pub mod catalog;
 pub mod check;
 pub mod cli;

@@ -109,6 +109,8 @@ fn the_page_keeps_hostile_content_as_text() {
         "hr",
         "br",
         "img",
+        // the page's own: links up, the table of contents
+        "nav",
     ];
     for c in tag.captures_iter(&page) {
         let (name, attrs) = (c[1].to_ascii_lowercase(), c[2].to_ascii_lowercase());
@@ -339,8 +341,9 @@ fn the_cli_says_what_it_redacted_and_the_page_opens_in_a_browser() {
     let page = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(page.contains("[REDACTED:github-token]") && !page.contains(&gh));
     let err = String::from_utf8_lossy(&out.stderr);
-    // the page names it twice: the title (the first prompt) and the prompt
-    assert!(err.contains("2 redacted: 2 github-token"), "{err}");
+    // the page names it three times: the title (the first prompt), the
+    // table of contents and the prompt
+    assert!(err.contains("3 redacted: 3 github-token"), "{err}");
     // a headless Chromium, where there is one, draws it
     let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
         .into_iter()

@@ -11,6 +11,9 @@
 mod code;
 mod images;
 mod markdown;
+pub mod nav;
+
+pub use nav::Nav;
 
 use crate::export::Options;
 use crate::model::item::{Detail, Item, Kind, ToolCall, ToolResult};
@@ -69,6 +72,11 @@ struct Page<'a> {
     keep: &'a dyn Fn(&Item) -> bool,
     images: images::Images,
     out: String,
+    nav: &'a Nav,
+    /// Prompts of the main transcript written so far (their anchors).
+    prompts: usize,
+    /// Inside a subagent's transcript (its prompts are not the session's).
+    in_agent: u8,
 }
 
 /// Writes the page of `session`: items `keep` accepts and `opts` allows.
@@ -78,12 +86,27 @@ pub fn write(
     keep: &dyn Fn(&Item) -> bool,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    write_page(session, opts, keep, &Nav::default(), out)
+}
+
+/// [`write`], with the links and script `nav` asks for (the archive's
+/// pages).
+pub fn write_page(
+    session: &Session,
+    opts: &Options,
+    keep: &dyn Fn(&Item) -> bool,
+    nav: &Nav,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let mut p = Page {
         session,
         opts,
         keep,
         images: images::Images::of(session),
         out: String::with_capacity(1 << 16),
+        nav,
+        prompts: 0,
+        in_agent: 0,
     };
     code::new_page();
     p.head();
@@ -105,14 +128,19 @@ pub fn write(
     if opts.redact {
         p.out.push_str(" · secrets redacted");
     }
-    p.out.push_str("</footer>\n</body>\n</html>\n");
+    p.out.push_str("</footer>\n");
+    if nav.script {
+        p.out.push_str("<script>");
+        p.out.push_str(nav::SCRIPT);
+        p.out.push_str("</script>\n");
+    }
+    p.out.push_str("</body>\n</html>\n");
     out.write_all(p.out.as_bytes())?;
     out.flush()
 }
 
-/// `1234567` as `1,234,567`.
 /// `2026-11-24 14:03:07 UTC`: a page is read anywhere, so in UTC, said.
-fn readable_time(ms: i64) -> String {
+pub fn readable_time(ms: i64) -> String {
     let iso = format_iso(ms);
     match (iso.get(..10), iso.get(11..19)) {
         (Some(d), Some(t)) => format!("{d} {t} UTC"),
@@ -120,7 +148,8 @@ fn readable_time(ms: i64) -> String {
     }
 }
 
-fn thousands(n: u64) -> String {
+/// `1234567` as `1,234,567`.
+pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
@@ -190,18 +219,44 @@ impl Page<'_> {
             "Prompts · tool calls",
             Some(format!("{} · {}", fig.prompts, fig.tool_calls)),
         );
+        let toc_lines: Vec<String> = nav::prompts(s, self.keep)
+            .iter()
+            .map(|l| self.clean(l).into_owned())
+            .collect();
+        let nav = self.nav;
         let o = &mut self.out;
         o.push_str("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-        o.push_str("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; style-src 'unsafe-inline'\">\n");
+        // nothing leaves the page; a script runs only when it is ours (its hash)
+        let script = if nav.script {
+            format!("; script-src {}", nav::script_hash())
+        } else {
+            String::new()
+        };
+        o.push_str(&format!("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; style-src 'unsafe-inline'{script}\">\n"));
         o.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
         o.push_str(&format!("<title>{title} — ccv</title>\n<style>\n{STYLE}\n"));
         o.push_str(&code::stylesheet());
         o.push_str("</style>\n</head>\n<body>\n<header>\n");
+        if !nav.up.is_empty() {
+            o.push_str("<nav class=\"up\">");
+            for (k, (href, label)) in nav.up.iter().enumerate() {
+                if k > 0 {
+                    o.push_str(" › ");
+                }
+                o.push_str(&format!("<a href=\"{}\">{}</a>", esc(href), esc(label)));
+            }
+            o.push_str("</nav>\n");
+        }
         o.push_str(&format!("<h1>{title}</h1>\n<dl>\n"));
         for (name, v) in fields {
             o.push_str(&format!("<dt>{name}</dt><dd>{v}</dd>\n"));
         }
-        o.push_str("</dl>\n</header>\n<main>\n");
+        o.push_str("</dl>\n");
+        o.push_str(&nav::toc(&toc_lines));
+        if nav.script {
+            o.push_str(nav::TOOLS);
+        }
+        o.push_str("</header>\n<main>\n");
     }
 
     /// A transcript's units: branches and groups folded. `flush` is called
@@ -326,14 +381,22 @@ impl Page<'_> {
             .note
             .map(|n| format!(" <span class=\"note\">({n})</span>"))
             .unwrap_or_default();
+        let line = self.line_ref(item.source, item.line);
         let head = format!(
-            "<span class=\"meta\">{time}<span class=\"label\">{} {}</span></span>{note}",
+            "<span class=\"meta\">{time}<span class=\"label\">{} {}</span></span>{note}{line}",
             l.glyph, l.name
         );
         if let Detail::Call(c) = &item.detail {
             self.call(item, c, &head, depth);
             return;
         }
+        // a prompt of the session: the table of contents links here
+        let anchor = if item.kind == Kind::User && self.in_agent == 0 {
+            self.prompts += 1;
+            format!(" id=\"prompt-{}\"", self.prompts)
+        } else {
+            String::new()
+        };
         let mut text = self.session.item_text(item);
         // a compaction says how big the conversation was, as on screen
         if let Detail::System(info) = &item.detail
@@ -361,11 +424,11 @@ impl Page<'_> {
             let first: String = first.chars().take(120).collect();
             let first = esc(&first);
             self.out.push_str(&format!(
-                "<details class=\"row {class}\"><summary>{head}<span class=\"first\">{first}</span></summary><div class=\"body\">{body}</div></details>\n"
+                "<details class=\"row {class}\"{anchor}><summary>{head}<span class=\"first\">{first}</span></summary><div class=\"body\">{body}</div></details>\n"
             ));
         } else {
             self.out.push_str(&format!(
-                "<div class=\"row {class}\">{head}<div class=\"body\">{body}</div></div>\n"
+                "<div class=\"row {class}\"{anchor}>{head}<div class=\"body\">{body}</div></div>\n"
             ));
         }
         if let Detail::OrphanResult(r) = &item.detail {
@@ -405,21 +468,50 @@ impl Page<'_> {
         } else {
             format!(" <span class=\"state\">{state}</span>")
         };
+        // a call and its subagent link to each other
+        let agent = c
+            .agent
+            .filter(|_| !self.opts.no_subagents && depth < MAX_DEPTH);
+        let to_agent = agent
+            .and_then(|a| self.session.agents.get(a as usize))
+            .map(|a| {
+                format!(
+                    " <a class=\"to\" href=\"#agent-{}\">subagent ↓</a>",
+                    nav::id(&a.id)
+                )
+            })
+            .unwrap_or_default();
+        let call_id = nav::id(&c.id);
         self.out.push_str(&format!(
-            "<details class=\"call{err}\"><summary>{head} <b>{name}</b> <code>{summary}</code>{state_html}</summary>\n<div class=\"input\">"
+            "<details class=\"call{err}\" id=\"call-{call_id}\"><summary>{head} <b>{name}</b> <code>{summary}</code>{state_html}{to_agent}</summary>\n<div class=\"input\">"
         ));
         self.input(item, c);
         self.out.push_str("</div>\n");
         if let Some(r) = &c.result {
             self.result(r);
         }
-        if let Some(a) = c
-            .agent
-            .filter(|_| !self.opts.no_subagents && depth < MAX_DEPTH)
-        {
+        if let Some(a) = agent {
             self.agent(a, depth + 1);
         }
         self.out.push_str("</details>\n");
+    }
+
+    /// `L123`, with `ccv FILE:123` to paste in a tooltip: where the row is
+    /// in its file.
+    fn line_ref(&self, source: u16, line: u32) -> String {
+        let file = self
+            .session
+            .sources
+            .get(source as usize)
+            .and_then(|s| s.path.as_deref())
+            .map(|p| p.to_string_lossy().into_owned());
+        match file {
+            Some(f) if line > 0 => format!(
+                " <span class=\"ln\" title=\"ccv {}:{line}\">L{line}</span>",
+                esc(&f)
+            ),
+            _ => String::new(),
+        }
     }
 
     /// What the call was asked: a command, a diff, a file's content, else
@@ -487,10 +579,22 @@ impl Page<'_> {
             return;
         };
         let label = self.text(&agent.label(self.session));
+        let back = agent
+            .call_of(self.session)
+            .map(|c| {
+                format!(
+                    " <a class=\"to\" href=\"#call-{}\">↑ its call</a>",
+                    nav::id(&c.id)
+                )
+            })
+            .unwrap_or_default();
         self.out.push_str(&format!(
-            "<details class=\"agent\"><summary>{label}</summary>\n<div class=\"members\">\n"
+            "<details class=\"agent\" id=\"agent-{}\"><summary>{label}{back}</summary>\n<div class=\"members\">\n",
+            nav::id(&agent.id)
         ));
+        self.in_agent += 1;
         let _ = self.transcript(&agent.transcript, depth.max(1), &mut |_| Ok(()));
+        self.in_agent -= 1;
         self.out.push_str("</div></details>\n");
     }
 }

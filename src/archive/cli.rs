@@ -1,0 +1,72 @@
+//! `ccv export --all DIR [ROOT]` on the command line: what it did, said on
+//! stderr; exit 0, 1 when a session could not be made a page or the
+//! archive could not be written.
+
+use std::path::PathBuf;
+
+pub struct Args {
+    pub dir: PathBuf,
+    pub root: PathBuf,
+    pub since: Option<String>,
+    pub project: Option<String>,
+    pub redact: bool,
+    pub script: bool,
+}
+
+pub fn run(a: &Args) -> i32 {
+    use crate::model::text::{term_line, term_path};
+    let since_ms = match a.since.as_deref().map(|s| {
+        crate::model::time::parse_since(
+            s,
+            crate::model::time::now_ms(),
+            &jiff::tz::TimeZone::system(),
+        )
+    }) {
+        None => None,
+        Some(Ok(ms)) => Some(ms),
+        Some(Err(e)) => {
+            eprintln!("ccv: --since: {}", term_line(&e));
+            return 1;
+        }
+    };
+    if !a.root.is_dir() {
+        eprintln!("ccv: {}: not a directory", term_path(&a.root));
+        return 1;
+    }
+    let started = std::time::Instant::now();
+    let opts = super::Options {
+        dir: a.dir.clone(),
+        root: a.root.clone(),
+        since_ms,
+        project: a.project.clone(),
+        redact: a.redact,
+        script: a.script,
+        threads: std::env::var("CCV_THREADS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0),
+    };
+    match super::build(&opts) {
+        Ok(r) => {
+            for (p, why) in &r.failed {
+                eprintln!("ccv: {}: {}", term_path(p), term_line(why));
+            }
+            eprintln!(
+                "ccv: {}: {} sessions: {} pages made, {} kept, {} removed, {} index pages written ({:.2} s){}",
+                term_path(&a.dir.join("index.html")),
+                r.sessions,
+                r.rendered,
+                r.kept,
+                r.removed,
+                r.index_pages,
+                started.elapsed().as_secs_f64(),
+                if a.redact { " · secrets redacted" } else { "" }
+            );
+            i32::from(!r.failed.is_empty())
+        }
+        Err(e) => {
+            eprintln!("ccv: {}: {}", term_path(&a.dir), term_line(&e.to_string()));
+            1
+        }
+    }
+}
