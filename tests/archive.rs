@@ -390,3 +390,111 @@ fn a_redacted_archive_holds_no_secret() {
     }
     assert!(pages(&dir).values().any(|v| v.contains("[REDACTED:")));
 }
+
+/// Chromium, headless, with background networking off and every host name
+/// unresolvable; `None` when it is not installed.
+fn chromium() -> Option<PathBuf> {
+    [
+        "chromium",
+        "chromium-browser",
+        "google-chrome",
+        "google-chrome-stable",
+    ]
+    .iter()
+    .find_map(|name| {
+        std::env::var_os("PATH").and_then(|paths| {
+            std::env::split_paths(&paths)
+                .map(|d| d.join(name))
+                .find(|p| p.is_file())
+        })
+    })
+}
+
+/// Loads `page` in headless Chromium: the DOM after scripts ran, and the
+/// URLs the page asked the network for (from Chromium's net log; the
+/// browser's own requests, whose initiator is "not an origin", left out).
+fn render(browser: &Path, page: &Path, work: &Path) -> (String, Vec<String>) {
+    let log = work.join("net.json");
+    let out = std::process::Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-extensions",
+            "--no-first-run",
+            "--host-resolver-rules=MAP * ~NOTFOUND",
+        ])
+        .arg(format!(
+            "--user-data-dir={}",
+            work.join("profile").display()
+        ))
+        .arg(format!("--log-net-log={}", log.display()))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("run chromium");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let net: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&log).expect("net log")).expect("net log json");
+    let start = net["constants"]["logEventTypes"]["URL_REQUEST_START_JOB"].clone();
+    let asked = net["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter(|e| e["type"] == start)
+        .filter(|e| e["params"]["initiator"] != "not an origin")
+        .filter_map(|e| e["params"]["url"].as_str())
+        .filter(|u| !u.starts_with("file:") && !u.starts_with("data:"))
+        .map(str::to_string)
+        .collect();
+    (String::from_utf8_lossy(&out.stdout).into_owned(), asked)
+}
+
+#[test]
+fn chromium_renders_the_index_and_a_page_with_no_request_leaving() {
+    let Some(browser) = chromium() else {
+        eprintln!("skipping: no chromium on PATH");
+        return;
+    };
+    let home = tempfile::tempdir().expect("tempdir");
+    let root = home.path().join("claude/projects");
+    tree(&root);
+    let dir = home.path().join("site");
+    archive(home.path(), &dir, &root, &[]);
+    let all = pages(&dir);
+    let session = all
+        .keys()
+        .find(|k| k.contains("aaaaaaaa"))
+        .expect("page a")
+        .clone();
+    // the check itself: a page that does ask the network is caught
+    let control = home.path().join("control.html");
+    std::fs::write(
+        &control,
+        "<!doctype html><img src=\"http://ccv-test.invalid/x.png\">",
+    )
+    .expect("write");
+    let (_, asked) = render(&browser, &control, &home.path().join("c"));
+    assert!(
+        asked.iter().any(|u| u.contains("ccv-test.invalid")),
+        "the net log shows page requests: {asked:?}"
+    );
+    for (n, page) in ["index.html", session.as_str()].iter().enumerate() {
+        let (dom, asked) = render(&browser, &dir.join(page), &home.path().join(n.to_string()));
+        assert!(asked.is_empty(), "{page} asked for {asked:?}");
+        assert!(dom.contains("Fix the parser"), "{page}: {dom}");
+        if n == 1 {
+            // the inline script ran (its hash is in the policy): it shows
+            // the bar it hides without script
+            assert!(dom.contains("<div id=\"tools\">"), "{dom}");
+            assert!(dom.contains("href=\"#prompt-1\""));
+        }
+    }
+}
