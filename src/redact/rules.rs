@@ -37,7 +37,10 @@ enum Target {
 
 pub struct Allow {
     target: Target,
-    regexes: Vec<Regex>,
+    /// Compiled when first asked (most allowlists never are): the rules
+    /// are built on every `--redact` run, before any text is read.
+    patterns: Vec<String>,
+    regexes: OnceLock<Vec<Regex>>,
     stopwords: Vec<String>,
     /// `AND`: every part given must hold (a part about paths never does).
     all: bool,
@@ -52,7 +55,13 @@ impl Allow {
             Target::Match => matched,
             Target::Line => line,
         };
-        let by_regex = !self.regexes.is_empty() && self.regexes.iter().any(|r| r.is_match(hay));
+        let regexes = self.regexes.get_or_init(|| {
+            self.patterns
+                .iter()
+                .filter_map(|r| compile_go(r).ok())
+                .collect()
+        });
+        let by_regex = regexes.iter().any(|r| r.is_match(hay));
         let lower = secret.to_ascii_lowercase();
         let by_word = !self.stopwords.is_empty()
             && self
@@ -62,7 +71,7 @@ impl Allow {
         if self.all {
             // paths cannot be tested here: such a condition never holds
             !self.has_paths
-                && (self.regexes.is_empty() || by_regex)
+                && (self.patterns.is_empty() || by_regex)
                 && (self.stopwords.is_empty() || by_word)
         } else {
             by_regex || by_word
@@ -117,6 +126,31 @@ impl Rule {
             .get_or_init(|| compile(&self.pattern).ok())
             .as_ref()
     }
+}
+
+/// A pattern written for Go's RE2, where a `{` that starts no repetition
+/// is a literal (`^\$(?:\d+|{\d+})$` in gitleaks' allowlists): Rust's
+/// regex wants it escaped.
+fn compile_go(pattern: &str) -> Result<Regex, regex::Error> {
+    compile(pattern).or_else(|e| {
+        let b = pattern.as_bytes();
+        let mut out = String::with_capacity(pattern.len() + 8);
+        for (i, c) in pattern.char_indices() {
+            let escaped = i > 0 && b[i - 1] == b'\\';
+            let repeat = || {
+                let rest = &pattern[i + 1..];
+                let end = rest.find('}').unwrap_or(rest.len());
+                !rest[..end].is_empty()
+                    && end < rest.len()
+                    && rest[..end].bytes().all(|x| x.is_ascii_digit() || x == b',')
+            };
+            if c == '{' && !escaped && !repeat() {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+        compile(&out).map_err(|_| e)
+    })
 }
 
 fn compile(pattern: &str) -> Result<Regex, regex::Error> {
@@ -176,7 +210,8 @@ fn allow_of(d: AllowDef) -> Allow {
             Some("line") => Target::Line,
             _ => Target::Secret,
         },
-        regexes: d.regexes.iter().filter_map(|r| compile(r).ok()).collect(),
+        patterns: d.regexes,
+        regexes: OnceLock::new(),
         stopwords: d.stopwords.iter().map(|w| w.to_ascii_lowercase()).collect(),
         all: d.condition.as_deref() == Some("AND"),
         has_paths: !d.paths.is_empty(),
@@ -482,10 +517,8 @@ impl RuleSet {
                 skipped.push((d.id, "needs a file path".into()));
                 continue;
             }
-            if let Err(e) = compile(&pattern) {
-                skipped.push((d.id, e.to_string()));
-                continue;
-            }
+            // not compiled here: `every_rule_compiles` holds the bundled
+            // rules to it, and a rule compiles when a keyword first wakes it
             let mut r = Rule::new(&d.id, &pattern, &[], Check::Plain);
             r.keywords = d.keywords.iter().map(|k| k.to_ascii_lowercase()).collect();
             // gitleaks' keyword-assignment shape: a name of at most 50
@@ -535,6 +568,11 @@ mod tests {
         assert!(set.rules.len() > 200, "{}", set.rules.len());
         for r in &set.rules {
             assert!(r.regex().is_some(), "{} does not compile", r.kind);
+            for a in r.allow.iter().chain(&set.global) {
+                for p in &a.patterns {
+                    assert!(compile_go(p).is_ok(), "{}'s allowlist: {p}", r.kind);
+                }
+            }
         }
         // the only rules left out are those about file paths
         for (id, why) in &set.skipped {
