@@ -54,6 +54,7 @@ mod check_cli;
 mod cli_export;
 mod clipboard_backends;
 mod clipboard_scope;
+mod codex;
 mod content_corpus;
 mod content_markdown;
 mod content_mono;

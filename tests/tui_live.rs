@@ -408,6 +408,7 @@ fn r_asks_to_resume_the_session_in_its_directory() {
         vec![Request::Resume {
             id: "0b1c2d3e-aaaa-bbbb-cccc-1234567890ab".into(),
             cwd: Some(cwd),
+            format: None,
         }]
     );
     // an id that is not one (it would go to a shell) is refused

@@ -22,8 +22,13 @@ pub fn shell_quote(s: &str) -> String {
 /// Replaces ccv with the program that resumes session `id` (found at
 /// `program`), in `cwd` (the session's directory, which the caller made
 /// sure exists) or the current one.
-pub fn resume_in_claude(program: &Path, id: &str, cwd: Option<&str>) -> anyhow::Result<()> {
-    let Some((_, args)) = crate::source::resume_command(id) else {
+pub fn resume_in_claude(
+    program: &Path,
+    id: &str,
+    cwd: Option<&str>,
+    format: Option<&str>,
+) -> anyhow::Result<()> {
+    let Some((_, args)) = crate::source::resume_command(id, format) else {
         anyhow::bail!("not a session id its program can resume");
     };
     let mut cmd = std::process::Command::new(program);

@@ -115,8 +115,8 @@ pub fn run_with(start: Start, opts: Options) -> anyhow::Result<()> {
             r
         });
     restore::restore();
-    if let Some((program, id, cwd)) = resume {
-        return super::resume::resume_in_claude(&program, &id, cwd.as_deref());
+    if let Some((program, id, cwd, format)) = resume {
+        return super::resume::resume_in_claude(&program, &id, cwd.as_deref(), format);
     }
     if let (Ok(t), Ok(trace)) = (&result, std::env::var("CCV_TRACE_STARTUP")) {
         super::trace::report_startup(&trace, t.first_frame, t.loaded);
@@ -183,7 +183,7 @@ struct Viewer {
     trace_live: Option<super::trace::LiveTrace>,
     /// `R`: run `claude --resume` once the terminal is restored:
     /// (program, session id, directory).
-    resume: Option<(PathBuf, String, Option<String>)>,
+    resume: Option<(PathBuf, String, Option<String>, Option<&'static str>)>,
     /// Said before the outcome of the next copy.
     copy_label: Option<String>,
     /// The picker's first order (the config's).
@@ -711,29 +711,33 @@ impl Viewer {
                     });
                     clip.copy(text.text, text.rows);
                 }
-                Request::Resume { id, cwd } => match crate::source::resume_command(&id)
-                    .and_then(|(program, _)| super::resume::find_program(program))
-                {
-                    Some(program) => self.resume = Some((program, id, cwd)),
-                    None => {
-                        // no claude here (a remote machine?): the command to run
-                        let cmd = match &cwd {
-                            Some(d) => format!(
-                                "cd {} && claude --resume {id}",
-                                super::resume::shell_quote(d)
-                            ),
-                            None => format!("claude --resume {id}"),
-                        };
-                        self.copy_label = Some("the resume command".into());
-                        self.state
-                            .requests
-                            .push(Request::Copy(crate::clipboard::CopyText {
-                                text: cmd,
-                                rows: 1,
-                            }));
-                        self.serve_requests();
+                Request::Resume { id, cwd, format } => {
+                    match crate::source::resume_command(&id, format)
+                        .and_then(|(program, _)| super::resume::find_program(program))
+                    {
+                        Some(program) => self.resume = Some((program, id, cwd, format)),
+                        None => {
+                            // no claude here (a remote machine?): the command to run
+                            let line = crate::source::resume_command(&id, format)
+                                .map(|(p, args)| format!("{p} {}", args.join(" ")))
+                                .unwrap_or_default();
+                            let cmd = match &cwd {
+                                Some(d) => {
+                                    format!("cd {} && {line}", super::resume::shell_quote(d))
+                                }
+                                None => line,
+                            };
+                            self.copy_label = Some("the resume command".into());
+                            self.state
+                                .requests
+                                .push(Request::Copy(crate::clipboard::CopyText {
+                                    text: cmd,
+                                    rows: 1,
+                                }));
+                            self.serve_requests();
+                        }
                     }
-                },
+                }
                 Request::Export {
                     path,
                     format,

@@ -24,6 +24,24 @@ fn stat(path: &Path) -> Option<(u64, i64)> {
 /// Every searchable file under `root`, newest first.
 pub fn under(root: &Path) -> Vec<SearchFile> {
     let mut out = Vec::new();
+    // another agent's tree (Codex's): its session files, no subagents
+    if let Some(files) = crate::source::sessions_under(root) {
+        out.extend(files.into_iter().filter_map(|path| {
+            let (size, mtime_ns) = stat(&path)?;
+            Some(SearchFile {
+                session: path.clone(),
+                path,
+                size,
+                mtime_ns,
+            })
+        }));
+        out.sort_by(|a, b| {
+            b.mtime_ns
+                .cmp(&a.mtime_ns)
+                .then_with(|| a.path.cmp(&b.path))
+        });
+        return out;
+    }
     let Ok(projects) = fs::read_dir(root) else {
         return out;
     };

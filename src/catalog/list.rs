@@ -95,6 +95,23 @@ pub fn mtime_ns(meta: &fs::Metadata) -> i64 {
 fn find_candidates(root: &Path) -> (Vec<Candidate>, Skipped) {
     let mut out = Vec::new();
     let mut skipped = Skipped::default();
+    // another agent's tree (Codex's `sessions/YYYY/MM/DD/`): its files
+    if let Some(files) = crate::source::sessions_under(root) {
+        for path in files {
+            match fs::metadata(&path) {
+                Ok(m) if m.is_file() => out.push(Candidate {
+                    path,
+                    size: m.len(),
+                    mtime_ns: mtime_ns(&m),
+                    fallback_project: String::new(),
+                    subagents: 0,
+                }),
+                Ok(m) => skipped.add(crate::model::session::file_kind(&m)),
+                Err(_) => skipped.add("broken link or unreadable file"),
+            }
+        }
+        return (out, skipped);
+    }
     let Ok(projects) = fs::read_dir(root) else {
         skipped.add("unreadable directory");
         return (out, skipped);

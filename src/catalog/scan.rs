@@ -89,10 +89,7 @@ pub fn scan_file(
     let h = crate::source::headline(path, size)?;
     // the file's name is the session's id: a file that starts with lines
     // copied from an earlier session carries that session's id in them
-    let session_id = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .filter(|s| !s.is_empty())
+    let session_id = crate::source::session_id_of(path)
         .or(h.session_id)
         .unwrap_or_default();
     Ok(SessionInfo {

@@ -351,7 +351,9 @@ impl FiguresSum<'_> {
                 s.tokens.sub_usage(&old.usage);
                 s.cost.sub(c);
             }
-            let at = at.unwrap_or(fallback_ms);
+            // a message with no row of its own (a Codex token count) is
+            // dated by its line
+            let at = at.or(m.at).unwrap_or(fallback_ms);
             let c = prices.cost(m.model.as_deref(), u, Some(at));
             f.tokens.add_usage(u);
             f.cost.add(c);

@@ -11,7 +11,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// What a source file is: the session itself, or a subagent's own file.
-#[derive(Debug)]
 pub struct Source {
     pub path: Option<PathBuf>,
     /// Lines of this file go to this agent (index into `Session::agents`).
@@ -23,6 +22,44 @@ pub struct Source {
     pub(crate) base: u64,
     pub(crate) splitter: LineSplitter,
     pub(crate) garbage: Garbage,
+    /// The file is in another transcript format, read through this (set
+    /// by its first line: see [`Translate`]).
+    pub(crate) translator: Option<Box<dyn Translate>>,
+    /// Its first line was looked at for its format.
+    pub(crate) sniffed: bool,
+}
+
+/// A transcript format the session reads by turning each of its lines
+/// into lines of the one it reads natively (`source/` decides, from a
+/// file's first line, which format it is and makes this).
+pub trait Translate: Send + Sync {
+    fn translate(&mut self, line: &[u8]) -> Translated;
+    /// The file is complete: what is still held back.
+    fn finish(&mut self) -> Vec<String> {
+        Vec::new()
+    }
+    /// The format's name (`codex`).
+    fn format(&self) -> &'static str;
+}
+
+/// What one line of a file in another format stands for.
+pub enum Translated {
+    /// Lines the session reads (one JSON object each).
+    Lines(Vec<String>),
+    /// Nothing to show, and why (counted among the hidden lines).
+    Hidden(&'static str),
+    /// Not a line of the format: read as it is (reported unreadable).
+    Raw,
+}
+
+impl std::fmt::Debug for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Source")
+            .field("path", &self.path)
+            .field("agent", &self.agent)
+            .field("format", &self.translator.as_ref().map(|t| t.format()))
+            .finish()
+    }
 }
 
 /// Consecutive unreadable lines of a source. Past [`GARBAGE_RUN`] of them
@@ -290,8 +327,20 @@ impl Session {
             base: 0,
             splitter: LineSplitter::new(),
             garbage: Garbage::default(),
+            translator: None,
+            sniffed: false,
         });
         s
+    }
+
+    /// The format of the main file when it is not the native one
+    /// (`codex`), once its first line has been read.
+    pub fn format(&self) -> Option<&'static str> {
+        self.sources
+            .first()?
+            .translator
+            .as_ref()
+            .map(|t| t.format())
     }
 
     /// Lines read over all sources.

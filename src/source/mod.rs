@@ -6,6 +6,7 @@
 //! folder beside `claude/` and an arm in each of them.
 
 pub mod claude;
+pub mod codex;
 
 use crate::model::Session;
 use std::path::{Path, PathBuf};
@@ -54,7 +55,60 @@ pub fn is_resumable_id(id: &str) -> bool {
 
 /// What names and counts a session file, from a quick read of it.
 pub fn headline(path: &Path, size: u64) -> std::io::Result<crate::model::headline::Headline> {
-    claude::scan::headline(path, size)
+    match format_of(path) {
+        Some("codex") => codex::scan::headline(path),
+        _ => claude::scan::headline(path, size),
+    }
+}
+
+/// How a file in a format other than Claude Code's is read, from its
+/// first line; `None`: Claude Code's own (or nothing known).
+pub fn translator_for(first_line: &[u8]) -> Option<Box<dyn crate::model::session::Translate>> {
+    if codex::sniff(first_line) {
+        return Some(Box::<codex::translate::Translator>::default());
+    }
+    None
+}
+
+/// The format of a file other than Claude Code's (`codex`), from its
+/// first line.
+pub fn format_of(path: &Path) -> Option<&'static str> {
+    use std::io::BufRead;
+    let f = crate::model::session::open_regular(path).ok()?;
+    let mut first = Vec::new();
+    std::io::Read::take(std::io::BufReader::new(f), 1 << 20)
+        .read_until(b'\n', &mut first)
+        .ok()?;
+    translator_for(&first).map(|t| t.format())
+}
+
+/// Where the sessions of every known agent are kept, those that exist
+/// (Claude Code's projects root comes from the caller).
+pub fn other_roots() -> Vec<PathBuf> {
+    codex::files::roots()
+}
+
+/// The session files of a folder laid out as another agent keeps them
+/// (Codex's `sessions/YYYY/MM/DD/rollout-*.jsonl`); `None` for a Claude
+/// Code projects root.
+pub fn sessions_under(root: &Path) -> Option<Vec<PathBuf>> {
+    codex::files::is_root(root).then(|| {
+        let mut v = Vec::new();
+        codex::files::rollouts(root, 3, &mut v);
+        v.sort();
+        v
+    })
+}
+
+/// A session's id from its file's name: Claude Code names a file by its
+/// session, Codex puts the id at the end (`rollout-<time>-<id>.jsonl`).
+pub fn session_id_of(path: &Path) -> Option<String> {
+    if codex::files::is_rollout(path) {
+        return codex::files::id_of(path);
+    }
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .filter(|s| !s.is_empty())
 }
 
 /// The directory a project folder's name stands for (`-home-bob-app` is
@@ -63,8 +117,15 @@ pub fn project_of_dir(name: &str) -> String {
     claude::scan::decode_project_dir(name)
 }
 
-/// How to resume session `id` in its agent: the program and its
-/// arguments; `None` for an id it would not take.
-pub fn resume_command(id: &str) -> Option<(&'static str, Vec<String>)> {
-    is_resumable_id(id).then(|| (claude::resume::PROGRAM, claude::resume::args(id)))
+/// How to resume session `id` in its agent (`format`, as
+/// [`Session::format`] says): the program and its arguments; `None` for
+/// an id it would not take.
+pub fn resume_command(id: &str, format: Option<&str>) -> Option<(&'static str, Vec<String>)> {
+    if !is_resumable_id(id) {
+        return None;
+    }
+    Some(match format {
+        Some("codex") => (codex::PROGRAM, codex::resume_args(id)),
+        _ => (claude::resume::PROGRAM, claude::resume::args(id)),
+    })
 }

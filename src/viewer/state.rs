@@ -146,7 +146,12 @@ pub enum Request {
     /// Write the transcript, as filtered, to a markdown file.
     ExportMarkdown,
     /// Leave and run `claude --resume ID` in `cwd`.
-    Resume { id: String, cwd: Option<String> },
+    Resume {
+        id: String,
+        cwd: Option<String>,
+        /// The session's format when not Claude Code's (`codex`).
+        format: Option<&'static str>,
+    },
     /// `:export PATH`: the transcript as filtered, in `format`;
     /// `overwrite` when the command said `!`.
     Export {
@@ -241,7 +246,7 @@ impl State {
         };
         if !crate::source::is_resumable_id(&id) {
             self.message =
-                Some("this session's id is not one claude can resume (not a UUID)".into());
+                Some("this session's id is not one its program can resume (not a UUID)".into());
             return;
         }
         let cwd = self.session.meta.cwd.clone();
@@ -252,7 +257,8 @@ impl State {
             self.mode = Mode::Pending(Pending::ConfirmResume);
             return;
         }
-        self.requests.push(Request::Resume { id, cwd });
+        let format = self.session.format();
+        self.requests.push(Request::Resume { id, cwd, format });
     }
 
     /// The help overlay's lines (keys, what they do), from the key table.
@@ -672,7 +678,12 @@ fn act(s: &mut State, action: Action) {
             Mode::Pending(Pending::CopyPart) => s.copy_part(c),
             Mode::Pending(Pending::ConfirmResume) => match s.session_id() {
                 Some(id) if c == 'y' || c == 'Y' => {
-                    s.requests.push(Request::Resume { id, cwd: None })
+                    let format = s.session.format();
+                    s.requests.push(Request::Resume {
+                        id,
+                        cwd: None,
+                        format,
+                    })
                 }
                 _ => s.message = Some("not resumed".into()),
             },

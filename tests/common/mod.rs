@@ -266,6 +266,7 @@ pub fn sandbox(home: &std::path::Path) -> Vec<(&'static str, std::ffi::OsString)
     env.extend([
         ("HOME", home.into()),
         ("CLAUDE_CONFIG_DIR", home.join("claude").into()),
+        ("CODEX_HOME", home.join("codex").into()),
         ("XDG_CACHE_HOME", home.join("cache").into()),
         ("XDG_STATE_HOME", home.join("state").into()),
         ("XDG_CONFIG_HOME", home.join("config").into()),

@@ -9,7 +9,7 @@ use super::raw::RawEntry;
 use crate::model::item::*;
 use crate::model::lines::LineSplitter;
 use crate::model::session::{
-    GARBAGE_RUN, Garbage, MAIN, Outcome, Session, Source, Target, open_regular,
+    GARBAGE_RUN, Garbage, MAIN, Outcome, Session, Source, Target, Translated, open_regular,
 };
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -101,6 +101,8 @@ impl Session {
             base: 0,
             splitter: LineSplitter::new(),
             garbage: Garbage::default(),
+            translator: None,
+            sniffed: false,
         });
         (self.sources.len() - 1) as u16
     }
@@ -188,6 +190,9 @@ impl Session {
             if let Some(len) = line.overlong {
                 return self.ingest_overlong(source, line.number, len);
             }
+            if self.translated(source, line.number, line.bytes) {
+                return;
+            }
             while lines.get(next).is_some_and(|a| a.offset < line.offset) {
                 next += 1;
             }
@@ -243,7 +248,7 @@ impl Session {
             let clean = decode_line(tail.number, tail.bytes, |_, _| {})
                 .iter()
                 .all(|p| p.recovered);
-            if clean {
+            if clean && !self.translated(source, tail.number, tail.bytes) {
                 self.line_at = place(base, &tail, tail.bytes.as_ptr() as usize);
                 self.ingest_line(source, tail.number, tail.bytes);
                 self.line_at = None;
@@ -261,6 +266,7 @@ impl Session {
         if let Some(tail) = splitter.tail() {
             match tail.overlong {
                 Some(len) => self.ingest_overlong(source, tail.number, len),
+                None if self.translated(source, tail.number, tail.bytes) => {}
                 None => {
                     self.line_at = place(base, &tail, tail.bytes.as_ptr() as usize);
                     self.ingest_line(source, tail.number, tail.bytes);
@@ -271,6 +277,13 @@ impl Session {
         }
         self.sources[source as usize].splitter = splitter;
         self.flush_garbage(source);
+        if let Some(mut t) = self.sources[source as usize].translator.take() {
+            let line = self.sources[source as usize].lines();
+            for l in t.finish() {
+                self.ingest_line(source, line, l.as_bytes());
+            }
+            self.sources[source as usize].translator = Some(t);
+        }
     }
 
     /// Lines longer than the cap skip their source's splitter: for tests.
@@ -335,6 +348,37 @@ impl Session {
         let agent = self.sources[source as usize].agent;
         self.mark_tracker
             .unreadable(&mut self.marks, agent, id, p.line);
+    }
+
+    /// A line of a file in another format (its first line decides, see
+    /// [`crate::source::translator_for`]): read as the lines it stands
+    /// for, held in memory (they are not the file's bytes). `false`: the
+    /// file is in the native format.
+    fn translated(&mut self, source: u16, line: u32, bytes: &[u8]) -> bool {
+        let s = &mut self.sources[source as usize];
+        if !s.sniffed && !bytes.trim_ascii().is_empty() {
+            s.sniffed = true;
+            s.translator = crate::source::translator_for(bytes);
+        }
+        let Some(mut t) = self.sources[source as usize].translator.take() else {
+            return false;
+        };
+        self.line_at = None;
+        match t.translate(bytes) {
+            Translated::Lines(lines) => {
+                for l in &lines {
+                    self.ingest_line(source, line, l.as_bytes());
+                }
+            }
+            Translated::Hidden(reason) => {
+                self.stats.entries += 1;
+                self.stats.hidden += 1;
+                *self.stats.hidden_by_reason.entry(reason).or_default() += 1;
+            }
+            Translated::Raw => self.ingest_line(source, line, bytes),
+        }
+        self.sources[source as usize].translator = Some(t);
+        true
     }
 
     fn ingest_line(&mut self, source: u16, line: u32, bytes: &[u8]) {

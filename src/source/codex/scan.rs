@@ -1,0 +1,49 @@
+//! A Codex session's headline for the catalogue. Codex files are read
+//! whole (they are small next to Claude's: the corpus' largest is 2 MB),
+//! through the same translation the viewer reads them by, so the list and
+//! the viewer agree on the title, the prompts and the directory.
+
+use crate::model::headline::Headline;
+use crate::model::item::Kind;
+use crate::model::session::Session;
+use std::io;
+use std::path::Path;
+
+pub fn headline(path: &Path) -> io::Result<Headline> {
+    let s = crate::source::claude::loader::load_with_subagents(path)?;
+    Ok(of_session(&s))
+}
+
+pub fn of_session(s: &Session) -> Headline {
+    let prompts = s.main.items.iter().filter(|i| i.kind == Kind::User).count() as u64;
+    let first = s
+        .main
+        .items
+        .iter()
+        .find(|i| i.kind == Kind::User)
+        .map(|i| s.item_text(i).trim().to_owned())
+        .unwrap_or_default();
+    let first_line: String = first
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .chars()
+        .take(200)
+        .collect();
+    Headline {
+        cwd: s.meta.cwd.clone(),
+        session_id: s.meta.session_ids.first().cloned(),
+        title: s
+            .title()
+            .map(str::to_owned)
+            .unwrap_or_else(|| first_line.clone()),
+        first_prompt: first_line,
+        last_activity_ms: s.meta.last_activity,
+        message_count: prompts.max(u64::from(!s.main.items.is_empty()))
+            + s.main.messages.len() as u64,
+        exact: true,
+        model: s.meta.model.clone(),
+        git_branch: s.meta.git_branch.clone(),
+        unreadable: s.stats.unreadable > 0,
+    }
+}

@@ -1,0 +1,285 @@
+//! Codex's tool calls and outputs in the shapes ccv shows calls by: its
+//! three shell tools (`shell` with an argv, `shell_command`, then
+//! `exec_command`) as `Bash` with a command line, `update_plan` as a
+//! to-do list, a patch of one file as an edit; the rest under their own
+//! names with their arguments.
+
+use serde_json::{Map, Value, json};
+
+/// A shell word quoted when it needs to be.
+fn quote(w: &str) -> String {
+    if !w.is_empty()
+        && w.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b))
+    {
+        w.to_owned()
+    } else {
+        format!("'{}'", w.replace('\'', "'\\''"))
+    }
+}
+
+/// An argv as the command line it runs: `bash -lc "<script>"` is the script.
+fn command_line(argv: &[Value]) -> String {
+    let words: Vec<&str> = argv.iter().filter_map(Value::as_str).collect();
+    match words.as_slice() {
+        [sh, flag, script] if sh.ends_with("sh") && flag.starts_with('-') && flag.contains('c') => {
+            (*script).to_owned()
+        }
+        _ => words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" "),
+    }
+}
+
+/// A call's name and input, as ccv shows them.
+pub fn call(p: &Map<String, Value>) -> (String, Value) {
+    let name = p.get("name").and_then(Value::as_str).unwrap_or("tool");
+    // `arguments` is JSON in a string; `input` is a custom tool's text
+    let args: Value = match (p.get("arguments"), p.get("input"), p.get("action")) {
+        (Some(Value::String(s)), _, _) => {
+            serde_json::from_str(s).unwrap_or_else(|_| json!({ "arguments": s }))
+        }
+        (Some(v), _, _) => v.clone(),
+        (None, Some(Value::String(s)), _) => json!({ "input": s }),
+        (None, Some(v), _) => v.clone(),
+        (None, None, Some(a)) => a.clone(),
+        _ => json!({}),
+    };
+    let field = |k: &str| args.get(k).cloned();
+    let shell = |command: String| {
+        let mut input = json!({ "command": command });
+        if let Some(w) = field("workdir").filter(|w| !w.is_null()) {
+            input["workdir"] = w;
+        }
+        ("Bash".to_owned(), input)
+    };
+    let local_shell = p.get("type").and_then(Value::as_str) == Some("local_shell_call");
+    match name {
+        _ if local_shell => match field("command") {
+            Some(Value::Array(argv)) => shell(command_line(&argv)),
+            _ => ("local_shell".to_owned(), args),
+        },
+        "shell" | "container.exec" => match field("command") {
+            Some(Value::Array(argv)) => shell(command_line(&argv)),
+            Some(Value::String(s)) => shell(s),
+            _ => (name.to_owned(), args),
+        },
+        "shell_command" => match field("command") {
+            Some(Value::String(s)) => shell(s),
+            _ => (name.to_owned(), args),
+        },
+        "exec_command" => match field("cmd") {
+            Some(Value::String(s)) => shell(s),
+            _ => (name.to_owned(), args),
+        },
+        "update_plan" => {
+            let todos: Vec<Value> = args
+                .get("plan")
+                .and_then(Value::as_array)
+                .map(|steps| {
+                    steps
+                        .iter()
+                        .map(|s| {
+                            let step = s.get("step").and_then(Value::as_str).unwrap_or("");
+                            json!({
+                                "content": step,
+                                "status": s.get("status").cloned().unwrap_or(json!("pending")),
+                            })
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            ("TodoWrite".to_owned(), json!({ "todos": todos }))
+        }
+        "apply_patch" => {
+            let patch = match &args {
+                Value::Object(o) => o
+                    .get("input")
+                    .or_else(|| o.get("patch"))
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
+                Value::String(s) => Some(s.clone()),
+                _ => None,
+            };
+            match patch.as_deref().and_then(one_file_edit) {
+                Some(edit) => ("Edit".to_owned(), edit),
+                None => (
+                    name.to_owned(),
+                    patch.map_or(args, |p| json!({ "patch": p })),
+                ),
+            }
+        }
+        _ => (name.to_owned(), args),
+    }
+}
+
+/// A patch (`*** Begin Patch` / `*** Update File: x` / `@@` hunks) that
+/// changes one existing file, as an edit of it (old text, new text); a
+/// patch that adds, deletes, moves or touches several files is not one.
+fn one_file_edit(patch: &str) -> Option<Value> {
+    let mut path = None;
+    let (mut old, mut new) = (String::new(), String::new());
+    for line in patch.lines() {
+        if let Some(p) = line.strip_prefix("*** Update File: ") {
+            if path.is_some() {
+                return None;
+            }
+            path = Some(p.trim().to_owned());
+        } else if line.starts_with("*** Add File")
+            || line.starts_with("*** Delete File")
+            || line.starts_with("*** Move to")
+        {
+            return None;
+        } else if line.starts_with("***") || line.starts_with("@@") {
+            if line.starts_with("@@") && !old.is_empty() {
+                // hunks apart: the lines between them are not in the edit
+                old.push_str("...\n");
+                new.push_str("...\n");
+            }
+        } else if let Some(l) = line.strip_prefix('-') {
+            old.push_str(l);
+            old.push('\n');
+        } else if let Some(l) = line.strip_prefix('+') {
+            new.push_str(l);
+            new.push('\n');
+        } else {
+            let l = line.strip_prefix(' ').unwrap_or(line);
+            old.push_str(l);
+            old.push('\n');
+            new.push_str(l);
+            new.push('\n');
+        }
+    }
+    Some(json!({ "file_path": path?, "old_string": old, "new_string": new }))
+}
+
+/// An output as a tool result's content, and whether the call failed.
+pub fn output(o: Option<&Value>) -> (Value, bool) {
+    match o {
+        Some(Value::String(s)) => {
+            // `shell` (0.34-0.58) and custom tools: {"output", "metadata"}
+            if s.starts_with('{')
+                && let Ok(Value::Object(m)) = serde_json::from_str::<Value>(s)
+                && let Some(out) = m.get("output").and_then(Value::as_str)
+            {
+                let code = m
+                    .get("metadata")
+                    .and_then(|md| md.get("exit_code"))
+                    .and_then(Value::as_i64);
+                return (json!(out), code.is_some_and(|c| c != 0));
+            }
+            let code = s
+                .strip_prefix("Exit code: ")
+                .and_then(|r| r.split(|c: char| !c.is_ascii_digit() && c != '-').next())
+                .and_then(|n| n.parse::<i64>().ok())
+                .or_else(|| {
+                    // exec_command: "...\nProcess exited with code N\n..."
+                    let at = s.find("Process exited with code ")?;
+                    let r = &s[at + "Process exited with code ".len()..];
+                    r.split(|c: char| !c.is_ascii_digit() && c != '-')
+                        .next()?
+                        .parse()
+                        .ok()
+                });
+            (json!(s), code.is_some_and(|c| c != 0))
+        }
+        // a list of content items (text and images)
+        Some(Value::Array(items)) => {
+            let mut blocks: Vec<Value> = items
+                .iter()
+                .filter_map(|i| {
+                    let t = i.get("text").and_then(Value::as_str)?;
+                    Some(json!({"type": "text", "text": t}))
+                })
+                .collect();
+            blocks.extend(images(Some(&Value::Array(items.clone()))));
+            (Value::Array(blocks), false)
+        }
+        Some(Value::Object(m)) => {
+            let text = m
+                .get("content")
+                .or_else(|| m.get("output"))
+                .and_then(Value::as_str)
+                .map_or_else(|| Value::Object(m.clone()).to_string(), str::to_owned);
+            let failed = m.get("success").and_then(Value::as_bool) == Some(false);
+            (json!(text), failed)
+        }
+        Some(v) if !v.is_null() => (json!(v.to_string()), false),
+        _ => (json!(""), false),
+    }
+}
+
+/// `input_image` parts (data URLs) as image blocks.
+pub fn images(content: Option<&Value>) -> Vec<Value> {
+    let Some(Value::Array(parts)) = content else {
+        return Vec::new();
+    };
+    parts
+        .iter()
+        .filter(|p| p.get("type").and_then(Value::as_str) == Some("input_image"))
+        .filter_map(|p| {
+            let url = p.get("image_url").and_then(Value::as_str)?;
+            let (head, data) = url.strip_prefix("data:")?.split_once(',')?;
+            let media = head.strip_suffix(";base64")?;
+            Some(json!({"type": "image", "source": {"type": "base64", "media_type": media, "data": data}}))
+        })
+        .collect()
+}
+
+/// A web search's input: its query (or the page it opened).
+pub fn web_search(p: &Map<String, Value>) -> Value {
+    let Some(a) = p.get("action") else {
+        return json!({});
+    };
+    if let Some(q) = a.get("query").and_then(Value::as_str) {
+        return json!({ "query": q });
+    }
+    if let Some(qs) = a.get("queries").and_then(Value::as_array) {
+        let q: Vec<&str> = qs.iter().filter_map(Value::as_str).collect();
+        return json!({ "query": q.join(" | ") });
+    }
+    if let Some(u) = a.get("url").and_then(Value::as_str) {
+        return json!({ "url": u });
+    }
+    a.clone()
+}
+
+/// A command the user ran in Codex's shell (`!cmd`): its line and output.
+pub fn user_shell(p: &Map<String, Value>) -> (String, String) {
+    let command = match p.get("command") {
+        Some(Value::Array(argv)) => command_line(argv),
+        Some(Value::String(s)) => s.clone(),
+        _ => String::new(),
+    };
+    let output = ["aggregated_output", "formatted_output", "stdout"]
+        .iter()
+        .find_map(|k| p.get(*k).and_then(Value::as_str))
+        .unwrap_or("")
+        .to_owned();
+    (command, output)
+}
+
+/// What a review found, as text.
+pub fn review_text(out: Option<&Value>) -> String {
+    let Some(o) = out else {
+        return "Review finished".to_owned();
+    };
+    let mut text = String::from("Review finished");
+    if let Some(c) = o.get("overall_correctness").and_then(Value::as_str) {
+        text.push_str(&format!(": {c}"));
+    }
+    if let Some(e) = o.get("overall_explanation").and_then(Value::as_str) {
+        text.push_str(&format!("\n{e}"));
+    }
+    for f in o
+        .get("findings")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let title = f.get("title").and_then(Value::as_str).unwrap_or("finding");
+        text.push_str(&format!("\n- {title}"));
+        if let Some(b) = f.get("body").and_then(Value::as_str) {
+            text.push_str(&format!(": {b}"));
+        }
+    }
+    text
+}

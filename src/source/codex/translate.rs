@@ -1,0 +1,491 @@
+//! A Codex line as the entries ccv's session reads: each line of the file
+//! becomes zero or more of them, in order, chained one after another
+//! (Codex files have no tree), carrying the line's time, the session's id,
+//! directory, branch and version.
+//!
+//! Codex writes most things twice: the model's items (`response_item`)
+//! and a copy for its UI (`event_msg`). The items are read; the copies
+//! only where no item follows them (an answer cut off by an abort).
+
+use super::tools;
+use crate::model::session::{Translate, Translated};
+use serde_json::{Map, Value, json};
+use std::collections::{HashSet, VecDeque};
+
+#[derive(Default)]
+pub struct Translator {
+    session_id: Option<String>,
+    cwd: Option<String>,
+    version: Option<String>,
+    branch: Option<String>,
+    model: Option<String>,
+    /// The requests are served at the priority ("fast") tier.
+    fast: bool,
+    /// The newest line's time: lines without one take it.
+    time: Option<String>,
+    /// The last entry made: the next one's parent.
+    parent: Option<String>,
+    /// Entries made, for their uuids.
+    made: u64,
+    /// Answers the UI was told of that no item has carried yet.
+    pending: VecDeque<(String, Option<String>)>,
+    /// The session's running token total at the last count.
+    total: Option<[u64; 3]>,
+    /// `session_meta` lines seen (a second one is a fork's copy).
+    metas: u32,
+    /// Calls made, by `call_id`.
+    calls: HashSet<String>,
+}
+
+impl Translate for Translator {
+    fn translate(&mut self, line: &[u8]) -> Translated {
+        let Ok(Value::Object(o)) = serde_json::from_slice::<Value>(line) else {
+            return Translated::Raw;
+        };
+        if let Some(t) = o.get("timestamp").and_then(Value::as_str) {
+            self.time = Some(t.to_owned());
+        }
+        let kind = o.get("type").and_then(Value::as_str).unwrap_or("");
+        let out = match (kind, o.get("payload")) {
+            (_, Some(Value::Object(p))) => self.enveloped(kind, p),
+            (_, Some(_)) => Err("codex: a line without its payload"),
+            ("", _) if o.contains_key("record_type") => Err("codex: state"),
+            ("", _) if o.contains_key("instructions") => {
+                self.legacy_header(&o);
+                Err("codex: session header")
+            }
+            // the older layout: bare response items
+            _ => self.item(&o),
+        };
+        match out {
+            Ok(lines) if lines.is_empty() => Translated::Hidden("codex: nothing to show"),
+            Ok(lines) => Translated::Lines(lines.into_iter().map(|v| v.to_string()).collect()),
+            Err(why) => Translated::Hidden(why),
+        }
+    }
+
+    fn finish(&mut self) -> Vec<String> {
+        // lines read apart from their file (a search's hits) hold no turn
+        // to end: an answer told the UI is shown by its message line
+        if self.metas == 0 && self.session_id.is_none() {
+            return Vec::new();
+        }
+        self.flush().into_iter().map(|v| v.to_string()).collect()
+    }
+
+    fn format(&self) -> &'static str {
+        "codex"
+    }
+}
+
+type Out = Result<Vec<Value>, &'static str>;
+
+fn str_of<'a>(o: &'a Map<String, Value>, k: &str) -> Option<&'a str> {
+    o.get(k).and_then(Value::as_str)
+}
+
+/// The texts of a message's content parts (`input_text`, `output_text`).
+fn texts(content: Option<&Value>) -> Vec<String> {
+    match content {
+        Some(Value::String(s)) => vec![s.clone()],
+        Some(Value::Array(parts)) => parts
+            .iter()
+            .filter_map(|p| match p {
+                Value::String(s) => Some(s.clone()),
+                Value::Object(m) => str_of(m, "text").map(str::to_owned),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Text Codex puts in a user message itself: context, instructions and
+/// markers, not what the user typed.
+const INJECTED: &[&str] = &[
+    "<environment_context>",
+    "<user_instructions>",
+    "# AGENTS.md instructions",
+    "<permissions instructions>",
+    "<collaboration_mode>",
+    "<skills_instructions>",
+    "<apps_instructions>",
+    "<plugins_instructions>",
+    "<model_switch>",
+    "<turn_aborted>",
+    "<user_shell_command>",
+    "<environment_context ",
+];
+
+pub fn is_injected(text: &str) -> bool {
+    let t = text.trim_start();
+    INJECTED.iter().any(|p| t.starts_with(p))
+}
+
+/// VS Code's context before the request: `(context, request)`.
+fn ide_request(text: &str) -> Option<(&str, &str)> {
+    if !text.trim_start().starts_with("# Context from my IDE setup") {
+        return None;
+    }
+    const MARK: &str = "## My request for Codex:";
+    let at = text.find(MARK)?;
+    Some((&text[..at], text[at + MARK.len()..].trim_start()))
+}
+
+impl Translator {
+    /// An entry of ccv's session: `kind` (`user`, `assistant`, `system`)
+    /// with `fields`, chained after the one before.
+    fn entry(&mut self, kind: &str, fields: Value) -> Value {
+        self.made += 1;
+        let uuid = format!("codex-{}", self.made);
+        let mut e = json!({
+            "type": kind,
+            "uuid": uuid,
+            "parentUuid": self.parent,
+            "isSidechain": false,
+            "userType": "external",
+            "sessionId": self.session_id,
+            "timestamp": self.time,
+            "cwd": self.cwd,
+            "version": self.version,
+            "gitBranch": self.branch,
+        });
+        if let (Value::Object(e), Value::Object(f)) = (&mut e, fields) {
+            e.extend(f);
+        }
+        self.parent = Some(uuid);
+        e
+    }
+
+    fn user(&mut self, content: Value, meta: bool) -> Value {
+        let mut f = json!({"message": {"role": "user", "content": content}});
+        if meta {
+            f["isMeta"] = json!(true);
+        }
+        self.entry("user", f)
+    }
+
+    fn assistant(&mut self, blocks: Value, usage: Option<Value>) -> Value {
+        let mut m = json!({
+            "id": format!("codex-msg-{}", self.made + 1),
+            "type": "message",
+            "role": "assistant",
+            "model": self.model,
+            "content": blocks,
+        });
+        if let Some(u) = usage {
+            m["usage"] = u;
+        }
+        self.entry("assistant", json!({ "message": m }))
+    }
+
+    fn system(&mut self, subtype: &str, text: &str, level: &str) -> Value {
+        self.entry(
+            "system",
+            json!({"subtype": subtype, "content": text, "level": level}),
+        )
+    }
+
+    fn legacy_header(&mut self, o: &Map<String, Value>) {
+        self.session_id = str_of(o, "id").map(str::to_owned);
+        if let Some(b) = o
+            .get("git")
+            .and_then(|g| g.get("branch"))
+            .and_then(Value::as_str)
+        {
+            self.branch = Some(b.to_owned());
+        }
+    }
+
+    fn enveloped(&mut self, kind: &str, p: &Map<String, Value>) -> Out {
+        match kind {
+            "session_meta" => {
+                self.metas += 1;
+                // the running token total starts again (0.36)
+                self.total = None;
+                if self.metas == 1 {
+                    self.session_id = str_of(p, "id").map(str::to_owned);
+                    self.cwd = str_of(p, "cwd").map(str::to_owned);
+                    self.version = str_of(p, "cli_version").map(str::to_owned);
+                    self.branch = p
+                        .get("git")
+                        .and_then(|g| g.get("branch"))
+                        .and_then(Value::as_str)
+                        .map(str::to_owned);
+                }
+                Err("codex: session meta")
+            }
+            "turn_context" => {
+                if let Some(m) = str_of(p, "model") {
+                    self.model = Some(m.to_owned());
+                }
+                if let Some(c) = str_of(p, "cwd") {
+                    self.cwd = Some(c.to_owned());
+                }
+                if let Some(t) = str_of(p, "service_tier") {
+                    self.fast = matches!(t, "priority" | "fast");
+                }
+                Err("codex: turn context")
+            }
+            "response_item" => self.item(p),
+            "event_msg" => self.event(p),
+            "compacted" => {
+                let mut out = self.flush();
+                out.push(self.system("compact_boundary", "", "info"));
+                if let Some(m) = str_of(p, "message").filter(|m| !m.trim().is_empty()) {
+                    let mut f = json!({"message": {"role": "user", "content": m}});
+                    f["isCompactSummary"] = json!(true);
+                    f["isMeta"] = json!(true);
+                    out.push(self.entry("user", f));
+                }
+                Ok(out)
+            }
+            _ => Err("codex: unknown line type"),
+        }
+    }
+
+    /// Answers the UI was told of and no item carried: shown where the
+    /// turn ends.
+    fn flush(&mut self) -> Vec<Value> {
+        let mut out = Vec::new();
+        while let Some((text, time)) = self.pending.pop_front() {
+            let now = std::mem::replace(&mut self.time, time);
+            out.push(self.assistant(json!([{"type": "text", "text": text}]), None));
+            self.time = now;
+        }
+        out
+    }
+
+    fn item(&mut self, p: &Map<String, Value>) -> Out {
+        let t = str_of(p, "type").unwrap_or("");
+        match t {
+            "message" => self.message(p),
+            "reasoning" => {
+                let mut summary: Vec<String> = p
+                    .get("summary")
+                    .and_then(Value::as_array)
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|s| s.get("text")?.as_str())
+                            .map(str::to_owned)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                // raw reasoning (a model not OpenAI's, in the older layout)
+                summary.extend(texts(p.get("content")));
+                summary.retain(|s| !s.trim().is_empty());
+                if !summary.is_empty() {
+                    let text = summary.join("\n\n");
+                    return Ok(vec![self.assistant(
+                        json!([{"type": "thinking", "thinking": text, "signature": ""}]),
+                        None,
+                    )]);
+                }
+                if p.get("encrypted_content").is_some_and(|e| !e.is_null()) {
+                    return Ok(vec![self.assistant(
+                        json!([{"type": "redacted_thinking", "data": ""}]),
+                        None,
+                    )]);
+                }
+                Err("codex: empty reasoning")
+            }
+            "function_call" | "custom_tool_call" | "local_shell_call" => {
+                let id = str_of(p, "call_id")
+                    .or_else(|| str_of(p, "id"))
+                    .map_or_else(|| format!("codex-call-{}", self.made + 1), str::to_owned);
+                self.calls.insert(id.clone());
+                let (name, input) = tools::call(p);
+                Ok(vec![self.assistant(
+                    json!([{"type": "tool_use", "id": id, "name": name, "input": input}]),
+                    None,
+                )])
+            }
+            "function_call_output" | "custom_tool_call_output" | "local_shell_call_output" => {
+                let Some(id) = str_of(p, "call_id").map(str::to_owned) else {
+                    return Err("codex: an output of no call");
+                };
+                let (content, error) = tools::output(p.get("output"));
+                Ok(vec![self.user(
+                    json!([{"type": "tool_result", "tool_use_id": id, "content": content, "is_error": error}]),
+                    false,
+                )])
+            }
+            "web_search_call" => {
+                let id = format!("codex-search-{}", self.made + 1);
+                let input = tools::web_search(p);
+                let status = str_of(p, "status").unwrap_or("done").to_owned();
+                let call = self.assistant(
+                    json!([{"type": "tool_use", "id": id, "name": "WebSearch", "input": input}]),
+                    None,
+                );
+                let result = self.user(
+                    json!([{"type": "tool_result", "tool_use_id": id, "content": status, "is_error": false}]),
+                    false,
+                );
+                Ok(vec![call, result])
+            }
+            "ghost_snapshot" => Err("codex: undo snapshot"),
+            "compaction" | "compaction_summary" => Err("codex: compaction"),
+            _ => Err("codex: unknown item"),
+        }
+    }
+
+    fn message(&mut self, p: &Map<String, Value>) -> Out {
+        let role = str_of(p, "role").unwrap_or("");
+        let parts = texts(p.get("content"));
+        match role {
+            "assistant" => {
+                let text = parts.join("");
+                if text.trim().is_empty() {
+                    return Err("codex: empty answer");
+                }
+                // the UI's copy of it came first
+                self.pending.pop_front();
+                Ok(vec![
+                    self.assistant(json!([{"type": "text", "text": text}]), None),
+                ])
+            }
+            "user" => {
+                let mut out = Vec::new();
+                let mut typed = Vec::new();
+                for t in parts {
+                    if is_injected(&t) {
+                        out.push(self.user(json!(t), true));
+                    } else if let Some((context, request)) = ide_request(&t) {
+                        out.push(self.user(json!(context), true));
+                        typed.push(json!({"type": "text", "text": request}));
+                    } else if !t.trim().is_empty() {
+                        typed.push(json!({"type": "text", "text": t}));
+                    }
+                }
+                typed.extend(tools::images(p.get("content")));
+                if !typed.is_empty() {
+                    // a prompt starts a turn: what the last one left is shown
+                    let mut flushed = self.flush();
+                    flushed.append(&mut out);
+                    out = flushed;
+                    out.push(self.user(Value::Array(typed), false));
+                }
+                Ok(out)
+            }
+            // developer and system messages: instructions Codex sends
+            _ => {
+                let text = parts.join("\n");
+                if text.trim().is_empty() {
+                    return Err("codex: empty instructions");
+                }
+                Ok(vec![self.user(json!(text), true)])
+            }
+        }
+    }
+
+    fn event(&mut self, p: &Map<String, Value>) -> Out {
+        match str_of(p, "type").unwrap_or("") {
+            "token_count" => self.usage(p),
+            "agent_message" => {
+                if let Some(m) = str_of(p, "message").filter(|m| !m.trim().is_empty()) {
+                    self.pending.push_back((m.to_owned(), self.time.clone()));
+                }
+                Err("codex: a copy for the UI")
+            }
+            "user_message" | "agent_reasoning" | "agent_reasoning_raw_content" => {
+                Err("codex: a copy for the UI")
+            }
+            "turn_aborted" => {
+                let mut out = self.flush();
+                out.push(self.user(json!("[Request interrupted by user]"), false));
+                Ok(out)
+            }
+            "task_complete" | "task_started" => {
+                let out = self.flush();
+                if out.is_empty() {
+                    Err("codex: turn start or end")
+                } else {
+                    Ok(out)
+                }
+            }
+            "error" | "stream_error" => {
+                let m = str_of(p, "message").unwrap_or("error").to_owned();
+                Ok(vec![self.system("codex_error", &m, "error")])
+            }
+            "thread_rolled_back" => {
+                let n = p.get("num_turns").and_then(Value::as_u64).unwrap_or(0);
+                let text = format!("Rolled back {n} turn{}", if n == 1 { "" } else { "s" });
+                Ok(vec![self.system("rollback", &text, "info")])
+            }
+            "entered_review_mode" => {
+                let hint = str_of(p, "user_facing_hint").unwrap_or("");
+                let text = format!("Review started {hint}").trim_end().to_owned();
+                Ok(vec![self.system("review", &text, "info")])
+            }
+            "exited_review_mode" => {
+                let text = tools::review_text(p.get("review_output"));
+                Ok(vec![self.system("review", &text, "info")])
+            }
+            "exec_command_end"
+                if str_of(p, "source") == Some("user_shell")
+                    && str_of(p, "call_id").is_none_or(|c| !self.calls.contains(c)) =>
+            {
+                let (command, output) = tools::user_shell(p);
+                let text = format!(
+                    "<bash-input>{command}</bash-input><bash-stdout>{output}</bash-stdout><bash-stderr></bash-stderr>"
+                );
+                Ok(vec![self.user(json!(text), false)])
+            }
+            "context_compacted" => Err("codex: compaction event"),
+            _ => Err("codex: an event shown by its item"),
+        }
+    }
+
+    /// A request's tokens, from `last_token_usage`: counted once (the same
+    /// count is often written twice; the running total says so).
+    fn usage(&mut self, p: &Map<String, Value>) -> Out {
+        let Some(info) = p.get("info").filter(|i| i.is_object()) else {
+            return Err("codex: token count without figures");
+        };
+        let n = |v: Option<&Value>, k: &str| {
+            v.and_then(|u| u.get(k))
+                .and_then(Value::as_u64)
+                .unwrap_or(0)
+        };
+        let total = info.get("total_token_usage");
+        let now = [
+            n(total, "input_tokens"),
+            n(total, "cached_input_tokens"),
+            n(total, "output_tokens"),
+        ];
+        if total.is_some() && self.total == Some(now) {
+            return Err("codex: token count repeated");
+        }
+        let last = info.get("last_token_usage");
+        let [input, cached, output] = match (last, self.total) {
+            (Some(_), _) => [
+                n(last, "input_tokens"),
+                n(last, "cached_input_tokens"),
+                n(last, "output_tokens"),
+            ],
+            // no per-request figures: what the total grew by
+            (None, Some(before)) if now.iter().zip(before).all(|(a, b)| *a >= b) => {
+                [now[0] - before[0], now[1] - before[1], now[2] - before[2]]
+            }
+            (None, _) => now,
+        };
+        if total.is_some() {
+            self.total = Some(now);
+        }
+        if input == 0 && output == 0 {
+            return Err("codex: token count of nothing");
+        }
+        let cached = cached.min(input);
+        let mut usage = json!({
+            "input_tokens": input - cached,
+            "cache_read_input_tokens": cached,
+            "cache_creation_input_tokens": 0,
+            "output_tokens": output,
+        });
+        if self.fast {
+            usage["speed"] = json!("fast");
+        }
+        Ok(vec![self.assistant(json!([]), Some(usage))])
+    }
+}

@@ -1,0 +1,436 @@
+//! Codex CLI sessions. On `../shared/corpus-codex` (skipped with a reason
+//! when absent): every call, output, typed prompt and answer of every
+//! file exported exactly once, counted here from the raw lines with no
+//! code of ccv's; token totals equal to the file's own running total.
+//! On fixtures of real shapes: list, search, stats, export and a live
+//! follow.
+
+use crate::common;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn codex_corpus() -> Option<Vec<PathBuf>> {
+    let dir = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/corpus-codex"
+    ));
+    let Ok(rd) = std::fs::read_dir(&dir) else {
+        eprintln!("skipping: {} is absent", dir.display());
+        return None;
+    };
+    let mut v: Vec<PathBuf> = rd
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    v.sort();
+    Some(v)
+}
+
+const INJECTED: &[&str] = &[
+    "<environment_context",
+    "<user_instructions>",
+    "# AGENTS.md instructions",
+    "<permissions instructions>",
+    "<collaboration_mode>",
+    "<skills_instructions>",
+    "<apps_instructions>",
+    "<plugins_instructions>",
+    "<model_switch>",
+    "<turn_aborted>",
+    "<user_shell_command>",
+];
+
+/// (prompts, answers, calls, outputs) as the raw file holds them: user
+/// messages with typed text or an image, assistant messages with text plus the
+/// UI's answers no message followed before the turn ended, calls (a web
+/// search included) and their outputs (a web search's status is its).
+fn raw_counts(path: &Path) -> [usize; 4] {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let (mut prompts, mut answers, mut calls, mut outputs) = (0, 0, 0, 0);
+    let mut told = 0usize;
+    for line in text.lines() {
+        let Ok(Value::Object(o)) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        let (kind, p) = match o.get("payload") {
+            Some(p) => (o["type"].as_str().unwrap_or(""), p.clone()),
+            None => ("response_item", Value::Object(o.clone())),
+        };
+        let t = p["type"].as_str().unwrap_or("");
+        match (kind, t) {
+            ("response_item", "message") => {
+                let parts: Vec<String> = p["content"]
+                    .as_array()
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|c| c["text"].as_str().map(str::to_owned))
+                            .collect()
+                    })
+                    .or_else(|| p["content"].as_str().map(|s| vec![s.to_owned()]))
+                    .unwrap_or_default();
+                match p["role"].as_str() {
+                    Some("assistant") if !parts.concat().trim().is_empty() => {
+                        answers += 1;
+                        told = told.saturating_sub(1);
+                    }
+                    Some("user") => {
+                        let typed = parts
+                            .iter()
+                            .filter(|t| !t.trim().is_empty())
+                            .filter(|t| !INJECTED.iter().any(|i| t.trim_start().starts_with(i)))
+                            .count();
+                        let image = p["content"]
+                            .as_array()
+                            .is_some_and(|a| a.iter().any(|c| c["type"] == "input_image"));
+                        if typed > 0 || image {
+                            answers += told;
+                            told = 0;
+                            prompts += 1;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            ("response_item", "function_call" | "custom_tool_call" | "local_shell_call") => {
+                calls += 1
+            }
+            (
+                "response_item",
+                "function_call_output" | "custom_tool_call_output" | "local_shell_call_output",
+            ) => outputs += 1,
+            ("response_item", "web_search_call") => {
+                calls += 1;
+                outputs += 1;
+            }
+            ("event_msg", "agent_message")
+                if p["message"].as_str().is_some_and(|m| !m.trim().is_empty()) =>
+            {
+                told += 1
+            }
+            ("event_msg", "turn_aborted" | "task_complete" | "task_started") | ("compacted", _) => {
+                answers += told;
+                told = 0;
+            }
+            _ => {}
+        }
+    }
+    [prompts, answers + told, calls, outputs]
+}
+
+fn exported(home: &Path, path: &Path) -> BTreeMap<String, usize> {
+    let rows = common::json_lines_of(
+        common::ccv_at(home)
+            .args(["export", "--format", "json"])
+            .arg(path),
+    );
+    let mut by_kind = BTreeMap::new();
+    for r in rows {
+        *by_kind
+            .entry(r["kind"].as_str().unwrap_or("?").to_owned())
+            .or_insert(0) += 1;
+    }
+    by_kind
+}
+
+#[test]
+fn every_corpus_file_exports_each_prompt_answer_call_and_output_once() {
+    let Some(files) = codex_corpus() else { return };
+    let home = tempfile::tempdir().expect("tempdir");
+    let mut checked = 0;
+    for f in &files {
+        let [prompts, answers, calls, outputs] = raw_counts(f);
+        let got = exported(home.path(), f);
+        let n = |k: &str| got.get(k).copied().unwrap_or(0);
+        let name = f.file_name().map(|n| n.to_string_lossy().into_owned());
+        assert_eq!(n("tool_call"), calls, "calls of {name:?}: {got:?}");
+        assert_eq!(n("tool_result"), outputs, "outputs of {name:?}: {got:?}");
+        assert_eq!(n("assistant"), answers, "answers of {name:?}: {got:?}");
+        assert_eq!(n("user"), prompts, "prompts of {name:?}: {got:?}");
+        assert_eq!(n("unreadable"), 0, "{name:?}");
+        checked += 1;
+    }
+    assert!(checked >= 40, "{checked}");
+}
+
+/// (final input, final output) of a file whose running total always grew
+/// by its last request; `None` for one that restarts or skips.
+fn consistent_total(path: &Path) -> Option<(u64, u64)> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let mut total: Option<[u64; 2]> = None;
+    for line in text.lines() {
+        let Ok(v) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        if v["payload"]["type"] != "token_count" || v["payload"]["info"].is_null() {
+            continue;
+        }
+        let info = &v["payload"]["info"];
+        let n = |u: &Value, k: &str| u[k].as_u64().unwrap_or(0);
+        let now = [
+            n(&info["total_token_usage"], "input_tokens"),
+            n(&info["total_token_usage"], "output_tokens"),
+        ];
+        let last = [
+            n(&info["last_token_usage"], "input_tokens"),
+            n(&info["last_token_usage"], "output_tokens"),
+        ];
+        match total {
+            Some(t) if t == now => continue,
+            Some(t) if [t[0] + last[0], t[1] + last[1]] != now => return None,
+            None if now != last => return None,
+            _ => total = Some(now),
+        }
+    }
+    total.map(|t| (t[0], t[1]))
+}
+
+#[test]
+fn a_sessions_tokens_are_its_files_running_total() {
+    let Some(files) = codex_corpus() else { return };
+    let home = tempfile::tempdir().expect("tempdir");
+    let day = home.path().join("codex/sessions/2026/01/30");
+    std::fs::create_dir_all(&day).expect("mkdir");
+    let mut want = BTreeMap::new();
+    for f in &files {
+        let name = f.file_name().expect("name").to_string_lossy().into_owned();
+        let Some(rollout) = name
+            .rsplit("__")
+            .next()
+            .filter(|n| n.starts_with("rollout-"))
+        else {
+            continue;
+        };
+        std::fs::copy(f, day.join(rollout)).expect("copy");
+        if let Some(t) = consistent_total(f) {
+            want.insert(rollout.to_owned(), t);
+        }
+    }
+    let rows = common::json_lines_of(
+        common::ccv_at(home.path())
+            .args(["list", "--json"])
+            .arg(home.path().join("codex/sessions")),
+    );
+    let mut checked = 0;
+    for r in &rows {
+        let path = r["path"].as_str().unwrap_or("");
+        let Some((input, output)) = want.get(path.rsplit('/').next().unwrap_or("")) else {
+            continue;
+        };
+        let t = &r["tokens"];
+        let n = |k: &str| t[k].as_u64().unwrap_or(0);
+        assert_eq!(n("input") + n("cache_read"), *input, "{path}");
+        assert_eq!(n("output"), *output, "{path}");
+        assert_eq!(n("cache_creation"), 0, "{path}");
+        checked += 1;
+    }
+    assert!(checked >= 20, "{checked} of {}", want.len());
+    // every GPT-5 model Codex used is priced
+    for r in &rows {
+        if r["model"].as_str().is_some_and(|m| m.starts_with("gpt-5")) {
+            assert!(r["cost_usd"].as_f64().is_some(), "{r}");
+            assert_eq!(r["unpriced_messages"], 0, "{r}");
+        }
+    }
+}
+
+const ID: &str = "019a0000-1111-7222-8333-444455556666";
+
+/// A Codex session of real shapes (0.98-0.139): meta, context, injected
+/// text, a prompt and its UI copy, reasoning, a shell call and its output,
+/// a patch, repeated token counts and the answer with its UI copy first.
+fn rollout_lines() -> Vec<String> {
+    let env =
+        |t: &str, ty: &str, p: Value| json!({"timestamp": t, "type": ty, "payload": p}).to_string();
+    let usage = |i: u64, c: u64, o: u64| json!({"input_tokens": i, "cached_input_tokens": c, "output_tokens": o, "reasoning_output_tokens": 0, "total_tokens": i + o});
+    vec![
+        env(
+            "2026-01-30T10:00:00.000Z",
+            "session_meta",
+            json!({"id": ID, "timestamp": "2026-01-30T10:00:00.000Z", "cwd": "/srv/shop", "originator": "codex_cli_rs", "cli_version": "0.139.0", "git": {"branch": "main"}}),
+        ),
+        env(
+            "2026-01-30T10:00:01.000Z",
+            "turn_context",
+            json!({"cwd": "/srv/shop", "model": "gpt-5.3-codex", "approval_policy": "on-request"}),
+        ),
+        env(
+            "2026-01-30T10:00:01.000Z",
+            "response_item",
+            json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": "<environment_context>\n  <cwd>/srv/shop</cwd>\n</environment_context>"}]}),
+        ),
+        env(
+            "2026-01-30T10:00:02.000Z",
+            "response_item",
+            json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Fix the checkout rounding bug"}]}),
+        ),
+        env(
+            "2026-01-30T10:00:02.000Z",
+            "event_msg",
+            json!({"type": "user_message", "message": "Fix the checkout rounding bug", "images": []}),
+        ),
+        env(
+            "2026-01-30T10:00:05.000Z",
+            "event_msg",
+            json!({"type": "agent_reasoning", "text": "**Looking at totals**"}),
+        ),
+        env(
+            "2026-01-30T10:00:05.000Z",
+            "response_item",
+            json!({"type": "reasoning", "summary": [{"type": "summary_text", "text": "**Looking at totals**"}], "content": null, "encrypted_content": "gAAAA"}),
+        ),
+        env(
+            "2026-01-30T10:00:06.000Z",
+            "response_item",
+            json!({"type": "function_call", "name": "exec_command", "arguments": "{\"cmd\":\"grep -rn quantize src\"}", "call_id": "call_1"}),
+        ),
+        env(
+            "2026-01-30T10:00:07.000Z",
+            "event_msg",
+            json!({"type": "token_count", "info": {"total_token_usage": usage(1000, 200, 50), "last_token_usage": usage(1000, 200, 50), "model_context_window": 272000}}),
+        ),
+        env(
+            "2026-01-30T10:00:07.000Z",
+            "event_msg",
+            json!({"type": "token_count", "info": {"total_token_usage": usage(1000, 200, 50), "last_token_usage": usage(1000, 200, 50), "model_context_window": 272000}}),
+        ),
+        env(
+            "2026-01-30T10:00:08.000Z",
+            "response_item",
+            json!({"type": "function_call_output", "call_id": "call_1", "output": "Command: grep -rn quantize src\nProcess exited with code 0\nOutput:\nsrc/cart.rs:12: fn quantize(x: f64)"}),
+        ),
+        env(
+            "2026-01-30T10:00:09.000Z",
+            "response_item",
+            json!({"type": "custom_tool_call", "name": "apply_patch", "status": "completed", "call_id": "call_2", "input": "*** Begin Patch\n*** Update File: src/cart.rs\n@@\n-    (x * 100.0).floor() / 100.0\n+    (x * 100.0).round() / 100.0\n*** End Patch\n"}),
+        ),
+        env(
+            "2026-01-30T10:00:10.000Z",
+            "response_item",
+            json!({"type": "custom_tool_call_output", "call_id": "call_2", "output": "{\"output\":\"Success. Updated the following files:\\nM src/cart.rs\\n\",\"metadata\":{\"exit_code\":0}}"}),
+        ),
+        env(
+            "2026-01-30T10:00:11.000Z",
+            "event_msg",
+            json!({"type": "agent_message", "message": "Rounding now uses round(), not floor()."}),
+        ),
+        env(
+            "2026-01-30T10:00:12.000Z",
+            "event_msg",
+            json!({"type": "token_count", "info": {"total_token_usage": usage(3000, 1200, 150), "last_token_usage": usage(2000, 1000, 100), "model_context_window": 272000}}),
+        ),
+        env(
+            "2026-01-30T10:00:12.000Z",
+            "response_item",
+            json!({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Rounding now uses round(), not floor()."}], "phase": "final_answer"}),
+        ),
+        env(
+            "2026-01-30T10:00:13.000Z",
+            "event_msg",
+            json!({"type": "task_complete", "last_agent_message": "Rounding now uses round(), not floor()."}),
+        ),
+    ]
+}
+
+fn codex_tree(home: &Path) -> PathBuf {
+    let day = home.join("codex/sessions/2026/01/30");
+    std::fs::create_dir_all(&day).expect("mkdir");
+    let f = day.join(format!("rollout-2026-01-30T10-00-00-{ID}.jsonl"));
+    std::fs::write(&f, rollout_lines().join("\n") + "\n").expect("write");
+    f
+}
+
+#[test]
+fn a_codex_session_is_listed_searched_counted_and_exported() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let file = codex_tree(home.path());
+    let root = home.path().join("codex/sessions");
+    let rows = common::json_lines_of(
+        common::ccv_at(home.path())
+            .args(["list", "--json"])
+            .arg(&root),
+    );
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let r = &rows[0];
+    assert_eq!(r["session_id"], ID);
+    assert_eq!(r["project"], "/srv/shop");
+    assert_eq!(r["title"], "Fix the checkout rounding bug");
+    assert_eq!(r["model"], "gpt-5.3-codex");
+    assert_eq!(r["git_branch"], "main");
+    // two requests (the repeated count is one): 3,000 in of which 1,200
+    // cached, 150 out; at gpt-5.3-codex's $1.75 / $0.175 / $14
+    assert_eq!(
+        r["tokens"],
+        json!({"input": 1800, "cache_read": 1200, "output": 150, "cache_creation": 0})
+    );
+    let usd = (1800.0 * 1.75 + 1200.0 * 0.175 + 150.0 * 14.0) / 1e6;
+    assert!(
+        (r["cost_usd"].as_f64().expect("cost") - usd).abs() < 1e-9,
+        "{r}"
+    );
+    assert_eq!(r["tool_calls"], 2);
+    // search finds it by a word of a tool's output
+    let out = common::ccv_at(home.path())
+        .args(["search", "quantize"])
+        .arg(&root)
+        .output()
+        .expect("search");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("Fix the checkout rounding bug") || said.contains(ID),
+        "{said}"
+    );
+    // stats counts its tokens
+    let out = common::ccv_at(home.path())
+        .arg("stats")
+        .arg(&root)
+        .output()
+        .expect("stats");
+    let stats = String::from_utf8_lossy(&out.stdout);
+    assert!(stats.contains("1800") || stats.contains("1,800"), "{stats}");
+    // the export: each thing once, the shell call as Bash, the patch as an edit
+    let rows = common::json_lines_of(
+        common::ccv_at(home.path())
+            .args(["export", "--format", "json"])
+            .arg(&file),
+    );
+    let kinds: Vec<&str> = rows.iter().filter_map(|r| r["kind"].as_str()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "meta",
+            "user",
+            "thinking",
+            "tool_call",
+            "tool_result",
+            "tool_call",
+            "tool_result",
+            "assistant"
+        ],
+        "{rows:?}"
+    );
+    assert_eq!(rows[3]["tool_name"], "Bash");
+    assert_eq!(rows[3]["input"]["command"], "grep -rn quantize src");
+    assert_eq!(rows[5]["tool_name"], "Edit");
+    assert_eq!(rows[5]["input"]["file_path"], "src/cart.rs");
+}
+
+#[test]
+fn a_running_codex_session_is_followed_line_by_line() {
+    let lines = rollout_lines();
+    let mut s = ccv::model::Session::new(None);
+    let mut seen = Vec::new();
+    for l in &lines {
+        // a line arrives in two writes
+        let (a, b) = l.split_at(l.len() / 2);
+        s.feed(0, a.as_bytes());
+        s.feed(0, format!("{b}\n").as_bytes());
+        seen.push(s.main.items.len());
+    }
+    assert_eq!(s.format(), Some("codex"));
+    assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
+    // the prompt shows as soon as its line is whole, the answer at its item
+    assert_eq!(seen[3], 2, "{seen:?}");
+    assert_eq!(seen.last().copied(), Some(6), "{seen:?}");
+}
