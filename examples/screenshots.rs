@@ -83,6 +83,20 @@ fn main() -> anyhow::Result<()> {
         println!("{path}");
     }
     if !light {
+        // a Codex CLI session, its tool group open
+        let mut session = ccv::model::Session::new(None);
+        session.feed(0, include_bytes!("../assets/demo-codex.jsonl"));
+        session.finish(0);
+        let _ = session.take_changes();
+        let mut s = State::new(session);
+        s.tz = jiff::tz::TimeZone::UTC;
+        open_group(&mut s, 0);
+        let mut t = Terminal::new(TestBackend::new(W, 30))?;
+        let mut list = ccv::view::ListView::default();
+        t.draw(|f| ccv::view::draw(f, &mut s, &mut list))?;
+        let path = format!("{dir}/codex.svg");
+        std::fs::write(&path, to_svg(t.backend().buffer(), DARK.0, DARK.1))?;
+        println!("{path}");
         let mut t = Terminal::new(TestBackend::new(140, 12))?;
         let top = overview();
         t.draw(|f| ccv::top::draw(f, f.area(), &top))?;

@@ -54,13 +54,18 @@ pub struct Report {
 }
 
 /// A project's folder in the archive: its directory's name under the
-/// root, made safe for a path.
-fn slug(session: &Path) -> String {
-    let name = session
-        .parent()
-        .and_then(Path::file_name)
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "project".into());
+/// root (or, for an agent that files sessions by date, the directory the
+/// session ran in), made safe for a path.
+fn slug(info: &SessionInfo) -> String {
+    let name = if crate::source::filed_by_project(&info.path) {
+        info.path
+            .parent()
+            .and_then(Path::file_name)
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "project".into())
+    } else {
+        info.project.replace(['/', '\\', ':'], "-")
+    };
     let s = crate::html::nav::id(&name);
     let s = s.trim_matches('_').trim_start_matches('-');
     if s.is_empty() || s == "assets" {
@@ -104,7 +109,7 @@ pub fn build(opts: &Options) -> io::Result<Report> {
     let mut taken: HashSet<String> = HashSet::new();
     let mut plan: Vec<(SessionInfo, String, Option<Entry>)> = Vec::new();
     for s in wanted {
-        let dir = slug(&s.path);
+        let dir = slug(&s);
         let mut page = format!("{dir}/{}", page_name(&s));
         let mut n = 2;
         while !taken.insert(page.clone()) {

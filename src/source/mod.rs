@@ -100,6 +100,12 @@ pub fn sessions_under(root: &Path) -> Option<Vec<PathBuf>> {
     })
 }
 
+/// Whether a session file sits in a folder of its project (Claude Code's
+/// `projects/<project>/`), not of its date (Codex's `YYYY/MM/DD/`).
+pub fn filed_by_project(path: &Path) -> bool {
+    !codex::files::is_rollout(path)
+}
+
 /// A session's id from its file's name: Claude Code names a file by its
 /// session, Codex puts the id at the end (`rollout-<time>-<id>.jsonl`).
 pub fn session_id_of(path: &Path) -> Option<String> {
