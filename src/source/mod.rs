@@ -76,7 +76,9 @@ pub fn format_of(path: &Path) -> Option<&'static str> {
     use std::io::BufRead;
     let f = crate::model::session::open_regular(path).ok()?;
     let mut first = Vec::new();
-    std::io::Read::take(std::io::BufReader::new(f), 1 << 20)
+    // a Codex file opens with its `session_meta` (a few KB, with its
+    // instructions); a first line past this is not one
+    std::io::Read::take(std::io::BufReader::new(f), 256 << 10)
         .read_until(b'\n', &mut first)
         .ok()?;
     translator_for(&first).map(|t| t.format())

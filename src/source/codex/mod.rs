@@ -21,6 +21,12 @@ use serde_json::Value;
 /// Whether a file's first line is Codex's: an enveloped line
 /// (`session_meta`, ...) or the older layout's header.
 pub fn sniff(first_line: &[u8]) -> bool {
+    // most lines asked are Claude Code's, some of them megabytes: parsed
+    // only when one of Codex's top-level keys is in them
+    let has = |k: &[u8]| memchr::memmem::find(first_line, k).is_some();
+    if !has(b"\"payload\"") && !has(b"\"instructions\"") && !has(b"\"record_type\"") {
+        return false;
+    }
     let Ok(v) = serde_json::from_slice::<Value>(first_line) else {
         return false;
     };
