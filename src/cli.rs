@@ -17,7 +17,8 @@ use std::path::{Path, PathBuf};
         PATH may be a session file (<session-id>.jsonl), a project directory (opens its newest session \
         and follows it), a projects root (opens the session picker), or - for stdin \
         (e.g. `claude -p ... --output-format stream-json --verbose | ccv -`).\n\
-        With no PATH, ccv opens the picker over $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects, \
+        With no PATH, ccv opens the picker over $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects \
+        and $CODEX_HOME/sessions (Codex CLI, default ~/.codex), \
         or the bundled demo session when neither exists.",
     after_help = "In the viewer, ? shows the keys (the picker shows its own below its list). Settings (prices...) are read from \
         $XDG_CONFIG_HOME/ccv/config.toml or ~/.config/ccv/config.toml (--config PATH)."
@@ -112,7 +113,11 @@ pub enum Command {
         /// One JSON object per line instead of a table.
         #[arg(long)]
         json: bool,
-        /// Projects root (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects).
+        /// Only the sessions of this agent.
+        #[arg(long, value_parser = crate::source::AGENTS)]
+        agent: Option<String>,
+        /// Projects root (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects,
+        /// with $CODEX_HOME/sessions and archived_sessions when they exist).
         root: Option<PathBuf>,
     },
     /// Search the words of every session (prompts, answers, thinking, tool
@@ -140,7 +145,8 @@ pub enum Command {
         limit: usize,
         /// What to look for.
         query: String,
-        /// Projects root (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects).
+        /// Projects root (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects,
+        /// with $CODEX_HOME/sessions and archived_sessions when they exist).
         root: Option<PathBuf>,
     },
     /// Build or update the search index (`ccv search` does it by itself;
@@ -149,7 +155,8 @@ pub enum Command {
         /// Print nothing.
         #[arg(long)]
         quiet: bool,
-        /// Projects root (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects).
+        /// Projects root (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects,
+        /// with $CODEX_HOME/sessions and archived_sessions when they exist).
         root: Option<PathBuf>,
     },
     /// Print a completion script: bash, zsh, fish, elvish or powershell
@@ -168,7 +175,8 @@ pub enum Command {
         /// `[top] minutes` of the config).
         #[arg(long)]
         minutes: Option<u32>,
-        /// Projects root (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects).
+        /// Projects root (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects,
+        /// with $CODEX_HOME/sessions and archived_sessions when they exist).
         root: Option<PathBuf>,
     },
     /// Check the config file and say where it is; `--default` prints a
@@ -189,7 +197,8 @@ pub enum Command {
         /// Where --update reads (default: LiteLLM's table on GitHub).
         #[arg(long, requires = "update", value_name = "URL")]
         url: Option<String>,
-        /// Projects root (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects).
+        /// Projects root (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects,
+        /// with $CODEX_HOME/sessions and archived_sessions when they exist).
         root: Option<PathBuf>,
     },
     /// Totals over every session: cost, tokens, sessions, prompts, tool
@@ -204,7 +213,8 @@ pub enum Command {
         /// One JSON object instead of a table.
         #[arg(long)]
         json: bool,
-        /// Projects root (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects).
+        /// Projects root (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects,
+        /// with $CODEX_HOME/sessions and archived_sessions when they exist).
         root: Option<PathBuf>,
     },
 }
@@ -245,7 +255,7 @@ pub fn main_with(viewing: &dyn Fn()) -> i32 {
     }
     match cli.command {
         Some(cmd @ Command::Export { .. }) => export_command(cmd),
-        Some(Command::List { json, root }) => run_list(root, json),
+        Some(Command::List { json, agent, root }) => run_list(root, json, agent.as_deref()),
         Some(Command::Search {
             json,
             project,
@@ -440,10 +450,21 @@ fn protect_roots(path: Option<&Path>) {
     }
 }
 
+/// What ccv reads when given no folder: Claude Code's projects root, which
+/// brings every other agent's sessions along (see
+/// [`crate::catalog::files::scope`]), else the first other agent's folder
+/// there is, else the projects root that is not there (to name it).
+fn default_root() -> Option<PathBuf> {
+    crate::catalog::files::default_roots()
+        .into_iter()
+        .next()
+        .or_else(crate::paths::projects_root)
+}
+
 /// The projects root a command reads: `root`, else the default one;
 /// ccv writes nothing inside it.
 fn sessions_root(root: Option<PathBuf>) -> Option<PathBuf> {
-    let root = root.or_else(crate::paths::projects_root)?;
+    let root = root.or_else(default_root)?;
     crate::writes::protect_root(&root);
     Some(root)
 }
@@ -493,7 +514,7 @@ fn run_tui(cli: &Cli, config: &crate::config::Config, config_note: Option<String
             None => (crate::app::Start::Picker(p.clone()), None),
         },
         (Some(p), false) => (crate::app::Start::Session(p.clone()), None),
-        (None, false) => match crate::paths::projects_root().filter(|d| d.is_dir()) {
+        (None, false) => match default_root().filter(|d| d.is_dir()) {
             Some(d) => (crate::app::Start::Picker(d), None),
             None => (
                 crate::app::Start::Demo,
@@ -583,7 +604,7 @@ fn print_instead(start: &crate::app::Start, top_minutes: u32) -> i32 {
         Start::Session(p) | Start::Project(p) => run_export(p, &opts, false),
         Start::Stdin => run_export(Path::new("-"), &opts, false),
         Start::Top(root) => crate::top::print::run(root, i64::from(top_minutes) * 60_000),
-        Start::Picker(root) => run_list(Some(root.clone()), false),
+        Start::Picker(root) => run_list(Some(root.clone()), false, None),
         Start::Demo => {
             let session = crate::app::demo::session();
             let mut out = std::io::stdout().lock();
@@ -596,12 +617,12 @@ fn print_instead(start: &crate::app::Start, top_minutes: u32) -> i32 {
     }
 }
 
-fn run_list(root: Option<PathBuf>, json: bool) -> i32 {
+fn run_list(root: Option<PathBuf>, json: bool, agent: Option<&str>) -> i32 {
     let Some(root) = sessions_root(root) else {
         eprintln!("ccv: no projects root (set CLAUDE_CONFIG_DIR or HOME, or pass ROOT)");
         return 2;
     };
-    match crate::catalog::list::print_list(&root, json, &mut std::io::stdout().lock()) {
+    match crate::catalog::list::print_list(&root, json, agent, &mut std::io::stdout().lock()) {
         Ok(()) => 0,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
         Err(e) => {

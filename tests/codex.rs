@@ -235,12 +235,12 @@ fn a_sessions_tokens_are_its_files_running_total() {
     }
 }
 
-const ID: &str = "019a0000-1111-7222-8333-444455556666";
+pub const ID: &str = "019a0000-1111-7222-8333-444455556666";
 
 /// A Codex session of real shapes (0.98-0.139): meta, context, injected
 /// text, a prompt and its UI copy, reasoning, a shell call and its output,
 /// a patch, repeated token counts and the answer with its UI copy first.
-fn rollout_lines() -> Vec<String> {
+pub fn rollout_lines() -> Vec<String> {
     let env =
         |t: &str, ty: &str, p: Value| json!({"timestamp": t, "type": ty, "payload": p}).to_string();
     let usage = |i: u64, c: u64, o: u64| json!({"input_tokens": i, "cached_input_tokens": c, "output_tokens": o, "reasoning_output_tokens": 0, "total_tokens": i + o});
@@ -333,7 +333,7 @@ fn rollout_lines() -> Vec<String> {
     ]
 }
 
-fn codex_tree(home: &Path) -> PathBuf {
+pub fn codex_tree(home: &Path) -> PathBuf {
     let day = home.join("codex/sessions/2026/01/30");
     std::fs::create_dir_all(&day).expect("mkdir");
     let f = day.join(format!("rollout-2026-01-30T10-00-00-{ID}.jsonl"));

@@ -30,6 +30,8 @@ fn session(project: &str, id: &str, title: &str) -> SessionInfo {
         live: false,
         unreadable: false,
         figures: None,
+        agent: None,
+        parent: None,
     }
 }
 

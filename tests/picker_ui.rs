@@ -28,6 +28,8 @@ fn session(project: &str, id: &str, title: &str, mins_ago: i64) -> SessionInfo {
         live: mins_ago < 1,
         unreadable: false,
         figures: None,
+        agent: None,
+        parent: None,
     }
 }
 
@@ -546,4 +548,38 @@ fn an_empty_root_says_where_it_looked_and_offers_the_demo() {
         "{screen}"
     );
     assert!(screen.contains("ccv --demo"), "{screen}");
+}
+
+#[test]
+fn shift_tab_shows_one_agents_sessions_then_the_others_then_all() {
+    let mut rows = sample();
+    let mut codex = session("/srv/shop", "x1", "Fix the checkout rounding", 30);
+    codex.agent = Some("codex".into());
+    codex.model = Some("gpt-5.3-codex".into());
+    rows.push(codex);
+    let mut p = PickerState::with_sessions(rows, NOW);
+    let screen = render(&p, 120, 12);
+    // a list of two agents' sessions says which wrote each, and the key
+    let row = screen
+        .lines()
+        .find(|l| l.contains("Fix the checkout rounding"))
+        .expect("the codex row");
+    assert!(row.contains("codex"), "{screen}");
+    assert!(screen.contains("S-Tab agent: all"), "{screen}");
+    let ids = |p: &PickerState| -> Vec<String> {
+        p.visible_sessions().map(|s| s.session_id.clone()).collect()
+    };
+    handle_key(&mut p, KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT));
+    assert_eq!(ids(&p), ["a1", "a2", "b1", "b2"]);
+    assert!(render(&p, 120, 12).contains("claude only"));
+    perform_action(&mut p, Action::CycleAgent);
+    assert_eq!(ids(&p), ["x1"]);
+    assert!(render(&p, 120, 12).contains("codex only"));
+    perform_action(&mut p, Action::CycleAgent);
+    assert_eq!(ids(&p).len(), 5);
+    // one agent's sessions only: no column, no key to cycle
+    let mut p = PickerState::with_sessions(sample(), NOW);
+    assert!(!render(&p, 120, 12).contains("S-Tab"));
+    perform_action(&mut p, Action::CycleAgent);
+    assert_eq!(ids(&p).len(), 4);
 }

@@ -128,6 +128,8 @@ fn the_picker_moves_on_ctrl_j_k_n_p_and_its_filter_edits() {
             live: false,
             unreadable: false,
             figures: None,
+            agent: None,
+            parent: None,
         };
         sessions.push(s);
     }

@@ -55,6 +55,7 @@ mod cli_export;
 mod clipboard_backends;
 mod clipboard_scope;
 mod codex;
+mod codex_catalog;
 mod content_corpus;
 mod content_markdown;
 mod content_mono;

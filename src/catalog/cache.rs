@@ -9,7 +9,7 @@ use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
 
 /// Bumped whenever `SessionInfo` or the scan rules change.
-const VERSION: &str = "{\"ccv_session_cache\":2";
+const VERSION: &str = "{\"ccv_session_cache\":3";
 
 /// The first line: the version, and the price table the cached costs were
 /// computed with (another table, from a changed config, drops the costs).
@@ -119,15 +119,21 @@ impl Cache {
             .filter(|i| i.size == size && i.mtime_ns == mtime_ns)
     }
 
-    /// Whether the cache holds rows under `root` other than `current`
+    /// Whether the cache holds rows in `scope`'s folders other than `current`
     /// (files deleted since), which are worth dropping.
-    pub fn stale_under(&self, root: &Path, current: &[SessionInfo]) -> bool {
-        self.entries.keys().filter(|p| p.starts_with(root)).count() != current.len()
+    pub fn stale_under(&self, scope: &[PathBuf], current: &[SessionInfo]) -> bool {
+        let under = |p: &&PathBuf| super::files::in_scope(scope, p);
+        self.entries.keys().filter(under).count() != current.len()
     }
 
-    /// Replaces every row under `root` by `rows`; rows of other roots stay.
-    pub fn replace_root<'a>(&mut self, root: &Path, rows: impl Iterator<Item = &'a SessionInfo>) {
-        self.entries.retain(|p, _| !p.starts_with(root));
+    /// Replaces every row in `scope`'s folders by `rows`; rows of other
+    /// folders stay.
+    pub fn replace_root<'a>(
+        &mut self,
+        scope: &[PathBuf],
+        rows: impl Iterator<Item = &'a SessionInfo>,
+    ) {
+        self.entries.retain(|p, _| !super::files::in_scope(scope, p));
         for r in rows {
             let mut r = r.clone();
             r.live = false;

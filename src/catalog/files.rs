@@ -21,9 +21,47 @@ fn stat(path: &Path) -> Option<(u64, i64)> {
     Some((m.len(), crate::catalog::list::mtime_ns(&m)))
 }
 
-/// Every searchable file under `root`, newest first.
+/// Every agent's folder of sessions that exists on this machine, Claude
+/// Code's projects root first: what ccv reads when given no folder.
+pub fn default_roots() -> Vec<PathBuf> {
+    crate::paths::projects_root()
+        .into_iter()
+        .chain(crate::source::other_roots())
+        .filter(|d| d.is_dir())
+        .collect()
+}
+
+/// The folders a listing of `root` covers: `root`, and when it is the
+/// first of the [`default_roots`] (what `ccv` opens by itself), the other
+/// agents' folders too, so that one list holds every agent's sessions.
+pub fn scope(root: &Path) -> Vec<PathBuf> {
+    let defaults = default_roots();
+    if defaults.first().is_some_and(|d| d == root) {
+        return defaults;
+    }
+    vec![root.to_owned()]
+}
+
+/// Whether `path` lies in one of the folders of `scope`.
+pub fn in_scope(scope: &[PathBuf], path: &Path) -> bool {
+    scope.iter().any(|r| path.starts_with(r))
+}
+
+/// Every searchable file in the [`scope`] of `root`, newest first.
 pub fn under(root: &Path) -> Vec<SearchFile> {
     let mut out = Vec::new();
+    for r in scope(root) {
+        under_one(&r, &mut out);
+    }
+    out.sort_by(|a, b| {
+        b.mtime_ns
+            .cmp(&a.mtime_ns)
+            .then_with(|| a.path.cmp(&b.path))
+    });
+    out
+}
+
+fn under_one(root: &Path, out: &mut Vec<SearchFile>) {
     // another agent's tree (Codex's): its session files, no subagents
     if let Some(files) = crate::source::sessions_under(root) {
         out.extend(files.into_iter().filter_map(|path| {
@@ -35,15 +73,10 @@ pub fn under(root: &Path) -> Vec<SearchFile> {
                 mtime_ns,
             })
         }));
-        out.sort_by(|a, b| {
-            b.mtime_ns
-                .cmp(&a.mtime_ns)
-                .then_with(|| a.path.cmp(&b.path))
-        });
-        return out;
+        return;
     }
     let Ok(projects) = fs::read_dir(root) else {
-        return out;
+        return;
     };
     for project in projects.flatten() {
         if !project.file_type().is_ok_and(|t| t.is_dir()) {
@@ -91,10 +124,4 @@ pub fn under(root: &Path) -> Vec<SearchFile> {
             });
         }
     }
-    out.sort_by(|a, b| {
-        b.mtime_ns
-            .cmp(&a.mtime_ns)
-            .then_with(|| a.path.cmp(&b.path))
-    });
-    out
 }

@@ -74,7 +74,9 @@ pub fn write_table(
     width: usize,
 ) -> io::Result<()> {
     use crate::columns::{Column, Cut, render};
-    let cols = [
+    // which agent wrote a session, when the list holds more than one
+    let agents = sessions.iter().any(|s| s.agent() != sessions[0].agent());
+    let mut cols = vec![
         Column::fixed(" ", false),
         Column::flex("PROJECT", 14, 40, Cut::Middle),
         Column::flex("TITLE", 24, 120, Cut::End),
@@ -85,10 +87,13 @@ pub fn write_table(
         Column::fixed("MODEL", false).dropped_at(4),
         Column::flex("BRANCH", 8, 24, Cut::Middle).dropped_at(5),
     ];
+    if agents {
+        cols.insert(1, Column::fixed("AGENT", false).dropped_at(1));
+    }
     let rows: Vec<Vec<String>> = sessions
         .iter()
         .map(|s| {
-            vec![
+            let mut row = vec![
                 if s.live { "●" } else { " " }.to_owned(),
                 crate::paths::tilde(&s.project),
                 s.title.clone(),
@@ -101,7 +106,11 @@ pub fn write_table(
                     .unwrap_or_default(),
                 s.model.as_deref().map(short_model).unwrap_or_default(),
                 s.git_branch.clone().unwrap_or_default(),
-            ]
+            ];
+            if agents {
+                row.insert(1, s.agent().to_owned());
+            }
+            row
         })
         .collect();
     for line in render(&cols, &rows, width) {
@@ -116,7 +125,7 @@ pub fn write_tsv(out: &mut dyn Write, sessions: &[SessionInfo]) -> io::Result<()
     use crate::columns::tsv_field as f;
     writeln!(
         out,
-        "project\ttitle\tlast_activity\tmessages\tsize\tcost_usd\tmodel\tbranch\tlive\tsession_id\tpath"
+        "project\ttitle\tlast_activity\tmessages\tsize\tcost_usd\tmodel\tbranch\tlive\tsession_id\tpath\tagent"
     )?;
     for s in sessions {
         let cost = s
@@ -132,7 +141,7 @@ pub fn write_tsv(out: &mut dyn Write, sessions: &[SessionInfo]) -> io::Result<()
             .unwrap_or_default();
         writeln!(
             out,
-            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
             f(&s.project),
             f(&s.title),
             format_iso(s.last_activity_ms),
@@ -144,6 +153,7 @@ pub fn write_tsv(out: &mut dyn Write, sessions: &[SessionInfo]) -> io::Result<()
             s.live,
             f(&s.session_id),
             f(&s.path.to_string_lossy()),
+            s.agent(),
         )?;
     }
     Ok(())
@@ -154,6 +164,7 @@ pub fn write_tsv(out: &mut dyn Write, sessions: &[SessionInfo]) -> io::Result<()
 pub fn write_json_lines(out: &mut dyn Write, sessions: &[SessionInfo]) -> io::Result<()> {
     for s in sessions {
         let mut obj = serde_json::json!({
+            "agent": s.agent(),
             "project": s.project,
             "session_id": s.session_id,
             "title": s.title,

@@ -90,11 +90,20 @@ pub fn mtime_ns(meta: &fs::Metadata) -> i64 {
         .map_or(0, |d| d.as_nanos().min(i64::MAX as u128) as i64)
 }
 
-/// Every `<root>/<project>/<id>.jsonl`; `agent-*.jsonl` and anything
-/// deeper are subagent transcripts, counted but not listed.
-fn find_candidates(root: &Path) -> (Vec<Candidate>, Skipped) {
+/// The session files of every folder in `scope` (see
+/// [`super::files::scope`]).
+fn find_candidates(scope: &[PathBuf]) -> (Vec<Candidate>, Skipped) {
     let mut out = Vec::new();
     let mut skipped = Skipped::default();
+    for root in scope {
+        candidates_in(root, &mut out, &mut skipped);
+    }
+    (out, skipped)
+}
+
+/// Every `<root>/<project>/<id>.jsonl`; `agent-*.jsonl` and anything
+/// deeper are subagent transcripts, counted but not listed.
+fn candidates_in(root: &Path, out: &mut Vec<Candidate>, skipped: &mut Skipped) {
     // another agent's tree (Codex's `sessions/YYYY/MM/DD/`): its files
     if let Some(files) = crate::source::sessions_under(root) {
         for path in files {
@@ -110,11 +119,14 @@ fn find_candidates(root: &Path) -> (Vec<Candidate>, Skipped) {
                 Err(_) => skipped.add("broken link or unreadable file"),
             }
         }
-        return (out, skipped);
+        for (_, why) in crate::source::unsupported_under(root) {
+            skipped.add(why);
+        }
+        return;
     }
     let Ok(projects) = fs::read_dir(root) else {
         skipped.add("unreadable directory");
-        return (out, skipped);
+        return;
     };
     for project in projects.flatten() {
         if !project.file_type().is_ok_and(|t| t.is_dir()) {
@@ -178,7 +190,6 @@ fn find_candidates(root: &Path) -> (Vec<Candidate>, Skipped) {
             c.subagents += agents_by_session.get(&stem).copied().unwrap_or(0);
         }
     }
-    (out, skipped)
 }
 
 fn count_jsonl(dir: &Path) -> u32 {
@@ -203,8 +214,28 @@ fn project_agents(files: &[PathBuf]) -> HashMap<String, u32> {
 
 fn scan_candidate(c: &Candidate) -> Option<SessionInfo> {
     let mut info = scan_file(&c.path, c.size, c.mtime_ns, &c.fallback_project).ok()?;
-    info.subagents = c.subagents;
+    count_subagents(&mut info, c);
     Some(info)
+}
+
+/// A session's sub-agents: the files beside it (Claude Code's layout,
+/// counted afresh on every listing); a file filed by date counts its own.
+fn count_subagents(info: &mut SessionInfo, c: &Candidate) {
+    if crate::source::filed_by_project(&c.path) {
+        info.subagents = c.subagents;
+    }
+}
+
+/// Takes out the rows of sub-agents whose session is listed (they are
+/// read with it, and counted in its figures); a sub-agent whose session
+/// is gone stays a row of its own.
+pub fn fold_spawned(rows: &mut Vec<SessionInfo>) {
+    if rows.iter().all(|r| r.parent.is_none()) {
+        return;
+    }
+    let ids: std::collections::HashSet<String> =
+        rows.iter().map(|r| r.session_id.clone()).collect();
+    rows.retain(|r| r.parent.as_ref().is_none_or(|p| !ids.contains(p)));
 }
 
 /// Splits candidates into cache hits (returned) and files to read.
@@ -215,7 +246,7 @@ fn split_cached(cands: Vec<Candidate>, cache: &Cache) -> (Vec<SessionInfo>, Vec<
         match cache.get(&c.path, c.size, c.mtime_ns) {
             Some(info) => {
                 let mut info = info.clone();
-                info.subagents = c.subagents;
+                count_subagents(&mut info, &c);
                 hits.push(info);
             }
             None => misses.push(c),
@@ -413,7 +444,8 @@ pub fn list_sessions(root: &Path, opts: &ScanOptions) -> Vec<SessionInfo> {
 /// [`list_sessions`], and what was skipped.
 pub fn list_sessions_counting(root: &Path, opts: &ScanOptions) -> (Vec<SessionInfo>, Skipped) {
     let mut cache = opts.cache.as_deref().map(Cache::load).unwrap_or_default();
-    let (cands, skipped) = find_candidates(root);
+    let scope = super::files::scope(root);
+    let (cands, skipped) = find_candidates(&scope);
     let (mut all, misses) = split_cached(cands, &cache);
     let fresh = Mutex::new(Vec::with_capacity(misses.len()));
     let sink = |info: SessionInfo| {
@@ -423,7 +455,7 @@ pub fn list_sessions_counting(root: &Path, opts: &ScanOptions) -> (Vec<SessionIn
     };
     scan_parallel(&misses, thread_count(opts, misses.len()), &sink);
     let fresh = fresh.into_inner().unwrap_or_default();
-    let mut changed = !fresh.is_empty() || cache.stale_under(root, &all);
+    let mut changed = !fresh.is_empty() || cache.stale_under(&scope, &all);
     all.extend(fresh);
     if opts.figures {
         let missing = all.iter().filter(|s| s.figures.is_none()).count();
@@ -433,7 +465,7 @@ pub fn list_sessions_counting(root: &Path, opts: &ScanOptions) -> (Vec<SessionIn
     if let Some(file) = opts.cache.as_deref()
         && changed
     {
-        cache.replace_root(root, all.iter());
+        cache.replace_root(&scope, all.iter());
         let _ = cache.save(file);
     }
     let now = crate::model::time::now_ms();
@@ -448,6 +480,7 @@ pub fn list_sessions_counting(root: &Path, opts: &ScanOptions) -> (Vec<SessionIn
         }
         keep
     });
+    fold_spawned(&mut all);
     sort_newest_first(&mut all);
     (all, skipped)
 }
@@ -463,7 +496,8 @@ pub fn spawn_scan(root: PathBuf, opts: ScanOptions) -> mpsc::Receiver<ScanEvent>
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let mut cache = opts.cache.as_deref().map(Cache::load).unwrap_or_default();
-        let (cands, skipped) = find_candidates(&root);
+        let scope = super::files::scope(&root);
+        let (cands, skipped) = find_candidates(&scope);
         let (mut hits, misses) = split_cached(cands, &cache);
         let now = crate::model::time::now_ms();
         for s in &mut hits {
@@ -488,9 +522,9 @@ pub fn spawn_scan(root: PathBuf, opts: ScanOptions) -> mpsc::Receiver<ScanEvent>
         let errors = scan_parallel(&misses, thread_count(&opts, misses.len()), &sink);
         let fresh = fresh.into_inner().unwrap_or_default();
         if let Some(file) = opts.cache.as_deref()
-            && (!fresh.is_empty() || cache.stale_under(&root, &hits))
+            && (!fresh.is_empty() || cache.stale_under(&scope, &hits))
         {
-            cache.replace_root(&root, hits.iter().chain(&fresh));
+            cache.replace_root(&scope, hits.iter().chain(&fresh));
             let _ = cache.save(file);
         }
         let _ = tx.send(ScanEvent::Done { errors, skipped });
@@ -502,7 +536,7 @@ pub fn spawn_scan(root: PathBuf, opts: ScanOptions) -> mpsc::Receiver<ScanEvent>
                 .partition(SessionInfo::has_conversation);
             send_figures(&mut rows, &opts, &tx);
             if let Some(file) = opts.cache.as_deref() {
-                cache.replace_root(&root, rows.iter().chain(&quiet));
+                cache.replace_root(&scope, rows.iter().chain(&quiet));
                 let _ = cache.save(file);
             }
         }
@@ -558,15 +592,24 @@ fn send_figures(rows: &mut [SessionInfo], opts: &ScanOptions, tx: &mpsc::Sender<
     }
 }
 
-/// `ccv list`: the table or JSON Lines for `root` on `out`.
-pub fn print_list(root: &Path, json: bool, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+/// `ccv list`: the table or JSON Lines for `root` on `out`; `agent`: only
+/// the sessions of that agent (`claude`, `codex`).
+pub fn print_list(
+    root: &Path,
+    json: bool,
+    agent: Option<&str>,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     if !root.is_dir() {
         return Err(std::io::Error::new(
             std::io::ErrorKind::NotFound,
             "not a directory",
         ));
     }
-    let (sessions, skipped) = list_sessions_counting(root, &ScanOptions::standard());
+    let (mut sessions, skipped) = list_sessions_counting(root, &ScanOptions::standard());
+    if let Some(a) = agent {
+        sessions.retain(|s| s.agent() == a);
+    }
     if skipped.total() > 0 {
         eprintln!(
             "ccv: {}: skipped {} entr{} that cannot be read as sessions: {}",

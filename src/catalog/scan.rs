@@ -40,12 +40,24 @@ pub struct SessionInfo {
     /// and its subagents; `None` until that read (see `ScanOptions`).
     #[serde(default)]
     pub figures: Option<crate::model::figures::Figures>,
+    /// The agent that wrote it when not Claude Code (`codex`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+    /// The session that spawned this one as a sub-agent (a Codex
+    /// sub-agent's own rollout): listed under it, not on its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
 }
 
 /// How recently a file must have been written to count as live.
 pub const LIVE_WINDOW_MS: i64 = 60_000;
 
 impl SessionInfo {
+    /// The agent that wrote the session: `claude` or another's name.
+    pub fn agent(&self) -> &str {
+        self.agent.as_deref().unwrap_or(crate::source::CLAUDE)
+    }
+
     /// Whether a row read back from the cache can be true (see
     /// [`crate::model::figures::Figures::is_sane`]).
     /// Whether the file holds a conversation (a user or assistant
@@ -104,10 +116,12 @@ pub fn scan_file(
         size,
         model: h.model,
         git_branch: h.git_branch,
-        subagents: 0,
+        subagents: h.subagents.unwrap_or(0),
         mtime_ns,
         live: false,
         unreadable: h.unreadable,
-        figures: None,
+        figures: h.figures,
+        agent: h.agent.map(str::to_owned),
+        parent: h.parent,
     })
 }

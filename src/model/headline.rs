@@ -19,4 +19,15 @@ pub struct Headline {
     pub git_branch: Option<String>,
     /// Some line is not JSON: a damaged session.
     pub unreadable: bool,
+    /// The agent that wrote the file when it is not Claude Code (`codex`).
+    pub agent: Option<&'static str>,
+    /// Tokens and cost, from a source that read the whole file to name
+    /// it (so that a listing does not read it a second time).
+    pub figures: Option<crate::model::figures::Figures>,
+    /// The session that spawned this one as a sub-agent, when its file
+    /// says (a Codex sub-agent's rollout).
+    pub parent: Option<String>,
+    /// Sub-agents counted from the file itself; `None`: the catalogue
+    /// counts their files beside it.
+    pub subagents: Option<u32>,
 }

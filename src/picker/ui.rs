@@ -54,6 +54,8 @@ pub enum Action {
     FiguresDone,
     /// Tab: newest first, then dearest first, then largest first.
     CycleSort,
+    /// Shift-Tab: every agent's sessions, then each agent's alone.
+    CycleAgent,
     /// Ctrl-F: into the full-text mode (with the filter as its query), or
     /// back to the list.
     FullText,
@@ -121,6 +123,11 @@ pub struct PickerState {
     pub histories: crate::prompt::Histories,
     /// Where the sessions are looked for (said when there are none).
     pub root: Option<PathBuf>,
+    /// Only this agent's sessions (`claude`, `codex`); `None`: all.
+    pub agent: Option<String>,
+    /// The agents whose sessions are listed, in [`crate::source::AGENTS`]'
+    /// order.
+    agents: Vec<&'static str>,
 }
 
 impl PickerState {
@@ -147,6 +154,8 @@ impl PickerState {
             last_click: None,
             histories: Default::default(),
             root: None,
+            agent: None,
+            agents: Vec::new(),
         }
     }
 
@@ -228,6 +237,10 @@ impl PickerState {
             }
         }
         self.sort.apply(&mut self.sessions);
+        self.agents = crate::source::AGENTS
+            .into_iter()
+            .filter(|a| self.sessions.iter().any(|s| s.agent() == *a))
+            .collect();
         self.project_count = self
             .sessions
             .iter()
@@ -281,8 +294,21 @@ impl PickerState {
     /// session. Groups by project follow the order of their best member.
     fn ranked(&mut self) -> Vec<usize> {
         self.title_hits.clear();
+        let agent = self.agent.as_deref();
+        // a sub-agent's own rollout is read with its session, when listed
+        let ids: HashSet<&str> = if self.sessions.iter().any(|s| s.parent.is_some()) {
+            self.sessions.iter().map(|s| s.session_id.as_str()).collect()
+        } else {
+            HashSet::new()
+        };
+        let shown = |s: &SessionInfo| {
+            agent.is_none_or(|a| s.agent() == a)
+                && s.parent.as_deref().is_none_or(|p| !ids.contains(p))
+        };
         if self.filter.as_str().trim().is_empty() {
-            return (0..self.sessions.len()).collect();
+            return (0..self.sessions.len())
+                .filter(|&i| shown(&self.sessions[i]))
+                .collect();
         }
         let pattern = Pattern::parse(
             self.filter.as_str(),
@@ -293,6 +319,9 @@ impl PickerState {
         let mut scored: Vec<(u32, usize)> = Vec::new();
         let m = &mut self.matcher;
         for (i, s) in self.sessions.iter().enumerate() {
+            if !shown(s) {
+                continue;
+            }
             let mut score = |hay: &str| pattern.score(Utf32Str::new(hay, &mut buf), m);
             let text = [score(&s.title), score(&s.first_prompt)]
                 .into_iter()
@@ -419,6 +448,7 @@ pub fn key_action(key: KeyEvent) -> Option<Action> {
         KeyCode::Enter => Action::Open,
         KeyCode::Esc => Action::Back,
         KeyCode::Tab => Action::CycleSort,
+        KeyCode::BackTab => Action::CycleAgent,
         KeyCode::Up => Action::Edit(crate::prompt::EditOp::Older),
         KeyCode::Down => Action::Edit(crate::prompt::EditOp::Newer),
         _ => Action::Edit(crate::prompt::op_of(&key)?),
@@ -487,6 +517,19 @@ pub fn perform_action(state: &mut PickerState, action: Action) -> PickerOutcome 
             }
             state.last_click = Some((i, at_ms));
         }
+        Action::CycleAgent => {
+            // all, then each agent listed; nothing to cycle with one
+            let next = match state.agent.as_deref() {
+                None => state.agents.first(),
+                Some(a) => {
+                    let i = state.agents.iter().position(|x| *x == a);
+                    i.and_then(|i| state.agents.get(i + 1))
+                }
+            };
+            state.agent = next.filter(|_| state.agents.len() > 1).map(|a| a.to_string());
+            state.moved = false;
+            state.rebuild();
+        }
         Action::CycleSort => {
             state.sort = state.sort.next();
             let keep = state.selected_session().map(|s| s.path.clone());
@@ -518,7 +561,7 @@ pub fn full_text_key_action(key: KeyEvent) -> Option<Action> {
         _ => match key_action(key)? {
             Action::FilterPush(c) => Action::SearchPush(c),
             Action::FilterPop => Action::SearchPop,
-            Action::Back | Action::CycleSort => return None,
+            Action::Back | Action::CycleSort | Action::CycleAgent => return None,
             other => other,
         },
     })
@@ -657,6 +700,9 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &PickerState) {
     if state.sort != SortBy::Newest {
         title.push_str(&format!(" · by {}", state.sort.name()));
     }
+    if let Some(a) = &state.agent {
+        title.push_str(&format!(" · {a} only"));
+    }
     let filter_w = (state.filter.as_str().chars().count() + 10).min(width / 2);
     let filter = crate::style::prompt_line::prompt_line("filter: ", &state.filter, filter_w);
     let mut spans = vec![Span::styled(
@@ -678,7 +724,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &PickerState) {
     }
     state.drawn_scroll.set(scroll);
     state.drawn_y.set(area.y);
-    let cols = Columns::for_width(width);
+    let cols = Columns::for_width(width, state.agents.len() > 1);
     for (i, row) in state.rows.iter().enumerate().skip(scroll).take(list_h) {
         lines.push(match row {
             Row::Project(p) => Line::styled(
@@ -732,8 +778,13 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &PickerState) {
             format!(" cost: {cost} · `ccv prices` says which models have no price")
         }
         (None, None) => format!(
-            " ↑↓ select  Enter open  type to filter  Ctrl-F search all  Tab sort: {}  Esc clear/quit",
-            state.sort.name()
+            " ↑↓ select  Enter open  type to filter  Ctrl-F search all  Tab sort: {}{}  Esc clear/quit",
+            state.sort.name(),
+            if state.agents.len() > 1 {
+                format!("  S-Tab agent: {}", state.agent.as_deref().unwrap_or("all"))
+            } else {
+                String::new()
+            }
         ),
     };
     lines.push(Line::styled(fit(&status, width), th.status));
@@ -813,6 +864,8 @@ fn draw_full_text(
 /// branch, then the model.
 struct Columns {
     title: usize,
+    /// The agent's name, when the list holds more than one agent's.
+    agent: usize,
     time: usize,
     msgs: usize,
     size: usize,
@@ -824,9 +877,10 @@ struct Columns {
 impl Columns {
     /// The title keeps at least 30 columns (or half a narrow screen):
     /// branch, model, message count, size and cost go first, in that order.
-    fn for_width(w: usize) -> Columns {
+    fn for_width(w: usize, agents: bool) -> Columns {
         let mut c = Columns {
             title: 0,
+            agent: if agents { 7 } else { 0 },
             time: 12,
             msgs: 12,
             size: 9,
@@ -835,8 +889,10 @@ impl Columns {
             branch: 16,
         };
         let want = 30.min(w / 2);
-        let fixed = |c: &Columns| 3 + c.time + c.msgs + c.size + c.cost + c.model + c.branch;
+        let fixed =
+            |c: &Columns| 3 + c.agent + c.time + c.msgs + c.size + c.cost + c.model + c.branch;
         for drop in [
+            |c: &mut Columns| c.agent = 0,
             |c: &mut Columns| c.branch = 0,
             |c: &mut Columns| c.model = 0,
             |c: &mut Columns| c.msgs = 0,
@@ -903,6 +959,9 @@ fn session_line<'a>(
         Span::styled(live.to_owned(), base.patch(th.assistant)),
         Span::styled(" ".to_owned(), base),
     ];
+    if c.agent > 0 {
+        spans.push(Span::styled(fit(s.agent(), c.agent), dim));
+    }
     // the filter's matches in the title stand out (as the viewer's search)
     spans.extend(highlighted(
         fit(&s.title, c.title),

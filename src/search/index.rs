@@ -8,7 +8,7 @@
 //! and can be deleted at any time.
 
 use super::extract::{Entry, entries};
-use crate::catalog::files::SearchFile;
+use crate::catalog::files::{SearchFile, in_scope};
 use crate::model::Kind;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -248,12 +248,13 @@ impl SearchIndex {
             .collect()
     }
 
-    /// Brings the index up to date with `files` (every file under `root`):
+    /// Brings the index up to date with `files` (every file in `scope`'s
+    /// folders):
     /// appended bytes are read, changed files read again, gone ones dropped.
     /// Fails with `WouldBlock` when another ccv is updating it.
     pub fn update(
         &mut self,
-        root: &Path,
+        scope: &[PathBuf],
         files: &[SearchFile],
         threads: usize,
     ) -> io::Result<Updated> {
@@ -264,7 +265,7 @@ impl SearchIndex {
                 .state
                 .files
                 .keys()
-                .any(|p| p.starts_with(root) && !present.contains(p.as_path()))
+                .any(|p| in_scope(scope, p) && !present.contains(p.as_path()))
             && files.iter().all(|f| {
                 self.state
                     .files
@@ -298,7 +299,7 @@ impl SearchIndex {
             .state
             .files
             .keys()
-            .filter(|p| p.starts_with(root) && !present.contains(p.as_path()))
+            .filter(|p| in_scope(scope, p) && !present.contains(p.as_path()))
             .cloned()
             .collect();
         for p in gone {

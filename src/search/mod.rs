@@ -188,7 +188,7 @@ fn update_locked(
         return Ok(None);
     };
     let mut ix = index::SearchIndex::open_for_update(dir, &lock)?;
-    match ix.update(root, all, threads) {
+    match ix.update(&crate::catalog::files::scope(root), all, threads) {
         Ok(u) => Ok(Some(u)),
         Err(e) if e.kind() == io::ErrorKind::WouldBlock => Ok(None),
         Err(e) => {

@@ -8,23 +8,43 @@
 pub mod claude;
 pub mod codex;
 
+/// Claude Code's name among the agents (`--agent claude`).
+pub const CLAUDE: &str = "claude";
+
+/// Every agent whose sessions ccv reads, by the name `--agent` takes.
+pub const AGENTS: [&str; 2] = [CLAUDE, codex::FORMAT];
+
 use crate::model::Session;
 use std::path::{Path, PathBuf};
 
 /// A session file with its subagents' files, whole.
 pub fn load_with_subagents(path: &Path) -> std::io::Result<Session> {
+    readable(path)?;
     claude::loader::load_with_subagents(path)
 }
 
 /// A session file for an export: long texts left in the file and read back
 /// as they are written out (`summaries`: tool-call summaries kept).
 pub fn load_for_export(path: &Path, summaries: bool) -> std::io::Result<Session> {
+    readable(path)?;
     claude::loader::load_for_export(path, summaries)
 }
 
 /// A session file as the viewer holds it, `progress` told as it reads.
 pub fn load_to_view(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> std::io::Result<Session> {
+    readable(path)?;
     claude::loader::load_to_view(path, progress)
+}
+
+/// An error saying why, for a file in a layout ccv does not read (a
+/// document rather than lines: only a `.json` file can be one).
+fn readable(path: &Path) -> std::io::Result<()> {
+    if path.extension().is_some_and(|e| e == "json")
+        && let Some(why) = unsupported(path)
+    {
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, why));
+    }
+    Ok(())
 }
 
 /// The files of a session's subagents, with each agent's id.
@@ -35,6 +55,22 @@ pub fn subagent_files(session_path: &Path) -> Vec<(PathBuf, String)> {
 /// Subagent files beside the sessions (an older layout) of these session ids.
 pub fn project_agent_files(session_path: &Path, session_ids: &[String]) -> Vec<(PathBuf, String)> {
     claude::loader::project_agent_files(session_path, session_ids)
+}
+
+/// The files of sub-agents a session read from `path` names by id but
+/// its folder does not hold (a Codex sub-agent's own rollout, found by
+/// the thread id its spawning call returned).
+pub fn spawned_agent_files(path: &Path, s: &Session) -> Vec<(PathBuf, String)> {
+    if s.format() != Some(codex::FORMAT) {
+        return Vec::new();
+    }
+    let ids: Vec<String> = s
+        .agents
+        .iter()
+        .filter(|a| a.call.is_some() && !a.has_record)
+        .map(|a| a.id.clone())
+        .collect();
+    codex::files::thread_files(path, &ids)
 }
 
 /// The session a subagent's own file belongs to.
@@ -97,9 +133,34 @@ pub fn sessions_under(root: &Path) -> Option<Vec<PathBuf>> {
     codex::files::is_root(root).then(|| {
         let mut v = Vec::new();
         codex::files::rollouts(root, 3, &mut v);
+        v.retain(|p| !codex::files::is_single_json(p));
         v.sort();
         v
     })
+}
+
+/// Files in such a folder that are sessions in a layout ccv does not read,
+/// each with why (to be counted, not shown as damaged sessions).
+pub fn unsupported_under(root: &Path) -> Vec<(PathBuf, &'static str)> {
+    if !codex::files::is_root(root) {
+        return Vec::new();
+    }
+    let mut v = Vec::new();
+    codex::files::rollouts(root, 3, &mut v);
+    v.into_iter()
+        .filter(|p| codex::files::is_single_json(p))
+        .map(|p| (p, codex::UNSUPPORTED_JSON))
+        .collect()
+}
+
+/// Why ccv cannot read `path` as a session, when it is one in a layout
+/// it does not follow (from its first bytes).
+pub fn unsupported(path: &Path) -> Option<&'static str> {
+    use std::io::Read;
+    let mut head = [0u8; 512];
+    let mut f = crate::model::session::open_regular(path).ok()?;
+    let n = f.read(&mut head).ok()?;
+    codex::is_single_json(&head[..n]).then_some(codex::UNSUPPORTED_JSON)
 }
 
 /// Whether a session file sits in a folder of its project (Claude Code's

@@ -159,5 +159,7 @@ fn orphan_row(dir: &Path, id: &str, files: &[PathBuf]) -> Option<SessionInfo> {
         live: false,
         unreadable: false,
         figures: Some(figures),
+        agent: None,
+        parent: None,
     })
 }

@@ -9,7 +9,7 @@ pub fn run(root: &std::path::Path, window_ms: i64) -> i32 {
     let now = crate::model::time::now_ms();
     let mut top = TopState::new(root.to_owned(), window_ms, now);
     let found = std::cell::RefCell::new(Vec::new());
-    super::watch::scan(root, &|e| {
+    super::watch::scan(&crate::catalog::files::scope(root), &|e| {
         found.borrow_mut().push(e);
         true
     });

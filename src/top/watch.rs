@@ -7,7 +7,8 @@ use notify::{RecursiveMode, Watcher};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, UNIX_EPOCH};
 
-/// A session file: `*.jsonl`, not a subagent's.
+/// A session file: `*.jsonl`, not a subagent's (a Codex sub-agent writes
+/// a rollout of its own, listed as a session).
 pub fn is_session_file(p: &Path) -> bool {
     p.extension().is_some_and(|e| e == "jsonl")
         && !p
@@ -15,8 +16,13 @@ pub fn is_session_file(p: &Path) -> bool {
             .is_some_and(|n| n.to_string_lossy().starts_with("agent-"))
 }
 
-/// The project a session file is in, until its lines say (`cwd`).
+/// The project a session file is in, until its lines say (`cwd`): its
+/// folder's name, when the folder is its project's (a file filed by date
+/// has no project until read).
 pub fn project_of(p: &Path) -> String {
+    if !crate::source::filed_by_project(p) {
+        return String::new();
+    }
     p.parent()
         .and_then(|d| d.file_name())
         .map(|n| crate::model::text::term_line(&n.to_string_lossy()))
@@ -36,9 +42,13 @@ fn mtime_ms(p: &Path) -> Option<i64> {
 }
 
 /// The session file a changed path belongs to: itself, or the session of a
-/// subagent file (`<project>/<session>/subagents/agent-x.jsonl`).
+/// subagent file (`<project>/<session>/subagents/agent-x.jsonl`); a file
+/// filed by date (Codex's) is a session wherever it lies.
 fn session_of(root: &Path, p: &Path) -> Option<PathBuf> {
     let rel = p.strip_prefix(root).ok()?;
+    if !crate::source::filed_by_project(p) {
+        return Some(p.to_owned());
+    }
     let parts: Vec<_> = rel.components().collect();
     match parts.len() {
         2 if is_session_file(p) => Some(p.to_owned()),
@@ -50,7 +60,18 @@ fn session_of(root: &Path, p: &Path) -> Option<PathBuf> {
     }
 }
 
-pub(crate) fn scan(root: &Path, send: &dyn Fn(TopEvent) -> bool) -> bool {
+/// Reports every session file in the folders of `scope`.
+pub(crate) fn scan(scope: &[PathBuf], send: &dyn Fn(TopEvent) -> bool) -> bool {
+    scope.iter().all(|root| scan_one(root, send))
+}
+
+fn scan_one(root: &Path, send: &dyn Fn(TopEvent) -> bool) -> bool {
+    if let Some(files) = crate::source::sessions_under(root) {
+        return files.into_iter().all(|p| match mtime_ms(&p) {
+            Some(mtime_ms) => send(TopEvent::Candidate { path: p, mtime_ms }),
+            None => true,
+        });
+    }
     let Ok(projects) = std::fs::read_dir(root) else {
         return true;
     };
@@ -73,20 +94,28 @@ pub(crate) fn scan(root: &Path, send: &dyn Fn(TopEvent) -> bool) -> bool {
     true
 }
 
-/// Scans `root`, then reports the session files written under it, until
+/// Scans `root` (with the other agents' folders when it is the default
+/// one: [`crate::catalog::files::scope`]), then reports the session files
+/// written under them, until
 /// `send` says the overview is gone. Without file-system events, `poll`
 /// rescans every 2 s (the overview); else it stops there (the picker's
 /// section: not worth a wake-up every 2 s while the list is read).
 pub fn spawn(root: PathBuf, poll: bool, send: impl Fn(TopEvent) -> bool + Send + 'static) {
     std::thread::spawn(move || {
-        if !scan(&root, &send) || !send(TopEvent::Scanned) {
+        let scope = crate::catalog::files::scope(&root);
+        if !scan(&scope, &send) || !send(TopEvent::Scanned) {
             return;
         }
         let (tx, rx) = std::sync::mpsc::channel();
         let watcher = notify::recommended_watcher(move |r: notify::Result<notify::Event>| {
             let _ = tx.send(r);
         })
-        .and_then(|mut w| w.watch(&root, RecursiveMode::Recursive).map(|_| w));
+        .and_then(|mut w| {
+            for r in &scope {
+                w.watch(r, RecursiveMode::Recursive)?;
+            }
+            Ok(w)
+        });
         let Ok(_watcher) = watcher else {
             // no events (a network file system, no inotify left): rescan
             if !poll {
@@ -94,7 +123,7 @@ pub fn spawn(root: PathBuf, poll: bool, send: impl Fn(TopEvent) -> bool + Send +
             }
             loop {
                 std::thread::sleep(Duration::from_secs(2));
-                if !scan(&root, &send) {
+                if !scan(&scope, &send) {
                     return;
                 }
             }
@@ -105,7 +134,7 @@ pub fn spawn(root: PathBuf, poll: bool, send: impl Fn(TopEvent) -> bool + Send +
                 continue;
             }
             for p in ev.paths {
-                let Some(session) = session_of(&root, &p) else {
+                let Some(session) = scope.iter().find_map(|r| session_of(r, &p)) else {
                     continue;
                 };
                 let (Some(mtime_ms), Some(_)) = (mtime_ms(&p), mtime_ms(&session)) else {

@@ -228,7 +228,8 @@ fn load_into(
             ids.push(stem.to_owned());
         }
         let mut files = folder;
-        for (p, id) in project_agent_files(path, &ids) {
+        let spawned = crate::source::spawned_agent_files(path, &s);
+        for (p, id) in project_agent_files(path, &ids).into_iter().chain(spawned) {
             let src = s.add_agent_source(p.clone(), &id);
             s.sources[src as usize].text_in_file = text_in_file;
             files.push((src, p));

@@ -108,6 +108,10 @@ pub fn headline(path: &Path, size: u64) -> io::Result<Headline> {
         model: found.model,
         git_branch: found.branch.filter(|b| !b.is_empty()),
         unreadable: found.unreadable,
+        agent: None,
+        figures: None,
+        parent: None,
+        subagents: None,
     })
 }
 

@@ -45,8 +45,27 @@ pub fn sniff(first_line: &[u8]) -> bool {
     enveloped || legacy || o.contains_key("record_type")
 }
 
+/// Why ccv does not read a file that Codex wrote in a layout it does not
+/// follow: the single JSON document of 2025-08 (`{"session": {…},
+/// "items": [Chat Completions messages]}`, `rollout-<date>-<id>.json`,
+/// seen only in a fork), whose lines are no entries.
+pub const UNSUPPORTED_JSON: &str =
+    "unsupported Codex format (a single-JSON rollout, 2025-08): ccv reads Codex's JSONL rollouts";
+
+/// Whether `head` (a file's first bytes) opens that single JSON document.
+pub fn is_single_json(head: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(head);
+    let t = text.trim_start();
+    t.strip_prefix('{')
+        .map(str::trim_start)
+        .is_some_and(|r| r.starts_with("\"session\"") && text.contains("\"id\""))
+}
+
 /// The program that resumes a Codex session, and how.
 pub const PROGRAM: &str = "codex";
+
+/// The name ccv gives the format and its agent (`--agent codex`).
+pub const FORMAT: &str = "codex";
 
 pub fn resume_args(id: &str) -> Vec<String> {
     vec!["resume".to_owned(), id.to_owned()]

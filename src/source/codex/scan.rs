@@ -11,7 +11,36 @@ use std::path::Path;
 
 pub fn headline(path: &Path) -> io::Result<Headline> {
     let s = crate::source::claude::loader::load_with_subagents(path)?;
-    Ok(of_session(&s))
+    let mut h = of_session(&s);
+    // the file is read whole already: its figures too (dated by the file's
+    // time where a line has none, as the catalogue's own pass does)
+    let fallback = h.last_activity_ms.unwrap_or_else(|| {
+        std::fs::metadata(path)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_millis() as i64)
+    });
+    h.figures = Some(crate::model::figures::Figures::of(&s, fallback));
+    h.parent = parent_thread(path);
+    h.subagents = Some(s.agents.len() as u32);
+    Ok(h)
+}
+
+/// The thread that spawned this one (`session_meta.source.subagent.
+/// thread_spawn.parent_thread_id`), from the file's first line.
+fn parent_thread(path: &Path) -> Option<String> {
+    use std::io::BufRead;
+    let f = crate::model::session::open_regular(path).ok()?;
+    let mut first = Vec::new();
+    io::Read::take(io::BufReader::new(f), 256 << 10)
+        .read_until(b'\n', &mut first)
+        .ok()?;
+    let v: serde_json::Value = serde_json::from_slice(&first).ok()?;
+    let id = v
+        .pointer("/payload/source/subagent/thread_spawn/parent_thread_id")?
+        .as_str()?;
+    crate::source::is_resumable_id(id).then(|| id.to_owned())
 }
 
 pub fn of_session(s: &Session) -> Headline {
@@ -45,5 +74,9 @@ pub fn of_session(s: &Session) -> Headline {
         model: s.meta.model.clone(),
         git_branch: s.meta.git_branch.clone(),
         unreadable: s.stats.unreadable > 0,
+        agent: Some(super::FORMAT),
+        figures: None,
+        parent: None,
+        subagents: None,
     }
 }

@@ -107,8 +107,39 @@ pub fn call(p: &Map<String, Value>) -> (String, Value) {
                 ),
             }
         }
+        // a sub-agent (0.118 and later): its own rollout, linked by the id
+        // its output gives (see [`spawned_agent`])
+        "spawn_agent" => {
+            let message = field("message")
+                .and_then(|m| m.as_str().map(str::to_owned))
+                .unwrap_or_default();
+            let description: String = message
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("")
+                .chars()
+                .take(80)
+                .collect();
+            let mut input = json!({ "description": description, "prompt": message });
+            if let Some(t) = field("agent_type").filter(|t| t.is_string()) {
+                input["subagent_type"] = t;
+            }
+            ("Agent".to_owned(), input)
+        }
         _ => (name.to_owned(), args),
     }
+}
+
+/// The thread a `spawn_agent` output names (`{"agent_id": …}`): the id of
+/// the sub-agent's own rollout.
+pub fn spawned_agent(o: Option<&Value>) -> Option<String> {
+    let s = o?.as_str()?.trim();
+    if !s.starts_with('{') {
+        return None;
+    }
+    let v: Value = serde_json::from_str(s).ok()?;
+    let id = v.get("agent_id")?.as_str()?;
+    crate::source::is_resumable_id(id).then(|| id.to_owned())
 }
 
 /// A patch (`*** Begin Patch` / `*** Update File: x` / `@@` hunks) that

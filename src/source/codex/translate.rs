@@ -74,7 +74,7 @@ impl Translate for Translator {
     }
 
     fn format(&self) -> &'static str {
-        "codex"
+        super::FORMAT
     }
 }
 
@@ -305,10 +305,15 @@ impl Translator {
                     return Err("codex: an output of no call");
                 };
                 let (content, error) = tools::output(p.get("output"));
-                Ok(vec![self.user(
+                let mut line = self.user(
                     json!([{"type": "tool_result", "tool_use_id": id, "content": content, "is_error": error}]),
                     false,
-                )])
+                );
+                // a sub-agent's thread: the model links its rollout to the call
+                if let Some(agent) = tools::spawned_agent(p.get("output")) {
+                    line["toolUseResult"] = json!({ "agentId": agent });
+                }
+                Ok(vec![line])
             }
             "web_search_call" => {
                 let id = format!("codex-search-{}", self.made + 1);

@@ -1,0 +1,248 @@
+//! Codex sessions beside Claude Code's: one listing of both by default,
+//! which agent wrote each, `--agent`, `ccv top`, sub-agents read with the
+//! session that spawned them, and the layout ccv does not read counted
+//! as such.
+
+use crate::codex::{ID, codex_tree};
+use crate::common;
+use crate::common::jsonl::{assistant, line, text, user};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+/// A Claude Code session in `home`'s projects root.
+fn claude_tree(home: &Path) -> PathBuf {
+    let dir = home.join("claude/projects/-srv-blog");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let f = dir.join("c1.jsonl");
+    let lines = [
+        line("user", "u1", "", 0, user("Write the release notes")),
+        line("assistant", "a1", "u1", 1, assistant("m1", text("Done."))),
+    ];
+    std::fs::write(&f, lines.join("\n") + "\n").expect("write");
+    f
+}
+
+fn agents_of(rows: &[Value]) -> Vec<String> {
+    let mut v: Vec<String> = rows
+        .iter()
+        .map(|r| r["agent"].as_str().unwrap_or("?").to_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn the_default_listing_holds_every_agents_sessions() {
+    let home = tempfile::tempdir().expect("tempdir");
+    claude_tree(home.path());
+    codex_tree(home.path());
+    // no root: Claude Code's projects root and $CODEX_HOME/sessions
+    let rows = common::json_lines_of(common::ccv_at(home.path()).args(["list", "--json"]));
+    assert_eq!(agents_of(&rows), ["claude", "codex"], "{rows:?}");
+    let only = |agent: &str| {
+        common::json_lines_of(
+            common::ccv_at(home.path()).args(["list", "--json", "--agent", agent]),
+        )
+    };
+    let codex = only("codex");
+    assert_eq!(codex.len(), 1);
+    assert_eq!(codex[0]["session_id"], ID);
+    assert_eq!(agents_of(&only("claude")), ["claude"]);
+    common::ccv_at(home.path())
+        .args(["list", "--agent", "gemini"])
+        .assert()
+        .code(2);
+    // the table for scripts says which agent, in its last column
+    let out = common::ccv_at(home.path()).arg("list").output().expect("list");
+    let tsv = String::from_utf8_lossy(&out.stdout);
+    let mut lines = tsv.lines();
+    assert!(lines.next().is_some_and(|h| h.ends_with("\tagent")), "{tsv}");
+    let mut last: Vec<&str> = lines.filter_map(|l| l.rsplit('\t').next()).collect();
+    last.sort();
+    assert_eq!(last, ["claude", "codex"], "{tsv}");
+    // a search of every session finds a word of the Codex one
+    let out = common::ccv_at(home.path())
+        .args(["search", "--json", "quantize"])
+        .output()
+        .expect("search");
+    assert!(String::from_utf8_lossy(&out.stdout).contains(ID));
+    // stats count both
+    let out = common::ccv_at(home.path())
+        .args(["stats", "--json"])
+        .output()
+        .expect("stats");
+    let stats: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(stats["sessions"], 2, "{stats}");
+    assert_eq!(stats["tokens"]["input"], 1800, "{stats}");
+    // a root given is that root alone
+    let rows = common::json_lines_of(
+        common::ccv_at(home.path())
+            .args(["list", "--json"])
+            .arg(home.path().join("codex/sessions")),
+    );
+    assert_eq!(agents_of(&rows), ["codex"]);
+}
+
+#[test]
+fn ccv_top_watches_codex_sessions_too() {
+    let home = tempfile::tempdir().expect("tempdir");
+    claude_tree(home.path());
+    let file = codex_tree(home.path());
+    // both files were written just now: both are in the window
+    let out = common::ccv_at(home.path()).arg("top").output().expect("top");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains(&*file.to_string_lossy()), "{said}");
+    assert!(said.contains("c1.jsonl"), "{said}");
+    // its project is the session's directory, not its date folder
+    let row = said
+        .lines()
+        .find(|l| l.contains(ID))
+        .expect("the Codex row");
+    assert!(row.contains("/srv/shop"), "{row}");
+}
+
+const PARENT: &str = "019a0000-aaaa-7222-8333-444455556666";
+
+/// A session that spawned a sub-agent (`spawn_agent`, whose output names
+/// the thread), and the sub-agent's own rollout, as Codex 0.118 writes
+/// them.
+fn spawned_tree(home: &Path, with_parent: bool) -> (PathBuf, PathBuf) {
+    let day = home.join("codex/sessions/2026/04/10");
+    std::fs::create_dir_all(&day).expect("mkdir");
+    let env = |t: &str, ty: &str, p: Value| {
+        json!({"timestamp": format!("2026-04-10T15:{t}.000Z"), "type": ty, "payload": p})
+            .to_string()
+    };
+    let usage = |i: u64, o: u64| json!({"input_tokens": i, "cached_input_tokens": 0, "output_tokens": o, "reasoning_output_tokens": 0, "total_tokens": i + o});
+    let count = |t: &str, i: u64, o: u64| {
+        env(
+            t,
+            "event_msg",
+            json!({"type": "token_count", "info": {"total_token_usage": usage(i, o), "last_token_usage": usage(i, o)}}),
+        )
+    };
+    let parent = [
+        env(
+            "50:00",
+            "session_meta",
+            json!({"id": PARENT, "cwd": "/srv/vault", "cli_version": "0.118.0", "source": "cli"}),
+        ),
+        env(
+            "50:01",
+            "turn_context",
+            json!({"cwd": "/srv/vault", "model": "gpt-5.4"}),
+        ),
+        env(
+            "50:02",
+            "response_item",
+            json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Find the stray files"}]}),
+        ),
+        env(
+            "50:03",
+            "response_item",
+            json!({"type": "function_call", "name": "spawn_agent", "arguments": json!({"message": "List files named desktop.ini", "agent_type": "explorer"}).to_string(), "call_id": "call_s"}),
+        ),
+        env(
+            "50:04",
+            "response_item",
+            json!({"type": "function_call_output", "call_id": "call_s", "output": json!({"agent_id": ID, "nickname": "Epicurus"}).to_string()}),
+        ),
+        count("50:05", 1000, 100),
+        env(
+            "52:00",
+            "response_item",
+            json!({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Two stray files."}]}),
+        ),
+    ];
+    let child = [
+        env(
+            "50:04",
+            "session_meta",
+            json!({"id": ID, "cwd": "/srv/vault", "cli_version": "0.118.0", "source": {"subagent": {"thread_spawn": {"parent_thread_id": PARENT, "depth": 1, "agent_nickname": "Epicurus", "agent_role": "explorer"}}}}),
+        ),
+        env(
+            "50:05",
+            "turn_context",
+            json!({"cwd": "/srv/vault", "model": "gpt-5.4"}),
+        ),
+        env(
+            "50:05",
+            "response_item",
+            json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": "List files named desktop.ini"}]}),
+        ),
+        count("50:30", 500, 50),
+        env(
+            "51:00",
+            "response_item",
+            json!({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Found a/desktop.ini and b/desktop.ini"}]}),
+        ),
+    ];
+    let p = day.join(format!("rollout-2026-04-10T15-50-00-{PARENT}.jsonl"));
+    let c = day.join(format!("rollout-2026-04-10T15-50-04-{ID}.jsonl"));
+    if with_parent {
+        std::fs::write(&p, parent.join("\n") + "\n").expect("write");
+    }
+    std::fs::write(&c, child.join("\n") + "\n").expect("write");
+    (p, c)
+}
+
+#[test]
+fn a_sub_agents_rollout_is_read_with_the_session_that_spawned_it() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let (parent, _) = spawned_tree(home.path(), true);
+    let rows = common::json_lines_of(common::ccv_at(home.path()).args(["list", "--json"]));
+    // one row: the sub-agent is counted under its session, its tokens too
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let r = &rows[0];
+    assert_eq!(r["session_id"], PARENT);
+    assert_eq!(r["subagents"], 1);
+    assert_eq!(r["tokens"]["input"], 1500, "{r}");
+    assert_eq!(r["agent_tokens"]["input"], 500, "{r}");
+    // the export shows the sub-agent's work after the call that started it
+    let out = common::ccv_at(home.path())
+        .arg("export")
+        .arg(&parent)
+        .output()
+        .expect("export");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let call = text.find("[Tool Call] Agent").expect(&text);
+    let found = text.find("Found a/desktop.ini").expect(&text);
+    let answer = text.find("Two stray files.").expect(&text);
+    assert!(call < found && found < answer, "{text}");
+    // with its session gone, the sub-agent is a row of its own
+    let home = tempfile::tempdir().expect("tempdir");
+    spawned_tree(home.path(), false);
+    let rows = common::json_lines_of(common::ccv_at(home.path()).args(["list", "--json"]));
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["session_id"], ID);
+}
+
+#[test]
+fn a_single_json_rollout_is_counted_as_unsupported_not_read() {
+    let home = tempfile::tempdir().expect("tempdir");
+    codex_tree(home.path());
+    let f = home
+        .path()
+        .join("codex/sessions/rollout-2025-08-23-0418f71e-beb0-474c-a03d-1719a72e64cc.json");
+    let doc = json!({"session": {"timestamp": "2025-08-23T11:03:20.415Z", "id": "0418f71e-beb0-474c-a03d-1719a72e64cc", "instructions": ""},
+                     "items": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}]});
+    std::fs::write(&f, serde_json::to_string_pretty(&doc).expect("json")).expect("write");
+    let out = common::ccv_at(home.path())
+        .args(["list", "--json"])
+        .output()
+        .expect("list");
+    assert!(out.status.success());
+    let rows = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(rows.lines().count(), 1, "{rows}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unsupported Codex format"), "{err}");
+    let out = common::ccv_at(home.path())
+        .arg("export")
+        .arg(&f)
+        .output()
+        .expect("export");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unsupported Codex format"), "{err}");
+    assert!(out.stdout.is_empty());
+}
