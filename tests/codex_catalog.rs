@@ -53,10 +53,16 @@ fn the_default_listing_holds_every_agents_sessions() {
         .assert()
         .code(2);
     // the table for scripts says which agent, in its last column
-    let out = common::ccv_at(home.path()).arg("list").output().expect("list");
+    let out = common::ccv_at(home.path())
+        .arg("list")
+        .output()
+        .expect("list");
     let tsv = String::from_utf8_lossy(&out.stdout);
     let mut lines = tsv.lines();
-    assert!(lines.next().is_some_and(|h| h.ends_with("\tagent")), "{tsv}");
+    assert!(
+        lines.next().is_some_and(|h| h.ends_with("\tagent")),
+        "{tsv}"
+    );
     let mut last: Vec<&str> = lines.filter_map(|l| l.rsplit('\t').next()).collect();
     last.sort();
     assert_eq!(last, ["claude", "codex"], "{tsv}");
@@ -89,7 +95,10 @@ fn ccv_top_watches_codex_sessions_too() {
     claude_tree(home.path());
     let file = codex_tree(home.path());
     // both files were written just now: both are in the window
-    let out = common::ccv_at(home.path()).arg("top").output().expect("top");
+    let out = common::ccv_at(home.path())
+        .arg("top")
+        .output()
+        .expect("top");
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(said.contains(&*file.to_string_lossy()), "{said}");
     assert!(said.contains("c1.jsonl"), "{said}");

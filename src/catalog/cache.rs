@@ -133,7 +133,8 @@ impl Cache {
         scope: &[PathBuf],
         rows: impl Iterator<Item = &'a SessionInfo>,
     ) {
-        self.entries.retain(|p, _| !super::files::in_scope(scope, p));
+        self.entries
+            .retain(|p, _| !super::files::in_scope(scope, p));
         for r in rows {
             let mut r = r.clone();
             r.live = false;

@@ -297,7 +297,10 @@ impl PickerState {
         let agent = self.agent.as_deref();
         // a sub-agent's own rollout is read with its session, when listed
         let ids: HashSet<&str> = if self.sessions.iter().any(|s| s.parent.is_some()) {
-            self.sessions.iter().map(|s| s.session_id.as_str()).collect()
+            self.sessions
+                .iter()
+                .map(|s| s.session_id.as_str())
+                .collect()
         } else {
             HashSet::new()
         };
@@ -526,7 +529,9 @@ pub fn perform_action(state: &mut PickerState, action: Action) -> PickerOutcome 
                     i.and_then(|i| state.agents.get(i + 1))
                 }
             };
-            state.agent = next.filter(|_| state.agents.len() > 1).map(|a| a.to_string());
+            state.agent = next
+                .filter(|_| state.agents.len() > 1)
+                .map(|a| a.to_string());
             state.moved = false;
             state.rebuild();
         }

@@ -94,11 +94,16 @@ pub fn thread_files(session: &Path, ids: &[String]) -> Vec<(PathBuf, String)> {
         return Vec::new();
     };
     // sessions/YYYY/MM/DD/rollout-…: three folders up; archived: flat
-    let dated = dir
-        .ancestors()
-        .take(3)
-        .all(|d| d.file_name().is_some_and(|n| n.len() <= 4 && n.to_string_lossy().bytes().all(|b| b.is_ascii_digit())));
-    let root = if dated { dir.ancestors().nth(3) } else { Some(dir) };
+    let dated = dir.ancestors().take(3).all(|d| {
+        d.file_name().is_some_and(|n| {
+            n.len() <= 4 && n.to_string_lossy().bytes().all(|b| b.is_ascii_digit())
+        })
+    });
+    let root = if dated {
+        dir.ancestors().nth(3)
+    } else {
+        Some(dir)
+    };
     let Some(root) = root else {
         return Vec::new();
     };
@@ -117,7 +122,10 @@ pub fn thread_files(session: &Path, ids: &[String]) -> Vec<(PathBuf, String)> {
     }
     let mut out = Vec::new();
     for id in ids {
-        if let Some(p) = all.iter().find(|p| id_of(p).as_deref() == Some(id.as_str())) {
+        if let Some(p) = all
+            .iter()
+            .find(|p| id_of(p).as_deref() == Some(id.as_str()))
+        {
             out.push((p.clone(), id.clone()));
         }
     }
