@@ -255,3 +255,105 @@ fn a_single_json_rollout_is_counted_as_unsupported_not_read() {
     assert!(err.contains("unsupported Codex format"), "{err}");
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn a_review_thread_is_read_under_the_review_that_started_it() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let env = |t: &str, ty: &str, p: Value| {
+        json!({"timestamp": format!("2025-12-25T16:{t}.000Z"), "type": ty, "payload": p})
+            .to_string()
+    };
+    let parent = [
+        env(
+            "40:00",
+            "session_meta",
+            json!({"id": PARENT, "timestamp": "2025-12-25T16:40:00.000Z", "cwd": "/srv/voice", "cli_version": "0.77.0", "source": "cli"}),
+        ),
+        env(
+            "40:02",
+            "response_item",
+            json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Add the speech endpoint"}]}),
+        ),
+        env(
+            "48:30",
+            "event_msg",
+            json!({"type": "entered_review_mode", "target": {"type": "baseBranch", "branch": "main"}, "user_facing_hint": "changes against 'main'"}),
+        ),
+        env(
+            "52:00",
+            "event_msg",
+            json!({"type": "exited_review_mode", "review_output": {"findings": [{"title": "[P1] Missing timeout", "body": "The request can hang."}], "overall_correctness": "patch is incorrect", "overall_explanation": "One blocking issue."}}),
+        ),
+    ];
+    // the review's rollout, named in the machine's time (UTC+9), a second
+    // after the review began; another review elsewhere, and one before
+    let review = |id: &str, at: &str, cwd: &str| {
+        [
+            env(
+                "48:31",
+                "session_meta",
+                json!({"id": id, "timestamp": format!("2025-12-25T16:{at}.000Z"), "cwd": cwd, "cli_version": "0.77.0", "source": {"subagent": "review"}}),
+            ),
+            env(
+                "48:32",
+                "response_item",
+                json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Review the code changes against the base branch 'main'."}]}),
+            ),
+            env(
+                "51:00",
+                "response_item",
+                json!({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": format!("Reviewed in {cwd}")}]}),
+            ),
+        ]
+        .join("\n")
+            + "\n"
+    };
+    let day = home.path().join("codex/sessions/2025/12/26");
+    std::fs::create_dir_all(&day).expect("mkdir");
+    let other = "019b0000-0000-7000-8000-000000000001";
+    let early = "019b0000-0000-7000-8000-000000000002";
+    let p = day.join(format!("rollout-2025-12-26T01-40-00-{PARENT}.jsonl"));
+    std::fs::write(&p, parent.join("\n") + "\n").expect("write");
+    std::fs::write(
+        day.join(format!("rollout-2025-12-26T01-48-31-{ID}.jsonl")),
+        review(ID, "48:31", "/srv/voice"),
+    )
+    .expect("write");
+    std::fs::write(
+        day.join(format!("rollout-2025-12-26T01-48-31-{other}.jsonl")),
+        review(other, "48:31", "/srv/elsewhere"),
+    )
+    .expect("write");
+    std::fs::write(
+        day.join(format!("rollout-2025-12-26T01-20-00-{early}.jsonl")),
+        review(early, "20:00", "/srv/voice"),
+    )
+    .expect("write");
+    let out = common::ccv_at(home.path())
+        .arg("export")
+        .arg(&p)
+        .output()
+        .expect("export");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let call = text.find("[Tool Call] Agent").expect(&text);
+    let thread = text.find("Reviewed in /srv/voice").expect(&text);
+    // the call's result is the review's verdict; its thread follows it
+    let verdict = text.find("[P1] Missing timeout").expect(&text);
+    assert!(call < verdict && verdict < thread, "{text}");
+    assert!(!text.contains("Reviewed in /srv/elsewhere"), "{text}");
+    // listed: the session with its review; the two reviews it did not start
+    let rows = common::json_lines_of(common::ccv_at(home.path()).args(["list", "--json"]));
+    let mut ids: Vec<&str> = rows
+        .iter()
+        .filter_map(|r| r["session_id"].as_str())
+        .collect();
+    ids.sort();
+    let mut want = vec![PARENT, other, early];
+    want.sort();
+    assert_eq!(ids, want);
+    let r = rows
+        .iter()
+        .find(|r| r["session_id"] == PARENT)
+        .expect("row");
+    assert_eq!(r["subagents"], 1);
+}

@@ -31,7 +31,7 @@ fn session(project: &str, id: &str, title: &str) -> SessionInfo {
         unreadable: false,
         figures: None,
         agent: None,
-        parent: None,
+        spawned: Vec::new(),
     }
 }
 

@@ -29,7 +29,7 @@ fn session(project: &str, id: &str, title: &str, mins_ago: i64) -> SessionInfo {
         unreadable: false,
         figures: None,
         agent: None,
-        parent: None,
+        spawned: Vec::new(),
     }
 }
 

@@ -129,7 +129,7 @@ fn the_picker_moves_on_ctrl_j_k_n_p_and_its_filter_edits() {
             unreadable: false,
             figures: None,
             agent: None,
-            parent: None,
+            spawned: Vec::new(),
         };
         sessions.push(s);
     }

@@ -230,12 +230,13 @@ fn count_subagents(info: &mut SessionInfo, c: &Candidate) {
 /// read with it, and counted in its figures); a sub-agent whose session
 /// is gone stays a row of its own.
 pub fn fold_spawned(rows: &mut Vec<SessionInfo>) {
-    if rows.iter().all(|r| r.parent.is_none()) {
-        return;
+    let read_with: std::collections::HashSet<String> = rows
+        .iter()
+        .flat_map(|r| r.spawned.iter().cloned())
+        .collect();
+    if !read_with.is_empty() {
+        rows.retain(|r| !read_with.contains(&r.session_id));
     }
-    let ids: std::collections::HashSet<String> =
-        rows.iter().map(|r| r.session_id.clone()).collect();
-    rows.retain(|r| r.parent.as_ref().is_none_or(|p| !ids.contains(p)));
 }
 
 /// Splits candidates into cache hits (returned) and files to read.

@@ -43,10 +43,11 @@ pub struct SessionInfo {
     /// The agent that wrote it when not Claude Code (`codex`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent: Option<String>,
-    /// The session that spawned this one as a sub-agent (a Codex
-    /// sub-agent's own rollout): listed under it, not on its own.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub parent: Option<String>,
+    /// The sessions read with this one as its sub-agents (a Codex
+    /// sub-agent's or review's own rollout): listed under it, not on their
+    /// own.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spawned: Vec<String>,
 }
 
 /// How recently a file must have been written to count as live.
@@ -122,6 +123,6 @@ pub fn scan_file(
         unreadable: h.unreadable,
         figures: h.figures,
         agent: h.agent.map(str::to_owned),
-        parent: h.parent,
+        spawned: h.spawned,
     })
 }

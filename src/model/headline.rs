@@ -24,9 +24,9 @@ pub struct Headline {
     /// Tokens and cost, from a source that read the whole file to name
     /// it (so that a listing does not read it a second time).
     pub figures: Option<crate::model::figures::Figures>,
-    /// The session that spawned this one as a sub-agent, when its file
-    /// says (a Codex sub-agent's rollout).
-    pub parent: Option<String>,
+    /// The sessions read with this one as its sub-agents (a Codex
+    /// sub-agent's or review's own rollout), by id.
+    pub spawned: Vec<String>,
     /// Sub-agents counted from the file itself; `None`: the catalogue
     /// counts their files beside it.
     pub subagents: Option<u32>,

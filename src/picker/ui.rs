@@ -128,6 +128,8 @@ pub struct PickerState {
     /// The agents whose sessions are listed, in [`crate::source::AGENTS`]'
     /// order.
     agents: Vec<&'static str>,
+    /// Sessions listed under the session that spawned them, not counted.
+    folded: usize,
 }
 
 impl PickerState {
@@ -156,6 +158,7 @@ impl PickerState {
             root: None,
             agent: None,
             agents: Vec::new(),
+            folded: 0,
         }
     }
 
@@ -296,17 +299,18 @@ impl PickerState {
         self.title_hits.clear();
         let agent = self.agent.as_deref();
         // a sub-agent's own rollout is read with its session, when listed
-        let ids: HashSet<&str> = if self.sessions.iter().any(|s| s.parent.is_some()) {
-            self.sessions
-                .iter()
-                .map(|s| s.session_id.as_str())
-                .collect()
-        } else {
-            HashSet::new()
-        };
+        let read_with: HashSet<&str> = self
+            .sessions
+            .iter()
+            .flat_map(|s| s.spawned.iter().map(String::as_str))
+            .collect();
+        self.folded = self
+            .sessions
+            .iter()
+            .filter(|s| read_with.contains(s.session_id.as_str()))
+            .count();
         let shown = |s: &SessionInfo| {
-            agent.is_none_or(|a| s.agent() == a)
-                && s.parent.as_deref().is_none_or(|p| !ids.contains(p))
+            agent.is_none_or(|a| s.agent() == a) && !read_with.contains(s.session_id.as_str())
         };
         if self.filter.as_str().trim().is_empty() {
             return (0..self.sessions.len())
@@ -689,7 +693,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &PickerState) {
     let mut lines: Vec<Line<'_>> = Vec::with_capacity(area.height as usize);
 
     let projects = state.project_count;
-    let all = state.sessions.len();
+    let all = state.sessions.len() - state.folded.min(state.sessions.len());
     let mut title = if state.filter.as_str().trim().is_empty() {
         format!(" ccv — {projects} projects · {all} sessions")
     } else {

@@ -64,13 +64,21 @@ pub fn spawned_agent_files(path: &Path, s: &Session) -> Vec<(PathBuf, String)> {
     if s.format() != Some(codex::FORMAT) {
         return Vec::new();
     }
-    let ids: Vec<String> = s
+    let wanted = s
         .agents
         .iter()
-        .filter(|a| a.call.is_some() && !a.has_record)
+        .filter(|a| a.call.is_some() && !a.has_record);
+    let (reviews, ids): (Vec<String>, Vec<String>) = wanted
         .map(|a| a.id.clone())
-        .collect();
-    codex::files::thread_files(path, &ids)
+        .partition(|id| id.starts_with(codex::REVIEW));
+    let mut files = codex::files::thread_files(path, &ids);
+    for id in reviews {
+        let began = &id[codex::REVIEW.len()..];
+        if let Some(p) = codex::files::review_file(path, began, s.meta.cwd.as_deref()) {
+            files.push((p, id));
+        }
+    }
+    files
 }
 
 /// The session a subagent's own file belongs to.

@@ -160,6 +160,6 @@ fn orphan_row(dir: &Path, id: &str, files: &[PathBuf]) -> Option<SessionInfo> {
         unreadable: false,
         figures: Some(figures),
         agent: None,
-        parent: None,
+        spawned: Vec::new(),
     })
 }

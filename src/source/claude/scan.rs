@@ -110,7 +110,7 @@ pub fn headline(path: &Path, size: u64) -> io::Result<Headline> {
         unreadable: found.unreadable,
         agent: None,
         figures: None,
-        parent: None,
+        spawned: Vec::new(),
         subagents: None,
     })
 }

@@ -90,15 +90,31 @@ pub fn thread_files(session: &Path, ids: &[String]) -> Vec<(PathBuf, String)> {
     if ids.is_empty() {
         return Vec::new();
     }
+    let all = rollouts_around(session);
+    let mut out = Vec::new();
+    for id in ids {
+        if let Some(p) = all
+            .iter()
+            .find(|p| id_of(p).as_deref() == Some(id.as_str()))
+        {
+            out.push((p.clone(), id.clone()));
+        }
+    }
+    out
+}
+
+/// Every rollout of the Codex folders `session` is in: its `sessions/`
+/// tree (three date folders up) or `archived_sessions/`, and the other.
+fn rollouts_around(session: &Path) -> Vec<PathBuf> {
     let Some(dir) = session.parent() else {
         return Vec::new();
     };
-    // sessions/YYYY/MM/DD/rollout-…: three folders up; archived: flat
-    let dated = dir.ancestors().take(3).all(|d| {
+    let digits = |d: &Path| {
         d.file_name().is_some_and(|n| {
             n.len() <= 4 && n.to_string_lossy().bytes().all(|b| b.is_ascii_digit())
         })
-    });
+    };
+    let dated = dir.ancestors().take(3).all(digits);
     let root = if dated {
         dir.ancestors().nth(3)
     } else {
@@ -120,14 +136,59 @@ pub fn thread_files(session: &Path, ids: &[String]) -> Vec<(PathBuf, String)> {
     for f in &folders {
         rollouts(f, 3, &mut all);
     }
-    let mut out = Vec::new();
-    for id in ids {
-        if let Some(p) = all
-            .iter()
-            .find(|p| id_of(p).as_deref() == Some(id.as_str()))
-        {
-            out.push((p.clone(), id.clone()));
+    all
+}
+
+/// The time in a rollout's name (`rollout-2025-12-26T01-48-36-…`, the
+/// machine's local time) read as if it were UTC, in ms.
+fn named_time(p: &Path) -> Option<i64> {
+    let stem = p.file_name()?.to_str()?.strip_prefix("rollout-")?;
+    let t = stem.get(..19)?;
+    let iso = format!("{}:{}:{}Z", &t[..13], &t[14..16], &t[17..19]);
+    crate::model::time::parse_timestamp(&iso)
+}
+
+/// The rollout of a review that began at `began` (UTC, RFC 3339) in a
+/// session in `cwd`: a thread whose meta says `subagent: review`, in the
+/// same directory, started within minutes after. Its name's local time
+/// is within a day of it; its first line says the rest.
+pub fn review_file(session: &Path, began: &str, cwd: Option<&str>) -> Option<PathBuf> {
+    let at = crate::model::time::parse_timestamp(began)?;
+    const ZONES: i64 = 15 * 3_600_000;
+    let near = rollouts_around(session)
+        .into_iter()
+        .filter(|p| p != session)
+        .filter(|p| named_time(p).is_some_and(|t| (t - at).abs() <= ZONES));
+    let mut best: Option<(i64, PathBuf)> = None;
+    for p in near {
+        let Some(meta) = first_meta(&p) else { continue };
+        let str_at = |k: &str| meta.pointer(k).and_then(serde_json::Value::as_str);
+        let review = str_at("/source/subagent") == Some("review");
+        let same_dir = cwd.is_none_or(|c| str_at("/cwd") == Some(c));
+        let Some(started) = str_at("/timestamp").and_then(crate::model::time::parse_timestamp)
+        else {
+            continue;
+        };
+        let after = started - at;
+        let closer = best.as_ref().is_none_or(|b| after.abs() < b.0);
+        if review && same_dir && (-5_000..=600_000).contains(&after) && closer {
+            best = Some((after.abs(), p));
         }
     }
-    out
+    best.map(|b| b.1)
+}
+
+/// The `session_meta` payload of a rollout's first line.
+pub fn first_meta(p: &Path) -> Option<serde_json::Value> {
+    use std::io::BufRead;
+    let f = crate::model::session::open_regular(p).ok()?;
+    let mut first = Vec::new();
+    std::io::Read::take(std::io::BufReader::new(f), 256 << 10)
+        .read_until(b'\n', &mut first)
+        .ok()?;
+    let mut v: serde_json::Value = serde_json::from_slice(&first).ok()?;
+    if v.get("type")?.as_str()? != "session_meta" {
+        return None;
+    }
+    Some(v.get_mut("payload")?.take())
 }

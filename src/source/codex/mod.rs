@@ -64,6 +64,10 @@ pub fn is_single_json(head: &[u8]) -> bool {
 /// The program that resumes a Codex session, and how.
 pub const PROGRAM: &str = "codex";
 
+/// How a review's thread is named until its rollout is found: this and
+/// the time the review began.
+pub const REVIEW: &str = "review@";
+
 /// The name ccv gives the format and its agent (`--agent codex`).
 pub const FORMAT: &str = "codex";
 

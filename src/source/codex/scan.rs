@@ -22,25 +22,14 @@ pub fn headline(path: &Path) -> io::Result<Headline> {
             .map_or(0, |d| d.as_millis() as i64)
     });
     h.figures = Some(crate::model::figures::Figures::of(&s, fallback));
-    h.parent = parent_thread(path);
     h.subagents = Some(s.agents.len() as u32);
+    h.spawned = s
+        .sources
+        .iter()
+        .skip(1)
+        .filter_map(|src| super::files::id_of(src.path.as_deref()?))
+        .collect();
     Ok(h)
-}
-
-/// The thread that spawned this one (`session_meta.source.subagent.
-/// thread_spawn.parent_thread_id`), from the file's first line.
-fn parent_thread(path: &Path) -> Option<String> {
-    use std::io::BufRead;
-    let f = crate::model::session::open_regular(path).ok()?;
-    let mut first = Vec::new();
-    io::Read::take(io::BufReader::new(f), 256 << 10)
-        .read_until(b'\n', &mut first)
-        .ok()?;
-    let v: serde_json::Value = serde_json::from_slice(&first).ok()?;
-    let id = v
-        .pointer("/payload/source/subagent/thread_spawn/parent_thread_id")?
-        .as_str()?;
-    crate::source::is_resumable_id(id).then(|| id.to_owned())
 }
 
 pub fn of_session(s: &Session) -> Headline {
@@ -76,7 +65,7 @@ pub fn of_session(s: &Session) -> Headline {
         unreadable: s.stats.unreadable > 0,
         agent: Some(super::FORMAT),
         figures: None,
-        parent: None,
+        spawned: Vec::new(),
         subagents: None,
     }
 }

@@ -35,6 +35,8 @@ pub struct Translator {
     metas: u32,
     /// Calls made, by `call_id`.
     calls: HashSet<String>,
+    /// A review under way: its call's id and the time it began.
+    review: Option<(String, String)>,
 }
 
 impl Translate for Translator {
@@ -418,14 +420,31 @@ impl Translator {
                 let text = format!("Rolled back {n} turn{}", if n == 1 { "" } else { "s" });
                 Ok(vec![self.system("rollback", &text, "info")])
             }
+            // a review runs as a thread of its own (a rollout whose meta
+            // says `subagent: review` and names no parent): shown as a
+            // sub-agent's call, its thread found by when it began
             "entered_review_mode" => {
-                let hint = str_of(p, "user_facing_hint").unwrap_or("");
-                let text = format!("Review started {hint}").trim_end().to_owned();
-                Ok(vec![self.system("review", &text, "info")])
+                let hint = str_of(p, "user_facing_hint").unwrap_or("").to_owned();
+                let id = format!("codex-review-{}", self.made + 1);
+                let at = self.time.clone().unwrap_or_default();
+                let input = json!({"description": format!("Review {hint}").trim_end(), "prompt": hint, "subagent_type": "review"});
+                self.review = Some((id.clone(), at));
+                Ok(vec![self.assistant(
+                    json!([{"type": "tool_use", "id": id, "name": "Agent", "input": input}]),
+                    None,
+                )])
             }
             "exited_review_mode" => {
                 let text = tools::review_text(p.get("review_output"));
-                Ok(vec![self.system("review", &text, "info")])
+                let Some((id, at)) = self.review.take() else {
+                    return Ok(vec![self.system("review", &text, "info")]);
+                };
+                let mut line = self.user(
+                    json!([{"type": "tool_result", "tool_use_id": id, "content": text, "is_error": false}]),
+                    false,
+                );
+                line["toolUseResult"] = json!({ "agentId": format!("{}{at}", super::REVIEW) });
+                Ok(vec![line])
             }
             "exec_command_end"
                 if str_of(p, "source") == Some("user_shell")
