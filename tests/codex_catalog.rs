@@ -357,3 +357,38 @@ fn a_review_thread_is_read_under_the_review_that_started_it() {
         .expect("row");
     assert_eq!(r["subagents"], 1);
 }
+
+#[test]
+fn a_sub_agent_spawned_while_followed_is_read_as_it_appears() {
+    for poll in [false, true] {
+        let home = tempfile::tempdir().expect("tempdir");
+        let (parent, child) = spawned_tree(home.path(), true);
+        // the sub-agent's rollout is not there yet when the session is opened
+        let lines = std::fs::read_to_string(&child).expect("read");
+        std::fs::remove_file(&child).expect("rm");
+        let session = ccv::source::claude::loader::load_to_follow(&parent).expect("load");
+        let spec = ccv::live::FollowSpec::new(parent.clone()).force_poll(poll);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let _follower = ccv::live::spawn(spec, move |ev| tx.send(ev).is_ok()).expect("spawn");
+        let mut session = session;
+        // let the follower settle on what is there, then the child appears
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        std::fs::write(&child, lines).expect("write");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        let linked = |s: &ccv::model::Session| {
+            s.agent_by_id(ID).is_some_and(|a| {
+                s.agents[a as usize].call.is_some() && !s.transcript(Some(a)).items.is_empty()
+            })
+        };
+        while !linked(&session) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the sub-agent was not read (poll: {poll})"
+            );
+            if let Ok(ev) = rx.recv_timeout(std::time::Duration::from_millis(100)) {
+                ccv::live::apply(&mut session, &ev);
+                session.take_changes();
+            }
+        }
+    }
+}

@@ -12,7 +12,7 @@ use super::project::Project;
 use super::tail::{Outcome, Tracked, read_sig};
 use super::{LiveEvent, is_session_file};
 use crate::model::Session;
-use crate::source::{agent_id_of, subagent_files};
+use crate::source::subagent_files;
 use notify::{EventKind, RecursiveMode, Watcher};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -317,7 +317,12 @@ impl State {
             if self.tracked.iter().any(|t| &t.path == p) {
                 continue;
             }
-            if is_session_file(p) && p.parent() == self.spec.path.parent() {
+            // a session beside this one (a file filed by date may be a
+            // sub-agent it spawned: the folder is looked at again)
+            if is_session_file(p)
+                && p.parent() == self.spec.path.parent()
+                && crate::source::filed_by_project(p)
+            {
                 if self.spec.project {
                     sessions.push(p.clone());
                 }
@@ -434,7 +439,7 @@ impl State {
     fn find_subagents(&mut self) -> bool {
         let mut found = false;
         for (path, agent_id) in subagent_files(&self.spec.path) {
-            if self.agents_seen.contains(&path) || agent_id_of(&path).is_none() {
+            if self.agents_seen.contains(&path) {
                 continue;
             }
             self.agents_seen.insert(path.clone());

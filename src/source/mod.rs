@@ -47,8 +47,12 @@ fn readable(path: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The files of a session's subagents, with each agent's id.
+/// The files of a session's subagents, with each agent's id (a Codex
+/// session's: the sub-agents' rollouts beside it that name it).
 pub fn subagent_files(session_path: &Path) -> Vec<(PathBuf, String)> {
+    if codex::files::is_rollout(session_path) {
+        return codex::files::children_beside(session_path);
+    }
     claude::loader::subagent_files(session_path)
 }
 

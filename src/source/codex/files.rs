@@ -192,3 +192,31 @@ pub fn first_meta(p: &Path) -> Option<serde_json::Value> {
     }
     Some(v.get_mut("payload")?.take())
 }
+
+/// The sub-agents' rollouts beside `session` (in its folder) that name it
+/// as their parent, with their ids: what a running session spawned since
+/// it was read. Only the head of each is read: a rollout's meta names its
+/// parent before its instructions.
+pub fn children_beside(session: &Path) -> Vec<(PathBuf, String)> {
+    use std::io::Read;
+    let (Some(own), Some(dir)) = (id_of(session), session.parent()) else {
+        return Vec::new();
+    };
+    let mut files = Vec::new();
+    rollouts(dir, 0, &mut files);
+    let needle = format!("\"parent_thread_id\":\"{own}\"");
+    let mut out = Vec::new();
+    for p in files {
+        let Some(id) = id_of(&p).filter(|id| *id != own) else {
+            continue;
+        };
+        let mut head = Vec::with_capacity(4096);
+        let read = crate::model::session::open_regular(&p)
+            .and_then(|f| f.take(4096).read_to_end(&mut head));
+        if read.is_ok() && memchr::memmem::find(&head, needle.as_bytes()).is_some() {
+            out.push((p, id));
+        }
+    }
+    out.sort();
+    out
+}
