@@ -67,6 +67,7 @@ mod cost_current;
 mod errors_first;
 mod export_markdown_file;
 mod fidelity;
+mod figures_fast;
 mod fuzz_decoder;
 mod hardening;
 mod highlight_background;

@@ -310,7 +310,7 @@ fn scan_parallel(
 /// that cannot be read keeps none.
 pub fn with_figures(mut info: SessionInfo) -> SessionInfo {
     info.figures = if info.size <= WHOLE {
-        crate::source::load_with_subagents(&info.path)
+        crate::source::load_for_figures(&info.path)
             .ok()
             .map(|s| crate::model::figures::Figures::of(&s, info.last_activity_ms))
     } else {
@@ -340,8 +340,7 @@ pub fn figures_in_parts(
     let mut ids = Vec::new();
     while let Some(p) = parts.next_piece()? {
         let mut s = Session::new(Some(path.to_owned()));
-        s.feed(MAIN, p.bytes);
-        s.finish(MAIN);
+        crate::source::feed_for_figures(&mut s, MAIN, &mut &*p.bytes)?;
         sum.add(&s, fallback_ms);
         for id in &s.meta.session_ids {
             if !ids.contains(id) {
@@ -356,7 +355,7 @@ pub fn figures_in_parts(
     for (p, id) in files {
         let src = agents.add_agent_source(p.clone(), &id);
         if let Ok(mut f) = crate::model::session::open_regular(&p) {
-            agents.read_all(src, &mut f)?;
+            crate::source::feed_for_figures(&mut agents, src, &mut f)?;
         }
     }
     sum.add(&agents, fallback_ms);

@@ -23,6 +23,20 @@ pub fn load_with_subagents(path: &Path) -> std::io::Result<Session> {
     claude::loader::load_with_subagents(path)
 }
 
+/// A session file (with its subagents' files) read for its figures only:
+/// tokens, cost, prompts and calls are the whole load's, the rest of the
+/// model is not to be relied on (see `claude::figures`).
+///
+/// Pieces of a big file, and subagents' files, go through
+/// [`feed_for_figures`] the same way.
+pub fn load_for_figures(path: &Path) -> std::io::Result<Session> {
+    // (another agent's lines are never left out: none is a Claude user line)
+    readable(path)?;
+    claude::loader::load_for_figures(path)
+}
+
+pub use claude::figures::feed_for_figures;
+
 /// A session file for an export: long texts left in the file and read back
 /// as they are written out (`summaries`: tool-call summaries kept).
 pub fn load_for_export(path: &Path, summaries: bool) -> std::io::Result<Session> {

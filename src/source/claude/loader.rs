@@ -146,7 +146,22 @@ pub fn load_for_export(path: &Path, summaries: bool) -> std::io::Result<Session>
     if !summaries {
         s.keep_no_call_summaries();
     }
-    load_into(s, path, true, true, &mut |_, _| {})
+    load_into(
+        s,
+        path,
+        Reading::Whole { text_in_file: true },
+        &mut |_, _| {},
+    )
+}
+
+/// [`load_with_subagents`] for its figures only (tokens, cost, prompts,
+/// calls): lines that cannot change them are not decoded (see
+/// [`super::figures`]), nor are marks and call summaries kept.
+pub fn load_for_figures(path: &Path) -> std::io::Result<Session> {
+    let mut s = Session::new(Some(path.to_owned()));
+    s.keep_no_marks();
+    s.keep_no_call_summaries();
+    load_into(s, path, Reading::Figures, &mut |_, _| {})
 }
 
 /// As [`load_with_subagents`], for a file that may be being written: a
@@ -169,31 +184,51 @@ fn load(
     text_in_file: bool,
     progress: &mut dyn FnMut(u64, u64),
 ) -> std::io::Result<Session> {
-    load_into(
-        Session::new(Some(path.to_owned())),
-        path,
-        complete,
-        text_in_file,
-        progress,
-    )
+    let reading = if complete {
+        Reading::Whole { text_in_file }
+    } else {
+        Reading::Following { text_in_file }
+    };
+    load_into(Session::new(Some(path.to_owned())), path, reading, progress)
+}
+
+/// How the files of a session are read.
+#[derive(Clone, Copy)]
+enum Reading {
+    /// To the end, each file finished (an unfinished last line shown).
+    Whole { text_in_file: bool },
+    /// As far as they are written: a last line without its newline waits.
+    Following { text_in_file: bool },
+    /// Whole, for the figures only (see [`super::figures`]).
+    Figures,
 }
 
 fn load_into(
     mut s: Session,
     path: &Path,
-    complete: bool,
-    text_in_file: bool,
+    reading: Reading,
     progress: &mut dyn FnMut(u64, u64),
 ) -> std::io::Result<Session> {
+    let text_in_file = match reading {
+        Reading::Whole { text_in_file } | Reading::Following { text_in_file } => text_in_file,
+        // the bytes fed are not the file's: no text can be read back
+        Reading::Figures => false,
+    };
     // the viewer holds as little as it can while it loads
-    s.lean = !complete;
+    s.lean = matches!(reading, Reading::Following { .. });
     let text_in_file = text_in_file && path != Path::new("-");
     s.sources[0].text_in_file = text_in_file;
     let read =
         |s: &mut Session, src: u16, f: &std::fs::File, progress: &mut dyn FnMut(u64, u64)| {
-            s.read_file_available(src, f, progress)?;
-            if complete {
-                s.finish(src);
+            match reading {
+                Reading::Figures => {
+                    super::figures::feed_for_figures(s, src, &mut &*f)?;
+                }
+                Reading::Whole { .. } => {
+                    s.read_file_available(src, f, progress)?;
+                    s.finish(src);
+                }
+                Reading::Following { .. } => s.read_file_available(src, f, progress)?,
             }
             Ok::<(), std::io::Error>(())
         };

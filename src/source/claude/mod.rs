@@ -10,6 +10,7 @@
 pub mod attachment;
 pub mod classify;
 pub mod decode;
+pub mod figures;
 mod ingest;
 mod ingest_assistant;
 mod ingest_system;

@@ -1,0 +1,323 @@
+//! Reading a session for its figures only (tokens, cost, prompts, calls):
+//! the lines that cannot change them are passed over without being
+//! decoded. They are the bulk of a session: a user line holding nothing
+//! but tool results (file contents, command output) is three fifths of
+//! the bytes of real sessions, and none of it is a prompt, a message or a
+//! call. Whether a line is one is read off its structure (strings are
+//! skipped with `memchr`, nothing is unescaped or allocated); anything
+//! else, or anything unusual about it, goes to the model as usual, so the
+//! figures are the model's own (`tests/figures_fast.rs` holds them equal
+//! on every corpus file).
+
+use crate::model::Session;
+use std::io::Read;
+
+/// Feeds `source` from `r`, leaving out the lines [`only_tool_results`]
+/// recognises, then finishes it. Returns how many lines were left out.
+pub fn feed_for_figures(s: &mut Session, source: u16, r: &mut impl Read) -> std::io::Result<u64> {
+    // one buffer per thread, kept: a listing reads thousands of files
+    thread_local! {
+        static BUFS: std::cell::RefCell<(Vec<u8>, Vec<u8>)> = Default::default();
+    }
+    BUFS.with(|b| {
+        let (buf, kept) = &mut *b.borrow_mut();
+        let out = feed_with(s, source, r, buf, kept);
+        // a huge line's buffer is not kept for ever
+        if buf.len() > 8 << 20 {
+            *buf = Vec::new();
+        }
+        out
+    })
+}
+
+fn feed_with(
+    s: &mut Session,
+    source: u16,
+    r: &mut impl Read,
+    buf: &mut Vec<u8>,
+    kept: &mut Vec<u8>,
+) -> std::io::Result<u64> {
+    const READ: usize = 256 << 10;
+    if buf.len() < 2 * READ {
+        buf.resize(2 * READ, 0);
+    }
+    let mut filled = 0;
+    let mut skipped = 0u64;
+    loop {
+        // room for a read; a line longer than the buffer makes it grow
+        if buf.len() - filled < READ {
+            buf.resize(buf.len() * 2, 0);
+        }
+        let n = loop {
+            match r.read(&mut buf[filled..]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        };
+        filled += n;
+        let eof = n == 0;
+        // whole lines only (at EOF, the last one as it is)
+        let upto = if eof {
+            filled
+        } else {
+            match memchr::memrchr(b'\n', &buf[..filled]) {
+                Some(i) => i + 1,
+                None => continue,
+            }
+        };
+        kept.clear();
+        let mut at = 0;
+        while at < upto {
+            let end = memchr::memchr(b'\n', &buf[at..upto]).map_or(upto, |i| at + i + 1);
+            let line = &buf[at..end];
+            if only_tool_results(line) {
+                skipped += 1;
+            } else {
+                kept.extend_from_slice(line);
+            }
+            at = end;
+        }
+        if !kept.is_empty() {
+            s.feed(source, kept);
+        }
+        buf.copy_within(upto..filled, 0);
+        filled -= upto;
+        if eof {
+            break;
+        }
+    }
+    s.finish(source);
+    Ok(skipped)
+}
+
+/// Whether `line` is a user entry whose message holds tool results and
+/// nothing else: `{"type": "user", "message": {"content": [{"type":
+/// "tool_result", …}, …]}, …}` in any key order, not a compaction
+/// summary. Such a line makes no prompt, message or call. Any doubt
+/// (another shape, a key twice, a line that does not read as JSON up to
+/// where it matters) says no.
+pub fn only_tool_results(line: &[u8]) -> bool {
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
+    static RESULT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"tool_result\""));
+    static USER: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"user\""));
+    static COMPACT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"isCompactSummary"));
+    if RESULT.find(line).is_none() || USER.find(line).is_none() || COMPACT.find(line).is_some() {
+        return false;
+    }
+    let mut c = Cursor { b: line, i: 0 };
+    let (mut user, mut results) = (false, false);
+    // once both are known the rest is not read (a `toolUseResult` holds
+    // the output again): a key after them cannot make the line a prompt
+    c.object(&mut |c, key| {
+        match key {
+            b"type" if c.string()? == b"user" => user = true,
+            // another entry: no need to read on
+            b"type" => return None,
+            b"message" => results = c.message_of_results()?,
+            _ => c.skip()?,
+        }
+        if user && results { None } else { Some(()) }
+    });
+    user && results
+}
+
+/// A reading position in a line of JSON.
+struct Cursor<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn ws(&mut self) {
+        while self
+            .b
+            .get(self.i)
+            .is_some_and(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n'))
+        {
+            self.i += 1;
+        }
+    }
+
+    fn eat(&mut self, c: u8) -> Option<()> {
+        self.ws();
+        (self.b.get(self.i) == Some(&c)).then(|| self.i += 1)
+    }
+
+    fn peek(&mut self) -> Option<u8> {
+        self.ws();
+        self.b.get(self.i).copied()
+    }
+
+    /// A string's raw bytes (escapes left in): keys and the values looked
+    /// at are plain words, which never hold one.
+    fn string(&mut self) -> Option<&'a [u8]> {
+        self.eat(b'"')?;
+        let start = self.i;
+        loop {
+            let k = memchr::memchr2(b'"', b'\\', &self.b[self.i..])?;
+            self.i += k;
+            if self.b[self.i] == b'\\' {
+                self.i += 2;
+                continue;
+            }
+            let s = &self.b[start..self.i];
+            self.i += 1;
+            return Some(s);
+        }
+    }
+
+    /// The members of an object, each handed to `member` at its value
+    /// (which it must read or skip); a key twice is refused.
+    fn object(
+        &mut self,
+        member: &mut dyn FnMut(&mut Cursor<'a>, &'a [u8]) -> Option<()>,
+    ) -> Option<()> {
+        self.eat(b'{')?;
+        if self.eat(b'}').is_some() {
+            return Some(());
+        }
+        let mut seen: Vec<&[u8]> = Vec::new();
+        loop {
+            let key = self.string()?;
+            if seen.contains(&key) {
+                return None;
+            }
+            seen.push(key);
+            self.eat(b':')?;
+            member(self, key)?;
+            match self.peek()? {
+                b',' => self.i += 1,
+                b'}' => {
+                    self.i += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// `{"content": [tool results], …}`: whether it holds at least one and
+    /// nothing else (`None`: not that shape, or unreadable).
+    fn message_of_results(&mut self) -> Option<bool> {
+        let mut all = None;
+        self.object(&mut |c, key| match key {
+            b"content" => {
+                all = Some(c.only_results()?);
+                Some(())
+            }
+            _ => c.skip(),
+        })?;
+        all
+    }
+
+    fn only_results(&mut self) -> Option<bool> {
+        self.eat(b'[')?;
+        if self.eat(b']').is_some() {
+            return Some(false);
+        }
+        let mut all = true;
+        loop {
+            let mut kind = None;
+            self.object(&mut |c, key| match key {
+                b"type" => {
+                    kind = Some(c.string()?);
+                    Some(())
+                }
+                _ => c.skip(),
+            })?;
+            all &= kind == Some(b"tool_result".as_slice());
+            match self.peek()? {
+                b',' => self.i += 1,
+                b']' => {
+                    self.i += 1;
+                    return Some(all);
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// Passes over one value of any kind.
+    fn skip(&mut self) -> Option<()> {
+        match self.peek()? {
+            b'"' => self.string().map(|_| ()),
+            b'{' => self.object(&mut |c, _| c.skip()),
+            b'[' => {
+                self.i += 1;
+                if self.eat(b']').is_some() {
+                    return Some(());
+                }
+                loop {
+                    self.skip()?;
+                    match self.peek()? {
+                        b',' => self.i += 1,
+                        b']' => {
+                            self.i += 1;
+                            return Some(());
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+            _ => {
+                // a number, true, false or null: up to what ends it
+                let start = self.i;
+                while self.b.get(self.i).is_some_and(|c| {
+                    !matches!(c, b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t')
+                }) {
+                    self.i += 1;
+                }
+                (self.i > start).then_some(())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::only_tool_results as only;
+
+    #[test]
+    fn tool_result_lines_and_the_others() {
+        let r =
+            r#"{"tool_use_id":"t1","type":"tool_result","content":"a \"quoted\" {x} ] text\\"}"#;
+        let line = |content: &str| {
+            format!(
+                r#"{{"parentUuid":"p","type":"user","message":{{"role":"user","content":[{content}]}},"uuid":"u"}}"#
+            )
+        };
+        assert!(only(line(r).as_bytes()));
+        assert!(only(line(&format!("{r},{r}")).as_bytes()));
+        // a prompt beside a result, an image, a text: kept
+        assert!(!only(
+            line(&format!(r#"{r},{{"type":"text","text":"and this"}}"#)).as_bytes()
+        ));
+        assert!(!only(
+            line(r#"{"type":"text","text":"\"tool_result\""}"#).as_bytes()
+        ));
+        assert!(!only(line("").as_bytes()));
+        // key order does not matter; a key twice before both are known is
+        // doubt
+        let later = format!(r#"{{"message":{{"content":[{r}]}},"type":"user"}}"#);
+        assert!(only(later.as_bytes()));
+        let twice = format!(
+            r#"{{"message":{{"content":"x"}},"message":{{"content":[{r}]}},"type":"user"}}"#
+        );
+        assert!(!only(twice.as_bytes()));
+        // not a user line, a compaction summary, a string content, broken
+        let asst = line(r).replace(r#""type":"user""#, r#""type":"assistant""#);
+        assert!(!only(asst.as_bytes()));
+        let compact = line(r).replace(r#""uuid":"u""#, r#""uuid":"u","isCompactSummary":true"#);
+        assert!(!only(compact.as_bytes()));
+        assert!(!only(
+            br#"{"type":"user","message":{"content":"tool_result"}}"#
+        ));
+        let cut = line(r);
+        assert!(!only(&cut.as_bytes()[..40]));
+        // a result whose own content is blocks
+        let nested = r#"{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"x"},{"type":"image","source":{}}]}"#;
+        assert!(only(line(nested).as_bytes()));
+    }
+}
