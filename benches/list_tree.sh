@@ -1,31 +1,37 @@
 #!/usr/bin/env bash
 # `ccv list --json` over a generated 50-project / 2,000-session tree (about
-# 1 GB): with an empty cache (every file's head and tail read) and warm
-# (stat only), against `cat` of every file in the same run.
+# 1 GB): with an empty cache (every file read: titles, counts and costs)
+# against `find … | xargs cat` of the same files, alternated in one run
+# (medians), with 1 and 2 worker threads (CCV_THREADS) and the default;
+# then warm (stat only). Prints each figure, the baseline and the ratio.
 #
-# Usage: benches/list_tree.sh [path/to/ccv]   (default: target/release/ccv)
+# Usage: benches/list_tree.sh [path/to/ccv] [RUNS]   (default: target/release/ccv 5)
 set -eu
 . "$(dirname "$0")/tree_lib.sh" "$@"
-python3 - "$CCV" "$TREE" <<'PY'
+python3 - "$CCV" "$TREE" "${2:-5}" <<'PY'
 import os, shutil, statistics, subprocess, sys, tempfile, time
-ccv, tree = sys.argv[1], sys.argv[2]
+ccv, tree, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 cache = tempfile.mkdtemp()
-env = dict(os.environ, XDG_CACHE_HOME=cache, HOME=cache, XDG_CONFIG_HOME=cache, XDG_STATE_HOME=cache, CLAUDE_CONFIG_DIR=cache)  # never the real ~/.claude
-def run():
+base = dict(os.environ, XDG_CACHE_HOME=cache, HOME=cache, XDG_CONFIG_HOME=cache, XDG_STATE_HOME=cache, CLAUDE_CONFIG_DIR=cache, CODEX_HOME=cache)  # never the real ~/.claude
+def timed(cmd, env=None, shell=False):
     t = time.perf_counter()
-    subprocess.run([ccv, "list", "--json", tree], stdout=subprocess.DEVNULL, env=env, check=True)
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, shell=shell, check=True)
     return (time.perf_counter() - t) * 1000
-subprocess.run("cat %s/*/*.jsonl > /dev/null" % tree, shell=True)  # page cache warm for both
-cold, warm = [], []
-for _ in range(7):
-    shutil.rmtree(cache); os.makedirs(cache)
-    cold.append(run())
-for _ in range(15):
-    warm.append(run())
-t = time.perf_counter()
-subprocess.run("cat %s/*/*.jsonl > /dev/null" % tree, shell=True)
-cat = (time.perf_counter() - t) * 1000
+cat_cmd = "find %s -name '*.jsonl' -print0 | xargs -0 cat > /dev/null" % tree
+timed(cat_cmd, shell=True)  # page cache warm for both
+for threads in ("1", "2", None):
+    env = dict(base)
+    if threads:
+        env["CCV_THREADS"] = threads
+    cold, cat = [], []
+    for _ in range(runs):
+        shutil.rmtree(cache); os.makedirs(cache)
+        cold.append(timed([ccv, "list", "--json", tree], env))
+        cat.append(timed(cat_cmd, shell=True))
+    c, k = statistics.median(cold), statistics.median(cat)
+    print("cold ccv list --json (%s threads): %.0f ms; find | xargs cat %.0f ms: %.2fx (target <= 1.5x)"
+          % (threads or "default", c, k, c / k))
+warm = [timed([ccv, "list", "--json", tree], base) for _ in range(15)]
+print("warm ccv list --json: median %.0f ms (max %.0f) (target < 50 ms)" % (statistics.median(warm), max(warm)))
 shutil.rmtree(cache)
-print("ccv list --json, 2000 sessions: empty cache median %.0f ms (max %.0f), warm median %.0f ms (max %.0f); cat of every file %.0f ms"
-      % (statistics.median(cold), max(cold), statistics.median(warm), max(warm), cat))
 PY

@@ -6,6 +6,9 @@
 CCV=${1:-target/release/ccv}
 CCV=$(cd "$(dirname "$CCV")" && pwd)/$(basename "$CCV")
 GEN=$(dirname "$0")/../../shared/bench/gen-session
-TREE=/tmp/ccv-bench/tree
-[ -x "$GEN" ] || { echo "SKIP: $GEN absent"; exit 77; }
-[ -d "$TREE" ] || python3 "$GEN" --tree "$TREE" --projects 50 --sessions 2000 --seed 1
+# CCV_TREE=DIR measures another tree (a copy of real sessions) instead
+TREE=${CCV_TREE:-/tmp/ccv-bench/tree}
+if [ -z "${CCV_TREE:-}" ]; then
+  [ -x "$GEN" ] || { echo "SKIP: $GEN absent"; exit 77; }
+  [ -d "$TREE" ] || python3 "$GEN" --tree "$TREE" --projects 50 --sessions 2000 --seed 1
+fi

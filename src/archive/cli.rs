@@ -41,10 +41,7 @@ pub fn run(a: &Args) -> i32 {
         project: a.project.clone(),
         redact: a.redact,
         script: a.script,
-        threads: std::env::var("CCV_THREADS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0),
+        threads: crate::catalog::threads(),
     };
     match super::build(&opts) {
         Ok(r) => {

@@ -258,9 +258,7 @@ fn split_cached(cands: Vec<Candidate>, cache: &Cache) -> (Vec<SessionInfo>, Vec<
 
 fn thread_count(opts: &ScanOptions, jobs: usize) -> usize {
     let n = if opts.threads == 0 {
-        std::thread::available_parallelism()
-            .map_or(2, |n| n.get())
-            .min(8)
+        super::threads()
     } else {
         opts.threads
     };

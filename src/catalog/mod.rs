@@ -13,4 +13,18 @@ pub mod pieces;
 pub mod scan;
 
 pub use list::{ScanEvent, ScanOptions, SortBy, list_sessions, spawn_scan};
+
+/// Worker threads for a pass over every session: `$CCV_THREADS` when set
+/// (to measure how a pass scales), else one per core, at most 8.
+pub fn threads() -> usize {
+    std::env::var("CCV_THREADS")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map_or(2, |n| n.get())
+                .min(8)
+        })
+}
 pub use scan::SessionInfo;

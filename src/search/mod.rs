@@ -91,7 +91,7 @@ impl Options {
             index: index::default_dir(),
             update: true,
             limit: 200,
-            threads: std::thread::available_parallelism().map_or(2, |n| n.get().min(8)),
+            threads: crate::catalog::threads(),
         }
     }
 }
