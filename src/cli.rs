@@ -574,7 +574,11 @@ fn show(
         },
         filters: config.filters,
         sort: config.picker_sort.unwrap_or_default(),
-        top: config.top.clone(),
+        picker_keys: Some(std::rc::Rc::new(config.picker_keys())),
+        top: crate::top::TopSettings {
+            keys: std::rc::Rc::new(config.top_keys()),
+            ..config.top.clone()
+        },
     };
     let r = crate::app::run::run_with(start, opts);
     if let Some(code) = crate::app::restore::signal_exit_code() {

@@ -565,7 +565,7 @@ fn shift_tab_shows_one_agents_sessions_then_the_others_then_all() {
         .find(|l| l.contains("Fix the checkout rounding"))
         .expect("the codex row");
     assert!(row.contains("codex"), "{screen}");
-    assert!(screen.contains("S-Tab agent: all"), "{screen}");
+    assert!(screen.contains("Shift-Tab agent: all"), "{screen}");
     let ids = |p: &PickerState| -> Vec<String> {
         p.visible_sessions().map(|s| s.session_id.clone()).collect()
     };
@@ -579,7 +579,52 @@ fn shift_tab_shows_one_agents_sessions_then_the_others_then_all() {
     assert_eq!(ids(&p).len(), 5);
     // one agent's sessions only: no column, no key to cycle
     let mut p = PickerState::with_sessions(sample(), NOW);
-    assert!(!render(&p, 120, 12).contains("S-Tab"));
+    assert!(!render(&p, 120, 12).contains("Shift-Tab"));
     perform_action(&mut p, Action::CycleAgent);
     assert_eq!(ids(&p).len(), 4);
+}
+
+#[test]
+fn the_pickers_keys_and_hints_come_from_its_table_and_the_config() {
+    let (config, problems) = ccv::config::parse(
+        "[picker.keys]\nopen = \"Ctrl-o\"\nagent = []\nsort = [\"F2\"]\nnope = \"x\"\n",
+        "test",
+    );
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].contains("picker.keys.nope"), "{problems:?}");
+    let mut rows = sample();
+    rows[1].agent = Some("codex".into());
+    let mut p = PickerState::with_sessions(rows, NOW);
+    p.keys = std::rc::Rc::new(config.picker_keys());
+    let screen = render(&p, 140, 12);
+    let status = screen.lines().last().unwrap_or("");
+    assert!(status.contains("Ctrl-o open"), "{status}");
+    assert!(status.contains("F2 sort: newest"), "{status}");
+    // an unbound action is not hinted
+    assert!(!status.contains("agent"), "{status}");
+    // Enter no longer opens, Ctrl-o does; Tab no longer sorts, F2 does
+    assert_eq!(handle_key(&mut p, key(KeyCode::Enter)), PickerOutcome::None);
+    assert!(matches!(
+        handle_key(
+            &mut p,
+            KeyEvent::new(KeyCode::Char('o'), KeyModifiers::CONTROL)
+        ),
+        PickerOutcome::Open(_)
+    ));
+    let sort = p.sort;
+    handle_key(&mut p, key(KeyCode::Tab));
+    assert_eq!(p.sort, sort);
+    handle_key(&mut p, key(KeyCode::F(2)));
+    assert_ne!(p.sort, sort);
+    // a table with no way out gets Ctrl-C back
+    let (config, _) = ccv::config::parse("[picker.keys]\nquit = []\nback = []\n", "test");
+    let mut p = PickerState::with_sessions(sample(), NOW);
+    p.keys = std::rc::Rc::new(config.picker_keys());
+    assert_eq!(
+        handle_key(
+            &mut p,
+            KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)
+        ),
+        PickerOutcome::Quit
+    );
 }

@@ -229,3 +229,22 @@ fn summaries_are_no_session_retries_are_retrying_and_times_come_from_the_file() 
     assert_eq!(row.since_ms, NOW - 2 * 3_600_000);
     assert!(screen(&t).contains("2h00m"), "{}", screen(&t));
 }
+
+#[test]
+fn tops_keys_come_from_its_table_and_the_config() {
+    use ccv::top::TopOutcome;
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let (config, problems) = ccv::config::parse("[top.keys]\nquit = \"x\"\ndown = \"n\"\n", "test");
+    assert!(problems.is_empty(), "{problems:?}");
+    let mut t = TopState::new(PathBuf::from("/r"), 30 * 60_000, NOW);
+    t.keys = std::rc::Rc::new(config.top_keys());
+    let key = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+    assert_eq!(ccv::top::handle_key(&mut t, key('q')), TopOutcome::None);
+    assert_eq!(ccv::top::handle_key(&mut t, key('x')), TopOutcome::Quit);
+    // Ctrl-C leaves whatever the table says
+    let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert_eq!(ccv::top::handle_key(&mut t, ctrl_c), TopOutcome::Quit);
+    let s = screen(&t);
+    assert!(s.contains("x quit"), "{s}");
+    assert!(s.contains("↑/n select"), "{s}");
+}

@@ -52,6 +52,8 @@ pub struct Options {
     pub filters: Option<crate::rows::Filters>,
     /// The picker's first order.
     pub sort: crate::catalog::SortBy,
+    /// The picker's keys (`[keys.picker]`); `None`: its defaults.
+    pub picker_keys: Option<std::rc::Rc<crate::viewer::key::KeyTable<crate::picker::Action>>>,
     /// `ccv top`: its window, and what a session that starts waiting does.
     pub top: TopSettings,
 }
@@ -186,8 +188,9 @@ struct Viewer {
     resume: Option<(PathBuf, String, Option<String>, Option<&'static str>)>,
     /// Said before the outcome of the next copy.
     copy_label: Option<String>,
-    /// The picker's first order (the config's).
+    /// The picker's first order (the config's), and its keys.
     sort: crate::catalog::SortBy,
+    picker_keys: Option<std::rc::Rc<crate::viewer::key::KeyTable<crate::picker::Action>>>,
     /// `ccv top`: the overview, the followers of its sessions, its settings.
     top: Option<crate::top::TopState>,
     top_followers: std::collections::HashMap<PathBuf, Follower>,
@@ -236,6 +239,7 @@ impl Viewer {
             resume: None,
             copy_label: None,
             sort: opts.sort,
+            picker_keys: opts.picker_keys.clone(),
             top: None,
             top_followers: Default::default(),
             top_settings: opts.top.clone(),
@@ -268,6 +272,9 @@ impl Viewer {
                 workers::spawn_scan(root.clone(), self.tx.clone());
                 let mut picker = crate::picker::PickerState::new(now_ms());
                 picker.sort = self.sort;
+                if let Some(k) = &self.picker_keys {
+                    picker.keys = k.clone();
+                }
                 picker.root = Some(root);
                 picker.histories = crate::prompt::Histories::dir()
                     .map(|d| crate::prompt::Histories::load(&d))
@@ -288,7 +295,9 @@ impl Viewer {
             tx.send(AppEvent::Top(e)).is_ok()
         });
         let window = i64::from(self.top_settings.minutes) * 60_000;
-        self.top = Some(crate::top::TopState::new(root, window, now_ms()));
+        let mut top = crate::top::TopState::new(root, window, now_ms());
+        top.keys = self.top_settings.keys.clone();
+        self.top = Some(top);
     }
 
     /// Sends a full-text query to the search worker (started at the first).

@@ -41,6 +41,19 @@ pub fn default_text() -> String {
             .collect();
         let _ = writeln!(s, "{name} = [{}]", bound.join(", "));
     }
+    let list = |keys: &[crate::viewer::key::Key]| {
+        keys.iter()
+            .map(|k| format!("{:?}", k.config_name()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    s.push_str(
+        "\n# The picker's keys (typing and the filter's editing keys are not here)\n\
+         [picker.keys]\n",
+    );
+    for (name, _, keys, does) in crate::picker::keys::KEYS {
+        let _ = writeln!(s, "{name} = [{}]  # {does}", list(keys));
+    }
     s.push_str(
         "\n# Styles over the theme: \"FG\", \"FG on BG\", \"on BG\", and bold dim italic\n\
          # underlined reversed. Colours: names (red, lightblue, darkgray), #rrggbb, 0-255.\n\
@@ -60,8 +73,14 @@ pub fn default_text() -> String {
          [top]\n\
          minutes = 30\n\
          bell = false\n\
-         title = false\n\n\
-         # Secrets of your own for --redact and # (kind = \"regular expression\"):\n\
+         title = false\n",
+    );
+    s.push_str("\n# its keys\n[top.keys]\n");
+    for (name, _, keys, does) in crate::top::keys::KEYS {
+        let _ = writeln!(s, "{name} = [{}]  # {does}", list(keys));
+    }
+    s.push_str(
+        "\n# Secrets of your own for --redact and # (kind = \"regular expression\"):\n\
          # [redact]\n\
          # internal-host = \"[a-z0-9-]+\\\\.corp\\\\.example\\\\.com\"\n\n\
          # Prices in USD per million tokens, over the bundled table, by model family.\n\
@@ -85,6 +104,14 @@ mod tests {
         let (c, problems) = super::super::parse(&text, "default");
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(c.keys.len(), super::NAMED.len());
+        assert_eq!(c.picker_keys.len(), crate::picker::keys::KEYS.len());
+        assert_eq!(c.top_keys.len(), crate::top::keys::KEYS.len());
+        // the picker's and top's as given are their defaults
+        let picker = crate::picker::keys::defaults();
+        for (_, a, ..) in crate::picker::keys::KEYS {
+            let given: Vec<_> = c.picker_keys().keys_of(a).collect();
+            assert_eq!(given, picker.keys_of(a).collect::<Vec<_>>(), "{a:?}");
+        }
         // binding every action to its default keys changes nothing
         let help = crate::viewer::keymap::Keymap::default().help();
         assert_eq!(c.keymap().help(), help);

@@ -42,6 +42,10 @@ pub struct Config {
     pub redact: Vec<(String, String)>,
     /// `[keys]`: actions bound to other keys, in the file's order.
     pub keys: Vec<(Action, Vec<Key>)>,
+    /// `[picker.keys]`: the picker's, the same way.
+    pub picker_keys: Vec<(crate::picker::Action, Vec<Key>)>,
+    /// `[top.keys]`: `ccv top`'s.
+    pub top_keys: Vec<(crate::top::keys::TopAction, Vec<Key>)>,
     /// Where it came from, when a file was read.
     pub path: Option<PathBuf>,
 }
@@ -242,13 +246,25 @@ fn setting(
                         config.top.minutes = u32::try_from(*m).unwrap_or(u32::MAX)
                     }
                     ("bell", Value::Boolean(b)) => config.top.bell = *b,
+                    ("keys", Value::Table(t)) => screen_keys(config, "top", t.clone(), &line, say),
                     ("title", Value::Boolean(b)) => config.top.title = *b,
                     _ => say(
                         at,
                         format!(
-                            "top.{}: minutes = N (1 or more), bell = true|false, title = true|false",
+                            "top.{}: minutes = N (1 or more), bell = true|false, title = true|false, [top.keys]",
                             one_line(&k)
                         ),
+                    ),
+                }
+            }
+        }
+        "picker" => {
+            for (k, v) in table(value)? {
+                match (k.as_str(), v) {
+                    ("keys", Value::Table(t)) => screen_keys(config, "picker", t, &line, say),
+                    _ => say(
+                        line(&k),
+                        format!("picker.{}: [picker.keys] only", one_line(&k)),
                     ),
                 }
             }
@@ -370,10 +386,41 @@ fn themes(
     }
 }
 
-/// `action = "key"` or `action = ["key", ...]` (`[]`: unbound).
-fn keys_of(action: &str, v: Value) -> Result<(Action, Vec<Key>), String> {
-    let a = Action::named(action)
-        .ok_or_else(|| "not an action (`ccv config --default` lists them)".to_owned())?;
+/// `[picker.keys]` and `[top.keys]`: a screen's actions bound to other
+/// keys, as `[keys]` does the viewer's.
+fn screen_keys(
+    config: &mut Config,
+    screen: &str,
+    t: toml::Table,
+    line: &dyn Fn(&str) -> usize,
+    say: &mut dyn FnMut(usize, String),
+) {
+    for (k, v) in t {
+        let keys = match key_list(v) {
+            Ok(keys) => keys,
+            Err(why) => {
+                say(line(&k), format!("{screen}.keys.{}: {why}", one_line(&k)));
+                continue;
+            }
+        };
+        let known = match screen {
+            "picker" => crate::picker::keys::named(&k).map(|a| config.picker_keys.push((a, keys))),
+            _ => crate::top::keys::named(&k).map(|a| config.top_keys.push((a, keys))),
+        };
+        if known.is_none() {
+            say(
+                line(&k),
+                format!(
+                    "{screen}.keys.{}: not an action of the {screen} (`ccv config --default` lists them)",
+                    one_line(&k)
+                ),
+            );
+        }
+    }
+}
+
+/// `"key"` or `["key", ...]`.
+fn key_list(v: Value) -> Result<Vec<Key>, String> {
     let words: Vec<String> = match v {
         Value::String(s) => vec![s],
         Value::Array(a) => a
@@ -382,12 +429,18 @@ fn keys_of(action: &str, v: Value) -> Result<(Action, Vec<Key>), String> {
             .collect::<Result<_, _>>()?,
         _ => return Err("a key (\"j\") or a list of keys".into()),
     };
-    let keys = words
+    words
         .iter()
         .map(|w| Key::parse(w))
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| one_line(&e))?;
-    Ok((a, keys))
+        .map_err(|e| one_line(&e))
+}
+
+/// `action = "key"` or `action = ["key", ...]` (`[]`: unbound).
+fn keys_of(action: &str, v: Value) -> Result<(Action, Vec<Key>), String> {
+    let a = Action::named(action)
+        .ok_or_else(|| "not an action (`ccv config --default` lists them)".to_owned())?;
+    Ok((a, key_list(v)?))
 }
 
 /// A table of `style_name = "spec"`; names that no style has, and specs
@@ -428,6 +481,29 @@ impl Config {
     pub fn keymap(&self) -> Keymap {
         let mut k = self.keymap_as_given();
         k.keep_a_way_out();
+        k
+    }
+
+    /// The picker's keys: the defaults with `[picker.keys]` applied; a
+    /// table that left no way out gets Ctrl-C back as quit.
+    pub fn picker_keys(&self) -> crate::viewer::key::KeyTable<crate::picker::Action> {
+        use crate::picker::Action;
+        let mut k = crate::picker::keys::defaults();
+        for (action, keys) in &self.picker_keys {
+            k.rebind(action, keys);
+        }
+        if k.keys_of(&Action::Quit).next().is_none() && k.keys_of(&Action::Back).next().is_none() {
+            k.rebind(&Action::Quit, &[crate::viewer::key::ctrl('c')]);
+        }
+        k
+    }
+
+    /// `ccv top`'s keys: the defaults with `[top.keys]` applied.
+    pub fn top_keys(&self) -> crate::viewer::key::KeyTable<crate::top::keys::TopAction> {
+        let mut k = crate::top::keys::defaults();
+        for (action, keys) in &self.top_keys {
+            k.rebind(action, keys);
+        }
         k
     }
 

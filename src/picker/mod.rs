@@ -1,7 +1,8 @@
-//! The session picker: the screen over the catalogue (`ui`) and its
-//! full-text mode (`found`). `ui` does no file I/O.
+//! The session picker: the screen over the catalogue (`ui`), its keys
+//! (`keys`) and its full-text mode (`found`). `ui` does no file I/O.
 
 pub mod found;
+pub mod keys;
 pub mod ui;
 
 // the catalogue the picker lists, by its old names too

@@ -125,6 +125,8 @@ pub struct PickerState {
     pub root: Option<PathBuf>,
     /// Only this agent's sessions (`claude`, `codex`); `None`: all.
     pub agent: Option<String>,
+    /// The keys (see [`super::keys`]), a config's changes in.
+    pub keys: std::rc::Rc<crate::viewer::key::KeyTable<Action>>,
     /// The agents whose sessions are listed, in [`crate::source::AGENTS`]'
     /// order.
     agents: Vec<&'static str>,
@@ -159,6 +161,7 @@ impl PickerState {
             agent: None,
             agents: Vec::new(),
             folded: 0,
+            keys: std::rc::Rc::new(super::keys::defaults()),
         }
     }
 
@@ -428,34 +431,23 @@ impl PickerState {
     }
 }
 
-/// The action a key asks for. Printable keys type into the filter, and
-/// the filter edits as a shell line does (Ctrl-W, Ctrl-U, Ctrl-A...), so
-/// the list moves on arrows, Ctrl-J / Ctrl-K and Ctrl-N / Ctrl-P, as in
-/// fzf; the filter's history is on Alt-P / Alt-N.
-pub fn key_action(key: KeyEvent) -> Option<Action> {
+/// The action a key asks for: the table's (see [`super::keys`]: the list
+/// moves on arrows, Ctrl-J / Ctrl-K and Ctrl-N / Ctrl-P, as in fzf), else
+/// the filter's. Printable keys type into the filter, and the filter edits
+/// as a shell line does (Ctrl-W, Ctrl-U, Ctrl-A...); its history is on
+/// Alt-P / Alt-N (and Alt-↑ / Alt-↓).
+pub fn key_action(keys: &crate::viewer::key::KeyTable<Action>, key: KeyEvent) -> Option<Action> {
     if key.kind == KeyEventKind::Release {
         return None;
     }
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
     let alt = key.modifiers.contains(KeyModifiers::ALT);
+    if !alt && let Some(a) = keys.action(key.code, ctrl) {
+        return Some(a);
+    }
     Some(match key.code {
-        KeyCode::Char('c' | 'g') if ctrl => Action::Quit,
-        KeyCode::Char('n' | 'j') if ctrl => Action::Down,
-        KeyCode::Char('p' | 'k') if ctrl => Action::Up,
-        KeyCode::Char('f') if ctrl => Action::FullText,
-        KeyCode::Char('m') if ctrl => Action::Open,
         KeyCode::Char(c) if !ctrl && !alt && !c.is_control() => Action::FilterPush(c),
         KeyCode::Backspace if !ctrl && !alt => Action::FilterPop,
-        KeyCode::Up if !alt => Action::Up,
-        KeyCode::Down if !alt => Action::Down,
-        KeyCode::PageUp => Action::PageUp,
-        KeyCode::PageDown => Action::PageDown,
-        KeyCode::Home if ctrl => Action::Top,
-        KeyCode::End if ctrl => Action::Bottom,
-        KeyCode::Enter => Action::Open,
-        KeyCode::Esc => Action::Back,
-        KeyCode::Tab => Action::CycleSort,
-        KeyCode::BackTab => Action::CycleAgent,
         KeyCode::Up => Action::Edit(crate::prompt::EditOp::Older),
         KeyCode::Down => Action::Edit(crate::prompt::EditOp::Newer),
         _ => Action::Edit(crate::prompt::op_of(&key)?),
@@ -559,15 +551,19 @@ fn edit_filter(state: &mut PickerState, op: EditOp) {
 
 /// Keys in the full-text mode: typing edits the query, Esc or Ctrl-F
 /// goes back to the list.
-pub fn full_text_key_action(key: KeyEvent) -> Option<Action> {
+pub fn full_text_key_action(
+    keys: &crate::viewer::key::KeyTable<Action>,
+    key: KeyEvent,
+) -> Option<Action> {
     if key.kind == KeyEventKind::Release {
         return None;
     }
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    // the list's Back (Esc) leaves the mode, as its search key does
+    let back = keys.action(key.code, ctrl) == Some(Action::Back);
     Some(match key.code {
-        KeyCode::Char('f') if ctrl => Action::FullText,
-        KeyCode::Esc => Action::FullText,
-        _ => match key_action(key)? {
+        _ if back => Action::FullText,
+        _ => match key_action(keys, key)? {
             Action::FilterPush(c) => Action::SearchPush(c),
             Action::FilterPop => Action::SearchPop,
             Action::Back | Action::CycleSort | Action::CycleAgent => return None,
@@ -667,9 +663,9 @@ pub fn handle_mouse(
 pub fn handle_key(state: &mut PickerState, key: KeyEvent) -> PickerOutcome {
     state.message = None;
     let action = if state.full_text.is_some() {
-        full_text_key_action(key)
+        full_text_key_action(&state.keys, key)
     } else {
-        key_action(key)
+        key_action(&state.keys, key)
     };
     match action {
         Some(a) => perform_action(state, a),
@@ -786,18 +782,39 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &PickerState) {
         (None, Some(cost)) => {
             format!(" cost: {cost} · `ccv prices` says which models have no price")
         }
-        (None, None) => format!(
-            " ↑↓ select  Enter open  type to filter  Ctrl-F search all  Tab sort: {}{}  Esc clear/quit",
-            state.sort.name(),
-            if state.agents.len() > 1 {
-                format!("  S-Tab agent: {}", state.agent.as_deref().unwrap_or("all"))
-            } else {
-                String::new()
-            }
-        ),
+        (None, None) => hints(state),
     };
     lines.push(Line::styled(fit(&status, width), th.status));
     frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// The list's key hints, from its table (an action a config unbound is
+/// not hinted).
+fn hints(state: &PickerState) -> String {
+    let k = &state.keys;
+    let agent = state.agent.as_deref().unwrap_or("all");
+    let sort = format!("sort: {}", state.sort.name());
+    let agent = format!("agent: {agent}");
+    let parts = [
+        (k.hint(&[&Action::Up, &Action::Down]), "select"),
+        (k.hint(&[&Action::Open]), "open"),
+        (Some("type".to_owned()), "to filter"),
+        (k.hint(&[&Action::FullText]), "search all"),
+        (k.hint(&[&Action::CycleSort]), sort.as_str()),
+        (
+            k.hint(&[&Action::CycleAgent])
+                .filter(|_| state.agents.len() > 1),
+            agent.as_str(),
+        ),
+        (k.hint(&[&Action::Back]), "clear/quit"),
+    ];
+    let mut line = String::new();
+    for (keys, what) in parts {
+        if let Some(keys) = keys {
+            line.push_str(&format!(" {keys} {what} "));
+        }
+    }
+    line
 }
 
 /// The full-text mode: the query, hits grouped by session, the keys.

@@ -4,6 +4,7 @@
 //! here changes only through [`TopState::apply`] and [`perform_action`];
 //! the loop owns the followers.
 
+pub mod keys;
 pub mod print;
 pub mod ui;
 pub mod watch;
@@ -29,6 +30,8 @@ pub struct TopSettings {
     pub bell: bool,
     /// Set the terminal's title to how many wait (`ccv top: 2 waiting`).
     pub title: bool,
+    /// Its keys, `[keys.top]` in.
+    pub keys: std::rc::Rc<crate::viewer::key::KeyTable<keys::TopAction>>,
 }
 
 impl Default for TopSettings {
@@ -37,6 +40,7 @@ impl Default for TopSettings {
             minutes: 30,
             bell: false,
             title: false,
+            keys: std::rc::Rc::new(keys::defaults()),
         }
     }
 }
@@ -126,6 +130,8 @@ pub struct TopState {
     /// Sessions that went from working to waiting since the loop last
     /// asked (for the bell and the title).
     pub newly_waiting: Vec<PathBuf>,
+    /// The keys (see [`keys`]), a config's changes in.
+    pub keys: std::rc::Rc<crate::viewer::key::KeyTable<keys::TopAction>>,
 }
 
 /// What the loop must do after an event.
@@ -150,6 +156,7 @@ impl TopState {
             scanning: true,
             message: None,
             newly_waiting: Vec::new(),
+            keys: std::rc::Rc::new(keys::defaults()),
         }
     }
 

@@ -22,30 +22,46 @@ pub enum TopOutcome {
 }
 
 pub fn handle_key(s: &mut TopState, k: KeyEvent) -> TopOutcome {
+    use super::keys::TopAction;
     if k.kind == KeyEventKind::Release {
         return TopOutcome::None;
     }
     s.message = None;
     let n = s.rows.len();
-    match k.code {
-        KeyCode::Char('c') if k.modifiers.contains(KeyModifiers::CONTROL) => {
-            return TopOutcome::Quit;
-        }
-        KeyCode::Char('q') | KeyCode::Esc => return TopOutcome::Quit,
-        KeyCode::Down | KeyCode::Char('j') => {
-            s.selected = (s.selected + 1).min(n.saturating_sub(1))
-        }
-        KeyCode::Up | KeyCode::Char('k') => s.selected = s.selected.saturating_sub(1),
-        KeyCode::Home | KeyCode::Char('g') => s.selected = 0,
-        KeyCode::End | KeyCode::Char('G') => s.selected = n.saturating_sub(1),
-        KeyCode::Enter => {
+    let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+    match s.keys.action(k.code, ctrl) {
+        Some(TopAction::Quit) => return TopOutcome::Quit,
+        Some(TopAction::Down) => s.selected = (s.selected + 1).min(n.saturating_sub(1)),
+        Some(TopAction::Up) => s.selected = s.selected.saturating_sub(1),
+        Some(TopAction::First) => s.selected = 0,
+        Some(TopAction::Last) => s.selected = n.saturating_sub(1),
+        Some(TopAction::Open) => {
             if let Some(p) = s.selected_path() {
                 return TopOutcome::Open(p);
             }
         }
-        _ => {}
+        // Ctrl-C always leaves, whatever a config did with it
+        None if ctrl && k.code == KeyCode::Char('c') => return TopOutcome::Quit,
+        None => {}
     }
     TopOutcome::None
+}
+
+/// The overview's key hints, from its table.
+fn hints(s: &TopState) -> String {
+    use super::keys::TopAction as A;
+    let parts = [
+        (s.keys.hint(&[&A::Up, &A::Down]), "select"),
+        (s.keys.hint(&[&A::Open]), "open (following its end)"),
+        (s.keys.hint(&[&A::Quit]), "quit"),
+    ];
+    let mut line = String::new();
+    for (keys, what) in parts {
+        if let Some(keys) = keys {
+            line.push_str(&format!(" {keys} {what} "));
+        }
+    }
+    line
 }
 
 fn style_of(a: &Activity) -> (&'static str, Style) {
@@ -222,7 +238,7 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, s: &TopState) {
     }
     let status = match &s.message {
         Some(m) => format!(" {}", term_line(m)),
-        None => " ↑↓ select  Enter open (following its end; q comes back)  q quit".into(),
+        None => hints(s),
     };
     lines.push(Line::styled(pad(&status, w), th.status));
     f.render_widget(Paragraph::new(lines), area);

@@ -34,7 +34,7 @@ const NAMED: &[(&[&str], KeyCode)] = &[
     (&["Space"], KeyCode::Char(' ')),
     (&["Enter", "Return", "CR"], KeyCode::Enter),
     (&["Tab"], KeyCode::Tab),
-    (&["BackTab", "Shift-Tab"], KeyCode::BackTab),
+    (&["Shift-Tab", "BackTab"], KeyCode::BackTab),
     (&["Esc", "Escape"], KeyCode::Esc),
     (&["Backspace", "BS"], KeyCode::Backspace),
     (&["Delete", "Del"], KeyCode::Delete),
@@ -99,7 +99,25 @@ impl Key {
                 let rest = Key::parse(&t[prefix.len()..])?;
                 return match rest.code {
                     KeyCode::Char(c) if !rest.ctrl => Ok(ctrl(c.to_ascii_lowercase())),
-                    _ => Err(format!("`{t}`: Ctrl goes with a letter or a sign")),
+                    // keys terminals send apart with Ctrl (CSI 1;5 H)
+                    KeyCode::Home
+                    | KeyCode::End
+                    | KeyCode::Up
+                    | KeyCode::Down
+                    | KeyCode::Left
+                    | KeyCode::Right
+                    | KeyCode::PageUp
+                    | KeyCode::PageDown
+                        if !rest.ctrl =>
+                    {
+                        Ok(Key {
+                            code: rest.code,
+                            ctrl: true,
+                        })
+                    }
+                    _ => Err(format!(
+                        "`{t}`: Ctrl goes with a letter, a sign, an arrow, Home, End, PgUp or PgDn"
+                    )),
                 };
             }
         }
@@ -124,9 +142,74 @@ impl Key {
     }
 }
 
+/// The keys of one screen (the picker's, `ccv top`'s): each bound to one
+/// of its actions, the defaults with a config's changes, and the hints it
+/// shows written from them. (The viewer's own, with its help, is
+/// [`crate::viewer::keymap::Keymap`].)
+#[derive(Debug, Clone)]
+pub struct KeyTable<A: 'static> {
+    keys: Vec<(Key, A)>,
+}
+
+impl<A: Clone + PartialEq> KeyTable<A> {
+    pub fn new(defaults: &[(Key, A)]) -> KeyTable<A> {
+        KeyTable {
+            keys: defaults.to_vec(),
+        }
+    }
+
+    /// Binds `action` to `keys` instead of its keys (none: unbound); a key
+    /// given is taken from the action that had it.
+    pub fn rebind(&mut self, action: &A, keys: &[Key]) {
+        self.keys.retain(|(k, a)| a != action && !keys.contains(k));
+        for k in keys {
+            if !self.keys.iter().any(|(x, _)| x == k) {
+                self.keys.push((*k, action.clone()));
+            }
+        }
+    }
+
+    /// The action of a key (Ctrl tells keys apart, Shift is in the letter).
+    pub fn action(&self, code: KeyCode, ctrl: bool) -> Option<A> {
+        self.keys
+            .iter()
+            .find(|(k, _)| k.code == code && k.ctrl == ctrl)
+            .map(|(_, a)| a.clone())
+    }
+
+    pub fn keys_of<'a>(&'a self, action: &'a A) -> impl Iterator<Item = Key> + 'a {
+        self.keys
+            .iter()
+            .filter(move |(_, a)| a == action)
+            .map(|(k, _)| *k)
+    }
+
+    /// The first key of each action, as a hint writes them (`↑/↓`); `None`
+    /// when one of them has no key.
+    pub fn hint(&self, actions: &[&A]) -> Option<String> {
+        let names: Option<Vec<String>> = actions
+            .iter()
+            .map(|a| self.keys_of(a).next().map(|k| k.name()))
+            .collect();
+        Some(names?.join("/"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_screens_table_rebinds_and_hints() {
+        let mut t = KeyTable::new(&[(ch('q'), 1), (code(KeyCode::Esc), 1), (ch('j'), 2)]);
+        assert_eq!(t.action(KeyCode::Char('q'), false), Some(1));
+        assert_eq!(t.hint(&[&1, &2]).as_deref(), Some("q/j"));
+        // `j` taken from 2 and given to 1: 2 has no key, and no hint
+        t.rebind(&1, &[ch('j')]);
+        assert_eq!(t.action(KeyCode::Char('j'), false), Some(1));
+        assert_eq!(t.action(KeyCode::Char('q'), false), None);
+        assert_eq!(t.hint(&[&2]), None);
+    }
 
     #[test]
     fn keys_read_as_they_are_written() {
@@ -141,6 +224,13 @@ mod tests {
             ("PageDown", code(KeyCode::PageDown)),
             ("↓", code(KeyCode::Down)),
             ("F5", code(KeyCode::F(5))),
+            (
+                "Ctrl-Home",
+                Key {
+                    code: KeyCode::Home,
+                    ctrl: true,
+                },
+            ),
             ("-", ch('-')),
         ] {
             assert_eq!(Key::parse(text), Ok(key), "{text}");

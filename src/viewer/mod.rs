@@ -11,7 +11,7 @@ mod command;
 mod copy;
 mod edit;
 mod keep;
-mod key;
+pub mod key;
 pub mod keymap;
 pub mod live;
 pub mod search;
