@@ -58,3 +58,34 @@ fn figures_of_a_fast_read_are_a_whole_loads_on_fixtures_and_generated_files() {
         same_figures(&file);
     }
 }
+
+#[test]
+fn a_warm_listing_says_what_the_cold_one_said() {
+    // costs read back from the cache are the costs computed (a float that
+    // did not read back exactly once moved a cost by a millionth)
+    let Some(files) = common::corpus_files() else {
+        return;
+    };
+    let home = tempfile::tempdir().expect("tempdir");
+    let root = home.path().join("claude/projects");
+    for (i, f) in files.iter().enumerate() {
+        let dir = root.join(format!("-p{}", i % 7));
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::copy(f, dir.join(f.file_name().expect("name"))).expect("copy");
+    }
+    let list = || {
+        let out = common::ccv_at(home.path())
+            .args(["list", "--json"])
+            .output()
+            .expect("list");
+        assert!(out.status.success());
+        out.stdout
+    };
+    let cold = list();
+    let warm = list();
+    assert!(!cold.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&cold),
+        String::from_utf8_lossy(&warm)
+    );
+}

@@ -159,39 +159,80 @@ pub fn write_tsv(out: &mut dyn Write, sessions: &[SessionInfo]) -> io::Result<()
     Ok(())
 }
 
-/// One JSON object per session (JSON Lines). Text is left as recorded
+/// One object per session (JSON Lines). Text is left as recorded
 /// (serde escapes control characters, so nothing raw reaches a terminal).
+/// Written straight from the rows: 10,000 of them are a warm listing.
 pub fn write_json_lines(out: &mut dyn Write, sessions: &[SessionInfo]) -> io::Result<()> {
     for s in sessions {
-        let mut obj = serde_json::json!({
-            "agent": s.agent(),
-            "project": s.project,
-            "session_id": s.session_id,
-            "title": s.title,
-            "first_prompt": s.first_prompt,
-            "last_activity": format_iso(s.last_activity_ms),
-            "message_count": s.message_count,
-            "message_count_exact": s.message_count_exact,
-            "size": s.size,
-            "model": s.model,
-            "git_branch": s.git_branch,
-            "subagents": s.subagents,
-            "live": s.live,
-            "cost_usd": s.figures.as_ref().and_then(|f| f.cost_usd()),
-            "unpriced_messages": s.figures.as_ref().map(|f| f.cost.unpriced),
-            "unpriced_models": s.figures.as_ref().map(|f| f.unpriced_models()),
-            "tokens": s.figures.as_ref().map(|f| f.tokens),
-            "agent_tokens": s.figures.as_ref().map(|f| f.agent_tokens),
-            "prompts": s.figures.as_ref().map(|f| f.prompts),
-            "tool_calls": s.figures.as_ref().map(|f| f.tool_calls),
+        let f = s.figures.as_ref();
+        let path_bytes = s.path.to_str().is_none().then(|| {
+            #[cfg(unix)]
+            {
+                use std::os::unix::ffi::OsStrExt;
+                s.path.as_os_str().as_bytes().to_vec()
+            }
+            #[cfg(not(unix))]
+            {
+                s.path.to_string_lossy().into_owned().into_bytes()
+            }
         });
-        if let Some(o) = obj.as_object_mut() {
-            crate::json_out::path_fields(o, "path", &s.path);
-        }
-        crate::json_out::to_writer(&mut *out, &obj)?;
+        let row = JsonRow {
+            agent: s.agent(),
+            project: &s.project,
+            session_id: &s.session_id,
+            title: &s.title,
+            first_prompt: &s.first_prompt,
+            last_activity: format_iso(s.last_activity_ms),
+            message_count: s.message_count,
+            message_count_exact: s.message_count_exact,
+            size: s.size,
+            model: s.model.as_deref(),
+            git_branch: s.git_branch.as_deref(),
+            subagents: s.subagents,
+            live: s.live,
+            cost_usd: f.and_then(|f| f.cost_usd()),
+            unpriced_messages: f.map(|f| f.cost.unpriced),
+            unpriced_models: f.map(|f| f.unpriced_models()),
+            tokens: f.map(|f| f.tokens),
+            agent_tokens: f.map(|f| f.agent_tokens),
+            prompts: f.map(|f| f.prompts),
+            tool_calls: f.map(|f| f.tool_calls),
+            path: s.path.to_string_lossy(),
+            path_bytes,
+        };
+        crate::json_out::to_writer(&mut *out, &row)?;
         out.write_all(b"\n")?;
     }
     Ok(())
+}
+
+/// A row of `ccv list --json`, its keys in the order they are written.
+#[derive(serde::Serialize)]
+struct JsonRow<'a> {
+    agent: &'a str,
+    project: &'a str,
+    session_id: &'a str,
+    title: &'a str,
+    first_prompt: &'a str,
+    last_activity: String,
+    message_count: u64,
+    message_count_exact: bool,
+    size: u64,
+    model: Option<&'a str>,
+    git_branch: Option<&'a str>,
+    subagents: u32,
+    live: bool,
+    cost_usd: Option<f64>,
+    unpriced_messages: Option<u32>,
+    unpriced_models: Option<std::collections::BTreeMap<String, u32>>,
+    tokens: Option<crate::model::figures::Tokens>,
+    agent_tokens: Option<crate::model::figures::Tokens>,
+    prompts: Option<u32>,
+    tool_calls: Option<u32>,
+    path: std::borrow::Cow<'a, str>,
+    /// The path's bytes, when they are not UTF-8.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path_bytes: Option<Vec<u8>>,
 }
 
 #[cfg(test)]

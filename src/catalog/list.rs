@@ -128,68 +128,106 @@ fn candidates_in(root: &Path, out: &mut Vec<Candidate>, skipped: &mut Skipped) {
         skipped.add("unreadable directory");
         return;
     };
-    for project in projects.flatten() {
-        if !project.file_type().is_ok_and(|t| t.is_dir()) {
-            continue;
+    let dirs: Vec<fs::DirEntry> = projects
+        .flatten()
+        .filter(|p| p.file_type().is_ok_and(|t| t.is_dir()))
+        .collect();
+    // a stat per session: 10,000 of them are worth both cores
+    let found = Mutex::new(Vec::with_capacity(dirs.len()));
+    let sink = |r: (usize, Vec<Candidate>, Skipped)| {
+        if let Ok(mut v) = found.lock() {
+            v.push(r);
         }
-        let dir = project.path();
-        let fallback = crate::source::project_of_dir(&project.file_name().to_string_lossy());
-        let Ok(entries) = fs::read_dir(&dir) else {
-            skipped.add("unreadable directory");
-            continue;
-        };
-        let mut session_dirs = Vec::new();
-        let mut agent_files = Vec::new();
-        let first = out.len();
-        for e in entries.flatten() {
-            let name = e.file_name();
-            let name = name.to_string_lossy();
-            let Ok(ft) = e.file_type() else { continue };
-            if ft.is_dir() {
-                session_dirs.push(name.into_owned());
-                continue;
-            }
-            let Some(stem) = name.strip_suffix(".jsonl") else {
-                continue;
-            };
-            if stem.starts_with("agent-") {
-                agent_files.push(e.path());
-                continue;
-            }
-            // only regular files (a symlink counts as what it names): a
-            // FIFO would block the scan for ever, a device never ends
-            let meta = match fs::metadata(e.path()) {
-                Ok(m) if m.is_file() => m,
-                Ok(m) => {
-                    skipped.add(crate::model::session::file_kind(&m));
-                    continue;
-                }
-                Err(_) => {
-                    skipped.add("broken link or unreadable file");
-                    continue;
-                }
-            };
-            out.push(Candidate {
-                path: e.path(),
-                size: meta.len(),
-                mtime_ns: mtime_ns(&meta),
-                fallback_project: fallback.clone(),
-                subagents: 0,
-            });
-        }
-        let agents_by_session = project_agents(&agent_files);
-        for c in &mut out[first..] {
-            let stem = c
-                .path
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            if session_dirs.contains(&stem) {
-                c.subagents += count_jsonl(&dir.join(&stem).join("subagents"));
-            }
-            c.subagents += agents_by_session.get(&stem).copied().unwrap_or(0);
+    };
+    let jobs: Vec<usize> = (0..dirs.len()).collect();
+    let threads = super::threads().clamp(1, dirs.len().max(1));
+    parallel(
+        &jobs,
+        threads,
+        |&i| {
+            let (c, s) = project_candidates(&dirs[i]);
+            Some((i, c, s))
+        },
+        &sink,
+    );
+    // in the directory's order, as one thread would have found them
+    let mut found = found.into_inner().unwrap_or_default();
+    found.sort_by_key(|(i, ..)| *i);
+    for (_, c, s) in found {
+        out.extend(c);
+        for (why, n) in s.0 {
+            *skipped.0.entry(why).or_default() += n;
         }
     }
+}
+
+/// The sessions of one project folder, with their subagents counted.
+fn project_candidates(project: &fs::DirEntry) -> (Vec<Candidate>, Skipped) {
+    let mut out = Vec::new();
+    let mut skipped = Skipped::default();
+    let dir = project.path();
+    let fallback = crate::source::project_of_dir(&project.file_name().to_string_lossy());
+    let Ok(entries) = fs::read_dir(&dir) else {
+        skipped.add("unreadable directory");
+        return (out, skipped);
+    };
+    let mut session_dirs = std::collections::HashSet::new();
+    let mut agent_files = Vec::new();
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        let Ok(ft) = e.file_type() else { continue };
+        if ft.is_dir() {
+            session_dirs.insert(name.into_owned());
+            continue;
+        }
+        let Some(stem) = name.strip_suffix(".jsonl") else {
+            continue;
+        };
+        if stem.starts_with("agent-") {
+            agent_files.push(e.path());
+            continue;
+        }
+        // only regular files (a symlink counts as what it names): a
+        // FIFO would block the scan for ever, a device never ends; a
+        // plain entry is looked up in its folder, not by its whole path
+        let meta = if ft.is_symlink() {
+            fs::metadata(e.path())
+        } else {
+            e.metadata()
+        };
+        let meta = match meta {
+            Ok(m) if m.is_file() => m,
+            Ok(m) => {
+                skipped.add(crate::model::session::file_kind(&m));
+                continue;
+            }
+            Err(_) => {
+                skipped.add("broken link or unreadable file");
+                continue;
+            }
+        };
+        out.push(Candidate {
+            path: e.path(),
+            size: meta.len(),
+            mtime_ns: mtime_ns(&meta),
+            fallback_project: fallback.clone(),
+            subagents: 0,
+        });
+    }
+    let agents_by_session = project_agents(&agent_files);
+    for c in &mut out {
+        let stem = c
+            .path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if session_dirs.contains(&stem) {
+            c.subagents += count_jsonl(&dir.join(&stem).join("subagents"));
+        }
+        c.subagents += agents_by_session.get(&stem).copied().unwrap_or(0);
+    }
+    (out, skipped)
 }
 
 fn count_jsonl(dir: &Path) -> u32 {
@@ -239,14 +277,14 @@ pub fn fold_spawned(rows: &mut Vec<SessionInfo>) {
     }
 }
 
-/// Splits candidates into cache hits (returned) and files to read.
-fn split_cached(cands: Vec<Candidate>, cache: &Cache) -> (Vec<SessionInfo>, Vec<Candidate>) {
-    let mut hits = Vec::new();
+/// Splits candidates into cache hits (returned, taken out of the cache:
+/// whoever saves it puts back what it keeps) and files to read.
+fn split_cached(cands: Vec<Candidate>, cache: &mut Cache) -> (Vec<SessionInfo>, Vec<Candidate>) {
+    let mut hits = Vec::with_capacity(cands.len());
     let mut misses = Vec::new();
     for c in cands {
-        match cache.get(&c.path, c.size, c.mtime_ns) {
-            Some(info) => {
-                let mut info = info.clone();
+        match cache.take(&c.path, c.size, c.mtime_ns) {
+            Some(mut info) => {
                 count_subagents(&mut info, &c);
                 hits.push(info);
             }
@@ -444,7 +482,10 @@ pub fn list_sessions_counting(root: &Path, opts: &ScanOptions) -> (Vec<SessionIn
     let mut cache = opts.cache.as_deref().map(Cache::load).unwrap_or_default();
     let scope = super::files::scope(root);
     let (cands, skipped) = find_candidates(&scope);
-    let (mut all, misses) = split_cached(cands, &cache);
+    // rows of files gone since are worth dropping: counted before the
+    // hits are taken out
+    let cached = cache.count_in(&scope);
+    let (mut all, misses) = split_cached(cands, &mut cache);
     let fresh = Mutex::new(Vec::with_capacity(misses.len()));
     let sink = |info: SessionInfo| {
         if let Ok(mut v) = fresh.lock() {
@@ -453,7 +494,7 @@ pub fn list_sessions_counting(root: &Path, opts: &ScanOptions) -> (Vec<SessionIn
     };
     scan_parallel(&misses, thread_count(opts, misses.len()), &sink);
     let fresh = fresh.into_inner().unwrap_or_default();
-    let mut changed = !fresh.is_empty() || cache.stale_under(&scope, &all);
+    let mut changed = !fresh.is_empty() || cached != all.len();
     all.extend(fresh);
     if opts.figures {
         let missing = all.iter().filter(|s| s.figures.is_none()).count();
@@ -496,7 +537,8 @@ pub fn spawn_scan(root: PathBuf, opts: ScanOptions) -> mpsc::Receiver<ScanEvent>
         let mut cache = opts.cache.as_deref().map(Cache::load).unwrap_or_default();
         let scope = super::files::scope(&root);
         let (cands, skipped) = find_candidates(&scope);
-        let (mut hits, misses) = split_cached(cands, &cache);
+        let cached = cache.count_in(&scope);
+        let (mut hits, misses) = split_cached(cands, &mut cache);
         let now = crate::model::time::now_ms();
         for s in &mut hits {
             s.refresh_live(now);
@@ -520,7 +562,7 @@ pub fn spawn_scan(root: PathBuf, opts: ScanOptions) -> mpsc::Receiver<ScanEvent>
         let errors = scan_parallel(&misses, thread_count(&opts, misses.len()), &sink);
         let fresh = fresh.into_inner().unwrap_or_default();
         if let Some(file) = opts.cache.as_deref()
-            && (!fresh.is_empty() || cache.stale_under(&scope, &hits))
+            && (!fresh.is_empty() || cached != hits.len())
         {
             cache.replace_root(&scope, hits.iter().chain(&fresh));
             let _ = cache.save(file);
