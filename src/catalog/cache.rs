@@ -67,6 +67,41 @@ pub struct Cache {
     entries: HashMap<PathBuf, SessionInfo>,
 }
 
+/// `"path":…` as a row writes it.
+fn path_key(p: &Path) -> Option<Vec<u8>> {
+    #[derive(serde::Serialize)]
+    struct P<'a> {
+        #[serde(with = "crate::json_out::os_path")]
+        path: &'a Path,
+    }
+    let s = serde_json::to_vec(&P { path: p }).ok()?;
+    Some(s.get(1..s.len().checked_sub(1)?)?.to_vec())
+}
+
+/// The `"path":…` member of a row's line: the first `"path":` outside a
+/// string is the row's (inside one, quotes are escaped), its value a
+/// string or `{"bytes":[…]}`.
+fn path_of_line(line: &[u8]) -> Option<&[u8]> {
+    let at = memchr::memmem::find(line, b"\"path\":")?;
+    let v = at + b"\"path\":".len();
+    let end = match line.get(v)? {
+        b'"' => {
+            let mut i = v + 1;
+            loop {
+                i += memchr::memchr2(b'"', b'\\', &line[i..])?;
+                if line[i] == b'\\' {
+                    i += 2;
+                    continue;
+                }
+                break i + 1;
+            }
+        }
+        b'{' => v + memchr::memchr(b'}', &line[v..])? + 1,
+        _ => return None,
+    };
+    line.get(at..end)
+}
+
 /// The sane rows of whole lines of JSON, parsed on `threads` threads (in
 /// parts cut at line ends).
 fn parse_rows(bytes: &[u8], threads: usize) -> Vec<SessionInfo> {
@@ -138,6 +173,42 @@ impl Cache {
                 info.figures = None;
             }
             entries.insert(info.path.clone(), info);
+        }
+        Cache { entries }
+    }
+
+    /// Loads only the rows of `wanted` from `file` (a search names the
+    /// sessions of its hits): the other lines are passed over by the path
+    /// they hold, not parsed.
+    pub fn load_only(file: &Path, wanted: &[PathBuf]) -> Cache {
+        let mut entries = HashMap::default();
+        let needles: std::collections::HashSet<Vec<u8>> =
+            wanted.iter().filter_map(|p| path_key(p)).collect();
+        let Ok(f) = crate::model::session::open_regular(file) else {
+            return Cache { entries };
+        };
+        if needles.is_empty() || f.metadata().map_or(true, |m| m.len() > MAX_FILE) {
+            return Cache { entries };
+        }
+        let mut r = io::BufReader::with_capacity(1 << 16, f);
+        let mut line = Vec::new();
+        let keep_figures = match read_line(&mut r, &mut line) {
+            Some(h) if h == header().as_bytes() => true,
+            Some(h) if h.starts_with(VERSION.as_bytes()) => false,
+            _ => return Cache { entries },
+        };
+        while let Some(bytes) = read_line(&mut r, &mut line) {
+            if !path_of_line(bytes).is_some_and(|k| needles.contains(k)) {
+                continue;
+            }
+            if let Ok(mut info) = serde_json::from_slice::<SessionInfo>(bytes)
+                && info.is_sane()
+            {
+                if !keep_figures {
+                    info.figures = None;
+                }
+                entries.insert(info.path.clone(), info);
+            }
         }
         Cache { entries }
     }

@@ -78,50 +78,78 @@ fn under_one(root: &Path, out: &mut Vec<SearchFile>) {
     let Ok(projects) = fs::read_dir(root) else {
         return;
     };
-    for project in projects.flatten() {
-        if !project.file_type().is_ok_and(|t| t.is_dir()) {
+    let dirs: Vec<PathBuf> = projects
+        .flatten()
+        .filter(|p| p.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|p| p.path())
+        .collect();
+    // a stat per file (20,000 of them in a big history): on every core
+    let threads = super::threads().clamp(1, dirs.len().max(1));
+    let chunk = dirs.len().div_ceil(threads).max(1);
+    let parts: Vec<Vec<SearchFile>> = std::thread::scope(|s| {
+        let handles: Vec<_> = dirs
+            .chunks(chunk)
+            .map(|ds| s.spawn(move || ds.iter().flat_map(|d| project_files(d)).collect()))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    out.extend(parts.into_iter().flatten());
+}
+
+/// The searchable files of one project folder.
+fn project_files(dir: &Path) -> Vec<SearchFile> {
+    let mut out = Vec::new();
+    let Ok(entries) = fs::read_dir(dir) else {
+        return out;
+    };
+    for e in entries.flatten() {
+        let path = e.path();
+        let name = e.file_name().to_string_lossy().into_owned();
+        if e.file_type().is_ok_and(|t| t.is_dir()) {
+            // <session>/subagents/*.jsonl
+            let session = dir.join(format!("{name}.jsonl"));
+            for (p, _) in crate::source::subagent_files(&session) {
+                if let Some((size, mtime_ns)) = stat(&p) {
+                    out.push(SearchFile {
+                        path: p,
+                        session: session.clone(),
+                        size,
+                        mtime_ns,
+                    });
+                }
+            }
             continue;
         }
-        let dir = project.path();
-        let Ok(entries) = fs::read_dir(&dir) else {
+        let Some(stem) = name.strip_suffix(".jsonl") else {
             continue;
         };
-        for e in entries.flatten() {
-            let path = e.path();
-            let name = e.file_name().to_string_lossy().into_owned();
-            if e.file_type().is_ok_and(|t| t.is_dir()) {
-                // <session>/subagents/*.jsonl
-                let session = dir.join(format!("{name}.jsonl"));
-                for (p, _) in crate::source::subagent_files(&session) {
-                    if let Some((size, mtime_ns)) = stat(&p) {
-                        out.push(SearchFile {
-                            path: p,
-                            session: session.clone(),
-                            size,
-                            mtime_ns,
-                        });
-                    }
-                }
-                continue;
-            }
-            let Some(stem) = name.strip_suffix(".jsonl") else {
-                continue;
-            };
-            let Some((size, mtime_ns)) = stat(&path) else {
-                continue;
-            };
-            let session = if stem.starts_with("agent-") {
-                crate::source::parent_session_id(&path)
-                    .map_or_else(|| path.clone(), |id| dir.join(format!("{id}.jsonl")))
-            } else {
-                path.clone()
-            };
-            out.push(SearchFile {
-                path,
-                session,
-                size,
-                mtime_ns,
-            });
-        }
+        // looked up in its folder, not by its whole path (a link: what it
+        // names)
+        let meta = match e.file_type() {
+            Ok(t) if !t.is_symlink() => e.metadata().ok(),
+            _ => fs::metadata(&path).ok(),
+        };
+        let Some((size, mtime_ns)) = meta
+            .filter(fs::Metadata::is_file)
+            .map(|m| (m.len(), crate::catalog::list::mtime_ns(&m)))
+        else {
+            continue;
+        };
+        let session = if stem.starts_with("agent-") {
+            crate::source::parent_session_id(&path)
+                .map_or_else(|| path.clone(), |id| dir.join(format!("{id}.jsonl")))
+        } else {
+            path.clone()
+        };
+        out.push(SearchFile {
+            path,
+            session,
+            size,
+            mtime_ns,
+        });
     }
+    out
 }

@@ -524,6 +524,41 @@ pub fn list_sessions_counting(root: &Path, opts: &ScanOptions) -> (Vec<SessionIn
     (all, skipped)
 }
 
+/// The rows of these session files only (a search's hits): from the
+/// cache where a file has not changed, else read; the cache is not
+/// written. A file that cannot be read has no row.
+pub fn rows_of(paths: &[PathBuf], opts: &ScanOptions) -> Vec<SessionInfo> {
+    let mut cache = opts
+        .cache
+        .as_deref()
+        .map(|f| Cache::load_only(f, paths))
+        .unwrap_or_default();
+    let mut out = Vec::with_capacity(paths.len());
+    for p in paths {
+        // regular files only (a FIFO would block the read)
+        let Some(m) = fs::metadata(p).ok().filter(fs::Metadata::is_file) else {
+            continue;
+        };
+        let (size, mtime) = (m.len(), mtime_ns(&m));
+        if let Some(row) = cache.take(p, size, mtime) {
+            out.push(row);
+            continue;
+        }
+        let fallback = if crate::source::filed_by_project(p) {
+            p.parent()
+                .and_then(|d| d.file_name())
+                .map(|n| crate::source::project_of_dir(&n.to_string_lossy()))
+                .unwrap_or_default()
+        } else {
+            String::new()
+        };
+        if let Ok(row) = scan_file(p, size, mtime, &fallback) {
+            out.push(row);
+        }
+    }
+    out
+}
+
 /// Why a file is not a session although it is where sessions are: the
 /// rule `ccv list`, `ccv stats`, the picker and `ccv top` share.
 pub const NO_CONVERSATION: &str = "file with no conversation (summary or snapshot lines only)";

@@ -234,6 +234,21 @@ impl SearchIndex {
         }
     }
 
+    /// Whether the index holds `files` (every file in `scope`'s folders)
+    /// as they are: none changed, added or gone.
+    pub fn is_current(&self, scope: &[PathBuf], files: &[SearchFile]) -> bool {
+        let known = &self.state.files;
+        !known.is_empty()
+            && files.iter().all(|f| {
+                known
+                    .get(&f.path)
+                    .is_some_and(|k| k.size == f.size && k.mtime_ns == f.mtime_ns)
+            })
+            // each file given is known: the known ones of the scope are
+            // those, unless one is gone
+            && known.keys().filter(|p| in_scope(scope, p)).count() == files.len()
+    }
+
     /// Whether nothing has been indexed yet.
     pub fn is_empty(&self) -> bool {
         self.state.files.is_empty()
@@ -260,19 +275,7 @@ impl SearchIndex {
     ) -> io::Result<Updated> {
         let present: std::collections::HashSet<&Path> =
             files.iter().map(|f| f.path.as_path()).collect();
-        let unchanged = !self.state.files.is_empty()
-            && !self
-                .state
-                .files
-                .keys()
-                .any(|p| in_scope(scope, p) && !present.contains(p.as_path()))
-            && files.iter().all(|f| {
-                self.state
-                    .files
-                    .get(&f.path)
-                    .is_some_and(|k| k.size == f.size && k.mtime_ns == f.mtime_ns)
-            });
-        if unchanged {
+        if self.is_current(scope, files) {
             // nothing to write: no writer, no commit
             return Ok(Updated::default());
         }

@@ -82,7 +82,13 @@ pub fn run(a: &Args) -> i32 {
         figures: false,
         ..crate::catalog::ScanOptions::standard()
     };
-    let sessions = crate::catalog::list_sessions(&a.root, &opts);
+    // the whole listing only to choose sessions by project; else the rows
+    // of the sessions hit, after the search (a listing of 10,000 sessions
+    // was most of a query's time)
+    let mut sessions = match &a.project {
+        Some(_) => crate::catalog::list_sessions(&a.root, &opts),
+        None => Vec::new(),
+    };
     if let Some(p) = &a.project {
         let p = p.to_lowercase();
         filter.sessions = Some(
@@ -109,6 +115,13 @@ pub fn run(a: &Args) -> i32 {
     }
     if found.via == Via::Scan && !query.is_regex && search_opts.index.is_some() {
         spawn_indexer(&a.root);
+    }
+    if a.project.is_none() {
+        let mut hit: Vec<std::path::PathBuf> =
+            found.hits.iter().map(|h| h.session.clone()).collect();
+        hit.sort();
+        hit.dedup();
+        sessions = crate::catalog::list::rows_of(&hit, &opts);
     }
     let by_path: HashMap<&Path, &SessionInfo> =
         sessions.iter().map(|s| (s.path.as_path(), s)).collect();
