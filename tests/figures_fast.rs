@@ -89,3 +89,78 @@ fn a_warm_listing_says_what_the_cold_one_said() {
         String::from_utf8_lossy(&warm)
     );
 }
+
+/// Tool-result lines bent into the shapes a fast read must not mistake:
+/// a prompt beside the results, another entry type, the keys reordered
+/// or doubled, a compaction summary, a cut line, bytes flipped anywhere.
+#[test]
+fn bent_tool_result_lines_do_not_fool_the_fast_read() {
+    use serde_json::{Value, json};
+    let result =
+        |id: &str| json!({"type": "tool_result", "tool_use_id": id, "content": "x \"y\" ]} {"});
+    let mut rng = common::Rng(0x9e37_79b9_7f4a_7c15);
+    let dir = tempfile::tempdir().expect("tempdir");
+    for round in 0..60 {
+        let mut lines: Vec<String> = Vec::new();
+        for n in 0..12 {
+            let id = format!("t{round}-{n}");
+            let call = json!({"type": "assistant", "uuid": format!("a{n}"), "parentUuid": format!("u{n}"),
+                "timestamp": "2025-06-01T10:00:00Z", "sessionId": "s",
+                "message": {"id": format!("m{n}"), "role": "assistant", "model": "claude-sonnet-4-5",
+                    "usage": {"input_tokens": 10 + n, "output_tokens": 5},
+                    "content": [{"type": "tool_use", "id": id, "name": "Bash", "input": {"command": "ls"}}]}});
+            lines.push(call.to_string());
+            let mut user: Value = json!({"type": "user", "uuid": format!("u{}", n + 1), "parentUuid": format!("a{n}"),
+                "timestamp": "2025-06-01T10:00:01Z", "sessionId": "s",
+                "message": {"role": "user", "content": [result(&id)]}});
+            let mut text = match rng.below(8) {
+                0 => {
+                    user["message"]["content"]
+                        .as_array_mut()
+                        .expect("blocks")
+                        .push(json!({"type": "text", "text": "and then do this"}));
+                    user.to_string()
+                }
+                1 => {
+                    user["type"] = json!("assistant");
+                    user.to_string()
+                }
+                2 => {
+                    user["isCompactSummary"] = json!(true);
+                    user.to_string()
+                }
+                3 => user.to_string().replacen("{\"type\":\"user\",", "{", 1) + "",
+                4 => {
+                    // the key twice: the model's reader refuses the line
+                    let s = user.to_string();
+                    s.replacen(
+                        "{\"type\":\"user\",",
+                        "{\"type\":\"user\",\"type\":\"user\",",
+                        1,
+                    )
+                }
+                _ => user.to_string(),
+            };
+            if rng.below(4) == 0 && !text.is_empty() {
+                // a byte changed or the line cut, anywhere
+                let at = rng.below(text.len());
+                let mut b = text.into_bytes();
+                if rng.below(2) == 0 {
+                    b.truncate(at);
+                } else {
+                    b[at] = b"{}[]\",:x\\"[rng.below(9)];
+                }
+                text = String::from_utf8_lossy(&b).into_owned();
+            }
+            lines.push(text);
+            lines.push(
+                json!({"type": "user", "uuid": format!("p{n}"), "sessionId": "s", "timestamp": "2025-06-01T10:00:02Z",
+                       "message": {"role": "user", "content": format!("prompt {n}")}})
+                .to_string(),
+            );
+        }
+        let f = dir.path().join(format!("bent-{round}.jsonl"));
+        std::fs::write(&f, lines.join("\n") + "\n").expect("write");
+        same_figures(&f);
+    }
+}
