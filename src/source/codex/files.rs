@@ -90,14 +90,31 @@ pub fn thread_files(session: &Path, ids: &[String]) -> Vec<(PathBuf, String)> {
     if ids.is_empty() {
         return Vec::new();
     }
-    let all = rollouts_around(session);
+    // spawned while the session ran: mostly in its own folder; the whole
+    // tree is walked only for the ones not there
+    let mut here = Vec::new();
+    if let Some(dir) = session.parent() {
+        rollouts(dir, 0, &mut here);
+    }
+    let find = |all: &[PathBuf], id: &str| {
+        all.iter()
+            .find(|p| id_of(p).as_deref() == Some(id))
+            .cloned()
+    };
     let mut out = Vec::new();
+    let mut missing = Vec::new();
     for id in ids {
-        if let Some(p) = all
-            .iter()
-            .find(|p| id_of(p).as_deref() == Some(id.as_str()))
-        {
-            out.push((p.clone(), id.clone()));
+        match find(&here, id) {
+            Some(p) => out.push((p, id.clone())),
+            None => missing.push(id),
+        }
+    }
+    if !missing.is_empty() {
+        let all = rollouts_around(session);
+        for id in missing {
+            if let Some(p) = find(&all, id) {
+                out.push((p, id.clone()));
+            }
         }
     }
     out
@@ -154,8 +171,24 @@ fn named_time(p: &Path) -> Option<i64> {
 /// is within a day of it; its first line says the rest.
 pub fn review_file(session: &Path, began: &str, cwd: Option<&str>) -> Option<PathBuf> {
     let at = crate::model::time::parse_timestamp(began)?;
+    // the session's own folder first; the whole tree when it is not there
+    let mut here = Vec::new();
+    if let Some(dir) = session.parent() {
+        rollouts(dir, 0, &mut here);
+    }
+    review_among(here, session, at, cwd)
+        .or_else(|| review_among(rollouts_around(session), session, at, cwd))
+}
+
+/// [`review_file`] among `files`.
+fn review_among(
+    files: Vec<PathBuf>,
+    session: &Path,
+    at: i64,
+    cwd: Option<&str>,
+) -> Option<PathBuf> {
     const ZONES: i64 = 15 * 3_600_000;
-    let near = rollouts_around(session)
+    let near = files
         .into_iter()
         .filter(|p| p != session)
         .filter(|p| named_time(p).is_some_and(|t| (t - at).abs() <= ZONES));
