@@ -13,26 +13,9 @@ use unicode_width::UnicodeWidthStr;
 const NOW: i64 = 1_767_261_600_000;
 
 fn session(project: &str, id: &str, title: &str) -> SessionInfo {
-    SessionInfo {
-        project: project.into(),
-        session_id: id.into(),
-        path: PathBuf::from(format!("{project}/{id}.jsonl")),
-        title: title.into(),
-        first_prompt: title.into(),
-        last_activity_ms: NOW - 3_600_000,
-        message_count: 240,
-        message_count_exact: true,
-        size: 3_250_000,
-        model: Some("claude-opus-4-6".into()),
-        git_branch: Some("feature/retry-the-reconciliation-job".into()),
-        subagents: 0,
-        mtime_ns: 0,
-        live: false,
-        unreadable: false,
-        figures: None,
-        agent: None,
-        spawned: Vec::new(),
-    }
+    let mut s = crate::common::entry::session_row(project, id, title, NOW - 3_600_000);
+    s.git_branch = Some("feature/retry-the-reconciliation-job".into());
+    s
 }
 
 fn sessions() -> Vec<SessionInfo> {

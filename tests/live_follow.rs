@@ -2,6 +2,7 @@
 //! Waits are generous (a loaded CI machine); no elapsed time is asserted.
 
 use crate::common;
+use crate::common::entry;
 
 use ccv::live::{self, Applied, FollowSpec, Follower, LiveEvent};
 use ccv::model::Session;
@@ -27,9 +28,11 @@ const FIXTURE: &str = concat!(
 );
 
 fn line(uuid: &str, text: &str) -> String {
-    format!(
-        r#"{{"type":"user","uuid":"{uuid}","parentUuid":null,"sessionId":"s","timestamp":"2025-01-01T00:00:00.000Z","message":{{"role":"user","content":"{text}"}}}}"#
-    ) + "\n"
+    entry::user(uuid, text)
+        .root()
+        .session("s")
+        .at("2025-01-01T00:00:00.000Z")
+        .line_nl()
 }
 
 fn summary(s: &Session) -> Vec<(String, Option<String>, String)> {

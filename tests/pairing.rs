@@ -2,36 +2,44 @@
 //! the file (2.1.170+ writes some results before their calls), and ids
 //! that repeat are shown, never swallowed.
 
+use crate::common::entry;
 use ccv::export::{Format, Options, export};
 use ccv::model::check::FindingKind;
 use ccv::model::{Detail, Kind, Session};
 use serde_json::{Value, json};
 
 fn user(uuid: &str, parent: &str, content: Value) -> Value {
-    let parent = if parent.is_empty() {
-        Value::Null
-    } else {
-        json!(parent)
-    };
-    json!({"type":"user","uuid":uuid,"parentUuid":parent,"sessionId":"s","timestamp":"2025-01-01T10:00:00.000Z","message":{"role":"user","content":content}})
+    entry::user(uuid, content)
+        .parent_or_root(Some(parent).filter(|p| !p.is_empty()))
+        .session("s")
+        .at("2025-01-01T10:00:00.000Z")
+        .json()
 }
 
 fn call(uuid: &str, parent: &str, msg: &str, id: &str, cmd: &str) -> Value {
-    json!({"type":"assistant","uuid":uuid,"parentUuid":parent,"sessionId":"s","timestamp":"2025-01-01T10:00:01.000Z",
-        "message":{"id":msg,"role":"assistant","model":"m","content":[{"type":"tool_use","id":id,"name":"Bash","input":{"command":cmd}}]}})
+    entry::call(uuid, msg, id, "Bash", json!({"command": cmd}))
+        .model("m")
+        .parent(parent)
+        .session("s")
+        .at("2025-01-01T10:00:01.000Z")
+        .json()
 }
 
 fn result(uuid: &str, parent: &str, id: &str, text: &str) -> Value {
-    user(
-        uuid,
-        parent,
-        json!([{"type":"tool_result","tool_use_id":id,"content":text}]),
-    )
+    entry::result(uuid, id, text)
+        .parent_or_root(Some(parent).filter(|p| !p.is_empty()))
+        .session("s")
+        .at("2025-01-01T10:00:00.000Z")
+        .json()
 }
 
 fn text(uuid: &str, parent: &str, msg: &str, t: &str) -> Value {
-    json!({"type":"assistant","uuid":uuid,"parentUuid":parent,"sessionId":"s","timestamp":"2025-01-01T10:00:02.000Z",
-        "message":{"id":msg,"role":"assistant","model":"m","content":[{"type":"text","text":t}]}})
+    entry::text_answer(uuid, msg, t)
+        .model("m")
+        .parent(parent)
+        .session("s")
+        .at("2025-01-01T10:00:02.000Z")
+        .json()
 }
 
 fn body(lines: &[Value]) -> String {

@@ -11,26 +11,12 @@ use std::path::PathBuf;
 const NOW: i64 = 1_750_000_000_000;
 
 fn session(project: &str, id: &str, title: &str, mins_ago: i64) -> SessionInfo {
-    SessionInfo {
-        project: project.into(),
-        session_id: id.into(),
-        path: PathBuf::from(format!("/p/{id}.jsonl")),
-        title: title.into(),
-        first_prompt: format!("prompt of {title}"),
-        last_activity_ms: NOW - mins_ago * 60_000,
-        message_count: 240,
-        message_count_exact: true,
-        size: 3_250_000,
-        model: Some("claude-opus-4-1-20250805".into()),
-        git_branch: Some("main".into()),
-        subagents: 0,
-        mtime_ns: 0,
-        live: mins_ago < 1,
-        unreadable: false,
-        figures: None,
-        agent: None,
-        spawned: Vec::new(),
-    }
+    let mut s = crate::common::entry::session_row(project, id, title, NOW - mins_ago * 60_000);
+    s.path = PathBuf::from(format!("/p/{id}.jsonl"));
+    s.first_prompt = format!("prompt of {title}");
+    s.model = Some("claude-opus-4-1-20250805".into());
+    s.live = mins_ago < 1;
+    s
 }
 
 fn sample() -> Vec<SessionInfo> {

@@ -111,26 +111,12 @@ fn the_picker_moves_on_ctrl_j_k_n_p_and_its_filter_edits() {
     use ccv::picker::{PickerState, handle_key};
     let mut sessions = Vec::new();
     for (i, title) in ["alpha one", "beta two", "gamma three"].iter().enumerate() {
-        let s = ccv::catalog::SessionInfo {
-            project: "/p".into(),
-            session_id: format!("s{i}"),
-            path: format!("/p/s{i}.jsonl").into(),
-            title: (*title).into(),
-            first_prompt: (*title).into(),
-            last_activity_ms: 1_000_000 - i as i64,
-            message_count: 2,
-            message_count_exact: true,
-            size: 100,
-            model: None,
-            git_branch: None,
-            subagents: 0,
-            mtime_ns: 0,
-            live: false,
-            unreadable: false,
-            figures: None,
-            agent: None,
-            spawned: Vec::new(),
-        };
+        let mut s =
+            crate::common::entry::session_row("/p", &format!("s{i}"), title, 1_000_000 - i as i64);
+        s.message_count = 2;
+        s.size = 100;
+        s.model = None;
+        s.git_branch = None;
         sessions.push(s);
     }
     let mut p = PickerState::with_sessions(sessions, 2_000_000);

@@ -4,6 +4,7 @@
 //! dir (never the real ~/.claude).
 
 use crate::common;
+use crate::common::entry;
 
 use assert_cmd::Command;
 use serde_json::{Value, json};
@@ -15,13 +16,19 @@ fn line(v: Value) -> String {
 }
 
 fn user(uuid: &str, ts: &str, content: Value) -> Value {
-    json!({"type":"user","uuid":uuid,"sessionId":"s1","cwd":"/srv/app","timestamp":ts,
-        "message":{"role":"user","content":content}})
+    entry::user(uuid, content)
+        .session("s1")
+        .cwd("/srv/app")
+        .at(ts)
+        .json()
 }
 
 fn assistant(uuid: &str, ts: &str, blocks: Value) -> Value {
-    json!({"type":"assistant","uuid":uuid,"sessionId":"s1","timestamp":ts,
-        "message":{"id":format!("m-{uuid}"),"role":"assistant","model":"claude-sonnet-4-5-20250929","content":blocks}})
+    entry::assistant(uuid, &format!("m-{uuid}"), blocks)
+        .model("claude-sonnet-4-5-20250929")
+        .session("s1")
+        .at(ts)
+        .json()
 }
 
 /// (word, file relative to the root, line, kind)

@@ -4,6 +4,7 @@
 //! built binary, with every directory a temp dir (never the real ~/.claude).
 
 use crate::common;
+use crate::common::entry;
 
 use assert_cmd::Command;
 use serde_json::{Value, json};
@@ -11,15 +12,21 @@ use std::fs;
 use std::path::Path;
 
 fn user(uuid: &str, ts: &str, cwd: &str) -> Value {
-    json!({"type":"user","uuid":uuid,"cwd":cwd,"timestamp":ts,
-        "message":{"role":"user","content":"go"}})
+    entry::user(uuid, "go").cwd(cwd).at(ts).json()
 }
 
 fn answer(uuid: &str, id: &str, model: &str, ts: &str, usage: Value) -> Value {
-    json!({"type":"assistant","uuid":uuid,"timestamp":ts,
-        "message":{"id":id,"role":"assistant","model":model,
-        "content":[{"type":"tool_use","id":format!("t-{uuid}"),"name":"Bash","input":{"command":"ls"}}],
-        "usage":usage}})
+    entry::call(
+        uuid,
+        id,
+        &format!("t-{uuid}"),
+        "Bash",
+        json!({"command": "ls"}),
+    )
+    .model(model)
+    .usage(usage)
+    .at(ts)
+    .json()
 }
 
 fn write(path: &Path, lines: &[Value]) {

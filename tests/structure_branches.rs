@@ -1,31 +1,45 @@
 //! Branches: which rows lie on a branch the user left (rewind, edited
 //! prompt, retry), from generated JSONL.
 
+use crate::common::entry;
 use ccv::model::{Kind, Session};
 
 fn user(uuid: &str, parent: Option<&str>, text: &str) -> String {
-    let p = parent.map_or("null".to_owned(), |p| format!("\"{p}\""));
-    format!(
-        r#"{{"type":"user","uuid":"{uuid}","parentUuid":{p},"sessionId":"s1","timestamp":"2025-01-01T00:00:00Z","message":{{"role":"user","content":"{text}"}}}}"#
-    )
+    entry::user(uuid, text)
+        .parent_or_root(parent)
+        .session("s1")
+        .at("2025-01-01T00:00:00Z")
+        .line()
 }
 
 fn assistant(uuid: &str, parent: &str, msg: &str, text: &str) -> String {
-    format!(
-        r#"{{"type":"assistant","uuid":"{uuid}","parentUuid":"{parent}","sessionId":"s1","timestamp":"2025-01-01T00:00:01Z","message":{{"id":"{msg}","role":"assistant","model":"m","content":[{{"type":"text","text":"{text}"}}]}}}}"#
-    )
+    entry::text_answer(uuid, msg, text)
+        .model("m")
+        .parent(parent)
+        .session("s1")
+        .at("2025-01-01T00:00:01Z")
+        .line()
 }
 
 fn tool_use(uuid: &str, parent: &str, msg: &str, id: &str) -> String {
-    format!(
-        r#"{{"type":"assistant","uuid":"{uuid}","parentUuid":"{parent}","sessionId":"s1","message":{{"id":"{msg}","role":"assistant","model":"m","content":[{{"type":"tool_use","id":"{id}","name":"Read","input":{{"file_path":"/x"}}}}]}}}}"#
+    entry::call(
+        uuid,
+        msg,
+        id,
+        "Read",
+        serde_json::json!({"file_path": "/x"}),
     )
+    .model("m")
+    .parent(parent)
+    .session("s1")
+    .line()
 }
 
 fn result(uuid: &str, parent: &str, id: &str) -> String {
-    format!(
-        r#"{{"type":"user","uuid":"{uuid}","parentUuid":"{parent}","sessionId":"s1","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"{id}","content":"ok"}}]}}}}"#
-    )
+    entry::result(uuid, id, "ok")
+        .parent(parent)
+        .session("s1")
+        .line()
 }
 
 fn progress(uuid: &str, parent: &str) -> String {

@@ -3,6 +3,7 @@
 //! copy keys. Driven without a terminal (state + TestBackend).
 
 use crate::common;
+use crate::common::entry;
 
 use ccv::app::{Action, Request, State, perform_action};
 use ccv::live::LiveEvent;
@@ -20,32 +21,34 @@ fn line(v: serde_json::Value) -> String {
 }
 
 fn user(uuid: &str, text: &str) -> String {
-    line(
-        json!({"type":"user","uuid":uuid,"timestamp":T0,"sessionId":"s",
-        "message":{"role":"user","content":text}}),
-    )
+    entry::user(uuid, text).at(T0).session("s").line_nl()
 }
 
 fn say(uuid: &str, text: &str) -> String {
-    line(
-        json!({"type":"assistant","uuid":uuid,"timestamp":T0,"sessionId":"s",
-        "message":{"id":format!("m-{uuid}"),"role":"assistant","content":[{"type":"text","text":text}]}}),
-    )
+    entry::text_answer(uuid, &format!("m-{uuid}"), text)
+        .at(T0)
+        .session("s")
+        .line_nl()
 }
 
 fn call(uuid: &str, id: &str, cmd: &str) -> String {
-    line(
-        json!({"type":"assistant","uuid":uuid,"timestamp":T0,"sessionId":"s",
-        "message":{"id":format!("m-{uuid}"),"role":"assistant","content":[
-            {"type":"tool_use","id":id,"name":"Bash","input":{"command":cmd}}]}}),
+    entry::call(
+        uuid,
+        &format!("m-{uuid}"),
+        id,
+        "Bash",
+        json!({"command": cmd}),
     )
+    .at(T0)
+    .session("s")
+    .line_nl()
 }
 
 fn result(uuid: &str, id: &str, out: &str) -> String {
-    line(
-        json!({"type":"user","uuid":uuid,"timestamp":"2025-03-01T10:00:02Z","sessionId":"s",
-        "message":{"role":"user","content":[{"type":"tool_result","tool_use_id":id,"content":out}]}}),
-    )
+    entry::result(uuid, id, out)
+        .at("2025-03-01T10:00:02Z")
+        .session("s")
+        .line_nl()
 }
 
 fn conversation(n: usize) -> String {

@@ -13,17 +13,13 @@ use serde_json::{Value, json};
 use std::path::Path;
 
 fn line(kind: &str, uuid: &str, parent: Option<&str>, n: u32, extra: Value) -> String {
-    let mut v = json!({
-        "type": kind,
-        "uuid": uuid,
-        "parentUuid": parent,
-        "sessionId": "sess",
-        "timestamp": format!("2025-06-01T10:{n:02}:00Z"),
-    });
-    if let (Some(o), Value::Object(e)) = (v.as_object_mut(), extra) {
-        o.extend(e);
-    }
-    v.to_string()
+    // the fields given over the envelope, as a line of the test says them
+    crate::common::entry::other(kind, uuid, json!({}))
+        .parent_or_root(parent)
+        .session("sess")
+        .at(&format!("2025-06-01T10:{n:02}:00Z"))
+        .with(extra)
+        .line()
 }
 
 fn user(text: &str) -> Value {

@@ -5,6 +5,7 @@
 
 use std::path::PathBuf;
 
+pub mod entry;
 pub mod planted;
 
 /// `tests/fixtures/kinds.jsonl`: one line of every entry and block kind.
@@ -67,12 +68,20 @@ pub fn session_of(lines: &[serde_json::Value]) -> ccv::model::Session {
 
 /// A user line (`cwd` /home/bob/app) with this content.
 pub fn user_line(uuid: &str, content: serde_json::Value) -> serde_json::Value {
-    serde_json::json!({"type":"user","uuid":uuid,"sessionId":"s","cwd":"/home/bob/app","timestamp":"2025-01-01T10:00:00.000Z","message":{"role":"user","content":content}})
+    entry::user(uuid, content)
+        .session("s")
+        .cwd("/home/bob/app")
+        .at("2025-01-01T10:00:00.000Z")
+        .json()
 }
 
 /// An assistant line of message `id` with these blocks.
 pub fn assistant_line(uuid: &str, id: &str, content: serde_json::Value) -> serde_json::Value {
-    serde_json::json!({"type":"assistant","uuid":uuid,"sessionId":"s","timestamp":"2025-01-01T10:00:01.000Z","message":{"id":id,"role":"assistant","model":"claude-opus-4-6","content":content}})
+    entry::assistant(uuid, id, content)
+        .model("claude-opus-4-6")
+        .session("s")
+        .at("2025-01-01T10:00:01.000Z")
+        .json()
 }
 
 thread_local! {
@@ -170,15 +179,17 @@ pub fn generated(args: &[&str]) -> Option<(tempfile::TempDir, PathBuf, String)> 
     Some((dir, file, said))
 }
 
-/// JSONL builders: a line of `kind` whose `message` is given, and the
-/// messages themselves. `minute` sets the timestamp (10:MM on 2025-06-01).
+/// Messages for [`entry`]'s lines, and a line of `kind` whose `message`
+/// is given (`minute` sets the timestamp: 10:MM on 2025-06-01).
 pub mod jsonl {
     use serde_json::{Value, json};
 
     pub fn line(kind: &str, uuid: &str, parent: &str, minute: u32, message: Value) -> String {
-        json!({"type": kind, "uuid": uuid, "parentUuid": parent, "sessionId": "s1",
-               "timestamp": format!("2025-06-01T10:{minute:02}:00Z"), "message": message})
-        .to_string()
+        super::entry::other(kind, uuid, json!({ "message": message }))
+            .parent(parent)
+            .session("s1")
+            .at(&format!("2025-06-01T10:{minute:02}:00Z"))
+            .line()
     }
 
     pub fn assistant(id: &str, content: Value) -> Value {
