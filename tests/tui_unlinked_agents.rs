@@ -231,3 +231,37 @@ fn search_finds_and_opens_subagents_no_call_links_to() {
     let row = s.rows[s.selected];
     assert_eq!(row.agent, Some(xyz), "{row:?}");
 }
+
+#[test]
+fn copying_what_is_on_screen_brings_the_summariser_as_the_export_does() {
+    use ccv::clipboard::{CopyScope, copy_text};
+    use ccv::export::{Format, Options};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let s = fixture(dir.path());
+    let opts = Options {
+        format: Format::Text,
+        no_thinking: false,
+        no_tools: false,
+        no_subagents: false,
+        redact: false,
+    };
+    let copied = copy_text(
+        &s.session,
+        &CopyScope::Filtered {
+            agent: None,
+            keep: &|_| true,
+        },
+        Format::Text,
+        &opts,
+    )
+    .text;
+    let mut exported = Vec::new();
+    ccv::export::export(&s.session, &opts, &mut exported).expect("export");
+    let exported = String::from_utf8_lossy(&exported);
+    // the summariser of the compaction right after it, in both
+    for text in [copied.as_str(), &exported] {
+        let compaction = text.find("compacted").expect(text);
+        let summary = text.find("summary text k").expect(text);
+        assert!(compaction < summary, "{text}");
+    }
+}

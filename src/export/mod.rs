@@ -161,6 +161,13 @@ fn is_boilerplate(item: &Item) -> bool {
         || t.starts_with("Caveat: The messages below were generated")
 }
 
+/// A compaction (its summary, or its boundary): the summariser's run
+/// follows it.
+fn is_compaction(item: &Item) -> bool {
+    item.kind == Kind::Compaction
+        || matches!(&item.detail, Detail::System(s) if matches!(**s, SystemInfo::CompactBoundary { .. }))
+}
+
 /// The rows of one item (a call brings its result and subagent along).
 pub fn visit_item<'a>(
     session: &'a Session,
@@ -176,9 +183,7 @@ pub fn visit_item<'a>(
         return;
     }
     f(Row::Item(item), agent);
-    let compaction = item.kind == Kind::Compaction
-        || matches!(&item.detail, Detail::System(s) if matches!(**s, SystemInfo::CompactBoundary { .. }));
-    if compaction && !opts.no_subagents {
+    if is_compaction(item) && !opts.no_subagents {
         // The compaction summariser's run, after the compaction it wrote.
         for a in session.agents_of_compaction(item.id) {
             if let Some(sub) = session.agents.get(a as usize) {
@@ -235,6 +240,15 @@ pub fn visit_item_kept<'a>(
         return;
     }
     f(Row::Item(item), agent);
+    // the compaction summariser's run, after its compaction, as the
+    // screen and the export show it
+    if is_compaction(item) && !opts.no_subagents {
+        for a in session.agents_of_compaction(item.id) {
+            if let Some(sub) = session.agents.get(a as usize) {
+                visit_rows_kept(session, &sub.transcript.items, Some(&sub.id), opts, keep, f);
+            }
+        }
+    }
     if let Detail::Call(c) = &item.detail {
         if let Some(r) = &c.result {
             f(Row::Result(item, c, r), agent);
