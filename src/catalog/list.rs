@@ -3,8 +3,8 @@
 //! picker over a channel as they are read.
 
 use super::cache::Cache;
+use super::candidates::{Candidate, find_candidates};
 use super::scan::{SessionInfo, scan_file};
-use std::collections::HashMap;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -54,7 +54,7 @@ pub enum ScanEvent {
 pub struct Skipped(pub std::collections::BTreeMap<&'static str, usize>);
 
 impl Skipped {
-    fn add(&mut self, why: &'static str) {
+    pub(super) fn add(&mut self, why: &'static str) {
         *self.0.entry(why).or_default() += 1;
     }
 
@@ -72,182 +72,12 @@ impl Skipped {
     }
 }
 
-/// A session file found on disk, before it is read.
-struct Candidate {
-    path: PathBuf,
-    size: u64,
-    mtime_ns: i64,
-    fallback_project: String,
-    /// Files in `<session>/subagents/` plus project-level agent files.
-    subagents: u32,
-}
-
 /// A file's mtime in nanoseconds (0 when unknown): half of every cache key.
 pub fn mtime_ns(meta: &fs::Metadata) -> i64 {
     meta.modified()
         .ok()
         .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
         .map_or(0, |d| d.as_nanos().min(i64::MAX as u128) as i64)
-}
-
-/// The session files of every folder in `scope` (see
-/// [`super::files::scope`]).
-fn find_candidates(scope: &[PathBuf]) -> (Vec<Candidate>, Skipped) {
-    let mut out = Vec::new();
-    let mut skipped = Skipped::default();
-    for root in scope {
-        candidates_in(root, &mut out, &mut skipped);
-    }
-    (out, skipped)
-}
-
-/// Every `<root>/<project>/<id>.jsonl`; `agent-*.jsonl` and anything
-/// deeper are subagent transcripts, counted but not listed.
-fn candidates_in(root: &Path, out: &mut Vec<Candidate>, skipped: &mut Skipped) {
-    // another agent's tree (Codex's `sessions/YYYY/MM/DD/`): its files
-    if let Some(files) = crate::source::sessions_under(root) {
-        for path in files {
-            match fs::metadata(&path) {
-                Ok(m) if m.is_file() => out.push(Candidate {
-                    path,
-                    size: m.len(),
-                    mtime_ns: mtime_ns(&m),
-                    fallback_project: String::new(),
-                    subagents: 0,
-                }),
-                Ok(m) => skipped.add(crate::model::session::file_kind(&m)),
-                Err(_) => skipped.add("broken link or unreadable file"),
-            }
-        }
-        for (_, why) in crate::source::unsupported_under(root) {
-            skipped.add(why);
-        }
-        return;
-    }
-    let Ok(projects) = fs::read_dir(root) else {
-        skipped.add("unreadable directory");
-        return;
-    };
-    let dirs: Vec<fs::DirEntry> = projects
-        .flatten()
-        .filter(|p| p.file_type().is_ok_and(|t| t.is_dir()))
-        .collect();
-    // a stat per session: 10,000 of them are worth both cores
-    let found = Mutex::new(Vec::with_capacity(dirs.len()));
-    let sink = |r: (usize, Vec<Candidate>, Skipped)| {
-        if let Ok(mut v) = found.lock() {
-            v.push(r);
-        }
-    };
-    let jobs: Vec<usize> = (0..dirs.len()).collect();
-    let threads = super::threads().clamp(1, dirs.len().max(1));
-    parallel(
-        &jobs,
-        threads,
-        |&i| {
-            let (c, s) = project_candidates(&dirs[i]);
-            Some((i, c, s))
-        },
-        &sink,
-    );
-    // in the directory's order, as one thread would have found them
-    let mut found = found.into_inner().unwrap_or_default();
-    found.sort_by_key(|(i, ..)| *i);
-    for (_, c, s) in found {
-        out.extend(c);
-        for (why, n) in s.0 {
-            *skipped.0.entry(why).or_default() += n;
-        }
-    }
-}
-
-/// The sessions of one project folder, with their subagents counted.
-fn project_candidates(project: &fs::DirEntry) -> (Vec<Candidate>, Skipped) {
-    let mut out = Vec::new();
-    let mut skipped = Skipped::default();
-    let dir = project.path();
-    let fallback = crate::source::project_of_dir(&project.file_name().to_string_lossy());
-    let Ok(entries) = fs::read_dir(&dir) else {
-        skipped.add("unreadable directory");
-        return (out, skipped);
-    };
-    let mut session_dirs = std::collections::HashSet::new();
-    let mut agent_files = Vec::new();
-    for e in entries.flatten() {
-        let name = e.file_name();
-        let name = name.to_string_lossy();
-        let Ok(ft) = e.file_type() else { continue };
-        if ft.is_dir() {
-            session_dirs.insert(name.into_owned());
-            continue;
-        }
-        let Some(stem) = name.strip_suffix(".jsonl") else {
-            continue;
-        };
-        if stem.starts_with("agent-") {
-            agent_files.push(e.path());
-            continue;
-        }
-        // only regular files (a symlink counts as what it names): a
-        // FIFO would block the scan for ever, a device never ends; a
-        // plain entry is looked up in its folder, not by its whole path
-        let meta = if ft.is_symlink() {
-            fs::metadata(e.path())
-        } else {
-            e.metadata()
-        };
-        let meta = match meta {
-            Ok(m) if m.is_file() => m,
-            Ok(m) => {
-                skipped.add(crate::model::session::file_kind(&m));
-                continue;
-            }
-            Err(_) => {
-                skipped.add("broken link or unreadable file");
-                continue;
-            }
-        };
-        out.push(Candidate {
-            path: e.path(),
-            size: meta.len(),
-            mtime_ns: mtime_ns(&meta),
-            fallback_project: fallback.clone(),
-            subagents: 0,
-        });
-    }
-    let agents_by_session = project_agents(&agent_files);
-    for c in &mut out {
-        let stem = c
-            .path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if session_dirs.contains(&stem) {
-            c.subagents += count_jsonl(&dir.join(&stem).join("subagents"));
-        }
-        c.subagents += agents_by_session.get(&stem).copied().unwrap_or(0);
-    }
-    (out, skipped)
-}
-
-fn count_jsonl(dir: &Path) -> u32 {
-    fs::read_dir(dir).map_or(0, |rd| {
-        rd.flatten()
-            .filter(|e| e.file_name().to_string_lossy().ends_with(".jsonl"))
-            .count() as u32
-    })
-}
-
-/// Project-level `agent-*.jsonl` (2.0.7x), counted under their session.
-fn project_agents(files: &[PathBuf]) -> HashMap<String, u32> {
-    let mut map = HashMap::new();
-    for id in files
-        .iter()
-        .filter_map(|f| crate::source::parent_session_id(f))
-    {
-        *map.entry(id).or_insert(0) += 1;
-    }
-    map
 }
 
 fn scan_candidate(c: &Candidate) -> Option<SessionInfo> {
@@ -305,7 +135,7 @@ fn thread_count(opts: &ScanOptions, jobs: usize) -> usize {
 
 /// Runs `work` over `jobs` on worker threads, calling `sink` with each
 /// result. Returns how many jobs gave none.
-fn parallel<T: Sync, R>(
+pub(super) fn parallel<T: Sync, R>(
     jobs: &[T],
     threads: usize,
     work: impl Fn(&T) -> Option<R> + Sync,
