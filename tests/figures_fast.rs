@@ -164,3 +164,30 @@ fn bent_tool_result_lines_do_not_fool_the_fast_read() {
         same_figures(&f);
     }
 }
+
+#[test]
+fn a_line_too_long_to_hold_is_passed_on_not_held() {
+    use serde_json::json;
+    // a result of 17 MB (past what the fast read holds of one line), then
+    // a prompt and an answer: the figures as a whole load's
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = dir.path().join("long.jsonl");
+    let big = "y".repeat(17 << 20);
+    let lines = [
+        json!({"type": "assistant", "uuid": "a0", "sessionId": "s", "timestamp": "2025-06-01T10:00:00Z",
+               "message": {"id": "m0", "role": "assistant", "model": "claude-sonnet-4-5", "usage": {"input_tokens": 7, "output_tokens": 3},
+               "content": [{"type": "tool_use", "id": "t0", "name": "Read", "input": {"file_path": "/x"}}]}}),
+        json!({"type": "user", "uuid": "u0", "sessionId": "s", "timestamp": "2025-06-01T10:00:01Z",
+               "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t0", "content": big}]}}),
+        json!({"type": "user", "uuid": "u1", "sessionId": "s", "timestamp": "2025-06-01T10:00:02Z",
+               "message": {"role": "user", "content": "and now?"}}),
+        json!({"type": "assistant", "uuid": "a1", "sessionId": "s", "timestamp": "2025-06-01T10:00:03Z",
+               "message": {"id": "m1", "role": "assistant", "model": "claude-sonnet-4-5", "usage": {"input_tokens": 11, "output_tokens": 5},
+               "content": [{"type": "text", "text": "done"}]}}),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&f, text).expect("write");
+    same_figures(&f);
+    let fast = ccv::source::load_for_figures(&f).expect("load");
+    assert_eq!(Figures::of(&fast, 0).prompts, 1);
+}

@@ -67,6 +67,28 @@ pub struct Cache {
     entries: HashMap<PathBuf, SessionInfo>,
 }
 
+/// The cache file past its first line, and whether its figures hold
+/// (priced with the table in use); `None` for a missing, foreign,
+/// oversized or older cache.
+fn open_rows(file: &Path) -> Option<(io::BufReader<std::fs::File>, bool)> {
+    let f = crate::model::session::open_regular(file).ok()?;
+    if f.metadata().map_or(true, |m| m.len() > MAX_FILE) {
+        return None;
+    }
+    let mut r = io::BufReader::with_capacity(1 << 16, f);
+    let mut line = Vec::new();
+    let keep_figures = match read_line(&mut r, &mut line)? {
+        h if h == header().as_bytes() => true,
+        h if h.starts_with(VERSION.as_bytes())
+            && memchr::memmem::find(h, b",\"prices\":").is_some() =>
+        {
+            false
+        }
+        _ => return None,
+    };
+    Some((r, keep_figures))
+}
+
 /// `"path":…` as a row writes it.
 fn path_key(p: &Path) -> Option<Vec<u8>> {
     #[derive(serde::Serialize)]
@@ -143,23 +165,8 @@ impl Cache {
     /// sessions are read again, which costs time, never a wrong figure.
     pub fn load(file: &Path) -> Cache {
         let mut entries = HashMap::default();
-        let Ok(f) = crate::model::session::open_regular(file) else {
+        let Some((mut r, keep_figures)) = open_rows(file) else {
             return Cache { entries };
-        };
-        if f.metadata().map_or(true, |m| m.len() > MAX_FILE) {
-            return Cache { entries };
-        }
-        let mut r = io::BufReader::with_capacity(1 << 16, f);
-        let mut line = Vec::new();
-        let keep_figures = match read_line(&mut r, &mut line) {
-            Some(h) if h == header().as_bytes() => true,
-            Some(h)
-                if h.starts_with(VERSION.as_bytes())
-                    && memchr::memmem::find(h, b",\"prices\":").is_some() =>
-            {
-                false
-            }
-            _ => return Cache { entries },
         };
         let mut rest = Vec::new();
         if io::Read::read_to_end(&mut r, &mut rest).is_err() {
@@ -184,19 +191,13 @@ impl Cache {
         let mut entries = HashMap::default();
         let needles: std::collections::HashSet<Vec<u8>> =
             wanted.iter().filter_map(|p| path_key(p)).collect();
-        let Ok(f) = crate::model::session::open_regular(file) else {
-            return Cache { entries };
-        };
-        if needles.is_empty() || f.metadata().map_or(true, |m| m.len() > MAX_FILE) {
+        if needles.is_empty() {
             return Cache { entries };
         }
-        let mut r = io::BufReader::with_capacity(1 << 16, f);
-        let mut line = Vec::new();
-        let keep_figures = match read_line(&mut r, &mut line) {
-            Some(h) if h == header().as_bytes() => true,
-            Some(h) if h.starts_with(VERSION.as_bytes()) => false,
-            _ => return Cache { entries },
+        let Some((mut r, keep_figures)) = open_rows(file) else {
+            return Cache { entries };
         };
+        let mut line = Vec::new();
         while let Some(bytes) = read_line(&mut r, &mut line) {
             if !path_of_line(bytes).is_some_and(|k| needles.contains(k)) {
                 continue;

@@ -77,6 +77,21 @@ pub(crate) struct Garbage {
 pub const GARBAGE_RUN: u32 = 10_000;
 
 impl Source {
+    /// A file (or stdin: no path) of the session, or of agent `agent`,
+    /// nothing read yet.
+    pub fn new(path: Option<PathBuf>, agent: Option<u32>) -> Source {
+        Source {
+            path,
+            agent,
+            text_in_file: false,
+            base: 0,
+            splitter: LineSplitter::new(),
+            garbage: Garbage::default(),
+            translator: None,
+            sniffed: false,
+        }
+    }
+
     pub fn lines(&self) -> u32 {
         self.splitter.lines_seen()
     }
@@ -320,16 +335,7 @@ impl Session {
             redacting: crate::redact::screen(),
             ..Session::default()
         };
-        s.sources.push(Source {
-            path,
-            agent: None,
-            text_in_file: false,
-            base: 0,
-            splitter: LineSplitter::new(),
-            garbage: Garbage::default(),
-            translator: None,
-            sniffed: false,
-        });
+        s.sources.push(Source::new(path, None));
         s
     }
 

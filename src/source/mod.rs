@@ -91,7 +91,9 @@ pub fn spawned_agent_files(path: &Path, s: &Session) -> Vec<(PathBuf, String)> {
         .partition(|id| id.starts_with(codex::REVIEW));
     let mut files = codex::files::thread_files(path, &ids);
     for id in reviews {
-        let began = &id[codex::REVIEW.len()..];
+        let Ok(began) = id[codex::REVIEW.len()..].parse::<i64>() else {
+            continue;
+        };
         if let Some(p) = codex::files::review_file(path, began, s.meta.cwd.as_deref()) {
             files.push((p, id));
         }

@@ -161,9 +161,12 @@ impl<A: Clone + PartialEq> KeyTable<A> {
     /// Binds `action` to `keys` instead of its keys (none: unbound); a key
     /// given is taken from the action that had it.
     pub fn rebind(&mut self, action: &A, keys: &[Key]) {
-        self.keys.retain(|(k, a)| a != action && !keys.contains(k));
+        // linear in the keys given: a config may list thousands
+        let given: std::collections::HashSet<Key> = keys.iter().copied().collect();
+        self.keys.retain(|(k, a)| a != action && !given.contains(k));
+        let mut added = std::collections::HashSet::new();
         for k in keys {
-            if !self.keys.iter().any(|(x, _)| x == k) {
+            if added.insert(*k) {
                 self.keys.push((*k, action.clone()));
             }
         }

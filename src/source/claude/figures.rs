@@ -41,8 +41,12 @@ fn feed_with(
     if buf.len() < 2 * READ {
         buf.resize(2 * READ, 0);
     }
+    // a line held past this without its end goes to the session as it
+    // comes (which bounds what it holds of one), not through the check
+    const HOLD: usize = 16 << 20;
     let mut filled = 0;
     let mut skipped = 0u64;
+    let mut passing = false;
     loop {
         // room for a read; a line longer than the buffer makes it grow
         if buf.len() - filled < READ {
@@ -57,12 +61,29 @@ fn feed_with(
         };
         filled += n;
         let eof = n == 0;
+        if passing {
+            // the rest of a line too long to hold, up to its end
+            let end = memchr::memchr(b'\n', &buf[..filled]).map_or(filled, |i| i + 1);
+            s.feed(source, &buf[..end]);
+            passing = end == filled && buf[..end].last() != Some(&b'\n');
+            buf.copy_within(end..filled, 0);
+            filled -= end;
+            if eof {
+                break;
+            }
+        }
         // whole lines only (at EOF, the last one as it is)
         let upto = if eof {
             filled
         } else {
             match memchr::memrchr(b'\n', &buf[..filled]) {
                 Some(i) => i + 1,
+                None if filled >= HOLD => {
+                    s.feed(source, &buf[..filled]);
+                    filled = 0;
+                    passing = true;
+                    continue;
+                }
                 None => continue,
             }
         };

@@ -9,7 +9,7 @@ use super::raw::RawEntry;
 use crate::model::item::*;
 use crate::model::lines::LineSplitter;
 use crate::model::session::{
-    GARBAGE_RUN, Garbage, MAIN, Outcome, Session, Source, Target, Translated, open_regular,
+    GARBAGE_RUN, MAIN, Outcome, Session, Source, Target, Translated, open_regular,
 };
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -94,16 +94,7 @@ impl Session {
             self.agents[a as usize].compact = true;
         }
         self.agents[a as usize].has_record = true;
-        self.sources.push(Source {
-            path: Some(path),
-            agent: Some(a),
-            text_in_file: false,
-            base: 0,
-            splitter: LineSplitter::new(),
-            garbage: Garbage::default(),
-            translator: None,
-            sniffed: false,
-        });
+        self.sources.push(Source::new(Some(path), Some(a)));
         (self.sources.len() - 1) as u16
     }
 

@@ -3,24 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-/// `$CODEX_HOME`, else `~/.codex`.
-pub fn home() -> Option<PathBuf> {
-    if let Some(h) = std::env::var_os("CODEX_HOME").filter(|h| !h.is_empty()) {
-        return Some(PathBuf::from(h));
-    }
-    std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .map(|h| PathBuf::from(h).join(".codex"))
-}
-
-/// The folders that hold Codex sessions, those that exist.
+/// The folders that hold Codex sessions, those that exist (see
+/// [`crate::paths::codex_sessions_roots`]).
 pub fn roots() -> Vec<PathBuf> {
-    let Some(h) = home() else {
-        return Vec::new();
-    };
-    ["sessions", "archived_sessions"]
-        .iter()
-        .map(|d| h.join(d))
+    crate::paths::codex_sessions_roots()
+        .into_iter()
         .filter(|d| d.is_dir())
         .collect()
 }
@@ -165,12 +152,11 @@ fn named_time(p: &Path) -> Option<i64> {
     crate::model::time::parse_timestamp(&iso)
 }
 
-/// The rollout of a review that began at `began` (UTC, RFC 3339) in a
+/// The rollout of a review that began at `began` (ms since the epoch) in a
 /// session in `cwd`: a thread whose meta says `subagent: review`, in the
 /// same directory, started within minutes after. Its name's local time
 /// is within a day of it; its first line says the rest.
-pub fn review_file(session: &Path, began: &str, cwd: Option<&str>) -> Option<PathBuf> {
-    let at = crate::model::time::parse_timestamp(began)?;
+pub fn review_file(session: &Path, at: i64, cwd: Option<&str>) -> Option<PathBuf> {
     // the session's own folder first; the whole tree when it is not there
     let mut here = Vec::new();
     if let Some(dir) = session.parent() {
@@ -231,25 +217,54 @@ pub fn first_meta(p: &Path) -> Option<serde_json::Value> {
 /// it was read. Only the head of each is read: a rollout's meta names its
 /// parent before its instructions.
 pub fn children_beside(session: &Path) -> Vec<(PathBuf, String)> {
-    use std::io::Read;
     let (Some(own), Some(dir)) = (id_of(session), session.parent()) else {
         return Vec::new();
     };
     let mut files = Vec::new();
     rollouts(dir, 0, &mut files);
-    let needle = format!("\"parent_thread_id\":\"{own}\"");
-    let mut out = Vec::new();
-    for p in files {
-        let Some(id) = id_of(&p).filter(|id| *id != own) else {
-            continue;
-        };
-        let mut head = Vec::with_capacity(4096);
-        let read = crate::model::session::open_regular(&p)
-            .and_then(|f| f.take(4096).read_to_end(&mut head));
-        if read.is_ok() && memchr::memmem::find(&head, needle.as_bytes()).is_some() {
-            out.push((p, id));
-        }
-    }
+    let mut out: Vec<(PathBuf, String)> = files
+        .into_iter()
+        .filter_map(|p| {
+            let id = id_of(&p).filter(|id| *id != own)?;
+            (parent_of(&p)?.as_deref() == Some(own.as_str())).then_some((p, id))
+        })
+        .collect();
     out.sort();
     out
+}
+
+/// The parent a rollout's first line names (`Some(None)`: none), read
+/// once per file and kept: a follower asks again at every change in the
+/// folder, and a first line does not change once whole. `None` while the
+/// first line is not written yet (asked again later).
+fn parent_of(p: &Path) -> Option<Option<String>> {
+    use std::collections::HashMap;
+    use std::io::Read;
+    use std::sync::{LazyLock, Mutex};
+    static KNOWN: LazyLock<Mutex<HashMap<PathBuf, Option<String>>>> =
+        LazyLock::new(Default::default);
+    if let Some(known) = KNOWN.lock().ok()?.get(p) {
+        return Some(known.clone());
+    }
+    const HEAD: u64 = 4096;
+    let mut head = Vec::with_capacity(HEAD as usize);
+    crate::model::session::open_regular(p)
+        .and_then(|f| f.take(HEAD).read_to_end(&mut head))
+        .ok()?;
+    const KEY: &[u8] = b"\"parent_thread_id\":\"";
+    let parent = memchr::memmem::find(&head, KEY).and_then(|at| {
+        let rest = &head[at + KEY.len()..];
+        let end = memchr::memchr(b'"', rest)?;
+        std::str::from_utf8(&rest[..end]).ok().map(str::to_owned)
+    });
+    // the meta names its parent before its instructions: a head without
+    // one is final once its line ends or the head is full
+    let whole = memchr::memchr(b'\n', &head).is_some() || head.len() as u64 == HEAD;
+    if parent.is_none() && !whole {
+        return None;
+    }
+    if let Ok(mut k) = KNOWN.lock() {
+        k.insert(p.to_owned(), parent.clone());
+    }
+    Some(parent)
 }

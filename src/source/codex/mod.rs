@@ -65,7 +65,7 @@ pub fn is_single_json(head: &[u8]) -> bool {
 pub const PROGRAM: &str = "codex";
 
 /// How a review's thread is named until its rollout is found: this and
-/// the time the review began.
+/// the time the review began, in ms.
 pub const REVIEW: &str = "review@";
 
 /// The name ccv gives the format and its agent (`--agent codex`).

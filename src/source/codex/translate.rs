@@ -36,7 +36,7 @@ pub struct Translator {
     /// Calls made, by `call_id`.
     calls: HashSet<String>,
     /// A review under way: its call's id and the time it began.
-    review: Option<(String, String)>,
+    review: Option<(String, Option<i64>)>,
 }
 
 impl Translate for Translator {
@@ -426,7 +426,12 @@ impl Translator {
             "entered_review_mode" => {
                 let hint = str_of(p, "user_facing_hint").unwrap_or("").to_owned();
                 let id = format!("codex-review-{}", self.made + 1);
-                let at = self.time.clone().unwrap_or_default();
+                // the thread is named by this time as ccv writes it (ms),
+                // never by the file's own text
+                let at = self
+                    .time
+                    .as_deref()
+                    .and_then(crate::model::time::parse_timestamp);
                 let input = json!({"description": format!("Review {hint}").trim_end(), "prompt": hint, "subagent_type": "review"});
                 self.review = Some((id.clone(), at));
                 Ok(vec![self.assistant(
@@ -443,7 +448,9 @@ impl Translator {
                     json!([{"type": "tool_result", "tool_use_id": id, "content": text, "is_error": false}]),
                     false,
                 );
-                line["toolUseResult"] = json!({ "agentId": format!("{}{at}", super::REVIEW) });
+                if let Some(at) = at {
+                    line["toolUseResult"] = json!({ "agentId": format!("{}{at}", super::REVIEW) });
+                }
                 Ok(vec![line])
             }
             "exec_command_end"
