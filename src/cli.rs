@@ -518,7 +518,7 @@ fn run_tui(cli: &Cli, config: &crate::config::Config, config_note: Option<String
             Some(d) => (crate::app::Start::Picker(d), None),
             None => (
                 crate::app::Start::Demo,
-                Some("no Claude Code projects found: showing the bundled demo".to_owned()),
+                Some("no Claude Code or Codex sessions found: showing the bundled demo".to_owned()),
             ),
         },
     };
