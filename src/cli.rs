@@ -658,7 +658,7 @@ fn run_export(path: &Path, opts: &Options, report: bool) -> i32 {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let written = if opts.format == Format::Html {
-        crate::html::write(&session, opts, &|_| true, &mut out)
+        crate::html::write(&session, opts, opts.filters(), &mut out)
     } else {
         export::export(&session, opts, &mut out)
     };

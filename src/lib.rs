@@ -32,4 +32,5 @@ pub mod style;
 pub mod top;
 pub mod view;
 pub mod viewer;
+pub mod walk;
 pub mod writes;

@@ -2,8 +2,9 @@
 
 use ccv::clipboard::{CopyScope, copy_text};
 use ccv::export::{Format, Options};
-use ccv::model::item::{Item, Kind};
+use ccv::model::item::Kind;
 use ccv::model::session::Session;
+use ccv::walk::Filters;
 
 const SESSION: &str = r#"{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s1","timestamp":"2025-01-01T10:00:00Z","message":{"role":"user","content":"Fix the bug"}}
 {"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s1","timestamp":"2025-01-01T10:00:01Z","message":{"id":"m1","role":"assistant","model":"claude","content":[{"type":"thinking","thinking":"Look at main first","signature":"x"}]}}
@@ -23,7 +24,7 @@ fn session() -> Session {
     s
 }
 
-fn text(s: &Session, scope: CopyScope<'_>) -> (String, usize) {
+fn text(s: &Session, scope: CopyScope) -> (String, usize) {
     let t = copy_text(s, &scope, Format::Text, &Options::default());
     (t.text, t.rows)
 }
@@ -154,12 +155,18 @@ fn a_range_is_inclusive_in_either_direction() {
 #[test]
 fn the_whole_transcript_as_filtered() {
     let s = session();
-    let keep = |i: &Item| matches!(i.kind, Kind::User | Kind::Assistant);
+    // conversation only: no tools, thinking or bookkeeping
+    let filters = Filters {
+        tools: false,
+        thinking: false,
+        meta: false,
+        ..Filters::default()
+    };
     let (t, rows) = text(
         &s,
         CopyScope::Filtered {
             agent: None,
-            keep: &keep,
+            filters,
         },
     );
     assert_eq!(
@@ -180,12 +187,11 @@ fn unfiltered_copy_matches_ccv_export() {
             ..Options::default()
         };
         ccv::export::export(&s, &opts, &mut exported).expect("export to a Vec");
-        let all = |_: &Item| true;
         let t = copy_text(
             &s,
             &CopyScope::Filtered {
                 agent: None,
-                keep: &all,
+                filters: Filters::all(),
             },
             format,
             &opts,

@@ -1,8 +1,8 @@
 //! `e`: the filtered transcript to a new markdown file.
 
 use ccv::clipboard::export_markdown_file;
-use ccv::model::item::{Item, Kind};
 use ccv::model::session::Session;
+use ccv::walk::Filters;
 
 const SESSION: &str = r#"{"type":"ai-title","aiTitle":"Fix the login bug","sessionId":"s1"}
 {"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s1","timestamp":"2025-01-01T10:00:00Z","message":{"role":"user","content":"Fix the bug"}}
@@ -21,8 +21,11 @@ fn session(path: Option<std::path::PathBuf>) -> Session {
 fn writes_a_new_named_file_with_the_filtered_transcript() {
     let dir = tempfile::tempdir().unwrap();
     let s = session(None);
-    let keep = |i: &Item| i.kind != Kind::Thinking;
-    let path = export_markdown_file(&s, &keep, Some(dir.path()), false).expect("export");
+    let keep = Filters {
+        thinking: false,
+        ..Filters::all()
+    };
+    let path = export_markdown_file(&s, keep, Some(dir.path()), false).expect("export");
     assert_eq!(path.parent(), Some(dir.path()));
     let name = path.file_name().unwrap().to_string_lossy().into_owned();
     assert!(
@@ -34,7 +37,7 @@ fn writes_a_new_named_file_with_the_filtered_transcript() {
         text,
         "# Fix the login bug\n\n- **Session:** s1\n- **Started:** 2025-01-01T10:00:00.000Z\n- **Last activity:** 2025-01-01T10:00:02.000Z\n\n## User\n\nFix the bug\n\n## Assistant\n\nDone.\n"
     );
-    let again = export_markdown_file(&s, &keep, Some(dir.path()), false).expect("second export");
+    let again = export_markdown_file(&s, keep, Some(dir.path()), false).expect("second export");
     assert_ne!(again, path, "never overwrites");
 }
 
@@ -44,7 +47,7 @@ fn never_writes_in_the_sessions_directory() {
     let file = dir.path().join("s1.jsonl");
     std::fs::write(&file, SESSION).unwrap();
     let s = session(Some(file));
-    let path = export_markdown_file(&s, &|_| true, Some(dir.path()), false).expect("export");
+    let path = export_markdown_file(&s, Filters::all(), Some(dir.path()), false).expect("export");
     assert!(
         !path.starts_with(dir.path().canonicalize().unwrap()) && !path.starts_with(dir.path()),
         "{}",

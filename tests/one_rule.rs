@@ -103,7 +103,13 @@ fn a_declined_call_is_no_error_on_screen_nor_in_the_page() {
         ]}}),
     ]);
     let mut page = Vec::new();
-    ccv::html::write(&s, &ccv::export::Options::default(), &|_| true, &mut page).expect("page");
+    ccv::html::write(
+        &s,
+        &ccv::export::Options::default(),
+        ccv::walk::Filters::all(),
+        &mut page,
+    )
+    .expect("page");
     let page = String::from_utf8(page).expect("utf-8");
     let mut st = State::new(s);
     let screen = screen_text(&mut st, 120, 20);

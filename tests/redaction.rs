@@ -61,7 +61,7 @@ fn export(s: &ccv::model::Session, format: Format, redact: bool) -> String {
         ..Options::default()
     };
     if format == Format::Html {
-        ccv::html::write(s, &opts, &|_| true, &mut out).expect("export");
+        ccv::html::write(s, &opts, ccv::walk::Filters::all(), &mut out).expect("export");
     } else {
         ccv::export::export(s, &opts, &mut out).expect("export");
     }
@@ -208,9 +208,13 @@ fn copies_e_and_export_are_redacted_after_hash() {
     let out = dir.path().join("x.md");
     ccv::app::export_to::write(&st, &out, Format::Markdown, false).expect(":export");
     let page = std::fs::read_to_string(&out).expect("read");
-    let keep = |_: &ccv::model::Item| true;
-    let e = ccv::clipboard::export_markdown_file(&st.session, &keep, Some(dir.path()), true)
-        .expect("e");
+    let e = ccv::clipboard::export_markdown_file(
+        &st.session,
+        ccv::walk::Filters::all(),
+        Some(dir.path()),
+        true,
+    )
+    .expect("e");
     let e_text = std::fs::read_to_string(&e).expect("read");
     for it in &items {
         assert!(!page.contains(&it.secret), ":export: {}", it.what);
@@ -232,8 +236,9 @@ fn the_title_block_and_file_name_carry_no_secret() {
     let page = export(&s, Format::Html, true);
     assert!(!page.contains(&key));
     let dir = tempfile::tempdir().expect("tempdir");
-    let keep = |_: &ccv::model::Item| true;
-    let e = ccv::clipboard::export_markdown_file(&s, &keep, Some(dir.path()), true).expect("e");
+    let e =
+        ccv::clipboard::export_markdown_file(&s, ccv::walk::Filters::all(), Some(dir.path()), true)
+            .expect("e");
     let name = e.file_name().expect("name").to_string_lossy().into_owned();
     assert!(
         !name.to_lowercase().contains(&key.to_lowercase()[4..]),

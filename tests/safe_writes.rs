@@ -634,7 +634,7 @@ fn an_unterminated_escape_hides_nothing_of_a_tool_input() {
                 format,
                 ..Default::default()
             };
-            ccv::html::write(&session, &opts, &|_| true, &mut b).expect("html");
+            ccv::html::write(&session, &opts, ccv::walk::Filters::all(), &mut b).expect("html");
             String::from_utf8(b).expect("utf8")
         } else {
             common::exported(&session, format)

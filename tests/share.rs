@@ -18,7 +18,7 @@ fn export(s: &ccv::model::Session, format: Format, redact: bool) -> (String, usi
         ..Options::default()
     };
     if format == Format::Html {
-        ccv::html::write(s, &opts, &|_| true, &mut out).expect("export");
+        ccv::html::write(s, &opts, ccv::walk::Filters::all(), &mut out).expect("export");
     } else {
         ccv::export::export(s, &opts, &mut out).expect("export");
     }
@@ -231,10 +231,9 @@ fn copies_are_redacted_when_asked() {
         return;
     }
     let s = secret_session();
-    let keep = |_: &ccv::model::Item| true;
     let scope = ccv::clipboard::CopyScope::Filtered {
         agent: None,
-        keep: &keep,
+        filters: ccv::walk::Filters::all(),
     };
     let opts = Options {
         redact: true,

@@ -79,6 +79,7 @@ mod live_follow;
 mod marks_incremental;
 mod mutations;
 mod one_rule;
+mod one_walk;
 mod pairing;
 mod parallel_load;
 mod picker_ui;

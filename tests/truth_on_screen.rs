@@ -224,7 +224,8 @@ fn e_writes_under_the_state_dir_privately() {
     }
     let dir = std::path::PathBuf::from(std::env::var_os(state.0).expect("set by the parent"));
     let s = session(&[user("u1", json!("hello"))]);
-    let path = ccv::clipboard::export_markdown_file(&s, &|_| true, None, false).expect("export");
+    let path = ccv::clipboard::export_markdown_file(&s, ccv::walk::Filters::all(), None, false)
+        .expect("export");
     assert!(
         path.starts_with(dir.join("ccv").join("exports")),
         "{}",

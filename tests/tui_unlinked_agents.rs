@@ -249,7 +249,7 @@ fn copying_what_is_on_screen_brings_the_summariser_as_the_export_does() {
         &s.session,
         &CopyScope::Filtered {
             agent: None,
-            keep: &|_| true,
+            filters: ccv::walk::Filters::all(),
         },
         Format::Text,
         &opts,

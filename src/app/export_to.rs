@@ -39,17 +39,21 @@ fn write_to(state: &State, format: Format, out: &mut dyn Write) -> io::Result<us
         redact: state.settings.redact.copies(),
     };
     let filters = state.filters;
-    let keep = move |i: &crate::model::Item| filters.keeps(i);
     if format == Format::Html {
-        crate::html::write(session, &opts, &keep, &mut *out)?;
-        let rows = session.main.items.iter().filter(|i| keep(i)).count();
+        crate::html::write(session, &opts, filters, &mut *out)?;
+        let rows = session
+            .main
+            .items
+            .iter()
+            .filter(|i| filters.keeps(i))
+            .count();
         return Ok(rows);
     }
     let text = crate::clipboard::copy_text(
         session,
         &crate::clipboard::CopyScope::Filtered {
             agent: None,
-            keep: &keep,
+            filters,
         },
         format,
         &opts,

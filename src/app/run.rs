@@ -787,13 +787,12 @@ impl Viewer {
                 }
                 Request::ExportMarkdown => {
                     let filters = self.state.filters;
-                    let keep = move |i: &crate::model::Item| filters.keeps(i);
                     let dir = self.state.settings.export_dir.clone();
                     let redact = self.state.settings.redact.copies();
                     let _ = crate::redact::take_counts();
                     let r = crate::clipboard::export_markdown_file(
                         &self.state.session,
-                        &keep,
+                        filters,
                         dir.as_deref(),
                         redact,
                     );

@@ -238,7 +238,7 @@ fn render_one(opts: &Options, info: &SessionInfo, page: &str) -> io::Result<Entr
         crate::writes::private_dir(parent)?;
     }
     crate::writes::write_file(&path, true, |w| {
-        crate::html::write_page(&session, &export, &|_| true, &nav, w)
+        crate::html::write_page(&session, &export, export.filters(), &nav, w)
     })?;
     let fig = Figures::of(&session, info.last_activity_ms);
     let title = session

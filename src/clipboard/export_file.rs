@@ -3,9 +3,9 @@
 use super::files::{slug, timestamp};
 use super::scope::{CopyScope, copy_text};
 use crate::export::{Format, Options};
-use crate::model::item::Item;
 use crate::model::session::Session;
 use crate::model::text::sanitize;
+use crate::walk::Filters;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -16,7 +16,7 @@ pub fn exports_dir() -> Option<PathBuf> {
     Some(crate::paths::state_dir()?.join("exports"))
 }
 
-/// Writes the transcript (items `keep` accepts) as markdown to a new file
+/// Writes the transcript (as `filters` show it) as markdown to a new file
 /// (mode 0600; secrets replaced when `redact`, in the name too) named
 /// after the session's title or id and the time, in `dir`
 /// (default: [`exports_dir`], created 0700) or, if that cannot be written
@@ -24,7 +24,7 @@ pub fn exports_dir() -> Option<PathBuf> {
 /// existing file.
 pub fn export_markdown_file(
     session: &Session,
-    keep: &dyn Fn(&Item) -> bool,
+    filters: Filters,
     dir: Option<&Path>,
     redact: bool,
 ) -> io::Result<PathBuf> {
@@ -35,7 +35,10 @@ pub fn export_markdown_file(
     };
     let body = copy_text(
         session,
-        &CopyScope::Filtered { agent: None, keep },
+        &CopyScope::Filtered {
+            agent: None,
+            filters,
+        },
         Format::Markdown,
         &opts,
     );

@@ -1,16 +1,17 @@
 //! What to copy: the text of one item, a tool group, a selection, or the
 //! transcript as filtered, in the labelled format of `ccv export`.
 
-use crate::export::{self, Format, Options, RowWriter};
-use crate::model::item::{Item, ItemId};
+use crate::export::{Flat, Format, Options, RowWriter};
+use crate::model::item::ItemId;
 use crate::model::session::Session;
 use crate::model::transcript::Transcript;
+use crate::walk::{Filters, Walk};
 
 /// The part of a session to copy. `agent` is the subagent whose transcript
 /// the items belong to (`None`: the main transcript), as in
 /// [`Session::transcript`].
 #[derive(Clone, Copy)]
-pub enum CopyScope<'a> {
+pub enum CopyScope {
     /// One item; a tool call brings its result and its subagent.
     Item { agent: Option<u32>, id: ItemId },
     /// A tool group (`Transcript::groups[group]`): all its calls, their
@@ -23,12 +24,12 @@ pub enum CopyScope<'a> {
         from: ItemId,
         to: ItemId,
     },
-    /// The whole transcript as filtered: items `keep` rejects are left out,
-    /// at every depth. With `agent: None`, subagents no call links to follow
-    /// the main transcript, as in `ccv export`.
+    /// The whole transcript as `filters` show it, at every depth. With
+    /// `agent: None`, subagents no call links to follow the main
+    /// transcript, as in `ccv export`.
     Filtered {
         agent: Option<u32>,
-        keep: &'a dyn Fn(&Item) -> bool,
+        filters: Filters,
     },
 }
 
@@ -41,65 +42,43 @@ pub struct CopyText {
 }
 
 /// The text of `scope` in `format` (`opts.format` is ignored; the other
-/// options apply). Session text is sanitized by the export formatter.
-pub fn copy_text(
-    session: &Session,
-    scope: &CopyScope<'_>,
-    format: Format,
-    opts: &Options,
-) -> CopyText {
+/// options apply to all but a filtered scope). Session text is sanitized
+/// by the export formatter.
+pub fn copy_text(session: &Session, scope: &CopyScope, format: Format, opts: &Options) -> CopyText {
     let mut buf = Vec::new();
     let mut w = RowWriter::new(session, format, &mut buf).redacting(opts.redact);
+    let mut write = |r, a| w.row(r, a);
+    let mut flat = Flat::new(session, &mut write);
+    let walk = Walk::new(session, opts.filters());
     match *scope {
         CopyScope::Item { agent, id } => {
-            if let Some((t, name)) = transcript(session, agent)
-                && let Some(item) = t.index_of(id).and_then(|i| t.items.get(i))
-            {
+            if let Some(i) = transcript(session, agent).and_then(|t| t.index_of(id)) {
                 // The user pointed at this item: copy it even when the
                 // options would hide its kind.
-                let opts = Options {
-                    no_thinking: false,
-                    no_tools: false,
-                    ..*opts
+                let filters = Filters {
+                    subagents: !opts.no_subagents,
+                    ..Filters::all()
                 };
-                export::visit_item(session, item, name, &opts, &mut |r, a| w.row(r, a));
+                Walk::new(session, filters).one(agent, i, &mut flat);
             }
         }
         CopyScope::Group { agent, group } => {
-            if let Some((t, name)) = transcript(session, agent)
-                && let Some(items) = t
-                    .groups
-                    .get(group)
-                    .and_then(|g| t.items.get(g.first..=g.last))
-            {
-                visit(session, items, name, opts, &|_| true, &mut w);
+            if let Some(g) = transcript(session, agent).and_then(|t| t.groups.get(group)) {
+                walk.part(agent, g.first..g.last + 1, &mut flat);
             }
         }
         CopyScope::Range { agent, from, to } => {
-            if let Some((t, name)) = transcript(session, agent)
+            if let Some(t) = transcript(session, agent)
                 && let (Some(a), Some(b)) = (t.index_of(from), t.index_of(to))
-                && let Some(items) = t.items.get(a.min(b)..=a.max(b))
             {
-                visit(session, items, name, opts, &|_| true, &mut w);
+                walk.part(agent, a.min(b)..a.max(b) + 1, &mut flat);
             }
         }
-        CopyScope::Filtered { agent, keep } => {
-            if let Some((t, name)) = transcript(session, agent) {
-                visit(session, &t.items, name, opts, keep, &mut w);
-                if agent.is_none() && !opts.no_subagents {
-                    for a in session.unlinked_agents() {
-                        if let Some(sub) = session.agents.get(a as usize) {
-                            visit(
-                                session,
-                                &sub.transcript.items,
-                                Some(&sub.id),
-                                opts,
-                                keep,
-                                &mut w,
-                            );
-                        }
-                    }
-                }
+        CopyScope::Filtered { agent, filters } => {
+            let walk = Walk::new(session, filters);
+            match agent {
+                None => walk.session(&mut flat),
+                Some(_) => walk.part(agent, 0..usize::MAX, &mut flat),
             }
         }
     }
@@ -111,24 +90,10 @@ pub fn copy_text(
     }
 }
 
-fn visit<'a>(
-    session: &'a Session,
-    items: &'a [Item],
-    agent: Option<&'a str>,
-    opts: &Options,
-    keep: &dyn Fn(&Item) -> bool,
-    w: &mut RowWriter<'_, '_>,
-) {
-    export::visit_rows_kept(session, items, agent, opts, keep, &mut |r, a| w.row(r, a));
-}
-
-/// The transcript of `agent` and the name its rows are labelled with.
-fn transcript(session: &Session, agent: Option<u32>) -> Option<(&Transcript, Option<&str>)> {
+/// The transcript of `agent`.
+fn transcript(session: &Session, agent: Option<u32>) -> Option<&Transcript> {
     match agent {
-        None => Some((&session.main, None)),
-        Some(a) => session
-            .agents
-            .get(a as usize)
-            .map(|s| (&s.transcript, Some(s.id.as_str()))),
+        None => Some(&session.main),
+        Some(a) => session.agents.get(a as usize).map(|s| &s.transcript),
     }
 }

@@ -4,12 +4,12 @@
 //! the session passes through [`sanitize`]; JSON escapes control characters
 //! itself.
 
-use crate::model::item::{Detail, Item, Kind, SystemInfo, ToolCall, ToolResult};
+use crate::model::item::{Detail, Item, Kind, ToolCall, ToolResult};
 use crate::model::session::Session;
 use crate::model::stored::{LineReader, Text};
 use crate::model::text::sanitize;
 use crate::model::time::format_iso;
-use crate::model::transcript::Transcript;
+use crate::walk::{At, Filters, Visitor, Walk};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use std::io::{self, Write};
@@ -134,145 +134,58 @@ impl<'a> Row<'a> {
     }
 }
 
-/// Visits the rows of a transcript in reading order: each call is followed
-/// by its result, then (unless `no_subagents`) by its subagent's rows.
-/// `agent` is the id of the subagent the rows belong to.
-pub fn visit_rows<'a>(
+impl Options {
+    /// What an export shows: everything but what its options leave out.
+    pub fn filters(&self) -> Filters {
+        Filters {
+            tools: !self.no_tools,
+            thinking: !self.no_thinking,
+            subagents: !self.no_subagents,
+            ..Filters::all()
+        }
+    }
+}
+
+/// The export's reader of the one walk ([`crate::walk`]): rows in
+/// reading order, each call followed by its result, each labelled with the
+/// id of the subagent it belongs to. Headings are not rows.
+pub struct Flat<'a, 'f> {
     session: &'a Session,
-    transcript: &'a Transcript,
-    agent: Option<&'a str>,
-    opts: &Options,
-    f: &mut dyn FnMut(Row<'a>, Option<&'a str>),
-) {
-    for item in &transcript.items {
-        visit_item(session, item, agent, opts, f);
+    f: &'f mut dyn FnMut(Row<'a>, Option<&'a str>),
+}
+
+impl<'a, 'f> Flat<'a, 'f> {
+    pub fn new(session: &'a Session, f: &'f mut dyn FnMut(Row<'a>, Option<&'a str>)) -> Self {
+        Flat { session, f }
+    }
+
+    fn name(&self, agent: Option<u32>) -> Option<&'a str> {
+        let session: &'a Session = self.session;
+        agent
+            .and_then(|a| session.agents.get(a as usize))
+            .map(|a| a.id.as_str())
     }
 }
 
-/// Claude Code's caveat before a local command's output (`<local-command-
-/// caveat>`, older files' "Caveat: The messages below were generated…"):
-/// words for the model, which the viewer hides; no export carries them.
-fn is_boilerplate(item: &Item) -> bool {
-    if item.kind != Kind::Meta {
-        return false;
+impl<'a> Visitor<'a> for Flat<'a, '_> {
+    fn item(&mut self, at: At, item: &'a Item) {
+        let name = self.name(at.agent);
+        (self.f)(Row::Item(item), name);
     }
-    let t = item.text.or_marker().trim_start();
-    t.starts_with("<local-command-caveat>")
-        || t.starts_with("Caveat: The messages below were generated")
-}
-
-/// A compaction (its summary, or its boundary): the summariser's run
-/// follows it.
-fn is_compaction(item: &Item) -> bool {
-    item.kind == Kind::Compaction
-        || matches!(&item.detail, Detail::System(s) if matches!(**s, SystemInfo::CompactBoundary { .. }))
-}
-
-/// The rows of one item (a call brings its result and subagent along).
-pub fn visit_item<'a>(
-    session: &'a Session,
-    item: &'a Item,
-    agent: Option<&'a str>,
-    opts: &Options,
-    f: &mut dyn FnMut(Row<'a>, Option<&'a str>),
-) {
-    if opts.no_thinking && item.kind == Kind::Thinking || is_boilerplate(item) {
-        return;
-    }
-    if opts.no_tools && matches!(item.kind, Kind::ToolCall | Kind::ToolResult) {
-        return;
-    }
-    f(Row::Item(item), agent);
-    if is_compaction(item) && !opts.no_subagents {
-        // The compaction summariser's run, after the compaction it wrote.
-        for a in session.agents_of_compaction(item.id) {
-            if let Some(sub) = session.agents.get(a as usize) {
-                visit_rows(session, &sub.transcript, Some(&sub.id), opts, f);
-            }
-        }
-    }
-    if let Detail::Call(c) = &item.detail {
-        if let Some(r) = &c.result {
-            f(Row::Result(item, c, r), agent);
-        }
-        if let (Some(a), false) = (c.agent, opts.no_subagents)
-            && let Some(sub) = session.agents.get(a as usize)
-        {
-            visit_rows(session, &sub.transcript, Some(&sub.id), opts, f);
-        }
+    fn result(&mut self, at: At, call: &'a Item, c: &'a ToolCall, r: &'a ToolResult) {
+        let name = self.name(at.agent);
+        (self.f)(Row::Result(call, c, r), name);
     }
 }
 
-/// The whole session: the main transcript, then subagents no call links to
-/// (throw-away "Warmup" runs are left out).
+/// The whole session as `ccv export` writes it: the main transcript, then
+/// subagents no call links to (throw-away "Warmup" runs are left out).
 pub fn visit_session<'a>(
     session: &'a Session,
     opts: &Options,
     f: &mut dyn FnMut(Row<'a>, Option<&'a str>),
 ) {
-    visit_rows(session, &session.main, None, opts, f);
-    if !opts.no_subagents {
-        for a in session.unlinked_agents() {
-            let sub = &session.agents[a as usize];
-            visit_rows(session, &sub.transcript, Some(&sub.id), opts, f);
-        }
-    }
-}
-
-/// Like [`visit_item`], but an item `keep` rejects is skipped, at every
-/// depth (a subagent's rows go through the same filter). The TUI copies and
-/// exports "what is on screen" with this.
-pub fn visit_item_kept<'a>(
-    session: &'a Session,
-    item: &'a Item,
-    agent: Option<&'a str>,
-    opts: &Options,
-    keep: &dyn Fn(&Item) -> bool,
-    f: &mut dyn FnMut(Row<'a>, Option<&'a str>),
-) {
-    if !keep(item) || is_boilerplate(item) {
-        return;
-    }
-    if opts.no_thinking && item.kind == Kind::Thinking {
-        return;
-    }
-    if opts.no_tools && matches!(item.kind, Kind::ToolCall | Kind::ToolResult) {
-        return;
-    }
-    f(Row::Item(item), agent);
-    // the compaction summariser's run, after its compaction, as the
-    // screen and the export show it
-    if is_compaction(item) && !opts.no_subagents {
-        for a in session.agents_of_compaction(item.id) {
-            if let Some(sub) = session.agents.get(a as usize) {
-                visit_rows_kept(session, &sub.transcript.items, Some(&sub.id), opts, keep, f);
-            }
-        }
-    }
-    if let Detail::Call(c) = &item.detail {
-        if let Some(r) = &c.result {
-            f(Row::Result(item, c, r), agent);
-        }
-        if let (Some(a), false) = (c.agent, opts.no_subagents)
-            && let Some(sub) = session.agents.get(a as usize)
-        {
-            visit_rows_kept(session, &sub.transcript.items, Some(&sub.id), opts, keep, f);
-        }
-    }
-}
-
-/// [`visit_item_kept`] over a slice of items.
-pub fn visit_rows_kept<'a>(
-    session: &'a Session,
-    items: &'a [Item],
-    agent: Option<&'a str>,
-    opts: &Options,
-    keep: &dyn Fn(&Item) -> bool,
-    f: &mut dyn FnMut(Row<'a>, Option<&'a str>),
-) {
-    for item in items {
-        visit_item_kept(session, item, agent, opts, keep, f);
-    }
+    Walk::new(session, opts.filters()).session(&mut Flat::new(session, f));
 }
 
 /// Writes rows one after the other in `format`, as `ccv export` does.

@@ -21,14 +21,13 @@ use crate::model::label::{self, Tone};
 use crate::model::session::Session;
 use crate::model::text::sanitize;
 use crate::model::time::format_iso;
-use crate::model::transcript::Transcript;
+use crate::walk::{At, Filters, MAX_DEPTH, SessionExt, Visitor, Walk};
 use std::borrow::Cow;
 use std::io::{self, Write};
 
 const STYLE: &str = include_str!("style.css");
 /// Output lines past which a result is folded under its first lines.
 const LONG: usize = 20;
-const MAX_DEPTH: u8 = 8;
 
 /// Made safe for a terminal as every output is (the page is often printed
 /// to one), then `&`, `<`, `>`, `"`, `'` escaped: safe in text and in
@@ -69,7 +68,7 @@ fn html_escape(s: &str) -> Cow<'_, str> {
 struct Page<'a> {
     session: &'a Session,
     opts: &'a Options,
-    keep: &'a dyn Fn(&Item) -> bool,
+    filters: Filters,
     images: images::Images,
     out: String,
     nav: &'a Nav,
@@ -77,16 +76,30 @@ struct Page<'a> {
     prompts: usize,
     /// Inside a subagent's transcript (its prompts are not the session's).
     in_agent: u8,
+    /// The groups, branches and subagents open in the page, innermost last.
+    open: Vec<Open>,
+    /// Where the page goes, a unit at a time, and the first error.
+    sink: &'a mut dyn Write,
+    err: io::Result<()>,
 }
 
-/// Writes the page of `session`: items `keep` accepts and `opts` allows.
+/// A `<details>` the walk opened, to close when it says.
+#[derive(Clone, Copy)]
+enum Open {
+    Group,
+    Branch,
+    Agent,
+}
+
+/// Writes the page of `session`: the items `filters` show (`opts` says
+/// the rest: redaction).
 pub fn write(
     session: &Session,
     opts: &Options,
-    keep: &dyn Fn(&Item) -> bool,
+    filters: Filters,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    write_page(session, opts, keep, &Nav::default(), out)
+    write_page(session, opts, filters, &Nav::default(), out)
 }
 
 /// [`write`], with the links and script `nav` asks for (the archive's
@@ -94,35 +107,28 @@ pub fn write(
 pub fn write_page(
     session: &Session,
     opts: &Options,
-    keep: &dyn Fn(&Item) -> bool,
+    filters: Filters,
     nav: &Nav,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let mut p = Page {
         session,
         opts,
-        keep,
+        filters,
         images: images::Images::of(session),
         out: String::with_capacity(1 << 16),
         nav,
         prompts: 0,
         in_agent: 0,
+        open: Vec::new(),
+        sink: out,
+        err: Ok(()),
     };
     code::new_page();
     p.head();
-    out.write_all(p.out.as_bytes())?;
-    p.out.clear();
-    p.transcript(&session.main, 0, &mut |p| {
-        // a unit at a time: the page is never held whole
-        let r = out.write_all(p.out.as_bytes());
-        p.out.clear();
-        r
-    })?;
-    if !opts.no_subagents {
-        for a in session.unlinked_agents() {
-            p.agent(a, 0);
-        }
-    }
+    p.unit_done();
+    // a unit at a time: the page is never held whole
+    Walk::new(session, filters).session(&mut p);
     p.out.push_str("</main>\n<footer>Exported by ccv ");
     p.out.push_str(env!("CARGO_PKG_VERSION"));
     if opts.redact {
@@ -135,8 +141,9 @@ pub fn write_page(
         p.out.push_str("</script>\n");
     }
     p.out.push_str("</body>\n</html>\n");
-    out.write_all(p.out.as_bytes())?;
-    out.flush()
+    p.unit_done();
+    p.err?;
+    p.sink.flush()
 }
 
 /// `2026-11-24 14:03:07 UTC`: a page is read anywhere, so in UTC, said.
@@ -219,7 +226,7 @@ impl Page<'_> {
             "Prompts · tool calls",
             Some(format!("{} · {}", fig.prompts, fig.tool_calls)),
         );
-        let toc_lines: Vec<String> = nav::prompts(s, self.keep)
+        let toc_lines: Vec<String> = nav::prompts(s, &self.filters)
             .iter()
             .map(|l| self.clean(l).into_owned())
             .collect();
@@ -259,72 +266,13 @@ impl Page<'_> {
         o.push_str("</header>\n<main>\n");
     }
 
-    /// A transcript's units: branches and groups folded. `flush` is called
-    /// after each top-level unit.
-    fn transcript(
-        &mut self,
-        t: &Transcript,
-        depth: u8,
-        flush: &mut dyn FnMut(&mut Self) -> io::Result<()>,
-    ) -> io::Result<()> {
-        let mut i = 0;
-        while i < t.items.len() {
-            let item = &t.items[i];
-            if item.off_branch {
-                let mut j = i;
-                while t.items.get(j).is_some_and(|x| x.off_branch) {
-                    j += 1;
-                }
-                let shown: Vec<&Item> = t.items[i..j].iter().filter(|x| self.shows(x)).collect();
-                if !shown.is_empty() {
-                    self.out.push_str(&format!(
-                        "<details class=\"branch\"><summary>{} message{} on an earlier branch (rewound or edited)</summary>\n",
-                        shown.len(),
-                        if shown.len() == 1 { "" } else { "s" }
-                    ));
-                    for x in shown {
-                        self.item(x, depth);
-                    }
-                    self.out.push_str("</details>\n");
-                }
-                i = j;
-            } else if let Some(g) = item
-                .group
-                .and_then(|g| t.groups.get(g as usize))
-                .filter(|g| g.first == i && g.last > i)
-            {
-                let end = (g.last + 1).min(t.items.len());
-                let k = item.group.map_or(0, |k| k as usize);
-                self.group(t, k, &t.items[i..end], depth);
-                i = end;
-            } else {
-                if self.shows(item) {
-                    self.item(item, depth);
-                }
-                i += 1;
-            }
-            if depth == 0 {
-                flush(self)?;
-            }
-        }
-        Ok(())
-    }
-
-    fn shows(&self, item: &Item) -> bool {
-        let o = self.opts;
-        let tools = matches!(item.kind, Kind::ToolCall | Kind::ToolResult);
-        (self.keep)(item)
-            && !(o.no_thinking && item.kind == Kind::Thinking)
-            && !(o.no_tools && tools)
-    }
-
-    fn group(&mut self, t: &Transcript, k: usize, items: &[Item], depth: u8) {
-        let shown: Vec<&Item> = items.iter().filter(|x| self.shows(x)).collect();
-        if shown.is_empty() {
+    /// A tool group's heading, from the one summary of a group (the
+    /// screen's).
+    fn write_group(&mut self, at: At, k: u32) {
+        let Some(t) = self.session.transcript_checked(at.agent) else {
             return;
-        }
-        // the heading the screen shows, from the one summary of a group
-        let g = self.session.group_summary(t, k, None);
+        };
+        let g = self.session.group_summary(t, k as usize, None);
         let mut summary = format!(
             "{} tool call{}",
             g.calls,
@@ -351,14 +299,14 @@ impl Page<'_> {
         if g.no_result > 0 {
             summary.push_str(&format!(" · {} without result", g.no_result));
         }
-        let time = self.time(shown[0]);
+        let time = t
+            .items
+            .get(at.index as usize)
+            .map(|i| self.time(i))
+            .unwrap_or_default();
         self.out.push_str(&format!(
             "<details class=\"group\"><summary><span class=\"meta\">{time}<span class=\"label\">▸ Tools</span></span>{summary}</summary>\n<div class=\"members\">\n"
         ));
-        for x in shown {
-            self.item(x, depth);
-        }
-        self.out.push_str("</div></details>\n");
     }
 
     fn time(&self, item: &Item) -> String {
@@ -372,7 +320,7 @@ impl Page<'_> {
         }
     }
 
-    fn item(&mut self, item: &Item, depth: u8) {
+    fn write_item(&mut self, item: &Item, depth: u8) {
         crate::redact::set_row(Some((item.source, item.line)));
         let l = label::of_item(item);
         let class = tone_class(l.tone);
@@ -432,7 +380,7 @@ impl Page<'_> {
             ));
         }
         if let Detail::OrphanResult(r) = &item.detail {
-            self.result(r);
+            self.write_result(r);
         }
     }
 
@@ -468,12 +416,13 @@ impl Page<'_> {
         } else {
             format!(" <span class=\"state\">{state}</span>")
         };
-        // a call and its subagent link to each other
-        let agent = c
+        // a call and its subagent link to each other (the walk brings the
+        // subagent when it is under its depth and holds anything)
+        let to_agent = c
             .agent
-            .filter(|_| !self.opts.no_subagents && depth < MAX_DEPTH);
-        let to_agent = agent
+            .filter(|_| self.filters.subagents && depth < MAX_DEPTH)
             .and_then(|a| self.session.agents.get(a as usize))
+            .filter(|a| !a.transcript.items.is_empty())
             .map(|a| {
                 format!(
                     " <a class=\"to\" href=\"#agent-{}\">subagent ↓</a>",
@@ -486,14 +435,8 @@ impl Page<'_> {
             "<details class=\"call{err}\" id=\"call-{call_id}\"><summary>{head} <b>{name}</b> <code>{summary}</code>{state_html}{to_agent}</summary>\n<div class=\"input\">"
         ));
         self.input(item, c);
+        // its result and subagent follow; the walk closes it
         self.out.push_str("</div>\n");
-        if let Some(r) = &c.result {
-            self.result(r);
-        }
-        if let Some(a) = agent {
-            self.agent(a, depth + 1);
-        }
-        self.out.push_str("</details>\n");
     }
 
     /// `L123`, with `ccv FILE:123` to paste in a tooltip: where the row is
@@ -544,7 +487,7 @@ impl Page<'_> {
         self.out.push_str(&html);
     }
 
-    fn result(&mut self, r: &ToolResult) {
+    fn write_result(&mut self, r: &ToolResult) {
         crate::redact::set_row(Some((r.source, r.line)));
         let class = if r.is_error && !r.rejected() {
             "result error"
@@ -574,7 +517,7 @@ impl Page<'_> {
         }
     }
 
-    fn agent(&mut self, a: u32, depth: u8) {
+    fn write_agent(&mut self, a: u32) {
         let Some(agent) = self.session.agents.get(a as usize) else {
             return;
         };
@@ -592,10 +535,56 @@ impl Page<'_> {
             "<details class=\"agent\" id=\"agent-{}\"><summary>{label}{back}</summary>\n<div class=\"members\">\n",
             nav::id(&agent.id)
         ));
+    }
+}
+
+/// The page is a reader of the one walk: each step written as it comes,
+/// each heading a `<details>` closed when the walk says.
+impl<'a> Visitor<'a> for Page<'_> {
+    fn item(&mut self, at: At, item: &'a Item) {
+        self.write_item(item, at.depth);
+    }
+    fn result(&mut self, _at: At, _call: &'a Item, _c: &'a ToolCall, r: &'a ToolResult) {
+        self.write_result(r);
+    }
+    fn item_done(&mut self, _at: At, item: &'a Item) {
+        if matches!(item.detail, Detail::Call(_)) {
+            self.out.push_str("</details>\n");
+        }
+    }
+    fn group(&mut self, at: At, group: u32) {
+        self.write_group(at, group);
+        self.open.push(Open::Group);
+    }
+    fn branch(&mut self, _at: At, count: u32) {
+        self.out.push_str(&format!(
+            "<details class=\"branch\"><summary>{} message{} on an earlier branch (rewound or edited)</summary>\n",
+            count,
+            if count == 1 { "" } else { "s" }
+        ));
+        self.open.push(Open::Branch);
+    }
+    fn agent(&mut self, _at: At, agent: u32) {
+        self.write_agent(agent);
         self.in_agent += 1;
-        let _ = self.transcript(&agent.transcript, depth.max(1), &mut |_| Ok(()));
-        self.in_agent -= 1;
-        self.out.push_str("</div></details>\n");
+        self.open.push(Open::Agent);
+    }
+    fn close(&mut self) {
+        match self.open.pop() {
+            Some(Open::Group) => self.out.push_str("</div></details>\n"),
+            Some(Open::Branch) => self.out.push_str("</details>\n"),
+            Some(Open::Agent) => {
+                self.in_agent = self.in_agent.saturating_sub(1);
+                self.out.push_str("</div></details>\n");
+            }
+            None => {}
+        }
+    }
+    fn unit_done(&mut self) {
+        if self.err.is_ok() {
+            self.err = self.sink.write_all(self.out.as_bytes());
+        }
+        self.out.clear();
     }
 }
 

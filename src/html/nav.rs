@@ -64,14 +64,14 @@ pub const TOOLS: &str = "<div id=\"tools\" hidden><input id=\"find\" type=\"sear
 <label><input type=\"checkbox\" value=\"system\" checked> system</label> \
 <button id=\"open-all\" type=\"button\">expand all</button> <button id=\"close-all\" type=\"button\">collapse all</button></div>\n";
 
-/// The prompts of the main transcript `keep` lets through, in order, as
+/// The prompts of the main transcript `filters` show, in order, as
 /// the table of contents lists them (their first line).
-pub fn prompts(session: &Session, keep: &dyn Fn(&crate::model::Item) -> bool) -> Vec<String> {
+pub fn prompts(session: &Session, filters: &crate::walk::Filters) -> Vec<String> {
     session
         .main
         .items
         .iter()
-        .filter(|i| i.kind == Kind::User && keep(i))
+        .filter(|i| i.kind == Kind::User && filters.keeps(i))
         .map(|i| {
             let t = session.item_text(i);
             let first = t.lines().find(|l| !l.trim().is_empty()).unwrap_or("");

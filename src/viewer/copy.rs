@@ -42,11 +42,9 @@ impl State {
 
     /// `Y`: the whole transcript as the filters show it.
     pub(crate) fn copy_filtered(&mut self) {
-        let filters = self.filters;
-        let keep = move |i: &crate::model::Item| filters.keeps(i);
         self.request_copy(&CopyScope::Filtered {
             agent: None,
-            keep: &keep,
+            filters: self.filters,
         });
     }
 
@@ -93,7 +91,7 @@ impl State {
         self.request_copy(&scope);
     }
 
-    fn request_copy(&mut self, scope: &CopyScope<'_>) {
+    fn request_copy(&mut self, scope: &CopyScope) {
         let opts = Options {
             format: self.copy_format,
             no_thinking: !self.filters.thinking,
