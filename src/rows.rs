@@ -62,8 +62,10 @@ pub fn foldable(item: &crate::model::Item) -> bool {
     match item.kind {
         Kind::Thinking => !item.flags.thinking_hidden && !item.flags.redacted,
         Kind::Compaction | Kind::Unknown | Kind::ToolResult | Kind::Meta => true,
-        Kind::System | Kind::Command => item.text.or_marker().trim().contains('\n'),
-        _ => false,
+        Kind::User | Kind::Assistant | Kind::ToolCall | Kind::Unreadable => false,
+        // a command's output, a system line, any kind the model adds: its
+        // first line until opened
+        _ => item.text.or_marker().trim().contains('\n'),
     }
 }
 

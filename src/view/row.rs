@@ -254,9 +254,6 @@ fn item_row(
             }
             h.lines(short_or_full(item.text.shown(), tw, expanded, th), vec![])
         }
-        Kind::Command | Kind::Meta => {
-            h.lines(short_or_full(item.text.shown(), tw, expanded, th), vec![])
-        }
         Kind::ToolResult => {
             let text = match &item.detail {
                 Detail::OrphanResult(r) => r.message(),
@@ -293,6 +290,11 @@ fn item_row(
                 ));
             }
             h.lines(lines, vec![])
+        }
+        // a command's output, bookkeeping, and any kind the model adds:
+        // its text, folded to its first line until opened
+        _ => {
+            h.lines(short_or_full(item.text.shown(), tw, expanded, th), vec![])
         }
     }
 }
