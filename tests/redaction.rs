@@ -12,6 +12,11 @@ use serde_json::json;
 /// call's command, in a file the Read tool showed (line numbers and all),
 /// and as an answer.
 fn session_with(items: &[Planted]) -> ccv::model::Session {
+    session_of(&lines_with(items))
+}
+
+/// The lines of [`session_with`].
+fn lines_with(items: &[Planted]) -> Vec<serde_json::Value> {
     let mut lines = Vec::new();
     for (i, it) in items.iter().enumerate() {
         lines.push(user_line(
@@ -50,7 +55,7 @@ fn session_with(items: &[Planted]) -> ccv::model::Session {
             json!([{"type": "text", "text": format!("I found `{}` in the file.", it.line)}]),
         ));
     }
-    session_of(&lines)
+    lines
 }
 
 fn export(s: &ccv::model::Session, format: Format, redact: bool) -> String {
@@ -75,7 +80,8 @@ fn seen(text: &str, format: Format) -> String {
     let text = if format == Format::Json {
         text.lines()
             .map(|l| {
-                let v: serde_json::Value = serde_json::from_str(l).expect("JSON line");
+                let v: serde_json::Value =
+                    serde_json::from_str(l).unwrap_or_else(|e| panic!("JSON line {e}: {l}"));
                 strings_of(&v)
             })
             .collect::<Vec<_>>()
@@ -132,6 +138,40 @@ fn every_planted_secret_is_redacted_in_every_format() {
         recall * 100.0
     );
     assert!(missed.is_empty(), "leaked: {missed:#?}");
+}
+
+/// A session read from its file: a JSON export copies most strings as
+/// they are written there (escapes and all) and redacts them in place, so
+/// a secret next to an escaped quote must go without breaking the JSON.
+#[test]
+fn every_planted_secret_is_redacted_in_a_json_export_of_a_file() {
+    let mut items = planted();
+    items.extend(disguised());
+    let home = tempfile::tempdir().expect("home");
+    let file = home.path().join("s.jsonl");
+    let text: String = lines_with(&items)
+        .iter()
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&file, text).expect("session file");
+    let out = common::ccv_at(home.path())
+        .args(["export", "--format", "json", "--redact"])
+        .arg(&file)
+        .output()
+        .expect("ccv");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let red = seen(&String::from_utf8_lossy(&out.stdout), Format::Json);
+    let missed: Vec<_> = items
+        .iter()
+        .filter(|it| red.contains(&it.secret))
+        .map(|it| it.what.clone())
+        .collect();
+    assert!(missed.is_empty(), "leaked: {missed:#?}");
+    assert!(red.contains("[REDACTED:"));
 }
 
 #[test]

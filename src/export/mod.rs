@@ -574,8 +574,24 @@ pub(super) fn push_json_redacted(
     // decoded nor encoded again
     let written = text.and_then(|t| session.written_json(reader, source, t));
     let agent = agent.map(|a| r.redact(a));
-    if let Some(w) = written.and_then(|w| r.redact_json_string(w)) {
-        return json_row(session, None, row, agent.as_deref(), Some(&w)).write(out);
+    if let Some(w) = written {
+        if let Some(red) = r.redact_json_string(w) {
+            return json_row(session, None, row, agent.as_deref(), Some(&red)).write(out);
+        }
+        // escapes (colour codes, mostly): read as text to be redacted, and
+        // copied as written when it holds no secret
+        if let Ok(t) = serde_json::from_str::<String>(w) {
+            return match r.redact(&t) {
+                std::borrow::Cow::Borrowed(_) => {
+                    json_row(session, None, row, agent.as_deref(), Some(w)).write(out)
+                }
+                std::borrow::Cow::Owned(red) => {
+                    let mut j = json_row(session, None, row, agent.as_deref(), None);
+                    j.text = &red;
+                    j.write(out)
+                }
+            };
+        }
     }
     let input = match row {
         Row::Item(

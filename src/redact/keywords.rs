@@ -21,15 +21,19 @@ pub struct Keywords {
 }
 
 /// Texts shorter than this are walked by one stream.
-const SPLIT: usize = 512;
+const SPLIT: usize = 128;
+/// Texts at least this long are walked by [`STREAMS`] streams, shorter
+/// ones by four.
+const WIDE: usize = 4096;
 /// Streams walked at once.
-const STREAMS: usize = 4;
+const STREAMS: usize = 8;
 
 impl Keywords {
     pub fn new(words: &[String]) -> Result<Keywords, String> {
         let dfa = DFA::builder()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
+            .prefilter(false)
             .build(words)
             .map_err(|e| e.to_string())?;
         let start = dfa.start_state(Anchored::No).map_err(|e| e.to_string())?;
@@ -51,6 +55,9 @@ impl Keywords {
             if !out.is_sorted() {
                 out.sort_unstable();
             }
+        } else if b.len() < WIDE {
+            self.walk_n::<4>(b, out);
+            out.sort_unstable();
         } else {
             self.walk_n::<STREAMS>(b, out);
             out.sort_unstable();

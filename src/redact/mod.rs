@@ -18,6 +18,7 @@
 //! HTML escape, so redacting an export's text keeps it valid.
 
 mod check;
+mod json;
 mod keywords;
 pub mod rules;
 pub mod shown;
@@ -27,7 +28,7 @@ use rules::{Check, RuleSet};
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
+use std::sync::{LazyLock, OnceLock};
 
 pub struct Redactor {
     set: RuleSet,
@@ -211,9 +212,7 @@ impl Redactor {
     /// otherwise than written: it is to be decoded and redacted as text.
     pub fn redact_json_string<'a>(&self, written: &'a str) -> Option<Cow<'a, str>> {
         // `\u001b` (colour codes) and the like: decoded at once, not read twice
-        if memchr::memmem::find(written.as_bytes(), b"\\u").is_some()
-            || shown::high_changes(written)
-        {
+        if ESCAPE_U.find(written.as_bytes()).is_some() || shown::high_changes(written) {
             return None;
         }
         let hits = with_scratch(|found| {
@@ -229,10 +228,20 @@ impl Redactor {
         let mut out = String::with_capacity(written.len());
         let mut at = 0;
         for h in hits {
-            // never across an escape: a hit ends where a character does
-            let (a, mut b) = (h.start, h.end);
+            // never across an escape: a hit begins and ends where a
+            // character does, and an escape (`\"`) is not cut in two
+            let (mut a, mut b) = (h.start, h.end);
             while b < written.len() && !written.is_char_boundary(b) {
                 b += 1;
+            }
+            let wb = written.as_bytes();
+            let odd_before =
+                |i: usize| wb[..i].iter().rev().take_while(|&&c| c == b'\\').count() % 2 == 1;
+            if b > a && odd_before(b) {
+                b -= 1;
+            }
+            if a < b && odd_before(a) {
+                a += 1;
             }
             if a < at || a >= b {
                 continue;
@@ -368,6 +377,13 @@ impl Redactor {
     /// the value of a key that names a secret (`"password": "…"`) taken
     /// out; text that is not JSON is redacted as text.
     pub fn redact_json<'a>(&self, json: &'a str) -> Cow<'a, str> {
+        // JSON (a call's input always is): redacted where it is written,
+        // each string read once
+        if serde_json::from_str::<serde::de::IgnoredAny>(json).is_ok()
+            && let Some(r) = self.redact_json_written(json)
+        {
+            return r;
+        }
         if !self.json_may_hold(json) {
             return Cow::Borrowed(json);
         }
@@ -446,6 +462,15 @@ impl Redactor {
     }
 }
 
+// made once: a searcher made per text cost more than the search in short
+// ones
+static ESCAPE_U: LazyLock<memchr::memmem::Finder<'static>> =
+    LazyLock::new(|| memchr::memmem::Finder::new(b"\\u"));
+static ESCAPE_N: LazyLock<memchr::memmem::Finder<'static>> =
+    LazyLock::new(|| memchr::memmem::Finder::new(b"\\n"));
+static ESCAPE_N_BACK: LazyLock<memchr::memmem::FinderRev<'static>> =
+    LazyLock::new(|| memchr::memmem::FinderRev::new(b"\\n"));
+
 thread_local! {
     static SCRATCH: RefCell<Vec<(usize, u32)>> = const { RefCell::new(Vec::new()) };
 }
@@ -477,8 +502,8 @@ impl Breaks {
                 (start, end)
             }
             Breaks::JsonEscape => {
-                let start = memchr::memmem::rfind(&b[..at], b"\\n").map_or(0, |i| i + 2);
-                let end = memchr::memmem::find(&b[at..], b"\\n").map_or(b.len(), |i| at + i);
+                let start = ESCAPE_N_BACK.rfind(&b[..at]).map_or(0, |i| i + 2);
+                let end = ESCAPE_N.find(&b[at..]).map_or(b.len(), |i| at + i);
                 (start, end)
             }
         }

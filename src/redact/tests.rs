@@ -136,6 +136,39 @@ fn json_stays_json_and_its_keys_are_read() {
     assert!(!out.contains(&k), "{out}");
 }
 
+/// JSON is redacted where it is written: what holds no secret stays byte
+/// for byte (spacing, key order, escapes), a quote escaped next to a
+/// secret stays escaped, and a number a key names as a secret goes too.
+#[test]
+fn json_is_redacted_where_it_is_written() {
+    let r = active();
+    let plain = r#"{ "b": [1, 2.5e3, "x\"y"],  "a": {"user" : "bob"} }"#;
+    assert!(matches!(r.redact_json(plain), Cow::Borrowed(_)));
+    let token = key(&["abc", "DEF123456ghi", "JKL789mnoPQR"]);
+    let json = format!(
+        r#"{{ "z": 1,  "cmd": "curl -H \"Authorization: Bearer {token}\" https://x.dev", "pin_secret": 48151623421, "pwd" : "hunter2hunter2" }}"#
+    );
+    let out = r.redact_json(&json).into_owned();
+    let back: serde_json::Value = serde_json::from_str(&out).expect("still JSON");
+    assert!(!out.contains(&token), "{out}");
+    assert!(
+        !out.contains("48151623421") && !out.contains("hunter2"),
+        "{out}"
+    );
+    assert!(
+        out.starts_with(r#"{ "z": 1,  "cmd": "curl -H \"Authorization: Bearer [REDACTED:"#),
+        "{out}"
+    );
+    assert!(
+        back["cmd"]
+            .as_str()
+            .is_some_and(|c| c.ends_with("\" https://x.dev")),
+        "{back}"
+    );
+    assert_eq!(back["pwd"], "[REDACTED:secret-assignment]");
+    assert!(out.contains(r#""pwd" : ""#), "{out}");
+}
+
 #[test]
 fn hidden_in_what_a_terminal_shows() {
     let aws = key(&["AKIA", "IOSFODNN7EXAMPLF"]);

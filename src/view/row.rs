@@ -293,9 +293,7 @@ fn item_row(
         }
         // a command's output, bookkeeping, and any kind the model adds:
         // its text, folded to its first line until opened
-        _ => {
-            h.lines(short_or_full(item.text.shown(), tw, expanded, th), vec![])
-        }
+        _ => h.lines(short_or_full(item.text.shown(), tw, expanded, th), vec![]),
     }
 }
 
