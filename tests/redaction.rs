@@ -140,38 +140,39 @@ fn every_planted_secret_is_redacted_in_every_format() {
     assert!(missed.is_empty(), "leaked: {missed:#?}");
 }
 
-/// A session read from its file: a JSON export copies most strings as
-/// they are written there (escapes and all) and redacts them in place, so
-/// a secret next to an escaped quote must go without breaking the JSON.
+/// A session read from its file: texts are read back from it, and a JSON
+/// export copies most strings as they are written there (escapes and
+/// all) and redacts them in place, so a secret next to an escaped quote
+/// must go without breaking the JSON.
 #[test]
-fn every_planted_secret_is_redacted_in_a_json_export_of_a_file() {
+fn every_planted_secret_is_redacted_in_the_exports_of_a_file() {
     let mut items = planted();
     items.extend(disguised());
     let home = tempfile::tempdir().expect("home");
     let file = home.path().join("s.jsonl");
-    let text: String = lines_with(&items)
-        .iter()
-        .map(|l| format!("{l}\n"))
-        .collect();
+    let text: String = lines_with(&items).iter().map(|l| format!("{l}\n")).collect();
     std::fs::write(&file, text).expect("session file");
-    let out = common::ccv_at(home.path())
-        .args(["export", "--format", "json", "--redact"])
-        .arg(&file)
-        .output()
-        .expect("ccv");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let red = seen(&String::from_utf8_lossy(&out.stdout), Format::Json);
-    let missed: Vec<_> = items
-        .iter()
-        .filter(|it| red.contains(&it.secret))
-        .map(|it| it.what.clone())
-        .collect();
-    assert!(missed.is_empty(), "leaked: {missed:#?}");
-    assert!(red.contains("[REDACTED:"));
+    for (name, format) in [
+        ("text", Format::Text),
+        ("markdown", Format::Markdown),
+        ("json", Format::Json),
+        ("html", Format::Html),
+    ] {
+        let out = common::ccv_at(home.path())
+            .args(["export", "--redact", "--format", name])
+            .arg(&file)
+            .output()
+            .expect("ccv");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let red = seen(&String::from_utf8_lossy(&out.stdout), format);
+        let missed: Vec<_> = items
+            .iter()
+            .filter(|it| red.contains(&it.secret))
+            .map(|it| it.what.clone())
+            .collect();
+        assert!(missed.is_empty(), "{name}: leaked: {missed:#?}");
+        assert!(red.contains("[REDACTED:"), "{name}");
+    }
 }
 
 #[test]
