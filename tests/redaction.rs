@@ -150,7 +150,10 @@ fn every_planted_secret_is_redacted_in_the_exports_of_a_file() {
     items.extend(disguised());
     let home = tempfile::tempdir().expect("home");
     let file = home.path().join("s.jsonl");
-    let text: String = lines_with(&items).iter().map(|l| format!("{l}\n")).collect();
+    let text: String = lines_with(&items)
+        .iter()
+        .map(|l| format!("{l}\n"))
+        .collect();
     std::fs::write(&file, text).expect("session file");
     for (name, format) in [
         ("text", Format::Text),
@@ -163,7 +166,11 @@ fn every_planted_secret_is_redacted_in_the_exports_of_a_file() {
             .arg(&file)
             .output()
             .expect("ccv");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let red = seen(&String::from_utf8_lossy(&out.stdout), format);
         let missed: Vec<_> = items
             .iter()

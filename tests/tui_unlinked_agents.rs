@@ -265,3 +265,27 @@ fn copying_what_is_on_screen_brings_the_summariser_as_the_export_does() {
         assert!(compaction < summary, "{text}");
     }
 }
+
+/// The page walks as the screen does: a compaction's summariser under it,
+/// a subagent nothing links to at the end.
+#[test]
+fn the_page_shows_the_summariser_under_its_compaction() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let s = fixture(dir.path());
+    let mut page = Vec::new();
+    ccv::html::write(
+        &s.session,
+        &ccv::export::Options::default(),
+        ccv::walk::Filters::all(),
+        &mut page,
+    )
+    .expect("page");
+    let page = String::from_utf8_lossy(&page);
+    // the transcript (the table of contents above lists the prompts)
+    let page = &page[page.find("<main>").expect("main")..];
+    let compaction = page.find("compacted").expect("the compaction");
+    let k = page.find("summary text k").expect("its summariser");
+    let after = page.find("after the compaction").expect("what follows");
+    let z = page.find("summary text z").expect("the unlinked one");
+    assert!(compaction < k && k < after && after < z, "{page}");
+}

@@ -41,12 +41,11 @@ fn write_to(state: &State, format: Format, out: &mut dyn Write) -> io::Result<us
     let filters = state.filters;
     if format == Format::Html {
         crate::html::write(session, &opts, filters, &mut *out)?;
-        let rows = session
-            .main
-            .items
-            .iter()
-            .filter(|i| filters.keeps(i))
-            .count();
+        // counted as the other formats count theirs: rows of the one walk
+        let mut rows = 0;
+        let mut count = |_: crate::export::Row<'_>, _: Option<&str>| rows += 1;
+        crate::walk::Walk::new(session, filters)
+            .session(&mut crate::export::Flat::new(session, &mut count));
         return Ok(rows);
     }
     let text = crate::clipboard::copy_text(

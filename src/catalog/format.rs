@@ -182,7 +182,10 @@ pub fn write_json_lines(out: &mut dyn Write, sessions: &[SessionInfo]) -> io::Re
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| Err(io::Error::other("a writing thread stopped"))))
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(io::Error::other("a writing thread stopped")))
+            })
             .collect()
     });
     for buf in made {
