@@ -44,7 +44,28 @@ pub fn scope(root: &Path) -> Vec<PathBuf> {
 
 /// Whether `path` lies in one of the folders of `scope`.
 pub fn in_scope(scope: &[PathBuf], path: &Path) -> bool {
-    scope.iter().any(|r| path.starts_with(r))
+    scope.iter().any(|r| under_root(path, r))
+}
+
+/// `path.starts_with(root)`, told from the bytes when they say it (a
+/// search asks it of every file of the tree; components are slow to
+/// compare).
+fn under_root(path: &Path, root: &Path) -> bool {
+    let (p, r) = (
+        path.as_os_str().as_encoded_bytes(),
+        root.as_os_str().as_encoded_bytes(),
+    );
+    // no empty or `.` component, no trailing slash: bytes and components agree
+    let plain = |b: &[u8]| {
+        memchr::memmem::find(b, b"//").is_none()
+            && memchr::memmem::find(b, b"/./").is_none()
+            && !b.ends_with(b"/")
+            && !b.ends_with(b"/.")
+    };
+    if plain(r) && p.starts_with(r) && p.get(r.len()) == Some(&b'/') && plain(p) {
+        return true;
+    }
+    path.starts_with(root)
 }
 
 /// Every searchable file in the [`scope`] of `root`, newest first.
@@ -152,4 +173,36 @@ fn project_files(dir: &Path) -> Vec<SearchFile> {
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::under_root;
+    use std::path::Path;
+
+    /// Told from the bytes or from the components, the answer is
+    /// `Path::starts_with`'s.
+    #[test]
+    fn under_root_answers_as_starts_with() {
+        let cases = [
+            ("/a/b/c.jsonl", "/a/b"),
+            ("/a/bc/d.jsonl", "/a/b"),
+            ("/a/b", "/a/b"),
+            ("/a//b/c", "/a/b"),
+            ("/a/./b/c", "/a/b"),
+            ("/a/b/c", "/a/b/"),
+            ("/a/b/c", "/a/./b"),
+            ("/x/.claude/projects/p/s.jsonl", "/x/.claude/projects"),
+            ("/x/.claude/projectsX/s.jsonl", "/x/.claude/projects"),
+            ("relative/p", "relative"),
+            ("/a", "/a/b"),
+        ];
+        for (p, r) in cases {
+            assert_eq!(
+                under_root(Path::new(p), Path::new(r)),
+                Path::new(p).starts_with(r),
+                "{p} under {r}"
+            );
+        }
+    }
 }

@@ -58,13 +58,16 @@ struct State {
     next_id: u64,
     /// Written as a list: a path that is not UTF-8 cannot be a JSON key.
     #[serde(with = "files_as_list")]
-    files: HashMap<PathBuf, FileState>,
+    files: FileMap,
 }
 
+/// Every file the index holds, by path: looked up for each file of the
+/// tree at each search, so hashed fast (paths are not attacker's keys).
+type FileMap = HashMap<PathBuf, FileState, rustc_hash::FxBuildHasher>;
+
 mod files_as_list {
-    use super::FileState;
+    use super::{FileMap, FileState};
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
-    use std::collections::HashMap;
     use std::path::PathBuf;
 
     #[derive(Serialize)]
@@ -79,16 +82,11 @@ mod files_as_list {
         FileState,
     );
 
-    pub fn serialize<S: Serializer>(
-        m: &HashMap<PathBuf, FileState>,
-        s: S,
-    ) -> Result<S::Ok, S::Error> {
+    pub fn serialize<S: Serializer>(m: &FileMap, s: S) -> Result<S::Ok, S::Error> {
         s.collect_seq(m.iter().map(|(p, f)| Row(p, f)))
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(
-        d: D,
-    ) -> Result<HashMap<PathBuf, FileState>, D::Error> {
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<FileMap, D::Error> {
         Ok(Vec::<OwnedRow>::deserialize(d)?
             .into_iter()
             .map(|OwnedRow(p, f)| (p, f))
@@ -548,10 +546,14 @@ pub fn kind_number(k: Kind) -> u64 {
 fn read_state(dir: &Path) -> Option<State> {
     // the state names every file once: a few MB for the largest histories
     let f = fs::File::open(dir.join(STATE)).ok()?;
-    if f.metadata().ok()?.len() > 256 << 20 {
+    let len = f.metadata().ok()?.len();
+    if len > 256 << 20 {
         return None;
     }
-    serde_json::from_reader(io::BufReader::new(f))
+    // read whole, then parsed: serde's reader parses a byte at a time
+    let mut bytes = Vec::with_capacity(len as usize + 1);
+    io::Read::read_to_end(&mut io::Read::take(f, 256 << 20), &mut bytes).ok()?;
+    serde_json::from_slice(&bytes)
         .ok()
         .filter(|s: &State| s.version == VERSION)
 }

@@ -323,7 +323,8 @@ fn check_candidates(
 fn read_line(f: &mut std::fs::File, offset: u64) -> io::Result<Vec<u8>> {
     f.seek(SeekFrom::Start(offset))?;
     let mut out = Vec::new();
-    let mut chunk = vec![0u8; 64 * 1024];
+    // most lines are short: a small read first, more only for a long one
+    let mut chunk = vec![0u8; 4096];
     loop {
         let n = f.read(&mut chunk)?;
         if n == 0 {
@@ -334,6 +335,9 @@ fn read_line(f: &mut std::fs::File, offset: u64) -> io::Result<Vec<u8>> {
             return Ok(out);
         }
         out.extend_from_slice(&chunk[..n]);
+        if chunk.len() < 64 * 1024 {
+            chunk.resize(64 * 1024, 0);
+        }
         if out.len() > crate::catalog::pieces::LINE_CAP {
             return Err(io::Error::other("line too long"));
         }
