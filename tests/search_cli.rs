@@ -344,3 +344,54 @@ fn a_huge_line_is_skipped_in_bounded_memory() {
         );
     }
 }
+
+/// A common word matches more entries than a search reads at once: the
+/// index takes the newest in batches (another project's entries passed
+/// over, times shared by many), and its answer is the files' answer: the
+/// same hits in the same order.
+#[test]
+fn the_index_answers_a_common_word_as_the_files_do() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path().join("projects");
+    for p in 0..3 {
+        let dir = root.join(format!("-srv-app{p}"));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let mut text = String::new();
+        for i in 0..400 {
+            // three lines a second, in each project: ties everywhere
+            let ts = format!(
+                "2025-03-0{}T10:{:02}:{:02}.000Z",
+                3 - p,
+                i / 180,
+                (i / 3) % 60
+            );
+            let e = entry::text_answer(
+                &format!("a{p}-{i}"),
+                &format!("m{p}-{i}"),
+                &format!("common answer {i}"),
+            )
+            .session(&format!("s{p}"))
+            .cwd(&format!("/srv/app{p}"))
+            .at(&ts);
+            text.push_str(&line(e.json()));
+        }
+        std::fs::write(dir.join(format!("s{p}.jsonl")), text).expect("write");
+    }
+    let asks: Vec<Vec<&str>> = vec![
+        vec!["--limit", "7", "common"],
+        vec!["--limit", "300", "common"],
+        vec!["--limit", "5000", "common"],
+        // the newest thousands of entries are another project's
+        vec!["--limit", "50", "--project", "app2", "common"],
+        vec!["--limit", "500", "--project", "app2", "common"],
+    ];
+    let files: Vec<_> = asks.iter().map(|a| search(tmp.path(), &root, a)).collect();
+    ccv(tmp.path()).arg("index").arg(&root).assert().success();
+    for (ask, (code, files)) in asks.iter().zip(files) {
+        assert_eq!(code, 0);
+        assert!(!files.is_empty(), "{ask:?}");
+        let (_, indexed) = search(tmp.path(), &root, ask);
+        assert_eq!(indexed.len(), files.len(), "{ask:?}");
+        assert_eq!(indexed, files, "{ask:?}");
+    }
+}

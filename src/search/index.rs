@@ -17,6 +17,7 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use tantivy::collector::DocSetCollector;
+use tantivy::columnar::Column;
 use tantivy::query::{BooleanQuery, Occur, PhrasePrefixQuery, RegexQuery, TermSetQuery};
 use tantivy::schema::{
     FAST, Field, INDEXED, IndexRecordOption, Schema, TextFieldIndexing, TextOptions,
@@ -140,6 +141,34 @@ pub struct Candidate {
     pub offset: u64,
     pub kind: Kind,
     pub timestamp: Option<i64>,
+}
+
+/// What the index matched: each entry's time and kind, and the columns
+/// its file, line and place are read from when a search reaches it.
+pub struct Ranked {
+    pub entries: Vec<(Option<i64>, Kind, tantivy::DocAddress)>,
+    columns: HashMap<u32, Place>,
+}
+
+/// A segment's columns of an entry's file, line and byte offset.
+type Place = (Column<u64>, Column<u64>, Column<u64>);
+
+impl Ranked {
+    /// The candidate `entry` is (`None` when its columns do not say).
+    pub fn candidate(
+        &self,
+        &(timestamp, kind, addr): &(Option<i64>, Kind, tantivy::DocAddress),
+    ) -> Option<Candidate> {
+        let (file, line, offset) = self.columns.get(&addr.segment_ord)?;
+        let d = addr.doc_id;
+        Some(Candidate {
+            file: file.first(d)?,
+            line: line.first(d)? as u32,
+            offset: offset.first(d)?,
+            kind,
+            timestamp,
+        })
+    }
 }
 
 /// What an update did.
@@ -389,12 +418,7 @@ impl SearchIndex {
     /// kinds when not empty. `None`: some term has no word the index can
     /// look up (punctuation only, or a word too long), so the index cannot
     /// answer.
-    pub fn candidates(
-        &self,
-        terms: &[String],
-        kinds: &[Kind],
-        limit: usize,
-    ) -> io::Result<Option<Vec<Candidate>>> {
+    pub fn candidates(&self, terms: &[String], kinds: &[Kind]) -> io::Result<Option<Ranked>> {
         let mut analyzer = self
             .index
             .tokenizer_for_field(self.fields.text)
@@ -461,41 +485,39 @@ impl SearchIndex {
         }
         let query = BooleanQuery::new(clauses);
         let docs = searcher.search(&query, &DocSetCollector).map_err(err)?;
-        let mut out = Vec::with_capacity(docs.len().min(limit));
+        // the time and kind of every match first: the rest is read for
+        // those a search reaches, newest first (a common word matches
+        // most entries, and a search shows the newest few hundred)
+        let mut entries = Vec::with_capacity(docs.len());
         let mut columns = HashMap::new();
+        let mut sort_keys = HashMap::new();
         for addr in docs {
             let seg = addr.segment_ord;
-            if let std::collections::hash_map::Entry::Vacant(v) = columns.entry(seg) {
+            if let std::collections::hash_map::Entry::Vacant(v) = sort_keys.entry(seg) {
                 let ff = searcher.segment_reader(seg).fast_fields();
-                v.insert((
-                    ff.u64("file").map_err(err)?,
-                    ff.u64("line").map_err(err)?,
-                    ff.u64("offset").map_err(err)?,
-                    ff.u64("kind").map_err(err)?,
-                    ff.i64("ts").map_err(err)?,
-                ));
+                v.insert((ff.u64("kind").map_err(err)?, ff.i64("ts").map_err(err)?));
+                columns.insert(
+                    seg,
+                    (
+                        ff.u64("file").map_err(err)?,
+                        ff.u64("line").map_err(err)?,
+                        ff.u64("offset").map_err(err)?,
+                    ),
+                );
             }
-            let Some((file, line, offset, kind, ts)) = columns.get(&seg) else {
+            let Some((kind, ts)) = sort_keys.get(&seg) else {
                 continue;
             };
-            let d = addr.doc_id;
-            let (Some(file), Some(line), Some(offset), Some(kind)) =
-                (file.first(d), line.first(d), offset.first(d), kind.first(d))
-            else {
+            let Some(kind) = kind.first(addr.doc_id) else {
                 continue;
             };
-            out.push(Candidate {
-                file,
-                line: line as u32,
-                offset,
-                kind: Kind::ALL
-                    .get(kind as usize)
-                    .copied()
-                    .unwrap_or(Kind::Unknown),
-                timestamp: ts.first(d),
-            });
+            let kind = Kind::ALL
+                .get(kind as usize)
+                .copied()
+                .unwrap_or(Kind::Unknown);
+            entries.push((ts.first(addr.doc_id), kind, addr));
         }
-        Ok(Some(out))
+        Ok(Some(Ranked { entries, columns }))
     }
 
     /// Bytes the index takes on disk.

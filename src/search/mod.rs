@@ -132,7 +132,7 @@ pub fn search(root: &Path, query: &Query, filter: &Filter, opts: &Options) -> io
                 ix
             };
             Ok(ix
-                .candidates(query.terms(), &filter.kinds, opts.limit)?
+                .candidates(query.terms(), &filter.kinds)?
                 .map(|c| check_candidates(&ix, c, &files, query, filter, opts.limit)))
         });
         match answer {
@@ -261,10 +261,12 @@ fn newest_first(hits: &mut [Hit]) {
 }
 
 /// The index's candidates, newest first, checked against their text until
-/// `limit` hold.
+/// `limit` hold. They are taken in batches of the newest (a batch ends
+/// after the last entry of its time), each batch read and put in order:
+/// the order of all of them sorted at once, without reading them all.
 fn check_candidates(
     ix: &index::SearchIndex,
-    mut cands: Vec<index::Candidate>,
+    mut ranked: index::Ranked,
     files: &[SearchFile],
     query: &Query,
     filter: &Filter,
@@ -272,42 +274,57 @@ fn check_candidates(
 ) -> Found {
     let by_id = ix.files_by_id();
     let wanted: HashMap<&Path, &SearchFile> = files.iter().map(|f| (f.path.as_path(), f)).collect();
-    cands.retain(|c| filter.keeps_kind(c.kind) && filter.keeps_time(c.timestamp));
-    cands.sort_by(|a, b| {
-        b.timestamp
-            .cmp(&a.timestamp)
-            .then_with(|| a.file.cmp(&b.file))
-            .then_with(|| a.line.cmp(&b.line))
-    });
+    let entries = &mut ranked.entries;
+    entries.retain(|&(ts, kind, _)| filter.keeps_kind(kind) && filter.keeps_time(ts));
+    entries.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
+    let entries = &ranked.entries;
     let mut hits = Vec::new();
     let mut open: HashMap<u64, std::fs::File> = HashMap::new();
     let mut checked_lines = HashSet::new();
     let mut more = false;
-    for c in cands {
-        let Some(sf) = by_id.get(&c.file).and_then(|(p, _)| wanted.get(p)) else {
-            continue;
-        };
-        // several entries of one line are checked together
-        if !checked_lines.insert((c.file, c.line)) {
-            continue;
+    let (mut at, mut batch) = (0, limit.saturating_mul(4).max(256));
+    'batches: while at < entries.len() {
+        let mut end = (at + batch).min(entries.len());
+        while end < entries.len() && entries[end].0 == entries[end - 1].0 {
+            end += 1;
         }
-        if hits.len() >= limit {
-            more = true;
-            break;
-        }
-        let file = match open.entry(c.file) {
-            std::collections::hash_map::Entry::Occupied(o) => o.into_mut(),
-            std::collections::hash_map::Entry::Vacant(v) => {
-                match crate::model::session::open_regular(&sf.path) {
-                    Ok(f) => v.insert(f),
-                    Err(_) => continue,
-                }
+        let mut cands: Vec<index::Candidate> = entries[at..end]
+            .iter()
+            .filter_map(|e| ranked.candidate(e))
+            .collect();
+        cands.sort_by(|a, b| {
+            b.timestamp
+                .cmp(&a.timestamp)
+                .then_with(|| a.file.cmp(&b.file))
+                .then_with(|| a.line.cmp(&b.line))
+        });
+        (at, batch) = (end, batch.saturating_mul(2));
+        for c in cands {
+            let Some(sf) = by_id.get(&c.file).and_then(|(p, _)| wanted.get(p)) else {
+                continue;
+            };
+            // several entries of one line are checked together
+            if !checked_lines.insert((c.file, c.line)) {
+                continue;
             }
-        };
-        let Ok(bytes) = read_line(file, c.offset) else {
-            continue;
-        };
-        hits.extend(check_line(&bytes, c.line, sf, query, filter));
+            if hits.len() >= limit {
+                more = true;
+                break 'batches;
+            }
+            let file = match open.entry(c.file) {
+                std::collections::hash_map::Entry::Occupied(o) => o.into_mut(),
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    match crate::model::session::open_regular(&sf.path) {
+                        Ok(f) => v.insert(f),
+                        Err(_) => continue,
+                    }
+                }
+            };
+            let Ok(bytes) = read_line(file, c.offset) else {
+                continue;
+            };
+            hits.extend(check_line(&bytes, c.line, sf, query, filter));
+        }
     }
     newest_first(&mut hits);
     hits.truncate(limit);
