@@ -60,7 +60,8 @@ pub enum Command {
         /// Leave out thinking blocks.
         #[arg(long)]
         no_thinking: bool,
-        /// Leave out tool calls and results.
+        /// Leave out tool calls and results (a tool group whole, the
+        /// thinking between its calls with it, as the viewer's filter does).
         #[arg(long)]
         no_tools: bool,
         /// Leave out subagent transcripts.
