@@ -132,13 +132,14 @@ fn project_files(dir: &Path) -> Vec<SearchFile> {
         if e.file_type().is_ok_and(|t| t.is_dir()) {
             // <session>/subagents/*.jsonl
             let session = dir.join(format!("{name}.jsonl"));
-            for (p, _) in crate::source::subagent_files(&session) {
-                if let Some((size, mtime_ns)) = stat(&p) {
+            for (p, m) in crate::source::subagent_files_stat(&session) {
+                // regular files only: a FIFO would block the search for ever
+                if m.is_file() {
                     out.push(SearchFile {
                         path: p,
                         session: session.clone(),
-                        size,
-                        mtime_ns,
+                        size: m.len(),
+                        mtime_ns: crate::catalog::list::mtime_ns(&m),
                     });
                 }
             }

@@ -70,6 +70,15 @@ pub fn subagent_files(session_path: &Path) -> Vec<(PathBuf, String)> {
     claude::loader::subagent_files(session_path)
 }
 
+/// [`subagent_files`] with what each file is on disk (Claude Code's
+/// layout; a Codex rollout has no such folder).
+pub fn subagent_files_stat(session_path: &Path) -> Vec<(PathBuf, std::fs::Metadata)> {
+    if codex::files::is_rollout(session_path) {
+        return Vec::new();
+    }
+    claude::loader::subagent_files_stat(session_path)
+}
+
 /// Subagent files beside the sessions (an older layout) of these session ids.
 pub fn project_agent_files(session_path: &Path, session_ids: &[String]) -> Vec<(PathBuf, String)> {
     claude::loader::project_agent_files(session_path, session_ids)
