@@ -64,7 +64,7 @@ impl Filters {
 
     /// Whether the filters show this item.
     pub fn keeps(&self, item: &Item) -> bool {
-        if is_boilerplate(item) {
+        if never_shown(item) {
             return false;
         }
         if self.errors {
@@ -96,8 +96,9 @@ fn is_meta(item: &Item) -> bool {
 
 /// Claude Code's caveat before a local command's output (`<local-command-
 /// caveat>`, older files' "Caveat: The messages below were generated…"):
-/// words for the model, shown nowhere.
-fn is_boilerplate(item: &Item) -> bool {
+/// words for the model, shown nowhere, whatever the filters (a search of
+/// the screen does not count it a match either).
+pub fn never_shown(item: &Item) -> bool {
     if item.kind != Kind::Meta {
         return false;
     }

@@ -240,7 +240,7 @@ impl Redactor {
             if b > a && odd_before(b) {
                 b -= 1;
             }
-            if a < b && odd_before(a) {
+            if a < b && odd_before(a) && written.is_char_boundary(a + 1) {
                 a += 1;
             }
             if a < at || a >= b {

@@ -261,6 +261,10 @@ fn walk(
 /// the session file is read back, with `reader`, only when a term may be
 /// in its line.
 fn item_matches(session: &Session, reader: &mut LineReader, item: &Item, q: &Query) -> bool {
+    // a row no filter shows is no match: `n` could not go to it
+    if crate::walk::never_shown(item) {
+        return false;
+    }
     let at = (item.source, item.line);
     let own = searched(session, reader, at, &item.text, q, || item.search_text());
     // the values of an input left in the file (the held ones are in `own`)
