@@ -104,7 +104,10 @@ fn path_key(p: &Path) -> Option<Vec<u8>> {
 /// string is the row's (inside one, quotes are escaped), its value a
 /// string or `{"bytes":[…]}`.
 fn path_of_line(line: &[u8]) -> Option<&[u8]> {
-    let at = memchr::memmem::find(line, b"\"path\":")?;
+    // made once: a search looks at each of 10,000 rows
+    static PATH: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\"path\":"));
+    let at = PATH.find(line)?;
     let v = at + b"\"path\":".len();
     let end = match line.get(v)? {
         b'"' => {
@@ -124,38 +127,113 @@ fn path_of_line(line: &[u8]) -> Option<&[u8]> {
     line.get(at..end)
 }
 
-/// The sane rows of whole lines of JSON, parsed on `threads` threads (in
-/// parts cut at line ends).
-fn parse_rows(bytes: &[u8], threads: usize) -> Vec<SessionInfo> {
-    let parse = |part: &[u8]| -> Vec<SessionInfo> {
-        part.split(|&b| b == b'\n')
-            .filter(|l| !l.is_empty())
-            .filter_map(|l| serde_json::from_slice::<SessionInfo>(l).ok())
-            .filter(SessionInfo::is_sane)
-            .collect()
-    };
+/// Calls `f` with each line of `r` (without its newline), read a part at
+/// a time into one buffer; a line longer than [`MAX_LINE`] is passed over.
+fn each_line(r: &mut impl io::Read, mut f: impl FnMut(&[u8])) {
+    const PART: usize = 1 << 20;
+    let mut buf: Vec<u8> = Vec::with_capacity(PART);
+    // the start of the line being read; `skipping`: it is too long
+    let mut skipping = false;
+    loop {
+        let kept = buf.len();
+        // a read that fails ends the lines there
+        let n = io::Read::read_to_end(&mut io::Read::take(&mut *r, PART as u64), &mut buf)
+            .unwrap_or_default();
+        let mut at = 0;
+        let mut from = kept;
+        while let Some(i) = memchr::memchr(b'\n', &buf[from..]) {
+            let end = from + i;
+            if !skipping && end - at <= MAX_LINE {
+                f(&buf[at..end]);
+            }
+            skipping = false;
+            at = end + 1;
+            from = at;
+        }
+        if n == 0 {
+            if !skipping && at < buf.len() && buf.len() - at <= MAX_LINE {
+                f(&buf[at..]);
+            }
+            return;
+        }
+        buf.drain(..at);
+        if buf.len() > MAX_LINE {
+            buf.clear();
+            skipping = true;
+        }
+    }
+}
+
+/// The sane rows of whole lines of JSON.
+fn parse_part(part: &[u8]) -> Vec<SessionInfo> {
+    part.split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .filter_map(|l| serde_json::from_slice::<SessionInfo>(l).ok())
+        .filter(SessionInfo::is_sane)
+        .collect()
+}
+
+/// The sane rows of `r`, in the order of its lines: read a part at a time
+/// into a few buffers used again (a buffer of the whole file, 20 MB for
+/// 10,000 rows, cost as much in fresh pages as parsing it), each part
+/// parsed on one of `threads` threads while the next is read.
+fn read_rows(r: &mut impl io::Read, threads: usize) -> Vec<SessionInfo> {
+    use std::sync::{Mutex, mpsc};
+    const PART: usize = 256 << 10;
     let threads = threads.clamp(1, 8);
-    if threads == 1 || bytes.len() < (1 << 20) {
-        return parse(bytes);
-    }
-    let mut parts = Vec::with_capacity(threads);
-    let mut at = 0;
-    for k in 1..=threads {
-        let want = (bytes.len() * k / threads).max(at);
-        let end = if k == threads {
-            bytes.len()
-        } else {
-            memchr::memchr(b'\n', &bytes[want..]).map_or(bytes.len(), |i| want + i + 1)
-        };
-        parts.push(&bytes[at..end]);
-        at = end;
-    }
+    let (work_tx, work_rx) = mpsc::sync_channel::<(usize, Vec<u8>)>(threads);
+    let work_rx = Mutex::new(work_rx);
+    let (done_tx, done_rx) = mpsc::channel::<(usize, Vec<SessionInfo>)>();
+    let (free_tx, free_rx) = mpsc::channel::<Vec<u8>>();
     std::thread::scope(|s| {
-        let handles: Vec<_> = parts.iter().map(|p| s.spawn(move || parse(p))).collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
+        for _ in 0..threads {
+            let (work_rx, done_tx, free_tx) = (&work_rx, done_tx.clone(), free_tx.clone());
+            s.spawn(move || {
+                loop {
+                    let job = match work_rx.lock() {
+                        Ok(rx) => rx.recv(),
+                        Err(_) => return,
+                    };
+                    let Ok((seq, mut buf)) = job else { return };
+                    let _ = done_tx.send((seq, parse_part(&buf)));
+                    buf.clear();
+                    let _ = free_tx.send(buf);
+                }
+            });
+        }
+        drop((done_tx, free_tx));
+        let mut carry: Vec<u8> = Vec::new();
+        let mut seq = 0;
+        loop {
+            let mut buf = free_rx
+                .try_recv()
+                .unwrap_or_else(|_| Vec::with_capacity(PART + carry.len()));
+            buf.append(&mut carry);
+            let n = io::Read::read_to_end(&mut io::Read::take(&mut *r, PART as u64), &mut buf)
+                .unwrap_or_default();
+            // whole lines go; the last, cut, waits for the next part
+            // (at the end, it goes as it is)
+            if n > 0 {
+                match memchr::memrchr(b'\n', &buf) {
+                    Some(i) => carry.extend_from_slice(&buf[i + 1..]),
+                    None => {
+                        carry = buf;
+                        continue;
+                    }
+                }
+                buf.truncate(buf.len() - carry.len());
+            }
+            if !buf.is_empty() && work_tx.send((seq, buf)).is_ok() {
+                seq += 1;
+            }
+            if n == 0 {
+                break;
+            }
+        }
+        drop(work_tx);
+        let mut parts: Vec<(usize, Vec<SessionInfo>)> = done_rx.iter().collect();
+        parts.sort_unstable_by_key(|p| p.0);
+        parts.into_iter().flat_map(|p| p.1).collect()
     })
 }
 
@@ -168,12 +246,8 @@ impl Cache {
         let Some((mut r, keep_figures)) = open_rows(file) else {
             return Cache { entries };
         };
-        let mut rest = Vec::new();
-        if io::Read::read_to_end(&mut r, &mut rest).is_err() {
-            return Cache { entries };
-        }
         // 10,000 rows are 20 MB of JSON: parsed on every core
-        let rows = parse_rows(&rest, crate::catalog::threads());
+        let rows = read_rows(&mut r, crate::catalog::threads());
         entries.reserve(rows.len());
         for mut info in rows {
             if !keep_figures {
@@ -197,10 +271,11 @@ impl Cache {
         let Some((mut r, keep_figures)) = open_rows(file) else {
             return Cache { entries };
         };
-        let mut line = Vec::new();
-        while let Some(bytes) = read_line(&mut r, &mut line) {
+        // looked at where they are read, a part at a time (not copied line
+        // by line)
+        each_line(&mut r, |bytes| {
             if !path_of_line(bytes).is_some_and(|k| needles.contains(k)) {
-                continue;
+                return;
             }
             if let Ok(mut info) = serde_json::from_slice::<SessionInfo>(bytes)
                 && info.is_sane()
@@ -210,7 +285,7 @@ impl Cache {
                 }
                 entries.insert(info.path.clone(), info);
             }
-        }
+        });
         Cache { entries }
     }
 
@@ -275,5 +350,87 @@ impl Cache {
             Ok(())
         })
         .map(|_| ())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(path: &str, title: &str) -> String {
+        let mut info = SessionInfo {
+            project: "/p".into(),
+            session_id: "s".into(),
+            path: PathBuf::from(path),
+            title: title.into(),
+            first_prompt: String::new(),
+            last_activity_ms: 1,
+            message_count: 1,
+            message_count_exact: true,
+            size: 1,
+            model: None,
+            git_branch: None,
+            subagents: 0,
+            mtime_ns: 1,
+            live: false,
+            unreadable: false,
+            figures: None,
+            agent: None,
+            spawned: Vec::new(),
+        };
+        info.title = title.into();
+        serde_json::to_string(&info).expect("row")
+    }
+
+    /// Rows read a part at a time come in the order of their lines, a
+    /// line cut between parts whole, a damaged one left out, the last one
+    /// without its newline read too: as parsing the whole file at once.
+    #[test]
+    fn rows_read_in_parts_are_the_rows_of_the_whole() {
+        let mut text = String::new();
+        for i in 0..3000 {
+            // long enough that lines are cut between parts
+            text += &row(&format!("/t/{}.jsonl", i % 2500), &"x".repeat(i % 700));
+            text += "\n";
+            if i % 997 == 0 {
+                text += "{not json\n\n";
+            }
+        }
+        text += &row("/t/last.jsonl", "no newline");
+        for threads in [1, 2, 3] {
+            let rows = read_rows(&mut text.as_bytes(), threads);
+            let whole = parse_part(text.as_bytes());
+            assert_eq!(rows, whole, "{threads} threads");
+            assert_eq!(rows.len(), 3001);
+        }
+    }
+
+    /// Each line is seen once, where it is, whatever the parts cut; a line
+    /// past the longest held is passed over.
+    #[test]
+    fn each_line_sees_every_line_once() {
+        let long = "y".repeat(MAX_LINE + 10);
+        let mut text = String::new();
+        let mut want = Vec::new();
+        for i in 0..5000 {
+            let l = format!("{i}:{}", "z".repeat(i % 1500));
+            text += &l;
+            text += "\n";
+            want.push(l);
+            if i == 2000 {
+                text += &long;
+                text += "\n";
+            }
+        }
+        text += "tail";
+        want.push("tail".into());
+        let mut seen = Vec::new();
+        each_line(&mut text.as_bytes(), |l| {
+            seen.push(String::from_utf8(l.to_vec()).expect("utf-8"))
+        });
+        assert_eq!(seen.len(), want.len());
+        for (i, (a, b)) in seen.iter().zip(&want).enumerate() {
+            assert!(a == b, "line {i}: {} vs {}", a.len(), b.len());
+        }
     }
 }

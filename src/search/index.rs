@@ -16,7 +16,7 @@ use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use tantivy::collector::DocSetCollector;
+use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::columnar::Column;
 use tantivy::query::{BooleanQuery, Occur, PhrasePrefixQuery, RegexQuery, TermSetQuery};
 use tantivy::schema::{
@@ -146,7 +146,7 @@ pub struct Candidate {
 /// What the index matched: each entry's time and kind, and the columns
 /// its file, line and place are read from when a search reaches it.
 pub struct Ranked {
-    pub entries: Vec<(Option<i64>, Kind, tantivy::DocAddress)>,
+    pub entries: Vec<Match>,
     columns: HashMap<u32, Place>,
 }
 
@@ -262,18 +262,19 @@ impl SearchIndex {
     }
 
     /// Whether the index holds `files` (every file in `scope`'s folders)
-    /// as they are: none changed, added or gone.
+    /// as they are: none changed, added or gone. Told by a digest of
+    /// both lists (paths, sizes, times) rather than a lookup of each file
+    /// (20,000 of them in a big history: a tenth of a query).
     pub fn is_current(&self, scope: &[PathBuf], files: &[SearchFile]) -> bool {
         let known = &self.state.files;
         !known.is_empty()
-            && files.iter().all(|f| {
-                known
-                    .get(&f.path)
-                    .is_some_and(|k| k.size == f.size && k.mtime_ns == f.mtime_ns)
-            })
-            // each file given is known: the known ones of the scope are
-            // those, unless one is gone
-            && known.keys().filter(|p| in_scope(scope, p)).count() == files.len()
+            && Digest::of(files.iter().map(|f| (f.path.as_path(), f.size, f.mtime_ns)))
+                == Digest::of(
+                    known
+                        .iter()
+                        .filter(|(p, _)| in_scope(scope, p))
+                        .map(|(p, k)| (p.as_path(), k.size, k.mtime_ns)),
+                )
     }
 
     /// Whether nothing has been indexed yet.
@@ -282,7 +283,7 @@ impl SearchIndex {
     }
 
     /// id -> (path, state), for reading many candidates.
-    pub fn files_by_id(&self) -> HashMap<u64, (&Path, &FileState)> {
+    pub fn files_by_id(&self) -> rustc_hash::FxHashMap<u64, (&Path, &FileState)> {
         self.state
             .files
             .iter()
@@ -484,38 +485,21 @@ impl SearchIndex {
             clauses.push((Occur::Must, Box::new(set)));
         }
         let query = BooleanQuery::new(clauses);
-        let docs = searcher.search(&query, &DocSetCollector).map_err(err)?;
         // the time and kind of every match first: the rest is read for
         // those a search reaches, newest first (a common word matches
         // most entries, and a search shows the newest few hundred)
-        let mut entries = Vec::with_capacity(docs.len());
+        let entries = searcher.search(&query, &Matches).map_err(err)?;
         let mut columns = HashMap::new();
-        let mut sort_keys = HashMap::new();
-        for addr in docs {
-            let seg = addr.segment_ord;
-            if let std::collections::hash_map::Entry::Vacant(v) = sort_keys.entry(seg) {
-                let ff = searcher.segment_reader(seg).fast_fields();
-                v.insert((ff.u64("kind").map_err(err)?, ff.i64("ts").map_err(err)?));
-                columns.insert(
-                    seg,
-                    (
-                        ff.u64("file").map_err(err)?,
-                        ff.u64("line").map_err(err)?,
-                        ff.u64("offset").map_err(err)?,
-                    ),
-                );
-            }
-            let Some((kind, ts)) = sort_keys.get(&seg) else {
-                continue;
-            };
-            let Some(kind) = kind.first(addr.doc_id) else {
-                continue;
-            };
-            let kind = Kind::ALL
-                .get(kind as usize)
-                .copied()
-                .unwrap_or(Kind::Unknown);
-            entries.push((ts.first(addr.doc_id), kind, addr));
+        for (seg, reader) in searcher.segment_readers().iter().enumerate() {
+            let ff = reader.fast_fields();
+            columns.insert(
+                seg as u32,
+                (
+                    ff.u64("file").map_err(err)?,
+                    ff.u64("line").map_err(err)?,
+                    ff.u64("offset").map_err(err)?,
+                ),
+            );
         }
         Ok(Some(Ranked { entries, columns }))
     }
@@ -530,6 +514,71 @@ impl SearchIndex {
                     .sum()
             })
             .unwrap_or(0)
+    }
+}
+
+/// The entries a query matches, each with its time and kind read as it is
+/// matched (a set of every match, hashed twice, then looked up again was
+/// most of a common word's query).
+struct Matches;
+
+/// A matched entry: its time, kind and place in the index.
+pub type Match = (Option<i64>, Kind, tantivy::DocAddress);
+
+struct SegmentMatches {
+    segment: u32,
+    kind: Column<u64>,
+    ts: Column<i64>,
+    found: Vec<Match>,
+}
+
+impl Collector for Matches {
+    type Fruit = Vec<Match>;
+    type Child = SegmentMatches;
+
+    fn for_segment(
+        &self,
+        segment: tantivy::SegmentOrdinal,
+        reader: &tantivy::SegmentReader,
+    ) -> tantivy::Result<SegmentMatches> {
+        let ff = reader.fast_fields();
+        Ok(SegmentMatches {
+            segment,
+            kind: ff.u64("kind")?,
+            ts: ff.i64("ts")?,
+            found: Vec::new(),
+        })
+    }
+
+    fn requires_scoring(&self) -> bool {
+        false
+    }
+
+    fn merge_fruits(&self, parts: Vec<Vec<Match>>) -> tantivy::Result<Vec<Match>> {
+        Ok(parts.concat())
+    }
+}
+
+impl SegmentCollector for SegmentMatches {
+    type Fruit = Vec<Match>;
+
+    fn collect(&mut self, doc: tantivy::DocId, _score: tantivy::Score) {
+        let Some(kind) = self.kind.first(doc) else {
+            return;
+        };
+        let kind = Kind::ALL
+            .get(kind as usize)
+            .copied()
+            .unwrap_or(Kind::Unknown);
+        self.found.push((
+            self.ts.first(doc),
+            kind,
+            tantivy::DocAddress::new(self.segment, doc),
+        ));
+    }
+
+    fn harvest(self) -> Vec<Match> {
+        self.found
     }
 }
 
@@ -559,6 +608,35 @@ fn expansions(searcher: &tantivy::Searcher, field: Field, prefix: &str) -> io::R
         }
     }
     Ok(n)
+}
+
+/// A digest of a set of files (in any order): how many, and two sums of
+/// a hash of each one's path bytes, size and time, mixed apart. Two
+/// lists with one digest are the same files in the same state, but for
+/// a chance of 2^-128 (a stale index then answers until its next update).
+#[derive(PartialEq, Eq, Debug)]
+struct Digest(usize, u64, u64);
+
+impl Digest {
+    fn of<'a>(files: impl Iterator<Item = (&'a Path, u64, i64)>) -> Digest {
+        use std::hash::Hasher;
+        let mut d = Digest(0, 0, 0);
+        for (path, size, mtime) in files {
+            let mut h = rustc_hash::FxHasher::default();
+            h.write(path.as_os_str().as_encoded_bytes());
+            h.write_u64(size);
+            h.write_i64(mtime);
+            let x = h.finish();
+            d.0 += 1;
+            d.1 = d.1.wrapping_add(x);
+            // a second, independent-looking mix (splitmix64's finaliser)
+            let mut y = x ^ 0x9e37_79b9_7f4a_7c15;
+            y = (y ^ (y >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            y = (y ^ (y >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            d.2 = d.2.wrapping_add(y ^ (y >> 31));
+        }
+        d
+    }
 }
 
 pub fn kind_number(k: Kind) -> u64 {
@@ -647,4 +725,44 @@ fn add(writer: &IndexWriter, fields: &Fields, id: u64, offset: u64, e: &Entry) {
         doc.add_i64(fields.ts, ts);
     }
     let _ = writer.add_document(doc);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Digest;
+    use std::path::Path;
+
+    /// One digest for the same files in any order; another for a file
+    /// grown, touched, renamed, added or gone.
+    #[test]
+    fn a_digest_tells_every_change_of_a_list_of_files() {
+        type Files = Vec<(String, u64, i64)>;
+        let files: Files = (0..500)
+            .map(|i| (format!("/p/{i}.jsonl"), i * 7, i as i64 * 1000))
+            .collect();
+        let d = |v: &Files| Digest::of(v.iter().map(|(p, s, m)| (Path::new(p.as_str()), *s, *m)));
+        let base = d(&files);
+        let mut shuffled = files.clone();
+        shuffled.reverse();
+        shuffled.swap(3, 200);
+        assert_eq!(d(&shuffled), base);
+        let change = |f: &dyn Fn(&mut Files)| {
+            let mut v = files.clone();
+            f(&mut v);
+            d(&v)
+        };
+        assert_ne!(change(&|v| v[10].1 += 1), base, "grown");
+        assert_ne!(change(&|v| v[10].2 += 1), base, "touched");
+        assert_ne!(change(&|v| v[10].0.push('x')), base, "renamed");
+        assert_ne!(change(&|v| v.push(("/p/new".into(), 1, 1))), base, "added");
+        assert_ne!(change(&|v| drop(v.pop())), base, "gone");
+        // two changes that cancel in a plain sum do not cancel in both
+        assert_ne!(
+            change(&|v| {
+                v[1].1 += 1;
+                v[2].1 -= 1;
+            }),
+            base
+        );
+    }
 }
