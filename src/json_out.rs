@@ -336,13 +336,12 @@ mod tests {
 /// machines); else its bytes, so that any file name survives a round trip
 /// (`#[serde(with = "crate::json_out::os_path")]`).
 pub mod os_path {
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use serde::{Deserializer, Serialize, Serializer};
     use std::path::{Path, PathBuf};
 
-    #[derive(Serialize, Deserialize)]
+    #[derive(Serialize)]
     #[serde(untagged)]
     enum Repr {
-        Text(String),
         Bytes { bytes: Vec<u8> },
     }
 
@@ -353,11 +352,40 @@ pub mod os_path {
         }
     }
 
+    /// A string, or `{"bytes": [...]}`: read by a visitor of both (an
+    /// untagged enum holds every value in a buffer before it tries its
+    /// shapes: 30,000 paths at each indexed search).
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<PathBuf, D::Error> {
-        Ok(match Repr::deserialize(d)? {
-            Repr::Text(t) => PathBuf::from(t),
-            Repr::Bytes { bytes } => from_bytes(bytes),
-        })
+        use serde::de::{Error, MapAccess, Visitor};
+        struct PathVisitor;
+        impl<'de> Visitor<'de> for PathVisitor {
+            type Value = PathBuf;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a path: a string or {\"bytes\": [...]}")
+            }
+            fn visit_str<E: Error>(self, v: &str) -> Result<PathBuf, E> {
+                Ok(PathBuf::from(v))
+            }
+            fn visit_string<E: Error>(self, v: String) -> Result<PathBuf, E> {
+                Ok(PathBuf::from(v))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PathBuf, A::Error> {
+                let mut bytes: Option<Vec<u8>> = None;
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    match (&*key, &bytes) {
+                        ("bytes", None) => bytes = Some(map.next_value()?),
+                        ("bytes", Some(_)) => return Err(A::Error::duplicate_field("bytes")),
+                        _ => {
+                            map.next_value::<serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                bytes
+                    .map(from_bytes)
+                    .ok_or_else(|| A::Error::missing_field("bytes"))
+            }
+        }
+        d.deserialize_any(PathVisitor)
     }
 
     #[cfg(unix)]
@@ -401,5 +429,45 @@ pub fn path_fields(
         #[cfg(not(unix))]
         let bytes: Vec<u8> = p.to_string_lossy().into_owned().into_bytes();
         obj.insert(format!("{key}_bytes"), bytes.into());
+    }
+}
+
+#[cfg(all(test, unix))]
+mod path_tests {
+    use std::os::unix::ffi::OsStrExt;
+    use std::path::{Path, PathBuf};
+
+    #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+    struct Row {
+        #[serde(with = "super::os_path")]
+        path: PathBuf,
+    }
+
+    /// A path goes to JSON and back as it was, UTF-8 or not; a damaged
+    /// one is an error, never a panic.
+    #[test]
+    fn paths_come_back_as_they_were_written() {
+        let odd = Path::new(std::ffi::OsStr::from_bytes(b"/t/caf\xe9/\"q\"\\.jsonl"));
+        for p in [Path::new("/t/plain.jsonl"), Path::new("/t/é \"x\"\n"), odd] {
+            let row = Row { path: p.to_owned() };
+            let text = serde_json::to_string(&row).expect("write");
+            let back: Row = serde_json::from_str(&text).expect("read");
+            assert_eq!(back, row, "{text}");
+        }
+        let read = |t: &str| serde_json::from_str::<Row>(t).map(|r| r.path);
+        assert_eq!(
+            read(r#"{"path":{"bytes":[47,120],"other":1}}"#).ok(),
+            Some(PathBuf::from("/x"))
+        );
+        for bad in [
+            r#"{"path":1}"#,
+            r#"{"path":{"other":1}}"#,
+            r#"{"path":{"bytes":[47],"bytes":[47]}}"#,
+            r#"{"path":{"bytes":[300]}}"#,
+            r#"{"path":[47]}"#,
+            r#"{"path":null}"#,
+        ] {
+            assert!(read(bad).is_err(), "{bad}");
+        }
     }
 }
