@@ -41,7 +41,8 @@ const PIECE: usize = 4 << 20;
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct FileState {
     pub id: u64,
-    #[serde(with = "crate::json_out::os_path")]
+    /// (Left out of the state when it is the file itself.)
+    #[serde(default, with = "crate::json_out::os_path")]
     pub session: PathBuf,
     pub size: u64,
     pub mtime_ns: i64,
@@ -68,14 +69,37 @@ type FileMap = HashMap<PathBuf, FileState, rustc_hash::FxBuildHasher>;
 
 mod files_as_list {
     use super::{FileMap, FileState};
+    use serde::de::{SeqAccess, Visitor};
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
-    use std::path::PathBuf;
+    use std::path::{Path, PathBuf};
 
     #[derive(Serialize)]
     struct Row<'a>(
-        #[serde(with = "crate::json_out::os_path")] &'a std::path::Path,
-        &'a FileState,
+        #[serde(with = "crate::json_out::os_path")] &'a Path,
+        Written<'a>,
     );
+
+    /// A file's state as written: its session left out when it is the
+    /// file itself (a third of the state's bytes, read at each search).
+    #[derive(Serialize)]
+    struct Written<'a> {
+        id: u64,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        session: Option<PathOf<'a>>,
+        size: u64,
+        mtime_ns: i64,
+        bytes: u64,
+        lines: u32,
+        head: u64,
+    }
+
+    struct PathOf<'a>(&'a Path);
+
+    impl Serialize for PathOf<'_> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            crate::json_out::os_path::serialize(self.0, s)
+        }
+    }
 
     #[derive(Deserialize)]
     struct OwnedRow(
@@ -84,14 +108,43 @@ mod files_as_list {
     );
 
     pub fn serialize<S: Serializer>(m: &FileMap, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(m.iter().map(|(p, f)| Row(p, f)))
+        s.collect_seq(m.iter().map(|(p, f)| {
+            Row(
+                p,
+                Written {
+                    id: f.id,
+                    session: (f.session != *p).then_some(PathOf(&f.session)),
+                    size: f.size,
+                    mtime_ns: f.mtime_ns,
+                    bytes: f.bytes,
+                    lines: f.lines,
+                    head: f.head,
+                },
+            )
+        }))
     }
 
+    /// Read straight into the map (not a list of rows first); a file with
+    /// no session written is its own.
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<FileMap, D::Error> {
-        Ok(Vec::<OwnedRow>::deserialize(d)?
-            .into_iter()
-            .map(|OwnedRow(p, f)| (p, f))
-            .collect())
+        struct Rows;
+        impl<'de> Visitor<'de> for Rows {
+            type Value = FileMap;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a list of files")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<FileMap, A::Error> {
+                let mut m = FileMap::default();
+                while let Some(OwnedRow(p, mut f)) = seq.next_element()? {
+                    if f.session.as_os_str().is_empty() {
+                        f.session = p.clone();
+                    }
+                    m.insert(p, f);
+                }
+                Ok(m)
+            }
+        }
+        d.deserialize_seq(Rows)
     }
 }
 
