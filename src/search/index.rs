@@ -782,8 +782,59 @@ fn add(writer: &IndexWriter, fields: &Fields, id: u64, offset: u64, e: &Entry) {
 
 #[cfg(test)]
 mod tests {
-    use super::Digest;
-    use std::path::Path;
+    use super::{Digest, FileState, State};
+    use std::path::{Path, PathBuf};
+
+    /// The state names a file's session only when it is another file, and
+    /// reads back the same; a state written with every session (before)
+    /// reads too.
+    #[test]
+    fn the_state_reads_back_what_it_wrote() {
+        let file = |id: u64, session: &str| FileState {
+            id,
+            session: PathBuf::from(session),
+            size: id * 10,
+            mtime_ns: -1,
+            bytes: 3,
+            lines: 2,
+            head: u64::MAX,
+        };
+        let mut state = State {
+            version: 2,
+            next_id: 3,
+            ..State::default()
+        };
+        state
+            .files
+            .insert("/p/s.jsonl".into(), file(1, "/p/s.jsonl"));
+        state
+            .files
+            .insert("/p/s/subagents/agent-a.jsonl".into(), file(2, "/p/s.jsonl"));
+        let text = serde_json::to_string(&state).expect("write");
+        assert_eq!(text.matches("\"session\"").count(), 1, "{text}");
+        let back: State = serde_json::from_str(&text).expect("read");
+        assert_eq!(
+            format!("{:?}", back.files.get(Path::new("/p/s.jsonl"))),
+            format!("{:?}", state.files.get(Path::new("/p/s.jsonl")))
+        );
+        for (p, f) in &state.files {
+            let b = back.files.get(p).expect("every file");
+            assert_eq!(
+                (
+                    b.id, &b.session, b.size, b.mtime_ns, b.bytes, b.lines, b.head
+                ),
+                (
+                    f.id, &f.session, f.size, f.mtime_ns, f.bytes, f.lines, f.head
+                )
+            );
+        }
+        let older = r#"{"version":2,"next_id":2,"files":[["/p/x.jsonl",{"id":1,"session":"/p/x.jsonl","size":1,"mtime_ns":1,"bytes":1,"lines":1,"head":1}]]}"#;
+        let older: State = serde_json::from_str(older).expect("an older state");
+        assert_eq!(
+            older.files[Path::new("/p/x.jsonl")].session,
+            Path::new("/p/x.jsonl")
+        );
+    }
 
     /// One digest for the same files in any order; another for a file
     /// grown, touched, renamed, added or gone.
