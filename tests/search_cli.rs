@@ -395,3 +395,25 @@ fn the_index_answers_a_common_word_as_the_files_do() {
         assert_eq!(indexed, files, "{ask:?}");
     }
 }
+
+/// An index built for a folder answers for it however the folder is
+/// spelled (`a//b`, `a/./b` are `a/b`), as the files do.
+#[test]
+fn the_index_answers_for_its_folder_however_it_is_spelled() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("projects");
+    tree(&root);
+    ccv(tmp.path()).arg("index").arg(&root).assert().success();
+    let plain = search(tmp.path(), &root, &["zebrafolder"]);
+    assert_eq!(plain.0, 0, "{plain:?}");
+    let spelled = [
+        format!("{}//projects", tmp.path().display()),
+        format!("{}/./projects", tmp.path().display()),
+    ];
+    for other in spelled {
+        let (code, hits) = search(tmp.path(), Path::new(&other), &["zebrafolder"]);
+        assert_eq!(code, 0, "{other}: {hits:?}");
+        assert_eq!(hits.len(), plain.1.len(), "{other}");
+        assert_eq!(hits[0]["line"], plain.1[0]["line"], "{other}");
+    }
+}

@@ -53,7 +53,11 @@ impl Pieces {
         f.seek(SeekFrom::Start(offset))?;
         Ok(Pieces {
             file: f.take(len),
-            buf: SPARE.with(|s| s.take()).unwrap_or_default(),
+            buf: SPARE
+                .try_with(|s| s.take())
+                .ok()
+                .flatten()
+                .unwrap_or_default(),
             chunk: 1 << 20,
             offset,
             line,
@@ -182,7 +186,8 @@ impl Drop for Pieces {
         if self.buf.capacity() <= self.piece.saturating_mul(2).max(16 << 20) {
             let mut buf = std::mem::take(&mut self.buf);
             buf.clear();
-            SPARE.with(|s| s.set(Some(buf)));
+            // (none when the thread is ending)
+            let _ = SPARE.try_with(|s| s.set(Some(buf)));
         }
     }
 }

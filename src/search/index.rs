@@ -664,7 +664,7 @@ fn expansions(searcher: &tantivy::Searcher, field: Field, prefix: &str) -> io::R
 }
 
 /// A digest of a set of files (in any order): how many, and two sums of
-/// a hash of each one's path bytes, size and time, mixed apart. Two
+/// a hash of each one's path, size and time, mixed apart. Two
 /// lists with one digest are the same files in the same state, but for
 /// a chance of 2^-128 (a stale index then answers until its next update).
 #[derive(PartialEq, Eq, Debug)]
@@ -676,7 +676,8 @@ impl Digest {
         let mut d = Digest(0, 0, 0);
         for (path, size, mtime) in files {
             let mut h = rustc_hash::FxHasher::default();
-            h.write(path.as_os_str().as_encoded_bytes());
+            // by its components, as paths compare (`a//b` is `a/b`)
+            std::hash::Hash::hash(path, &mut h);
             h.write_u64(size);
             h.write_i64(mtime);
             let x = h.finish();

@@ -287,13 +287,10 @@ fn check_candidates(
     limit: usize,
 ) -> Found {
     let by_id = ix.files_by_id();
-    // keyed by the path's bytes: hashing 20,000 paths by their components
-    // at each query was a tenth of it
-    fn bytes(p: &Path) -> &[u8] {
-        p.as_os_str().as_encoded_bytes()
-    }
-    let wanted: rustc_hash::FxHashMap<&[u8], &SearchFile> =
-        files.iter().map(|f| (bytes(&f.path), f)).collect();
+    // hashed fast: 20,000 paths at each query (by their components, as
+    // paths compare)
+    let wanted: rustc_hash::FxHashMap<&Path, &SearchFile> =
+        files.iter().map(|f| (f.path.as_path(), f)).collect();
     let entries = &mut ranked.entries;
     entries.retain(|&(ts, kind, _)| filter.keeps_kind(kind) && filter.keeps_time(ts));
     let mut hits = Vec::new();
@@ -315,7 +312,7 @@ fn check_candidates(
         });
         (at, batch) = (end, batch.saturating_mul(2));
         for c in cands {
-            let Some(sf) = by_id.get(&c.file).and_then(|(p, _)| wanted.get(bytes(p))) else {
+            let Some(sf) = by_id.get(&c.file).and_then(|(p, _)| wanted.get(p)) else {
                 continue;
             };
             // several entries of one line are checked together
