@@ -134,7 +134,7 @@ fn path_of_line(line: &[u8]) -> Option<&[u8]> {
 fn each_line(r: &mut impl io::Read, mut f: impl FnMut(&[u8])) {
     const PART: usize = 1 << 20;
     let mut buf: Vec<u8> = Vec::with_capacity(PART);
-    // the start of the line being read; `skipping`: it is too long
+    // inside a line too long to hold, until its end
     let mut skipping = false;
     loop {
         let kept = buf.len();
@@ -205,7 +205,10 @@ fn read_rows(r: &mut impl io::Read, threads: usize) -> Vec<SessionInfo> {
                         Err(_) => return,
                     };
                     let Ok((seq, mut buf)) = job else { return };
-                    let _ = done_tx.send((seq, parse_part(&buf)));
+                    // a part that cannot be parsed costs its rows (read
+                    // again), never the listing
+                    let rows = crate::contain::contain(|| parse_part(&buf)).unwrap_or_default();
+                    let _ = done_tx.send((seq, rows));
                     buf.clear();
                     let _ = free_tx.send(buf);
                 }

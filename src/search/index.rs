@@ -80,7 +80,8 @@ mod files_as_list {
     );
 
     /// A file's state as written: its session left out when it is the
-    /// file itself (a third of the state's bytes, read at each search).
+    /// file itself (a sixth of the state of 10,000 sessions, read at each
+    /// search).
     #[derive(Serialize)]
     struct Written<'a> {
         id: u64,
