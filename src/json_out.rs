@@ -339,16 +339,16 @@ pub mod os_path {
     use serde::{Deserializer, Serialize, Serializer};
     use std::path::{Path, PathBuf};
 
+    /// A path that is not UTF-8: `{"bytes": [...]}`.
     #[derive(Serialize)]
-    #[serde(untagged)]
-    enum Repr {
-        Bytes { bytes: Vec<u8> },
+    struct Bytes {
+        bytes: Vec<u8>,
     }
 
     pub fn serialize<S: Serializer>(p: &Path, s: S) -> Result<S::Ok, S::Error> {
         match p.to_str() {
             Some(t) => s.serialize_str(t),
-            None => Repr::Bytes { bytes: bytes_of(p) }.serialize(s),
+            None => Bytes { bytes: bytes_of(p) }.serialize(s),
         }
     }
 
