@@ -72,6 +72,7 @@ mod fuzz_decoder;
 mod hardening;
 mod highlight_background;
 mod ingest;
+mod line_time;
 mod list_cli;
 mod list_scan;
 mod listings;

@@ -226,43 +226,145 @@ fn scan_all(
     filter: &Filter,
     opts: &Options,
 ) -> io::Result<Found> {
-    let hits = Mutex::new(Vec::new());
-    // once `limit` hits are in, a file last written before the oldest of
-    // them holds nothing newer: it and the older ones are not read
-    let cutoff = std::sync::atomic::AtomicI64::new(i64::MIN);
-    let sink = |raw: scan::RawLine| {
-        let Some(f) = files.get(raw.file) else { return };
-        let found = check_line(&raw.bytes, raw.line, f, query, filter);
+    match scan_files(files, query, filter, opts, true)? {
+        Some(found) => Ok(found),
+        // a line held an entry newer than the line said: every line is
+        // read again and decoded as it is found
+        None => Ok(
+            scan_files(files, query, filter, opts, false)?.unwrap_or(Found {
+                hits: Vec::new(),
+                via: Via::Scan,
+                more: false,
+                note: None,
+            }),
+        ),
+    }
+}
+
+/// A line that holds every term, not yet decoded: the time no entry of
+/// it is newer than (see [`crate::source::own_time`]), its file (index),
+/// line number, offset and length. It is read again if it is decoded.
+type Waiting = (Option<i64>, usize, u32, u64, usize);
+
+/// The newest `opts.limit` hits in `files`. With `wait`, the lines of
+/// prompts and answers that hold every term are decoded only if they can
+/// be among them (a common word is on most lines; decoding each was most
+/// of a search); `None` when a line was newer than it said.
+fn scan_files(
+    files: &[SearchFile],
+    query: &Query,
+    filter: &Filter,
+    opts: &Options,
+    wait: bool,
+) -> io::Result<Option<Found>> {
+    use std::sync::atomic::{AtomicBool, AtomicI64, Ordering::Relaxed};
+    let limit = opts.limit.max(1);
+    let hits: Mutex<Vec<Hit>> = Mutex::new(Vec::new());
+    let waiting: Mutex<Vec<Waiting>> = Mutex::new(Vec::new());
+    // once `limit` hits are in, the time of the oldest of them: a line
+    // older holds nothing to show, nor does a file last written before
+    let cutoff = AtomicI64::new(i64::MIN);
+    // hits found in all; lines or files not read for being older
+    let seen = std::sync::atomic::AtomicUsize::new(0);
+    let (passed_over, broken) = (AtomicBool::new(false), AtomicBool::new(false));
+    let add = |found: Vec<Hit>| {
         if found.is_empty() {
             return;
         }
+        seen.fetch_add(found.len(), Relaxed);
         if let Ok(mut h) = hits.lock() {
+            let before = h.len();
             h.extend(found);
-            if h.len() >= opts.limit.saturating_mul(2) {
+            // sorted when `limit` are first in, then every half `limit`
+            // more: the cutoff follows without a sort per hit
+            let step = (limit / 2).max(1);
+            if h.len() >= limit && (before < limit || h.len() >= limit + step) {
                 newest_first(&mut h);
-                h.truncate(opts.limit + 1);
-                let oldest = h
-                    .get(opts.limit - 1)
-                    .and_then(|x| x.timestamp)
-                    .unwrap_or(i64::MIN);
-                cutoff.store(oldest, std::sync::atomic::Ordering::Relaxed);
+                h.truncate(limit);
+                let oldest = h[limit - 1].timestamp.unwrap_or(i64::MIN);
+                cutoff.store(oldest, Relaxed);
             }
         }
     };
-    let enough =
-        |f: &SearchFile| f.mtime_ns / 1_000_000 < cutoff.load(std::sync::atomic::Ordering::Relaxed);
+    let older = |t: Option<i64>| {
+        let c = cutoff.load(Relaxed);
+        c > i64::MIN && t.is_none_or(|t| t < c)
+    };
+    // decoded newest first, outside any lock, until what is left is older
+    // than `limit` hits (the cutoff only grows: a stale one reads more)
+    let settle = |mut batch: Vec<Waiting>| {
+        batch.sort_by_key(|w| std::cmp::Reverse(w.0));
+        let mut open: HashMap<usize, std::fs::File> = HashMap::new();
+        for (time, file, line, offset, len) in batch {
+            if older(time) {
+                passed_over.store(true, Relaxed);
+                break;
+            }
+            let Some(f) = files.get(file) else { continue };
+            let handle = match open.entry(file) {
+                std::collections::hash_map::Entry::Occupied(o) => o.into_mut(),
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    match std::fs::File::open(&f.path) {
+                        Ok(h) => v.insert(h),
+                        Err(_) => continue,
+                    }
+                }
+            };
+            let bytes = match read_line(handle, offset) {
+                Ok(b) if b.len() == len => b,
+                // the file changed under the search: read it all again
+                _ => {
+                    broken.store(true, Relaxed);
+                    continue;
+                }
+            };
+            let found = check_line(&bytes, line, f, query, filter);
+            if found.iter().any(|h| h.timestamp > time) {
+                broken.store(true, Relaxed);
+            }
+            add(found);
+        }
+    };
+    let sink = |raw: scan::RawLine<'_>| {
+        let Some(f) = files.get(raw.file) else { return };
+        let Some(time) = wait.then(|| crate::source::own_time(raw.bytes)).flatten() else {
+            add(check_line(raw.bytes, raw.line, f, query, filter));
+            return;
+        };
+        if older(time) {
+            passed_over.store(true, Relaxed);
+            return;
+        }
+        let full = waiting.lock().ok().and_then(|mut w| {
+            w.push((time, raw.file, raw.line, raw.offset, raw.bytes.len()));
+            (w.len() >= limit.saturating_mul(2)).then(|| std::mem::take(&mut *w))
+        });
+        if let Some(batch) = full {
+            settle(batch);
+        }
+    };
+    let enough = |f: &SearchFile| {
+        let done = f.mtime_ns / 1_000_000 < cutoff.load(Relaxed);
+        if done {
+            passed_over.store(true, Relaxed);
+        }
+        done
+    };
     scan::scan(files, query, opts.threads, &sink, &enough).map_err(io::Error::other)?;
+    settle(waiting.into_inner().unwrap_or_default());
+    if broken.load(Relaxed) {
+        return Ok(None);
+    }
     let mut hits = hits.into_inner().unwrap_or_default();
     newest_first(&mut hits);
-    let more =
-        hits.len() > opts.limit || cutoff.load(std::sync::atomic::Ordering::Relaxed) > i64::MIN;
+    let more = seen.load(Relaxed) > opts.limit || passed_over.load(Relaxed);
     hits.truncate(opts.limit);
-    Ok(Found {
+    Ok(Some(Found {
         hits,
         via: Via::Scan,
         more,
         note: None,
-    })
+    }))
 }
 
 fn newest_first(hits: &mut [Hit]) {
@@ -508,6 +610,90 @@ mod tests {
                     assert!(end - at >= want);
                 }
                 (at, want) = (end, want * 2);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod waiting_tests {
+    use super::*;
+
+    /// Lines of prompts and answers left waiting and decoded only when
+    /// they can show give the hits of decoding every line: with any
+    /// limit, times out of file order, lines without a time, ties, and
+    /// lines that hold the word only where the model does not read it.
+    #[test]
+    fn waiting_lines_give_the_hits_of_decoding_every_line() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut seed = 11u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut files = Vec::new();
+        for n in 0..12 {
+            let path = dir.path().join(format!("s{n}.jsonl"));
+            let mut text = String::new();
+            for i in 0..40 {
+                let time = match next() % 9 {
+                    0 => String::new(),
+                    k => format!(r#","timestamp":"2026-01-0{}T10:{:02}:00Z""#, k, next() % 3),
+                };
+                let word = if next() % 3 == 0 { "apple" } else { "pear" };
+                text += &match next() % 4 {
+                    0 => format!(
+                        r#"{{"type":"user","uuid":"u{n}-{i}","message":{{"role":"user","content":"an {word} here"}}{time}}}"#
+                    ),
+                    1 => format!(
+                        r#"{{"type":"assistant","uuid":"a{n}-{i}","message":{{"id":"m{n}-{i}","role":"assistant","model":"claude","content":[{{"type":"text","text":"the {word}"}}]}}{time}}}"#
+                    ),
+                    // the word only in what no entry shows
+                    2 => format!(
+                        r#"{{"type":"user","uuid":"k{n}-{i}","{word}":1,"message":{{"role":"user","content":"nothing"}}{time}}}"#
+                    ),
+                    _ => format!(
+                        r#"{{"type":"system","uuid":"y{n}-{i}","content":"an {word} in a note","level":"info"{time}}}"#
+                    ),
+                };
+                text.push('\n');
+            }
+            std::fs::write(&path, text).expect("write");
+            files.push(SearchFile {
+                session: path.clone(),
+                path,
+                size: 0,
+                // one time for all, after every line (as a file's last
+                // write is): no file is passed over for its age
+                mtime_ns: 2_000_000_000_000_000_000,
+            });
+        }
+        for f in &mut files {
+            f.size = std::fs::metadata(&f.path).expect("stat").len();
+        }
+        for limit in [1, 3, 10, 50, 400] {
+            for threads in [1, 2] {
+                let opts = Options {
+                    index: None,
+                    update: false,
+                    limit,
+                    threads,
+                };
+                let query = Query::parse("apple", false).expect("query");
+                let filter = Filter::default();
+                let waited = scan_files(&files, &query, &filter, &opts, true)
+                    .expect("scan")
+                    .expect("no line newer than it says");
+                let every = scan_files(&files, &query, &filter, &opts, false)
+                    .expect("scan")
+                    .expect("found");
+                assert_eq!(waited.hits, every.hits, "limit {limit}, {threads} threads");
+                assert!(!waited.hits.is_empty());
+                if every.more {
+                    assert!(waited.more, "limit {limit}");
+                }
             }
         }
     }

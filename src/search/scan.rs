@@ -1,8 +1,9 @@
 //! Search without an index: the raw bytes of every file are scanned for
 //! each term as JSON writes it (a fast literal search, case folded unless
 //! the query has capitals), and only the lines that hold every term are
-//! decoded and checked. As fast as grep on the first query, before any
-//! index exists.
+//! decoded and checked (a prompt's or an answer's only when it is newer
+//! than the hits already found: see `search::scan_files`). As fast as grep
+//! on the first query, before any index exists.
 
 use crate::catalog::files::SearchFile;
 use crate::model::query::Query;
@@ -11,12 +12,13 @@ use std::io;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A line that holds every term: its file (index into the files), its
-/// 1-based number, byte offset and bytes.
-pub struct RawLine {
+/// 1-based number, byte offset and bytes (in the piece being read: most
+/// lines found are never kept).
+pub struct RawLine<'a> {
     pub file: usize,
     pub line: u32,
     pub offset: u64,
-    pub bytes: Vec<u8>,
+    pub bytes: &'a [u8],
 }
 
 /// The byte patterns for `query`: each term as it appears inside a JSON
@@ -50,7 +52,7 @@ pub fn scan(
     files: &[SearchFile],
     query: &Query,
     threads: usize,
-    sink: &(dyn Fn(RawLine) + Sync),
+    sink: &(dyn Fn(RawLine<'_>) + Sync),
     enough: &(dyn Fn(&SearchFile) -> bool + Sync),
 ) -> Result<(), String> {
     let pats = patterns(query)?;
@@ -85,7 +87,7 @@ fn scan_file(
     f: &SearchFile,
     pats: &[Regex],
     order: &[usize],
-    sink: &(dyn Fn(RawLine) + Sync),
+    sink: &(dyn Fn(RawLine<'_>) + Sync),
 ) -> io::Result<()> {
     let mut pieces = crate::catalog::pieces::Pieces::open(&f.path, 0, 1, f.size, PIECE, true)?;
     while let Some(p) = pieces.next_piece()? {
@@ -101,7 +103,7 @@ fn scan_piece(
     base_line: u32,
     pats: &[Regex],
     order: &[usize],
-    sink: &(dyn Fn(RawLine) + Sync),
+    sink: &(dyn Fn(RawLine<'_>) + Sync),
 ) {
     let Some((&first, rest)) = order.split_first() else {
         return;
@@ -119,7 +121,7 @@ fn scan_piece(
                 file: idx,
                 line: line_no,
                 offset: base_offset + start as u64,
-                bytes: line.to_vec(),
+                bytes: line,
             });
         }
         at = end + 1;

@@ -37,6 +37,10 @@ pub fn load_for_figures(path: &Path) -> std::io::Result<Session> {
 
 pub use claude::figures::feed_for_figures;
 
+/// When a line of a session was written, read without decoding it (see
+/// [`claude::line_time::own_time`]): a Codex line is never one it reads.
+pub use claude::line_time::own_time;
+
 /// A session file for an export: long texts left in the file and read back
 /// as they are written out (`summaries`: tool-call summaries kept).
 pub fn load_for_export(path: &Path, summaries: bool) -> std::io::Result<Session> {

@@ -9,6 +9,7 @@
 //! figures are the model's own (`tests/figures_fast.rs` holds them equal
 //! on every corpus file).
 
+use super::cursor::Cursor;
 use crate::model::Session;
 use std::io::Read;
 
@@ -127,7 +128,7 @@ pub fn only_tool_results(line: &[u8]) -> bool {
     if RESULT.find(line).is_none() || USER.find(line).is_none() || COMPACT.find(line).is_some() {
         return false;
     }
-    let mut c = Cursor { b: line, i: 0 };
+    let mut c = Cursor::new(line);
     let (mut user, mut results) = (false, false);
     // once both are known the rest is not read (a `toolUseResult` holds
     // the output again): a key after them cannot make the line a prompt
@@ -144,81 +145,7 @@ pub fn only_tool_results(line: &[u8]) -> bool {
     user && results
 }
 
-/// A reading position in a line of JSON.
-struct Cursor<'a> {
-    b: &'a [u8],
-    i: usize,
-}
-
-impl<'a> Cursor<'a> {
-    fn ws(&mut self) {
-        while self
-            .b
-            .get(self.i)
-            .is_some_and(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n'))
-        {
-            self.i += 1;
-        }
-    }
-
-    fn eat(&mut self, c: u8) -> Option<()> {
-        self.ws();
-        (self.b.get(self.i) == Some(&c)).then(|| self.i += 1)
-    }
-
-    fn peek(&mut self) -> Option<u8> {
-        self.ws();
-        self.b.get(self.i).copied()
-    }
-
-    /// A string's raw bytes (escapes left in): keys and the values looked
-    /// at are plain words, which never hold one.
-    fn string(&mut self) -> Option<&'a [u8]> {
-        self.eat(b'"')?;
-        let start = self.i;
-        loop {
-            let k = memchr::memchr2(b'"', b'\\', &self.b[self.i..])?;
-            self.i += k;
-            if self.b[self.i] == b'\\' {
-                self.i += 2;
-                continue;
-            }
-            let s = &self.b[start..self.i];
-            self.i += 1;
-            return Some(s);
-        }
-    }
-
-    /// The members of an object, each handed to `member` at its value
-    /// (which it must read or skip); a key twice is refused.
-    fn object(
-        &mut self,
-        member: &mut dyn FnMut(&mut Cursor<'a>, &'a [u8]) -> Option<()>,
-    ) -> Option<()> {
-        self.eat(b'{')?;
-        if self.eat(b'}').is_some() {
-            return Some(());
-        }
-        let mut seen: Vec<&[u8]> = Vec::new();
-        loop {
-            let key = self.string()?;
-            if seen.contains(&key) {
-                return None;
-            }
-            seen.push(key);
-            self.eat(b':')?;
-            member(self, key)?;
-            match self.peek()? {
-                b',' => self.i += 1,
-                b'}' => {
-                    self.i += 1;
-                    return Some(());
-                }
-                _ => return None,
-            }
-        }
-    }
-
+impl Cursor<'_> {
     /// `{"content": [tool results], …}`: whether it holds at least one and
     /// nothing else (`None`: not that shape, or unreadable).
     fn message_of_results(&mut self) -> Option<bool> {
@@ -256,41 +183,6 @@ impl<'a> Cursor<'a> {
                     return Some(all);
                 }
                 _ => return None,
-            }
-        }
-    }
-
-    /// Passes over one value of any kind.
-    fn skip(&mut self) -> Option<()> {
-        match self.peek()? {
-            b'"' => self.string().map(|_| ()),
-            b'{' => self.object(&mut |c, _| c.skip()),
-            b'[' => {
-                self.i += 1;
-                if self.eat(b']').is_some() {
-                    return Some(());
-                }
-                loop {
-                    self.skip()?;
-                    match self.peek()? {
-                        b',' => self.i += 1,
-                        b']' => {
-                            self.i += 1;
-                            return Some(());
-                        }
-                        _ => return None,
-                    }
-                }
-            }
-            _ => {
-                // a number, true, false or null: up to what ends it
-                let start = self.i;
-                while self.b.get(self.i).is_some_and(|c| {
-                    !matches!(c, b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t')
-                }) {
-                    self.i += 1;
-                }
-                (self.i > start).then_some(())
             }
         }
     }

@@ -9,12 +9,14 @@
 
 pub mod attachment;
 pub mod classify;
+mod cursor;
 pub mod decode;
 pub mod figures;
 mod ingest;
 mod ingest_assistant;
 mod ingest_system;
 mod ingest_user;
+pub mod line_time;
 pub mod loader;
 pub mod parallel;
 pub mod raw;

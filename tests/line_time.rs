@@ -1,0 +1,56 @@
+//! The time a search reads off a line without decoding it is never older
+//! than an entry the model makes of that line: on every line of every
+//! real file (Claude Code's and Codex's), fixtures and generated damaged
+//! files. A search passes over lines by that time, so an entry newer than
+//! it could be missed.
+
+use crate::common;
+use std::path::Path;
+
+fn holds_on(path: &Path) -> usize {
+    let bytes = std::fs::read(path).expect("read");
+    let mut dated = 0;
+    for (n, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        let Some(own) = ccv::source::own_time(line) else {
+            continue;
+        };
+        dated += 1;
+        for e in ccv::search::extract::entries(line, n as u32 + 1) {
+            assert!(
+                e.timestamp <= own,
+                "{}:{}: an entry at {:?} after the line's {:?}",
+                path.display(),
+                n + 1,
+                e.timestamp,
+                own
+            );
+        }
+    }
+    dated
+}
+
+#[test]
+fn no_entry_is_newer_than_its_lines_own_time() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = dir.path().join("fixtures.jsonl");
+    std::fs::write(&f, common::fixtures()).expect("write");
+    assert!(holds_on(&f) > 0);
+    if let Some((_dir, file, _)) = common::generated(&["--size", "1M", "--seed", "4", "--corrupt"])
+    {
+        assert!(holds_on(&file) > 0);
+    }
+    let Some(files) = common::corpus_files() else {
+        return;
+    };
+    let dated: usize = files.iter().map(|f| holds_on(f)).sum();
+    assert!(dated > 1000, "{dated} lines dated");
+    let codex = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/corpus-codex"
+    ));
+    for e in std::fs::read_dir(codex).into_iter().flatten().flatten() {
+        if e.path().extension().is_some_and(|x| x == "jsonl") {
+            holds_on(&e.path());
+        }
+    }
+}
