@@ -327,7 +327,9 @@ fn scan_files(
     };
     let sink = |raw: scan::RawLine<'_>| {
         let Some(f) = files.get(raw.file) else { return };
-        let Some(time) = wait.then(|| crate::source::own_time(raw.bytes)).flatten() else {
+        // until `limit` hits are in, every line found is one to decode
+        let waits = wait && cutoff.load(Relaxed) > i64::MIN;
+        let Some(time) = waits.then(|| crate::source::own_time(raw.bytes)).flatten() else {
             add(check_line(raw.bytes, raw.line, f, query, filter));
             return;
         };
