@@ -3,7 +3,8 @@
 //! decoded. They are the bulk of a session: a user line holding nothing
 //! but tool results (file contents, command output) is three fifths of
 //! the bytes of real sessions, and none of it is a prompt, a message or a
-//! call. Whether a line is one is read off its structure (strings are
+//! call; nor is a command's or a hook's progress (a quarter of their
+//! lines). Whether a line is one is read off its structure (strings are
 //! skipped with `memchr`, nothing is unescaped or allocated); anything
 //! else, or anything unusual about it, goes to the model as usual, so the
 //! figures are the model's own (`tests/figures_fast.rs` holds them equal
@@ -93,7 +94,7 @@ fn feed_with(
         while at < upto {
             let end = memchr::memchr(b'\n', &buf[at..upto]).map_or(upto, |i| at + i + 1);
             let line = &buf[at..end];
-            if only_tool_results(line) {
+            if only_tool_results(line) || only_side_progress(line) {
                 skipped += 1;
             } else {
                 kept.extend_from_slice(line);
@@ -111,6 +112,35 @@ fn feed_with(
     }
     s.finish(source);
     Ok(skipped)
+}
+
+/// Whether `line` is a progress entry of another kind than an agent's:
+/// `{"type": "progress", "data": {"type": "bash_progress", …}, …}` (a
+/// command's or a hook's output as it runs, a search's state), a quarter
+/// of the lines of real sessions. The model hides them and makes nothing
+/// of them but a side branch of their parent, which no figure counts; an
+/// agent's progress carries its lines (and their usage) and is kept. Any
+/// doubt says no.
+pub fn only_side_progress(line: &[u8]) -> bool {
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
+    static PROGRESS: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"progress\""));
+    if PROGRESS.find(line).is_none() {
+        return false;
+    }
+    let mut c = Cursor::new(line);
+    let (mut progress, mut side) = (false, false);
+    c.object(&mut |c, key| {
+        match key {
+            b"type" if c.string()? == b"progress" => progress = true,
+            // another entry: no need to read on
+            b"type" => return None,
+            b"data" => side = c.side_data()?,
+            _ => c.skip()?,
+        }
+        if progress && side { None } else { Some(()) }
+    });
+    progress && side
 }
 
 /// Whether `line` is a user entry whose message holds tool results and
@@ -146,6 +176,21 @@ pub fn only_tool_results(line: &[u8]) -> bool {
 }
 
 impl Cursor<'_> {
+    /// `{"type": "…_progress", …}` of another kind than `agent_progress`
+    /// (`None`: not that shape, or unreadable).
+    fn side_data(&mut self) -> Option<bool> {
+        let mut kind = None;
+        self.object(&mut |c, key| match key {
+            b"type" => {
+                kind = Some(c.string()?);
+                Some(())
+            }
+            _ => c.skip(),
+        })?;
+        let kind = kind?;
+        Some(kind != b"agent_progress" && !kind.contains(&b'\\'))
+    }
+
     /// `{"content": [tool results], …}`: whether it holds at least one and
     /// nothing else (`None`: not that shape, or unreadable).
     fn message_of_results(&mut self) -> Option<bool> {
@@ -190,7 +235,44 @@ impl Cursor<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::only_side_progress as side;
     use super::only_tool_results as only;
+
+    #[test]
+    fn side_progress_lines_and_the_others() {
+        let line = |data: &str| {
+            format!(
+                r#"{{"parentUuid":"p","isSidechain":false,"type":"progress","data":{data},"toolUseID":"t","uuid":"u","timestamp":"2026-01-01T00:00:00Z"}}"#
+            )
+        };
+        for kind in [
+            "bash_progress",
+            "hook_progress",
+            "mcp_progress",
+            "query_update",
+        ] {
+            let l = line(&format!(
+                r#"{{"output":"a \"progress\" }}","type":"{kind}"}}"#
+            ));
+            assert!(side(l.as_bytes()), "{kind}");
+        }
+        // an agent's progress carries its lines; other entries; doubt
+        let agent = line(
+            r#"{"type":"agent_progress","message":{"type":"assistant","message":{"usage":{}}}}"#,
+        );
+        assert!(!side(agent.as_bytes()));
+        let escaped = line(r#"{"type":"agent\u005fprogress"}"#);
+        assert!(!side(escaped.as_bytes()));
+        assert!(!side(line(r#"{"output":"x"}"#).as_bytes()));
+        assert!(!side(line(r#""bash_progress""#).as_bytes()));
+        let user =
+            line(r#"{"type":"bash_progress"}"#).replace(r#""type":"progress""#, r#""type":"user""#);
+        assert!(!side(user.as_bytes()));
+        let twice = line(r#"{"type":"bash_progress","type":"agent_progress"}"#);
+        assert!(!side(twice.as_bytes()));
+        let cut = line(r#"{"type":"bash_progress"}"#);
+        assert!(!side(&cut.as_bytes()[..cut.find("data").unwrap_or(0) + 10]));
+    }
 
     #[test]
     fn tool_result_lines_and_the_others() {
