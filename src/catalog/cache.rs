@@ -115,7 +115,7 @@ fn path_of_line(line: &[u8]) -> Option<&[u8]> {
         b'"' => {
             let mut i = v + 1;
             loop {
-                i += memchr::memchr2(b'"', b'\\', &line[i..])?;
+                i += memchr::memchr2(b'"', b'\\', line.get(i..)?)?;
                 if line[i] == b'\\' {
                     i += 2;
                     continue;
@@ -368,6 +368,23 @@ impl Cache {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A row cut inside its path after a backslash (a damaged cache) is
+    /// no row, never a crash.
+    #[test]
+    fn a_row_cut_after_a_backslash_has_no_path() {
+        for line in [
+            &br#"{"path":"/a\"#[..],
+            br#"{"path":"\"#,
+            br#"{"path":"/a\\"#,
+        ] {
+            assert_eq!(path_of_line(line), None, "{line:?}");
+        }
+        assert_eq!(
+            path_of_line(br#"{"path":"/a\"b","x":1}"#),
+            Some(&br#""path":"/a\"b""#[..])
+        );
+    }
 
     fn row(path: &str, title: &str) -> String {
         let info = SessionInfo {

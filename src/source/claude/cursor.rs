@@ -40,16 +40,20 @@ impl<'a> Cursor<'a> {
     pub(crate) fn string(&mut self) -> Option<&'a [u8]> {
         self.eat(b'"')?;
         let start = self.i;
+        // from quote to quote: tool output escapes a newline on every line
+        // but few quotes, and a quote after an odd run of backslashes is
+        // one of the text's
         loop {
-            let k = memchr::memchr2(b'"', b'\\', &self.b[self.i..])?;
-            self.i += k;
-            if self.b[self.i] == b'\\' {
-                self.i += 2;
-                continue;
+            let q = self.i + memchr::memchr(b'"', self.b.get(self.i..)?)?;
+            let escapes = self.b[start..q]
+                .iter()
+                .rev()
+                .take_while(|&&c| c == b'\\')
+                .count();
+            self.i = q + 1;
+            if escapes % 2 == 0 {
+                return Some(&self.b[start..q]);
             }
-            let s = &self.b[start..self.i];
-            self.i += 1;
-            return Some(s);
         }
     }
 
@@ -115,6 +119,48 @@ impl<'a> Cursor<'a> {
                 }
                 (self.i > start).then_some(())
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cursor;
+
+    #[test]
+    fn a_line_cut_after_a_backslash_is_doubt_not_a_crash() {
+        for line in [&b"\"abc\\"[..], b"\"\\", b"\"a\\\\\\", b"\"\\\"", b"\""] {
+            assert_eq!(Cursor::new(line).string(), None, "{line:?}");
+        }
+        let line = br#"{"type":"user","x":"tool_result\"#;
+        assert!(!super::super::figures::only_tool_results(line));
+        assert_eq!(super::super::line_time::own_time(line), None);
+    }
+
+    /// Every line cut at every byte, as a file being written or a crash
+    /// leaves its last one: an answer or doubt, never a panic.
+    #[test]
+    fn every_cut_of_a_line_is_answered() {
+        let lines = [
+            r#"{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t","type":"tool_result","content":"a\\\"b\\\\\"\n{x}"}]},"uuid":"u","timestamp":"2026-01-01T00:00:00Z"}"#,
+            r#"{"type":"progress","data":{"type":"bash_progress","output":"\\\"\u0022"},"timestamp":"2026-01-01T00:00:00Z"}"#,
+            r#"{"timestamp":"2026-01-01T00:00:00Z","type":"assistant","message":{"content":[{"type":"text","text":"\\"}]}}"#,
+        ];
+        for line in lines {
+            let b = line.as_bytes();
+            for cut in 0..=b.len() {
+                let part = &b[..cut];
+                let _ = super::super::figures::only_tool_results(part);
+                let _ = super::super::figures::only_side_progress(part);
+                let _ = super::super::line_time::own_time(part);
+            }
+            // whole, each is read for what it is
+            assert!(
+                super::super::figures::only_tool_results(b)
+                    || super::super::figures::only_side_progress(b)
+                    || super::super::line_time::own_time(b).is_some(),
+                "{line}"
+            );
         }
     }
 }
