@@ -134,7 +134,9 @@ fn thread_count(opts: &ScanOptions, jobs: usize) -> usize {
 }
 
 /// Runs `work` over `jobs` on worker threads, calling `sink` with each
-/// result. Returns how many jobs gave none.
+/// result. Returns how many jobs gave none. A job that panics gives none:
+/// one file ccv fails to read costs its row, not the listing (nor the
+/// picker's scan).
 pub(super) fn parallel<T: Sync, R>(
     jobs: &[T],
     threads: usize,
@@ -149,7 +151,7 @@ pub(super) fn parallel<T: Sync, R>(
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(job) = jobs.get(i) else { break };
-                    match work(job) {
+                    match crate::contain::contain(|| work(job)).ok().flatten() {
                         Some(r) => sink(r),
                         None => {
                             errors.fetch_add(1, Ordering::Relaxed);
@@ -551,4 +553,36 @@ pub fn print_list(
     // by one (10,000 of them took longer than writing them out)
     std::mem::forget(sessions);
     w.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    /// A job that panics is a job that gave nothing; the others go on.
+    #[test]
+    fn a_panicking_job_costs_its_own_result() {
+        let jobs: Vec<u32> = (0..50).collect();
+        for threads in [1, 2, 4] {
+            let got = std::sync::Mutex::new(Vec::new());
+            let sink = |r: u32| got.lock().expect("lock").push(r);
+            let failed = super::parallel(
+                &jobs,
+                threads,
+                |&j| {
+                    assert!(j % 10 != 3, "job {j} fails");
+                    Some(j)
+                },
+                &sink,
+            );
+            assert_eq!(failed, 5);
+            let mut got = got.into_inner().expect("lock");
+            got.sort_unstable();
+            assert_eq!(
+                got,
+                jobs.iter()
+                    .copied()
+                    .filter(|j| j % 10 != 3)
+                    .collect::<Vec<_>>()
+            );
+        }
+    }
 }

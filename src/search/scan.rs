@@ -72,7 +72,8 @@ pub fn scan(
                     if enough(f) {
                         break;
                     }
-                    let _ = scan_file(i, f, &pats, &order, sink);
+                    // a file ccv fails to read costs its hits, not the search
+                    let _ = crate::contain::contain(|| scan_file(i, f, &pats, &order, sink));
                 }
             });
         }
