@@ -32,15 +32,15 @@ for threads in ("1", "2"):
         g, first = [], []
         for _ in range(3):  # alternated: the same machine state for both
             g.append(timed(["grep", "-rliF", w, tree])[0])
-            shutil.rmtree(home + "/cache/ccv/search-v2", ignore_errors=True)
+            shutil.rmtree(home + "/cache/ccv/search-v3", ignore_errors=True)
             first.append(timed([ccv, "search", w, tree]))
         print("%s thread(s) %-14s grep -rliF %5.0f ms | first query (no index) %5.0f ms: %.2fx (target <= 1x), peak %d MB"
               % (threads, w, statistics.median(g), statistics.median(x[0] for x in first),
                  statistics.median(x[0] for x in first) / statistics.median(g), max(x[1] for x in first)))
 env = base_env
-shutil.rmtree(home + "/cache/ccv/search-v2", ignore_errors=True)
+shutil.rmtree(home + "/cache/ccv/search-v3", ignore_errors=True)
 t, rss = timed([ccv, "index", tree])
-idx = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(home + "/cache/ccv/search-v2") for f in fs)
+idx = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(home + "/cache/ccv/search-v3") for f in fs)
 print("index build %.1f s, peak %d MB; index %.1f MB = %.1f%% of %.0f MB of sessions"
       % (t / 1000, rss, idx / 1e6, 100 * idx / size, size / 1e6))
 for w in words:

@@ -142,6 +142,33 @@ pub fn wipe(dir: &Path) {
     }
 }
 
+/// Empties the indexes of earlier versions beside `dir` (`search-v2`
+/// beside `search-v3`), once this one is built: under their own lock,
+/// only when they are ccv's, and only the files ccv wrote (as [`wipe`]);
+/// the folder goes when nothing else is left in it. An older ccv that
+/// runs again builds its own again.
+pub fn empty_older(dir: &Path, version: u32) {
+    // only for an index of ccv's own name (not a folder the user gave)
+    let Some(parent) = dir.parent().filter(|_| {
+        dir.file_name()
+            .is_some_and(|n| *n == *format!("search-v{version}"))
+    }) else {
+        return;
+    };
+    for v in 1..version {
+        let old = parent.join(format!("search-v{v}"));
+        if inspect(&old) != Found::Ours {
+            continue;
+        }
+        if let Ok(Some(held)) = lock(&old, false) {
+            wipe(&old);
+            let _ = fs::remove_file(old.join(LOCK));
+            drop(held);
+            let _ = fs::remove_dir(&old);
+        }
+    }
+}
+
 /// Held while the index is created, updated or thrown away.
 pub struct DirLock {
     _file: fs::File,
@@ -214,6 +241,38 @@ mod tests {
         }
     }
 
+    #[test]
+    fn older_indexes_of_ccv_are_emptied_and_others_kept() {
+        let d = tempfile::tempdir().expect("tempdir");
+        let id = "0123456789abcdef0123456789abcdef";
+        let old = d.path().join("search-v2");
+        make(&old).expect("mkdir");
+        for f in [
+            "meta.json",
+            ".managed.json",
+            "files.json",
+            &format!("{id}.idx"),
+        ] {
+            fs::write(old.join(f), "x").expect("write");
+        }
+        drop(lock(&old, false).expect("lock"));
+        let stranger = d.path().join("search-v1");
+        fs::create_dir(&stranger).expect("mkdir");
+        fs::write(stranger.join("notes.txt"), "mine").expect("write");
+        // a folder the user named: nothing beside it is touched
+        empty_older(&d.path().join("my-index"), 3);
+        assert!(old.join("meta.json").exists());
+        let new = d.path().join("search-v3");
+        make(&new).expect("mkdir");
+        empty_older(&new, 3);
+        assert!(!old.exists(), "the older index is gone");
+        assert!(
+            stranger.join("notes.txt").exists(),
+            "a folder not ccv's is kept"
+        );
+        assert!(new.exists());
+    }
+
     #[cfg(unix)]
     #[test]
     fn a_symlink_or_a_stranger_file_is_not_ours_and_is_kept() {
@@ -221,7 +280,7 @@ mod tests {
         let target = d.path().join("precious");
         fs::create_dir(&target).expect("mkdir");
         fs::write(target.join("thesis.tex"), "x").expect("write");
-        let link = d.path().join("search-v2");
+        let link = d.path().join("search-v3");
         std::os::unix::fs::symlink(&target, &link).expect("symlink");
         assert!(matches!(inspect(&link), Found::Foreign(_)));
         wipe(&link);

@@ -210,7 +210,10 @@ fn update_locked(
     };
     let mut ix = index::SearchIndex::open_for_update(dir, &lock)?;
     match ix.update(&crate::catalog::files::scope(root), all, threads) {
-        Ok(u) => Ok(Some(u)),
+        Ok(u) => {
+            index_dir::empty_older(dir, index::VERSION);
+            Ok(Some(u))
+        }
         Err(e) if e.kind() == io::ErrorKind::WouldBlock => Ok(None),
         Err(e) => {
             drop(ix);
