@@ -174,16 +174,17 @@ fn parse_part(part: &[u8]) -> Vec<SessionInfo> {
         let end = memchr::memchr(b'\n', &part[at..]).map_or(part.len(), |i| at + i);
         let line = &part[at..end];
         at = end + 1;
-        // checked as UTF-8 once, not string by string as it is parsed (a
-        // tenth of reading the rows)
-        if let Ok(line) = std::str::from_utf8(line)
-            && let Ok(info) = serde_json::from_str::<SessionInfo>(line)
-            && info.is_sane()
-        {
-            rows.push(info);
-        }
+        rows.extend(parse_row(line));
     }
     rows
+}
+
+/// A row of the cache if it reads as one and its figures can be true.
+fn parse_row(line: &[u8]) -> Option<SessionInfo> {
+    // checked as UTF-8 once, not string by string as it is parsed (a
+    // tenth of reading the rows)
+    let info = serde_json::from_str::<SessionInfo>(std::str::from_utf8(line).ok()?).ok()?;
+    info.is_sane().then_some(info)
 }
 
 /// The sane rows of `r`, in the order of its lines: its lines gathered
@@ -287,9 +288,7 @@ impl Cache {
             if !path_of_line(bytes).is_some_and(|k| needles.contains(k)) {
                 return;
             }
-            if let Ok(mut info) = serde_json::from_slice::<SessionInfo>(bytes)
-                && info.is_sane()
-            {
+            if let Some(mut info) = parse_row(bytes) {
                 if !keep_figures {
                     info.figures = None;
                 }

@@ -125,22 +125,7 @@ pub fn only_side_progress(line: &[u8]) -> bool {
     use memchr::memmem::Finder;
     use std::sync::LazyLock;
     static PROGRESS: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"progress\""));
-    if PROGRESS.find(line).is_none() {
-        return false;
-    }
-    let mut c = Cursor::new(line);
-    let (mut progress, mut side) = (false, false);
-    c.object(&mut |c, key| {
-        match key {
-            b"type" if c.string()? == b"progress" => progress = true,
-            // another entry: no need to read on
-            b"type" => return None,
-            b"data" => side = c.side_data()?,
-            _ => c.skip()?,
-        }
-        if progress && side { None } else { Some(()) }
-    });
-    progress && side
+    PROGRESS.find(line).is_some() && entry_whose(line, b"progress", b"data", |c| c.side_data())
 }
 
 /// Whether `line` is a user entry whose message holds tool results and
@@ -158,27 +143,48 @@ pub fn only_tool_results(line: &[u8]) -> bool {
     if RESULT.find(line).is_none() || USER.find(line).is_none() || COMPACT.find(line).is_some() {
         return false;
     }
+    entry_whose(line, b"user", b"message", |c| c.message_of_results())
+}
+
+/// Whether `line` is an entry of type `kind` whose member `key` passes
+/// `check`. Once both are known the rest is not read (a tool result's
+/// `toolUseResult` holds the output again): a key after them cannot
+/// change what the line is.
+fn entry_whose(
+    line: &[u8],
+    kind: &[u8],
+    key: &[u8],
+    check: fn(&mut Cursor<'_>) -> Option<bool>,
+) -> bool {
     let mut c = Cursor::new(line);
-    let (mut user, mut results) = (false, false);
-    // once both are known the rest is not read (a `toolUseResult` holds
-    // the output again): a key after them cannot make the line a prompt
-    c.object(&mut |c, key| {
-        match key {
-            b"type" if c.string()? == b"user" => user = true,
-            // another entry: no need to read on
-            b"type" => return None,
-            b"message" => results = c.message_of_results()?,
-            _ => c.skip()?,
+    let (mut is_kind, mut passes) = (false, false);
+    c.object(&mut |c, k| {
+        if k == b"type" {
+            if c.string()? != kind {
+                // another entry: no need to read on
+                return None;
+            }
+            is_kind = true;
+        } else if k == key {
+            passes = check(c)?;
+        } else {
+            c.skip()?;
         }
-        if user && results { None } else { Some(()) }
+        if is_kind && passes { None } else { Some(()) }
     });
-    user && results
+    is_kind && passes
 }
 
 impl Cursor<'_> {
     /// `{"type": "…_progress", …}` of another kind than `agent_progress`
     /// (`None`: not that shape, or unreadable).
     fn side_data(&mut self) -> Option<bool> {
+        let kind = self.type_of_object()??;
+        Some(kind != b"agent_progress" && !kind.contains(&b'\\'))
+    }
+
+    /// An object's `"type"` (`Some(None)`: it has none).
+    fn type_of_object(&mut self) -> Option<Option<&[u8]>> {
         let mut kind = None;
         self.object(&mut |c, key| match key {
             b"type" => {
@@ -187,8 +193,7 @@ impl Cursor<'_> {
             }
             _ => c.skip(),
         })?;
-        let kind = kind?;
-        Some(kind != b"agent_progress" && !kind.contains(&b'\\'))
+        Some(kind)
     }
 
     /// `{"content": [tool results], …}`: whether it holds at least one and
@@ -212,15 +217,7 @@ impl Cursor<'_> {
         }
         let mut all = true;
         loop {
-            let mut kind = None;
-            self.object(&mut |c, key| match key {
-                b"type" => {
-                    kind = Some(c.string()?);
-                    Some(())
-                }
-                _ => c.skip(),
-            })?;
-            all &= kind == Some(b"tool_result".as_slice());
+            all &= self.type_of_object()? == Some(b"tool_result".as_slice());
             match self.peek()? {
                 b',' => self.i += 1,
                 b']' => {
