@@ -2,7 +2,8 @@
 //! than an entry the model makes of that line: on every line of every
 //! real file (Claude Code's and Codex's), fixtures and generated damaged
 //! files. A search passes over lines by that time, so an entry newer than
-//! it could be missed.
+//! it could be missed. Nor does a line a search passes over as making no
+//! entry (a command's progress) make one.
 
 use crate::common;
 use std::path::Path;
@@ -11,6 +12,12 @@ fn holds_on(path: &Path) -> usize {
     let bytes = std::fs::read(path).expect("read");
     let mut dated = 0;
     for (n, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        if ccv::source::makes_no_entry(line) {
+            let made = ccv::search::extract::entries(line, n as u32 + 1);
+            assert!(made.is_empty(), "{}:{}: {made:?}", path.display(), n + 1);
+            dated += 1;
+            continue;
+        }
         let Some(own) = ccv::source::own_time(line) else {
             continue;
         };

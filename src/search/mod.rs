@@ -244,6 +244,11 @@ fn scan_all(
     }
 }
 
+/// Lines held waiting before the newest of them are decoded: the more are
+/// held, the fewer are decoded (only the newest of all are), at 40 bytes
+/// each.
+const WAITING: usize = 1 << 16;
+
 /// A line that holds every term, not yet decoded: the time no entry of
 /// it is newer than (see [`crate::source::own_time`]), its file (index),
 /// line number, offset and length. It is read again if it is decoded.
@@ -328,6 +333,10 @@ fn scan_files(
     };
     let sink = |raw: scan::RawLine<'_>| {
         let Some(f) = files.get(raw.file) else { return };
+        // a command's output as it ran holds words but shows none
+        if crate::source::makes_no_entry(raw.bytes) {
+            return;
+        }
         // until `limit` hits are in, every line found is one to decode
         let waits = wait && cutoff.load(Relaxed) > i64::MIN;
         let Some(time) = waits.then(|| crate::source::own_time(raw.bytes)).flatten() else {
@@ -340,7 +349,7 @@ fn scan_files(
         }
         let full = waiting.lock().ok().and_then(|mut w| {
             w.push((time, raw.file, raw.line, raw.offset, raw.bytes.len()));
-            (w.len() >= limit.saturating_mul(2)).then(|| std::mem::take(&mut *w))
+            (w.len() >= limit.saturating_mul(2).max(WAITING)).then(|| std::mem::take(&mut *w))
         });
         if let Some(batch) = full {
             settle(batch);

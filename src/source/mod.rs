@@ -37,6 +37,14 @@ pub fn load_for_figures(path: &Path) -> std::io::Result<Session> {
 
 pub use claude::figures::feed_for_figures;
 
+/// Whether a line makes no entry at all: a command's or a hook's
+/// progress as it runs, which the model hides (see
+/// [`claude::figures::only_side_progress`]). A search passes it over
+/// undecoded. A Codex line is never one.
+pub fn makes_no_entry(line: &[u8]) -> bool {
+    claude::figures::only_side_progress(line)
+}
+
 /// When a line of a session was written, read without decoding it (see
 /// [`claude::line_time::own_time`]): a Codex line is never one it reads.
 pub use claude::line_time::own_time;

@@ -67,13 +67,17 @@ impl<'a> Cursor<'a> {
         if self.eat(b'}').is_some() {
             return Some(());
         }
-        let mut seen: Vec<&[u8]> = Vec::new();
+        // the keys so far, without allocating: an object of more keys
+        // than a line's is doubt
+        let mut seen: [&[u8]; 48] = [&[]; 48];
+        let mut n = 0;
         loop {
             let key = self.string()?;
-            if seen.contains(&key) {
+            if seen[..n].contains(&key) || n == seen.len() {
                 return None;
             }
-            seen.push(key);
+            seen[n] = key;
+            n += 1;
             self.eat(b':')?;
             member(self, key)?;
             match self.peek()? {
