@@ -239,6 +239,51 @@ fn big_file_reads_head_and_tail_and_estimates() {
     );
 }
 
+/// A summary at the top of a big file titles it only when its leaf is a
+/// line of this file (its own uuid, with or without a space), wherever in
+/// the middle it is: a leaf named only as another line's parent, or in a
+/// session resumed from, is not.
+#[test]
+fn a_summarys_leaf_is_looked_for_in_the_middle_of_a_big_file() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let pad = "x".repeat(2000);
+    let n = std::cell::Cell::new(0);
+    let title_of = |leaf_line: &str| {
+        n.set(n.get() + 1);
+        let root = tmp.path().join(format!("p{}", n.get()));
+        let mut lines = vec![
+            r#"{"type":"summary","summary":"From the summary","leafUuid":"leaf-1"}"#.to_owned(),
+            user("/w", "2025-01-01T10:00:00.000Z", r#""start""#),
+        ];
+        for i in 0..300 {
+            lines.push(assistant(
+                "/w",
+                &format!("2025-01-01T10:{:02}:{:02}.000Z", i / 60, i % 60),
+                &format!("m-{pad}"),
+            ));
+            if i == 150 {
+                lines.push(leaf_line.to_owned());
+            }
+        }
+        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+        write(&root.join("-w").join("big.jsonl"), &refs);
+        let list = list_sessions(&root, &ScanOptions::default());
+        let s = list.first().expect("one session");
+        assert!(s.size > 256 * 1024);
+        s.title.clone()
+    };
+    let line = |uuid: &str| format!(r#"{{"type":"system","content":"x",{uuid}}}"#);
+    assert_eq!(title_of(&line(r#""uuid":"leaf-1""#)), "From the summary");
+    assert_eq!(title_of(&line(r#""uuid": "leaf-1""#)), "From the summary");
+    for not_it in [
+        line(r#""parentUuid":"leaf-1""#),
+        line(r#""uuid":"leaf-12""#),
+        line(r#""uuid":"leaf-""#),
+    ] {
+        assert_eq!(title_of(&not_it), "start", "{not_it}");
+    }
+}
+
 #[test]
 fn cache_hits_and_invalidates_on_change() {
     let tmp = tempfile::tempdir().expect("tempdir");

@@ -211,15 +211,40 @@ fn scan_tail(lines: &[&[u8]], found: &mut Found) {
     found.branch = branch.or(found.branch.take());
 }
 
+/// Which `"type":"…"` values a line holds anywhere (bits of [`TITLE`],
+/// [`USER`], [`ASSISTANT`], [`PROGRESS`]): one pass over the line, where
+/// a search for each was six (lines of the head, tail and middle of every
+/// file of a cold listing are looked at).
+fn types_in(line: &[u8]) -> u8 {
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
+    static TYPE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"type\":\""));
+    let mut bits = 0;
+    for at in TYPE.find_iter(line) {
+        let rest = &line[at + 8..];
+        for (value, bit) in [
+            (&b"ai-title\""[..], TITLE),
+            (b"custom-title\"", TITLE),
+            (b"summary\"", TITLE),
+            (b"user\"", USER),
+            (b"assistant\"", ASSISTANT),
+            (b"progress\"", PROGRESS),
+        ] {
+            if rest.starts_with(value) {
+                bits |= bit;
+            }
+        }
+    }
+    bits
+}
+
+const TITLE: u8 = 1;
+const USER: u8 = 2;
+const ASSISTANT: u8 = 4;
+const PROGRESS: u8 = 8;
+
 fn is_title_line(line: &[u8]) -> bool {
-    use memchr::memmem::find;
-    [
-        &b"\"type\":\"ai-title\""[..],
-        b"\"type\":\"custom-title\"",
-        b"\"type\":\"summary\"",
-    ]
-    .iter()
-    .any(|k| find(line, k).is_some())
+    types_in(line) & TITLE != 0
 }
 
 /// The part of a big file between its head and tail windows, read in
@@ -248,7 +273,27 @@ fn scan_middle(
         .unwrap_or(usize::MAX)
         .saturating_add(1)
         .min(MIDDLE_CHUNK * 2);
-    let mut buf = vec![0u8; size];
+    // and kept by the thread: zeroing a fresh one for every file was a
+    // tenth of a listing's reading of heads and tails
+    thread_local! {
+        static BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    BUF.with(|b| {
+        let mut b = b.borrow_mut();
+        if b.len() < size {
+            b.resize(size, 0);
+        }
+        middle_through(&mut reader, &mut b[..size], found, leaves)
+    })
+}
+
+/// [`scan_middle`]'s loop, `buf` to read into.
+fn middle_through(
+    reader: &mut impl Read,
+    buf: &mut [u8],
+    found: &mut Found,
+    leaves: &mut LeafCheck,
+) -> io::Result<()> {
     let mut filled = 0;
     // after a line too long to hold: skip to its end
     let mut first = false;
@@ -292,12 +337,11 @@ fn scan_middle(
 }
 
 fn scan_lines_for_titles_and_prompt(region: &[u8], found: &mut Found) {
-    use memchr::memmem::find;
     for line in crate::model::lines::split_lines(region) {
-        if is_title_line(line) {
+        let types = types_in(line);
+        if types & TITLE != 0 {
             absorb_title_line(line, found);
-        } else if found.titles.first_prompt.is_none() && find(line, b"\"type\":\"user\"").is_some()
-        {
+        } else if found.titles.first_prompt.is_none() && types & USER != 0 {
             let mut one = Found::default();
             scan_line(line, &mut one);
             if found.titles.first_command.is_none() {
@@ -337,20 +381,41 @@ struct LeafCheck {
 }
 
 impl LeafCheck {
+    /// Finds in `buf` the lines of the summaries' leaves not found yet:
+    /// one pass for all of them (a resumed session's summaries name
+    /// leaves in another file, so the whole middle is read for none).
     fn search(&mut self, buf: &[u8], titles: &TitleFacts) {
-        use memchr::memmem::find;
-        for (_, leaf) in &titles.summaries {
-            let Some(leaf) = leaf else { continue };
-            if self.found.iter().any(|l| l == leaf) {
-                continue;
-            }
-            let hit = [
-                format!("\"uuid\":\"{leaf}\""),
-                format!("\"uuid\": \"{leaf}\""),
-            ]
+        let wanted: Vec<&String> = titles
+            .summaries
             .iter()
-            .any(|n| find(buf, n.as_bytes()).is_some());
-            if hit {
+            .filter_map(|(_, leaf)| leaf.as_ref())
+            .filter(|leaf| !self.found.contains(leaf))
+            .collect();
+        if wanted.is_empty() {
+            return;
+        }
+        // (an empty leaf is no pattern to search for)
+        let empty = [&b"\"uuid\":\"\""[..], b"\"uuid\": \"\""];
+        if wanted.iter().any(|l| l.is_empty())
+            && empty.iter().any(|k| memchr::memmem::find(buf, k).is_some())
+        {
+            self.found.push(String::new());
+        }
+        let wanted: Vec<&String> = wanted.into_iter().filter(|l| !l.is_empty()).collect();
+        if wanted.is_empty() {
+            return;
+        }
+        for leaf in wanted {
+            // a line's own uuid (`"uuid":"…"`, with or without a space),
+            // not a mention of it as another's parent or leaf
+            let own = memchr::memmem::find_iter(buf, leaf.as_bytes()).any(|at| {
+                let before = &buf[..at];
+                [&b"\"uuid\":\""[..], b"\"uuid\": \""]
+                    .iter()
+                    .any(|k| before.ends_with(k))
+                    && buf.get(at + leaf.len()) == Some(&b'"')
+            });
+            if own && !self.found.contains(leaf) {
                 self.found.push(leaf.clone());
             }
         }
@@ -374,13 +439,11 @@ fn absorb_title_line(line: &[u8], found: &mut Found) {
 
 /// Title lines are parsed; other lines only counted as messages or not.
 fn skim_line(line: &[u8], found: &mut Found) {
-    use memchr::memmem::find;
-    if is_title_line(line) {
+    let types = types_in(line);
+    if types & TITLE != 0 {
         absorb_title_line(line, found);
     }
-    let message = (find(line, b"\"type\":\"user\"").is_some()
-        || find(line, b"\"type\":\"assistant\"").is_some())
-        && find(line, b"\"type\":\"progress\"").is_none();
+    let message = types & (USER | ASSISTANT) != 0 && types & PROGRESS == 0;
     found.messages += u64::from(message);
 }
 
