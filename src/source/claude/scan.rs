@@ -381,45 +381,32 @@ struct LeafCheck {
 }
 
 impl LeafCheck {
-    /// Finds in `buf` the lines of the summaries' leaves not found yet:
-    /// one pass for all of them (a resumed session's summaries name
-    /// leaves in another file, so the whole middle is read for none).
     fn search(&mut self, buf: &[u8], titles: &TitleFacts) {
-        let wanted: Vec<&String> = titles
-            .summaries
-            .iter()
-            .filter_map(|(_, leaf)| leaf.as_ref())
-            .filter(|leaf| !self.found.contains(leaf))
-            .collect();
-        if wanted.is_empty() {
-            return;
-        }
-        // (an empty leaf is no pattern to search for)
-        let empty = [&b"\"uuid\":\"\""[..], b"\"uuid\": \"\""];
-        if wanted.iter().any(|l| l.is_empty())
-            && empty.iter().any(|k| memchr::memmem::find(buf, k).is_some())
-        {
-            self.found.push(String::new());
-        }
-        let wanted: Vec<&String> = wanted.into_iter().filter(|l| !l.is_empty()).collect();
-        if wanted.is_empty() {
-            return;
-        }
-        for leaf in wanted {
-            // a line's own uuid (`"uuid":"…"`, with or without a space),
-            // not a mention of it as another's parent or leaf
-            let own = memchr::memmem::find_iter(buf, leaf.as_bytes()).any(|at| {
-                let before = &buf[..at];
-                [&b"\"uuid\":\""[..], b"\"uuid\": \""]
-                    .iter()
-                    .any(|k| before.ends_with(k))
-                    && buf.get(at + leaf.len()) == Some(&b'"')
-            });
-            if own && !self.found.contains(leaf) {
+        for (_, leaf) in &titles.summaries {
+            let Some(leaf) = leaf else { continue };
+            if !self.found.contains(leaf) && holds_uuid(buf, leaf) {
                 self.found.push(leaf.clone());
             }
         }
     }
+}
+
+/// Whether `buf` holds a line whose own uuid is `uuid` (`"uuid":"…"`,
+/// with or without a space), not one naming it as its parent or leaf:
+/// one pass for the id, its few hits looked at (a resumed session's
+/// summaries name leaves in another file, which the whole middle is read
+/// for; a search for each way of writing the key was a pass each).
+fn holds_uuid(buf: &[u8], uuid: &str) -> bool {
+    use memchr::memmem;
+    let keys = [&b"\"uuid\":\""[..], b"\"uuid\": \""];
+    if uuid.is_empty() {
+        return keys
+            .iter()
+            .any(|k| memmem::find(buf, &[k, &b"\""[..]].concat()).is_some());
+    }
+    memmem::find_iter(buf, uuid.as_bytes()).any(|at| {
+        keys.iter().any(|k| buf[..at].ends_with(k)) && buf.get(at + uuid.len()) == Some(&b'"')
+    })
 }
 
 /// A title line (`ai-title`, `custom-title`, `summary`) read into `found`:
