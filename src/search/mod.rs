@@ -244,11 +244,6 @@ fn scan_all(
     }
 }
 
-/// Lines held waiting before the newest of them are decoded: the more are
-/// held, the fewer are decoded (only the newest of all are), at 40 bytes
-/// each.
-const WAITING: usize = 1 << 16;
-
 /// A line that holds every term, not yet decoded: the time no entry of
 /// it is newer than (see [`crate::source::own_time`]), its file (index),
 /// line number, offset and length. It is read again if it is decoded.
@@ -349,7 +344,7 @@ fn scan_files(
         }
         let full = waiting.lock().ok().and_then(|mut w| {
             w.push((time, raw.file, raw.line, raw.offset, raw.bytes.len()));
-            (w.len() >= limit.saturating_mul(2).max(WAITING)).then(|| std::mem::take(&mut *w))
+            (w.len() >= limit.saturating_mul(2)).then(|| std::mem::take(&mut *w))
         });
         if let Some(batch) = full {
             settle(batch);
