@@ -396,6 +396,60 @@ fn the_index_answers_a_common_word_as_the_files_do() {
     }
 }
 
+/// A word the index holds as parts (`resolve_layout`: `resolve`,
+/// `layout`) and a phrase: the entries that hold the parts apart are the
+/// index's candidates but no hits, as they are none in the files; those
+/// that hold them together are found either way.
+#[test]
+fn the_index_answers_a_word_of_parts_as_the_files_do() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path().join("projects");
+    let dir = root.join("-srv-parts");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let texts = [
+        "resolve the layout first",
+        "layout, then resolve",
+        "call resolve_layout here",
+        "RESOLVE_LAYOUT in capitals",
+        "a \"quoted\" resolve_layout, with a tab\tand more",
+        "resolve layout as words",
+        "resolve-layout with a dash",
+    ];
+    let mut text = String::new();
+    for i in 0..300 {
+        let e = entry::text_answer(
+            &format!("a{i}"),
+            &format!("m{i}"),
+            &format!("{} {i}", texts[i % texts.len()]),
+        )
+        .session("s")
+        .cwd("/srv/parts")
+        .at(&format!("2025-03-03T10:{:02}:{:02}.000Z", i / 60, i % 60));
+        text.push_str(&line(e.json()));
+    }
+    std::fs::write(dir.join("s.jsonl"), text).expect("write");
+    let asks: Vec<Vec<&str>> = vec![
+        vec!["--limit", "500", "resolve_layout"],
+        vec!["--limit", "10", "resolve_layout"],
+        vec!["--limit", "500", "resolve layout"],
+        vec!["--limit", "500", "layout resolve"],
+        vec!["--limit", "500", "RESOLVE_LAYOUT"],
+        vec!["--limit", "500", "resolve-layout"],
+    ];
+    let files: Vec<_> = asks.iter().map(|a| search(tmp.path(), &root, a)).collect();
+    ccv(tmp.path()).arg("index").arg(&root).assert().success();
+    for (ask, (code, files)) in asks.iter().zip(files) {
+        assert_eq!(code, 0, "{ask:?}");
+        assert!(!files.is_empty(), "{ask:?}");
+        let (_, indexed) = search(tmp.path(), &root, ask);
+        assert_eq!(indexed, files, "{ask:?}");
+    }
+    // the parts apart are no hit of the word
+    let (_, hits) = search(tmp.path(), &root, &["--limit", "500", "resolve_layout"]);
+    let together = (0..300).filter(|i| (2..=4).contains(&(i % 7))).count();
+    assert_eq!(hits.len(), together);
+}
+
 /// An index built for a folder answers for it however the folder is
 /// spelled (`a//b`, `a/./b` are `a/b`), as the files do.
 #[test]

@@ -405,6 +405,7 @@ fn check_candidates(
     let mut hits = Vec::new();
     let mut open = OpenFiles::default();
     let mut checked_lines = HashSet::new();
+    let raw = scan::RawTest::of(query);
     let mut more = false;
     let (mut at, mut batch) = (0, limit.saturating_mul(4).max(256));
     'batches: while at < ranked.entries.len() {
@@ -438,6 +439,9 @@ fn check_candidates(
             let Ok(bytes) = read_line(file, c.offset) else {
                 continue;
             };
+            if raw.as_ref().is_some_and(|r| !r.holds(&bytes)) {
+                continue;
+            }
             hits.extend(check_line(&bytes, c.line, sf, query, filter));
         }
     }

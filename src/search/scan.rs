@@ -45,6 +45,27 @@ fn patterns(query: &Query) -> Result<Vec<Regex>, String> {
         .collect()
 }
 
+/// The test every line a search decodes has passed: its bytes hold each
+/// term as JSON writes it. The index's candidates are put to it too (an
+/// entry that holds a phrase's words apart, or a word's parts, as
+/// `resolve_layout` is indexed, is passed over without being decoded),
+/// so both ways find the same lines.
+pub struct RawTest(Vec<Regex>);
+
+impl RawTest {
+    /// `None` for a regular expression, which is tested on the text only.
+    pub fn of(query: &Query) -> Option<RawTest> {
+        if query.is_regex {
+            return None;
+        }
+        patterns(query).ok().map(RawTest)
+    }
+
+    pub fn holds(&self, line: &[u8]) -> bool {
+        self.0.iter().all(|p| p.is_match(line))
+    }
+}
+
 /// Every line of `files` holding every term, found on `threads` threads;
 /// `sink` gets each (in no particular order). Files are taken in order
 /// (newest first), and none after `enough` says so.
