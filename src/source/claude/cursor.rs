@@ -67,17 +67,23 @@ impl<'a> Cursor<'a> {
         if self.eat(b'}').is_some() {
             return Some(());
         }
-        // the keys so far, without allocating: an object of more keys
-        // than a line's is doubt
-        let mut seen: [&[u8]; 48] = [&[]; 48];
+        // the keys so far, without allocating for the few of most
+        // objects (a tool's output may have more)
+        let mut seen: [&[u8]; 32] = [&[]; 32];
+        let mut more: Vec<&[u8]> = Vec::new();
         let mut n = 0;
         loop {
             let key = self.string()?;
-            if seen[..n].contains(&key) || n == seen.len() {
+            if seen[..n].contains(&key) || more.contains(&key) {
                 return None;
             }
-            seen[n] = key;
-            n += 1;
+            match seen.get_mut(n) {
+                Some(slot) => {
+                    *slot = key;
+                    n += 1;
+                }
+                None => more.push(key),
+            }
             self.eat(b':')?;
             member(self, key)?;
             match self.peek()? {
@@ -139,6 +145,19 @@ mod tests {
         let line = br#"{"type":"user","x":"tool_result\"#;
         assert!(!super::super::figures::only_tool_results(line));
         assert_eq!(super::super::line_time::own_time(line), None);
+    }
+
+    /// An object of many keys is walked (a key twice in it is still
+    /// refused), however many there are.
+    #[test]
+    fn an_object_of_many_keys_is_walked_and_a_key_twice_refused() {
+        for n in [1, 31, 32, 33, 100] {
+            let keys: Vec<String> = (0..n).map(|i| format!("\"k{i}\":{i}")).collect();
+            let line = format!("{{{}}}", keys.join(","));
+            assert_eq!(Cursor::new(line.as_bytes()).skip(), Some(()), "{n}");
+            let twice = format!("{{{},\"k0\":1}}", keys.join(","));
+            assert_eq!(Cursor::new(twice.as_bytes()).skip(), None, "{n}");
+        }
     }
 
     /// Every line cut at every byte, as a file being written or a crash
