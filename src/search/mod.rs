@@ -602,17 +602,21 @@ mod tests {
     use super::newest_batch;
     use crate::model::Kind;
 
-    /// Batch after batch, the entries come as a full sort by time gives
-    /// them, a batch ending after the last entry of its oldest time.
-    #[test]
-    fn batches_are_the_sorted_entries_in_runs() {
-        let mut seed = 7u64;
-        let mut next = move || {
+    /// Numbers that look random and are the same on every run.
+    pub(super) fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             seed
-        };
+        }
+    }
+
+    /// Batch after batch, the entries come as a full sort by time gives
+    /// them, a batch ending after the last entry of its oldest time.
+    #[test]
+    fn batches_are_the_sorted_entries_in_runs() {
+        let mut next = xorshift(7);
         for n in [0usize, 1, 5, 300, 5000] {
             let entries: Vec<super::index::Match> = (0..n)
                 .map(|i| {
@@ -689,13 +693,7 @@ mod waiting_tests {
     #[test]
     fn waiting_lines_give_the_hits_of_decoding_every_line() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let mut seed = 11u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = super::tests::xorshift(11);
         let mut files = Vec::new();
         for n in 0..12 {
             let path = dir.path().join(format!("s{n}.jsonl"));
@@ -705,7 +703,11 @@ mod waiting_tests {
                     0 => String::new(),
                     k => format!(r#","timestamp":"2026-01-0{}T10:{:02}:00Z""#, k, next() % 3),
                 };
-                let word = if next() % 3 == 0 { "apple" } else { "pear" };
+                let word = if next().is_multiple_of(3) {
+                    "apple"
+                } else {
+                    "pear"
+                };
                 text += &match next() % 4 {
                     0 => format!(
                         r#"{{"type":"user","uuid":"u{n}-{i}","message":{{"role":"user","content":"an {word} here"}}{time}}}"#

@@ -86,15 +86,45 @@ impl<'a> Cursor<'a> {
             }
             self.eat(b':')?;
             member(self, key)?;
-            match self.peek()? {
-                b',' => self.i += 1,
-                b'}' => {
-                    self.i += 1;
-                    return Some(());
-                }
-                _ => return None,
+            if self.ended(b'}')? {
+                return Some(());
             }
         }
+    }
+
+    /// After a member or an element: past a comma (`false`) or the
+    /// closing `close` (`true`); anything else is `None`.
+    pub(crate) fn ended(&mut self, close: u8) -> Option<bool> {
+        match self.peek()? {
+            b',' => {
+                self.i += 1;
+                Some(false)
+            }
+            c if c == close => {
+                self.i += 1;
+                Some(true)
+            }
+            _ => None,
+        }
+    }
+
+    /// The value of an object's member `name`, read by `read`, the other
+    /// members passed over (`Some(None)`: it has none).
+    pub(crate) fn member<T>(
+        &mut self,
+        name: &[u8],
+        mut read: impl FnMut(&mut Cursor<'a>) -> Option<T>,
+    ) -> Option<Option<T>> {
+        let mut value = None;
+        self.object(&mut |c, key| {
+            if key == name {
+                value = Some(read(c)?);
+                Some(())
+            } else {
+                c.skip()
+            }
+        })?;
+        Some(value)
     }
 
     /// Passes over one value of any kind.
@@ -109,13 +139,8 @@ impl<'a> Cursor<'a> {
                 }
                 loop {
                     self.skip()?;
-                    match self.peek()? {
-                        b',' => self.i += 1,
-                        b']' => {
-                            self.i += 1;
-                            return Some(());
-                        }
-                        _ => return None,
+                    if self.ended(b']')? {
+                        return Some(());
                     }
                 }
             }

@@ -185,29 +185,13 @@ impl Cursor<'_> {
 
     /// An object's `"type"` (`Some(None)`: it has none).
     fn type_of_object(&mut self) -> Option<Option<&[u8]>> {
-        let mut kind = None;
-        self.object(&mut |c, key| match key {
-            b"type" => {
-                kind = Some(c.string()?);
-                Some(())
-            }
-            _ => c.skip(),
-        })?;
-        Some(kind)
+        self.member(b"type", |c| c.string())
     }
 
     /// `{"content": [tool results], …}`: whether it holds at least one and
     /// nothing else (`None`: not that shape, or unreadable).
     fn message_of_results(&mut self) -> Option<bool> {
-        let mut all = None;
-        self.object(&mut |c, key| match key {
-            b"content" => {
-                all = Some(c.only_results()?);
-                Some(())
-            }
-            _ => c.skip(),
-        })?;
-        all
+        self.member(b"content", |c| c.only_results())?
     }
 
     fn only_results(&mut self) -> Option<bool> {
@@ -218,13 +202,8 @@ impl Cursor<'_> {
         let mut all = true;
         loop {
             all &= self.type_of_object()? == Some(b"tool_result".as_slice());
-            match self.peek()? {
-                b',' => self.i += 1,
-                b']' => {
-                    self.i += 1;
-                    return Some(all);
-                }
-                _ => return None,
+            if self.ended(b']')? {
+                return Some(all);
             }
         }
     }
