@@ -10,6 +10,7 @@ use super::transcript::Transcript;
 use super::usage::Usage;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Slices are this long: 15 minutes divide every time zone's offset, so a
 /// slice falls on one local day wherever the user is.
@@ -250,15 +251,18 @@ pub struct FiguresSum<'k> {
     f: Figures,
     /// Only these messages (by id and usage) are counted, when set.
     keep: Option<KeepMessage<'k>>,
-    slices: BTreeMap<(i64, String), Slice>,
+    /// By quarter hour, then model (a quarter holds one or two): looked
+    /// up by borrowed name, where a key of both made a string per call
+    /// and message.
+    slices: BTreeMap<i64, BTreeMap<String, Slice>>,
     /// Each message counted: its usage, model, slice and whether an agent's.
-    counted: std::collections::HashMap<String, Counted>,
+    counted: rustc_hash::FxHashMap<Arc<str>, Counted>,
 }
 
 #[derive(Debug)]
 struct Counted {
     usage: Usage,
-    model: Option<String>,
+    model: Option<Arc<str>>,
     at: i64,
     agent: bool,
 }
@@ -304,7 +308,11 @@ impl FiguresSum<'_> {
     }
 
     pub fn finish(mut self) -> Figures {
-        self.f.slices = self.slices.into_values().collect();
+        self.f.slices = self
+            .slices
+            .into_values()
+            .flat_map(BTreeMap::into_values)
+            .collect();
         self.f
     }
 
@@ -323,7 +331,12 @@ impl FiguresSum<'_> {
                 *d = it.timestamp.or(last_ts);
             }
             if let super::item::Detail::Call(c) = &it.detail {
-                *f.tools.entry(c.name.clone()).or_default() += 1;
+                match f.tools.get_mut(&c.name) {
+                    Some(n) => *n += 1,
+                    None => {
+                        f.tools.insert(c.name.clone(), 1);
+                    }
+                }
                 f.tool_calls += 1;
                 let model = it
                     .message
@@ -365,10 +378,10 @@ impl FiguresSum<'_> {
             s.tokens.add_usage(u);
             s.cost.add(c);
             self.counted.insert(
-                m.id.to_string(),
+                m.id.clone(),
                 Counted {
                     usage: *u,
-                    model: m.model.as_deref().map(str::to_owned),
+                    model: m.model.clone(),
                     at,
                     agent,
                 },
@@ -395,18 +408,23 @@ pub fn message_hash(id: &str, u: &Usage) -> u64 {
 }
 
 fn slice<'a>(
-    slices: &'a mut BTreeMap<(i64, String), Slice>,
+    slices: &'a mut BTreeMap<i64, BTreeMap<String, Slice>>,
     at: i64,
     model: &str,
 ) -> &'a mut Slice {
     let at_ms = at.div_euclid(SLICE_MS) * SLICE_MS;
-    slices
-        .entry((at_ms, model.to_owned()))
-        .or_insert_with(|| Slice {
-            at_ms,
-            model: model.to_owned(),
-            ..Slice::default()
-        })
+    let quarter = slices.entry(at_ms).or_default();
+    if !quarter.contains_key(model) {
+        quarter.insert(
+            model.to_owned(),
+            Slice {
+                at_ms,
+                model: model.to_owned(),
+                ..Slice::default()
+            },
+        );
+    }
+    quarter.get_mut(model).expect("inserted above")
 }
 
 #[cfg(test)]
