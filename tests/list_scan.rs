@@ -267,10 +267,7 @@ fn a_summarys_leaf_is_looked_for_in_the_middle_of_a_big_file() {
         }
         let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
         write(&root.join("-w").join("big.jsonl"), &refs);
-        let list = list_sessions(&root, &ScanOptions::default());
-        let s = list.first().expect("one session");
-        assert!(s.size > 256 * 1024);
-        s.title.clone()
+        names_alike(&root)
     };
     let line = |uuid: &str| format!(r#"{{"type":"system","content":"x",{uuid}}}"#);
     assert_eq!(title_of(&line(r#""uuid":"leaf-1""#)), "From the summary");
@@ -281,6 +278,121 @@ fn a_summarys_leaf_is_looked_for_in_the_middle_of_a_big_file() {
         line(r#""uuid":"leaf-""#),
     ] {
         assert_eq!(title_of(&not_it), "start", "{not_it}");
+    }
+}
+
+/// The title and first prompt of the one big session under `root`,
+/// asserted the same whether the listing reads its middle on its own or
+/// sees it in the read for its figures.
+fn names_alike(root: &Path) -> String {
+    let name = |figures| {
+        let list = list_sessions(
+            root,
+            &ScanOptions {
+                figures,
+                ..ScanOptions::default()
+            },
+        );
+        let s = list.first().expect("one session");
+        assert!(s.size > 256 * 1024);
+        assert_eq!(s.figures.is_some(), figures);
+        (s.title.clone(), s.first_prompt.clone())
+    };
+    let alone = name(false);
+    assert_eq!(name(true), alone, "{}", root.display());
+    alone.0
+}
+
+/// A big file's middle names it the same, read by the listing's head and
+/// tail reader or seen in the read for its figures: a first prompt below
+/// long tool output, titles set mid-session (the later wins), a summary
+/// whose leaf is anywhere in the file, and a title line too long to hold,
+/// which neither reads.
+#[test]
+fn a_big_files_middle_names_it_the_same_read_alone_or_with_its_figures() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let pad = "x".repeat(3000);
+    let result = |i: usize| {
+        format!(
+            r#"{{"type":"user","uuid":"r{i}","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t","content":"{pad}"}}]}}}}"#
+        )
+    };
+    let answer = |i: usize| {
+        assistant(
+            "/w",
+            &format!("2025-01-01T10:{:02}:00.000Z", i % 60),
+            &format!("m{i}"),
+        )
+    };
+    let title = |kind: &str, key: &str, t: &str| {
+        format!(r#"{{"type":"{kind}","{key}":"{t}","sessionId":"s"}}"#)
+    };
+    let summary = |t: &str, leaf: &str| {
+        format!(r#"{{"type":"summary","summary":"{t}","leafUuid":"{leaf}"}}"#)
+    };
+    let leaf = |u: &str| format!(r#"{{"type":"system","content":"x","uuid":"{u}"}}"#);
+    let layouts: Vec<(Vec<(usize, String)>, &str)> = vec![
+        // no prompt in the head: the first is deep in the middle
+        (
+            vec![(
+                120,
+                user("/w", "2025-01-01T11:00:00.000Z", r#""deep prompt""#),
+            )],
+            "deep prompt",
+        ),
+        // a custom title mid-session, then another: the later wins
+        (
+            vec![
+                (50, title("custom-title", "customTitle", "first name")),
+                (150, title("custom-title", "customTitle", "second name")),
+                (160, user("/w", "2025-01-01T11:00:00.000Z", r#""p""#)),
+            ],
+            "second name",
+        ),
+        // a summary in the middle whose leaf is before it
+        (
+            vec![
+                (100, leaf("leaf-early")),
+                (120, user("/w", "2025-01-01T11:00:00.000Z", r#""p""#)),
+                (900, summary("Summed up", "leaf-early")),
+            ],
+            "Summed up",
+        ),
+        // and one whose leaf is in no line of the file
+        (
+            vec![
+                (60, user("/w", "2025-01-01T11:00:00.000Z", r#""p""#)),
+                (900, summary("Elsewhere", "leaf-gone")),
+            ],
+            "p",
+        ),
+        // a title line of 9 MB: output, not a title
+        (
+            vec![
+                (60, user("/w", "2025-01-01T11:00:00.000Z", r#""p""#)),
+                (
+                    100,
+                    title("custom-title", "customTitle", &"t".repeat(9 << 20)),
+                ),
+            ],
+            "p",
+        ),
+    ];
+    for (n, (inserts, expected)) in layouts.into_iter().enumerate() {
+        let root = tmp.path().join(format!("t{n}"));
+        let mut lines = Vec::new();
+        // 2.5 MB: more than one read of the figures
+        for i in 0..1000 {
+            lines.push(if i % 2 == 0 { result(i) } else { answer(i) });
+            for (at, l) in &inserts {
+                if *at == i {
+                    lines.push(l.clone());
+                }
+            }
+        }
+        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+        write(&root.join("-w").join("big.jsonl"), &refs);
+        assert_eq!(names_alike(&root), expected, "layout {n}");
     }
 }
 

@@ -86,6 +86,21 @@ fn scan_candidate(c: &Candidate) -> Option<SessionInfo> {
     Some(info)
 }
 
+/// [`scan_candidate`] with its figures when the file is read whole for
+/// them (see [`with_figures`]): one job, one read of a big file whose ends
+/// do not name it (the headline's read of its middle was a third of the
+/// bytes a cold listing read).
+fn scan_candidate_with_figures(c: &Candidate) -> Option<SessionInfo> {
+    if c.size > WHOLE {
+        return scan_candidate(c);
+    }
+    let mut info =
+        super::scan::scan_file_with_figures(&c.path, c.size, c.mtime_ns, &c.fallback_project)
+            .ok()?;
+    count_subagents(&mut info, c);
+    Some(info)
+}
+
 /// A session's sub-agents: the files beside it (Claude Code's layout,
 /// counted afresh on every listing); a file filed by date counts its own.
 fn count_subagents(info: &mut SessionInfo, c: &Candidate) {
@@ -330,7 +345,14 @@ pub fn list_sessions_counting(root: &Path, opts: &ScanOptions) -> (Vec<SessionIn
             v.push(info);
         }
     };
-    scan_parallel(&misses, thread_count(opts, misses.len()), &sink);
+    // a listing that prices every session reads each new file once for
+    // both (the picker shows rows first and prices them after)
+    let job = if opts.figures {
+        scan_candidate_with_figures
+    } else {
+        scan_candidate
+    };
+    parallel(&misses, thread_count(opts, misses.len()), job, &sink);
     let fresh = fresh.into_inner().unwrap_or_default();
     let mut changed = !fresh.is_empty() || cached != all.len();
     all.extend(fresh);

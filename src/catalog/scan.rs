@@ -100,12 +100,40 @@ pub fn scan_file(
     fallback_project: &str,
 ) -> io::Result<SessionInfo> {
     let h = crate::source::headline(path, size)?;
+    Ok(row_of(path, size, mtime_ns, fallback_project, h))
+}
+
+/// [`scan_file`] with the session's figures, from one read of the file
+/// where the row needs more than its ends (see
+/// [`crate::source::headline_and_figures`]). No figures when the file
+/// could not be read whole (they are then read apart).
+pub fn scan_file_with_figures(
+    path: &Path,
+    size: u64,
+    mtime_ns: i64,
+    fallback_project: &str,
+) -> io::Result<SessionInfo> {
+    let (h, session) = crate::source::headline_and_figures(path, size)?;
+    let mut row = row_of(path, size, mtime_ns, fallback_project, h);
+    if let Some(s) = session {
+        row.figures = Some(crate::model::figures::Figures::of(&s, row.last_activity_ms));
+    }
+    Ok(row)
+}
+
+fn row_of(
+    path: &Path,
+    size: u64,
+    mtime_ns: i64,
+    fallback_project: &str,
+    h: crate::model::headline::Headline,
+) -> SessionInfo {
     // the file's name is the session's id: a file that starts with lines
     // copied from an earlier session carries that session's id in them
     let session_id = crate::source::session_id_of(path)
         .or(h.session_id)
         .unwrap_or_default();
-    Ok(SessionInfo {
+    SessionInfo {
         project: h.cwd.unwrap_or_else(|| fallback_project.to_owned()),
         session_id,
         path: path.to_path_buf(),
@@ -124,5 +152,5 @@ pub fn scan_file(
         figures: h.figures,
         agent: h.agent.map(str::to_owned),
         spawned: h.spawned,
-    })
+    }
 }

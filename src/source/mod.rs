@@ -146,6 +146,33 @@ pub fn headline(path: &Path, size: u64) -> std::io::Result<crate::model::headlin
     }
 }
 
+/// [`headline`] and the session read for its figures ([`load_for_figures`])
+/// from one read of the file where the headline needs more than its ends:
+/// a big Claude Code file whose ends do not name it has its middle seen by
+/// the figures' read rather than read again. The session is `None` when
+/// the file could not be read for its figures, or is of another format
+/// (whose headline may bring figures of its own).
+pub fn headline_and_figures(
+    path: &Path,
+    size: u64,
+) -> std::io::Result<(crate::model::headline::Headline, Option<Session>)> {
+    if format_of(path).is_some() {
+        return Ok((headline(path, size)?, None));
+    }
+    let mut ends = claude::scan::read_ends(path, size)?;
+    if ends.middle().is_none() {
+        return Ok((ends.finish(path)?, load_for_figures(path).ok()));
+    }
+    let read = readable(path).and_then(|()| {
+        claude::loader::load_for_figures_seeing(path, &mut |at, lines| ends.middle_lines(at, lines))
+    });
+    match read {
+        Ok(s) => Ok((ends.finish(path)?, Some(s))),
+        // the middle was not all seen: the headline reads it
+        Err(_) => Ok((headline(path, size)?, None)),
+    }
+}
+
 /// How a file in a format other than Claude Code's is read, from its
 /// first line; `None`: Claude Code's own (or nothing known).
 pub fn translator_for(first_line: &[u8]) -> Option<Box<dyn crate::model::session::Translate>> {

@@ -14,9 +14,24 @@ use super::cursor::Cursor;
 use crate::model::Session;
 use std::io::Read;
 
+/// Sees a file's lines as they are read: whole lines, from a byte offset.
+pub type SeeLines<'a> = &'a mut dyn FnMut(u64, &[u8]);
+
 /// Feeds `source` from `r`, leaving out the lines [`only_tool_results`]
 /// recognises, then finishes it. Returns how many lines were left out.
 pub fn feed_for_figures(s: &mut Session, source: u16, r: &mut impl Read) -> std::io::Result<u64> {
+    feed_seeing(s, source, r, &mut |_, _| {})
+}
+
+/// [`feed_for_figures`], handing `see` every line read (all but lines
+/// longer than the 16 MB held at once), in order: what else wants the
+/// file's bytes gets them from this one read.
+pub fn feed_seeing(
+    s: &mut Session,
+    source: u16,
+    r: &mut impl Read,
+    see: SeeLines<'_>,
+) -> std::io::Result<u64> {
     // one buffer per thread, kept: a listing reads thousands of files
     thread_local! {
         static BUFS: std::cell::RefCell<(Vec<u8>, Vec<u8>)> = Default::default();
@@ -26,7 +41,7 @@ pub fn feed_for_figures(s: &mut Session, source: u16, r: &mut impl Read) -> std:
         // one batch for the whole file: the branches' full pass waits for
         // its end (a pass at the end of every read was a tenth of the
         // figures of a 30 MB session, and no figure depends on branches)
-        let out = s.in_batch(|s| feed_with(s, source, r, buf, kept));
+        let out = s.in_batch(|s| feed_with(s, source, r, buf, kept, see));
         // a huge line's buffer is not kept for ever
         if buf.len() > 8 << 20 {
             *buf = Vec::new();
@@ -41,6 +56,7 @@ fn feed_with(
     r: &mut impl Read,
     buf: &mut Vec<u8>,
     kept: &mut Vec<u8>,
+    see: SeeLines<'_>,
 ) -> std::io::Result<u64> {
     const READ: usize = 256 << 10;
     if buf.len() < 2 * READ {
@@ -50,6 +66,8 @@ fn feed_with(
     // comes (which bounds what it holds of one), not through the check
     const HOLD: usize = 16 << 20;
     let mut filled = 0;
+    // the file's offset of `buf[0]`
+    let mut base = 0u64;
     let mut skipped = 0u64;
     let mut passing = false;
     loop {
@@ -73,6 +91,7 @@ fn feed_with(
             passing = end == filled && buf[..end].last() != Some(&b'\n');
             buf.copy_within(end..filled, 0);
             filled -= end;
+            base += end as u64;
             if eof {
                 break;
             }
@@ -85,6 +104,7 @@ fn feed_with(
                 Some(i) => i + 1,
                 None if filled >= HOLD => {
                     s.feed(source, &buf[..filled]);
+                    base += filled as u64;
                     filled = 0;
                     passing = true;
                     continue;
@@ -92,6 +112,7 @@ fn feed_with(
                 None => continue,
             }
         };
+        see(base, &buf[..upto]);
         kept.clear();
         let mut at = 0;
         while at < upto {
@@ -109,6 +130,7 @@ fn feed_with(
         }
         buf.copy_within(upto..filled, 0);
         filled -= upto;
+        base += upto as u64;
         if eof {
             break;
         }

@@ -70,18 +70,56 @@ pub fn project_agent_files(session_path: &Path, session_ids: &[String]) -> Vec<(
         Some(d) => d,
         None => return out,
     };
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return out;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        let Some(id) = agent_id_of(&p) else { continue };
-        if p.is_file() && names_session(&p, session_ids) {
-            out.push((p, id));
+    for (p, id) in agent_files_in(dir).iter() {
+        if p.is_file() && names_session(p, session_ids) {
+            out.push((p.clone(), id.clone()));
         }
     }
     out.sort();
     out
+}
+
+/// The `agent-<id>.jsonl` names of a folder, read again only when the
+/// folder changed: a listing asks once per session of the folder, and
+/// reading a folder of hundreds of sessions for each was a twentieth of
+/// a cold listing.
+fn agent_files_in(dir: &Path) -> std::sync::Arc<Vec<(PathBuf, String)>> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex};
+    type Seen = HashMap<PathBuf, (std::time::SystemTime, Arc<Vec<(PathBuf, String)>>)>;
+    static SEEN: Mutex<Option<Seen>> = Mutex::new(None);
+    // a folder changed in the last seconds may change again within its
+    // mtime's tick (a second on some file systems): not remembered
+    let settled = |t: &std::time::SystemTime| t.elapsed().is_ok_and(|d| d.as_secs() >= 2);
+    let mtime = std::fs::metadata(dir)
+        .and_then(|m| m.modified())
+        .ok()
+        .filter(settled);
+    if let Some(t) = mtime
+        && let Ok(seen) = SEEN.lock()
+        && let Some((at, files)) = seen.as_ref().and_then(|s| s.get(dir))
+        && *at == t
+    {
+        return files.clone();
+    }
+    let mut files = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let name = e.file_name();
+        if name.as_encoded_bytes().starts_with(b"agent-") {
+            let p = e.path();
+            if let Some(id) = agent_id_of(&p) {
+                files.push((p, id));
+            }
+        }
+    }
+    let files = Arc::new(files);
+    if let Some(t) = mtime
+        && let Ok(mut seen) = SEEN.lock()
+    {
+        seen.get_or_insert_with(HashMap::new)
+            .insert(dir.to_owned(), (t, files.clone()));
+    }
+    files
 }
 
 /// Whether the first lines of an agent file carry one of the session ids.
@@ -188,10 +226,19 @@ pub fn load_for_export(path: &Path, summaries: bool) -> std::io::Result<Session>
 /// calls): lines that cannot change them are not decoded (see
 /// [`super::figures`]), nor are marks and call summaries kept.
 pub fn load_for_figures(path: &Path) -> std::io::Result<Session> {
+    load_for_figures_seeing(path, &mut |_, _| {})
+}
+
+/// [`load_for_figures`], handing `see` the lines of the session's own
+/// file as they are read (see [`super::figures::feed_seeing`]).
+pub fn load_for_figures_seeing(
+    path: &Path,
+    see: super::figures::SeeLines<'_>,
+) -> std::io::Result<Session> {
     let mut s = Session::new(Some(path.to_owned()));
     s.keep_no_marks();
     s.keep_no_call_summaries();
-    load_into(s, path, Reading::Figures, &mut |_, _| {})
+    load_into(s, path, Reading::Figures(see), &mut |_, _| {})
 }
 
 /// As [`load_with_subagents`], for a file that may be being written: a
@@ -223,35 +270,38 @@ fn load(
 }
 
 /// How the files of a session are read.
-#[derive(Clone, Copy)]
-enum Reading {
+enum Reading<'a> {
     /// To the end, each file finished (an unfinished last line shown).
     Whole { text_in_file: bool },
     /// As far as they are written: a last line without its newline waits.
     Following { text_in_file: bool },
-    /// Whole, for the figures only (see [`super::figures`]).
-    Figures,
+    /// Whole, for the figures only (see [`super::figures`]); the main
+    /// file's lines are shown to the function.
+    Figures(super::figures::SeeLines<'a>),
 }
 
 fn load_into(
     mut s: Session,
     path: &Path,
-    reading: Reading,
+    mut reading: Reading<'_>,
     progress: &mut dyn FnMut(u64, u64),
 ) -> std::io::Result<Session> {
     let text_in_file = match reading {
         Reading::Whole { text_in_file } | Reading::Following { text_in_file } => text_in_file,
         // the bytes fed are not the file's: no text can be read back
-        Reading::Figures => false,
+        Reading::Figures(_) => false,
     };
     // the viewer holds as little as it can while it loads
     s.lean = matches!(reading, Reading::Following { .. });
     let text_in_file = text_in_file && path != Path::new("-");
     s.sources[0].text_in_file = text_in_file;
-    let read =
+    let mut read =
         |s: &mut Session, src: u16, f: &std::fs::File, progress: &mut dyn FnMut(u64, u64)| {
-            match reading {
-                Reading::Figures => {
+            match &mut reading {
+                Reading::Figures(see) if src == crate::model::session::MAIN => {
+                    super::figures::feed_seeing(s, src, &mut &*f, *see)?;
+                }
+                Reading::Figures(_) => {
                     super::figures::feed_for_figures(s, src, &mut &*f)?;
                 }
                 Reading::Whole { .. } => {

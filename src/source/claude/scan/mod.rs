@@ -37,49 +37,73 @@ struct Found {
     unreadable: bool,
 }
 
+mod middle;
+pub use middle::Ends;
+
 /// Reads the head and tail of `path` (`size` from its metadata), the
 /// middle only when the ends cannot name the session.
 pub fn headline(path: &Path, size: u64) -> io::Result<Headline> {
+    let mut ends = read_ends(path, size)?;
+    if let Some((start, end)) = ends.middle() {
+        middle::scan_middle(path, start, end, &mut ends)?;
+    }
+    ends.finish(path)
+}
+
+/// What the head and tail of `path` say (all of a small file). A big
+/// file's middle is owed when they cannot name the session ([`Ends::middle`]):
+/// read by [`headline`], or handed line by line by a reader that reads
+/// the whole file anyway (a listing's figures).
+pub fn read_ends(path: &Path, size: u64) -> io::Result<Ends> {
     let mut file = crate::model::session::open_regular(path)?;
     let mut found = Found::default();
     let mut leaves = LeafCheck::default();
-    let exact = if size <= 2 * WINDOW {
+    if size <= 2 * WINDOW {
         let mut buf = Vec::with_capacity(size as usize + 1);
         file.read_to_end(&mut buf)?;
         scan_lines(&buf, false, true, &mut found);
         leaves.search(&buf, &found.titles);
-        true
-    } else {
-        let mut head = vec![0u8; WINDOW as usize];
-        file.read_exact(&mut head)?;
-        scan_head(&window_lines(&head, false, false), &mut found);
-        file.seek(SeekFrom::Start(size - WINDOW))?;
-        let mut tail = Vec::with_capacity(WINDOW as usize);
-        file.take(WINDOW).read_to_end(&mut tail)?;
-        scan_tail(&window_lines(&tail, true, true), &mut found);
-        // The middle: title lines and a first prompt that sits deeper
-        // than the head (a session that opens with long tool output).
-        leaves.search(&head, &found.titles);
-        leaves.search(&tail, &found.titles);
-        // The middle is read only when the ends cannot name the session:
-        // no first prompt in the head (a session that opens with long tool
-        // output), or a summary that would title it whose leaf is not in
-        // the ends. Reading every middle costs a cold listing of 1 GB more
-        // than a `cat` of it. Lines cut by a window's edge are read whole.
-        let t = &found.titles;
-        let unresolved = t
-            .summaries
-            .iter()
-            .any(|(_, l)| l.as_ref().is_some_and(|l| !leaves.found.contains(l)));
-        if t.first_prompt.is_none()
-            || (t.custom_title.is_none() && t.ai_title.is_none() && unresolved)
-        {
-            let start = memchr::memrchr(b'\n', &head).map_or(0, |p| p + 1) as u64;
-            let end = size - WINDOW + memchr::memchr(b'\n', &tail).map_or(0, |p| p + 1) as u64;
-            scan_middle(path, start, end, &mut found, &mut leaves)?;
-        }
-        false
-    };
+        return Ok(Ends::new(found, leaves, true, size));
+    }
+    let mut head = vec![0u8; WINDOW as usize];
+    file.read_exact(&mut head)?;
+    scan_head(&window_lines(&head, false, false), &mut found);
+    file.seek(SeekFrom::Start(size - WINDOW))?;
+    let mut tail = Vec::with_capacity(WINDOW as usize);
+    file.take(WINDOW).read_to_end(&mut tail)?;
+    scan_tail(&window_lines(&tail, true, true), &mut found);
+    leaves.search(&head, &found.titles);
+    leaves.search(&tail, &found.titles);
+    let mut ends = Ends::new(found, leaves, false, size);
+    // The middle is read only when the ends cannot name the session:
+    // no first prompt in the head (a session that opens with long tool
+    // output), or a summary that would title it whose leaf is not in
+    // the ends. Reading every middle costs a cold listing of 1 GB more
+    // than a `cat` of it. Lines cut by a window's edge are read whole.
+    let t = &ends.found.titles;
+    let unresolved = t
+        .summaries
+        .iter()
+        .any(|(_, l)| l.as_ref().is_some_and(|l| !ends.leaves.found.contains(l)));
+    if t.first_prompt.is_none() || (t.custom_title.is_none() && t.ai_title.is_none() && unresolved)
+    {
+        let start = memchr::memrchr(b'\n', &head).map_or(0, |p| p + 1) as u64;
+        let end = size - WINDOW + memchr::memchr(b'\n', &tail).map_or(0, |p| p + 1) as u64;
+        ends.owe_middle(start, end, head, tail);
+    }
+    Ok(ends)
+}
+
+impl Ends {
+    /// The headline, once the middle owed (if any) was handed over.
+    pub fn finish(mut self, path: &Path) -> io::Result<Headline> {
+        self.look_for_late_leaves(path)?;
+        let (found, leaves, exact, size) = self.parts();
+        Ok(headline_of(found, leaves, exact, size))
+    }
+}
+
+fn headline_of(mut found: Found, leaves: LeafCheck, exact: bool, size: u64) -> Headline {
     let messages = if found.messages == 0 {
         found.side_messages
     } else {
@@ -97,7 +121,7 @@ pub fn headline(path: &Path, size: u64) -> io::Result<Headline> {
         .title(|leaf| leaves.found.iter().any(|l| l == leaf))
         .unwrap_or_default()
         .to_owned();
-    Ok(Headline {
+    Headline {
         cwd: found.cwd.take(),
         session_id: found.session_id.take(),
         title,
@@ -112,7 +136,7 @@ pub fn headline(path: &Path, size: u64) -> io::Result<Headline> {
         figures: None,
         spawned: Vec::new(),
         subagents: None,
-    })
+    }
 }
 
 /// Parses the complete lines of `buf`. `skip_first`: the buffer starts
@@ -245,132 +269,6 @@ const PROGRESS: u8 = 8;
 
 fn is_title_line(line: &[u8]) -> bool {
     types_in(line) & TITLE != 0
-}
-
-/// The part of a big file between its head and tail windows, read in
-/// chunks: title lines anywhere are parsed (a custom title set mid-session,
-/// an ai-title the tail lacks), and user lines until the first prompt is
-/// found. Lines are only looked at whole; one cut by a chunk's end is
-/// completed from the next chunk.
-fn scan_middle(
-    path: &Path,
-    start: u64,
-    end: u64,
-    found: &mut Found,
-    leaves: &mut LeafCheck,
-) -> io::Result<()> {
-    if end <= start {
-        return Ok(());
-    }
-    let mut file = crate::model::session::open_regular(path)?;
-    file.seek(SeekFrom::Start(start))?;
-    let mut reader = file.take(end - start);
-    // one buffer, filled in place (no zeroing per read): this loop reads
-    // the middle of every big file on a cold listing
-    // (no bigger than the middle: zeroing 8 MB for a middle of 300 KB was
-    // a tenth of a cold listing)
-    let size = usize::try_from(end - start)
-        .unwrap_or(usize::MAX)
-        .saturating_add(1)
-        .min(MIDDLE_CHUNK * 2);
-    // and kept by the thread: zeroing a fresh one for every file was a
-    // tenth of a listing's reading of heads and tails
-    thread_local! {
-        static BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-    }
-    BUF.with(|b| {
-        let mut b = b.borrow_mut();
-        if b.len() < size {
-            b.resize(size, 0);
-        }
-        middle_through(&mut reader, &mut b[..size], found, leaves)
-    })
-}
-
-/// [`scan_middle`]'s loop, `buf` to read into.
-fn middle_through(
-    reader: &mut impl Read,
-    buf: &mut [u8],
-    found: &mut Found,
-    leaves: &mut LeafCheck,
-) -> io::Result<()> {
-    let mut filled = 0;
-    // after a line too long to hold: skip to its end
-    let mut first = false;
-    loop {
-        if filled == buf.len() {
-            // a line longer than the buffer is output, not a title or a
-            // prompt to show: skip it without holding it whole
-            filled = 0;
-            first = true;
-        }
-        let n = reader.read(&mut buf[filled..])?;
-        filled += n;
-        let at_end = n == 0;
-        let data = &buf[..filled];
-        // complete lines only; after an overlong line, from its end
-        let mut from = 0;
-        if first {
-            match memchr::memchr(b'\n', data) {
-                Some(p) => {
-                    from = p + 1;
-                    first = false;
-                }
-                None => from = data.len(),
-            }
-        }
-        let pos = memchr::memrchr(b'\n', &data[from..]).map_or(from, |p| from + p + 1);
-        let region = &data[from..pos];
-        if found.titles.first_prompt.is_none() {
-            scan_lines_for_titles_and_prompt(region, found);
-        } else {
-            // only the lines a title needle hits are looked at
-            scan_title_hits(region, found);
-        }
-        leaves.search(region, &found.titles);
-        buf.copy_within(pos..filled, 0);
-        filled -= pos;
-        if at_end {
-            return Ok(());
-        }
-    }
-}
-
-fn scan_lines_for_titles_and_prompt(region: &[u8], found: &mut Found) {
-    for line in crate::model::lines::split_lines(region) {
-        let types = types_in(line);
-        if types & TITLE != 0 {
-            absorb_title_line(line, found);
-        } else if found.titles.first_prompt.is_none() && types & USER != 0 {
-            let mut one = Found::default();
-            scan_line(line, &mut one);
-            if found.titles.first_command.is_none() {
-                found.titles.first_command = one.titles.first_command;
-            }
-            found.titles.first_prompt = one.titles.first_prompt;
-        }
-    }
-}
-
-/// The title lines of `region` (whole lines), found by a byte search for
-/// what they hold rather than line by line.
-fn scan_title_hits(region: &[u8], found: &mut Found) {
-    use memchr::memmem::find_iter;
-    for needle in [&b"title\""[..], b"\"type\":\"summary\""] {
-        let mut done_to = 0;
-        for hit in find_iter(region, needle) {
-            if hit < done_to {
-                continue;
-            }
-            let start = memchr::memrchr(b'\n', &region[..hit]).map_or(0, |p| p + 1);
-            let end = memchr::memchr(b'\n', &region[hit..]).map_or(region.len(), |p| hit + p);
-            done_to = end;
-            let line = &region[start..end];
-            if is_title_line(line) {
-                absorb_title_line(line, found);
-            }
-        }
-    }
 }
 
 /// Which summary leaves are lines of the file (`"uuid":"<leaf>"`): a
