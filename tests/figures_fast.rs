@@ -191,3 +191,47 @@ fn a_line_too_long_to_hold_is_passed_on_not_held() {
     let fast = ccv::source::load_for_figures(&f).expect("load");
     assert_eq!(Figures::of(&fast, 0).prompts, 1);
 }
+
+/// A cold listing reads each new file once for its row and its figures
+/// (a small file's bytes shared, a big file's middle seen by the figures'
+/// read): every row's figures are its session's own, and its row is the
+/// one a listing without figures gives.
+#[test]
+fn a_cold_listings_rows_and_figures_are_each_sessions_own() {
+    use ccv::catalog::list::{ScanOptions, list_sessions};
+    let Some(files) = common::corpus_files() else {
+        return;
+    };
+    let home = tempfile::tempdir().expect("tempdir");
+    let root = home.path().join("projects");
+    for (i, f) in files.iter().enumerate() {
+        let dir = root.join(format!("-p{}", i % 5));
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::copy(f, dir.join(f.file_name().expect("name"))).expect("copy");
+    }
+    let list = |figures| {
+        let opts = ScanOptions {
+            figures,
+            ..ScanOptions::default()
+        };
+        let mut rows = list_sessions(&root, &opts);
+        rows.sort_by(|a, b| a.path.cmp(&b.path));
+        rows
+    };
+    let (priced, plain) = (list(true), list(false));
+    assert_eq!(priced.len(), plain.len());
+    let mut big = 0;
+    for (p, q) in priced.iter().zip(&plain) {
+        let whole = ccv::source::load_with_subagents(&p.path).expect("load");
+        let own = Figures::of(&whole, p.last_activity_ms);
+        assert_eq!(p.figures.as_ref(), Some(&own), "{}", p.path.display());
+        let row = |r: &ccv::picker::SessionInfo| {
+            let mut r = r.clone();
+            r.figures = None;
+            format!("{r:?}")
+        };
+        assert_eq!(row(p), row(q), "{}", p.path.display());
+        big += usize::from(p.size > 128 * 1024);
+    }
+    assert!(big > 0, "big files among the corpus's");
+}

@@ -156,6 +156,20 @@ pub fn headline_and_figures(
     path: &Path,
     size: u64,
 ) -> std::io::Result<(crate::model::headline::Headline, Option<Session>)> {
+    if size <= claude::scan::SMALL {
+        // one read: its format, headline and figures from the same bytes
+        let mut bytes = Vec::with_capacity(size as usize + 1);
+        std::io::Read::read_to_end(&mut crate::model::session::open_regular(path)?, &mut bytes)?;
+        let first = memchr::memchr(b'\n', &bytes).map_or(&bytes[..], |n| &bytes[..=n]);
+        if translator_for(first).is_some() {
+            return Ok((headline(path, size)?, None));
+        }
+        let ends = claude::scan::ends_of_whole(&bytes);
+        let session = readable(path)
+            .and_then(|()| claude::loader::load_for_figures_from(path, &bytes))
+            .ok();
+        return Ok((ends.finish(path)?, session));
+    }
     if format_of(path).is_some() {
         return Ok((headline(path, size)?, None));
     }

@@ -238,7 +238,22 @@ pub fn load_for_figures_seeing(
     let mut s = Session::new(Some(path.to_owned()));
     s.keep_no_marks();
     s.keep_no_call_summaries();
-    load_into(s, path, Reading::Figures(see), &mut |_, _| {})
+    load_into(s, path, Reading::Figures(see, None), &mut |_, _| {})
+}
+
+/// [`load_for_figures`] of a session file whose bytes were read already
+/// (a small file read whole for its headline); its subagents' files are
+/// read as usual.
+pub fn load_for_figures_from(path: &Path, bytes: &[u8]) -> std::io::Result<Session> {
+    let mut s = Session::new(Some(path.to_owned()));
+    s.keep_no_marks();
+    s.keep_no_call_summaries();
+    load_into(
+        s,
+        path,
+        Reading::Figures(&mut |_, _| {}, Some(bytes)),
+        &mut |_, _| {},
+    )
 }
 
 /// As [`load_with_subagents`], for a file that may be being written: a
@@ -276,8 +291,9 @@ enum Reading<'a> {
     /// As far as they are written: a last line without its newline waits.
     Following { text_in_file: bool },
     /// Whole, for the figures only (see [`super::figures`]); the main
-    /// file's lines are shown to the function.
-    Figures(super::figures::SeeLines<'a>),
+    /// file's lines are shown to the function, and are these bytes when
+    /// given (read by the caller).
+    Figures(super::figures::SeeLines<'a>, Option<&'a [u8]>),
 }
 
 fn load_into(
@@ -289,29 +305,32 @@ fn load_into(
     let text_in_file = match reading {
         Reading::Whole { text_in_file } | Reading::Following { text_in_file } => text_in_file,
         // the bytes fed are not the file's: no text can be read back
-        Reading::Figures(_) => false,
+        Reading::Figures(..) => false,
     };
     // the viewer holds as little as it can while it loads
     s.lean = matches!(reading, Reading::Following { .. });
     let text_in_file = text_in_file && path != Path::new("-");
     s.sources[0].text_in_file = text_in_file;
-    let mut read =
-        |s: &mut Session, src: u16, f: &std::fs::File, progress: &mut dyn FnMut(u64, u64)| {
-            match &mut reading {
-                Reading::Figures(see) if src == crate::model::session::MAIN => {
-                    super::figures::feed_seeing(s, src, &mut &*f, *see)?;
-                }
-                Reading::Figures(_) => {
-                    super::figures::feed_for_figures(s, src, &mut &*f)?;
-                }
-                Reading::Whole { .. } => {
-                    s.read_file_available(src, f, progress)?;
-                    s.finish(src);
-                }
-                Reading::Following { .. } => s.read_file_available(src, f, progress)?,
+    let read = |reading: &mut Reading<'_>,
+                s: &mut Session,
+                src: u16,
+                f: &std::fs::File,
+                progress: &mut dyn FnMut(u64, u64)| {
+        match reading {
+            Reading::Figures(see, _) if src == crate::model::session::MAIN => {
+                super::figures::feed_seeing(s, src, &mut &*f, *see)?;
             }
-            Ok::<(), std::io::Error>(())
-        };
+            Reading::Figures(..) => {
+                super::figures::feed_for_figures(s, src, &mut &*f)?;
+            }
+            Reading::Whole { .. } => {
+                s.read_file_available(src, f, progress)?;
+                s.finish(src);
+            }
+            Reading::Following { .. } => s.read_file_available(src, f, progress)?,
+        }
+        Ok::<(), std::io::Error>(())
+    };
     // the `subagents/` folder is known before the main file is read: its
     // agents' `agent_progress` copies there are then duplicates
     let folder = if path == Path::new("-") {
@@ -329,8 +348,22 @@ fn load_into(
     if path == Path::new("-") {
         s.read_all(crate::model::session::MAIN, &mut std::io::stdin().lock())?;
     } else {
-        let f = crate::model::session::open_regular(path)?;
-        read(&mut s, crate::model::session::MAIN, &f, progress)?;
+        match &mut reading {
+            // read already (see `load_for_figures_from`)
+            Reading::Figures(see, Some(bytes)) => {
+                super::figures::feed_seeing(&mut s, crate::model::session::MAIN, bytes, *see)?;
+            }
+            _ => {
+                let f = crate::model::session::open_regular(path)?;
+                read(
+                    &mut reading,
+                    &mut s,
+                    crate::model::session::MAIN,
+                    &f,
+                    progress,
+                )?;
+            }
+        }
     }
     if let Some(d) = agent_description(path) {
         s.meta.titles.agent = Some(d);
@@ -351,7 +384,7 @@ fn load_into(
         }
         for (src, p) in files {
             match crate::model::session::open_regular(&p) {
-                Ok(f) => read(&mut s, src, &f, &mut |_, _| {})?,
+                Ok(f) => read(&mut reading, &mut s, src, &f, &mut |_, _| {})?,
                 Err(_) => continue,
             }
         }

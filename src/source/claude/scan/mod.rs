@@ -56,15 +56,13 @@ pub fn headline(path: &Path, size: u64) -> io::Result<Headline> {
 /// the whole file anyway (a listing's figures).
 pub fn read_ends(path: &Path, size: u64) -> io::Result<Ends> {
     let mut file = crate::model::session::open_regular(path)?;
-    let mut found = Found::default();
-    let mut leaves = LeafCheck::default();
-    if size <= 2 * WINDOW {
+    if size <= SMALL {
         let mut buf = Vec::with_capacity(size as usize + 1);
         file.read_to_end(&mut buf)?;
-        scan_lines(&buf, false, true, &mut found);
-        leaves.search(&buf, &found.titles);
-        return Ok(Ends::new(found, leaves, true, size));
+        return Ok(ends_of_whole(&buf));
     }
+    let mut found = Found::default();
+    let mut leaves = LeafCheck::default();
     let mut head = vec![0u8; WINDOW as usize];
     file.read_exact(&mut head)?;
     scan_head(&window_lines(&head, false, false), &mut found);
@@ -92,6 +90,18 @@ pub fn read_ends(path: &Path, size: u64) -> io::Result<Ends> {
         ends.owe_middle(start, end, head, tail);
     }
     Ok(ends)
+}
+
+/// Files up to this size are read whole for their headline.
+pub const SMALL: u64 = 2 * WINDOW;
+
+/// [`read_ends`] of a small file's bytes, read whole: it owes no middle.
+pub fn ends_of_whole(buf: &[u8]) -> Ends {
+    let mut found = Found::default();
+    let mut leaves = LeafCheck::default();
+    scan_lines(buf, false, true, &mut found);
+    leaves.search(buf, &found.titles);
+    Ends::new(found, leaves, true, buf.len() as u64)
 }
 
 impl Ends {
