@@ -156,10 +156,24 @@ pub fn headline_and_figures(
     path: &Path,
     size: u64,
 ) -> std::io::Result<(crate::model::headline::Headline, Option<Session>)> {
+    let mut size = size;
+    let mut bytes = Vec::new();
     if size <= claude::scan::SMALL {
         // one read: its format, headline and figures from the same bytes
-        let mut bytes = Vec::with_capacity(size as usize + 1);
-        std::io::Read::read_to_end(&mut crate::model::session::open_regular(path)?, &mut bytes)?;
+        // (no more than a small file holds: one grown since is read as a
+        // big one)
+        bytes.reserve(size as usize + 1);
+        let file = crate::model::session::open_regular(path)?;
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(file, claude::scan::SMALL + 1),
+            &mut bytes,
+        )?;
+        size = bytes.len() as u64;
+        if size > claude::scan::SMALL {
+            size = std::fs::metadata(path)?.len();
+        }
+    }
+    if size <= claude::scan::SMALL {
         let first = memchr::memchr(b'\n', &bytes).map_or(&bytes[..], |n| &bytes[..=n]);
         if translator_for(first).is_some() {
             return Ok((headline(path, size)?, None));

@@ -34,14 +34,14 @@ pub fn feed_seeing(
 ) -> std::io::Result<u64> {
     // one buffer per thread, kept: a listing reads thousands of files
     thread_local! {
-        static BUFS: std::cell::RefCell<(Vec<u8>, Vec<u8>)> = Default::default();
+        static BUF: std::cell::RefCell<Vec<u8>> = Default::default();
     }
-    BUFS.with(|b| {
-        let (buf, kept) = &mut *b.borrow_mut();
+    BUF.with(|b| {
+        let buf = &mut *b.borrow_mut();
         // one batch for the whole file: the branches' full pass waits for
         // its end (a pass at the end of every read was a tenth of the
         // figures of a 30 MB session, and no figure depends on branches)
-        let out = s.in_batch(|s| feed_with(s, source, r, buf, kept, see));
+        let out = s.in_batch(|s| feed_with(s, source, r, buf, see));
         // a huge line's buffer is not kept for ever
         if buf.len() > 8 << 20 {
             *buf = Vec::new();
@@ -55,7 +55,6 @@ fn feed_with(
     source: u16,
     r: &mut impl Read,
     buf: &mut Vec<u8>,
-    kept: &mut Vec<u8>,
     see: SeeLines<'_>,
 ) -> std::io::Result<u64> {
     const READ: usize = 256 << 10;
@@ -113,20 +112,24 @@ fn feed_with(
             }
         };
         see(base, &buf[..upto]);
-        kept.clear();
+        // the lines kept go to the session in runs, from the buffer (a
+        // copy of them was a twentieth of a cold listing)
+        let mut run = 0;
         let mut at = 0;
         while at < upto {
             let end = memchr::memchr(b'\n', &buf[at..upto]).map_or(upto, |i| at + i + 1);
             let line = &buf[at..end];
             if only_tool_results(line) || only_side_progress(line) {
                 skipped += 1;
-            } else {
-                kept.extend_from_slice(line);
+                if run < at {
+                    s.feed(source, &buf[run..at]);
+                }
+                run = end;
             }
             at = end;
         }
-        if !kept.is_empty() {
-            s.feed(source, kept);
+        if run < upto {
+            s.feed(source, &buf[run..upto]);
         }
         buf.copy_within(upto..filled, 0);
         filled -= upto;
