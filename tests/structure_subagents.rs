@@ -239,3 +239,61 @@ fn subagents_folder_is_linked_and_exported_once() {
     }
     assert_eq!(seen.len(), expected.len());
 }
+
+/// The project-level agent files of a folder are remembered between
+/// loads only while the folder is unchanged: one added or removed since
+/// is seen by the next load (a listing asks once per session).
+#[test]
+fn project_level_agent_files_are_looked_for_again_when_the_folder_changes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let sid = "11111111-2222-3333-4444-555555555555";
+    let main = dir.path().join(format!("{sid}.jsonl"));
+    let line = |kind: &str, uuid: &str, side: bool, agent: &str| {
+        let body = if kind == "user" {
+            r#"{"role":"user","content":"go"}"#.to_owned()
+        } else {
+            format!(
+                r#"{{"id":"m-{uuid}","role":"assistant","model":"claude-sonnet-4-5","content":[{{"type":"text","text":"ok"}}],"usage":{{"input_tokens":5,"output_tokens":1}}}}"#
+            )
+        };
+        format!(
+            r#"{{"type":"{kind}","uuid":"{uuid}","parentUuid":null,"sessionId":"{sid}","isSidechain":{side},"agentId":"{agent}","timestamp":"2025-12-01T10:00:00Z","message":{body}}}"#
+        ) + "\n"
+    };
+    std::fs::write(
+        &main,
+        line("user", "u1", false, "") + &line("assistant", "a1", false, ""),
+    )
+    .expect("write");
+    let agent_file = |id: &str| {
+        let p = dir.path().join(format!("agent-{id}.jsonl"));
+        let text = line("user", &format!("{id}-u"), true, id)
+            + &line("assistant", &format!("{id}-a"), true, id);
+        std::fs::write(&p, text).expect("write agent");
+        p
+    };
+    let settle = || {
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        std::fs::File::open(dir.path())
+            .and_then(|d| d.set_modified(old))
+            .expect("folder mtime");
+    };
+    let agents = || {
+        let s = load_with_subagents(&main).expect("loads");
+        let mut ids: Vec<&str> = ["aaa", "bbb"]
+            .into_iter()
+            .filter(|id| s.agent_by_id(id).is_some())
+            .collect();
+        ids.sort_unstable();
+        ids.join(",")
+    };
+    let a = agent_file("aaa");
+    settle();
+    assert_eq!(agents(), "aaa");
+    assert_eq!(agents(), "aaa", "remembered");
+    agent_file("bbb");
+    settle();
+    assert_eq!(agents(), "aaa,bbb", "one added");
+    std::fs::remove_file(a).expect("remove");
+    assert_eq!(agents(), "bbb", "one removed");
+}
