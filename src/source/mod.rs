@@ -184,10 +184,18 @@ pub fn headline_and_figures(
             .ok();
         return Ok((ends.finish(path)?, session));
     }
-    if format_of(path).is_some() {
+    // the format from the head the headline reads (a first line longer
+    // than the head is read apart)
+    let mut file = crate::model::session::open_regular(path)?;
+    let head = claude::scan::read_head(&mut file)?;
+    let other = match memchr::memchr(b'\n', &head) {
+        Some(n) => translator_for(&head[..=n]).is_some(),
+        None => format_of(path).is_some(),
+    };
+    if other {
         return Ok((headline(path, size)?, None));
     }
-    let mut ends = claude::scan::read_ends(path, size)?;
+    let mut ends = claude::scan::ends_from(file, head, size)?;
     if ends.middle().is_none() {
         return Ok((ends.finish(path)?, load_for_figures(path).ok()));
     }

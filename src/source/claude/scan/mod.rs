@@ -61,10 +61,22 @@ pub fn read_ends(path: &Path, size: u64) -> io::Result<Ends> {
         file.read_to_end(&mut buf)?;
         return Ok(ends_of_whole(&buf));
     }
-    let mut found = Found::default();
-    let mut leaves = LeafCheck::default();
+    let head = read_head(&mut file)?;
+    ends_from(file, head, size)
+}
+
+/// The first [`WINDOW`] bytes of a big file (its head, and the first line
+/// that tells its format).
+pub fn read_head(file: &mut std::fs::File) -> io::Result<Vec<u8>> {
     let mut head = vec![0u8; WINDOW as usize];
     file.read_exact(&mut head)?;
+    Ok(head)
+}
+
+/// [`read_ends`] of a big file whose head was read ([`read_head`]).
+pub fn ends_from(mut file: std::fs::File, head: Vec<u8>, size: u64) -> io::Result<Ends> {
+    let mut found = Found::default();
+    let mut leaves = LeafCheck::default();
     scan_head(&window_lines(&head, false, false), &mut found);
     file.seek(SeekFrom::Start(size - WINDOW))?;
     let mut tail = Vec::with_capacity(WINDOW as usize);
