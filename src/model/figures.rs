@@ -318,6 +318,7 @@ impl FiguresSum<'_> {
 
     fn add_transcript(&mut self, t: &Transcript, fallback_ms: i64, agent: bool) {
         let prices = PriceTable::active();
+        let mut models = ModelsMet::default();
         let f = &mut self.f;
         // a message is dated by its first block
         let mut dated = vec![None; t.messages.len()];
@@ -367,7 +368,7 @@ impl FiguresSum<'_> {
             // a message with no row of its own (a Codex token count) is
             // dated by its line
             let at = at.or(m.at).unwrap_or(fallback_ms);
-            let c = prices.cost(m.model.as_deref(), u, Some(at));
+            let c = models.cost(prices, m.model.as_ref(), u, Some(at));
             f.tokens.add_usage(u);
             f.cost.add(c);
             if agent {
@@ -387,6 +388,47 @@ impl FiguresSum<'_> {
                 },
             );
         }
+    }
+}
+
+/// The price table's entry of each model a transcript's messages name,
+/// looked up once: a lookup compares the name with every family of the
+/// table, and was a twentieth of a cold listing.
+#[derive(Default)]
+struct ModelsMet(Vec<(Arc<str>, Option<usize>)>);
+
+impl ModelsMet {
+    /// Kept for this many models (a session names a few); past them each
+    /// is looked up.
+    const MOST: usize = 16;
+
+    fn cost(
+        &mut self,
+        prices: &PriceTable,
+        model: Option<&Arc<str>>,
+        u: &Usage,
+        at: Option<i64>,
+    ) -> Option<f64> {
+        let m = model?;
+        if &**m == "<synthetic>" {
+            return prices.cost(Some(m), u, at);
+        }
+        let found = self
+            .0
+            .iter()
+            .find(|(k, _)| Arc::ptr_eq(k, m) || k == m)
+            .map(|(_, i)| *i);
+        let i = match found {
+            Some(i) => i,
+            None => {
+                let i = prices.find_index(m);
+                if self.0.len() < Self::MOST {
+                    self.0.push((m.clone(), i));
+                }
+                i
+            }
+        };
+        prices.cost_of(i?, u, at)
     }
 }
 

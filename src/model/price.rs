@@ -259,7 +259,13 @@ impl PriceTable {
         if model == "<synthetic>" {
             return Some(0.0);
         }
-        let p = self.find(model)?;
+        self.cost_of(self.find_index(model)?, u, at)
+    }
+
+    /// [`cost`](Self::cost) of the model at `i` of the table (from
+    /// [`find_index`](Self::find_index)), not `<synthetic>`.
+    pub fn cost_of(&self, i: usize, u: &Usage, at: Option<i64>) -> Option<f64> {
+        let p = self.models.get(i)?;
         let prompt = u
             .input_tokens
             .saturating_add(u.cache_creation_input_tokens)
