@@ -4,7 +4,7 @@
 //! session again. Computed from a loaded [`Session`], so the figures are
 //! the viewer's own: tokens counted once per message, agents included.
 
-use super::price::{Cost, PriceTable};
+use super::price::{Cost, ModelsMet, PriceTable};
 use super::session::Session;
 use super::transcript::Transcript;
 use super::usage::Usage;
@@ -388,47 +388,6 @@ impl FiguresSum<'_> {
                 },
             );
         }
-    }
-}
-
-/// The price table's entry of each model a transcript's messages name,
-/// looked up once: a lookup compares the name with every family of the
-/// table, and was a twentieth of a cold listing.
-#[derive(Default)]
-struct ModelsMet(Vec<(Arc<str>, Option<usize>)>);
-
-impl ModelsMet {
-    /// Kept for this many models (a session names a few); past them each
-    /// is looked up.
-    const MOST: usize = 16;
-
-    fn cost(
-        &mut self,
-        prices: &PriceTable,
-        model: Option<&Arc<str>>,
-        u: &Usage,
-        at: Option<i64>,
-    ) -> Option<f64> {
-        let m = model?;
-        if &**m == "<synthetic>" {
-            return prices.cost(Some(m), u, at);
-        }
-        let found = self
-            .0
-            .iter()
-            .find(|(k, _)| Arc::ptr_eq(k, m) || k == m)
-            .map(|(_, i)| *i);
-        let i = match found {
-            Some(i) => i,
-            None => {
-                let i = prices.find_index(m);
-                if self.0.len() < Self::MOST {
-                    self.0.push((m.clone(), i));
-                }
-                i
-            }
-        };
-        prices.cost_of(i?, u, at)
     }
 }
 

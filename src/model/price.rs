@@ -415,6 +415,39 @@ mod tests {
     use super::*;
     use crate::model::usage::CacheCreation;
 
+    #[test]
+    fn a_model_looked_up_once_costs_what_a_lookup_each_time_does() {
+        let t = PriceTable::bundled();
+        let u = usage(1200, 300, 500, 100, 9000);
+        let mut met = ModelsMet::default();
+        let mut names: Vec<String> = [
+            "claude-sonnet-4-5-20250929",
+            "claude-opus-4-1",
+            "<synthetic>",
+            "mystery-model",
+            "us.anthropic.claude-haiku-4-5-20251001-v1:0",
+            "claude-sonnet-4-5-20250929[1m]",
+            "",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        // more models than are kept, each asked twice (as new strings)
+        names.extend((0..40).map(|i| format!("model-{i}")));
+        for round in 0..2 {
+            for n in &names {
+                let arc: std::sync::Arc<str> = n.as_str().into();
+                for at in [None, Some(0), Some(i64::MAX)] {
+                    assert_eq!(
+                        met.cost(t, Some(&arc), &u, at),
+                        t.cost(Some(n), &u, at),
+                        "{n} (round {round})"
+                    );
+                }
+            }
+        }
+        assert_eq!(met.cost(t, None, &u, None), t.cost(None, &u, None));
+    }
+
     fn usage(input: u64, output: u64, write: u64, write_1h: u64, read: u64) -> Usage {
         Usage {
             input_tokens: input,
@@ -647,5 +680,48 @@ mod tests {
             Some(4.5656)
         );
         assert_eq!(usd(0.0012), "$0.0012");
+    }
+}
+
+/// The table's entry of each model named, looked up once: a lookup
+/// compares the name with every family of the table (a twentieth of a
+/// cold listing, which prices every message twice: as it is read, and
+/// for the figures).
+#[derive(Debug, Default)]
+pub struct ModelsMet(Vec<(std::sync::Arc<str>, Option<usize>)>);
+
+impl ModelsMet {
+    /// Kept for this many models (a session names a few); past them each
+    /// is looked up.
+    const MOST: usize = 16;
+
+    /// [`PriceTable::cost`], the model's entry looked up once.
+    pub fn cost(
+        &mut self,
+        prices: &PriceTable,
+        model: Option<&std::sync::Arc<str>>,
+        u: &Usage,
+        at: Option<i64>,
+    ) -> Option<f64> {
+        let m = model?;
+        if &**m == "<synthetic>" {
+            return prices.cost(Some(m), u, at);
+        }
+        let found = self
+            .0
+            .iter()
+            .find(|(k, _)| std::sync::Arc::ptr_eq(k, m) || k == m)
+            .map(|(_, i)| *i);
+        let i = match found {
+            Some(i) => i,
+            None => {
+                let i = prices.find_index(m);
+                if self.0.len() < Self::MOST {
+                    self.0.push((m.clone(), i));
+                }
+                i
+            }
+        };
+        prices.cost_of(i?, u, at)
     }
 }

@@ -8,6 +8,8 @@ use rustc_hash::FxHashMap as HashMap;
 
 #[derive(Debug, Default)]
 pub struct Transcript {
+    /// Each model's price, looked up once.
+    models_met: super::price::ModelsMet,
     pub items: Vec<Item>,
     pub groups: Vec<Group>,
     pub messages: Vec<Message>,
@@ -177,12 +179,12 @@ impl Transcript {
                 let (model, when) = (msg.model.clone(), msg.at);
                 if let Some(old) = msg.usage {
                     sub_usage(&mut self.totals, &old);
-                    let c = prices.cost(model.as_deref(), &old, when);
+                    let c = self.models_met.cost(prices, model.as_ref(), &old, when);
                     self.cost.sub(c);
                     self.unpriced_of(model.as_deref(), c, -1);
                 }
                 add_usage(&mut self.totals, &new);
-                let c = prices.cost(model.as_deref(), &new, when);
+                let c = self.models_met.cost(prices, model.as_ref(), &new, when);
                 self.cost.add(c);
                 self.unpriced_of(model.as_deref(), c, 1);
                 if let Some(msg) = self.messages.get_mut(m as usize) {
@@ -192,18 +194,19 @@ impl Transcript {
             return m;
         }
         let m = self.messages.len() as u32;
-        if let Some(u) = &usage {
-            add_usage(&mut self.totals, u);
-            let c = super::price::PriceTable::active().cost(model, u, at);
-            self.cost.add(c);
-            self.unpriced_of(model, c, 1);
-        }
         let model = model.map(
             |m| match self.messages.last().and_then(|l| l.model.clone()) {
                 Some(last) if *last == *m => last,
                 _ => std::sync::Arc::from(m),
             },
         );
+        if let Some(u) = &usage {
+            add_usage(&mut self.totals, u);
+            let prices = super::price::PriceTable::active();
+            let c = self.models_met.cost(prices, model.as_ref(), u, at);
+            self.cost.add(c);
+            self.unpriced_of(model.as_deref(), c, 1);
+        }
         let id: std::sync::Arc<str> = id.into();
         self.msg_index.insert(id.clone(), m);
         self.messages.push(Message {
