@@ -146,12 +146,13 @@ pub fn headline(path: &Path, size: u64) -> std::io::Result<crate::model::headlin
     }
 }
 
-/// [`headline`] and the session read for its figures ([`load_for_figures`])
-/// from one read of the file where the headline needs more than its ends:
-/// a big Claude Code file whose ends do not name it has its middle seen by
-/// the figures' read rather than read again. The session is `None` when
-/// the file could not be read for its figures, or is of another format
-/// (whose headline may bring figures of its own).
+/// [`headline`] and the session read for its figures ([`load_for_figures`]),
+/// reading the file as few times as they allow: a small file is read once
+/// for its format, headline and figures; a big one has its format told by
+/// the head its headline reads, and, when its ends do not name it, its
+/// middle seen by the figures' read rather than read again. The session
+/// is `None` when the file could not be read for its figures, or is of
+/// another format (whose headline may bring figures of its own).
 pub fn headline_and_figures(
     path: &Path,
     size: u64,
