@@ -3,7 +3,8 @@
 //! until the first prompt, and the lines a summary's leaf may be. Read by
 //! the headline itself, or handed over by a reader that reads the whole
 //! file anyway (a cold listing's figures): the answer is the same however
-//! the lines come cut, which `tests/list_scan.rs` holds.
+//! the lines come cut, which this module's test and `tests/list_scan.rs`
+//! hold.
 
 use super::{
     Found, LeafCheck, MIDDLE_CHUNK, absorb_title_line, is_title_line, scan_line, types_in,
@@ -137,7 +138,12 @@ impl Ends {
     pub(super) fn look_for_late_leaves(&mut self, path: &Path) -> io::Result<()> {
         let Some(o) = &self.owed else { return Ok(()) };
         let (start, end) = (o.start, o.end);
-        let late = self.found.titles.summaries[o.summaries_at_ends..]
+        let late = self
+            .found
+            .titles
+            .summaries
+            .get(o.summaries_at_ends..)
+            .unwrap_or_default()
             .iter()
             .any(|(_, l)| l.as_ref().is_some_and(|l| !self.leaves.found.contains(l)));
         if !late {
