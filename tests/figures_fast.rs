@@ -224,7 +224,7 @@ fn a_cold_listings_rows_and_figures_are_each_sessions_own() {
     for (p, q) in priced.iter().zip(&plain) {
         let whole = ccv::source::load_with_subagents(&p.path).expect("load");
         let own = Figures::of(&whole, p.last_activity_ms);
-        assert_eq!(p.figures.as_ref(), Some(&own), "{}", p.path.display());
+        assert_eq!(p.figures.as_deref(), Some(&own), "{}", p.path.display());
         let row = |r: &ccv::picker::SessionInfo| {
             let mut r = r.clone();
             r.figures = None;

@@ -331,7 +331,7 @@ fn the_newest_session_stays_selected_while_rows_stream_in() {
 fn priced(mut s: SessionInfo, usd: f64, size: u64) -> SessionInfo {
     let mut f = ccv::model::figures::Figures::default();
     f.cost.usd = usd;
-    s.figures = Some(f);
+    s.figures = Some(Box::new(f));
     s.size = size;
     s
 }

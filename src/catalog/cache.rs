@@ -66,7 +66,9 @@ pub fn default_cache_file() -> Option<PathBuf> {
 pub struct Cache {
     /// By the path's bytes: hashing 10,000 paths by their components, and
     /// comparing them so, was a tenth of a warm listing.
-    entries: HashMap<std::ffi::OsString, SessionInfo>,
+    /// Boxed: the table is grown as rows are read, and moving 10,000
+    /// rows at each growth touched as many fresh pages as the rows.
+    entries: HashMap<std::ffi::OsString, Box<SessionInfo>>,
 }
 
 /// The cache file past its first line, and whether its figures hold
@@ -187,12 +189,15 @@ fn parse_row(line: &[u8]) -> Option<SessionInfo> {
     info.is_sane().then_some(info)
 }
 
-/// The sane rows of `r`, in the order of its lines: its lines gathered
-/// into parts in a few buffers used again (a buffer of the whole file, 20
-/// MB for 10,000 rows, cost as much in fresh pages as parsing it), each
-/// part parsed on one of `threads` threads while the next is read. A row
-/// longer than [`MAX_LINE`] is passed over, as [`each_line`] does.
-fn read_rows(r: &mut impl io::Read, threads: usize) -> Vec<SessionInfo> {
+/// Calls `keep` with the sane rows of `r`, in the order of its lines:
+/// its lines gathered into parts in a few buffers used again (a buffer of
+/// the whole file, 20 MB for 10,000 rows, cost as much in fresh pages as
+/// parsing it), each part parsed on one of `threads` threads while the
+/// next is read, and its rows handed on as soon as the parts before it
+/// are (gathered into one list first, they were a tenth of a warm
+/// listing's fresh pages). A row longer than [`MAX_LINE`] is passed over,
+/// as [`each_line`] does.
+fn read_rows(r: &mut impl io::Read, threads: usize, mut keep: impl FnMut(SessionInfo)) {
     use std::sync::{Mutex, mpsc};
     const PART: usize = 256 << 10;
     let threads = threads.clamp(1, 8);
@@ -220,10 +225,20 @@ fn read_rows(r: &mut impl io::Read, threads: usize) -> Vec<SessionInfo> {
             });
         }
         drop((done_tx, free_tx));
+        // the parts parsed, by number, until those before them are in
+        let mut early: std::collections::BTreeMap<usize, Vec<SessionInfo>> = Default::default();
+        let mut next = 0;
+        let mut take = |seq: usize, rows: Vec<SessionInfo>| {
+            early.insert(seq, rows);
+            while let Some(rows) = early.remove(&next) {
+                rows.into_iter().for_each(&mut keep);
+                next += 1;
+            }
+        };
         let fresh = || {
             free_rx
                 .try_recv()
-                .unwrap_or_else(|_| Vec::with_capacity(PART))
+                .unwrap_or_else(|_| Vec::with_capacity(PART + (64 << 10)))
         };
         let mut part = fresh();
         let mut seq = 0;
@@ -237,14 +252,17 @@ fn read_rows(r: &mut impl io::Read, threads: usize) -> Vec<SessionInfo> {
             {
                 seq += 1;
             }
+            while let Ok((seq, rows)) = done_rx.try_recv() {
+                take(seq, rows);
+            }
         });
         if !part.is_empty() {
             let _ = work_tx.send((seq, part));
         }
         drop(work_tx);
-        let mut parts: Vec<(usize, Vec<SessionInfo>)> = done_rx.iter().collect();
-        parts.sort_unstable_by_key(|p| p.0);
-        parts.into_iter().flat_map(|p| p.1).collect()
+        for (seq, rows) in done_rx.iter() {
+            take(seq, rows);
+        }
     })
 }
 
@@ -258,14 +276,12 @@ impl Cache {
             return Cache { entries };
         };
         // 10,000 rows are 20 MB of JSON: parsed on every core
-        let rows = read_rows(&mut r, crate::catalog::threads());
-        entries.reserve(rows.len());
-        for mut info in rows {
+        read_rows(&mut r, crate::catalog::threads(), |mut info| {
             if !keep_figures {
                 info.figures = None;
             }
-            entries.insert(info.path.clone().into_os_string(), info);
-        }
+            entries.insert(info.path.clone().into_os_string(), Box::new(info));
+        });
         Cache { entries }
     }
 
@@ -292,7 +308,7 @@ impl Cache {
                 if !keep_figures {
                     info.figures = None;
                 }
-                entries.insert(info.path.clone().into_os_string(), info);
+                entries.insert(info.path.clone().into_os_string(), Box::new(info));
             }
         });
         Cache { entries }
@@ -303,7 +319,7 @@ impl Cache {
     pub fn take(&mut self, path: &Path, size: u64, mtime_ns: i64) -> Option<SessionInfo> {
         match self.entries.get(path.as_os_str()) {
             Some(i) if i.size == size && i.mtime_ns == mtime_ns => {
-                self.entries.remove(path.as_os_str())
+                self.entries.remove(path.as_os_str()).map(|b| *b)
             }
             _ => None,
         }
@@ -330,6 +346,7 @@ impl Cache {
         self.entries
             .get(path.as_os_str())
             .filter(|i| i.size == size && i.mtime_ns == mtime_ns)
+            .map(|b| &**b)
     }
 
     /// Replaces every row in `scope`'s folders by `rows`; rows of other
@@ -344,7 +361,8 @@ impl Cache {
         for r in rows {
             let mut r = r.clone();
             r.live = false;
-            self.entries.insert(r.path.clone().into_os_string(), r);
+            self.entries
+                .insert(r.path.clone().into_os_string(), Box::new(r));
         }
     }
 
@@ -383,6 +401,12 @@ mod tests {
             path_of_line(br#"{"path":"/a\"b","x":1}"#),
             Some(&br#""path":"/a\"b""#[..])
         );
+    }
+
+    fn rows_read(text: &str, threads: usize) -> Vec<SessionInfo> {
+        let mut rows = Vec::new();
+        read_rows(&mut text.as_bytes(), threads, |r| rows.push(r));
+        rows
     }
 
     fn row(path: &str, title: &str) -> String {
@@ -425,7 +449,7 @@ mod tests {
         }
         text += &row("/t/last.jsonl", "no newline");
         for threads in [1, 2, 3] {
-            let rows = read_rows(&mut text.as_bytes(), threads);
+            let rows = rows_read(&text, threads);
             let whole = parse_part(text.as_bytes());
             assert_eq!(rows, whole, "{threads} threads");
             assert_eq!(rows.len(), 3001);
@@ -441,7 +465,7 @@ mod tests {
         text += &"x".repeat(3 * MAX_LINE);
         text += "\n";
         text += &row("/t/b.jsonl", "after");
-        let rows = read_rows(&mut text.as_bytes(), 2);
+        let rows = rows_read(&text, 2);
         let titles: Vec<&str> = rows.iter().map(|r| r.title.as_str()).collect();
         assert_eq!(titles, ["before", "after"]);
     }

@@ -162,39 +162,79 @@ pub fn write_tsv(out: &mut dyn Write, sessions: &[SessionInfo]) -> io::Result<()
 /// One object per session (JSON Lines). Text is left as recorded
 /// (serde escapes control characters, so nothing raw reaches a terminal).
 /// Written straight from the rows: 10,000 of them are a warm listing,
-/// 10 MB of JSON, made in parts on every core and written in order.
+/// 10 MB of JSON, made in parts on every core and written in order, in a
+/// few buffers used again (a buffer per thread of all its rows was a
+/// tenth of a warm listing's fresh pages).
 pub fn write_json_lines(out: &mut dyn Write, sessions: &[SessionInfo]) -> io::Result<()> {
-    const PART: usize = 512;
-    let threads = super::threads().min(sessions.len().div_ceil(PART)).max(1);
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::{Mutex, mpsc};
+    const PART: usize = 256;
+    let parts: Vec<&[SessionInfo]> = sessions.chunks(PART).collect();
+    let threads = super::threads().min(parts.len()).max(1);
     if threads == 1 {
         return json_lines(out, sessions);
     }
-    let parts: Vec<&[SessionInfo]> = sessions.chunks(sessions.len().div_ceil(threads)).collect();
-    let made: Vec<io::Result<Vec<u8>>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = parts
-            .iter()
-            .map(|part| {
-                scope.spawn(move || {
-                    let mut buf = Vec::with_capacity(part.len() * 1200);
-                    json_lines(&mut buf, part).map(|()| buf)
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(io::Error::other("a writing thread stopped")))
-            })
-            .collect()
-    });
-    for buf in made {
-        out.write_all(&buf?)?;
-    }
-    Ok(())
+    let next = AtomicUsize::new(0);
+    // set when the output fails (a closed pipe): the parts left are not made
+    let stop = AtomicBool::new(false);
+    let (done_tx, done_rx) = mpsc::sync_channel::<(usize, io::Result<Vec<u8>>)>(threads * 2);
+    let (free_tx, free_rx) = mpsc::channel::<Vec<u8>>();
+    let free_rx = Mutex::new(free_rx);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let (done_tx, parts, next, stop, free_rx) =
+                (done_tx.clone(), &parts, &next, &stop, &free_rx);
+            scope.spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(part) = parts.get(i) else { return };
+                    let mut buf = free_rx
+                        .lock()
+                        .ok()
+                        .and_then(|rx| rx.try_recv().ok())
+                        .unwrap_or_else(|| Vec::with_capacity(part.len() * 1200));
+                    buf.clear();
+                    let made = crate::contain::contain(|| json_lines(&mut buf, part))
+                        .unwrap_or_else(|_| Err(io::Error::other("a writing thread stopped")))
+                        .map(|()| buf);
+                    if done_tx.send((i, made)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(done_tx);
+        // parts made before those ahead of them, held until their turn
+        let mut early = std::collections::BTreeMap::new();
+        let mut turn = 0;
+        let mut written = Ok(());
+        for (i, made) in done_rx {
+            early.insert(i, made);
+            while let Some(made) = early.remove(&turn) {
+                turn += 1;
+                // nothing more is written after a failed write
+                let buf = made.and_then(|buf| match &written {
+                    Ok(()) => out.write_all(&buf).map(|()| buf),
+                    Err(_) => Ok(buf),
+                });
+                match buf {
+                    Ok(buf) => {
+                        let _ = free_tx.send(buf);
+                    }
+                    Err(e) => {
+                        stop.store(true, Ordering::Relaxed);
+                        if written.is_ok() {
+                            written = Err(e);
+                        }
+                    }
+                }
+            }
+        }
+        written
+    })
 }
 
-fn json_lines(out: &mut dyn Write, sessions: &[SessionInfo]) -> io::Result<()> {
+fn json_lines<W: Write + ?Sized>(out: &mut W, sessions: &[SessionInfo]) -> io::Result<()> {
     for s in sessions {
         let f = s.figures.as_ref();
         let path_bytes = s.path.to_str().is_none().then(|| {

@@ -193,11 +193,16 @@ fn scan_parallel(
 /// that cannot be read keeps none.
 pub fn with_figures(mut info: SessionInfo) -> SessionInfo {
     info.figures = if info.size <= WHOLE {
-        crate::source::load_for_figures(&info.path)
-            .ok()
-            .map(|s| crate::model::figures::Figures::of(&s, info.last_activity_ms))
+        crate::source::load_for_figures(&info.path).ok().map(|s| {
+            Box::new(crate::model::figures::Figures::of(
+                &s,
+                info.last_activity_ms,
+            ))
+        })
     } else {
-        figures_in_parts(&info.path, info.last_activity_ms, PART).ok()
+        figures_in_parts(&info.path, info.last_activity_ms, PART)
+            .ok()
+            .map(Box::new)
     };
     info
 }
@@ -309,9 +314,11 @@ impl SortBy {
     }
 }
 
-/// Newest first; ties by path so the order is stable.
+/// Newest first; ties by path so the order is stable (two rows of one
+/// path are one file's: which goes first does not show). Sorted in place:
+/// a stable sort's buffer of half the rows was fresh pages for nothing.
 pub fn sort_newest_first(v: &mut [SessionInfo]) {
-    v.sort_by(|a, b| {
+    v.sort_unstable_by(|a, b| {
         b.last_activity_ms
             .cmp(&a.last_activity_ms)
             .then_with(|| a.path.cmp(&b.path))

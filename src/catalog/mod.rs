@@ -23,9 +23,13 @@ pub fn threads() -> usize {
         .and_then(|v| v.parse::<usize>().ok())
         .filter(|&n| n > 0)
         .unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map_or(2, |n| n.get())
-                .min(8)
+            // asked once: each answer reads the cgroup's files again
+            static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+            *CORES.get_or_init(|| {
+                std::thread::available_parallelism()
+                    .map_or(2, |n| n.get())
+                    .min(8)
+            })
         })
 }
 pub use scan::SessionInfo;

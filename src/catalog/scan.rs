@@ -39,7 +39,7 @@ pub struct SessionInfo {
     /// Tokens, cost, prompts and calls, from a full read of the session
     /// and its subagents; `None` until that read (see `ScanOptions`).
     #[serde(default)]
-    pub figures: Option<crate::model::figures::Figures>,
+    pub figures: Option<Box<crate::model::figures::Figures>>,
     /// The agent that wrote it when not Claude Code (`codex`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent: Option<String>,
@@ -116,7 +116,10 @@ pub fn scan_file_with_figures(
     let (h, session) = crate::source::headline_and_figures(path, size)?;
     let mut row = row_of(path, size, mtime_ns, fallback_project, h);
     if let Some(s) = session {
-        row.figures = Some(crate::model::figures::Figures::of(&s, row.last_activity_ms));
+        row.figures = Some(Box::new(crate::model::figures::Figures::of(
+            &s,
+            row.last_activity_ms,
+        )));
     }
     Ok(row)
 }
@@ -149,7 +152,7 @@ fn row_of(
         mtime_ns,
         live: false,
         unreadable: h.unreadable,
-        figures: h.figures,
+        figures: h.figures.map(Box::new),
         agent: h.agent.map(str::to_owned),
         spawned: h.spawned,
     }

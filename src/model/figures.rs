@@ -77,6 +77,50 @@ pub struct Slice {
     pub tool_calls: u32,
 }
 
+/// A row's slices read back into a list of exactly their number: a list
+/// grown as they are read was grown 4, 8, 16… and copied each time (a
+/// sixth of a warm listing's fresh pages, 10,000 rows).
+fn slices_exact<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Slice>, D::Error> {
+    struct Exact;
+    impl<'de> serde::de::Visitor<'de> for Exact {
+        type Value = Vec<Slice>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a list of slices")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> Result<Vec<Slice>, A::Error> {
+            thread_local! {
+                static READ: std::cell::Cell<Vec<Slice>> = const { std::cell::Cell::new(Vec::new()) };
+            }
+            let mut read = READ.take();
+            read.clear();
+            let mut got = Ok(());
+            loop {
+                match seq.next_element() {
+                    Ok(Some(s)) => read.push(s),
+                    Ok(None) => break,
+                    Err(e) => {
+                        got = Err(e);
+                        break;
+                    }
+                }
+            }
+            // moved into a list of their number (taking the list itself
+            // would keep its spare room)
+            let mut exact = Vec::with_capacity(read.len());
+            exact.append(&mut read);
+            // a list for the next row, unless a huge one grew it
+            if read.capacity() <= 4096 {
+                READ.set(read);
+            }
+            got.map(|()| exact)
+        }
+    }
+    d.deserialize_seq(Exact)
+}
+
 /// `[at_ms, model, usd, unpriced, input, output, cache_creation,
 /// cache_read, prompts, tool_calls]`.
 #[derive(Serialize, Deserialize)]
@@ -134,6 +178,7 @@ pub struct Figures {
     /// Calls by tool name, agents included.
     pub tools: BTreeMap<String, u32>,
     /// Sorted by time, then model.
+    #[serde(deserialize_with = "slices_exact")]
     pub slices: Vec<Slice>,
     /// A hash of the main conversation's first priced message (id and
     /// usage): a

@@ -158,7 +158,7 @@ fn orphan_row(dir: &Path, id: &str, files: &[PathBuf]) -> Option<SessionInfo> {
         mtime_ns: 0,
         live: false,
         unreadable: false,
-        figures: Some(figures),
+        figures: Some(Box::new(figures)),
         agent: None,
         spawned: Vec::new(),
     })
