@@ -569,7 +569,7 @@ pub fn print_list(
     }
     let mut w = std::io::BufWriter::with_capacity(1 << 16, out);
     if json {
-        super::format::write_json_lines(&mut w, &sessions)?;
+        super::json_rows::write_json_lines(&mut w, &sessions)?;
     } else {
         match crate::columns::terminal_width() {
             Some(width) => {

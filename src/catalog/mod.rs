@@ -9,6 +9,7 @@ pub mod cache;
 mod candidates;
 pub mod files;
 pub mod format;
+mod json_rows;
 pub mod list;
 pub mod pieces;
 pub mod scan;
