@@ -33,7 +33,7 @@ fn assistant(cwd: &str, ts: &str, model: &str) -> String {
 
 fn opts(cache: &Path) -> ScanOptions {
     ScanOptions {
-        cache: Some(cache.join("ccv").join("sessions-v3.jsonl")),
+        cache: Some(cache.join("ccv").join("sessions-v4.bin")),
         threads: 2,
         figures: false,
     }
@@ -407,11 +407,18 @@ fn cache_hits_and_invalidates_on_change() {
     // the file that is no session is cached too (not read again)
     assert_eq!(Cache::load(&cache_file).len(), 4, "cache written");
 
-    // A cached row is used as is: tamper with it and see it come back.
-    let text = fs::read_to_string(&cache_file).expect("read cache");
-    fs::write(&cache_file, text.replace("Better title", "From cache")).expect("write cache");
+    // A cached row is used as is: tamper with it and see it come back
+    // (a title of the same length: the rows are told apart by theirs).
+    let bytes = fs::read(&cache_file).expect("read cache");
+    let at = bytes
+        .windows(12)
+        .position(|w| w == b"Better title")
+        .expect("title in the cache");
+    let mut tampered = bytes.clone();
+    tampered[at..at + 12].copy_from_slice(b"From cache!!");
+    fs::write(&cache_file, tampered).expect("write cache");
     let second = list_sessions(&root, &o);
-    assert_eq!(by_id(&second, "bbb").title, "From cache");
+    assert_eq!(by_id(&second, "bbb").title, "From cache!!");
     assert_eq!(by_id(&second, "aaa"), by_id(&first, "aaa"));
 
     // Appending changes size and mtime: the file is read again.

@@ -117,11 +117,11 @@ fn the_listing_cache_is_written_without_following_a_planted_link() {
     std::fs::write(&victim, "precious").expect("write");
     let cache_dir = dir.path().join("ccv");
     std::fs::create_dir(&cache_dir).expect("mkdir");
-    let file = cache_dir.join("sessions-v3.jsonl");
+    let file = cache_dir.join("sessions-v4.bin");
     // the names a writer with predictable temporary names would use
     for name in [
-        format!(".sessions-v3.jsonl.{}.tmp", std::process::id()),
-        "sessions-v3.jsonl.tmp".to_owned(),
+        format!(".sessions-v4.bin.{}.tmp", std::process::id()),
+        "sessions-v4.bin.tmp".to_owned(),
     ] {
         std::os::unix::fs::symlink(&victim, cache_dir.join(name)).expect("symlink");
     }
@@ -753,24 +753,43 @@ fn a_listing_cache_that_lies_is_not_believed() {
     };
     let truth = list();
     let cost = truth[0]["cost_usd"].as_f64().expect("priced");
-    let cache = home.path().join("cache/ccv/sessions-v3.jsonl");
-    let written = std::fs::read_to_string(&cache).expect("cache");
-    let lies: [fn(&str) -> String; 4] = [
-        |s: &str| s.replacen(&format!("{}", 1000), "-5", 1),
-        |s: &str| s.replacen("\"usd\":", "\"usd\":-", 1),
-        |s: &str| s.replacen("\"usd\":", "\"usd\":1e400+", 1),
-        |s: &str| s.replacen("\"input\":1000", "\"input\":18446744073709551615", 1),
+    let cache = home.path().join("cache/ccv/sessions-v4.bin");
+    let written = std::fs::read(&cache).expect("cache");
+    let session = project.join("s.jsonl");
+    let meta = std::fs::metadata(&session).expect("meta");
+    let row = ccv::catalog::cache::Cache::load(&cache)
+        .get(&session, meta.len(), ccv::catalog::list::mtime_ns(&meta))
+        .cloned()
+        .expect("a cached row");
+    let usd = row.figures.as_ref().expect("figures").cost.usd;
+    // the cache with the first `from` in it made `to`
+    let swap = |from: &[u8], to: &[u8]| {
+        let at = written
+            .windows(from.len())
+            .position(|w| w == from)
+            .expect("in the cache");
+        let mut b = written.clone();
+        b[at..at + from.len()].copy_from_slice(to);
+        b
+    };
+    let (usd_bytes, input_bytes) = (usd.to_le_bytes(), 1000u64.to_le_bytes());
+    // what could be true is believed: the bytes changed are the figures'
+    std::fs::write(&cache, swap(&usd_bytes, &(usd * 2.0).to_le_bytes())).expect("write");
+    let believed = list();
+    assert!((believed[0]["cost_usd"].as_f64().expect("cost") - 2.0 * cost).abs() < 1e-5);
+    std::fs::write(&cache, swap(&input_bytes, &2000u64.to_le_bytes())).expect("write");
+    assert_eq!(list()[0]["tokens"]["input"], 2000);
+    let lies = [
+        swap(&usd_bytes, &(-usd).to_le_bytes()),
+        swap(&usd_bytes, &f64::INFINITY.to_le_bytes()),
+        swap(&usd_bytes, &f64::NAN.to_le_bytes()),
+        swap(&input_bytes, &u64::MAX.to_le_bytes()),
     ];
-    for lie in lies {
-        std::fs::write(&cache, lie(&written)).expect("write");
+    for (i, lie) in lies.iter().enumerate() {
+        std::fs::write(&cache, lie).expect("write");
         let again = list();
-        assert_eq!(
-            again[0]["cost_usd"].as_f64(),
-            Some(cost),
-            "{}",
-            lie(&written)
-        );
-        assert_eq!(again[0]["tokens"], truth[0]["tokens"]);
+        assert_eq!(again[0]["cost_usd"].as_f64(), Some(cost), "lie {i}");
+        assert_eq!(again[0]["tokens"], truth[0]["tokens"], "lie {i}");
     }
     // a cache of 3 GB (sparse: no disk) is not read into memory
     let f = std::fs::OpenOptions::new()
@@ -778,8 +797,7 @@ fn a_listing_cache_that_lies_is_not_believed() {
         .truncate(true)
         .open(&cache)
         .expect("open");
-    std::io::Write::write_all(&mut &f, written.lines().next().expect("header").as_bytes())
-        .expect("header");
+    std::io::Write::write_all(&mut &f, &written[..written.len().min(64)]).expect("header");
     f.set_len(3 << 30).expect("sparse");
     drop(f);
     let ccv = assert_cmd::cargo::cargo_bin("ccv");

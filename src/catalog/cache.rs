@@ -1,63 +1,36 @@
-//! The listing cache: one JSON line per session file, keyed by path, size
-//! and mtime. A file whose size or mtime changed is read again. Written
-//! atomically (temp file + rename) so a crash never leaves half a cache,
-//! and a cache that cannot be read is simply ignored.
+//! The listing cache: one row per session file, keyed by path, size and
+//! mtime (the rows in bytes: see [`super::cache_rows`]). A file whose size
+//! or mtime changed is read again. Written atomically (temp file +
+//! rename) so a crash never leaves half a cache, and a cache that cannot
+//! be read is simply ignored.
 
+use super::cache_rows::{path_of_row, push_row, read_row};
 use super::scan::SessionInfo;
 use rustc_hash::FxHashMap as HashMap;
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-/// Bumped whenever `SessionInfo` or the scan rules change.
-const VERSION: &str = "{\"ccv_session_cache\":3";
+/// The file's first bytes; bumped whenever `SessionInfo`, its bytes or the
+/// scan rules change.
+const MAGIC: &[u8] = b"ccv session cache 4\n";
 
-/// The first line: the version, and the price table the cached costs were
-/// computed with (another table, from a changed config, drops the costs).
-fn header() -> String {
-    format!(
-        "{VERSION},\"prices\":\"{}\"}}",
-        crate::model::price::PriceTable::active().fingerprint()
-    )
+/// After [`MAGIC`]: the price table the cached costs were computed with
+/// (another table, from a changed config, drops the costs), as a row's
+/// text is written.
+fn prices() -> String {
+    crate::model::price::PriceTable::active().fingerprint()
 }
-const FILE_NAME: &str = "sessions-v3.jsonl";
+const FILE_NAME: &str = "sessions-v4.bin";
+/// The cache of ccv before this one: taken away when this one is written.
+const OLD_FILE_NAME: &str = "sessions-v3.jsonl";
 /// A cache past this size was not written by ccv for any real history
 /// (2,000 sessions take ~2 MB): it is not read.
 const MAX_FILE: u64 = 512 << 20;
-/// The longest row read; a longer one is skipped without being held.
-const MAX_LINE: usize = 8 << 20;
+/// The longest row read: a longer one is not ccv's, and nothing after it
+/// can be told apart (the rows are told apart by their lengths).
+const MAX_ROW: usize = 8 << 20;
 
-/// The next line of `r` without its newline, in `buf`; a line longer than
-/// [`MAX_LINE`] comes back empty (skipped), `None` at the end.
-fn read_line<'b>(r: &mut impl BufRead, buf: &'b mut Vec<u8>) -> Option<&'b [u8]> {
-    buf.clear();
-    let mut too_long = false;
-    loop {
-        let chunk = match r.fill_buf() {
-            Ok(c) => c,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(_) => return None,
-        };
-        if chunk.is_empty() {
-            return (!buf.is_empty() || too_long).then_some(&buf[..]);
-        }
-        let (take, done) = match memchr::memchr(b'\n', chunk) {
-            Some(i) => (i, true),
-            None => (chunk.len(), false),
-        };
-        if !too_long && buf.len() + take <= MAX_LINE {
-            buf.extend_from_slice(&chunk[..take]);
-        } else {
-            too_long = true;
-            buf.clear();
-        }
-        r.consume(take + usize::from(done));
-        if done {
-            return Some(&buf[..]);
-        }
-    }
-}
-
-/// `$XDG_CACHE_HOME/ccv/sessions-v3.jsonl`, else the platform cache dir.
+/// `$XDG_CACHE_HOME/ccv/sessions-v4.bin`, else the platform cache dir.
 pub fn default_cache_file() -> Option<PathBuf> {
     Some(crate::paths::cache_dir()?.join(FILE_NAME))
 }
@@ -65,138 +38,79 @@ pub fn default_cache_file() -> Option<PathBuf> {
 #[derive(Debug, Default)]
 pub struct Cache {
     /// By the path's bytes: hashing 10,000 paths by their components, and
-    /// comparing them so, was a tenth of a warm listing.
-    /// Boxed: the table is grown as rows are read, and moving 10,000
-    /// rows at each growth touched as many fresh pages as the rows.
+    /// comparing them so, was a tenth of a warm listing. Boxed: the table
+    /// is grown as rows are read, and moving 10,000 rows at each growth
+    /// touched as many fresh pages as the rows.
     entries: HashMap<std::ffi::OsString, Box<SessionInfo>>,
 }
 
-/// The cache file past its first line, and whether its figures hold
-/// (priced with the table in use); `None` for a missing, foreign,
-/// oversized or older cache.
-fn open_rows(file: &Path) -> Option<(io::BufReader<std::fs::File>, bool)> {
-    let f = crate::model::session::open_regular(file).ok()?;
+/// The cache file past its header, and whether its figures hold (priced
+/// with the table in use); `None` for a missing, foreign, oversized or
+/// older cache.
+fn open_rows(file: &Path) -> Option<(std::fs::File, bool)> {
+    let mut f = crate::model::session::open_regular(file).ok()?;
     if f.metadata().map_or(true, |m| m.len() > MAX_FILE) {
         return None;
     }
-    let mut r = io::BufReader::with_capacity(1 << 16, f);
-    let mut line = Vec::new();
-    let keep_figures = match read_line(&mut r, &mut line)? {
-        h if h == header().as_bytes() => true,
-        h if h.starts_with(VERSION.as_bytes())
-            && memchr::memmem::find(h, b",\"prices\":").is_some() =>
-        {
-            false
-        }
-        _ => return None,
-    };
-    Some((r, keep_figures))
-}
-
-/// `"path":…` as a row writes it.
-fn path_key(p: &Path) -> Option<Vec<u8>> {
-    #[derive(serde::Serialize)]
-    struct P<'a> {
-        #[serde(with = "crate::json_out::os_path")]
-        path: &'a Path,
+    let mut magic = [0; MAGIC.len()];
+    io::Read::read_exact(&mut f, &mut magic).ok()?;
+    let mut len = [0; 4];
+    io::Read::read_exact(&mut f, &mut len).ok()?;
+    let len = u32::from_le_bytes(len) as usize;
+    if magic != MAGIC || len > 4096 {
+        return None;
     }
-    let s = serde_json::to_vec(&P { path: p }).ok()?;
-    Some(s.get(1..s.len().checked_sub(1)?)?.to_vec())
+    let mut written = vec![0; len];
+    io::Read::read_exact(&mut f, &mut written).ok()?;
+    Some((f, written == prices().as_bytes()))
 }
 
-/// The `"path":…` member of a row's line: the first `"path":` outside a
-/// string is the row's (inside one, quotes are escaped), its value a
-/// string or `{"bytes":[…]}`.
-fn path_of_line(line: &[u8]) -> Option<&[u8]> {
-    // made once: a search looks at each of 10,000 rows
-    static PATH: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
-        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\"path\":"));
-    let at = PATH.find(line)?;
-    let v = at + b"\"path\":".len();
-    let end = match line.get(v)? {
-        b'"' => {
-            let mut i = v + 1;
-            loop {
-                i += memchr::memchr2(b'"', b'\\', line.get(i..)?)?;
-                if line[i] == b'\\' {
-                    i += 2;
-                    continue;
-                }
-                break i + 1;
-            }
-        }
-        b'{' => v + memchr::memchr(b'}', &line[v..])? + 1,
-        _ => return None,
-    };
-    line.get(at..end)
-}
-
-/// Calls `f` with each line of `r` (without its newline), read a part at
-/// a time into one buffer; a line longer than [`MAX_LINE`] is passed over.
-fn each_line(r: &mut impl io::Read, mut f: impl FnMut(&[u8])) {
-    const PART: usize = 1 << 20;
-    let mut buf: Vec<u8> = Vec::with_capacity(PART);
-    // inside a line too long to hold, until its end
-    let mut skipping = false;
+/// Calls `f` with each row of `r` (without its length), read a part at a
+/// time into one buffer. A length past [`MAX_ROW`] ends the rows there
+/// (what follows cannot be told apart), as does a row cut short.
+fn each_row(r: &mut impl io::Read, mut f: impl FnMut(&[u8])) {
+    const PART: u64 = 1 << 20;
+    let mut buf: Vec<u8> = Vec::with_capacity(PART as usize * 2);
     loop {
-        let kept = buf.len();
-        // a read that fails ends the lines there
-        let n = io::Read::read_to_end(&mut io::Read::take(&mut *r, PART as u64), &mut buf)
-            .unwrap_or_default();
         let mut at = 0;
-        let mut from = kept;
-        while let Some(i) = memchr::memchr(b'\n', &buf[from..]) {
-            let end = from + i;
-            if !skipping && end - at <= MAX_LINE {
-                f(&buf[at..end]);
+        while let Some(len) = buf.get(at..at + 4) {
+            let len = u32::from_le_bytes([len[0], len[1], len[2], len[3]]) as usize;
+            if len > MAX_ROW {
+                return;
             }
-            skipping = false;
-            at = end + 1;
-            from = at;
-        }
-        if n == 0 {
-            if !skipping && at < buf.len() && buf.len() - at <= MAX_LINE {
-                f(&buf[at..]);
-            }
-            return;
+            let Some(row) = buf.get(at + 4..at + 4 + len) else {
+                break;
+            };
+            f(row);
+            at += 4 + len;
         }
         buf.drain(..at);
-        if buf.len() > MAX_LINE {
-            buf.clear();
-            skipping = true;
+        // a read that fails ends the rows there
+        match io::Read::read_to_end(&mut io::Read::take(&mut *r, PART), &mut buf) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
         }
     }
 }
 
-/// The sane rows of whole lines of JSON.
+/// The sane rows of a part: rows, each after its length.
 fn parse_part(part: &[u8]) -> Vec<SessionInfo> {
     let mut rows = Vec::new();
-    let mut at = 0;
-    while at < part.len() {
-        let end = memchr::memchr(b'\n', &part[at..]).map_or(part.len(), |i| at + i);
-        let line = &part[at..end];
-        at = end + 1;
-        rows.extend(parse_row(line));
-    }
+    each_row(&mut &*part, |row| rows.extend(parse_row(row)));
     rows
 }
 
-/// A row of the cache if it reads as one and its figures can be true.
-fn parse_row(line: &[u8]) -> Option<SessionInfo> {
-    // checked as UTF-8 once, not string by string as it is parsed (a
-    // tenth of reading the rows)
-    let info = serde_json::from_str::<SessionInfo>(std::str::from_utf8(line).ok()?).ok()?;
-    info.is_sane().then_some(info)
+/// A row of the cache if it reads whole and its figures can be true.
+fn parse_row(row: &[u8]) -> Option<SessionInfo> {
+    read_row(row).filter(SessionInfo::is_sane)
 }
 
-/// Calls `keep` with the sane rows of `r`, in the order of its lines:
-/// its lines gathered into parts in a few buffers used again (a buffer of
-/// the whole file, 20 MB for 10,000 rows, cost as much in fresh pages as
-/// parsing it), each part parsed on one of `threads` threads while the
-/// next is read, and its rows handed on as soon as the parts before it
-/// are (gathered into one list first, they were a tenth of a warm
-/// listing's fresh pages). A row longer than [`MAX_LINE`] is passed over,
-/// as [`each_line`] does.
+/// Calls `keep` with the sane rows of `r`, in their order: gathered into
+/// parts in a few buffers used again (a buffer of the whole file cost as
+/// much in fresh pages as reading it), each part read on one of `threads`
+/// threads while the next is gathered, and its rows handed on as soon as
+/// the parts before it are (gathered into one list first, they were a
+/// tenth of a warm listing's fresh pages).
 fn read_rows(r: &mut impl io::Read, threads: usize, mut keep: impl FnMut(SessionInfo)) {
     use std::sync::{Mutex, mpsc};
     const PART: usize = 256 << 10;
@@ -215,7 +129,7 @@ fn read_rows(r: &mut impl io::Read, threads: usize, mut keep: impl FnMut(Session
                         Err(_) => return,
                     };
                     let Ok((seq, mut buf)) = job else { return };
-                    // a part that cannot be parsed costs its rows (read
+                    // a part that cannot be read costs its rows (read
                     // again), never the listing
                     let rows = crate::contain::contain(|| parse_part(&buf)).unwrap_or_default();
                     let _ = done_tx.send((seq, rows));
@@ -225,7 +139,7 @@ fn read_rows(r: &mut impl io::Read, threads: usize, mut keep: impl FnMut(Session
             });
         }
         drop((done_tx, free_tx));
-        // the parts parsed, by number, until those before them are in
+        // the parts read, by number, until those before them are in
         let mut early: std::collections::BTreeMap<usize, Vec<SessionInfo>> = Default::default();
         let mut next = 0;
         let mut take = |seq: usize, rows: Vec<SessionInfo>| {
@@ -242,9 +156,9 @@ fn read_rows(r: &mut impl io::Read, threads: usize, mut keep: impl FnMut(Session
         };
         let mut part = fresh();
         let mut seq = 0;
-        each_line(r, |line| {
-            part.extend_from_slice(line);
-            part.push(b'\n');
+        each_row(r, |row| {
+            part.extend_from_slice(&(row.len() as u32).to_le_bytes());
+            part.extend_from_slice(row);
             if part.len() >= PART
                 && work_tx
                     .send((seq, std::mem::replace(&mut part, fresh())))
@@ -275,7 +189,7 @@ impl Cache {
         let Some((mut r, keep_figures)) = open_rows(file) else {
             return Cache { entries };
         };
-        // 10,000 rows are 20 MB of JSON: parsed on every core
+        // 10,000 rows are 10 MB: read on every core
         read_rows(&mut r, crate::catalog::threads(), |mut info| {
             if !keep_figures {
                 info.figures = None;
@@ -290,18 +204,20 @@ impl Cache {
     /// they hold, not parsed.
     pub fn load_only(file: &Path, wanted: &[PathBuf]) -> Cache {
         let mut entries = HashMap::default();
-        let needles: std::collections::HashSet<Vec<u8>> =
-            wanted.iter().filter_map(|p| path_key(p)).collect();
+        let needles: std::collections::HashSet<&[u8]> = wanted
+            .iter()
+            .map(|p| p.as_os_str().as_encoded_bytes())
+            .collect();
         if needles.is_empty() {
             return Cache { entries };
         }
         let Some((mut r, keep_figures)) = open_rows(file) else {
             return Cache { entries };
         };
-        // looked at where they are read, a part at a time (not copied line
-        // by line)
-        each_line(&mut r, |bytes| {
-            if !path_of_line(bytes).is_some_and(|k| needles.contains(k)) {
+        // looked at where they are read, a part at a time (not copied row
+        // by row)
+        each_row(&mut r, |bytes| {
+            if !path_of_row(bytes).is_some_and(|k| needles.contains(k)) {
                 return;
             }
             if let Some(mut info) = parse_row(bytes) {
@@ -371,14 +287,25 @@ impl Cache {
         crate::writes::private_dir(dir)?;
         // No fsync: a cache lost in a crash costs one slow listing.
         crate::writes::write_file(file, true, |w| {
-            writeln!(w, "{}", header())?;
+            let prices = prices();
+            w.write_all(MAGIC)?;
+            w.write_all(&(prices.len() as u32).to_le_bytes())?;
+            w.write_all(prices.as_bytes())?;
+            let mut row = Vec::new();
             for info in self.entries.values() {
-                serde_json::to_writer(&mut *w, info)?;
-                w.write_all(b"\n")?;
+                row.clear();
+                push_row(&mut row, info);
+                w.write_all(&row)?;
             }
             Ok(())
-        })
-        .map(|_| ())
+        })?;
+        // the cache this one replaced, if it is a plain file (never what a
+        // link names)
+        let old = dir.join(OLD_FILE_NAME);
+        if old != file && std::fs::symlink_metadata(&old).is_ok_and(|m| m.is_file()) {
+            let _ = std::fs::remove_file(old);
+        }
+        Ok(())
     }
 }
 
@@ -386,31 +313,14 @@ impl Cache {
 mod tests {
     use super::*;
 
-    /// A row cut inside its path after a backslash (a damaged cache) is
-    /// no row, never a crash.
-    #[test]
-    fn a_row_cut_after_a_backslash_has_no_path() {
-        for line in [
-            &br#"{"path":"/a\"#[..],
-            br#"{"path":"\"#,
-            br#"{"path":"/a\\"#,
-        ] {
-            assert_eq!(path_of_line(line), None, "{line:?}");
-        }
-        assert_eq!(
-            path_of_line(br#"{"path":"/a\"b","x":1}"#),
-            Some(&br#""path":"/a\"b""#[..])
-        );
-    }
-
-    fn rows_read(text: &str, threads: usize) -> Vec<SessionInfo> {
+    fn rows_read(bytes: &[u8], threads: usize) -> Vec<SessionInfo> {
         let mut rows = Vec::new();
-        read_rows(&mut text.as_bytes(), threads, |r| rows.push(r));
+        read_rows(&mut &*bytes, threads, |r| rows.push(r));
         rows
     }
 
-    fn row(path: &str, title: &str) -> String {
-        let info = SessionInfo {
+    fn row(path: &str, title: &str) -> SessionInfo {
+        SessionInfo {
             project: "/p".into(),
             session_id: "s".into(),
             path: PathBuf::from(path),
@@ -429,73 +339,128 @@ mod tests {
             figures: None,
             agent: None,
             spawned: Vec::new(),
-        };
-        serde_json::to_string(&info).expect("row")
+        }
     }
 
-    /// Rows read a part at a time come in the order of their lines, a
-    /// line cut between parts whole, a damaged one left out, the last one
-    /// without its newline read too: as parsing the whole file at once.
+    /// Rows read a part at a time come in their order, a row cut between
+    /// parts whole, a damaged one left out: as reading the whole at once.
     #[test]
     fn rows_read_in_parts_are_the_rows_of_the_whole() {
-        let mut text = String::new();
-        for i in 0..3000 {
-            // long enough that lines are cut between parts
-            text += &row(&format!("/t/{}.jsonl", i % 2500), &"x".repeat(i % 700));
-            text += "\n";
-            if i % 997 == 0 {
-                text += "{not json\n\n";
-            }
-        }
-        text += &row("/t/last.jsonl", "no newline");
-        for threads in [1, 2, 3] {
-            let rows = rows_read(&text, threads);
-            let whole = parse_part(text.as_bytes());
-            assert_eq!(rows, whole, "{threads} threads");
-            assert_eq!(rows.len(), 3001);
-        }
-    }
-
-    /// A row too long to be ccv's is passed over in one pass (a damaged
-    /// or hostile cache of one endless line), the rows around it read.
-    #[test]
-    fn an_endless_row_is_passed_over() {
-        let mut text = row("/t/a.jsonl", "before");
-        text += "\n";
-        text += &"x".repeat(3 * MAX_LINE);
-        text += "\n";
-        text += &row("/t/b.jsonl", "after");
-        let rows = rows_read(&text, 2);
-        let titles: Vec<&str> = rows.iter().map(|r| r.title.as_str()).collect();
-        assert_eq!(titles, ["before", "after"]);
-    }
-
-    /// Each line is seen once, where it is, whatever the parts cut; a line
-    /// past the longest held is passed over.
-    #[test]
-    fn each_line_sees_every_line_once() {
-        let long = "y".repeat(MAX_LINE + 10);
-        let mut text = String::new();
+        let mut bytes = Vec::new();
         let mut want = Vec::new();
-        for i in 0..5000 {
-            let l = format!("{i}:{}", "z".repeat(i % 1500));
-            text += &l;
-            text += "\n";
-            want.push(l);
-            if i == 2000 {
-                text += &long;
-                text += "\n";
+        for i in 0..3000 {
+            // long enough that rows are cut between parts
+            let r = row(&format!("/t/{}.jsonl", i % 2500), &"x".repeat(i % 700));
+            if i % 997 == 0 {
+                // a row that does not read (a path and no more): no row
+                bytes.extend_from_slice(&11u32.to_le_bytes());
+                bytes.extend_from_slice(&7u32.to_le_bytes());
+                bytes.extend_from_slice(b"/t/x.js");
             }
+            push_row(&mut bytes, &r);
+            want.push(r);
         }
-        text += "tail";
-        want.push("tail".into());
+        for threads in [1, 2, 3] {
+            let rows = rows_read(&bytes, threads);
+            assert_eq!(rows, parse_part(&bytes), "{threads} threads");
+            assert_eq!(rows, want, "{threads} threads");
+        }
+    }
+
+    /// A length past the longest row ends the rows there (what follows
+    /// cannot be told apart), in one pass, holding nothing of it; a last
+    /// row cut short is no row.
+    #[test]
+    fn a_length_past_any_row_ends_the_rows() {
+        let mut bytes = Vec::new();
+        push_row(&mut bytes, &row("/t/a.jsonl", "before"));
+        bytes.extend_from_slice(&u32::MAX.to_le_bytes());
+        push_row(&mut bytes, &row("/t/b.jsonl", "after"));
+        let titles: Vec<String> = rows_read(&bytes, 2).into_iter().map(|r| r.title).collect();
+        assert_eq!(titles, ["before"]);
+        let mut cut = Vec::new();
+        push_row(&mut cut, &row("/t/a.jsonl", "whole"));
+        push_row(&mut cut, &row("/t/b.jsonl", "cut"));
+        cut.pop();
+        let titles: Vec<String> = rows_read(&cut, 1).into_iter().map(|r| r.title).collect();
+        assert_eq!(titles, ["whole"]);
+    }
+
+    /// Each row is seen once, whatever the parts cut, rows of up to the
+    /// longest held among them.
+    #[test]
+    fn each_row_sees_every_row_once() {
+        let mut bytes = Vec::new();
+        let mut want = Vec::new();
+        for i in 0..5000usize {
+            let r = if i == 2000 {
+                vec![7u8; MAX_ROW]
+            } else {
+                format!("{i}:{}", "z".repeat(i % 1500)).into_bytes()
+            };
+            bytes.extend_from_slice(&(r.len() as u32).to_le_bytes());
+            bytes.extend_from_slice(&r);
+            want.push(r);
+        }
         let mut seen = Vec::new();
-        each_line(&mut text.as_bytes(), |l| {
-            seen.push(String::from_utf8(l.to_vec()).expect("utf-8"))
-        });
-        assert_eq!(seen.len(), want.len());
-        for (i, (a, b)) in seen.iter().zip(&want).enumerate() {
-            assert!(a == b, "line {i}: {} vs {}", a.len(), b.len());
-        }
+        each_row(&mut &*bytes, |r| seen.push(r.to_vec()));
+        assert!(seen == want, "{} rows of {}", seen.len(), want.len());
+    }
+
+    /// A cache written is read back; with another price table its rows
+    /// keep no figures; a file of another kind or version is no cache.
+    #[test]
+    fn a_cache_reads_back_and_knows_its_prices() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("ccv").join(FILE_NAME);
+        let mut r = row("/t/a.jsonl", "a");
+        r.figures = Some(Box::default());
+        let mut cache = Cache::default();
+        cache.replace_root(&[PathBuf::from("/t")], std::iter::once(&r));
+        cache.save(&file).expect("save");
+        let back = Cache::load(&file);
+        assert_eq!(back.get(&r.path, 1, 1), Some(&r));
+        let bytes = std::fs::read(&file).expect("read");
+        let mut other = bytes.clone();
+        // the price table's text, changed
+        other[MAGIC.len() + 4] ^= 1;
+        std::fs::write(&file, &other).expect("write");
+        let back = Cache::load(&file);
+        assert_eq!(
+            back.get(&r.path, 1, 1).map(|r| r.figures.is_none()),
+            Some(true)
+        );
+        let mut older = bytes.clone();
+        older[MAGIC.len() - 2] = b'3';
+        std::fs::write(&file, &older).expect("write");
+        assert!(Cache::load(&file).is_empty());
+        std::fs::write(&file, b"{\"ccv_session_cache\":3}\n").expect("write");
+        assert!(Cache::load(&file).is_empty());
+        // only the rows asked for
+        std::fs::write(&file, &bytes).expect("write");
+        assert_eq!(
+            Cache::load_only(&file, std::slice::from_ref(&r.path)).len(),
+            1
+        );
+        assert!(Cache::load_only(&file, &[PathBuf::from("/t/b.jsonl")]).is_empty());
+    }
+
+    /// Writing this cache takes away the one of the ccv before (a plain
+    /// file of ccv's own), never what a link of that name names.
+    #[cfg(unix)]
+    #[test]
+    fn the_older_cache_goes_when_this_one_is_written() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join(FILE_NAME);
+        let old = dir.path().join(OLD_FILE_NAME);
+        std::fs::write(&old, "{}").expect("write");
+        Cache::default().save(&file).expect("save");
+        assert!(!old.exists() && file.exists());
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "precious").expect("write");
+        std::os::unix::fs::symlink(&victim, &old).expect("symlink");
+        Cache::default().save(&file).expect("save");
+        assert!(std::fs::symlink_metadata(&old).is_ok());
+        assert_eq!(std::fs::read_to_string(&victim).expect("read"), "precious");
     }
 }

@@ -168,7 +168,6 @@ struct JsonRow<'a> {
     path_bytes: Option<Vec<u8>>,
 }
 
-
 /// The row of `s` (its path UTF-8, `path`) and a newline: the bytes
 /// serde writes for [`JsonRow`] (a test holds them so).
 fn push_row(out: &mut Vec<u8>, s: &SessionInfo, path: &str) {
@@ -294,16 +293,16 @@ mod tests {
             first_prompt: text.repeat(3),
             last_activity_ms: 1_763_382_205_826,
             message_count: 25,
-            message_count_exact: text.len() % 2 == 0,
+            message_count_exact: text.len().is_multiple_of(2),
             size: u64::MAX,
-            model: (text.len() % 3 != 0).then(|| text.to_owned()),
+            model: (!text.len().is_multiple_of(3)).then(|| text.to_owned()),
             git_branch: (text.len() % 2 == 1).then(|| format!("b/{text}")),
             subagents: 7,
             mtime_ns: 1,
             live: text.len() % 2 == 1,
             unreadable: false,
             figures: figures.map(Box::new),
-            agent: (text.len() % 4 == 0).then(|| "codex".to_owned()),
+            agent: text.len().is_multiple_of(4).then(|| "codex".to_owned()),
             spawned: Vec::new(),
         }
     }
@@ -315,8 +314,14 @@ mod tests {
     #[test]
     fn a_row_by_hand_is_serdes_row() {
         let texts = [
-            "", "plain", "q\"uote\\", "\n\r\t\x08\x0c\x01\x1f", "\x7f\u{85}\u{9f}",
-            "\u{202e}rtl\u{2066}\u{200f}\u{061c}", "\u{2028}\u{2029}\u{feff}", "日本語🦀",
+            "",
+            "plain",
+            "q\"uote\\",
+            "\n\r\t\x08\x0c\x01\x1f",
+            "\x7f\u{85}\u{9f}",
+            "\u{202e}rtl\u{2066}\u{200f}\u{061c}",
+            "\u{2028}\u{2029}\u{feff}",
+            "日本語🦀",
             "a long line that goes on well past sixteen bytes with a \u{1b}[31m colour in it",
         ];
         let slice = |model: &str, usd: f64, unpriced: u32| Slice {

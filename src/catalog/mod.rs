@@ -6,6 +6,7 @@
 //! ratatui.
 
 pub mod cache;
+mod cache_rows;
 mod candidates;
 pub mod files;
 pub mod format;

@@ -1,0 +1,453 @@
+//! A row of the listing cache in bytes: each field in a fixed order,
+//! numbers as 8 or 4 little-endian bytes, text as its length and its
+//! bytes. A warm listing of 10,000 sessions read them back as JSON in a
+//! third of its time (a string looked at for escapes, each number parsed
+//! from digits, each key matched); these are copied.
+//!
+//! A row is read whole or not at all: a length past what is left, text
+//! that is not UTF-8, a flag that is neither 0 nor 1 or a byte left over
+//! makes it no row (its session is read again), never a crash, and no
+//! count is believed before the bytes it needs are there.
+
+use super::scan::SessionInfo;
+use crate::model::figures::{Figures, Slice, Tokens};
+use crate::model::price::Cost;
+use std::path::PathBuf;
+
+/// Appends the row of `info`, its length first (so a reader can pass over
+/// it, or hand it whole to another thread).
+pub(super) fn push_row(out: &mut Vec<u8>, info: &SessionInfo) {
+    let at = out.len();
+    out.extend_from_slice(&[0; 4]);
+    // every field named: a field added to `SessionInfo` and not written
+    // here does not build
+    let SessionInfo {
+        project,
+        session_id,
+        path,
+        title,
+        first_prompt,
+        last_activity_ms,
+        message_count,
+        message_count_exact,
+        size,
+        model,
+        git_branch,
+        subagents,
+        mtime_ns,
+        live,
+        unreadable,
+        figures,
+        agent,
+        spawned,
+    } = info;
+    // the path first: a search finds the rows it wants by it
+    bytes(out, path.as_os_str().as_encoded_bytes());
+    for s in [project, session_id, title, first_prompt] {
+        bytes(out, s.as_bytes());
+    }
+    out.extend_from_slice(&last_activity_ms.to_le_bytes());
+    out.extend_from_slice(&message_count.to_le_bytes());
+    out.push(u8::from(*message_count_exact));
+    out.extend_from_slice(&size.to_le_bytes());
+    for s in [model, git_branch, agent] {
+        opt_text(out, s.as_deref());
+    }
+    out.extend_from_slice(&subagents.to_le_bytes());
+    out.extend_from_slice(&mtime_ns.to_le_bytes());
+    out.push(u8::from(*live));
+    out.push(u8::from(*unreadable));
+    count(out, spawned.len());
+    for s in spawned {
+        bytes(out, s.as_bytes());
+    }
+    match figures {
+        Some(f) => {
+            out.push(1);
+            push_figures(out, f);
+        }
+        None => out.push(0),
+    }
+    // a row past 4 GB is not ccv's (rows are checked far below that)
+    let len = u32::try_from(out.len() - at - 4).unwrap_or(u32::MAX);
+    out[at..at + 4].copy_from_slice(&len.to_le_bytes());
+}
+
+fn push_figures(out: &mut Vec<u8>, f: &Figures) {
+    let Figures {
+        tokens,
+        cost,
+        agent_tokens,
+        agent_cost,
+        prompts,
+        tool_calls,
+        tools,
+        slices,
+        first_message,
+    } = f;
+    push_tokens(out, tokens);
+    push_cost(out, cost);
+    push_tokens(out, agent_tokens);
+    push_cost(out, agent_cost);
+    out.extend_from_slice(&prompts.to_le_bytes());
+    out.extend_from_slice(&tool_calls.to_le_bytes());
+    count(out, tools.len());
+    for (name, n) in tools {
+        bytes(out, name.as_bytes());
+        out.extend_from_slice(&n.to_le_bytes());
+    }
+    count(out, slices.len());
+    for s in slices {
+        out.extend_from_slice(&s.at_ms.to_le_bytes());
+        bytes(out, s.model.as_bytes());
+        push_cost(out, &s.cost);
+        push_tokens(out, &s.tokens);
+        out.extend_from_slice(&s.prompts.to_le_bytes());
+        out.extend_from_slice(&s.tool_calls.to_le_bytes());
+    }
+    match first_message {
+        Some(h) => {
+            out.push(1);
+            out.extend_from_slice(&h.to_le_bytes());
+        }
+        None => out.push(0),
+    }
+}
+
+fn push_tokens(out: &mut Vec<u8>, t: &Tokens) {
+    for n in [t.input, t.output, t.cache_creation, t.cache_read] {
+        out.extend_from_slice(&n.to_le_bytes());
+    }
+}
+
+fn push_cost(out: &mut Vec<u8>, c: &Cost) {
+    out.extend_from_slice(&c.usd.to_le_bytes());
+    out.extend_from_slice(&c.unpriced.to_le_bytes());
+}
+
+fn count(out: &mut Vec<u8>, n: usize) {
+    out.extend_from_slice(&u32::try_from(n).unwrap_or(u32::MAX).to_le_bytes());
+}
+
+fn bytes(out: &mut Vec<u8>, b: &[u8]) {
+    count(out, b.len());
+    out.extend_from_slice(b);
+}
+
+fn opt_text(out: &mut Vec<u8>, s: Option<&str>) {
+    match s {
+        Some(s) => {
+            out.push(1);
+            bytes(out, s.as_bytes());
+        }
+        None => out.push(0),
+    }
+}
+
+/// The path a row (without its length) is of, as its bytes.
+pub(super) fn path_of_row(row: &[u8]) -> Option<&[u8]> {
+    Bytes(row).bytes()
+}
+
+/// The session of a row (without its length), if the row reads whole.
+pub(super) fn read_row(row: &[u8]) -> Option<SessionInfo> {
+    let mut r = Bytes(row);
+    let path = path_from(r.bytes()?)?;
+    let project = r.text()?;
+    let session_id = r.text()?;
+    let title = r.text()?;
+    let first_prompt = r.text()?;
+    let last_activity_ms = r.i64()?;
+    let message_count = r.u64()?;
+    let message_count_exact = r.flag()?;
+    let size = r.u64()?;
+    let model = r.opt_text()?;
+    let git_branch = r.opt_text()?;
+    let agent = r.opt_text()?;
+    let subagents = r.u32()?;
+    let mtime_ns = r.i64()?;
+    let live = r.flag()?;
+    let unreadable = r.flag()?;
+    let n = r.count(4)?;
+    let mut spawned = Vec::with_capacity(n);
+    for _ in 0..n {
+        spawned.push(r.text()?);
+    }
+    let figures = if r.flag()? {
+        Some(Box::new(read_figures(&mut r)?))
+    } else {
+        None
+    };
+    // a byte left over: not a row this ccv wrote
+    r.0.is_empty().then_some(SessionInfo {
+        project,
+        session_id,
+        path,
+        title,
+        first_prompt,
+        last_activity_ms,
+        message_count,
+        message_count_exact,
+        size,
+        model,
+        git_branch,
+        subagents,
+        mtime_ns,
+        live,
+        unreadable,
+        figures,
+        agent,
+        spawned,
+    })
+}
+
+fn read_figures(r: &mut Bytes<'_>) -> Option<Figures> {
+    let tokens = r.tokens()?;
+    let cost = r.cost()?;
+    let agent_tokens = r.tokens()?;
+    let agent_cost = r.cost()?;
+    let prompts = r.u32()?;
+    let tool_calls = r.u32()?;
+    let mut tools = std::collections::BTreeMap::new();
+    for _ in 0..r.count(8)? {
+        let name = r.text()?;
+        tools.insert(name, r.u32()?);
+    }
+    let n = r.count(SLICE_BYTES)?;
+    let mut slices = Vec::with_capacity(n);
+    for _ in 0..n {
+        slices.push(Slice {
+            at_ms: r.i64()?,
+            model: r.text()?,
+            cost: r.cost()?,
+            tokens: r.tokens()?,
+            prompts: r.u32()?,
+            tool_calls: r.u32()?,
+        });
+    }
+    let first_message = if r.flag()? { Some(r.u64()?) } else { None };
+    Some(Figures {
+        tokens,
+        cost,
+        agent_tokens,
+        agent_cost,
+        prompts,
+        tool_calls,
+        tools,
+        slices,
+        first_message,
+    })
+}
+
+/// The fewest bytes a slice takes (its model empty).
+const SLICE_BYTES: usize = 8 + 4 + 12 + 32 + 8;
+
+#[cfg(unix)]
+fn path_from(b: &[u8]) -> Option<PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+    Some(PathBuf::from(std::ffi::OsStr::from_bytes(b)))
+}
+
+/// Elsewhere a path that is not UTF-8 is read again rather than trusted.
+#[cfg(not(unix))]
+fn path_from(b: &[u8]) -> Option<PathBuf> {
+    std::str::from_utf8(b).ok().map(PathBuf::from)
+}
+
+/// What is left of a row to read.
+struct Bytes<'a>(&'a [u8]);
+
+impl<'a> Bytes<'a> {
+    fn take<const N: usize>(&mut self) -> Option<[u8; N]> {
+        let (head, rest) = self.0.split_first_chunk::<N>()?;
+        self.0 = rest;
+        Some(*head)
+    }
+
+    fn u32(&mut self) -> Option<u32> {
+        self.take().map(u32::from_le_bytes)
+    }
+
+    fn u64(&mut self) -> Option<u64> {
+        self.take().map(u64::from_le_bytes)
+    }
+
+    fn i64(&mut self) -> Option<i64> {
+        self.take().map(i64::from_le_bytes)
+    }
+
+    fn f64(&mut self) -> Option<f64> {
+        self.take().map(f64::from_le_bytes)
+    }
+
+    fn flag(&mut self) -> Option<bool> {
+        match self.take::<1>()? {
+            [0] => Some(false),
+            [1] => Some(true),
+            _ => None,
+        }
+    }
+
+    /// A count of things of at least `least` bytes each, believed only
+    /// when that many bytes are left (a damaged count asks for no memory).
+    fn count(&mut self, least: usize) -> Option<usize> {
+        let n = usize::try_from(self.u32()?).ok()?;
+        (n.checked_mul(least)? <= self.0.len()).then_some(n)
+    }
+
+    fn bytes(&mut self) -> Option<&'a [u8]> {
+        let n = self.count(1)?;
+        let (b, rest) = self.0.split_at_checked(n)?;
+        self.0 = rest;
+        Some(b)
+    }
+
+    fn text(&mut self) -> Option<String> {
+        std::str::from_utf8(self.bytes()?).ok().map(str::to_owned)
+    }
+
+    fn opt_text(&mut self) -> Option<Option<String>> {
+        if self.flag()? {
+            self.text().map(Some)
+        } else {
+            Some(None)
+        }
+    }
+
+    fn tokens(&mut self) -> Option<Tokens> {
+        Some(Tokens {
+            input: self.u64()?,
+            output: self.u64()?,
+            cache_creation: self.u64()?,
+            cache_read: self.u64()?,
+        })
+    }
+
+    fn cost(&mut self) -> Option<Cost> {
+        Some(Cost {
+            usd: self.f64()?,
+            unpriced: self.u32()?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn full() -> SessionInfo {
+        let slice = |at_ms, model: &str| Slice {
+            at_ms,
+            model: model.into(),
+            cost: Cost {
+                usd: 0.145_362_749_999_999_99,
+                unpriced: 2,
+            },
+            tokens: Tokens {
+                input: 1,
+                output: 2,
+                cache_creation: 3,
+                cache_read: u64::MAX,
+            },
+            prompts: 4,
+            tool_calls: 5,
+        };
+        SessionInfo {
+            project: "/home/ann/app".into(),
+            session_id: "27a3ca51".into(),
+            path: PathBuf::from("/t/-home-ann-app/27a3ca51.jsonl"),
+            title: "Fix \"it\"\n日本語 🦀".into(),
+            first_prompt: "\u{1b}[31mred\u{7}".into(),
+            last_activity_ms: -1,
+            message_count: 25,
+            message_count_exact: true,
+            size: u64::MAX,
+            model: Some("claude-opus-4-6".into()),
+            git_branch: None,
+            subagents: 2,
+            mtime_ns: i64::MIN,
+            live: true,
+            unreadable: true,
+            figures: Some(Box::new(Figures {
+                tokens: Tokens {
+                    input: 100,
+                    output: 2440,
+                    cache_creation: 10879,
+                    cache_read: 225_555,
+                },
+                cost: Cost {
+                    usd: 1e-300,
+                    unpriced: 0,
+                },
+                agent_tokens: Tokens::default(),
+                agent_cost: Cost {
+                    usd: 0.048_682_649_999_999_994,
+                    unpriced: 7,
+                },
+                prompts: 3,
+                tool_calls: 13,
+                tools: [("Bash".to_owned(), 1), ("Read".to_owned(), 6)].into(),
+                slices: vec![slice(1, "claude-sonnet-4-5"), slice(2, "")],
+                first_message: Some(2_923_692_664_709_193_030),
+            })),
+            agent: Some("codex".into()),
+            spawned: vec!["a".into(), String::new()],
+        }
+    }
+
+    fn rows_of(info: &SessionInfo) -> Vec<u8> {
+        let mut out = Vec::new();
+        push_row(&mut out, info);
+        out
+    }
+
+    /// Every field comes back as it was written, the path first; without
+    /// figures, agent or sub-agents too.
+    #[test]
+    fn a_row_reads_back_as_written() {
+        let mut bare = full();
+        bare.figures = None;
+        bare.agent = None;
+        bare.spawned.clear();
+        bare.model = None;
+        for info in [full(), bare] {
+            let b = rows_of(&info);
+            let row = &b[4..];
+            assert_eq!(
+                u32::from_le_bytes(b[..4].try_into().expect("4")) as usize,
+                row.len()
+            );
+            assert_eq!(
+                path_of_row(row),
+                Some(info.path.as_os_str().as_encoded_bytes())
+            );
+            assert_eq!(read_row(row), Some(info));
+        }
+    }
+
+    /// A row cut anywhere, or with a byte added, or any one byte changed,
+    /// reads as no row or as some row: never a crash, never a count
+    /// believed past the bytes there.
+    #[test]
+    fn a_damaged_row_is_no_row_never_a_crash() {
+        let b = rows_of(&full());
+        let row = &b[4..];
+        for cut in 0..row.len() {
+            assert_eq!(read_row(&row[..cut]), None, "cut at {cut}");
+        }
+        let mut longer = row.to_vec();
+        longer.push(0);
+        assert_eq!(read_row(&longer), None);
+        for at in 0..row.len() {
+            for v in [0u8, 1, 2, 0x7f, 0x80, 0xff] {
+                let mut bad = row.to_vec();
+                bad[at] = v;
+                let _ = read_row(&bad);
+                let _ = path_of_row(&bad);
+            }
+        }
+        // a count of 4 billion slices with no bytes behind it
+        let mut r = Bytes(&[0xff, 0xff, 0xff, 0xff]);
+        assert_eq!(r.count(1), None);
+    }
+}
