@@ -19,6 +19,7 @@ pub mod json_pretty;
 pub mod live;
 pub mod manpage;
 pub mod model;
+pub mod packed;
 pub mod paths;
 pub mod picker;
 pub mod prices;

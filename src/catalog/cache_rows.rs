@@ -1,18 +1,15 @@
-//! A row of the listing cache in bytes: each field in a fixed order,
-//! numbers as 8 or 4 little-endian bytes, text as its length and its
-//! bytes. A warm listing of 10,000 sessions read them back as JSON in a
-//! third of its time (a string looked at for escapes, each number parsed
-//! from digits, each key matched); these are copied.
+//! A row of the listing cache in bytes ([`crate::packed`]): each field in
+//! a fixed order. A warm listing of 10,000 sessions read them back as
+//! JSON in a third of its time (a string looked at for escapes, each
+//! number parsed from digits, each key matched); these are copied.
 //!
-//! A row is read whole or not at all: a length past what is left, text
-//! that is not UTF-8, a flag that is neither 0 nor 1 or a byte left over
-//! makes it no row (its session is read again), never a crash, and no
-//! count is believed before the bytes it needs are there.
+//! A row is read whole or not at all: what [`Bytes`] does not believe, or
+//! a byte left over, makes it no row (its session is read again).
 
 use super::scan::SessionInfo;
 use crate::model::figures::{Figures, Slice, Tokens};
 use crate::model::price::Cost;
-use std::path::PathBuf;
+use crate::packed::{self, Bytes, bytes, count, opt_text};
 
 /// Appends the row of `info`, its length first (so a reader can pass over
 /// it, or hand it whole to another thread).
@@ -42,31 +39,28 @@ pub(super) fn push_row(out: &mut Vec<u8>, info: &SessionInfo) {
         spawned,
     } = info;
     // the path first: a search finds the rows it wants by it
-    bytes(out, path.as_os_str().as_encoded_bytes());
+    packed::path(out, path);
     for s in [project, session_id, title, first_prompt] {
         bytes(out, s.as_bytes());
     }
-    out.extend_from_slice(&last_activity_ms.to_le_bytes());
-    out.extend_from_slice(&message_count.to_le_bytes());
-    out.push(u8::from(*message_count_exact));
-    out.extend_from_slice(&size.to_le_bytes());
+    packed::i64(out, *last_activity_ms);
+    packed::u64(out, *message_count);
+    packed::flag(out, *message_count_exact);
+    packed::u64(out, *size);
     for s in [model, git_branch, agent] {
         opt_text(out, s.as_deref());
     }
-    out.extend_from_slice(&subagents.to_le_bytes());
-    out.extend_from_slice(&mtime_ns.to_le_bytes());
-    out.push(u8::from(*live));
-    out.push(u8::from(*unreadable));
+    packed::u32(out, *subagents);
+    packed::i64(out, *mtime_ns);
+    packed::flag(out, *live);
+    packed::flag(out, *unreadable);
     count(out, spawned.len());
     for s in spawned {
         bytes(out, s.as_bytes());
     }
-    match figures {
-        Some(f) => {
-            out.push(1);
-            push_figures(out, f);
-        }
-        None => out.push(0),
+    packed::flag(out, figures.is_some());
+    if let Some(f) = figures {
+        push_figures(out, f);
     }
     // a row past 4 GB is not ccv's (rows are checked far below that)
     let len = u32::try_from(out.len() - at - 4).unwrap_or(u32::MAX);
@@ -89,59 +83,37 @@ fn push_figures(out: &mut Vec<u8>, f: &Figures) {
     push_cost(out, cost);
     push_tokens(out, agent_tokens);
     push_cost(out, agent_cost);
-    out.extend_from_slice(&prompts.to_le_bytes());
-    out.extend_from_slice(&tool_calls.to_le_bytes());
+    packed::u32(out, *prompts);
+    packed::u32(out, *tool_calls);
     count(out, tools.len());
     for (name, n) in tools {
         bytes(out, name.as_bytes());
-        out.extend_from_slice(&n.to_le_bytes());
+        packed::u32(out, *n);
     }
     count(out, slices.len());
     for s in slices {
-        out.extend_from_slice(&s.at_ms.to_le_bytes());
+        packed::i64(out, s.at_ms);
         bytes(out, s.model.as_bytes());
         push_cost(out, &s.cost);
         push_tokens(out, &s.tokens);
-        out.extend_from_slice(&s.prompts.to_le_bytes());
-        out.extend_from_slice(&s.tool_calls.to_le_bytes());
+        packed::u32(out, s.prompts);
+        packed::u32(out, s.tool_calls);
     }
-    match first_message {
-        Some(h) => {
-            out.push(1);
-            out.extend_from_slice(&h.to_le_bytes());
-        }
-        None => out.push(0),
+    packed::flag(out, first_message.is_some());
+    if let Some(h) = first_message {
+        packed::u64(out, *h);
     }
 }
 
 fn push_tokens(out: &mut Vec<u8>, t: &Tokens) {
     for n in [t.input, t.output, t.cache_creation, t.cache_read] {
-        out.extend_from_slice(&n.to_le_bytes());
+        packed::u64(out, n);
     }
 }
 
 fn push_cost(out: &mut Vec<u8>, c: &Cost) {
-    out.extend_from_slice(&c.usd.to_le_bytes());
-    out.extend_from_slice(&c.unpriced.to_le_bytes());
-}
-
-fn count(out: &mut Vec<u8>, n: usize) {
-    out.extend_from_slice(&u32::try_from(n).unwrap_or(u32::MAX).to_le_bytes());
-}
-
-fn bytes(out: &mut Vec<u8>, b: &[u8]) {
-    count(out, b.len());
-    out.extend_from_slice(b);
-}
-
-fn opt_text(out: &mut Vec<u8>, s: Option<&str>) {
-    match s {
-        Some(s) => {
-            out.push(1);
-            bytes(out, s.as_bytes());
-        }
-        None => out.push(0),
-    }
+    packed::f64(out, c.usd);
+    packed::u32(out, c.unpriced);
 }
 
 /// The path a row (without its length) is of, as its bytes.
@@ -152,7 +124,7 @@ pub(super) fn path_of_row(row: &[u8]) -> Option<&[u8]> {
 /// The session of a row (without its length), if the row reads whole.
 pub(super) fn read_row(row: &[u8]) -> Option<SessionInfo> {
     let mut r = Bytes(row);
-    let path = path_from(r.bytes()?)?;
+    let path = r.path()?;
     let project = r.text()?;
     let session_id = r.text()?;
     let title = r.text()?;
@@ -179,7 +151,7 @@ pub(super) fn read_row(row: &[u8]) -> Option<SessionInfo> {
         None
     };
     // a byte left over: not a row this ccv wrote
-    r.0.is_empty().then_some(SessionInfo {
+    r.is_empty().then_some(SessionInfo {
         project,
         session_id,
         path,
@@ -202,10 +174,10 @@ pub(super) fn read_row(row: &[u8]) -> Option<SessionInfo> {
 }
 
 fn read_figures(r: &mut Bytes<'_>) -> Option<Figures> {
-    let tokens = r.tokens()?;
-    let cost = r.cost()?;
-    let agent_tokens = r.tokens()?;
-    let agent_cost = r.cost()?;
+    let tokens = read_tokens(r)?;
+    let cost = read_cost(r)?;
+    let agent_tokens = read_tokens(r)?;
+    let agent_cost = read_cost(r)?;
     let prompts = r.u32()?;
     let tool_calls = r.u32()?;
     let mut tools = std::collections::BTreeMap::new();
@@ -219,8 +191,8 @@ fn read_figures(r: &mut Bytes<'_>) -> Option<Figures> {
         slices.push(Slice {
             at_ms: r.i64()?,
             model: r.text()?,
-            cost: r.cost()?,
-            tokens: r.tokens()?,
+            cost: read_cost(r)?,
+            tokens: read_tokens(r)?,
             prompts: r.u32()?,
             tool_calls: r.u32()?,
         });
@@ -242,98 +214,26 @@ fn read_figures(r: &mut Bytes<'_>) -> Option<Figures> {
 /// The fewest bytes a slice takes (its model empty).
 const SLICE_BYTES: usize = 8 + 4 + 12 + 32 + 8;
 
-#[cfg(unix)]
-fn path_from(b: &[u8]) -> Option<PathBuf> {
-    use std::os::unix::ffi::OsStrExt;
-    Some(PathBuf::from(std::ffi::OsStr::from_bytes(b)))
+fn read_tokens(r: &mut Bytes<'_>) -> Option<Tokens> {
+    Some(Tokens {
+        input: r.u64()?,
+        output: r.u64()?,
+        cache_creation: r.u64()?,
+        cache_read: r.u64()?,
+    })
 }
 
-/// Elsewhere a path that is not UTF-8 is read again rather than trusted.
-#[cfg(not(unix))]
-fn path_from(b: &[u8]) -> Option<PathBuf> {
-    std::str::from_utf8(b).ok().map(PathBuf::from)
-}
-
-/// What is left of a row to read.
-struct Bytes<'a>(&'a [u8]);
-
-impl<'a> Bytes<'a> {
-    fn take<const N: usize>(&mut self) -> Option<[u8; N]> {
-        let (head, rest) = self.0.split_first_chunk::<N>()?;
-        self.0 = rest;
-        Some(*head)
-    }
-
-    fn u32(&mut self) -> Option<u32> {
-        self.take().map(u32::from_le_bytes)
-    }
-
-    fn u64(&mut self) -> Option<u64> {
-        self.take().map(u64::from_le_bytes)
-    }
-
-    fn i64(&mut self) -> Option<i64> {
-        self.take().map(i64::from_le_bytes)
-    }
-
-    fn f64(&mut self) -> Option<f64> {
-        self.take().map(f64::from_le_bytes)
-    }
-
-    fn flag(&mut self) -> Option<bool> {
-        match self.take::<1>()? {
-            [0] => Some(false),
-            [1] => Some(true),
-            _ => None,
-        }
-    }
-
-    /// A count of things of at least `least` bytes each, believed only
-    /// when that many bytes are left (a damaged count asks for no memory).
-    fn count(&mut self, least: usize) -> Option<usize> {
-        let n = usize::try_from(self.u32()?).ok()?;
-        (n.checked_mul(least)? <= self.0.len()).then_some(n)
-    }
-
-    fn bytes(&mut self) -> Option<&'a [u8]> {
-        let n = self.count(1)?;
-        let (b, rest) = self.0.split_at_checked(n)?;
-        self.0 = rest;
-        Some(b)
-    }
-
-    fn text(&mut self) -> Option<String> {
-        std::str::from_utf8(self.bytes()?).ok().map(str::to_owned)
-    }
-
-    fn opt_text(&mut self) -> Option<Option<String>> {
-        if self.flag()? {
-            self.text().map(Some)
-        } else {
-            Some(None)
-        }
-    }
-
-    fn tokens(&mut self) -> Option<Tokens> {
-        Some(Tokens {
-            input: self.u64()?,
-            output: self.u64()?,
-            cache_creation: self.u64()?,
-            cache_read: self.u64()?,
-        })
-    }
-
-    fn cost(&mut self) -> Option<Cost> {
-        Some(Cost {
-            usd: self.f64()?,
-            unpriced: self.u32()?,
-        })
-    }
+fn read_cost(r: &mut Bytes<'_>) -> Option<Cost> {
+    Some(Cost {
+        usd: r.f64()?,
+        unpriced: r.u32()?,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     fn full() -> SessionInfo {
         let slice = |at_ms, model: &str| Slice {
@@ -446,8 +346,5 @@ mod tests {
                 let _ = path_of_row(&bad);
             }
         }
-        // a count of 4 billion slices with no bytes behind it
-        let mut r = Bytes(&[0xff, 0xff, 0xff, 0xff]);
-        assert_eq!(r.count(1), None);
     }
 }

@@ -8,12 +8,13 @@
 //! and can be deleted at any time.
 
 use super::extract::{Entry, entries};
+pub use super::state::FileState;
+use super::state::State;
 use crate::catalog::files::{SearchFile, in_scope};
 use crate::model::Kind;
-use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fs;
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use tantivy::collector::{Collector, SegmentCollector};
@@ -27,7 +28,6 @@ use tantivy::{Index, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
 const MAX_WORD: usize = 100;
 
-pub(super) const STATE: &str = "files.json";
 /// Words split at anything not a letter or digit, lowercased; words over
 /// 100 bytes (encoded blobs) left out.
 const TOKENIZER: &str = "ccv";
@@ -38,118 +38,6 @@ pub const VERSION: u32 = 3;
 /// Pieces of a file read at a time (at line boundaries): the model of a
 /// piece is held while it is indexed, so memory does not follow file size.
 const PIECE: usize = 4 << 20;
-
-/// What the index knows of one file.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct FileState {
-    pub id: u64,
-    /// (Left out of the state when it is the file itself.)
-    #[serde(default, with = "crate::json_out::os_path")]
-    pub session: PathBuf,
-    pub size: u64,
-    pub mtime_ns: i64,
-    /// Indexed through this byte (the end of the last complete line).
-    pub bytes: u64,
-    /// Lines indexed.
-    pub lines: u32,
-    /// Hash of the first 4 KB: a file rewritten in place is read again.
-    pub head: u64,
-}
-
-#[derive(Debug, Default, Serialize, Deserialize)]
-struct State {
-    version: u32,
-    next_id: u64,
-    /// Written as a list: a path that is not UTF-8 cannot be a JSON key.
-    #[serde(with = "files_as_list")]
-    files: FileMap,
-}
-
-/// Every file the index holds, by path: looked up for each file of the
-/// tree at each search, so hashed fast (paths are not attacker's keys).
-type FileMap = HashMap<PathBuf, FileState, rustc_hash::FxBuildHasher>;
-
-mod files_as_list {
-    use super::{FileMap, FileState};
-    use serde::de::{SeqAccess, Visitor};
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-    use std::path::{Path, PathBuf};
-
-    #[derive(Serialize)]
-    struct Row<'a>(
-        #[serde(with = "crate::json_out::os_path")] &'a Path,
-        Written<'a>,
-    );
-
-    /// A file's state as written: its session left out when it is the
-    /// file itself (a sixth of the state of 10,000 sessions, read at each
-    /// search).
-    #[derive(Serialize)]
-    struct Written<'a> {
-        id: u64,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        session: Option<PathOf<'a>>,
-        size: u64,
-        mtime_ns: i64,
-        bytes: u64,
-        lines: u32,
-        head: u64,
-    }
-
-    struct PathOf<'a>(&'a Path);
-
-    impl Serialize for PathOf<'_> {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            crate::json_out::os_path::serialize(self.0, s)
-        }
-    }
-
-    #[derive(Deserialize)]
-    struct OwnedRow(
-        #[serde(with = "crate::json_out::os_path")] PathBuf,
-        FileState,
-    );
-
-    pub fn serialize<S: Serializer>(m: &FileMap, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(m.iter().map(|(p, f)| {
-            Row(
-                p,
-                Written {
-                    id: f.id,
-                    session: (f.session != *p).then_some(PathOf(&f.session)),
-                    size: f.size,
-                    mtime_ns: f.mtime_ns,
-                    bytes: f.bytes,
-                    lines: f.lines,
-                    head: f.head,
-                },
-            )
-        }))
-    }
-
-    /// Read straight into the map (not a list of rows first); a file with
-    /// no session written is its own.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<FileMap, D::Error> {
-        struct Rows;
-        impl<'de> Visitor<'de> for Rows {
-            type Value = FileMap;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a list of files")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<FileMap, A::Error> {
-                let mut m = FileMap::default();
-                while let Some(OwnedRow(p, mut f)) = seq.next_element()? {
-                    if f.session.as_os_str().is_empty() {
-                        f.session = p.clone();
-                    }
-                    m.insert(p, f);
-                }
-                Ok(m)
-            }
-        }
-        d.deserialize_seq(Rows)
-    }
-}
 
 struct Fields {
     text: Field,
@@ -275,7 +163,7 @@ impl SearchIndex {
         if index.schema() != schema {
             return Err(io::Error::new(io::ErrorKind::InvalidData, "another schema"));
         }
-        let state = read_state(dir).unwrap_or(State {
+        let state = State::read(dir).unwrap_or(State {
             version: VERSION,
             ..State::default()
         });
@@ -327,15 +215,26 @@ impl SearchIndex {
     /// both lists (paths, sizes, times) rather than a lookup of each file
     /// (20,000 of them in a big history: a tenth of a query).
     pub fn is_current(&self, scope: &[PathBuf], files: &[SearchFile]) -> bool {
-        let known = &self.state.files;
-        !known.is_empty()
-            && Digest::of(files.iter().map(|f| (f.path.as_path(), f.size, f.mtime_ns)))
-                == Digest::of(
-                    known
-                        .iter()
-                        .filter(|(p, _)| in_scope(scope, p))
-                        .map(|(p, k)| (p.as_path(), k.size, k.mtime_ns)),
-                )
+        self.is_current_given(&self.known_in(scope), files)
+    }
+
+    /// [`Self::is_current`] with the digest of what the index holds in the
+    /// scope made before ([`Self::known_in`]: a search makes it while the
+    /// files are being found).
+    pub fn is_current_given(&self, known: &Digest, files: &[SearchFile]) -> bool {
+        !self.state.files.is_empty()
+            && Digest::of(files.iter().map(|f| (f.path_hash, f.size, f.mtime_ns))) == *known
+    }
+
+    /// The digest of the files the index holds in `scope`'s folders.
+    pub fn known_in(&self, scope: &[PathBuf]) -> Digest {
+        Digest::of(
+            self.state
+                .files
+                .iter()
+                .filter(|(p, _)| in_scope(scope, p))
+                .map(|(p, k)| (crate::catalog::files::path_hash(p), k.size, k.mtime_ns)),
+        )
     }
 
     /// Whether nothing has been indexed yet.
@@ -471,8 +370,7 @@ impl SearchIndex {
     }
 
     fn save_state(&self) -> io::Result<()> {
-        let bytes = serde_json::to_vec(&self.state).map_err(err)?;
-        crate::writes::write_file(&self.dir.join(STATE), true, |w| w.write_all(&bytes)).map(|_| ())
+        self.state.save(&self.dir)
     }
 
     /// The entries whose words start with every word of `terms` (each term
@@ -634,16 +532,18 @@ impl SegmentCollector for SegmentMatches {
 /// lists with one digest are the same files in the same state, but for
 /// a chance of 2^-128 (a stale index then answers until its next update).
 #[derive(PartialEq, Eq, Debug)]
-struct Digest(usize, u64, u64);
+pub struct Digest(usize, u64, u64);
 
 impl Digest {
-    fn of<'a>(files: impl Iterator<Item = (&'a Path, u64, i64)>) -> Digest {
+    /// Of files given by their [`crate::catalog::files::path_hash`] (by
+    /// their components, as paths compare: `a//b` is `a/b`), size and
+    /// time.
+    fn of(files: impl Iterator<Item = (u64, u64, i64)>) -> Digest {
         use std::hash::Hasher;
         let mut d = Digest(0, 0, 0);
         for (path, size, mtime) in files {
             let mut h = rustc_hash::FxHasher::default();
-            // by its components, as paths compare (`a//b` is `a/b`)
-            std::hash::Hash::hash(path, &mut h);
+            h.write_u64(path);
             h.write_u64(size);
             h.write_i64(mtime);
             let x = h.finish();
@@ -661,21 +561,6 @@ impl Digest {
 
 pub fn kind_number(k: Kind) -> u64 {
     Kind::ALL.iter().position(|x| *x == k).unwrap_or(0) as u64
-}
-
-fn read_state(dir: &Path) -> Option<State> {
-    // the state names every file once: a few MB for the largest histories
-    let f = fs::File::open(dir.join(STATE)).ok()?;
-    let len = f.metadata().ok()?.len();
-    if len > 256 << 20 {
-        return None;
-    }
-    // read whole, then parsed: serde's reader parses a byte at a time
-    let mut bytes = Vec::with_capacity(len as usize + 1);
-    io::Read::read_to_end(&mut io::Read::take(f, 256 << 20), &mut bytes).ok()?;
-    serde_json::from_slice(&bytes)
-        .ok()
-        .filter(|s: &State| s.version == VERSION)
 }
 
 fn head_hash(path: &Path) -> io::Result<u64> {
@@ -749,59 +634,8 @@ fn add(writer: &IndexWriter, fields: &Fields, id: u64, offset: u64, e: &Entry) {
 
 #[cfg(test)]
 mod tests {
-    use super::{Digest, FileState, State};
-    use std::path::{Path, PathBuf};
-
-    /// The state names a file's session only when it is another file, and
-    /// reads back the same; a state written with every session (before)
-    /// reads too.
-    #[test]
-    fn the_state_reads_back_what_it_wrote() {
-        let file = |id: u64, session: &str| FileState {
-            id,
-            session: PathBuf::from(session),
-            size: id * 10,
-            mtime_ns: -1,
-            bytes: 3,
-            lines: 2,
-            head: u64::MAX,
-        };
-        let mut state = State {
-            version: 2,
-            next_id: 3,
-            ..State::default()
-        };
-        state
-            .files
-            .insert("/p/s.jsonl".into(), file(1, "/p/s.jsonl"));
-        state
-            .files
-            .insert("/p/s/subagents/agent-a.jsonl".into(), file(2, "/p/s.jsonl"));
-        let text = serde_json::to_string(&state).expect("write");
-        assert_eq!(text.matches("\"session\"").count(), 1, "{text}");
-        let back: State = serde_json::from_str(&text).expect("read");
-        assert_eq!(
-            format!("{:?}", back.files.get(Path::new("/p/s.jsonl"))),
-            format!("{:?}", state.files.get(Path::new("/p/s.jsonl")))
-        );
-        for (p, f) in &state.files {
-            let b = back.files.get(p).expect("every file");
-            assert_eq!(
-                (
-                    b.id, &b.session, b.size, b.mtime_ns, b.bytes, b.lines, b.head
-                ),
-                (
-                    f.id, &f.session, f.size, f.mtime_ns, f.bytes, f.lines, f.head
-                )
-            );
-        }
-        let older = r#"{"version":2,"next_id":2,"files":[["/p/x.jsonl",{"id":1,"session":"/p/x.jsonl","size":1,"mtime_ns":1,"bytes":1,"lines":1,"head":1}]]}"#;
-        let older: State = serde_json::from_str(older).expect("an older state");
-        assert_eq!(
-            older.files[Path::new("/p/x.jsonl")].session,
-            Path::new("/p/x.jsonl")
-        );
-    }
+    use super::Digest;
+    use std::path::Path;
 
     /// One digest for the same files in any order; another for a file
     /// grown, touched, renamed, added or gone.
@@ -811,7 +645,15 @@ mod tests {
         let files: Files = (0..500)
             .map(|i| (format!("/p/{i}.jsonl"), i * 7, i as i64 * 1000))
             .collect();
-        let d = |v: &Files| Digest::of(v.iter().map(|(p, s, m)| (Path::new(p.as_str()), *s, *m)));
+        let d = |v: &Files| {
+            Digest::of(v.iter().map(|(p, s, m)| {
+                (
+                    crate::catalog::files::path_hash(Path::new(p.as_str())),
+                    *s,
+                    *m,
+                )
+            }))
+        };
         let base = d(&files);
         let mut shuffled = files.clone();
         shuffled.reverse();

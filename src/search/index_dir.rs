@@ -49,7 +49,8 @@ pub fn is_known_name(name: &str) -> bool {
     matches!(
         name,
         "meta.json" | ".managed.json" | ".tantivy-meta.lock" | ".tantivy-writer.lock"
-    ) || name == super::index::STATE
+    ) || name == super::state::STATE
+        || name == super::state::OLD_STATE
         || name == LOCK
         || is_segment_file(name)
         // temporary files: tantivy's atomic writes and ccv's (crate::writes)
@@ -107,7 +108,11 @@ pub fn managed_list_is_sound(dir: &Path) -> bool {
     };
     match serde_json::from_slice::<Vec<String>>(&bytes) {
         Ok(names) => names.iter().all(|n| {
-            is_known_name(n) && n != super::index::STATE && n != LOCK && !n.contains(['/', '\\'])
+            is_known_name(n)
+                && n != super::state::STATE
+                && n != super::state::OLD_STATE
+                && n != LOCK
+                && !n.contains(['/', '\\'])
         }),
         Err(_) => false,
     }

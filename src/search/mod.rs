@@ -9,6 +9,7 @@ pub mod index;
 pub mod index_dir;
 pub mod output;
 pub mod scan;
+mod state;
 
 use crate::catalog::files::{self, SearchFile};
 use crate::model::Kind;
@@ -101,14 +102,27 @@ impl Options {
 /// (a damaged file, a directory that is not ccv's, a panic in the index
 /// library) is never the user's problem: the files answer.
 pub fn search(root: &Path, query: &Query, filter: &Filter, opts: &Options) -> io::Result<Found> {
+    let t0 = std::time::Instant::now();
+    macro_rules! tm {
+        ($w:expr) => {
+            if std::env::var_os("CCV_TM").is_some() {
+                eprintln!("{:>8.1} ms {}", t0.elapsed().as_secs_f64() * 1000.0, $w);
+            }
+        };
+    }
     let ix_dir = opts.index.as_deref().filter(|_| !query.is_regex);
     // the index is opened while the files are listed (each ~half a query
     // of 10,000 sessions; one parses, the other waits on the file system)
     let (all, opened) = std::thread::scope(|s| {
         let opening = ix_dir.map(|dir| {
-            s.spawn(move || crate::contain::contain(|| index::SearchIndex::open_existing(dir)))
+            s.spawn(move || {
+                let r = crate::contain::contain(|| index::SearchIndex::open_existing(dir));
+                tm!("opened");
+                r
+            })
         });
         let all = files::under(root);
+        tm!("walked");
         let opened = opening.map(|h| h.join().unwrap_or_else(|_| Err("panic".to_owned())));
         (all, opened)
     });
@@ -134,6 +148,7 @@ pub fn search(root: &Path, query: &Query, filter: &Filter, opts: &Options) -> io
             // an index that holds every file as it is serves as opened
             // (opening one is ~40 ms); else it is brought up to date
             let scope = crate::catalog::files::scope(root);
+            tm!("start current");
             let ix = if opts.update && !ix.is_current(&scope, &all) {
                 drop(ix);
                 // another ccv updating it: search what is there
@@ -145,9 +160,12 @@ pub fn search(root: &Path, query: &Query, filter: &Filter, opts: &Options) -> io
             } else {
                 ix
             };
-            Ok(ix
-                .candidates(query.terms(), &filter.kinds)?
-                .map(|c| check_candidates(&ix, c, &files, query, filter, opts.limit)))
+            tm!("current");
+            let c = ix.candidates(query.terms(), &filter.kinds)?;
+            tm!("candidates");
+            let r = c.map(|c| check_candidates(&ix, c, &files, query, filter, opts.limit));
+            tm!("checked");
+            Ok(r)
         });
         match answer {
             Ok(Ok(Some(found))) => return Ok(found),
@@ -396,10 +414,19 @@ fn check_candidates(
     limit: usize,
 ) -> Found {
     let by_id = ix.files_by_id();
-    // hashed fast: 20,000 paths at each query (by their components, as
-    // paths compare)
-    let wanted: rustc_hash::FxHashMap<&Path, &SearchFile> =
-        files.iter().map(|f| (f.path.as_path(), f)).collect();
+    // 20,000 paths at each query: by a hash of each made from its bytes
+    // (std's walks a path a byte at a time); two files of one hash (64
+    // bits: never seen) are told apart by a look at every file
+    let mut wanted: rustc_hash::FxHashMap<u64, &SearchFile> = Default::default();
+    wanted.reserve(files.len());
+    for f in files {
+        wanted.entry(f.path_hash).or_insert(f);
+    }
+    let wanted_file = |p: &Path| match wanted.get(&crate::catalog::files::path_hash(p)) {
+        Some(f) if f.path == p => Some(*f),
+        Some(_) => files.iter().find(|f| f.path == p),
+        None => None,
+    };
     let entries = &mut ranked.entries;
     entries.retain(|&(ts, kind, _)| filter.keeps_kind(kind) && filter.keeps_time(ts));
     let mut hits = Vec::new();
@@ -422,7 +449,7 @@ fn check_candidates(
         });
         (at, batch) = (end, batch.saturating_mul(2));
         for c in cands {
-            let Some(sf) = by_id.get(&c.file).and_then(|(p, _)| wanted.get(p)) else {
+            let Some(sf) = by_id.get(&c.file).and_then(|(p, _)| wanted_file(p)) else {
                 continue;
             };
             // several entries of one line are checked together
@@ -726,14 +753,14 @@ mod waiting_tests {
                 text.push('\n');
             }
             std::fs::write(&path, text).expect("write");
-            files.push(SearchFile {
-                session: path.clone(),
+            // one time for all, after every line (as a file's last write
+            // is): no file is passed over for its age
+            files.push(SearchFile::new(
+                path.clone(),
                 path,
-                size: 0,
-                // one time for all, after every line (as a file's last
-                // write is): no file is passed over for its age
-                mtime_ns: 2_000_000_000_000_000_000,
-            });
+                0,
+                2_000_000_000_000_000_000,
+            ));
         }
         for f in &mut files {
             f.size = std::fs::metadata(&f.path).expect("stat").len();

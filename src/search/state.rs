@@ -1,0 +1,321 @@
+//! What the search index knows of each file (its id, session, size,
+//! mtime, how far it is indexed, a hash of its head), read at every
+//! search: `files.bin`, in bytes ([`crate::packed`]). The list of 20,000
+//! files was 6 MB of JSON, a sixth of an indexed search of 10,000
+//! sessions to parse; `files.json`, the form before, is read once when
+//! there is no other and taken away at the next write.
+
+use crate::packed::{self, Bytes};
+use serde::{Deserialize, Serialize};
+use std::fs;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+/// The state's file, and the one before it.
+pub(super) const STATE: &str = "files.bin";
+pub(super) const OLD_STATE: &str = "files.json";
+/// The file's first bytes (then the index's version).
+const MAGIC: &[u8] = b"ccv search files 1\n";
+/// A state past this size was not written by ccv.
+const MAX_FILE: u64 = 256 << 20;
+
+/// What the index knows of one file.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct FileState {
+    pub id: u64,
+    /// (Left out of the state when it is the file itself.)
+    #[serde(default, with = "crate::json_out::os_path")]
+    pub session: PathBuf,
+    pub size: u64,
+    pub mtime_ns: i64,
+    /// Indexed through this byte (the end of the last complete line).
+    pub bytes: u64,
+    /// Lines indexed.
+    pub lines: u32,
+    /// Hash of the first 4 KB: a file rewritten in place is read again.
+    pub head: u64,
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub(super) struct State {
+    pub version: u32,
+    pub next_id: u64,
+    /// Written as a list: a path that is not UTF-8 cannot be a JSON key.
+    #[serde(with = "files_as_list")]
+    pub files: FileMap,
+}
+
+/// Every file the index holds, by path: looked up for each file of the
+/// tree at each search, so hashed fast (paths are not attacker's keys).
+pub(super) type FileMap = std::collections::HashMap<PathBuf, FileState, rustc_hash::FxBuildHasher>;
+
+mod files_as_list {
+    use super::{FileMap, FileState};
+    use serde::de::{SeqAccess, Visitor};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::path::{Path, PathBuf};
+
+    #[derive(Serialize)]
+    struct Row<'a>(
+        #[serde(with = "crate::json_out::os_path")] &'a Path,
+        Written<'a>,
+    );
+
+    /// A file's state as written: its session left out when it is the
+    /// file itself (a sixth of the state of 10,000 sessions, read at each
+    /// search).
+    #[derive(Serialize)]
+    struct Written<'a> {
+        id: u64,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        session: Option<PathOf<'a>>,
+        size: u64,
+        mtime_ns: i64,
+        bytes: u64,
+        lines: u32,
+        head: u64,
+    }
+
+    struct PathOf<'a>(&'a Path);
+
+    impl Serialize for PathOf<'_> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            crate::json_out::os_path::serialize(self.0, s)
+        }
+    }
+
+    #[derive(Deserialize)]
+    struct OwnedRow(
+        #[serde(with = "crate::json_out::os_path")] PathBuf,
+        FileState,
+    );
+
+    pub fn serialize<S: Serializer>(m: &FileMap, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(m.iter().map(|(p, f)| {
+            Row(
+                p,
+                Written {
+                    id: f.id,
+                    session: (f.session != *p).then_some(PathOf(&f.session)),
+                    size: f.size,
+                    mtime_ns: f.mtime_ns,
+                    bytes: f.bytes,
+                    lines: f.lines,
+                    head: f.head,
+                },
+            )
+        }))
+    }
+
+    /// Read straight into the map (not a list of rows first); a file with
+    /// no session written is its own.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<FileMap, D::Error> {
+        struct Rows;
+        impl<'de> Visitor<'de> for Rows {
+            type Value = FileMap;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a list of files")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<FileMap, A::Error> {
+                let mut m = FileMap::default();
+                while let Some(OwnedRow(p, mut f)) = seq.next_element()? {
+                    if f.session.as_os_str().is_empty() {
+                        f.session = p.clone();
+                    }
+                    m.insert(p, f);
+                }
+                Ok(m)
+            }
+        }
+        d.deserialize_seq(Rows)
+    }
+}
+
+impl State {
+    /// The state in `dir` when it reads whole and is of this version.
+    pub fn read(dir: &Path) -> Option<State> {
+        let bytes = read_bounded(&dir.join(STATE));
+        let state = match bytes {
+            Some(b) => from_bytes(&b),
+            // an index made by the ccv before: its list as it wrote it
+            None => serde_json::from_slice(&read_bounded(&dir.join(OLD_STATE))?).ok(),
+        };
+        state.filter(|s| s.version == super::index::VERSION)
+    }
+
+    /// Writes the state in `dir` (atomically: a crash leaves the one
+    /// before), and takes away the form before if it is there.
+    pub fn save(&self, dir: &Path) -> io::Result<()> {
+        let bytes = self.to_bytes();
+        crate::writes::write_file(&dir.join(STATE), true, |w| io::Write::write_all(w, &bytes))?;
+        let old = dir.join(OLD_STATE);
+        if fs::symlink_metadata(&old).is_ok_and(|m| m.is_file()) {
+            let _ = fs::remove_file(old);
+        }
+        Ok(())
+    }
+
+    fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(64 + self.files.len() * 160);
+        out.extend_from_slice(MAGIC);
+        packed::u32(&mut out, self.version);
+        packed::u64(&mut out, self.next_id);
+        packed::count(&mut out, self.files.len());
+        for (p, f) in &self.files {
+            packed::path(&mut out, p);
+            // a file that is its own session (most are) names it once
+            let other = f.session != *p;
+            packed::flag(&mut out, other);
+            if other {
+                packed::path(&mut out, &f.session);
+            }
+            packed::u64(&mut out, f.id);
+            packed::u64(&mut out, f.size);
+            packed::i64(&mut out, f.mtime_ns);
+            packed::u64(&mut out, f.bytes);
+            packed::u32(&mut out, f.lines);
+            packed::u64(&mut out, f.head);
+        }
+        out
+    }
+}
+
+/// A state read back whole, or none: anything [`Bytes`] does not
+/// believe, or a byte left over, and the index is read again from the
+/// files.
+fn from_bytes(b: &[u8]) -> Option<State> {
+    let mut r = Bytes(b.strip_prefix(MAGIC)?);
+    let version = r.u32()?;
+    let next_id = r.u64()?;
+    // a path, a flag and six numbers: at least 45 bytes a file
+    let n = r.count(45)?;
+    let mut files = FileMap::default();
+    files.reserve(n);
+    for _ in 0..n {
+        let path = r.path()?;
+        let session = if r.flag()? { r.path()? } else { path.clone() };
+        let f = FileState {
+            id: r.u64()?,
+            session,
+            size: r.u64()?,
+            mtime_ns: r.i64()?,
+            bytes: r.u64()?,
+            lines: r.u32()?,
+            head: r.u64()?,
+        };
+        files.insert(path, f);
+    }
+    r.is_empty().then_some(State {
+        version,
+        next_id,
+        files,
+    })
+}
+
+/// A regular file's bytes, if it is not past [`MAX_FILE`].
+fn read_bounded(path: &Path) -> Option<Vec<u8>> {
+    let f = crate::model::session::open_regular(path).ok()?;
+    let len = f.metadata().ok()?.len();
+    if len > MAX_FILE {
+        return None;
+    }
+    // read whole, then parsed: no reader a byte at a time
+    let mut bytes = Vec::with_capacity(len as usize + 1);
+    f.take(MAX_FILE).read_to_end(&mut bytes).ok()?;
+    Some(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(id: u64, session: &str) -> FileState {
+        FileState {
+            id,
+            session: PathBuf::from(session),
+            size: id * 10,
+            mtime_ns: -1,
+            bytes: 3,
+            lines: 2,
+            head: u64::MAX,
+        }
+    }
+
+    fn state() -> State {
+        let mut state = State {
+            version: super::super::index::VERSION,
+            next_id: 3,
+            ..State::default()
+        };
+        state
+            .files
+            .insert("/p/s.jsonl".into(), file(1, "/p/s.jsonl"));
+        state
+            .files
+            .insert("/p/s/subagents/agent-a.jsonl".into(), file(2, "/p/s.jsonl"));
+        state
+    }
+
+    fn same(a: &State, b: &State) {
+        assert_eq!(
+            (a.version, a.next_id, a.files.len()),
+            (b.version, b.next_id, b.files.len())
+        );
+        for (p, f) in &a.files {
+            let g = b.files.get(p).expect("every file");
+            assert_eq!(
+                (
+                    g.id, &g.session, g.size, g.mtime_ns, g.bytes, g.lines, g.head
+                ),
+                (
+                    f.id, &f.session, f.size, f.mtime_ns, f.bytes, f.lines, f.head
+                )
+            );
+        }
+    }
+
+    /// The state reads back what it wrote, a file's session named only
+    /// when it is another file; cut anywhere or with a byte more it reads
+    /// as none, and any byte changed never crashes it.
+    #[test]
+    fn the_state_reads_back_what_it_wrote() {
+        let state = state();
+        let b = state.to_bytes();
+        same(&from_bytes(&b).expect("read"), &state);
+        for cut in 0..b.len() {
+            assert!(from_bytes(&b[..cut]).is_none(), "cut at {cut}");
+        }
+        let mut more = b.clone();
+        more.push(0);
+        assert!(from_bytes(&more).is_none());
+        for at in 0..b.len() {
+            for v in [0u8, 1, 0x80, 0xff] {
+                let mut bad = b.clone();
+                bad[at] = v;
+                let _ = from_bytes(&bad);
+            }
+        }
+    }
+
+    /// An index made by the ccv before keeps its list (JSON, with or
+    /// without its sessions named) until the next write, which takes the
+    /// old file away; another version is no state.
+    #[test]
+    fn the_state_before_is_read_then_replaced() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let v = super::super::index::VERSION;
+        let older = format!(
+            r#"{{"version":{v},"next_id":3,"files":[["/p/s.jsonl",{{"id":1,"size":10,"mtime_ns":-1,"bytes":3,"lines":2,"head":18446744073709551615}}],["/p/s/subagents/agent-a.jsonl",{{"id":2,"session":"/p/s.jsonl","size":20,"mtime_ns":-1,"bytes":3,"lines":2,"head":18446744073709551615}}]]}}"#
+        );
+        fs::write(dir.path().join(OLD_STATE), &older).expect("write");
+        let read = State::read(dir.path()).expect("the older state");
+        same(&read, &state());
+        read.save(dir.path()).expect("save");
+        assert!(!dir.path().join(OLD_STATE).exists());
+        same(&State::read(dir.path()).expect("read"), &state());
+        let mut other = state();
+        other.version += 1;
+        other.save(dir.path()).expect("save");
+        assert!(State::read(dir.path()).is_none());
+    }
+}
