@@ -97,32 +97,40 @@ impl Options {
     }
 }
 
+/// An index opened: the digest of the files it holds in the scope, the
+/// index, and its candidates for the query (`None`: the query has words
+/// the index leaves out).
+type Opened = (index::Digest, index::SearchIndex, Option<index::Ranked>);
+
 /// Searches every session under `root`: with the index when there is a
 /// sound one, else by reading the files. Whatever is wrong with the index
 /// (a damaged file, a directory that is not ccv's, a panic in the index
 /// library) is never the user's problem: the files answer.
 pub fn search(root: &Path, query: &Query, filter: &Filter, opts: &Options) -> io::Result<Found> {
-    let t0 = std::time::Instant::now();
-    macro_rules! tm {
-        ($w:expr) => {
-            if std::env::var_os("CCV_TM").is_some() {
-                eprintln!("{:>8.1} ms {}", t0.elapsed().as_secs_f64() * 1000.0, $w);
-            }
-        };
-    }
     let ix_dir = opts.index.as_deref().filter(|_| !query.is_regex);
-    // the index is opened while the files are listed (each ~half a query
-    // of 10,000 sessions; one parses, the other waits on the file system)
+    let scope = crate::catalog::files::scope(root);
+    // the index is opened, and asked, while the files are listed (the
+    // walk is most of a query of 10,000 sessions; one waits on the file
+    // system, the other reads the index): its answer stands when the
+    // files it holds are the files found
     let (all, opened) = std::thread::scope(|s| {
+        let scope = &scope;
         let opening = ix_dir.map(|dir| {
             s.spawn(move || {
-                let r = crate::contain::contain(|| index::SearchIndex::open_existing(dir));
-                tm!("opened");
-                r
+                crate::contain::contain(|| -> io::Result<Option<Opened>> {
+                    let Some(ix) = index::SearchIndex::open_existing(dir)? else {
+                        return Ok(None);
+                    };
+                    if ix.is_empty() {
+                        return Ok(None);
+                    }
+                    let known = ix.known_in(scope);
+                    let ranked = ix.candidates(query.terms(), &filter.kinds)?;
+                    Ok(Some((known, ix, ranked)))
+                })
             })
         });
         let all = files::under(root);
-        tm!("walked");
         let opened = opening.map(|h| h.join().unwrap_or_else(|_| Err("panic".to_owned())));
         (all, opened)
     });
@@ -141,31 +149,24 @@ pub fn search(root: &Path, query: &Query, filter: &Filter, opts: &Options) -> io
         let answer = crate::contain::contain(|| -> io::Result<Option<Found>> {
             // no index yet: the files answer (and a builder in the
             // background makes one), a search never builds it whole
-            let ix = match opened.map_err(io::Error::other)?? {
-                Some(ix) if !ix.is_empty() => ix,
-                _ => return Ok(None),
+            let Some((known, ix, ranked)) = opened.map_err(io::Error::other)?? else {
+                return Ok(None);
             };
-            // an index that holds every file as it is serves as opened
-            // (opening one is ~40 ms); else it is brought up to date
-            let scope = crate::catalog::files::scope(root);
-            tm!("start current");
-            let ix = if opts.update && !ix.is_current(&scope, &all) {
-                drop(ix);
+            // an index that holds every file as it is answers as asked;
+            // else it is brought up to date and asked again
+            let (ix, ranked) = if opts.update && !ix.is_current_given(&known, &all) {
+                drop((ix, ranked));
                 // another ccv updating it: search what is there
                 let _ = update_locked(root, dir, &all, opts.threads, false);
                 let Some(ix) = index::SearchIndex::open_existing(dir)? else {
                     return Ok(None);
                 };
-                ix
+                let ranked = ix.candidates(query.terms(), &filter.kinds)?;
+                (ix, ranked)
             } else {
-                ix
+                (ix, ranked)
             };
-            tm!("current");
-            let c = ix.candidates(query.terms(), &filter.kinds)?;
-            tm!("candidates");
-            let r = c.map(|c| check_candidates(&ix, c, &files, query, filter, opts.limit));
-            tm!("checked");
-            Ok(r)
+            Ok(ranked.map(|c| check_candidates(&ix, c, &files, query, filter, opts.limit)))
         });
         match answer {
             Ok(Ok(Some(found))) => return Ok(found),
