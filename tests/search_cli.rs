@@ -471,3 +471,47 @@ fn the_index_answers_for_its_folder_however_it_is_spelled() {
         assert_eq!(hits[0]["line"], plain.1[0]["line"], "{other}");
     }
 }
+
+/// A file whose last line has no newline (a real session can end so for
+/// good): that line is not in the index (one being written is indexed
+/// when it ends), and an indexed search reads it where it is, as a search
+/// of the files does; a line appended after it is found too.
+#[test]
+fn the_index_answers_for_a_last_line_without_its_newline() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path().join("projects");
+    let dir = root.join("-srv-app");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let answer = |n: usize, text: &str| {
+        line(
+            entry::text_answer(&format!("a{n}"), &format!("m{n}"), text)
+                .session("s")
+                .cwd("/srv/app")
+                .at(&format!("2025-03-03T10:00:0{n}.000Z"))
+                .json(),
+        )
+    };
+    let mut text = answer(1, "an early plankton") + &answer(2, "a middle plankton");
+    text += answer(3, "the last plankton, unended").trim_end_matches('\n');
+    let file = dir.join("s.jsonl");
+    std::fs::write(&file, &text).expect("write");
+    let asks: [&[&str]; 3] = [&["plankton"], &["unended"], &["--limit", "1", "plankton"]];
+    let files: Vec<_> = asks.iter().map(|a| search(tmp.path(), &root, a)).collect();
+    assert_eq!(files[0].1.len(), 3);
+    ccv(tmp.path()).arg("index").arg(&root).assert().success();
+    for (ask, files) in asks.iter().zip(&files) {
+        assert_eq!(&search(tmp.path(), &root, ask), files, "{ask:?}");
+    }
+    // the line ended, and another begun without its newline
+    let more = "\n".to_owned() + answer(4, "a later plankton").trim_end_matches('\n');
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&file)
+        .expect("open");
+    std::io::Write::write_all(&mut f, more.as_bytes()).expect("append");
+    drop(f);
+    let (code, hits) = search(tmp.path(), &root, &["plankton"]);
+    assert_eq!(code, 0);
+    assert_eq!(hits.len(), 4, "{hits:?}");
+    assert_eq!(hits[0]["line"], json!(4));
+}

@@ -264,7 +264,11 @@ impl SearchIndex {
         let present: std::collections::HashSet<&Path> =
             files.iter().map(|f| f.path.as_path()).collect();
         if self.is_current(scope, files) {
-            // nothing to write: no writer, no commit
+            // nothing to write: no writer, no commit (but the list of
+            // files in its present form)
+            if self.state.older_form {
+                self.save_state()?;
+            }
             return Ok(Updated::default());
         }
         let mut writer: IndexWriter = match self.index.writer_with_num_threads(1, 30_000_000) {

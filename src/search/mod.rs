@@ -473,7 +473,19 @@ fn check_candidates(
             hits.extend(check_line(&bytes, c.line, sf, query, filter));
         }
     }
+    // a file's last line without its newline is not in the index (a line
+    // being written is indexed when it ends; a file can end so for good):
+    // read where it is, as a search of the files would
+    for (path, st) in by_id.values() {
+        if st.bytes >= st.size {
+            continue;
+        }
+        if let Some(sf) = wanted_file(path).filter(|sf| sf.size > st.bytes) {
+            hits.extend(unindexed_tail(sf, st, query, filter, raw.as_ref()));
+        }
+    }
     newest_first(&mut hits);
+    more |= hits.len() > limit;
     hits.truncate(limit);
     Found {
         hits,
@@ -481,6 +493,33 @@ fn check_candidates(
         more,
         note: None,
     }
+}
+
+/// The hits in what follows the indexed part of `sf` (`st.bytes` on):
+/// its last line, not ended by a newline.
+fn unindexed_tail(
+    sf: &SearchFile,
+    st: &index::FileState,
+    query: &Query,
+    filter: &Filter,
+    raw: Option<&scan::RawTest>,
+) -> Vec<Hit> {
+    let mut hits = Vec::new();
+    let len = sf.size.saturating_sub(st.bytes);
+    let Ok(mut pieces) =
+        crate::catalog::pieces::Pieces::open(&sf.path, st.bytes, st.lines + 1, len, 8 << 20, true)
+    else {
+        return hits;
+    };
+    while let Ok(Some(p)) = pieces.next_piece() {
+        for (i, bytes) in p.bytes.split(|&b| b == b'\n').enumerate() {
+            if bytes.is_empty() || raw.is_some_and(|r| !r.holds(bytes)) {
+                continue;
+            }
+            hits.extend(check_line(bytes, p.line + i as u32, sf, query, filter));
+        }
+    }
+    hits
 }
 
 /// Puts the newest `want` entries of `rest` first (and every other entry

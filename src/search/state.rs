@@ -43,6 +43,10 @@ pub(super) struct State {
     /// Written as a list: a path that is not UTF-8 cannot be a JSON key.
     #[serde(with = "files_as_list")]
     pub files: FileMap,
+    /// Read from the form before (`files.json`): written in this one at
+    /// the next update, even one with nothing to add.
+    #[serde(skip)]
+    pub older_form: bool,
 }
 
 /// Every file the index holds, by path: looked up for each file of the
@@ -138,7 +142,12 @@ impl State {
         let state = match bytes {
             Some(b) => from_bytes(&b),
             // an index made by the ccv before: its list as it wrote it
-            None => serde_json::from_slice(&read_bounded(&dir.join(OLD_STATE))?).ok(),
+            None => serde_json::from_slice(&read_bounded(&dir.join(OLD_STATE))?)
+                .ok()
+                .map(|s| State {
+                    older_form: true,
+                    ..s
+                }),
         };
         state.filter(|s| s.version == super::index::VERSION)
     }
@@ -209,6 +218,7 @@ fn from_bytes(b: &[u8]) -> Option<State> {
         version,
         next_id,
         files,
+        older_form: false,
     })
 }
 
@@ -310,9 +320,12 @@ mod tests {
         fs::write(dir.path().join(OLD_STATE), &older).expect("write");
         let read = State::read(dir.path()).expect("the older state");
         same(&read, &state());
+        assert!(read.older_form);
         read.save(dir.path()).expect("save");
         assert!(!dir.path().join(OLD_STATE).exists());
-        same(&State::read(dir.path()).expect("read"), &state());
+        let again = State::read(dir.path()).expect("read");
+        same(&again, &state());
+        assert!(!again.older_form);
         let mut other = state();
         other.version += 1;
         other.save(dir.path()).expect("save");
