@@ -53,6 +53,28 @@ pub fn path(out: &mut Vec<u8>, p: &std::path::Path) {
     bytes(out, p.as_os_str().as_encoded_bytes());
 }
 
+/// A check of `bytes`, written after them: what a flipped bit or a torn
+/// write changes, so that a number damaged into another that could be
+/// true is not believed (JSON mostly failed to parse instead). Ours, a
+/// word at a time: the same on every machine and every version of any
+/// crate, and 10 MB checked in a few milliseconds.
+pub fn check(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut h: u64 = bytes.len() as u64;
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        let w = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+        h = (h.rotate_left(23) ^ w).wrapping_mul(K);
+    }
+    for &b in words.remainder() {
+        h = (h.rotate_left(23) ^ u64::from(b)).wrapping_mul(K);
+    }
+    // the last word's bits spread over all of them
+    h ^= h >> 29;
+    h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    h ^ (h >> 32)
+}
+
 /// What is left to read.
 pub struct Bytes<'a>(pub &'a [u8]);
 
@@ -168,5 +190,23 @@ mod tests {
         assert_eq!(Bytes(&[3, 0, 0, 0, b'a', b'b']).bytes(), None);
         assert_eq!(Bytes(&[0xff; 4]).count(1), None);
         assert_eq!(Bytes(&[1, 0, 0]).u32(), None);
+    }
+
+    /// Any one bit flipped, a byte dropped or added changes the check.
+    #[test]
+    fn a_check_sees_any_bit_flipped() {
+        let text: Vec<u8> = (0..300u32).map(|i| (i * 7 % 251) as u8).collect();
+        let c = check(&text);
+        for at in 0..text.len() {
+            for bit in 0..8 {
+                let mut t = text.clone();
+                t[at] ^= 1 << bit;
+                assert_ne!(check(&t), c, "byte {at} bit {bit}");
+            }
+            let mut shorter = text.clone();
+            shorter.remove(at);
+            assert_ne!(check(&shorter), c);
+        }
+        assert_ne!(check(&[0; 8]), check(&[0; 9]));
     }
 }

@@ -407,8 +407,10 @@ fn cache_hits_and_invalidates_on_change() {
     // the file that is no session is cached too (not read again)
     assert_eq!(Cache::load(&cache_file).len(), 4, "cache written");
 
-    // A cached row is used as is: tamper with it and see it come back
-    // (a title of the same length: the rows are told apart by theirs).
+    // A cached row is used as is: tamper with it (a title of the same
+    // length: the rows are told apart by theirs) and see it come back
+    // once its check is made again; with its check as it was, the row is
+    // damaged and the file read again.
     let bytes = fs::read(&cache_file).expect("read cache");
     let at = bytes
         .windows(12)
@@ -416,6 +418,24 @@ fn cache_hits_and_invalidates_on_change() {
         .expect("title in the cache");
     let mut tampered = bytes.clone();
     tampered[at..at + 12].copy_from_slice(b"From cache!!");
+    fs::write(&cache_file, &tampered).expect("write cache");
+    assert_eq!(
+        by_id(&list_sessions(&root, &o), "bbb").title,
+        "Better title"
+    );
+    // the row of bbb: its length, then its path first, its check last
+    let path = proj.join("bbb.jsonl");
+    let path = path.as_os_str().as_encoded_bytes();
+    let mut key = (path.len() as u32).to_le_bytes().to_vec();
+    key.extend_from_slice(path);
+    let start = bytes
+        .windows(key.len())
+        .position(|w| w == key)
+        .expect("the row");
+    let len = u32::from_le_bytes(bytes[start - 4..start].try_into().expect("4")) as usize;
+    let end = start + len - 8;
+    let check = ccv::packed::check(&tampered[start..end]);
+    tampered[end..end + 8].copy_from_slice(&check.to_le_bytes());
     fs::write(&cache_file, tampered).expect("write cache");
     let second = list_sessions(&root, &o);
     assert_eq!(by_id(&second, "bbb").title, "From cache!!");

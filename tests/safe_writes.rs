@@ -772,18 +772,40 @@ fn a_listing_cache_that_lies_is_not_believed() {
         b[at..at + from.len()].copy_from_slice(to);
         b
     };
+    // the row is the cache's last (its only one): its payload starts with
+    // its path, its check is the last 8 bytes; a row changed and checked
+    // again is one ccv could have written
+    let path_bytes = session.as_os_str().as_encoded_bytes();
+    let mut key = (path_bytes.len() as u32).to_le_bytes().to_vec();
+    key.extend_from_slice(path_bytes);
+    let start = written
+        .windows(key.len())
+        .position(|w| w == key)
+        .expect("the row");
+    let reseal = |mut b: Vec<u8>| {
+        let end = b.len() - 8;
+        let check = ccv::packed::check(&b[start..end]);
+        b[end..].copy_from_slice(&check.to_le_bytes());
+        b
+    };
     let (usd_bytes, input_bytes) = (usd.to_le_bytes(), 1000u64.to_le_bytes());
-    // what could be true is believed: the bytes changed are the figures'
-    std::fs::write(&cache, swap(&usd_bytes, &(usd * 2.0).to_le_bytes())).expect("write");
+    // what could be true is believed from a sound row: the bytes changed
+    // are the figures'
+    let doubled = swap(&usd_bytes, &(usd * 2.0).to_le_bytes());
+    std::fs::write(&cache, reseal(doubled.clone())).expect("write");
     let believed = list();
     assert!((believed[0]["cost_usd"].as_f64().expect("cost") - 2.0 * cost).abs() < 1e-5);
-    std::fs::write(&cache, swap(&input_bytes, &2000u64.to_le_bytes())).expect("write");
+    std::fs::write(&cache, reseal(swap(&input_bytes, &2000u64.to_le_bytes()))).expect("write");
     assert_eq!(list()[0]["tokens"]["input"], 2000);
+    // the same change in a row whose check does not hold (a flipped bit
+    // could make it) is not
+    std::fs::write(&cache, doubled).expect("write");
+    assert_eq!(list()[0]["cost_usd"].as_f64(), Some(cost));
     let lies = [
-        swap(&usd_bytes, &(-usd).to_le_bytes()),
-        swap(&usd_bytes, &f64::INFINITY.to_le_bytes()),
-        swap(&usd_bytes, &f64::NAN.to_le_bytes()),
-        swap(&input_bytes, &u64::MAX.to_le_bytes()),
+        reseal(swap(&usd_bytes, &(-usd).to_le_bytes())),
+        reseal(swap(&usd_bytes, &f64::INFINITY.to_le_bytes())),
+        reseal(swap(&usd_bytes, &f64::NAN.to_le_bytes())),
+        reseal(swap(&input_bytes, &u64::MAX.to_le_bytes())),
     ];
     for (i, lie) in lies.iter().enumerate() {
         std::fs::write(&cache, lie).expect("write");

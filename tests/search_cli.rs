@@ -515,3 +515,46 @@ fn the_index_answers_for_a_last_line_without_its_newline() {
     assert_eq!(hits.len(), 4, "{hits:?}");
     assert_eq!(hits[0]["line"], json!(4));
 }
+
+/// An index whose list of files is damaged (or gone) is not believed: the
+/// files answer, it is said, and the next build makes the index again,
+/// which then answers as the files do.
+#[test]
+fn an_index_whose_list_of_files_is_damaged_is_rebuilt() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path().join("projects");
+    tree(&root);
+    ccv(tmp.path()).arg("index").arg(&root).assert().success();
+    let dir = tmp.path().join("cache/ccv/search-v3");
+    let list = dir.join("files.bin");
+    let good = std::fs::read(&list).expect("the index's list of files");
+    let (_, truth) = search(tmp.path(), &root, &["--limit", "500", "the"]);
+    assert!(!truth.is_empty());
+    for damage in [
+        good[..good.len() / 2].to_vec(),
+        good.iter().map(|b| b ^ 0x5a).collect(),
+        Vec::new(),
+    ] {
+        std::fs::write(&list, &damage).expect("write");
+        let out = ccv(tmp.path())
+            .args(["search", "--json", "--limit", "500", "the"])
+            .arg(&root)
+            .output()
+            .expect("runs");
+        let hits: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("json"))
+            .collect();
+        assert_eq!(hits, truth);
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("damaged"),
+            "{out:?}"
+        );
+        ccv(tmp.path()).arg("index").arg(&root).assert().success();
+        assert_eq!(
+            search(tmp.path(), &root, &["--limit", "500", "the"]).1,
+            truth
+        );
+        assert!(std::fs::read(&list).is_ok_and(|b| b.len() > 100));
+    }
+}

@@ -163,10 +163,16 @@ impl SearchIndex {
         if index.schema() != schema {
             return Err(io::Error::new(io::ErrorKind::InvalidData, "another schema"));
         }
-        let state = State::read(dir).unwrap_or(State {
-            version: VERSION,
-            ..State::default()
-        });
+        // an index whose list of files is gone, damaged or of another
+        // version holds entries of files it cannot name: rebuilt (before,
+        // it was taken as empty, and its entries' ids were given again
+        // to other files)
+        let Some(state) = State::read(dir) else {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "the index's list of files cannot be read",
+            ));
+        };
         Ok(Some(SearchIndex::with(dir, index, fields, state)))
     }
 
