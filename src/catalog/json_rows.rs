@@ -95,42 +95,7 @@ fn json_lines(out: &mut Vec<u8>, sessions: &[SessionInfo]) -> io::Result<()> {
             push_row(out, s, path);
             continue;
         }
-        let f = s.figures.as_ref();
-        let path_bytes = s.path.to_str().is_none().then(|| {
-            #[cfg(unix)]
-            {
-                use std::os::unix::ffi::OsStrExt;
-                s.path.as_os_str().as_bytes().to_vec()
-            }
-            #[cfg(not(unix))]
-            {
-                s.path.to_string_lossy().into_owned().into_bytes()
-            }
-        });
-        let row = JsonRow {
-            agent: s.agent(),
-            project: &s.project,
-            session_id: &s.session_id,
-            title: &s.title,
-            first_prompt: &s.first_prompt,
-            last_activity: format_iso(s.last_activity_ms),
-            message_count: s.message_count,
-            message_count_exact: s.message_count_exact,
-            size: s.size,
-            model: s.model.as_deref(),
-            git_branch: s.git_branch.as_deref(),
-            subagents: s.subagents,
-            live: s.live,
-            cost_usd: f.and_then(|f| f.cost_usd()),
-            unpriced_messages: f.map(|f| f.cost.unpriced),
-            unpriced_models: f.map(|f| f.unpriced_models()),
-            tokens: f.map(|f| f.tokens),
-            agent_tokens: f.map(|f| f.agent_tokens),
-            prompts: f.map(|f| f.prompts),
-            tool_calls: f.map(|f| f.tool_calls),
-            path: s.path.to_string_lossy(),
-            path_bytes,
-        };
+        let row = JsonRow::of(s);
         crate::json_out::to_writer(&mut *out, &row)?;
         out.push(b'\n');
     }
@@ -166,6 +131,49 @@ struct JsonRow<'a> {
     /// The path's bytes, when they are not UTF-8.
     #[serde(skip_serializing_if = "Option::is_none")]
     path_bytes: Option<Vec<u8>>,
+}
+
+impl JsonRow<'_> {
+    /// The row of `s`, as serde writes it (a path that is not UTF-8 with
+    /// its bytes).
+    fn of(s: &SessionInfo) -> JsonRow<'_> {
+        let f = s.figures.as_ref();
+        let path_bytes = s.path.to_str().is_none().then(|| {
+            #[cfg(unix)]
+            {
+                use std::os::unix::ffi::OsStrExt;
+                s.path.as_os_str().as_bytes().to_vec()
+            }
+            #[cfg(not(unix))]
+            {
+                s.path.to_string_lossy().into_owned().into_bytes()
+            }
+        });
+        JsonRow {
+            agent: s.agent(),
+            project: &s.project,
+            session_id: &s.session_id,
+            title: &s.title,
+            first_prompt: &s.first_prompt,
+            last_activity: format_iso(s.last_activity_ms),
+            message_count: s.message_count,
+            message_count_exact: s.message_count_exact,
+            size: s.size,
+            model: s.model.as_deref(),
+            git_branch: s.git_branch.as_deref(),
+            subagents: s.subagents,
+            live: s.live,
+            cost_usd: f.and_then(|f| f.cost_usd()),
+            unpriced_messages: f.map(|f| f.cost.unpriced),
+            unpriced_models: f.map(|f| f.unpriced_models()),
+            tokens: f.map(|f| f.tokens),
+            agent_tokens: f.map(|f| f.agent_tokens),
+            prompts: f.map(|f| f.prompts),
+            tool_calls: f.map(|f| f.tool_calls),
+            path: s.path.to_string_lossy(),
+            path_bytes,
+        }
+    }
 }
 
 /// The row of `s` (its path UTF-8, `path`) and a newline: the bytes
@@ -376,31 +384,7 @@ mod tests {
                 let s = row(t, f.clone());
                 let mut by_hand = Vec::new();
                 json_lines(&mut by_hand, std::slice::from_ref(&s)).expect("write");
-                let f = s.figures.as_deref();
-                let serde_row = JsonRow {
-                    agent: s.agent(),
-                    project: &s.project,
-                    session_id: &s.session_id,
-                    title: &s.title,
-                    first_prompt: &s.first_prompt,
-                    last_activity: format_iso(s.last_activity_ms),
-                    message_count: s.message_count,
-                    message_count_exact: s.message_count_exact,
-                    size: s.size,
-                    model: s.model.as_deref(),
-                    git_branch: s.git_branch.as_deref(),
-                    subagents: s.subagents,
-                    live: s.live,
-                    cost_usd: f.and_then(|f| f.cost_usd()),
-                    unpriced_messages: f.map(|f| f.cost.unpriced),
-                    unpriced_models: f.map(|f| f.unpriced_models()),
-                    tokens: f.map(|f| f.tokens),
-                    agent_tokens: f.map(|f| f.agent_tokens),
-                    prompts: f.map(|f| f.prompts),
-                    tool_calls: f.map(|f| f.tool_calls),
-                    path: s.path.to_string_lossy(),
-                    path_bytes: None,
-                };
+                let serde_row = JsonRow::of(&s);
                 let mut by_serde = Vec::new();
                 crate::json_out::to_writer(&mut by_serde, &serde_row).expect("write");
                 by_serde.push(b'\n');
