@@ -102,7 +102,7 @@ pub fn scan(
     Ok(())
 }
 
-const PIECE: usize = 8 << 20;
+const PIECE: usize = 1 << 20;
 
 fn scan_file(
     idx: usize,
