@@ -235,3 +235,315 @@ fn a_cold_listings_rows_and_figures_are_each_sessions_own() {
     }
     assert!(big > 0, "big files among the corpus's");
 }
+
+/// Answers taken in lean (see `source::claude::lean`) against a whole
+/// load, on sessions bent at random: lines written twice (a torn write
+/// and its repeat), moved, dropped, or an answer changed into each shape
+/// the lean read must hand to the model (a sidechain, an agent's call, a
+/// result the API ran, an error, a uuid another line has, no timestamp,
+/// another usage or message id, an agent's own file). A round may do
+/// several; `CCV_LEAN_ROUNDS` runs more.
+#[test]
+fn answers_taken_lean_give_a_whole_loads_figures_however_bent() {
+    use serde_json::{Value, json};
+    let rounds: usize = std::env::var("CCV_LEAN_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(150);
+    let mut bases: Vec<Vec<String>> = vec![synthetic_session()];
+    if let Some(files) = common::corpus_files() {
+        let mut small: Vec<_> = files
+            .into_iter()
+            .filter(|f| std::fs::metadata(f).is_ok_and(|m| m.len() < 400_000))
+            .collect();
+        small.truncate(12);
+        for f in small {
+            let text = std::fs::read_to_string(&f).unwrap_or_default();
+            bases.push(text.lines().map(str::to_owned).collect());
+        }
+    }
+    let seed = std::env::var("CCV_LEAN_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0x2545_f491_4f6c_dd1d);
+    let mut rng = common::Rng(seed);
+    let dir = tempfile::tempdir().expect("tempdir");
+    for round in 0..rounds {
+        let mut lines = bases[round % bases.len()].clone();
+        if lines.is_empty() {
+            continue;
+        }
+        for _ in 0..1 + rng.below(4) {
+            bend(&mut lines, &mut rng);
+        }
+        let f = dir.path().join(format!("bent-{round}.jsonl"));
+        std::fs::write(&f, lines.join("\n") + "\n").expect("write");
+        if round % 3 == 0 {
+            // an agent's own file in the session's folder, bent too
+            let mut agent = bases[(round / 3) % bases.len()].clone();
+            for _ in 0..rng.below(3) {
+                bend(&mut agent, &mut rng);
+            }
+            let folder = dir.path().join(format!("bent-{round}/subagents"));
+            std::fs::create_dir_all(&folder).expect("mkdir");
+            let text = agent
+                .join("\n")
+                .replace("\"isSidechain\":false", "\"isSidechain\":true");
+            std::fs::write(folder.join("agent-a1b2c3.jsonl"), text + "\n").expect("write");
+        }
+        same_figures(&f);
+    }
+
+    fn bend(lines: &mut Vec<String>, rng: &mut common::Rng) {
+        let n = lines.len();
+        let i = rng.below(n);
+        let answers: Vec<usize> = (0..n)
+            .filter(|&k| lines[k].contains("\"assistant\""))
+            .collect();
+        let a = if answers.is_empty() {
+            i
+        } else {
+            answers[rng.below(answers.len())]
+        };
+        let other = rng.below(n);
+        match rng.below(16) {
+            0 => {
+                // written twice, later
+                let l = lines[a].clone();
+                lines.insert((a + 1 + rng.below(n - a)).min(n), l);
+            }
+            1 => {
+                // a torn write: the line, cut, then whole again
+                let l = lines[a].clone();
+                let mut end = rng.below(l.len()).max(1);
+                while !l.is_char_boundary(end) {
+                    end -= 1;
+                }
+                let cut = l[..end].to_owned();
+                lines[a] = format!("{cut}{l}");
+                lines.insert(a + 1, l);
+            }
+            2 => {
+                let l = lines.remove(i);
+                lines.insert(other.min(lines.len()), l);
+            }
+            3 if n > 2 => {
+                lines.remove(i);
+            }
+            4 => {
+                // an answer first in the file
+                let l = lines.remove(a);
+                lines.insert(0, l);
+            }
+            k => {
+                let Ok(mut v) = serde_json::from_str::<Value>(&lines[a]) else {
+                    return;
+                };
+                let other_uuid = serde_json::from_str::<Value>(&lines[other])
+                    .ok()
+                    .and_then(|o| o.get("uuid").cloned())
+                    .unwrap_or(json!("u-none"));
+                let m = &mut v["message"];
+                match k {
+                    5 => v["isSidechain"] = json!(true),
+                    6 => {
+                        v["isSidechain"] = json!(true);
+                        v["agentId"] = json!("a1b2c3");
+                    }
+                    7 => v["uuid"] = other_uuid,
+                    8 => {
+                        if let Some(o) = v.as_object_mut() {
+                            o.remove(if rng.below(2) == 0 {
+                                "uuid"
+                            } else {
+                                "timestamp"
+                            });
+                        }
+                    }
+                    9 => m["usage"]["output_tokens"] = json!(rng.below(5000)),
+                    10 => m["id"] = json!(format!("msg_{}", rng.below(4))),
+                    11 => m["model"] = json!("<synthetic>"),
+                    12 => v["isApiErrorMessage"] = json!(true),
+                    13 => v["parent_tool_use_id"] = json!("toolu_x"),
+                    14 => {
+                        let block = match rng.below(4) {
+                            0 => {
+                                json!({"type": "tool_use", "id": "toolu_t", "name": "Task", "input": {"prompt": "p"}})
+                            }
+                            1 => {
+                                json!({"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []})
+                            }
+                            2 => json!({"type": "text", "text": " \n "}),
+                            _ => json!({"type": "novel_block"}),
+                        };
+                        if let Some(c) = m["content"].as_array_mut() {
+                            c.insert(rng.below(c.len() + 1), block);
+                        }
+                    }
+                    _ => {
+                        m["content"] = json!(if rng.below(2) == 0 {
+                            "as a string"
+                        } else {
+                            "  "
+                        })
+                    }
+                }
+                lines[a] = v.to_string();
+            }
+        }
+    }
+}
+
+/// Prompts, answers of several lines (thinking, text, calls), results,
+/// an agent's call and its sidechain, in the order Claude Code writes them.
+fn synthetic_session() -> Vec<String> {
+    use serde_json::json;
+    let mut lines = Vec::new();
+    let mut parent = json!(null);
+    let mut line = |v: serde_json::Value, parent: &mut serde_json::Value| {
+        *parent = v["uuid"].clone();
+        lines.push(v.to_string());
+    };
+    for t in 0..6 {
+        let at = |s: u32| format!("2025-06-01T1{}:{:02}:{:02}Z", t % 3, t * 7 % 60, s);
+        let p = format!("p{t}");
+        line(
+            json!({"type": "user", "uuid": p, "parentUuid": parent, "timestamp": at(0), "sessionId": "s", "isSidechain": false,
+                   "message": {"role": "user", "content": format!("do step {t}")}}),
+            &mut parent,
+        );
+        let id = format!("msg_{t}");
+        let usage = |out: u32| json!({"input_tokens": 10 + t, "output_tokens": out, "cache_read_input_tokens": 100 * t});
+        let model = if t % 2 == 0 {
+            "claude-sonnet-4-5-20250929"
+        } else {
+            "claude-opus-4-1-20250805"
+        };
+        let blocks = [
+            json!({"type": "thinking", "thinking": "hmm", "signature": "c2ln"}),
+            json!({"type": "text", "text": "\n\n"}),
+            json!({"type": "text", "text": "Let me look."}),
+            json!({"type": "tool_use", "id": format!("toolu_{t}a"), "name": "Bash", "input": {"command": "ls"}}),
+            json!({"type": "tool_use", "id": format!("toolu_{t}b"), "name": if t == 3 { "Task" } else { "Read" }, "input": {"prompt": "look", "file_path": "/x"}}),
+        ];
+        for (k, b) in blocks.iter().enumerate() {
+            line(
+                json!({"type": "assistant", "uuid": format!("a{t}-{k}"), "parentUuid": parent, "timestamp": at(1 + k as u32), "sessionId": "s",
+                       "isSidechain": false, "requestId": format!("req_{t}"),
+                       "message": {"id": id, "type": "message", "role": "assistant", "model": model, "content": [b], "usage": usage(if k == 4 { 300 } else { 3 })}}),
+                &mut parent,
+            );
+        }
+        for c in ["a", "b"] {
+            line(
+                json!({"type": "user", "uuid": format!("r{t}{c}"), "parentUuid": parent, "timestamp": at(8), "sessionId": "s",
+                       "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": format!("toolu_{t}{c}"), "content": "ok"}]}}),
+                &mut parent,
+            );
+        }
+        if t == 3 {
+            let mut side = json!(null);
+            line(
+                json!({"type": "user", "uuid": "s0", "parentUuid": null, "timestamp": at(9), "sessionId": "s", "isSidechain": true,
+                       "message": {"role": "user", "content": "look"}}),
+                &mut side,
+            );
+            line(
+                json!({"type": "assistant", "uuid": "s1", "parentUuid": "s0", "timestamp": at(10), "sessionId": "s", "isSidechain": true,
+                       "message": {"id": "msg_side", "role": "assistant", "model": model, "content": [{"type": "text", "text": "found it"}],
+                                   "usage": {"input_tokens": 5, "output_tokens": 50}}}),
+                &mut side,
+            );
+        }
+    }
+    lines
+}
+
+/// An answer's line written twice (a torn write, then the line again):
+/// the whole load shows it once, and so do the figures of a fast read,
+/// which reads the session again when a uuid comes back.
+#[test]
+fn an_answer_written_twice_counts_once() {
+    use serde_json::json;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = dir.path().join("twice.jsonl");
+    let prompt = json!({"type": "user", "uuid": "u0", "sessionId": "s", "timestamp": "2025-06-01T10:00:00Z",
+        "message": {"role": "user", "content": "list the files"}});
+    let call = json!({"type": "assistant", "uuid": "a0", "parentUuid": "u0", "sessionId": "s", "timestamp": "2025-06-01T10:00:01Z",
+        "message": {"id": "m0", "role": "assistant", "model": "claude-sonnet-4-5", "usage": {"input_tokens": 7, "output_tokens": 3},
+        "content": [{"type": "tool_use", "id": "t0", "name": "Bash", "input": {"command": "ls"}}]}});
+    let later = json!({"type": "assistant", "uuid": "a1", "parentUuid": "a0", "sessionId": "s", "timestamp": "2025-06-01T10:00:02Z",
+        "message": {"id": "m0", "role": "assistant", "model": "claude-sonnet-4-5", "usage": {"input_tokens": 7, "output_tokens": 90},
+        "content": [{"type": "text", "text": "done"}]}});
+    let text = format!("{prompt}\n{call}\n{later}\n{call}\n");
+    std::fs::write(&f, text).expect("write");
+    same_figures(&f);
+    let fast = ccv::source::load_for_figures(&f).expect("load");
+    let figures = Figures::of(&fast, 0);
+    assert_eq!((figures.tool_calls, figures.tokens.output), (1, 90));
+}
+
+/// A file whose first conversation line is a tool result decides there
+/// whether it is an agent's own file: a fast read that left the result
+/// out would decide on the agent's lines after it, and take them for
+/// the main conversation.
+#[test]
+fn the_first_line_decides_whether_a_file_is_an_agents_own() {
+    use serde_json::json;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = dir.path().join("first.jsonl");
+    let lines = [
+        json!({"type": "user", "uuid": "r0", "sessionId": "s", "isSidechain": false, "timestamp": "2025-06-01T10:00:00Z",
+               "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t0", "content": "ok"}]}}),
+        json!({"type": "user", "uuid": "s0", "parentUuid": null, "sessionId": "s", "isSidechain": true, "agentId": "a1", "timestamp": "2025-06-01T10:00:01Z",
+               "message": {"role": "user", "content": "look around"}}),
+        json!({"type": "assistant", "uuid": "s1", "parentUuid": "s0", "sessionId": "s", "isSidechain": true, "agentId": "a1", "timestamp": "2025-06-01T10:00:02Z",
+               "message": {"id": "m0", "role": "assistant", "model": "claude-sonnet-4-5", "usage": {"input_tokens": 7, "output_tokens": 3},
+               "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls"}}]}}),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&f, text).expect("write");
+    same_figures(&f);
+}
+
+/// An old session's subagent lines are inline, each routed to its agent
+/// by its parent's uuid: a sidechain's tool result carries its chain on,
+/// so a fast read may not leave it out (the agent's next answer, written
+/// twice, was counted twice, once under an agent of its own).
+#[test]
+fn a_sidechains_results_carry_its_chain() {
+    use serde_json::json;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = dir.path().join("inline.jsonl");
+    let answer = |uuid: &str, parent: &str, id: &str, out: u32, block: serde_json::Value| {
+        json!({"type": "assistant", "uuid": uuid, "parentUuid": parent, "sessionId": "s", "isSidechain": true, "timestamp": "2025-06-01T10:00:03Z",
+               "message": {"id": id, "role": "assistant", "model": "claude-sonnet-4-5", "usage": {"input_tokens": 7, "output_tokens": out}, "content": [block]}})
+    };
+    let later = answer(
+        "s3",
+        "s2",
+        "m2",
+        40,
+        json!({"type": "tool_use", "id": "t2", "name": "Read", "input": {"file_path": "a.rs"}}),
+    );
+    let lines = [
+        json!({"type": "user", "uuid": "u0", "sessionId": "s", "isSidechain": false, "timestamp": "2025-06-01T10:00:00Z",
+               "message": {"role": "user", "content": "look into it"}}),
+        json!({"type": "user", "uuid": "s0", "parentUuid": null, "sessionId": "s", "isSidechain": true, "timestamp": "2025-06-01T10:00:01Z",
+               "message": {"role": "user", "content": "search the tree"}}),
+        answer(
+            "s1",
+            "s0",
+            "m1",
+            3,
+            json!({"type": "tool_use", "id": "t1", "name": "Grep", "input": {"pattern": "x"}}),
+        ),
+        json!({"type": "user", "uuid": "s2", "parentUuid": "s1", "sessionId": "s", "isSidechain": true, "timestamp": "2025-06-01T10:00:02Z",
+               "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "a.rs"}]}}),
+        later.clone(),
+        later,
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&f, text).expect("write");
+    same_figures(&f);
+}

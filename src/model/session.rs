@@ -234,6 +234,20 @@ pub struct Session {
     pub(crate) lean: bool,
     /// Tool calls get no one-line summary (see `model::summary`).
     pub(crate) no_call_summaries: bool,
+    /// Read for its figures only: answers of the common shape are taken
+    /// in without being threaded (see `source::claude::lean`).
+    pub(crate) lean_lines: Option<Box<LeanLines>>,
+}
+
+/// The uuids of the lines a read for figures took in without threading
+/// them, by transcript (`None`: the main one). The threads are what
+/// tells a line written twice from two lines: a uuid met twice among
+/// them, or also among the threaded lines, means the session must be
+/// read again the usual way (see [`Session::lean_lines_hold`]).
+#[derive(Debug, Default)]
+pub struct LeanLines {
+    pub(crate) uuids: rustc_hash::FxHashSet<(Option<u32>, Box<str>)>,
+    pub(crate) repeated: bool,
 }
 
 pub const MAIN: u16 = 0;
@@ -390,6 +404,32 @@ impl Session {
     /// Tool calls get no summary (their rows' text is then empty): for a
     /// load whose reader writes calls as their inputs, made before any
     /// line is read.
+    /// Answers of the common shape are taken in for their figures only
+    /// (see `source::claude::lean`).
+    pub(crate) fn take_lean_lines(&mut self) {
+        self.lean_lines = Some(Box::default());
+    }
+
+    /// Whether the lines taken in lean (if any) make the figures a whole
+    /// read makes: no uuid among them met twice, nor met by a threaded
+    /// line.
+    pub fn lean_lines_hold(&self) -> bool {
+        let Some(l) = &self.lean_lines else {
+            return true;
+        };
+        !l.repeated
+            && l.uuids.iter().all(|(agent, u)| {
+                let t = match agent {
+                    None => &self.main,
+                    Some(a) => match self.agents.get(*a as usize) {
+                        Some(a) => &a.transcript,
+                        None => return false,
+                    },
+                };
+                t.threads.node(u).is_none()
+            })
+    }
+
     pub(crate) fn keep_no_call_summaries(&mut self) {
         self.no_call_summaries = true;
     }

@@ -8,7 +8,11 @@
 //! skipped with `memchr`, nothing is unescaped or allocated); anything
 //! else, or anything unusual about it, goes to the model as usual, so the
 //! figures are the model's own (`tests/figures_fast.rs` holds them equal
-//! on every corpus file).
+//! on every corpus file, and on sessions bent at random). A line the
+//! model needs for the lines after it is never left out: a sidechain's
+//! (its uuid routes its chain), or any before the main file says whether
+//! it is an agent's own. An answer of the common shape is decoded by the
+//! model's decoder and taken in lean (see `super::lean`).
 
 use super::cursor::Cursor;
 use crate::model::Session;
@@ -119,12 +123,18 @@ fn feed_with(
         while at < upto {
             let end = memchr::memchr(b'\n', &buf[at..upto]).map_or(upto, |i| at + i + 1);
             let line = &buf[at..end];
-            if only_tool_results(line) || only_side_progress(line) {
+            if (only_tool_results(line) || only_side_progress(line)) && passable(s, source, line) {
                 skipped += 1;
                 if run < at {
                     s.feed(source, &buf[run..at]);
                 }
                 run = end;
+            } else if leanable(s, line) {
+                // the lines before it go in first
+                if run < at {
+                    s.feed(source, &buf[run..at]);
+                }
+                run = if lean(s, source, line) { end } else { at };
             }
             at = end;
         }
@@ -140,6 +150,67 @@ fn feed_with(
     }
     s.finish(source);
     Ok(skipped)
+}
+
+/// Whether a line of tool results or side progress can be left out
+/// without changing what the model makes of the lines after it: not
+/// while the main file has not said whether it is an agent's own (its
+/// first conversation line decides), and never a sidechain's line, whose
+/// uuid routes its chain's next lines to their agent (an old session's
+/// subagent lines are inline). A key written with escapes is not looked
+/// for: Claude Code writes none.
+fn passable(s: &Session, source: u16, line: &[u8]) -> bool {
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
+    static SIDECHAIN: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"isSidechain\""));
+    if source == crate::model::session::MAIN && s.lone_agent.is_none() {
+        return false;
+    }
+    SIDECHAIN.find_iter(line).all(|at| {
+        let mut c = Cursor {
+            b: line,
+            i: at + b"\"isSidechain\"".len(),
+        };
+        // anything but `: false` is doubt
+        c.eat(b':').is_some() && c.peek() == Some(b'f') && line[c.i..].starts_with(b"false")
+    })
+}
+
+/// Whether `line` may be an answer to take in lean (see `lean`): the
+/// session is read for its figures and the line says "assistant".
+fn leanable(s: &Session, line: &[u8]) -> bool {
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
+    static ASSISTANT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"assistant\""));
+    s.lean_lines.is_some() && ASSISTANT.find(line).is_some()
+}
+
+/// Takes in `line` for its figures when it is an answer of the shape
+/// `lean` keeps, else hands its decoded entries to the model; the lines
+/// before it went in already. `false`: it does not read cleanly (the
+/// model reads and reports it).
+fn lean(s: &mut Session, source: u16, line: &[u8]) -> bool {
+    // a file in another format is translated line by line; a redacted
+    // line is decoded once redacted
+    match s.sources.get(source as usize) {
+        Some(src) if src.sniffed && src.translator.is_none() && !s.redacting => {}
+        _ => return false,
+    }
+    let mut entries = Vec::with_capacity(1);
+    if !super::decode::decode_clean(line, &mut entries) {
+        return false;
+    }
+    let number = s
+        .sources
+        .get(source as usize)
+        .map_or(0, |src| src.lines() + 1);
+    if let [(entry, _)] = entries.as_slice()
+        && s.ingest_lean(source, number, entry)
+    {
+        return true;
+    }
+    s.ingest_decoded(source, number, &mut entries);
+    true
 }
 
 /// Whether `line` is a progress entry of another kind than an agent's:

@@ -255,7 +255,7 @@ impl Session {
     }
 
     /// The first line of each `sessionId` of the session's own file.
-    fn note_session_id(&mut self, source: u16, line: u32, e: &RawEntry<'_>) {
+    pub(super) fn note_session_id(&mut self, source: u16, line: u32, e: &RawEntry<'_>) {
         // a subagent's own file: its "Warmup" line has an id of its own
         if self.sources[source as usize].agent.is_some()
             || e.is_sidechain == Some(true)
@@ -276,7 +276,7 @@ impl Session {
         }
     }
 
-    fn note_envelope(&mut self, e: &RawEntry<'_>) {
+    pub(super) fn note_envelope(&mut self, e: &RawEntry<'_>) {
         let m = &mut self.meta;
         if let Some(ts) = time_of(e) {
             if m.started.is_none_or(|s| ts < s) {

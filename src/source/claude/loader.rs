@@ -235,23 +235,45 @@ pub fn load_for_figures_seeing(
     path: &Path,
     see: super::figures::SeeLines<'_>,
 ) -> std::io::Result<Session> {
-    let mut s = Session::new(Some(path.to_owned()));
-    s.keep_no_marks();
-    s.keep_no_call_summaries();
-    load_into(s, path, Reading::Figures(see, None), &mut |_, _| {})
+    load_figures(path, see, None)
 }
 
 /// [`load_for_figures`] of a session file whose bytes were read already
 /// (a small file read whole for its headline); its subagents' files are
 /// read as usual.
 pub fn load_for_figures_from(path: &Path, bytes: &[u8]) -> std::io::Result<Session> {
-    let mut s = Session::new(Some(path.to_owned()));
-    s.keep_no_marks();
-    s.keep_no_call_summaries();
-    load_into(
-        s,
+    load_figures(path, &mut |_, _| {}, Some(bytes))
+}
+
+fn load_figures(
+    path: &Path,
+    see: super::figures::SeeLines<'_>,
+    bytes: Option<&[u8]>,
+) -> std::io::Result<Session> {
+    let fresh = |lean: bool| {
+        let mut s = Session::new(Some(path.to_owned()));
+        s.keep_no_marks();
+        s.keep_no_call_summaries();
+        if lean {
+            s.take_lean_lines();
+        }
+        s
+    };
+    let s = load_into(
+        fresh(true),
         path,
-        Reading::Figures(&mut |_, _| {}, Some(bytes)),
+        Reading::Figures(see, bytes),
+        &mut |_, _| {},
+    )?;
+    if s.lean_lines_hold() {
+        return Ok(s);
+    }
+    // a uuid met twice among the answers taken in lean: read again with
+    // every line threaded (the lines were seen already)
+    load_into(
+        fresh(false),
+        path,
+        Reading::Figures(&mut |_, _| {}, bytes),
         &mut |_, _| {},
     )
 }

@@ -16,6 +16,7 @@ mod ingest;
 mod ingest_assistant;
 mod ingest_system;
 mod ingest_user;
+mod lean;
 pub mod line_time;
 pub mod loader;
 pub mod parallel;

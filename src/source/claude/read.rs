@@ -407,7 +407,12 @@ impl Session {
     }
 
     /// A line decoded ahead without a problem (see [`Self::feed_decoded`]).
-    fn ingest_decoded(&mut self, source: u16, line: u32, entries: &mut [(RawEntry<'_>, &str)]) {
+    pub(super) fn ingest_decoded(
+        &mut self,
+        source: u16,
+        line: u32,
+        entries: &mut [(RawEntry<'_>, &str)],
+    ) {
         if self.sources[source as usize].garbage.held.is_some() {
             // the held run ends before this readable line: its row goes first
             self.flush_garbage(source);
