@@ -243,7 +243,7 @@ pub struct Session {
 /// them, by transcript (`None`: the main one). The threads are what
 /// tells a line written twice from two lines: a uuid met twice among
 /// them, or also among the threaded lines, means the session must be
-/// read again the usual way (see [`Session::lean_lines_hold`]).
+/// read again the usual way (see `Session::lean_lines_hold`).
 #[derive(Debug, Default)]
 pub struct LeanLines {
     pub(crate) uuids: rustc_hash::FxHashSet<(Option<u32>, Box<str>)>,
@@ -401,9 +401,6 @@ impl Session {
         self.mark_tracker.off = true;
     }
 
-    /// Tool calls get no summary (their rows' text is then empty): for a
-    /// load whose reader writes calls as their inputs, made before any
-    /// line is read.
     /// Answers of the common shape are taken in for their figures only
     /// (see `source::claude::lean`).
     pub(crate) fn take_lean_lines(&mut self) {
@@ -413,7 +410,7 @@ impl Session {
     /// Whether the lines taken in lean (if any) make the figures a whole
     /// read makes: no uuid among them met twice, nor met by a threaded
     /// line.
-    pub fn lean_lines_hold(&self) -> bool {
+    pub(crate) fn lean_lines_hold(&self) -> bool {
         let Some(l) = &self.lean_lines else {
             return true;
         };
@@ -430,6 +427,9 @@ impl Session {
             })
     }
 
+    /// Tool calls get no summary (their rows' text is then empty): for a
+    /// load whose reader writes calls as their inputs, made before any
+    /// line is read.
     pub(crate) fn keep_no_call_summaries(&mut self) {
         self.no_call_summaries = true;
     }
