@@ -547,3 +547,36 @@ fn a_sidechains_results_carry_its_chain() {
     std::fs::write(&f, text).expect("write");
     same_figures(&f);
 }
+
+/// An answer written without a time is dated by the conversation before
+/// it, not by a tool's output (which a fast read leaves out): the same
+/// quarter hour either way.
+#[test]
+fn an_answer_without_a_time_is_dated_by_the_conversation() {
+    use serde_json::json;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = dir.path().join("untimed.jsonl");
+    let lines = [
+        json!({"type": "user", "uuid": "u0", "sessionId": "s", "timestamp": "2025-06-01T10:00:00Z",
+               "message": {"role": "user", "content": "build it"}}),
+        json!({"type": "assistant", "uuid": "a0", "parentUuid": "u0", "sessionId": "s", "timestamp": "2025-06-01T10:00:01Z",
+               "message": {"id": "m0", "role": "assistant", "model": "claude-sonnet-4-5", "usage": {"input_tokens": 7, "output_tokens": 3},
+               "content": [{"type": "tool_use", "id": "t0", "name": "Bash", "input": {"command": "make"}}]}}),
+        // an hour later, and for a call the file does not hold
+        json!({"type": "user", "uuid": "r0", "parentUuid": "a0", "sessionId": "s", "timestamp": "2025-06-01T11:00:00Z",
+               "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t9", "content": "done"}]}}),
+        json!({"type": "assistant", "uuid": "a1", "parentUuid": "r0", "sessionId": "s",
+               "message": {"id": "m1", "role": "assistant", "model": "claude-sonnet-4-5", "usage": {"input_tokens": 9, "output_tokens": 40},
+               "content": [{"type": "text", "text": "It builds."}]}}),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&f, text).expect("write");
+    same_figures(&f);
+    let whole = ccv::source::load_with_subagents(&f).expect("load");
+    let quarters: Vec<i64> = Figures::of(&whole, 0)
+        .slices
+        .iter()
+        .map(|s| s.at_ms)
+        .collect();
+    assert_eq!(quarters.len(), 1, "{quarters:?}");
+}

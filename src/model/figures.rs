@@ -365,11 +365,16 @@ impl FiguresSum<'_> {
         let prices = PriceTable::active();
         let mut models = ModelsMet::default();
         let f = &mut self.f;
-        // a message is dated by its first block
+        // a message is dated by its first block; a block or call written
+        // without a time takes the time of the conversation before it,
+        // not of a tool's output (which a read for figures leaves out:
+        // see `source::claude::figures`)
         let mut dated = vec![None; t.messages.len()];
         let mut last_ts = None;
         for it in &t.items {
-            last_ts = it.timestamp.or(last_ts);
+            if it.kind != super::item::Kind::ToolResult {
+                last_ts = it.timestamp.or(last_ts);
+            }
             if let Some(m) = it.message
                 && let Some(d) = dated.get_mut(m as usize)
                 && d.is_none()
