@@ -306,6 +306,27 @@ fn answers_taken_lean_give_a_whole_loads_figures_however_bent() {
             answers[rng.below(answers.len())]
         };
         let other = rng.below(n);
+        let users: Vec<usize> = (0..n).filter(|&k| lines[k].contains("\"user\"")).collect();
+        if !users.is_empty() && rng.below(4) == 0 {
+            // a user line bent: results made a sidechain's, given a prompt
+            // beside them, a prompt made meta or a compaction summary
+            let u = users[rng.below(users.len())];
+            let Ok(mut v) = serde_json::from_str::<Value>(&lines[u]) else {
+                return;
+            };
+            match rng.below(4) {
+                0 => v["isSidechain"] = json!(true),
+                1 => {
+                    if let Some(c) = v["message"]["content"].as_array_mut() {
+                        c.push(json!({"type": "text", "text": "and then this"}));
+                    }
+                }
+                2 => v["isMeta"] = json!(true),
+                _ => v["isCompactSummary"] = json!(true),
+            }
+            lines[u] = v.to_string();
+            return;
+        }
         match rng.below(16) {
             0 => {
                 // written twice, later
