@@ -245,7 +245,6 @@ fn a_cold_listings_rows_and_figures_are_each_sessions_own() {
 /// several; `CCV_LEAN_ROUNDS` runs more.
 #[test]
 fn answers_taken_lean_give_a_whole_loads_figures_however_bent() {
-    use serde_json::{Value, json};
     let rounds: usize = std::env::var("CCV_LEAN_ROUNDS")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -293,124 +292,127 @@ fn answers_taken_lean_give_a_whole_loads_figures_however_bent() {
         }
         same_figures(&f);
     }
+}
 
-    fn bend(lines: &mut Vec<String>, rng: &mut common::Rng) {
-        let n = lines.len();
-        let i = rng.below(n);
-        let answers: Vec<usize> = (0..n)
-            .filter(|&k| lines[k].contains("\"assistant\""))
-            .collect();
-        let a = if answers.is_empty() {
-            i
-        } else {
-            answers[rng.below(answers.len())]
+/// One random bend of a session's lines (see
+/// `answers_taken_lean_give_a_whole_loads_figures_however_bent`).
+fn bend(lines: &mut Vec<String>, rng: &mut common::Rng) {
+    use serde_json::{Value, json};
+    let n = lines.len();
+    let i = rng.below(n);
+    let answers: Vec<usize> = (0..n)
+        .filter(|&k| lines[k].contains("\"assistant\""))
+        .collect();
+    let a = if answers.is_empty() {
+        i
+    } else {
+        answers[rng.below(answers.len())]
+    };
+    let other = rng.below(n);
+    let users: Vec<usize> = (0..n).filter(|&k| lines[k].contains("\"user\"")).collect();
+    if !users.is_empty() && rng.below(4) == 0 {
+        // a user line bent: results made a sidechain's, given a prompt
+        // beside them, a prompt made meta or a compaction summary
+        let u = users[rng.below(users.len())];
+        let Ok(mut v) = serde_json::from_str::<Value>(&lines[u]) else {
+            return;
         };
-        let other = rng.below(n);
-        let users: Vec<usize> = (0..n).filter(|&k| lines[k].contains("\"user\"")).collect();
-        if !users.is_empty() && rng.below(4) == 0 {
-            // a user line bent: results made a sidechain's, given a prompt
-            // beside them, a prompt made meta or a compaction summary
-            let u = users[rng.below(users.len())];
-            let Ok(mut v) = serde_json::from_str::<Value>(&lines[u]) else {
+        match rng.below(4) {
+            0 => v["isSidechain"] = json!(true),
+            1 => {
+                if let Some(c) = v["message"]["content"].as_array_mut() {
+                    c.push(json!({"type": "text", "text": "and then this"}));
+                }
+            }
+            2 => v["isMeta"] = json!(true),
+            _ => v["isCompactSummary"] = json!(true),
+        }
+        lines[u] = v.to_string();
+        return;
+    }
+    match rng.below(16) {
+        0 => {
+            // written twice, later
+            let l = lines[a].clone();
+            lines.insert((a + 1 + rng.below(n - a)).min(n), l);
+        }
+        1 => {
+            // a torn write: the line, cut, then whole again
+            let l = lines[a].clone();
+            let mut end = rng.below(l.len()).max(1);
+            while !l.is_char_boundary(end) {
+                end -= 1;
+            }
+            let cut = l[..end].to_owned();
+            lines[a] = format!("{cut}{l}");
+            lines.insert(a + 1, l);
+        }
+        2 => {
+            let l = lines.remove(i);
+            lines.insert(other.min(lines.len()), l);
+        }
+        3 if n > 2 => {
+            lines.remove(i);
+        }
+        4 => {
+            // an answer first in the file
+            let l = lines.remove(a);
+            lines.insert(0, l);
+        }
+        k => {
+            let Ok(mut v) = serde_json::from_str::<Value>(&lines[a]) else {
                 return;
             };
-            match rng.below(4) {
-                0 => v["isSidechain"] = json!(true),
-                1 => {
-                    if let Some(c) = v["message"]["content"].as_array_mut() {
-                        c.push(json!({"type": "text", "text": "and then this"}));
-                    }
+            let other_uuid = serde_json::from_str::<Value>(&lines[other])
+                .ok()
+                .and_then(|o| o.get("uuid").cloned())
+                .unwrap_or(json!("u-none"));
+            let m = &mut v["message"];
+            match k {
+                5 => v["isSidechain"] = json!(true),
+                6 => {
+                    v["isSidechain"] = json!(true);
+                    v["agentId"] = json!("a1b2c3");
                 }
-                2 => v["isMeta"] = json!(true),
-                _ => v["isCompactSummary"] = json!(true),
-            }
-            lines[u] = v.to_string();
-            return;
-        }
-        match rng.below(16) {
-            0 => {
-                // written twice, later
-                let l = lines[a].clone();
-                lines.insert((a + 1 + rng.below(n - a)).min(n), l);
-            }
-            1 => {
-                // a torn write: the line, cut, then whole again
-                let l = lines[a].clone();
-                let mut end = rng.below(l.len()).max(1);
-                while !l.is_char_boundary(end) {
-                    end -= 1;
-                }
-                let cut = l[..end].to_owned();
-                lines[a] = format!("{cut}{l}");
-                lines.insert(a + 1, l);
-            }
-            2 => {
-                let l = lines.remove(i);
-                lines.insert(other.min(lines.len()), l);
-            }
-            3 if n > 2 => {
-                lines.remove(i);
-            }
-            4 => {
-                // an answer first in the file
-                let l = lines.remove(a);
-                lines.insert(0, l);
-            }
-            k => {
-                let Ok(mut v) = serde_json::from_str::<Value>(&lines[a]) else {
-                    return;
-                };
-                let other_uuid = serde_json::from_str::<Value>(&lines[other])
-                    .ok()
-                    .and_then(|o| o.get("uuid").cloned())
-                    .unwrap_or(json!("u-none"));
-                let m = &mut v["message"];
-                match k {
-                    5 => v["isSidechain"] = json!(true),
-                    6 => {
-                        v["isSidechain"] = json!(true);
-                        v["agentId"] = json!("a1b2c3");
-                    }
-                    7 => v["uuid"] = other_uuid,
-                    8 => {
-                        if let Some(o) = v.as_object_mut() {
-                            o.remove(if rng.below(2) == 0 {
-                                "uuid"
-                            } else {
-                                "timestamp"
-                            });
-                        }
-                    }
-                    9 => m["usage"]["output_tokens"] = json!(rng.below(5000)),
-                    10 => m["id"] = json!(format!("msg_{}", rng.below(4))),
-                    11 => m["model"] = json!("<synthetic>"),
-                    12 => v["isApiErrorMessage"] = json!(true),
-                    13 => v["parent_tool_use_id"] = json!("toolu_x"),
-                    14 => {
-                        let block = match rng.below(4) {
-                            0 => {
-                                json!({"type": "tool_use", "id": "toolu_t", "name": "Task", "input": {"prompt": "p"}})
-                            }
-                            1 => {
-                                json!({"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []})
-                            }
-                            2 => json!({"type": "text", "text": " \n "}),
-                            _ => json!({"type": "novel_block"}),
-                        };
-                        if let Some(c) = m["content"].as_array_mut() {
-                            c.insert(rng.below(c.len() + 1), block);
-                        }
-                    }
-                    _ => {
-                        m["content"] = json!(if rng.below(2) == 0 {
-                            "as a string"
+                7 => v["uuid"] = other_uuid,
+                8 => {
+                    if let Some(o) = v.as_object_mut() {
+                        o.remove(if rng.below(2) == 0 {
+                            "uuid"
                         } else {
-                            "  "
-                        })
+                            "timestamp"
+                        });
                     }
                 }
-                lines[a] = v.to_string();
+                9 => m["usage"]["output_tokens"] = json!(rng.below(5000)),
+                10 => m["id"] = json!(format!("msg_{}", rng.below(4))),
+                11 => m["model"] = json!("<synthetic>"),
+                12 => v["isApiErrorMessage"] = json!(true),
+                13 => v["parent_tool_use_id"] = json!("toolu_x"),
+                14 => {
+                    let block = match rng.below(4) {
+                        0 => {
+                            json!({"type": "tool_use", "id": "toolu_t", "name": "Task", "input": {"prompt": "p"}})
+                        }
+                        1 => {
+                            json!({"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []})
+                        }
+                        2 => json!({"type": "text", "text": " \n "}),
+                        _ => json!({"type": "novel_block"}),
+                    };
+                    if let Some(c) = m["content"].as_array_mut() {
+                        c.insert(rng.below(c.len() + 1), block);
+                    }
+                }
+                _ => {
+                    m["content"] = json!(if rng.below(2) == 0 {
+                        "as a string"
+                    } else {
+                        "  "
+                    })
+                }
             }
+            lines[a] = v.to_string();
         }
     }
 }
