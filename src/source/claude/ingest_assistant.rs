@@ -2,7 +2,7 @@
 //! together per message.
 
 use super::ingest::content_text;
-use super::raw::{Block, Content, RawEntry};
+use super::raw::{Block, Content, RawEntry, RawMessage};
 use super::summary::call_summary;
 use crate::model::item::*;
 use crate::model::session::{Outcome, Session, Target, push_unique};
@@ -34,17 +34,7 @@ impl Session {
             self.push(target, None, item);
             return Outcome::Shown;
         }
-        if target == Target::Main
-            && let Some(m) = msg.model.as_deref()
-            && self.meta.model.as_deref() != Some(m)
-        {
-            self.meta.model = Some(m.to_owned());
-        }
-        let at = super::ingest::time_of(e);
-        let m = msg.id.as_deref().map(|id| {
-            self.transcript_mut(target)
-                .upsert_message(id, msg.model.as_deref(), msg.usage, at)
-        });
+        let (_, m) = self.answer_message(target, e, &msg);
         let mut shown = false;
         match msg.content {
             Some(Content::Text(t)) if !t.is_blank() => {
@@ -66,6 +56,30 @@ impl Session {
         } else {
             Outcome::Hidden("empty or whitespace-only message")
         }
+    }
+
+    /// What an answer's line makes of its message, wherever it is read
+    /// (here or lean, for figures): the session's model noted, the
+    /// message upserted with the line's usage. Returns the line's time and
+    /// the message's index.
+    pub(super) fn answer_message(
+        &mut self,
+        target: Target,
+        e: &RawEntry<'_>,
+        msg: &RawMessage<'_>,
+    ) -> (Option<i64>, Option<u32>) {
+        if target == Target::Main
+            && let Some(m) = msg.model.as_deref()
+            && self.meta.model.as_deref() != Some(m)
+        {
+            self.meta.model = Some(m.to_owned());
+        }
+        let at = super::ingest::time_of(e);
+        let m = msg.id.as_deref().map(|id| {
+            self.transcript_mut(target)
+                .upsert_message(id, msg.model.as_deref(), msg.usage, at)
+        });
+        (at, m)
     }
 
     fn push_block(&mut self, target: Target, m: Option<u32>, item: Item) -> usize {

@@ -68,17 +68,7 @@ impl Session {
         // what `ingest_entry` notes of every line
         self.note_envelope(e);
         self.note_session_id(source, line, e);
-        if target == Target::Main
-            && let Some(m) = msg.model.as_deref()
-            && self.meta.model.as_deref() != Some(m)
-        {
-            self.meta.model = Some(m.to_owned());
-        }
-        let at = super::ingest::time_of(e);
-        let m = msg.id.as_deref().map(|id| {
-            self.transcript_mut(target)
-                .upsert_message(id, msg.model.as_deref(), msg.usage, at)
-        });
+        let (at, m) = self.answer_message(target, e, msg);
         match &msg.content {
             Some(Content::Text(t)) if !t.is_blank() => {
                 self.push_lean(target, source, line, m, at, Kind::Assistant, Detail::None);
