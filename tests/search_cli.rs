@@ -516,6 +516,51 @@ fn the_index_answers_for_a_last_line_without_its_newline() {
     assert_eq!(hits[0]["line"], json!(4));
 }
 
+/// An index another ccv is building has no list of files until the build
+/// ends, as a damaged one has none: while the builder holds the index's
+/// lock, a search reads the files, says the index is being built (not that
+/// it is damaged) and leaves it to its builder.
+#[test]
+fn an_index_being_built_is_not_called_damaged_nor_thrown_away() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path().join("projects");
+    tree(&root);
+    ccv(tmp.path()).arg("index").arg(&root).assert().success();
+    let dir = tmp.path().join("cache/ccv/search-v3");
+    let (_, truth) = search(tmp.path(), &root, &["--limit", "500", "the"]);
+    fs::remove_file(dir.join("files.bin")).expect("a build not yet ended");
+    let run = || {
+        ccv(tmp.path())
+            .args(["search", "--json", "--limit", "500", "the"])
+            .arg(&root)
+            .output()
+            .expect("runs")
+    };
+    {
+        let _builder = ccv::search::index_dir::lock(&dir, false)
+            .expect("lock")
+            .expect("free");
+        let out = run();
+        let hits: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("json"))
+            .collect();
+        assert_eq!(hits, truth);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            said.contains("being built") && !said.contains("damaged"),
+            "{said}"
+        );
+        assert!(
+            dir.join("meta.json").is_file(),
+            "the builder's index was left to it"
+        );
+    }
+    // no builder: the same index is a damaged one
+    let said = String::from_utf8_lossy(&run().stderr).into_owned();
+    assert!(said.contains("damaged"), "{said}");
+}
+
 /// An index whose list of files is damaged (or gone) is not believed: the
 /// files answer, it is said, and the next build makes the index again,
 /// which then answers as the files do.

@@ -174,19 +174,28 @@ pub fn search(root: &Path, query: &Query, filter: &Filter, opts: &Options) -> io
             Ok(Err(e)) if e.kind() == io::ErrorKind::PermissionDenied => {
                 note = Some(format!("not using the search index: {e}"));
             }
-            // a damaged index: thrown away (the next build makes it
-            // again), and the files answer meanwhile
-            Ok(Err(_)) | Err(_) => {
-                if let Ok(Some(_lock)) = index_dir::lock(dir, false) {
-                    index_dir::wipe(dir);
-                }
-                note = Some("the search index was damaged: rebuilding it".into());
-            }
+            // an index that does not open: the files answer meanwhile
+            Ok(Err(_)) | Err(_) => note = Some(unopened(dir)),
         }
     }
     let mut found = scan_all(&files, query, filter, opts)?;
     found.note = note;
     Ok(found)
+}
+
+/// What is said of an index in `dir` that does not open. One being
+/// written by another ccv (a first build has no list of files until its
+/// end, which is how a damaged one looks) is left to it; else it is
+/// damaged, and thrown away for the next build to make again.
+fn unopened(dir: &Path) -> String {
+    match index_dir::lock(dir, false) {
+        Ok(None) => "the search index is being built".into(),
+        Ok(Some(_lock)) => {
+            index_dir::wipe(dir);
+            "the search index was damaged: rebuilding it".into()
+        }
+        Err(e) => format!("not using the search index: {e}"),
+    }
 }
 
 /// Builds or updates the index of `root` in `dir`, waiting for another
@@ -624,7 +633,7 @@ fn hit(e: Entry, f: &SearchFile, query: &Query) -> Hit {
 /// One line of safe text around the first match: some words before, more
 /// after, white space folded.
 pub fn snippet(text: &str, query: &Query) -> (String, Range<usize>) {
-    let Some(first) = query.ranges(text).into_iter().next() else {
+    let Some(first) = query.first_range(text) else {
         return (one_line(&crate::model::text::fit_end(text, 100)), 0..0);
     };
     let before = &text[..first.start];
