@@ -177,12 +177,7 @@ impl Query {
         let mut r: Vec<Range<usize>> = self
             .matchers
             .iter()
-            .flat_map(|m| {
-                m.captures_iter(text)
-                    .filter_map(|c| c.get(usize::from(self.word_start)).map(|x| x.range()))
-                    .collect::<Vec<_>>()
-            })
-            .filter(|r| !r.is_empty())
+            .flat_map(|m| self.occurrences(m, text))
             .collect();
         r.sort_by_key(|r| (r.start, r.end));
         let mut out: Vec<Range<usize>> = Vec::with_capacity(r.len());
@@ -193,6 +188,55 @@ impl Query {
             }
         }
         out
+    }
+
+    /// The first of [`ranges`](Self::ranges), found without the others (a
+    /// hit's snippet in a result of megabytes).
+    pub fn first_range(&self, text: &str) -> Option<Range<usize>> {
+        let mut each: Vec<_> = self
+            .matchers
+            .iter()
+            .map(|m| self.occurrences(m, text).peekable())
+            .collect();
+        let mut first: Option<Range<usize>> = None;
+        loop {
+            // the next occurrence of any term, in the order `ranges` sorts
+            let next = each
+                .iter_mut()
+                .enumerate()
+                .filter_map(|(i, o)| o.peek().map(|r| (r.start, r.end, i)))
+                .min();
+            let Some((start, end, i)) = next else {
+                return first;
+            };
+            match &mut first {
+                None => first = Some(start..end),
+                Some(f) if start <= f.end => f.end = f.end.max(end),
+                Some(_) => return first,
+            }
+            each[i].next();
+        }
+    }
+
+    /// Where matcher `m` occurs in `text`, in order: the whole match, or
+    /// the term's group of a word-start one. Found by the fast search, the
+    /// group then read at each match only (the engine that reads groups is
+    /// many times slower over a whole text).
+    fn occurrences<'t>(
+        &'t self,
+        m: &'t Regex,
+        text: &'t str,
+    ) -> impl Iterator<Item = Range<usize>> + 't {
+        m.find_iter(text)
+            .filter_map(move |found| {
+                if !self.word_start {
+                    return Some(found.range());
+                }
+                m.captures_at(text, found.start())
+                    .and_then(|c| c.get(1))
+                    .map(|x| x.range())
+            })
+            .filter(|r| !r.is_empty())
     }
 }
 
@@ -271,5 +315,75 @@ mod tests {
         assert_eq!(q.ranges("xabcx ab"), vec![1..4, 6..8]);
         let q = Query::parse("é", false).expect("parses");
         assert_eq!(q.ranges("CAFÉ café"), vec![3..5, 9..11]);
+    }
+
+    /// The ranges as the engine that reads groups finds them, every one.
+    fn ranges_by_groups(q: &Query, text: &str) -> Vec<Range<usize>> {
+        let mut r: Vec<Range<usize>> = q
+            .matchers
+            .iter()
+            .flat_map(|m| {
+                m.captures_iter(text)
+                    .filter_map(|c| c.get(usize::from(q.word_start)).map(|x| x.range()))
+                    .collect::<Vec<_>>()
+            })
+            .filter(|r| !r.is_empty())
+            .collect();
+        r.sort_by_key(|r| (r.start, r.end));
+        let mut out: Vec<Range<usize>> = Vec::new();
+        for x in r {
+            match out.last_mut() {
+                Some(last) if x.start <= last.end => last.end = last.end.max(x.end),
+                _ => out.push(x),
+            }
+        }
+        out
+    }
+
+    /// Ranges found by the fast search, and the first found alone, are
+    /// the ones the group-reading engine finds, over texts and queries
+    /// drawn at random (words, word starts, phrases, cases, expressions).
+    #[test]
+    fn ranges_found_fast_are_the_ranges_of_every_match() {
+        let pieces = [
+            "a", "ab", "b", "A", "é", "É", "_", " ", "-", "x1", "1", "\n", "ß", "ss", "\u{212a}",
+        ];
+        let queries = [
+            ("a", false),
+            ("ab b", false),
+            ("\"a b\"", false),
+            ("A", false),
+            ("é ss", false),
+            ("-", false),
+            ("1 x", false),
+            ("k", false),
+            ("a+b?", true),
+            ("(a|b)\\b", true),
+            ("^a", true),
+            ("a*", true),
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for round in 0..3000 {
+            let text: String = (0..next(24)).map(|_| pieces[next(pieces.len())]).collect();
+            let (input, regex) = queries[round % queries.len()];
+            for word_start in [false, true] {
+                let Ok(q) = Query::parse_with(input, regex, word_start && !regex) else {
+                    continue;
+                };
+                let want = ranges_by_groups(&q, &text);
+                assert_eq!(q.ranges(&text), want, "{input:?} in {text:?}");
+                assert_eq!(
+                    q.first_range(&text),
+                    want.first().cloned(),
+                    "{input:?} in {text:?}"
+                );
+            }
+        }
     }
 }

@@ -105,7 +105,7 @@ fn scroll_to_match(
             .map(|s| s.content.as_ref())
             .collect::<String>()
     };
-    if let Some(at) = lines.iter().position(|l| !q.ranges(&text(l)).is_empty()) {
+    if let Some(at) = lines.iter().position(|l| q.first_range(&text(l)).is_some()) {
         v.sel_offset = at.saturating_sub(3).min(lines.len() - height);
     }
 }

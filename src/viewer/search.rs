@@ -680,7 +680,7 @@ impl State {
         let deep = texts.into_iter().any(|(source, line, text)| {
             let t = self.session.text_back_in(&mut reader, (source, line), text);
             let t = crate::model::text::sanitize(&t);
-            q.ranges(&t).first().is_some_and(|r| {
+            q.first_range(&t).is_some_and(|r| {
                 memchr::memchr_iter(b'\n', &t.as_bytes()[..r.start]).count()
                     >= crate::rows::OUTPUT_FOLD / 2
             })
