@@ -23,6 +23,7 @@ pub mod packed;
 pub mod paths;
 pub mod picker;
 pub mod prices;
+pub mod priority;
 pub mod prompt;
 pub mod redact;
 pub mod rows;

@@ -160,7 +160,7 @@ struct Viewer {
     /// The picker's projects root, and the worker its full-text mode sends
     /// queries to (started at the first query).
     picker_root: Option<PathBuf>,
-    searcher: Option<Sender<String>>,
+    searcher: Option<workers::Searcher>,
     /// Where to go once the session being loaded is in (a search hit).
     pending_jump: Option<crate::picker::found::Jump>,
     /// Where the viewer was before the session is read again (`#`).

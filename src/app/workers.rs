@@ -74,23 +74,39 @@ pub fn spawn_scan(root: PathBuf, tx: Sender<AppEvent>) {
 
 /// The picker's full-text search: queries in, results out as
 /// `AppEvent::Found`. Queries typed while one runs are skipped for the
-/// newest. The first search without an index builds one on the side.
-pub fn spawn_searcher(root: PathBuf, tx: Sender<AppEvent>) -> Sender<String> {
-    use crate::search::{self, Filter, Found, Via};
+/// newest, and the one running stops (see `search::Superseded`). The
+/// first search without an index builds one on the side, yielding the
+/// cores to what the user waits for.
+pub fn spawn_searcher(root: PathBuf, tx: Sender<AppEvent>) -> Searcher {
+    use crate::search::{self, Filter, Found, Superseded, Via};
     let (qtx, qrx) = std::sync::mpsc::channel::<String>();
+    let sent = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let searcher = Searcher {
+        tx: qtx,
+        sent: sent.clone(),
+    };
     std::thread::spawn(move || {
         let mut opts = search::Options::standard();
         let mut indexing = false;
         // what sessions appended is read at most every 2 s, not per key
         let mut updated: Option<std::time::Instant> = None;
+        let mut taken = 0;
         while let Ok(mut q) = qrx.recv() {
+            taken += 1;
             while let Ok(newer) = qrx.try_recv() {
                 q = newer;
+                taken += 1;
             }
+            let superseded = Superseded {
+                sent: sent.clone(),
+                this: taken,
+            };
+            opts.superseded = Some(superseded.clone());
             opts.update = updated.is_none_or(|t| t.elapsed() >= Duration::from_secs(2));
             if opts.update {
                 updated = Some(std::time::Instant::now());
             }
+            let mut asked = false;
             let result = match crate::model::query::Query::words(&q, false) {
                 Ok(query) if query.is_empty() => Ok(Found {
                     hits: Vec::new(),
@@ -98,14 +114,25 @@ pub fn spawn_searcher(root: PathBuf, tx: Sender<AppEvent>) -> Sender<String> {
                     more: false,
                     note: None,
                 }),
-                Ok(query) => search::search(&root, &query, &Filter::default(), &opts)
-                    .map_err(|e| e.to_string()),
+                Ok(query) => {
+                    asked = true;
+                    search::search(&root, &query, &Filter::default(), &opts)
+                        .map_err(|e| e.to_string())
+                }
                 Err(e) => Err(e),
             };
-            if matches!(&result, Ok(f) if f.via == Via::Scan) && !indexing {
+            // a newer query waits: this answer is partial, and not wanted
+            if superseded.now() {
+                continue;
+            }
+            // after a search that read the files (not when the search
+            // opens, before a word is typed: the first would wait on it)
+            if asked && matches!(&result, Ok(f) if f.via == Via::Scan) && !indexing {
                 indexing = true;
                 let root = root.clone();
                 std::thread::spawn(move || {
+                    // its threads (started from this one) yield too
+                    crate::priority::background();
                     if let Some(dir) = search::index::default_dir() {
                         let _ = search::update_index(&root, &dir, 1);
                     }
@@ -116,7 +143,22 @@ pub fn spawn_searcher(root: PathBuf, tx: Sender<AppEvent>) -> Sender<String> {
             }
         }
     });
-    qtx
+    searcher
+}
+
+/// Where the picker sends its full-text queries (see [`spawn_searcher`]).
+pub struct Searcher {
+    tx: Sender<String>,
+    /// Queries sent so far: the worker's search of an older one stops.
+    sent: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl Searcher {
+    pub fn send(&self, q: String) -> Result<(), std::sync::mpsc::SendError<String>> {
+        // counted first: the worker that takes it must not think it stale
+        self.sent.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.tx.send(q)
+    }
 }
 
 /// Loads a session: first the end of a big file (fast first frame), then

@@ -84,6 +84,8 @@ pub struct Options {
     pub update: bool,
     pub limit: usize,
     pub threads: usize,
+    /// Says when the answer is no longer wanted (see [`Superseded`]).
+    pub superseded: Option<Superseded>,
 }
 
 impl Options {
@@ -93,7 +95,30 @@ impl Options {
             update: true,
             limit: 200,
             threads: crate::catalog::threads(),
+            superseded: None,
         }
+    }
+
+    fn superseded(&self) -> bool {
+        self.superseded.as_ref().is_some_and(Superseded::now)
+    }
+}
+
+/// A query typed on: the picker asks at every key, and a search of the
+/// first letter of a word (most of the files) held up the word's own by
+/// its whole length. A search that learns a newer query was sent stops
+/// reading and decoding, and its answer (partial) is thrown away.
+#[derive(Debug, Clone)]
+pub struct Superseded {
+    /// How many queries were sent.
+    pub sent: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    /// Which of them this search answers (counted from 1).
+    pub this: u64,
+}
+
+impl Superseded {
+    pub fn now(&self) -> bool {
+        self.sent.load(std::sync::atomic::Ordering::Relaxed) > self.this
     }
 }
 
@@ -107,6 +132,14 @@ type Opened = (index::Digest, index::SearchIndex, Option<index::Ranked>);
 /// (a damaged file, a directory that is not ccv's, a panic in the index
 /// library) is never the user's problem: the files answer.
 pub fn search(root: &Path, query: &Query, filter: &Filter, opts: &Options) -> io::Result<Found> {
+    if opts.superseded() {
+        return Ok(Found {
+            hits: Vec::new(),
+            via: Via::Scan,
+            more: false,
+            note: None,
+        });
+    }
     let ix_dir = opts.index.as_deref().filter(|_| !query.is_regex);
     let scope = crate::catalog::files::scope(root);
     // the index is opened, and asked, while the files are listed (the
@@ -327,8 +360,8 @@ fn scan_files(
         batch.sort_by_key(|w| std::cmp::Reverse(w.0));
         let mut open = OpenFiles::default();
         for (time, file, line, offset, len) in batch {
-            // everything is read again anyway
-            if broken.load(Relaxed) {
+            // everything is read again anyway, or the answer is not wanted
+            if broken.load(Relaxed) || opts.superseded() {
                 return;
             }
             if older(time) {
@@ -379,6 +412,9 @@ fn scan_files(
         }
     };
     let enough = |f: &SearchFile| {
+        if opts.superseded() {
+            return true;
+        }
         let done = f.mtime_ns / 1_000_000 < cutoff.load(Relaxed);
         if done {
             passed_over.store(true, Relaxed);
@@ -821,6 +857,7 @@ mod waiting_tests {
                     update: false,
                     limit,
                     threads,
+                    superseded: None,
                 };
                 let query = Query::parse("apple", false).expect("query");
                 let filter = Filter::default();
@@ -837,5 +874,90 @@ mod waiting_tests {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod superseded_tests {
+    use super::*;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+    /// A file of `lines` prompts that each hold `word`, dated in order.
+    fn session(dir: &Path, name: &str, lines: usize, word: &str) -> SearchFile {
+        let path = dir.join(name);
+        let text: String = (0..lines)
+            .map(|i| {
+                format!(
+                    "{{\"type\":\"user\",\"uuid\":\"u{i}\",\"timestamp\":\"2025-01-01T00:{:02}:{:02}Z\",\"message\":{{\"role\":\"user\",\"content\":\"a {word} {}\"}}}}\n",
+                    i / 60 % 60,
+                    i % 60,
+                    "x".repeat(2000)
+                )
+            })
+            .collect();
+        std::fs::write(&path, text).expect("write");
+        let size = std::fs::metadata(&path).expect("stat").len();
+        SearchFile::new(path.clone(), path, size, i64::MAX)
+    }
+
+    /// A search whose query was followed by another reads nothing more
+    /// and says nothing: its answer is not wanted.
+    #[test]
+    fn a_superseded_search_stops_at_once() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let root = dir.path().join("projects");
+        std::fs::create_dir_all(root.join("-p")).expect("mkdir");
+        session(&root.join("-p"), "s.jsonl", 10, "apple");
+        let query = Query::parse("apple", false).expect("query");
+        let sent = Arc::new(AtomicU64::new(1));
+        let mut opts = Options {
+            index: None,
+            update: false,
+            limit: 200,
+            threads: 1,
+            superseded: Some(Superseded {
+                sent: sent.clone(),
+                this: 1,
+            }),
+        };
+        let found = search(&root, &query, &Filter::default(), &opts).expect("search");
+        assert_eq!(found.hits.len(), 10);
+        sent.store(2, Ordering::Relaxed);
+        let found = search(&root, &query, &Filter::default(), &opts).expect("search");
+        assert!(found.hits.is_empty());
+        opts.superseded = None;
+        assert_eq!(
+            search(&root, &query, &Filter::default(), &opts)
+                .expect("search")
+                .hits
+                .len(),
+            10
+        );
+    }
+
+    /// `enough` is asked after every piece of a file, not only before it:
+    /// a file of many pieces is left as soon as it says so.
+    #[test]
+    fn a_file_is_left_after_the_piece_that_made_it_enough() {
+        let dir = tempfile::tempdir().expect("tmp");
+        // about 2 KB a line: 3,000 lines are six pieces
+        let f = session(dir.path(), "big.jsonl", 3000, "apple");
+        let query = Query::parse("apple", false).expect("query");
+        let found = AtomicUsize::new(0);
+        let asked = AtomicUsize::new(0);
+        scan::scan(
+            std::slice::from_ref(&f),
+            &query,
+            1,
+            &|_| {
+                found.fetch_add(1, Ordering::Relaxed);
+            },
+            &|_| asked.fetch_add(1, Ordering::Relaxed) >= 1,
+        )
+        .expect("scan");
+        let found = found.into_inner();
+        assert!(found > 0 && found < 3000, "{found} lines found");
+        assert_eq!(asked.into_inner(), 2);
     }
 }

@@ -150,6 +150,10 @@ pub fn run(a: &Args) -> i32 {
     }
 }
 
+/// Set for the `ccv index` that [`spawn_indexer`] starts: it yields the
+/// cores (see [`crate::priority::background`]).
+const BACKGROUND: &str = "CCV_INDEX_IN_BACKGROUND";
+
 /// Builds the index in a process of its own, so that the next search is
 /// instant; a second one finds the index locked and leaves.
 fn spawn_indexer(root: &Path) {
@@ -158,6 +162,7 @@ fn spawn_indexer(root: &Path) {
     }
     if let Ok(exe) = std::env::current_exe() {
         let _ = std::process::Command::new(exe)
+            .env(BACKGROUND, "1")
             .arg("index")
             .arg("--quiet")
             .arg(root)
@@ -174,6 +179,9 @@ pub fn run_index(root: &Path, quiet: bool) -> i32 {
         eprintln!("ccv: index: no cache directory (set XDG_CACHE_HOME)");
         return 1;
     };
+    if std::env::var_os(BACKGROUND).is_some() {
+        crate::priority::background();
+    }
     let t = std::time::Instant::now();
     match super::update_index(root, &dir, Options::standard().threads) {
         Ok(u) => {

@@ -68,7 +68,8 @@ impl RawTest {
 
 /// Every line of `files` holding every term, found on `threads` threads;
 /// `sink` gets each (in no particular order). Files are taken in order
-/// (newest first), and none after `enough` says so.
+/// (newest first), and none after `enough` says so (asked of each file
+/// before it and after each of its pieces).
 pub fn scan(
     files: &[SearchFile],
     query: &Query,
@@ -94,7 +95,8 @@ pub fn scan(
                         break;
                     }
                     // a file ccv fails to read costs its hits, not the search
-                    let _ = crate::contain::contain(|| scan_file(i, f, &pats, &order, sink));
+                    let _ =
+                        crate::contain::contain(|| scan_file(i, f, &pats, &order, sink, enough));
                 }
             });
         }
@@ -110,10 +112,16 @@ fn scan_file(
     pats: &[Regex],
     order: &[usize],
     sink: &(dyn Fn(RawLine<'_>) + Sync),
+    enough: &(dyn Fn(&SearchFile) -> bool + Sync),
 ) -> io::Result<()> {
     let mut pieces = crate::catalog::pieces::Pieces::open(&f.path, 0, 1, f.size, PIECE, true)?;
     while let Some(p) = pieces.next_piece()? {
         scan_piece(idx, p.bytes, p.offset, p.line, pats, order, sink);
+        // asked again after each piece: the hits found meanwhile may have
+        // made the file older than what they hold (or the search stale)
+        if enough(f) {
+            break;
+        }
     }
     Ok(())
 }

@@ -466,7 +466,12 @@ fn work(
     tx: &Sender<std::io::Result<Done>>,
     pool: &Mutex<Vec<Decoded>>,
 ) {
-    yield_to_ingest();
+    // on two cores, two workers and the ingest contend for them, and the
+    // ingest, which everything waits for in the end, spent a quarter of a
+    // 100 MB load waiting for a core (its load: 215 ms, 190 ms with this);
+    // when the workers get no core at all (a busy machine), the ingest
+    // decodes chunks itself (see [`InOrder::next_blocking`])
+    crate::priority::helper();
     loop {
         let job = match rx.lock() {
             Ok(rx) => rx.recv(),
@@ -476,25 +481,6 @@ fn work(
         // every job taken is answered: the ingest waits for each in turn
         if tx.send(job_done(f, plan, k, pool)).is_err() {
             return;
-        }
-    }
-}
-
-/// Lowers this worker's priority below the ingesting thread's. On two
-/// cores, two workers and the ingest contend for them, and the ingest, which
-/// everything waits for in the end, spent a quarter of a 100 MB load
-/// waiting for a core (its load: 215 ms, 190 ms with this). When the
-/// workers get no core at all (a busy machine), the ingest decodes chunks
-/// itself (see [`InOrder::next_blocking`]). Linux only: elsewhere a thread
-/// has no priority of its own to set.
-fn yield_to_ingest() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: plain system calls on this thread's own id; raising one's
-    // own nice value needs no privilege, and a failure changes nothing
-    unsafe {
-        let tid = libc::gettid();
-        if let Ok(tid) = libc::id_t::try_from(tid) {
-            libc::setpriority(libc::PRIO_PROCESS, tid, 10);
         }
     }
 }
