@@ -103,9 +103,7 @@ pub fn spawn_searcher(root: PathBuf, tx: Sender<AppEvent>) -> Searcher {
             };
             opts.superseded = Some(superseded.clone());
             opts.update = updated.is_none_or(|t| t.elapsed() >= Duration::from_secs(2));
-            if opts.update {
-                updated = Some(std::time::Instant::now());
-            }
+            let started = std::time::Instant::now();
             let mut asked = false;
             let result = match crate::model::query::Query::words(&q, false) {
                 Ok(query) if query.is_empty() => Ok(Found {
@@ -122,8 +120,12 @@ pub fn spawn_searcher(root: PathBuf, tx: Sender<AppEvent>) -> Searcher {
                 Err(e) => Err(e),
             };
             // a newer query waits: this answer is partial, and not wanted
+            // (nor was the index surely brought up to date: the next is)
             if superseded.now() {
                 continue;
+            }
+            if opts.update {
+                updated = Some(started);
             }
             // after a search that read the files (not when the search
             // opens, before a word is typed: the first would wait on it)

@@ -221,8 +221,12 @@ impl State {
         let mut watcher = if self.spec.force_poll {
             None
         } else {
-            notify::recommended_watcher(move |res| {
-                let _ = fs_tx.send(Msg::Fs(res));
+            notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
+                // an open or a read is no change (ccv's own reads of the
+                // file raise them): dropped here, not woken for
+                if !matches!(&res, Ok(e) if matches!(e.kind, EventKind::Access(_))) {
+                    let _ = fs_tx.send(Msg::Fs(res));
+                }
             })
             .ok()
         };

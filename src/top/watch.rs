@@ -108,7 +108,12 @@ pub fn spawn(root: PathBuf, poll: bool, send: impl Fn(TopEvent) -> bool + Send +
         }
         let (tx, rx) = std::sync::mpsc::channel();
         let watcher = notify::recommended_watcher(move |r: notify::Result<notify::Event>| {
-            let _ = tx.send(r);
+            // an open is no write: dropped on the watcher's thread, so that
+            // the reads of a search or an index build (an event a file)
+            // do not wake this one each
+            if !matches!(&r, Ok(e) if matches!(e.kind, notify::EventKind::Access(_))) {
+                let _ = tx.send(r);
+            }
         })
         .and_then(|mut w| {
             for r in &scope {
@@ -130,9 +135,6 @@ pub fn spawn(root: PathBuf, poll: bool, send: impl Fn(TopEvent) -> bool + Send +
         };
         while let Ok(r) = rx.recv() {
             let Ok(ev) = r else { continue };
-            if matches!(ev.kind, notify::EventKind::Access(_)) {
-                continue;
-            }
             for p in ev.paths {
                 let Some(session) = scope.iter().find_map(|r| session_of(r, &p)) else {
                     continue;
