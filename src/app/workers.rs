@@ -129,7 +129,11 @@ pub fn spawn_searcher(root: PathBuf, tx: Sender<AppEvent>) -> Searcher {
             }
             // after a search that read the files (not when the search
             // opens, before a word is typed: the first would wait on it)
-            if asked && matches!(&result, Ok(f) if f.via == Via::Scan) && !indexing {
+            if asked
+                && matches!(&result, Ok(f) if f.via == Via::Scan)
+                && !indexing
+                && std::env::var_os("CCV_NO_BACKGROUND_INDEX").is_none()
+            {
                 indexing = true;
                 let root = root.clone();
                 std::thread::spawn(move || {

@@ -3,7 +3,6 @@
 //! Only paths and times go to the overview; the followers read the bytes.
 
 use super::TopEvent;
-use notify::{RecursiveMode, Watcher};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, UNIX_EPOCH};
 
@@ -106,51 +105,66 @@ pub fn spawn(root: PathBuf, poll: bool, send: impl Fn(TopEvent) -> bool + Send +
         if !scan(&scope, &send) || !send(TopEvent::Scanned) {
             return;
         }
-        let (tx, rx) = std::sync::mpsc::channel();
-        let watcher = notify::recommended_watcher(move |r: notify::Result<notify::Event>| {
-            // an open is no write: dropped on the watcher's thread, so that
-            // the reads of a search or an index build (an event a file)
-            // do not wake this one each
-            if !matches!(&r, Ok(e) if matches!(e.kind, notify::EventKind::Access(_))) {
-                let _ = tx.send(r);
-            }
-        })
-        .and_then(|mut w| {
-            for r in &scope {
-                w.watch(r, RecursiveMode::Recursive)?;
-            }
-            Ok(w)
-        });
-        let Ok(_watcher) = watcher else {
-            // no events (a network file system, no inotify left): rescan
-            if !poll {
-                return;
-            }
-            loop {
-                std::thread::sleep(Duration::from_secs(2));
-                if !scan(&scope, &send) {
-                    return;
-                }
-            }
+        // a file written: its session, as a candidate (`false`: the
+        // overview is gone)
+        let report = |p: PathBuf| {
+            let Some(session) = scope.iter().find_map(|r| session_of(r, &p)) else {
+                return true;
+            };
+            let (Some(mtime_ms), Some(_)) = (mtime_ms(&p), mtime_ms(&session)) else {
+                return true;
+            };
+            send(TopEvent::Candidate {
+                path: session,
+                mtime_ms,
+            })
         };
-        while let Ok(r) = rx.recv() {
-            let Ok(ev) = r else { continue };
-            for p in ev.paths {
-                let Some(session) = scope.iter().find_map(|r| session_of(r, &p)) else {
-                    continue;
-                };
-                let (Some(mtime_ms), Some(_)) = (mtime_ms(&p), mtime_ms(&session)) else {
-                    continue;
-                };
-                if !send(TopEvent::Candidate {
-                    path: session,
-                    mtime_ms,
-                }) {
-                    return;
-                }
+        if watch_writes(&scope, report).is_ok() {
+            return;
+        }
+        // no events (a network file system, no inotify left): rescan
+        if !poll {
+            return;
+        }
+        loop {
+            std::thread::sleep(Duration::from_secs(2));
+            if !scan(&scope, &send) {
+                return;
             }
         }
     });
+}
+
+/// Hands `report` each file written under `scope` until it says stop
+/// (`Ok`); `Err` when there are no file-system events to be had.
+#[cfg(target_os = "linux")]
+fn watch_writes(scope: &[PathBuf], report: impl FnMut(PathBuf) -> bool) -> std::io::Result<()> {
+    super::inotify::watch(scope, report)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn watch_writes(scope: &[PathBuf], mut report: impl FnMut(PathBuf) -> bool) -> std::io::Result<()> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut w = notify::recommended_watcher(move |r: notify::Result<notify::Event>| {
+        // an open is no write: dropped on the watcher's thread
+        if !matches!(&r, Ok(e) if matches!(e.kind, notify::EventKind::Access(_))) {
+            let _ = tx.send(r);
+        }
+    })
+    .map_err(std::io::Error::other)?;
+    for r in scope {
+        w.watch(r, RecursiveMode::Recursive)
+            .map_err(std::io::Error::other)?;
+    }
+    while let Ok(r) = rx.recv() {
+        let Ok(ev) = r else { continue };
+        for p in ev.paths {
+            if !report(p) {
+                return Ok(());
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,0 +1,143 @@
+//! The projects tree watched for writes only, on Linux. notify watches
+//! every folder for opens too, which it cannot be told not to: each file
+//! a search or an index build opened (thousands) woke its thread, and
+//! took a core from the search (a first search in the picker used twice
+//! the CPU of the same search run alone, its time in waking). Here the
+//! kernel is asked only for what changes a session: a write, a file
+//! made, moved in or closed after writing, a folder made (then watched in
+//! turn).
+
+use inotify::{EventMask, Inotify, WatchDescriptor, WatchMask};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// How deep below a root folders are watched: a project's session
+/// folder's `subagents/` is three down, Codex's day folders three.
+const DEEPEST: usize = 4;
+
+/// Watches `roots`, handing `changed` each file written under them until
+/// it says stop (`false`) or the tree cannot be read any more. `Err`:
+/// the kernel's watches could not be had (then the caller polls).
+pub fn watch(roots: &[PathBuf], mut changed: impl FnMut(PathBuf) -> bool) -> std::io::Result<()> {
+    let mut tree = Tree {
+        inotify: Inotify::init()?,
+        dirs: HashMap::new(),
+    };
+    for r in roots {
+        // a root not made yet is not watched (as notify would refuse it)
+        if r.is_dir() {
+            tree.add(r, 0)?;
+        }
+    }
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let events = tree.inotify.read_events_blocking(&mut buf)?;
+        let mut news: Vec<(PathBuf, usize)> = Vec::new();
+        let mut gone: Vec<WatchDescriptor> = Vec::new();
+        let mut written: Vec<PathBuf> = Vec::new();
+        for e in events {
+            if e.mask.contains(EventMask::IGNORED) {
+                gone.push(e.wd.clone());
+                continue;
+            }
+            let (Some((dir, depth)), Some(name)) = (tree.dirs.get(&e.wd), e.name) else {
+                continue;
+            };
+            let path = dir.join(name);
+            if e.mask.contains(EventMask::ISDIR) {
+                news.push((path, depth + 1));
+            } else {
+                written.push(path);
+            }
+        }
+        for wd in gone {
+            tree.dirs.remove(&wd);
+        }
+        for (dir, depth) in news {
+            // what was written in it before it was watched is found
+            // when it is next written (as after a rescan)
+            let _ = tree.add(&dir, depth);
+        }
+        for p in written {
+            if !changed(p) {
+                return Ok(());
+            }
+        }
+    }
+}
+
+struct Tree {
+    inotify: Inotify,
+    /// Each watched folder and how deep it is below its root.
+    dirs: HashMap<WatchDescriptor, (PathBuf, usize)>,
+}
+
+impl Tree {
+    fn add(&mut self, dir: &Path, depth: usize) -> std::io::Result<()> {
+        if depth > DEEPEST {
+            return Ok(());
+        }
+        let mask = WatchMask::MODIFY
+            | WatchMask::CLOSE_WRITE
+            | WatchMask::CREATE
+            | WatchMask::MOVED_TO
+            | WatchMask::ONLYDIR
+            | WatchMask::DONT_FOLLOW;
+        let wd = self.inotify.watches().add(dir, mask)?;
+        self.dirs.insert(wd, (dir.to_owned(), depth));
+        if let Ok(entries) = std::fs::read_dir(dir) {
+            for e in entries.flatten() {
+                if e.file_type().is_ok_and(|t| t.is_dir()) {
+                    // a folder that went meanwhile is no error
+                    let _ = self.add(&e.path(), depth + 1);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+    use std::path::PathBuf;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    /// Writes anywhere in the tree are told, in folders made after the
+    /// watch began too; reads are not.
+    #[test]
+    fn writes_are_told_and_reads_are_not() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let root = dir.path().join("projects");
+        std::fs::create_dir_all(root.join("-app")).expect("mkdir");
+        let old = root.join("-app/s1.jsonl");
+        std::fs::write(&old, "{}\n").expect("write");
+        let (tx, rx) = mpsc::channel::<PathBuf>();
+        let roots = vec![root.clone()];
+        std::thread::spawn(move || super::watch(&roots, |p| tx.send(p).is_ok()));
+        std::thread::sleep(Duration::from_millis(100));
+        // a read is no change
+        let _ = std::fs::read(&old).expect("read");
+        let next = || rx.recv_timeout(Duration::from_secs(5)).expect("an event");
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&old)
+            .expect("open");
+        f.write_all(b"{}\n").expect("append");
+        drop(f);
+        assert_eq!(next(), old);
+        // a session's new folder, then its agent's file in it
+        let sub = root.join("-app/s1/subagents");
+        std::fs::create_dir_all(&sub).expect("mkdir");
+        std::thread::sleep(Duration::from_millis(200));
+        let agent = sub.join("agent-a.jsonl");
+        std::fs::write(&agent, "{}\n").expect("write");
+        let mut seen = Vec::new();
+        while let Ok(p) = rx.recv_timeout(Duration::from_secs(2)) {
+            seen.push(p);
+        }
+        assert!(seen.contains(&agent), "{seen:?}");
+        assert!(seen.iter().all(|p| p.is_file()), "{seen:?}");
+    }
+}
