@@ -9,6 +9,7 @@
 
 use inotify::{EventMask, Inotify, WatchDescriptor, WatchMask};
 use std::collections::HashMap;
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 /// How deep below a root folders are watched: a project's session
@@ -16,8 +17,10 @@ use std::path::{Path, PathBuf};
 const DEEPEST: usize = 4;
 
 /// Watches `roots`, handing `changed` each file written under them until
-/// it says stop (`false`) or the tree cannot be read any more. `Err`:
-/// the kernel's watches could not be had (then the caller polls).
+/// it says stop (`false`). `Err`: the kernel's watches could not be had,
+/// for all the folders (none left: `fs.inotify.max_user_watches`), or
+/// its events not read; the caller then polls, as it does without
+/// notify's.
 pub fn watch(roots: &[PathBuf], mut changed: impl FnMut(PathBuf) -> bool) -> std::io::Result<()> {
     let mut tree = Tree {
         inotify: Inotify::init()?,
@@ -56,7 +59,7 @@ pub fn watch(roots: &[PathBuf], mut changed: impl FnMut(PathBuf) -> bool) -> std
         for (dir, depth) in news {
             // what was written in it before it was watched is found
             // when it is next written (as after a rescan)
-            let _ = tree.add(&dir, depth);
+            tree.add(&dir, depth)?;
         }
         for p in written {
             if !changed(p) {
@@ -81,15 +84,28 @@ impl Tree {
             | WatchMask::CLOSE_WRITE
             | WatchMask::CREATE
             | WatchMask::MOVED_TO
-            | WatchMask::ONLYDIR
-            | WatchMask::DONT_FOLLOW;
-        let wd = self.inotify.watches().add(dir, mask)?;
+            | WatchMask::ONLYDIR;
+        let wd = match self.inotify.watches().add(dir, mask) {
+            Ok(wd) => wd,
+            // a folder gone meanwhile, or not ours to read, holds no session
+            // to show; anything else (no watches left) is no watching at all
+            Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::PermissionDenied) => {
+                return Ok(());
+            }
+            Err(e) => return Err(e),
+        };
+        // a folder met again through a link is the same watch: it keeps
+        // the path it was first met by, and its folders are not walked again
+        if self.dirs.contains_key(&wd) {
+            return Ok(());
+        }
         self.dirs.insert(wd, (dir.to_owned(), depth));
         if let Ok(entries) = std::fs::read_dir(dir) {
             for e in entries.flatten() {
-                if e.file_type().is_ok_and(|t| t.is_dir()) {
-                    // a folder that went meanwhile is no error
-                    let _ = self.add(&e.path(), depth + 1);
+                // a link to a folder is followed, as notify does
+                let path = e.path();
+                if path.is_dir() {
+                    self.add(&path, depth + 1)?;
                 }
             }
         }
@@ -139,5 +155,27 @@ mod tests {
         }
         assert!(seen.contains(&agent), "{seen:?}");
         assert!(seen.iter().all(|p| p.is_file()), "{seen:?}");
+    }
+
+    /// A projects root that is a link (a dotfiles checkout) is watched
+    /// through it; a loop of links ends at the depth watched.
+    #[test]
+    fn a_linked_root_is_watched_and_a_loop_of_links_ends() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let real = dir.path().join("real");
+        std::fs::create_dir_all(real.join("-app")).expect("mkdir");
+        std::os::unix::fs::symlink(&real, dir.path().join("projects")).expect("link");
+        std::os::unix::fs::symlink(&real, real.join("-app/loop")).expect("loop");
+        let root = dir.path().join("projects");
+        let (tx, rx) = mpsc::channel::<PathBuf>();
+        let roots = vec![root.clone()];
+        std::thread::spawn(move || super::watch(&roots, |p| tx.send(p).is_ok()));
+        std::thread::sleep(Duration::from_millis(200));
+        let s = root.join("-app/s.jsonl");
+        std::fs::write(&s, "{}\n").expect("write");
+        assert_eq!(
+            rx.recv_timeout(Duration::from_secs(5)).expect("an event"),
+            s
+        );
     }
 }
