@@ -106,6 +106,41 @@ pub fn scan(
 
 const PIECE: usize = 1 << 20;
 
+/// Whether some term occurs in `line` only inside its keys while the line
+/// is one of tool results, whose rows show values and no key: it holds no
+/// hit, and is not decoded. Every result says `"is_error": false`, so a
+/// search of "error" decoded every result it met. A term of one character
+/// is left alone (a placeholder such as `[image/png 3 KB]` shows letters
+/// no value wrote).
+fn a_term_only_in_keys(line: &[u8], pats: &[Regex]) -> bool {
+    pats.iter().any(|p| {
+        let mut found = p.find_iter(line).peekable();
+        found.peek().is_some() && found.all(|m| m.as_bytes().len() >= 2 && in_key(line, m.end()))
+    }) && crate::source::only_tool_results(line)
+}
+
+/// Whether the text before `at` ends inside a key: the string it is in
+/// closes with a quote and a colon. A match in a value (its string closes
+/// with a comma or a bracket) or outside any string (a literal, which the
+/// next string's start follows) is not one.
+fn in_key(line: &[u8], at: usize) -> bool {
+    let mut i = at;
+    let close = loop {
+        let Some(q) = line.get(i..).and_then(|r| memchr::memchr(b'"', r)) else {
+            return false;
+        };
+        let q = i + q;
+        let escapes = line[..q].iter().rev().take_while(|&&c| c == b'\\').count();
+        if escapes % 2 == 0 {
+            break q;
+        }
+        i = q + 1;
+    };
+    line.get(close + 1..)
+        .and_then(|r| r.iter().find(|c| !c.is_ascii_whitespace()))
+        == Some(&b':')
+}
+
 fn scan_file(
     idx: usize,
     f: &SearchFile,
@@ -146,7 +181,7 @@ fn scan_piece(
         let line = &piece[start..end];
         line_no += memchr::memchr_iter(b'\n', &piece[counted_to..start]).count() as u32;
         counted_to = start;
-        if rest.iter().all(|&i| pats[i].is_match(line)) {
+        if rest.iter().all(|&i| pats[i].is_match(line)) && !a_term_only_in_keys(line, pats) {
             sink(RawLine {
                 file: idx,
                 line: line_no,
@@ -158,5 +193,49 @@ fn scan_piece(
         if at >= piece.len() {
             break;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{a_term_only_in_keys, patterns};
+    use crate::model::query::Query;
+
+    fn only_in_keys(query: &str, line: &str) -> bool {
+        let q = Query::words(query, false).expect("query");
+        let pats = patterns(&q).expect("patterns");
+        a_term_only_in_keys(line.as_bytes(), &pats)
+    }
+
+    /// A line of tool results whose only "error" is its `is_error` key holds
+    /// no hit; one whose result says it, or a line of another kind (whose
+    /// keys an unknown entry shows), is decoded.
+    #[test]
+    fn a_term_only_in_the_keys_of_results_is_passed_over() {
+        let result = |text: &str| {
+            format!(
+                r#"{{"type":"user","message":{{"role":"user","content":[{{"tool_use_id":"t1","type":"tool_result","content":"{text}","is_error":false}}]}},"uuid":"u1","toolUseResult":{{"stdout":"{text}","interrupted":false}}}}"#
+            )
+        };
+        assert!(only_in_keys("error", &result("all fine")));
+        assert!(only_in_keys("interrupt", &result("all fine")));
+        assert!(!only_in_keys("error", &result("an error here")));
+        assert!(!only_in_keys(
+            "error",
+            &result(r#"a \"is_error\": true in the output"#)
+        ));
+        // the other term is in the text: the line still holds no hit
+        assert!(only_in_keys("fine error", &result("all fine")));
+        assert!(!only_in_keys("fine", &result("all fine")));
+        // a key of a line of another kind may be shown (an unknown entry)
+        let unknown = r#"{"type":"new-kind","is_error":true,"uuid":"u2"}"#;
+        assert!(!only_in_keys("error", unknown));
+        let prompt = r#"{"type":"user","is_error":true,"message":{"role":"user","content":"hi"}}"#;
+        assert!(!only_in_keys("error", prompt));
+        // a one-character term is left alone
+        assert!(!only_in_keys(
+            "e",
+            r#"{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t","type":"tool_result","content":"x"}]}}"#
+        ));
     }
 }

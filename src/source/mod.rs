@@ -45,6 +45,14 @@ pub fn makes_no_entry(line: &[u8]) -> bool {
     claude::figures::only_side_progress(line)
 }
 
+/// Whether `line` is a user line of tool results and nothing else (see
+/// [`claude::figures::only_tool_results`]): its rows show the results'
+/// text, values of the line and nothing of its keys. A Codex line is
+/// never one.
+pub fn only_tool_results(line: &[u8]) -> bool {
+    claude::figures::only_tool_results(line)
+}
+
 /// When a line of a session was written, read without decoding it (see
 /// [`claude::line_time::own_time`]): a Codex line is never one it reads.
 pub use claude::line_time::own_time;
