@@ -106,12 +106,7 @@ pub fn spawn_searcher(root: PathBuf, tx: Sender<AppEvent>) -> Searcher {
             let started = std::time::Instant::now();
             let mut asked = false;
             let result = match crate::model::query::Query::words(&q, false) {
-                Ok(query) if query.is_empty() => Ok(Found {
-                    hits: Vec::new(),
-                    via: Via::Scan,
-                    more: false,
-                    note: None,
-                }),
+                Ok(query) if query.is_empty() => Ok(Found::none()),
                 Ok(query) => {
                     asked = true;
                     search::search(&root, &query, &Filter::default(), &opts)

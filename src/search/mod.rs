@@ -76,6 +76,18 @@ pub struct Found {
     pub note: Option<String>,
 }
 
+impl Found {
+    /// No hit, and nothing read (an empty query, an answer not wanted).
+    pub fn none() -> Found {
+        Found {
+            hits: Vec::new(),
+            via: Via::Scan,
+            more: false,
+            note: None,
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Options {
     /// The index directory; `None`: always scan.
@@ -133,12 +145,7 @@ type Opened = (index::Digest, index::SearchIndex, Option<index::Ranked>);
 /// library) is never the user's problem: the files answer.
 pub fn search(root: &Path, query: &Query, filter: &Filter, opts: &Options) -> io::Result<Found> {
     if opts.superseded() {
-        return Ok(Found {
-            hits: Vec::new(),
-            via: Via::Scan,
-            more: false,
-            note: None,
-        });
+        return Ok(Found::none());
     }
     let ix_dir = opts.index.as_deref().filter(|_| !query.is_regex);
     let scope = crate::catalog::files::scope(root);
@@ -294,14 +301,7 @@ fn scan_all(
         Some(found) => Ok(found),
         // a line held an entry newer than the line said: every line is
         // read again and decoded as it is found
-        None => Ok(
-            scan_files(files, query, filter, opts, false)?.unwrap_or(Found {
-                hits: Vec::new(),
-                via: Via::Scan,
-                more: false,
-                note: None,
-            }),
-        ),
+        None => Ok(scan_files(files, query, filter, opts, false)?.unwrap_or_else(Found::none)),
     }
 }
 

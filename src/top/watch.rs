@@ -144,6 +144,7 @@ fn watch_writes(scope: &[PathBuf], report: impl FnMut(PathBuf) -> bool) -> std::
 
 #[cfg(not(target_os = "linux"))]
 fn watch_writes(scope: &[PathBuf], mut report: impl FnMut(PathBuf) -> bool) -> std::io::Result<()> {
+    use notify::{RecursiveMode, Watcher};
     let (tx, rx) = std::sync::mpsc::channel();
     let mut w = notify::recommended_watcher(move |r: notify::Result<notify::Event>| {
         // an open is no write: dropped on the watcher's thread
