@@ -49,6 +49,7 @@ pub fn run_alone(test: &str, envs: &[(&str, &std::ffi::OsStr)]) -> bool {
     true
 }
 
+mod answer_reader;
 mod archive;
 mod check_cli;
 mod cli_export;

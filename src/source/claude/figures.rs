@@ -11,8 +11,10 @@
 //! on every corpus file, and on sessions bent at random). A line the
 //! model needs for the lines after it is never left out: a sidechain's
 //! (its uuid routes its chain), or any before the main file says whether
-//! it is an agent's own. An answer of the common shape is decoded by the
-//! model's decoder and taken in lean (see `super::lean`).
+//! it is an agent's own. An answer of the common shape is read for what
+//! the figures need (`super::answer`, which reads a line only where serde
+//! would, and into the same fields; any other goes to serde) and taken in
+//! lean (see `super::lean`).
 
 use super::cursor::Cursor;
 use crate::model::Session;
@@ -196,14 +198,21 @@ fn lean(s: &mut Session, source: u16, line: &[u8]) -> bool {
         Some(src) if src.sniffed && src.translator.is_none() && !s.redacting => {}
         _ => return false,
     }
-    let mut entries = Vec::with_capacity(1);
-    if !super::decode::decode_clean(line, &mut entries) {
-        return false;
-    }
     let number = s
         .sources
         .get(source as usize)
         .map_or(0, |src| src.lines() + 1);
+    // the common answer without serde; any other goes on to it
+    if let Ok(text) = simdutf8::basic::from_utf8(line)
+        && let Some(entry) = super::answer::read(text)
+        && s.ingest_lean(source, number, &entry)
+    {
+        return true;
+    }
+    let mut entries = Vec::with_capacity(1);
+    if !super::decode::decode_clean(line, &mut entries) {
+        return false;
+    }
     if let [(entry, _)] = entries.as_slice()
         && s.ingest_lean(source, number, entry)
     {

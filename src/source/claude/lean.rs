@@ -4,9 +4,10 @@
 //! figures read only what this keeps: each message once with the usage
 //! of its latest line, its blocks as rows in the order the model puts
 //! them, dated by their line, and the calls by name. Decoding is the
-//! model's own; a line of any other shape (a sidechain, an agent's
-//! prompt, a result the API ran, an error, a block of another kind, a
-//! uuid the threads already hold) is handed to the model whole, and a
+//! model's own, or `super::answer`'s for the common shape; a line of any
+//! other shape (a sidechain, an agent's prompt, a result the API ran, an
+//! error, a block of another kind, a uuid the threads already hold) is
+//! handed to the model whole, and a
 //! uuid met twice among the lines kept here sends the session to be read
 //! again the usual way (see `Session::lean_lines_hold`).
 //! `tests/figures_fast.rs` holds the figures to a whole load's.

@@ -7,6 +7,7 @@
 //! head-and-tail scan the catalogue lists with ([`scan`]), the project a
 //! directory's name encodes, and how to resume a session.
 
+pub mod answer;
 pub mod attachment;
 pub mod classify;
 mod cursor;

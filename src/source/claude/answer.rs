@@ -1,0 +1,426 @@
+//! An answer's line read for its figures without serde: a third of a
+//! history's bytes are answers, and decoding each into a whole
+//! [`RawEntry`] (sixty fields, every block in full) was a third of a
+//! cold listing. This reader walks the line once, checking it as JSON
+//! the way serde would (every string's escapes and bytes, every number,
+//! the nesting), and keeps only what `Session::ingest_lean` reads.
+//!
+//! It answers only for the shape Claude Code writes: the keys it knows
+//! at the top, in the message and in each block, and keys `RawEntry`
+//! does not have (which serde skips whatever they hold; a test holds
+//! that list to serde's). Any other key, a key written with an escape or
+//! twice, a value of another type, an escape of a surrogate, a control
+//! byte, a second object on the line: `None`, and the line is decoded by
+//! serde as before. So a line read here is one serde reads, into the
+//! same fields (`tests` compares them on every line of the corpus and on
+//! lines cut and bent at random).
+
+use super::raw::{Block, Content, JsonStr, MAX_REQUEST_TOKENS, RawEntry, RawMessage, Usage};
+use std::borrow::Cow;
+
+/// Keys of an answer's line that `RawEntry` does not have.
+pub const OTHER_TOP: &[&str] = &["userType", "requestId", "slug"];
+/// Keys of its message that `RawMessage` does not have.
+pub const OTHER_MESSAGE: &[&str] = &["type", "stop_sequence", "context_management", "container"];
+/// Keys of a block that `Block` does not have.
+pub const OTHER_BLOCK: &[&str] = &["signature", "caller"];
+
+/// serde refuses nesting deeper than 128; far below that, doubt.
+const DEEPEST: u32 = 64;
+
+/// `text` (one JSON value, trimmed or not) as the entry serde would make
+/// of it, when it is an answer of the common shape.
+pub fn read(text: &str) -> Option<RawEntry<'_>> {
+    const KEYS: &[&str] = &[
+        "type",
+        "uuid",
+        "parentUuid",
+        "sessionId",
+        "timestamp",
+        "cwd",
+        "version",
+        "gitBranch",
+        "agentId",
+        "isSidechain",
+        "isApiErrorMessage",
+        "message",
+    ];
+    let text = text.trim_ascii();
+    let mut r = Reader { t: text, i: 0 };
+    let mut e = RawEntry::default();
+    r.object(KEYS, OTHER_TOP, &mut |r, key| {
+        match key {
+            0 => e.kind = r.str_or_null()?,
+            1 => e.uuid = r.str_or_null()?,
+            2 => e.parent_uuid = r.str_or_null()?,
+            3 => e.session_id = r.str_or_null()?,
+            4 => e.timestamp = r.str_or_null()?,
+            5 => e.cwd = r.str_or_null()?,
+            6 => e.version = r.str_or_null()?,
+            7 => e.git_branch = r.str_or_null()?,
+            8 => e.agent_id = r.str_or_null()?,
+            9 => e.is_sidechain = r.bool_or_null()?,
+            10 => e.is_api_error_message = r.bool_or_null()?,
+            11 => e.message = r.message()?,
+            _ => r.skip(1)?,
+        }
+        Some(())
+    })?;
+    (r.i == text.len()).then_some(e)
+}
+
+/// Any key, skipped when not one of `keys`: `Usage`'s objects.
+const ANY: &[&str] = &[];
+
+struct Reader<'a> {
+    t: &'a str,
+    i: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn peek(&self) -> Option<u8> {
+        self.t.as_bytes().get(self.i).copied()
+    }
+
+    fn eat(&mut self, c: u8) -> Option<()> {
+        (self.peek()? == c).then(|| self.i += 1)
+    }
+
+    /// An object's members, each handed to `member` at its value (which it
+    /// reads or skips) by its place in `keys`; keys of `others` come after
+    /// them, and another key is doubt (but for `others` = [`ANY`], where
+    /// it is skipped). A key with an escape, or one of `keys` twice, is
+    /// doubt too: serde matches keys unescaped, and refuses a field twice.
+    fn object(
+        &mut self,
+        keys: &[&str],
+        others: &[&str],
+        member: &mut dyn FnMut(&mut Self, usize) -> Option<()>,
+    ) -> Option<()> {
+        self.eat(b'{')?;
+        if self.eat(b'}').is_some() {
+            return Some(());
+        }
+        let mut seen = 0u64;
+        loop {
+            let (key, escaped) = self.string()?;
+            let key = &key[1..key.len() - 1];
+            if escaped {
+                return None;
+            }
+            self.eat(b':')?;
+            // a key's length and first byte tell it from the others at
+            // once: one comparison in full, not one a key
+            let first = key.as_bytes().first();
+            let place = keys
+                .iter()
+                .position(|k| k.len() == key.len() && k.as_bytes().first() == first && *k == key);
+            match place {
+                Some(n) if seen & (1 << n) != 0 => return None,
+                Some(n) => {
+                    seen |= 1 << n;
+                    member(self, n)?;
+                }
+                None if others.as_ptr() == ANY.as_ptr() => self.skip(1)?,
+                None => {
+                    others.contains(&key).then_some(())?;
+                    member(self, keys.len())?;
+                }
+            }
+            if self.end_of(b'}')? {
+                return Some(());
+            }
+        }
+    }
+
+    /// Past a comma (`false`) or the closing `close` (`true`).
+    fn end_of(&mut self, close: u8) -> Option<bool> {
+        let c = self.peek()?;
+        self.i += 1;
+        match c {
+            b',' => Some(false),
+            c if c == close => Some(true),
+            _ => None,
+        }
+    }
+
+    /// A string token, quotes included, and whether it holds an escape;
+    /// every escape checked as serde checks it, and a control byte
+    /// refused as serde refuses it.
+    fn string(&mut self) -> Option<(&'a str, bool)> {
+        let start = self.i;
+        self.eat(b'"')?;
+        let b = self.t.as_bytes();
+        let mut escaped = false;
+        loop {
+            self.i = special(b, self.i)?;
+            match b[self.i] {
+                b'"' => {
+                    self.i += 1;
+                    return Some((&self.t[start..self.i], escaped));
+                }
+                b'\\' => {}
+                _ => return None,
+            }
+            escaped = true;
+            match *b.get(self.i + 1)? {
+                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => self.i += 2,
+                b'u' => {
+                    let hex = b.get(self.i + 2..self.i + 6)?;
+                    let code = hex
+                        .iter()
+                        .try_fold(0u32, |n, &h| Some(n * 16 + (h as char).to_digit(16)?))?;
+                    // half of a pair, which decoding checks: serde's way
+                    if (0xD800..0xE000).contains(&code) {
+                        return None;
+                    }
+                    self.i += 6;
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// A string field as `raw::borrowed` reads it (`null`: none).
+    fn str_or_null(&mut self) -> Option<Option<Cow<'a, str>>> {
+        if self.literal("null").is_some() {
+            return Some(None);
+        }
+        let (token, escaped) = self.string()?;
+        Some(Some(if escaped {
+            Cow::Owned(serde_json::from_str(token).ok()?)
+        } else {
+            Cow::Borrowed(&token[1..token.len() - 1])
+        }))
+    }
+
+    fn bool_or_null(&mut self) -> Option<Option<bool>> {
+        if self.literal("null").is_some() {
+            Some(None)
+        } else if self.literal("true").is_some() {
+            Some(Some(true))
+        } else {
+            self.literal("false").map(|()| Some(false))
+        }
+    }
+
+    /// A text as `JsonStr` keeps it: the token as written.
+    fn text_or_null(&mut self) -> Option<Option<JsonStr<'a>>> {
+        if self.literal("null").is_some() {
+            return Some(None);
+        }
+        Some(Some(JsonStr::Token(self.string()?.0)))
+    }
+
+    fn literal(&mut self, word: &str) -> Option<()> {
+        self.t[self.i..]
+            .starts_with(word)
+            .then(|| self.i += word.len())
+    }
+
+    /// A number as JSON writes one.
+    fn number(&mut self) -> Option<()> {
+        let b = self.t.as_bytes();
+        let digits = |i: &mut usize| {
+            let from = *i;
+            while b.get(*i).is_some_and(u8::is_ascii_digit) {
+                *i += 1;
+            }
+            *i > from
+        };
+        let mut i = self.i;
+        if b.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        match b.get(i)? {
+            b'0' => i += 1,
+            b'1'..=b'9' => {
+                digits(&mut i);
+            }
+            _ => return None,
+        }
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            digits(&mut i).then_some(())?;
+        }
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            i += 1;
+            if matches!(b.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            digits(&mut i).then_some(())?;
+        }
+        self.i = i;
+        Some(())
+    }
+
+    /// Passes over one value of any kind, checked (keys twice are
+    /// serde's to accept here: what it skips it does not look into).
+    fn skip(&mut self, depth: u32) -> Option<()> {
+        match self.peek()? {
+            b'"' => self.string().map(|_| ()),
+            b'{' | b'[' if depth >= DEEPEST => None,
+            b'{' => {
+                self.i += 1;
+                if self.eat(b'}').is_some() {
+                    return Some(());
+                }
+                loop {
+                    self.string()?;
+                    self.eat(b':')?;
+                    self.skip(depth + 1)?;
+                    if self.end_of(b'}')? {
+                        return Some(());
+                    }
+                }
+            }
+            b'[' => {
+                self.i += 1;
+                if self.eat(b']').is_some() {
+                    return Some(());
+                }
+                loop {
+                    self.skip(depth + 1)?;
+                    if self.end_of(b']')? {
+                        return Some(());
+                    }
+                }
+            }
+            b't' => self.literal("true"),
+            b'f' => self.literal("false"),
+            b'n' => self.literal("null"),
+            _ => self.number(),
+        }
+    }
+
+    fn message(&mut self) -> Option<Option<RawMessage<'a>>> {
+        if self.literal("null").is_some() {
+            return Some(None);
+        }
+        let mut m = RawMessage::default();
+        let keys = &["id", "model", "role", "stop_reason", "usage", "content"];
+        self.object(keys, OTHER_MESSAGE, &mut |r, key| {
+            match key {
+                0 => m.id = r.str_or_null()?,
+                1 => m.model = r.str_or_null()?,
+                2 => m.role = r.str_or_null()?,
+                3 => m.stop_reason = r.str_or_null()?,
+                4 => m.usage = r.usage()?,
+                5 => m.content = Some(Content::Blocks(r.blocks()?)),
+                _ => r.skip(2)?,
+            }
+            Some(())
+        })?;
+        Some(Some(m))
+    }
+
+    /// The usage object as `Usage` decodes it: its counts plain
+    /// numbers within `MAX_REQUEST_TOKENS`, `speed` anything.
+    fn usage(&mut self) -> Option<Option<Usage>> {
+        if self.literal("null").is_some() {
+            return Some(None);
+        }
+        let mut u = Usage::default();
+        let keys = &[
+            "input_tokens",
+            "output_tokens",
+            "cache_creation_input_tokens",
+            "cache_read_input_tokens",
+            "cache_creation",
+            "speed",
+        ];
+        self.object(keys, ANY, &mut |r, key| {
+            match key {
+                0 => u.input_tokens = r.count()?,
+                1 => u.output_tokens = r.count()?,
+                2 => u.cache_creation_input_tokens = r.count()?,
+                3 => u.cache_read_input_tokens = r.count()?,
+                4 => {
+                    let c = &mut u.cache_creation;
+                    let keys = &["ephemeral_5m_input_tokens", "ephemeral_1h_input_tokens"];
+                    r.object(keys, ANY, &mut |r, key| {
+                        match key {
+                            0 => c.ephemeral_5m_input_tokens = r.count()?,
+                            _ => c.ephemeral_1h_input_tokens = r.count()?,
+                        }
+                        Some(())
+                    })?;
+                }
+                // any other value is not fast; an escaped word, doubt
+                _ if r.peek()? == b'"' => u.fast = r.string()? == ("\"fast\"", false),
+                _ => r.skip(3)?,
+            }
+            Some(())
+        })?;
+        Some(Some(u))
+    }
+
+    /// A token count: digits only (serde refuses a sign, a fraction or an
+    /// exponent for one), no more than a request can hold.
+    fn count(&mut self) -> Option<u64> {
+        let b = self.t.as_bytes();
+        let start = self.i;
+        self.number()?;
+        let digits = &b[start..self.i];
+        if digits.len() > 19 || !digits.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        let n = digits
+            .iter()
+            .fold(0u64, |n, &d| n * 10 + u64::from(d - b'0'));
+        (n <= MAX_REQUEST_TOKENS).then_some(n)
+    }
+
+    fn blocks(&mut self) -> Option<Vec<Block<'a>>> {
+        self.eat(b'[')?;
+        let mut blocks = Vec::new();
+        if self.eat(b']').is_some() {
+            return Some(blocks);
+        }
+        loop {
+            let mut b = Block::default();
+            let keys = &["type", "id", "name", "text", "thinking", "input"];
+            self.object(keys, OTHER_BLOCK, &mut |r, key| {
+                match key {
+                    0 => b.kind = r.str_or_null()?,
+                    1 => b.id = r.str_or_null()?,
+                    2 => b.name = r.str_or_null()?,
+                    3 => b.text = r.text_or_null()?,
+                    4 => b.thinking = r.text_or_null()?,
+                    // what `ingest_lean` keeps of a call is its name
+                    _ => r.skip(3)?,
+                }
+                Some(())
+            })?;
+            blocks.push(b);
+            if self.end_of(b']')? {
+                return Some(blocks);
+            }
+        }
+    }
+}
+
+/// The first `"`, `\\` or control byte from `at`, eight bytes at a
+/// time as serde's own scan goes: most strings of an answer are short ids
+/// and keys, where `memchr`'s setup cost more than the search (and it
+/// cannot look for a control byte).
+fn special(b: &[u8], mut at: usize) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    while let Some(w) = b.get(at..at + 8) {
+        let mut word = [0; 8];
+        word.copy_from_slice(w);
+        let v = u64::from_le_bytes(word);
+        let found = zero(v ^ (ONES * u64::from(b'"')))
+            | zero(v ^ (ONES * u64::from(b'\\')))
+            // below 0x20 (a byte of 0x80 and up is never one)
+            | (v.wrapping_sub(ONES * 0x20) & !v & HIGH);
+        if found != 0 {
+            // the lowest flag is exact: a false one only follows a true one
+            return Some(at + (found.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    (at..b.len()).find(|&i| matches!(b[i], b'"' | b'\\' | 0..0x20))
+}

@@ -1,0 +1,206 @@
+//! The answer reader of a cold listing (`source::claude::answer`) against
+//! serde: a line it reads is one serde reads, into the same fields, on
+//! every line of the corpus and on lines cut and bent at random; and the
+//! keys it passes over are keys serde does not know.
+
+use crate::common;
+use ccv::source::claude::answer;
+use ccv::source::claude::decode::decode_clean;
+use ccv::source::claude::raw::{Content, JsonStr, RawEntry};
+
+fn token<'a>(t: &'a Option<JsonStr<'_>>) -> Option<&'a str> {
+    match t {
+        Some(JsonStr::Token(t)) => Some(t),
+        Some(JsonStr::Text(t)) => Some(t.as_ref()),
+        None => None,
+    }
+}
+
+/// What `Session::ingest_lean` reads of an entry, comparable.
+fn fields(e: &RawEntry<'_>) -> String {
+    let mut out = format!(
+        "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} | ",
+        e.kind,
+        e.uuid,
+        e.parent_uuid,
+        e.session_id,
+        e.timestamp,
+        e.cwd,
+        e.version,
+        e.git_branch,
+        e.agent_id,
+        e.is_sidechain,
+        e.is_api_error_message
+    );
+    // and what the reader never fills: none of it may be there
+    out += &format!(
+        "{:?} {:?} {:?} {} {} {} {} | ",
+        e.subtype,
+        e.session_id_snake,
+        e.parent_tool_use_id,
+        e.content.is_some(),
+        e.tool_use_result.is_some(),
+        e.error.is_some(),
+        e.usage.is_some()
+    );
+    if let Some(m) = &e.message {
+        out += &format!(
+            "{:?} {:?} {:?} {:?} {:?} | ",
+            m.id, m.model, m.role, m.stop_reason, m.usage
+        );
+        match &m.content {
+            Some(Content::Blocks(bs)) => {
+                for b in bs {
+                    out += &format!(
+                        "[{:?} {:?} {:?} {:?} {:?} {:?} {} {}]",
+                        b.kind,
+                        b.id,
+                        b.name,
+                        token(&b.text),
+                        token(&b.thinking),
+                        b.tool_use_id,
+                        b.content.is_some(),
+                        b.source.is_some()
+                    );
+                }
+            }
+            Some(Content::Text(_)) => out += "text",
+            Some(Content::Other) => out += "other",
+            None => out += "none",
+        }
+    }
+    out
+}
+
+/// `line` read by the reader is read by serde into the same fields;
+/// whether the reader answered.
+fn agrees(line: &str) -> bool {
+    let Some(fast) = answer::read(line) else {
+        return false;
+    };
+    let mut entries = Vec::new();
+    assert!(
+        decode_clean(line.as_bytes(), &mut entries),
+        "read, but serde refuses it: {line}"
+    );
+    assert_eq!(entries.len(), 1, "{line}");
+    assert_eq!(fields(&fast), fields(&entries[0].0), "{line}");
+    true
+}
+
+#[test]
+fn keys_passed_over_are_keys_serde_does_not_know() {
+    use ccv::source::claude::raw::{Block, RawMessage};
+    // a field serde knows refuses a second one (or a number); a key it
+    // does not know is passed over both times
+    macro_rules! unknown {
+        ($t:ty, $key:expr) => {{
+            let line = format!(r#"{{"{0}":0,"{0}":0}}"#, $key);
+            serde_json::from_str::<$t>(&line).is_ok()
+        }};
+    }
+    for k in answer::OTHER_TOP {
+        assert!(unknown!(RawEntry<'_>, k), "{k}");
+    }
+    for k in answer::OTHER_MESSAGE {
+        assert!(unknown!(RawMessage<'_>, k), "{k}");
+    }
+    for k in answer::OTHER_BLOCK {
+        assert!(unknown!(Block<'_>, k), "{k}");
+    }
+    // the probe tells a known field, whatever its type
+    for k in ["uuid", "error", "content", "toolUseResult", "isSidechain"] {
+        assert!(!unknown!(RawEntry<'_>, k), "{k}");
+    }
+    assert!(!unknown!(Block<'_>, "input"));
+}
+
+fn answer_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().filter(|l| l.contains(r#""assistant""#))
+}
+
+#[test]
+fn every_answer_of_the_corpus_is_read_as_serde_reads_it() {
+    let Some(files) = common::corpus_files() else {
+        return;
+    };
+    let (mut lines, mut read) = (0, 0);
+    for f in &files {
+        let text = String::from_utf8_lossy(&std::fs::read(f).expect("read")).into_owned();
+        for l in answer_lines(&text) {
+            lines += 1;
+            read += usize::from(agrees(l));
+        }
+    }
+    // the common shape is most of them (the rest go to serde)
+    assert!(read * 10 > lines * 9, "{read} of {lines}");
+}
+
+/// Lines of the fixtures and of generated sessions, cut at every byte
+/// and bent at random: the reader answers only where serde reads, and
+/// as serde reads.
+#[test]
+fn answers_cut_and_bent_are_read_as_serde_reads_them_or_left_to_it() {
+    let mut samples: Vec<String> = answer_lines(&String::from_utf8_lossy(common::fixtures()))
+        .map(str::to_owned)
+        .collect();
+    if let Some((_dir, file, _)) = common::generated(&["--size", "400K", "--seed", "4"]) {
+        let text = std::fs::read_to_string(file).expect("read");
+        samples.extend(answer_lines(&text).take(60).map(str::to_owned));
+    }
+    samples.push(
+        r#"{"type":"assistant","uuid":"u","cwd":"C:\\Users\\a","message":{"id":"m","content":[{"type":"text","text":"a \"b\" \u00e9\n"}],"usage":{"input_tokens":1,"output_tokens":2}},"slug":null}"#.to_owned(),
+    );
+    let mut rng = common::Rng(0x5eed_a115);
+    let bends: &[&[u8]] = &[
+        b"\\",
+        b"\"",
+        b"\\u",
+        b"\\ud83d",
+        b"\\uDC00",
+        b"\x01",
+        b"\t",
+        b" ",
+        b",",
+        b"}",
+        b"]",
+        b"{",
+        b"[",
+        b"0",
+        b"-",
+        b"e",
+        b".",
+        b"01",
+        b"null",
+        b"tru",
+        b"\\x",
+        b"\"x\":1,",
+    ];
+    let (mut whole, mut read) = (0, 0);
+    for s in &samples {
+        whole += usize::from(agrees(s));
+        let b = s.as_bytes();
+        for cut in 0..b.len() {
+            if let Ok(part) = std::str::from_utf8(&b[..cut]) {
+                read += usize::from(agrees(part));
+            }
+        }
+        for _ in 0..300 {
+            let mut m = b.to_vec();
+            let at = rng.below(m.len() + 1);
+            let bend = bends[rng.below(bends.len())];
+            match rng.below(3) {
+                0 => drop(m.splice(at..at, bend.iter().copied())),
+                1 => drop(m.splice(at..(at + bend.len()).min(m.len()), bend.iter().copied())),
+                _ => drop(m.drain(at..(at + 1 + rng.below(4)).min(m.len()))),
+            }
+            if let Ok(bent) = std::str::from_utf8(&m) {
+                read += usize::from(agrees(bent));
+            }
+        }
+    }
+    // the common shape is read whole; a cut line is never whole JSON,
+    // but some bends leave it JSON
+    assert!(whole * 2 > samples.len(), "{whole} of {}", samples.len());
+    assert!(read > 0);
+}
