@@ -149,10 +149,12 @@ fn answers_cut_and_bent_are_read_as_serde_reads_them_or_left_to_it() {
         samples.extend(answer_lines(&text).take(60).map(str::to_owned));
     }
     samples.push(
-        r#"{"type":"assistant","uuid":"u","cwd":"C:\\Users\\a","message":{"id":"m","content":[{"type":"text","text":"a \"b\" \u00e9\n"}],"usage":{"input_tokens":1,"output_tokens":2}},"slug":null}"#.to_owned(),
+        r#"{"type":"assistant","uuid":"u","cwd":"C:\\Users\\a","message":{"id":"m","content":[{"type":"text","text":"a \"b\" \u00e9\n é"}],"usage":{"input_tokens":1,"output_tokens":2}},"slug":null}"#.to_owned(),
     );
     let mut rng = common::Rng(0x5eed_a115);
     let bends: &[&[u8]] = &[
+        "é".as_bytes(),
+        "\u{2028}".as_bytes(),
         b"\\",
         b"\"",
         b"\\u",

@@ -157,7 +157,7 @@ impl<'a> Reader<'a> {
             match b[self.i] {
                 b'"' => {
                     self.i += 1;
-                    return Some((&self.t[start..self.i], escaped));
+                    return Some((self.t.get(start..self.i)?, escaped));
                 }
                 b'\\' => {}
                 _ => return None,
@@ -213,7 +213,8 @@ impl<'a> Reader<'a> {
     }
 
     fn literal(&mut self, word: &str) -> Option<()> {
-        self.t[self.i..]
+        self.t
+            .get(self.i..)?
             .starts_with(word)
             .then(|| self.i += word.len())
     }
