@@ -125,18 +125,34 @@ fn feed_with(
         while at < upto {
             let end = memchr::memchr(b'\n', &buf[at..upto]).map_or(upto, |i| at + i + 1);
             let line = &buf[at..end];
-            if (only_tool_results(line) || only_side_progress(line)) && passable(s, source, line) {
+            // an answer says so in its head (its message's role comes
+            // before its content): it is read at once, without the
+            // searches of the whole line for results and progress
+            let head = &line[..line.len().min(ANSWER_HEAD)];
+            let tried = leanable(s, head);
+            if tried && {
+                // the lines before it go in first
+                if run < at {
+                    s.feed(source, &buf[run..at]);
+                    run = at;
+                }
+                lean_read(s, source, line)
+            } {
+                run = end;
+            } else if (only_tool_results(line) || only_side_progress(line))
+                && passable(s, source, line)
+            {
                 skipped += 1;
                 if run < at {
                     s.feed(source, &buf[run..at]);
                 }
                 run = end;
             } else if leanable(s, line) {
-                // the lines before it go in first
                 if run < at {
                     s.feed(source, &buf[run..at]);
                 }
-                run = if lean(s, source, line) { end } else { at };
+                let read = (!tried && lean_read(s, source, line)) || lean_decoded(s, source, line);
+                run = if read { end } else { at };
             }
             at = end;
         }
@@ -187,28 +203,46 @@ fn leanable(s: &Session, line: &[u8]) -> bool {
     s.lean_lines.is_some() && ASSISTANT.find(line).is_some()
 }
 
-/// Takes in `line` for its figures when it is an answer of the shape
-/// `lean` keeps, else hands its decoded entries to the model; the lines
-/// before it went in already. `false`: it does not read cleanly (the
-/// model reads and reports it).
-fn lean(s: &mut Session, source: u16, line: &[u8]) -> bool {
-    // a file in another format is translated line by line; a redacted
-    // line is decoded once redacted
-    match s.sources.get(source as usize) {
-        Some(src) if src.sniffed && src.translator.is_none() && !s.redacting => {}
-        _ => return false,
-    }
-    let number = s
-        .sources
+/// How far into a line an answer's `"assistant"` is looked for first.
+const ANSWER_HEAD: usize = 1024;
+
+/// Whether `line` is a file's own Claude Code line, read as it is: a
+/// file in another format is translated line by line, and a redacted
+/// line is decoded once redacted.
+fn own_line(s: &Session, source: u16) -> bool {
+    matches!(s.sources.get(source as usize),
+        Some(src) if src.sniffed && src.translator.is_none() && !s.redacting)
+}
+
+/// The number the model gives the next line of `source`.
+fn next_number(s: &Session, source: u16) -> u32 {
+    s.sources
         .get(source as usize)
-        .map_or(0, |src| src.lines() + 1);
-    // the common answer without serde; any other goes on to it
-    if let Ok(text) = simdutf8::basic::from_utf8(line)
-        && let Some(entry) = super::answer::read(text)
-        && s.ingest_lean(source, number, &entry)
-    {
-        return true;
+        .map_or(0, |src| src.lines() + 1)
+}
+
+/// Takes in `line` for its figures when it is an answer of the common
+/// shape (`super::answer`, no serde) that `lean` keeps; `false`: nothing
+/// done.
+fn lean_read(s: &mut Session, source: u16, line: &[u8]) -> bool {
+    if !own_line(s, source) {
+        return false;
     }
+    let number = next_number(s, source);
+    simdutf8::basic::from_utf8(line).is_ok_and(|text| {
+        super::answer::read(text).is_some_and(|entry| s.ingest_lean(source, number, &entry))
+    })
+}
+
+/// Takes in `line`, decoded by serde, for its figures when it is an
+/// answer of the shape `lean` keeps, else hands its entries to the model;
+/// the lines before it went in already. `false`: it does not read
+/// cleanly (the model reads and reports it).
+fn lean_decoded(s: &mut Session, source: u16, line: &[u8]) -> bool {
+    if !own_line(s, source) {
+        return false;
+    }
+    let number = next_number(s, source);
     let mut entries = Vec::with_capacity(1);
     if !super::decode::decode_clean(line, &mut entries) {
         return false;
