@@ -12,8 +12,8 @@
 //! twice, a value of another type, an escape of a surrogate, a control
 //! byte, a second object on the line: `None`, and the line is decoded by
 //! serde as before. So a line read here is one serde reads, into the
-//! same fields (`tests` compares them on every line of the corpus and on
-//! lines cut and bent at random).
+//! same fields (`tests/answer_reader.rs` compares them on every answer of
+//! the corpus and on lines cut and bent at random).
 
 use super::raw::{Block, Content, JsonStr, MAX_REQUEST_TOKENS, RawEntry, RawMessage, Usage};
 use std::borrow::Cow;
@@ -48,7 +48,7 @@ pub fn read(text: &str) -> Option<RawEntry<'_>> {
     let text = text.trim_ascii();
     let mut r = Reader { t: text, i: 0 };
     let mut e = RawEntry::default();
-    r.object(KEYS, OTHER_TOP, &mut |r, key| {
+    r.object(KEYS, Others::Only(OTHER_TOP), &mut |r, key| {
         match key {
             0 => e.kind = r.str_or_null()?,
             1 => e.uuid = r.str_or_null()?,
@@ -69,8 +69,15 @@ pub fn read(text: &str) -> Option<RawEntry<'_>> {
     (r.i == text.len()).then_some(e)
 }
 
-/// Any key, skipped when not one of `keys`: `Usage`'s objects.
-const ANY: &[&str] = &[];
+/// The keys an object may hold besides those read.
+#[derive(Clone, Copy)]
+enum Others {
+    /// These, handed on to be skipped; another is doubt.
+    Only(&'static [&'static str]),
+    /// Any, skipped here (`Usage`'s objects, which serde reads with
+    /// unknown keys skipped).
+    Any,
+}
 
 struct Reader<'a> {
     t: &'a str,
@@ -87,14 +94,13 @@ impl<'a> Reader<'a> {
     }
 
     /// An object's members, each handed to `member` at its value (which it
-    /// reads or skips) by its place in `keys`; keys of `others` come after
-    /// them, and another key is doubt (but for `others` = [`ANY`], where
-    /// it is skipped). A key with an escape, or one of `keys` twice, is
-    /// doubt too: serde matches keys unescaped, and refuses a field twice.
+    /// reads or skips) by its place in `keys`; a key of `others` comes as
+    /// `keys.len()`. A key with an escape, or one of `keys` twice, is
+    /// doubt: serde matches keys unescaped, and refuses a field twice.
     fn object(
         &mut self,
         keys: &[&str],
-        others: &[&str],
+        others: Others,
         member: &mut dyn FnMut(&mut Self, usize) -> Option<()>,
     ) -> Option<()> {
         self.eat(b'{')?;
@@ -121,11 +127,13 @@ impl<'a> Reader<'a> {
                     seen |= 1 << n;
                     member(self, n)?;
                 }
-                None if others.as_ptr() == ANY.as_ptr() => self.skip(1)?,
-                None => {
-                    others.contains(&key).then_some(())?;
-                    member(self, keys.len())?;
-                }
+                None => match others {
+                    Others::Any => self.skip(1)?,
+                    Others::Only(o) => {
+                        o.contains(&key).then_some(())?;
+                        member(self, keys.len())?;
+                    }
+                },
             }
             if self.end_of(b'}')? {
                 return Some(());
@@ -154,7 +162,7 @@ impl<'a> Reader<'a> {
         let mut escaped = false;
         loop {
             self.i = special(b, self.i)?;
-            match b[self.i] {
+            match *b.get(self.i)? {
                 b'"' => {
                     self.i += 1;
                     return Some((self.t.get(start..self.i)?, escaped));
@@ -300,7 +308,7 @@ impl<'a> Reader<'a> {
         }
         let mut m = RawMessage::default();
         let keys = &["id", "model", "role", "stop_reason", "usage", "content"];
-        self.object(keys, OTHER_MESSAGE, &mut |r, key| {
+        self.object(keys, Others::Only(OTHER_MESSAGE), &mut |r, key| {
             match key {
                 0 => m.id = r.str_or_null()?,
                 1 => m.model = r.str_or_null()?,
@@ -330,7 +338,7 @@ impl<'a> Reader<'a> {
             "cache_creation",
             "speed",
         ];
-        self.object(keys, ANY, &mut |r, key| {
+        self.object(keys, Others::Any, &mut |r, key| {
             match key {
                 0 => u.input_tokens = r.count()?,
                 1 => u.output_tokens = r.count()?,
@@ -339,7 +347,7 @@ impl<'a> Reader<'a> {
                 4 => {
                     let c = &mut u.cache_creation;
                     let keys = &["ephemeral_5m_input_tokens", "ephemeral_1h_input_tokens"];
-                    r.object(keys, ANY, &mut |r, key| {
+                    r.object(keys, Others::Any, &mut |r, key| {
                         match key {
                             0 => c.ephemeral_5m_input_tokens = r.count()?,
                             _ => c.ephemeral_1h_input_tokens = r.count()?,
@@ -381,7 +389,7 @@ impl<'a> Reader<'a> {
         loop {
             let mut b = Block::default();
             let keys = &["type", "id", "name", "text", "thinking", "input"];
-            self.object(keys, OTHER_BLOCK, &mut |r, key| {
+            self.object(keys, Others::Only(OTHER_BLOCK), &mut |r, key| {
                 match key {
                     0 => b.kind = r.str_or_null()?,
                     1 => b.id = r.str_or_null()?,
