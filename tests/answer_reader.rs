@@ -138,7 +138,8 @@ fn every_answer_of_the_corpus_is_read_as_serde_reads_it() {
 
 /// Lines of the fixtures and of generated sessions, cut at every byte
 /// and bent at random: the reader answers only where serde reads, and
-/// as serde reads.
+/// as serde reads. `CCV_ANSWER_ROUNDS` bends each line more times
+/// (300), from `CCV_ANSWER_SEED`.
 #[test]
 fn answers_cut_and_bent_are_read_as_serde_reads_them_or_left_to_it() {
     let mut samples: Vec<String> = answer_lines(&String::from_utf8_lossy(common::fixtures()))
@@ -151,7 +152,9 @@ fn answers_cut_and_bent_are_read_as_serde_reads_them_or_left_to_it() {
     samples.push(
         r#"{"type":"assistant","uuid":"u","cwd":"C:\\Users\\a","message":{"id":"m","content":[{"type":"text","text":"a \"b\" \u00e9\n é"}],"usage":{"input_tokens":1,"output_tokens":2}},"slug":null}"#.to_owned(),
     );
-    let mut rng = common::Rng(0x5eed_a115);
+    let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u64>().ok());
+    let rounds = env("CCV_ANSWER_ROUNDS").unwrap_or(300);
+    let mut rng = common::Rng(env("CCV_ANSWER_SEED").unwrap_or(0x5eed_a115).max(1));
     let bends: &[&[u8]] = &[
         "é".as_bytes(),
         "\u{2028}".as_bytes(),
@@ -187,7 +190,7 @@ fn answers_cut_and_bent_are_read_as_serde_reads_them_or_left_to_it() {
                 read += usize::from(agrees(part));
             }
         }
-        for _ in 0..300 {
+        for _ in 0..rounds {
             let mut m = b.to_vec();
             let at = rng.below(m.len() + 1);
             let bend = bends[rng.below(bends.len())];
