@@ -370,7 +370,7 @@ impl<'a> Reader<'a> {
         let b = self.t.as_bytes();
         let start = self.i;
         self.number()?;
-        let digits = &b[start..self.i];
+        let digits = b.get(start..self.i)?;
         if digits.len() > 19 || !digits.iter().all(u8::is_ascii_digit) {
             return None;
         }
