@@ -11,8 +11,12 @@ use std::ops::Range;
 pub struct Query {
     /// The words and phrases, as typed.
     terms: Vec<String>,
-    /// One matcher per term (or the one regular expression).
+    /// One matcher per term (or the one regular expression): the term as
+    /// written, found anywhere.
     matchers: Vec<Regex>,
+    /// Per matcher: its occurrences count only where a word starts (a
+    /// term of [`Query::words`] that starts with a letter or digit).
+    at_word_start: Vec<bool>,
     pub case_sensitive: bool,
     pub is_regex: bool,
     /// Terms match only where a word starts (the search across sessions,
@@ -80,22 +84,18 @@ impl Query {
                 terms.len()
             ));
         }
+        // a word's start is checked at each occurrence of the term, not
+        // written into the pattern: `[^\p{Alphabetic}\p{N}]` before it took
+        // the pattern milliseconds to compile, at every query (each key
+        // typed in the picker's search), for a few microseconds of search
+        let at_word_start = terms
+            .iter()
+            .map(|t| word_start && !regex && t.chars().next().is_some_and(char::is_alphanumeric))
+            .collect();
         let matchers = terms
             .iter()
             .map(|t| {
-                let pattern = match (regex, word_start) {
-                    (true, _) => t.clone(),
-                    (false, false) => regex::escape(t),
-                    // the term is group 1; what precedes it is no part of the match
-                    (false, true) => {
-                        let lead = t.chars().next().is_some_and(char::is_alphanumeric);
-                        if lead {
-                            format!("(?:^|[^\\p{{Alphabetic}}\\p{{N}}])({})", regex::escape(t))
-                        } else {
-                            format!("({})", regex::escape(t))
-                        }
-                    }
-                };
+                let pattern = if regex { t.clone() } else { regex::escape(t) };
                 RegexBuilder::new(&pattern)
                     .case_insensitive(!case_sensitive)
                     .size_limit(MAX_COMPILED)
@@ -113,6 +113,7 @@ impl Query {
         Ok(Query {
             terms,
             matchers,
+            at_word_start,
             case_sensitive,
             is_regex: regex,
             word_start,
@@ -130,7 +131,20 @@ impl Query {
 
     /// Every term occurs in `text`.
     pub fn matches(&self, text: &str) -> bool {
-        !self.is_empty() && self.matchers.iter().all(|m| m.is_match(text))
+        !self.is_empty() && (0..self.matchers.len()).all(|i| self.occurs(i, text))
+    }
+
+    /// Whether term `i` occurs in `text`.
+    fn occurs(&self, i: usize, text: &str) -> bool {
+        match self.matchers.get(i) {
+            Some(m) if !self.word_start_at(i) => m.is_match(text),
+            Some(_) => self.occurrences(i, text).next().is_some(),
+            None => false,
+        }
+    }
+
+    fn word_start_at(&self, i: usize) -> bool {
+        self.at_word_start.get(i).copied().unwrap_or(false)
     }
 
     /// Whether a term may occur in the text a JSON line (or one string of
@@ -165,19 +179,14 @@ impl Query {
     /// fields: a call's name, input and result).
     pub fn matches_any_of(&self, texts: &[&str]) -> bool {
         !self.is_empty()
-            && self
-                .matchers
-                .iter()
-                .all(|m| texts.iter().any(|t| m.is_match(t)))
+            && (0..self.matchers.len()).all(|i| texts.iter().any(|t| self.occurs(i, t)))
     }
 
     /// Byte ranges of every occurrence of any term in `text`, sorted and
     /// merged (for highlighting).
     pub fn ranges(&self, text: &str) -> Vec<Range<usize>> {
-        let mut r: Vec<Range<usize>> = self
-            .matchers
-            .iter()
-            .flat_map(|m| self.occurrences(m, text))
+        let mut r: Vec<Range<usize>> = (0..self.matchers.len())
+            .flat_map(|i| self.occurrences(i, text))
             .collect();
         r.sort_by_key(|r| (r.start, r.end));
         let mut out: Vec<Range<usize>> = Vec::with_capacity(r.len());
@@ -193,10 +202,8 @@ impl Query {
     /// The first of [`ranges`](Self::ranges), found without the others (a
     /// hit's snippet in a result of megabytes).
     pub fn first_range(&self, text: &str) -> Option<Range<usize>> {
-        let mut each: Vec<_> = self
-            .matchers
-            .iter()
-            .map(|m| self.occurrences(m, text).peekable())
+        let mut each: Vec<_> = (0..self.matchers.len())
+            .map(|i| self.occurrences(i, text).peekable())
             .collect();
         let mut first: Option<Range<usize>> = None;
         loop {
@@ -218,26 +225,46 @@ impl Query {
         }
     }
 
-    /// Where matcher `m` occurs in `text`, in order: the whole match, or
-    /// the term's group of a word-start one. Found by the fast search, the
-    /// group then read at each match only (the engine that reads groups is
-    /// many times slower over a whole text).
+    /// Where term `i` occurs in `text`, in order, not overlapping (empty
+    /// matches of an expression left out). A term that counts at a word's
+    /// start only is looked for again one character on from an occurrence
+    /// that is not at one: `x.x` in `yx.x.x` is at 3.
     fn occurrences<'t>(
         &'t self,
-        m: &'t Regex,
+        i: usize,
         text: &'t str,
     ) -> impl Iterator<Item = Range<usize>> + 't {
-        m.find_iter(text)
-            .filter_map(move |found| {
-                if !self.word_start {
+        let m = self.matchers.get(i);
+        let word_start = self.word_start_at(i);
+        let mut at = 0;
+        std::iter::from_fn(move || {
+            loop {
+                let found = m?.find_at(text, at)?;
+                let next_char = text
+                    .get(found.start()..)
+                    .and_then(|r| r.chars().next())
+                    .map_or(1, char::len_utf8);
+                if !word_start || starts_word(text, found.start()) {
+                    at = if found.is_empty() {
+                        found.end() + next_char
+                    } else {
+                        found.end()
+                    };
                     return Some(found.range());
                 }
-                m.captures_at(text, found.start())
-                    .and_then(|c| c.get(1))
-                    .map(|x| x.range())
-            })
-            .filter(|r| !r.is_empty())
+                at = found.start() + next_char;
+            }
+        })
+        .filter(|r| !r.is_empty())
     }
+}
+
+/// Whether a word starts at byte `at` of `text`: no letter or digit is
+/// just before it (what `\p{Alphabetic}` and `\p{N}` hold).
+fn starts_word(text: &str, at: usize) -> bool {
+    text.get(..at)
+        .and_then(|before| before.chars().next_back())
+        .is_none_or(|c| !c.is_alphanumeric())
 }
 
 /// Words split on white space; `"…"` keeps a phrase together (an
@@ -317,14 +344,28 @@ mod tests {
         assert_eq!(q.ranges("CAFÉ café"), vec![3..5, 9..11]);
     }
 
-    /// The ranges as the engine that reads groups finds them, every one.
+    /// The ranges as a pattern that says where a word starts found them
+    /// (the way `Query::words` was written before it checked each
+    /// occurrence): every match's group, all of them.
     fn ranges_by_groups(q: &Query, text: &str) -> Vec<Range<usize>> {
         let mut r: Vec<Range<usize>> = q
-            .matchers
+            .terms
             .iter()
-            .flat_map(|m| {
+            .enumerate()
+            .flat_map(|(i, t)| {
+                let pattern = match (q.is_regex, q.word_start_at(i)) {
+                    (true, _) => format!("({t})"),
+                    (false, false) => format!("({})", regex::escape(t)),
+                    (false, true) => {
+                        format!("(?:^|[^\\p{{Alphabetic}}\\p{{N}}])({})", regex::escape(t))
+                    }
+                };
+                let m = RegexBuilder::new(&pattern)
+                    .case_insensitive(!q.case_sensitive)
+                    .build()
+                    .expect("pattern");
                 m.captures_iter(text)
-                    .filter_map(|c| c.get(usize::from(q.word_start)).map(|x| x.range()))
+                    .filter_map(|c| c.get(1).map(|x| x.range()))
                     .collect::<Vec<_>>()
             })
             .filter(|r| !r.is_empty())
@@ -338,6 +379,26 @@ mod tests {
             }
         }
         out
+    }
+
+    /// An occurrence that is not at a word's start does not hide one that
+    /// overlaps it and is; one right after another (a term ending in a
+    /// mark) counts too.
+    #[test]
+    fn word_starts_behind_and_after_other_occurrences() {
+        let q = Query::words("x.x", false).expect("parses");
+        assert_eq!(q.ranges("yx.x.x"), vec![3..6]);
+        assert!(q.matches("yx.x.x"));
+        assert!(!q.matches("yx.x"));
+        let q = Query::words("a-", false).expect("parses");
+        assert_eq!(q.ranges("a-a-"), vec![0..4]);
+        assert_eq!(q.first_range("ba-a-"), Some(3..5));
+        // a letter of another script, or a digit, joins a word
+        let q = Query::words("x", false).expect("parses");
+        assert!(!q.matches("éx 2x ⅻx"));
+        assert!(q.matches("é x"));
+        assert!(q.matches_any_of(&["ax", "(x"]));
+        assert!(!q.matches_any_of(&["ax", "bx"]));
     }
 
     /// Ranges found by the fast search, and the first found alone, are
