@@ -61,3 +61,46 @@ fn no_entry_is_newer_than_its_lines_own_time() {
         }
     }
 }
+
+/// What a search takes for unshown (a tool result's structured copy) is
+/// shown by no entry: with it replaced by `null`, a line makes the same
+/// entries, with the same texts. Returns how many lines had one.
+fn unshown_holds_on(path: &Path) -> usize {
+    let bytes = std::fs::read(path).expect("read");
+    let mut lines = 0;
+    for (n, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        let Some(span) = ccv::source::unshown_span(line) else {
+            continue;
+        };
+        lines += 1;
+        let mut without = line[..span.start].to_vec();
+        without.extend_from_slice(b"null");
+        without.extend_from_slice(&line[span.end..]);
+        let made = |l: &[u8]| ccv::search::extract::entries(l, n as u32 + 1);
+        assert_eq!(
+            made(line),
+            made(&without),
+            "{}:{}: an entry shows what the search passes over",
+            path.display(),
+            n + 1
+        );
+    }
+    lines
+}
+
+#[test]
+fn what_a_search_passes_over_as_unshown_no_entry_shows() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = dir.path().join("fixtures.jsonl");
+    std::fs::write(&f, common::fixtures()).expect("write");
+    unshown_holds_on(&f);
+    if let Some((_dir, file, _)) = common::generated(&["--size", "2M", "--seed", "5", "--corrupt"])
+    {
+        assert!(unshown_holds_on(&file) > 0);
+    }
+    let Some(files) = common::corpus_files() else {
+        return;
+    };
+    let lines: usize = files.iter().map(|f| unshown_holds_on(f)).sum();
+    assert!(lines > 1000, "{lines} lines with a structured copy");
+}

@@ -323,6 +323,7 @@ fn scan_files(
 ) -> io::Result<Option<Found>> {
     use std::sync::atomic::{AtomicBool, AtomicI64, Ordering::Relaxed};
     let limit = opts.limit.max(1);
+    let terms = scan::Terms::of(query).map_err(io::Error::other)?;
     let hits: Mutex<Vec<Hit>> = Mutex::new(Vec::new());
     let waiting: Mutex<Vec<Waiting>> = Mutex::new(Vec::new());
     // once `limit` hits are in, the time of the oldest of them: a line
@@ -380,6 +381,9 @@ fn scan_files(
                     continue;
                 }
             };
+            if terms.shown_nowhere(&bytes) {
+                continue;
+            }
             let found = check_line(&bytes, line, f, query, filter);
             if found.iter().any(|h| h.timestamp > time) {
                 broken.store(true, Relaxed);
@@ -396,7 +400,9 @@ fn scan_files(
         // until `limit` hits are in, every line found is one to decode
         let waits = wait && cutoff.load(Relaxed) > i64::MIN;
         let Some(time) = waits.then(|| crate::source::own_time(raw.bytes)).flatten() else {
-            add(check_line(raw.bytes, raw.line, f, query, filter));
+            if !terms.shown_nowhere(raw.bytes) {
+                add(check_line(raw.bytes, raw.line, f, query, filter));
+            }
             return;
         };
         if older(time) {

@@ -66,6 +66,24 @@ impl RawTest {
     }
 }
 
+/// The terms as a line writes them (see [`patterns`]), for what is asked
+/// of a line found before it is decoded.
+pub struct Terms(Vec<Regex>);
+
+impl Terms {
+    pub fn of(query: &Query) -> Result<Terms, String> {
+        patterns(query).map(Terms)
+    }
+
+    /// Whether some term occurs in `line` only where no entry shows it
+    /// (see [`a_term_shows_nowhere`]): the line holds no hit. Asked only
+    /// of the lines about to be decoded (most lines of a common word are
+    /// passed over for their age, and the question reads the line).
+    pub fn shown_nowhere(&self, line: &[u8]) -> bool {
+        a_term_shows_nowhere(line, &self.0)
+    }
+}
+
 /// Every line of `files` holding every term, found on `threads` threads;
 /// `sink` gets each (in no particular order). Files are taken in order
 /// (newest first), and none after `enough` says so (asked of each file
@@ -106,17 +124,42 @@ pub fn scan(
 
 const PIECE: usize = 1 << 20;
 
-/// Whether some term occurs in `line` only inside its keys while the line
-/// is one of tool results, whose rows show values and no key: it holds no
-/// hit, and is not decoded. Every result says `"is_error": false`, so a
-/// search of "error" decoded every result it met. A term of one character
-/// is left alone (a placeholder such as `[image/png 3 KB]` shows letters
-/// no value wrote).
-fn a_term_only_in_keys(line: &[u8], pats: &[Regex]) -> bool {
+/// Whether some term occurs in `line` only where no entry shows it: it
+/// holds no hit, and is not decoded. That is inside a tool result's
+/// structured copy (see [`crate::source::unshown_span`]: an edit's whole
+/// file, which made a search of "error" decode every line of an edit to
+/// a file that says it), or inside a key of a line of tool results, whose
+/// rows show values and no key (every result says `"is_error": false`).
+/// A term of one character is left alone in keys (a placeholder such as
+/// `[image/png 3 KB]` shows letters no value wrote).
+fn a_term_shows_nowhere(line: &[u8], pats: &[Regex]) -> bool {
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
+    static COPY: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"toolUseResult\""));
+    // no match before the copy's key is in the copy: where it is (a walk
+    // of the line) is found only for a match after it, and most terms are
+    // first met in the message, before it
+    let copy_from = COPY.find(line).unwrap_or(line.len());
+    let mut unshown: Option<Option<std::ops::Range<usize>>> = None;
+    let mut results_only = None;
+    let mut hidden = |m: &regex::bytes::Match<'_>| {
+        m.start() >= copy_from
+            && unshown
+                .get_or_insert_with(|| crate::source::unshown_span(line))
+                .as_ref()
+                .is_some_and(|u| u.start <= m.start() && m.end() <= u.end)
+    };
+    let in_a_key = |m: &regex::bytes::Match<'_>| m.as_bytes().len() >= 2 && in_key(line, m.end());
     pats.iter().any(|p| {
         let mut found = p.find_iter(line).peekable();
-        found.peek().is_some() && found.all(|m| m.as_bytes().len() >= 2 && in_key(line, m.end()))
-    }) && crate::source::only_tool_results(line)
+        found.peek().is_some()
+            && found.all(|m| {
+                hidden(&m)
+                    || (in_a_key(&m)
+                        && *results_only
+                            .get_or_insert_with(|| crate::source::only_tool_results(line)))
+            })
+    })
 }
 
 /// Whether the text before `at` ends inside a key: the string it is in
@@ -181,7 +224,7 @@ fn scan_piece(
         let line = &piece[start..end];
         line_no += memchr::memchr_iter(b'\n', &piece[counted_to..start]).count() as u32;
         counted_to = start;
-        if rest.iter().all(|&i| pats[i].is_match(line)) && !a_term_only_in_keys(line, pats) {
+        if rest.iter().all(|&i| pats[i].is_match(line)) {
             sink(RawLine {
                 file: idx,
                 line: line_no,
@@ -198,20 +241,21 @@ fn scan_piece(
 
 #[cfg(test)]
 mod tests {
-    use super::{a_term_only_in_keys, patterns};
+    use super::{a_term_shows_nowhere, patterns};
     use crate::model::query::Query;
 
     fn only_in_keys(query: &str, line: &str) -> bool {
         let q = Query::words(query, false).expect("query");
         let pats = patterns(&q).expect("patterns");
-        a_term_only_in_keys(line.as_bytes(), &pats)
+        a_term_shows_nowhere(line.as_bytes(), &pats)
     }
 
-    /// A line of tool results whose only "error" is its `is_error` key holds
-    /// no hit; one whose result says it, or a line of another kind (whose
-    /// keys an unknown entry shows), is decoded.
+    /// A line of tool results whose only "error" is its `is_error` key, or
+    /// its result's structured copy, holds no hit; one whose result says
+    /// it, or a line of another kind (whose keys an unknown entry shows),
+    /// is decoded.
     #[test]
-    fn a_term_only_in_the_keys_of_results_is_passed_over() {
+    fn a_term_only_where_no_entry_shows_it_is_passed_over() {
         let result = |text: &str| {
             format!(
                 r#"{{"type":"user","message":{{"role":"user","content":[{{"tool_use_id":"t1","type":"tool_result","content":"{text}","is_error":false}}]}},"uuid":"u1","toolUseResult":{{"stdout":"{text}","interrupted":false}}}}"#
@@ -232,6 +276,22 @@ mod tests {
         assert!(!only_in_keys("error", unknown));
         let prompt = r#"{"type":"user","is_error":true,"message":{"role":"user","content":"hi"}}"#;
         assert!(!only_in_keys("error", prompt));
+        // a word only in the structured copy of a result: no hit
+        let edit = |text: &str, copy: &str| {
+            format!(
+                r#"{{"type":"user","message":{{"role":"user","content":[{{"tool_use_id":"t1","type":"tool_result","content":"{text}"}}]}},"toolUseResult":{{"originalFile":"{copy}","structuredPatch":[]}}}}"#
+            )
+        };
+        assert!(only_in_keys("error", &edit("updated", "an error")));
+        assert!(only_in_keys("patch", &edit("updated", "x")));
+        assert!(!only_in_keys("error", &edit("an error", "an error")));
+        assert!(!only_in_keys("updated", &edit("updated", "an error")));
+        // ...of a line the model shows as it is, it may be a hit
+        let bare = r#"{"type":"user","toolUseResult":{"stdout":"an error"}}"#;
+        assert!(!only_in_keys("error", bare));
+        let prompt =
+            r#"{"type":"user","message":{"role":"user","content":"x"},"toolUseResult":"an error"}"#;
+        assert!(only_in_keys("error", prompt));
         // a one-character term is left alone
         assert!(!only_in_keys(
             "e",

@@ -53,6 +53,13 @@ pub fn only_tool_results(line: &[u8]) -> bool {
     claude::figures::only_tool_results(line)
 }
 
+/// Where in a line a value is that no entry of the line shows (see
+/// [`claude::unshown::tool_use_result`]): a word found only there is no
+/// hit. A Codex line never has one.
+pub fn unshown_span(line: &[u8]) -> Option<std::ops::Range<usize>> {
+    claude::unshown::tool_use_result(line)
+}
+
 /// When a line of a session was written, read without decoding it (see
 /// [`claude::line_time::own_time`]): a Codex line is never one it reads.
 pub use claude::line_time::own_time;

@@ -27,3 +27,4 @@ pub mod resume;
 pub mod scan;
 pub mod summary;
 pub mod title;
+pub mod unshown;
