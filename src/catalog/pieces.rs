@@ -51,14 +51,20 @@ impl Pieces {
     ) -> io::Result<Pieces> {
         let mut f = crate::model::session::open_regular(path)?;
         f.seek(SeekFrom::Start(offset))?;
+        let chunk = 1 << 20;
         Ok(Pieces {
             file: f.take(len),
+            // a fresh buffer has room for a piece and a read from the
+            // start (grown by doubling, each growth copied what it held
+            // into new pages: a twentieth of a first search)
             buf: SPARE
                 .try_with(|s| s.take())
                 .ok()
                 .flatten()
-                .unwrap_or_default(),
-            chunk: 1 << 20,
+                .unwrap_or_else(|| {
+                    Vec::with_capacity(piece.saturating_add(chunk).min(len as usize + 1))
+                }),
+            chunk,
             offset,
             line,
             given: 0,
