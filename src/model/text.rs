@@ -165,25 +165,28 @@ pub fn needs_sanitizing(s: &str) -> bool {
     let b = s.as_bytes();
     let mut i = 0;
     while i < b.len() {
-        // eight printable ASCII bytes at a time (no byte below 0x20, none
-        // from 0x7f up): the common case, skipped whole
+        // eight bytes at a time, flagged where one is below 0x20, is 0x7f
+        // or from 0x80 up; the lowest flag is exact (a false one only
+        // follows a true one), so the scan goes straight to it: tool
+        // output has a newline every few words, and a byte at a time up
+        // to each was most of the test
         if let Some(chunk) = b.get(i..i + 8) {
             let mut w = [0u8; 8];
             w.copy_from_slice(chunk);
             let w = u64::from_le_bytes(w);
             let del = w ^ DEL;
-            if ((w.wrapping_sub(LOW) | w) & HIGH) == 0
-                && (del.wrapping_sub(ONES) & !del & HIGH) == 0
-            {
+            let flags = ((w.wrapping_sub(LOW) | w) | (del.wrapping_sub(ONES) & !del)) & HIGH;
+            if flags == 0 {
                 i += 8;
                 continue;
             }
+            i += (flags.trailing_zeros() / 8) as usize;
         }
-        match b[i] {
-            b'\n' | b'\t' => {}
-            0..=0x1f | 0x7f => return true,
-            0x80.. if unsafe_char_at(b, i) => return true,
-            _ => {}
+        match b.get(i) {
+            Some(b'\n' | b'\t') | None => {}
+            Some(0..=0x1f | 0x7f) => return true,
+            Some(0x80..) if unsafe_char_at(b, i) => return true,
+            Some(_) => {}
         }
         i += 1;
     }
@@ -397,12 +400,36 @@ mod byte_scan_tests {
     fn the_byte_scan_is_the_char_rule() {
         for u in 0..=0x10ffff_u32 {
             let Some(c) = char::from_u32(u) else { continue };
-            let s = format!("ab{c}cd");
-            assert_eq!(
-                super::needs_sanitizing(&s),
-                super::is_unsafe_char(c),
-                "U+{u:04X}"
-            );
+            // short, and in the eight-byte scan behind a newline and a tab
+            for s in [format!("ab{c}cd"), format!("a\tbcdef\n{c}ghijklmnop")] {
+                assert_eq!(
+                    super::needs_sanitizing(&s),
+                    super::is_unsafe_char(c),
+                    "U+{u:04X} in {s:?}"
+                );
+            }
+        }
+    }
+
+    /// A character at any place of a text, among newlines, tabs and
+    /// characters of several bytes, is found or passed as the char rule says.
+    #[test]
+    fn the_byte_scan_finds_a_character_anywhere() {
+        let fill = "ab\ncé\td日efgh\nijklmnopqrstuvwxyz0123456789";
+        for c in [
+            'x', '\n', '\t', '\u{1b}', '\u{7f}', '\u{85}', '\u{202e}', 'é', '日', '\u{feff}',
+        ] {
+            for at in 0..fill.len() {
+                let Some((head, tail)) = fill.get(..at).zip(fill.get(at..)) else {
+                    continue;
+                };
+                let s = format!("{head}{c}{tail}");
+                assert_eq!(
+                    super::needs_sanitizing(&s),
+                    s.chars().any(super::is_unsafe_char),
+                    "{s:?}"
+                );
+            }
         }
     }
 }
