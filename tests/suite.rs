@@ -72,6 +72,7 @@ mod figures_fast;
 mod fuzz_decoder;
 mod hardening;
 mod highlight_background;
+mod index_words;
 mod ingest;
 mod line_time;
 mod list_cli;

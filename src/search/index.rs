@@ -23,13 +23,13 @@ use tantivy::query::{BooleanQuery, Occur, RegexQuery, TermSetQuery};
 use tantivy::schema::{
     FAST, Field, INDEXED, IndexRecordOption, Schema, TextFieldIndexing, TextOptions,
 };
-use tantivy::tokenizer::{LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer};
+use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{Index, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
-const MAX_WORD: usize = 100;
+use super::words::{MAX_WORD, Words};
 
-/// Words split at anything not a letter or digit, lowercased; words over
-/// 100 bytes (encoded blobs) left out.
+/// Words split at anything not a letter or digit, lowercased; words of
+/// 100 bytes or more (encoded blobs) left out (see [`super::words`]).
 const TOKENIZER: &str = "ccv";
 /// Bumped when the schema or what an entry holds changes (3: words
 /// without their positions; the ones before are emptied, see
@@ -201,13 +201,9 @@ impl SearchIndex {
     }
 
     fn with(dir: &Path, index: Index, fields: Fields, state: State) -> SearchIndex {
-        index.tokenizers().register(
-            TOKENIZER,
-            TextAnalyzer::builder(SimpleTokenizer::default())
-                .filter(RemoveLongFilter::limit(MAX_WORD))
-                .filter(LowerCaser)
-                .build(),
-        );
+        index
+            .tokenizers()
+            .register(TOKENIZER, TextAnalyzer::from(Words::default()));
         SearchIndex {
             dir: dir.to_owned(),
             index,

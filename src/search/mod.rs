@@ -10,6 +10,7 @@ pub mod index_dir;
 pub mod output;
 pub mod scan;
 mod state;
+pub mod words;
 
 use crate::catalog::files::{self, SearchFile};
 use crate::model::Kind;
