@@ -62,7 +62,11 @@ impl Pieces {
                 .ok()
                 .flatten()
                 .unwrap_or_else(|| {
-                    Vec::with_capacity(piece.saturating_add(chunk).min(len as usize + 1))
+                    Vec::with_capacity(
+                        piece
+                            .saturating_add(chunk)
+                            .min((len as usize).saturating_add(1)),
+                    )
                 }),
             chunk,
             offset,
