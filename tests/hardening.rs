@@ -467,3 +467,40 @@ fn no_command_prints_a_control_from_a_session_raw() {
         assert!(!out.stdout.is_empty(), "{args:?} printed nothing");
     }
 }
+
+/// A line nested 200,000 deep (in a key before the message, in a result's
+/// structured copy, in a call's input, in a progress line's data) aborts
+/// no command: every pass that reads a line's shape without decoding it
+/// stops at 128 levels, as serde does, and takes such a line for doubt.
+#[test]
+fn deep_nesting_aborts_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let project = dir.path().join("-p");
+    std::fs::create_dir_all(&project).expect("mkdir");
+    let n = 200_000;
+    let deep = format!("{}1{}", "[".repeat(n), "]".repeat(n));
+    let copy = format!("{}\"deep words\"{}", "{\"a\":".repeat(n), "}".repeat(n));
+    let lines = [
+        r#"{"type":"user","message":{"role":"user","content":"hello there"},"uuid":"u0","timestamp":"2026-01-01T00:00:00Z","cwd":"/x","sessionId":"s"}"#.to_owned(),
+        format!(
+            r#"{{"type":"user","x":{deep},"message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t","content":"ok"}}]}},"uuid":"u1","timestamp":"2026-01-01T00:00:01Z"}}"#
+        ),
+        format!(
+            r#"{{"type":"user","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t","content":"fine"}}]}},"toolUseResult":{copy},"uuid":"u2","timestamp":"2026-01-01T00:00:02Z"}}"#
+        ),
+        format!(
+            r#"{{"type":"assistant","message":{{"id":"m","role":"assistant","model":"claude-x","content":[{{"type":"tool_use","id":"t9","name":"Bash","input":{deep}}}],"usage":{{"input_tokens":1,"output_tokens":1}}}},"uuid":"u3","timestamp":"2026-01-01T00:00:03Z"}}"#
+        ),
+        format!(r#"{{"type":"progress","data":{deep},"uuid":"u4","timestamp":"2026-01-01T00:00:04Z"}}"#),
+    ];
+    let file = project.join("s.jsonl");
+    std::fs::write(&file, lines.join("\n") + "\n").expect("write");
+    let root = dir.path().to_str().expect("utf-8");
+    let path = file.to_str().expect("utf-8");
+    ccv().args(["list", "--json", root]).assert().success();
+    ccv().args(["stats", root]).assert().success();
+    ccv().args(["search", "hello", root]).assert().success();
+    // found only in the copy, which no row shows: no hit, and no abort
+    ccv().args(["search", "deep", root]).assert().code(1);
+    ccv().args(["export", path]).assert().success();
+}

@@ -8,11 +8,29 @@
 pub(crate) struct Cursor<'a> {
     pub(crate) b: &'a [u8],
     pub(crate) i: usize,
+    /// Objects and arrays open around the position.
+    depth: u32,
 }
+
+/// Nesting deeper than this is doubt. Each level is a frame of the stack
+/// here, and a line of 200,000 brackets overflowed it and aborted a
+/// listing. Serde refuses a line nested deeper than 128 anyway, so such
+/// a line is reported as unreadable.
+const DEEPEST: u32 = 128;
 
 impl<'a> Cursor<'a> {
     pub(crate) fn new(b: &'a [u8]) -> Self {
-        Cursor { b, i: 0 }
+        Cursor::at(b, 0)
+    }
+
+    /// A cursor at byte `i` of `b`, as if outside any object.
+    pub(crate) fn at(b: &'a [u8], i: usize) -> Self {
+        Cursor { b, i, depth: 0 }
+    }
+
+    /// One level deeper, unless that is too deep.
+    fn enter(&mut self) -> Option<()> {
+        (self.depth < DEEPEST).then(|| self.depth += 1)
     }
 
     pub(crate) fn ws(&mut self) {
@@ -60,6 +78,16 @@ impl<'a> Cursor<'a> {
     /// The members of an object, each handed to `member` at its value
     /// (which it must read or skip); a key twice is refused.
     pub(crate) fn object(
+        &mut self,
+        member: &mut dyn FnMut(&mut Cursor<'a>, &'a [u8]) -> Option<()>,
+    ) -> Option<()> {
+        self.enter()?;
+        let read = self.members(member);
+        self.depth -= 1;
+        read
+    }
+
+    fn members(
         &mut self,
         member: &mut dyn FnMut(&mut Cursor<'a>, &'a [u8]) -> Option<()>,
     ) -> Option<()> {
@@ -133,16 +161,10 @@ impl<'a> Cursor<'a> {
             b'"' => self.string().map(|_| ()),
             b'{' => self.object(&mut |c, _| c.skip()),
             b'[' => {
-                self.i += 1;
-                if self.eat(b']').is_some() {
-                    return Some(());
-                }
-                loop {
-                    self.skip()?;
-                    if self.ended(b']')? {
-                        return Some(());
-                    }
-                }
+                self.enter()?;
+                let read = self.elements();
+                self.depth -= 1;
+                read
             }
             _ => {
                 // a number, true, false or null: up to what ends it
@@ -153,6 +175,20 @@ impl<'a> Cursor<'a> {
                     self.i += 1;
                 }
                 (self.i > start).then_some(())
+            }
+        }
+    }
+
+    /// Passes over an array's elements, from its `[`.
+    fn elements(&mut self) -> Option<()> {
+        self.i += 1;
+        if self.eat(b']').is_some() {
+            return Some(());
+        }
+        loop {
+            self.skip()?;
+            if self.ended(b']')? {
+                return Some(());
             }
         }
     }
@@ -182,6 +218,28 @@ mod tests {
             assert_eq!(Cursor::new(line.as_bytes()).skip(), Some(()), "{n}");
             let twice = format!("{{{},\"k0\":1}}", keys.join(","));
             assert_eq!(Cursor::new(twice.as_bytes()).skip(), None, "{n}");
+        }
+    }
+
+    /// Nesting of any depth is an answer or doubt, never an overflow of
+    /// the stack: up to 128 levels is read, deeper is doubt.
+    #[test]
+    fn deep_nesting_is_doubt_not_a_crash() {
+        for (open, close) in [("[", "]"), ("{\"a\":", "}")] {
+            let nested = |n: usize| format!("{}1{}", open.repeat(n), close.repeat(n));
+            assert_eq!(Cursor::new(nested(128).as_bytes()).skip(), Some(()));
+            assert_eq!(Cursor::new(nested(129).as_bytes()).skip(), None);
+            assert_eq!(Cursor::new(nested(200_000).as_bytes()).skip(), None);
+            let line = format!(
+                r#"{{"type":"user","x":{},"message":{{"content":[{{"type":"tool_result"}}]}}}}"#,
+                nested(200_000)
+            );
+            assert!(!super::super::figures::only_tool_results(line.as_bytes()));
+            assert_eq!(super::super::line_time::own_time(line.as_bytes()), None);
+            assert_eq!(
+                super::super::unshown::tool_use_result(line.as_bytes()),
+                None
+            );
         }
     }
 

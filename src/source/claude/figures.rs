@@ -185,10 +185,7 @@ fn passable(s: &Session, source: u16, line: &[u8]) -> bool {
         return false;
     }
     SIDECHAIN.find_iter(line).all(|at| {
-        let mut c = Cursor {
-            b: line,
-            i: at + b"\"isSidechain\"".len(),
-        };
+        let mut c = Cursor::at(line, at + b"\"isSidechain\"".len());
         // anything but `: false` is doubt
         c.eat(b':').is_some() && c.peek() == Some(b'f') && line[c.i..].starts_with(b"false")
     })
