@@ -252,11 +252,26 @@ impl Query {
                     };
                     return Some(found.range());
                 }
-                at = found.start() + next_char;
+                // no word starts before the next character that is not a
+                // letter or digit: looked for again after it (a step of
+                // one character made a long run of one letter cost its
+                // length times the term's)
+                at = word_gap_after(text, found.start()).unwrap_or(text.len() + 1);
+                if at > text.len() {
+                    return None;
+                }
             }
         })
         .filter(|r| !r.is_empty())
     }
+}
+
+/// Where the first character from byte `at` that is not a letter or
+/// digit ends (`None`: there is none).
+fn word_gap_after(text: &str, at: usize) -> Option<usize> {
+    let rest = text.get(at..)?;
+    let (i, c) = rest.char_indices().find(|(_, c)| !c.is_alphanumeric())?;
+    Some(at + i + c.len_utf8())
 }
 
 /// Whether a word starts at byte `at` of `text`: no letter or digit is
@@ -399,6 +414,15 @@ mod tests {
         assert!(q.matches("é x"));
         assert!(q.matches_any_of(&["ax", "(x"]));
         assert!(!q.matches_any_of(&["ax", "bx"]));
+        // a long run of one letter is passed over at once, not a letter
+        // at a time (a term of 500 letters over a megabyte of them)
+        let run = format!("b{}", "a".repeat(1 << 20));
+        let q = Query::words(&"a".repeat(500), false).expect("parses");
+        assert!(!q.matches(&run));
+        assert_eq!(
+            q.ranges(&format!("{run} {}", "a".repeat(500))),
+            vec![run.len() + 1..run.len() + 501]
+        );
     }
 
     /// Ranges found by the fast search, and the first found alone, are
