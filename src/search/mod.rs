@@ -324,7 +324,7 @@ fn scan_files(
 ) -> io::Result<Option<Found>> {
     use std::sync::atomic::{AtomicBool, AtomicI64, Ordering::Relaxed};
     let limit = opts.limit.max(1);
-    let terms = scan::Terms::of(query).map_err(io::Error::other)?;
+    let test = scan::RawTest::new(query).map_err(io::Error::other)?;
     let hits: Mutex<Vec<Hit>> = Mutex::new(Vec::new());
     let waiting: Mutex<Vec<Waiting>> = Mutex::new(Vec::new());
     // once `limit` hits are in, the time of the oldest of them: a line
@@ -382,7 +382,7 @@ fn scan_files(
                     continue;
                 }
             };
-            if terms.shown_nowhere(&bytes) {
+            if test.shown_nowhere(&bytes) {
                 continue;
             }
             let found = check_line(&bytes, line, f, query, filter);
@@ -401,7 +401,7 @@ fn scan_files(
         // until `limit` hits are in, every line found is one to decode
         let waits = wait && cutoff.load(Relaxed) > i64::MIN;
         let Some(time) = waits.then(|| crate::source::own_time(raw.bytes)).flatten() else {
-            if !terms.shown_nowhere(raw.bytes) {
+            if !test.shown_nowhere(raw.bytes) {
                 add(check_line(raw.bytes, raw.line, f, query, filter));
             }
             return;
@@ -428,7 +428,7 @@ fn scan_files(
         }
         done
     };
-    scan::scan(files, query, opts.threads, &sink, &enough).map_err(io::Error::other)?;
+    scan::scan(files, &test, opts.threads, &sink, &enough);
     settle(waiting.into_inner().unwrap_or_default());
     if broken.load(Relaxed) {
         return Ok(None);
@@ -955,14 +955,13 @@ mod superseded_tests {
         let asked = AtomicUsize::new(0);
         scan::scan(
             std::slice::from_ref(&f),
-            &query,
+            &scan::RawTest::new(&query).expect("patterns"),
             1,
             &|_| {
                 found.fetch_add(1, Ordering::Relaxed);
             },
             &|_| asked.fetch_add(1, Ordering::Relaxed) >= 1,
-        )
-        .expect("scan");
+        );
         let found = found.into_inner();
         assert!(found > 0 && found < 3000, "{found} lines found");
         assert_eq!(asked.into_inner(), 2);

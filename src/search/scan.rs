@@ -53,26 +53,22 @@ fn patterns(query: &Query) -> Result<Vec<Regex>, String> {
 pub struct RawTest(Vec<Regex>);
 
 impl RawTest {
+    /// Every term's pattern (a regular expression's as written): what the
+    /// files are scanned for.
+    pub fn new(query: &Query) -> Result<RawTest, String> {
+        patterns(query).map(RawTest)
+    }
+
     /// `None` for a regular expression, which is tested on the text only.
     pub fn of(query: &Query) -> Option<RawTest> {
         if query.is_regex {
             return None;
         }
-        patterns(query).ok().map(RawTest)
+        RawTest::new(query).ok()
     }
 
     pub fn holds(&self, line: &[u8]) -> bool {
         self.0.iter().all(|p| p.is_match(line))
-    }
-}
-
-/// The terms as a line writes them (see [`patterns`]), for what is asked
-/// of a line found before it is decoded.
-pub struct Terms(Vec<Regex>);
-
-impl Terms {
-    pub fn of(query: &Query) -> Result<Terms, String> {
-        patterns(query).map(Terms)
     }
 
     /// Whether some term occurs in `line` only where no entry shows it
@@ -84,24 +80,24 @@ impl Terms {
     }
 }
 
-/// Every line of `files` holding every term, found on `threads` threads;
-/// `sink` gets each (in no particular order). Files are taken in order
-/// (newest first), and none after `enough` says so (asked of each file
-/// before it and after each of its pieces).
+/// Every line of `files` holding every term of `test`, found on `threads`
+/// threads; `sink` gets each (in no particular order). Files are taken in
+/// order (newest first), and none after `enough` says so (asked of each
+/// file before it and after each of its pieces).
 pub fn scan(
     files: &[SearchFile],
-    query: &Query,
+    test: &RawTest,
     threads: usize,
     sink: &(dyn Fn(RawLine<'_>) + Sync),
     enough: &(dyn Fn(&SearchFile) -> bool + Sync),
-) -> Result<(), String> {
-    let pats = patterns(query)?;
+) {
+    let pats = &test.0;
     if pats.is_empty() {
-        return Ok(());
+        return;
     }
     // the longest term first: fewest false starts
     let mut order: Vec<usize> = (0..pats.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(query.terms()[i].len()));
+    order.sort_by_key(|&i| std::cmp::Reverse(pats[i].as_str().len()));
     let next = AtomicUsize::new(0);
     std::thread::scope(|s| {
         for _ in 0..threads.clamp(1, files.len().max(1)) {
@@ -113,13 +109,11 @@ pub fn scan(
                         break;
                     }
                     // a file ccv fails to read costs its hits, not the search
-                    let _ =
-                        crate::contain::contain(|| scan_file(i, f, &pats, &order, sink, enough));
+                    let _ = crate::contain::contain(|| scan_file(i, f, pats, &order, sink, enough));
                 }
             });
         }
     });
-    Ok(())
 }
 
 const PIECE: usize = 1 << 20;
