@@ -54,3 +54,46 @@ pub fn entries(bytes: &[u8], first_line: u32) -> Vec<Entry> {
     }
     out
 }
+
+/// A line a search may decode, and where its part no entry shows is (a
+/// tool result's structured copy, see [`crate::source::unshown_span`]):
+/// found at most once, for both questions asked of it (is a term only
+/// there? what is decoded?).
+pub struct Unshown<'a> {
+    pub line: &'a [u8],
+    span: std::cell::OnceCell<Option<std::ops::Range<usize>>>,
+}
+
+impl<'a> Unshown<'a> {
+    pub fn new(line: &'a [u8]) -> Self {
+        Unshown {
+            line,
+            span: std::cell::OnceCell::new(),
+        }
+    }
+
+    pub fn span(&self) -> Option<&std::ops::Range<usize>> {
+        self.span
+            .get_or_init(|| crate::source::unshown_span(self.line))
+            .as_ref()
+    }
+
+    /// The line as the model needs it for its entries: the copy replaced
+    /// by `null`, so it is not decoded. It is a third to a half of the
+    /// bytes of the lines a search of a common word decodes
+    /// (`tests/line_time.rs` holds the entries equal with it and without).
+    pub fn shown(&self) -> std::borrow::Cow<'a, [u8]> {
+        const NULL: &[u8] = b"null";
+        let line = self.line;
+        match self.span() {
+            Some(span) if span.len() > NULL.len() => {
+                let mut out = Vec::with_capacity(line.len() - span.len() + NULL.len());
+                out.extend_from_slice(&line[..span.start]);
+                out.extend_from_slice(NULL);
+                out.extend_from_slice(&line[span.end..]);
+                std::borrow::Cow::Owned(out)
+            }
+            _ => std::borrow::Cow::Borrowed(line),
+        }
+    }
+}

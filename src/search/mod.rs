@@ -374,17 +374,14 @@ fn scan_files(
             let Some(handle) = open.get(file as u64, &f.path) else {
                 continue;
             };
-            let bytes = match read_line(handle, offset) {
-                Ok(b) if b.len() == len => b,
+            let bytes = match read_line_of(handle, offset, len) {
+                Ok(Some(b)) => b,
                 // the file changed under the search: read it all again
                 _ => {
                     broken.store(true, Relaxed);
                     continue;
                 }
             };
-            if test.shown_nowhere(&bytes) {
-                continue;
-            }
             let found = check_line(&bytes, line, f, query, filter);
             if found.iter().any(|h| h.timestamp > time) {
                 broken.store(true, Relaxed);
@@ -398,11 +395,14 @@ fn scan_files(
         if crate::source::makes_no_entry(raw.bytes) {
             return;
         }
-        // until `limit` hits are in, every line found is one to decode
-        let waits = wait && cutoff.load(Relaxed) > i64::MIN;
-        let Some(time) = waits.then(|| crate::source::own_time(raw.bytes)).flatten() else {
-            if !test.shown_nowhere(raw.bytes) {
-                add(check_line(raw.bytes, raw.line, f, query, filter));
+        // a line waits for the end of its file (or of a batch), which
+        // decodes the newest first: a file's newest hits are its last
+        // lines, and decoding lines as they came (its first ones first)
+        // decoded every line newer than the hits found before it
+        let Some(time) = wait.then(|| crate::source::own_time(raw.bytes)).flatten() else {
+            let bytes = extract::Unshown::new(raw.bytes);
+            if !test.shown_nowhere(&bytes) {
+                add(check_decoded(&bytes, raw.line, f, query, filter));
             }
             return;
         };
@@ -410,13 +410,28 @@ fn scan_files(
             passed_over.store(true, Relaxed);
             return;
         }
+        // asked while the line is at hand: a line that holds no hit is
+        // not read again
+        if test.shown_nowhere(&extract::Unshown::new(raw.bytes)) {
+            return;
+        }
         let full = waiting.lock().ok().and_then(|mut w| {
             w.push((time, raw.file, raw.line, raw.offset, raw.bytes.len()));
-            (w.len() >= limit.saturating_mul(2)).then(|| std::mem::take(&mut *w))
+            // what is held waiting is bounded
+            (w.len() >= limit.saturating_mul(8).max(4096)).then(|| std::mem::take(&mut *w))
         });
         if let Some(batch) = full {
             settle(batch);
         }
+    };
+    // a file read: its lines are settled while it is in the page cache,
+    // and their hits set the cutoff the next files are read by
+    let done = |file: usize| {
+        let batch: Vec<Waiting> = waiting
+            .lock()
+            .map(|mut w| w.extract_if(.., |l| l.1 == file).collect())
+            .unwrap_or_default();
+        settle(batch);
     };
     let enough = |f: &SearchFile| {
         if opts.superseded() {
@@ -428,7 +443,7 @@ fn scan_files(
         }
         done
     };
-    scan::scan(files, &test, opts.threads, &sink, &enough);
+    scan::scan(files, &test, opts.threads, &sink, &enough, &done);
     settle(waiting.into_inner().unwrap_or_default());
     if broken.load(Relaxed) {
         return Ok(None);
@@ -625,6 +640,21 @@ impl OpenFiles {
     }
 }
 
+/// The line of `len` bytes at `offset`, read at once (`None`: the line
+/// there is not that long any more).
+fn read_line_of(f: &mut std::fs::File, offset: u64, len: usize) -> io::Result<Option<Vec<u8>>> {
+    f.seek(SeekFrom::Start(offset))?;
+    // the line and what ends it
+    let mut out = Vec::with_capacity(len.saturating_add(1));
+    let got = f.take(len as u64 + 1).read_to_end(&mut out)?;
+    let ends = got == len || (got == len + 1 && out[len] == b'\n');
+    if !ends || memchr::memchr(b'\n', &out[..len.min(got)]).is_some() {
+        return Ok(None);
+    }
+    out.truncate(len);
+    Ok(Some(out))
+}
+
 fn read_line(f: &mut std::fs::File, offset: u64) -> io::Result<Vec<u8>> {
     f.seek(SeekFrom::Start(offset))?;
     let mut out = Vec::new();
@@ -651,7 +681,18 @@ fn read_line(f: &mut std::fs::File, offset: u64) -> io::Result<Vec<u8>> {
 
 /// The entries of one line that match.
 fn check_line(bytes: &[u8], line: u32, f: &SearchFile, query: &Query, filter: &Filter) -> Vec<Hit> {
-    entries(bytes, line)
+    check_decoded(&extract::Unshown::new(bytes), line, f, query, filter)
+}
+
+/// The hits of `line`, decoded without what no entry of it shows.
+fn check_decoded(
+    bytes: &extract::Unshown<'_>,
+    line: u32,
+    f: &SearchFile,
+    query: &Query,
+    filter: &Filter,
+) -> Vec<Hit> {
+    entries(&bytes.shown(), line)
         .into_iter()
         .filter(|e| e.line == line)
         .filter(|e| filter.keeps_kind(e.kind) && filter.keeps_time(e.timestamp))
@@ -772,6 +813,27 @@ mod tests {
 #[cfg(test)]
 mod waiting_tests {
     use super::*;
+
+    /// A waiting line is read back whole, or not at all when the file no
+    /// longer has a line of that length there.
+    #[test]
+    fn a_line_is_read_back_only_as_it_was() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let p = dir.path().join("s.jsonl");
+        std::fs::write(&p, "abc\ndefg\nxy").expect("write");
+        let mut f = std::fs::File::open(&p).expect("open");
+        let mut read = |at, len| read_line_of(&mut f, at, len).expect("read");
+        assert_eq!(read(0, 3).as_deref(), Some(&b"abc"[..]));
+        assert_eq!(read(4, 4).as_deref(), Some(&b"defg"[..]));
+        // the last line, without its newline
+        assert_eq!(read(9, 2).as_deref(), Some(&b"xy"[..]));
+        // shorter or longer than the line there, or past the end
+        assert_eq!(read(4, 3), None);
+        assert_eq!(read(0, 5), None);
+        assert_eq!(read(9, 3), None);
+        assert_eq!(read(20, 1), None);
+        assert_eq!(read(0, 0), None);
+    }
 
     /// Lines are read back from any number of files holding a few open at
     /// a time; a FIFO or a vanished file is no file.
@@ -961,6 +1023,7 @@ mod superseded_tests {
                 found.fetch_add(1, Ordering::Relaxed);
             },
             &|_| asked.fetch_add(1, Ordering::Relaxed) >= 1,
+            &|_| {},
         );
         let found = found.into_inner();
         assert!(found > 0 && found < 3000, "{found} lines found");

@@ -7,6 +7,7 @@
 
 use crate::catalog::files::SearchFile;
 use crate::model::query::Query;
+use crate::search::extract::Unshown;
 use regex::bytes::{Regex, RegexBuilder};
 use std::io;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -73,9 +74,9 @@ impl RawTest {
 
     /// Whether some term occurs in `line` only where no entry shows it
     /// (see [`a_term_shows_nowhere`]): the line holds no hit. Asked only
-    /// of the lines about to be decoded (most lines of a common word are
-    /// passed over for their age, and the question reads the line).
-    pub fn shown_nowhere(&self, line: &[u8]) -> bool {
+    /// of the lines not passed over for their age (most lines of a common
+    /// word are, and the question reads the line).
+    pub fn shown_nowhere(&self, line: &Unshown<'_>) -> bool {
         a_term_shows_nowhere(line, &self.0)
     }
 }
@@ -83,13 +84,15 @@ impl RawTest {
 /// Every line of `files` holding every term of `test`, found on `threads`
 /// threads; `sink` gets each (in no particular order). Files are taken in
 /// order (newest first), and none after `enough` says so (asked of each
-/// file before it and after each of its pieces).
+/// file before it and after each of its pieces); `done` is told of each
+/// file read (whole or left), by its index, after its last line found.
 pub fn scan(
     files: &[SearchFile],
     test: &RawTest,
     threads: usize,
     sink: &(dyn Fn(RawLine<'_>) + Sync),
     enough: &(dyn Fn(&SearchFile) -> bool + Sync),
+    done: &(dyn Fn(usize) + Sync),
 ) {
     let pats = &test.0;
     if pats.is_empty() {
@@ -110,6 +113,7 @@ pub fn scan(
                     }
                     // a file ccv fails to read costs its hits, not the search
                     let _ = crate::contain::contain(|| scan_file(i, f, pats, &order, sink, enough));
+                    done(i);
                 }
             });
         }
@@ -126,21 +130,20 @@ const PIECE: usize = 1 << 20;
 /// rows show values and no key (every result says `"is_error": false`).
 /// A term of one character is left alone in keys (a placeholder such as
 /// `[image/png 3 KB]` shows letters no value wrote).
-fn a_term_shows_nowhere(line: &[u8], pats: &[Regex]) -> bool {
+fn a_term_shows_nowhere(unshown: &Unshown<'_>, pats: &[Regex]) -> bool {
     use memchr::memmem::Finder;
     use std::sync::LazyLock;
     static COPY: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"toolUseResult\""));
+    let line = unshown.line;
     // no match before the copy's key is in the copy: where it is (a walk
     // of the line) is found only for a match after it, and most terms are
     // first met in the message, before it
     let copy_from = COPY.find(line).unwrap_or(line.len());
-    let mut unshown: Option<Option<std::ops::Range<usize>>> = None;
     let mut results_only = None;
-    let mut hidden = |m: &regex::bytes::Match<'_>| {
+    let hidden = |m: &regex::bytes::Match<'_>| {
         m.start() >= copy_from
             && unshown
-                .get_or_insert_with(|| crate::source::unshown_span(line))
-                .as_ref()
+                .span()
                 .is_some_and(|u| u.start <= m.start() && m.end() <= u.end)
     };
     let in_a_key = |m: &regex::bytes::Match<'_>| m.as_bytes().len() >= 2 && in_key(line, m.end());
@@ -241,7 +244,7 @@ mod tests {
     fn only_in_keys(query: &str, line: &str) -> bool {
         let q = Query::words(query, false).expect("query");
         let pats = patterns(&q).expect("patterns");
-        a_term_shows_nowhere(line.as_bytes(), &pats)
+        a_term_shows_nowhere(&super::Unshown::new(line.as_bytes()), &pats)
     }
 
     /// A line of tool results whose only "error" is its `is_error` key, or
