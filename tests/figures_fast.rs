@@ -165,6 +165,136 @@ fn bent_tool_result_lines_do_not_fool_the_fast_read() {
     }
 }
 
+/// A subagent's lines mirrored into the main file as `agent_progress`,
+/// its lines of tool results bent into the shapes a fast read must not
+/// mistake (a prompt beside the results, an answer, a compaction summary,
+/// a sidechain's, another kind of progress, a key twice, no agent, cut or
+/// flipped bytes), some before the agent's first prompt: the figures of
+/// a whole load.
+#[test]
+fn bent_agent_result_lines_do_not_fool_the_fast_read() {
+    use serde_json::{Value, json};
+    let mut rng = common::Rng(0x2545_f491_4f6c_dd1d);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let progress = |n: usize, agent: &str, inner: Value| {
+        json!({"parentUuid": format!("m{n}"), "isSidechain": false, "type": "progress",
+            "data": {"message": inner, "normalizedMessages": [], "type": "agent_progress",
+                "prompt": "look", "agentId": agent},
+            "toolUseID": "agent_msg_1", "parentToolUseID": "task-1",
+            "uuid": format!("m{}", n + 1), "timestamp": "2025-06-01T10:00:05Z"})
+    };
+    for round in 0..60 {
+        let mut lines: Vec<String> = vec![
+            json!({"type": "user", "uuid": "m0", "sessionId": "s", "timestamp": "2025-06-01T10:00:00Z",
+                "message": {"role": "user", "content": "review this"}})
+            .to_string(),
+            json!({"type": "assistant", "uuid": "m1", "parentUuid": "m0", "sessionId": "s",
+                "timestamp": "2025-06-01T10:00:01Z",
+                "message": {"id": "main-1", "role": "assistant", "model": "claude-opus-4-5",
+                    "usage": {"input_tokens": 7, "output_tokens": 3},
+                    "content": [{"type": "tool_use", "id": "task-1", "name": "Task",
+                        "input": {"prompt": "look", "description": "look"}}]}})
+            .to_string(),
+        ];
+        let agent = format!("a{round}");
+        let results = |id: &str| {
+            json!({"type": "user", "uuid": format!("r-{id}"), "isSidechain": true,
+                "timestamp": "2025-06-01T10:00:04Z",
+                "message": {"role": "user", "content": [
+                    {"type": "tool_result", "tool_use_id": id, "content": "x \"y\" ]} {"}]}})
+        };
+        // lines of results before the agent's own first line, at times
+        let early = rng.below(3) == 0;
+        if early {
+            lines.push(progress(2, &agent, results("early")).to_string());
+        }
+        lines.push(
+            progress(
+                3,
+                &agent,
+                json!({"type": "user", "uuid": format!("p-{round}"), "isSidechain": true,
+                    "message": {"role": "user", "content": [{"type": "text", "text": "look"}]},
+                    "timestamp": "2025-06-01T10:00:02Z"}),
+            )
+            .to_string(),
+        );
+        for n in 0..10 {
+            let id = format!("c{round}-{n}");
+            lines.push(
+                progress(
+                    4 + 2 * n,
+                    &agent,
+                    json!({"type": "assistant", "uuid": format!("q-{id}"), "isSidechain": true,
+                        "timestamp": "2025-06-01T10:00:03Z",
+                        "message": {"id": format!("msg-{id}"), "role": "assistant",
+                            "model": "claude-sonnet-4-5",
+                            "usage": {"input_tokens": 10 + n, "output_tokens": 5},
+                            "content": [{"type": "tool_use", "id": id, "name": "Read",
+                                "input": {"file_path": "/x"}}]}}),
+                )
+                .to_string(),
+            );
+            let mut line = progress(5 + 2 * n, &agent, results(&id));
+            let mut text = match rng.below(10) {
+                0 => {
+                    line["data"]["message"]["message"]["content"]
+                        .as_array_mut()
+                        .expect("blocks")
+                        .push(json!({"type": "text", "text": "and then do this"}));
+                    line.to_string()
+                }
+                1 => {
+                    line["data"]["message"]["type"] = json!("assistant");
+                    line.to_string()
+                }
+                2 => {
+                    line["data"]["message"]["isCompactSummary"] = json!(true);
+                    line.to_string()
+                }
+                3 => {
+                    line["isSidechain"] = json!(true);
+                    line.to_string()
+                }
+                4 => {
+                    line["data"]["type"] = json!("bash_progress");
+                    line.to_string()
+                }
+                5 => {
+                    let s = line.to_string();
+                    s.replacen(
+                        "\"type\":\"progress\"",
+                        "\"type\":\"progress\",\"type\":\"user\"",
+                        1,
+                    )
+                }
+                6 => {
+                    line["data"]
+                        .as_object_mut()
+                        .expect("data")
+                        .remove("agentId");
+                    line.to_string()
+                }
+                _ => line.to_string(),
+            };
+            if rng.below(5) == 0 && !text.is_empty() {
+                // a byte changed or the line cut, anywhere
+                let at = rng.below(text.len());
+                let mut b = text.into_bytes();
+                if rng.below(2) == 0 {
+                    b.truncate(at);
+                } else {
+                    b[at] = b"{}[]\",:x\\"[rng.below(9)];
+                }
+                text = String::from_utf8_lossy(&b).into_owned();
+            }
+            lines.push(text);
+        }
+        let f = dir.path().join(format!("agent-{round}.jsonl"));
+        std::fs::write(&f, lines.join("\n") + "\n").expect("write");
+        same_figures(&f);
+    }
+}
+
 #[test]
 fn a_line_too_long_to_hold_is_passed_on_not_held() {
     use serde_json::json;

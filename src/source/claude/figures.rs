@@ -139,8 +139,9 @@ fn feed_with(
                 lean_read(s, source, line)
             } {
                 run = end;
-            } else if (only_tool_results(line) || only_side_progress(line))
-                && passable(s, source, line)
+            } else if ((only_tool_results(line) || only_side_progress(line))
+                && passable(s, source, line))
+                || (only_agent_results(line) && known_whose(s, source))
             {
                 skipped += 1;
                 if run < at {
@@ -189,6 +190,13 @@ fn passable(s: &Session, source: u16, line: &[u8]) -> bool {
         // anything but `: false` is doubt
         c.eat(b':').is_some() && c.peek() == Some(b'f') && line[c.i..].starts_with(b"false")
     })
+}
+
+/// Whether the lines of `source` may be left out yet: not while the main
+/// file has not said whether it is an agent's own (its first
+/// conversation line decides).
+fn known_whose(s: &Session, source: u16) -> bool {
+    source != crate::model::session::MAIN || s.lone_agent.is_some()
 }
 
 /// Whether `line` may be an answer to take in lean (see `lean`): the
@@ -267,6 +275,48 @@ pub fn only_side_progress(line: &[u8]) -> bool {
     PROGRESS.find(line).is_some() && entry_whose(line, b"progress", b"data", |c| c.side_data())
 }
 
+/// Whether `line` is a subagent's line of tool results mirrored into the
+/// main file: `{"type": "progress", "data": {"type": "agent_progress",
+/// "message": {"type": "user", "message": {"content": [{"type":
+/// "tool_result", …}, …]}, …}, …}, …}` in any key order, not itself a
+/// sidechain's, no compaction summary anywhere in it. Like a main line of
+/// tool results it makes no prompt, message or call of the agent's (the
+/// agent's prompt and answers, on lines of their own, make it and link
+/// it to its call); it was a tenth of a cold listing of real sessions,
+/// decoded twice (the progress line, then the line it mirrors). Any doubt
+/// (another shape, a key twice, a line that does not read as JSON to its
+/// end) says no.
+pub fn only_agent_results(line: &[u8]) -> bool {
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
+    static AGENT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"agent_progress\""));
+    static COMPACT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"isCompactSummary"));
+    if AGENT.find(line).is_none() || COMPACT.find(line).is_some() {
+        return false;
+    }
+    let mut c = Cursor::new(line);
+    let (mut progress, mut results, mut side) = (false, false, false);
+    let read = c.object(&mut |c, k| {
+        match k {
+            b"type" => {
+                // another entry: no need to read on
+                (c.string()? == b"progress").then_some(())?;
+                progress = true;
+            }
+            b"data" => results = c.agent_results()?,
+            b"isSidechain" => {
+                // anything but `false` is doubt
+                side = !(c.peek()? == b'f' && c.b[c.i..].starts_with(b"false"));
+                c.skip()?;
+            }
+            _ => c.skip()?,
+        }
+        Some(())
+    });
+    c.ws();
+    read.is_some() && c.i == line.len() && progress && results && !side
+}
+
 /// Whether `line` is a user entry whose message holds tool results and
 /// nothing else: `{"type": "user", "message": {"content": [{"type":
 /// "tool_result", …}, …]}, …}` in any key order, not a compaction
@@ -331,6 +381,36 @@ impl Cursor<'_> {
     /// nothing else (`None`: not that shape, or unreadable).
     fn message_of_results(&mut self) -> Option<bool> {
         self.member(b"content", |c| c.only_results())?
+    }
+
+    /// `{"type": "agent_progress", "message": {"type": "user", "message":
+    /// {"content": [tool results]}}, …}` (`None`: not that shape, or
+    /// unreadable).
+    fn agent_results(&mut self) -> Option<bool> {
+        let (mut agent, mut results) = (false, false);
+        self.object(&mut |c, k| {
+            match k {
+                b"type" => agent = c.string()? == b"agent_progress",
+                b"message" => results = c.user_results()?,
+                _ => c.skip()?,
+            }
+            Some(())
+        })?;
+        Some(agent && results)
+    }
+
+    /// `{"type": "user", "message": {"content": [tool results]}, …}`.
+    fn user_results(&mut self) -> Option<bool> {
+        let (mut user, mut results) = (false, false);
+        self.object(&mut |c, k| {
+            match k {
+                b"type" => user = c.string()? == b"user",
+                b"message" => results = c.message_of_results()?,
+                _ => c.skip()?,
+            }
+            Some(())
+        })?;
+        Some(user && results)
     }
 
     fn only_results(&mut self) -> Option<bool> {
