@@ -733,3 +733,56 @@ fn an_answer_without_a_time_is_dated_by_the_conversation() {
         .collect();
     assert_eq!(quarters.len(), 1, "{quarters:?}");
 }
+
+/// A writer that never wrote its newline joins two entries on one line
+/// (`}{`), and the model reads both: a line of tool results, a side
+/// progress or a mirrored agent's results joined with an answer is not
+/// passed over (the answer's usage is counted).
+#[test]
+fn entries_joined_on_a_line_are_all_counted() {
+    use serde_json::json;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let answer = |n: u32| {
+        json!({"type": "assistant", "uuid": format!("a{n}"), "parentUuid": "p0", "sessionId": "s",
+            "timestamp": "2025-06-01T10:00:03Z",
+            "message": {"id": format!("joined-{n}"), "role": "assistant", "model": "claude-sonnet-4-5",
+                "usage": {"input_tokens": 1000 + n, "output_tokens": 50},
+                "content": [{"type": "text", "text": "done"}]}})
+        .to_string()
+    };
+    let prompt =
+        json!({"type": "user", "uuid": "p0", "sessionId": "s", "timestamp": "2025-06-01T10:00:00Z",
+        "message": {"role": "user", "content": "go"}})
+        .to_string();
+    let call = json!({"type": "assistant", "uuid": "c0", "parentUuid": "p0", "sessionId": "s",
+        "timestamp": "2025-06-01T10:00:01Z",
+        "message": {"id": "call-0", "role": "assistant", "model": "claude-sonnet-4-5",
+            "usage": {"input_tokens": 10, "output_tokens": 5},
+            "content": [{"type": "tool_use", "id": "t0", "name": "Bash", "input": {"command": "ls"}}]}})
+    .to_string();
+    let results = json!({"type": "user", "uuid": "r0", "parentUuid": "c0", "sessionId": "s",
+        "timestamp": "2025-06-01T10:00:02Z",
+        "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t0", "content": "x"}]}})
+    .to_string();
+    let side = json!({"type": "progress", "uuid": "g0", "parentUuid": "c0", "sessionId": "s",
+        "timestamp": "2025-06-01T10:00:02Z", "data": {"type": "bash_progress", "output": "x"}})
+    .to_string();
+    let agent = json!({"type": "progress", "uuid": "g1", "parentUuid": "c0", "sessionId": "s",
+        "timestamp": "2025-06-01T10:00:02Z", "data": {"type": "agent_progress", "agentId": "ab",
+            "message": {"type": "user", "uuid": "ar", "message": {"role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": "t9", "content": "x"}]}}}})
+    .to_string();
+    for (n, first) in [results, side, agent].into_iter().enumerate() {
+        let lines = [
+            prompt.clone(),
+            call.clone(),
+            format!("{first}{}", answer(n as u32)),
+        ];
+        let f = dir.path().join(format!("joined-{n}.jsonl"));
+        std::fs::write(&f, lines.join("\n") + "\n").expect("write");
+        same_figures(&f);
+        let fast = ccv::source::load_for_figures(&f).expect("load");
+        let figures = Figures::of(&fast, 0);
+        assert!(figures.tokens.total() > 1000, "{n}: {figures:?}");
+    }
+}

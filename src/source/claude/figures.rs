@@ -335,6 +335,60 @@ pub fn only_tool_results(line: &[u8]) -> bool {
     entry_whose(line, b"user", b"message", |c| c.message_of_results())
 }
 
+/// Whether `line` may hold an entry joined to another (`}{"`, a writer
+/// that never wrote its newline: the model reads both, and the second may
+/// be an answer), after byte `from`, up to which it was read as one entry.
+/// The checks above stop reading once they know what the line's entry is,
+/// before its end: where an object with a key may follow an object (see
+/// [`after_object`]), the line is walked to the end of its entry, which
+/// must be the line's.
+fn joined(line: &[u8], from: usize) -> bool {
+    let rest = line.get(from..).unwrap_or_default();
+    if !memchr::memchr_iter(b'{', rest).any(|at| after_object(line, from + at)) {
+        return false;
+    }
+    let mut c = Cursor::new(line);
+    c.skip().is_none()
+        || std::str::from_utf8(&line[c.i..]).map_or(true, |rest| !rest.trim().is_empty())
+}
+
+/// Whether the `{` at `at` begins an object with a key (white space, then
+/// `"`) right after one that ended (a `}`, then white space). Inside a
+/// JSON string a `"` is escaped, so there only a string that ends with
+/// `}{` is one (Go's `struct{}{}` and `interface{}{\"a\"…` are not).
+fn after_object(line: &[u8], at: usize) -> bool {
+    let key = line[at + 1..]
+        .iter()
+        .find(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r'));
+    if key != Some(&b'"') {
+        return false;
+    }
+    let mut before = &line[..at];
+    loop {
+        match before.last() {
+            Some(b'}') => return true,
+            Some(&c) if c < 0x80 && char::from(c).is_whitespace() => {
+                before = &before[..before.len() - 1];
+            }
+            // the model passes over Unicode's white space between
+            // entries, of more than one byte too
+            Some(c) if *c >= 0x80 => {
+                let start = (1..=4.min(before.len()))
+                    .map(|n| before.len() - n)
+                    .find(|&i| before[i] & 0xC0 != 0x80);
+                let ch = start
+                    .and_then(|i| std::str::from_utf8(&before[i..]).ok())
+                    .and_then(|s| s.chars().next());
+                match (start, ch) {
+                    (Some(i), Some(ch)) if ch.is_whitespace() => before = &before[..i],
+                    _ => return false,
+                }
+            }
+            _ => return false,
+        }
+    }
+}
+
 /// Whether `line` is an entry of type `kind` whose member `key` passes
 /// `check`. Once both are known the rest is not read (a tool result's
 /// `toolUseResult` holds the output again): a key after them cannot
@@ -361,7 +415,8 @@ fn entry_whose(
         }
         if is_kind && passes { None } else { Some(()) }
     });
-    is_kind && passes
+    // what was read is one entry's: another joined to it is after
+    is_kind && passes && !joined(line, c.i)
 }
 
 impl Cursor<'_> {
@@ -467,6 +522,40 @@ mod tests {
         assert!(!side(twice.as_bytes()));
         let cut = line(r#"{"type":"bash_progress"}"#);
         assert!(!side(&cut.as_bytes()[..cut.find("data").unwrap_or(0) + 10]));
+    }
+
+    /// A line of results or side progress joined to another entry is not
+    /// one (the model reads the other too), in any white space; braces in
+    /// a text, even a text that ends in `} {`, do not make it one.
+    #[test]
+    fn entries_joined_on_a_line_are_not_passed_over() {
+        let results = |text: &str| {
+            format!(
+                r#"{{"type":"user","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t","content":"{text}"}}]}},"toolUseResult":{{"stdout":"{text}"}}}}"#
+            )
+        };
+        let progress =
+            r#"{"type":"progress","data":{"type":"bash_progress","output":"x"},"uuid":"g"}"#;
+        let answer = r#"{"type":"assistant","message":{"usage":{"input_tokens":9}}}"#;
+        for between in ["", " ", "\t", "\r ", "\u{a0}", "\u{3000}", "{}", " {} "] {
+            let joined = format!("{}{between}{answer}", results("x"));
+            assert!(!only(joined.as_bytes()), "{between:?}");
+            let joined = format!("{progress}{between}{answer}");
+            assert!(!side(joined.as_bytes()), "{between:?}");
+        }
+        for text in [
+            "struct{}{}",
+            r#"interface{}{\"a\": 1}"#,
+            "} {",
+            "}{",
+            r#"x} {\""#,
+            "{}",
+        ] {
+            assert!(only(results(text).as_bytes()), "{text}");
+            assert!(only(format!("{} \n", results(text)).as_bytes()), "{text}");
+        }
+        // a line that ends in something else than white space
+        assert!(!only(format!("{}x", results("} {")).as_bytes()));
     }
 
     #[test]
