@@ -889,7 +889,7 @@ mod waiting_tests {
                 } else {
                     "pear"
                 };
-                text += &match next() % 4 {
+                text += &match next() % 5 {
                     0 => format!(
                         r#"{{"type":"user","uuid":"u{n}-{i}","message":{{"role":"user","content":"an {word} here"}}{time}}}"#
                     ),
@@ -900,8 +900,12 @@ mod waiting_tests {
                     2 => format!(
                         r#"{{"type":"user","uuid":"k{n}-{i}","{word}":1,"message":{{"role":"user","content":"nothing"}}{time}}}"#
                     ),
-                    _ => format!(
+                    3 => format!(
                         r#"{{"type":"system","uuid":"y{n}-{i}","content":"an {word} in a note","level":"info"{time}}}"#
+                    ),
+                    // an older entry joined to a newer one (`}{`)
+                    _ => format!(
+                        r#"{{"type":"user","uuid":"j{n}-{i}","message":{{"role":"user","content":"nothing"}},"timestamp":"2026-01-01T09:00:00Z"}}{{"type":"user","uuid":"w{n}-{i}","message":{{"role":"user","content":"an {word} joined"}}{time}}}"#
                     ),
                 };
                 text.push('\n');

@@ -194,6 +194,60 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// Whether `line` may hold an entry joined to another (`}{"`, a writer
+/// that never wrote its newline: the model reads both, and the second may
+/// be an answer or a newer line), after byte `from`, up to which it was
+/// read as one entry. The questions asked of a line (see `figures`,
+/// `line_time`) stop reading once they know the answer, before its end:
+/// where an object with a key may follow an object (see [`after_object`]),
+/// the line is walked to the end of its entry, which must be the line's.
+pub(crate) fn joined(line: &[u8], from: usize) -> bool {
+    let rest = line.get(from..).unwrap_or_default();
+    if !memchr::memchr_iter(b'{', rest).any(|at| after_object(line, from + at)) {
+        return false;
+    }
+    let mut c = Cursor::new(line);
+    c.skip().is_none()
+        || std::str::from_utf8(&line[c.i..]).map_or(true, |rest| !rest.trim().is_empty())
+}
+
+/// Whether the `{` at `at` begins an object with a key (white space, then
+/// `"`) right after one that ended (a `}`, then white space). Inside a
+/// JSON string a `"` is escaped, so there only a string that ends with
+/// `}{` is one (Go's `struct{}{}` and `interface{}{\"a\"…` are not).
+fn after_object(line: &[u8], at: usize) -> bool {
+    let key = line[at + 1..]
+        .iter()
+        .find(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r'));
+    if key != Some(&b'"') {
+        return false;
+    }
+    let mut before = &line[..at];
+    loop {
+        match before.last() {
+            Some(b'}') => return true,
+            Some(&c) if c < 0x80 && char::from(c).is_whitespace() => {
+                before = &before[..before.len() - 1];
+            }
+            // the model passes over Unicode's white space between
+            // entries, of more than one byte too
+            Some(c) if *c >= 0x80 => {
+                let start = (1..=4.min(before.len()))
+                    .map(|n| before.len() - n)
+                    .find(|&i| before[i] & 0xC0 != 0x80);
+                let ch = start
+                    .and_then(|i| std::str::from_utf8(&before[i..]).ok())
+                    .and_then(|s| s.chars().next());
+                match (start, ch) {
+                    (Some(i), Some(ch)) if ch.is_whitespace() => before = &before[..i],
+                    _ => return false,
+                }
+            }
+            _ => return false,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::Cursor;

@@ -335,60 +335,6 @@ pub fn only_tool_results(line: &[u8]) -> bool {
     entry_whose(line, b"user", b"message", |c| c.message_of_results())
 }
 
-/// Whether `line` may hold an entry joined to another (`}{"`, a writer
-/// that never wrote its newline: the model reads both, and the second may
-/// be an answer), after byte `from`, up to which it was read as one entry.
-/// The checks above stop reading once they know what the line's entry is,
-/// before its end: where an object with a key may follow an object (see
-/// [`after_object`]), the line is walked to the end of its entry, which
-/// must be the line's.
-fn joined(line: &[u8], from: usize) -> bool {
-    let rest = line.get(from..).unwrap_or_default();
-    if !memchr::memchr_iter(b'{', rest).any(|at| after_object(line, from + at)) {
-        return false;
-    }
-    let mut c = Cursor::new(line);
-    c.skip().is_none()
-        || std::str::from_utf8(&line[c.i..]).map_or(true, |rest| !rest.trim().is_empty())
-}
-
-/// Whether the `{` at `at` begins an object with a key (white space, then
-/// `"`) right after one that ended (a `}`, then white space). Inside a
-/// JSON string a `"` is escaped, so there only a string that ends with
-/// `}{` is one (Go's `struct{}{}` and `interface{}{\"a\"…` are not).
-fn after_object(line: &[u8], at: usize) -> bool {
-    let key = line[at + 1..]
-        .iter()
-        .find(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r'));
-    if key != Some(&b'"') {
-        return false;
-    }
-    let mut before = &line[..at];
-    loop {
-        match before.last() {
-            Some(b'}') => return true,
-            Some(&c) if c < 0x80 && char::from(c).is_whitespace() => {
-                before = &before[..before.len() - 1];
-            }
-            // the model passes over Unicode's white space between
-            // entries, of more than one byte too
-            Some(c) if *c >= 0x80 => {
-                let start = (1..=4.min(before.len()))
-                    .map(|n| before.len() - n)
-                    .find(|&i| before[i] & 0xC0 != 0x80);
-                let ch = start
-                    .and_then(|i| std::str::from_utf8(&before[i..]).ok())
-                    .and_then(|s| s.chars().next());
-                match (start, ch) {
-                    (Some(i), Some(ch)) if ch.is_whitespace() => before = &before[..i],
-                    _ => return false,
-                }
-            }
-            _ => return false,
-        }
-    }
-}
-
 /// Whether `line` is an entry of type `kind` whose member `key` passes
 /// `check`. Once both are known the rest is not read (a tool result's
 /// `toolUseResult` holds the output again): a key after them cannot
@@ -416,7 +362,7 @@ fn entry_whose(
         if is_kind && passes { None } else { Some(()) }
     });
     // what was read is one entry's: another joined to it is after
-    is_kind && passes && !joined(line, c.i)
+    is_kind && passes && !super::cursor::joined(line, c.i)
 }
 
 impl Cursor<'_> {

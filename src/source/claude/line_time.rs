@@ -40,7 +40,8 @@ pub fn own_time(line: &[u8]) -> Option<Option<i64>> {
         // refuses a line that has one twice: it then makes no entry)
         if plain && seen_time { None } else { Some(()) }
     });
-    (plain && (seen_time || read.is_some())).then_some(time)
+    // another entry joined to this one may be newer
+    (plain && (seen_time || read.is_some()) && !super::cursor::joined(line, c.i)).then_some(time)
 }
 
 #[cfg(test)]
@@ -78,6 +79,8 @@ mod tests {
             r#"{"type":"user","message":{"content":"x"}"#,
             r#"{"timestamp":"2026-01-01T00:00:00Z","timestamp":"2027-01-01T00:00:00Z","type":"user"}"#,
             r#"["type","user"]"#,
+            r#"{"type":"user","timestamp":"2026-01-01T00:00:00Z"}{"type":"user","timestamp":"2027-01-01T00:00:00Z"}"#,
+            r#"{"type":"user","timestamp":"2026-01-01T00:00:00Z"} {"x":1}"#,
             "",
         ] {
             assert_eq!(ok(doubt), None, "{doubt}");
