@@ -139,10 +139,7 @@ fn feed_with(
                 lean_read(s, source, line)
             } {
                 run = end;
-            } else if ((only_tool_results(line) || only_side_progress(line))
-                && passable(s, source, line))
-                || (only_agent_results(line) && known_whose(s, source))
-            {
+            } else if skippable(s, source, line) {
                 skipped += 1;
                 if run < at {
                     s.feed(source, &buf[run..at]);
@@ -190,6 +187,24 @@ fn passable(s: &Session, source: u16, line: &[u8]) -> bool {
         // anything but `: false` is doubt
         c.eat(b':').is_some() && c.peek() == Some(b'f') && line[c.i..].starts_with(b"false")
     })
+}
+
+/// Whether `line` can be left out: tool results, an agent's mirrored
+/// results or side progress (see each), when the session can do without
+/// it. A line that names an agent's progress is only asked whether it is
+/// one (its kind is last in its data: the question whether it is side
+/// progress read it all, for no).
+fn skippable(s: &Session, source: u16, line: &[u8]) -> bool {
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
+    static AGENT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"agent_progress\""));
+    if only_tool_results(line) {
+        passable(s, source, line)
+    } else if AGENT.find(line).is_some() {
+        only_agent_results(line) && known_whose(s, source)
+    } else {
+        only_side_progress(line) && passable(s, source, line)
+    }
 }
 
 /// Whether the lines of `source` may be left out yet: not while the main
@@ -368,9 +383,21 @@ fn entry_whose(
 impl Cursor<'_> {
     /// `{"type": "…_progress", …}` of another kind than `agent_progress`
     /// (`None`: not that shape, or unreadable).
+    /// Read up to the kind only (the data's first member, before a
+    /// command's whole output): a second `"type"` after it makes the model
+    /// refuse the line, which then makes nothing either.
     fn side_data(&mut self) -> Option<bool> {
-        let kind = self.type_of_object()??;
-        Some(kind != b"agent_progress" && !kind.contains(&b'\\'))
+        let mut side = false;
+        self.object(&mut |c, k| {
+            if k != b"type" {
+                return c.skip();
+            }
+            let kind = c.string()?;
+            side = kind != b"agent_progress" && !kind.contains(&b'\\');
+            // known: read no further
+            None
+        });
+        side.then_some(true)
     }
 
     /// An object's `"type"` (`Some(None)`: it has none).
@@ -464,8 +491,14 @@ mod tests {
         let user =
             line(r#"{"type":"bash_progress"}"#).replace(r#""type":"progress""#, r#""type":"user""#);
         assert!(!side(user.as_bytes()));
+        // a kind twice is read as the first (only the kind is read, not
+        // the output after it): the model makes no row of such a line
         let twice = line(r#"{"type":"bash_progress","type":"agent_progress"}"#);
-        assert!(!side(twice.as_bytes()));
+        assert!(side(twice.as_bytes()));
+        let mut s = crate::model::session::Session::new(None);
+        s.feed(crate::model::session::MAIN, twice.as_bytes());
+        s.finish(crate::model::session::MAIN);
+        assert!(s.main.items.is_empty() && s.agents.is_empty());
         let cut = line(r#"{"type":"bash_progress"}"#);
         assert!(!side(&cut.as_bytes()[..cut.find("data").unwrap_or(0) + 10]));
     }
