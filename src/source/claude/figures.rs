@@ -173,20 +173,23 @@ fn feed_with(
 /// while the main file has not said whether it is an agent's own (its
 /// first conversation line decides), and never a sidechain's line, whose
 /// uuid routes its chain's next lines to their agent (an old session's
-/// subagent lines are inline). A key written with escapes is not looked
-/// for: Claude Code writes none.
-fn passable(s: &Session, source: u16, line: &[u8]) -> bool {
+/// subagent lines are inline). The entry's own `"isSidechain": false`,
+/// met while reading it (Claude Code writes it near the start), says so;
+/// else every `"isSidechain"` in the line must be followed by `false` (a
+/// key written with escapes is not looked for: Claude Code writes none).
+fn passable(s: &Session, source: u16, line: &[u8], read: Walked) -> bool {
     use memchr::memmem::Finder;
     use std::sync::LazyLock;
     static SIDECHAIN: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"isSidechain\""));
-    if source == crate::model::session::MAIN && s.lone_agent.is_none() {
+    if !known_whose(s, source) {
         return false;
     }
-    SIDECHAIN.find_iter(line).all(|at| {
-        let mut c = Cursor::at(line, at + b"\"isSidechain\"".len());
-        // anything but `: false` is doubt
-        c.eat(b':').is_some() && c.peek() == Some(b'f') && line[c.i..].starts_with(b"false")
-    })
+    read.not_sidechain
+        || SIDECHAIN.find_iter(line).all(|at| {
+            let mut c = Cursor::at(line, at + b"\"isSidechain\"".len());
+            // anything but `: false` is doubt
+            c.eat(b':').is_some() && c.peek() == Some(b'f') && line[c.i..].starts_with(b"false")
+        })
 }
 
 /// Whether `line` can be left out: tool results, an agent's mirrored
@@ -198,12 +201,12 @@ fn skippable(s: &Session, source: u16, line: &[u8]) -> bool {
     use memchr::memmem::Finder;
     use std::sync::LazyLock;
     static AGENT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"agent_progress\""));
-    if only_tool_results(line) {
-        passable(s, source, line)
+    if let Some(read) = tool_results(line) {
+        passable(s, source, line, read)
     } else if AGENT.find(line).is_some() {
         only_agent_results(line) && known_whose(s, source)
     } else {
-        only_side_progress(line) && passable(s, source, line)
+        side_progress(line).is_some_and(|read| passable(s, source, line, read))
     }
 }
 
@@ -284,10 +287,15 @@ fn lean_decoded(s: &mut Session, source: u16, line: &[u8]) -> bool {
 /// agent's progress carries its lines (and their usage) and is kept. Any
 /// doubt says no.
 pub fn only_side_progress(line: &[u8]) -> bool {
+    side_progress(line).is_some()
+}
+
+fn side_progress(line: &[u8]) -> Option<Walked> {
     use memchr::memmem::Finder;
     use std::sync::LazyLock;
     static PROGRESS: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"progress\""));
-    PROGRESS.find(line).is_some() && entry_whose(line, b"progress", b"data", |c| c.side_data())
+    PROGRESS.find(line)?;
+    entry_whose(line, b"progress", b"data", |c| c.side_data())
 }
 
 /// Whether `line` is a subagent's line of tool results mirrored into the
@@ -339,15 +347,26 @@ pub fn only_agent_results(line: &[u8]) -> bool {
 /// (another shape, a key twice, a line that does not read as JSON up to
 /// where it matters) says no.
 pub fn only_tool_results(line: &[u8]) -> bool {
+    tool_results(line).is_some()
+}
+
+fn tool_results(line: &[u8]) -> Option<Walked> {
     use memchr::memmem::Finder;
     use std::sync::LazyLock;
     static RESULT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"tool_result\""));
     static USER: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"user\""));
     static COMPACT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"isCompactSummary"));
     if RESULT.find(line).is_none() || USER.find(line).is_none() || COMPACT.find(line).is_some() {
-        return false;
+        return None;
     }
     entry_whose(line, b"user", b"message", |c| c.message_of_results())
+}
+
+/// What reading a line's entry met before it knew enough.
+#[derive(Clone, Copy)]
+struct Walked {
+    /// Its own `"isSidechain": false`.
+    not_sidechain: bool,
 }
 
 /// Whether `line` is an entry of type `kind` whose member `key` passes
@@ -359,9 +378,9 @@ fn entry_whose(
     kind: &[u8],
     key: &[u8],
     check: fn(&mut Cursor<'_>) -> Option<bool>,
-) -> bool {
+) -> Option<Walked> {
     let mut c = Cursor::new(line);
-    let (mut is_kind, mut passes) = (false, false);
+    let (mut is_kind, mut passes, mut not_sidechain) = (false, false, false);
     c.object(&mut |c, k| {
         if k == b"type" {
             if c.string()? != kind {
@@ -371,13 +390,16 @@ fn entry_whose(
             is_kind = true;
         } else if k == key {
             passes = check(c)?;
+        } else if k == b"isSidechain" {
+            not_sidechain = c.peek()? == b'f' && c.b[c.i..].starts_with(b"false");
+            c.skip()?;
         } else {
             c.skip()?;
         }
         if is_kind && passes { None } else { Some(()) }
     });
     // what was read is one entry's: another joined to it is after
-    is_kind && passes && !super::cursor::joined(line, c.i)
+    (is_kind && passes && !super::cursor::joined(line, c.i)).then_some(Walked { not_sidechain })
 }
 
 impl Cursor<'_> {
