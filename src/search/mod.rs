@@ -417,8 +417,9 @@ fn scan_files(
         }
         let full = waiting.lock().ok().and_then(|mut w| {
             w.push((time, raw.file, raw.line, raw.offset, raw.bytes.len()));
-            // what is held waiting is bounded
-            (w.len() >= limit.saturating_mul(8).max(4096)).then(|| std::mem::take(&mut *w))
+            // what is held waiting is bounded (by what it was when only
+            // lines newer than `limit` hits waited, for a large `limit`)
+            (w.len() >= limit.saturating_mul(2).max(4096)).then(|| std::mem::take(&mut *w))
         });
         if let Some(batch) = full {
             settle(batch);
