@@ -369,8 +369,8 @@ struct Walked {
     not_sidechain: bool,
 }
 
-/// Whether `line` is an entry of type `kind` whose member `key` passes
-/// `check`. Once both are known the rest is not read (a tool result's
+/// Whether `line` is an entry of type `kind` whose member `key`, after
+/// it, passes `check`. Once both are known the rest is not read (a tool result's
 /// `toolUseResult` holds the output again): a key after them cannot
 /// change what the line is.
 fn entry_whose(
@@ -389,6 +389,10 @@ fn entry_whose(
             }
             is_kind = true;
         } else if k == key {
+            // the kind first, as Claude Code writes it: a check may stop
+            // inside the member's value (`side_data` does), after which
+            // nothing of the line is read
+            is_kind.then_some(())?;
             passes = check(c)?;
         } else if k == b"isSidechain" {
             not_sidechain = c.peek()? == b'f' && c.b[c.i..].starts_with(b"false");
@@ -523,6 +527,12 @@ mod tests {
         assert!(s.main.items.is_empty() && s.agents.is_empty());
         let cut = line(r#"{"type":"bash_progress"}"#);
         assert!(!side(&cut.as_bytes()[..cut.find("data").unwrap_or(0) + 10]));
+        // the data before the kind is doubt: its kind is read, not the
+        // rest of it, which must not be read as the line's own members
+        let first = r#"{"data":{"type":"bash_progress","type":"progress"},"type":"assistant","message":{"usage":{}}}"#;
+        assert!(!side(first.as_bytes()));
+        let first = r#"{"data":{"type":"bash_progress"},"type":"progress"}"#;
+        assert!(!side(first.as_bytes()));
     }
 
     /// A line of results or side progress joined to another entry is not
@@ -578,12 +588,12 @@ mod tests {
             line(r#"{"type":"text","text":"\"tool_result\""}"#).as_bytes()
         ));
         assert!(!only(line("").as_bytes()));
-        // key order does not matter; a key twice before both are known is
-        // doubt
+        // the message before the kind (Claude Code writes none) or a key
+        // twice before both are known is doubt
         let later = format!(r#"{{"message":{{"content":[{r}]}},"type":"user"}}"#);
-        assert!(only(later.as_bytes()));
+        assert!(!only(later.as_bytes()));
         let twice = format!(
-            r#"{{"message":{{"content":"x"}},"message":{{"content":[{r}]}},"type":"user"}}"#
+            r#"{{"type":"user","message":{{"content":"x"}},"message":{{"content":[{r}]}}}}"#
         );
         assert!(!only(twice.as_bytes()));
         // not a user line, a compaction summary, a string content, broken
