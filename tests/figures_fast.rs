@@ -90,6 +90,21 @@ fn a_warm_listing_says_what_the_cold_one_said() {
     );
 }
 
+/// `text` with a byte changed or cut, anywhere.
+fn damaged(rng: &mut common::Rng, text: String) -> String {
+    if text.is_empty() {
+        return text;
+    }
+    let at = rng.below(text.len());
+    let mut b = text.into_bytes();
+    if rng.below(2) == 0 {
+        b.truncate(at);
+    } else {
+        b[at] = b"{}[]\",:x\\"[rng.below(9)];
+    }
+    String::from_utf8_lossy(&b).into_owned()
+}
+
 /// Tool-result lines bent into the shapes a fast read must not mistake:
 /// a prompt beside the results, another entry type, the keys reordered
 /// or doubled, a compaction summary, a cut line, bytes flipped anywhere.
@@ -141,16 +156,8 @@ fn bent_tool_result_lines_do_not_fool_the_fast_read() {
                 }
                 _ => user.to_string(),
             };
-            if rng.below(4) == 0 && !text.is_empty() {
-                // a byte changed or the line cut, anywhere
-                let at = rng.below(text.len());
-                let mut b = text.into_bytes();
-                if rng.below(2) == 0 {
-                    b.truncate(at);
-                } else {
-                    b[at] = b"{}[]\",:x\\"[rng.below(9)];
-                }
-                text = String::from_utf8_lossy(&b).into_owned();
+            if rng.below(4) == 0 {
+                text = damaged(&mut rng, text);
             }
             lines.push(text);
             lines.push(
@@ -276,16 +283,8 @@ fn bent_agent_result_lines_do_not_fool_the_fast_read() {
                 }
                 _ => line.to_string(),
             };
-            if rng.below(5) == 0 && !text.is_empty() {
-                // a byte changed or the line cut, anywhere
-                let at = rng.below(text.len());
-                let mut b = text.into_bytes();
-                if rng.below(2) == 0 {
-                    b.truncate(at);
-                } else {
-                    b[at] = b"{}[]\",:x\\"[rng.below(9)];
-                }
-                text = String::from_utf8_lossy(&b).into_owned();
+            if rng.below(5) == 0 {
+                text = damaged(&mut rng, text);
             }
             lines.push(text);
         }

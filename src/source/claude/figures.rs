@@ -198,15 +198,12 @@ fn passable(s: &Session, source: u16, line: &[u8], read: Walked) -> bool {
 /// one (its kind is last in its data: the question whether it is side
 /// progress read it all, for no).
 fn skippable(s: &Session, source: u16, line: &[u8]) -> bool {
-    use memchr::memmem::Finder;
-    use std::sync::LazyLock;
-    static AGENT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"agent_progress\""));
     if let Some(read) = tool_results(line) {
-        passable(s, source, line, read)
-    } else if AGENT.find(line).is_some() {
-        only_agent_results(line) && known_whose(s, source)
-    } else {
-        side_progress(line).is_some_and(|read| passable(s, source, line, read))
+        return passable(s, source, line, read);
+    }
+    match agent_results(line) {
+        Some(results) => results && known_whose(s, source),
+        None => side_progress(line).is_some_and(|read| passable(s, source, line, read)),
     }
 }
 
@@ -308,14 +305,15 @@ fn side_progress(line: &[u8]) -> Option<Walked> {
 /// it to its call); it was a tenth of a cold listing of real sessions,
 /// decoded twice (the progress line, then the line it mirrors). Any doubt
 /// (another shape, a key twice, a line that does not read as JSON to its
-/// end) says no.
-pub fn only_agent_results(line: &[u8]) -> bool {
+/// end) says no. `None`: the line does not name an agent's progress.
+fn agent_results(line: &[u8]) -> Option<bool> {
     use memchr::memmem::Finder;
     use std::sync::LazyLock;
     static AGENT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"agent_progress\""));
     static COMPACT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"isCompactSummary"));
-    if AGENT.find(line).is_none() || COMPACT.find(line).is_some() {
-        return false;
+    AGENT.find(line)?;
+    if COMPACT.find(line).is_some() {
+        return Some(false);
     }
     let mut c = Cursor::new(line);
     let (mut progress, mut results, mut side) = (false, false, false);
@@ -326,7 +324,7 @@ pub fn only_agent_results(line: &[u8]) -> bool {
                 (c.string()? == b"progress").then_some(())?;
                 progress = true;
             }
-            b"data" => results = c.agent_results()?,
+            b"data" => results = c.typed_with_message(b"agent_progress", Cursor::user_results)?,
             b"isSidechain" => {
                 // anything but `false` is doubt
                 side = !(c.peek()? == b'f' && c.b[c.i..].starts_with(b"false"));
@@ -337,7 +335,7 @@ pub fn only_agent_results(line: &[u8]) -> bool {
         Some(())
     });
     c.ws();
-    read.is_some() && c.i == line.len() && progress && results && !side
+    Some(read.is_some() && c.i == line.len() && progress && results && !side)
 }
 
 /// Whether `line` is a user entry whose message holds tool results and
@@ -437,34 +435,29 @@ impl Cursor<'_> {
         self.member(b"content", |c| c.only_results())?
     }
 
-    /// `{"type": "agent_progress", "message": {"type": "user", "message":
-    /// {"content": [tool results]}}, …}` (`None`: not that shape, or
-    /// unreadable).
-    fn agent_results(&mut self) -> Option<bool> {
-        let (mut agent, mut results) = (false, false);
+    /// `{"type": kind, "message": …, …}` whose message passes `message`
+    /// (`None`: not that shape, or unreadable): an agent's progress
+    /// (`agent_progress`) mirrors its line (`user`) in its message.
+    fn typed_with_message(
+        &mut self,
+        kind: &[u8],
+        message: fn(&mut Self) -> Option<bool>,
+    ) -> Option<bool> {
+        let (mut typed, mut passes) = (false, false);
         self.object(&mut |c, k| {
             match k {
-                b"type" => agent = c.string()? == b"agent_progress",
-                b"message" => results = c.user_results()?,
+                b"type" => typed = c.string()? == kind,
+                b"message" => passes = message(c)?,
                 _ => c.skip()?,
             }
             Some(())
         })?;
-        Some(agent && results)
+        Some(typed && passes)
     }
 
     /// `{"type": "user", "message": {"content": [tool results]}, …}`.
     fn user_results(&mut self) -> Option<bool> {
-        let (mut user, mut results) = (false, false);
-        self.object(&mut |c, k| {
-            match k {
-                b"type" => user = c.string()? == b"user",
-                b"message" => results = c.message_of_results()?,
-                _ => c.skip()?,
-            }
-            Some(())
-        })?;
-        Some(user && results)
+        self.typed_with_message(b"user", Cursor::message_of_results)
     }
 
     fn only_results(&mut self) -> Option<bool> {
