@@ -161,7 +161,7 @@ impl<'a> Reader<'a> {
         let b = self.t.as_bytes();
         let mut escaped = false;
         loop {
-            self.i = special(b, self.i)?;
+            self.i = super::string_end::special(b, self.i)?;
             match *b.get(self.i)? {
                 b'"' => {
                     self.i += 1;
@@ -407,29 +407,4 @@ impl<'a> Reader<'a> {
             }
         }
     }
-}
-
-/// The first `"`, `\\` or control byte from `at`, eight bytes at a
-/// time as serde's own scan goes: most strings of an answer are short ids
-/// and keys, where `memchr`'s setup cost more than the search (and it
-/// cannot look for a control byte).
-fn special(b: &[u8], mut at: usize) -> Option<usize> {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
-    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
-    while let Some(w) = b.get(at..at + 8) {
-        let mut word = [0; 8];
-        word.copy_from_slice(w);
-        let v = u64::from_le_bytes(word);
-        let found = zero(v ^ (ONES * u64::from(b'"')))
-            | zero(v ^ (ONES * u64::from(b'\\')))
-            // below 0x20 (a byte of 0x80 and up is never one)
-            | (v.wrapping_sub(ONES * 0x20) & !v & HIGH);
-        if found != 0 {
-            // the lowest flag is exact: a false one only follows a true one
-            return Some(at + (found.trailing_zeros() / 8) as usize);
-        }
-        at += 8;
-    }
-    (at..b.len()).find(|&i| matches!(b[i], b'"' | b'\\' | 0..0x20))
 }

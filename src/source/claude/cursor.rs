@@ -58,21 +58,9 @@ impl<'a> Cursor<'a> {
     pub(crate) fn string(&mut self) -> Option<&'a [u8]> {
         self.eat(b'"')?;
         let start = self.i;
-        // from quote to quote: tool output escapes a newline on every line
-        // but few quotes, and a quote after an odd run of backslashes is
-        // one of the text's
-        loop {
-            let q = self.i + memchr::memchr(b'"', self.b.get(self.i..)?)?;
-            let escapes = self.b[start..q]
-                .iter()
-                .rev()
-                .take_while(|&&c| c == b'\\')
-                .count();
-            self.i = q + 1;
-            if escapes % 2 == 0 {
-                return Some(&self.b[start..q]);
-            }
-        }
+        let end = super::string_end::string_end(self.b, start)?;
+        self.i = end + 1;
+        Some(&self.b[start..end])
     }
 
     /// The members of an object, each handed to `member` at its value

@@ -25,6 +25,7 @@ pub mod raw;
 pub mod read;
 pub mod resume;
 pub mod scan;
+mod string_end;
 pub mod summary;
 pub mod title;
 pub mod unshown;
