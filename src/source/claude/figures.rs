@@ -354,10 +354,14 @@ fn tool_results(line: &[u8]) -> Option<Walked> {
     static RESULT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"tool_result\""));
     static USER: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"user\""));
     static COMPACT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"isCompactSummary"));
-    if RESULT.find(line).is_none() || USER.find(line).is_none() || COMPACT.find(line).is_some() {
+    if RESULT.find(line).is_none() || USER.find(line).is_none() {
         return None;
     }
-    entry_whose(line, b"user", b"message", |c| c.message_of_results())
+    let read = entry_whose(line, b"user", b"message", |c| c.message_of_results())?;
+    // a compaction summary says so in a key of its entry's: among those
+    // read, or after them (the message's own text is a tool's output,
+    // which may say anything)
+    (!read.compact && COMPACT.find(&line[read.upto..]).is_none()).then_some(read)
 }
 
 /// What reading a line's entry met before it knew enough.
@@ -365,6 +369,10 @@ fn tool_results(line: &[u8]) -> Option<Walked> {
 struct Walked {
     /// Its own `"isSidechain": false`.
     not_sidechain: bool,
+    /// Its own `"isCompactSummary"`, of any value.
+    compact: bool,
+    /// Where the reading stopped.
+    upto: usize,
 }
 
 /// Whether `line` is an entry of type `kind` whose member `key`, after
@@ -378,7 +386,7 @@ fn entry_whose(
     check: fn(&mut Cursor<'_>) -> Option<bool>,
 ) -> Option<Walked> {
     let mut c = Cursor::new(line);
-    let (mut is_kind, mut passes, mut not_sidechain) = (false, false, false);
+    let (mut is_kind, mut passes, mut not_sidechain, mut compact) = (false, false, false, false);
     c.object(&mut |c, k| {
         if k == b"type" {
             if c.string()? != kind {
@@ -395,13 +403,21 @@ fn entry_whose(
         } else if k == b"isSidechain" {
             not_sidechain = c.peek()? == b'f' && c.b[c.i..].starts_with(b"false");
             c.skip()?;
+        } else if k.contains(&b'\\') {
+            // a key written with escapes may be any of them
+            return None;
         } else {
+            compact |= k == b"isCompactSummary";
             c.skip()?;
         }
         if is_kind && passes { None } else { Some(()) }
     });
     // what was read is one entry's: another joined to it is after
-    (is_kind && passes && !super::cursor::joined(line, c.i)).then_some(Walked { not_sidechain })
+    (is_kind && passes && !super::cursor::joined(line, c.i)).then_some(Walked {
+        not_sidechain,
+        compact,
+        upto: c.i,
+    })
 }
 
 impl Cursor<'_> {
@@ -594,6 +610,20 @@ mod tests {
         assert!(!only(asst.as_bytes()));
         let compact = line(r).replace(r#""uuid":"u""#, r#""uuid":"u","isCompactSummary":true"#);
         assert!(!only(compact.as_bytes()));
+        // a compaction summary's key before the message, of any value,
+        // or a key written with escapes (which may be that one): doubt
+        for key in [
+            r#""isCompactSummary":false,"#,
+            r#""isCompact\u0053ummary":true,"#,
+            r#""\u0074ype":"user","#,
+        ] {
+            let before = line(r).replace(r#""type":"user","#, &format!(r#""type":"user",{key}"#));
+            assert!(!only(before.as_bytes()), "{before}");
+        }
+        // the word in a tool's output says nothing of the line
+        let said =
+            r#"{"tool_use_id":"t1","type":"tool_result","content":"\"isCompactSummary\":true"}"#;
+        assert!(only(line(said).as_bytes()));
         assert!(!only(
             br#"{"type":"user","message":{"content":"tool_result"}}"#
         ));
