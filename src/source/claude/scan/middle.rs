@@ -111,7 +111,10 @@ impl Ends {
             let types = types_in(line);
             if types & TITLE != 0 {
                 absorb_title_line(line, found);
-            } else if types & USER != 0 {
+            } else if types & USER != 0 && !super::super::figures::only_tool_results(line) {
+                // a line of tool results holds no prompt: it is not
+                // decoded whole to learn so (in real sessions whose head
+                // holds no prompt, the middle's first lines are outputs)
                 let mut one = Found::default();
                 scan_line(line, &mut one);
                 if found.titles.first_command.is_none() {
