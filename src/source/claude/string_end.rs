@@ -122,7 +122,12 @@ fn masks16_sse2(part: &[u8; 16]) -> (u64, u64) {
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-fn masks(block: &[u8; BLOCK]) -> (u64, u64) {
+use masks_bytes as masks;
+
+/// [`masks`] a byte at a time: where there are no vectors (and what the
+/// tests hold the vectors to).
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn masks_bytes(block: &[u8; BLOCK]) -> (u64, u64) {
     let (mut q, mut b) = (0u64, 0u64);
     for (n, &c) in block.iter().enumerate() {
         q |= u64::from(c == b'"') << n;
@@ -135,7 +140,7 @@ fn masks(block: &[u8; BLOCK]) -> (u64, u64) {
 fn masks16(part: &[u8; 16]) -> (u64, u64) {
     let mut block = [0u8; BLOCK];
     block[..16].copy_from_slice(part);
-    masks(&block)
+    masks_bytes(&block)
 }
 
 /// The bits of the bytes escaped by a backslash (the byte after each
@@ -205,7 +210,34 @@ fn special_bytes(b: &[u8], at: usize) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::{blocks_plain, special, special_bytes, string_end};
+    use super::{
+        BLOCK, blocks_plain, masks, masks_bytes, masks16, special, special_bytes, string_end,
+    };
+
+    /// Every kind of vector makes the masks a byte at a time makes.
+    #[test]
+    fn the_masks_are_those_of_each_byte() {
+        let bytes = [b'"', b'\\', b'a', 0, 0x80, 0xff, b'"', b'\\'];
+        let mut seed = 7u64;
+        for _ in 0..2000 {
+            let mut block = [0u8; BLOCK];
+            for c in block.iter_mut() {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                *c = bytes[(seed >> 61) as usize];
+            }
+            let want = masks_bytes(&block);
+            assert_eq!(masks(&block), want);
+            #[cfg(target_arch = "x86_64")]
+            if std::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU has AVX2
+                assert_eq!(unsafe { super::masks_avx2(&block) }, want);
+            }
+            let first: [u8; 16] = block[..16].try_into().unwrap_or_default();
+            assert_eq!(masks16(&first), (want.0 & 0xffff, want.1 & 0xffff));
+        }
+    }
 
     /// The end as read one byte at a time: a quote after an even run of
     /// backslashes.
