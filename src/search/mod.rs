@@ -356,20 +356,32 @@ fn scan_files(
         let c = cutoff.load(Relaxed);
         c > i64::MIN && t.is_none_or(|t| t < c)
     };
-    // decoded newest first, outside any lock, until what is left is older
-    // than `limit` hits (the cutoff only grows: a stale one reads more)
-    let settle = |mut batch: Vec<Waiting>| {
-        batch.sort_by_key(|w| std::cmp::Reverse(w.0));
+    // the lines of the files read, decoded newest first (of all files) by
+    // whichever thread is free, outside any lock, until what is left is
+    // older than `limit` hits (the cutoff only grows: a stale one reads
+    // more). The newest hits of a common word are often all in one file:
+    // its lines are decoded on every core.
+    let ready: Mutex<std::collections::BinaryHeap<Waiting>> = Mutex::default();
+    let decode = || {
         let mut open = OpenFiles::default();
-        for (time, file, line, offset, len) in batch {
+        loop {
             // everything is read again anyway, or the answer is not wanted
             if broken.load(Relaxed) || opts.superseded() {
                 return;
             }
-            if older(time) {
-                passed_over.store(true, Relaxed);
-                break;
-            }
+            let next = ready.lock().ok().and_then(|mut r| {
+                let w = r.pop()?;
+                if older(w.0) {
+                    // the newest left is older: so is every other
+                    passed_over.store(true, Relaxed);
+                    r.clear();
+                    return None;
+                }
+                Some(w)
+            });
+            let Some((time, file, line, offset, len)) = next else {
+                return;
+            };
             let Some(f) = files.get(file) else { continue };
             let Some(handle) = open.get(file as u64, &f.path) else {
                 continue;
@@ -388,6 +400,12 @@ fn scan_files(
             }
             add(found);
         }
+    };
+    let settle = |batch: Vec<Waiting>| {
+        if let Ok(mut r) = ready.lock() {
+            r.extend(batch);
+        }
+        decode();
     };
     let sink = |raw: scan::RawLine<'_>| {
         let Some(f) = files.get(raw.file) else { return };
@@ -444,7 +462,7 @@ fn scan_files(
         }
         done
     };
-    scan::scan(files, &test, opts.threads, &sink, &enough, &done);
+    scan::scan(files, &test, opts.threads, &sink, &enough, &done, &decode);
     settle(waiting.into_inner().unwrap_or_default());
     if broken.load(Relaxed) {
         return Ok(None);
@@ -1029,6 +1047,7 @@ mod superseded_tests {
             },
             &|_| asked.fetch_add(1, Ordering::Relaxed) >= 1,
             &|_| {},
+            &|| {},
         );
         let found = found.into_inner();
         assert!(found > 0 && found < 3000, "{found} lines found");

@@ -85,7 +85,8 @@ impl RawTest {
 /// threads; `sink` gets each (in no particular order). Files are taken in
 /// order (newest first), and none after `enough` says so (asked of each
 /// file before it and after each of its pieces); `done` is told of each
-/// file read (whole or left), by its index, after its last line found.
+/// file read (whole or left), by its index, after its last line found,
+/// and `idle` is called on each thread that has no file left to read.
 pub fn scan(
     files: &[SearchFile],
     test: &RawTest,
@@ -93,6 +94,7 @@ pub fn scan(
     sink: &(dyn Fn(RawLine<'_>) + Sync),
     enough: &(dyn Fn(&SearchFile) -> bool + Sync),
     done: &(dyn Fn(usize) + Sync),
+    idle: &(dyn Fn() + Sync),
 ) {
     let pats = &test.0;
     if pats.is_empty() {
@@ -115,6 +117,8 @@ pub fn scan(
                     let _ = crate::contain::contain(|| scan_file(i, f, pats, &order, sink, enough));
                     done(i);
                 }
+                // no file left to read: help with what the others found
+                let _ = crate::contain::contain(idle);
             });
         }
     });
