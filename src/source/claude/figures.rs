@@ -5,7 +5,7 @@
 //! the bytes of real sessions, and none of it is a prompt, a message or a
 //! call; nor is a command's or a hook's progress (a quarter of their
 //! lines). Whether a line is one is read off its structure (strings are
-//! skipped with `memchr`, nothing is unescaped or allocated); anything
+//! skipped a block at a time, nothing is unescaped or allocated); anything
 //! else, or anything unusual about it, goes to the model as usual, so the
 //! figures are the model's own (`tests/figures_fast.rs` holds them equal
 //! on every corpus file, and on sessions bent at random). A line the
