@@ -1,9 +1,9 @@
 //! A reading position in a line of JSON, for the questions asked of
 //! every line of a big history (is it only tool results? when was it
 //! written?): strings are skipped a block of bytes at a time (see
-//! `string_end`), nothing is unescaped or allocated, and any doubt (a key twice, a shape not expected, a line
-//! that does not read as JSON up to where it matters) is `None`, which
-//! the callers take as "decode it".
+//! `string_end`), nothing is unescaped or allocated, and any doubt (a key
+//! twice, a shape not expected, a line that does not read as JSON up to
+//! where it matters) is `None`, which the callers take as "decode it".
 
 pub(crate) struct Cursor<'a> {
     pub(crate) b: &'a [u8],

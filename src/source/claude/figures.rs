@@ -188,7 +188,7 @@ fn passable(s: &Session, source: u16, line: &[u8], read: Walked) -> bool {
         || SIDECHAIN.find_iter(line).all(|at| {
             let mut c = Cursor::at(line, at + b"\"isSidechain\"".len());
             // anything but `: false` is doubt
-            c.eat(b':').is_some() && c.peek() == Some(b'f') && line[c.i..].starts_with(b"false")
+            c.eat(b':').is_some() && c.at_false()
         })
 }
 
@@ -327,7 +327,7 @@ fn agent_results(line: &[u8]) -> Option<bool> {
             b"data" => results = c.typed_with_message(b"agent_progress", Cursor::user_results)?,
             b"isSidechain" => {
                 // anything but `false` is doubt
-                side = !(c.peek()? == b'f' && c.b[c.i..].starts_with(b"false"));
+                side = !c.at_false();
                 c.skip()?;
             }
             _ => c.skip()?,
@@ -376,9 +376,10 @@ struct Walked {
 }
 
 /// Whether `line` is an entry of type `kind` whose member `key`, after
-/// it, passes `check`. Once both are known the rest is not read (a tool result's
-/// `toolUseResult` holds the output again): a key after them cannot
-/// change what the line is.
+/// it, passes `check`. Once both are known the rest is not read (a tool
+/// result's `toolUseResult` holds the output again): what follows is the
+/// caller's to look at, from [`Walked::upto`]. A key read that is written
+/// with escapes (which may be any key) is doubt.
 fn entry_whose(
     line: &[u8],
     kind: &[u8],
@@ -401,7 +402,7 @@ fn entry_whose(
             is_kind.then_some(())?;
             passes = check(c)?;
         } else if k == b"isSidechain" {
-            not_sidechain = c.peek()? == b'f' && c.b[c.i..].starts_with(b"false");
+            not_sidechain = c.at_false();
             c.skip()?;
         } else if k.contains(&b'\\') {
             // a key written with escapes may be any of them
@@ -421,6 +422,12 @@ fn entry_whose(
 }
 
 impl Cursor<'_> {
+    /// Whether the value here is `false` (anything else, a sidechain's
+    /// `true` included, is doubt to the callers).
+    fn at_false(&mut self) -> bool {
+        self.peek() == Some(b'f') && self.b[self.i..].starts_with(b"false")
+    }
+
     /// `{"type": "…_progress", …}` of another kind than `agent_progress`
     /// (`None`: not that shape, or unreadable).
     /// Read up to the kind only (the data's first member, before a
