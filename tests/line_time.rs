@@ -104,3 +104,36 @@ fn what_a_search_passes_over_as_unshown_no_entry_shows() {
     let lines: usize = files.iter().map(|f| unshown_holds_on(f)).sum();
     assert!(lines > 1000, "{lines} lines with a structured copy");
 }
+
+/// A whole file read as an index build reads it (its calls and results
+/// paired, its agents linked) makes the same entries with every
+/// structured copy replaced by `null`. Returns how many bytes went.
+fn shown_piece_holds_on(path: &Path) -> usize {
+    let bytes = std::fs::read(path).expect("read");
+    let shown = ccv::search::extract::shown_piece(&bytes);
+    let made = |b: &[u8]| ccv::search::extract::entries(b, 1);
+    assert_eq!(
+        made(&bytes),
+        made(&shown),
+        "{}: an entry shows what an index build passes over",
+        path.display()
+    );
+    bytes.len() - shown.len()
+}
+
+#[test]
+fn what_an_index_build_passes_over_no_entry_shows() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = dir.path().join("fixtures.jsonl");
+    std::fs::write(&f, common::fixtures()).expect("write");
+    shown_piece_holds_on(&f);
+    if let Some((_dir, file, _)) = common::generated(&["--size", "2M", "--seed", "6", "--corrupt"])
+    {
+        assert!(shown_piece_holds_on(&file) > 0);
+    }
+    let Some(files) = common::corpus_files() else {
+        return;
+    };
+    let gone: usize = files.iter().map(|f| shown_piece_holds_on(f)).sum();
+    assert!(gone > 1_000_000, "{gone} bytes of structured copies");
+}

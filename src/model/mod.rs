@@ -18,6 +18,7 @@ pub mod label;
 pub mod lines;
 pub mod marks;
 pub mod patch;
+pub mod plain_run;
 pub mod price;
 pub mod query;
 pub mod session;

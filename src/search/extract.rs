@@ -97,3 +97,92 @@ impl<'a> Unshown<'a> {
         }
     }
 }
+
+/// `piece` (whole lines) as the model needs it for its entries: each
+/// line's structured copy of a tool result replaced by `null` (see
+/// [`Unshown::shown`]). An index build decoded every edited file whole,
+/// every patch and every command's output twice, for no word it keeps.
+/// The lines stay where they were: an entry's line number is the same.
+pub fn shown_piece(piece: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
+    static COPY: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"toolUseResult\""));
+    const NULL: &[u8] = b"null";
+    let mut out: Option<Vec<u8>> = None;
+    // the end of the last line looked at (copied or to be copied)
+    let mut done = 0;
+    let mut at = 0;
+    while let Some(k) = piece.get(at..).and_then(|r| COPY.find(r)) {
+        let hit = at + k;
+        let start = memchr::memrchr(b'\n', &piece[..hit]).map_or(0, |p| p + 1);
+        let end = memchr::memchr(b'\n', &piece[hit..]).map_or(piece.len(), |p| hit + p);
+        let line = &piece[start..end];
+        if let Some(span) = crate::source::unshown_span(line).filter(|s| s.len() > NULL.len()) {
+            let o = out.get_or_insert_with(|| Vec::with_capacity(piece.len()));
+            o.extend_from_slice(&piece[done..start + span.start]);
+            o.extend_from_slice(NULL);
+            done = start + span.end;
+        }
+        at = end + 1;
+        if at >= piece.len() {
+            break;
+        }
+    }
+    match out {
+        Some(mut o) => {
+            o.extend_from_slice(&piece[done..]);
+            std::borrow::Cow::Owned(o)
+        }
+        None => std::borrow::Cow::Borrowed(piece),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shown_piece;
+
+    /// Each line's copy goes, and only that: lines without one, a word
+    /// `toolUseResult` in a text, a last line without its newline, and
+    /// the line count stay as they were.
+    #[test]
+    fn a_piece_loses_its_copies_and_keeps_its_lines() {
+        let result = |copy: &str| {
+            format!(
+                r#"{{"type":"user","message":{{"role":"user","content":[{{"tool_use_id":"t","type":"tool_result","content":"ok"}}]}},"toolUseResult":{copy}}}"#
+            )
+        };
+        let prompt =
+            r#"{"type":"user","message":{"role":"user","content":"what is \"toolUseResult\"?"}}"#;
+        let lines = [
+            prompt.to_owned(),
+            result(r#"{"stdout":"a long output","interrupted":false}"#),
+            result("null"),
+            result(r#""x""#),
+            prompt.to_owned(),
+            result(r#"{"file":{"content":"toolUseResult"}}"#),
+        ];
+        let piece = lines.join("\n");
+        let shown = shown_piece(piece.as_bytes());
+        let want = [
+            prompt.to_owned(),
+            result("null"),
+            result("null"),
+            result(r#""x""#),
+            prompt.to_owned(),
+            result("null"),
+        ]
+        .join("\n");
+        assert_eq!(String::from_utf8_lossy(&shown), want);
+        let with_newline = format!("{piece}\n");
+        assert_eq!(
+            String::from_utf8_lossy(&shown_piece(with_newline.as_bytes())),
+            format!("{want}\n")
+        );
+        // nothing to take out: the piece itself
+        let plain = format!("{prompt}\n{prompt}\n");
+        assert!(matches!(
+            shown_piece(plain.as_bytes()),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
+}

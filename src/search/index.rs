@@ -621,7 +621,7 @@ fn index_piece(
     let starts: Vec<u64> = std::iter::once(0)
         .chain(memchr::memchr_iter(b'\n', piece).map(|p| p as u64 + 1))
         .collect();
-    for e in entries(piece, first) {
+    for e in entries(&super::extract::shown_piece(piece), first) {
         let at = offset
             + starts
                 .get(e.line.saturating_sub(first) as usize)

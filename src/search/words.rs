@@ -39,7 +39,14 @@ impl Tokenizer for Words {
 impl TokenStream for WordStream<'_> {
     fn advance(&mut self) -> bool {
         self.token.text.clear();
-        while let Some((start, end, after)) = next_word(self.text, self.at) {
+        while let Some(Word {
+            start,
+            end,
+            after,
+            ascii,
+            upper,
+        }) = next_word(self.text, self.at)
+        {
             self.at = after;
             // as `SimpleTokenizer` counts: every word, kept or not
             self.token.position = self.token.position.wrapping_add(1);
@@ -49,13 +56,20 @@ impl TokenStream for WordStream<'_> {
             let Some(word) = self.text.get(start..end) else {
                 return false;
             };
-            if word.is_ascii() {
+            if ascii {
                 self.token.text.push_str(word);
-                self.token.text.make_ascii_lowercase();
+                if upper {
+                    self.token.text.make_ascii_lowercase();
+                }
             } else {
-                self.token
-                    .text
-                    .extend(word.chars().flat_map(char::to_lowercase));
+                // (Unicode's tables only for the characters beyond ASCII)
+                for c in word.chars() {
+                    if c.is_ascii() {
+                        self.token.text.push(c.to_ascii_lowercase());
+                    } else {
+                        self.token.text.extend(c.to_lowercase());
+                    }
+                }
             }
             self.token.offset_from = start;
             self.token.offset_to = end;
@@ -74,53 +88,83 @@ impl TokenStream for WordStream<'_> {
     }
 }
 
+/// A run of letters and digits: where it starts and ends, where to look
+/// for the next one, and what its bytes were (known from the scan, not
+/// tested again per word: that was a fifth of the words' time).
+struct Word {
+    start: usize,
+    end: usize,
+    after: usize,
+    /// No character beyond ASCII.
+    ascii: bool,
+    /// Some ASCII capital.
+    upper: bool,
+}
+
 /// The next run of letters and digits (`char::is_alphanumeric`, the
-/// analyzer's rule) from byte `at` of `text`: where it starts and ends,
-/// and where to look for the next one (past the character that ended it,
-/// which is not looked at twice).
-fn next_word(text: &str, mut at: usize) -> Option<(usize, usize, usize)> {
+/// analyzer's rule) from byte `at` of `text`, and where to look for the
+/// next one (past the character that ended it, which is not looked at
+/// twice).
+fn next_word(text: &str, mut at: usize) -> Option<Word> {
     let b = text.as_bytes();
-    let (start, first) = loop {
+    let (start, first, mut seen) = loop {
         match CLASS[usize::from(*b.get(at)?)] {
-            ALNUM => break (at, 1),
+            c @ (ALNUM | UPPER) => break (at, 1, c),
             OTHER => at += 1,
             _ => {
                 let (alphanumeric, len) = char_at(text, at)?;
                 if alphanumeric {
-                    break (at, len);
+                    break (at, len, NOT_ASCII);
                 }
                 at += len;
             }
         }
     };
     let mut end = start + first;
+    let word = |end: usize, after: usize, seen: u8| Word {
+        start,
+        end,
+        after,
+        ascii: seen & NOT_ASCII == 0,
+        upper: seen & UPPER == UPPER,
+    };
     loop {
         let Some(&byte) = b.get(end) else {
-            return Some((start, end, end));
+            return Some(word(end, end, seen));
         };
         match CLASS[usize::from(byte)] {
-            ALNUM => end += 1,
-            OTHER => return Some((start, end, end + 1)),
-            _ => match char_at(text, end) {
-                Some((true, len)) => end += len,
-                Some((false, len)) => return Some((start, end, end + len)),
-                None => return Some((start, end, end)),
-            },
+            OTHER => return Some(word(end, end + 1, seen)),
+            c @ (ALNUM | UPPER) => {
+                seen |= c;
+                end += 1;
+            }
+            _ => {
+                seen |= NOT_ASCII;
+                match char_at(text, end) {
+                    Some((true, len)) => end += len,
+                    Some((false, len)) => return Some(word(end, end + len, seen)),
+                    None => return Some(word(end, end, seen)),
+                }
+            }
         }
     }
 }
 
+// (bits: a word's classes are or-ed together)
 const OTHER: u8 = 0;
 const ALNUM: u8 = 1;
 const NOT_ASCII: u8 = 2;
+const UPPER: u8 = 4 | ALNUM;
 
-/// Each byte's class: an ASCII letter or digit, other ASCII, or a byte of
-/// a longer character (decoded and tested).
+/// Each byte's class: an ASCII letter or digit (a capital apart), other
+/// ASCII, or a byte of a longer character (decoded and tested).
 static CLASS: [u8; 256] = {
     let mut t = [NOT_ASCII; 256];
     let mut i = 0;
     while i < 128 {
-        t[i] = if (i as u8).is_ascii_alphanumeric() {
+        t[i] = if (i as u8).is_ascii_uppercase() {
+            UPPER
+        } else if (i as u8).is_ascii_alphanumeric() {
             ALNUM
         } else {
             OTHER
