@@ -71,7 +71,7 @@ pub fn read(text: &str) -> Option<RawEntry<'_>> {
 
 /// The keys an object may hold besides those read.
 #[derive(Clone, Copy)]
-enum Others {
+pub(super) enum Others {
     /// These, handed on to be skipped; another is doubt.
     Only(&'static [&'static str]),
     /// Any, skipped here (`Usage`'s objects, which serde reads with
@@ -79,17 +79,28 @@ enum Others {
     Any,
 }
 
-struct Reader<'a> {
+/// A line read as serde would read it, checked as it goes (also the
+/// headline's reader, see `scan::lean`).
+pub(super) struct Reader<'a> {
     t: &'a str,
     i: usize,
 }
 
 impl<'a> Reader<'a> {
-    fn peek(&self) -> Option<u8> {
+    pub(super) fn new(t: &'a str) -> Self {
+        Reader { t, i: 0 }
+    }
+
+    /// Whether all of the text was read.
+    pub(super) fn at_end(&self) -> bool {
+        self.i == self.t.len()
+    }
+
+    pub(super) fn peek(&self) -> Option<u8> {
         self.t.as_bytes().get(self.i).copied()
     }
 
-    fn eat(&mut self, c: u8) -> Option<()> {
+    pub(super) fn eat(&mut self, c: u8) -> Option<()> {
         (self.peek()? == c).then(|| self.i += 1)
     }
 
@@ -97,7 +108,7 @@ impl<'a> Reader<'a> {
     /// reads or skips) by its place in `keys`; a key of `others` comes as
     /// `keys.len()`. A key with an escape, or one of `keys` twice, is
     /// doubt: serde matches keys unescaped, and refuses a field twice.
-    fn object(
+    pub(super) fn object(
         &mut self,
         keys: &[&str],
         others: Others,
@@ -142,7 +153,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Past a comma (`false`) or the closing `close` (`true`).
-    fn end_of(&mut self, close: u8) -> Option<bool> {
+    pub(super) fn end_of(&mut self, close: u8) -> Option<bool> {
         let c = self.peek()?;
         self.i += 1;
         match c {
@@ -190,7 +201,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A string field as `raw::borrowed` reads it (`null`: none).
-    fn str_or_null(&mut self) -> Option<Option<Cow<'a, str>>> {
+    pub(super) fn str_or_null(&mut self) -> Option<Option<Cow<'a, str>>> {
         if self.literal("null").is_some() {
             return Some(None);
         }
@@ -202,7 +213,7 @@ impl<'a> Reader<'a> {
         }))
     }
 
-    fn bool_or_null(&mut self) -> Option<Option<bool>> {
+    pub(super) fn bool_or_null(&mut self) -> Option<Option<bool>> {
         if self.literal("null").is_some() {
             Some(None)
         } else if self.literal("true").is_some() {
@@ -220,7 +231,7 @@ impl<'a> Reader<'a> {
         Some(Some(JsonStr::Token(self.string()?.0)))
     }
 
-    fn literal(&mut self, word: &str) -> Option<()> {
+    pub(super) fn literal(&mut self, word: &str) -> Option<()> {
         self.t
             .get(self.i..)?
             .starts_with(word)
@@ -265,7 +276,7 @@ impl<'a> Reader<'a> {
 
     /// Passes over one value of any kind, checked (keys twice are
     /// serde's to accept here: what it skips it does not look into).
-    fn skip(&mut self, depth: u32) -> Option<()> {
+    pub(super) fn skip(&mut self, depth: u32) -> Option<()> {
         match self.peek()? {
             b'"' => self.string().map(|_| ()),
             b'{' | b'[' if depth >= DEEPEST => None,

@@ -37,6 +37,7 @@ struct Found {
     unreadable: bool,
 }
 
+mod lean;
 mod middle;
 pub use middle::Ends;
 
@@ -360,6 +361,14 @@ fn scan_line(line: &[u8], found: &mut Found) {
         // that a neighbouring line would not also hold.
         return;
     };
+    // past the first prompt no message's text is read: the common shape
+    // without serde (see `lean`)
+    if found.titles.first_prompt.is_some()
+        && let Some(e) = lean::read(text)
+    {
+        absorb(e, found);
+        return;
+    }
     // `}{` concatenations: take every object on the line.
     let stream = serde_json::Deserializer::from_str(text).into_iter::<ScanLine<'_>>();
     for (k, entry) in stream.enumerate() {
@@ -449,7 +458,7 @@ pub fn decode_project_dir(name: &str) -> String {
     name.replace("--", "/.").replace('-', "/")
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 struct ScanLine<'a> {
     #[serde(rename = "type", borrow)]
