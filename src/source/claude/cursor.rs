@@ -67,7 +67,7 @@ impl<'a> Cursor<'a> {
     /// (which it must read or skip); a key twice is refused.
     pub(crate) fn object(
         &mut self,
-        member: &mut dyn FnMut(&mut Cursor<'a>, &'a [u8]) -> Option<()>,
+        member: &mut impl FnMut(&mut Cursor<'a>, &'a [u8]) -> Option<()>,
     ) -> Option<()> {
         self.enter()?;
         let read = self.members(member);
@@ -77,7 +77,7 @@ impl<'a> Cursor<'a> {
 
     fn members(
         &mut self,
-        member: &mut dyn FnMut(&mut Cursor<'a>, &'a [u8]) -> Option<()>,
+        member: &mut impl FnMut(&mut Cursor<'a>, &'a [u8]) -> Option<()>,
     ) -> Option<()> {
         self.eat(b'{')?;
         if self.eat(b'}').is_some() {

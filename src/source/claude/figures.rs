@@ -250,7 +250,8 @@ fn lean_read(s: &mut Session, source: u16, line: &[u8]) -> bool {
     }
     let number = next_number(s, source);
     simdutf8::basic::from_utf8(line).is_ok_and(|text| {
-        super::answer::read(text).is_some_and(|entry| s.ingest_lean(source, number, &entry))
+        let mut entry = super::raw::RawEntry::default();
+        super::answer::read_into(text, &mut entry) && s.ingest_lean(source, number, &entry)
     })
 }
 
