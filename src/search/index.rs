@@ -621,7 +621,24 @@ fn index_piece(
     let starts: Vec<u64> = std::iter::once(0)
         .chain(memchr::memchr_iter(b'\n', piece).map(|p| p as u64 + 1))
         .collect();
-    for e in entries(&super::extract::shown_piece(piece), first) {
+    // one buffer a thread for the piece without its structured copies
+    thread_local! {
+        static SHOWN: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let found = SHOWN.with(|b| {
+        let mut b = b.borrow_mut();
+        let found = if super::extract::shown_piece_into(piece, &mut b) {
+            entries(&b, first)
+        } else {
+            entries(piece, first)
+        };
+        // not one grown past a piece for an overlong line
+        if b.capacity() > 2 * PIECE {
+            *b = Vec::new();
+        }
+        found
+    });
+    for e in found {
         let at = offset
             + starts
                 .get(e.line.saturating_sub(first) as usize)
