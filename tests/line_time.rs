@@ -88,21 +88,26 @@ fn unshown_holds_on(path: &Path) -> usize {
     lines
 }
 
-#[test]
-fn what_a_search_passes_over_as_unshown_no_entry_shows() {
+/// `check` on the fixtures, on a generated `--corrupt` session (where it
+/// must find something) and on every corpus file: the corpus's sum,
+/// `None` without the corpus.
+fn on_every_sample(seed: &str, check: impl Fn(&Path) -> usize) -> Option<usize> {
     let dir = tempfile::tempdir().expect("tempdir");
     let f = dir.path().join("fixtures.jsonl");
     std::fs::write(&f, common::fixtures()).expect("write");
-    unshown_holds_on(&f);
-    if let Some((_dir, file, _)) = common::generated(&["--size", "2M", "--seed", "5", "--corrupt"])
+    check(&f);
+    if let Some((_dir, file, _)) = common::generated(&["--size", "2M", "--seed", seed, "--corrupt"])
     {
-        assert!(unshown_holds_on(&file) > 0);
+        assert!(check(&file) > 0);
     }
-    let Some(files) = common::corpus_files() else {
-        return;
-    };
-    let lines: usize = files.iter().map(|f| unshown_holds_on(f)).sum();
-    assert!(lines > 1000, "{lines} lines with a structured copy");
+    Some(common::corpus_files()?.iter().map(|f| check(f)).sum())
+}
+
+#[test]
+fn what_a_search_passes_over_as_unshown_no_entry_shows() {
+    if let Some(lines) = on_every_sample("5", unshown_holds_on) {
+        assert!(lines > 1000, "{lines} lines with a structured copy");
+    }
 }
 
 /// A whole file read as an index build reads it (its calls and results
@@ -123,17 +128,7 @@ fn shown_piece_holds_on(path: &Path) -> usize {
 
 #[test]
 fn what_an_index_build_passes_over_no_entry_shows() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let f = dir.path().join("fixtures.jsonl");
-    std::fs::write(&f, common::fixtures()).expect("write");
-    shown_piece_holds_on(&f);
-    if let Some((_dir, file, _)) = common::generated(&["--size", "2M", "--seed", "6", "--corrupt"])
-    {
-        assert!(shown_piece_holds_on(&file) > 0);
+    if let Some(gone) = on_every_sample("6", shown_piece_holds_on) {
+        assert!(gone > 1_000_000, "{gone} bytes of structured copies");
     }
-    let Some(files) = common::corpus_files() else {
-        return;
-    };
-    let gone: usize = files.iter().map(|f| shown_piece_holds_on(f)).sum();
-    assert!(gone > 1_000_000, "{gone} bytes of structured copies");
 }

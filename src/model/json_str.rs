@@ -428,13 +428,8 @@ mod tests {
             "ab \"\\/\n\t\r\u{0}\u{1f}\u{7f}\u{85}\u{a0}é漢😀\u{2028}\u{202e}\u{feff}"
                 .chars()
                 .collect();
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut rng = crate::model::test_rng::Rng::new(0x2545_f491_4f6c_dd1d_u64);
+        let mut next = |n: usize| rng.below(n);
         for round in 0..3000 {
             // long runs of plain letters too, which are copied 16 bytes at
             // a time between escapes

@@ -23,6 +23,8 @@ pub mod price;
 pub mod query;
 pub mod session;
 pub mod stored;
+#[cfg(test)]
+pub(crate) mod test_rng;
 pub mod text;
 pub mod time;
 pub mod title;

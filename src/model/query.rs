@@ -447,13 +447,8 @@ mod tests {
             ("^a", true),
             ("a*", true),
         ];
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut rng = crate::model::test_rng::Rng::new(0x2545_f491_4f6c_dd1du64);
+        let mut next = |n: usize| rng.below(n);
         for round in 0..3000 {
             let text: String = (0..next(24)).map(|_| pieces[next(pieces.len())]).collect();
             let (input, regex) = queries[round % queries.len()];

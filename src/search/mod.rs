@@ -782,13 +782,9 @@ mod tests {
     use crate::model::Kind;
 
     /// Numbers that look random and are the same on every run.
-    pub(super) fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
-        move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        }
+    pub(super) fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+        let mut rng = crate::model::test_rng::Rng::new(seed);
+        move || rng.next_u64()
     }
 
     /// Batch after batch, the entries come as a full sort by time gives

@@ -272,11 +272,9 @@ mod tests {
         let alphabet: Vec<char> = "aAzZ09 _-.,\n\tßẞİıǅΣσςⱥȺé\u{301}日😀٣Ⅻ½\u{0}\u{1b}→─…⁰"
             .chars()
             .collect();
-        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut rng = crate::model::test_rng::Rng::new(0x9e37_79b9_7f4a_7c15);
         for round in 0..4000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            let seed = rng.next_u64();
             let len = (seed % if round % 10 == 0 { 400 } else { 60 }) as usize;
             let text: String = (0..len)
                 .map(|i| {

@@ -258,13 +258,8 @@ mod tests {
     /// byte by byte.
     #[test]
     fn the_end_is_found_as_byte_by_byte() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::model::test_rng::Rng::new(0x9E37_79B9_7F4A_7C15);
+        let mut next = || rng.next_u64();
         for round in 0..4000 {
             let len = (next() % 300) as usize;
             // few quotes, many backslashes, in runs

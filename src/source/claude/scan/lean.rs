@@ -207,13 +207,8 @@ mod tests {
             b"\"text\":5,",
             b"\"content\":[],",
         ];
-        let mut seed = 0x5eed_1ea4_u64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut rng = crate::model::test_rng::Rng::new(0x5eed_1ea4_u64);
+        let mut next = |n: usize| rng.below(n);
         let (mut read, mut tried) = (0, 0);
         for s in samples {
             assert!(agrees(s), "{s}");
