@@ -26,7 +26,7 @@ use tantivy::schema::{
 use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{Index, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
-use super::words::{MAX_WORD, Words};
+use super::words::{Listed, MAX_WORD, Seen, Words};
 
 /// Words split at anything not a letter or digit, lowercased; words of
 /// 100 bytes or more (encoded blobs) left out (see [`super::words`]).
@@ -203,7 +203,7 @@ impl SearchIndex {
     fn with(dir: &Path, index: Index, fields: Fields, state: State) -> SearchIndex {
         index
             .tokenizers()
-            .register(TOKENIZER, TextAnalyzer::from(Words::default()));
+            .register(TOKENIZER, TextAnalyzer::from(Listed::default()));
         SearchIndex {
             dir: dir.to_owned(),
             index,
@@ -391,10 +391,8 @@ impl SearchIndex {
     /// look up (punctuation only, or a word too long), so the index cannot
     /// answer.
     pub fn candidates(&self, terms: &[String], kinds: &[Kind]) -> io::Result<Option<Ranked>> {
-        let mut analyzer = self
-            .index
-            .tokenizer_for_field(self.fields.text)
-            .map_err(err)?;
+        // a term's words as the entries' were listed (see `words::list_words`)
+        let mut analyzer = TextAnalyzer::from(Words::default());
         let reader = self
             .index
             .reader_builder()
@@ -649,8 +647,20 @@ fn index_piece(
 }
 
 fn add(writer: &IndexWriter, fields: &Fields, id: u64, offset: u64, e: &Entry) {
+    // the entry's words listed on this thread, not found by the writer
+    thread_local! {
+        static LIST: std::cell::RefCell<(String, Seen)> = Default::default();
+    }
     let mut doc = TantivyDocument::default();
-    doc.add_text(fields.text, &e.text);
+    LIST.with(|l| {
+        let (list, seen) = &mut *l.borrow_mut();
+        super::words::list_words(&e.text, list, seen);
+        doc.add_text(fields.text, list.as_str());
+        // not one grown for an overlong entry
+        if list.capacity() > 1 << 20 {
+            (*list, *seen) = Default::default();
+        }
+    });
     doc.add_u64(fields.file, id);
     doc.add_u64(fields.line, u64::from(e.line));
     doc.add_u64(fields.offset, offset);

@@ -56,26 +56,158 @@ impl TokenStream for WordStream<'_> {
             let Some(word) = self.text.get(start..end) else {
                 return false;
             };
-            if ascii {
-                self.token.text.push_str(word);
-                if upper {
-                    self.token.text.make_ascii_lowercase();
-                }
-            } else {
-                // (Unicode's tables only for the characters beyond ASCII)
-                for c in word.chars() {
-                    if c.is_ascii() {
-                        self.token.text.push(c.to_ascii_lowercase());
-                    } else {
-                        self.token.text.extend(c.to_lowercase());
-                    }
-                }
-            }
+            lower_into(word, ascii, upper, &mut self.token.text);
             self.token.offset_from = start;
             self.token.offset_to = end;
             return true;
         }
         self.at = self.text.len();
+        false
+    }
+
+    fn token(&self) -> &Token {
+        self.token
+    }
+
+    fn token_mut(&mut self) -> &mut Token {
+        self.token
+    }
+}
+
+/// Appends `word` lowercased to `out`, told by its scan whether it is
+/// ASCII and has a capital.
+fn lower_into(word: &str, ascii: bool, upper: bool, out: &mut String) {
+    if ascii {
+        out.push_str(word);
+        if upper {
+            let from = out.len() - word.len();
+            out[from..].make_ascii_lowercase();
+        }
+    } else {
+        // (Unicode's tables only for the characters beyond ASCII)
+        for c in word.chars() {
+            if c.is_ascii() {
+                out.push(c.to_ascii_lowercase());
+            } else {
+                out.extend(c.to_lowercase());
+            }
+        }
+    }
+}
+
+/// Which words an entry's list holds: each its place in the list (start,
+/// length), found by its hash.
+#[derive(Default)]
+pub struct Seen {
+    table: hashbrown::HashTable<(u32, u32)>,
+    /// A word with capitals or beyond ASCII, lowercased.
+    lower: String,
+}
+
+/// `text`'s words for the index: each word [`Words`] makes of it, once, in
+/// the order first met, with a space between, into `out` (emptied first).
+/// The index records which entries hold a word, not how often or where,
+/// so the list makes the same index as the text; and its writer, one
+/// thread and the build's critical path, only splits it ([`Listed`])
+/// where it found, lowercased and recorded every word of every entry (a
+/// word on each line of a tool's output was recorded for each line). This
+/// runs on the threads that read the files.
+pub fn list_words(text: &str, out: &mut String, seen: &mut Seen) {
+    use std::hash::BuildHasher;
+    out.clear();
+    // emptied, or dropped when an entry of many more words grew it: its
+    // emptying writes every slot
+    if seen.table.capacity() > 4 * seen.table.len().max(256) {
+        seen.table = hashbrown::HashTable::new();
+    } else {
+        seen.table.clear();
+    }
+    let hasher = rustc_hash::FxBuildHasher;
+    let mut at = 0;
+    while let Some(w) = next_word(text, at) {
+        at = w.after;
+        if w.end - w.start >= MAX_WORD {
+            continue;
+        }
+        let Some(raw) = text.get(w.start..w.end) else {
+            break;
+        };
+        // the word as `Words` makes it: most are already
+        let word = if w.ascii && !w.upper {
+            raw
+        } else {
+            seen.lower.clear();
+            lower_into(raw, w.ascii, w.upper, &mut seen.lower);
+            seen.lower.as_str()
+        };
+        let hash = hasher.hash_one(word);
+        let listed = |&(at, len): &(u32, u32)| out.get(at as usize..(at + len) as usize);
+        if seen.table.find(hash, |p| listed(p) == Some(word)).is_some() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        let (Ok(at), Ok(len)) = (u32::try_from(out.len()), u32::try_from(word.len())) else {
+            // (an entry of 4 GB: its words past that are listed twice)
+            out.push_str(word);
+            continue;
+        };
+        out.push_str(word);
+        seen.table.insert_unique(hash, (at, len), |&(at, len)| {
+            hasher.hash_one(out.get(at as usize..(at + len) as usize).unwrap_or(""))
+        });
+    }
+}
+
+/// The index's tokenizer of a list of words ([`list_words`]): each word
+/// between spaces, as it is (a word holds no space: it is letters and
+/// digits).
+#[derive(Clone, Default)]
+pub struct Listed {
+    token: Token,
+}
+
+pub struct ListedStream<'a> {
+    text: &'a str,
+    at: usize,
+    token: &'a mut Token,
+}
+
+impl Tokenizer for Listed {
+    type TokenStream<'a> = ListedStream<'a>;
+
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> ListedStream<'a> {
+        self.token.reset();
+        ListedStream {
+            text,
+            at: 0,
+            token: &mut self.token,
+        }
+    }
+}
+
+impl TokenStream for ListedStream<'_> {
+    fn advance(&mut self) -> bool {
+        self.token.text.clear();
+        let b = self.text.as_bytes();
+        while self.at < b.len() {
+            let start = self.at;
+            // (words are short: a loop, not a search)
+            let end = b[start..]
+                .iter()
+                .position(|&c| c == b' ')
+                .map_or(b.len(), |p| start + p);
+            self.at = end + 1;
+            let Some(word) = self.text.get(start..end).filter(|w| !w.is_empty()) else {
+                continue;
+            };
+            self.token.text.push_str(word);
+            self.token.position = self.token.position.wrapping_add(1);
+            self.token.offset_from = start;
+            self.token.offset_to = end;
+            return true;
+        }
         false
     }
 
@@ -204,7 +336,7 @@ const NEITHER: [std::ops::RangeInclusive<char>; 3] = [
 
 #[cfg(test)]
 mod tests {
-    use super::{MAX_WORD, Words};
+    use super::{Listed, MAX_WORD, Seen, Words, list_words};
     use tantivy::tokenizer::{LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer, Token};
 
     fn tantivys() -> TextAnalyzer {
@@ -230,6 +362,7 @@ mod tests {
             tokens(&mut theirs, text),
             "{text:?}"
         );
+        listed_as_found(text);
     }
 
     #[test]
@@ -289,5 +422,41 @@ mod tests {
                 .collect();
             agree(&text);
         }
+    }
+
+    /// The list of a text's words, split by the index's tokenizer: every
+    /// word the text's tokens hold, once, in the order first met.
+    fn listed_as_found(text: &str) {
+        let mut want: Vec<String> = Vec::new();
+        for t in tokens(&mut TextAnalyzer::from(Words::default()), text) {
+            if !want.contains(&t.text) {
+                want.push(t.text);
+            }
+        }
+        // a list and its map left from another text are emptied first
+        let (mut list, mut seen) = (String::from("stale words"), Seen::default());
+        list_words("stale words again", &mut list, &mut seen);
+        list_words(text, &mut list, &mut seen);
+        let got: Vec<String> = tokens(&mut TextAnalyzer::from(Listed::default()), &list)
+            .into_iter()
+            .map(|t| t.text)
+            .collect();
+        assert_eq!(got, want, "{text:?} listed as {list:?}");
+    }
+
+    #[test]
+    fn an_entrys_words_are_listed_once_each() {
+        for t in [
+            "",
+            " , ",
+            "the cat and THE dog and the Cat",
+            "İstanbul istanbul İSTANBUL i\u{307}stanbul",
+            "error: Error ERROR error_code errors",
+            "日本 日本語 日本",
+        ] {
+            listed_as_found(t);
+        }
+        let many: String = (0..5000).map(|i| format!("w{} ", i % 700)).collect();
+        listed_as_found(&many);
     }
 }
