@@ -273,10 +273,10 @@ impl SearchIndex {
             }
             return Ok(Updated::default());
         }
-        // the writer's threads split words into terms and were the build's
-        // critical path (half its CPU on 2 cores, busy the whole run): one
-        // for every two readers, so that more cores build faster; each
-        // with the memory one had
+        // the writer's threads record each entry's words (listed by the
+        // readers, see `words::list_words`) and were the build's critical
+        // path: one for every two readers, so that more cores build
+        // faster; each with the memory one had
         let writers = (threads / 2).clamp(1, 4);
         let budget = writers * 30_000_000;
         let mut writer: IndexWriter = match self.index.writer_with_num_threads(writers, budget) {

@@ -393,6 +393,11 @@ mod tests {
             &format!("{long} short {long}y é{long}"),
             &"Ⱥ".repeat(40),
             &"é".repeat(60),
+            // long runs of ASCII letters and digits, capitals among them
+            "abcdefghijklmnopqrstuvwxyz0123456789 ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+            "abcdefghijklmnoP abcdefghijklmnopQ abcdefghijklmnopqrstuvwxyZ@",
+            "abcdefghijklmnopqrstuvwxyzé abcdefghijklmnop\u{1b}[0m x0123456789abcdefÉcole",
+            "[abcdefghijklmnop]`abcdefghijklmnop{abcdefghijklmnop/0123456789012345:",
         ] {
             agree(t);
         }
