@@ -5,7 +5,9 @@
 //! tests hold them equal), found in one pass that tells ASCII by its byte:
 //! the index's writer, one thread and the build's critical path, spent a
 //! quarter of its time in those three, decoding and testing every
-//! character.
+//! character. An entry's words are now found on the threads that read
+//! the files and handed to the writer listed, each once
+//! ([`list_words`]); queries are split by [`Words`].
 
 use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
 
