@@ -345,7 +345,10 @@ pub fn list_sessions_counting(root: &Path, opts: &ScanOptions) -> (Vec<SessionIn
     // rows of files gone since are worth dropping: counted before the
     // hits are taken out
     let cached = cache.count_in(&scope);
-    let (mut all, misses) = split_cached(cands, &mut cache);
+    let (mut all, mut misses) = split_cached(cands, &mut cache);
+    // the biggest files first: one read last would keep a core busy while
+    // the others wait (a 59 MB session takes a tenth of a second)
+    misses.sort_by_key(|c| std::cmp::Reverse(c.size));
     let fresh = Mutex::new(Vec::with_capacity(misses.len()));
     let sink = |info: SessionInfo| {
         if let Ok(mut v) = fresh.lock() {
