@@ -28,8 +28,11 @@ use tantivy::{Index, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
 use super::words::{Listed, MAX_WORD, Seen, Words};
 
-/// Words split at anything not a letter or digit, lowercased; words of
-/// 100 bytes or more (encoded blobs) left out (see [`super::words`]).
+/// The text field's tokenizer: an entry's words, listed by the reading
+/// threads (split at anything not a letter or digit, lowercased, words of
+/// 100 bytes or more left out), split at spaces (see [`super::words`]).
+/// The name is the one indexes built before were made with, of the same
+/// words.
 const TOKENIZER: &str = "ccv";
 /// Bumped when the schema or what an entry holds changes (3: words
 /// without their positions; the ones before are emptied, see

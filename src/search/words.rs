@@ -80,10 +80,10 @@ impl TokenStream for WordStream<'_> {
 /// ASCII and has a capital.
 fn lower_into(word: &str, ascii: bool, upper: bool, out: &mut String) {
     if ascii {
+        let from = out.len();
         out.push_str(word);
-        if upper {
-            let from = out.len() - word.len();
-            out[from..].make_ascii_lowercase();
+        if upper && let Some(pushed) = out.get_mut(from..) {
+            pushed.make_ascii_lowercase();
         }
     } else {
         // (Unicode's tables only for the characters beyond ASCII)
