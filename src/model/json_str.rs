@@ -136,7 +136,15 @@ impl<'a> JsonStr<'a> {
 
 impl<'de: 'a, 'a> Deserialize<'de> for JsonStr<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let raw = <&'de RawValue>::deserialize(d)?;
+        JsonStr::of_raw(<&'de RawValue>::deserialize(d)?)
+    }
+}
+
+impl<'a> JsonStr<'a> {
+    /// The string `raw` holds, as written, serde's scan of it taken as
+    /// it is: deserializing it from `raw` again scanned the whole token a
+    /// second time (a tool's output, a tenth of a search's decoding).
+    pub fn of_raw<E: de::Error>(raw: &'a RawValue) -> Result<JsonStr<'a>, E> {
         let t = raw.get();
         if !t.starts_with('"') {
             let what = match t.as_bytes().first() {

@@ -143,7 +143,8 @@ impl Query {
         }
     }
 
-    fn word_start_at(&self, i: usize) -> bool {
+    /// Whether term `i` counts only where a word starts.
+    pub fn word_start_at(&self, i: usize) -> bool {
         self.at_word_start.get(i).copied().unwrap_or(false)
     }
 

@@ -20,6 +20,10 @@ pub struct RawLine<'a> {
     pub line: u32,
     pub offset: u64,
     pub bytes: &'a [u8],
+    /// The file is Claude Code's: each text of a line is one of its
+    /// strings, decoded once (a Codex call's arguments are JSON in a
+    /// string, decoded twice).
+    pub claude: bool,
 }
 
 /// The byte patterns for `query`: each term as it appears inside a JSON
@@ -51,13 +55,19 @@ fn patterns(query: &Query) -> Result<Vec<Regex>, String> {
 /// entry that holds a phrase's words apart, or a word's parts, as
 /// `resolve_layout` is indexed, is passed over without being decoded),
 /// so both ways find the same lines.
-pub struct RawTest(Vec<Regex>);
+pub struct RawTest {
+    pats: Vec<Regex>,
+    /// Per pattern: its term counts only where a word starts.
+    words: Vec<bool>,
+}
 
 impl RawTest {
     /// Every term's pattern (a regular expression's as written): what the
     /// files are scanned for.
     pub fn new(query: &Query) -> Result<RawTest, String> {
-        patterns(query).map(RawTest)
+        let pats = patterns(query)?;
+        let words = (0..pats.len()).map(|i| query.word_start_at(i)).collect();
+        Ok(RawTest { pats, words })
     }
 
     /// `None` for a regular expression, which is tested on the text only.
@@ -69,15 +79,16 @@ impl RawTest {
     }
 
     pub fn holds(&self, line: &[u8]) -> bool {
-        self.0.iter().all(|p| p.is_match(line))
+        self.pats.iter().all(|p| p.is_match(line))
     }
 
     /// Whether some term occurs in `line` only where no entry shows it
     /// (see [`a_term_shows_nowhere`]): the line holds no hit. Asked only
     /// of the lines not passed over for their age (most lines of a common
     /// word are, and the question reads the line).
-    pub fn shown_nowhere(&self, line: &Unshown<'_>) -> bool {
-        a_term_shows_nowhere(line, &self.0)
+    pub fn shown_nowhere(&self, line: &Unshown<'_>, claude: bool) -> bool {
+        let words: &[bool] = if claude { &self.words } else { &[] };
+        a_term_shows_nowhere(line, &self.pats, words)
     }
 }
 
@@ -96,7 +107,7 @@ pub fn scan(
     done: &(dyn Fn(usize) + Sync),
     idle: &(dyn Fn() + Sync),
 ) {
-    let pats = &test.0;
+    let pats = &test.pats;
     if pats.is_empty() {
         return;
     }
@@ -128,21 +139,28 @@ const PIECE: usize = 1 << 20;
 
 /// Whether some term occurs in `line` only where no entry shows it: it
 /// holds no hit, and is not decoded. That is inside a tool result's
-/// structured copy (see [`crate::source::unshown_span`]: an edit's whole
-/// file, which made a search of "error" decode every line of an edit to
-/// a file that says it), or inside a key of a line of tool results, whose
-/// rows show values and no key (every result says `"is_error": false`).
+/// structured copy or an agent's prompt repeated on its progress (see
+/// [`crate::source::unshown_span`]: an edit's whole file, which made a
+/// search of "error" decode every line of an edit to a file that says
+/// it), or inside a key of a line of tool results (its own or an agent's
+/// mirrored), whose rows show values and no key (every result says
+/// `"is_error": false`).
 /// A term of one character is left alone in keys (a placeholder such as
-/// `[image/png 3 KB]` shows letters no value wrote).
-fn a_term_shows_nowhere(unshown: &Unshown<'_>, pats: &[Regex]) -> bool {
+/// `[image/png 3 KB]` shows letters no value wrote). A term that counts
+/// where a word starts is not at one after a letter or digit the text
+/// shows, nor inside an escape (`\thead` holds no `the`): a search of
+/// "fix" decoded every line of a file's listing that says `suffix`.
+fn a_term_shows_nowhere(unshown: &Unshown<'_>, pats: &[Regex], words: &[bool]) -> bool {
     use memchr::memmem::Finder;
     use std::sync::LazyLock;
     static COPY: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"toolUseResult\""));
+    static PROMPT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"prompt\""));
     let line = unshown.line;
-    // no match before the copy's key is in the copy: where it is (a walk
-    // of the line) is found only for a match after it, and most terms are
-    // first met in the message, before it
-    let copy_from = COPY.find(line).unwrap_or(line.len());
+    // no match before the key of what no entry shows is in it: where it
+    // is (a walk of the line) is found only for a match after it, and
+    // most terms are first met in the message, before it
+    let key = |f: &Finder<'_>| f.find(line).unwrap_or(line.len());
+    let copy_from = key(&COPY).min(key(&PROMPT));
     let mut results_only = None;
     let hidden = |m: &regex::bytes::Match<'_>| {
         m.start() >= copy_from
@@ -151,16 +169,87 @@ fn a_term_shows_nowhere(unshown: &Unshown<'_>, pats: &[Regex]) -> bool {
                 .is_some_and(|u| u.start <= m.start() && m.end() <= u.end)
     };
     let in_a_key = |m: &regex::bytes::Match<'_>| m.as_bytes().len() >= 2 && in_key(line, m.end());
-    pats.iter().any(|p| {
-        let mut found = p.find_iter(line).peekable();
-        found.peek().is_some()
-            && found.all(|m| {
-                hidden(&m)
-                    || (in_a_key(&m)
-                        && *results_only
-                            .get_or_insert_with(|| crate::source::only_tool_results(line)))
-            })
+    let mut rewritten = None;
+    pats.iter().enumerate().any(|(i, p)| {
+        let word = words.get(i).copied().unwrap_or(false);
+        let mut at = 0;
+        let mut found = false;
+        while let Some(m) = p.find_at(line, at) {
+            found = true;
+            if word
+                && !may_start_word(line, m.start())
+                && !*rewritten.get_or_insert_with(|| sanitizing_may_rewrite(line))
+            {
+                // an escape's letter (`\n`) is a character of its own: a
+                // word may start right after it; else not before the next
+                // byte that is no ASCII letter or digit (an occurrence
+                // overlapping this one included: `x.x` in `yx.x.x`)
+                at = if m.start() > 0 && line[m.start() - 1] == b'\\' {
+                    m.start() + 1
+                } else {
+                    line[m.start()..]
+                        .iter()
+                        .position(|c| !c.is_ascii_alphanumeric())
+                        .map_or(line.len(), |g| m.start() + g)
+                        + 1
+                };
+                if at > line.len() {
+                    break;
+                }
+                continue;
+            }
+            let unshown = hidden(&m)
+                || (in_a_key(&m)
+                    && *results_only.get_or_insert_with(|| crate::source::only_tool_results(line)));
+            if !unshown {
+                return false;
+            }
+            at = if m.is_empty() { m.end() + 1 } else { m.end() };
+            if at > line.len() {
+                break;
+            }
+        }
+        found
     })
+}
+
+/// Whether the text decoded from a JSON line may have a word start where
+/// the line has byte `at` (the first of a term that starts with a letter
+/// or digit): not after an ASCII letter or digit the text keeps, nor at
+/// an escape's letter. Any doubt (a byte of another script, the end of a
+/// `\u` escape) says it may.
+fn may_start_word(line: &[u8], at: usize) -> bool {
+    let backslashes_before = |i: usize| line[..i].iter().rev().take_while(|&&c| c == b'\\').count();
+    let Some(prev) = at.checked_sub(1) else {
+        return true;
+    };
+    match line[prev] {
+        // the occurrence is an escape's letter, unless the backslashes
+        // before it are pairs (each a backslash of the text)
+        b'\\' => backslashes_before(at) % 2 == 0,
+        c if !c.is_ascii_alphanumeric() => true,
+        // a control character's escape (`\n`): no letter of the text
+        b'n' | b't' | b'r' | b'b' | b'f' if backslashes_before(prev) % 2 == 1 => true,
+        // the end of `\uXXXX`, which may be anything
+        c if c.is_ascii_hexdigit()
+            && prev >= 5
+            && line[prev - 5..prev - 3] == *b"\\u"
+            && line[prev - 3..prev].iter().all(u8::is_ascii_hexdigit)
+            && backslashes_before(prev - 4) % 2 == 1 =>
+        {
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Whether the texts of `line` may lose letters before they are searched:
+/// [`crate::model::text::sanitize`] takes out escape sequences, which
+/// start with ESC or a C1 control (in JSON `\u001b`, `\u009b`, or the
+/// bytes of U+0080..U+009F), and `31m` before a word leaves a word start.
+fn sanitizing_may_rewrite(line: &[u8]) -> bool {
+    memchr::memmem::find(line, b"\\u00").is_some()
+        || memchr::memchr_iter(0xc2, line).any(|i| matches!(line.get(i + 1), Some(0x80..=0x9f)))
 }
 
 /// Whether the text before `at` ends inside a key: the string it is in
@@ -194,8 +283,13 @@ fn scan_file(
     enough: &(dyn Fn(&SearchFile) -> bool + Sync),
 ) -> io::Result<()> {
     let mut pieces = crate::catalog::pieces::Pieces::open(&f.path, 0, 1, f.size, PIECE, true)?;
+    let mut claude = None;
     while let Some(p) = pieces.next_piece()? {
-        scan_piece(idx, p.bytes, p.offset, p.line, pats, order, sink);
+        let claude = *claude.get_or_insert_with(|| {
+            let first = memchr::memchr(b'\n', p.bytes).map_or(p.bytes, |n| &p.bytes[..n]);
+            crate::source::translator_for(first).is_none()
+        });
+        scan_piece((idx, claude), &p, pats, order, sink);
         // asked again after each piece: the hits found meanwhile may have
         // made the file older than what they hold (or the search stale)
         if enough(f) {
@@ -205,11 +299,11 @@ fn scan_file(
     Ok(())
 }
 
+/// The lines of `p` that hold every term, to `sink`; `(idx, claude)`: the
+/// file's index and whether it is Claude Code's (see [`RawLine`]).
 fn scan_piece(
-    idx: usize,
-    piece: &[u8],
-    base_offset: u64,
-    base_line: u32,
+    (idx, claude): (usize, bool),
+    p: &crate::catalog::pieces::Piece<'_>,
     pats: &[Regex],
     order: &[usize],
     sink: &(dyn Fn(RawLine<'_>) + Sync),
@@ -217,7 +311,8 @@ fn scan_piece(
     let Some((&first, rest)) = order.split_first() else {
         return;
     };
-    let (mut counted_to, mut line_no) = (0usize, base_line);
+    let (piece, base_offset) = (p.bytes, p.offset);
+    let (mut counted_to, mut line_no) = (0usize, p.line);
     let mut at = 0;
     while let Some(m) = pats[first].find_at(piece, at) {
         let start = memchr::memrchr(b'\n', &piece[..m.start()]).map_or(0, |p| p + 1);
@@ -231,6 +326,7 @@ fn scan_piece(
                 line: line_no,
                 offset: base_offset + start as u64,
                 bytes: line,
+                claude,
             });
         }
         at = end + 1;
@@ -248,7 +344,7 @@ mod tests {
     fn only_in_keys(query: &str, line: &str) -> bool {
         let q = Query::words(query, false).expect("query");
         let pats = patterns(&q).expect("patterns");
-        a_term_shows_nowhere(&super::Unshown::new(line.as_bytes()), &pats)
+        a_term_shows_nowhere(&super::Unshown::new(line.as_bytes()), &pats, &[])
     }
 
     /// A line of tool results whose only "error" is its `is_error` key, or
@@ -298,5 +394,165 @@ mod tests {
             "e",
             r#"{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t","type":"tool_result","content":"x"}]}}"#
         ));
+    }
+
+    fn nowhere_in_claude(query: &str, line: &str) -> bool {
+        let q = Query::words(query, false).expect("query");
+        let test = super::RawTest::new(&q).expect("patterns");
+        test.shown_nowhere(&super::Unshown::new(line.as_bytes()), true)
+    }
+
+    /// A word's occurrence counts where the decoded text may start a word
+    /// there: after a letter or digit it shows, or at an escape's letter,
+    /// it holds none; after an escape of a control character, a byte of
+    /// another script, a `\u` escape, or in a line a terminal's escape
+    /// sequences may be taken out of, it may.
+    #[test]
+    fn a_word_inside_another_or_an_escape_is_no_hit() {
+        let prompt = |text: &str| {
+            format!(r#"{{"type":"user","message":{{"role":"user","content":"{text}"}}}}"#)
+        };
+        for (text, nowhere) in [
+            ("has suffix", true),
+            ("strings.HasSuffix(", true),
+            (r"\fixed", true),
+            (r"a\\\fixed", true),
+            (r"\tfixed", false),
+            ("x2fix", true),
+            ("a fix", false),
+            ("a-fix", false),
+            ("suffix and fix", false),
+            (r"a\nfix", false),
+            (r"a\tfix", false),
+            (r"a\\fix", false),
+            (r"a\\\nfix", false),
+            (r"a\u00e9fix", false),
+            ("éfix", false),
+            (r"\u001b[31mfix", false),
+            ("\u{9b}31mfix", false),
+            (r#"\"fix"#, false),
+            ("x.fix", false),
+        ] {
+            assert_eq!(nowhere_in_claude("fix", &prompt(text)), nowhere, "{text}");
+        }
+        // an occurrence inside one that is no word's start is still found
+        assert!(!nowhere_in_claude("x.x", &prompt("yx.x.x")));
+        assert!(nowhere_in_claude("x.x", &prompt("yx.xy")));
+        // a term that does not start with a letter counts anywhere
+        assert!(!nowhere_in_claude(".x", &prompt("y.x")));
+        // a Codex line's texts may be decoded twice: left to decoding
+        let q = Query::words("fix", false).expect("query");
+        let test = super::RawTest::new(&q).expect("patterns");
+        let line = prompt("has suffix");
+        assert!(!test.shown_nowhere(&super::Unshown::new(line.as_bytes()), false));
+    }
+
+    /// An agent's progress repeats its prompt, which no entry of the line
+    /// shows, and mirrors a line of results, whose keys none shows.
+    #[test]
+    fn an_agents_prompt_and_mirrored_keys_are_no_hit() {
+        let progress = |result: &str| {
+            format!(
+                r#"{{"type":"progress","data":{{"message":{{"type":"user","message":{{"role":"user","content":[{{"tool_use_id":"t","type":"tool_result","content":"{result}","is_error":false}}]}},"uuid":"m"}},"type":"agent_progress","prompt":"find the error","agentId":"a"}},"uuid":"u","parentToolUseID":"t0"}}"#
+            )
+        };
+        assert!(only_in_keys("error", &progress("all fine")));
+        assert!(only_in_keys("find", &progress("all fine")));
+        assert!(!only_in_keys("error", &progress("an error")));
+        assert!(!only_in_keys("fine", &progress("all fine")));
+    }
+
+    /// A line passed over holds no hit: random texts of letters, escapes,
+    /// terminal sequences and other scripts, written as JSON writes them
+    /// (and some characters as `\u` escapes), in a prompt and a tool
+    /// result, against what the model's entries of the line say.
+    #[test]
+    fn a_line_passed_over_holds_no_hit_whatever_its_text() {
+        const PARTS: &[&str] = &[
+            "fix",
+            "the",
+            "x",
+            "a",
+            "3",
+            "m",
+            "n",
+            "t",
+            "u",
+            " ",
+            ".",
+            "-",
+            "_",
+            "\\",
+            "\n",
+            "\t",
+            "\r",
+            "\u{8}",
+            "\"",
+            "é",
+            "→",
+            "\u{1b}[31m",
+            "\u{9b}1m",
+            "\u{200b}",
+            "\u{7f}",
+            "0",
+            "F",
+            "e",
+            "9",
+            "/",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let queries: Vec<Query> = [
+            "fix", "the", "x", "n", "t", "nn", "a3", "1m", "m", "e9", "Fix", "fix the", "\"the",
+        ]
+        .iter()
+        .map(|q| Query::words(q, false).expect("query"))
+        .collect();
+        let tests: Vec<super::RawTest> = queries
+            .iter()
+            .map(|q| super::RawTest::new(q).expect("patterns"))
+            .collect();
+        let (mut passed, mut hits) = (0, 0);
+        for _ in 0..5000 {
+            let text: String = (0..next(12)).map(|_| PARTS[next(PARTS.len())]).collect();
+            let mut json = serde_json::to_string(&text).expect("json");
+            // a letter as an escape, as another writer may put it
+            if next(3) == 0 {
+                json = json
+                    .replacen('f', "\\u0066", 1)
+                    .replacen('x', "\\u0078", 1)
+                    .replacen('é', "\\u00e9", 1)
+                    .replacen('→', "\\u2192", 1);
+            }
+            let lines = [
+                format!(
+                    r#"{{"type":"user","message":{{"role":"user","content":{json}}},"uuid":"u"}}"#
+                ),
+                format!(
+                    r#"{{"type":"user","message":{{"role":"user","content":[{{"tool_use_id":"t","type":"tool_result","content":{json}}}]}},"uuid":"u"}}"#
+                ),
+            ];
+            for line in &lines {
+                let entries = crate::search::extract::entries(line.as_bytes(), 1);
+                for (q, t) in queries.iter().zip(&tests) {
+                    let hit = entries.iter().any(|e| q.matches(&e.text));
+                    hits += usize::from(hit);
+                    if t.shown_nowhere(&super::Unshown::new(line.as_bytes()), true) {
+                        passed += 1;
+                        assert!(!hit, "{:?} in {line}", q.terms());
+                    }
+                }
+            }
+        }
+        // both ways were taken, often
+        assert!(
+            passed > 500 && hits > 500,
+            "{passed} passed over, {hits} hits"
+        );
     }
 }

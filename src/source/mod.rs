@@ -45,19 +45,22 @@ pub fn makes_no_entry(line: &[u8]) -> bool {
     claude::figures::only_side_progress(line)
 }
 
-/// Whether `line` is a user line of tool results and nothing else (see
-/// [`claude::figures::only_tool_results`]): its rows show the results'
+/// Whether `line` is a user line of tool results and nothing else, or a
+/// subagent's such line mirrored into the main file (see
+/// [`claude::figures::only_tool_results`] and
+/// [`claude::figures::only_agent_results`]): its rows show the results'
 /// text, values of the line and nothing of its keys. A Codex line is
 /// never one.
 pub fn only_tool_results(line: &[u8]) -> bool {
-    claude::figures::only_tool_results(line)
+    claude::figures::only_tool_results(line) || claude::figures::only_agent_results(line)
 }
 
 /// Where in a line a value is that no entry of the line shows (see
-/// [`claude::unshown::tool_use_result`]): a word found only there is no
+/// [`claude::unshown::tool_use_result`] and
+/// [`claude::unshown::agent_prompt`]): a word found only there is no
 /// hit. A Codex line never has one.
 pub fn unshown_span(line: &[u8]) -> Option<std::ops::Range<usize>> {
-    claude::unshown::tool_use_result(line)
+    claude::unshown::tool_use_result(line).or_else(|| claude::unshown::agent_prompt(line))
 }
 
 /// When a line of a session was written, read without decoding it (see

@@ -297,6 +297,12 @@ fn side_progress(line: &[u8]) -> Option<Walked> {
 }
 
 /// Whether `line` is a subagent's line of tool results mirrored into the
+/// main file (see [`agent_results`]).
+pub fn only_agent_results(line: &[u8]) -> bool {
+    agent_results(line) == Some(true)
+}
+
+/// Whether `line` is a subagent's line of tool results mirrored into the
 /// main file: `{"type": "progress", "data": {"type": "agent_progress",
 /// "message": {"type": "user", "message": {"content": [{"type":
 /// "tool_result", …}, …]}, …}, …}, …}` in any key order, not itself a

@@ -510,7 +510,7 @@ fn result_content<'de: 'a, 'a, D: Deserializer<'de>>(
         return Ok(None);
     };
     let content = if raw.get().starts_with('"') {
-        Content::Text(JsonStr::deserialize(raw).map_err(de::Error::custom)?)
+        Content::Text(JsonStr::of_raw(raw)?)
     } else {
         Content::deserialize(raw).map_err(de::Error::custom)?
     };

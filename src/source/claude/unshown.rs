@@ -48,9 +48,55 @@ pub fn tool_use_result(line: &[u8]) -> Option<Range<usize>> {
     (user && message && c.i == line.len()).then_some(span?)
 }
 
+/// Where `data.prompt` of `line` is, when it is a subagent's progress
+/// (`{"type": "progress", "data": {"type": "agent_progress", "prompt":
+/// …, "message": …}}`): the agent's prompt, repeated on every line of
+/// its progress, which the model never reads (the line's rows are those
+/// of the line it mirrors in `data.message`; the prompt's row is the
+/// agent's first line). A search of a word of the prompt decoded every
+/// line of the agent's work. `None` on any doubt, as for
+/// [`tool_use_result`].
+pub fn agent_prompt(line: &[u8]) -> Option<Range<usize>> {
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
+    static KIND: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"agent_progress\""));
+    KIND.find(line)?;
+    let mut c = Cursor::new(line);
+    let (mut progress, mut agent, mut span) = (false, false, None);
+    c.object(&mut |c, key| {
+        match key {
+            b"type" => {
+                (c.string()? == b"progress").then_some(())?;
+                progress = true;
+            }
+            b"data" => {
+                c.ws();
+                (c.peek()? == b'{').then_some(())?;
+                c.object(&mut |c, key| {
+                    match key {
+                        b"type" => agent = c.string()? == b"agent_progress",
+                        b"prompt" => {
+                            c.ws();
+                            let start = c.i;
+                            c.skip()?;
+                            span = Some(start..c.i);
+                        }
+                        _ => c.skip()?,
+                    }
+                    Some(())
+                })?;
+            }
+            _ => c.skip()?,
+        }
+        Some(())
+    })?;
+    c.ws();
+    (progress && agent && c.i == line.len()).then_some(span?)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::tool_use_result;
+    use super::{agent_prompt, tool_use_result};
 
     fn span_text(line: &str) -> Option<&str> {
         tool_use_result(line.as_bytes()).and_then(|r| line.get(r))
@@ -97,5 +143,33 @@ mod tests {
             assert_eq!(tool_use_result(part), None, "{cut}");
         }
         assert!(tool_use_result(line.as_bytes()).is_some());
+    }
+
+    #[test]
+    fn the_prompt_of_an_agents_progress_and_nothing_else() {
+        fn span(line: &str) -> Option<&str> {
+            agent_prompt(line.as_bytes()).and_then(|r| line.get(r))
+        }
+        let line = r#"{"type":"progress","data":{"message":{"type":"user","message":{"content":"fix the error"}},"type":"agent_progress","prompt":"find the \"error\"","agentId":"a"} ,"uuid":"u"}"#;
+        assert_eq!(span(line), Some(r#""find the \"error\"""#));
+        for doubt in [
+            // another kind of line or of progress, no prompt
+            r#"{"type":"user","data":{"type":"agent_progress","prompt":"x"}}"#,
+            r#"{"type":"progress","data":{"type":"bash_progress","prompt":"x"},"x":"agent_progress"}"#,
+            r#"{"type":"progress","data":{"type":"agent_progress"}}"#,
+            r#"{"type":"progress","data":"agent_progress"}"#,
+            r#"{"type":"progress","prompt":"x","data":{"type":"agent_progress"}}"#,
+            // a key twice, a line cut or followed by more, an escaped kind
+            r#"{"type":"progress","data":{"type":"agent_progress","prompt":"x","prompt":"y"}}"#,
+            r#"{"type":"progress","data":{"type":"agent_progress","prompt":"x"},"type":"progress"}"#,
+            r#"{"type":"progress","data":{"type":"agent_progress","prompt":"x"}"#,
+            r#"{"type":"progress","data":{"type":"agent_progress","prompt":"x"}} x"#,
+            r#"{"type":"progress","data":{"type":"agent\u005fprogress","prompt":"x"},"k":"agent_progress"}"#,
+        ] {
+            assert_eq!(span(doubt), None, "{doubt}");
+        }
+        for cut in 0..line.len() {
+            assert_eq!(agent_prompt(&line.as_bytes()[..cut]), None, "{cut}");
+        }
     }
 }
