@@ -159,14 +159,18 @@ fn a_term_shows_nowhere(unshown: &Unshown<'_>, pats: &[Regex], words: &[bool]) -
     // no match before the key of what no entry shows is in it: where it
     // is (a walk of the line) is found only for a match after it, and
     // most terms are first met in the message, before it
-    let key = |f: &Finder<'_>| f.find(line).unwrap_or(line.len());
-    let copy_from = key(&COPY).min(key(&PROMPT));
+    let copy = COPY.find(line).unwrap_or(line.len());
+    let copy_from = PROMPT.find(&line[..copy]).unwrap_or(copy);
     let mut results_only = None;
-    let hidden = |m: &regex::bytes::Match<'_>| {
-        m.start() >= copy_from
-            && unshown
-                .span()
-                .is_some_and(|u| u.start <= m.start() && m.end() <= u.end)
+    // where the value no entry shows ends, for a match inside it: every
+    // other match up to there is in it too (an edited file's copy may say
+    // the word a hundred times)
+    let hidden_to = |m: &regex::bytes::Match<'_>| {
+        if m.start() < copy_from {
+            return None;
+        }
+        let u = unshown.span()?;
+        (u.start <= m.start() && m.end() <= u.end).then_some(u.end)
     };
     let in_a_key = |m: &regex::bytes::Match<'_>| m.as_bytes().len() >= 2 && in_key(line, m.end());
     let mut rewritten = None;
@@ -176,6 +180,10 @@ fn a_term_shows_nowhere(unshown: &Unshown<'_>, pats: &[Regex], words: &[bool]) -
         let mut found = false;
         while let Some(m) = p.find_at(line, at) {
             found = true;
+            if let Some(end) = hidden_to(&m) {
+                at = end.max(m.end());
+                continue;
+            }
             if word
                 && !may_start_word(line, m.start())
                 && !*rewritten.get_or_insert_with(|| sanitizing_may_rewrite(line))
@@ -198,9 +206,8 @@ fn a_term_shows_nowhere(unshown: &Unshown<'_>, pats: &[Regex], words: &[bool]) -
                 }
                 continue;
             }
-            let unshown = hidden(&m)
-                || (in_a_key(&m)
-                    && *results_only.get_or_insert_with(|| crate::source::only_tool_results(line)));
+            let unshown = in_a_key(&m)
+                && *results_only.get_or_insert_with(|| crate::source::only_tool_results(line));
             if !unshown {
                 return false;
             }
