@@ -90,6 +90,7 @@ mod places;
 mod prompts;
 mod reach_line;
 mod redaction;
+mod result_reader;
 mod safe_writes;
 mod search_cli;
 mod search_habits;

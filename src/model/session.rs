@@ -234,6 +234,9 @@ pub struct Session {
     pub(crate) lean: bool,
     /// Tool calls get no one-line summary (see `model::summary`).
     pub(crate) no_call_summaries: bool,
+    /// The lines fed hold no structured copy of a tool's result (a
+    /// search's and an index build's, see `search::extract`).
+    pub(crate) copies_left_out: bool,
     /// Read for its figures only: answers of the common shape are taken
     /// in without being threaded (see `source::claude::lean`).
     pub(crate) lean_lines: Option<Box<LeanLines>>,
@@ -430,6 +433,12 @@ impl Session {
     /// Tool calls get no summary (their rows' text is then empty): for a
     /// load whose reader writes calls as their inputs, made before any
     /// line is read.
+    /// The lines to be fed have their results' structured copies left
+    /// out (see `search::extract::Unshown`): they are read the faster way.
+    pub fn copies_left_out(&mut self) {
+        self.copies_left_out = true;
+    }
+
     pub(crate) fn keep_no_call_summaries(&mut self) {
         self.no_call_summaries = true;
     }

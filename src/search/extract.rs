@@ -20,6 +20,8 @@ pub struct Entry {
 /// is in another piece is still an entry), so any piece can be read.
 pub fn entries(bytes: &[u8], first_line: u32) -> Vec<Entry> {
     let mut s = Session::new(None);
+    // its callers leave each result's structured copy out (see `Unshown`)
+    s.copies_left_out();
     s.feed(MAIN, bytes);
     s.finish(MAIN);
     let base = first_line.saturating_sub(1);

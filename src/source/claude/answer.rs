@@ -236,11 +236,21 @@ impl<'a> Reader<'a> {
     }
 
     /// A text as `JsonStr` keeps it: the token as written.
-    fn text_or_null(&mut self) -> Option<Option<JsonStr<'a>>> {
+    pub(super) fn text_or_null(&mut self) -> Option<Option<JsonStr<'a>>> {
         if self.literal("null").is_some() {
             return Some(None);
         }
         Some(Some(JsonStr::Token(self.string()?.0)))
+    }
+
+    /// The next value, checked as [`Self::skip`] checks it, then read by
+    /// serde into `T` (as serde reads it inside the line: the value's
+    /// nesting is held within [`DEEPEST`], far below serde's limit for
+    /// the line).
+    pub(super) fn by_serde<T: serde::Deserialize<'a>>(&mut self) -> Option<T> {
+        let start = self.i;
+        self.skip(2)?;
+        serde_json::from_str(self.t.get(start..self.i)?).ok()
     }
 
     pub(super) fn literal(&mut self, word: &str) -> Option<()> {

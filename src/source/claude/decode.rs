@@ -92,15 +92,44 @@ pub fn decode_clean<'a>(bytes: &'a [u8], out: &mut Vec<(RawEntry<'a>, &'a str)>)
 /// [`decode_clean`] of a line known to be UTF-8 (a chunk of lines is
 /// checked at once).
 pub fn decode_clean_text<'a>(text: &'a str, out: &mut Vec<(RawEntry<'a>, &'a str)>) -> bool {
+    decode_clean_read(text, out, false)
+}
+
+/// [`decode_clean`] of a line whose tool results' structured copy was
+/// left out (a search's, an index build's: see `search::extract`): a line
+/// of results is read by `super::results`, whose texts serde scanned
+/// eight bytes at a time. A line that holds its copy is read as well,
+/// but serde reads the copy after the reader's check (a whole load of
+/// such lines cost more than it saved).
+pub fn decode_clean_without_copies<'a>(
+    bytes: &'a [u8],
+    out: &mut Vec<(RawEntry<'a>, &'a str)>,
+) -> bool {
+    simdutf8::basic::from_utf8(bytes).is_ok_and(|text| decode_clean_read(text, out, true))
+}
+
+fn decode_clean_read<'a>(
+    text: &'a str,
+    out: &mut Vec<(RawEntry<'a>, &'a str)>,
+    results: bool,
+) -> bool {
     let start = out.len();
-    let done = decode_clean_onto(text, out).is_some() && out.len() > start;
+    let done = decode_clean_onto(text, out, results).is_some() && out.len() > start;
     if !done {
         out.truncate(start);
     }
     done
 }
 
-fn decode_clean_onto<'a>(text: &'a str, out: &mut Vec<(RawEntry<'a>, &'a str)>) -> Option<()> {
+static RESULT: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\"tool_result\""));
+
+/// `results`: a line of tool results may be read by `super::results`.
+fn decode_clean_onto<'a>(
+    text: &'a str,
+    out: &mut Vec<(RawEntry<'a>, &'a str)>,
+    results: bool,
+) -> Option<()> {
     let mut rest = text.trim_ascii();
     let first = out.len();
     loop {
@@ -115,6 +144,18 @@ fn decode_clean_onto<'a>(text: &'a str, out: &mut Vec<(RawEntry<'a>, &'a str)>) 
         // into its place in the list (an entry is 1.6 KB: moving it there
         // from the decoder's fields was a tenth of decoding)
         if out.len() == first {
+            // a line of tool results of the common shape is read without
+            // serde's scan of its texts (see `super::results`)
+            if results && RESULT.find(rest.as_bytes()).is_some() {
+                out.push((RawEntry::default(), rest));
+                if out
+                    .last_mut()
+                    .is_some_and(|(place, _)| super::results::read_into(rest, place))
+                {
+                    return Some(());
+                }
+                out.pop();
+            }
             let mut one = serde_json::Deserializer::from_str(rest);
             out.push((RawEntry::default(), rest));
             let read = out.last_mut().is_some_and(|(place, _)| {

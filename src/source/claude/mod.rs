@@ -23,6 +23,7 @@ pub mod loader;
 pub mod parallel;
 pub mod raw;
 pub mod read;
+pub mod results;
 pub mod resume;
 pub mod scan;
 mod string_end;

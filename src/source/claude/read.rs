@@ -396,7 +396,12 @@ impl Session {
         // 1.6 KB: handed out by the decoder it was moved twice), as a line
         // decoded ahead is; any other is read and reported below
         let mut clean = Vec::with_capacity(1);
-        if super::decode::decode_clean(bytes, &mut clean) {
+        let read = if self.copies_left_out {
+            super::decode::decode_clean_without_copies(bytes, &mut clean)
+        } else {
+            super::decode::decode_clean(bytes, &mut clean)
+        };
+        if read {
             return self.ingest_decoded(source, line, &mut clean);
         }
         let before = self.stats.entries;

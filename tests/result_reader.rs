@@ -1,0 +1,220 @@
+//! The reader of tool results (`source::claude::results`) against serde:
+//! a line it reads is one serde reads, into the same fields, on every
+//! line of results of the corpus and on lines cut and bent at random; and
+//! the keys it passes over are keys serde does not know.
+
+use crate::common;
+use ccv::source::claude::decode::decode_clean_without_copies;
+use ccv::source::claude::raw::{Content, JsonStr, RawEntry};
+use ccv::source::claude::results;
+
+fn json_str(t: &Option<JsonStr<'_>>) -> String {
+    match t {
+        Some(JsonStr::Token(t)) => format!("token {t}"),
+        Some(JsonStr::Text(t)) => format!("text {t:?}"),
+        None => "none".to_owned(),
+    }
+}
+
+fn content(c: &Content<'_>) -> String {
+    match c {
+        Content::Text(t) => json_str(&Some(t.clone())),
+        Content::Other => "other".to_owned(),
+        Content::Blocks(bs) => bs
+            .iter()
+            .map(|b| {
+                format!(
+                    "[{:?} {:?} {} {} {:?} {:?} {:?} {} {:?} {} {:?} {:?} {:?} {:?}]",
+                    b.kind,
+                    b.tool_use_id,
+                    json_str(&b.text),
+                    json_str(&b.thinking),
+                    b.id,
+                    b.name,
+                    b.input.map(|i| i.get()),
+                    b.content.as_deref().map_or("none".to_owned(), content),
+                    b.is_error,
+                    b.source.is_some(),
+                    b.source.as_ref().map(|s| (&s.kind, &s.media_type, &s.url)),
+                    b.source
+                        .as_ref()
+                        .and_then(|s| s.data.map(|d| d.get().len())),
+                    b.tool_name,
+                    b.title
+                )
+            })
+            .collect(),
+    }
+}
+
+/// Every field of an entry that a line of results may fill, comparable;
+/// and a sample of those it never fills, which must be empty.
+fn fields(e: &RawEntry<'_>) -> String {
+    let mut out = format!(
+        "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} | ",
+        e.kind,
+        e.uuid,
+        e.parent_uuid,
+        e.session_id,
+        e.timestamp,
+        e.cwd,
+        e.version,
+        e.git_branch,
+        e.agent_id,
+        e.is_sidechain,
+        e.is_meta,
+        e.tool_use_result
+    );
+    out += &format!(
+        "{:?} {:?} {:?} {:?} {} {} {} {:?} {:?} {:?} | ",
+        e.subtype,
+        e.session_id_snake,
+        e.parent_tool_use_id,
+        e.is_compact_summary,
+        e.content.is_some(),
+        e.error.is_some(),
+        e.usage.is_some(),
+        e.level,
+        e.logical_parent_uuid,
+        e.is_api_error_message
+    );
+    if let Some(m) = &e.message {
+        out += &format!(
+            "{:?} {:?} {:?} {:?} {:?} | ",
+            m.id, m.model, m.role, m.stop_reason, m.usage
+        );
+        out += &m.content.as_ref().map_or("none".to_owned(), content);
+    }
+    out
+}
+
+/// `line` read by the reader is read by serde into the same fields;
+/// whether the reader answered.
+fn agrees(line: &str) -> bool {
+    let Some(fast) = results::read(line) else {
+        return false;
+    };
+    let serde: Result<RawEntry<'_>, _> = serde_json::from_str(line.trim_ascii());
+    let serde = serde.unwrap_or_else(|e| panic!("read, but serde refuses it ({e}): {line}"));
+    assert_eq!(fields(&fast), fields(&serde), "{line}");
+    // and the decoder of lines without copies, which tries the reader
+    // first, keeps it whole
+    let mut entries = Vec::new();
+    assert!(
+        decode_clean_without_copies(line.as_bytes(), &mut entries),
+        "{line}"
+    );
+    assert_eq!(entries.len(), 1, "{line}");
+    assert_eq!(fields(&entries[0].0), fields(&serde), "{line}");
+    true
+}
+
+#[test]
+fn result_keys_passed_over_are_keys_serde_does_not_know() {
+    // a field serde knows refuses a second one (or a number); a key it
+    // does not know is passed over both times
+    for k in results::OTHER_TOP {
+        let line = format!(r#"{{"{0}":0,"{0}":0}}"#, k);
+        assert!(serde_json::from_str::<RawEntry<'_>>(&line).is_ok(), "{k}");
+    }
+}
+
+fn result_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().filter(|l| l.contains(r#""tool_result""#))
+}
+
+#[test]
+fn every_result_of_the_corpus_is_read_as_serde_reads_it() {
+    let Some(files) = common::corpus_files() else {
+        return;
+    };
+    let (mut lines, mut read) = (0, 0);
+    for f in &files {
+        let text = String::from_utf8_lossy(&std::fs::read(f).expect("read")).into_owned();
+        for l in result_lines(&text) {
+            lines += 1;
+            read += usize::from(agrees(l));
+        }
+    }
+    // the common shape is most of them (the rest go to serde)
+    assert!(read * 10 > lines * 7, "{read} of {lines}");
+}
+
+/// Lines of the fixtures and of generated sessions, cut at every byte
+/// and bent at random: the reader answers only where serde reads, and
+/// as serde reads. `CCV_ANSWER_ROUNDS` bends each line more times
+/// (300), from `CCV_ANSWER_SEED`.
+#[test]
+fn results_cut_and_bent_are_read_as_serde_reads_them_or_left_to_it() {
+    let mut samples: Vec<String> = result_lines(&String::from_utf8_lossy(common::fixtures()))
+        .map(str::to_owned)
+        .collect();
+    if let Some((_dir, file, _)) = common::generated(&["--size", "400K", "--seed", "5"]) {
+        let text = std::fs::read_to_string(file).expect("read");
+        samples.extend(result_lines(&text).take(60).map(str::to_owned));
+    }
+    samples.extend([
+        r#"{"type":"user","uuid":"u","cwd":"C:\\Users\\a","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"a \"b\" \u00e9\n é\\","is_error":true}]},"toolUseResult":{"stdout":"x","structuredPatch":[{"oldStart":1,"oldLines":1,"newStart":1,"newLines":1,"lines":["-a","+b"]}],"file":{"numLines":3}},"slug":null}"#.to_owned(),
+        r#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"a"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"}}]}]},"toolUseResult":"Error: x"}"#.to_owned(),
+        r#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":null},{"type":"tool_result","content":7}]},"toolUseResult":[1,{"a":[]}],"isMeta":false,"agentId":"a","isSidechain":true}"#.to_owned(),
+    ]);
+    let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u64>().ok());
+    let rounds = env("CCV_ANSWER_ROUNDS").unwrap_or(300);
+    let mut rng = common::Rng(env("CCV_ANSWER_SEED").unwrap_or(0x5eed_a116).max(1));
+    let bends: &[&[u8]] = &[
+        "é".as_bytes(),
+        "\u{2028}".as_bytes(),
+        b"\\",
+        b"\"",
+        b"\\u",
+        b"\\ud83d",
+        b"\\uDC00",
+        b"\x01",
+        b"\t",
+        b" ",
+        b",",
+        b"}",
+        b"]",
+        b"{",
+        b"[",
+        b"0",
+        b"-",
+        b"e",
+        b".",
+        b"01",
+        b"null",
+        b"tru",
+        b"\\x",
+        b"\"x\":1,",
+        b"\"content\":",
+        b"\"is_error\":",
+        b"\"toolUseResult\":",
+        b"\"structuredPatch\":",
+        b"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
+    ];
+    let (mut whole, mut read) = (0, 0);
+    for s in &samples {
+        whole += usize::from(agrees(s));
+        let b = s.as_bytes();
+        for cut in 0..b.len() {
+            if let Ok(part) = std::str::from_utf8(&b[..cut]) {
+                read += usize::from(agrees(part));
+            }
+        }
+        for _ in 0..rounds {
+            let mut m = b.to_vec();
+            let at = rng.below(m.len() + 1);
+            let bend = bends[rng.below(bends.len())];
+            match rng.below(3) {
+                0 => drop(m.splice(at..at, bend.iter().copied())),
+                1 => drop(m.splice(at..(at + bend.len()).min(m.len()), bend.iter().copied())),
+                _ => drop(m.drain(at..(at + 1 + rng.below(4)).min(m.len()))),
+            }
+            if let Ok(bent) = std::str::from_utf8(&m) {
+                read += usize::from(agrees(bent));
+            }
+        }
+    }
+    assert!(whole * 2 > samples.len(), "{whole} of {}", samples.len());
+    assert!(read > 0);
+}
