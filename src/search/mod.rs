@@ -362,21 +362,17 @@ fn scan_files(
     // more). The newest hits of a common word are often all in one file:
     // its lines are decoded on every core.
     let ready: Mutex<std::collections::BinaryHeap<Waiting>> = Mutex::default();
+    let held = limit.saturating_mul(2).max(4096);
     // A line is decoded before the files still being read only when it is
     // newer than any of them (their lines are no newer than their mtime):
     // else their lines may be the newest hits, and decoding it was for
     // nothing. A file read while a newer one was still being read decoded
-    // its lines first (300 lines for 200 hits of "error").
-    let read_whole: Vec<AtomicBool> = files.iter().map(|_| AtomicBool::new(false)).collect();
-    let first_unread = std::sync::atomic::AtomicUsize::new(0);
-    let newest_unread = || {
-        let mut i = first_unread.load(Relaxed);
-        while read_whole.get(i).is_some_and(|r| r.load(Relaxed)) {
-            i += 1;
-        }
-        first_unread.fetch_max(i, Relaxed);
-        files.get(i).map(|f| f.mtime_ns / 1_000_000)
-    };
+    // its lines first (300 lines for 200 hits of "error"). No more lines
+    // are put off than may wait for their file's end (`held`): past
+    // that they are decoded newest first, as before, and the hits found
+    // leave the older ones out (a big newest file read on one thread
+    // while the other read every other file put off all their lines).
+    let unread = Unread::new(files);
     // `anyway`: decode what is left whatever its age (no file to read)
     let decode = |anyway: bool| {
         let mut open = OpenFiles::default();
@@ -393,7 +389,12 @@ fn scan_files(
                     r.clear();
                     return None;
                 }
-                if !anyway && newest_unread().is_some_and(|m| w.0.is_none_or(|t| t < m)) {
+                if !anyway
+                    && r.len() < held
+                    && unread
+                        .newest_ms()
+                        .is_some_and(|m| w.0.is_none_or(|t| t < m))
+                {
                     return None;
                 }
                 r.pop()
@@ -456,7 +457,7 @@ fn scan_files(
             w.push((time, raw.file, raw.line, raw.offset, raw.bytes.len()));
             // what is held waiting is bounded (by what it was when only
             // lines newer than `limit` hits waited, for a large `limit`)
-            (w.len() >= limit.saturating_mul(2).max(4096)).then(|| std::mem::take(&mut *w))
+            (w.len() >= held).then(|| std::mem::take(&mut *w))
         });
         if let Some(batch) = full {
             settle(batch, false);
@@ -469,9 +470,7 @@ fn scan_files(
             .lock()
             .map(|mut w| w.extract_if(.., |l| l.1 == file).collect())
             .unwrap_or_default();
-        if let Some(r) = read_whole.get(file) {
-            r.store(true, Relaxed);
-        }
+        unread.read(file);
         settle(batch, false);
     };
     let enough = |f: &SearchFile| {
@@ -501,6 +500,42 @@ fn scan_files(
         more,
         note: None,
     }))
+}
+
+/// The files of a search not yet read whole (newest first): their lines
+/// are no newer than their mtime.
+struct Unread<'f> {
+    files: &'f [SearchFile],
+    read: Vec<std::sync::atomic::AtomicBool>,
+    /// No file before it is left to read.
+    first: std::sync::atomic::AtomicUsize,
+}
+
+impl<'f> Unread<'f> {
+    fn new(files: &'f [SearchFile]) -> Self {
+        Unread {
+            files,
+            read: files.iter().map(|_| Default::default()).collect(),
+            first: Default::default(),
+        }
+    }
+
+    fn read(&self, file: usize) {
+        if let Some(r) = self.read.get(file) {
+            r.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    /// The mtime (ms) of the newest file not read whole.
+    fn newest_ms(&self) -> Option<i64> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let mut i = self.first.load(Relaxed);
+        while self.read.get(i).is_some_and(|r| r.load(Relaxed)) {
+            i += 1;
+        }
+        self.first.fetch_max(i, Relaxed);
+        self.files.get(i).map(|f| f.mtime_ns / 1_000_000)
+    }
 }
 
 fn newest_first(hits: &mut [Hit]) {
