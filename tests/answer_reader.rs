@@ -152,60 +152,7 @@ fn answers_cut_and_bent_are_read_as_serde_reads_them_or_left_to_it() {
     samples.push(
         r#"{"type":"assistant","uuid":"u","cwd":"C:\\Users\\a","message":{"id":"m","content":[{"type":"text","text":"a \"b\" \u00e9\n é"}],"usage":{"input_tokens":1,"output_tokens":2}},"slug":null}"#.to_owned(),
     );
-    let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u64>().ok());
-    let rounds = env("CCV_ANSWER_ROUNDS").unwrap_or(300);
-    let mut rng = common::Rng(env("CCV_ANSWER_SEED").unwrap_or(0x5eed_a115).max(1));
-    let bends: &[&[u8]] = &[
-        "é".as_bytes(),
-        "\u{2028}".as_bytes(),
-        b"\\",
-        b"\"",
-        b"\\u",
-        b"\\ud83d",
-        b"\\uDC00",
-        b"\x01",
-        b"\t",
-        b" ",
-        b",",
-        b"}",
-        b"]",
-        b"{",
-        b"[",
-        b"0",
-        b"-",
-        b"e",
-        b".",
-        b"01",
-        b"null",
-        b"tru",
-        b"\\x",
-        b"\"x\":1,",
-    ];
-    let (mut whole, mut read) = (0, 0);
-    for s in &samples {
-        whole += usize::from(agrees(s));
-        let b = s.as_bytes();
-        for cut in 0..b.len() {
-            if let Ok(part) = std::str::from_utf8(&b[..cut]) {
-                read += usize::from(agrees(part));
-            }
-        }
-        for _ in 0..rounds {
-            let mut m = b.to_vec();
-            let at = rng.below(m.len() + 1);
-            let bend = bends[rng.below(bends.len())];
-            match rng.below(3) {
-                0 => drop(m.splice(at..at, bend.iter().copied())),
-                1 => drop(m.splice(at..(at + bend.len()).min(m.len()), bend.iter().copied())),
-                _ => drop(m.drain(at..(at + 1 + rng.below(4)).min(m.len()))),
-            }
-            if let Ok(bent) = std::str::from_utf8(&m) {
-                read += usize::from(agrees(bent));
-            }
-        }
-    }
-    // the common shape is read whole; a cut line is never whole JSON,
-    // but some bends leave it JSON
+    let (whole, read) = common::cut_and_bent(&samples, &[], 0x5eed_a115, agrees);
     assert!(whole * 2 > samples.len(), "{whole} of {}", samples.len());
     assert!(read > 0);
 }

@@ -435,7 +435,7 @@ impl Session {
     /// line is read.
     /// The lines to be fed have their results' structured copies left
     /// out (see `search::extract::Unshown`): they are read the faster way.
-    pub fn copies_left_out(&mut self) {
+    pub(crate) fn copies_left_out(&mut self) {
         self.copies_left_out = true;
     }
 

@@ -56,6 +56,78 @@ impl Rng {
     }
 }
 
+/// Bytes that bend a JSON line where they go in or replace some of it:
+/// other scripts, escapes (a surrogate's half included), control and
+/// structural bytes, broken literals and numbers, a member.
+pub const BENDS: &[&[u8]] = &[
+    "é".as_bytes(),
+    "\u{2028}".as_bytes(),
+    b"\\",
+    b"\"",
+    b"\\u",
+    b"\\ud83d",
+    b"\\uDC00",
+    b"\x01",
+    b"\t",
+    b" ",
+    b",",
+    b"}",
+    b"]",
+    b"{",
+    b"[",
+    b"0",
+    b"-",
+    b"e",
+    b".",
+    b"01",
+    b"null",
+    b"tru",
+    b"\\x",
+    b"\"x\":1,",
+];
+
+/// Each of `samples`, whole, cut at every byte and bent at random
+/// (`BENDS` and `more`, put in, written over or bytes taken out),
+/// handed to `read` where it is still UTF-8; `read` says whether it read
+/// the text. `(samples read whole, other texts read)`. `CCV_ANSWER_ROUNDS`
+/// bends each sample more times (300), from `CCV_ANSWER_SEED` (else
+/// `seed`).
+pub fn cut_and_bent(
+    samples: &[String],
+    more: &[&[u8]],
+    seed: u64,
+    read: impl Fn(&str) -> bool,
+) -> (usize, usize) {
+    let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u64>().ok());
+    let rounds = env("CCV_ANSWER_ROUNDS").unwrap_or(300);
+    let mut rng = Rng(env("CCV_ANSWER_SEED").unwrap_or(seed).max(1));
+    let bends: Vec<&[u8]> = BENDS.iter().chain(more).copied().collect();
+    let (mut whole, mut bent) = (0, 0);
+    for s in samples {
+        whole += usize::from(read(s));
+        let b = s.as_bytes();
+        for cut in 0..b.len() {
+            if let Ok(part) = std::str::from_utf8(&b[..cut]) {
+                bent += usize::from(read(part));
+            }
+        }
+        for _ in 0..rounds {
+            let mut m = b.to_vec();
+            let at = rng.below(m.len() + 1);
+            let bend = bends[rng.below(bends.len())];
+            match rng.below(3) {
+                0 => drop(m.splice(at..at, bend.iter().copied())),
+                1 => drop(m.splice(at..(at + bend.len()).min(m.len()), bend.iter().copied())),
+                _ => drop(m.drain(at..(at + 1 + rng.below(4)).min(m.len()))),
+            }
+            if let Ok(text) = std::str::from_utf8(&m) {
+                bent += usize::from(read(text));
+            }
+        }
+    }
+    (whole, bent)
+}
+
 /// A session made of these lines, read to its end.
 pub fn session_of(lines: &[serde_json::Value]) -> ccv::model::Session {
     let mut s = ccv::model::Session::new(None);

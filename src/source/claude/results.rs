@@ -16,7 +16,7 @@
 //! by serde as before (`tests/result_reader.rs` holds the two equal on
 //! every result of the corpus and on lines cut and bent at random).
 
-use super::answer::{Others, Reader};
+use super::answer::{Others, Reader, with_envelope};
 use super::raw::{Block, Content, RawEntry, RawMessage};
 
 /// Keys of a result's line that `RawEntry` does not have.
@@ -36,34 +36,11 @@ pub fn read_into<'a>(text: &'a str, e: &mut RawEntry<'a>) -> bool {
 }
 
 fn read_fields<'a>(text: &'a str, e: &mut RawEntry<'a>) -> Option<()> {
-    const KEYS: &[&str] = &[
-        "type",
-        "uuid",
-        "parentUuid",
-        "sessionId",
-        "timestamp",
-        "cwd",
-        "version",
-        "gitBranch",
-        "agentId",
-        "isSidechain",
-        "isMeta",
-        "message",
-        "toolUseResult",
-    ];
+    const KEYS: [&str; 13] = with_envelope(["isMeta", "message", "toolUseResult"]);
     let mut r = Reader::new(text.trim_ascii());
-    r.object(KEYS, Others::Only(OTHER_TOP), &mut |r, key| {
+    r.object(&KEYS, Others::Only(OTHER_TOP), &mut |r, key| {
         match key {
-            0 => e.kind = r.str_or_null()?,
-            1 => e.uuid = r.str_or_null()?,
-            2 => e.parent_uuid = r.str_or_null()?,
-            3 => e.session_id = r.str_or_null()?,
-            4 => e.timestamp = r.str_or_null()?,
-            5 => e.cwd = r.str_or_null()?,
-            6 => e.version = r.str_or_null()?,
-            7 => e.git_branch = r.str_or_null()?,
-            8 => e.agent_id = r.str_or_null()?,
-            9 => e.is_sidechain = r.bool_or_null()?,
+            0..10 => r.envelope(key, e)?,
             10 => e.is_meta = r.bool_or_null()?,
             11 => e.message = message(r)?,
             12 => e.tool_use_result = r.by_serde()?,
