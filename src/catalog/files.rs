@@ -127,10 +127,15 @@ pub fn under(root: &Path) -> Vec<SearchFile> {
     for r in scope(root) {
         under_one(&r, &mut out);
     }
+    // ties by the paths' bytes, not `Path`'s order (a walk of their
+    // components; files written in one second are many)
     out.sort_by(|a, b| {
-        b.mtime_ns
-            .cmp(&a.mtime_ns)
-            .then_with(|| a.path.cmp(&b.path))
+        b.mtime_ns.cmp(&a.mtime_ns).then_with(|| {
+            a.path
+                .as_os_str()
+                .as_encoded_bytes()
+                .cmp(b.path.as_os_str().as_encoded_bytes())
+        })
     });
     out
 }

@@ -54,7 +54,10 @@ pub fn subagent_files_stat(session_path: &Path) -> Vec<(PathBuf, std::fs::Metada
             }
         }
     }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
+    // one folder's files: by name, told by their bytes (`Path`'s order,
+    // a walk of every component, was a twentieth of an indexed search of
+    // 10,000 sessions)
+    out.sort_by(|a, b| a.0.file_name().cmp(&b.0.file_name()));
     out
 }
 
