@@ -396,6 +396,80 @@ fn the_index_answers_a_common_word_as_the_files_do() {
     }
 }
 
+/// A prompt's and an answer's lines written again under their uuid and
+/// content (Claude Code rewrites some) are one row each, at their first
+/// line: a search finds each once there, before the index and after,
+/// however many other lines come between (its lines are decoded on
+/// their own); a line under a used uuid with other content is a row of
+/// its own and a hit of its own.
+#[test]
+fn a_line_written_twice_is_one_hit_at_its_first_line() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path().join("projects");
+    let dir = root.join("-srv-app");
+    fs::create_dir_all(&dir).expect("dir");
+    let prompt = line(user("u1", "2025-03-01T10:00:00Z", json!("walrus prompt")));
+    let answer = line(assistant(
+        "a1",
+        "2025-03-01T10:00:01Z",
+        json!([{"type": "text", "text": "walrus answer"}]),
+    ));
+    let other = line(assistant(
+        "a1",
+        "2025-03-01T10:00:03Z",
+        json!([{"type": "text", "text": "walrus again, otherwise"}]),
+    ));
+    let mut text = prompt.clone() + &answer;
+    for i in 0..30 {
+        text += &line(user(
+            &format!("f{i}"),
+            "2025-03-01T10:00:02Z",
+            json!(format!("filler {i}")),
+        ));
+    }
+    text += &answer;
+    text += &prompt;
+    text += &other;
+    fs::write(dir.join("s1.jsonl"), &text).expect("write");
+    let want = vec![(1, "user"), (2, "assistant"), (35, "assistant")];
+    let lines = |hits: &[Value]| {
+        let mut v: Vec<(u64, String)> = hits
+            .iter()
+            .map(|h| {
+                (
+                    h["line"].as_u64().unwrap_or(0),
+                    h["kind"].as_str().unwrap_or("").to_owned(),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let want: Vec<(u64, String)> = want.iter().map(|(l, k)| (*l, k.to_string())).collect();
+    for limit in ["1", "2", "200"] {
+        let (code, hits) = search(tmp.path(), &root, &["--limit", limit, "walrus"]);
+        assert_eq!(code, 0);
+        if limit == "200" {
+            assert_eq!(lines(&hits), want, "before the index");
+        } else {
+            assert!(hits.iter().all(|h| h["line"] != 33 && h["line"] != 34));
+        }
+    }
+    ccv(tmp.path()).arg("index").arg(&root).assert().success();
+    let (_, hits) = search(tmp.path(), &root, &["walrus"]);
+    assert_eq!(lines(&hits), want, "with the index");
+    // the viewer's rows: each written line once
+    let out = ccv(tmp.path())
+        .args(["export", "--format", "json"])
+        .arg(dir.join("s1.jsonl"))
+        .output()
+        .expect("runs");
+    let rows = String::from_utf8_lossy(&out.stdout)
+        .matches("walrus")
+        .count();
+    assert_eq!(rows, 3, "{}", String::from_utf8_lossy(&out.stdout));
+}
+
 /// A word the index holds as parts (`resolve_layout`: `resolve`,
 /// `layout`) and a phrase: the entries that hold the parts apart are the
 /// index's candidates but no hits, as they are none in the files; those

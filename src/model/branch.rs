@@ -139,6 +139,12 @@ impl Threads {
         self.slot(uuid).and_then(|i| self.slots.get(i)?.node)
     }
 
+    /// The fingerprint of the content first seen under `uuid` (see
+    /// [`Self::note`]).
+    pub fn print(&self, uuid: &str) -> Option<u64> {
+        self.slot(uuid).and_then(|i| self.slots.get(i)?.print)
+    }
+
     /// Where the slot of `uuid` is in `slots`.
     fn slot(&self, uuid: &str) -> Option<usize> {
         let slots = &self.slots;

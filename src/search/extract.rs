@@ -13,6 +13,25 @@ pub struct Entry {
     pub kind: Kind,
     pub timestamp: Option<i64>,
     pub text: String,
+    /// Its line's uuid and content's fingerprint, for an entry the model
+    /// shows only where its line was first written (see [`Copy`]).
+    pub copy: Option<Copy>,
+}
+
+/// A line's uuid and the fingerprint of its content: a prompt's or an
+/// answer's line written again under both (Claude Code rewrites some) is
+/// shown once, at its first line. A line decoded on its own, as a
+/// search reads the lines that hold its words, cannot know that; the
+/// search compares the copies it decoded (see `super::Copies`).
+pub type Copy = (Box<str>, u64);
+
+/// Kinds made of prompts and answers: the model hides them written again
+/// (a system line it shows each time).
+fn hides_copies(k: Kind) -> bool {
+    matches!(
+        k,
+        Kind::User | Kind::Assistant | Kind::Thinking | Kind::ToolCall | Kind::ToolResult
+    )
 }
 
 /// The entries of `bytes`, complete lines of one file whose first line is
@@ -34,11 +53,17 @@ pub fn entries(bytes: &[u8], first_line: u32) -> Vec<Entry> {
             }
             let text = it.search_text();
             if !text.trim().is_empty() {
+                let copy = it
+                    .uuid
+                    .as_deref()
+                    .filter(|_| hides_copies(it.kind))
+                    .and_then(|u| Some((Box::from(u), t.threads.print(u)?)));
                 out.push(Entry {
                     line: it.line + base,
                     kind: it.kind,
                     timestamp: it.timestamp,
                     text: text.into_owned(),
+                    copy,
                 });
             }
             if let Detail::Call(c) = &it.detail
@@ -50,6 +75,8 @@ pub fn entries(bytes: &[u8], first_line: u32) -> Vec<Entry> {
                     kind: Kind::ToolResult,
                     timestamp: r.timestamp,
                     text: r.search_text().into_owned(),
+                    // (paired with its call: the two were in one piece)
+                    copy: None,
                 });
             }
         }

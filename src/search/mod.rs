@@ -4,6 +4,7 @@
 //! checked against the entry's text as the model reads it, with the rules
 //! of [`Query`], so both ways find the same rows.
 
+mod copies;
 pub mod extract;
 pub mod index;
 pub mod index_dir;
@@ -325,7 +326,7 @@ fn scan_files(
     use std::sync::atomic::{AtomicBool, AtomicI64, Ordering::Relaxed};
     let limit = opts.limit.max(1);
     let test = scan::RawTest::new(query).map_err(io::Error::other)?;
-    let hits: Mutex<Vec<Hit>> = Mutex::new(Vec::new());
+    let hits: Mutex<(Vec<Hit>, copies::Copies)> = Mutex::default();
     let waiting: Mutex<Vec<Waiting>> = Mutex::new(Vec::new());
     // once `limit` hits are in, the time of the oldest of them: a line
     // older holds nothing to show, nor does a file last written before
@@ -333,19 +334,21 @@ fn scan_files(
     // hits found in all; lines or files not read for being older
     let seen = std::sync::atomic::AtomicUsize::new(0);
     let (passed_over, broken) = (AtomicBool::new(false), AtomicBool::new(false));
-    let add = |found: Vec<Hit>| {
+    let add = |f: &SearchFile, found: Vec<(Hit, Option<extract::Copy>)>| {
         if found.is_empty() {
             return;
         }
-        seen.fetch_add(found.len(), Relaxed);
-        if let Ok(mut h) = hits.lock() {
+        if let Ok(mut g) = hits.lock() {
+            let (h, copies) = &mut *g;
             let before = h.len();
-            h.extend(found);
+            let n = found.len();
+            let gone = copies.add_to(h, f.path_hash, found);
+            seen.fetch_add(n.saturating_sub(gone), Relaxed);
             // sorted when `limit` are first in, then every half `limit`
             // more: the cutoff follows without a sort per hit
             let step = (limit / 2).max(1);
             if h.len() >= limit && (before < limit || h.len() >= limit + step) {
-                newest_first(&mut h);
+                newest_first(h);
                 h.truncate(limit);
                 let oldest = h[limit - 1].timestamp.unwrap_or(i64::MIN);
                 cutoff.store(oldest, Relaxed);
@@ -415,10 +418,10 @@ fn scan_files(
                 }
             };
             let found = check_line(&bytes, line, f, query, filter);
-            if found.iter().any(|h| h.timestamp > time) {
+            if found.iter().any(|(h, _)| h.timestamp > time) {
                 broken.store(true, Relaxed);
             }
-            add(found);
+            add(f, found);
         }
     };
     let settle = |batch: Vec<Waiting>, anyway: bool| {
@@ -440,7 +443,7 @@ fn scan_files(
         let Some(time) = wait.then(|| crate::source::own_time(raw.bytes)).flatten() else {
             let bytes = extract::Unshown::new(raw.bytes);
             if !test.shown_nowhere(&bytes, raw.claude) {
-                add(check_decoded(&bytes, raw.line, f, query, filter));
+                add(f, check_decoded(&bytes, raw.line, f, query, filter));
             }
             return;
         };
@@ -490,7 +493,7 @@ fn scan_files(
     if broken.load(Relaxed) {
         return Ok(None);
     }
-    let mut hits = hits.into_inner().unwrap_or_default();
+    let (mut hits, _) = hits.into_inner().unwrap_or_default();
     newest_first(&mut hits);
     let more = seen.load(Relaxed) > opts.limit || passed_over.load(Relaxed);
     hits.truncate(opts.limit);
@@ -576,6 +579,7 @@ fn check_candidates(
     let entries = &mut ranked.entries;
     entries.retain(|&(ts, kind, _)| filter.keeps_kind(kind) && filter.keeps_time(ts));
     let mut hits = Vec::new();
+    let mut copies = copies::Copies::default();
     let mut open = OpenFiles::default();
     let mut checked_lines = HashSet::new();
     let raw = scan::RawTest::of(query);
@@ -615,7 +619,8 @@ fn check_candidates(
             if raw.as_ref().is_some_and(|r| !r.holds(&bytes)) {
                 continue;
             }
-            hits.extend(check_line(&bytes, c.line, sf, query, filter));
+            let found = check_line(&bytes, c.line, sf, query, filter);
+            copies.add_to(&mut hits, sf.path_hash, found);
         }
     }
     // a file's last line without its newline is not in the index (a line
@@ -626,7 +631,8 @@ fn check_candidates(
             continue;
         }
         if let Some(sf) = wanted_file(path).filter(|sf| sf.size > st.bytes) {
-            hits.extend(unindexed_tail(sf, st, query, filter, raw.as_ref()));
+            let found = unindexed_tail(sf, st, query, filter, raw.as_ref());
+            copies.add_to(&mut hits, sf.path_hash, found);
         }
     }
     newest_first(&mut hits);
@@ -648,7 +654,7 @@ fn unindexed_tail(
     query: &Query,
     filter: &Filter,
     raw: Option<&scan::RawTest>,
-) -> Vec<Hit> {
+) -> Vec<(Hit, Option<extract::Copy>)> {
     let mut hits = Vec::new();
     let len = sf.size.saturating_sub(st.bytes);
     let Ok(mut pieces) =
@@ -757,8 +763,14 @@ fn read_line(f: &mut std::fs::File, offset: u64) -> io::Result<Vec<u8>> {
     }
 }
 
-/// The entries of one line that match.
-fn check_line(bytes: &[u8], line: u32, f: &SearchFile, query: &Query, filter: &Filter) -> Vec<Hit> {
+/// The entries of one line that match, each with its line's copy key.
+fn check_line(
+    bytes: &[u8],
+    line: u32,
+    f: &SearchFile,
+    query: &Query,
+    filter: &Filter,
+) -> Vec<(Hit, Option<extract::Copy>)> {
     check_decoded(&extract::Unshown::new(bytes), line, f, query, filter)
 }
 
@@ -769,17 +781,17 @@ fn check_decoded(
     f: &SearchFile,
     query: &Query,
     filter: &Filter,
-) -> Vec<Hit> {
+) -> Vec<(Hit, Option<extract::Copy>)> {
     entries(&bytes.shown(), line)
         .into_iter()
         .filter(|e| e.line == line)
         .filter(|e| filter.keeps_kind(e.kind) && filter.keeps_time(e.timestamp))
         .filter(|e| query.matches(&e.text))
-        .map(|e| hit(e, f, query))
+        .map(|mut e| (hit(&e, f, query), e.copy.take()))
         .collect()
 }
 
-fn hit(e: Entry, f: &SearchFile, query: &Query) -> Hit {
+fn hit(e: &Entry, f: &SearchFile, query: &Query) -> Hit {
     let (snippet, mark) = snippet(&e.text, query);
     Hit {
         file: f.path.clone(),
