@@ -434,3 +434,105 @@ fn a_running_codex_session_is_followed_line_by_line() {
     assert_eq!(seen[3], 2, "{seen:?}");
     assert_eq!(seen.last().copied(), Some(6), "{seen:?}");
 }
+
+/// The hits of `words` in `root` as (file, line, kind, time), with the
+/// index and without.
+fn hits_both_ways(home: &Path, root: &Path, words: &[&str]) -> [Vec<Vec<Value>>; 2] {
+    let search = |w: &str| -> Vec<Value> {
+        let out = common::ccv_at(home)
+            .env("CCV_NO_BACKGROUND_INDEX", "1")
+            .args(["search", "--json", "--limit", "100000", w])
+            .arg(root)
+            .output()
+            .expect("search");
+        let mut v: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .map(|h| json!([h["path"], h["line"], h["kind"], h["timestamp"]]))
+            .collect();
+        v.sort_by_key(|h| h.to_string());
+        v
+    };
+    let before: Vec<Vec<Value>> = words.iter().map(|w| search(w)).collect();
+    common::ccv_at(home)
+        .arg("index")
+        .arg(root)
+        .assert()
+        .success();
+    let after: Vec<Vec<Value>> = words.iter().map(|w| search(w)).collect();
+    [before, after]
+}
+
+/// A search reads the lines that hold its words apart from their file: a
+/// line of a Codex file is read after the file's first line, which the
+/// older layout's bare items need (read alone they were rows of an
+/// unknown kind, with no time), so the rows found are those the viewer
+/// shows, the same with the index and without.
+#[test]
+fn a_codex_line_read_apart_is_read_as_its_file_says() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let day = home.path().join("codex/sessions/2025/08/23");
+    std::fs::create_dir_all(&day).expect("mkdir");
+    let lines = [
+        json!({"id": "84b6da18-7357-4ad0-89d6-64f637ddde0d", "timestamp": "2025-08-23T16:52:59.705Z", "instructions": "be brief", "git": {"branch": "main"}}),
+        json!({"record_type": "state"}),
+        json!({"type": "message", "id": null, "role": "user", "content": [{"type": "input_text", "text": "find the narwhal module"}]}),
+        json!({"record_type": "state"}),
+        json!({"type": "function_call", "id": null, "name": "shell", "arguments": "{\"command\":[\"bash\",\"-lc\",\"grep -rn narwhal src\"]}", "call_id": "call_1"}),
+        json!({"type": "function_call_output", "call_id": "call_1", "output": "{\"output\":\"src/narwhal.rs:1: mod narwhal\",\"metadata\":{\"exit_code\":0}}"}),
+        json!({"type": "message", "id": null, "role": "assistant", "content": [{"type": "output_text", "text": "The narwhal module is in src/narwhal.rs."}]}),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(
+        day.join("rollout-2025-08-23T16-52-59-84b6da18-7357-4ad0-89d6-64f637ddde0d.jsonl"),
+        text,
+    )
+    .expect("write");
+    let root = home.path().join("codex/sessions");
+    let [before, after] = hits_both_ways(home.path(), &root, &["narwhal"]);
+    assert_eq!(before, after);
+    let kinds: Vec<&str> = before[0].iter().filter_map(|h| h[2].as_str()).collect();
+    assert!(!kinds.contains(&"unknown"), "{before:?}");
+    for want in ["user", "tool_call", "tool_result", "assistant"] {
+        assert!(kinds.contains(&want), "{want}: {before:?}");
+    }
+    // each dated by the header, as the viewer dates them
+    assert!(
+        before[0].iter().all(|h| h[3]
+            .as_str()
+            .is_some_and(|t| t.starts_with("2025-08-23T16:52:59"))),
+        "{before:?}"
+    );
+}
+
+/// On every file of the Codex corpus, a search finds the same rows with
+/// the index as without (each line read apart, after its file's first).
+#[test]
+fn a_search_of_codex_files_is_the_same_with_the_index_and_without() {
+    let Some(files) = codex_corpus() else { return };
+    let home = tempfile::tempdir().expect("tempdir");
+    let day = home.path().join("codex/sessions/2026/01/30");
+    std::fs::create_dir_all(&day).expect("mkdir");
+    for f in &files {
+        let name = f.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let Some(at) = name.find("rollout-") else {
+            continue;
+        };
+        std::fs::copy(f, day.join(&name[at..])).expect("copy");
+    }
+    let root = home.path().join("codex/sessions");
+    let words = ["error", "the", "shell", "json", "function_call", "1"];
+    let [before, after] = hits_both_ways(home.path(), &root, &words);
+    for (i, w) in words.iter().enumerate() {
+        assert_eq!(before[i].len(), after[i].len(), "{w}");
+        assert_eq!(before[i], after[i], "{w}");
+        assert!(
+            before[i].iter().all(|h| h[2] != "unknown"),
+            "{w}: {:?}",
+            before[i]
+                .iter()
+                .filter(|h| h[2] == "unknown")
+                .collect::<Vec<_>>()
+        );
+    }
+}

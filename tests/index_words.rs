@@ -30,7 +30,7 @@ fn every_entry_of_the_corpus_splits_as_tantivy_splits_it() {
     let (mut entries, mut bytes) = (0, 0);
     for f in files {
         let text = std::fs::read(&f).expect("read");
-        for e in ccv::search::extract::entries(&text, 1) {
+        for e in ccv::search::extract::entries(&text, 1, None) {
             assert_eq!(
                 words(&mut ours, &e.text),
                 words(&mut theirs, &e.text),

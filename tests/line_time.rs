@@ -13,7 +13,7 @@ fn holds_on(path: &Path) -> usize {
     let mut dated = 0;
     for (n, line) in bytes.split(|&b| b == b'\n').enumerate() {
         if ccv::source::makes_no_entry(line) {
-            let made = ccv::search::extract::entries(line, n as u32 + 1);
+            let made = ccv::search::extract::entries(line, n as u32 + 1, None);
             assert!(made.is_empty(), "{}:{}: {made:?}", path.display(), n + 1);
             dated += 1;
             continue;
@@ -22,7 +22,7 @@ fn holds_on(path: &Path) -> usize {
             continue;
         };
         dated += 1;
-        for e in ccv::search::extract::entries(line, n as u32 + 1) {
+        for e in ccv::search::extract::entries(line, n as u32 + 1, None) {
             assert!(
                 e.timestamp <= own,
                 "{}:{}: an entry at {:?} after the line's {:?}",
@@ -76,7 +76,7 @@ fn unshown_holds_on(path: &Path) -> usize {
         let mut without = line[..span.start].to_vec();
         without.extend_from_slice(b"null");
         without.extend_from_slice(&line[span.end..]);
-        let made = |l: &[u8]| ccv::search::extract::entries(l, n as u32 + 1);
+        let made = |l: &[u8]| ccv::search::extract::entries(l, n as u32 + 1, None);
         assert_eq!(
             made(line),
             made(&without),
@@ -116,7 +116,7 @@ fn what_a_search_passes_over_as_unshown_no_entry_shows() {
 fn shown_piece_holds_on(path: &Path) -> usize {
     let bytes = std::fs::read(path).expect("read");
     let shown = ccv::search::extract::shown_piece(&bytes);
-    let made = |b: &[u8]| ccv::search::extract::entries(b, 1);
+    let made = |b: &[u8]| ccv::search::extract::entries(b, 1, None);
     assert_eq!(
         made(&bytes),
         made(&shown),

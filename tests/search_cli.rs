@@ -431,7 +431,7 @@ fn a_line_written_twice_is_one_hit_at_its_first_line() {
     text += &prompt;
     text += &other;
     fs::write(dir.join("s1.jsonl"), &text).expect("write");
-    let want = vec![(1, "user"), (2, "assistant"), (35, "assistant")];
+    let want = [(1, "user"), (2, "assistant"), (35, "assistant")];
     let lines = |hits: &[Value]| {
         let mut v: Vec<(u64, String)> = hits
             .iter()

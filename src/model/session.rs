@@ -40,6 +40,9 @@ pub trait Translate: Send + Sync {
     }
     /// The format's name (`codex`).
     fn format(&self) -> &'static str;
+    /// A line is about to be read apart from its file (a search's hit),
+    /// whose first line is `first_line`: what of that line it needs.
+    fn apart_after(&mut self, _first_line: &[u8]) {}
 }
 
 /// What one line of a file in another format stands for.

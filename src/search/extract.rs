@@ -36,11 +36,16 @@ fn hides_copies(k: Kind) -> bool {
 
 /// The entries of `bytes`, complete lines of one file whose first line is
 /// line `first_line`. Lines are read on their own (a result whose call
-/// is in another piece is still an entry), so any piece can be read.
-pub fn entries(bytes: &[u8], first_line: u32) -> Vec<Entry> {
+/// is in another piece is still an entry), so any piece can be read;
+/// `header`: the file's own first line, when it is in another format and
+/// `bytes` do not start with it (see [`crate::source::header_of`]).
+pub fn entries(bytes: &[u8], first_line: u32, header: Option<&[u8]>) -> Vec<Entry> {
     let mut s = Session::new(None);
     // its callers leave each result's structured copy out (see `Unshown`)
     s.copies_left_out();
+    if let Some(h) = header {
+        s.read_apart_after(MAIN, h);
+    }
     s.feed(MAIN, bytes);
     s.finish(MAIN);
     let base = first_line.saturating_sub(1);

@@ -602,8 +602,14 @@ fn index_file(
     let len = st.size.saturating_sub(st.bytes);
     let mut pieces =
         crate::catalog::pieces::Pieces::open(path, st.bytes, st.lines + 1, len, PIECE, false)?;
+    // a piece after the first of a file in another format is read after
+    // the file's first line (see `extract::entries`)
+    let header = crate::source::may_be_other_format(path)
+        .then(|| crate::source::header_of(path))
+        .flatten();
     while let Some(p) = pieces.next_piece()? {
-        index_piece(p.bytes, p.offset, p.line, st.id, fields, writer);
+        let header = header.as_deref().filter(|_| p.offset > 0);
+        index_piece((p.bytes, header), p.offset, p.line, st.id, fields, writer);
     }
     let (bytes, next_line) = pieces.position();
     st.bytes = bytes;
@@ -612,7 +618,7 @@ fn index_file(
 }
 
 fn index_piece(
-    piece: &[u8],
+    (piece, header): (&[u8], Option<&[u8]>),
     offset: u64,
     first: u32,
     id: u64,
@@ -629,9 +635,9 @@ fn index_piece(
     let found = SHOWN.with(|b| {
         let mut b = b.borrow_mut();
         let found = if super::extract::shown_piece_into(piece, &mut b) {
-            entries(&b, first)
+            entries(&b, first, header)
         } else {
-            entries(piece, first)
+            entries(piece, first, header)
         };
         // not one grown past a piece for an overlong line
         if b.capacity() > 2 * PIECE {

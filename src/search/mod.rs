@@ -309,8 +309,40 @@ fn scan_all(
 
 /// A line that holds every term, not yet decoded: the time no entry of
 /// it is newer than (see [`crate::source::own_time`]), its file (index),
-/// line number, offset and length. It is read again if it is decoded.
-type Waiting = (Option<i64>, usize, u32, u64, usize);
+/// line number, offset and length, and whether its file is Claude Code's.
+/// It is read again if it is decoded.
+type Waiting = (Option<i64>, usize, u32, u64, usize, bool);
+
+/// The first lines of the files of a search in another format than
+/// Claude Code's, read once each, for the lines read apart from them
+/// (see [`crate::source::header_of`]).
+#[derive(Default)]
+struct Headers(Mutex<HashMap<u64, Option<std::sync::Arc<[u8]>>>>);
+
+impl Headers {
+    /// `f`'s first line when it is in another format; `claude`: the file
+    /// is known to be Claude Code's (nothing is read).
+    fn of(&self, f: &SearchFile, claude: bool) -> Option<std::sync::Arc<[u8]>> {
+        if claude {
+            return None;
+        }
+        if let Ok(m) = self.0.lock()
+            && let Some(h) = m.get(&f.path_hash)
+        {
+            return h.clone();
+        }
+        let h: Option<std::sync::Arc<[u8]>> = crate::source::header_of(&f.path).map(Into::into);
+        if let Ok(mut m) = self.0.lock() {
+            m.insert(f.path_hash, h.clone());
+        }
+        h
+    }
+
+    /// `f`'s first line when its name says it may be in another format.
+    fn of_named(&self, f: &SearchFile) -> Option<std::sync::Arc<[u8]>> {
+        self.of(f, !crate::source::may_be_other_format(&f.path))
+    }
+}
 
 /// The newest `opts.limit` hits in `files`. With `wait`, the lines of
 /// prompts and answers that hold every term are decoded only if they can
@@ -328,6 +360,7 @@ fn scan_files(
     let test = scan::RawTest::new(query).map_err(io::Error::other)?;
     let hits: Mutex<(Vec<Hit>, copies::Copies)> = Mutex::default();
     let waiting: Mutex<Vec<Waiting>> = Mutex::new(Vec::new());
+    let headers = Headers::default();
     // once `limit` hits are in, the time of the oldest of them: a line
     // older holds nothing to show, nor does a file last written before
     let cutoff = AtomicI64::new(i64::MIN);
@@ -340,17 +373,9 @@ fn scan_files(
         }
         if let Ok(mut g) = hits.lock() {
             let (h, copies) = &mut *g;
-            let before = h.len();
-            let n = found.len();
-            let gone = copies.add_to(h, f.path_hash, found);
-            seen.fetch_add(n.saturating_sub(gone), Relaxed);
-            // sorted when `limit` are first in, then every half `limit`
-            // more: the cutoff follows without a sort per hit
-            let step = (limit / 2).max(1);
-            if h.len() >= limit && (before < limit || h.len() >= limit + step) {
-                newest_first(h);
-                h.truncate(limit);
-                let oldest = h[limit - 1].timestamp.unwrap_or(i64::MIN);
+            let (n, oldest) = gather((h, copies), f, found, limit);
+            seen.fetch_add(n, Relaxed);
+            if let Some(oldest) = oldest {
                 cutoff.store(oldest, Relaxed);
             }
         }
@@ -402,7 +427,7 @@ fn scan_files(
                 }
                 r.pop()
             });
-            let Some((time, file, line, offset, len)) = next else {
+            let Some((time, file, line, offset, len, claude)) = next else {
                 return;
             };
             let Some(f) = files.get(file) else { continue };
@@ -417,7 +442,8 @@ fn scan_files(
                     continue;
                 }
             };
-            let found = check_line(&bytes, line, f, query, filter);
+            let header = headers.of(f, claude);
+            let found = check_line((&bytes, header.as_deref()), line, f, query, filter);
             if found.iter().any(|(h, _)| h.timestamp > time) {
                 broken.store(true, Relaxed);
             }
@@ -443,7 +469,9 @@ fn scan_files(
         let Some(time) = wait.then(|| crate::source::own_time(raw.bytes)).flatten() else {
             let bytes = extract::Unshown::new(raw.bytes);
             if !test.shown_nowhere(&bytes, raw.claude) {
-                add(f, check_decoded(&bytes, raw.line, f, query, filter));
+                let header = headers.of(f, raw.claude);
+                let found = check_decoded((&bytes, header.as_deref()), raw.line, f, query, filter);
+                add(f, found);
             }
             return;
         };
@@ -456,8 +484,9 @@ fn scan_files(
         if test.shown_nowhere(&extract::Unshown::new(raw.bytes), raw.claude) {
             return;
         }
+        let at = (raw.file, raw.line, raw.offset, raw.bytes.len(), raw.claude);
         let full = waiting.lock().ok().and_then(|mut w| {
-            w.push((time, raw.file, raw.line, raw.offset, raw.bytes.len()));
+            w.push((time, at.0, at.1, at.2, at.3, at.4));
             // what is held waiting is bounded (by what it was when only
             // lines newer than `limit` hits waited, for a large `limit`)
             (w.len() >= held).then(|| std::mem::take(&mut *w))
@@ -503,6 +532,30 @@ fn scan_files(
         more,
         note: None,
     }))
+}
+
+/// Adds the hits of a line of `f` to `h` (copies left out): how many
+/// that added, and, when `h` was cut to the newest `limit`, the time of
+/// the oldest kept (no older line holds a hit to show).
+fn gather(
+    (h, copies): (&mut Vec<Hit>, &mut copies::Copies),
+    f: &SearchFile,
+    found: Vec<(Hit, Option<extract::Copy>)>,
+    limit: usize,
+) -> (usize, Option<i64>) {
+    let before = h.len();
+    let n = found.len();
+    let gone = copies.add_to(h, f.path_hash, found);
+    // sorted when `limit` are first in, then every half `limit` more: the
+    // cutoff follows without a sort per hit
+    let step = (limit / 2).max(1);
+    let mut oldest = None;
+    if h.len() >= limit && (before < limit || h.len() >= limit + step) {
+        newest_first(h);
+        h.truncate(limit);
+        oldest = Some(h[limit - 1].timestamp.unwrap_or(i64::MIN));
+    }
+    (n.saturating_sub(gone), oldest)
 }
 
 /// The files of a search not yet read whole (newest first): their lines
@@ -580,6 +633,7 @@ fn check_candidates(
     entries.retain(|&(ts, kind, _)| filter.keeps_kind(kind) && filter.keeps_time(ts));
     let mut hits = Vec::new();
     let mut copies = copies::Copies::default();
+    let headers = Headers::default();
     let mut open = OpenFiles::default();
     let mut checked_lines = HashSet::new();
     let raw = scan::RawTest::of(query);
@@ -619,7 +673,8 @@ fn check_candidates(
             if raw.as_ref().is_some_and(|r| !r.holds(&bytes)) {
                 continue;
             }
-            let found = check_line(&bytes, c.line, sf, query, filter);
+            let header = headers.of_named(sf);
+            let found = check_line((&bytes, header.as_deref()), c.line, sf, query, filter);
             copies.add_to(&mut hits, sf.path_hash, found);
         }
     }
@@ -631,7 +686,8 @@ fn check_candidates(
             continue;
         }
         if let Some(sf) = wanted_file(path).filter(|sf| sf.size > st.bytes) {
-            let found = unindexed_tail(sf, st, query, filter, raw.as_ref());
+            let header = headers.of_named(sf);
+            let found = unindexed_tail((sf, header.as_deref()), st, query, filter, raw.as_ref());
             copies.add_to(&mut hits, sf.path_hash, found);
         }
     }
@@ -649,7 +705,7 @@ fn check_candidates(
 /// The hits in what follows the indexed part of `sf` (`st.bytes` on):
 /// its last line, not ended by a newline.
 fn unindexed_tail(
-    sf: &SearchFile,
+    (sf, header): (&SearchFile, Option<&[u8]>),
     st: &index::FileState,
     query: &Query,
     filter: &Filter,
@@ -667,7 +723,13 @@ fn unindexed_tail(
             if bytes.is_empty() || raw.is_some_and(|r| !r.holds(bytes)) {
                 continue;
             }
-            hits.extend(check_line(bytes, p.line + i as u32, sf, query, filter));
+            hits.extend(check_line(
+                (bytes, header),
+                p.line + i as u32,
+                sf,
+                query,
+                filter,
+            ));
         }
     }
     hits
@@ -765,24 +827,30 @@ fn read_line(f: &mut std::fs::File, offset: u64) -> io::Result<Vec<u8>> {
 
 /// The entries of one line that match, each with its line's copy key.
 fn check_line(
-    bytes: &[u8],
+    (bytes, header): (&[u8], Option<&[u8]>),
     line: u32,
     f: &SearchFile,
     query: &Query,
     filter: &Filter,
 ) -> Vec<(Hit, Option<extract::Copy>)> {
-    check_decoded(&extract::Unshown::new(bytes), line, f, query, filter)
+    check_decoded(
+        (&extract::Unshown::new(bytes), header),
+        line,
+        f,
+        query,
+        filter,
+    )
 }
 
 /// The hits of `line`, decoded without what no entry of it shows.
 fn check_decoded(
-    bytes: &extract::Unshown<'_>,
+    (bytes, header): (&extract::Unshown<'_>, Option<&[u8]>),
     line: u32,
     f: &SearchFile,
     query: &Query,
     filter: &Filter,
 ) -> Vec<(Hit, Option<extract::Copy>)> {
-    entries(&bytes.shown(), line)
+    entries(&bytes.shown(), line, header)
         .into_iter()
         .filter(|e| e.line == line)
         .filter(|e| filter.keeps_kind(e.kind) && filter.keeps_time(e.timestamp))

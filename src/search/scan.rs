@@ -545,7 +545,7 @@ mod tests {
                 ),
             ];
             for line in &lines {
-                let entries = crate::search::extract::entries(line.as_bytes(), 1);
+                let entries = crate::search::extract::entries(line.as_bytes(), 1, None);
                 for (q, t) in queries.iter().zip(&tests) {
                     let hit = entries.iter().any(|e| q.matches(&e.text));
                     hits += usize::from(hit);

@@ -251,6 +251,27 @@ pub fn format_of(path: &Path) -> Option<&'static str> {
     translator_for(&first).map(|t| t.format())
 }
 
+/// Whether a file's name says it may be in another format than Claude
+/// Code's (Codex's `rollout-…`): a search reads the first line of those
+/// only, for lines it reads apart (see [`header_of`]).
+pub fn may_be_other_format(path: &Path) -> bool {
+    codex::files::is_rollout(path)
+}
+
+/// The first line of the file at `path` when it is in another format
+/// than Claude Code's, which a line of it read apart is read after (see
+/// `Session::read_apart_after`); `None` for Claude Code's own. Read up
+/// to 256 KB, as [`format_of`] reads it.
+pub fn header_of(path: &Path) -> Option<Vec<u8>> {
+    use std::io::BufRead;
+    let f = crate::model::session::open_regular(path).ok()?;
+    let mut first = Vec::new();
+    std::io::Read::take(std::io::BufReader::new(f), 256 << 10)
+        .read_until(b'\n', &mut first)
+        .ok()?;
+    translator_for(&first).is_some().then_some(first)
+}
+
 /// Where the sessions of every known agent are kept, those that exist
 /// (Claude Code's projects root comes from the caller).
 pub fn other_roots() -> Vec<PathBuf> {

@@ -341,6 +341,21 @@ impl Session {
             .unreadable(&mut self.marks, agent, id, p.line);
     }
 
+    /// Reads the lines fed next to `source` as lines of a file whose first
+    /// line is `first_line`, read apart from it (a search's hits): a line
+    /// of a file in another format is told by its first line, which an
+    /// older Codex file's bare items do not say themselves.
+    pub fn read_apart_after(&mut self, source: u16, first_line: &[u8]) {
+        let Some(s) = self.sources.get_mut(source as usize) else {
+            return;
+        };
+        s.sniffed = true;
+        s.translator = crate::source::translator_for(first_line);
+        if let Some(t) = s.translator.as_mut() {
+            t.apart_after(first_line);
+        }
+    }
+
     /// A line of a file in another format (its first line decides, see
     /// [`crate::source::translator_for`]): read as the lines it stands
     /// for, held in memory (they are not the file's bytes). `false`: the

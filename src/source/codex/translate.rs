@@ -78,6 +78,20 @@ impl Translate for Translator {
     fn format(&self) -> &'static str {
         super::FORMAT
     }
+
+    fn apart_after(&mut self, first_line: &[u8]) {
+        // the bare items of the older layout carry no time: theirs is
+        // their header's (a later layout's lines carry their own)
+        let Ok(Value::Object(o)) = serde_json::from_slice::<Value>(first_line) else {
+            return;
+        };
+        if o.contains_key("instructions") && !o.contains_key("payload") {
+            self.time = o
+                .get("timestamp")
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+        }
+    }
 }
 
 type Out = Result<Vec<Value>, &'static str>;
