@@ -481,6 +481,10 @@ fn a_codex_line_read_apart_is_read_as_its_file_says() {
         json!({"type": "function_call", "id": null, "name": "shell", "arguments": "{\"command\":[\"bash\",\"-lc\",\"grep -rn narwhal src\"]}", "call_id": "call_1"}),
         json!({"type": "function_call_output", "call_id": "call_1", "output": "{\"output\":\"src/narwhal.rs:1: mod narwhal\",\"metadata\":{\"exit_code\":0}}"}),
         json!({"type": "message", "id": null, "role": "assistant", "content": [{"type": "output_text", "text": "The narwhal module is in src/narwhal.rs."}]}),
+        json!({"record_type": "state"}),
+        // the same prompt again: a row of its own (the uuids a Codex file
+        // is given as it is read are no copies' marks)
+        json!({"type": "message", "id": null, "role": "user", "content": [{"type": "input_text", "text": "find the narwhal module"}]}),
     ];
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
     std::fs::write(
@@ -496,6 +500,11 @@ fn a_codex_line_read_apart_is_read_as_its_file_says() {
     for want in ["user", "tool_call", "tool_result", "assistant"] {
         assert!(kinds.contains(&want), "{want}: {before:?}");
     }
+    assert_eq!(
+        kinds.iter().filter(|k| **k == "user").count(),
+        2,
+        "{before:?}"
+    );
     // each dated by the header, as the viewer dates them
     assert!(
         before[0].iter().all(|h| h[3]

@@ -48,6 +48,12 @@ pub fn entries(bytes: &[u8], first_line: u32, header: Option<&[u8]>) -> Vec<Entr
     }
     s.feed(MAIN, bytes);
     s.finish(MAIN);
+    // a file in another format has its uuids made up as it is read: a
+    // line read apart has the same as another (see `Copy`)
+    let own = s
+        .sources
+        .get(usize::from(MAIN))
+        .is_some_and(|src| src.translator.is_none());
     let base = first_line.saturating_sub(1);
     let mut out = Vec::new();
     let transcripts = std::iter::once(&s.main).chain(s.agents.iter().map(|a| &a.transcript));
@@ -61,7 +67,7 @@ pub fn entries(bytes: &[u8], first_line: u32, header: Option<&[u8]>) -> Vec<Entr
                 let copy = it
                     .uuid
                     .as_deref()
-                    .filter(|_| hides_copies(it.kind))
+                    .filter(|_| own && hides_copies(it.kind))
                     .and_then(|u| Some((Box::from(u), t.threads.print(u)?)));
                 out.push(Entry {
                     line: it.line + base,
