@@ -466,7 +466,12 @@ fn scan_files(
         // decodes the newest first: a file's newest hits are its last
         // lines, and decoding lines as they came (its first ones first)
         // decoded every line newer than the hits found before it
-        let Some(time) = wait.then(|| crate::source::own_time(raw.bytes)).flatten() else {
+        let own_time = if raw.claude {
+            crate::source::own_time
+        } else {
+            crate::source::own_time_enveloped
+        };
+        let Some(time) = wait.then(|| own_time(raw.bytes)).flatten() else {
             let bytes = extract::Unshown::new(raw.bytes);
             if !test.shown_nowhere(&bytes, raw.claude) {
                 let header = headers.of(f, raw.claude);

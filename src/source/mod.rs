@@ -64,8 +64,9 @@ pub fn unshown_span(line: &[u8]) -> Option<std::ops::Range<usize>> {
 }
 
 /// When a line of a session was written, read without decoding it (see
-/// [`claude::line_time::own_time`]): a Codex line is never one it reads.
-pub use claude::line_time::own_time;
+/// [`claude::line_time::own_time`]; a Codex line of the later layout by
+/// `own_time_enveloped`).
+pub use claude::line_time::{own_time, own_time_enveloped};
 
 /// A session file for an export: long texts left in the file and read back
 /// as they are written out (`summaries`: tool-call summaries kept).
@@ -258,10 +259,10 @@ pub fn may_be_other_format(path: &Path) -> bool {
     codex::files::is_rollout(path)
 }
 
-/// The first line of the file at `path` when it is in another format
-/// than Claude Code's, which a line of it read apart is read after (see
-/// `Session::read_apart_after`); `None` for Claude Code's own. Read up
-/// to 256 KB, as [`format_of`] reads it.
+/// What a line read apart from the file at `path` is read after (see
+/// `Session::read_apart_after`) when the file is in another format than
+/// Claude Code's: its first line, cut to what such a line needs; `None`
+/// for Claude Code's own. Read up to 256 KB, as [`format_of`] reads it.
 pub fn header_of(path: &Path) -> Option<Vec<u8>> {
     use std::io::BufRead;
     let f = crate::model::session::open_regular(path).ok()?;
@@ -269,7 +270,7 @@ pub fn header_of(path: &Path) -> Option<Vec<u8>> {
     std::io::Read::take(std::io::BufReader::new(f), 256 << 10)
         .read_until(b'\n', &mut first)
         .ok()?;
-    translator_for(&first).is_some().then_some(first)
+    codex::header_for_apart(&first)
 }
 
 /// Where the sessions of every known agent are kept, those that exist

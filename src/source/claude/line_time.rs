@@ -13,6 +13,28 @@ use super::cursor::Cursor;
 /// time written with escapes, a value of another kind, a line that does
 /// not read as JSON as far as the two keys.
 pub fn own_time(line: &[u8]) -> Option<Option<i64>> {
+    time_of_kinds(line, &[b"user", b"assistant"])
+}
+
+/// [`own_time`] for a line of Codex's later layout (`{"timestamp": …,
+/// "type": "response_item", "payload": …}`): a line read apart is
+/// translated with the time it carries, which dates all it makes. `None`
+/// for an older layout's bare item (dated by its file's header) and on
+/// any doubt.
+pub fn own_time_enveloped(line: &[u8]) -> Option<Option<i64>> {
+    time_of_kinds(
+        line,
+        &[
+            b"response_item",
+            b"event_msg",
+            b"turn_context",
+            b"compacted",
+            b"session_meta",
+        ],
+    )
+}
+
+fn time_of_kinds(line: &[u8], kinds: &[&[u8]]) -> Option<Option<i64>> {
     let mut c = Cursor::new(line);
     let (mut plain, mut time) = (false, None);
     let mut seen_time = false;
@@ -20,7 +42,8 @@ pub fn own_time(line: &[u8]) -> Option<Option<i64>> {
         match key {
             b"type" => {
                 // another kind of line: no need to read on
-                if !matches!(c.string()?, b"user" | b"assistant") {
+                let kind = c.string()?;
+                if !kinds.contains(&kind) {
                     return None;
                 }
                 plain = true;
@@ -46,7 +69,7 @@ pub fn own_time(line: &[u8]) -> Option<Option<i64>> {
 
 #[cfg(test)]
 mod tests {
-    use super::own_time;
+    use super::{own_time, own_time_enveloped};
 
     #[test]
     fn a_lines_own_time_or_doubt() {
@@ -84,6 +107,34 @@ mod tests {
             "",
         ] {
             assert_eq!(ok(doubt), None, "{doubt}");
+        }
+    }
+
+    /// A Codex line of the later layout carries the time its entries get;
+    /// an older bare item, a Claude Code line or doubt: none.
+    #[test]
+    fn a_codex_lines_own_time() {
+        let t = 1_767_225_600_000; // 2026-01-01T00:00:00Z
+        let of = |s: &str| own_time_enveloped(s.as_bytes());
+        assert_eq!(
+            of(
+                r#"{"timestamp":"2026-01-01T00:00:00Z","type":"response_item","payload":{"type":"message"}}"#
+            ),
+            Some(Some(t))
+        );
+        assert_eq!(
+            of(
+                r#"{"type":"event_msg","payload":{"type":"agent_message","message":"a }"},"timestamp":"2026-01-01T00:00:00.000Z"}"#
+            ),
+            Some(Some(t))
+        );
+        for doubt in [
+            r#"{"type":"function_call","id":null,"name":"shell","arguments":"{}"}"#,
+            r#"{"type":"user","timestamp":"2026-01-01T00:00:00Z"}"#,
+            r#"{"timestamp":"2026-01-01T00:00:00Z" "type":"response_item","payload":{}}"#,
+            r#"{"timestamp":"2026-01-01T00:00:00\u005a","type":"response_item","payload":{}}"#,
+        ] {
+            assert_eq!(of(doubt), None, "{doubt}");
         }
     }
 }
