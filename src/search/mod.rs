@@ -313,6 +313,11 @@ fn scan_all(
 /// It is read again if it is decoded.
 type Waiting = (Option<i64>, usize, u32, u64, usize, bool);
 
+fn waiting_line(time: Option<i64>, raw: &scan::RawLine<'_>) -> Waiting {
+    let len = raw.bytes.len();
+    (time, raw.file, raw.line, raw.offset, len, raw.claude)
+}
+
 /// The first lines of the files of a search in another format than
 /// Claude Code's, read once each, for the lines read apart from them
 /// (see [`crate::source::header_of`]).
@@ -489,9 +494,8 @@ fn scan_files(
         if test.shown_nowhere(&extract::Unshown::new(raw.bytes), raw.claude) {
             return;
         }
-        let at = (raw.file, raw.line, raw.offset, raw.bytes.len(), raw.claude);
         let full = waiting.lock().ok().and_then(|mut w| {
-            w.push((time, at.0, at.1, at.2, at.3, at.4));
+            w.push(waiting_line(time, &raw));
             // what is held waiting is bounded (by what it was when only
             // lines newer than `limit` hits waited, for a large `limit`)
             (w.len() >= held).then(|| std::mem::take(&mut *w))

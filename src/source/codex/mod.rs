@@ -58,12 +58,15 @@ pub fn header_for_apart(first_line: &[u8]) -> Option<Vec<u8>> {
     let Ok(Value::Object(o)) = serde_json::from_slice::<Value>(first_line) else {
         return None;
     };
+    // only what `sniff` and `apart_after` read, each value bounded (an
+    // id or a kind of any size is not carried along)
     let short = if o.contains_key("payload") {
-        serde_json::json!({"type": o.get("type"), "payload": {}})
+        serde_json::json!({"type": o.get("type").and_then(Value::as_str), "payload": {}})
     } else if o.contains_key("instructions") {
-        serde_json::json!({"id": o.get("id"), "timestamp": o.get("timestamp"), "instructions": ""})
+        let time = o.get("timestamp").and_then(Value::as_str);
+        serde_json::json!({"id": "", "timestamp": time, "instructions": ""})
     } else {
-        serde_json::json!({"record_type": o.get("record_type")})
+        serde_json::json!({"record_type": ""})
     };
     let out = short.to_string().into_bytes();
     // still told for Codex's
