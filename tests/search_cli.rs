@@ -396,6 +396,68 @@ fn the_index_answers_a_common_word_as_the_files_do() {
     }
 }
 
+/// The index says which spans of lines (about 64 KB each) hold a word,
+/// and when the newest of their entries was; a span's lines are read and
+/// checked when it can hold one of the newest hits. Lines out of time
+/// order in their file (a span's newest entry first, its older ones
+/// after), prompts and calls among the answers, and a kind or a time
+/// asked for: the index's answer is the files' answer, in the same order.
+#[test]
+fn the_index_answers_from_spans_as_the_files_do() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path().join("projects");
+    for p in 0..2 {
+        let dir = root.join(format!("-srv-svc{p}"));
+        fs::create_dir_all(&dir).expect("dir");
+        let mut text = String::new();
+        for i in 0..1500u32 {
+            // seconds scattered over the hour, a few lines per second
+            let s = (i * 7919 + p * 13) % 1100;
+            let ts = format!("2025-04-0{}T09:{:02}:{:02}.000Z", 1 + s % 9, s / 60, s % 60);
+            let pad = "x".repeat(200 + (i as usize * 37) % 300);
+            let e = match i % 5 {
+                0 => entry::user(&format!("u{p}-{i}"), format!("quokka prompt {i} {pad}")),
+                1 => entry::call(
+                    &format!("c{p}-{i}"),
+                    &format!("m{p}-{i}"),
+                    &format!("t{p}-{i}"),
+                    "Bash",
+                    json!({"command": format!("echo quokka {i}")}),
+                ),
+                _ => entry::text_answer(
+                    &format!("a{p}-{i}"),
+                    &format!("m{p}-{i}"),
+                    &format!(
+                        "answer {i} {} {pad}",
+                        if i % 3 == 0 { "quokka" } else { "wombat" }
+                    ),
+                ),
+            };
+            text.push_str(&line(e.session(&format!("s{p}")).at(&ts).json()));
+        }
+        fs::write(dir.join(format!("s{p}.jsonl")), text).expect("write");
+    }
+    let asks: Vec<Vec<&str>> = vec![
+        vec!["--limit", "1", "quokka"],
+        vec!["--limit", "25", "quokka"],
+        vec!["--limit", "333", "quokka"],
+        vec!["--limit", "5000", "quokka"],
+        vec!["--limit", "40", "wombat"],
+        vec!["--limit", "30", "--kind", "user", "quokka"],
+        vec!["--limit", "30", "--kind", "tool_call", "quokka"],
+        vec!["--limit", "60", "--since", "2025-04-06", "quokka"],
+        vec!["--limit", "20", "prompt 14"],
+    ];
+    let files: Vec<_> = asks.iter().map(|a| search(tmp.path(), &root, a)).collect();
+    ccv(tmp.path()).arg("index").arg(&root).assert().success();
+    for (ask, (code, files)) in asks.iter().zip(files) {
+        assert_eq!(code, 0);
+        assert!(!files.is_empty(), "{ask:?}");
+        let (_, indexed) = search(tmp.path(), &root, ask);
+        assert_eq!(indexed, files, "{ask:?}");
+    }
+}
+
 /// A prompt's and an answer's lines written again under their uuid and
 /// content (Claude Code rewrites some) are one row each, at their first
 /// line: a search finds each once there, before the index and after,
@@ -600,7 +662,7 @@ fn an_index_being_built_is_not_called_damaged_nor_thrown_away() {
     let root = tmp.path().join("projects");
     tree(&root);
     ccv(tmp.path()).arg("index").arg(&root).assert().success();
-    let dir = tmp.path().join("cache/ccv/search-v3");
+    let dir = tmp.path().join("cache/ccv/search-v4");
     let (_, truth) = search(tmp.path(), &root, &["--limit", "500", "the"]);
     fs::remove_file(dir.join("files.bin")).expect("a build not yet ended");
     let run = || {
@@ -644,7 +706,7 @@ fn an_index_whose_list_of_files_is_damaged_is_rebuilt() {
     let root = tmp.path().join("projects");
     tree(&root);
     ccv(tmp.path()).arg("index").arg(&root).assert().success();
-    let dir = tmp.path().join("cache/ccv/search-v3");
+    let dir = tmp.path().join("cache/ccv/search-v4");
     let list = dir.join("files.bin");
     let good = std::fs::read(&list).expect("the index's list of files");
     let (_, truth) = search(tmp.path(), &root, &["--limit", "500", "the"]);

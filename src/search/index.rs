@@ -1,8 +1,14 @@
-//! The search index: a tantivy index of every entry's words (documents
+//! The search index: a tantivy index of the words of each span of a
+//! session file (a run of whole lines of about [`SPAN`] bytes; documents
 //! only: no positions, no stored text, so it stays a small part of the
-//! sessions' size), with each entry's file, line, byte offset, kind and
-//! time as fast fields. The text itself is read back from the session
-//! file to check a hit and cut its snippet. Kept up to date by reading
+//! sessions' size), with the span's file, first line, byte offset and
+//! length, the kinds of its entries and the time of its newest entry.
+//! The lines of a span that holds every word are read back from the
+//! session file, scanned as a search without the index scans them, and
+//! those that pass decoded and checked: the index only says where not to
+//! look. (One document per entry recorded 2.4 times the (document, word)
+//! pairs of real sessions, and the writer that records them was a third
+//! of the build.) Kept up to date by reading
 //! only what was appended to each file since (keyed by path, size, mtime
 //! and a hash of the file's head); it lives under `$XDG_CACHE_HOME/ccv/`
 //! and can be deleted at any time.
@@ -34,10 +40,16 @@ use super::words::{Listed, MAX_WORD, Seen, Words};
 /// The name is the one indexes built before were made with, of the same
 /// words.
 const TOKENIZER: &str = "ccv";
-/// Bumped when the schema or what an entry holds changes (3: words
-/// without their positions; the ones before are emptied, see
-/// [`super::index_dir::empty_older`]).
-pub const VERSION: u32 = 3;
+/// Bumped when the schema or what a document holds changes (3: words
+/// without their positions; 4: a document per span, not per entry; the
+/// ones before are emptied, see [`super::index_dir::empty_older`]).
+pub const VERSION: u32 = 4;
+/// A span's bytes: lines are added to one until it holds this many or
+/// more. A candidate span is read whole and
+/// scanned, so a query reads this much per span a word is in; a bigger
+/// span records fewer (document, word) pairs (16 KB: 0.60 times an
+/// entry's, 64 KB 0.42, 256 KB 0.26, on the real corpus).
+pub const SPAN: usize = 64 << 10;
 /// Pieces of a file read at a time (at line boundaries): the model of a
 /// piece is held while it is indexed, so memory does not follow file size.
 const PIECE: usize = 4 << 20;
@@ -47,6 +59,7 @@ struct Fields {
     file: Field,
     line: Field,
     offset: Field,
+    len: Field,
     kind: Field,
     ts: Field,
 }
@@ -58,7 +71,7 @@ fn schema() -> (Schema, Fields) {
         TextOptions::default().set_indexing_options(
             TextFieldIndexing::default()
                 .set_tokenizer(TOKENIZER)
-                // which entries hold a word, not where: every candidate is
+                // which spans hold a word, not where: every candidate is
                 // checked against its text, which puts a phrase's words in
                 // a row (with positions the index of 2,000 sessions was
                 // 91 MB and took 7.3 s and 188 MB to build; without, 31 MB,
@@ -71,7 +84,9 @@ fn schema() -> (Schema, Fields) {
         file: b.add_u64_field("file", INDEXED | FAST),
         line: b.add_u64_field("line", FAST),
         offset: b.add_u64_field("offset", FAST),
-        kind: b.add_u64_field("kind", INDEXED | FAST),
+        len: b.add_u64_field("len", FAST),
+        // one value for each kind of entry in the span
+        kind: b.add_u64_field("kind", INDEXED),
         ts: b.add_i64_field("ts", FAST),
     };
     (b.build(), fields)
@@ -85,39 +100,40 @@ pub struct SearchIndex {
     state: State,
 }
 
-/// One entry the index matched (not yet checked against the text).
+/// A span the index matched: its lines may hold the words (they are
+/// not yet read).
 #[derive(Debug, Clone, Copy)]
-pub struct Candidate {
+pub struct Span {
     pub file: u64,
+    /// Its first line's number and byte offset, and its length in bytes
+    /// (whole lines, with their newlines).
     pub line: u32,
     pub offset: u64,
-    pub kind: Kind,
+    pub len: u64,
+    /// Of its newest entry: none of its entries is newer.
     pub timestamp: Option<i64>,
 }
 
-/// What the index matched: each entry's time and kind, and the columns
-/// its file, line and place are read from when a search reaches it.
+/// What the index matched: each span's time, and the columns its file
+/// and place are read from when a search reaches it.
 pub struct Ranked {
-    pub entries: Vec<Match>,
+    pub spans: Vec<Match>,
     columns: HashMap<u32, Place>,
 }
 
-/// A segment's columns of an entry's file, line and byte offset.
-type Place = (Column<u64>, Column<u64>, Column<u64>);
+/// A segment's columns of a span's file, line, byte offset and length.
+type Place = (Column<u64>, Column<u64>, Column<u64>, Column<u64>);
 
 impl Ranked {
-    /// The candidate `entry` is (`None` when its columns do not say).
-    pub fn candidate(
-        &self,
-        &(timestamp, kind, addr): &(Option<i64>, Kind, tantivy::DocAddress),
-    ) -> Option<Candidate> {
-        let (file, line, offset) = self.columns.get(&addr.segment_ord)?;
+    /// The span `m` is (`None` when its columns do not say).
+    pub fn span(&self, &(timestamp, addr): &Match) -> Option<Span> {
+        let (file, line, offset, len) = self.columns.get(&addr.segment_ord)?;
         let d = addr.doc_id;
-        Some(Candidate {
+        Some(Span {
             file: file.first(d)?,
-            line: line.first(d)? as u32,
+            line: u32::try_from(line.first(d)?).ok()?,
             offset: offset.first(d)?,
-            kind,
+            len: len.first(d)?,
             timestamp,
         })
     }
@@ -388,9 +404,9 @@ impl SearchIndex {
         self.state.save(&self.dir)
     }
 
-    /// The entries whose words start with every word of `terms` (each term
-    /// split into words as the index splits text); `kinds` limits the
-    /// kinds when not empty. `None`: some term has no word the index can
+    /// The spans whose words start with every word of `terms` (each term
+    /// split into words as the index splits text); `kinds`, when not
+    /// empty, keeps the spans holding an entry of one of them. `None`: some term has no word the index can
     /// look up (punctuation only, or a word too long), so the index cannot
     /// answer.
     pub fn candidates(&self, terms: &[String], kinds: &[Kind]) -> io::Result<Option<Ranked>> {
@@ -443,10 +459,10 @@ impl SearchIndex {
             clauses.push((Occur::Must, Box::new(set)));
         }
         let query = BooleanQuery::new(clauses);
-        // the time and kind of every match first: the rest is read for
-        // those a search reaches, newest first (a common word matches
-        // most entries, and a search shows the newest few hundred)
-        let entries = searcher.search(&query, &Matches).map_err(err)?;
+        // the time of every match first: the rest is read for those a
+        // search reaches, newest first (a common word matches most spans,
+        // and a search shows the newest few hundred hits)
+        let spans = searcher.search(&query, &Matches).map_err(err)?;
         let mut columns = HashMap::new();
         for (seg, reader) in searcher.segment_readers().iter().enumerate() {
             let ff = reader.fast_fields();
@@ -456,10 +472,11 @@ impl SearchIndex {
                     ff.u64("file").map_err(err)?,
                     ff.u64("line").map_err(err)?,
                     ff.u64("offset").map_err(err)?,
+                    ff.u64("len").map_err(err)?,
                 ),
             );
         }
-        Ok(Some(Ranked { entries, columns }))
+        Ok(Some(Ranked { spans, columns }))
     }
 
     /// Bytes the index takes on disk.
@@ -475,17 +492,17 @@ impl SearchIndex {
     }
 }
 
-/// The entries a query matches, each with its time and kind read as it is
-/// matched (a set of every match, hashed twice, then looked up again was
-/// most of a common word's query).
+/// The spans a query matches, each with its time read as it is matched
+/// (a set of every match, hashed twice, then looked up again was most of
+/// a common word's query).
 struct Matches;
 
-/// A matched entry: its time, kind and place in the index.
-pub type Match = (Option<i64>, Kind, tantivy::DocAddress);
+/// A matched span: the time of its newest entry, and its place in the
+/// index.
+pub type Match = (Option<i64>, tantivy::DocAddress);
 
 struct SegmentMatches {
     segment: u32,
-    kind: Column<u64>,
     ts: Column<i64>,
     found: Vec<Match>,
 }
@@ -502,7 +519,6 @@ impl Collector for Matches {
         let ff = reader.fast_fields();
         Ok(SegmentMatches {
             segment,
-            kind: ff.u64("kind")?,
             ts: ff.i64("ts")?,
             found: Vec::new(),
         })
@@ -521,16 +537,8 @@ impl SegmentCollector for SegmentMatches {
     type Fruit = Vec<Match>;
 
     fn collect(&mut self, doc: tantivy::DocId, _score: tantivy::Score) {
-        let Some(kind) = self.kind.first(doc) else {
-            return;
-        };
-        let kind = Kind::ALL
-            .get(kind as usize)
-            .copied()
-            .unwrap_or(Kind::Unknown);
         self.found.push((
             self.ts.first(doc),
-            kind,
             tantivy::DocAddress::new(self.segment, doc),
         ));
     }
@@ -625,9 +633,6 @@ fn index_piece(
     fields: &Fields,
     writer: &IndexWriter,
 ) {
-    let starts: Vec<u64> = std::iter::once(0)
-        .chain(memchr::memchr_iter(b'\n', piece).map(|p| p as u64 + 1))
-        .collect();
     // one buffer a thread for the piece without its structured copies
     thread_local! {
         static SHOWN: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
@@ -645,36 +650,105 @@ fn index_piece(
         }
         found
     });
-    for e in found {
-        let at = offset
-            + starts
-                .get(e.line.saturating_sub(first) as usize)
-                .copied()
-                .unwrap_or(0);
-        add(writer, fields, id, at, &e);
+    let spans = spans_of(piece);
+    // the entries of each span together (an agent's come after the main
+    // conversation's, a result with its call)
+    let mut placed: Vec<(usize, &Entry)> = found
+        .iter()
+        .filter_map(|e| {
+            let line = e.line.checked_sub(first)? as usize;
+            let span = spans
+                .partition_point(|s| s.first_line <= line)
+                .checked_sub(1)?;
+            Some((span, e))
+        })
+        .collect();
+    placed.sort_by_key(|&(span, _)| span);
+    for group in placed.chunk_by(|a, b| a.0 == b.0) {
+        let Some(s) = group.first().and_then(|&(span, _)| spans.get(span)) else {
+            continue;
+        };
+        let place = SpanPlace {
+            line: first + s.first_line as u32,
+            offset: offset + s.bytes.start as u64,
+            len: s.bytes.len() as u64,
+        };
+        add(writer, fields, id, place, group.iter().map(|&(_, e)| e));
     }
 }
 
-fn add(writer: &IndexWriter, fields: &Fields, id: u64, offset: u64, e: &Entry) {
-    // the entry's words listed on this thread, not found by the writer
+/// A span of a piece: its first line (counted from the piece's first)
+/// and its bytes in the piece.
+struct PieceSpan {
+    first_line: usize,
+    bytes: std::ops::Range<usize>,
+}
+
+/// The piece's lines cut into spans of about [`SPAN`] bytes.
+fn spans_of(piece: &[u8]) -> Vec<PieceSpan> {
+    let mut spans = Vec::new();
+    let (mut start, mut first_line, mut line) = (0, 0, 0);
+    let mut at = 0;
+    while at < piece.len() {
+        let end = memchr::memchr(b'\n', &piece[at..]).map_or(piece.len(), |i| at + i + 1);
+        line += 1;
+        if end - start >= SPAN || end == piece.len() {
+            spans.push(PieceSpan {
+                first_line,
+                bytes: start..end,
+            });
+            (start, first_line) = (end, line);
+        }
+        at = end;
+    }
+    spans
+}
+
+/// Where a span is in its file.
+struct SpanPlace {
+    line: u32,
+    offset: u64,
+    len: u64,
+}
+
+fn add<'e>(
+    writer: &IndexWriter,
+    fields: &Fields,
+    id: u64,
+    place: SpanPlace,
+    entries: impl Iterator<Item = &'e Entry>,
+) {
+    // the span's words listed on this thread, not found by the writer
     thread_local! {
         static LIST: std::cell::RefCell<(String, Seen)> = Default::default();
     }
     let mut doc = TantivyDocument::default();
+    let mut kinds = 0u64;
+    let mut newest = None;
     LIST.with(|l| {
         let (list, seen) = &mut *l.borrow_mut();
-        super::words::list_words(&e.text, list, seen);
+        super::words::start_list(list, seen);
+        for e in entries {
+            super::words::list_more_words(&e.text, list, seen);
+            kinds |= 1 << (kind_number(e.kind) % 64);
+            newest = newest.max(e.timestamp);
+        }
         doc.add_text(fields.text, list.as_str());
-        // not one grown for an overlong entry
+        // not one grown for an overlong span
         if list.capacity() > 1 << 20 {
             (*list, *seen) = Default::default();
         }
     });
     doc.add_u64(fields.file, id);
-    doc.add_u64(fields.line, u64::from(e.line));
-    doc.add_u64(fields.offset, offset);
-    doc.add_u64(fields.kind, kind_number(e.kind));
-    if let Some(ts) = e.timestamp {
+    doc.add_u64(fields.line, u64::from(place.line));
+    doc.add_u64(fields.offset, place.offset);
+    doc.add_u64(fields.len, place.len);
+    for k in 0..64 {
+        if kinds & (1 << k) != 0 {
+            doc.add_u64(fields.kind, k);
+        }
+    }
+    if let Some(ts) = newest {
         doc.add_i64(fields.ts, ts);
     }
     let _ = writer.add_document(doc);
@@ -684,6 +758,45 @@ fn add(writer: &IndexWriter, fields: &Fields, id: u64, offset: u64, e: &Entry) {
 mod tests {
     use super::Digest;
     use std::path::Path;
+
+    /// A piece's lines are cut into spans of whole lines, each ended at
+    /// the first line that takes it to `SPAN` bytes or more, with the
+    /// piece's last line (ended or not) in the last.
+    #[test]
+    fn spans_are_runs_of_whole_lines_of_about_a_span() {
+        let line = |n: usize| "y".repeat(n - 1) + "\n";
+        let mut piece = String::new();
+        let mut lens = vec![1000; 70];
+        lens.push(3 * super::SPAN);
+        lens.extend([10, 20]);
+        for &n in &lens {
+            piece.push_str(&line(n));
+        }
+        piece.push_str("tail without newline");
+        let spans = super::spans_of(piece.as_bytes());
+        let mut at = 0;
+        let mut first = 0;
+        for s in &spans {
+            assert_eq!(s.bytes.start, at, "no gap, no overlap");
+            assert_eq!(s.first_line, first);
+            assert_eq!(
+                piece.as_bytes()[s.bytes.start..s.bytes.end].last(),
+                Some(&if s.bytes.end == piece.len() {
+                    b'e'
+                } else {
+                    b'\n'
+                })
+            );
+            first += piece[s.bytes.clone()].matches('\n').count();
+            at = s.bytes.end;
+        }
+        assert_eq!(at, piece.len());
+        // 66 lines of 1,000 bytes reach 64 KB; the long line ends the next
+        assert_eq!(spans[0].bytes.len(), 66 * 1000);
+        assert_eq!(spans[1].bytes.len(), 4 * 1000 + 3 * super::SPAN);
+        assert_eq!(spans.len(), 3);
+        assert!(super::spans_of(b"").is_empty());
+    }
 
     /// One digest for the same files in any order; another for a file
     /// grown, touched, renamed, added or gone.

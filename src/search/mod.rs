@@ -612,10 +612,11 @@ fn newest_first(hits: &mut [Hit]) {
     });
 }
 
-/// The index's candidates, newest first, checked against their text until
-/// `limit` hold. They are taken in batches of the newest (a batch ends
-/// after the last entry of its time), each batch read and put in order:
-/// the order of all of them sorted at once, without reading them all.
+/// The index's spans, newest first, read and checked against their text
+/// until no span left can hold a hit newer than the `limit` found. They
+/// are taken in batches of the newest (a batch ends after the last span
+/// of its time), each batch put in order: the order of all of them
+/// sorted at once, without sorting them all.
 fn check_candidates(
     ix: &index::SearchIndex,
     mut ranked: index::Ranked,
@@ -638,53 +639,56 @@ fn check_candidates(
         Some(_) => files.iter().find(|f| f.path == p),
         None => None,
     };
-    let entries = &mut ranked.entries;
-    entries.retain(|&(ts, kind, _)| filter.keeps_kind(kind) && filter.keeps_time(ts));
+    // a span whose newest entry is older than `--since` holds none newer
+    ranked.spans.retain(|&(ts, _)| filter.keeps_time(ts));
     let mut hits = Vec::new();
     let mut copies = copies::Copies::default();
     let headers = Headers::default();
     let mut open = OpenFiles::default();
-    let mut checked_lines = HashSet::new();
     let raw = scan::RawTest::of(query);
+    let mut edge = Edge::default();
     let mut more = false;
-    let (mut at, mut batch) = (0, limit.saturating_mul(4).max(256));
-    'batches: while at < ranked.entries.len() {
-        let end = at + newest_batch(&mut ranked.entries[at..], batch);
-        let mut cands: Vec<index::Candidate> = ranked.entries[at..end]
+    let (mut at, mut batch) = (0, 64);
+    'batches: while at < ranked.spans.len() {
+        let end = at + newest_batch(&mut ranked.spans[at..], batch);
+        let mut spans: Vec<index::Span> = ranked.spans[at..end]
             .iter()
-            .filter_map(|e| ranked.candidate(e))
+            .filter_map(|m| ranked.span(m))
             .collect();
-        cands.sort_by(|a, b| {
+        spans.sort_by(|a, b| {
             b.timestamp
                 .cmp(&a.timestamp)
                 .then_with(|| a.file.cmp(&b.file))
-                .then_with(|| a.line.cmp(&b.line))
+                .then_with(|| a.offset.cmp(&b.offset))
         });
         (at, batch) = (end, batch.saturating_mul(2));
-        for c in cands {
-            let Some(sf) = by_id.get(&c.file).and_then(|(p, _)| wanted_file(p)) else {
-                continue;
-            };
-            // several entries of one line are checked together
-            if !checked_lines.insert((c.file, c.line)) {
-                continue;
-            }
-            if hits.len() >= limit {
+        for span in spans {
+            // every hit of this span and all after it is older than the
+            // `limit` newest found
+            if edge.of(&hits, limit).is_some_and(|e| span.timestamp < e) {
                 more = true;
                 break 'batches;
             }
-            let Some(file) = open.get(c.file, &sf.path) else {
+            let Some(sf) = by_id.get(&span.file).and_then(|(p, _)| wanted_file(p)) else {
                 continue;
             };
-            let Ok(bytes) = read_line(file, c.offset) else {
+            let Some(file) = open.get(span.file, &sf.path) else {
                 continue;
             };
-            if raw.as_ref().is_some_and(|r| !r.holds(&bytes)) {
+            let Ok(bytes) = read_span(file, span.offset, span.len) else {
                 continue;
-            }
+            };
             let header = headers.of_named(sf);
-            let found = check_line((&bytes, header.as_deref()), c.line, sf, query, filter);
-            copies.add_to(&mut hits, sf.path_hash, found);
+            let piece = crate::catalog::pieces::Piece {
+                bytes: &bytes,
+                offset: span.offset,
+                line: span.line,
+            };
+            let found = span_hits(&piece, (sf, header.as_deref()), query, filter, raw.as_ref());
+            if !found.is_empty() {
+                copies.add_to(&mut hits, sf.path_hash, found);
+                edge.changed();
+            }
         }
     }
     // a file's last line without its newline is not in the index (a line
@@ -708,6 +712,70 @@ fn check_candidates(
         via: Via::Index,
         more,
         note: None,
+    }
+}
+
+/// The hits of a span's lines: those that hold every term (`raw`, when
+/// the query has words) are decoded and checked, as a search without
+/// the index reads them.
+fn span_hits(
+    piece: &crate::catalog::pieces::Piece<'_>,
+    (sf, header): (&SearchFile, Option<&[u8]>),
+    query: &Query,
+    filter: &Filter,
+    raw: Option<&scan::RawTest>,
+) -> Vec<(Hit, Option<extract::Copy>)> {
+    // (a file in another format has its first line at hand)
+    let claude = header.is_none();
+    let mut found = Vec::new();
+    let mut check = |line: &[u8], n: u32| {
+        if line.is_empty() || crate::source::makes_no_entry(line) {
+            return;
+        }
+        let line = extract::Unshown::new(line);
+        if raw.is_some_and(|r| r.shown_nowhere(&line, claude)) {
+            return;
+        }
+        found.extend(check_decoded((&line, header), n, sf, query, filter));
+    };
+    match raw {
+        Some(r) => r.lines_in(piece, claude, &mut |l| check(l.bytes, l.line)),
+        None => {
+            for (i, line) in piece.bytes.split(|&b| b == b'\n').enumerate() {
+                check(line, piece.line.saturating_add(i as u32));
+            }
+        }
+    }
+    found
+}
+
+/// The time of the `limit`-th newest hit found, once `limit` are: what a
+/// span must reach to hold one of the newest. Found again only when hits
+/// were added.
+#[derive(Default)]
+struct Edge {
+    known: Option<Option<i64>>,
+    times: Vec<Option<i64>>,
+}
+
+impl Edge {
+    fn changed(&mut self) {
+        self.known = None;
+    }
+
+    fn of(&mut self, hits: &[Hit], limit: usize) -> Option<Option<i64>> {
+        if hits.len() < limit || limit == 0 {
+            return None;
+        }
+        if self.known.is_none() {
+            self.times.clear();
+            self.times.extend(hits.iter().map(|h| h.timestamp));
+            let (_, nth, _) = self
+                .times
+                .select_nth_unstable_by_key(limit - 1, |t| std::cmp::Reverse(*t));
+            self.known = Some(*nth);
+        }
+        self.known
     }
 }
 
@@ -810,28 +878,12 @@ fn read_line_of(f: &mut std::fs::File, offset: u64, len: usize) -> io::Result<Op
     Ok(Some(out))
 }
 
-fn read_line(f: &mut std::fs::File, offset: u64) -> io::Result<Vec<u8>> {
+/// The `len` bytes of a span at `offset` (fewer if the file is shorter).
+fn read_span(f: &mut std::fs::File, offset: u64, len: u64) -> io::Result<Vec<u8>> {
     f.seek(SeekFrom::Start(offset))?;
-    let mut out = Vec::new();
-    // most lines are short: a small read first, more only for a long one
-    let mut chunk = vec![0u8; 4096];
-    loop {
-        let n = f.read(&mut chunk)?;
-        if n == 0 {
-            return Ok(out);
-        }
-        if let Some(p) = memchr::memchr(b'\n', &chunk[..n]) {
-            out.extend_from_slice(&chunk[..p]);
-            return Ok(out);
-        }
-        out.extend_from_slice(&chunk[..n]);
-        if chunk.len() < 64 * 1024 {
-            chunk.resize(64 * 1024, 0);
-        }
-        if out.len() > crate::catalog::pieces::LINE_CAP {
-            return Err(io::Error::other("line too long"));
-        }
-    }
+    let mut out = Vec::with_capacity(usize::try_from(len).unwrap_or(0).min(64 << 20));
+    f.take(len).read_to_end(&mut out)?;
+    Ok(out)
 }
 
 /// The entries of one line that match, each with its line's copy key.
@@ -927,7 +979,6 @@ fn one_line(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::newest_batch;
-    use crate::model::Kind;
 
     /// Numbers that look random and are the same on every run.
     pub(super) fn xorshift(seed: u64) -> impl FnMut() -> u64 {
@@ -938,7 +989,7 @@ mod tests {
     /// Batch after batch, the entries come as a full sort by time gives
     /// them, a batch ending after the last entry of its oldest time.
     #[test]
-    fn batches_are_the_sorted_entries_in_runs() {
+    fn batches_are_the_sorted_spans_in_runs() {
         let mut next = xorshift(7);
         for n in [0usize, 1, 5, 300, 5000] {
             let entries: Vec<super::index::Match> = (0..n)
@@ -947,7 +998,7 @@ mod tests {
                         0 => None,
                         _ => Some((next() % 50) as i64),
                     };
-                    (ts, Kind::User, tantivy::DocAddress::new(0, i as u32))
+                    (ts, tantivy::DocAddress::new(0, i as u32))
                 })
                 .collect();
             let mut sorted = entries.clone();
@@ -958,9 +1009,9 @@ mod tests {
                 let end = at + newest_batch(&mut rest[at..], want);
                 assert!(end > at);
                 let mut got: Vec<_> = rest[at..end].to_vec();
-                got.sort_by_key(|e| (std::cmp::Reverse(e.0), e.2.doc_id));
+                got.sort_by_key(|e| (std::cmp::Reverse(e.0), e.1.doc_id));
                 let mut expected: Vec<_> = sorted[at..end].to_vec();
-                expected.sort_by_key(|e| (std::cmp::Reverse(e.0), e.2.doc_id));
+                expected.sort_by_key(|e| (std::cmp::Reverse(e.0), e.1.doc_id));
                 assert_eq!(got, expected, "{n} entries, batch at {at}");
                 // a batch ends where the time changes
                 if end < rest.len() {
@@ -1012,8 +1063,8 @@ mod waiting_tests {
                 }
                 let f = open.get(i, &p).expect("opened");
                 assert_eq!(
-                    read_line(f, 0).expect("read"),
-                    format!("line {i}").as_bytes()
+                    read_span(f, 0, 100).expect("read"),
+                    format!("line {i}\n").as_bytes()
                 );
                 assert!(open.open.len() <= OpenFiles::MOST);
             }

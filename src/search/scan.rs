@@ -78,6 +78,20 @@ impl RawTest {
         RawTest::new(query).ok()
     }
 
+    /// The lines of `piece` (whole lines of a file) that hold every
+    /// term, to `sink`, as [`scan`] finds them: only the lines where the
+    /// longest term is are looked at. `claude`: the file is Claude Code's.
+    pub fn lines_in(
+        &self,
+        piece: &crate::catalog::pieces::Piece<'_>,
+        claude: bool,
+        sink: &mut dyn FnMut(RawLine<'_>),
+    ) {
+        let mut order: Vec<usize> = (0..self.pats.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(self.pats[i].as_str().len()));
+        scan_piece((0, claude), piece, &self.pats, &order, sink);
+    }
+
     pub fn holds(&self, line: &[u8]) -> bool {
         self.pats.iter().all(|p| p.is_match(line))
     }
@@ -296,7 +310,7 @@ fn scan_file(
             let first = memchr::memchr(b'\n', p.bytes).map_or(p.bytes, |n| &p.bytes[..n]);
             crate::source::translator_for(first).is_none()
         });
-        scan_piece((idx, claude), &p, pats, order, sink);
+        scan_piece((idx, claude), &p, pats, order, &mut |l| sink(l));
         // asked again after each piece: the hits found meanwhile may have
         // made the file older than what they hold (or the search stale)
         if enough(f) {
@@ -313,7 +327,7 @@ fn scan_piece(
     p: &crate::catalog::pieces::Piece<'_>,
     pats: &[Regex],
     order: &[usize],
-    sink: &(dyn Fn(RawLine<'_>) + Sync),
+    sink: &mut dyn FnMut(RawLine<'_>),
 ) {
     let Some((&first, rest)) = order.split_first() else {
         return;

@@ -115,7 +115,12 @@ pub struct Seen {
 /// word on each line of a tool's output was recorded for each line). This
 /// runs on the threads that read the files.
 pub fn list_words(text: &str, out: &mut String, seen: &mut Seen) {
-    use std::hash::BuildHasher;
+    start_list(out, seen);
+    list_more_words(text, out, seen);
+}
+
+/// Empties a list and what it has seen, for [`list_more_words`].
+pub fn start_list(out: &mut String, seen: &mut Seen) {
     out.clear();
     // emptied, or dropped when an entry of many more words grew it: its
     // emptying writes every slot
@@ -124,6 +129,12 @@ pub fn list_words(text: &str, out: &mut String, seen: &mut Seen) {
     } else {
         seen.table.clear();
     }
+}
+
+/// Adds `text`'s words not yet in `out` to it (see [`list_words`]): the
+/// words of several entries in one list.
+pub fn list_more_words(text: &str, out: &mut String, seen: &mut Seen) {
+    use std::hash::BuildHasher;
     let hasher = rustc_hash::FxBuildHasher;
     let mut at = 0;
     while let Some(w) = next_word(text, at) {
