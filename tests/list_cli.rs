@@ -85,7 +85,7 @@ fn list_json_has_one_object_per_session() {
         tmp.path()
             .join("cache")
             .join("ccv")
-            .join("sessions-v4.bin")
+            .join("sessions-v5.bin")
             .exists(),
         "cache under XDG_CACHE_HOME"
     );
@@ -177,4 +177,56 @@ fn json_titles_are_whole_and_list_and_stats_count_alike() {
         .expect("runs");
     let stats: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stats json");
     assert_eq!(stats["sessions"], 2, "{stats}");
+}
+
+/// A warm listing counts a session's subagents again only when their
+/// folder changed (its mtime moves with every file added, taken away or
+/// renamed in it); the count it kept is the count there is.
+#[test]
+fn a_warm_listing_counts_subagents_as_their_folder_holds_them() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let config = tmp.path().join("claude");
+    tree(&config);
+    let agents = config.join("projects/-srv-app/s1/subagents");
+    let cache = tmp.path().join("cache");
+    // a folder last changed long before the listing, as most are
+    let age = |secs: u64| {
+        let t = std::time::SystemTime::now() - std::time::Duration::from_secs(secs);
+        fs::File::open(&agents)
+            .expect("open the folder")
+            .set_modified(t)
+            .expect("set its mtime");
+    };
+    let count = || {
+        let out = ccv(&config, &cache)
+            .args(["list", "--json"])
+            .output()
+            .expect("runs");
+        let text = String::from_utf8(out.stdout).expect("utf-8");
+        text.lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("json line"))
+            .find(|r| r["session_id"] == "s1")
+            .expect("s1")["subagents"]
+            .as_u64()
+            .expect("a count")
+    };
+    age(3600);
+    assert_eq!(count(), 1, "cold");
+    assert_eq!(count(), 1, "warm, the folder as it was");
+    fs::write(agents.join("agent-2.jsonl"), "{}\n").expect("write");
+    assert_eq!(count(), 2, "a file added");
+    age(3000);
+    assert_eq!(count(), 2, "warm again");
+    fs::write(agents.join("agent-3.jsonl"), "{}\n").expect("write");
+    fs::remove_file(agents.join("agent-1.jsonl")).expect("remove");
+    age(1800);
+    assert_eq!(
+        count(),
+        2,
+        "one added, one gone, the folder's time set back"
+    );
+    fs::rename(agents.join("agent-2.jsonl"), agents.join("agent-2.txt")).expect("rename");
+    assert_eq!(count(), 1, "one renamed away");
+    fs::remove_dir_all(&agents).expect("remove the folder");
+    assert_eq!(count(), 0, "the folder gone");
 }

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 /// The file's first bytes; bumped whenever `SessionInfo`, its bytes or the
 /// scan rules change.
-const MAGIC: &[u8] = b"ccv session cache 4\n";
+const MAGIC: &[u8] = b"ccv session cache 5\n";
 
 /// After [`MAGIC`]: the price table the cached costs were computed with
 /// (another table, from a changed config, drops the costs), as a row's
@@ -20,9 +20,10 @@ const MAGIC: &[u8] = b"ccv session cache 4\n";
 fn prices() -> String {
     crate::model::price::PriceTable::active().fingerprint()
 }
-const FILE_NAME: &str = "sessions-v4.bin";
-/// The cache of ccv before this one: taken away when this one is written.
-const OLD_FILE_NAME: &str = "sessions-v3.jsonl";
+const FILE_NAME: &str = "sessions-v5.bin";
+/// The caches of the ccvs before this one: taken away when this one is
+/// written.
+const OLD_FILE_NAMES: [&str; 2] = ["sessions-v3.jsonl", "sessions-v4.bin"];
 /// A cache past this size was not written by ccv for any real history
 /// (2,000 sessions take ~2 MB): it is not read.
 const MAX_FILE: u64 = 512 << 20;
@@ -30,7 +31,7 @@ const MAX_FILE: u64 = 512 << 20;
 /// can be told apart (the rows are told apart by their lengths).
 const MAX_ROW: usize = 8 << 20;
 
-/// `$XDG_CACHE_HOME/ccv/sessions-v4.bin`, else the platform cache dir.
+/// `$XDG_CACHE_HOME/ccv/sessions-v5.bin`, else the platform cache dir.
 pub fn default_cache_file() -> Option<PathBuf> {
     Some(crate::paths::cache_dir()?.join(FILE_NAME))
 }
@@ -301,9 +302,10 @@ impl Cache {
         })?;
         // the cache this one replaced, if it is a plain file (never what a
         // link names)
-        let old = dir.join(OLD_FILE_NAME);
-        if old != file && std::fs::symlink_metadata(&old).is_ok_and(|m| m.is_file()) {
-            let _ = std::fs::remove_file(old);
+        for old in OLD_FILE_NAMES.map(|n| dir.join(n)) {
+            if old != file && std::fs::symlink_metadata(&old).is_ok_and(|m| m.is_file()) {
+                let _ = std::fs::remove_file(old);
+            }
         }
         Ok(())
     }
@@ -333,6 +335,7 @@ mod tests {
             model: None,
             git_branch: None,
             subagents: 0,
+            subagent_files: None,
             mtime_ns: 1,
             live: false,
             unreadable: false,
@@ -452,10 +455,15 @@ mod tests {
     fn the_older_cache_goes_when_this_one_is_written() {
         let dir = tempfile::tempdir().expect("tempdir");
         let file = dir.path().join(FILE_NAME);
-        let old = dir.path().join(OLD_FILE_NAME);
-        std::fs::write(&old, "{}").expect("write");
+        for name in OLD_FILE_NAMES {
+            std::fs::write(dir.path().join(name), "{}").expect("write");
+        }
         Cache::default().save(&file).expect("save");
-        assert!(!old.exists() && file.exists());
+        assert!(file.exists());
+        for name in OLD_FILE_NAMES {
+            assert!(!dir.path().join(name).exists(), "{name}");
+        }
+        let old = dir.path().join(OLD_FILE_NAMES[1]);
         let victim = dir.path().join("victim");
         std::fs::write(&victim, "precious").expect("write");
         std::os::unix::fs::symlink(&victim, &old).expect("symlink");

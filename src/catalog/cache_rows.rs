@@ -32,6 +32,7 @@ pub(super) fn push_row(out: &mut Vec<u8>, info: &SessionInfo) {
         model,
         git_branch,
         subagents,
+        subagent_files,
         mtime_ns,
         live,
         unreadable,
@@ -52,6 +53,11 @@ pub(super) fn push_row(out: &mut Vec<u8>, info: &SessionInfo) {
         opt_text(out, s.as_deref());
     }
     packed::u32(out, *subagents);
+    packed::flag(out, subagent_files.is_some());
+    if let Some((ns, n)) = subagent_files {
+        packed::i64(out, *ns);
+        packed::u32(out, *n);
+    }
     packed::i64(out, *mtime_ns);
     packed::flag(out, *live);
     packed::flag(out, *unreadable);
@@ -146,6 +152,11 @@ pub(super) fn read_row(row: &[u8]) -> Option<SessionInfo> {
     let git_branch = r.opt_text()?;
     let agent = r.opt_text()?;
     let subagents = r.u32()?;
+    let subagent_files = if r.flag()? {
+        Some((r.i64()?, r.u32()?))
+    } else {
+        None
+    };
     let mtime_ns = r.i64()?;
     let live = r.flag()?;
     let unreadable = r.flag()?;
@@ -173,6 +184,7 @@ pub(super) fn read_row(row: &[u8]) -> Option<SessionInfo> {
         model,
         git_branch,
         subagents,
+        subagent_files,
         mtime_ns,
         live,
         unreadable,
@@ -274,6 +286,7 @@ mod tests {
             model: Some("claude-opus-4-6".into()),
             git_branch: None,
             subagents: 2,
+            subagent_files: Some((i64::MAX, 2)),
             mtime_ns: i64::MIN,
             live: true,
             unreadable: true,

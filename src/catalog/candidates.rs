@@ -15,8 +15,13 @@ pub(super) struct Candidate {
     pub size: u64,
     pub mtime_ns: i64,
     pub fallback_project: String,
-    /// Files in `<session>/subagents/` plus project-level agent files.
+    /// Project-level agent files (2.0.7x).
     pub subagents: u32,
+    /// `<session>/subagents/` when `<session>/` is a folder, and its
+    /// mtime (ns; 0 when it cannot be read): its files are counted only
+    /// when it changed since the listing before (see
+    /// [`super::scan::SessionInfo::subagent_files`]).
+    pub agents_dir: Option<(PathBuf, i64)>,
 }
 
 /// The session files of every folder in `scope` (see
@@ -43,6 +48,7 @@ fn candidates_in(root: &Path, out: &mut Vec<Candidate>, skipped: &mut Skipped) {
                     mtime_ns: mtime_ns(&m),
                     fallback_project: String::new(),
                     subagents: 0,
+                    agents_dir: None,
                 }),
                 Ok(m) => skipped.add(crate::model::session::file_kind(&m)),
                 Err(_) => skipped.add("broken link or unreadable file"),
@@ -142,6 +148,7 @@ fn project_candidates(project: &fs::DirEntry) -> (Vec<Candidate>, Skipped) {
             mtime_ns: mtime_ns(&meta),
             fallback_project: fallback.clone(),
             subagents: 0,
+            agents_dir: None,
         });
     }
     let agents_by_session = project_agents(&agent_files);
@@ -152,11 +159,45 @@ fn project_candidates(project: &fs::DirEntry) -> (Vec<Candidate>, Skipped) {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         if session_dirs.contains(&stem) {
-            c.subagents += count_jsonl(&dir.join(&stem).join("subagents"));
+            // a stat, where a count was an open, a stat, two reads and a
+            // close
+            let agents = dir.join(&stem).join("subagents");
+            c.agents_dir = match fs::metadata(&agents) {
+                Ok(m) if m.is_dir() => Some((agents, mtime_ns(&m))),
+                _ => None,
+            };
         }
         c.subagents += agents_by_session.get(&stem).copied().unwrap_or(0);
     }
     (out, skipped)
+}
+
+/// The transcripts in `<session>/subagents/`: as the listing before
+/// counted them (`known`) when the folder has not changed since, else
+/// counted now, with what to keep for the next listing.
+pub(super) fn agents_in(
+    dir: &Path,
+    mtime_ns: i64,
+    known: Option<(i64, u32)>,
+) -> (u32, Option<(i64, u32)>) {
+    match known {
+        Some((was, n)) if was == mtime_ns && mtime_ns != 0 => (n, known),
+        _ => {
+            let n = count_jsonl(dir);
+            (n, settled(mtime_ns).then_some((mtime_ns, n)))
+        }
+    }
+}
+
+/// Whether a folder last changed at `mtime_ns` can be trusted to show a
+/// later change by another mtime: it changed more than two seconds ago
+/// (a clock of coarse steps, or one change in the same tick as a count,
+/// would give a changed folder the mtime of the count's).
+fn settled(mtime_ns: i64) -> bool {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX));
+    mtime_ns != 0 && mtime_ns < now.saturating_sub(2_000_000_000)
 }
 
 fn count_jsonl(dir: &Path) -> u32 {

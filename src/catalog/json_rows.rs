@@ -306,6 +306,7 @@ mod tests {
             model: (!text.len().is_multiple_of(3)).then(|| text.to_owned()),
             git_branch: (text.len() % 2 == 1).then(|| format!("b/{text}")),
             subagents: 7,
+            subagent_files: None,
             mtime_ns: 1,
             live: text.len() % 2 == 1,
             unreadable: false,

@@ -25,7 +25,7 @@ pub struct ScanOptions {
 }
 
 impl ScanOptions {
-    /// The default cache file (`$XDG_CACHE_HOME/ccv/sessions-v4.bin`,
+    /// The default cache file (`$XDG_CACHE_HOME/ccv/sessions-v5.bin`,
     /// else the platform cache dir) and one thread per core.
     pub fn standard() -> ScanOptions {
         ScanOptions {
@@ -101,11 +101,17 @@ fn scan_candidate_with_figures(c: &Candidate) -> Option<SessionInfo> {
     Some(info)
 }
 
-/// A session's sub-agents: the files beside it (Claude Code's layout,
-/// counted afresh on every listing); a file filed by date counts its own.
+/// A session's sub-agents: the files beside it (Claude Code's layout:
+/// its `subagents/` folder counted again when it changed); a file filed
+/// by date counts its own.
 fn count_subagents(info: &mut SessionInfo, c: &Candidate) {
     if crate::source::filed_by_project(&c.path) {
-        info.subagents = c.subagents;
+        let (in_dir, keep) = match &c.agents_dir {
+            Some((dir, ns)) => super::candidates::agents_in(dir, *ns, info.subagent_files),
+            None => (0, None),
+        };
+        info.subagent_files = keep;
+        info.subagents = c.subagents + in_dir;
     }
 }
 

@@ -155,6 +155,7 @@ fn orphan_row(dir: &Path, id: &str, files: &[PathBuf]) -> Option<SessionInfo> {
         model: None,
         git_branch: None,
         subagents: files.len() as u32,
+        subagent_files: None,
         mtime_ns: 0,
         live: false,
         unreadable: false,

@@ -161,6 +161,7 @@ pub fn session_row(
         model: Some("claude-opus-4-6".into()),
         git_branch: Some("main".into()),
         subagents: 0,
+        subagent_files: None,
         mtime_ns: 0,
         live: false,
         unreadable: false,
