@@ -5,7 +5,6 @@
 
 use crate::common;
 use ccv::source::claude::answer;
-use ccv::source::claude::decode::decode_clean;
 use ccv::source::claude::raw::{Content, JsonStr, RawEntry};
 
 fn token<'a>(t: &'a Option<JsonStr<'_>>) -> Option<&'a str> {
@@ -78,14 +77,31 @@ fn agrees(line: &str) -> bool {
     let Some(fast) = answer::read(line) else {
         return false;
     };
-    let mut entries = Vec::new();
-    assert!(
-        decode_clean(line.as_bytes(), &mut entries),
-        "read, but serde refuses it: {line}"
-    );
-    assert_eq!(entries.len(), 1, "{line}");
+    // serde's own reading (the decode of a line now reads an answer as
+    // this reader does)
+    let Ok(serde) = serde_json::from_str::<RawEntry<'_>>(line) else {
+        panic!("read, but serde refuses it: {line}");
+    };
+    let entries = [(serde, line)];
     assert_eq!(fields(&fast), fields(&entries[0].0), "{line}");
+    // read whole, as a viewer's or a search's decode reads it: every
+    // call's input as well, as written
+    let mut whole = RawEntry::default();
+    assert!(answer::read_whole_into(line, &mut whole), "{line}");
+    assert_eq!(fields(&whole), fields(&entries[0].0), "{line}");
+    assert_eq!(inputs(&whole), inputs(&entries[0].0), "{line}");
     true
+}
+
+/// Each block's input as written (`None`: no input).
+fn inputs(e: &RawEntry<'_>) -> Vec<Option<String>> {
+    match e.message.as_ref().and_then(|m| m.content.as_ref()) {
+        Some(Content::Blocks(bs)) => bs
+            .iter()
+            .map(|b| b.input.map(|r| r.get().to_owned()))
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 #[test]

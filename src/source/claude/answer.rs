@@ -40,7 +40,16 @@ pub fn read(text: &str) -> Option<RawEntry<'_>> {
 /// twice for every answer. `false`: not read (`e` holds what was read so
 /// far, for nothing).
 pub fn read_into<'a>(text: &'a str, e: &mut RawEntry<'a>) -> bool {
-    read_fields(text, e).is_some()
+    read_fields(Reader::new(text), e).is_some()
+}
+
+/// [`read_into`] with each call's input kept too, as serde keeps it (the
+/// value as written): every field serde would fill, for a whole decode
+/// of an answer (a viewer's, a search's), where the figures need none.
+pub fn read_whole_into<'a>(text: &'a str, e: &mut RawEntry<'a>) -> bool {
+    let mut r = Reader::new(text);
+    r.inputs = true;
+    read_fields(r, e).is_some()
 }
 
 /// The keys of an entry's envelope, which every reader of a line reads
@@ -77,10 +86,10 @@ pub(super) const fn with_envelope<const M: usize, const N: usize>(
     keys
 }
 
-fn read_fields<'a>(text: &'a str, e: &mut RawEntry<'a>) -> Option<()> {
+fn read_fields<'a>(mut r: Reader<'a>, e: &mut RawEntry<'a>) -> Option<()> {
     const KEYS: [&str; 12] = with_envelope(["isApiErrorMessage", "message"]);
-    let text = text.trim_ascii();
-    let mut r = Reader { t: text, i: 0 };
+    let text = r.t.trim_ascii();
+    r.t = text;
     r.object(&KEYS, Others::Only(OTHER_TOP), &mut |r, key| {
         match key {
             0..10 => r.envelope(key, e)?,
@@ -108,11 +117,17 @@ pub(super) enum Others {
 pub(super) struct Reader<'a> {
     t: &'a str,
     i: usize,
+    /// Calls' inputs are kept (else passed over).
+    inputs: bool,
 }
 
 impl<'a> Reader<'a> {
     pub(super) fn new(t: &'a str) -> Self {
-        Reader { t, i: 0 }
+        Reader {
+            t,
+            i: 0,
+            inputs: false,
+        }
     }
 
     /// Whether all of the text was read.
@@ -280,6 +295,17 @@ impl<'a> Reader<'a> {
     /// serde into `T` (as serde reads it inside the line: the value's
     /// nesting is held within [`DEEPEST`], far below serde's limit for
     /// the line).
+    /// A value as serde keeps an `Option<&RawValue>` (`null`: none): read
+    /// by serde, once, from where it starts.
+    fn raw_value(&mut self) -> Option<Option<&'a serde_json::value::RawValue>> {
+        let rest = self.t.get(self.i..)?;
+        let mut values = serde_json::Deserializer::from_str(rest)
+            .into_iter::<Option<&'a serde_json::value::RawValue>>();
+        let v = values.next()?.ok()?;
+        self.i += values.byte_offset();
+        Some(v)
+    }
+
     pub(super) fn by_serde<T: serde::Deserialize<'a>>(&mut self) -> Option<T> {
         let start = self.i;
         self.skip(2)?;
@@ -462,6 +488,7 @@ impl<'a> Reader<'a> {
                     2 => b.name = r.str_or_null()?,
                     3 => b.text = r.text_or_null()?,
                     4 => b.thinking = r.text_or_null()?,
+                    5 if r.inputs => b.input = r.raw_value()?,
                     // what `ingest_lean` keeps of a call is its name
                     _ => r.skip(3)?,
                 }

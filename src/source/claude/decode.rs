@@ -121,6 +121,12 @@ fn decode_clean_read<'a>(
     done
 }
 
+static ANSWER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\"assistant\""));
+/// How far into a line an answer's `"assistant"` is looked for (its type
+/// and its message's role come before its content).
+const ANSWER_HEAD: usize = 1024;
+
 static RESULT: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
     std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\"tool_result\""));
 
@@ -144,6 +150,22 @@ fn decode_clean_onto<'a>(
         // into its place in the list (an entry is 1.6 KB: moving it there
         // from the decoder's fields was a tenth of decoding)
         if out.len() == first {
+            // an answer of the common shape is read without serde's walk
+            // of every field (see `super::answer`: a third of a
+            // session's bytes, and most of its lines)
+            if ANSWER
+                .find(&rest.as_bytes()[..rest.len().min(ANSWER_HEAD)])
+                .is_some()
+            {
+                out.push((RawEntry::default(), rest));
+                if out
+                    .last_mut()
+                    .is_some_and(|(place, _)| super::answer::read_whole_into(rest, place))
+                {
+                    return Some(());
+                }
+                out.pop();
+            }
             // a line of tool results of the common shape is read without
             // serde's scan of its texts (see `super::results`)
             if results && RESULT.find(rest.as_bytes()).is_some() {
