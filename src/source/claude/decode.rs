@@ -153,30 +153,17 @@ fn decode_clean_onto<'a>(
             // an answer of the common shape is read without serde's walk
             // of every field (see `super::answer`: a third of a
             // session's bytes, and most of its lines)
-            if ANSWER
-                .find(&rest.as_bytes()[..rest.len().min(ANSWER_HEAD)])
-                .is_some()
-            {
-                out.push((RawEntry::default(), rest));
-                if out
-                    .last_mut()
-                    .is_some_and(|(place, _)| super::answer::read_whole_into(rest, place))
-                {
-                    return Some(());
-                }
-                out.pop();
+            let head = &rest.as_bytes()[..rest.len().min(ANSWER_HEAD)];
+            if ANSWER.find(head).is_some() && read_fast(out, rest, super::answer::read_whole_into) {
+                return Some(());
             }
             // a line of tool results of the common shape is read without
             // serde's scan of its texts (see `super::results`)
-            if results && RESULT.find(rest.as_bytes()).is_some() {
-                out.push((RawEntry::default(), rest));
-                if out
-                    .last_mut()
-                    .is_some_and(|(place, _)| super::results::read_into(rest, place))
-                {
-                    return Some(());
-                }
-                out.pop();
+            if results
+                && RESULT.find(rest.as_bytes()).is_some()
+                && read_fast(out, rest, super::results::read_into)
+            {
+                return Some(());
             }
             let mut one = serde_json::Deserializer::from_str(rest);
             out.push((RawEntry::default(), rest));
@@ -197,6 +184,21 @@ fn decode_clean_onto<'a>(
         out.push((entry, &rest[..used]));
         rest = &rest[used..];
     }
+}
+
+/// `rest` read by `read` (a reader held to serde) into a fresh entry
+/// pushed on `out`, in place; `false`: not read, and `out` as it was.
+fn read_fast<'a>(
+    out: &mut Vec<(RawEntry<'a>, &'a str)>,
+    rest: &'a str,
+    read: fn(&'a str, &mut RawEntry<'a>) -> bool,
+) -> bool {
+    out.push((RawEntry::default(), rest));
+    if out.last_mut().is_some_and(|(place, _)| read(rest, place)) {
+        return true;
+    }
+    out.pop();
+    false
 }
 
 fn unreadable(line: u32, e: &DecodeError) -> Problem {
