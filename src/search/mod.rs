@@ -208,7 +208,9 @@ pub fn search(root: &Path, query: &Query, filter: &Filter, opts: &Options) -> io
             } else {
                 (ix, ranked)
             };
-            Ok(ranked.map(|c| check_candidates(&ix, c, &files, query, filter, opts.limit)))
+            Ok(ranked.map(|c| {
+                check_candidates(&ix, c, &files, (query, filter), opts.limit, opts.threads)
+            }))
         });
         match answer {
             Ok(Ok(Some(found))) => return Ok(found),
@@ -621,9 +623,9 @@ fn check_candidates(
     ix: &index::SearchIndex,
     mut ranked: index::Ranked,
     files: &[SearchFile],
-    query: &Query,
-    filter: &Filter,
+    (query, filter): (&Query, &Filter),
     limit: usize,
+    threads: usize,
 ) -> Found {
     let by_id = ix.files_by_id();
     // 20,000 paths at each query: by a hash of each made from its bytes
@@ -644,7 +646,6 @@ fn check_candidates(
     let mut hits = Vec::new();
     let mut copies = copies::Copies::default();
     let headers = Headers::default();
-    let mut open = OpenFiles::default();
     let raw = scan::RawTest::of(query);
     let mut edge = Edge::default();
     let mut more = false;
@@ -662,32 +663,31 @@ fn check_candidates(
                 .then_with(|| a.offset.cmp(&b.offset))
         });
         (at, batch) = (end, batch.saturating_mul(2));
-        for span in spans {
+        // the batch's spans read in groups on every core, each group's
+        // hits taken in the spans' order; no group whose newest span is
+        // older than the `limit` hits found (a word of parts, whose
+        // every part is common, reads most spans: one core read them all)
+        let mut rest = &spans[..];
+        let mut group = threads.max(1) * 4;
+        while let Some(first) = rest.first() {
             // every hit of this span and all after it is older than the
             // `limit` newest found
-            if edge.of(&hits, limit).is_some_and(|e| span.timestamp < e) {
+            if edge.of(&hits, limit).is_some_and(|e| first.timestamp < e) {
                 more = true;
                 break 'batches;
             }
-            let Some(sf) = by_id.get(&span.file).and_then(|(p, _)| wanted_file(p)) else {
-                continue;
-            };
-            let Some(file) = open.get(span.file, &sf.path) else {
-                continue;
-            };
-            let Ok(bytes) = read_span(file, span.offset, span.len) else {
-                continue;
-            };
-            let header = headers.of_named(sf);
-            let piece = crate::catalog::pieces::Piece {
-                bytes: &bytes,
-                offset: span.offset,
-                line: span.line,
-            };
-            let found = span_hits(&piece, (sf, header.as_deref()), query, filter, raw.as_ref());
-            if !found.is_empty() {
-                copies.add_to(&mut hits, sf.path_hash, found);
-                edge.changed();
+            let (now, later) = rest.split_at(group.min(rest.len()));
+            (rest, group) = (later, (group * 2).min(1024));
+            let jobs: Vec<(&index::Span, &SearchFile)> = now
+                .iter()
+                .filter_map(|s| Some((s, by_id.get(&s.file).and_then(|(p, _)| wanted_file(p))?)))
+                .collect();
+            let read = spans_read(&jobs, threads, &headers, (query, filter), raw.as_ref());
+            for ((_, sf), found) in jobs.iter().zip(read) {
+                if !found.is_empty() {
+                    copies.add_to(&mut hits, sf.path_hash, found);
+                    edge.changed();
+                }
             }
         }
     }
@@ -713,6 +713,65 @@ fn check_candidates(
         more,
         note: None,
     }
+}
+
+/// The hits of a span, each with its line's copy key.
+type SpanHits = Vec<(Hit, Option<extract::Copy>)>;
+
+/// The hits of each span of `jobs`, in their order, the spans read on
+/// `threads` threads.
+fn spans_read(
+    jobs: &[(&index::Span, &SearchFile)],
+    threads: usize,
+    headers: &Headers,
+    (query, filter): (&Query, &Filter),
+    raw: Option<&scan::RawTest>,
+) -> Vec<SpanHits> {
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+    let next = AtomicUsize::new(0);
+    let found: Mutex<Vec<SpanHits>> = Mutex::new((0..jobs.len()).map(|_| Vec::new()).collect());
+    let work = || {
+        let mut open = OpenFiles::default();
+        loop {
+            let i = next.fetch_add(1, Relaxed);
+            let Some(&(span, sf)) = jobs.get(i) else {
+                break;
+            };
+            let Some(file) = open.get(span.file, &sf.path) else {
+                continue;
+            };
+            let Ok(bytes) = read_span(file, span.offset, span.len) else {
+                continue;
+            };
+            let header = headers.of_named(sf);
+            let piece = crate::catalog::pieces::Piece {
+                bytes: &bytes,
+                offset: span.offset,
+                line: span.line,
+            };
+            let hits = span_hits(&piece, (sf, header.as_deref()), query, filter, raw);
+            if !hits.is_empty()
+                && let Ok(mut f) = found.lock()
+                && let Some(slot) = f.get_mut(i)
+            {
+                *slot = hits;
+            }
+        }
+    };
+    let threads = threads.clamp(1, jobs.len().max(1));
+    if threads == 1 {
+        work();
+    } else {
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                s.spawn(|| {
+                    // a span ccv fails to read costs its hits, not the search
+                    let _ = crate::contain::contain(work);
+                });
+            }
+        });
+    }
+    found.into_inner().unwrap_or_default()
 }
 
 /// The hits of a span's lines: those that hold every term (`raw`, when
