@@ -740,7 +740,10 @@ fn spans_read(
             let Some(file) = open.get(span.file, &sf.path) else {
                 continue;
             };
-            let Ok(bytes) = read_span(file, span.offset, span.len) else {
+            // (no more than the file holds: a damaged index's length
+            // reserves nothing)
+            let len = span.len.min(sf.size.saturating_sub(span.offset));
+            let Ok(bytes) = read_span(file, span.offset, len) else {
                 continue;
             };
             let header = headers.of_named(sf);
