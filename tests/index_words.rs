@@ -44,3 +44,74 @@ fn every_entry_of_the_corpus_splits_as_tantivy_splits_it() {
     }
     assert!(entries > 10_000, "{entries} entries, {bytes} bytes");
 }
+
+/// What the index lists of a line it does not decode: every word an
+/// entry the model makes of the line read alone (as a query decodes it)
+/// shows, every kind of entry, a time no entry is newer than. `None`:
+/// the index decodes the line. The count of lines read off their bytes.
+fn read_off_bytes_holds_on(path: &std::path::Path) -> (usize, usize) {
+    use ccv::search::words::{Seen, list_more_json_words, list_more_words, start_list};
+    let bytes = std::fs::read(path).expect("read");
+    let (mut read, mut decoded) = (0, 0);
+    let (mut list, mut seen, mut scratch) = (String::new(), Seen::default(), String::new());
+    for (n, line) in (1..).zip(bytes.split(|&b| b == b'\n')) {
+        start_list(&mut list, &mut seen);
+        let each = &mut |t: ccv::source::ShownText<'_>| match t {
+            ccv::source::ShownText::Plain(t) => list_more_words(t, &mut list, &mut seen),
+            ccv::source::ShownText::Escaped(t) => list_more_json_words(t, &mut list, &mut seen),
+        };
+        let Some(shape) = ccv::source::shown_texts(line, &mut scratch, each) else {
+            decoded += 1;
+            continue;
+        };
+        read += 1;
+        let listed: std::collections::HashSet<&str> = list.split(' ').collect();
+        let shown = ccv::search::extract::Unshown::new(line)
+            .shown()
+            .into_owned();
+        for e in ccv::search::extract::entries(&shown, n, None) {
+            let mut words = String::new();
+            ccv::search::words::list_words(&e.text, &mut words, &mut Seen::default());
+            let missing: Vec<&str> = words
+                .split(' ')
+                .filter(|w| !w.is_empty() && !listed.contains(w))
+                .collect();
+            assert!(
+                missing.is_empty(),
+                "{}:{n}: {:?} shows {missing:?}",
+                path.display(),
+                e.kind
+            );
+            assert!(
+                shape.kinds().contains(&e.kind),
+                "{}:{n}: {:?}",
+                path.display(),
+                e.kind
+            );
+            assert!(e.timestamp <= shape.time, "{}:{n}", path.display());
+        }
+    }
+    (read, decoded)
+}
+
+#[test]
+fn every_word_a_line_shows_is_read_off_its_bytes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = dir.path().join("fixtures.jsonl");
+    std::fs::write(&f, common::fixtures()).expect("write");
+    assert!(read_off_bytes_holds_on(&f).0 > 0);
+    if let Some((_dir, file, _)) = common::generated(&["--size", "2M", "--seed", "4", "--corrupt"])
+    {
+        assert!(read_off_bytes_holds_on(&file).0 > 0);
+    }
+    let Some(files) = common::corpus_files() else {
+        return;
+    };
+    let (mut read, mut decoded) = (0, 0);
+    for f in &files {
+        let (r, d) = read_off_bytes_holds_on(f);
+        (read, decoded) = (read + r, decoded + d);
+    }
+    eprintln!("corpus lines read off their bytes: {read}, decoded: {decoded}");
+    assert!(read > decoded, "{read} read, {decoded} decoded");
+}

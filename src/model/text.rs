@@ -144,6 +144,15 @@ pub fn strip_ansi(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Whether the texts of a line of JSON may lose letters when they are
+/// sanitized: [`sanitize`] takes out escape sequences, which start with
+/// ESC or a C1 control (in JSON `\u001b`, `\u009b`, or the bytes of
+/// U+0080..U+009F), and `31m` before a word leaves a word start.
+pub fn sanitizing_may_rewrite(line: &[u8]) -> bool {
+    memchr::memmem::find(line, b"\\u00").is_some()
+        || memchr::memchr_iter(0xc2, line).any(|i| matches!(line.get(i + 1), Some(0x80..=0x9f)))
+}
+
 /// Is this character unsafe to print as is?
 pub fn is_unsafe_char(c: char) -> bool {
     let u = c as u32;

@@ -615,9 +615,19 @@ fn index_file(
     let header = crate::source::may_be_other_format(path)
         .then(|| crate::source::header_of(path))
         .flatten();
+    let claude = header.is_none();
     while let Some(p) = pieces.next_piece()? {
         let header = header.as_deref().filter(|_| p.offset > 0);
-        index_piece((p.bytes, header), p.offset, p.line, st.id, fields, writer);
+        let piece = Piece {
+            bytes: p.bytes,
+            offset: p.offset,
+            first: p.line,
+        };
+        if claude {
+            index_claude_piece(&piece, st.id, fields, writer);
+        } else {
+            index_piece(&piece, header, st.id, fields, writer);
+        }
     }
     let (bytes, next_line) = pieces.position();
     st.bytes = bytes;
@@ -625,10 +635,29 @@ fn index_file(
     Ok(())
 }
 
-fn index_piece(
-    (piece, header): (&[u8], Option<&[u8]>),
+/// Whole lines of a file: their bytes, where they start in it and the
+/// number of the first.
+struct Piece<'a> {
+    bytes: &'a [u8],
     offset: u64,
     first: u32,
+}
+
+impl Piece<'_> {
+    fn place(&self, s: &PieceSpan) -> SpanPlace {
+        SpanPlace {
+            line: self.first + s.first_line as u32,
+            offset: self.offset + s.bytes.start as u64,
+            len: s.bytes.len() as u64,
+        }
+    }
+}
+
+/// A piece of a file in another format: its entries, as the model makes
+/// them of the whole piece.
+fn index_piece(
+    piece: &Piece<'_>,
+    header: Option<&[u8]>,
     id: u64,
     fields: &Fields,
     writer: &IndexWriter,
@@ -637,12 +666,13 @@ fn index_piece(
     thread_local! {
         static SHOWN: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
     }
+    let (bytes, first) = (piece.bytes, piece.first);
     let found = SHOWN.with(|b| {
         let mut b = b.borrow_mut();
-        let found = if super::extract::shown_piece_into(piece, &mut b) {
+        let found = if super::extract::shown_piece_into(bytes, &mut b) {
             entries(&b, first, header)
         } else {
-            entries(piece, first, header)
+            entries(bytes, first, header)
         };
         // not one grown past a piece for an overlong line
         if b.capacity() > 2 * PIECE {
@@ -650,7 +680,7 @@ fn index_piece(
         }
         found
     });
-    let spans = spans_of(piece);
+    let spans = spans_of(bytes);
     // the entries of each span together (an agent's come after the main
     // conversation's, a result with its call)
     let mut placed: Vec<(usize, &Entry)> = found
@@ -668,13 +698,109 @@ fn index_piece(
         let Some(s) = group.first().and_then(|&(span, _)| spans.get(span)) else {
             continue;
         };
-        let place = SpanPlace {
-            line: first + s.first_line as u32,
-            offset: offset + s.bytes.start as u64,
-            len: s.bytes.len() as u64,
-        };
-        add(writer, fields, id, place, group.iter().map(|&(_, e)| e));
+        add(writer, fields, id, piece.place(s), &mut |list, seen| {
+            let mut facts = Facts::default();
+            for (_, e) in group {
+                facts.entry(e, list, seen);
+            }
+            facts
+        });
     }
+}
+
+/// A piece of a Claude Code file, span by span: each line's words read
+/// off its bytes ([`crate::source::shown_texts`]), and the lines that
+/// cannot be (escape sequences in a tool's output, other kinds of line)
+/// decoded by the model, together. Decoding every line was two fifths of
+/// a build. A line makes the same entries read alone as in its file, as
+/// a query decodes it (see `search::span_hits`).
+fn index_claude_piece(piece: &Piece<'_>, id: u64, fields: &Fields, writer: &IndexWriter) {
+    thread_local! {
+        static SCRATCH: std::cell::RefCell<(String, Vec<u8>)> = Default::default();
+    }
+    for s in spans_of(piece.bytes) {
+        let place = piece.place(&s);
+        let first = place.line;
+        let lines = &piece.bytes[s.bytes.clone()];
+        SCRATCH.with(|b| {
+            let (scratch, slow) = &mut *b.borrow_mut();
+            add(writer, fields, id, place, &mut |list, seen| {
+                let mut facts = Facts::default();
+                slow.clear();
+                // the line the next one put in `slow` is (it starts at the
+                // first such line)
+                let mut slow_at: Option<(u32, u32)> = None;
+                let mut at = 0;
+                for n in first.. {
+                    let Some(rest) = lines.get(at..).filter(|r| !r.is_empty()) else {
+                        break;
+                    };
+                    let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+                    at += end + 1;
+                    let line = &rest[..end];
+                    let line = line.strip_suffix(b"\r").unwrap_or(line);
+                    if line.iter().all(u8::is_ascii_whitespace) {
+                        continue;
+                    }
+                    let each = &mut |t: crate::source::ShownText<'_>| match t {
+                        crate::source::ShownText::Plain(t) => {
+                            super::words::list_more_words(t, list, seen)
+                        }
+                        crate::source::ShownText::Escaped(t) => {
+                            super::words::list_more_json_words(t, list, seen)
+                        }
+                    };
+                    match crate::source::shown_texts(line, scratch, each) {
+                        Some(shape) => {
+                            for &k in shape.kinds() {
+                                facts.kinds |= kind_bit(k);
+                            }
+                            facts.newest = facts.newest.max(shape.time);
+                        }
+                        None if crate::source::makes_no_entry(line) => {}
+                        None => {
+                            let (_, next) = slow_at.get_or_insert((n, n));
+                            slow.resize(slow.len() + (n - *next) as usize, b'\n');
+                            slow.extend_from_slice(&super::extract::Unshown::new(line).shown());
+                            slow.push(b'\n');
+                            *next = n + 1;
+                        }
+                    }
+                }
+                if let Some((from, _)) = slow_at {
+                    for e in entries(slow, from, None) {
+                        facts.entry(&e, list, seen);
+                    }
+                }
+                facts
+            });
+            if scratch.capacity() > 1 << 20 {
+                *scratch = String::new();
+            }
+            if slow.capacity() > 2 * SPAN {
+                *slow = Vec::new();
+            }
+        });
+    }
+}
+
+/// A span's kinds of entry (a bit each) and the time of its newest.
+#[derive(Default)]
+struct Facts {
+    kinds: u64,
+    newest: Option<i64>,
+}
+
+impl Facts {
+    fn entry(&mut self, e: &Entry, list: &mut String, seen: &mut Seen) {
+        super::words::list_more_words(&e.text, list, seen);
+        self.kinds |= kind_bit(e.kind);
+        self.newest = self.newest.max(e.timestamp);
+    }
+}
+
+fn kind_bit(k: Kind) -> u64 {
+    1 << (kind_number(k) % 64)
 }
 
 /// A span of a piece: its first line (counted from the piece's first)
@@ -711,44 +837,41 @@ struct SpanPlace {
     len: u64,
 }
 
-fn add<'e>(
+/// A span's document: the words `fill` lists (with the kinds and time it
+/// tells), where the span is.
+fn add(
     writer: &IndexWriter,
     fields: &Fields,
     id: u64,
     place: SpanPlace,
-    entries: impl Iterator<Item = &'e Entry>,
+    fill: &mut dyn FnMut(&mut String, &mut Seen) -> Facts,
 ) {
     // the span's words listed on this thread, not found by the writer
     thread_local! {
         static LIST: std::cell::RefCell<(String, Seen)> = Default::default();
     }
     let mut doc = TantivyDocument::default();
-    let mut kinds = 0u64;
-    let mut newest = None;
-    LIST.with(|l| {
+    let facts = LIST.with(|l| {
         let (list, seen) = &mut *l.borrow_mut();
         super::words::start_list(list, seen);
-        for e in entries {
-            super::words::list_more_words(&e.text, list, seen);
-            kinds |= 1 << (kind_number(e.kind) % 64);
-            newest = newest.max(e.timestamp);
-        }
+        let facts = fill(list, seen);
         doc.add_text(fields.text, list.as_str());
         // not one grown for an overlong span
         if list.capacity() > 1 << 20 {
             (*list, *seen) = Default::default();
         }
+        facts
     });
     doc.add_u64(fields.file, id);
     doc.add_u64(fields.line, u64::from(place.line));
     doc.add_u64(fields.offset, place.offset);
     doc.add_u64(fields.len, place.len);
     for k in 0..64 {
-        if kinds & (1 << k) != 0 {
+        if facts.kinds & (1 << k) != 0 {
             doc.add_u64(fields.kind, k);
         }
     }
-    if let Some(ts) = newest {
+    if let Some(ts) = facts.newest {
         doc.add_i64(fields.ts, ts);
     }
     let _ = writer.add_document(doc);

@@ -200,7 +200,8 @@ fn a_term_shows_nowhere(unshown: &Unshown<'_>, pats: &[Regex], words: &[bool]) -
             }
             if word
                 && !may_start_word(line, m.start())
-                && !*rewritten.get_or_insert_with(|| sanitizing_may_rewrite(line))
+                && !*rewritten
+                    .get_or_insert_with(|| crate::model::text::sanitizing_may_rewrite(line))
             {
                 // an escape's letter (`\n`) is a character of its own: a
                 // word may start right after it; else not before the next
@@ -262,15 +263,6 @@ fn may_start_word(line: &[u8], at: usize) -> bool {
         }
         _ => false,
     }
-}
-
-/// Whether the texts of `line` may lose letters before they are searched:
-/// [`crate::model::text::sanitize`] takes out escape sequences, which
-/// start with ESC or a C1 control (in JSON `\u001b`, `\u009b`, or the
-/// bytes of U+0080..U+009F), and `31m` before a word leaves a word start.
-fn sanitizing_may_rewrite(line: &[u8]) -> bool {
-    memchr::memmem::find(line, b"\\u00").is_some()
-        || memchr::memchr_iter(0xc2, line).any(|i| matches!(line.get(i + 1), Some(0x80..=0x9f)))
 }
 
 /// Whether the text before `at` ends inside a key: the string it is in

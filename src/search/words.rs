@@ -47,7 +47,7 @@ impl TokenStream for WordStream<'_> {
             after,
             ascii,
             upper,
-        }) = next_word(self.text, self.at)
+        }) = next_word::<false>(self.text, self.at)
         {
             self.at = after;
             // as `SimpleTokenizer` counts: every word, kept or not
@@ -101,9 +101,40 @@ fn lower_into(word: &str, ascii: bool, upper: bool, out: &mut String) {
 /// length), found by its hash.
 #[derive(Default)]
 pub struct Seen {
-    table: hashbrown::HashTable<(u32, u32)>,
+    table: hashbrown::HashTable<Listing>,
     /// A word with capitals or beyond ASCII, lowercased.
     lower: String,
+}
+
+/// A word of a list: where it is (start, length) and its first 8 bytes,
+/// which tell most words apart without reading the list (a comparison of
+/// the list's bytes was a call to `memcmp` for every word of a build).
+#[derive(Clone, Copy)]
+struct Listing {
+    at: u32,
+    len: u32,
+    head: u64,
+}
+
+/// A word's first 8 bytes (zeros after a shorter word's end) and its hash.
+fn head_and_hash(word: &[u8]) -> (u64, u64) {
+    // a multiply folded back on itself, a round for each 8 bytes
+    let fold = |x: u64, k: u64| {
+        let m = u128::from(x ^ k) * 0x9E37_79B9_7F4A_7C15;
+        (m as u64) ^ ((m >> 64) as u64)
+    };
+    let mut chunks = word.chunks(8);
+    let mut eight = |c: &[u8]| {
+        let mut b = [0u8; 8];
+        b[..c.len()].copy_from_slice(c);
+        u64::from_le_bytes(b)
+    };
+    let head = chunks.next().map_or(0, &mut eight);
+    let mut h = fold(head, word.len() as u64);
+    for c in chunks {
+        h = fold(h, eight(c));
+    }
+    (head, h)
 }
 
 /// `text`'s words for the index: each word [`Words`] makes of it, once, in
@@ -134,10 +165,20 @@ pub fn start_list(out: &mut String, seen: &mut Seen) {
 /// Adds `text`'s words not yet in `out` to it (see [`list_words`]): the
 /// words of several entries in one list.
 pub fn list_more_words(text: &str, out: &mut String, seen: &mut Seen) {
-    use std::hash::BuildHasher;
-    let hasher = rustc_hash::FxBuildHasher;
+    list_in::<false>(text, out, seen);
+}
+
+/// [`list_more_words`] of a JSON string's content as the line writes it,
+/// which holds no `\u`, `\b` or `\f` escape: each other escape (`\n`,
+/// `\"`, `\\`...) stands for a character that is no letter or digit, and
+/// is read as one. Undoing the escapes first copied every tool output.
+pub fn list_more_json_words(raw: &str, out: &mut String, seen: &mut Seen) {
+    list_in::<true>(raw, out, seen);
+}
+
+fn list_in<const JSON: bool>(text: &str, out: &mut String, seen: &mut Seen) {
     let mut at = 0;
-    while let Some(w) = next_word(text, at) {
+    while let Some(w) = next_word::<JSON>(text, at) {
         at = w.after;
         if w.end - w.start >= MAX_WORD {
             continue;
@@ -153,9 +194,17 @@ pub fn list_more_words(text: &str, out: &mut String, seen: &mut Seen) {
             lower_into(raw, w.ascii, w.upper, &mut seen.lower);
             seen.lower.as_str()
         };
-        let hash = hasher.hash_one(word);
-        let listed = |&(at, len): &(u32, u32)| out.get(at as usize..(at + len) as usize);
-        if seen.table.find(hash, |p| listed(p) == Some(word)).is_some() {
+        let (head, hash) = head_and_hash(word.as_bytes());
+        let same = |l: &Listing| {
+            l.head == head
+                && l.len as usize == word.len()
+                && (word.len() <= 8
+                    || out
+                        .as_bytes()
+                        .get(l.at as usize + 8..(l.at + l.len) as usize)
+                        == word.as_bytes().get(8..))
+        };
+        if seen.table.find(hash, same).is_some() {
             continue;
         }
         if !out.is_empty() {
@@ -167,9 +216,11 @@ pub fn list_more_words(text: &str, out: &mut String, seen: &mut Seen) {
             continue;
         };
         out.push_str(word);
-        seen.table.insert_unique(hash, (at, len), |&(at, len)| {
-            hasher.hash_one(out.get(at as usize..(at + len) as usize).unwrap_or(""))
-        });
+        seen.table
+            .insert_unique(hash, Listing { at, len, head }, |l| {
+                let word = out.as_bytes().get(l.at as usize..(l.at + l.len) as usize);
+                head_and_hash(word.unwrap_or_default()).1
+            });
     }
 }
 
@@ -251,12 +302,14 @@ struct Word {
 /// analyzer's rule) from byte `at` of `text`, and where to look for the
 /// next one (past the character that ended it, which is not looked at
 /// twice).
-fn next_word(text: &str, mut at: usize) -> Option<Word> {
+fn next_word<const JSON: bool>(text: &str, mut at: usize) -> Option<Word> {
     let b = text.as_bytes();
+    // an escape's two bytes are one character (see `list_more_json_words`)
+    let step = |at: usize| if JSON && b[at] == b'\\' { 2 } else { 1 };
     let (start, first, mut seen) = loop {
         match CLASS[usize::from(*b.get(at)?)] {
             c @ (ALNUM | UPPER) => break (at, 1, c),
-            OTHER => at += 1,
+            OTHER => at += step(at),
             _ => {
                 let (alphanumeric, len) = char_at(text, at)?;
                 if alphanumeric {
@@ -279,7 +332,7 @@ fn next_word(text: &str, mut at: usize) -> Option<Word> {
             return Some(word(end, end, seen));
         };
         match CLASS[usize::from(byte)] {
-            OTHER => return Some(word(end, end + 1, seen)),
+            OTHER => return Some(word(end, end + step(end), seen)),
             c @ (ALNUM | UPPER) => {
                 seen |= c;
                 end += 1;
@@ -476,5 +529,30 @@ mod tests {
         }
         let many: String = (0..5000).map(|i| format!("w{} ", i % 700)).collect();
         listed_as_found(&many);
+    }
+
+    /// A JSON string's content read with its escapes in lists the words
+    /// of the string it writes: each escape is a character that is no
+    /// letter or digit (`\nfoo` is `foo`, `\\nfoo` is `nfoo`).
+    #[test]
+    fn words_read_through_escapes_are_the_texts() {
+        let parts = [
+            "a", "Word", "\n", "\t", "\r", "\"", "\\", "/", "n", "t", "é", "ß", "→", " ", "_", "9",
+        ];
+        let mut rng = crate::model::test_rng::Rng::new(7);
+        for _ in 0..3000 {
+            let mut text = String::new();
+            for _ in 0..rng.below(12) {
+                text.push_str(parts[rng.below(parts.len())]);
+            }
+            let json = serde_json::to_string(&text).expect("JSON");
+            let escaped = &json[1..json.len() - 1];
+            let (mut want, mut got) = (String::new(), String::new());
+            list_words(&text, &mut want, &mut Seen::default());
+            let mut seen = Seen::default();
+            super::start_list(&mut got, &mut seen);
+            super::list_more_json_words(escaped, &mut got, &mut seen);
+            assert_eq!(got, want, "{escaped}");
+        }
     }
 }

@@ -68,6 +68,10 @@ pub fn unshown_span(line: &[u8]) -> Option<std::ops::Range<usize>> {
 /// `own_time_enveloped`).
 pub use claude::line_time::{own_time, own_time_enveloped};
 
+/// The texts a user or assistant line's rows may show, read off its bytes
+/// (see [`claude::shown_text`]).
+pub use claude::shown_text::{Shape as ShownShape, Text as ShownText, shown_texts};
+
 /// A session file for an export: long texts left in the file and read back
 /// as they are written out (`summaries`: tool-call summaries kept).
 pub fn load_for_export(path: &Path, summaries: bool) -> std::io::Result<Session> {

@@ -167,6 +167,34 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// The elements of an array, each handed to `element` at its start
+    /// (which it must read or skip).
+    pub(crate) fn array(
+        &mut self,
+        element: &mut impl FnMut(&mut Cursor<'a>) -> Option<()>,
+    ) -> Option<()> {
+        self.eat(b'[')?;
+        self.enter()?;
+        let read = self.each_element(element);
+        self.depth -= 1;
+        read
+    }
+
+    fn each_element(
+        &mut self,
+        element: &mut impl FnMut(&mut Cursor<'a>) -> Option<()>,
+    ) -> Option<()> {
+        if self.eat(b']').is_some() {
+            return Some(());
+        }
+        loop {
+            element(self)?;
+            if self.ended(b']')? {
+                return Some(());
+            }
+        }
+    }
+
     /// Passes over an array's elements, from its `[`.
     fn elements(&mut self) -> Option<()> {
         self.i += 1;

@@ -26,6 +26,7 @@ pub mod read;
 pub mod results;
 pub mod resume;
 pub mod scan;
+pub mod shown_text;
 mod string_end;
 pub mod summary;
 pub mod title;

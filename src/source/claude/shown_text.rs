@@ -1,0 +1,441 @@
+//! The texts of a user or assistant line that its rows may show, read off
+//! its bytes without decoding it: what the search index lists the words
+//! of. Decoding every line through the model was two fifths of an index
+//! build, for words that are the line's own strings: a prompt's or an
+//! answer's text, a call's name and input, a result's output. Every
+//! string and literal of the line is handed over, with the keys of a
+//! call's input (an unknown tool's summary shows its first), a call's
+//! summary (which may add words: `3 todos`) and the size an image's or a
+//! document's placeholder shows; not the values no row ever shows, which
+//! are random and would fill the index with words no one types (ids,
+//! signatures, times, images' data, a result's structured copy). So the
+//! words handed over hold every word a row of the line shows
+//! (`tests/index_words.rs` holds this on every line of the corpus); a
+//! word too many only makes a query read a span it did not need.
+//!
+//! Any doubt is `None`, and the caller decodes the line: another kind of
+//! line, a text sanitizing takes letters out of (escape sequences,
+//! backspaces: see [`crate::model::text::sanitize`]), a shape that does
+//! not read as JSON to its end, a key twice. A character it shows as
+//! `<U+202E>` is left as it is: the words it adds are in no line's bytes,
+//! which a search finds its hits in first.
+
+use super::cursor::Cursor;
+use crate::model::Kind;
+use crate::model::text::is_unsafe_char;
+
+/// A text of a line, as [`shown_texts`] hands it over.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Text<'a> {
+    /// As it reads.
+    Plain(&'a str),
+    /// As JSON writes it: escapes in, each of them (`\n`, `\"`, `\\`...)
+    /// one character that is no letter or digit (a string with a `\u`
+    /// escape is handed over unescaped, as `Plain`).
+    Escaped(&'a str),
+}
+
+/// What a line read by [`shown_texts`] is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Shape {
+    /// A user line (else an assistant's).
+    pub user: bool,
+    /// Its own time, which dates every entry the model makes of it.
+    pub time: Option<i64>,
+}
+
+impl Shape {
+    /// Every kind of entry the model may make of such a line.
+    pub fn kinds(self) -> &'static [Kind] {
+        if self.user {
+            &[
+                Kind::User,
+                Kind::ToolResult,
+                Kind::Command,
+                Kind::Meta,
+                Kind::Compaction,
+                Kind::System,
+                Kind::Unknown,
+            ]
+        } else {
+            &[
+                Kind::Assistant,
+                Kind::Thinking,
+                Kind::ToolCall,
+                Kind::Meta,
+                Kind::System,
+                Kind::Unknown,
+            ]
+        }
+    }
+}
+
+/// Hands each text of `line` its rows may show to `each` (see the
+/// module's comment), unescaped into `scratch` where it has escapes.
+/// `None` on any doubt, after which some texts may have been handed over.
+pub fn shown_texts(
+    line: &[u8],
+    scratch: &mut String,
+    each: &mut dyn FnMut(Text<'_>),
+) -> Option<Shape> {
+    let text = simdutf8::basic::from_utf8(line).ok()?;
+    // an escape sequence, which sanitizing takes out with letters after
+    // it (`\u001b[31merror`); a character it shows as `<U+202E>` adds
+    // words the line's bytes do not hold, where a search finds its hits
+    // first (see the module's comment)
+    if crate::model::text::sanitizing_may_rewrite(line) {
+        return None;
+    }
+    let mut walk = Walk {
+        text,
+        scratch,
+        each,
+        user: None,
+        time: None,
+        message: false,
+        copy: false,
+    };
+    let mut c = Cursor::new(line);
+    walk.value(&mut c, At::Top)?;
+    c.ws();
+    // one entry to the line's end (not two joined: see `cursor::joined`)
+    (c.i == line.len()).then_some(())?;
+    let user = walk.user?;
+    // a result's copy is not shown where the line has a message (see
+    // `unshown::tool_use_result`); else the line is decoded
+    if walk.copy && !(user && walk.message) {
+        return None;
+    }
+    Some(Shape {
+        user,
+        time: walk.time,
+    })
+}
+
+/// Where a value is in the line's structure, as far as it tells what is
+/// never shown.
+#[derive(Clone, Copy, PartialEq)]
+enum At {
+    Top,
+    Message,
+    /// A message's or a result's `content` array.
+    Content,
+    /// An element of a content array.
+    Block,
+    /// An image's or a document's `source`.
+    Source,
+    Other,
+}
+
+fn inside(at: At, key: &[u8]) -> At {
+    match (at, key) {
+        (_, b"source") => At::Source,
+        (At::Top, b"message") => At::Message,
+        (At::Message | At::Block, b"content") => At::Content,
+        _ => At::Other,
+    }
+}
+
+/// Values no row shows: ids, times, signatures, usage, binary data.
+fn never_shown(at: At, key: &[u8]) -> bool {
+    match at {
+        At::Top => matches!(
+            key,
+            b"uuid"
+                | b"parentUuid"
+                | b"logicalParentUuid"
+                | b"leafUuid"
+                | b"sessionId"
+                | b"requestId"
+                | b"timestamp"
+                | b"promptId"
+                | b"messageId"
+                | b"sourceToolAssistantUUID"
+                | b"sourceToolUseID"
+                | b"toolUseID"
+                | b"parentToolUseID"
+                | b"cwd"
+                | b"version"
+                | b"gitBranch"
+                | b"userType"
+        ),
+        At::Message => matches!(key, b"id" | b"usage"),
+        At::Block => matches!(key, b"id" | b"tool_use_id" | b"signature" | b"data"),
+        At::Source => key == b"data",
+        At::Content | At::Other => false,
+    }
+}
+
+struct Walk<'l, 's> {
+    text: &'l str,
+    scratch: &'s mut String,
+    each: &'s mut dyn FnMut(Text<'_>),
+    /// The line's type: a user's, an assistant's (any other is doubt).
+    user: Option<bool>,
+    /// Its time, read as the model reads it (see `line_time::own_time`).
+    time: Option<i64>,
+    /// It has a message that is an object.
+    message: bool,
+    /// It has a `toolUseResult`, passed over.
+    copy: bool,
+}
+
+/// A call's name and input, as a block of a message writes them.
+#[derive(Default)]
+struct Call<'l> {
+    name: Option<&'l str>,
+    input: Option<&'l str>,
+}
+
+impl<'l> Walk<'l, '_> {
+    fn value(&mut self, c: &mut Cursor<'l>, at: At) -> Option<()> {
+        match c.peek()? {
+            b'"' => {
+                let s = c.string()?;
+                self.string(s)
+            }
+            b'{' => self.object(c, at),
+            b'[' => {
+                let element = if at == At::Content { At::Block } else { at };
+                c.array(&mut |c| self.value(c, element))
+            }
+            _ => {
+                // a number, true, false or null
+                let start = c.i;
+                c.skip()?;
+                (self.each)(Text::Plain(self.text.get(start..c.i)?));
+                Some(())
+            }
+        }
+    }
+
+    fn object(&mut self, c: &mut Cursor<'l>, at: At) -> Option<()> {
+        let mut call = Call::default();
+        c.object(&mut |c, key| self.member(c, at, key, &mut call))?;
+        // a summary may say more than its input: `3 todos · 1 done`,
+        // `pattern  in path`, a word cut short whose whole is too long to
+        // be listed (see `summary::call_summary`)
+        if let (Some(name), Some(input)) = (call.name, call.input) {
+            (self.each)(Text::Plain(&super::summary::call_summary(name, input)));
+        }
+        Some(())
+    }
+
+    fn member(
+        &mut self,
+        c: &mut Cursor<'l>,
+        at: At,
+        key: &'l [u8],
+        call: &mut Call<'l>,
+    ) -> Option<()> {
+        // keys are the schema's, but for a tool's input, whose first key
+        // an unknown tool's summary shows
+        if at == At::Other {
+            self.string(key)?;
+        }
+        match (at, key) {
+            (At::Top, b"timestamp") => {
+                // as `line_time::own_time` reads it: a time the model
+                // cannot read is none to it either
+                let t = c.string()?;
+                if t.contains(&b'\\') {
+                    return None;
+                }
+                self.time = crate::model::time::parse_timestamp(std::str::from_utf8(t).ok()?);
+                return Some(());
+            }
+            (At::Top, b"type") => {
+                self.user = Some(match c.string()? {
+                    b"user" => true,
+                    b"assistant" => false,
+                    _ => return None,
+                });
+                return Some(());
+            }
+            (At::Top, b"toolUseResult") => {
+                self.copy = true;
+                return c.skip();
+            }
+            (At::Top, b"message") => self.message = c.peek()? == b'{',
+            (At::Block, b"input") => {
+                c.peek()?;
+                let start = c.i;
+                self.value(c, At::Other)?;
+                call.input = self.text.get(start..c.i);
+                return Some(());
+            }
+            (At::Block, b"name") => {
+                let raw = c.string()?;
+                call.name = std::str::from_utf8(raw).ok().filter(|n| !n.contains('\\'));
+                return self.string(raw);
+            }
+            _ => {}
+        }
+        if never_shown(at, key) {
+            c.peek()?;
+            let start = c.i;
+            c.skip()?;
+            if at == At::Source {
+                // shown as its size, `[image/png 3 KB]`, a document's
+                // counted in base64 or not, and a text's type named (see
+                // `block_image`, `document_placeholder`)
+                let len = (c.i - start).saturating_sub(2) as u64;
+                let size = crate::model::item::human_bytes;
+                (self.each)(Text::Plain(&size(len * 3 / 4)));
+                (self.each)(Text::Plain(&size(len)));
+                (self.each)(Text::Plain("text/plain"));
+            }
+            return Some(());
+        }
+        self.value(c, inside(at, key))
+    }
+
+    /// A string's bytes as the line writes them (escapes in).
+    fn string(&mut self, raw: &'l [u8]) -> Option<()> {
+        let start = raw.as_ptr() as usize - self.text.as_ptr() as usize;
+        let s = self.text.get(start..start + raw.len())?;
+        if simple_escapes(raw) {
+            (self.each)(Text::Escaped(s));
+        } else {
+            unescape(s, self.scratch)?;
+            (self.each)(Text::Plain(self.scratch));
+        }
+        Some(())
+    }
+}
+
+/// Whether every escape of a string (if any) stands for a character that
+/// is no letter or digit and that sanitizing keeps: not `\\u`, `\\b`, `\\f`
+/// (nor a broken one).
+fn simple_escapes(raw: &[u8]) -> bool {
+    let mut at = 0;
+    while let Some(k) = raw.get(at..).and_then(|r| memchr::memchr(b'\\', r)) {
+        match raw.get(at + k + 1) {
+            Some(b'n' | b't' | b'r' | b'"' | b'\\' | b'/') => at += k + 2,
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// A JSON string's content with its escapes undone into `out`; `None`
+/// for one sanitizing would rewrite (a backspace, a form feed, a control
+/// or bidi character) or a broken escape. A carriage return starts a line
+/// of its own where it is shown, and is a line break here.
+fn unescape(s: &str, out: &mut String) -> Option<()> {
+    out.clear();
+    let mut rest = s;
+    while let Some(k) = memchr::memchr(b'\\', rest.as_bytes()) {
+        out.push_str(&rest[..k]);
+        let esc = rest.get(k + 1..)?;
+        let mut chars = esc.chars();
+        let c = match chars.next()? {
+            'n' | 'r' => '\n',
+            't' => '\t',
+            c @ ('"' | '\\' | '/') => c,
+            'u' => {
+                let (c, used) = hex_char(esc.get(1..)?)?;
+                rest = esc.get(1 + used..)?;
+                if is_unsafe_char(c) || (c < ' ' && c != '\n' && c != '\t') {
+                    return None;
+                }
+                out.push(c);
+                continue;
+            }
+            _ => return None,
+        };
+        out.push(c);
+        rest = chars.as_str();
+    }
+    out.push_str(rest);
+    Some(())
+}
+
+/// The character of `XXXX` (after `\u`), a surrogate pair's two escapes
+/// read together, and the bytes it took.
+fn hex_char(s: &str) -> Option<(char, usize)> {
+    let unit = |s: &str| u32::from_str_radix(s.get(..4)?, 16).ok();
+    let hi = unit(s)?;
+    if !(0xd800..0xdc00).contains(&hi) {
+        return Some((char::from_u32(hi)?, 4));
+    }
+    let lo = unit(s.get(4..)?.strip_prefix("\\u")?)?;
+    if !(0xdc00..0xe000).contains(&lo) {
+        return None;
+    }
+    let c = char::from_u32(0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00))?;
+    Some((c, 10))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Text, shown_texts};
+
+    fn texts(line: &str) -> Option<(Vec<String>, bool)> {
+        let mut out = Vec::new();
+        let mut scratch = String::new();
+        let shape = shown_texts(line.as_bytes(), &mut scratch, &mut |t| {
+            out.push(match t {
+                Text::Plain(t) => t.to_owned(),
+                Text::Escaped(t) => serde_json::from_str(&format!("\"{t}\"")).expect("JSON"),
+            })
+        })?;
+        Some((out, shape.user))
+    }
+
+    /// The texts a row may show are handed over, unescaped; ids, times,
+    /// signatures, usage, images' data and a result's copy are not.
+    #[test]
+    fn a_lines_shown_texts_and_not_its_ids() {
+        let (got, user) = texts(
+            r#"{"type":"assistant","uuid":"u-1","timestamp":"2026-01-01T00:00:00Z","message":{"id":"msg_1","usage":{"input_tokens":7},"content":[{"type":"thinking","thinking":"hm \"q\"\nnext","signature":"c2ln"},{"type":"tool_use","id":"toolu_1","name":"Read","input":{"file_path":"/a\/b.rs","limit":20}},{"type":"image","source":{"media_type":"image/png","data":"iVBOR"}}]}}"#,
+        )
+        .expect("a plain assistant line");
+        assert!(!user);
+        let all = got.join(" ");
+        for shown in ["hm \"q\"\nnext", "Read", "/a/b.rs", "20", "image/png"] {
+            assert!(got.iter().any(|t| t == shown), "{shown} in {all}");
+        }
+        for hidden in ["u-1", "msg_1", "toolu_1", "c2ln", "iVBOR", "2026", "7"] {
+            assert!(!all.contains(hidden), "{hidden} in {all}");
+        }
+        let (got, user) = texts(
+            r#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"done\r50%"}]},"toolUseResult":{"stdout":"copy"},"timestamp":"2026-01-01T00:00:00Z"}"#,
+        )
+        .expect("a plain user line");
+        assert!(user);
+        assert!(got.iter().any(|t| t == "done\r50%"));
+        assert!(!got.join(" ").contains("copy") && !got.join(" ").contains("toolu_1"));
+    }
+
+    /// Lines whose texts sanitizing rewrites, other kinds of line, broken
+    /// or joined lines: decoded by the caller.
+    #[test]
+    fn doubt_is_none() {
+        let user = |content: &str| {
+            format!(r#"{{"type":"user","message":{{"role":"user","content":"{content}"}}}}"#)
+        };
+        assert!(texts(&user("plain")).is_some());
+        for content in [
+            r"\u001b[31merror",
+            r"a\bb",
+            r"page\fbreak",
+            "c1 \u{9b}31m",
+            r"bidi \u202ex",
+            r"lone \ud800 surrogate",
+            r"bad \x escape",
+        ] {
+            assert!(texts(&user(content)).is_none(), "{content}");
+        }
+        for line in [
+            r#"{"type":"system","content":"x"}"#,
+            r#"{"type":"user","message":{"content":"x"}"#,
+            r#"{"type":"user","message":{"content":"x"}}{"type":"user"}"#,
+            r#"{"type":"user","type":"assistant","message":{}}"#,
+        ] {
+            assert!(texts(line).is_none(), "{line}");
+        }
+        let (got, _) = texts(&user(r"emoji \ud83d\ude00 ok")).expect("a pair");
+        assert!(got.iter().any(|t| t == "emoji \u{1f600} ok"));
+    }
+}
