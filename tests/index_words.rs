@@ -83,7 +83,7 @@ fn read_off_bytes_holds_on(path: &std::path::Path) -> (usize, usize) {
                 e.kind
             );
             assert!(
-                shape.kinds().contains(&e.kind),
+                shape.kinds().any(|k| k == e.kind),
                 "{}:{n}: {:?}",
                 path.display(),
                 e.kind

@@ -752,7 +752,7 @@ fn index_claude_piece(piece: &Piece<'_>, id: u64, fields: &Fields, writer: &Inde
                     };
                     match crate::source::shown_texts(line, scratch, each) {
                         Some(shape) => {
-                            for &k in shape.kinds() {
+                            for k in shape.kinds() {
                                 facts.kinds |= kind_bit(k);
                             }
                             facts.newest = facts.newest.max(shape.time);

@@ -40,32 +40,47 @@ pub enum Text<'a> {
 pub struct Shape {
     /// A user line (else an assistant's).
     pub user: bool,
+    /// What its message holds (see [`Walk::blocks`]).
+    blocks: u8,
     /// Its own time, which dates every entry the model makes of it.
     pub time: Option<i64>,
 }
 
 impl Shape {
-    /// Every kind of entry the model may make of such a line.
-    pub fn kinds(self) -> &'static [Kind] {
+    /// Every kind of entry the model may make of such a line: of a user
+    /// line of tool results only, results; of an answer, those of its
+    /// blocks, and the kinds an answer of any shape may make (an API
+    /// error's text is a system row).
+    pub fn kinds(self) -> impl Iterator<Item = Kind> {
+        Kind::ALL.into_iter().filter(move |&k| self.may_make(k))
+    }
+
+    fn may_make(self, k: Kind) -> bool {
+        let blocks = self.blocks;
         if self.user {
-            &[
-                Kind::User,
-                Kind::ToolResult,
-                Kind::Command,
-                Kind::Meta,
-                Kind::Compaction,
-                Kind::System,
-                Kind::Unknown,
-            ]
-        } else {
-            &[
-                Kind::Assistant,
-                Kind::Thinking,
-                Kind::ToolCall,
-                Kind::Meta,
-                Kind::System,
-                Kind::Unknown,
-            ]
+            return if blocks == RESULT {
+                k == Kind::ToolResult
+            } else {
+                matches!(
+                    k,
+                    Kind::User
+                        | Kind::ToolResult
+                        | Kind::Command
+                        | Kind::Meta
+                        | Kind::Compaction
+                        | Kind::System
+                        | Kind::Unknown
+                )
+            };
+        }
+        let any = blocks & (PROMPT | OTHER) != 0;
+        match k {
+            Kind::Meta | Kind::System | Kind::Unknown => true,
+            // (an answer with no block: an empty one)
+            Kind::Assistant => any || blocks & TEXT != 0 || blocks == 0,
+            Kind::Thinking => any || blocks & THINKING != 0,
+            Kind::ToolCall => any || blocks & CALL != 0,
+            _ => false,
         }
     }
 }
@@ -94,6 +109,7 @@ pub fn shown_texts(
         time: None,
         message: false,
         copy: false,
+        blocks: 0,
     };
     let mut c = Cursor::new(line);
     walk.value(&mut c, At::Top)?;
@@ -108,6 +124,7 @@ pub fn shown_texts(
     }
     Some(Shape {
         user,
+        blocks: walk.blocks,
         time: walk.time,
     })
 }
@@ -118,10 +135,14 @@ pub fn shown_texts(
 enum At {
     Top,
     Message,
-    /// A message's or a result's `content` array.
-    Content,
+    /// A message's (`top`) or a result's `content` array.
+    Content {
+        top: bool,
+    },
     /// An element of a content array.
-    Block,
+    Block {
+        top: bool,
+    },
     /// An image's or a document's `source`.
     Source,
     Other,
@@ -131,7 +152,8 @@ fn inside(at: At, key: &[u8]) -> At {
     match (at, key) {
         (_, b"source") => At::Source,
         (At::Top, b"message") => At::Message,
-        (At::Message | At::Block, b"content") => At::Content,
+        (At::Message, b"content") => At::Content { top: true },
+        (At::Block { .. }, b"content") => At::Content { top: false },
         _ => At::Other,
     }
 }
@@ -160,9 +182,9 @@ fn never_shown(at: At, key: &[u8]) -> bool {
                 | b"userType"
         ),
         At::Message => matches!(key, b"id" | b"usage"),
-        At::Block => matches!(key, b"id" | b"tool_use_id" | b"signature" | b"data"),
+        At::Block { .. } => matches!(key, b"id" | b"tool_use_id" | b"signature" | b"data"),
         At::Source => key == b"data",
-        At::Content | At::Other => false,
+        At::Content { .. } | At::Other => false,
     }
 }
 
@@ -178,7 +200,16 @@ struct Walk<'l, 's> {
     message: bool,
     /// It has a `toolUseResult`, passed over.
     copy: bool,
+    /// What its message holds: a prompt's string, blocks of which types.
+    blocks: u8,
 }
+
+const PROMPT: u8 = 1;
+const RESULT: u8 = 2;
+const TEXT: u8 = 4;
+const THINKING: u8 = 8;
+const CALL: u8 = 16;
+const OTHER: u8 = 32;
 
 /// A call's name and input, as a block of a message writes them.
 #[derive(Default)]
@@ -196,7 +227,10 @@ impl<'l> Walk<'l, '_> {
             }
             b'{' => self.object(c, at),
             b'[' => {
-                let element = if at == At::Content { At::Block } else { at };
+                let element = match at {
+                    At::Content { top } => At::Block { top },
+                    _ => at,
+                };
                 c.array(&mut |c| self.value(c, element))
             }
             _ => {
@@ -257,14 +291,26 @@ impl<'l> Walk<'l, '_> {
                 return c.skip();
             }
             (At::Top, b"message") => self.message = c.peek()? == b'{',
-            (At::Block, b"input") => {
+            (At::Message, b"content") if c.peek()? == b'"' => self.blocks |= PROMPT,
+            (At::Block { top: true }, b"type") => {
+                let kind = c.string()?;
+                self.blocks |= match kind {
+                    b"tool_result" => RESULT,
+                    b"text" => TEXT,
+                    b"thinking" | b"redacted_thinking" => THINKING,
+                    b"tool_use" | b"server_tool_use" => CALL,
+                    _ => OTHER,
+                };
+                return self.string(kind);
+            }
+            (At::Block { .. }, b"input") => {
                 c.peek()?;
                 let start = c.i;
                 self.value(c, At::Other)?;
                 call.input = self.text.get(start..c.i);
                 return Some(());
             }
-            (At::Block, b"name") => {
+            (At::Block { .. }, b"name") => {
                 let raw = c.string()?;
                 call.name = std::str::from_utf8(raw).ok().filter(|n| !n.contains('\\'));
                 return self.string(raw);
@@ -370,6 +416,7 @@ fn hex_char(s: &str) -> Option<(char, usize)> {
 #[cfg(test)]
 mod tests {
     use super::{Text, shown_texts};
+    use crate::model::Kind;
 
     fn texts(line: &str) -> Option<(Vec<String>, bool)> {
         let mut out = Vec::new();
@@ -405,6 +452,23 @@ mod tests {
         .expect("a plain user line");
         assert!(user);
         assert!(got.iter().any(|t| t == "done\r50%"));
+        // (a line of results makes results only; an answer's rows are
+        // those of its blocks, and those any answer may make)
+        let kinds = |line: &str| {
+            let shape = shown_texts(line.as_bytes(), &mut String::new(), &mut |_| {});
+            shape.expect("plain").kinds().collect::<Vec<_>>()
+        };
+        assert_eq!(
+            kinds(
+                r#"{"type":"user","message":{"content":[{"type":"tool_result","content":[{"type":"text","text":"x"}]}]}}"#
+            ),
+            [Kind::ToolResult]
+        );
+        assert_eq!(
+            kinds(r#"{"type":"assistant","message":{"content":[{"type":"tool_use","name":"x"}]}}"#),
+            [Kind::ToolCall, Kind::System, Kind::Meta, Kind::Unknown]
+        );
+        assert!(kinds(r#"{"type":"user","message":{"content":"x"}}"#).contains(&Kind::User));
         assert!(!got.join(" ").contains("copy") && !got.join(" ").contains("toolu_1"));
     }
 
