@@ -148,12 +148,7 @@ impl<'a> Cursor<'a> {
         match self.peek()? {
             b'"' => self.string().map(|_| ()),
             b'{' => self.object(&mut |c, _| c.skip()),
-            b'[' => {
-                self.enter()?;
-                let read = self.elements();
-                self.depth -= 1;
-                read
-            }
+            b'[' => self.array(&mut |c| c.skip()),
             _ => {
                 // a number, true, false or null: up to what ends it
                 let start = self.i;
@@ -189,20 +184,6 @@ impl<'a> Cursor<'a> {
         }
         loop {
             element(self)?;
-            if self.ended(b']')? {
-                return Some(());
-            }
-        }
-    }
-
-    /// Passes over an array's elements, from its `[`.
-    fn elements(&mut self) -> Option<()> {
-        self.i += 1;
-        if self.eat(b']').is_some() {
-            return Some(());
-        }
-        loop {
-            self.skip()?;
             if self.ended(b']')? {
                 return Some(());
             }
