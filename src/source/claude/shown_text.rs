@@ -150,7 +150,8 @@ enum At {
 
 fn inside(at: At, key: &[u8]) -> At {
     match (at, key) {
-        (_, b"source") => At::Source,
+        // (not in a call's input, whose values are all shown)
+        (At::Block { .. }, b"source") => At::Source,
         (At::Top, b"message") => At::Message,
         (At::Message, b"content") => At::Content { top: true },
         (At::Block { .. }, b"content") => At::Content { top: false },
@@ -311,8 +312,14 @@ impl<'l> Walk<'l, '_> {
                 return Some(());
             }
             (At::Block { .. }, b"name") => {
+                // a name written with escapes is doubt: its summary is
+                // made of the name as it reads
                 let raw = c.string()?;
-                call.name = std::str::from_utf8(raw).ok().filter(|n| !n.contains('\\'));
+                call.name = Some(
+                    std::str::from_utf8(raw)
+                        .ok()
+                        .filter(|n| !n.contains('\\'))?,
+                );
                 return self.string(raw);
             }
             _ => {}
@@ -446,6 +453,12 @@ mod tests {
         for hidden in ["u-1", "msg_1", "toolu_1", "c2ln", "iVBOR", "2026", "7"] {
             assert!(!all.contains(hidden), "{hidden} in {all}");
         }
+        // every value of a call's input is shown, a `source`'s too
+        let (got, _) = texts(
+            r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t","name":"mcp__s__put","input":{"source":{"data":"payload"}}}]}}"#,
+        )
+        .expect("a plain assistant line");
+        assert!(got.iter().any(|t| t == "payload"), "{got:?}");
         let (got, user) = texts(
             r#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"done\r50%"}]},"toolUseResult":{"stdout":"copy"},"timestamp":"2026-01-01T00:00:00Z"}"#,
         )
