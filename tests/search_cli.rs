@@ -267,6 +267,49 @@ fn a_growing_session_is_searched_as_it_grows() {
     assert_eq!(search(tmp.path(), &root, &["zebranew"]).1.len(), 1);
 }
 
+/// A subagents' folder known unchanged is not read again, but a file
+/// added to it (which moves its mtime) is found by the next search, with
+/// the index and without; what is kept of the folders is ccv's own file.
+#[test]
+fn a_subagent_file_added_is_found_by_the_next_search() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("projects");
+    tree(&root);
+    let sub = root.join("-srv-app/s1/subagents");
+    let settled = std::time::SystemTime::now() - std::time::Duration::from_secs(120);
+    let age = |t| {
+        fs::File::open(&sub)
+            .and_then(|f| f.set_modified(t))
+            .expect("mtime")
+    };
+    age(settled);
+    ccv(tmp.path()).arg("index").arg(&root).assert().success();
+    let known = tmp.path().join("cache/ccv/folders-v1.bin");
+    assert!(known.is_file(), "the folders are kept");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = fs::metadata(&known).expect("stat").permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    assert_eq!(search(tmp.path(), &root, &["zebrafolder"]).1.len(), 1);
+    let mut c = user("z1", "2025-03-04T10:00:00Z", json!("zebranewagent task"));
+    c["isSidechain"] = json!(true);
+    c["agentId"] = json!("c3");
+    fs::write(sub.join("agent-c3.jsonl"), line(c)).expect("write");
+    let (code, hits) = search(tmp.path(), &root, &["zebranewagent"]);
+    assert_eq!((code, hits.len()), (0, 1), "{hits:?}");
+    // settled again: kept, and still found
+    age(settled + std::time::Duration::from_secs(1));
+    assert_eq!(search(tmp.path(), &root, &["zebranewagent"]).1.len(), 1);
+    assert_eq!(search(tmp.path(), &root, &["zebrafolder"]).1.len(), 1);
+    // a file of folders that is not believed is the same as none
+    fs::write(&known, b"ccv subagent folders 1\ngarbage").expect("damage");
+    assert_eq!(search(tmp.path(), &root, &["zebranewagent"]).1.len(), 1);
+    fs::remove_dir_all(tmp.path().join("cache/ccv")).expect("rm");
+    assert_eq!(search(tmp.path(), &root, &["zebranewagent"]).1.len(), 1);
+}
+
 #[test]
 fn the_text_output_groups_by_session_and_marks_the_match() {
     let tmp = tempfile::tempdir().expect("tempdir");

@@ -184,20 +184,9 @@ pub(super) fn agents_in(
         Some((was, n)) if was == mtime_ns && mtime_ns != 0 => (n, known),
         _ => {
             let n = count_jsonl(dir);
-            (n, settled(mtime_ns).then_some((mtime_ns, n)))
+            (n, super::list::settled(mtime_ns).then_some((mtime_ns, n)))
         }
     }
-}
-
-/// Whether a folder last changed at `mtime_ns` can be trusted to show a
-/// later change by another mtime: it changed more than two seconds ago
-/// (a clock of coarse steps, or one change in the same tick as a count,
-/// would give a changed folder the mtime of the count's).
-fn settled(mtime_ns: i64) -> bool {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX));
-    mtime_ns != 0 && mtime_ns < now.saturating_sub(2_000_000_000)
 }
 
 fn count_jsonl(dir: &Path) -> u32 {

@@ -3,6 +3,7 @@
 //! project-level `agent-*.jsonl`, inline sidechains in the session file
 //! itself), each with the session it belongs to.
 
+use super::folders::{Folder, Folders};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -76,23 +77,71 @@ fn under_root(path: &Path, root: &Path) -> bool {
     path.starts_with(root)
 }
 
-/// No empty or `.` component, no trailing slash: a path's bytes and its
-/// components agree. One plain pass over the bytes (a searcher made per
-/// call for each of 20,000 paths was most of a check; an iterator of the
-/// slashes, started again at each, a twentieth of an indexed search).
-fn plain(b: &[u8]) -> bool {
-    // what follows each slash: not the end, another slash, or `.` then
-    // the end or a slash
-    for (i, &c) in b.iter().enumerate() {
-        if c == b'/' {
-            match (b.get(i + 1), b.get(i + 2)) {
-                (None | Some(b'/'), _) => return false,
-                (Some(b'.'), None | Some(b'/')) => return false,
-                _ => {}
-            }
-        }
+/// The folders of a scope, each looked at once for the test of many
+/// paths ([`in_scope`] looks at its folder again for each).
+pub struct ScopeTest<'a>(Vec<(&'a Path, bool)>);
+
+impl<'a> ScopeTest<'a> {
+    pub fn new(scope: &'a [PathBuf]) -> Self {
+        ScopeTest(
+            scope
+                .iter()
+                .map(|r| (r.as_path(), plain(r.as_os_str().as_encoded_bytes())))
+                .collect(),
+        )
     }
-    true
+
+    /// [`path_hash`] of `path` when it lies in the scope: the path's
+    /// bytes looked at once for both.
+    pub fn hash_within(&self, path: &Path) -> Option<u64> {
+        let b = path.as_os_str().as_encoded_bytes();
+        let bytes_say = cfg!(unix) && plain(b);
+        let within = self.0.iter().any(|&(root, root_plain)| {
+            let r = root.as_os_str().as_encoded_bytes();
+            if bytes_say && root_plain {
+                // no `.` or empty component on either side: the bytes
+                // say what the components would
+                b == r || (b.starts_with(r) && b.get(r.len()) == Some(&b'/'))
+            } else {
+                path.starts_with(root)
+            }
+        });
+        within.then(|| {
+            if bytes_say {
+                fx_hash(b)
+            } else {
+                path_hash(path)
+            }
+        })
+    }
+}
+
+/// No empty or `.` component, no trailing slash: a path's bytes and its
+/// components agree. Asked of every path of the tree at every search: the
+/// pairs and triples of bytes are compared all along, with no stop at the
+/// first slash (which the compiler turns into vector compares; a loop
+/// that stopped at each slash was a tenth of an indexed search).
+fn plain(b: &[u8]) -> bool {
+    if b.ends_with(b"/") || b.ends_with(b"/.") {
+        return false;
+    }
+    let n = b.len();
+    if n < 3 {
+        // `//` ends in a slash
+        return true;
+    }
+    let pairs = b[..n - 1]
+        .iter()
+        .zip(&b[1..])
+        .fold(false, |bad, (&x, &y)| bad | ((x == b'/') & (y == b'/')));
+    let triples = b[..n - 2]
+        .iter()
+        .zip(&b[1..n - 1])
+        .zip(&b[2..])
+        .fold(false, |bad, ((&x, &y), &z)| {
+            bad | ((x == b'/') & (y == b'.') & (z == b'/'))
+        });
+    !(pairs | triples)
 }
 
 /// A hash of a path by its components (two paths `==` has the same hash:
@@ -100,11 +149,9 @@ fn plain(b: &[u8]) -> bool {
 /// of a path walks it a byte at a time, a tenth of an indexed search of
 /// 20,000 files.
 pub fn path_hash(path: &Path) -> u64 {
-    use std::hash::Hasher;
-    let mut h = rustc_hash::FxHasher::default();
     let b = path.as_os_str().as_encoded_bytes();
     if cfg!(unix) && plain(b) {
-        h.write(b);
+        fx_hash(b)
     } else {
         let mut n: Vec<u8> = Vec::with_capacity(b.len());
         for c in path.components() {
@@ -116,31 +163,59 @@ pub fn path_hash(path: &Path) -> u64 {
                 c => n.extend_from_slice(c.as_os_str().as_encoded_bytes()),
             }
         }
-        h.write(&n);
+        fx_hash(&n)
     }
+}
+
+/// The hash of a plain path's bytes (see [`path_hash`]).
+fn fx_hash(b: &[u8]) -> u64 {
+    use std::hash::Hasher;
+    let mut h = rustc_hash::FxHasher::default();
+    h.write(b);
     h.finish()
 }
 
 /// Every searchable file in the [`scope`] of `root`, newest first.
 pub fn under(root: &Path) -> Vec<SearchFile> {
-    let mut out = Vec::new();
-    for r in scope(root) {
-        under_one(&r, &mut out);
-    }
-    // ties by the paths' bytes, not `Path`'s order (a walk of their
-    // components; files written in one second are many)
-    out.sort_by(|a, b| {
-        b.mtime_ns.cmp(&a.mtime_ns).then_with(|| {
-            a.path
-                .as_os_str()
-                .as_encoded_bytes()
-                .cmp(b.path.as_os_str().as_encoded_bytes())
-        })
-    });
-    out
+    newest_first(under_known(root, &Folders::default()).0)
 }
 
-fn under_one(root: &Path, out: &mut Vec<SearchFile>) {
+/// Every searchable file in the [`scope`] of `root`, in no order (an
+/// index that holds them all wants none), each subagents' folder whose
+/// mtime has not moved since it was read told by `known`; with every such
+/// folder found (to be known the next time, see [`Folders::learn`]).
+pub fn under_known(root: &Path, known: &Folders) -> (Vec<SearchFile>, Vec<Folder>) {
+    let mut out = Vec::new();
+    let mut folders = Vec::new();
+    for r in scope(root) {
+        under_one(&r, known, &mut out, &mut folders);
+    }
+    (out, folders)
+}
+
+/// `files` newest first, ties by the paths' bytes (not `Path`'s order, a
+/// walk of their components: files written in one second are many), then
+/// as found. Their places are sorted, not the files (moved about by a
+/// sort, 20,000 of them were a tenth of an indexed search).
+pub fn newest_first(files: Vec<SearchFile>) -> Vec<SearchFile> {
+    let mut order: Vec<usize> = (0..files.len()).collect();
+    order.sort_unstable_by(|&i, &j| {
+        let (a, b) = (&files[i], &files[j]);
+        b.mtime_ns
+            .cmp(&a.mtime_ns)
+            .then_with(|| {
+                a.path
+                    .as_os_str()
+                    .as_encoded_bytes()
+                    .cmp(b.path.as_os_str().as_encoded_bytes())
+            })
+            .then(i.cmp(&j))
+    });
+    let mut files: Vec<Option<SearchFile>> = files.into_iter().map(Some).collect();
+    order.iter().filter_map(|&i| files[i].take()).collect()
+}
+
+fn under_one(root: &Path, known: &Folders, out: &mut Vec<SearchFile>, folders: &mut Vec<Folder>) {
     // another agent's tree (Codex's): its session files, no subagents
     if let Some(files) = crate::source::sessions_under(root) {
         out.extend(files.into_iter().filter_map(|path| {
@@ -160,24 +235,41 @@ fn under_one(root: &Path, out: &mut Vec<SearchFile>) {
     // a stat per file (20,000 of them in a big history): on every core
     let threads = super::threads().clamp(1, dirs.len().max(1));
     let chunk = dirs.len().div_ceil(threads).max(1);
-    let parts: Vec<Vec<SearchFile>> = std::thread::scope(|s| {
+    let parts: Vec<Found> = std::thread::scope(|s| {
         let handles: Vec<_> = dirs
             .chunks(chunk)
-            .map(|ds| s.spawn(move || ds.iter().flat_map(|d| project_files(d)).collect()))
+            .map(|ds| {
+                s.spawn(move || {
+                    let mut found = Found::default();
+                    for d in ds {
+                        project_files(d, known, &mut found);
+                    }
+                    found
+                })
+            })
             .collect();
         handles
             .into_iter()
             .map(|h| h.join().unwrap_or_default())
             .collect()
     });
-    out.extend(parts.into_iter().flatten());
+    for p in parts {
+        out.extend(p.files);
+        folders.extend(p.folders);
+    }
+}
+
+/// What a walk found: files, and subagents' folders.
+#[derive(Default)]
+struct Found {
+    files: Vec<SearchFile>,
+    folders: Vec<Folder>,
 }
 
 /// The searchable files of one project folder.
-fn project_files(dir: &Path) -> Vec<SearchFile> {
-    let mut out = Vec::new();
+fn project_files(dir: &Path, known: &Folders, found: &mut Found) {
     let Ok(entries) = fs::read_dir(dir) else {
-        return out;
+        return;
     };
     for e in entries.flatten() {
         let path = e.path();
@@ -185,17 +277,7 @@ fn project_files(dir: &Path) -> Vec<SearchFile> {
         if e.file_type().is_ok_and(|t| t.is_dir()) {
             // <session>/subagents/*.jsonl
             let session = dir.join(format!("{name}.jsonl"));
-            for (p, m) in crate::source::subagent_files_stat(&session) {
-                // regular files only: a FIFO would block the search for ever
-                if m.is_file() {
-                    out.push(SearchFile::new(
-                        p,
-                        session.clone(),
-                        m.len(),
-                        crate::catalog::list::mtime_ns(&m),
-                    ));
-                }
-            }
+            subagent_files(&session, known, found);
             continue;
         }
         let Some(stem) = name.strip_suffix(".jsonl") else {
@@ -219,15 +301,116 @@ fn project_files(dir: &Path) -> Vec<SearchFile> {
         } else {
             path.clone()
         };
-        out.push(SearchFile::new(path, session, size, mtime_ns));
+        found
+            .files
+            .push(SearchFile::new(path, session, size, mtime_ns));
     }
-    out
+}
+
+/// The files of the subagents of `session` (`<session>/subagents/`), by
+/// name: the names `known` holds for the folder at its mtime, else those
+/// read from it. Regular files only (a link counts as what it names: a
+/// FIFO would block the search for ever).
+fn subagent_files(session: &Path, known: &Folders, found: &mut Found) {
+    let Some(dir) = crate::source::subagents_folder(session) else {
+        return;
+    };
+    let Some(mtime_ns) = fs::metadata(&dir)
+        .ok()
+        .filter(fs::Metadata::is_dir)
+        .map(|m| crate::catalog::list::mtime_ns(&m))
+    else {
+        return;
+    };
+    let mut files: Vec<(PathBuf, fs::Metadata)> = Vec::new();
+    let (names, read) = match known.names(&dir, mtime_ns) {
+        Some(names) => {
+            files.extend(names.iter().filter_map(|n| {
+                let p = dir.join(n);
+                let m = fs::metadata(&p).ok()?;
+                Some((p, m))
+            }));
+            (names.to_vec(), false)
+        }
+        None => {
+            let mut names = Vec::new();
+            for e in fs::read_dir(&dir).into_iter().flatten().flatten() {
+                let p = e.path();
+                if crate::source::agent_id_of(&p).is_none() {
+                    continue;
+                }
+                names.push(e.file_name());
+                // looked up in its folder, not by its whole path
+                let meta = match e.file_type() {
+                    Ok(t) if !t.is_symlink() => e.metadata(),
+                    _ => fs::metadata(&p),
+                };
+                if let Ok(m) = meta {
+                    files.push((p, m));
+                }
+            }
+            names.sort();
+            (names, true)
+        }
+    };
+    // one folder's files: by name, told by their bytes (`Path`'s order,
+    // a walk of every component, was a twentieth of an indexed search of
+    // 10,000 sessions)
+    files.sort_by(|a, b| a.0.file_name().cmp(&b.0.file_name()));
+    for (p, m) in files {
+        if m.is_file() {
+            let (size, mtime) = (m.len(), crate::catalog::list::mtime_ns(&m));
+            found
+                .files
+                .push(SearchFile::new(p, session.to_owned(), size, mtime));
+        }
+    }
+    found.folders.push(Folder {
+        dir,
+        mtime_ns,
+        names,
+        read,
+    });
 }
 
 #[cfg(test)]
 mod tests {
     use super::{path_hash, under_root};
     use std::path::Path;
+
+    /// What follows each slash: not the end, another slash, or `.` then
+    /// the end or a slash (the rule, a byte at a time).
+    fn plain_by_bytes(b: &[u8]) -> bool {
+        b.iter().enumerate().all(|(i, &c)| {
+            c != b'/'
+                || !matches!(
+                    (b.get(i + 1), b.get(i + 2)),
+                    (None | Some(b'/'), _) | (Some(b'.'), None | Some(b'/'))
+                )
+        })
+    }
+
+    /// Every string of slashes, dots and letters up to 9 bytes long is
+    /// told plain as the rule says.
+    #[test]
+    fn plain_paths_are_told_as_byte_by_byte() {
+        let alphabet = [b'/', b'.', b'a'];
+        for len in 0..=9u32 {
+            for mut n in 0..3usize.pow(len) {
+                let mut b = Vec::new();
+                for _ in 0..len {
+                    b.push(alphabet[n % 3]);
+                    n /= 3;
+                }
+                assert_eq!(
+                    super::plain(&b),
+                    plain_by_bytes(&b),
+                    "{:?}",
+                    String::from_utf8_lossy(&b)
+                );
+            }
+        }
+    }
 
     /// Paths that are `==` have one hash, however they are written.
     #[test]

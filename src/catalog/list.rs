@@ -80,6 +80,17 @@ pub fn mtime_ns(meta: &fs::Metadata) -> i64 {
         .map_or(0, |d| d.as_nanos().min(i64::MAX as u128) as i64)
 }
 
+/// Whether a folder last changed at `mtime_ns` can be trusted to show a
+/// later change by another mtime: it changed more than two seconds ago
+/// (a clock of coarse steps, or one change in the same tick as a count,
+/// would give a changed folder the mtime of the count's).
+pub(super) fn settled(mtime_ns: i64) -> bool {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX));
+    mtime_ns != 0 && mtime_ns < now.saturating_sub(2_000_000_000)
+}
+
 fn scan_candidate(c: &Candidate) -> Option<SessionInfo> {
     let mut info = scan_file(&c.path, c.size, c.mtime_ns, &c.fallback_project).ok()?;
     count_subagents(&mut info, c);

@@ -9,6 +9,7 @@ pub mod cache;
 mod cache_rows;
 mod candidates;
 pub mod files;
+pub mod folders;
 pub mod format;
 mod json_rows;
 pub mod list;

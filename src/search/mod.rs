@@ -172,7 +172,7 @@ pub fn search(root: &Path, query: &Query, filter: &Filter, opts: &Options) -> io
                 })
             })
         });
-        let all = files::under(root);
+        let all = walk(root, ix_dir);
         let opened = opening.map(|h| h.join().unwrap_or_else(|_| Err("panic".to_owned())));
         (all, opened)
     });
@@ -222,9 +222,36 @@ pub fn search(root: &Path, query: &Query, filter: &Filter, opts: &Options) -> io
             Ok(Err(_)) | Err(_) => note = Some(unopened(dir)),
         }
     }
-    let mut found = scan_all(&files, query, filter, opts)?;
+    // the files read in turn, newest first (an index wants no order)
+    let files = match files {
+        std::borrow::Cow::Owned(v) => v,
+        std::borrow::Cow::Borrowed(_) => {
+            drop(files);
+            all
+        }
+    };
+    let in_turn = crate::catalog::files::newest_first(files);
+    let mut found = scan_all(&in_turn, query, filter, opts)?;
     found.note = note;
     Ok(found)
+}
+
+/// Every file of `root`'s scope ([`files::under`]), the subagents'
+/// folders known beside the index in `ix_dir` (see
+/// [`crate::catalog::folders`]) not read again, and what was learnt of
+/// them kept for the next search.
+fn walk(root: &Path, ix_dir: Option<&Path>) -> Vec<SearchFile> {
+    use crate::catalog::folders::{FILE, Folders};
+    let Some(file) = ix_dir.and_then(Path::parent).map(|d| d.join(FILE)) else {
+        return files::under(root);
+    };
+    let mut known = Folders::read(&file);
+    let (all, seen) = files::under_known(root, &known);
+    if seen.iter().any(|f| f.read) && known.learn(&files::scope(root), seen) {
+        // a cache: one not written is read again next time
+        let _ = known.save(&file);
+    }
+    all
 }
 
 /// What is said of an index in `dir` that does not open. One being
@@ -245,7 +272,8 @@ fn unopened(dir: &Path) -> String {
 /// Builds or updates the index of `root` in `dir`, waiting for another
 /// ccv doing the same.
 pub fn update_index(root: &Path, dir: &Path, threads: usize) -> io::Result<index::Updated> {
-    match crate::contain::contain(|| update_locked(root, dir, &files::under(root), threads, true)) {
+    let all = || files::newest_first(walk(root, Some(dir)));
+    match crate::contain::contain(|| update_locked(root, dir, &all(), threads, true)) {
         Ok(Ok(Some(u))) => Ok(u),
         Ok(Ok(None)) => Err(io::Error::new(
             io::ErrorKind::WouldBlock,

@@ -41,20 +41,22 @@ pub(super) struct State {
     pub version: u32,
     pub next_id: u64,
     /// Written as a list: a path that is not UTF-8 cannot be a JSON key.
+    /// (A list: a search goes through it; an update looks files up in a
+    /// [`FileMap`] made of it.)
     #[serde(with = "files_as_list")]
-    pub files: FileMap,
+    pub files: Vec<(PathBuf, FileState)>,
     /// Read from the form before (`files.json`): written in this one at
     /// the next update, even one with nothing to add.
     #[serde(skip)]
     pub older_form: bool,
 }
 
-/// Every file the index holds, by path: looked up for each file of the
-/// tree at each search, so hashed fast (paths are not attacker's keys).
+/// Every file the index holds, by path, while an update looks them up
+/// (paths are not attacker's keys: hashed fast).
 pub(super) type FileMap = std::collections::HashMap<PathBuf, FileState, rustc_hash::FxBuildHasher>;
 
 mod files_as_list {
-    use super::{FileMap, FileState};
+    use super::FileState;
     use serde::de::{SeqAccess, Visitor};
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
     use std::path::{Path, PathBuf};
@@ -94,7 +96,7 @@ mod files_as_list {
         FileState,
     );
 
-    pub fn serialize<S: Serializer>(m: &FileMap, s: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<S: Serializer>(m: &[(PathBuf, FileState)], s: S) -> Result<S::Ok, S::Error> {
         s.collect_seq(m.iter().map(|(p, f)| {
             Row(
                 p,
@@ -113,20 +115,25 @@ mod files_as_list {
 
     /// Read straight into the map (not a list of rows first); a file with
     /// no session written is its own.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<FileMap, D::Error> {
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Vec<(PathBuf, FileState)>, D::Error> {
         struct Rows;
         impl<'de> Visitor<'de> for Rows {
-            type Value = FileMap;
+            type Value = Vec<(PathBuf, FileState)>;
             fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str("a list of files")
             }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<FileMap, A::Error> {
-                let mut m = FileMap::default();
+            fn visit_seq<A: SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Vec<(PathBuf, FileState)>, A::Error> {
+                let mut m = Vec::new();
                 while let Some(OwnedRow(p, mut f)) = seq.next_element()? {
                     if f.session.as_os_str().is_empty() {
                         f.session = p.clone();
                     }
-                    m.insert(p, f);
+                    m.push((p, f));
                 }
                 Ok(m)
             }
@@ -198,8 +205,7 @@ fn from_bytes(b: &[u8]) -> Option<State> {
     let next_id = r.u64()?;
     // a path, a flag and six numbers: at least 45 bytes a file
     let n = r.count(45)?;
-    let mut files = FileMap::default();
-    files.reserve(n);
+    let mut files = Vec::with_capacity(n);
     for _ in 0..n {
         let path = r.path()?;
         let session = if r.flag()? { r.path()? } else { path.clone() };
@@ -212,7 +218,7 @@ fn from_bytes(b: &[u8]) -> Option<State> {
             lines: r.u32()?,
             head: r.u64()?,
         };
-        files.insert(path, f);
+        files.push((path, f));
     }
     r.is_empty().then_some(State {
         version,
@@ -259,10 +265,10 @@ mod tests {
         };
         state
             .files
-            .insert("/p/s.jsonl".into(), file(1, "/p/s.jsonl"));
+            .push(("/p/s.jsonl".into(), file(1, "/p/s.jsonl")));
         state
             .files
-            .insert("/p/s/subagents/agent-a.jsonl".into(), file(2, "/p/s.jsonl"));
+            .push(("/p/s/subagents/agent-a.jsonl".into(), file(2, "/p/s.jsonl")));
         state
     }
 
@@ -272,7 +278,7 @@ mod tests {
             (b.version, b.next_id, b.files.len())
         );
         for (p, f) in &a.files {
-            let g = b.files.get(p).expect("every file");
+            let (_, g) = b.files.iter().find(|(q, _)| q == p).expect("every file");
             assert_eq!(
                 (
                     g.id, &g.session, g.size, g.mtime_ns, g.bytes, g.lines, g.head

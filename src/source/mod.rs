@@ -105,13 +105,16 @@ pub fn subagent_files(session_path: &Path) -> Vec<(PathBuf, String)> {
     claude::loader::subagent_files(session_path)
 }
 
-/// [`subagent_files`] with what each file is on disk (Claude Code's
-/// layout; a Codex rollout has no such folder).
-pub fn subagent_files_stat(session_path: &Path) -> Vec<(PathBuf, std::fs::Metadata)> {
+/// The folder of a session's subagents' files
+/// (`<session>/subagents/`, Claude Code's layout; a Codex rollout has
+/// none).
+pub fn subagents_folder(session_path: &Path) -> Option<PathBuf> {
     if codex::files::is_rollout(session_path) {
-        return Vec::new();
+        return None;
     }
-    claude::loader::subagent_files_stat(session_path)
+    // as the session's loader finds it (see `claude::loader`)
+    let stem = session_path.file_stem()?.to_str()?;
+    Some(session_path.parent()?.join(stem).join("subagents"))
 }
 
 /// Subagent files beside the sessions (an older layout) of these session ids.

@@ -28,39 +28,6 @@ pub fn subagent_files(session_path: &Path) -> Vec<(PathBuf, String)> {
     out
 }
 
-/// [`subagent_files`] with what each is on disk, looked up in its folder
-/// (a search asks it of every session at every query: a lookup by the
-/// whole path walks each of its folders again). Links are followed.
-pub fn subagent_files_stat(session_path: &Path) -> Vec<(PathBuf, std::fs::Metadata)> {
-    let mut out = Vec::new();
-    let Some(stem) = session_path.file_stem().and_then(|s| s.to_str()) else {
-        return out;
-    };
-    let Some(dir) = session_path.parent() else {
-        return out;
-    };
-    if let Ok(rd) = std::fs::read_dir(dir.join(stem).join("subagents")) {
-        for e in rd.flatten() {
-            let p = e.path();
-            if agent_id_of(&p).is_none() {
-                continue;
-            }
-            let meta = match e.file_type() {
-                Ok(t) if !t.is_symlink() => e.metadata(),
-                _ => std::fs::metadata(&p),
-            };
-            if let Ok(m) = meta {
-                out.push((p, m));
-            }
-        }
-    }
-    // one folder's files: by name, told by their bytes (`Path`'s order,
-    // a walk of every component, was a twentieth of an indexed search of
-    // 10,000 sessions)
-    out.sort_by(|a, b| a.0.file_name().cmp(&b.0.file_name()));
-    out
-}
-
 /// Project-level `agent-<id>.jsonl` files next to the session (2.0.74 to
 /// 2.0.76) whose lines carry one of `session_ids` (the parent's id).
 pub fn project_agent_files(session_path: &Path, session_ids: &[String]) -> Vec<(PathBuf, String)> {
