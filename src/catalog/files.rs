@@ -232,26 +232,22 @@ fn under_one(root: &Path, known: &Folders, out: &mut Vec<SearchFile>, folders: &
         .filter(|p| p.file_type().is_ok_and(|t| t.is_dir()))
         .map(|p| p.path())
         .collect();
-    // a stat per file (20,000 of them in a big history): on every core
+    // a stat per file (20,000 of them in a big history): on every core,
+    // each taking the next folder (folders are of any size), this one too
     let threads = super::threads().clamp(1, dirs.len().max(1));
-    let chunk = dirs.len().div_ceil(threads).max(1);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || {
+        let mut found = Found::default();
+        while let Some(d) = dirs.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
+            project_files(d, known, &mut found);
+        }
+        found
+    };
     let parts: Vec<Found> = std::thread::scope(|s| {
-        let handles: Vec<_> = dirs
-            .chunks(chunk)
-            .map(|ds| {
-                s.spawn(move || {
-                    let mut found = Found::default();
-                    for d in ds {
-                        project_files(d, known, &mut found);
-                    }
-                    found
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_default())
-            .collect()
+        let handles: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
+        let mut parts = vec![work()];
+        parts.extend(handles.into_iter().map(|h| h.join().unwrap_or_default()));
+        parts
     });
     for p in parts {
         out.extend(p.files);
@@ -272,22 +268,26 @@ fn project_files(dir: &Path, known: &Folders, found: &mut Found) {
         return;
     };
     for e in entries.flatten() {
-        let path = e.path();
-        let name = e.file_name().to_string_lossy().into_owned();
-        if e.file_type().is_ok_and(|t| t.is_dir()) {
+        let name = e.file_name();
+        let kind = e.file_type().ok();
+        if kind.is_some_and(|k| k.is_dir()) {
             // <session>/subagents/*.jsonl
-            let session = dir.join(format!("{name}.jsonl"));
-            subagent_files(&session, known, found);
+            if let Some(stem) = name.to_str() {
+                subagent_files(dir, stem, known, found);
+            }
             continue;
         }
-        let Some(stem) = name.strip_suffix(".jsonl") else {
+        let lossy = name.to_string_lossy();
+        let Some(stem) = lossy.strip_suffix(".jsonl") else {
             continue;
         };
+        let path = child(dir, &name);
         // looked up in its folder, not by its whole path (a link: what it
         // names)
-        let meta = match e.file_type() {
-            Ok(t) if !t.is_symlink() => e.metadata().ok(),
-            _ => fs::metadata(&path).ok(),
+        let meta = if kind.is_none_or(|k| k.is_symlink()) {
+            fs::metadata(&path).ok()
+        } else {
+            e.metadata().ok()
         };
         let Some((size, mtime_ns)) = meta
             .filter(fs::Metadata::is_file)
@@ -307,12 +307,20 @@ fn project_files(dir: &Path, known: &Folders, found: &mut Found) {
     }
 }
 
-/// The files of the subagents of `session` (`<session>/subagents/`), by
-/// name: the names `known` holds for the folder at its mtime, else those
-/// read from it. Regular files only (a link counts as what it names: a
-/// FIFO would block the search for ever).
-fn subagent_files(session: &Path, known: &Folders, found: &mut Found) {
-    let Some(dir) = crate::source::subagents_folder(session) else {
+/// `dir/name`, made at its length (a `join` grows the path it makes).
+fn child(dir: &Path, name: &std::ffi::OsStr) -> PathBuf {
+    let mut p = PathBuf::with_capacity(dir.as_os_str().len() + name.len() + 1);
+    p.push(dir);
+    p.push(name);
+    p
+}
+
+/// The files of the subagents of the session `<dir>/<stem>.jsonl`
+/// (`<dir>/<stem>/subagents/`), by name: the names `known` holds for the
+/// folder at its mtime, else those read from it. Regular files only (a
+/// link counts as what it names: a FIFO would block the search for ever).
+fn subagent_files(session_dir: &Path, stem: &str, known: &Folders, found: &mut Found) {
+    let Some(dir) = crate::source::subagents_folder_in(session_dir, stem) else {
         return;
     };
     let Some(mtime_ns) = fs::metadata(&dir)
@@ -322,11 +330,15 @@ fn subagent_files(session: &Path, known: &Folders, found: &mut Found) {
     else {
         return;
     };
+    let mut session = PathBuf::with_capacity(session_dir.as_os_str().len() + stem.len() + 7);
+    session.push(session_dir);
+    session.push(stem);
+    session.as_mut_os_string().push(".jsonl");
     let mut files: Vec<(PathBuf, fs::Metadata)> = Vec::new();
     let (names, read) = match known.names(&dir, mtime_ns) {
         Some(names) => {
             files.extend(names.iter().filter_map(|n| {
-                let p = dir.join(n);
+                let p = child(&dir, n);
                 let m = fs::metadata(&p).ok()?;
                 Some((p, m))
             }));
@@ -362,7 +374,7 @@ fn subagent_files(session: &Path, known: &Folders, found: &mut Found) {
             let (size, mtime) = (m.len(), crate::catalog::list::mtime_ns(&m));
             found
                 .files
-                .push(SearchFile::new(p, session.to_owned(), size, mtime));
+                .push(SearchFile::new(p, session.clone(), size, mtime));
         }
     }
     found.folders.push(Folder {

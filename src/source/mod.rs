@@ -109,12 +109,23 @@ pub fn subagent_files(session_path: &Path) -> Vec<(PathBuf, String)> {
 /// (`<session>/subagents/`, Claude Code's layout; a Codex rollout has
 /// none).
 pub fn subagents_folder(session_path: &Path) -> Option<PathBuf> {
-    if codex::files::is_rollout(session_path) {
-        return None;
-    }
     // as the session's loader finds it (see `claude::loader`)
     let stem = session_path.file_stem()?.to_str()?;
-    Some(session_path.parent()?.join(stem).join("subagents"))
+    subagents_folder_in(session_path.parent()?, stem)
+}
+
+/// [`subagents_folder`] of the session `<dir>/<stem>.jsonl`, made at its
+/// length (a search makes one for every session folder of the tree).
+pub fn subagents_folder_in(dir: &Path, stem: &str) -> Option<PathBuf> {
+    if codex::files::is_rollout(Path::new(&format!("{stem}.jsonl"))) {
+        return None;
+    }
+    let len = dir.as_os_str().len() + stem.len() + "/subagents".len() + 1;
+    let mut p = PathBuf::with_capacity(len);
+    p.push(dir);
+    p.push(stem);
+    p.push("subagents");
+    Some(p)
 }
 
 /// Subagent files beside the sessions (an older layout) of these session ids.
