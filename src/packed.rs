@@ -75,6 +75,21 @@ pub fn check(bytes: &[u8]) -> u64 {
     h ^ (h >> 32)
 }
 
+/// The bytes of the regular file at `path` (no link followed), when it
+/// is no longer than `max`: a file ccv reads back whole, then parses.
+pub fn read_file(path: &std::path::Path, max: u64) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let f = crate::model::session::open_regular(path).ok()?;
+    let len = f.metadata().ok()?.len();
+    if len > max {
+        return None;
+    }
+    // read whole, then parsed: no reader a byte at a time
+    let mut bytes = Vec::with_capacity(len as usize + 1);
+    f.take(max).read_to_end(&mut bytes).ok()?;
+    Some(bytes)
+}
+
 /// What is left to read.
 pub struct Bytes<'a>(pub &'a [u8]);
 

@@ -49,7 +49,7 @@ struct Known {
 impl Folders {
     /// The folders in `file`, or none when it is missing or not believed.
     pub fn read(file: &Path) -> Folders {
-        bounded(file)
+        packed::read_file(file, MAX_FILE)
             .and_then(|b| from_bytes(&b))
             .unwrap_or_default()
     }
@@ -150,19 +150,6 @@ fn from_bytes(b: &[u8]) -> Option<Folders> {
         );
     }
     r.is_empty().then_some(Folders(map))
-}
-
-/// A regular file's bytes, if it is not past [`MAX_FILE`].
-fn bounded(path: &Path) -> Option<Vec<u8>> {
-    use std::io::Read;
-    let f = crate::model::session::open_regular(path).ok()?;
-    let len = f.metadata().ok()?.len();
-    if len > MAX_FILE {
-        return None;
-    }
-    let mut bytes = Vec::with_capacity(len as usize + 1);
-    f.take(MAX_FILE).read_to_end(&mut bytes).ok()?;
-    Some(bytes)
 }
 
 #[cfg(test)]

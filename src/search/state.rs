@@ -8,7 +8,7 @@
 use crate::packed::{self, Bytes};
 use serde::{Deserialize, Serialize};
 use std::fs;
-use std::io::{self, Read};
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// The state's file, and the one before it.
@@ -145,11 +145,11 @@ mod files_as_list {
 impl State {
     /// The state in `dir` when it reads whole and is of this version.
     pub fn read(dir: &Path) -> Option<State> {
-        let bytes = read_bounded(&dir.join(STATE));
+        let bytes = packed::read_file(&dir.join(STATE), MAX_FILE);
         let state = match bytes {
             Some(b) => from_bytes(&b),
             // an index made by the ccv before: its list as it wrote it
-            None => serde_json::from_slice(&read_bounded(&dir.join(OLD_STATE))?)
+            None => serde_json::from_slice(&packed::read_file(&dir.join(OLD_STATE), MAX_FILE)?)
                 .ok()
                 .map(|s| State {
                     older_form: true,
@@ -226,19 +226,6 @@ fn from_bytes(b: &[u8]) -> Option<State> {
         files,
         older_form: false,
     })
-}
-
-/// A regular file's bytes, if it is not past [`MAX_FILE`].
-fn read_bounded(path: &Path) -> Option<Vec<u8>> {
-    let f = crate::model::session::open_regular(path).ok()?;
-    let len = f.metadata().ok()?.len();
-    if len > MAX_FILE {
-        return None;
-    }
-    // read whole, then parsed: no reader a byte at a time
-    let mut bytes = Vec::with_capacity(len as usize + 1);
-    f.take(MAX_FILE).read_to_end(&mut bytes).ok()?;
-    Some(bytes)
 }
 
 #[cfg(test)]
