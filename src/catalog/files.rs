@@ -335,14 +335,14 @@ fn subagent_files(session_dir: &Path, stem: &str, known: &Folders, found: &mut F
     session.push(stem);
     session.as_mut_os_string().push(".jsonl");
     let mut files: Vec<(PathBuf, fs::Metadata)> = Vec::new();
-    let (names, read) = match known.names(&dir, mtime_ns) {
+    let names = match known.names(&dir, mtime_ns) {
         Some(names) => {
             files.extend(names.iter().filter_map(|n| {
                 let p = child(&dir, n);
                 let m = fs::metadata(&p).ok()?;
                 Some((p, m))
             }));
-            (names.to_vec(), false)
+            None
         }
         None => {
             let mut names = Vec::new();
@@ -362,7 +362,7 @@ fn subagent_files(session_dir: &Path, stem: &str, known: &Folders, found: &mut F
                 }
             }
             names.sort();
-            (names, true)
+            Some(names)
         }
     };
     // one folder's files: by name, told by their bytes (`Path`'s order,
@@ -381,7 +381,6 @@ fn subagent_files(session_dir: &Path, stem: &str, known: &Folders, found: &mut F
         dir,
         mtime_ns,
         names,
-        read,
     });
 }
 

@@ -28,10 +28,9 @@ const MAX_FILE: u64 = 64 << 20;
 pub struct Folder {
     pub dir: PathBuf,
     pub mtime_ns: i64,
-    /// The names of its subagents' files.
-    pub names: Vec<OsString>,
-    /// Read now (not told by the folders known before).
-    pub read: bool,
+    /// The names of its subagents' files, when they were read now
+    /// (`None`: told by the folders known before).
+    pub names: Option<Vec<OsString>>,
 }
 
 /// The folders known, by the hash of their paths (see
@@ -74,10 +73,12 @@ impl Folders {
             }
             let key = path_hash(&f.dir);
             kept.insert(key);
+            // a folder told by what was known is known as it was
+            let Some(names) = f.names else { continue };
             let known = Known {
                 dir: f.dir,
                 mtime_ns: f.mtime_ns,
-                names: f.names,
+                names,
             };
             if self.0.get(&key) != Some(&known) {
                 changed = true;
@@ -189,7 +190,7 @@ mod tests {
         // changed just now: read, and not kept
         let (files, seen) = under_known(&root, &known);
         assert_eq!(names(&files), ["agent-a.jsonl", "s.jsonl"]);
-        assert!(seen.iter().all(|f| f.read));
+        assert!(seen.iter().all(|f| f.names.is_some()));
         assert!(!known.learn(&scope, seen));
         // settled: kept, then told without a read
         let old = SystemTime::now() - Duration::from_secs(60);
@@ -198,13 +199,13 @@ mod tests {
         assert!(known.learn(&scope, seen));
         let (files, seen) = under_known(&root, &known);
         assert_eq!(names(&files), ["agent-a.jsonl", "s.jsonl"]);
-        assert!(seen.iter().all(|f| !f.read));
+        assert!(seen.iter().all(|f| f.names.is_none()));
         assert!(!known.learn(&scope, seen));
         // a file added moves the mtime: read again
         std::fs::write(sub.join("agent-b.jsonl"), "{}\n").expect("write");
         let (files, seen) = under_known(&root, &known);
         assert_eq!(names(&files), ["agent-a.jsonl", "agent-b.jsonl", "s.jsonl"]);
-        assert!(seen.iter().all(|f| f.read));
+        assert!(seen.iter().all(|f| f.names.is_some()));
         // the same mtime is believed (what a folder's mtime says), and a
         // file named that is gone is left out
         set_mtime(&sub, old);

@@ -263,7 +263,7 @@ fn walk(root: &Path, ix_dir: Option<&Path>) -> Vec<SearchFile> {
     };
     let mut known = Folders::read(&file);
     let (all, seen) = files::under_known(root, &known);
-    if seen.iter().any(|f| f.read) && known.learn(&files::scope(root), seen) {
+    if seen.iter().any(|f| f.names.is_some()) && known.learn(&files::scope(root), seen) {
         // a cache: one not written is read again next time
         let _ = known.save(&file);
     }
