@@ -136,9 +136,10 @@ fn from_bytes(b: &[u8]) -> Option<Folders> {
         let mut names = Vec::with_capacity(m);
         for _ in 0..m {
             let name = r.path()?.into_os_string();
-            // a name only: nothing that leads out of its folder
+            // a subagent's file name only, as a walk keeps: nothing that
+            // leads out of its folder, nothing a walk would not search
             let plain = Path::new(&name).file_name() == Some(name.as_os_str());
-            plain.then_some(())?;
+            (plain && crate::source::agent_id_of(Path::new(&name)).is_some()).then_some(())?;
             names.push(name);
         }
         map.insert(
@@ -234,10 +235,18 @@ mod tests {
         }
     }
 
-    /// A name that would lead out of its folder is not believed.
+    /// A name that would lead out of its folder, or that is no
+    /// subagent's file, is not believed.
     #[test]
-    fn names_with_slashes_are_not_believed() {
-        for name in ["../x.jsonl", "a/b.jsonl", "..", "/abs.jsonl"] {
+    fn names_no_walk_would_keep_are_not_believed() {
+        for name in [
+            "../agent-x.jsonl",
+            "a/agent-b.jsonl",
+            "..",
+            "/agent-abs.jsonl",
+            "notes.txt",
+            "x.jsonl",
+        ] {
             let mut f = Folders::default();
             f.0.insert(
                 1,
