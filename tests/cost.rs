@@ -70,7 +70,7 @@ fn the_corpus_prices() {
         assert!((fig.cost.usd - usd).abs() < 1e-6, "{}", f.display());
         assert_eq!(fig.cost.unpriced, unpriced, "{}", f.display());
         assert_eq!(fig.prompts as usize, s.main.turns.len());
-        let sliced: f64 = fig.slices.iter().map(|x| x.cost.usd).sum();
+        let sliced: f64 = fig.detail.get().slices.iter().map(|x| x.cost.usd).sum();
         assert!((sliced - usd).abs() < 1e-6, "{}", f.display());
         if unpriced > 0 {
             unknown += 1;

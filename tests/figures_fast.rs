@@ -726,6 +726,8 @@ fn an_answer_without_a_time_is_dated_by_the_conversation() {
     same_figures(&f);
     let whole = ccv::source::load_with_subagents(&f).expect("load");
     let quarters: Vec<i64> = Figures::of(&whole, 0)
+        .detail
+        .get()
         .slices
         .iter()
         .map(|s| s.at_ms)

@@ -34,7 +34,8 @@ pub struct Entry {
 impl Entry {
     pub fn new(info: &SessionInfo, page: &str, title: String, fig: &Figures) -> Entry {
         let mut days: BTreeMap<String, Sums> = BTreeMap::new();
-        for s in &fig.slices {
+        let detail = fig.detail.get();
+        for s in &detail.slices {
             let day = crate::model::time::format_iso(s.at_ms)
                 .get(..10)
                 .unwrap_or("")
@@ -55,7 +56,7 @@ impl Entry {
             page: page.to_owned(),
             project: info.project.clone(),
             title,
-            started_ms: fig.slices.first().map(|s| s.at_ms),
+            started_ms: detail.slices.first().map(|s| s.at_ms),
             last_ms: info.last_activity_ms,
             sums: Sums {
                 sessions: 1,

@@ -8,6 +8,7 @@
 //! makes it no row (its session is read again).
 
 use super::scan::SessionInfo;
+use crate::model::breakdown::{self, Breakdown, Detail};
 use crate::model::figures::{Figures, Slice, Tokens};
 use crate::model::price::Cost;
 use crate::packed::{self, Bytes, bytes, count, opt_text};
@@ -85,8 +86,7 @@ fn push_figures(out: &mut Vec<u8>, f: &Figures) {
         agent_cost,
         prompts,
         tool_calls,
-        tools,
-        slices,
+        detail,
         first_message,
     } = f;
     push_tokens(out, tokens);
@@ -95,23 +95,31 @@ fn push_figures(out: &mut Vec<u8>, f: &Figures) {
     push_cost(out, agent_cost);
     packed::u32(out, *prompts);
     packed::u32(out, *tool_calls);
-    count(out, tools.len());
-    for (name, n) in tools {
+    // read back and not asked for since: the bytes it was read from
+    match detail.packed_bytes() {
+        Some(b) => out.extend_from_slice(b),
+        None => push_breakdown(out, &detail.get()),
+    }
+    packed::flag(out, first_message.is_some());
+    if let Some(h) = first_message {
+        packed::u64(out, *h);
+    }
+}
+
+fn push_breakdown(out: &mut Vec<u8>, b: &Breakdown) {
+    count(out, b.tools.len());
+    for (name, n) in &b.tools {
         bytes(out, name.as_bytes());
         packed::u32(out, *n);
     }
-    count(out, slices.len());
-    for s in slices {
+    count(out, b.slices.len());
+    for s in &b.slices {
         packed::i64(out, s.at_ms);
         bytes(out, s.model.as_bytes());
         push_cost(out, &s.cost);
         push_tokens(out, &s.tokens);
         packed::u32(out, s.prompts);
         packed::u32(out, s.tool_calls);
-    }
-    packed::flag(out, first_message.is_some());
-    if let Some(h) = first_message {
-        packed::u64(out, *h);
     }
 }
 
@@ -201,6 +209,73 @@ fn read_figures(r: &mut Bytes<'_>) -> Option<Figures> {
     let agent_cost = read_cost(r)?;
     let prompts = r.u32()?;
     let tool_calls = r.u32()?;
+    let detail = check_breakdown(r)?;
+    let first_message = if r.flag()? { Some(r.u64()?) } else { None };
+    Some(Figures {
+        tokens,
+        cost,
+        agent_tokens,
+        agent_cost,
+        prompts,
+        tool_calls,
+        detail,
+        first_message,
+    })
+}
+
+/// The breakdown's bytes, checked as [`Breakdown::is_sane`] would check
+/// it decoded, kept packed: decoded only when asked for (a listing shows
+/// none of it), and its unpriced models told on the way.
+fn check_breakdown(r: &mut Bytes<'_>) -> Option<Detail> {
+    let start = r.0;
+    let tools = r.count(8)?;
+    if tools > breakdown::MAX_TOOLS {
+        return None;
+    }
+    for _ in 0..tools {
+        name(r)?;
+        r.u32()?;
+    }
+    let n = r.count(SLICE_BYTES)?;
+    if n > breakdown::MAX_SLICES {
+        return None;
+    }
+    let mut unpriced = std::collections::BTreeMap::new();
+    for _ in 0..n {
+        r.i64()?;
+        let model = name(r)?;
+        let cost = read_cost(r)?;
+        let tokens = read_tokens(r)?;
+        r.u32()?;
+        r.u32()?;
+        let sane = Slice {
+            cost,
+            tokens,
+            ..Slice::default()
+        };
+        if !sane.is_sane() {
+            return None;
+        }
+        if cost.unpriced > 0 {
+            *unpriced.entry(breakdown::unpriced_name(model)).or_insert(0) += cost.unpriced;
+        }
+    }
+    let bytes = start.get(..start.len() - r.0.len())?;
+    Some(Detail::packed(bytes.into(), unpack, unpriced))
+}
+
+/// A tool's or model's name: UTF-8, not too long.
+fn name<'a>(r: &mut Bytes<'a>) -> Option<&'a str> {
+    let b = r.bytes()?;
+    (b.len() <= breakdown::MAX_NAME).then_some(std::str::from_utf8(b).ok()?)
+}
+
+/// The breakdown of bytes [`check_breakdown`] let through.
+fn unpack(b: &[u8]) -> Breakdown {
+    read_breakdown(&mut Bytes(b)).unwrap_or_default()
+}
+
+fn read_breakdown(r: &mut Bytes<'_>) -> Option<Breakdown> {
     let mut tools = std::collections::BTreeMap::new();
     for _ in 0..r.count(8)? {
         let name = r.text()?;
@@ -218,18 +293,7 @@ fn read_figures(r: &mut Bytes<'_>) -> Option<Figures> {
             tool_calls: r.u32()?,
         });
     }
-    let first_message = if r.flag()? { Some(r.u64()?) } else { None };
-    Some(Figures {
-        tokens,
-        cost,
-        agent_tokens,
-        agent_cost,
-        prompts,
-        tool_calls,
-        tools,
-        slices,
-        first_message,
-    })
+    Some(Breakdown { tools, slices })
 }
 
 /// The fewest bytes a slice takes (its model empty).
@@ -268,7 +332,8 @@ mod tests {
                 input: 1,
                 output: 2,
                 cache_creation: 3,
-                cache_read: u64::MAX,
+                // the most a sane slice holds
+                cache_read: crate::model::figures::MAX_TOTAL_TOKENS - 7,
             },
             prompts: 4,
             tool_calls: 5,
@@ -308,8 +373,10 @@ mod tests {
                 },
                 prompts: 3,
                 tool_calls: 13,
-                tools: [("Bash".to_owned(), 1), ("Read".to_owned(), 6)].into(),
-                slices: vec![slice(1, "claude-sonnet-4-5"), slice(2, "")],
+                detail: Detail::new(Breakdown {
+                    tools: [("Bash".to_owned(), 1), ("Read".to_owned(), 6)].into(),
+                    slices: vec![slice(1, "claude-sonnet-4-5"), slice(2, "")],
+                }),
                 first_message: Some(2_923_692_664_709_193_030),
             })),
             agent: Some("codex".into()),
@@ -343,8 +410,51 @@ mod tests {
                 path_of_row(row),
                 Some(info.path.as_os_str().as_encoded_bytes())
             );
-            assert_eq!(read_row(row), Some(info));
+            let back = read_row(row).expect("reads");
+            assert_eq!(back, info);
+            // kept in its bytes, told as decoded, written back as read
+            let (f, g) = (back.figures.as_deref(), info.figures.as_deref());
+            if let (Some(f), Some(g)) = (f, g) {
+                assert!(f.detail.packed_bytes().is_some());
+                assert_eq!(*f.detail.get(), *g.detail.get());
+                assert_eq!(f.unpriced_models(), g.unpriced_models());
+                assert_eq!(f.unpriced_models().len(), 2);
+            }
+            assert_eq!(rows_of(&back), b);
+            let mut decoded = back.clone();
+            if let Some(f) = decoded.figures.as_deref_mut() {
+                f.detail.get_mut();
+                assert!(f.detail.packed_bytes().is_none());
+            }
+            assert_eq!(rows_of(&decoded), b);
         }
+    }
+
+    /// A breakdown that cannot be true (a cost not finite, a name too
+    /// long) is no row, as it was when rows were decoded whole.
+    #[test]
+    fn a_breakdown_that_cannot_be_true_is_no_row() {
+        let bad_slice = |f: &mut dyn FnMut(&mut Slice)| {
+            let mut info = full();
+            if let Some(fig) = info.figures.as_deref_mut() {
+                f(&mut fig.detail.get_mut().slices[0]);
+            }
+            rows_of(&info)
+        };
+        for b in [
+            bad_slice(&mut |s| s.cost.usd = f64::NAN),
+            bad_slice(&mut |s| s.cost.usd = -1.0),
+            bad_slice(&mut |s| s.tokens.input = u64::MAX),
+            bad_slice(&mut |s| s.model = "m".repeat(breakdown::MAX_NAME + 1)),
+        ] {
+            assert_eq!(read_row(&b[4..]), None);
+        }
+        let mut info = full();
+        if let Some(fig) = info.figures.as_deref_mut() {
+            let name = "t".repeat(breakdown::MAX_NAME + 1);
+            fig.detail.get_mut().tools.insert(name, 1);
+        }
+        assert_eq!(read_row(&rows_of(&info)[4..]), None);
     }
 
     /// A row cut anywhere, or with a byte added, or any one byte changed,

@@ -4,6 +4,7 @@
 //! itself), each with the session it belongs to.
 
 use super::folders::{Folder, Folders};
+use super::open_dir::{Kind, OpenDir, Stat};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -262,18 +263,17 @@ struct Found {
     folders: Vec<Folder>,
 }
 
-/// The searchable files of one project folder.
+/// The searchable files of one project folder, each looked up by its
+/// name in the folder opened once.
 fn project_files(dir: &Path, known: &Folders, found: &mut Found) {
-    let Ok(entries) = fs::read_dir(dir) else {
+    let Some(mut open) = OpenDir::open(dir) else {
         return;
     };
-    for e in entries.flatten() {
-        let name = e.file_name();
-        let kind = e.file_type().ok();
-        if kind.is_some_and(|k| k.is_dir()) {
+    for (name, kind) in open.names() {
+        if kind == Kind::Dir {
             // <session>/subagents/*.jsonl
             if let Some(stem) = name.to_str() {
-                subagent_files(dir, stem, known, found);
+                subagent_files(&open, stem, known, found);
             }
             continue;
         }
@@ -281,20 +281,12 @@ fn project_files(dir: &Path, known: &Folders, found: &mut Found) {
         let Some(stem) = lossy.strip_suffix(".jsonl") else {
             continue;
         };
-        let path = child(dir, &name);
-        // looked up in its folder, not by its whole path (a link: what it
-        // names)
-        let meta = if kind.is_none_or(|k| k.is_symlink()) {
-            fs::metadata(&path).ok()
-        } else {
-            e.metadata().ok()
-        };
-        let Some((size, mtime_ns)) = meta
-            .filter(fs::Metadata::is_file)
-            .map(|m| (m.len(), crate::catalog::list::mtime_ns(&m)))
-        else {
+        // regular files only (a link counts as what it names): a FIFO
+        // would block the search for ever
+        let Some(st) = open.stat(Path::new(&name)).filter(|s| s.is_file) else {
             continue;
         };
+        let path = child(dir, &name);
         let session = if stem.starts_with("agent-") {
             crate::source::parent_session_id(&path)
                 .map_or_else(|| path.clone(), |id| dir.join(format!("{id}.jsonl")))
@@ -303,7 +295,7 @@ fn project_files(dir: &Path, known: &Folders, found: &mut Found) {
         };
         found
             .files
-            .push(SearchFile::new(path, session, size, mtime_ns));
+            .push(SearchFile::new(path, session, st.size, st.mtime_ns));
     }
 }
 
@@ -315,50 +307,45 @@ fn child(dir: &Path, name: &std::ffi::OsStr) -> PathBuf {
     p
 }
 
-/// The files of the subagents of the session `<dir>/<stem>.jsonl`
-/// (`<dir>/<stem>/subagents/`), by name: the names `known` holds for the
-/// folder at its mtime, else those read from it. Regular files only (a
-/// link counts as what it names: a FIFO would block the search for ever).
-fn subagent_files(session_dir: &Path, stem: &str, known: &Folders, found: &mut Found) {
-    let Some(dir) = crate::source::subagents_folder_in(session_dir, stem) else {
+/// The files of the subagents of the session `<stem>.jsonl` of the
+/// project folder `project` (`<stem>/subagents/`), by name: the names
+/// `known` holds for the folder at its mtime, else those read from it.
+/// Regular files only (a link counts as what it names: a FIFO would block
+/// the search for ever).
+fn subagent_files(project: &OpenDir, stem: &str, known: &Folders, found: &mut Found) {
+    let Some(dir) = crate::source::subagents_folder_in(project.path(), stem) else {
         return;
     };
-    let Some(mtime_ns) = fs::metadata(&dir)
-        .ok()
-        .filter(fs::Metadata::is_dir)
-        .map(|m| crate::catalog::list::mtime_ns(&m))
-    else {
+    // looked up from the project's folder: three components, not seven
+    let rel = Path::new(stem).join("subagents");
+    let Some(mtime_ns) = project.stat(&rel).filter(|s| s.is_dir).map(|s| s.mtime_ns) else {
         return;
     };
-    let mut session = PathBuf::with_capacity(session_dir.as_os_str().len() + stem.len() + 7);
-    session.push(session_dir);
+    let mut session = PathBuf::with_capacity(project.path().as_os_str().len() + stem.len() + 7);
+    session.push(project.path());
     session.push(stem);
     session.as_mut_os_string().push(".jsonl");
-    let mut files: Vec<(PathBuf, fs::Metadata)> = Vec::new();
+    let mut files: Vec<(PathBuf, Stat)> = Vec::new();
     let names = match known.names(&dir, mtime_ns) {
         Some(names) => {
             files.extend(names.iter().filter_map(|n| {
-                let p = child(&dir, n);
-                let m = fs::metadata(&p).ok()?;
-                Some((p, m))
+                let st = project.stat(&rel.join(n))?;
+                Some((child(&dir, n), st))
             }));
             None
         }
         None => {
             let mut names = Vec::new();
-            for e in fs::read_dir(&dir).into_iter().flatten().flatten() {
-                let p = e.path();
-                if crate::source::agent_id_of(&p).is_none() {
-                    continue;
-                }
-                names.push(e.file_name());
-                // looked up in its folder, not by its whole path
-                let meta = match e.file_type() {
-                    Ok(t) if !t.is_symlink() => e.metadata(),
-                    _ => fs::metadata(&p),
-                };
-                if let Ok(m) = meta {
-                    files.push((p, m));
+            if let Some(mut open) = OpenDir::open(&dir) {
+                for (name, _) in open.names() {
+                    let p = child(&dir, &name);
+                    if crate::source::agent_id_of(&p).is_none() {
+                        continue;
+                    }
+                    if let Some(st) = open.stat(Path::new(&name)) {
+                        files.push((p, st));
+                    }
+                    names.push(name);
                 }
             }
             names.sort();
@@ -369,12 +356,11 @@ fn subagent_files(session_dir: &Path, stem: &str, known: &Folders, found: &mut F
     // a walk of every component, was a twentieth of an indexed search of
     // 10,000 sessions)
     files.sort_by(|a, b| a.0.file_name().cmp(&b.0.file_name()));
-    for (p, m) in files {
-        if m.is_file() {
-            let (size, mtime) = (m.len(), crate::catalog::list::mtime_ns(&m));
+    for (p, st) in files {
+        if st.is_file {
             found
                 .files
-                .push(SearchFile::new(p, session.clone(), size, mtime));
+                .push(SearchFile::new(p, session.clone(), st.size, st.mtime_ns));
         }
     }
     found.folders.push(Folder {

@@ -288,7 +288,7 @@ fn bool_text(b: bool) -> &'static [u8] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::figures::{Figures, Slice, Tokens};
+    use crate::model::figures::{Breakdown, Detail, Figures, Slice, Tokens};
     use crate::model::price::Cost;
     use std::path::PathBuf;
 
@@ -356,12 +356,15 @@ mod tests {
                 agent_tokens: Tokens::default(),
                 prompts: u32::MAX,
                 tool_calls: 13,
-                slices: vec![
-                    slice("claude-zeta-9", 0.0, 2),
-                    slice("", 0.0, 1),
-                    slice("\u{1b}]0;title\u{7}", 0.0, 4),
-                    slice("claude-opus-4-6", 1.5, 0),
-                ],
+                detail: Detail::new(Breakdown {
+                    slices: vec![
+                        slice("claude-zeta-9", 0.0, 2),
+                        slice("", 0.0, 1),
+                        slice("\u{1b}]0;title\u{7}", 0.0, 4),
+                        slice("claude-opus-4-6", 1.5, 0),
+                    ],
+                    ..Breakdown::default()
+                }),
                 ..Figures::default()
             }),
             Some(Figures {
@@ -369,7 +372,10 @@ mod tests {
                     usd: 0.0,
                     unpriced: 5,
                 },
-                slices: vec![slice("m", 0.0, 5)],
+                detail: Detail::new(Breakdown {
+                    slices: vec![slice("m", 0.0, 5)],
+                    ..Breakdown::default()
+                }),
                 ..Figures::default()
             }),
             Some(Figures {

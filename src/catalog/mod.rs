@@ -13,6 +13,7 @@ pub mod folders;
 pub mod format;
 mod json_rows;
 pub mod list;
+pub mod open_dir;
 pub mod pieces;
 pub mod scan;
 

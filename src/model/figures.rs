@@ -4,6 +4,7 @@
 //! session again. Computed from a loaded [`Session`], so the figures are
 //! the viewer's own: tokens counted once per message, agents included.
 
+pub use super::breakdown::{Breakdown, Detail};
 use super::price::{Cost, ModelsMet, PriceTable};
 use super::session::Session;
 use super::transcript::Transcript;
@@ -77,10 +78,21 @@ pub struct Slice {
     pub tool_calls: u32,
 }
 
+impl Slice {
+    /// Whether a slice read back can be true: its cost finite and not
+    /// negative, its tokens possible, its model's name short.
+    pub fn is_sane(&self) -> bool {
+        self.cost.usd.is_finite()
+            && self.cost.usd >= 0.0
+            && self.tokens.total() < MAX_TOTAL_TOKENS
+            && self.model.len() <= super::breakdown::MAX_NAME
+    }
+}
+
 /// A row's slices read back into a list of exactly their number: a list
 /// grown as they are read was grown 4, 8, 16… and copied each time (a
 /// sixth of a warm listing's fresh pages, 10,000 rows).
-fn slices_exact<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Slice>, D::Error> {
+pub(super) fn slices_exact<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Slice>, D::Error> {
     struct Exact;
     impl<'de> serde::de::Visitor<'de> for Exact {
         type Value = Vec<Slice>;
@@ -175,11 +187,9 @@ pub struct Figures {
     pub agent_cost: Cost,
     pub prompts: u32,
     pub tool_calls: u32,
-    /// Calls by tool name, agents included.
-    pub tools: BTreeMap<String, u32>,
-    /// Sorted by time, then model.
-    #[serde(deserialize_with = "slices_exact")]
-    pub slices: Vec<Slice>,
+    /// Calls by tool, and the slices (`tools` and `slices` in JSON).
+    #[serde(flatten)]
+    pub detail: Detail,
     /// A hash of the main conversation's first priced message (id and
     /// usage): a
     /// session resumed into another file starts with the same one (the
@@ -207,13 +217,8 @@ impl Figures {
             && cost(&self.agent_cost)
             && tokens(&self.tokens)
             && tokens(&self.agent_tokens)
-            && self.tools.len() <= 100_000
-            && self.tools.keys().all(|k| k.len() <= 1024)
-            && self.slices.len() <= 1_000_000
-            && self
-                .slices
-                .iter()
-                .all(|s| cost(&s.cost) && tokens(&s.tokens) && s.model.len() <= 1024)
+            // packed, it was checked as it was read (see [`Detail::packed`])
+            && (self.detail.packed_bytes().is_some() || self.detail.get().is_sane())
     }
 
     /// `cost_usd` for JSON: what the priced messages cost (rounded to a
@@ -258,9 +263,10 @@ impl Figures {
         sub_cost(&mut self.cost, &other.cost);
         sub_tokens(&mut self.agent_tokens, &other.agent_tokens);
         sub_cost(&mut self.agent_cost, &other.agent_cost);
-        for o in &other.slices {
-            if let Some(s) = self
-                .slices
+        let theirs = other.detail.get();
+        let slices = &mut self.detail.get_mut().slices;
+        for o in &theirs.slices {
+            if let Some(s) = slices
                 .iter_mut()
                 .find(|s| s.at_ms == o.at_ms && s.model == o.model)
             {
@@ -272,16 +278,7 @@ impl Figures {
 
     /// Messages with no price, by model, from the slices.
     pub fn unpriced_models(&self) -> BTreeMap<String, u32> {
-        let mut out = BTreeMap::new();
-        for s in self.slices.iter().filter(|s| s.cost.unpriced > 0) {
-            let name = if s.model.is_empty() {
-                "(no model)".to_owned()
-            } else {
-                s.model.clone()
-            };
-            *out.entry(name).or_insert(0) += s.cost.unpriced;
-        }
-        out
+        self.detail.unpriced_models()
     }
 }
 
@@ -353,7 +350,7 @@ impl FiguresSum<'_> {
     }
 
     pub fn finish(mut self) -> Figures {
-        self.f.slices = self
+        self.f.detail.get_mut().slices = self
             .slices
             .into_values()
             .flat_map(BTreeMap::into_values)
@@ -365,6 +362,7 @@ impl FiguresSum<'_> {
         let prices = PriceTable::active();
         let mut models = ModelsMet::default();
         let f = &mut self.f;
+        let tools = &mut f.detail.get_mut().tools;
         // a message is dated by its first block; a block or call written
         // without a time takes the time of the conversation before it,
         // not of a tool's output (which a read for figures leaves out:
@@ -382,10 +380,10 @@ impl FiguresSum<'_> {
                 *d = it.timestamp.or(last_ts);
             }
             if let super::item::Detail::Call(c) = &it.detail {
-                match f.tools.get_mut(&c.name) {
+                match tools.get_mut(&c.name) {
                     Some(n) => *n += 1,
                     None => {
-                        f.tools.insert(c.name.clone(), 1);
+                        tools.insert(c.name.clone(), 1);
                     }
                 }
                 f.tool_calls += 1;
@@ -520,7 +518,7 @@ mod tests {
         assert_eq!(f.tokens.input, 2000, "m1 counted once, m2 once");
         assert_eq!(f.prompts, 1);
         assert_eq!(f.tool_calls, 1);
-        assert_eq!(f.tools.get("Bash"), Some(&1));
+        assert_eq!(f.detail.get().tools.get("Bash"), Some(&1));
         assert_eq!(f.cost.unpriced, 1);
         assert_eq!(
             f.cost_usd(),
@@ -533,7 +531,8 @@ mod tests {
         );
         // sonnet 4.5: $3/M in, $15/M out
         assert!((f.cost.usd - (0.003 + 0.0015)).abs() < 1e-9);
-        let quarters: Vec<_> = f
+        let detail = f.detail.get();
+        let quarters: Vec<_> = detail
             .slices
             .iter()
             .map(|s| (s.at_ms, s.model.as_str()))
@@ -546,7 +545,7 @@ mod tests {
                 (ten + SLICE_MS, "mystery-model")
             ]
         );
-        let sum: u64 = f.slices.iter().map(|s| s.tokens.total()).sum();
+        let sum: u64 = detail.slices.iter().map(|s| s.tokens.total()).sum();
         assert_eq!(sum, f.tokens.total());
     }
 }

@@ -7,6 +7,7 @@
 pub mod activity;
 pub mod agents;
 pub mod branch;
+pub mod breakdown;
 pub mod check;
 pub mod figures;
 pub mod finding;

@@ -96,11 +96,12 @@ pub fn compute(
 ) -> Stats {
     let mut st = Stats::default();
     let mut groups: BTreeMap<String, Sums> = BTreeMap::new();
-    let mut tools: BTreeMap<&str, u64> = BTreeMap::new();
+    let mut tools: BTreeMap<String, u64> = BTreeMap::new();
     for (i, info) in sessions.iter().enumerate() {
         let Some(f) = &info.figures else { continue };
         let mut counted = false;
-        for s in &f.slices {
+        let detail = f.detail.get();
+        for s in &detail.slices {
             if since_ms.is_some_and(|since| s.at_ms + crate::model::figures::SLICE_MS <= since) {
                 continue;
             }
@@ -118,8 +119,13 @@ pub fn compute(
             groups.entry(key).or_default().add(i, s);
         }
         if counted {
-            for (name, n) in &f.tools {
-                *tools.entry(name).or_default() += u64::from(*n);
+            for (name, n) in &detail.tools {
+                match tools.get_mut(name) {
+                    Some(t) => *t += u64::from(*n),
+                    None => {
+                        tools.insert(name.clone(), u64::from(*n));
+                    }
+                }
             }
         }
     }
@@ -132,7 +138,7 @@ pub fn compute(
             }
         }
     }
-    st.top_tools = tools.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+    st.top_tools = tools.into_iter().collect();
     st.top_tools
         .sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     st.groups = groups.into_iter().collect();
