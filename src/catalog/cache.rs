@@ -98,9 +98,18 @@ fn each_row(r: &mut impl io::Read, mut f: impl FnMut(&[u8])) {
 /// they are made: a row is 300 bytes, and each move of 10,000 of them
 /// into fresh memory cost a tenth of a warm listing's page faults.
 #[allow(clippy::vec_box)] // the boxes move on into the cache's map
-fn parse_part(part: &[u8]) -> Vec<Box<SessionInfo>> {
+fn parse_part(mut part: &[u8]) -> Vec<Box<SessionInfo>> {
     let mut rows = Vec::new();
-    each_row(&mut &*part, |row| rows.extend(parse_row(row).map(Box::new)));
+    // read where they are (through a reader, each part was copied whole
+    // into a buffer of its own)
+    while let Some((len, rest)) = part.split_first_chunk::<4>() {
+        let len = u32::from_le_bytes(*len) as usize;
+        let Some((row, rest)) = rest.split_at_checked(len).filter(|_| len <= MAX_ROW) else {
+            break;
+        };
+        rows.extend(parse_row(row).map(Box::new));
+        part = rest;
+    }
     rows
 }
 

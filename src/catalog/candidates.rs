@@ -4,6 +4,7 @@
 //! every core.
 
 use super::list::{Skipped, mtime_ns, parallel};
+use super::open_dir::{Kind, OpenDir};
 use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -96,60 +97,51 @@ fn candidates_in(root: &Path, out: &mut Vec<Candidate>, skipped: &mut Skipped) {
     }
 }
 
-/// The sessions of one project folder, with their subagents counted.
+/// The sessions of one project folder, with their subagents counted:
+/// each looked up by its name in the folder opened once.
 fn project_candidates(project: &fs::DirEntry) -> (Vec<Candidate>, Skipped) {
     let mut out = Vec::new();
     let mut skipped = Skipped::default();
     let dir = project.path();
     let fallback = crate::source::project_of_dir(&project.file_name().to_string_lossy());
-    let Ok(entries) = fs::read_dir(&dir) else {
+    let Some(mut open) = OpenDir::open(&dir) else {
         skipped.add("unreadable directory");
         return (out, skipped);
     };
     let mut session_dirs = std::collections::HashSet::new();
     let mut agent_files = Vec::new();
-    for e in entries.flatten() {
-        let name = e.file_name();
-        let name = name.to_string_lossy();
-        let Ok(ft) = e.file_type() else { continue };
-        if ft.is_dir() {
-            session_dirs.insert(name.into_owned());
+    for (name, kind) in open.names() {
+        let lossy = name.to_string_lossy();
+        if kind == Kind::Dir {
+            session_dirs.insert(lossy.into_owned());
             continue;
         }
-        let Some(stem) = name.strip_suffix(".jsonl") else {
+        let Some(stem) = lossy.strip_suffix(".jsonl") else {
             continue;
         };
+        let path = super::files::child(&dir, &name);
         if stem.starts_with("agent-") {
-            agent_files.push(e.path());
+            agent_files.push(path);
             continue;
         }
         // only regular files (a symlink counts as what it names): a
-        // FIFO would block the scan for ever, a device never ends; a
-        // plain entry is looked up in its folder, not by its whole path
-        let meta = if ft.is_symlink() {
-            fs::metadata(e.path())
-        } else {
-            e.metadata()
-        };
-        let meta = match meta {
-            Ok(m) if m.is_file() => m,
-            Ok(m) => {
-                skipped.add(crate::model::session::file_kind(&m));
-                continue;
-            }
-            Err(_) => {
-                skipped.add("broken link or unreadable file");
-                continue;
-            }
-        };
-        out.push(Candidate {
-            path: e.path(),
-            size: meta.len(),
-            mtime_ns: mtime_ns(&meta),
-            fallback_project: fallback.clone(),
-            subagents: 0,
-            agents_dir: None,
-        });
+        // FIFO would block the scan for ever, a device never ends
+        match open.stat(Path::new(&name)) {
+            Some(st) if st.is_file => out.push(Candidate {
+                path,
+                size: st.size,
+                mtime_ns: st.mtime_ns,
+                fallback_project: fallback.clone(),
+                subagents: 0,
+                agents_dir: None,
+            }),
+            Some(_) => skipped.add(
+                fs::metadata(&path).map_or("broken link or unreadable file", |m| {
+                    crate::model::session::file_kind(&m)
+                }),
+            ),
+            None => skipped.add("broken link or unreadable file"),
+        }
     }
     let agents_by_session = project_agents(&agent_files);
     for c in &mut out {
@@ -160,12 +152,12 @@ fn project_candidates(project: &fs::DirEntry) -> (Vec<Candidate>, Skipped) {
             .unwrap_or_default();
         if session_dirs.contains(&stem) {
             // a stat, where a count was an open, a stat, two reads and a
-            // close
-            let agents = dir.join(&stem).join("subagents");
-            c.agents_dir = match fs::metadata(&agents) {
-                Ok(m) if m.is_dir() => Some((agents, mtime_ns(&m))),
-                _ => None,
-            };
+            // close; by its name in the project's folder
+            let rel = Path::new(&stem).join("subagents");
+            c.agents_dir = open
+                .stat(&rel)
+                .filter(|s| s.is_dir)
+                .map(|s| (dir.join(&rel), s.mtime_ns));
         }
         c.subagents += agents_by_session.get(&stem).copied().unwrap_or(0);
     }

@@ -300,7 +300,7 @@ fn project_files(dir: &Path, known: &Folders, found: &mut Found) {
 }
 
 /// `dir/name`, made at its length (a `join` grows the path it makes).
-fn child(dir: &Path, name: &std::ffi::OsStr) -> PathBuf {
+pub(super) fn child(dir: &Path, name: &std::ffi::OsStr) -> PathBuf {
     let mut p = PathBuf::with_capacity(dir.as_os_str().len() + name.len() + 1);
     p.push(dir);
     p.push(name);
