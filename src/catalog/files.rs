@@ -238,7 +238,11 @@ fn under_one(root: &Path, known: &Folders, out: &mut Vec<SearchFile>, folders: &
     let threads = super::threads().clamp(1, dirs.len().max(1));
     let next = std::sync::atomic::AtomicUsize::new(0);
     let work = || {
-        let mut found = Found::default();
+        // room for a big history's share, taken only as it is written
+        let mut found = Found {
+            files: Vec::with_capacity(1 << 14),
+            folders: Vec::new(),
+        };
         while let Some(d) = dirs.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
             project_files(d, known, &mut found);
         }
@@ -250,6 +254,8 @@ fn under_one(root: &Path, known: &Folders, out: &mut Vec<SearchFile>, folders: &
         parts.extend(handles.into_iter().map(|h| h.join().unwrap_or_default()));
         parts
     });
+    // one list of the right size, where growing it copied it each time
+    out.reserve(parts.iter().map(|p| p.files.len()).sum());
     for p in parts {
         out.extend(p.files);
         folders.extend(p.folders);
