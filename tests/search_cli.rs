@@ -310,6 +310,72 @@ fn a_subagent_file_added_is_found_by_the_next_search() {
     assert_eq!(search(tmp.path(), &root, &["zebranewagent"]).1.len(), 1);
 }
 
+/// What a walk meets besides sessions: a FIFO as a session and as a
+/// subagent's file (never opened: it would block for ever), a link to a
+/// session (searched as what it names), a dangling link, a link to a
+/// folder where a session's folder would be (not walked as one), and a
+/// folder that cannot be read. With the index and without.
+#[cfg(unix)]
+#[test]
+fn a_walk_passes_fifos_links_and_unreadable_folders() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("projects");
+    tree(&root);
+    let app = root.join("-srv-app");
+    let fifo = |p: &Path| {
+        let c = std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).expect("path");
+        // SAFETY: mkfifo on a NUL-terminated path
+        unsafe { libc::mkfifo(c.as_ptr(), 0o600) == 0 }
+    };
+    if !fifo(&app.join("trap.jsonl")) || !fifo(&app.join("s1/subagents/agent-f1.jsonl")) {
+        eprintln!("skipping: no FIFOs here");
+        return;
+    }
+    let elsewhere = tmp.path().join("elsewhere");
+    fs::create_dir_all(&elsewhere).expect("mkdir");
+    let mut linked = user("l1", "2025-03-05T10:00:00Z", json!("zebralinked here"));
+    linked["sessionId"] = json!("s9");
+    fs::write(elsewhere.join("s9.jsonl"), line(linked)).expect("write");
+    std::os::unix::fs::symlink(elsewhere.join("s9.jsonl"), app.join("s9.jsonl")).expect("link");
+    std::os::unix::fs::symlink(elsewhere.join("gone.jsonl"), app.join("gone.jsonl")).expect("link");
+    // a link named as a session's folder, to a folder of agents
+    fs::create_dir_all(elsewhere.join("x/subagents")).expect("mkdir");
+    fs::write(
+        elsewhere.join("x/subagents/agent-x1.jsonl"),
+        line(user("x1", "2025-03-05T10:00:00Z", json!("zebrafar"))),
+    )
+    .expect("write");
+    std::os::unix::fs::symlink(elsewhere.join("x"), app.join("s9")).expect("link");
+    let shut = root.join("-srv-shut");
+    fs::create_dir_all(&shut).expect("mkdir");
+    fs::write(
+        shut.join("s5.jsonl"),
+        line(user("h1", "2025-03-05T10:00:00Z", json!("zebrahidden"))),
+    )
+    .expect("write");
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(&shut, fs::Permissions::from_mode(0o000)).expect("chmod");
+    // root reads any folder: then it is searched
+    let readable = fs::read_dir(&shut).is_ok();
+    for how in ["scan", "index"] {
+        if how == "index" {
+            ccv(tmp.path()).arg("index").arg(&root).assert().success();
+        }
+        let (code, hits) = search(tmp.path(), &root, &["zebralinked"]);
+        assert_eq!((code, hits.len()), (0, 1), "{how}: {hits:?}");
+        assert_eq!(hits[0]["path"], json!(app.join("s9.jsonl")), "{how}");
+        assert_eq!(search(tmp.path(), &root, &["zebrafar"]).1.len(), 0, "{how}");
+        assert_eq!(
+            search(tmp.path(), &root, &["zebrafolder"]).1.len(),
+            1,
+            "{how}"
+        );
+        let hidden = search(tmp.path(), &root, &["zebrahidden"]).1.len();
+        assert_eq!(hidden, usize::from(readable), "{how}");
+    }
+    fs::set_permissions(&shut, fs::Permissions::from_mode(0o755)).expect("chmod");
+}
+
 #[test]
 fn the_text_output_groups_by_session_and_marks_the_match() {
     let tmp = tempfile::tempdir().expect("tempdir");
