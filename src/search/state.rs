@@ -145,9 +145,14 @@ mod files_as_list {
 impl State {
     /// The state in `dir` when it reads whole and is of this version.
     pub fn read(dir: &Path) -> Option<State> {
-        let bytes = packed::read_file(&dir.join(STATE), MAX_FILE);
-        let state = match bytes {
-            Some(b) => from_bytes(&b),
+        let file = crate::model::session::open_regular(&dir.join(STATE)).ok();
+        let state = match file {
+            Some(mut f) => {
+                let len = f.metadata().ok()?.len();
+                (len <= MAX_FILE)
+                    .then(|| from_reader(&mut f, len))
+                    .flatten()
+            }
             // an index made by the ccv before: its list as it wrote it
             None => serde_json::from_slice(&packed::read_file(&dir.join(OLD_STATE), MAX_FILE)?)
                 .ok()
@@ -199,33 +204,112 @@ impl State {
 /// A state read back whole, or none: anything [`Bytes`] does not
 /// believe, or a byte left over, and the index is read again from the
 /// files.
+#[cfg(test)]
 fn from_bytes(b: &[u8]) -> Option<State> {
-    let mut r = Bytes(b.strip_prefix(MAGIC)?);
-    let version = r.u32()?;
-    let next_id = r.u64()?;
+    from_reader(&mut &*b, b.len() as u64)
+}
+
+/// [`from_bytes`] of the `len` bytes of `r`, read through a window of
+/// 64 KB (read whole, the list of 20,000 files, 4 MB, was a fifth of the
+/// fresh pages of an indexed search).
+fn from_reader(r: &mut impl io::Read, len: u64) -> Option<State> {
+    let mut w = Window {
+        r,
+        buf: Vec::with_capacity(2 * WINDOW),
+        at: 0,
+        eof: false,
+    };
+    let (version, next_id, n) = w.parse(|r| {
+        r.0 = r.0.strip_prefix(MAGIC)?;
+        Some((r.u32()?, r.u64()?, r.u32()?))
+    })?;
     // a path, a flag and six numbers: at least 45 bytes a file
-    let n = r.count(45)?;
+    let n = usize::try_from(n).ok()?;
+    if n as u64 > len / 45 {
+        return None;
+    }
     let mut files = Vec::with_capacity(n);
     for _ in 0..n {
-        let path = r.path()?;
-        let session = if r.flag()? { r.path()? } else { path.clone() };
-        let f = FileState {
-            id: r.u64()?,
-            session,
-            size: r.u64()?,
-            mtime_ns: r.i64()?,
-            bytes: r.u64()?,
-            lines: r.u32()?,
-            head: r.u64()?,
-        };
-        files.push((path, f));
+        files.push(w.parse(file)?);
     }
-    r.is_empty().then_some(State {
+    w.at_end().then_some(State {
         version,
         next_id,
         files,
         older_form: false,
     })
+}
+
+/// One file of the state.
+fn file(r: &mut Bytes<'_>) -> Option<(PathBuf, FileState)> {
+    let path = r.path()?;
+    let session = if r.flag()? { r.path()? } else { path.clone() };
+    let f = FileState {
+        id: r.u64()?,
+        session,
+        size: r.u64()?,
+        mtime_ns: r.i64()?,
+        bytes: r.u64()?,
+        lines: r.u32()?,
+        head: r.u64()?,
+    };
+    Some((path, f))
+}
+
+/// How much of the state is read at a time.
+const WINDOW: usize = 64 << 10;
+/// More than a file of the state takes (two paths of `PATH_MAX` and its
+/// numbers): one that does not read within it is damaged.
+const MAX_PIECE: usize = 64 << 10;
+
+/// The bytes of a reader, a window at a time.
+struct Window<'r, R> {
+    r: &'r mut R,
+    buf: Vec<u8>,
+    /// The first byte not parsed yet.
+    at: usize,
+    eof: bool,
+}
+
+impl<R: io::Read> Window<'_, R> {
+    /// `f` of the bytes not parsed yet, more read while it runs out of
+    /// them (none when they end, or pass [`MAX_PIECE`], first).
+    fn parse<T>(&mut self, f: impl Fn(&mut Bytes<'_>) -> Option<T>) -> Option<T> {
+        loop {
+            let mut b = Bytes(self.buf.get(self.at..)?);
+            if let Some(t) = f(&mut b) {
+                self.at = self.buf.len() - b.0.len();
+                return Some(t);
+            }
+            if self.eof || self.buf.len() - self.at > MAX_PIECE {
+                return None;
+            }
+            self.more()?;
+        }
+    }
+
+    /// Reads up to a window more (after dropping what was parsed).
+    fn more(&mut self) -> Option<()> {
+        self.buf.drain(..self.at);
+        self.at = 0;
+        let got = io::Read::read_to_end(
+            &mut io::Read::take(&mut *self.r, WINDOW as u64),
+            &mut self.buf,
+        )
+        .ok()?;
+        self.eof = got == 0;
+        Some(())
+    }
+
+    /// Whether every byte was parsed, and none is left to read.
+    fn at_end(&mut self) -> bool {
+        while self.at == self.buf.len() && !self.eof {
+            if self.more().is_none() {
+                return false;
+            }
+        }
+        self.at == self.buf.len()
+    }
 }
 
 #[cfg(test)]
@@ -285,6 +369,8 @@ mod tests {
         let state = state();
         let b = state.to_bytes();
         same(&from_bytes(&b).expect("read"), &state);
+        let trickled = from_reader(&mut Trickle(&b, 1), b.len() as u64).expect("read");
+        same(&trickled, &state);
         for cut in 0..b.len() {
             assert!(from_bytes(&b[..cut]).is_none(), "cut at {cut}");
         }
@@ -298,6 +384,42 @@ mod tests {
                 let _ = from_bytes(&bad);
             }
         }
+    }
+
+    /// A reader that hands out a few bytes at a time.
+    struct Trickle<'a>(&'a [u8], usize);
+
+    impl io::Read for Trickle<'_> {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            let n = self.1.min(out.len()).min(self.0.len());
+            out[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    /// A state of many files, longer than the window many times over,
+    /// reads back whole however its bytes come (a few at a time, or a
+    /// window's worth), and cut anywhere it reads as none.
+    #[test]
+    fn a_state_longer_than_its_window_reads_back() {
+        let mut state = state();
+        for i in 0..2000u64 {
+            let long = format!("/p/{}/{i}.jsonl", "d".repeat((i % 300) as usize));
+            state.files.push((long.clone().into(), file(i + 3, &long)));
+        }
+        let b = state.to_bytes();
+        assert!(b.len() > 4 * WINDOW);
+        for step in [61, 4096, usize::MAX] {
+            let read = from_reader(&mut Trickle(&b, step), b.len() as u64).expect("read");
+            same(&read, &state);
+        }
+        for cut in [b.len() - 1, b.len() / 2, WINDOW, WINDOW + 1, 40] {
+            assert!(from_bytes(&b[..cut]).is_none(), "cut at {cut}");
+        }
+        let mut more = b.clone();
+        more.extend_from_slice(&[0; 100_000]);
+        assert!(from_bytes(&more).is_none());
     }
 
     /// An index made by the ccv before keeps its list (JSON, with or
