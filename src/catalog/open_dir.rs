@@ -1,8 +1,8 @@
 //! A folder opened once, its files looked up by their names in it: a
-//! `stat` by a whole path walks each of its components again, which was a
-//! seventh of a search's time over 10,000 sessions (most of them the
-//! seven components of a subagent's file). Linux and the other Unixes
-//! through rustix's `fstatat`; elsewhere by whole paths.
+//! `stat` by a whole path walks each of its components again (seven for a
+//! subagent's file under `~/.claude/projects`), by name in its project's
+//! folder one to three. Linux and the other Unixes through rustix's
+//! `fstatat`; elsewhere by whole paths.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
