@@ -32,7 +32,7 @@ impl SearchFile {
     }
 }
 
-fn stat(path: &Path) -> Option<(u64, i64)> {
+pub(crate) fn stat(path: &Path) -> Option<(u64, i64)> {
     // regular files only: a FIFO would block the search for ever
     let m = fs::metadata(path).ok().filter(|m| m.is_file())?;
     Some((m.len(), crate::catalog::list::mtime_ns(&m)))

@@ -11,6 +11,8 @@ mod candidates;
 pub mod files;
 pub mod folders;
 pub mod format;
+#[cfg(target_os = "linux")]
+pub mod inotify;
 mod json_rows;
 pub mod list;
 pub mod open_dir;

@@ -11,6 +11,7 @@ pub mod index_dir;
 pub mod output;
 pub mod scan;
 mod state;
+pub mod watched;
 pub mod words;
 
 use crate::catalog::files::{self, SearchFile};
@@ -100,6 +101,9 @@ pub struct Options {
     pub threads: usize,
     /// Says when the answer is no longer wanted (see [`Superseded`]).
     pub superseded: Option<Superseded>,
+    /// The files as last found, kept while nothing moved (the picker's:
+    /// see [`watched`]); `None`: the tree is walked.
+    pub watched: Option<std::sync::Arc<watched::WatchedFiles>>,
 }
 
 impl Options {
@@ -110,6 +114,7 @@ impl Options {
             limit: 200,
             threads: crate::catalog::threads(),
             superseded: None,
+            watched: None,
         }
     }
 
@@ -172,7 +177,10 @@ pub fn search(root: &Path, query: &Query, filter: &Filter, opts: &Options) -> io
                 })
             })
         });
-        let all = walk(root, ix_dir);
+        let all = match &opts.watched {
+            Some(w) => w.files(|| walk(root, ix_dir)),
+            None => std::sync::Arc::new(walk(root, ix_dir)),
+        };
         let opened = opening.map(|h| h.join().unwrap_or_else(|_| Err("panic".to_owned())));
         (all, opened)
     });
@@ -184,7 +192,7 @@ pub fn search(root: &Path, query: &Query, filter: &Filter, opts: &Options) -> io
             .cloned()
             .collect::<Vec<_>>()
             .into(),
-        None => all.as_slice().into(),
+        None => all[..].into(),
     };
     let mut note = None;
     if let (Some(dir), Some(opened)) = (ix_dir, opened) {
@@ -235,7 +243,8 @@ pub fn search(root: &Path, query: &Query, filter: &Filter, opts: &Options) -> io
         std::borrow::Cow::Owned(v) => v,
         std::borrow::Cow::Borrowed(_) => {
             drop(files);
-            all
+            // the picker's list is kept: a first search reads a copy
+            std::sync::Arc::try_unwrap(all).unwrap_or_else(|kept| (*kept).clone())
         }
     };
     let in_turn = crate::catalog::files::newest_first(files);
@@ -1251,6 +1260,7 @@ mod waiting_tests {
                     limit,
                     threads,
                     superseded: None,
+                    watched: None,
                 };
                 let query = Query::parse("apple", false).expect("query");
                 let filter = Filter::default();
@@ -1313,6 +1323,7 @@ mod superseded_tests {
                 sent: sent.clone(),
                 this: 1,
             }),
+            watched: None,
         };
         let found = search(&root, &query, &Filter::default(), &opts).expect("search");
         assert_eq!(found.hits.len(), 10);

@@ -4,8 +4,6 @@
 //! here changes only through [`TopState::apply`] and [`perform_action`];
 //! the loop owns the followers.
 
-#[cfg(target_os = "linux")]
-mod inotify;
 pub mod keys;
 pub mod print;
 pub mod ui;

@@ -138,8 +138,13 @@ pub fn spawn(root: PathBuf, poll: bool, send: impl Fn(TopEvent) -> bool + Send +
 /// Hands `report` each file written under `scope` until it says stop
 /// (`Ok`); `Err` when there are no file-system events to be had.
 #[cfg(target_os = "linux")]
-fn watch_writes(scope: &[PathBuf], report: impl FnMut(PathBuf) -> bool) -> std::io::Result<()> {
-    super::inotify::watch(scope, report)
+fn watch_writes(scope: &[PathBuf], mut report: impl FnMut(PathBuf) -> bool) -> std::io::Result<()> {
+    use crate::catalog::inotify::{Change, watch};
+    // the overview shows what is written; nothing else is news to it
+    watch(scope, |c| match c {
+        Change::Written(p) => report(p),
+        Change::Ready | Change::Tree => true,
+    })
 }
 
 #[cfg(not(target_os = "linux"))]

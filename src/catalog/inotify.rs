@@ -1,11 +1,13 @@
-//! The projects tree watched for writes only, on Linux. notify watches
+//! The projects tree watched for changes, on Linux. notify watches
 //! every folder for opens too, which it cannot be told not to: each file
 //! a search or an index build opened (thousands) woke its thread, and
 //! took a core from the search (a first search in the picker used twice
 //! the CPU of the same search run alone, its time in waking). Here the
-//! kernel is asked only for what changes a session: a write, a file
-//! made, moved in or closed after writing, a folder made (then watched in
-//! turn).
+//! kernel is asked only for what changes a session or the tree: a write,
+//! a file made, moved in or out, closed after writing or deleted, a folder
+//! made (then watched in turn) or gone. `ccv top` wants the files written;
+//! the picker's search keeps its list of files while nothing else moves
+//! (see [`crate::search::watched`]).
 
 use inotify::{EventMask, Inotify, WatchDescriptor, WatchMask};
 use std::collections::HashMap;
@@ -16,12 +18,24 @@ use std::path::{Path, PathBuf};
 /// folder's `subagents/` is three down, Codex's day folders three.
 const DEEPEST: usize = 4;
 
-/// Watches `roots`, handing `changed` each file written under them until
-/// it says stop (`false`). `Err`: the kernel's watches could not be had,
-/// for all the folders (none left: `fs.inotify.max_user_watches`), or
-/// its events not read; the caller then polls, as it does without
-/// notify's.
-pub fn watch(roots: &[PathBuf], mut changed: impl FnMut(PathBuf) -> bool) -> std::io::Result<()> {
+/// What the kernel told of the tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    /// Every folder of the tree is watched (told once, first).
+    Ready,
+    /// A file written, made or moved in.
+    Written(PathBuf),
+    /// Something else: a file deleted or moved out, a folder made (and
+    /// watched before this is told) or gone, or events lost (the kernel's
+    /// queue overflowed). What was known of the tree's files may be wrong.
+    Tree,
+}
+
+/// Watches `roots`, handing `changed` what changes under them until it
+/// says stop (`false`). `Err`: the kernel's watches could not be had, for
+/// all the folders (none left: `fs.inotify.max_user_watches`), or its
+/// events not read; the caller then polls, as it does without notify's.
+pub fn watch(roots: &[PathBuf], mut changed: impl FnMut(Change) -> bool) -> std::io::Result<()> {
     let mut tree = Tree {
         inotify: Inotify::init()?,
         dirs: HashMap::new(),
@@ -32,14 +46,24 @@ pub fn watch(roots: &[PathBuf], mut changed: impl FnMut(PathBuf) -> bool) -> std
             tree.add(r, 0)?;
         }
     }
+    if !changed(Change::Ready) {
+        return Ok(());
+    }
     let mut buf = vec![0u8; 64 * 1024];
     loop {
         let events = tree.inotify.read_events_blocking(&mut buf)?;
         let mut news: Vec<(PathBuf, usize)> = Vec::new();
         let mut gone: Vec<WatchDescriptor> = Vec::new();
         let mut written: Vec<PathBuf> = Vec::new();
+        let mut moved = false;
         for e in events {
+            if e.mask.contains(EventMask::Q_OVERFLOW) {
+                moved = true;
+                continue;
+            }
             if e.mask.contains(EventMask::IGNORED) {
+                // a watched folder gone (its parent, when watched, says so too)
+                moved = true;
                 gone.push(e.wd.clone());
                 continue;
             }
@@ -48,7 +72,12 @@ pub fn watch(roots: &[PathBuf], mut changed: impl FnMut(PathBuf) -> bool) -> std
             };
             let path = dir.join(name);
             if e.mask.contains(EventMask::ISDIR) {
-                news.push((path, depth + 1));
+                moved = true;
+                if e.mask.intersects(EventMask::CREATE | EventMask::MOVED_TO) {
+                    news.push((path, depth + 1));
+                }
+            } else if e.mask.intersects(EventMask::DELETE | EventMask::MOVED_FROM) {
+                moved = true;
             } else {
                 written.push(path);
             }
@@ -61,8 +90,13 @@ pub fn watch(roots: &[PathBuf], mut changed: impl FnMut(PathBuf) -> bool) -> std
             // when it is next written (as after a rescan)
             tree.add(&dir, depth)?;
         }
+        // told after the new folders are watched: a walk of the tree made
+        // after this misses no write in them
+        if moved && !changed(Change::Tree) {
+            return Ok(());
+        }
         for p in written {
-            if !changed(p) {
+            if !changed(Change::Written(p)) {
                 return Ok(());
             }
         }
@@ -84,6 +118,8 @@ impl Tree {
             | WatchMask::CLOSE_WRITE
             | WatchMask::CREATE
             | WatchMask::MOVED_TO
+            | WatchMask::DELETE
+            | WatchMask::MOVED_FROM
             | WatchMask::ONLYDIR;
         let wd = match self.inotify.watches().add(dir, mask) {
             Ok(wd) => wd,
@@ -115,10 +151,53 @@ impl Tree {
 
 #[cfg(test)]
 mod tests {
+    use super::Change;
     use std::io::Write;
     use std::path::PathBuf;
     use std::sync::mpsc;
     use std::time::Duration;
+
+    fn written(c: Change) -> Option<PathBuf> {
+        match c {
+            Change::Written(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// Ready is told first, once the folders are watched; a file deleted
+    /// or moved out and a folder made or removed are changes of the tree
+    /// (a folder's only after it is watched: a file written in it at once
+    /// is told); a file written is not.
+    #[test]
+    fn what_moves_in_the_tree_is_told_apart_from_writes() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let root = dir.path().join("projects");
+        std::fs::create_dir_all(root.join("-app")).expect("mkdir");
+        let s1 = root.join("-app/s1.jsonl");
+        std::fs::write(&s1, "{}\n").expect("write");
+        let (tx, rx) = mpsc::channel::<Change>();
+        let roots = vec![root.clone()];
+        std::thread::spawn(move || super::watch(&roots, |c| tx.send(c).is_ok()));
+        let next = || rx.recv_timeout(Duration::from_secs(5)).expect("an event");
+        assert_eq!(next(), Change::Ready);
+        std::fs::write(&s1, "{}\n{}\n").expect("write");
+        assert_eq!(next(), Change::Written(s1.clone()));
+        while rx.recv_timeout(Duration::from_millis(200)).is_ok() {}
+        std::fs::rename(&s1, dir.path().join("away.jsonl")).expect("move out");
+        assert_eq!(next(), Change::Tree);
+        let sub = root.join("-app/s2/subagents");
+        std::fs::create_dir_all(&sub).expect("mkdir");
+        assert_eq!(next(), Change::Tree);
+        // each folder watched before its change is told: written at
+        // once, the file is told
+        while rx.recv_timeout(Duration::from_millis(300)).is_ok() {}
+        let agent = sub.join("agent-a.jsonl");
+        std::fs::write(&agent, "{}\n").expect("write");
+        assert_eq!(next(), Change::Written(agent));
+        while rx.recv_timeout(Duration::from_millis(200)).is_ok() {}
+        std::fs::remove_dir_all(root.join("-app/s2")).expect("rm");
+        assert_eq!(next(), Change::Tree);
+    }
 
     /// Writes anywhere in the tree are told, in folders made after the
     /// watch began too; reads are not.
@@ -131,7 +210,9 @@ mod tests {
         std::fs::write(&old, "{}\n").expect("write");
         let (tx, rx) = mpsc::channel::<PathBuf>();
         let roots = vec![root.clone()];
-        std::thread::spawn(move || super::watch(&roots, |p| tx.send(p).is_ok()));
+        std::thread::spawn(move || {
+            super::watch(&roots, |c| written(c).is_none_or(|p| tx.send(p).is_ok()))
+        });
         std::thread::sleep(Duration::from_millis(100));
         // a read is no change
         let _ = std::fs::read(&old).expect("read");
@@ -169,7 +250,9 @@ mod tests {
         let root = dir.path().join("projects");
         let (tx, rx) = mpsc::channel::<PathBuf>();
         let roots = vec![root.clone()];
-        std::thread::spawn(move || super::watch(&roots, |p| tx.send(p).is_ok()));
+        std::thread::spawn(move || {
+            super::watch(&roots, |c| written(c).is_none_or(|p| tx.send(p).is_ok()))
+        });
         std::thread::sleep(Duration::from_millis(200));
         let s = root.join("-app/s.jsonl");
         std::fs::write(&s, "{}\n").expect("write");

@@ -1,0 +1,338 @@
+//! The picker's files to search, kept from one query to the next while
+//! the kernel says nothing under the root moved. A query of 10,000
+//! sessions looked at 20,000 files (a stat each) to learn of appends: most
+//! of what it cost. Here a file written is looked at again, alone; a file
+//! made, deleted or moved, a folder made or gone, or events lost make the
+//! next query walk the tree again. Without the kernel's events (another
+//! system, no watches left, a watcher that stopped) every query walks, as
+//! `ccv search` does.
+
+use crate::catalog::files::{self, SearchFile};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// Written files told between two queries beyond which the tree is
+/// walked again (a restore or a sync touching everything).
+const MOST_WRITTEN: usize = 256;
+
+/// The files of a root's scope, as of the last query.
+pub struct WatchedFiles {
+    told: Arc<Mutex<Told>>,
+    kept: Mutex<Kept>,
+}
+
+/// What the watcher told since the last query.
+#[derive(Default)]
+struct Told {
+    /// Every folder is watched: a list walked from now on can be kept.
+    ready: bool,
+    /// The watcher stopped: nothing is kept any more.
+    stopped: bool,
+    /// Something other than a write happened.
+    moved: bool,
+    /// Each file written, once (a session appends many times a second).
+    written: FxHashSet<PathBuf>,
+}
+
+impl std::fmt::Debug for WatchedFiles {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WatchedFiles")
+    }
+}
+
+#[derive(Default)]
+struct Kept {
+    files: Option<Arc<Vec<SearchFile>>>,
+    /// Where each kept file is, by [`files::path_hash`].
+    at: FxHashMap<u64, usize>,
+}
+
+impl WatchedFiles {
+    /// Starts watching `root`'s scope (a thread of its own, which ends at
+    /// the first change after this is dropped).
+    pub fn start(root: &Path) -> WatchedFiles {
+        let told = Arc::new(Mutex::new(Told::default()));
+        spawn_watcher(files::scope(root), Arc::downgrade(&told));
+        WatchedFiles {
+            told,
+            kept: Mutex::new(Kept::default()),
+        }
+    }
+
+    /// The files: those kept, each written one looked at again; else
+    /// those `walk` finds (kept when the watcher was ready before it
+    /// began: a change during the walk is told after it, for the next).
+    pub fn files(&self, walk: impl FnOnce() -> Vec<SearchFile>) -> Arc<Vec<SearchFile>> {
+        let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
+        let (ready, written) = {
+            let mut told = self.told.lock().unwrap_or_else(PoisonError::into_inner);
+            let fresh =
+                told.ready && !told.stopped && !told.moved && told.written.len() <= MOST_WRITTEN;
+            let written = std::mem::take(&mut told.written);
+            told.moved = false;
+            (told.ready && !told.stopped, fresh.then_some(written))
+        };
+        if let (Some(written), Some(files)) = (written, kept.files.clone())
+            && let Some(files) = kept.brought_up_to_date(files, &written)
+        {
+            return files;
+        }
+        let all = Arc::new(walk());
+        *kept = Kept::default();
+        if ready {
+            kept.at = all
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (f.path_hash, i))
+                .collect();
+            kept.files = Some(all.clone());
+        }
+        all
+    }
+}
+
+impl Kept {
+    /// `files` with each of `written` looked at again; `None` when one is
+    /// not a regular file any more, or a session file not kept (new).
+    fn brought_up_to_date(
+        &mut self,
+        mut files: Arc<Vec<SearchFile>>,
+        written: &FxHashSet<PathBuf>,
+    ) -> Option<Arc<Vec<SearchFile>>> {
+        for p in written {
+            let at = self
+                .at
+                .get(&files::path_hash(p))
+                .copied()
+                .filter(|&i| files.get(i).is_some_and(|f| f.path == *p));
+            let Some(i) = at else {
+                // a file of another kind (not a session's) changes nothing
+                if p.extension().is_some_and(|e| e == "jsonl") {
+                    return None;
+                }
+                continue;
+            };
+            let (size, mtime_ns) = files::stat(p)?;
+            let f = &files[i];
+            if (f.size, f.mtime_ns) != (size, mtime_ns) {
+                // a copy only when the last query's list is still held
+                let f = &mut Arc::make_mut(&mut files)[i];
+                f.size = size;
+                f.mtime_ns = mtime_ns;
+            }
+        }
+        self.files = Some(files.clone());
+        Some(files)
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn spawn_watcher(scope: Vec<PathBuf>, told: std::sync::Weak<Mutex<Told>>) {
+    use crate::catalog::inotify::{Change, watch};
+    let spawned = std::thread::Builder::new()
+        .name("ccv-watch-files".into())
+        .spawn(move || {
+            let out = watch(&scope, |c| {
+                let Some(told) = told.upgrade() else {
+                    return false;
+                };
+                let mut t = told.lock().unwrap_or_else(PoisonError::into_inner);
+                match c {
+                    Change::Ready => t.ready = true,
+                    Change::Tree => t.moved = true,
+                    // beyond the most, the tree is walked again: no more kept
+                    Change::Written(_) if t.written.len() > MOST_WRITTEN => {}
+                    Change::Written(p) => {
+                        t.written.insert(p);
+                    }
+                }
+                true
+            });
+            if out.is_err()
+                && let Some(told) = told.upgrade()
+            {
+                told.lock().unwrap_or_else(PoisonError::into_inner).stopped = true;
+            }
+        });
+    // no thread: never ready, every query walks
+    drop(spawned);
+}
+
+#[cfg(not(target_os = "linux"))]
+fn spawn_watcher(_scope: Vec<PathBuf>, _told: std::sync::Weak<Mutex<Told>>) {}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+    use std::time::{Duration, Instant};
+
+    fn ready(w: &WatchedFiles) {
+        let t = Instant::now();
+        while !w.told.lock().expect("lock").ready {
+            assert!(t.elapsed() < Duration::from_secs(10), "never ready");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// Waits until the watcher has told something, and a little more.
+    fn settle(w: &WatchedFiles) {
+        let t = Instant::now();
+        loop {
+            let told = w.told.lock().expect("lock");
+            if told.moved || !told.written.is_empty() || t.elapsed() > Duration::from_secs(5) {
+                break;
+            }
+            drop(told);
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+
+    fn sizes(files: &[SearchFile]) -> Vec<(String, u64)> {
+        let mut v: Vec<_> = files
+            .iter()
+            .map(|f| (f.path.to_string_lossy().into_owned(), f.size))
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// The list is walked once; an append is seen without a walk; a file
+    /// made, a file deleted, a subagent's folder made make the next query
+    /// walk; each answer is what a walk finds.
+    #[test]
+    fn a_kept_list_follows_appends_and_is_walked_again_when_the_tree_moves() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let root = dir.path().join("projects");
+        std::fs::create_dir_all(root.join("-app")).expect("mkdir");
+        let s1 = root.join("-app/s1.jsonl");
+        std::fs::write(&s1, "{}\n").expect("write");
+        let w = WatchedFiles::start(&root);
+        ready(&w);
+        let walks = Cell::new(0);
+        let files = || {
+            w.files(|| {
+                walks.set(walks.get() + 1);
+                files::under(&root)
+            })
+        };
+        let check = |n: usize| {
+            let got = files();
+            assert_eq!(sizes(&got), sizes(&files::under(&root)));
+            assert_eq!(walks.get(), n);
+        };
+        check(1);
+        check(1);
+        std::fs::write(&s1, "{}\n{\"more\":1}\n").expect("append");
+        settle(&w);
+        check(1);
+        let s2 = root.join("-app/s2.jsonl");
+        std::fs::write(&s2, "{}\n").expect("write");
+        settle(&w);
+        check(2);
+        check(2);
+        std::fs::create_dir_all(root.join("-app/s2/subagents")).expect("mkdir");
+        settle(&w);
+        check(3);
+        let agent = root.join("-app/s2/subagents/agent-a.jsonl");
+        std::fs::write(&agent, "{}\n").expect("write");
+        settle(&w);
+        check(4);
+        std::fs::write(&agent, "{}\n{}\n").expect("append");
+        settle(&w);
+        check(4);
+        std::fs::remove_file(&s1).expect("rm");
+        settle(&w);
+        check(5);
+        // a file of another kind made and written beside the sessions
+        std::fs::write(root.join("-app/notes.txt"), "x").expect("write");
+        settle(&w);
+        check(5);
+        std::fs::write(root.join("-app/notes.txt"), "xy").expect("write");
+        settle(&w);
+        check(5);
+    }
+
+    fn prompt(i: usize, text: &str) -> String {
+        format!(
+            "{{\"type\":\"user\",\"uuid\":\"u{i}\",\"timestamp\":\"2025-01-01T00:00:{i:02}Z\",\"message\":{{\"role\":\"user\",\"content\":\"{text}\"}}}}\n"
+        )
+    }
+
+    /// A search with the files kept finds what was appended since the
+    /// last query, with an index and without, as a walk would.
+    #[test]
+    fn a_search_with_the_files_kept_finds_what_was_appended() {
+        use crate::model::query::Query;
+        use crate::search::{Filter, Options, search};
+        let dir = tempfile::tempdir().expect("tmp");
+        let root = dir.path().join("projects");
+        std::fs::create_dir_all(root.join("-app")).expect("mkdir");
+        let s1 = root.join("-app/s1.jsonl");
+        std::fs::write(&s1, prompt(1, "an apple")).expect("write");
+        for index in [None, Some(dir.path().join("index"))] {
+            let w = Arc::new(WatchedFiles::start(&root));
+            ready(&w);
+            let opts = Options {
+                index: index.clone(),
+                threads: 1,
+                watched: Some(w.clone()),
+                ..Options::standard()
+            };
+            if let Some(ix) = &index {
+                crate::search::update_index(&root, ix, 1).expect("index");
+            }
+            let found = |word: &str| {
+                let q = Query::words(word, false).expect("query");
+                search(&root, &q, &Filter::default(), &opts)
+                    .expect("search")
+                    .hits
+                    .len()
+            };
+            assert_eq!(found("apple"), 1);
+            let before = std::fs::read_to_string(&s1).expect("read");
+            let more = (2..4).map(|i| prompt(i, "a banana")).collect::<String>();
+            let mut f = std::fs::OpenOptions::new()
+                .append(true)
+                .open(&s1)
+                .expect("open");
+            std::io::Write::write_all(&mut f, more.as_bytes()).expect("append");
+            drop(f);
+            settle(&w);
+            assert_eq!(found("banana"), 2, "index {index:?}");
+            assert_eq!(found("apple"), 1);
+            std::fs::write(&s1, before).expect("write");
+        }
+    }
+
+    /// Before the watcher is ready, and once it stopped, every query walks.
+    #[test]
+    fn without_a_watcher_every_query_walks() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let root = dir.path().join("projects");
+        std::fs::create_dir_all(root.join("-app")).expect("mkdir");
+        std::fs::write(root.join("-app/s1.jsonl"), "{}\n").expect("write");
+        let w = WatchedFiles {
+            told: Arc::new(Mutex::new(Told::default())),
+            kept: Mutex::new(Kept::default()),
+        };
+        let walks = Cell::new(0);
+        let walk = || {
+            walks.set(walks.get() + 1);
+            files::under(&root)
+        };
+        w.files(walk);
+        w.files(walk);
+        assert_eq!(walks.get(), 2);
+        w.told.lock().expect("lock").ready = true;
+        w.files(walk);
+        w.files(walk);
+        assert_eq!(walks.get(), 3);
+        w.told.lock().expect("lock").stopped = true;
+        w.files(walk);
+        w.files(walk);
+        assert_eq!(walks.get(), 5);
+    }
+}
