@@ -1,10 +1,11 @@
 //! The picker's full-text queries on a heavy history (default
 //! `/tmp/ccv-bench/tree10k`: `gen-session --tree DIR --projects 200
 //! --sessions 10000 --seed 1`, or `CCV_TREE`), indexed, one after another
-//! in one process as the picker asks them: with the files kept between
-//! queries while the kernel says nothing moved (what the picker does, see
-//! `search::watched`) against the tree walked for every query (what each
-//! `ccv search` does), alternated in one run, medians of 15. The index is
+//! in one process as the picker asks them: with the files and the opened
+//! index kept between queries while nothing moved (what the picker does,
+//! see `search::kept`) against the tree walked and the index opened for
+//! every query (what each `ccv search` does), alternated in one run,
+//! medians of 15; both answers are held equal. The index is
 //! `CCV_INDEX_DIR` when set (the one `ccv index` made for the tree), else
 //! one built here in a temporary folder (half a minute at 10,000
 //! sessions). Skipped when the tree is absent.
@@ -12,7 +13,7 @@
 //! Usage: cargo bench --bench picker_queries
 
 use ccv::model::query::Query;
-use ccv::search::watched::WatchedFiles;
+use ccv::search::kept::Kept;
 use ccv::search::{self, Filter, Options};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -43,18 +44,25 @@ fn main() {
         ..Options::standard()
     };
     let watched = Options {
-        watched: Some(Arc::new(WatchedFiles::start(&tree))),
+        kept: Some(Arc::new(Kept::start(&tree))),
         ..opts.clone()
     };
     let filter = Filter::default();
+    let only_kept = std::env::var_os("CCV_KEPT_ONLY").is_some();
     for word in ["zebra", "error", "deploy it"] {
         let query = Query::words(word, false).expect("a query");
         let mut kept = Vec::new();
         let mut walked = Vec::new();
         let mut hits = 0;
         for _ in 0..15 {
-            let mut answers = Vec::new();
+            let mut answers: Vec<Vec<search::Hit>> = Vec::new();
             for (o, times) in [(&watched, &mut kept), (&opts, &mut walked)] {
+                // `CCV_KEPT_ONLY`: the picker's way alone (to profile it)
+                if only_kept && o.kept.is_none() {
+                    times.push(f64::NAN);
+                    answers.push(answers[0].clone());
+                    continue;
+                }
                 let t = Instant::now();
                 let found = search::search(&tree, &query, &filter, o).expect("a search");
                 times.push(t.elapsed().as_secs_f64() * 1000.0);

@@ -111,10 +111,8 @@ pub fn spawn_searcher(root: PathBuf, tx: Sender<AppEvent>) -> Searcher {
                     asked = true;
                     // the files are watched from the first query on: the
                     // next ones look again only at what was written
-                    if opts.watched.is_none() {
-                        opts.watched = Some(std::sync::Arc::new(
-                            search::watched::WatchedFiles::start(&root),
-                        ));
+                    if opts.kept.is_none() {
+                        opts.kept = Some(std::sync::Arc::new(search::kept::Kept::start(&root)));
                     }
                     search::search(&root, &query, &Filter::default(), &opts)
                         .map_err(|e| e.to_string())

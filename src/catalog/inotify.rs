@@ -7,7 +7,7 @@
 //! a file made, moved in or out, closed after writing or deleted, a folder
 //! made (then watched in turn) or gone. `ccv top` wants the files written;
 //! the picker's search keeps its list of files while nothing else moves
-//! (see [`crate::search::watched`]).
+//! (see [`crate::search::kept`]).
 
 use inotify::{EventMask, Inotify, WatchDescriptor, WatchMask};
 use std::collections::HashMap;

@@ -572,7 +572,7 @@ impl SegmentCollector for SegmentMatches {
 /// a hash of each one's path, size and time, mixed apart. Two
 /// lists with one digest are the same files in the same state, but for
 /// a chance of 2^-128 (a stale index then answers until its next update).
-#[derive(PartialEq, Eq, Debug)]
+#[derive(PartialEq, Eq, Debug, Clone, Copy)]
 pub struct Digest(usize, u64, u64);
 
 impl Digest {

@@ -8,10 +8,10 @@ mod copies;
 pub mod extract;
 pub mod index;
 pub mod index_dir;
+pub mod kept;
 pub mod output;
 pub mod scan;
 mod state;
-pub mod watched;
 pub mod words;
 
 use crate::catalog::files::{self, SearchFile};
@@ -101,9 +101,10 @@ pub struct Options {
     pub threads: usize,
     /// Says when the answer is no longer wanted (see [`Superseded`]).
     pub superseded: Option<Superseded>,
-    /// The files as last found, kept while nothing moved (the picker's:
-    /// see [`watched`]); `None`: the tree is walked.
-    pub watched: Option<std::sync::Arc<watched::WatchedFiles>>,
+    /// The files as last found and the index as last opened, kept while
+    /// they did not change (the picker's: see [`kept`]); `None`: the tree
+    /// is walked and the index opened for each search.
+    pub kept: Option<std::sync::Arc<kept::Kept>>,
 }
 
 impl Options {
@@ -114,7 +115,7 @@ impl Options {
             limit: 200,
             threads: crate::catalog::threads(),
             superseded: None,
-            watched: None,
+            kept: None,
         }
     }
 
@@ -144,7 +145,11 @@ impl Superseded {
 /// An index opened: the digest of the files it holds in the scope, the
 /// index, and its candidates for the query (`None`: the query has words
 /// the index leaves out).
-type Opened = (index::Digest, index::SearchIndex, Option<index::Ranked>);
+type Opened = (
+    index::Digest,
+    std::sync::Arc<index::SearchIndex>,
+    Option<index::Ranked>,
+);
 
 /// Searches every session under `root`: with the index when there is a
 /// sound one, else by reading the files. Whatever is wrong with the index
@@ -165,19 +170,26 @@ pub fn search(root: &Path, query: &Query, filter: &Filter, opts: &Options) -> io
         let opening = ix_dir.map(|dir| {
             s.spawn(move || {
                 crate::contain::contain(|| -> io::Result<Option<Opened>> {
-                    let Some(ix) = index::SearchIndex::open_existing(dir)? else {
+                    let open = || index::SearchIndex::open_existing(dir);
+                    let opened = match &opts.kept {
+                        Some(k) => k.index(dir, scope, open)?,
+                        None => open()?.map(|ix| {
+                            let known = ix.known_in(scope);
+                            (std::sync::Arc::new(ix), known)
+                        }),
+                    };
+                    let Some((ix, known)) = opened else {
                         return Ok(None);
                     };
                     if ix.is_empty() {
                         return Ok(None);
                     }
-                    let known = ix.known_in(scope);
                     let ranked = ix.candidates(query.terms(), &filter.kinds)?;
                     Ok(Some((known, ix, ranked)))
                 })
             })
         });
-        let all = match &opts.watched {
+        let all = match &opts.kept {
             Some(w) => w.files(|| walk(root, ix_dir)),
             None => std::sync::Arc::new(walk(root, ix_dir)),
         };
@@ -212,7 +224,7 @@ pub fn search(root: &Path, query: &Query, filter: &Filter, opts: &Options) -> io
                     return Ok(None);
                 };
                 let ranked = ix.candidates(query.terms(), &filter.kinds)?;
-                (ix, ranked)
+                (std::sync::Arc::new(ix), ranked)
             } else {
                 (ix, ranked)
             };
@@ -1260,7 +1272,7 @@ mod waiting_tests {
                     limit,
                     threads,
                     superseded: None,
-                    watched: None,
+                    kept: None,
                 };
                 let query = Query::parse("apple", false).expect("query");
                 let filter = Filter::default();
@@ -1323,7 +1335,7 @@ mod superseded_tests {
                 sent: sent.clone(),
                 this: 1,
             }),
-            watched: None,
+            kept: None,
         };
         let found = search(&root, &query, &Filter::default(), &opts).expect("search");
         assert_eq!(found.hits.len(), 10);

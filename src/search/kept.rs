@@ -1,14 +1,20 @@
-//! The picker's files to search, kept from one query to the next while
-//! the kernel says nothing under the root moved. A query of 10,000
-//! sessions looked at 20,000 files (a stat each) to learn of appends: most
-//! of what it cost. Here a file written is looked at again, alone; a file
-//! made, deleted or moved, a folder made or gone, or events lost make the
-//! next query walk the tree again. Without the kernel's events (another
-//! system, no watches left, a watcher that stopped) every query walks, as
-//! `ccv search` does.
+//! What the picker keeps from one query to the next: the files to
+//! search and the index as opened. A query of 10,000 sessions looked at
+//! 20,000 files (a stat each) to learn of appends, and read the index's
+//! list of them (4 MB) again: most of what it cost.
+//!
+//! The files are kept while the kernel says nothing under the root moved:
+//! a file written is looked at again, alone; a file made, deleted or
+//! moved, a folder made or gone, or events lost make the next query walk
+//! the tree again. Without the kernel's events (another system, no
+//! watches left, a watcher that stopped) every query walks, as `ccv
+//! search` does. The index is kept while its files (`meta.json`, written
+//! at each commit, and its list of files) are the ones it was opened from.
 
+use super::index::{Digest, SearchIndex};
 use crate::catalog::files::{self, SearchFile};
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -16,10 +22,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 /// walked again (a restore or a sync touching everything).
 const MOST_WRITTEN: usize = 256;
 
-/// The files of a root's scope, as of the last query.
-pub struct WatchedFiles {
+/// What is kept between the queries of one root.
+pub struct Kept {
     told: Arc<Mutex<Told>>,
-    kept: Mutex<Kept>,
+    files: Mutex<Files>,
+    index: Mutex<Option<OpenIndex>>,
 }
 
 /// What the watcher told since the last query.
@@ -35,28 +42,41 @@ struct Told {
     written: FxHashSet<PathBuf>,
 }
 
-impl std::fmt::Debug for WatchedFiles {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("WatchedFiles")
-    }
-}
-
 #[derive(Default)]
-struct Kept {
-    files: Option<Arc<Vec<SearchFile>>>,
-    /// Where each kept file is, by [`files::path_hash`].
+struct Files {
+    list: Option<Arc<Vec<SearchFile>>>,
+    /// Where each file of the list is, by [`files::path_hash`].
     at: FxHashMap<u64, usize>,
 }
 
-impl WatchedFiles {
+/// An index as opened, with what it holds in the root's scope.
+struct OpenIndex {
+    dir: PathBuf,
+    stamp: Stamp,
+    index: Arc<SearchIndex>,
+    known: Digest,
+}
+
+impl std::fmt::Debug for Kept {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Kept")
+    }
+}
+
+impl Kept {
     /// Starts watching `root`'s scope (a thread of its own, which ends at
     /// the first change after this is dropped).
-    pub fn start(root: &Path) -> WatchedFiles {
+    pub fn start(root: &Path) -> Kept {
         let told = Arc::new(Mutex::new(Told::default()));
         spawn_watcher(files::scope(root), Arc::downgrade(&told));
-        WatchedFiles {
+        Kept::with(told)
+    }
+
+    fn with(told: Arc<Mutex<Told>>) -> Kept {
+        Kept {
             told,
-            kept: Mutex::new(Kept::default()),
+            files: Mutex::default(),
+            index: Mutex::default(),
         }
     }
 
@@ -64,40 +84,98 @@ impl WatchedFiles {
     /// those `walk` finds (kept when the watcher was ready before it
     /// began: a change during the walk is told after it, for the next).
     pub fn files(&self, walk: impl FnOnce() -> Vec<SearchFile>) -> Arc<Vec<SearchFile>> {
-        let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut kept = self.files.lock().unwrap_or_else(PoisonError::into_inner);
         let (ready, written) = {
             let mut told = self.told.lock().unwrap_or_else(PoisonError::into_inner);
-            let fresh =
-                told.ready && !told.stopped && !told.moved && told.written.len() <= MOST_WRITTEN;
+            let ready = told.ready && !told.stopped;
+            let fresh = ready && !told.moved && told.written.len() <= MOST_WRITTEN;
             let written = std::mem::take(&mut told.written);
             told.moved = false;
-            (told.ready && !told.stopped, fresh.then_some(written))
+            (ready, fresh.then_some(written))
         };
-        if let (Some(written), Some(files)) = (written, kept.files.clone())
-            && let Some(files) = kept.brought_up_to_date(files, &written)
+        if let (Some(written), Some(list)) = (written, kept.list.clone())
+            && let Some(list) = kept.brought_up_to_date(list, &written)
         {
-            return files;
+            return list;
         }
         let all = Arc::new(walk());
-        *kept = Kept::default();
+        *kept = Files::default();
         if ready {
             kept.at = all
                 .iter()
                 .enumerate()
                 .map(|(i, f)| (f.path_hash, i))
                 .collect();
-            kept.files = Some(all.clone());
+            kept.list = Some(all.clone());
         }
         all
     }
+
+    /// The index in `dir` and the digest of what it holds in `scope`: as
+    /// kept when its files did not change since, else as `open` opens it
+    /// (`None`: no index).
+    pub fn index(
+        &self,
+        dir: &Path,
+        scope: &[PathBuf],
+        open: impl FnOnce() -> io::Result<Option<SearchIndex>>,
+    ) -> io::Result<Option<(Arc<SearchIndex>, Digest)>> {
+        let mut kept = self.index.lock().unwrap_or_else(PoisonError::into_inner);
+        // looked at before it is opened: a change meanwhile is seen next time
+        let stamp = Stamp::of(dir);
+        if let Some(k) = kept.as_ref()
+            && k.dir == dir
+            && stamp.is_some_and(|s| s == k.stamp)
+        {
+            return Ok(Some((k.index.clone(), k.known)));
+        }
+        *kept = None;
+        let Some(index) = open()? else {
+            return Ok(None);
+        };
+        let index = Arc::new(index);
+        let known = index.known_in(scope);
+        if let Some(stamp) = stamp {
+            *kept = Some(OpenIndex {
+                dir: dir.to_owned(),
+                stamp,
+                index: index.clone(),
+                known,
+            });
+        }
+        Ok(Some((index, known)))
+    }
 }
 
-impl Kept {
-    /// `files` with each of `written` looked at again; `None` when one is
+/// Which `meta.json` and list of files an index has: each is written
+/// whole and moved into place, so a change is a new file (or a new size
+/// or time, where the file system has no inode numbers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stamp([(u64, u64, u64, i64); 2]);
+
+impl Stamp {
+    fn of(dir: &Path) -> Option<Stamp> {
+        let one = |name: &str| {
+            let m = std::fs::metadata(dir.join(name)).ok()?;
+            #[cfg(unix)]
+            let (dev, ino) = {
+                use std::os::unix::fs::MetadataExt;
+                (m.dev(), m.ino())
+            };
+            #[cfg(not(unix))]
+            let (dev, ino) = (0, 0);
+            Some((dev, ino, m.len(), crate::catalog::list::mtime_ns(&m)))
+        };
+        Some(Stamp([one("meta.json")?, one(super::state::STATE)?]))
+    }
+}
+
+impl Files {
+    /// `list` with each of `written` looked at again; `None` when one is
     /// not a regular file any more, or a session file not kept (new).
     fn brought_up_to_date(
         &mut self,
-        mut files: Arc<Vec<SearchFile>>,
+        mut list: Arc<Vec<SearchFile>>,
         written: &FxHashSet<PathBuf>,
     ) -> Option<Arc<Vec<SearchFile>>> {
         for p in written {
@@ -105,7 +183,7 @@ impl Kept {
                 .at
                 .get(&files::path_hash(p))
                 .copied()
-                .filter(|&i| files.get(i).is_some_and(|f| f.path == *p));
+                .filter(|&i| list.get(i).is_some_and(|f| f.path == *p));
             let Some(i) = at else {
                 // a file of another kind (not a session's) changes nothing
                 if p.extension().is_some_and(|e| e == "jsonl") {
@@ -114,16 +192,16 @@ impl Kept {
                 continue;
             };
             let (size, mtime_ns) = files::stat(p)?;
-            let f = &files[i];
+            let f = &list[i];
             if (f.size, f.mtime_ns) != (size, mtime_ns) {
                 // a copy only when the last query's list is still held
-                let f = &mut Arc::make_mut(&mut files)[i];
+                let f = &mut Arc::make_mut(&mut list)[i];
                 f.size = size;
                 f.mtime_ns = mtime_ns;
             }
         }
-        self.files = Some(files.clone());
-        Some(files)
+        self.list = Some(list.clone());
+        Some(list)
     }
 }
 
@@ -168,7 +246,7 @@ mod tests {
     use std::cell::Cell;
     use std::time::{Duration, Instant};
 
-    fn ready(w: &WatchedFiles) {
+    fn ready(w: &Kept) {
         let t = Instant::now();
         while !w.told.lock().expect("lock").ready {
             assert!(t.elapsed() < Duration::from_secs(10), "never ready");
@@ -177,7 +255,7 @@ mod tests {
     }
 
     /// Waits until the watcher has told something, and a little more.
-    fn settle(w: &WatchedFiles) {
+    fn settle(w: &Kept) {
         let t = Instant::now();
         loop {
             let told = w.told.lock().expect("lock");
@@ -209,7 +287,7 @@ mod tests {
         std::fs::create_dir_all(root.join("-app")).expect("mkdir");
         let s1 = root.join("-app/s1.jsonl");
         std::fs::write(&s1, "{}\n").expect("write");
-        let w = WatchedFiles::start(&root);
+        let w = Kept::start(&root);
         ready(&w);
         let walks = Cell::new(0);
         let files = || {
@@ -273,12 +351,12 @@ mod tests {
         let s1 = root.join("-app/s1.jsonl");
         std::fs::write(&s1, prompt(1, "an apple")).expect("write");
         for index in [None, Some(dir.path().join("index"))] {
-            let w = Arc::new(WatchedFiles::start(&root));
+            let w = Arc::new(Kept::start(&root));
             ready(&w);
             let opts = Options {
                 index: index.clone(),
                 threads: 1,
-                watched: Some(w.clone()),
+                kept: Some(w.clone()),
                 ..Options::standard()
             };
             if let Some(ix) = &index {
@@ -314,10 +392,7 @@ mod tests {
         let root = dir.path().join("projects");
         std::fs::create_dir_all(root.join("-app")).expect("mkdir");
         std::fs::write(root.join("-app/s1.jsonl"), "{}\n").expect("write");
-        let w = WatchedFiles {
-            told: Arc::new(Mutex::new(Told::default())),
-            kept: Mutex::new(Kept::default()),
-        };
+        let w = Kept::with(Arc::new(Mutex::new(Told::default())));
         let walks = Cell::new(0);
         let walk = || {
             walks.set(walks.get() + 1);
