@@ -51,7 +51,8 @@ impl Pieces {
     ) -> io::Result<Pieces> {
         let mut f = crate::model::session::open_regular(path)?;
         f.seek(SeekFrom::Start(offset))?;
-        let chunk = 1 << 20;
+        // reads no bigger than a piece: a small piece wants a small buffer
+        let chunk = piece.clamp(64 << 10, 1 << 20);
         Ok(Pieces {
             file: f.take(len),
             // a fresh buffer has room for a piece and a read from the
