@@ -43,8 +43,16 @@ fn main() {
         index: Some(index),
         ..Options::standard()
     };
+    let t = Instant::now();
+    let kept = Arc::new(Kept::start(&tree));
+    let ready = kept.ready_within(std::time::Duration::from_secs(60), || true);
+    println!(
+        "every folder watched in {:.0} ms ({})",
+        t.elapsed().as_secs_f64() * 1000.0,
+        if ready { "ready" } else { "no watcher" }
+    );
     let watched = Options {
-        kept: Some(Arc::new(Kept::start(&tree))),
+        kept: Some(kept),
         ..opts.clone()
     };
     let filter = Filter::default();

@@ -105,15 +105,20 @@ pub fn spawn_searcher(root: PathBuf, tx: Sender<AppEvent>) -> Searcher {
             opts.update = updated.is_none_or(|t| t.elapsed() >= Duration::from_secs(2));
             let started = std::time::Instant::now();
             let mut asked = false;
+            // the files are watched from the search's opening on: each
+            // query looks again only at what was written
+            if opts.kept.is_none() {
+                opts.kept = Some(std::sync::Arc::new(search::kept::Kept::start(&root)));
+            }
             let result = match crate::model::query::Query::words(&q, false) {
-                Ok(query) if query.is_empty() => Ok(Found::none()),
+                Ok(query) if query.is_empty() => {
+                    // nothing to find yet: the files and the index are
+                    // readied while the first word is typed
+                    search::prepare(&root, &opts);
+                    Ok(Found::none())
+                }
                 Ok(query) => {
                     asked = true;
-                    // the files are watched from the first query on: the
-                    // next ones look again only at what was written
-                    if opts.kept.is_none() {
-                        opts.kept = Some(std::sync::Arc::new(search::kept::Kept::start(&root)));
-                    }
                     search::search(&root, &query, &Filter::default(), &opts)
                         .map_err(|e| e.to_string())
                 }
@@ -124,7 +129,10 @@ pub fn spawn_searcher(root: PathBuf, tx: Sender<AppEvent>) -> Searcher {
             if superseded.now() {
                 continue;
             }
-            if opts.update {
+            // only a search brings the index up to date: the empty query
+            // the search opens with took the first query's turn, which then
+            // missed the sessions made since the index was last updated
+            if opts.update && asked {
                 updated = Some(started);
             }
             // after a search that read the files (not when the search

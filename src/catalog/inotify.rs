@@ -138,10 +138,16 @@ impl Tree {
         self.dirs.insert(wd, (dir.to_owned(), depth));
         if let Ok(entries) = std::fs::read_dir(dir) {
             for e in entries.flatten() {
-                // a link to a folder is followed, as notify does
-                let path = e.path();
-                if path.is_dir() {
-                    self.add(&path, depth + 1)?;
+                // the kind the folder tells (no stat of each of its 20,000
+                // files: it was most of the time taken to watch a big
+                // history); a link to a folder is followed, as notify does
+                let dir = match e.file_type() {
+                    Ok(t) if t.is_dir() => true,
+                    Ok(t) if !t.is_symlink() => false,
+                    _ => e.path().is_dir(),
+                };
+                if dir {
+                    self.add(&e.path(), depth + 1)?;
                 }
             }
         }

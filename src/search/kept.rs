@@ -72,6 +72,20 @@ impl Kept {
         Kept::with(told)
     }
 
+    /// Waits until every folder is watched, at most `wait` and while
+    /// `wanted`; whether it is.
+    pub fn ready_within(&self, wait: std::time::Duration, wanted: impl Fn() -> bool) -> bool {
+        let start = std::time::Instant::now();
+        loop {
+            let told = self.told.lock().unwrap_or_else(PoisonError::into_inner);
+            if told.ready || told.stopped || start.elapsed() >= wait || !wanted() {
+                return told.ready && !told.stopped;
+            }
+            drop(told);
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+    }
+
     fn with(told: Arc<Mutex<Told>>) -> Kept {
         Kept {
             told,
@@ -382,6 +396,39 @@ mod tests {
             assert_eq!(found("banana"), 2, "index {index:?}");
             assert_eq!(found("apple"), 1);
             std::fs::write(&s1, before).expect("write");
+        }
+    }
+
+    /// The search's opening readies the files for its first query (which
+    /// then walks nothing), unless a query was typed meanwhile.
+    #[test]
+    fn the_opening_of_a_search_readies_its_files_unless_a_query_came() {
+        use crate::search::{Options, Superseded, prepare};
+        use std::sync::atomic::AtomicU64;
+        let dir = tempfile::tempdir().expect("tmp");
+        let root = dir.path().join("projects");
+        std::fs::create_dir_all(root.join("-app")).expect("mkdir");
+        std::fs::write(root.join("-app/s1.jsonl"), prompt(1, "an apple")).expect("write");
+        for typed in [false, true] {
+            let kept = Arc::new(Kept::start(&root));
+            let opts = Options {
+                index: None,
+                kept: Some(kept.clone()),
+                superseded: Some(Superseded {
+                    sent: Arc::new(AtomicU64::new(if typed { 2 } else { 1 })),
+                    this: 1,
+                }),
+                ..Options::standard()
+            };
+            prepare(&root, &opts);
+            ready(&kept);
+            let walks = Cell::new(0);
+            let got = kept.files(|| {
+                walks.set(walks.get() + 1);
+                files::under(&root)
+            });
+            assert_eq!(got.len(), 1);
+            assert_eq!(walks.get(), usize::from(typed), "typed {typed}");
         }
     }
 

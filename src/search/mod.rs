@@ -265,6 +265,32 @@ pub fn search(root: &Path, query: &Query, filter: &Filter, opts: &Options) -> io
     Ok(found)
 }
 
+/// Readies what `opts` keeps between queries (see [`kept`]) for a first
+/// query not typed yet: the tree watched (waiting a moment for it), its
+/// files found, the index opened. The picker does this when its search
+/// opens, while the user types.
+pub fn prepare(root: &Path, opts: &Options) {
+    let Some(kept) = &opts.kept else {
+        return;
+    };
+    // a list found before the tree is watched is not kept; a query typed
+    // meanwhile is not kept waiting
+    let ready = kept.ready_within(std::time::Duration::from_millis(300), || !opts.superseded());
+    if !ready || opts.superseded() {
+        return;
+    }
+    let ix_dir = opts.index.as_deref();
+    let _ = crate::contain::contain(|| {
+        kept.files(|| walk(root, ix_dir));
+        if let Some(dir) = ix_dir
+            && !opts.superseded()
+        {
+            let scope = files::scope(root);
+            let _ = kept.index(dir, &scope, || index::SearchIndex::open_existing(dir));
+        }
+    });
+}
+
 /// Drops `x` on a thread of its own, which nothing waits for (a command
 /// ends without it): the lists of 20,000 files of an indexed search, freed
 /// away from the threads that made them, were a tenth of it.
