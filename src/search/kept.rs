@@ -24,6 +24,9 @@ const MOST_WRITTEN: usize = 256;
 
 /// What is kept between the queries of one root.
 pub struct Kept {
+    /// The folders watched: a list of other folders is never kept (an
+    /// agent's folder made since the picker opened is not watched).
+    scope: Vec<PathBuf>,
     told: Arc<Mutex<Told>>,
     files: Mutex<Files>,
     index: Mutex<Option<OpenIndex>>,
@@ -52,6 +55,8 @@ struct Files {
 /// An index as opened, with what it holds in the root's scope.
 struct OpenIndex {
     dir: PathBuf,
+    /// The folders `known` is of.
+    scope: Vec<PathBuf>,
     stamp: Stamp,
     index: Arc<SearchIndex>,
     known: Digest,
@@ -68,8 +73,9 @@ impl Kept {
     /// the first change after this is dropped).
     pub fn start(root: &Path) -> Kept {
         let told = Arc::new(Mutex::new(Told::default()));
-        spawn_watcher(files::scope(root), Arc::downgrade(&told));
-        Kept::with(told)
+        let scope = files::scope(root);
+        spawn_watcher(scope.clone(), Arc::downgrade(&told));
+        Kept::with(scope, told)
     }
 
     /// Waits until every folder is watched, at most `wait` and while
@@ -86,22 +92,28 @@ impl Kept {
         }
     }
 
-    fn with(told: Arc<Mutex<Told>>) -> Kept {
+    fn with(scope: Vec<PathBuf>, told: Arc<Mutex<Told>>) -> Kept {
         Kept {
+            scope,
             told,
             files: Mutex::default(),
             index: Mutex::default(),
         }
     }
 
-    /// The files: those kept, each written one looked at again; else
-    /// those `walk` finds (kept when the watcher was ready before it
-    /// began: a change during the walk is told after it, for the next).
-    pub fn files(&self, walk: impl FnOnce() -> Vec<SearchFile>) -> Arc<Vec<SearchFile>> {
+    /// The files of `scope`: those kept, each written one looked at
+    /// again; else those `walk` finds (kept when the watcher was ready
+    /// before it began: a change during the walk is told after it, for
+    /// the next).
+    pub fn files(
+        &self,
+        scope: &[PathBuf],
+        walk: impl FnOnce() -> Vec<SearchFile>,
+    ) -> Arc<Vec<SearchFile>> {
         let mut kept = self.files.lock().unwrap_or_else(PoisonError::into_inner);
         let (ready, written) = {
             let mut told = self.told.lock().unwrap_or_else(PoisonError::into_inner);
-            let ready = told.ready && !told.stopped;
+            let ready = told.ready && !told.stopped && scope == self.scope.as_slice();
             let fresh = ready && !told.moved && told.written.len() <= MOST_WRITTEN;
             let written = std::mem::take(&mut told.written);
             told.moved = false;
@@ -139,6 +151,7 @@ impl Kept {
         let stamp = Stamp::of(dir);
         if let Some(k) = kept.as_ref()
             && k.dir == dir
+            && k.scope == scope
             && stamp.is_some_and(|s| s == k.stamp)
         {
             return Ok(Some((k.index.clone(), k.known)));
@@ -152,6 +165,7 @@ impl Kept {
         if let Some(stamp) = stamp {
             *kept = Some(OpenIndex {
                 dir: dir.to_owned(),
+                scope: scope.to_vec(),
                 stamp,
                 index: index.clone(),
                 known,
@@ -305,7 +319,7 @@ mod tests {
         ready(&w);
         let walks = Cell::new(0);
         let files = || {
-            w.files(|| {
+            w.files(&files::scope(&root), || {
                 walks.set(walks.get() + 1);
                 files::under(&root)
             })
@@ -423,13 +437,58 @@ mod tests {
             prepare(&root, &opts);
             ready(&kept);
             let walks = Cell::new(0);
-            let got = kept.files(|| {
+            let got = kept.files(&files::scope(&root), || {
                 walks.set(walks.get() + 1);
                 files::under(&root)
             });
             assert_eq!(got.len(), 1);
             assert_eq!(walks.get(), usize::from(typed), "typed {typed}");
         }
+    }
+
+    /// The index is opened once while its files stay the same, and again
+    /// once they were replaced (an update) or the folders asked of differ.
+    #[test]
+    fn the_index_is_kept_until_it_changes() {
+        use crate::search::index::SearchIndex;
+        let dir = tempfile::tempdir().expect("tmp");
+        let root = dir.path().join("projects");
+        std::fs::create_dir_all(root.join("-app")).expect("mkdir");
+        let s1 = root.join("-app/s1.jsonl");
+        std::fs::write(&s1, prompt(1, "an apple")).expect("write");
+        let ix = dir.path().join("index");
+        crate::search::update_index(&root, &ix, 1).expect("index");
+        let kept = Kept::with(files::scope(&root), Arc::new(Mutex::new(Told::default())));
+        let scope = files::scope(&root);
+        let opens = Cell::new(0);
+        let open = || {
+            opens.set(opens.get() + 1);
+            SearchIndex::open_existing(&ix)
+        };
+        let first = kept
+            .index(&ix, &scope, open)
+            .expect("open")
+            .expect("an index");
+        let again = kept
+            .index(&ix, &scope, open)
+            .expect("open")
+            .expect("an index");
+        assert!(Arc::ptr_eq(&first.0, &again.0));
+        assert_eq!(opens.get(), 1);
+        let other = vec![root.clone(), dir.path().join("codex")];
+        kept.index(&ix, &other, open)
+            .expect("open")
+            .expect("an index");
+        assert_eq!(opens.get(), 2);
+        std::fs::write(&s1, prompt(1, "an apple") + &prompt(2, "a pear")).expect("write");
+        crate::search::update_index(&root, &ix, 1).expect("index");
+        let updated = kept
+            .index(&ix, &scope, open)
+            .expect("open")
+            .expect("an index");
+        assert_eq!(opens.get(), 3);
+        assert!(!Arc::ptr_eq(&first.0, &updated.0));
+        assert_ne!(first.1, updated.1, "what it holds changed");
     }
 
     /// Before the watcher is ready, and once it stopped, every query walks.
@@ -439,22 +498,30 @@ mod tests {
         let root = dir.path().join("projects");
         std::fs::create_dir_all(root.join("-app")).expect("mkdir");
         std::fs::write(root.join("-app/s1.jsonl"), "{}\n").expect("write");
-        let w = Kept::with(Arc::new(Mutex::new(Told::default())));
+        let w = Kept::with(files::scope(&root), Arc::new(Mutex::new(Told::default())));
         let walks = Cell::new(0);
         let walk = || {
             walks.set(walks.get() + 1);
             files::under(&root)
         };
-        w.files(walk);
-        w.files(walk);
+        let scope = files::scope(&root);
+        w.files(&scope, walk);
+        w.files(&scope, walk);
         assert_eq!(walks.get(), 2);
         w.told.lock().expect("lock").ready = true;
-        w.files(walk);
-        w.files(walk);
+        w.files(&scope, walk);
+        w.files(&scope, walk);
         assert_eq!(walks.get(), 3);
-        w.told.lock().expect("lock").stopped = true;
-        w.files(walk);
-        w.files(walk);
+        // another scope than the one watched (an agent's folder made since)
+        let more = vec![root.clone(), dir.path().join("codex")];
+        w.files(&more, walk);
+        w.files(&more, walk);
         assert_eq!(walks.get(), 5);
+        w.files(&scope, walk);
+        assert_eq!(walks.get(), 6);
+        w.told.lock().expect("lock").stopped = true;
+        w.files(&scope, walk);
+        w.files(&scope, walk);
+        assert_eq!(walks.get(), 8);
     }
 }

@@ -190,7 +190,7 @@ pub fn search(root: &Path, query: &Query, filter: &Filter, opts: &Options) -> io
             })
         });
         let all = match &opts.kept {
-            Some(w) => w.files(|| walk(root, ix_dir)),
+            Some(w) => w.files(scope, || walk(root, ix_dir)),
             None => std::sync::Arc::new(walk(root, ix_dir)),
         };
         let opened = opening.map(|h| h.join().unwrap_or_else(|_| Err("panic".to_owned())));
@@ -280,12 +280,12 @@ pub fn prepare(root: &Path, opts: &Options) {
         return;
     }
     let ix_dir = opts.index.as_deref();
+    let scope = files::scope(root);
     let _ = crate::contain::contain(|| {
-        kept.files(|| walk(root, ix_dir));
+        kept.files(&scope, || walk(root, ix_dir));
         if let Some(dir) = ix_dir
             && !opts.superseded()
         {
-            let scope = files::scope(root);
             let _ = kept.index(dir, &scope, || index::SearchIndex::open_existing(dir));
         }
     });
