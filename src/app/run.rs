@@ -161,6 +161,9 @@ struct Viewer {
     /// queries to (started at the first query).
     picker_root: Option<PathBuf>,
     searcher: Option<workers::Searcher>,
+    /// What the picker's search keeps between queries (see
+    /// [`crate::search::kept`]).
+    kept: Option<std::sync::Arc<crate::search::kept::Kept>>,
     /// Where to go once the session being loaded is in (a search hit).
     pending_jump: Option<crate::picker::found::Jump>,
     /// Where the viewer was before the session is read again (`#`).
@@ -222,6 +225,7 @@ impl Viewer {
             picker: None,
             picker_root: None,
             searcher: None,
+            kept: None,
             pending_jump: None,
             pending_keep: None,
             list: ListView::default(),
@@ -257,7 +261,7 @@ impl Viewer {
             Start::Project(path) => self.open(path, true),
             Start::Stdin => self.follow_stdin(),
             Start::Top(root) => {
-                self.start_top(root, true);
+                self.start_top(root, true, None);
                 if let Some(t) = &mut self.top {
                     t.message = self.state.message.take();
                 }
@@ -265,8 +269,11 @@ impl Viewer {
                 self.home = Some(Screen::Top);
             }
             Start::Picker(root) => {
-                // the sessions written lately head the list
-                self.start_top(root.clone(), false);
+                // the sessions written lately head the list; their
+                // watcher tells the full-text search what changed too
+                let (kept, teller) = crate::search::kept::Kept::told_by_another(&root);
+                self.kept = Some(std::sync::Arc::new(kept));
+                self.start_top(root.clone(), false, Some(teller));
                 self.home = Some(Screen::Picker);
                 self.picker_root = Some(root.clone());
                 workers::spawn_scan(root.clone(), self.tx.clone());
@@ -289,9 +296,14 @@ impl Viewer {
 
     /// Watches the root for sessions written lately (the overview, or the
     /// picker's section of them).
-    fn start_top(&mut self, root: PathBuf, poll: bool) {
+    fn start_top(
+        &mut self,
+        root: PathBuf,
+        poll: bool,
+        teller: Option<crate::search::kept::Teller>,
+    ) {
         let tx = self.tx.clone();
-        crate::top::watch::spawn(root.clone(), poll, move |e| {
+        crate::top::watch::spawn(root.clone(), poll, teller, move |e| {
             tx.send(AppEvent::Top(e)).is_ok()
         });
         let window = i64::from(self.top_settings.minutes) * 60_000;
@@ -308,7 +320,7 @@ impl Viewer {
         let tx = self.tx.clone();
         let searcher = self
             .searcher
-            .get_or_insert_with(|| workers::spawn_searcher(root, tx));
+            .get_or_insert_with(|| workers::spawn_searcher(root, tx, self.kept.clone()));
         if searcher.send(q).is_err() {
             self.searcher = None;
         }

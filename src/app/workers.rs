@@ -77,7 +77,11 @@ pub fn spawn_scan(root: PathBuf, tx: Sender<AppEvent>) {
 /// newest, and the one running stops (see `search::Superseded`). The
 /// first search without an index builds one on the side, yielding the
 /// cores to what the user waits for.
-pub fn spawn_searcher(root: PathBuf, tx: Sender<AppEvent>) -> Searcher {
+pub fn spawn_searcher(
+    root: PathBuf,
+    tx: Sender<AppEvent>,
+    kept: Option<std::sync::Arc<crate::search::kept::Kept>>,
+) -> Searcher {
     use crate::search::{self, Filter, Found, Superseded, Via};
     let (qtx, qrx) = std::sync::mpsc::channel::<String>();
     let sent = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
@@ -86,7 +90,10 @@ pub fn spawn_searcher(root: PathBuf, tx: Sender<AppEvent>) -> Searcher {
         sent: sent.clone(),
     };
     std::thread::spawn(move || {
-        let mut opts = search::Options::standard();
+        let mut opts = search::Options {
+            kept,
+            ..search::Options::standard()
+        };
         let mut indexing = false;
         // what sessions appended is read at most every 2 s, not per key
         let mut updated: Option<std::time::Instant> = None;
@@ -105,7 +112,8 @@ pub fn spawn_searcher(root: PathBuf, tx: Sender<AppEvent>) -> Searcher {
             opts.update = updated.is_none_or(|t| t.elapsed() >= Duration::from_secs(2));
             let started = std::time::Instant::now();
             let mut asked = false;
-            // the files are watched from the search's opening on: each
+            // the files are watched (by the picker's section of sessions
+            // written lately, else from the search's opening on): each
             // query looks again only at what was written
             if opts.kept.is_none() {
                 opts.kept = Some(std::sync::Arc::new(search::kept::Kept::start(&root)));

@@ -72,10 +72,19 @@ impl Kept {
     /// Starts watching `root`'s scope (a thread of its own, which ends at
     /// the first change after this is dropped).
     pub fn start(root: &Path) -> Kept {
+        let (kept, teller) = Kept::told_by_another(root);
+        spawn_watcher(kept.scope.clone(), teller);
+        kept
+    }
+
+    /// What `root`'s scope keeps, told by a watcher of the same scope
+    /// started elsewhere (the picker's section of sessions written lately
+    /// watches the tree already: one set of the kernel's watches, and
+    /// ready by the time a search opens).
+    pub fn told_by_another(root: &Path) -> (Kept, Teller) {
         let told = Arc::new(Mutex::new(Told::default()));
-        let scope = files::scope(root);
-        spawn_watcher(scope.clone(), Arc::downgrade(&told));
-        Kept::with(scope, told)
+        let teller = Teller(Arc::downgrade(&told));
+        (Kept::with(files::scope(root), told), teller)
     }
 
     /// Waits until every folder is watched, at most `wait` and while
@@ -233,32 +242,63 @@ impl Files {
     }
 }
 
+/// How a watcher of the tree tells a [`Kept`] what changed: `false` once
+/// the `Kept` is gone (nothing is asked any more).
+pub struct Teller(std::sync::Weak<Mutex<Told>>);
+
+impl Teller {
+    fn with(&self, f: impl FnOnce(&mut Told)) -> bool {
+        let Some(told) = self.0.upgrade() else {
+            return false;
+        };
+        f(&mut told.lock().unwrap_or_else(PoisonError::into_inner));
+        true
+    }
+
+    /// Every folder is watched.
+    pub fn ready(&self) -> bool {
+        self.with(|t| t.ready = true)
+    }
+
+    /// A file written, made or moved in.
+    pub fn written(&self, path: &Path) -> bool {
+        self.with(|t| {
+            // beyond the most, the tree is walked again: no more kept
+            if t.written.len() <= MOST_WRITTEN {
+                t.written.insert(path.to_owned());
+            }
+        })
+    }
+
+    /// Anything else (see [`crate::catalog::inotify::Change::Tree`]).
+    pub fn moved(&self) -> bool {
+        self.with(|t| t.moved = true)
+    }
+
+    /// The watcher stopped, or never started: every query walks.
+    pub fn stopped(&self) {
+        self.with(|t| t.stopped = true);
+    }
+
+    /// Tells `c`.
+    #[cfg(target_os = "linux")]
+    pub fn tell(&self, c: &crate::catalog::inotify::Change) -> bool {
+        use crate::catalog::inotify::Change;
+        match c {
+            Change::Ready => self.ready(),
+            Change::Tree => self.moved(),
+            Change::Written(p) => self.written(p),
+        }
+    }
+}
+
 #[cfg(target_os = "linux")]
-fn spawn_watcher(scope: Vec<PathBuf>, told: std::sync::Weak<Mutex<Told>>) {
-    use crate::catalog::inotify::{Change, watch};
+fn spawn_watcher(scope: Vec<PathBuf>, teller: Teller) {
     let spawned = std::thread::Builder::new()
         .name("ccv-watch-files".into())
         .spawn(move || {
-            let out = watch(&scope, |c| {
-                let Some(told) = told.upgrade() else {
-                    return false;
-                };
-                let mut t = told.lock().unwrap_or_else(PoisonError::into_inner);
-                match c {
-                    Change::Ready => t.ready = true,
-                    Change::Tree => t.moved = true,
-                    // beyond the most, the tree is walked again: no more kept
-                    Change::Written(_) if t.written.len() > MOST_WRITTEN => {}
-                    Change::Written(p) => {
-                        t.written.insert(p);
-                    }
-                }
-                true
-            });
-            if out.is_err()
-                && let Some(told) = told.upgrade()
-            {
-                told.lock().unwrap_or_else(PoisonError::into_inner).stopped = true;
+            if crate::catalog::inotify::watch(&scope, |c| teller.tell(&c)).is_err() {
+                teller.stopped();
             }
         });
     // no thread: never ready, every query walks
@@ -266,7 +306,9 @@ fn spawn_watcher(scope: Vec<PathBuf>, told: std::sync::Weak<Mutex<Told>>) {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn spawn_watcher(_scope: Vec<PathBuf>, _told: std::sync::Weak<Mutex<Told>>) {}
+fn spawn_watcher(_scope: Vec<PathBuf>, teller: Teller) {
+    teller.stopped();
+}
 
 #[cfg(all(test, target_os = "linux"))]
 mod tests {

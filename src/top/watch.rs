@@ -3,6 +3,7 @@
 //! Only paths and times go to the overview; the followers read the bytes.
 
 use super::TopEvent;
+use crate::search::kept::Teller;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, UNIX_EPOCH};
 
@@ -99,10 +100,20 @@ fn scan_one(root: &Path, send: &dyn Fn(TopEvent) -> bool) -> bool {
 /// `send` says the overview is gone. Without file-system events, `poll`
 /// rescans every 2 s (the overview); else it stops there (the picker's
 /// section: not worth a wake-up every 2 s while the list is read).
-pub fn spawn(root: PathBuf, poll: bool, send: impl Fn(TopEvent) -> bool + Send + 'static) {
+/// `teller`, when given, is told every change too (the picker's search
+/// keeps its files by it: see [`crate::search::kept`]).
+pub fn spawn(
+    root: PathBuf,
+    poll: bool,
+    teller: Option<Teller>,
+    send: impl Fn(TopEvent) -> bool + Send + 'static,
+) {
     std::thread::spawn(move || {
         let scope = crate::catalog::files::scope(&root);
         if !scan(&scope, &send) || !send(TopEvent::Scanned) {
+            if let Some(t) = &teller {
+                t.stopped();
+            }
             return;
         }
         // a file written: its session, as a candidate (`false`: the
@@ -119,8 +130,11 @@ pub fn spawn(root: PathBuf, poll: bool, send: impl Fn(TopEvent) -> bool + Send +
                 mtime_ms,
             })
         };
-        if watch_writes(&scope, report).is_ok() {
+        if watch_writes(&scope, report, teller.as_ref()).is_ok() {
             return;
+        }
+        if let Some(t) = &teller {
+            t.stopped();
         }
         // no events (a network file system, no inotify left): rescan
         if !poll {
@@ -138,17 +152,35 @@ pub fn spawn(root: PathBuf, poll: bool, send: impl Fn(TopEvent) -> bool + Send +
 /// Hands `report` each file written under `scope` until it says stop
 /// (`Ok`); `Err` when there are no file-system events to be had.
 #[cfg(target_os = "linux")]
-fn watch_writes(scope: &[PathBuf], mut report: impl FnMut(PathBuf) -> bool) -> std::io::Result<()> {
+fn watch_writes(
+    scope: &[PathBuf],
+    mut report: impl FnMut(PathBuf) -> bool,
+    teller: Option<&Teller>,
+) -> std::io::Result<()> {
     use crate::catalog::inotify::{Change, watch};
-    // the overview shows what is written; nothing else is news to it
-    watch(scope, |c| match c {
-        Change::Written(p) => report(p),
-        Change::Ready | Change::Tree => true,
+    watch(scope, |c| {
+        // (a search gone leaves the overview watching)
+        if let Some(t) = teller {
+            t.tell(&c);
+        }
+        // the overview shows what is written; nothing else is news to it
+        match c {
+            Change::Written(p) => report(p),
+            Change::Ready | Change::Tree => true,
+        }
     })
 }
 
 #[cfg(not(target_os = "linux"))]
-fn watch_writes(scope: &[PathBuf], mut report: impl FnMut(PathBuf) -> bool) -> std::io::Result<()> {
+fn watch_writes(
+    scope: &[PathBuf],
+    mut report: impl FnMut(PathBuf) -> bool,
+    teller: Option<&Teller>,
+) -> std::io::Result<()> {
+    // notify's events are not told apart here: the search walks
+    if let Some(t) = teller {
+        t.stopped();
+    }
     use notify::{RecursiveMode, Watcher};
     let (tx, rx) = std::sync::mpsc::channel();
     let mut w = notify::recommended_watcher(move |r: notify::Result<notify::Event>| {
