@@ -338,6 +338,17 @@ mod tests {
         std::thread::sleep(Duration::from_millis(50));
     }
 
+    /// A projects root in a temporary folder with one session of `text`:
+    /// (the folder, the root, the session's path).
+    fn tree(text: impl AsRef<[u8]>) -> (tempfile::TempDir, PathBuf, PathBuf) {
+        let dir = tempfile::tempdir().expect("tmp");
+        let root = dir.path().join("projects");
+        std::fs::create_dir_all(root.join("-app")).expect("mkdir");
+        let s1 = root.join("-app/s1.jsonl");
+        std::fs::write(&s1, text).expect("write");
+        (dir, root, s1)
+    }
+
     fn sizes(files: &[SearchFile]) -> Vec<(String, u64)> {
         let mut v: Vec<_> = files
             .iter()
@@ -352,11 +363,7 @@ mod tests {
     /// walk; each answer is what a walk finds.
     #[test]
     fn a_kept_list_follows_appends_and_is_walked_again_when_the_tree_moves() {
-        let dir = tempfile::tempdir().expect("tmp");
-        let root = dir.path().join("projects");
-        std::fs::create_dir_all(root.join("-app")).expect("mkdir");
-        let s1 = root.join("-app/s1.jsonl");
-        std::fs::write(&s1, "{}\n").expect("write");
+        let (_dir, root, s1) = tree("{}\n");
         let w = Kept::start(&root);
         ready(&w);
         let walks = Cell::new(0);
@@ -415,11 +422,7 @@ mod tests {
     fn a_search_with_the_files_kept_finds_what_was_appended() {
         use crate::model::query::Query;
         use crate::search::{Filter, Options, search};
-        let dir = tempfile::tempdir().expect("tmp");
-        let root = dir.path().join("projects");
-        std::fs::create_dir_all(root.join("-app")).expect("mkdir");
-        let s1 = root.join("-app/s1.jsonl");
-        std::fs::write(&s1, prompt(1, "an apple")).expect("write");
+        let (dir, root, s1) = tree(prompt(1, "an apple"));
         for index in [None, Some(dir.path().join("index"))] {
             let w = Arc::new(Kept::start(&root));
             ready(&w);
@@ -461,10 +464,7 @@ mod tests {
     fn the_opening_of_a_search_readies_its_files_unless_a_query_came() {
         use crate::search::{Options, Superseded, prepare};
         use std::sync::atomic::AtomicU64;
-        let dir = tempfile::tempdir().expect("tmp");
-        let root = dir.path().join("projects");
-        std::fs::create_dir_all(root.join("-app")).expect("mkdir");
-        std::fs::write(root.join("-app/s1.jsonl"), prompt(1, "an apple")).expect("write");
+        let (_dir, root, _) = tree(prompt(1, "an apple"));
         for typed in [false, true] {
             let kept = Arc::new(Kept::start(&root));
             let opts = Options {
@@ -493,11 +493,7 @@ mod tests {
     #[test]
     fn the_index_is_kept_until_it_changes() {
         use crate::search::index::SearchIndex;
-        let dir = tempfile::tempdir().expect("tmp");
-        let root = dir.path().join("projects");
-        std::fs::create_dir_all(root.join("-app")).expect("mkdir");
-        let s1 = root.join("-app/s1.jsonl");
-        std::fs::write(&s1, prompt(1, "an apple")).expect("write");
+        let (dir, root, s1) = tree(prompt(1, "an apple"));
         let ix = dir.path().join("index");
         crate::search::update_index(&root, &ix, 1).expect("index");
         let kept = Kept::with(files::scope(&root), Arc::new(Mutex::new(Told::default())));
@@ -536,10 +532,7 @@ mod tests {
     /// Before the watcher is ready, and once it stopped, every query walks.
     #[test]
     fn without_a_watcher_every_query_walks() {
-        let dir = tempfile::tempdir().expect("tmp");
-        let root = dir.path().join("projects");
-        std::fs::create_dir_all(root.join("-app")).expect("mkdir");
-        std::fs::write(root.join("-app/s1.jsonl"), "{}\n").expect("write");
+        let (dir, root, _) = tree("{}\n");
         let w = Kept::with(files::scope(&root), Arc::new(Mutex::new(Told::default())));
         let walks = Cell::new(0);
         let walk = || {
