@@ -29,6 +29,10 @@ pub enum Change {
     /// watched before this is told) or gone, or events lost (the kernel's
     /// queue overflowed). What was known of the tree's files may be wrong.
     Tree,
+    /// A file of the tree is a link (to a file elsewhere, or that could
+    /// not be told): writes to it are not told here. Told before `Ready`
+    /// for those met at the start, and as each is made.
+    Linked,
 }
 
 /// Watches `roots`, handing `changed` what changes under them until it
@@ -39,12 +43,16 @@ pub fn watch(roots: &[PathBuf], mut changed: impl FnMut(Change) -> bool) -> std:
     let mut tree = Tree {
         inotify: Inotify::init()?,
         dirs: HashMap::new(),
+        linked: false,
     };
     for r in roots {
         // a root not made yet is not watched (as notify would refuse it)
         if r.is_dir() {
             tree.add(r, 0)?;
         }
+    }
+    if tree.linked && !changed(Change::Linked) {
+        return Ok(());
     }
     if !changed(Change::Ready) {
         return Ok(());
@@ -79,8 +87,14 @@ pub fn watch(roots: &[PathBuf], mut changed: impl FnMut(Change) -> bool) -> std:
             } else if e.mask.intersects(EventMask::DELETE | EventMask::MOVED_FROM) {
                 moved = true;
             } else {
+                if e.mask.intersects(EventMask::CREATE | EventMask::MOVED_TO) && is_link(&path) {
+                    tree.linked = true;
+                }
                 written.push(path);
             }
+        }
+        if std::mem::take(&mut tree.linked) && !changed(Change::Linked) {
+            return Ok(());
         }
         for wd in gone {
             tree.dirs.remove(&wd);
@@ -107,6 +121,13 @@ struct Tree {
     inotify: Inotify,
     /// Each watched folder and how deep it is below its root.
     dirs: HashMap<WatchDescriptor, (PathBuf, usize)>,
+    /// A link to a file was met (see [`Change::Linked`]).
+    linked: bool,
+}
+
+/// Whether `path` is a link to something other than a folder.
+fn is_link(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) && !path.is_dir()
 }
 
 impl Tree {
@@ -144,7 +165,12 @@ impl Tree {
                 let dir = match e.file_type() {
                     Ok(t) if t.is_dir() => true,
                     Ok(t) if !t.is_symlink() => false,
-                    _ => e.path().is_dir(),
+                    _ => {
+                        let dir = e.path().is_dir();
+                        // writes to what it names are not seen here
+                        self.linked |= !dir;
+                        dir
+                    }
                 };
                 if dir {
                     self.add(&e.path(), depth + 1)?;
@@ -203,6 +229,30 @@ mod tests {
         while rx.recv_timeout(Duration::from_millis(200)).is_ok() {}
         std::fs::remove_dir_all(root.join("-app/s2")).expect("rm");
         assert_eq!(next(), Change::Tree);
+    }
+
+    /// A link to a file in the tree is told (its writes are not seen):
+    /// before Ready when met at the start, and when one is made.
+    #[test]
+    fn links_to_files_are_told() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let root = dir.path().join("projects");
+        std::fs::create_dir_all(root.join("-app")).expect("mkdir");
+        let away = dir.path().join("away.jsonl");
+        std::fs::write(&away, "{}\n").expect("write");
+        std::os::unix::fs::symlink(&away, root.join("-app/s1.jsonl")).expect("link");
+        let (tx, rx) = mpsc::channel::<Change>();
+        let roots = vec![root.clone()];
+        std::thread::spawn(move || super::watch(&roots, |c| tx.send(c).is_ok()));
+        let next = || rx.recv_timeout(Duration::from_secs(5)).expect("an event");
+        assert_eq!(next(), Change::Linked);
+        assert_eq!(next(), Change::Ready);
+        std::os::unix::fs::symlink(&away, root.join("-app/s2.jsonl")).expect("link");
+        let mut seen = Vec::new();
+        while let Ok(c) = rx.recv_timeout(Duration::from_millis(500)) {
+            seen.push(c);
+        }
+        assert!(seen.contains(&Change::Linked), "{seen:?}");
     }
 
     /// Writes anywhere in the tree are told, in folders made after the

@@ -7,7 +7,8 @@
 //! a file written is looked at again, alone; a file made, deleted or
 //! moved, a folder made or gone, or events lost make the next query walk
 //! the tree again. Without the kernel's events (another system, no
-//! watches left, a watcher that stopped) every query walks, as `ccv
+//! watches left, a watcher that stopped, a tree holding a link to a session
+//! file, whose writes are made elsewhere) every query walks, as `ccv
 //! search` does. The index is kept while its files (`meta.json`, written
 //! at each commit, and its list of files) are the ones it was opened from.
 
@@ -37,7 +38,8 @@ pub struct Kept {
 struct Told {
     /// Every folder is watched: a list walked from now on can be kept.
     ready: bool,
-    /// The watcher stopped: nothing is kept any more.
+    /// The watcher stopped, or the tree holds a link to a file (whose
+    /// writes it does not see): nothing is kept any more.
     stopped: bool,
     /// Something other than a write happened.
     moved: bool,
@@ -287,6 +289,8 @@ impl Teller {
         match c {
             Change::Ready => self.ready(),
             Change::Tree => self.moved(),
+            // a file whose writes are not told: the list cannot be kept
+            Change::Linked => self.with(|t| t.stopped = true),
             Change::Written(p) => self.written(p),
         }
     }
@@ -527,6 +531,30 @@ mod tests {
         assert_eq!(opens.get(), 3);
         assert!(!Arc::ptr_eq(&first.0, &updated.0));
         assert_ne!(first.1, updated.1, "what it holds changed");
+    }
+
+    /// A session that is a link to a file elsewhere (whose appends the
+    /// watcher does not see) makes every query walk.
+    #[test]
+    fn a_tree_with_a_linked_session_is_walked_every_time() {
+        let (dir, root, _) = tree("{}\n");
+        let away = dir.path().join("away.jsonl");
+        std::fs::write(&away, "{}\n").expect("write");
+        std::os::unix::fs::symlink(&away, root.join("-app/s2.jsonl")).expect("link");
+        let w = Kept::start(&root);
+        assert!(!w.ready_within(std::time::Duration::from_secs(2), || true));
+        let walks = Cell::new(0);
+        let scope = files::scope(&root);
+        for _ in 0..2 {
+            w.files(&scope, || {
+                walks.set(walks.get() + 1);
+                files::under(&root)
+            });
+        }
+        assert_eq!(walks.get(), 2);
+        std::fs::write(&away, "{}\n{}\n").expect("append");
+        let got = w.files(&scope, || files::under(&root));
+        assert!(got.iter().any(|f| f.size == 6), "the append is seen");
     }
 
     /// Before the watcher is ready, and once it stopped, every query walks.

@@ -166,7 +166,7 @@ fn watch_writes(
         // the overview shows what is written; nothing else is news to it
         match c {
             Change::Written(p) => report(p),
-            Change::Ready | Change::Tree => true,
+            Change::Ready | Change::Tree | Change::Linked => true,
         }
     })
 }
