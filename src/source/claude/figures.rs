@@ -171,9 +171,12 @@ fn feed_with(
 /// Whether a line of tool results or side progress can be left out
 /// without changing what the model makes of the lines after it: not
 /// while the main file has not said whether it is an agent's own (its
-/// first conversation line decides), and never a sidechain's line, whose
-/// uuid routes its chain's next lines to their agent (an old session's
-/// subagent lines are inline). The entry's own `"isSidechain": false`,
+/// first conversation line decides), and never a sidechain's line of the
+/// main file, whose uuid routes its chain's next lines to their agent (an
+/// old session's subagent lines are inline). A subagent's own file is
+/// all sidechain lines, routed by their file: its lines of results (a
+/// tenth of a history's bytes, each decoded whole for that) are left out
+/// as the main file's are. The entry's own `"isSidechain": false`,
 /// met while reading it (Claude Code writes it near the start), says so;
 /// else every `"isSidechain"` in the line must be followed by `false` (a
 /// key written with escapes is not looked for: Claude Code writes none).
@@ -183,6 +186,12 @@ fn passable(s: &Session, source: u16, line: &[u8], read: Walked) -> bool {
     static SIDECHAIN: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"isSidechain\""));
     if !known_whose(s, source) {
         return false;
+    }
+    if s.sources
+        .get(source as usize)
+        .is_some_and(|src| src.agent.is_some())
+    {
+        return true;
     }
     read.not_sidechain
         || SIDECHAIN.find_iter(line).all(|at| {
