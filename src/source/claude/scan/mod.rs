@@ -302,32 +302,65 @@ struct LeafCheck {
 }
 
 impl LeafCheck {
+    /// Notes the leaves of `titles`' summaries not found yet that are a
+    /// line's own uuid in `buf` (`"uuid":"…"`, with or without a space),
+    /// not one naming it as its parent or leaf. Two leaves or more: one
+    /// pass for the key, each of its hits (one a line) looked at (a
+    /// resumed session's summaries name leaves in another file, which the
+    /// whole middle is read for; a pass for each leaf was three fifths of
+    /// what the middle of real sessions cost).
     fn search(&mut self, buf: &[u8], titles: &TitleFacts) {
+        use memchr::memmem::Finder;
+        use std::sync::LazyLock;
+        static KEY: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"uuid\":"));
+        let mut wanted: Vec<&str> = Vec::new();
         for (_, leaf) in &titles.summaries {
-            let Some(leaf) = leaf else { continue };
-            if !self.found.contains(leaf) && holds_uuid(buf, leaf) {
-                self.found.push(leaf.clone());
+            if let Some(leaf) = leaf.as_deref()
+                && !self.found.iter().any(|f| f == leaf)
+                && !wanted.contains(&leaf)
+            {
+                wanted.push(leaf);
+            }
+        }
+        match wanted.as_slice() {
+            [] => return,
+            // one leaf: a pass for it finds no more than it (where a
+            // pass for the key stops at every line)
+            [leaf] => {
+                let leaf = *leaf;
+                let own = memchr::memmem::find_iter(buf, leaf.as_bytes()).any(|at| {
+                    let key = &buf[..at];
+                    (key.ends_with(b"\"uuid\":\"") || key.ends_with(b"\"uuid\": \""))
+                        && buf.get(at + leaf.len()) == Some(&b'"')
+                });
+                if own {
+                    self.found.push(leaf.to_owned());
+                }
+                return;
+            }
+            _ => {}
+        }
+        for at in KEY.find_iter(buf) {
+            let mut v = at + b"\"uuid\":".len();
+            if buf.get(v) == Some(&b' ') {
+                v += 1;
+            }
+            let Some(value) = buf.get(v..).and_then(|r| r.strip_prefix(b"\"")) else {
+                continue;
+            };
+            wanted.retain(|leaf| {
+                let own =
+                    value.starts_with(leaf.as_bytes()) && value.get(leaf.len()) == Some(&b'"');
+                if own {
+                    self.found.push((*leaf).to_owned());
+                }
+                !own
+            });
+            if wanted.is_empty() {
+                return;
             }
         }
     }
-}
-
-/// Whether `buf` holds a line whose own uuid is `uuid` (`"uuid":"…"`,
-/// with or without a space), not one naming it as its parent or leaf:
-/// one pass for the id, its few hits looked at (a resumed session's
-/// summaries name leaves in another file, which the whole middle is read
-/// for; a search for each way of writing the key was a pass each).
-fn holds_uuid(buf: &[u8], uuid: &str) -> bool {
-    use memchr::memmem;
-    let keys = [&b"\"uuid\":\""[..], b"\"uuid\": \""];
-    if uuid.is_empty() {
-        return keys
-            .iter()
-            .any(|k| memmem::find(buf, &[k, &b"\""[..]].concat()).is_some());
-    }
-    memmem::find_iter(buf, uuid.as_bytes()).any(|at| {
-        keys.iter().any(|k| buf[..at].ends_with(k)) && buf.get(at + uuid.len()) == Some(&b'"')
-    })
 }
 
 /// A title line (`ai-title`, `custom-title`, `summary`) read into `found`:
@@ -575,6 +608,37 @@ impl<'de: 'a, 'a> Deserialize<'de> for PromptText<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A leaf is found where it is a line's own uuid (with or without a
+    /// space after the key), not as a parent, a summary's leaf, a longer
+    /// uuid's start or text; several in one pass, each once.
+    #[test]
+    fn leaves_are_lines_own_uuids() {
+        let mut titles = crate::model::title::TitleFacts::default();
+        for leaf in ["aa", "bb", "cc", "dd", "aa", ""] {
+            titles.summaries.push(("s".into(), Some(leaf.into())));
+        }
+        titles.summaries.push(("none".into(), None));
+        let buf = br#"{"parentUuid":"cc","uuid":"x"}
+{"type":"summary","leafUuid":"dd","uuid":"aabb"}
+{"text":"\"uuid\":\"dd","uuid": "bb"}
+{"uuid":"aa"}
+"#;
+        let mut leaves = LeafCheck::default();
+        leaves.search(buf, &titles);
+        assert_eq!(leaves.found, ["bb", "aa"]);
+        // found once; an empty leaf is a line whose uuid is empty
+        leaves.search(b"{\"uuid\":\"aa\"}\n{\"uuid\":\"\"}", &titles);
+        assert_eq!(leaves.found, ["bb", "aa", ""]);
+        // one leaf (looked for alone)
+        let mut one = crate::model::title::TitleFacts::default();
+        one.summaries.push(("s".into(), Some("x1".into())));
+        let mut leaves = LeafCheck::default();
+        leaves.search(br#"{"parentUuid":"x1","uuid":"x12"}"#, &one);
+        assert!(leaves.found.is_empty());
+        leaves.search(br#"{"uuid": "x1"}"#, &one);
+        assert_eq!(leaves.found, ["x1"]);
+    }
 
     #[test]
     fn decodes_dir_names() {
