@@ -176,8 +176,9 @@ fn bent_tool_result_lines_do_not_fool_the_fast_read() {
 /// its lines of tool results bent into the shapes a fast read must not
 /// mistake (a prompt beside the results, an answer, a compaction summary,
 /// a sidechain's, another kind of progress, a key twice, no agent, cut or
-/// flipped bytes), some before the agent's first prompt: the figures of
-/// a whole load.
+/// flipped bytes), some before the agent's first prompt, with the agent's
+/// own file in the session's folder and without (its copies of answers
+/// are then the only record of them): the figures of a whole load.
 #[test]
 fn bent_agent_result_lines_do_not_fool_the_fast_read() {
     use serde_json::{Value, json};
@@ -215,32 +216,37 @@ fn bent_agent_result_lines_do_not_fool_the_fast_read() {
         if early {
             lines.push(progress(2, &agent, results("early")).to_string());
         }
-        lines.push(
-            progress(
-                3,
-                &agent,
-                json!({"type": "user", "uuid": format!("p-{round}"), "isSidechain": true,
-                    "message": {"role": "user", "content": [{"type": "text", "text": "look"}]},
-                    "timestamp": "2025-06-01T10:00:02Z"}),
-            )
-            .to_string(),
-        );
+        // the agent's own lines (written to its own file in odd rounds)
+        let mut own = vec![
+            json!({"type": "user", "uuid": format!("p-{round}"), "isSidechain": true,
+                "message": {"role": "user", "content": [{"type": "text", "text": "look"}]},
+                "timestamp": "2025-06-01T10:00:02Z"}),
+        ];
+        lines.push(progress(3, &agent, own[0].clone()).to_string());
         for n in 0..10 {
             let id = format!("c{round}-{n}");
-            lines.push(
-                progress(
-                    4 + 2 * n,
-                    &agent,
-                    json!({"type": "assistant", "uuid": format!("q-{id}"), "isSidechain": true,
-                        "timestamp": "2025-06-01T10:00:03Z",
-                        "message": {"id": format!("msg-{id}"), "role": "assistant",
-                            "model": "claude-sonnet-4-5",
-                            "usage": {"input_tokens": 10 + n, "output_tokens": 5},
-                            "content": [{"type": "tool_use", "id": id, "name": "Read",
-                                "input": {"file_path": "/x"}}]}}),
-                )
-                .to_string(),
-            );
+            let answer = json!({"type": "assistant", "uuid": format!("q-{id}"), "isSidechain": true,
+                "timestamp": "2025-06-01T10:00:03Z",
+                "message": {"id": format!("msg-{id}"), "role": "assistant",
+                    "model": "claude-sonnet-4-5",
+                    "usage": {"input_tokens": 10 + n, "output_tokens": 5},
+                    "content": [{"type": "tool_use", "id": id, "name": "Read",
+                        "input": {"file_path": "/x"}}]}});
+            own.push(answer.clone());
+            let mut copy = progress(4 + 2 * n, &agent, answer);
+            // a copy bent as results are (see below), at times
+            match rng.below(8) {
+                0 => copy["isSidechain"] = json!(true),
+                1 => {
+                    copy["data"]
+                        .as_object_mut()
+                        .expect("data")
+                        .remove("agentId");
+                }
+                2 => copy["data"]["agentId"] = json!("somebody-else"),
+                _ => {}
+            }
+            lines.push(copy.to_string());
             let mut line = progress(5 + 2 * n, &agent, results(&id));
             let mut text = match rng.below(10) {
                 0 => {
@@ -290,6 +296,12 @@ fn bent_agent_result_lines_do_not_fool_the_fast_read() {
         }
         let f = dir.path().join(format!("agent-{round}.jsonl"));
         std::fs::write(&f, lines.join("\n") + "\n").expect("write");
+        if round % 2 == 1 {
+            let folder = dir.path().join(format!("agent-{round}/subagents"));
+            std::fs::create_dir_all(&folder).expect("mkdir");
+            let text: String = own.iter().map(|l| format!("{l}\n")).collect();
+            std::fs::write(folder.join(format!("agent-{agent}.jsonl")), text).expect("write");
+        }
         same_figures(&f);
     }
 }

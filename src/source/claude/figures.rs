@@ -211,9 +211,62 @@ fn skippable(s: &Session, source: u16, line: &[u8]) -> bool {
         return passable(s, source, line, read);
     }
     match agent_results(line) {
-        Some(results) => results && known_whose(s, source),
+        Some(true) => known_whose(s, source),
+        Some(false) => recorded_agent_copy(s, source, line),
         None => side_progress(line).is_some_and(|read| passable(s, source, line, read)),
     }
+}
+
+/// Whether `line` is an agent's progress (a copy of one of its lines,
+/// its answers' usage with them) of an agent whose own file is read too:
+/// `{"type": "progress", "data": {"type": "agent_progress", "agentId":
+/// id, …}, …}` in any key order, read to its end, not a sidechain's line
+/// of the main file (whose uuid routes its chain). The model hides such a
+/// copy (see `Session::agent_progress`: the agent's lines are read from
+/// its file, known before the main file), after threading it as side
+/// progress, which no figure counts; decoding it, then the line it
+/// copies, was a tenth of a cold listing of real sessions with agents.
+/// Any doubt (a key written with escapes, another shape) says no.
+fn recorded_agent_copy(s: &Session, source: u16, line: &[u8]) -> bool {
+    if !known_whose(s, source) {
+        return false;
+    }
+    let own_file = s
+        .sources
+        .get(source as usize)
+        .is_some_and(|src| src.agent.is_some());
+    let mut c = Cursor::new(line);
+    let (mut progress, mut side, mut id) = (false, false, None);
+    let read = c.object(&mut |c, k| {
+        match k {
+            b"type" => {
+                (c.string()? == b"progress").then_some(())?;
+                progress = true;
+            }
+            b"data" => id = Some(c.agent_of_progress()?),
+            b"isSidechain" => {
+                side = !c.at_false();
+                c.skip()?;
+            }
+            // a key written with escapes may be any of them
+            _ if k.contains(&b'\\') => return None,
+            _ => c.skip()?,
+        }
+        Some(())
+    });
+    c.ws();
+    let recorded = |id: &[u8]| {
+        std::str::from_utf8(id)
+            .ok()
+            .and_then(|id| s.agent_by_id(id))
+            .and_then(|a| s.agents.get(a as usize))
+            .is_some_and(|a| a.has_record)
+    };
+    read.is_some()
+        && c.i == line.len()
+        && progress
+        && (own_file || !side)
+        && id.is_some_and(recorded)
 }
 
 /// Whether the lines of `source` may be left out yet: not while the main
@@ -437,7 +490,7 @@ fn entry_whose(
     })
 }
 
-impl Cursor<'_> {
+impl<'a> Cursor<'a> {
     /// Whether the value here is `false` (anything else, a sidechain's
     /// `true` included, is doubt to the callers).
     fn at_false(&mut self) -> bool {
@@ -466,6 +519,26 @@ impl Cursor<'_> {
     /// An object's `"type"` (`Some(None)`: it has none).
     fn type_of_object(&mut self) -> Option<Option<&[u8]>> {
         self.member(b"type", |c| c.string())
+    }
+
+    /// `{"type": "agent_progress", "agentId": id, …}`: the id (`None`:
+    /// not that shape, or written with escapes).
+    fn agent_of_progress(&mut self) -> Option<&'a [u8]> {
+        let (mut kind, mut id) = (false, None);
+        self.object(&mut |c, k| {
+            match k {
+                b"type" => kind = c.string()? == b"agent_progress",
+                b"agentId" => {
+                    let v = c.string()?;
+                    (!v.contains(&b'\\')).then_some(())?;
+                    id = Some(v);
+                }
+                _ if k.contains(&b'\\') => return None,
+                _ => c.skip()?,
+            }
+            Some(())
+        })?;
+        if kind { id } else { None }
     }
 
     /// `{"content": [tool results], …}`: whether it holds at least one and
@@ -518,6 +591,53 @@ impl Cursor<'_> {
 mod tests {
     use super::only_side_progress as side;
     use super::only_tool_results as only;
+
+    /// An agent's progress is passed over when the agent's own file is
+    /// read, and only then: not a sidechain's line of the main file, nor
+    /// another shape, nor a key written with escapes, nor lines joined.
+    #[test]
+    fn an_agents_copies_are_passed_over_when_its_file_is_read() {
+        use crate::model::session::{MAIN, Session};
+        let mut s = Session::new(None);
+        let copy = |agent: &str, side: &str| {
+            format!(
+                r#"{{"parentUuid":"p","isSidechain":{side},"type":"progress","data":{{"message":{{"type":"assistant","message":{{"usage":{{"input_tokens":9}}}}}},"type":"agent_progress","agentId":"{agent}"}},"uuid":"u"}}"#
+            ) + "\n"
+        };
+        // not while the main file has not said whose it is
+        assert!(!super::recorded_agent_copy(
+            &s,
+            MAIN,
+            copy("a1", "false").as_bytes()
+        ));
+        s.feed(
+            MAIN,
+            br#"{"type":"user","uuid":"m0","message":{"role":"user","content":"go"}}
+"#,
+        );
+        s.add_agent_source("agent-a1.jsonl".into(), "a1");
+        let agent = s.sources.len() as u16 - 1;
+        let yes = |line: &str| super::recorded_agent_copy(&s, MAIN, line.as_bytes());
+        assert!(yes(&copy("a1", "false")));
+        assert!(!yes(&copy("a2", "false")), "no file of its own");
+        assert!(!yes(&copy("a1", "true")), "a sidechain's");
+        assert!(super::recorded_agent_copy(
+            &s,
+            agent,
+            copy("a1", "true").as_bytes()
+        ));
+        for bent in [
+            copy("a1", "false").replace("agent_progress", "bash_progress"),
+            copy("a1", "false").replace(r#""type":"progress""#, r#""type":"user""#),
+            copy("a1", "false").replace(r#""uuid":"u""#, r#""\u0074ype":"user""#),
+            copy("a1", "false").replace(r#""agentId":"a1""#, r#""agentId":"a\u0031""#),
+            copy("a1", "false").replace(r#","agentId":"a1""#, ""),
+            copy("a1", "false").trim_end().to_owned() + r#" {"type":"assistant"}"#,
+            copy("a1", "false")[..60].to_owned(),
+        ] {
+            assert!(!yes(&bent), "{bent}");
+        }
+    }
 
     #[test]
     fn side_progress_lines_and_the_others() {
