@@ -228,7 +228,9 @@ fn skippable(s: &Session, source: u16, line: &[u8]) -> bool {
 /// copies, was a tenth of a cold listing of real sessions with agents.
 /// Any doubt (a key written with escapes, another shape) says no.
 fn recorded_agent_copy(s: &Session, source: u16, line: &[u8]) -> bool {
-    if !known_whose(s, source) {
+    // (its id is last in its data, after the copy: a session whose agents
+    // have no files of their own is not read for it)
+    if !known_whose(s, source) || !s.agents.iter().any(|a| a.has_record) {
         return false;
     }
     let own_file = s
