@@ -325,8 +325,9 @@ impl LeafCheck {
         match wanted.as_slice() {
             [] => return,
             // one leaf: a pass for it finds no more than it (where a
-            // pass for the key stops at every line)
-            [leaf] => {
+            // pass for the key stops at every line); not an empty one,
+            // which every byte would match
+            [leaf] if !leaf.is_empty() => {
                 let leaf = *leaf;
                 let own = memchr::memmem::find_iter(buf, leaf.as_bytes()).any(|at| {
                     let key = &buf[..at];
@@ -630,14 +631,16 @@ mod tests {
         // found once; an empty leaf is a line whose uuid is empty
         leaves.search(b"{\"uuid\":\"aa\"}\n{\"uuid\":\"\"}", &titles);
         assert_eq!(leaves.found, ["bb", "aa", ""]);
-        // one leaf (looked for alone)
-        let mut one = crate::model::title::TitleFacts::default();
-        one.summaries.push(("s".into(), Some("x1".into())));
-        let mut leaves = LeafCheck::default();
-        leaves.search(br#"{"parentUuid":"x1","uuid":"x12"}"#, &one);
-        assert!(leaves.found.is_empty());
-        leaves.search(br#"{"uuid": "x1"}"#, &one);
-        assert_eq!(leaves.found, ["x1"]);
+        // one leaf (looked for alone, but for an empty one)
+        for leaf in ["x1", ""] {
+            let mut one = crate::model::title::TitleFacts::default();
+            one.summaries.push(("s".into(), Some(leaf.into())));
+            let mut leaves = LeafCheck::default();
+            leaves.search(br#"{"parentUuid":"x1","uuid":"x12"}"#, &one);
+            assert!(leaves.found.is_empty(), "{leaf:?}");
+            leaves.search(format!(r#"{{"uuid": "{leaf}"}}"#).as_bytes(), &one);
+            assert_eq!(leaves.found, [leaf]);
+        }
     }
 
     #[test]
