@@ -28,6 +28,15 @@ impl<'a> Cursor<'a> {
         Cursor { b, i, depth: 0 }
     }
 
+    /// Another cursor at the same place, to read ahead with.
+    pub(crate) fn fork(&self) -> Cursor<'a> {
+        Cursor {
+            b: self.b,
+            i: self.i,
+            depth: self.depth,
+        }
+    }
+
     /// One level deeper, unless that is too deep.
     fn enter(&mut self) -> Option<()> {
         (self.depth < DEEPEST).then(|| self.depth += 1)

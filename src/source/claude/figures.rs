@@ -210,65 +210,38 @@ fn skippable(s: &Session, source: u16, line: &[u8]) -> bool {
     if let Some(read) = tool_results(line) {
         return passable(s, source, line, read);
     }
-    match agent_results(line) {
-        Some(true) => known_whose(s, source),
-        Some(false) => recorded_agent_copy(s, source, line),
+    // (an agent's id is read only where some agent has a file of its own)
+    match agent_copy(line, || s.agents.iter().any(|a| a.has_record)) {
+        Some(copy) => {
+            known_whose(s, source)
+                && copy.is_some_and(|c| c.of_results() || recorded_agent(s, source, &c))
+        }
         None => side_progress(line).is_some_and(|read| passable(s, source, line, read)),
     }
 }
 
-/// Whether `line` is an agent's progress (a copy of one of its lines,
-/// its answers' usage with them) of an agent whose own file is read too:
-/// `{"type": "progress", "data": {"type": "agent_progress", "agentId":
-/// id, …}, …}` in any key order, read to its end, not a sidechain's line
-/// of the main file (whose uuid routes its chain). The model hides such a
-/// copy (see `Session::agent_progress`: the agent's lines are read from
-/// its file, known before the main file), after threading it as side
-/// progress, which no figure counts; decoding it, then the line it
-/// copies, was a tenth of a cold listing of real sessions with agents.
-/// Any doubt (a key written with escapes, another shape) says no.
-fn recorded_agent_copy(s: &Session, source: u16, line: &[u8]) -> bool {
-    // (its id is last in its data, after the copy: a session whose agents
-    // have no files of their own is not read for it)
-    if !known_whose(s, source) || !s.agents.iter().any(|a| a.has_record) {
-        return false;
-    }
+/// Whether an agent's progress (a copy of one of its lines, its
+/// answers' usage with them) is of an agent whose own file is read too,
+/// and not a sidechain's line of the main file (whose uuid routes its
+/// chain). The model hides such a copy (see `Session::agent_progress`:
+/// the agent's lines are read from its file, known before the main
+/// file), after threading it as side progress, which no figure counts;
+/// decoding it, then the line it copies, was a tenth of a cold listing of
+/// real sessions with agents. A key written with escapes is doubt.
+fn recorded_agent(s: &Session, source: u16, copy: &AgentCopy<'_>) -> bool {
     let own_file = s
         .sources
         .get(source as usize)
         .is_some_and(|src| src.agent.is_some());
-    let mut c = Cursor::new(line);
-    let (mut progress, mut side, mut id) = (false, false, None);
-    let read = c.object(&mut |c, k| {
-        match k {
-            b"type" => {
-                (c.string()? == b"progress").then_some(())?;
-                progress = true;
-            }
-            b"data" => id = Some(c.agent_of_progress()?),
-            b"isSidechain" => {
-                side = !c.at_false();
-                c.skip()?;
-            }
-            // a key written with escapes may be any of them
-            _ if k.contains(&b'\\') => return None,
-            _ => c.skip()?,
-        }
-        Some(())
-    });
-    c.ws();
-    let recorded = |id: &[u8]| {
-        std::str::from_utf8(id)
-            .ok()
-            .and_then(|id| s.agent_by_id(id))
-            .and_then(|a| s.agents.get(a as usize))
-            .is_some_and(|a| a.has_record)
-    };
-    read.is_some()
-        && c.i == line.len()
-        && progress
-        && (own_file || !side)
-        && id.is_some_and(recorded)
+    !copy.escaped
+        && (own_file || !copy.side)
+        && copy.agent.is_some_and(|id| {
+            std::str::from_utf8(id)
+                .ok()
+                .and_then(|id| s.agent_by_id(id))
+                .and_then(|a| s.agents.get(a as usize))
+                .is_some_and(|a| a.has_record)
+        })
 }
 
 /// Whether the lines of `source` may be left out yet: not while the main
@@ -361,33 +334,58 @@ fn side_progress(line: &[u8]) -> Option<Walked> {
 }
 
 /// Whether `line` is a subagent's line of tool results mirrored into the
-/// main file (see [`agent_results`]).
+/// main file (see [`AgentCopy::of_results`]).
 pub fn only_agent_results(line: &[u8]) -> bool {
-    agent_results(line) == Some(true)
+    agent_copy(line, || false).is_some_and(|c| c.is_some_and(|c| c.of_results()))
 }
 
-/// Whether `line` is a subagent's line of tool results mirrored into the
-/// main file: `{"type": "progress", "data": {"type": "agent_progress",
-/// "message": {"type": "user", "message": {"content": [{"type":
-/// "tool_result", …}, …]}, …}, …}, …}` in any key order, not itself a
-/// sidechain's, no compaction summary anywhere in it. Like a main line of
-/// tool results it makes no prompt, message or call of the agent's (the
-/// agent's prompt and answers, on lines of their own, make it and link
-/// it to its call); it was a tenth of a cold listing of real sessions,
-/// decoded twice (the progress line, then the line it mirrors). Any doubt
-/// (another shape, a key twice, a line that does not read as JSON to its
-/// end) says no. `None`: the line does not name an agent's progress.
-fn agent_results(line: &[u8]) -> Option<bool> {
+/// An agent's progress line, read once: `{"type": "progress", "data":
+/// {"type": "agent_progress", "message": …, "agentId": …, …}, …}` in any
+/// key order, read as JSON to its end.
+struct AgentCopy<'a> {
+    /// Its copy is a user line of tool results (see [`Self::of_results`]).
+    results: bool,
+    /// The agent it names, written plainly.
+    agent: Option<&'a [u8]>,
+    /// Its own `isSidechain` is anything but `false`.
+    side: bool,
+    /// A key of its entry is written with escapes.
+    escaped: bool,
+}
+
+impl AgentCopy<'_> {
+    /// Whether it is a subagent's line of tool results mirrored into the
+    /// main file: `{"type": "progress", "data": {"type": "agent_progress",
+    /// "message": {"type": "user", "message": {"content": [{"type":
+    /// "tool_result", …}, …]}, …}, …}, …}`, not itself a sidechain's. Like
+    /// a main line of tool results it makes no prompt, message or call of
+    /// the agent's (the agent's prompt and answers, on lines of their own,
+    /// make it and link it to its call); it was a tenth of a cold listing
+    /// of real sessions, decoded twice (the progress line, then the line
+    /// it mirrors).
+    fn of_results(&self) -> bool {
+        self.results && !self.side
+    }
+}
+
+/// `line` read as an agent's progress (see [`AgentCopy`]). `None`: the
+/// line does not name an agent's progress; `Some(None)`: doubt (another
+/// shape, a key twice, a line that does not read as JSON to its end, a
+/// compaction summary anywhere in it). Unless `ids` says an agent's id is
+/// wanted, a copy that is not of tool results is doubt as soon as that is
+/// known (its agent's id, after it, is not read).
+fn agent_copy(line: &[u8], ids: impl FnOnce() -> bool) -> Option<Option<AgentCopy<'_>>> {
     use memchr::memmem::Finder;
     use std::sync::LazyLock;
     static AGENT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"agent_progress\""));
     static COMPACT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"isCompactSummary"));
     AGENT.find(line)?;
     if COMPACT.find(line).is_some() {
-        return Some(false);
+        return Some(None);
     }
+    let ids = ids();
     let mut c = Cursor::new(line);
-    let (mut progress, mut results, mut side) = (false, false, false);
+    let (mut progress, mut data, mut side, mut escaped) = (false, None, false, false);
     let read = c.object(&mut |c, k| {
         match k {
             b"type" => {
@@ -395,18 +393,32 @@ fn agent_results(line: &[u8]) -> Option<bool> {
                 (c.string()? == b"progress").then_some(())?;
                 progress = true;
             }
-            b"data" => results = c.typed_with_message(b"agent_progress", Cursor::user_results)?,
+            b"data" => data = Some(c.progress_data(ids)?),
             b"isSidechain" => {
                 // anything but `false` is doubt
                 side = !c.at_false();
                 c.skip()?;
             }
-            _ => c.skip()?,
+            _ => {
+                escaped |= k.contains(&b'\\');
+                c.skip()?;
+            }
         }
         Some(())
     });
     c.ws();
-    Some(read.is_some() && c.i == line.len() && progress && results && !side)
+    let whole = read.is_some() && c.i == line.len() && progress;
+    Some(
+        data.filter(|_| whole)
+            .and_then(|(agent_progress, results, agent)| {
+                agent_progress.then_some(AgentCopy {
+                    results,
+                    agent,
+                    side,
+                    escaped,
+                })
+            }),
+    )
 }
 
 /// Whether `line` is a user entry whose message holds tool results and
@@ -523,24 +535,41 @@ impl<'a> Cursor<'a> {
         self.member(b"type", |c| c.string())
     }
 
-    /// `{"type": "agent_progress", "agentId": id, …}`: the id (`None`:
-    /// not that shape, or written with escapes).
-    fn agent_of_progress(&mut self) -> Option<&'a [u8]> {
-        let (mut kind, mut id) = (false, None);
+    /// A progress line's data: whether it is an agent's, whether its
+    /// copy is a user line of tool results ([`Self::user_results`]), and
+    /// its agent's id when written plainly (`None`: unreadable, or, without
+    /// `ids`, a copy of another shape).
+    fn progress_data(&mut self, ids: bool) -> Option<(bool, bool, Option<&'a [u8]>)> {
+        let (mut kind, mut results, mut id, mut escaped) = (false, false, None, false);
         self.object(&mut |c, k| {
             match k {
                 b"type" => kind = c.string()? == b"agent_progress",
+                b"message" => {
+                    // a copy of another shape is no doubt about the line
+                    // when its agent's id is wanted
+                    let mut probe = c.fork();
+                    match probe.user_results() {
+                        Some(r) => {
+                            results = r;
+                            *c = probe;
+                        }
+                        None if ids => c.skip()?,
+                        None => return None,
+                    }
+                }
                 b"agentId" => {
                     let v = c.string()?;
-                    (!v.contains(&b'\\')).then_some(())?;
-                    id = Some(v);
+                    id = (!v.contains(&b'\\')).then_some(v);
                 }
-                _ if k.contains(&b'\\') => return None,
-                _ => c.skip()?,
+                _ => {
+                    // (which may be any of them)
+                    escaped |= k.contains(&b'\\');
+                    c.skip()?;
+                }
             }
             Some(())
         })?;
-        if kind { id } else { None }
+        Some((kind, results, id.filter(|_| !escaped)))
     }
 
     /// `{"content": [tool results], …}`: whether it holds at least one and
@@ -607,11 +636,7 @@ mod tests {
             ) + "\n"
         };
         // not while the main file has not said whose it is
-        assert!(!super::recorded_agent_copy(
-            &s,
-            MAIN,
-            copy("a1", "false").as_bytes()
-        ));
+        assert!(!super::skippable(&s, MAIN, copy("a1", "false").as_bytes()));
         s.feed(
             MAIN,
             br#"{"type":"user","uuid":"m0","message":{"role":"user","content":"go"}}
@@ -619,20 +644,18 @@ mod tests {
         );
         s.add_agent_source("agent-a1.jsonl".into(), "a1");
         let agent = s.sources.len() as u16 - 1;
-        let yes = |line: &str| super::recorded_agent_copy(&s, MAIN, line.as_bytes());
+        let yes = |line: &str| super::skippable(&s, MAIN, line.as_bytes());
         assert!(yes(&copy("a1", "false")));
         assert!(!yes(&copy("a2", "false")), "no file of its own");
         assert!(!yes(&copy("a1", "true")), "a sidechain's");
-        assert!(super::recorded_agent_copy(
-            &s,
-            agent,
-            copy("a1", "true").as_bytes()
-        ));
+        assert!(super::skippable(&s, agent, copy("a1", "true").as_bytes()));
         for bent in [
-            copy("a1", "false").replace("agent_progress", "bash_progress"),
             copy("a1", "false").replace(r#""type":"progress""#, r#""type":"user""#),
             copy("a1", "false").replace(r#""uuid":"u""#, r#""\u0074ype":"user""#),
             copy("a1", "false").replace(r#""agentId":"a1""#, r#""agentId":"a\u0031""#),
+            copy("a1", "false").replace(r#""message""#, r#""\u006dessage""#),
+            copy("a1", "false")
+                .replace(r#""agentId":"a1""#, r#""agentId":"a1","agent\u0049d":"a2""#),
             copy("a1", "false").replace(r#","agentId":"a1""#, ""),
             copy("a1", "false").trim_end().to_owned() + r#" {"type":"assistant"}"#,
             copy("a1", "false")[..60].to_owned(),
