@@ -51,6 +51,14 @@ fn figures_of_a_fast_read_are_a_whole_loads_on_fixtures_and_generated_files() {
             "2.1.42",
         ][..],
         &["--size", "1M", "--seed", "9", "--cc-version", "2.0.14"][..],
+        &[
+            "--size",
+            "2M",
+            "--seed",
+            "11",
+            "--subagent-files",
+            "--corrupt",
+        ][..],
     ] {
         let Some((_dir, file, _)) = common::generated(args) else {
             return;
