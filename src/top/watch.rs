@@ -130,11 +130,13 @@ pub fn spawn(
                 mtime_ms,
             })
         };
-        if watch_writes(&scope, report, teller.as_ref()).is_ok() {
-            return;
-        }
+        let watched = watch_writes(&scope, report, teller.as_ref()).is_ok();
+        // (the search walks from now on, whichever way the watch ended)
         if let Some(t) = &teller {
             t.stopped();
+        }
+        if watched {
+            return;
         }
         // no events (a network file system, no inotify left): rescan
         if !poll {
