@@ -358,6 +358,26 @@ fn a_big_files_middle_names_it_the_same_read_alone_or_with_its_figures() {
             ],
             "Summed up",
         ),
+        // one whose leaf is a line of tool results (which the figures'
+        // read passes over)
+        (
+            vec![
+                (120, user("/w", "2025-01-01T11:00:00.000Z", r#""p""#)),
+                (900, summary("Summed up late", "r500")),
+            ],
+            "Summed up late",
+        ),
+        // a title line that says "assistant" (decoded as an answer may be)
+        (
+            vec![
+                (60, user("/w", "2025-01-01T11:00:00.000Z", r#""p""#)),
+                (
+                    150,
+                    r#"{"type":"custom-title","customTitle":"named","by":"assistant"}"#.to_owned(),
+                ),
+            ],
+            "named",
+        ),
         // and one whose leaf is in no line of the file
         (
             vec![

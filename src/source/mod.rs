@@ -238,7 +238,9 @@ pub fn headline_and_figures(
         return Ok((ends.finish(path)?, load_for_figures(path).ok()));
     }
     let read = readable(path).and_then(|()| {
-        claude::loader::load_for_figures_seeing(path, &mut |at, lines| ends.middle_lines(at, lines))
+        claude::loader::load_for_figures_seeing(path, &mut |at, lines, passed| {
+            ends.middle_lines(at, lines, passed)
+        })
     });
     match read {
         Ok(s) => Ok((ends.finish(path)?, Some(s))),

@@ -19,14 +19,20 @@
 use super::cursor::Cursor;
 use crate::model::Session;
 use std::io::Read;
+use std::ops::Range;
 
-/// Sees a file's lines as they are read: whole lines, from a byte offset.
-pub type SeeLines<'a> = &'a mut dyn FnMut(u64, &[u8]);
+/// Sees a file's lines as they are read: whole lines, from a byte offset,
+/// and the ranges of them (whole lines, in order) read without the model:
+/// answers read by their own reader and the lines left out (tool
+/// results, progress). The model is handed every other line, so no
+/// title, summary or prompt is in those ranges: a reader of titles need
+/// not look there (they are most of the bytes).
+pub type SeeLines<'a> = &'a mut dyn FnMut(u64, &[u8], &[Range<usize>]);
 
 /// Feeds `source` from `r`, leaving out the lines [`only_tool_results`]
 /// recognises, then finishes it. Returns how many lines were left out.
 pub fn feed_for_figures(s: &mut Session, source: u16, r: &mut impl Read) -> std::io::Result<u64> {
-    feed_seeing(s, source, r, &mut |_, _| {})
+    feed_seeing(s, source, r, &mut |_, _, _| {})
 }
 
 /// [`feed_for_figures`], handing `see` every line read (all but lines
@@ -75,6 +81,8 @@ fn feed_with(
     let mut base = 0u64;
     let mut skipped = 0u64;
     let mut passing = false;
+    // the lines of a read not handed to the model (see [`SeeLines`])
+    let mut passed: Vec<Range<usize>> = Vec::new();
     loop {
         // room for a read; a line longer than the buffer makes it grow
         if buf.len() - filled < READ {
@@ -117,9 +125,9 @@ fn feed_with(
                 None => continue,
             }
         };
-        see(base, &buf[..upto]);
         // the lines kept go to the session in runs, from the buffer (a
         // copy of them was a twentieth of a cold listing)
+        passed.clear();
         let mut run = 0;
         let mut at = 0;
         while at < upto {
@@ -138,18 +146,24 @@ fn feed_with(
                 }
                 lean_read(s, source, line)
             } {
+                pass(&mut passed, at..end);
                 run = end;
             } else if skippable(s, source, line) {
                 skipped += 1;
                 if run < at {
                     s.feed(source, &buf[run..at]);
                 }
+                pass(&mut passed, at..end);
                 run = end;
             } else if leanable(s, line) {
                 if run < at {
                     s.feed(source, &buf[run..at]);
                 }
-                let read = (!tried && lean_read(s, source, line)) || lean_decoded(s, source, line);
+                let lean = !tried && lean_read(s, source, line);
+                if lean {
+                    pass(&mut passed, at..end);
+                }
+                let read = lean || lean_decoded(s, source, line);
                 run = if read { end } else { at };
             }
             at = end;
@@ -157,6 +171,7 @@ fn feed_with(
         if run < upto {
             s.feed(source, &buf[run..upto]);
         }
+        see(base, &buf[..upto], &passed);
         buf.copy_within(upto..filled, 0);
         filled -= upto;
         base += upto as u64;
@@ -166,6 +181,15 @@ fn feed_with(
     }
     s.finish(source);
     Ok(skipped)
+}
+
+/// Notes the line `line` as read without the model, joined to the range
+/// before it when they meet.
+fn pass(passed: &mut Vec<Range<usize>>, line: Range<usize>) {
+    match passed.last_mut() {
+        Some(last) if last.end == line.start => last.end = line.end,
+        _ => passed.push(line),
+    }
 }
 
 /// Whether a line of tool results or side progress can be left out

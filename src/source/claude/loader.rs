@@ -196,7 +196,7 @@ pub fn load_for_export(path: &Path, summaries: bool) -> std::io::Result<Session>
 /// calls): lines that cannot change them are not decoded (see
 /// [`super::figures`]), nor are marks and call summaries kept.
 pub fn load_for_figures(path: &Path) -> std::io::Result<Session> {
-    load_for_figures_seeing(path, &mut |_, _| {})
+    load_for_figures_seeing(path, &mut |_, _, _| {})
 }
 
 /// [`load_for_figures`], handing `see` the lines of the session's own
@@ -212,7 +212,7 @@ pub fn load_for_figures_seeing(
 /// (a small file read whole for its headline); its subagents' files are
 /// read as usual.
 pub fn load_for_figures_from(path: &Path, bytes: &[u8]) -> std::io::Result<Session> {
-    load_figures(path, &mut |_, _| {}, Some(bytes))
+    load_figures(path, &mut |_, _, _| {}, Some(bytes))
 }
 
 fn load_figures(
@@ -243,7 +243,7 @@ fn load_figures(
     load_into(
         fresh(false),
         path,
-        Reading::Figures(&mut |_, _| {}, bytes),
+        Reading::Figures(&mut |_, _, _| {}, bytes),
         &mut |_, _| {},
     )
 }

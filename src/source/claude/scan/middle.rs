@@ -11,6 +11,7 @@ use super::{
 };
 use super::{TITLE, USER};
 use std::io::{self, Read, Seek, SeekFrom};
+use std::ops::Range;
 use std::path::Path;
 
 /// A middle line longer than this (with its newline) is output, not a
@@ -67,8 +68,10 @@ impl Ends {
     }
 
     /// Whole lines of the file, from byte `offset`, in the file's order
-    /// (each once): those of the middle owed are read.
-    pub fn middle_lines(&mut self, offset: u64, lines: &[u8]) {
+    /// (each once): those of the middle owed are read, titles and prompts
+    /// looked for outside the ranges `passed` (sorted, whole lines: what
+    /// holds neither, see `figures::SeeLines`).
+    pub fn middle_lines(&mut self, offset: u64, lines: &[u8], passed: &[Range<usize>]) {
         let Some((start, end)) = self.middle() else {
             return;
         };
@@ -85,7 +88,7 @@ impl Ends {
             match (keep, run_from) {
                 (true, None) => run_from = Some(at),
                 (false, Some(from)) => {
-                    self.region(&lines[from..at]);
+                    self.region(&lines[from..at], &outside(passed, from..at));
                     run_from = None;
                 }
                 _ => {}
@@ -93,38 +96,45 @@ impl Ends {
             at = next;
         }
         if let Some(from) = run_from {
-            self.region(&lines[from..]);
+            self.region(&lines[from..], &outside(passed, from..lines.len()));
         }
     }
 
     /// Whole lines of the middle: titles and the first prompt, line by
-    /// line; then the leaves of every summary known.
-    fn region(&mut self, region: &[u8]) {
+    /// line, in the parts `looked` of it (whole lines, in order); then the
+    /// leaves of every summary known, in all of it.
+    fn region(&mut self, region: &[u8], looked: &[Range<usize>]) {
         let found = &mut self.found;
         let before = found.titles.summaries.len();
-        let mut at = 0;
-        while found.titles.first_prompt.is_none() && at < region.len() {
-            let next = memchr::memchr(b'\n', &region[at..]).map_or(region.len(), |p| at + p + 1);
-            let line = region[at..next]
-                .strip_suffix(b"\n")
-                .unwrap_or(&region[at..next]);
-            let types = types_in(line);
-            if types & TITLE != 0 {
-                absorb_title_line(line, found);
-            } else if types & USER != 0 && !super::super::figures::only_tool_results(line) {
-                // a line of tool results holds no prompt: it is not
-                // decoded whole to learn so (in real sessions whose head
-                // holds no prompt, the middle's first lines are outputs)
-                let mut one = Found::default();
-                scan_line(line, &mut one);
-                if found.titles.first_command.is_none() {
-                    found.titles.first_command = one.titles.first_command;
+        for part in looked {
+            let Some(part) = region.get(part.clone()) else {
+                continue;
+            };
+            let mut at = 0;
+            while found.titles.first_prompt.is_none() && at < part.len() {
+                let next = memchr::memchr(b'\n', &part[at..]).map_or(part.len(), |p| at + p + 1);
+                let line = part[at..next]
+                    .strip_suffix(b"\n")
+                    .unwrap_or(&part[at..next]);
+                let types = types_in(line);
+                if types & TITLE != 0 {
+                    absorb_title_line(line, found);
+                } else if types & USER != 0 && !super::super::figures::only_tool_results(line) {
+                    // a line of tool results holds no prompt: it is not
+                    // decoded whole to learn so (in real sessions whose
+                    // head holds no prompt, the middle's first lines are
+                    // outputs)
+                    let mut one = Found::default();
+                    scan_line(line, &mut one);
+                    if found.titles.first_command.is_none() {
+                        found.titles.first_command = one.titles.first_command;
+                    }
+                    found.titles.first_prompt = one.titles.first_prompt;
                 }
-                found.titles.first_prompt = one.titles.first_prompt;
+                at = next;
             }
-            at = next;
+            title_hits(&part[at..], found);
         }
-        title_hits(&region[at..], found);
         self.leaves.search(region, &self.found.titles);
         if self.found.titles.summaries.len() > before
             && let Some(o) = &self.owed
@@ -163,14 +173,48 @@ impl Ends {
     }
 }
 
+/// The parts of `run` (a range of whole lines) outside the sorted ranges
+/// `passed`, relative to `run`'s start.
+fn outside(passed: &[Range<usize>], run: Range<usize>) -> Vec<Range<usize>> {
+    let mut parts = Vec::new();
+    let mut from = run.start;
+    for p in passed {
+        if p.end <= from {
+            continue;
+        }
+        if p.start >= run.end {
+            break;
+        }
+        if p.start > from {
+            parts.push(from - run.start..p.start - run.start);
+        }
+        from = from.max(p.end);
+    }
+    if from < run.end {
+        parts.push(from - run.start..run.end - run.start);
+    }
+    parts
+}
+
 /// The title lines of `region` (whole lines), in order, found by a byte
 /// search for what they hold rather than line by line.
 fn title_hits(region: &[u8], found: &mut Found) {
-    use memchr::memmem::find_iter;
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
+    // built once: a region may be a single line between answers
+    static NEEDLES: LazyLock<[Finder<'static>; 2]> = LazyLock::new(|| {
+        [
+            Finder::new(b"title\""),
+            Finder::new(b"\"type\":\"summary\""),
+        ]
+    });
+    if region.is_empty() {
+        return;
+    }
     let mut lines: Vec<(usize, usize)> = Vec::new();
-    for needle in [&b"title\""[..], b"\"type\":\"summary\""] {
+    for needle in NEEDLES.iter() {
         let mut done_to = 0;
-        for hit in find_iter(region, needle) {
+        for hit in needle.find_iter(region) {
             if hit < done_to {
                 continue;
             }
@@ -193,7 +237,9 @@ fn title_hits(region: &[u8], found: &mut Found) {
 
 /// The headline's own read of the middle `start..end` of `path`.
 pub(super) fn scan_middle(path: &Path, start: u64, end: u64, ends: &mut Ends) -> io::Result<()> {
-    read_middle(path, start, end, &mut |region| ends.region(region))
+    read_middle(path, start, end, &mut |region| {
+        ends.region(region, std::slice::from_ref(&(0..region.len())))
+    })
 }
 
 /// Hands `on_region` the lines of `start..end` of `path` in runs of whole
@@ -278,7 +324,8 @@ mod tests {
     use super::super::{headline, read_ends};
 
     /// The middle handed over in pieces cut anywhere between lines names
-    /// the file as the headline's own read of it does.
+    /// the file as the headline's own read of it does, with any lines but
+    /// titles and prompts said to be passed over by the figures' read.
     #[test]
     fn the_middle_cut_anyhow_gives_the_headline_read_whole() {
         for titled in [true, false] {
@@ -328,7 +375,21 @@ mod tests {
                     .wrapping_add(1442695040888963407);
                 let k = starts.partition_point(|&s| s <= from) + (seed >> 33) as usize % 40;
                 let to = starts.get(k).copied().unwrap_or(text.len()).max(from + 1);
-                ends.middle_lines(from as u64, &text.as_bytes()[from..to]);
+                // lines the figures' read may pass over: any but a title,
+                // a summary or a prompt (the summary's leaf line too)
+                let mut passed: Vec<std::ops::Range<usize>> = Vec::new();
+                for line in starts.partition_point(|&s| s < from)..k.min(starts.len()) {
+                    let (start, end) = (starts[line], starts.get(line + 1).copied());
+                    let end = end.unwrap_or(text.len()).min(to);
+                    let bit = (seed >> (line % 31)) & 1 == 1;
+                    if bit && ![90, 150, 260, 300].contains(&line) && start < end {
+                        match passed.last_mut() {
+                            Some(last) if last.end == start - from => last.end = end - from,
+                            _ => passed.push(start - from..end - from),
+                        }
+                    }
+                }
+                ends.middle_lines(from as u64, &text.as_bytes()[from..to], &passed);
                 from = to;
             }
             let cut = ends.finish(&path).expect("finish");
