@@ -6,11 +6,23 @@ use crate::common;
 use ccv::model::figures::Figures;
 use std::path::Path;
 
+/// The figures of a read for them are a whole load's, and the headline
+/// read with them (a small file's answers taken from that read, a big
+/// one's middle seen by it) is the headline's own.
 fn same_figures(path: &Path) {
     let whole = ccv::source::load_with_subagents(path).expect("load");
     let fast = ccv::source::load_for_figures(path).expect("load for figures");
     let (a, b) = (Figures::of(&whole, 0), Figures::of(&fast, 0));
     assert_eq!(a, b, "{}", path.display());
+    let size = std::fs::metadata(path).expect("size").len();
+    let alone = ccv::source::headline(path, size).expect("headline");
+    let (with, _) = ccv::source::headline_and_figures(path, size).expect("headline and figures");
+    assert_eq!(
+        format!("{with:?}"),
+        format!("{alone:?}"),
+        "{}",
+        path.display()
+    );
 }
 
 #[test]
@@ -629,6 +641,48 @@ fn synthetic_session() -> Vec<String> {
         }
     }
     lines
+}
+
+/// A small file's headline takes its answers from the figures' read
+/// (see `scan::WholeSeen`): an answer's branch, model, time, directory
+/// and session's id count as the headline's own read counts them.
+#[test]
+fn a_small_files_answers_name_it_as_its_headline_reads_them() {
+    use serde_json::json;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut lines = synthetic_session();
+    // a prompt that says nothing of where, then an answer that does
+    lines.insert(
+        0,
+        json!({"type": "user", "uuid": "p-first", "parentUuid": null, "timestamp": "2025-06-01T08:59:00Z",
+               "isSidechain": false, "message": {"role": "user", "content": "hello"}})
+        .to_string(),
+    );
+    lines.insert(
+        1,
+        json!({"type": "assistant", "uuid": "a-first", "parentUuid": "p-first", "timestamp": "2025-06-01T09:00:00Z",
+               "sessionId": "s-first", "cwd": "/w/first", "isSidechain": false, "gitBranch": "early",
+               "message": {"id": "msg_first", "role": "assistant", "model": "claude-haiku-4-5", "content": [{"type": "text", "text": "hi"}],
+                           "usage": {"input_tokens": 1, "output_tokens": 1}}})
+        .to_string(),
+    );
+    lines.push(
+        json!({"type": "assistant", "uuid": "a-last", "parentUuid": "r5b", "timestamp": "2025-06-02T23:59:59Z",
+               "sessionId": "s", "cwd": "/w/last", "isSidechain": false, "gitBranch": "feature/late",
+               "message": {"id": "msg_last", "role": "assistant", "model": "claude-opus-4-5", "content": [{"type": "text", "text": "done"}],
+                           "usage": {"input_tokens": 1, "output_tokens": 1}}})
+        .to_string(),
+    );
+    let f = dir.path().join("small.jsonl");
+    std::fs::write(&f, lines.join("\n") + "\n").expect("write");
+    same_figures(&f);
+    let size = std::fs::metadata(&f).expect("size").len();
+    let (h, _) = ccv::source::headline_and_figures(&f, size).expect("headline and figures");
+    assert_eq!(h.git_branch.as_deref(), Some("feature/late"));
+    assert_eq!(h.model.as_deref(), Some("claude-opus-4-5"));
+    assert_eq!(h.cwd.as_deref(), Some("/w/first"));
+    assert_eq!(h.session_id.as_deref(), Some("s-first"));
+    assert!(h.exact);
 }
 
 /// An answer's line written twice (a torn write, then the line again):

@@ -216,10 +216,20 @@ pub fn headline_and_figures(
         if translator_for(first).is_some() {
             return Ok((headline(path, size)?, None));
         }
-        let ends = claude::scan::ends_of_whole(&bytes);
+        // its headline from the lines as the figures' read sees them
+        let mut whole = claude::scan::WholeSeen::default();
         let session = readable(path)
-            .and_then(|()| claude::loader::load_for_figures_from(path, &bytes))
+            .and_then(|()| {
+                claude::loader::load_for_figures_from(path, &bytes, &mut |_, lines, read| {
+                    whole.lines(lines, &read.answers)
+                })
+            })
             .ok();
+        let ends = match session {
+            Some(_) => whole.ends(&bytes),
+            None => None,
+        };
+        let ends = ends.unwrap_or_else(|| claude::scan::ends_of_whole(&bytes));
         return Ok((ends.finish(path)?, session));
     }
     // the format from the head the headline reads (a first line longer
@@ -238,8 +248,8 @@ pub fn headline_and_figures(
         return Ok((ends.finish(path)?, load_for_figures(path).ok()));
     }
     let read = readable(path).and_then(|()| {
-        claude::loader::load_for_figures_seeing(path, &mut |at, lines, passed| {
-            ends.middle_lines(at, lines, passed)
+        claude::loader::load_for_figures_seeing(path, &mut |at, lines, read| {
+            ends.middle_lines(at, lines, &read.passed)
         })
     });
     match read {

@@ -18,31 +18,59 @@
 
 use super::cursor::Cursor;
 use crate::model::Session;
+use std::borrow::Cow;
 use std::io::Read;
 use std::ops::Range;
 
 /// Sees a file's lines as they are read: whole lines, from a byte offset,
-/// and the ranges of them (whole lines, in order) read without the model:
-/// answers read by their own reader and the lines left out (tool
-/// results, progress). The model is handed every other line, so no
-/// title, summary or prompt is in those ranges: a reader of titles need
-/// not look there (they are most of the bytes).
-pub type SeeLines<'a> = &'a mut dyn FnMut(u64, &[u8], &[Range<usize>]);
+/// and what the read made of them.
+pub type SeeLines<'a> = &'a mut dyn FnMut(u64, &[u8], &LinesRead<'_>);
+
+/// What the figures' read made of a run of lines (see [`SeeLines`]).
+#[derive(Default)]
+pub struct LinesRead<'a> {
+    /// The ranges of the lines (whole lines, in order) read without the
+    /// model: answers read by their own reader and the lines left out
+    /// (tool results, progress). The model is handed every other line,
+    /// so no title, summary or prompt is in them: a reader of titles need
+    /// not look there (they are most of the bytes).
+    pub passed: Vec<Range<usize>>,
+    /// The answers among them, in order, with what a headline takes from
+    /// each, when asked for (see [`feed_seeing`]).
+    pub answers: Vec<AnswerRead<'a>>,
+}
+
+/// An answer read by the answer reader (`super::answer`, which reads a
+/// line only where serde reads it, into the same values): where its line
+/// starts, and the members of its entry a headline reads.
+pub struct AnswerRead<'a> {
+    pub start: usize,
+    pub kind: Option<Cow<'a, str>>,
+    pub timestamp: Option<Cow<'a, str>>,
+    pub cwd: Option<Cow<'a, str>>,
+    pub session_id: Option<Cow<'a, str>>,
+    pub git_branch: Option<Cow<'a, str>>,
+    pub is_sidechain: Option<bool>,
+    /// Its message's model, when it has a message.
+    pub message: Option<Option<Cow<'a, str>>>,
+}
 
 /// Feeds `source` from `r`, leaving out the lines [`only_tool_results`]
 /// recognises, then finishes it. Returns how many lines were left out.
 pub fn feed_for_figures(s: &mut Session, source: u16, r: &mut impl Read) -> std::io::Result<u64> {
-    feed_seeing(s, source, r, &mut |_, _, _| {})
+    feed_seeing(s, source, r, &mut |_, _, _| {}, false)
 }
 
 /// [`feed_for_figures`], handing `see` every line read (all but lines
 /// longer than the 16 MB held at once), in order: what else wants the
-/// file's bytes gets them from this one read.
+/// file's bytes gets them from this one read; with what each answer read
+/// holds when `answers` (see [`LinesRead::answers`]).
 pub fn feed_seeing(
     s: &mut Session,
     source: u16,
     r: &mut impl Read,
     see: SeeLines<'_>,
+    answers: bool,
 ) -> std::io::Result<u64> {
     // one buffer per thread, kept: a listing reads thousands of files
     thread_local! {
@@ -53,7 +81,7 @@ pub fn feed_seeing(
         // one batch for the whole file: the branches' full pass waits for
         // its end (a pass at the end of every read was a tenth of the
         // figures of a 30 MB session, and no figure depends on branches)
-        let out = s.in_batch(|s| feed_with(s, source, r, buf, see));
+        let out = s.in_batch(|s| feed_with(s, source, r, (buf, see, answers)));
         // a huge line's buffer is not kept for ever
         if buf.len() > 8 << 20 {
             *buf = Vec::new();
@@ -66,8 +94,7 @@ fn feed_with(
     s: &mut Session,
     source: u16,
     r: &mut impl Read,
-    buf: &mut Vec<u8>,
-    see: SeeLines<'_>,
+    (buf, see, answers): (&mut Vec<u8>, SeeLines<'_>, bool),
 ) -> std::io::Result<u64> {
     const READ: usize = 256 << 10;
     if buf.len() < 2 * READ {
@@ -81,8 +108,6 @@ fn feed_with(
     let mut base = 0u64;
     let mut skipped = 0u64;
     let mut passing = false;
-    // the lines of a read not handed to the model (see [`SeeLines`])
-    let mut passed: Vec<Range<usize>> = Vec::new();
     loop {
         // room for a read; a line longer than the buffer makes it grow
         if buf.len() - filled < READ {
@@ -127,7 +152,9 @@ fn feed_with(
         };
         // the lines kept go to the session in runs, from the buffer (a
         // copy of them was a twentieth of a cold listing)
-        passed.clear();
+        let mut read = LinesRead::default();
+        let mut facts = answers.then_some(&mut read.answers);
+        let passed = &mut read.passed;
         let mut run = 0;
         let mut at = 0;
         while at < upto {
@@ -144,24 +171,24 @@ fn feed_with(
                     s.feed(source, &buf[run..at]);
                     run = at;
                 }
-                lean_read(s, source, line)
+                lean_read(s, source, (line, at), facts.as_deref_mut())
             } {
-                pass(&mut passed, at..end);
+                pass(passed, at..end);
                 run = end;
             } else if skippable(s, source, line) {
                 skipped += 1;
                 if run < at {
                     s.feed(source, &buf[run..at]);
                 }
-                pass(&mut passed, at..end);
+                pass(passed, at..end);
                 run = end;
             } else if leanable(s, line) {
                 if run < at {
                     s.feed(source, &buf[run..at]);
                 }
-                let lean = !tried && lean_read(s, source, line);
+                let lean = !tried && lean_read(s, source, (line, at), facts.as_deref_mut());
                 if lean {
-                    pass(&mut passed, at..end);
+                    pass(passed, at..end);
                 }
                 let read = lean || lean_decoded(s, source, line);
                 run = if read { end } else { at };
@@ -171,7 +198,7 @@ fn feed_with(
         if run < upto {
             s.feed(source, &buf[run..upto]);
         }
-        see(base, &buf[..upto], &passed);
+        see(base, &buf[..upto], &read);
         buf.copy_within(upto..filled, 0);
         filled -= upto;
         base += upto as u64;
@@ -302,18 +329,40 @@ fn next_number(s: &Session, source: u16) -> u32 {
         .map_or(0, |src| src.lines() + 1)
 }
 
-/// Takes in `line` for its figures when it is an answer of the common
-/// shape (`super::answer`, no serde) that `lean` keeps; `false`: nothing
-/// done.
-fn lean_read(s: &mut Session, source: u16, line: &[u8]) -> bool {
+/// Takes in `line` (at `start` of the run read) for its figures when it
+/// is an answer of the common shape (`super::answer`, no serde) that
+/// `lean` keeps, noting what it holds in `facts` when given; `false`:
+/// nothing done.
+fn lean_read<'a>(
+    s: &mut Session,
+    source: u16,
+    (line, start): (&'a [u8], usize),
+    facts: Option<&mut Vec<AnswerRead<'a>>>,
+) -> bool {
     if !own_line(s, source) {
         return false;
     }
     let number = next_number(s, source);
-    simdutf8::basic::from_utf8(line).is_ok_and(|text| {
-        let mut entry = super::raw::RawEntry::default();
-        super::answer::read_into(text, &mut entry) && s.ingest_lean(source, number, &entry)
-    })
+    let Ok(text) = simdutf8::basic::from_utf8(line) else {
+        return false;
+    };
+    let mut e = super::raw::RawEntry::default();
+    if !(super::answer::read_into(text, &mut e) && s.ingest_lean(source, number, &e)) {
+        return false;
+    }
+    if let Some(facts) = facts {
+        facts.push(AnswerRead {
+            start,
+            kind: e.kind.clone(),
+            timestamp: e.timestamp.clone(),
+            cwd: e.cwd.clone(),
+            session_id: e.session_id.clone(),
+            git_branch: e.git_branch.clone(),
+            is_sidechain: e.is_sidechain,
+            message: e.message.as_ref().map(|m| m.model.clone()),
+        });
+    }
+    true
 }
 
 /// Takes in `line`, decoded by serde, for its figures when it is an

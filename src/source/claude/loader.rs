@@ -205,19 +205,24 @@ pub fn load_for_figures_seeing(
     path: &Path,
     see: super::figures::SeeLines<'_>,
 ) -> std::io::Result<Session> {
-    load_figures(path, see, None)
+    load_figures(path, (see, false), None)
 }
 
 /// [`load_for_figures`] of a session file whose bytes were read already
-/// (a small file read whole for its headline); its subagents' files are
-/// read as usual.
-pub fn load_for_figures_from(path: &Path, bytes: &[u8]) -> std::io::Result<Session> {
-    load_figures(path, &mut |_, _, _| {}, Some(bytes))
+/// (a small file read whole for its headline), handing `see` its lines
+/// and its answers read (see [`super::figures::feed_seeing`]); its
+/// subagents' files are read as usual.
+pub fn load_for_figures_from(
+    path: &Path,
+    bytes: &[u8],
+    see: super::figures::SeeLines<'_>,
+) -> std::io::Result<Session> {
+    load_figures(path, (see, true), Some(bytes))
 }
 
 fn load_figures(
     path: &Path,
-    see: super::figures::SeeLines<'_>,
+    (see, answers): (super::figures::SeeLines<'_>, bool),
     bytes: Option<&[u8]>,
 ) -> std::io::Result<Session> {
     let fresh = |lean: bool| {
@@ -232,7 +237,7 @@ fn load_figures(
     let s = load_into(
         fresh(true),
         path,
-        Reading::Figures(see, bytes),
+        Reading::Figures(see, answers, bytes),
         &mut |_, _| {},
     )?;
     if s.lean_lines_hold() {
@@ -243,7 +248,7 @@ fn load_figures(
     load_into(
         fresh(false),
         path,
-        Reading::Figures(&mut |_, _, _| {}, bytes),
+        Reading::Figures(&mut |_, _, _| {}, false, bytes),
         &mut |_, _| {},
     )
 }
@@ -283,9 +288,9 @@ enum Reading<'a> {
     /// As far as they are written: a last line without its newline waits.
     Following { text_in_file: bool },
     /// Whole, for the figures only (see [`super::figures`]); the main
-    /// file's lines are shown to the function, and are these bytes when
-    /// given (read by the caller).
-    Figures(super::figures::SeeLines<'a>, Option<&'a [u8]>),
+    /// file's lines are shown to the function (with its answers read, when
+    /// asked), and are these bytes when given (read by the caller).
+    Figures(super::figures::SeeLines<'a>, bool, Option<&'a [u8]>),
 }
 
 fn load_into(
@@ -309,8 +314,8 @@ fn load_into(
                 f: &std::fs::File,
                 progress: &mut dyn FnMut(u64, u64)| {
         match reading {
-            Reading::Figures(see, _) if src == crate::model::session::MAIN => {
-                super::figures::feed_seeing(s, src, &mut &*f, *see)?;
+            Reading::Figures(see, answers, _) if src == crate::model::session::MAIN => {
+                super::figures::feed_seeing(s, src, &mut &*f, *see, *answers)?;
             }
             Reading::Figures(..) => {
                 super::figures::feed_for_figures(s, src, &mut &*f)?;
@@ -342,8 +347,9 @@ fn load_into(
     } else {
         match &mut reading {
             // read already (see `load_for_figures_from`)
-            Reading::Figures(see, Some(bytes)) => {
-                super::figures::feed_seeing(&mut s, crate::model::session::MAIN, bytes, *see)?;
+            Reading::Figures(see, answers, Some(bytes)) => {
+                let main = crate::model::session::MAIN;
+                super::figures::feed_seeing(&mut s, main, bytes, *see, *answers)?;
             }
             _ => {
                 let f = crate::model::session::open_regular(path)?;
