@@ -658,21 +658,31 @@ fn a_small_files_answers_name_it_as_its_headline_reads_them() {
                "isSidechain": false, "message": {"role": "user", "content": "hello"}})
         .to_string(),
     );
+    // an answer naming its place: (uuid, parent, time), (session, cwd,
+    // branch), model
+    let answer = |(uuid, parent, at): (&str, &str, &str),
+                  (session, cwd, branch): (&str, &str, &str),
+                  model: &str| {
+        json!({"type": "assistant", "uuid": uuid, "parentUuid": parent, "timestamp": at,
+               "sessionId": session, "cwd": cwd, "isSidechain": false, "gitBranch": branch,
+               "message": {"id": format!("msg_{uuid}"), "role": "assistant", "model": model,
+                           "content": [{"type": "text", "text": "hi"}],
+                           "usage": {"input_tokens": 1, "output_tokens": 1}}})
+        .to_string()
+    };
     lines.insert(
         1,
-        json!({"type": "assistant", "uuid": "a-first", "parentUuid": "p-first", "timestamp": "2025-06-01T09:00:00Z",
-               "sessionId": "s-first", "cwd": "/w/first", "isSidechain": false, "gitBranch": "early",
-               "message": {"id": "msg_first", "role": "assistant", "model": "claude-haiku-4-5", "content": [{"type": "text", "text": "hi"}],
-                           "usage": {"input_tokens": 1, "output_tokens": 1}}})
-        .to_string(),
+        answer(
+            ("a-first", "p-first", "2025-06-01T09:00:00Z"),
+            ("s-first", "/w/first", "early"),
+            "claude-haiku-4-5",
+        ),
     );
-    lines.push(
-        json!({"type": "assistant", "uuid": "a-last", "parentUuid": "r5b", "timestamp": "2025-06-02T23:59:59Z",
-               "sessionId": "s", "cwd": "/w/last", "isSidechain": false, "gitBranch": "feature/late",
-               "message": {"id": "msg_last", "role": "assistant", "model": "claude-opus-4-5", "content": [{"type": "text", "text": "done"}],
-                           "usage": {"input_tokens": 1, "output_tokens": 1}}})
-        .to_string(),
-    );
+    lines.push(answer(
+        ("a-last", "r5b", "2025-06-02T23:59:59Z"),
+        ("s", "/w/last", "feature/late"),
+        "claude-opus-4-5",
+    ));
     let f = dir.path().join("small.jsonl");
     std::fs::write(&f, lines.join("\n") + "\n").expect("write");
     same_figures(&f);
