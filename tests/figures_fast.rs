@@ -44,6 +44,31 @@ fn figures_of_a_fast_read_are_a_whole_loads_on_every_corpus_file() {
     }
 }
 
+/// `CCV_FIGURES_DIR=DIR`: every `.jsonl` under DIR (a tree of damaged
+/// or unusual sessions made for the occasion) held to the same figures
+/// and headline, read fast and whole.
+#[test]
+fn figures_of_a_fast_read_are_a_whole_loads_under_ccv_figures_dir() {
+    let Ok(dir) = std::env::var("CCV_FIGURES_DIR") else {
+        eprintln!("skipped: CCV_FIGURES_DIR is not set");
+        return;
+    };
+    let mut todo = vec![std::path::PathBuf::from(dir)];
+    let mut files = 0;
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).expect("read dir").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                todo.push(p);
+            } else if p.extension().is_some_and(|x| x == "jsonl") {
+                same_figures(&p);
+                files += 1;
+            }
+        }
+    }
+    eprintln!("{files} files held to their whole loads' figures");
+}
+
 #[test]
 fn figures_of_a_fast_read_are_a_whole_loads_on_fixtures_and_generated_files() {
     let dir = tempfile::tempdir().expect("tempdir");
