@@ -225,11 +225,11 @@ pub fn headline_and_figures(
                 })
             })
             .ok();
-        let ends = match session {
-            Some(_) => whole.ends(&bytes),
-            None => None,
-        };
-        let ends = ends.unwrap_or_else(|| claude::scan::ends_of_whole(&bytes));
+        // (a read that failed or stopped short: the headline's own)
+        let ends = session
+            .as_ref()
+            .and_then(|_| whole.ends(&bytes))
+            .unwrap_or_else(|| claude::scan::ends_of_whole(&bytes));
         return Ok((ends.finish(path)?, session));
     }
     // the format from the head the headline reads (a first line longer
