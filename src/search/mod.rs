@@ -12,6 +12,7 @@ pub mod kept;
 pub mod output;
 pub mod scan;
 mod state;
+mod word_blocks;
 pub mod words;
 
 use crate::catalog::files::{self, SearchFile};

@@ -7,7 +7,8 @@
 //! quarter of its time in those three, decoding and testing every
 //! character. An entry's words are now found on the threads that read
 //! the files and handed to the writer listed, each once
-//! ([`list_words`]); queries are split by [`Words`].
+//! ([`list_words`], which finds them 64 bytes at a time:
+//! `super::word_blocks`); queries are split by [`Words`].
 
 use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
 
@@ -123,16 +124,19 @@ fn head_and_hash(word: &[u8]) -> (u64, u64) {
         let m = u128::from(x ^ k) * 0x9E37_79B9_7F4A_7C15;
         (m as u64) ^ ((m >> 64) as u64)
     };
-    let mut chunks = word.chunks(8);
-    let mut eight = |c: &[u8]| {
-        let mut b = [0u8; 8];
-        b[..c.len()].copy_from_slice(c);
-        u64::from_le_bytes(b)
+    // (a byte at a time: a copy of a length not known was a call)
+    let short = |c: &[u8]| c.iter().rev().fold(0u64, |v, &b| (v << 8) | u64::from(b));
+    let (head, rest) = match word.split_first_chunk::<8>() {
+        Some((first, rest)) => (u64::from_le_bytes(*first), rest),
+        None => (short(word), &[][..]),
     };
-    let head = chunks.next().map_or(0, &mut eight);
     let mut h = fold(head, word.len() as u64);
-    for c in chunks {
-        h = fold(h, eight(c));
+    let mut chunks = rest.chunks_exact(8);
+    for c in &mut chunks {
+        h = fold(h, c.first_chunk().map_or(0, |c| u64::from_le_bytes(*c)));
+    }
+    if !chunks.remainder().is_empty() {
+        h = fold(h, short(chunks.remainder()));
     }
     (head, h)
 }
@@ -177,51 +181,53 @@ pub fn list_more_json_words(raw: &str, out: &mut String, seen: &mut Seen) {
 }
 
 fn list_in<const JSON: bool>(text: &str, out: &mut String, seen: &mut Seen) {
-    let mut at = 0;
-    while let Some(w) = next_word::<JSON>(text, at) {
-        at = w.after;
-        if w.end - w.start >= MAX_WORD {
-            continue;
-        }
-        let Some(raw) = text.get(w.start..w.end) else {
-            break;
-        };
-        // the word as `Words` makes it: most are already
-        let word = if w.ascii && !w.upper {
-            raw
-        } else {
-            seen.lower.clear();
-            lower_into(raw, w.ascii, w.upper, &mut seen.lower);
-            seen.lower.as_str()
-        };
-        let (head, hash) = head_and_hash(word.as_bytes());
-        let same = |l: &Listing| {
-            l.head == head
-                && l.len as usize == word.len()
-                && (word.len() <= 8
-                    || out
-                        .as_bytes()
-                        .get(l.at as usize + 8..(l.at + l.len) as usize)
-                        == word.as_bytes().get(8..))
-        };
-        if seen.table.find(hash, same).is_some() {
-            continue;
-        }
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        let (Ok(at), Ok(len)) = (u32::try_from(out.len()), u32::try_from(word.len())) else {
-            // (an entry of 4 GB: its words past that are listed twice)
-            out.push_str(word);
-            continue;
-        };
-        out.push_str(word);
-        seen.table
-            .insert_unique(hash, Listing { at, len, head }, |l| {
-                let word = out.as_bytes().get(l.at as usize..(l.at + l.len) as usize);
-                head_and_hash(word.unwrap_or_default()).1
-            });
+    super::word_blocks::each_word::<JSON>(text, |w| list_word(text, &w, out, seen));
+}
+
+/// Adds the word `w` of `text` to `out` unless it is there already.
+#[inline(always)]
+fn list_word(text: &str, w: &Word, out: &mut String, seen: &mut Seen) {
+    if w.end - w.start >= MAX_WORD {
+        return;
     }
+    let Some(raw) = text.get(w.start..w.end) else {
+        return;
+    };
+    // the word as `Words` makes it: most are already
+    let word = if w.ascii && !w.upper {
+        raw
+    } else {
+        seen.lower.clear();
+        lower_into(raw, w.ascii, w.upper, &mut seen.lower);
+        seen.lower.as_str()
+    };
+    let (head, hash) = head_and_hash(word.as_bytes());
+    let same = |l: &Listing| {
+        l.head == head
+            && l.len as usize == word.len()
+            && (word.len() <= 8
+                || out
+                    .as_bytes()
+                    .get(l.at as usize + 8..(l.at + l.len) as usize)
+                    == word.as_bytes().get(8..))
+    };
+    if seen.table.find(hash, same).is_some() {
+        return;
+    }
+    if !out.is_empty() {
+        out.push(' ');
+    }
+    let (Ok(at), Ok(len)) = (u32::try_from(out.len()), u32::try_from(word.len())) else {
+        // (an entry of 4 GB: its words past that are listed twice)
+        out.push_str(word);
+        return;
+    };
+    out.push_str(word);
+    seen.table
+        .insert_unique(hash, Listing { at, len, head }, |l| {
+            let word = out.as_bytes().get(l.at as usize..(l.at + l.len) as usize);
+            head_and_hash(word.unwrap_or_default()).1
+        });
 }
 
 /// The index's tokenizer of a list of words ([`list_words`]): each word
@@ -288,21 +294,21 @@ impl TokenStream for ListedStream<'_> {
 /// for the next one, and what its bytes were (known from the scan, not
 /// tested again per word: that, and lowercasing every word, was a quarter
 /// of the words' instructions).
-struct Word {
-    start: usize,
-    end: usize,
-    after: usize,
+pub(super) struct Word {
+    pub(super) start: usize,
+    pub(super) end: usize,
+    pub(super) after: usize,
     /// No character beyond ASCII.
-    ascii: bool,
+    pub(super) ascii: bool,
     /// Some ASCII capital.
-    upper: bool,
+    pub(super) upper: bool,
 }
 
 /// The next run of letters and digits (`char::is_alphanumeric`, the
 /// analyzer's rule) from byte `at` of `text`, and where to look for the
 /// next one (past the character that ended it, which is not looked at
 /// twice).
-fn next_word<const JSON: bool>(text: &str, mut at: usize) -> Option<Word> {
+pub(super) fn next_word<const JSON: bool>(text: &str, mut at: usize) -> Option<Word> {
     let b = text.as_bytes();
     // an escape's two bytes are one character (see `list_more_json_words`)
     let step = |at: usize| if JSON && b[at] == b'\\' { 2 } else { 1 };
@@ -378,7 +384,7 @@ static CLASS: [u8; 256] = {
 /// arrows, box drawing and punctuation tool output is full of (the Read
 /// tool puts `→` on every line), whose test was a search of Unicode's
 /// tables each.
-fn char_at(text: &str, at: usize) -> Option<(bool, usize)> {
+pub(super) fn char_at(text: &str, at: usize) -> Option<(bool, usize)> {
     let b = *text.as_bytes().get(at)?;
     if b.is_ascii() {
         return Some((b.is_ascii_alphanumeric(), 1));

@@ -28,6 +28,7 @@ pub mod resume;
 pub mod scan;
 pub mod shown_text;
 mod string_end;
+pub(crate) use string_end::escaped;
 pub mod summary;
 pub mod title;
 pub mod unshown;

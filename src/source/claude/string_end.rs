@@ -146,7 +146,7 @@ fn masks16(part: &[u8; 16]) -> (u64, u64) {
 /// The bits of the bytes escaped by a backslash (the byte after each
 /// escaping one), given the block's backslashes and whether its first
 /// byte is escaped by the last of the block before (`carry`, updated).
-fn escaped(backslash: u64, carry: &mut u64) -> u64 {
+pub(crate) fn escaped(backslash: u64, carry: &mut u64) -> u64 {
     const ODD: u64 = 0xAAAA_AAAA_AAAA_AAAA;
     if backslash == 0 {
         return std::mem::take(carry);
