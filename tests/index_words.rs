@@ -115,3 +115,83 @@ fn every_word_a_line_shows_is_read_off_its_bytes() {
     eprintln!("corpus lines read off their bytes: {read}, decoded: {decoded}");
     assert!(read > decoded, "{read} read, {decoded} decoded");
 }
+
+/// Lines whose texts hold what sanitizing rewrites (escape sequences
+/// written as `\u001b` or as a C1 character, backspaces, form feeds,
+/// carriage returns, other controls, bidi characters) in every place a
+/// row shows a text: what the index reads off their bytes holds every
+/// word their entries show, and most of them are read off.
+#[test]
+fn texts_sanitizing_rewrites_are_read_off_as_shown() {
+    let parts = [
+        "word",
+        "Error",
+        "31m",
+        "x",
+        " ",
+        "\\n",
+        "\\r",
+        "\\t",
+        "\\\\",
+        "\\\"",
+        "\\u001b[",
+        "\\u001b[31m",
+        "\\u001b[0m",
+        "\\u001b]0;title\\u0007",
+        "\\u001b",
+        "\\u009b",
+        "\u{9b}",
+        "\u{9b}1m",
+        "\\b",
+        "\\f",
+        "\\u0007",
+        "\\u0000",
+        "\\u202e",
+        "\\u00e9t\\u00e9",
+        "é",
+        "→",
+        "[",
+        "m",
+        "K",
+        ";",
+        "1",
+    ];
+    let mut rng = common::Rng(0x2545_f491_4f6c_dd1d);
+    let text = |rng: &mut common::Rng| {
+        let mut t = String::new();
+        for _ in 0..rng.below(14) {
+            t.push_str(parts[rng.below(parts.len())]);
+        }
+        t
+    };
+    let mut file = String::new();
+    for n in 0..3000 {
+        let (a, b) = (text(&mut rng), text(&mut rng));
+        let line = match n % 6 {
+            0 => format!(r#"{{"type":"user","message":{{"role":"user","content":"{a}"}}}}"#),
+            1 => format!(
+                r#"{{"type":"user","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t{n}","content":"{a}","is_error":{}}}]}}}}"#,
+                n % 4 == 1
+            ),
+            2 => format!(
+                r#"{{"type":"user","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t{n}","content":[{{"type":"text","text":"{a}"}},{{"type":"text","text":"{b}"}}]}}]}}}}"#
+            ),
+            3 => format!(
+                r#"{{"type":"assistant","message":{{"id":"m{n}","role":"assistant","content":[{{"type":"text","text":"{a}"}},{{"type":"thinking","thinking":"{b}","signature":"s"}}]}}}}"#
+            ),
+            4 => format!(
+                r#"{{"type":"assistant","message":{{"id":"m{n}","role":"assistant","content":[{{"type":"tool_use","id":"t{n}","name":"Bash","input":{{"command":"{a}","description":"{b}"}}}}]}}}}"#
+            ),
+            _ => format!(
+                r#"{{"type":"assistant","message":{{"id":"m{n}","role":"assistant","content":[{{"type":"tool_use","id":"t{n}","name":"mcp__x__{n}","input":{{"{b}":"{a}"}}}}]}}}}"#
+            ),
+        };
+        file.push_str(&line);
+        file.push('\n');
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = dir.path().join("sanitized.jsonl");
+    std::fs::write(&f, file).expect("write");
+    let (read, decoded) = read_off_bytes_holds_on(&f);
+    assert!(read > 5 * decoded, "{read} read off, {decoded} decoded");
+}

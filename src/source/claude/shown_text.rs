@@ -13,16 +13,16 @@
 //! (`tests/index_words.rs` holds this on every line of the corpus); a
 //! word too many only makes a query read a span it did not need.
 //!
+//! A text sanitizing may rewrite (an escape sequence, which it takes out
+//! with the letters after it, a backspace: see
+//! [`crate::model::text::sanitize`]) is handed over sanitized, as its
+//! rows show it: a fifteenth of a generated history's bytes is command
+//! output in colour, and each of its lines was decoded for that.
 //! Any doubt is `None`, and the caller decodes the line: another kind of
-//! line, a text sanitizing takes letters out of (escape sequences,
-//! backspaces: see [`crate::model::text::sanitize`]), a shape that does
-//! not read as JSON to its end, a key twice. A character it shows as
-//! `<U+202E>` is left as it is: the words it adds are in no line's bytes,
-//! which a search finds its hits in first.
+//! line, a shape that does not read as JSON to its end, a key twice.
 
 use super::cursor::Cursor;
 use crate::model::Kind;
-use crate::model::text::is_unsafe_char;
 
 /// A text of a line, as [`shown_texts`] hands it over.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -94,13 +94,6 @@ pub fn shown_texts(
     each: &mut dyn FnMut(Text<'_>),
 ) -> Option<Shape> {
     let text = simdutf8::basic::from_utf8(line).ok()?;
-    // an escape sequence, which sanitizing takes out with letters after
-    // it (`\u001b[31merror`); a character it shows as `<U+202E>` adds
-    // words the line's bytes do not hold, where a search finds its hits
-    // first (see the module's comment)
-    if crate::model::text::sanitizing_may_rewrite(line) {
-        return None;
-    }
     let mut walk = Walk {
         text,
         scratch,
@@ -251,7 +244,8 @@ impl<'l> Walk<'l, '_> {
         // `pattern  in path`, a word cut short whose whole is too long to
         // be listed (see `summary::call_summary`)
         if let (Some(name), Some(input)) = (call.name, call.input) {
-            (self.each)(Text::Plain(&super::summary::call_summary(name, input)));
+            let summary = super::summary::call_summary(name, input);
+            (self.each)(Text::Plain(&sanitize(&summary)));
         }
         Some(())
     }
@@ -343,15 +337,18 @@ impl<'l> Walk<'l, '_> {
         self.value(c, inside(at, key))
     }
 
-    /// A string's bytes as the line writes them (escapes in).
+    /// A string's bytes as the line writes them (escapes in). One that
+    /// sanitizing may rewrite (an escape sequence, which it takes out with
+    /// the letters after it: `\u001b[31merror`; a backspace) is handed
+    /// over as its rows show it, sanitized as the model sanitizes texts.
     fn string(&mut self, raw: &'l [u8]) -> Option<()> {
         let start = raw.as_ptr() as usize - self.text.as_ptr() as usize;
         let s = self.text.get(start..start + raw.len())?;
-        if simple_escapes(raw) {
+        if simple_escapes(raw) && !has_c1(raw) {
             (self.each)(Text::Escaped(s));
         } else {
             unescape(s, self.scratch)?;
-            (self.each)(Text::Plain(self.scratch));
+            (self.each)(Text::Plain(&sanitize(self.scratch)));
         }
         Some(())
     }
@@ -371,10 +368,21 @@ fn simple_escapes(raw: &[u8]) -> bool {
     true
 }
 
+/// Whether a string's bytes hold a C1 control (U+0080..U+009F), which
+/// may start an escape sequence.
+fn has_c1(raw: &[u8]) -> bool {
+    memchr::memchr_iter(0xc2, raw).any(|i| matches!(raw.get(i + 1), Some(0x80..=0x9f)))
+}
+
+/// `text` as the model's rows show it (see `model::text::sanitize`).
+fn sanitize(text: &str) -> std::borrow::Cow<'_, str> {
+    crate::model::text::sanitize(text)
+}
+
 /// A JSON string's content with its escapes undone into `out`; `None`
-/// for one sanitizing would rewrite (a backspace, a form feed, a control
-/// or bidi character) or a broken escape. A carriage return starts a line
-/// of its own where it is shown, and is a line break here.
+/// for a broken escape (or a lone surrogate, which the model does not
+/// read). A carriage return starts a line of its own where it is shown,
+/// and is a line break here.
 fn unescape(s: &str, out: &mut String) -> Option<()> {
     out.clear();
     let mut rest = s;
@@ -385,13 +393,12 @@ fn unescape(s: &str, out: &mut String) -> Option<()> {
         let c = match chars.next()? {
             'n' | 'r' => '\n',
             't' => '\t',
+            'b' => '\u{8}',
+            'f' => '\u{c}',
             c @ ('"' | '\\' | '/') => c,
             'u' => {
                 let (c, used) = hex_char(esc.get(1..)?)?;
                 rest = esc.get(1 + used..)?;
-                if is_unsafe_char(c) || (c < ' ' && c != '\n' && c != '\t') {
-                    return None;
-                }
                 out.push(c);
                 continue;
             }
@@ -485,23 +492,14 @@ mod tests {
         assert!(!got.join(" ").contains("copy") && !got.join(" ").contains("toolu_1"));
     }
 
-    /// Lines whose texts sanitizing rewrites, other kinds of line, broken
-    /// or joined lines: decoded by the caller.
+    /// Other kinds of line, broken or joined lines: decoded by the caller.
     #[test]
     fn doubt_is_none() {
         let user = |content: &str| {
             format!(r#"{{"type":"user","message":{{"role":"user","content":"{content}"}}}}"#)
         };
         assert!(texts(&user("plain")).is_some());
-        for content in [
-            r"\u001b[31merror",
-            r"a\bb",
-            r"page\fbreak",
-            "c1 \u{9b}31m",
-            r"bidi \u202ex",
-            r"lone \ud800 surrogate",
-            r"bad \x escape",
-        ] {
+        for content in [r"lone \ud800 surrogate", r"bad \x escape"] {
             assert!(texts(&user(content)).is_none(), "{content}");
         }
         for line in [
@@ -514,5 +512,27 @@ mod tests {
         }
         let (got, _) = texts(&user(r"emoji \ud83d\ude00 ok")).expect("a pair");
         assert!(got.iter().any(|t| t == "emoji \u{1f600} ok"));
+    }
+
+    /// A text sanitizing rewrites is handed over as its row shows it.
+    #[test]
+    fn texts_sanitizing_rewrites_are_handed_over_sanitized() {
+        let user = |content: &str| {
+            format!(r#"{{"type":"user","message":{{"role":"user","content":"{content}"}}}}"#)
+        };
+        for (content, shown) in [
+            (r"\u001b[31merror\u001b[0m done", "error done"),
+            (r"a\bb", "b"),
+            ("c1 \u{9b}31mred", "c1 red"),
+            (r"c1 \u009b31mred", "c1 red"),
+        ] {
+            let (got, _) = texts(&user(content)).expect("read off");
+            assert!(got.iter().any(|t| t == shown), "{content}: {got:?}");
+        }
+        let (got, _) = texts(
+            r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t","name":"Bash","input":{"command":"ls \u001b[1mbold"}}]}}"#,
+        )
+        .expect("read off");
+        assert!(got.iter().all(|t| !t.contains('\u{1b}')), "{got:?}");
     }
 }
