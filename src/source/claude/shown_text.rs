@@ -16,7 +16,7 @@
 //! A text sanitizing may rewrite (an escape sequence, which it takes out
 //! with the letters after it, a backspace: see
 //! [`crate::model::text::sanitize`]) is handed over sanitized, as its
-//! rows show it: a fifteenth of a generated history's bytes is command
+//! rows show it: 8% of a generated history's bytes is command
 //! output in colour, and each of its lines was decoded for that.
 //! Any doubt is `None`, and the caller decodes the line: another kind of
 //! line, a shape that does not read as JSON to its end, a key twice.
