@@ -55,20 +55,21 @@ impl Pieces {
         let chunk = piece.clamp(64 << 10, 1 << 20);
         Ok(Pieces {
             file: f.take(len),
-            // a fresh buffer has room for a piece and a read from the
-            // start (grown by doubling, each growth copied what it held
-            // into new pages: a twentieth of a first search)
-            buf: SPARE
-                .try_with(|s| s.take())
-                .ok()
-                .flatten()
-                .unwrap_or_else(|| {
-                    Vec::with_capacity(
-                        piece
-                            .saturating_add(chunk)
-                            .min((len as usize).saturating_add(1)),
-                    )
-                }),
+            // a buffer has room for a piece and a read from the start
+            // (grown by doubling, each growth copied what it held into
+            // new pages: a twentieth of a first search); a spare one left
+            // by a smaller file is not grown so
+            buf: {
+                let want = piece
+                    .saturating_add(chunk)
+                    .min((len as usize).saturating_add(1));
+                SPARE
+                    .try_with(|s| s.take())
+                    .ok()
+                    .flatten()
+                    .filter(|b| b.capacity() >= want)
+                    .unwrap_or_else(|| Vec::with_capacity(want))
+            },
             chunk,
             offset,
             line,
@@ -197,8 +198,12 @@ impl Drop for Pieces {
         if self.buf.capacity() <= self.piece.saturating_mul(2).max(16 << 20) {
             let mut buf = std::mem::take(&mut self.buf);
             buf.clear();
-            // (none when the thread is ending)
-            let _ = SPARE.try_with(|s| s.set(Some(buf)));
+            // (none when the thread is ending) the larger of the two kept:
+            // a small file's buffer would not do for the next big one
+            let _ = SPARE.try_with(|s| {
+                let spare = s.take().filter(|s| s.capacity() > buf.capacity());
+                s.set(Some(spare.unwrap_or(buf)));
+            });
         }
     }
 }
