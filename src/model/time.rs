@@ -11,28 +11,26 @@ pub fn parse_timestamp(s: &str) -> Option<i64> {
 }
 
 fn fast_iso(b: &[u8]) -> Option<i64> {
-    // YYYY-MM-DDTHH:MM:SS[.fff]Z
-    if b.len() < 20
-        || b[4] != b'-'
-        || b[7] != b'-'
-        || b[10] != b'T'
-        || b[13] != b':'
-        || b[16] != b':'
-    {
+    // YYYY-MM-DDTHH:MM:SS[.fff]Z, its minute most often the line before's
+    // (every line of a session has a time, and reading the date and the
+    // hour again was 2% of a cold listing)
+    thread_local! {
+        static MINUTE: std::cell::Cell<([u8; 16], i64)> =
+            const { std::cell::Cell::new((*b"1970-01-01T00:00", 0)) };
+    }
+    let head = b.first_chunk::<16>()?;
+    let (known, at) = MINUTE.with(std::cell::Cell::get);
+    let minute = if known == *head {
+        at
+    } else {
+        let at = minute_of(head)?;
+        MINUTE.with(|m| m.set((*head, at)));
+        at
+    };
+    if b.len() < 20 || b[16] != b':' {
         return None;
     }
-    let num = |r: std::ops::Range<usize>| -> Option<i64> {
-        let mut v = 0i64;
-        for &c in &b[r] {
-            if !c.is_ascii_digit() {
-                return None;
-            }
-            v = v * 10 + (c - b'0') as i64;
-        }
-        Some(v)
-    };
-    let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
-    let (h, mi, s) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    let s = two_digits(b[17], b[18])?;
     let mut ms = 0;
     let mut i = 19;
     if b[i] == b'.' {
@@ -46,20 +44,31 @@ fn fast_iso(b: &[u8]) -> Option<i64> {
             ms = ms * 10 + digits.get(k).map_or(0, |c| (c - b'0') as i64);
         }
     }
-    if i != b.len() - 1
-        || b[i] != b'Z'
-        || !(1..=12).contains(&mo)
-        || !(1..=31).contains(&d)
-        || h > 23
-        || mi > 59
-        || s > 60
-    {
+    if i != b.len() - 1 || b[i] != b'Z' || s > 60 {
         return None;
     }
-    Some((days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s) * 1000 + ms)
+    Some(minute + s * 1000 + ms)
 }
 
-// Howard Hinnant's days_from_civil.
+/// The milliseconds of `YYYY-MM-DDTHH:MM`, checked.
+fn minute_of(b: &[u8; 16]) -> Option<i64> {
+    if b[4] != b'-' || b[7] != b'-' || b[10] != b'T' || b[13] != b':' {
+        return None;
+    }
+    let y = two_digits(b[0], b[1])? * 100 + two_digits(b[2], b[3])?;
+    let (mo, d) = (two_digits(b[5], b[6])?, two_digits(b[8], b[9])?);
+    let (h, mi) = (two_digits(b[11], b[12])?, two_digits(b[14], b[15])?);
+    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 {
+        return None;
+    }
+    Some((days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60) * 1000)
+}
+
+fn two_digits(a: u8, b: u8) -> Option<i64> {
+    (a.is_ascii_digit() && b.is_ascii_digit())
+        .then(|| i64::from(a - b'0') * 10 + i64::from(b - b'0'))
+}
+
 fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };
     let era = if y >= 0 { y } else { y - 399 } / 400;
@@ -208,6 +217,96 @@ mod tests {
         assert_eq!(parse_timestamp("yesterday"), None);
         assert_eq!(human_duration(151_000), "2m31s");
     }
+
+    /// The parse as it was before it kept the minute of the time before:
+    /// its times, or none, for every string below.
+    #[test]
+    fn a_minute_kept_changes_no_time() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let bases = [
+            "2025-10-12T21:35:53.825Z",
+            "2025-10-12T21:35:59Z",
+            "2024-02-29T23:59:60.1Z",
+            "1999-12-31T00:00:00.123456Z",
+            "0000-01-01T00:00:00Z",
+        ];
+        let bytes = b"0123456789-T:.Z x";
+        for round in 0..200_000 {
+            let mut t = bases[(round / 7) % bases.len()].as_bytes().to_vec();
+            // a few bytes changed, or the end cut, or the minute of the
+            // time before kept with another rest
+            for _ in 0..(next() % 3) {
+                let at = (next() as usize) % t.len();
+                t[at] = bytes[(next() as usize) % bytes.len()];
+            }
+            if next() % 5 == 0 {
+                t.truncate((next() as usize) % (t.len() + 1));
+            }
+            assert_eq!(
+                fast_iso(&t),
+                fast_iso_before(&t),
+                "{:?}",
+                String::from_utf8_lossy(&t)
+            );
+        }
+    }
+
+    fn fast_iso_before(b: &[u8]) -> Option<i64> {
+        // YYYY-MM-DDTHH:MM:SS[.fff]Z
+        if b.len() < 20
+            || b[4] != b'-'
+            || b[7] != b'-'
+            || b[10] != b'T'
+            || b[13] != b':'
+            || b[16] != b':'
+        {
+            return None;
+        }
+        let num = |r: std::ops::Range<usize>| -> Option<i64> {
+            let mut v = 0i64;
+            for &c in &b[r] {
+                if !c.is_ascii_digit() {
+                    return None;
+                }
+                v = v * 10 + (c - b'0') as i64;
+            }
+            Some(v)
+        };
+        let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+        let (h, mi, s) = (num(11..13)?, num(14..16)?, num(17..19)?);
+        let mut ms = 0;
+        let mut i = 19;
+        if b[i] == b'.' {
+            i += 1;
+            let start = i;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            let digits = &b[start..i];
+            for k in 0..3 {
+                ms = ms * 10 + digits.get(k).map_or(0, |c| (c - b'0') as i64);
+            }
+        }
+        if i != b.len() - 1
+            || b[i] != b'Z'
+            || !(1..=12).contains(&mo)
+            || !(1..=31).contains(&d)
+            || h > 23
+            || mi > 59
+            || s > 60
+        {
+            return None;
+        }
+        Some((days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s) * 1000 + ms)
+    }
+
+    // Howard Hinnant's days_from_civil.
 
     /// What jiff writes, for the days around every edge of the calendar
     /// (leap days, years of 100 and 400) and a spread of other instants.
