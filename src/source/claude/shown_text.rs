@@ -110,9 +110,14 @@ pub fn shown_texts(
     // one entry to the line's end (not two joined: see `cursor::joined`)
     (c.i == line.len()).then_some(())?;
     let user = walk.user?;
-    // a result's copy is not shown where the line has a message (see
-    // `unshown::tool_use_result`); else the line is decoded
-    if walk.copy && !(user && walk.message) {
+    // a line without a message (or with one of another type) is shown as
+    // it is written, its keys too: decoded
+    if !walk.message {
+        return None;
+    }
+    // a result's copy is not shown where the line is a user's with a
+    // message (see `unshown::tool_use_result`); else the line is decoded
+    if walk.copy && !user {
         return None;
     }
     Some(Shape {
@@ -210,6 +215,13 @@ const OTHER: u8 = 32;
 struct Call<'l> {
     name: Option<&'l str>,
     input: Option<&'l str>,
+    /// A message's block of a type the model shows as it is (else it
+    /// shows `[<type> block]`).
+    known: bool,
+    /// An image's or a document's block: the words of its placeholder
+    /// when its source holds no size (`[image 0 B]`, `[document]`), a few
+    /// words too many where it does.
+    media: Option<&'static str>,
 }
 
 impl<'l> Walk<'l, '_> {
@@ -231,7 +243,15 @@ impl<'l> Walk<'l, '_> {
                 // a number, true, false or null
                 let start = c.i;
                 c.skip()?;
-                (self.each)(Text::Plain(self.text.get(start..c.i)?));
+                let literal = self.text.get(start..c.i)?;
+                (self.each)(Text::Plain(literal));
+                if literal.starts_with(|c: char| c == '-' || c.is_ascii_digit())
+                    && literal.contains(['.', 'e', 'E'])
+                {
+                    // as a row shows it, read (`1200.00` is `1200.0`)
+                    let shown = serde_json::from_str::<serde_json::Number>(literal).ok()?;
+                    (self.each)(Text::Plain(&shown.to_string()));
+                }
                 Some(())
             }
         }
@@ -243,9 +263,17 @@ impl<'l> Walk<'l, '_> {
         // a summary may say more than its input: `3 todos · 1 done`,
         // `pattern  in path`, a word cut short whose whole is too long to
         // be listed (see `summary::call_summary`)
-        if let (Some(name), Some(input)) = (call.name, call.input) {
-            let summary = super::summary::call_summary(name, input);
+        if let Some(input) = call.input {
+            // (a call without a name is shown as `?`'s)
+            let summary = super::summary::call_summary(call.name.unwrap_or("?"), input);
             (self.each)(Text::Plain(&sanitize(&summary)));
+        }
+        if at == (At::Block { top: true }) && !call.known {
+            // (its type's words are handed over as a string of the line)
+            (self.each)(Text::Plain("block"));
+        }
+        if let Some(placeholder) = call.media {
+            (self.each)(Text::Plain(placeholder));
         }
         Some(())
     }
@@ -257,6 +285,11 @@ impl<'l> Walk<'l, '_> {
         key: &'l [u8],
         call: &mut Call<'l>,
     ) -> Option<()> {
+        // a key written with escapes (Claude Code writes none) may be
+        // any key, or no JSON serde reads (a lone surrogate): doubt
+        if key.contains(&b'\\') {
+            return None;
+        }
         // keys are the schema's, but for a tool's input, whose first key
         // an unknown tool's summary shows
         if at == At::Other {
@@ -289,12 +322,19 @@ impl<'l> Walk<'l, '_> {
             (At::Message, b"content") if c.peek()? == b'"' => self.blocks |= PROMPT,
             (At::Block { top: true }, b"type") => {
                 let kind = c.string()?;
-                self.blocks |= match kind {
+                let block = match kind {
                     b"tool_result" => RESULT,
                     b"text" => TEXT,
                     b"thinking" | b"redacted_thinking" => THINKING,
                     b"tool_use" | b"server_tool_use" => CALL,
                     _ => OTHER,
+                };
+                self.blocks |= block;
+                call.known = block != OTHER;
+                call.media = match kind {
+                    b"image" => Some("image 0 B"),
+                    b"document" => Some("document"),
+                    _ => None,
                 };
                 return self.string(kind);
             }
@@ -322,6 +362,11 @@ impl<'l> Walk<'l, '_> {
             c.peek()?;
             let start = c.i;
             c.skip()?;
+            // a surrogate's escape in a value passed over: serde refuses a
+            // lone one, and the model then shows the line as written
+            if surrogate_escape(self.text.as_bytes().get(start..c.i)?) {
+                return None;
+            }
             if at == At::Source {
                 // shown as its size, `[image/png 3 KB]`, a document's
                 // counted in base64 or not, and a text's type named (see
@@ -346,9 +391,19 @@ impl<'l> Walk<'l, '_> {
         let s = self.text.get(start..start + raw.len())?;
         if simple_escapes(raw) && !has_c1(raw) {
             (self.each)(Text::Escaped(s));
-        } else {
-            unescape(s, self.scratch)?;
-            (self.each)(Text::Plain(&sanitize(self.scratch)));
+            return Some(());
+        }
+        unescape(s, self.scratch)?;
+        let text: &str = self.scratch;
+        let shown = sanitize(text);
+        (self.each)(Text::Plain(&shown));
+        if matches!(shown, std::borrow::Cow::Owned(_)) && text.contains("</") {
+            // a row may show a tag's body (`<local-command-stdout>…`)
+            // sanitized alone, where a sequence cut at its end takes no
+            // letter of the tag after it: each run between tags too
+            for run in text.split(['<', '>']).filter(|r| !r.is_empty()) {
+                (self.each)(Text::Plain(&sanitize(run)));
+            }
         }
         Some(())
     }
@@ -366,6 +421,15 @@ fn simple_escapes(raw: &[u8]) -> bool {
         }
     }
     true
+}
+
+/// Whether `raw` may hold a `\uD800`-`\uDFFF` escape (a `\u` followed
+/// by `d` or `D`; Claude Code writes other scripts as they are, so such
+/// an escape is rare). A string handed over is checked as it is
+/// unescaped; a result's copy passed over is not decoded either way.
+fn surrogate_escape(raw: &[u8]) -> bool {
+    memchr::memchr_iter(b'\\', raw)
+        .any(|i| raw.get(i + 1) == Some(&b'u') && matches!(raw.get(i + 2), Some(b'd' | b'D')))
 }
 
 /// Whether a string's bytes hold a C1 control (U+0080..U+009F), which
@@ -502,6 +566,12 @@ mod tests {
         for content in [r"lone \ud800 surrogate", r"bad \x escape"] {
             assert!(texts(&user(content)).is_none(), "{content}");
         }
+        // (serde refuses a lone surrogate in a value no row shows too)
+        assert!(
+            texts(r#"{"type":"user","userType":"x\uDC00","message":{"content":"x"}}"#).is_none()
+        );
+        let (got, _) = texts(&user(r"emoji \ud83d\ude00 ok")).expect("a pair");
+        assert!(got.iter().any(|t| t == "emoji \u{1f600} ok"));
         for line in [
             r#"{"type":"system","content":"x"}"#,
             r#"{"type":"user","message":{"content":"x"}"#,
@@ -510,8 +580,6 @@ mod tests {
         ] {
             assert!(texts(line).is_none(), "{line}");
         }
-        let (got, _) = texts(&user(r"emoji \ud83d\ude00 ok")).expect("a pair");
-        assert!(got.iter().any(|t| t == "emoji \u{1f600} ok"));
     }
 
     /// A text sanitizing rewrites is handed over as its row shows it.
