@@ -53,18 +53,10 @@ fn figures_of_a_fast_read_are_a_whole_loads_under_ccv_figures_dir() {
         eprintln!("skipped: CCV_FIGURES_DIR is not set");
         return;
     };
-    let mut todo = vec![std::path::PathBuf::from(dir)];
     let mut files = 0;
-    while let Some(d) = todo.pop() {
-        for e in std::fs::read_dir(&d).expect("read dir").flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                todo.push(p);
-            } else if p.extension().is_some_and(|x| x == "jsonl") {
-                same_figures(&p);
-                files += 1;
-            }
-        }
+    for p in common::jsonl_under(std::path::Path::new(&dir)) {
+        same_figures(&p);
+        files += 1;
     }
     eprintln!("{files} files held to their whole loads' figures");
 }

@@ -233,18 +233,10 @@ fn every_word_a_line_shows_is_read_off_its_bytes_under_ccv_index_words_dir() {
         eprintln!("skipped: CCV_INDEX_WORDS_DIR is not set");
         return;
     };
-    let mut todo = vec![std::path::PathBuf::from(dir)];
     let (mut files, mut read, mut decoded) = (0, 0, 0);
-    while let Some(d) = todo.pop() {
-        for e in std::fs::read_dir(&d).expect("read dir").flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                todo.push(p);
-            } else if p.extension().is_some_and(|x| x == "jsonl") {
-                let (r, d) = read_off_bytes_holds_on(&p);
-                (files, read, decoded) = (files + 1, read + r, decoded + d);
-            }
-        }
+    for p in common::jsonl_under(std::path::Path::new(&dir)) {
+        let (r, d) = read_off_bytes_holds_on(&p);
+        (files, read, decoded) = (files + 1, read + r, decoded + d);
     }
     eprintln!("{files} files: {read} lines read off their bytes, {decoded} decoded");
 }

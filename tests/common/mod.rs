@@ -3,7 +3,7 @@
 // each test binary uses a part of this
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub mod entry;
 pub mod planted;
@@ -19,6 +19,23 @@ pub const NEWER: &[u8] = include_bytes!("../fixtures/newer.jsonl");
 pub fn fixtures() -> &'static [u8] {
     static ALL: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
     ALL.get_or_init(|| [KINDS, NEWER].concat())
+}
+
+/// Every `.jsonl` under `dir`, its folders' included (for the opt-in
+/// tests of a tree made for the occasion).
+pub fn jsonl_under(dir: &Path) -> Vec<PathBuf> {
+    let (mut todo, mut files) = (vec![dir.to_path_buf()], Vec::new());
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).expect("read dir").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                todo.push(p);
+            } else if p.extension().is_some_and(|x| x == "jsonl") {
+                files.push(p);
+            }
+        }
+    }
+    files
 }
 
 /// The real session files of `../shared/corpus`, sorted; `None` (after
