@@ -41,15 +41,6 @@ pub(super) fn each_word<const JSON: bool>(text: &str, mut f: impl FnMut(Word)) {
     // a word still going at the end of the block before: its start, and
     // whether it met a byte beyond ASCII and a capital so far
     let mut open: Option<(usize, bool, bool)> = None;
-    let emit = |f: &mut dyn FnMut(Word), start, end, high: bool, upper: bool| {
-        f(Word {
-            start,
-            end,
-            after: end,
-            ascii: !high,
-            upper,
-        })
-    };
     while let Some(rest) = b.get(at..).filter(|r| !r.is_empty()) {
         let mut padded = [0u8; BLOCK];
         let block = match rest.first_chunk::<BLOCK>() {
@@ -89,7 +80,7 @@ pub(super) fn each_word<const JSON: bool>(text: &str, mut f: impl FnMut(Word)) {
                 at += len;
                 continue;
             }
-            emit(&mut f, start, at + n, high | h, upper | u);
+            f(found_word(start, at + n, high | h, upper | u));
             runs &= !low(n);
         }
         while runs != 0 {
@@ -107,12 +98,25 @@ pub(super) fn each_word<const JSON: bool>(text: &str, mut f: impl FnMut(Word)) {
                 open = Some((at + s, h, u));
                 break;
             }
-            emit(&mut f, at + s, at + end, h, u);
+            f(found_word(at + s, at + end, h, u));
         }
         at += len;
     }
     if let Some((start, high, upper)) = open {
-        emit(&mut f, start, b.len(), high, upper);
+        f(found_word(start, b.len(), high, upper));
+    }
+}
+
+/// The run `start..end`, whether it met a byte beyond ASCII and a
+/// capital (called in place: through a pointer, the caller's work on
+/// each word could not be inlined).
+fn found_word(start: usize, end: usize, high: bool, upper: bool) -> Word {
+    Word {
+        start,
+        end,
+        after: end,
+        ascii: !high,
+        upper,
     }
 }
 
