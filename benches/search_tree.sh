@@ -33,7 +33,7 @@ for threads in ("1", "2"):
         g, first = [], []
         for _ in range(3):  # alternated: the same machine state for both
             g.append(timed(["grep", "-rliF", w, tree])[0])
-            shutil.rmtree(home + "/cache/ccv/search-v4", ignore_errors=True)
+            shutil.rmtree(home + "/cache/ccv/search-v5", ignore_errors=True)
             first.append(timed([ccv, "search", w, tree]))
         print("%s thread(s) %-14s grep -rliF %5.0f ms | first query (no index) %5.0f ms: %.2fx (target <= 1x), peak %d MB"
               % (threads, w, statistics.median(g), statistics.median(x[0] for x in first),
@@ -42,7 +42,7 @@ env = base_env
 # the build against a cold listing (empty cache) of the same tree, in turns
 builds, listings = [], []
 for _ in range(3):
-    shutil.rmtree(home + "/cache/ccv/search-v4", ignore_errors=True)
+    shutil.rmtree(home + "/cache/ccv/search-v5", ignore_errors=True)
     builds.append(timed([ccv, "index", tree]))
     for f in os.listdir(home + "/cache/ccv"):
         if f.startswith("sessions"):
@@ -50,7 +50,7 @@ for _ in range(3):
     listings.append(timed([ccv, "list", "--json", tree])[0])
 t, rss = statistics.median(b[0] for b in builds), max(b[1] for b in builds)
 cold = statistics.median(listings)
-idx = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(home + "/cache/ccv/search-v4") for f in fs)
+idx = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(home + "/cache/ccv/search-v5") for f in fs)
 print("index build %.2f s (cold ccv list --json %.2f s: %.1fx, target <= 1.5x), peak %d MB; index %.1f MB = %.1f%% of %.0f MB of sessions"
       % (t / 1000, cold / 1000, t / cold, rss, idx / 1e6, 100 * idx / size, size / 1e6))
 for w in words:

@@ -659,28 +659,56 @@ fn the_index_answers_a_word_of_parts_as_the_files_do() {
         "a \"quoted\" resolve_layout, with a tab\tand more",
         "resolve layout as words",
         "resolve-layout with a dash",
+        "self.resolve_layouts() and Session::new, std::io",
+        "resolve__layout, resolve_ layout, resolve._layout",
+        "v1.2 x_1 1_x src/main.rs Resolve:Layout",
     ];
     let mut text = String::new();
     for i in 0..300 {
-        let e = entry::text_answer(
-            &format!("a{i}"),
-            &format!("m{i}"),
-            &format!("{} {i}", texts[i % texts.len()]),
-        )
-        .session("s")
-        .cwd("/srv/parts")
-        .at(&format!("2025-03-03T10:{:02}:{:02}.000Z", i / 60, i % 60));
-        text.push_str(&line(e.json()));
+        let t = format!("{} {i}", texts[i % texts.len()]);
+        let at = format!("2025-03-03T10:{:02}:{:02}.000Z", i / 60, i % 60);
+        // as an answer, a call's input and a tool's output (read off the
+        // line's bytes, escapes and all)
+        let e = match i % 3 {
+            0 => entry::text_answer(&format!("a{i}"), &format!("m{i}"), &t),
+            1 => entry::call(
+                &format!("c{i}"),
+                &format!("m{i}"),
+                &format!("t{i}"),
+                "Bash",
+                json!({ "command": t }),
+            ),
+            _ => entry::result(&format!("r{i}"), &format!("t{}", i - 1), t.as_str()),
+        };
+        text.push_str(&line(e.session("s").cwd("/srv/parts").at(&at).json()));
     }
     std::fs::write(dir.join("s.jsonl"), text).expect("write");
-    let asks: Vec<Vec<&str>> = vec![
-        vec!["--limit", "500", "resolve_layout"],
+    let mut asks: Vec<Vec<&str>> = vec![
         vec!["--limit", "10", "resolve_layout"],
         vec!["--limit", "500", "resolve layout"],
         vec!["--limit", "500", "layout resolve"],
-        vec!["--limit", "500", "RESOLVE_LAYOUT"],
-        vec!["--limit", "500", "resolve-layout"],
     ];
+    for q in [
+        "resolve_layout",
+        "RESOLVE_LAYOUT",
+        "resolve-layout",
+        "resolve_lay",
+        "resolve_layouts",
+        "self.resolve_layouts()",
+        "Session::new",
+        "session::ne",
+        "std::io",
+        "resolve__layout",
+        "resolve._layout",
+        "resolve:layout",
+        "v1.2",
+        "x_1",
+        "1_x",
+        "src/main.rs",
+        "\"quoted\" resolve_layout",
+    ] {
+        asks.push(vec!["--limit", "500", q]);
+    }
     let files: Vec<_> = asks.iter().map(|a| search(tmp.path(), &root, a)).collect();
     ccv(tmp.path()).arg("index").arg(&root).assert().success();
     for (ask, (code, files)) in asks.iter().zip(files) {
@@ -691,7 +719,9 @@ fn the_index_answers_a_word_of_parts_as_the_files_do() {
     }
     // the parts apart are no hit of the word
     let (_, hits) = search(tmp.path(), &root, &["--limit", "500", "resolve_layout"]);
-    let together = (0..300).filter(|i| (2..=4).contains(&(i % 7))).count();
+    let together = (0..300)
+        .filter(|i| [2, 3, 4, 7].contains(&(i % 10)))
+        .count();
     assert_eq!(hits.len(), together);
 }
 
@@ -771,7 +801,7 @@ fn an_index_being_built_is_not_called_damaged_nor_thrown_away() {
     let root = tmp.path().join("projects");
     tree(&root);
     ccv(tmp.path()).arg("index").arg(&root).assert().success();
-    let dir = tmp.path().join("cache/ccv/search-v4");
+    let dir = tmp.path().join("cache/ccv/search-v5");
     let (_, truth) = search(tmp.path(), &root, &["--limit", "500", "the"]);
     fs::remove_file(dir.join("files.bin")).expect("a build not yet ended");
     let run = || {
@@ -815,7 +845,7 @@ fn an_index_whose_list_of_files_is_damaged_is_rebuilt() {
     let root = tmp.path().join("projects");
     tree(&root);
     ccv(tmp.path()).arg("index").arg(&root).assert().success();
-    let dir = tmp.path().join("cache/ccv/search-v4");
+    let dir = tmp.path().join("cache/ccv/search-v5");
     let list = dir.join("files.bin");
     let good = std::fs::read(&list).expect("the index's list of files");
     let (_, truth) = search(tmp.path(), &root, &["--limit", "500", "the"]);

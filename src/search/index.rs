@@ -41,9 +41,10 @@ use super::words::{Listed, MAX_WORD, Seen, Words};
 /// words.
 const TOKENIZER: &str = "ccv";
 /// Bumped when the schema or what a document holds changes (3: words
-/// without their positions; 4: a document per span, not per entry; the
-/// ones before are emptied, see [`super::index_dir::empty_older`]).
-pub const VERSION: u32 = 4;
+/// without their positions; 4: a document per span, not per entry; 5:
+/// joined words listed as pairs too, see `words::pair_of`; the ones
+/// before are emptied, see [`super::index_dir::empty_older`]).
+pub const VERSION: u32 = 5;
 /// A span's bytes: lines are added to one until it holds this many or
 /// more. A candidate span is read whole and
 /// scanned, so a query reads this much per span a word is in; a bigger
@@ -439,9 +440,22 @@ impl SearchIndex {
         let mut clauses: Vec<(Occur, Box<dyn tantivy::query::Query>)> = Vec::new();
         for t in terms {
             let mut words = Vec::new();
+            // the pairs of joined words (see `words::pair_of`), each with
+            // the place of its second word
+            let mut pairs = Vec::new();
             let mut stream = analyzer.token_stream(t);
+            let mut before: Option<(String, usize)> = None;
             while stream.advance() {
-                words.push(stream.token().text.clone());
+                let w = stream.token();
+                if let Some((b, end)) = &before
+                    && let Some(pair) = t
+                        .get(*end..w.offset_from)
+                        .and_then(|between| super::words::pair_of(b, between, &w.text))
+                {
+                    pairs.push((pair, words.len()));
+                }
+                before = Some((w.text.clone(), w.offset_to));
+                words.push(w.text.clone());
             }
             // words the index leaves out cannot be looked up
             if words.is_empty() || words.iter().any(|w| w.len() >= MAX_WORD) {
@@ -466,6 +480,19 @@ impl SearchIndex {
                 clauses.push((Occur::Must, Box::new(q)));
             }
             clauses.push((Occur::Must, prefix(last)?));
+            // the joined words in a row (a pair of the last word is as
+            // typed so far too: `resolve_lay`)
+            for (pair, second) in &pairs {
+                if *second + 1 == words.len() {
+                    clauses.push((Occur::Must, prefix(pair)?));
+                } else {
+                    let q = tantivy::query::TermQuery::new(
+                        Term::from_field_text(self.fields.text, pair),
+                        IndexRecordOption::Basic,
+                    );
+                    clauses.push((Occur::Must, Box::new(q)));
+                }
+            }
         }
         if !kinds.is_empty() {
             let set = TermSetQuery::new(

@@ -105,6 +105,10 @@ pub struct Seen {
     table: hashbrown::HashTable<Listing>,
     /// A word with capitals or beyond ASCII, lowercased.
     lower: String,
+    /// The pairs listed (see [`list_pair`]), by their words' places.
+    pairs: std::collections::HashSet<u128, rustc_hash::FxBuildHasher>,
+    /// A pair of words being listed.
+    pair: String,
 }
 
 /// A word of a list: where it is (start, length) and its first 8 bytes,
@@ -164,6 +168,11 @@ pub fn start_list(out: &mut String, seen: &mut Seen) {
     } else {
         seen.table.clear();
     }
+    if seen.pairs.capacity() > 4 * seen.pairs.len().max(256) {
+        seen.pairs = Default::default();
+    } else {
+        seen.pairs.clear();
+    }
 }
 
 /// Adds `text`'s words not yet in `out` to it (see [`list_words`]): the
@@ -181,26 +190,119 @@ pub fn list_more_json_words(raw: &str, out: &mut String, seen: &mut Seen) {
 }
 
 fn list_in<const JSON: bool>(text: &str, out: &mut String, seen: &mut Seen) {
-    super::word_blocks::each_word::<JSON>(text, |w| list_word(text, &w, out, seen));
+    let b = text.as_bytes();
+    // the word before (where it is in `out`, where it ended in `text`),
+    // while it is listed and may pair
+    let mut before: Option<(Listing, usize)> = None;
+    super::word_blocks::each_word::<JSON>(text, |w| {
+        let listed = list_word(text, &w, out, seen);
+        if let Some(now) = listed
+            && let Some((then, end)) = before
+            && pairs_head(now)
+            && let Some(joint) = joiner(b, end, w.start)
+        {
+            list_pair((then, joint, now), out, seen);
+        }
+        before = listed.filter(|&l| pairs_head(l)).map(|l| (l, w.end));
+    });
 }
 
-/// Adds the word `w` of `text` to `out` unless it is there already.
+/// What joins two words into a pair the index lists as well (see
+/// [`pair_of`]): the bytes of `text` from `end` (the first word's) to
+/// `start` (the second's), by its number (the same in a JSON string as in
+/// its text: none is escaped).
 #[inline(always)]
-fn list_word(text: &str, w: &Word, out: &mut String, seen: &mut Seen) {
-    if w.end - w.start >= MAX_WORD {
+fn joiner(text: &[u8], end: usize, start: usize) -> Option<u8> {
+    match (start.saturating_sub(end), text.get(end)?) {
+        (1, b'_') => Some(0),
+        (1, b'.') => Some(1),
+        (1, b'-') => Some(2),
+        (1, b':') => Some(3),
+        (2, b':') if text.get(end + 1) == Some(&b':') => Some(4),
+        _ => None,
+    }
+}
+
+const JOINTS: [&str; 5] = ["_", ".", "-", ":", "::"];
+
+/// Whether a word (as [`Words`] makes it) may be half of a pair: one that
+/// starts with an ASCII letter (numbers, versions, times and ids would
+/// double the index's words, and are not what is looked for this way).
+fn pairs(word: &[u8]) -> bool {
+    word.first().is_some_and(u8::is_ascii_alphabetic)
+}
+
+/// [`pairs`] of a listed word, told by its first byte.
+#[inline(always)]
+fn pairs_head(l: Listing) -> bool {
+    (l.head as u8).is_ascii_alphabetic()
+}
+
+/// The pair the index lists for two words written `before`, `between`,
+/// `after` in a text (each word as [`Words`] makes it), when `between`
+/// joins them: an identifier's parts (`resolve_layout`, `Session::new`,
+/// `main.rs`, `dry-run`). The index records which spans hold a word, not
+/// where, so a query of common words that must be in a row
+/// (`resolve_layout`) found every span holding both, and read each; the
+/// pair finds the spans where they are joined. (Paths are left out: a
+/// pair for each `/` of every listing of files was a fifth more words.)
+pub fn pair_of(before: &str, between: &str, after: &str) -> Option<String> {
+    let joint = joiner(between.as_bytes(), 0, between.len())?;
+    let joint = JOINTS.get(usize::from(joint))?;
+    (pairs(before.as_bytes()) && pairs(after.as_bytes())).then(|| format!("{before}{joint}{after}"))
+}
+
+/// Lists the pair of the listed words `then` and `now` joined by `joint`
+/// unless it is there already, when they pair (see [`pair_of`]). A pair
+/// is known by its words' places in the list (a word is there once), so
+/// one met again is not built and hashed as a text.
+fn list_pair((then, joint, now): (Listing, u8, Listing), out: &mut String, seen: &mut Seen) {
+    let key = u128::from(then.at) << 40 | u128::from(now.at) << 8 | u128::from(joint);
+    if !seen.pairs.insert(key) {
         return;
     }
-    let Some(raw) = text.get(w.start..w.end) else {
+    let word = |l: Listing| out.get(l.at as usize..(l.at + l.len) as usize);
+    let (Some(first), Some(second), Some(joint)) =
+        (word(then), word(now), JOINTS.get(usize::from(joint)))
+    else {
         return;
     };
+    let mut pair = std::mem::take(&mut seen.pair);
+    pair.clear();
+    pair.push_str(first);
+    pair.push_str(joint);
+    pair.push_str(second);
+    out.push(' ');
+    out.push_str(&pair);
+    seen.pair = pair;
+}
+
+/// Adds the word `w` of `text` to `out` unless it is there already
+/// (left out when too long); where it is in `out`.
+#[inline(always)]
+fn list_word(text: &str, w: &Word, out: &mut String, seen: &mut Seen) -> Option<Listing> {
+    if w.end - w.start >= MAX_WORD {
+        return None;
+    }
+    let raw = text.get(w.start..w.end)?;
     // the word as `Words` makes it: most are already
-    let word = if w.ascii && !w.upper {
-        raw
+    if w.ascii && !w.upper {
+        list_term(raw, out, &mut seen.table)
     } else {
         seen.lower.clear();
         lower_into(raw, w.ascii, w.upper, &mut seen.lower);
-        seen.lower.as_str()
-    };
+        list_term(&seen.lower, out, &mut seen.table)
+    }
+}
+
+/// Adds `word` to `out` unless `table` says it is there already; where
+/// it is (`None` past 4 GB).
+#[inline(always)]
+fn list_term(
+    word: &str,
+    out: &mut String,
+    table: &mut hashbrown::HashTable<Listing>,
+) -> Option<Listing> {
     let (head, hash) = head_and_hash(word.as_bytes());
     let same = |l: &Listing| {
         l.head == head
@@ -211,8 +313,8 @@ fn list_word(text: &str, w: &Word, out: &mut String, seen: &mut Seen) {
                     .get(l.at as usize + 8..(l.at + l.len) as usize)
                     == word.as_bytes().get(8..))
     };
-    if seen.table.find(hash, same).is_some() {
-        return;
+    if let Some(l) = table.find(hash, same) {
+        return Some(*l);
     }
     if !out.is_empty() {
         out.push(' ');
@@ -220,14 +322,15 @@ fn list_word(text: &str, w: &Word, out: &mut String, seen: &mut Seen) {
     let (Ok(at), Ok(len)) = (u32::try_from(out.len()), u32::try_from(word.len())) else {
         // (an entry of 4 GB: its words past that are listed twice)
         out.push_str(word);
-        return;
+        return None;
     };
     out.push_str(word);
-    seen.table
-        .insert_unique(hash, Listing { at, len, head }, |l| {
-            let word = out.as_bytes().get(l.at as usize..(l.at + l.len) as usize);
-            head_and_hash(word.unwrap_or_default()).1
-        });
+    let l = Listing { at, len, head };
+    table.insert_unique(hash, l, |l| {
+        let word = out.as_bytes().get(l.at as usize..(l.at + l.len) as usize);
+        head_and_hash(word.unwrap_or_default()).1
+    });
+    Some(l)
 }
 
 /// The index's tokenizer of a list of words ([`list_words`]): each word
@@ -294,6 +397,7 @@ impl TokenStream for ListedStream<'_> {
 /// for the next one, and what its bytes were (known from the scan, not
 /// tested again per word: that, and lowercasing every word, was a quarter
 /// of the words' instructions).
+#[derive(Clone, Copy)]
 pub(super) struct Word {
     pub(super) start: usize,
     pub(super) end: usize,
@@ -505,10 +609,17 @@ mod tests {
     /// word the text's tokens hold, once, in the order first met.
     fn listed_as_found(text: &str) {
         let mut want: Vec<String> = Vec::new();
+        let mut before: Option<Token> = None;
         for t in tokens(&mut TextAnalyzer::from(Words::default()), text) {
-            if !want.contains(&t.text) {
-                want.push(t.text);
+            let pair = before
+                .as_ref()
+                .and_then(|b| super::pair_of(&b.text, &text[b.offset_to..t.offset_from], &t.text));
+            for w in std::iter::once(t.text.clone()).chain(pair) {
+                if !want.contains(&w) {
+                    want.push(w);
+                }
             }
+            before = Some(t);
         }
         // a list and its map left from another text are emptied first
         let (mut list, mut seen) = (String::from("stale words"), Seen::default());
@@ -519,6 +630,39 @@ mod tests {
             .map(|t| t.text)
             .collect();
         assert_eq!(got, want, "{text:?} listed as {list:?}");
+    }
+
+    /// Words joined by `_`, `.`, `-`, `:` or `::` are listed as a pair
+    /// too (both starting with a letter), once each, whatever the case.
+    #[test]
+    fn joined_words_are_listed_as_pairs() {
+        let list = |t: &str| {
+            let (mut list, mut seen) = (String::new(), Seen::default());
+            list_words(t, &mut list, &mut seen);
+            list
+        };
+        assert_eq!(
+            list("call self.resolve_layout(x) then Resolve_Layout"),
+            "call self resolve self.resolve layout resolve_layout x then"
+        );
+        assert_eq!(
+            list("std::io::Read a:b a-b-c"),
+            "std io std::io read io::read a b a:b a-b c b-c"
+        );
+        // numbers, versions, ids, paths and spaced words make none
+        assert_eq!(list("v1.2 x_1 1_x a/b a _b a__b"), "v1 2 x 1 a b");
+        for t in [
+            "a_b", "a.b", "a-b", "a:b", "a::b", "a:::b", "a/b", "a b", "a_1", "1_a", "é_a", "a__b",
+            "a._b",
+        ] {
+            listed_as_found(t);
+        }
+        assert_eq!(
+            super::pair_of("resolve", "_", "layout").as_deref(),
+            Some("resolve_layout")
+        );
+        assert_eq!(super::pair_of("resolve", "__", "layout"), None);
+        assert_eq!(super::pair_of("v1", ".", "2"), None);
     }
 
     #[test]
@@ -544,6 +688,7 @@ mod tests {
     fn words_read_through_escapes_are_the_texts() {
         let parts = [
             "a", "Word", "\n", "\t", "\r", "\"", "\\", "/", "n", "t", "é", "ß", "→", " ", "_", "9",
+            ".", "-", ":", "::",
         ];
         let mut rng = crate::model::test_rng::Rng::new(7);
         for _ in 0..3000 {
