@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A heavy history: 200 projects / 10,000 generated sessions (about 5 GB,
 # made once in /tmp/ccv-bench/tree10k). Warm `ccv list --json` and an
-# indexed `ccv search` (a rare word, a common one, a phrase), each
+# indexed `ccv search` (a rare word, a common one, a phrase, an
+# identifier of common words joined: `resolve_layout`), each
 # alternated in one run with `find` printing every file's size and mtime
 # (the least any check of 20,000 files for appends costs), medians; the
 # target for both is < 100 ms. CCV_BASELINE=path/to/other/ccv also
@@ -42,7 +43,8 @@ find = "find %s -name '*.jsonl' -printf '%%s %%T@\\n' > /dev/null" % tree
 jobs = [("warm list --json", ["list", "--json", tree]),
         ("indexed search, rare word", ["search", "--json", "zebra", tree]),
         ("indexed search, common word", ["search", "--json", "error", tree]),
-        ("indexed search, phrase", ["search", "--json", "deploy it", tree])]
+        ("indexed search, phrase", ["search", "--json", "deploy it", tree]),
+        ("indexed search, identifier", ["search", "--json", "resolve_layout", tree])]
 for what, args in jobs:
     r = {name: [] for name, _ in bins}
     f = []

@@ -99,7 +99,7 @@ impl<'a> Cursor<'a> {
         let mut n = 0;
         loop {
             let key = self.string()?;
-            if seen[..n].contains(&key) || more.contains(&key) {
+            if holds(&seen[..n], key) || (!more.is_empty() && holds(&more, key)) {
                 return None;
             }
             match seen.get_mut(n) {
@@ -252,6 +252,14 @@ fn after_object(line: &[u8], at: usize) -> bool {
             _ => return false,
         }
     }
+}
+
+/// Whether `keys` holds `key` (an object's keys so far): on every member
+/// of every line a listing or an index walks, and a call to `contains`
+/// when the build put it in another unit than its caller.
+#[inline(always)]
+fn holds(keys: &[&[u8]], key: &[u8]) -> bool {
+    keys.iter().any(|k| *k == key)
 }
 
 #[cfg(test)]
