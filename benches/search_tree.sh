@@ -11,7 +11,7 @@
 set -eu
 . "$(dirname "$0")/tree_lib.sh" "$@"
 python3 - "$CCV" "$TREE" <<'PY'
-import os, shutil, statistics, subprocess, sys, tempfile, time, resource
+import glob, os, shutil, statistics, subprocess, sys, tempfile, time, resource
 ccv, tree = sys.argv[1], sys.argv[2]
 home = tempfile.mkdtemp()
 env = dict(os.environ, HOME=home, XDG_CACHE_HOME=home + "/cache", XDG_CONFIG_HOME=home, XDG_STATE_HOME=home, CLAUDE_CONFIG_DIR=home, CCV_NO_BACKGROUND_INDEX="1")
@@ -21,6 +21,10 @@ def timed(cmd, **kw):
                        stderr=subprocess.PIPE, env=env, text=True, **kw)
     rss = int(p.stderr.strip().splitlines()[-1]) // 1024
     return (time.perf_counter() - t) * 1000, rss
+def drop_index():
+    # (whatever its version: the binary measured may be an older one)
+    for v in glob.glob(home + "/cache/ccv/search-v*"):
+        shutil.rmtree(v, ignore_errors=True)
 size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(tree) for f in fs)
 subprocess.run("cat %s/*/*.jsonl %s/*/*/subagents/*.jsonl > /dev/null" % (tree, tree), shell=True)
 words = ["proportional", "resolve_layout", "flamegraph", "error", "memory usage"]
@@ -33,7 +37,7 @@ for threads in ("1", "2"):
         g, first = [], []
         for _ in range(3):  # alternated: the same machine state for both
             g.append(timed(["grep", "-rliF", w, tree])[0])
-            shutil.rmtree(home + "/cache/ccv/search-v5", ignore_errors=True)
+            drop_index()
             first.append(timed([ccv, "search", w, tree]))
         print("%s thread(s) %-14s grep -rliF %5.0f ms | first query (no index) %5.0f ms: %.2fx (target <= 1x), peak %d MB"
               % (threads, w, statistics.median(g), statistics.median(x[0] for x in first),
@@ -42,7 +46,7 @@ env = base_env
 # the build against a cold listing (empty cache) of the same tree, in turns
 builds, listings = [], []
 for _ in range(3):
-    shutil.rmtree(home + "/cache/ccv/search-v5", ignore_errors=True)
+    drop_index()
     builds.append(timed([ccv, "index", tree]))
     for f in os.listdir(home + "/cache/ccv"):
         if f.startswith("sessions"):
@@ -50,7 +54,7 @@ for _ in range(3):
     listings.append(timed([ccv, "list", "--json", tree])[0])
 t, rss = statistics.median(b[0] for b in builds), max(b[1] for b in builds)
 cold = statistics.median(listings)
-idx = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(home + "/cache/ccv/search-v5") for f in fs)
+idx = sum(os.path.getsize(os.path.join(d, f)) for v in glob.glob(home + "/cache/ccv/search-v*") for d, _, fs in os.walk(v) for f in fs)
 print("index build %.2f s (cold ccv list --json %.2f s: %.1fx, target <= 1.5x), peak %d MB; index %.1f MB = %.1f%% of %.0f MB of sessions"
       % (t / 1000, cold / 1000, t / cold, rss, idx / 1e6, 100 * idx / size, size / 1e6))
 for w in words:
