@@ -293,10 +293,10 @@ pub struct FiguresSum<'k> {
     f: Figures,
     /// Only these messages (by id and usage) are counted, when set.
     keep: Option<KeepMessage<'k>>,
-    /// By quarter hour, then model (a quarter holds one or two): looked
-    /// up by borrowed name, where a key of both made a string per call
-    /// and message.
-    slices: BTreeMap<i64, BTreeMap<String, Slice>>,
+    /// By quarter hour and model, looked up by borrowed name (a key made
+    /// a string per call and message), put in order at the end (two maps
+    /// in order, quarters then models, were three lookups a call).
+    slices: hashbrown::HashTable<Slice>,
     /// Each message counted: its usage, model, slice and whether an agent's.
     counted: rustc_hash::FxHashMap<Arc<str>, Counted>,
 }
@@ -350,11 +350,9 @@ impl FiguresSum<'_> {
     }
 
     pub fn finish(mut self) -> Figures {
-        self.f.detail.get_mut().slices = self
-            .slices
-            .into_values()
-            .flat_map(BTreeMap::into_values)
-            .collect();
+        let mut slices: Vec<Slice> = self.slices.into_iter().collect();
+        slices.sort_unstable_by(|a, b| (a.at_ms, &a.model).cmp(&(b.at_ms, &b.model)));
+        self.f.detail.get_mut().slices = slices;
         self.f
     }
 
@@ -456,24 +454,29 @@ pub fn message_hash(id: &str, u: &Usage) -> u64 {
     h.finish()
 }
 
-fn slice<'a>(
-    slices: &'a mut BTreeMap<i64, BTreeMap<String, Slice>>,
-    at: i64,
-    model: &str,
-) -> &'a mut Slice {
+/// A slice's hash: its quarter hour and model.
+fn slice_hash(at_ms: i64, model: &str) -> u64 {
+    use std::hash::{BuildHasher, Hash, Hasher};
+    let mut h = rustc_hash::FxBuildHasher.build_hasher();
+    at_ms.hash(&mut h);
+    model.hash(&mut h);
+    h.finish()
+}
+
+fn slice<'a>(slices: &'a mut hashbrown::HashTable<Slice>, at: i64, model: &str) -> &'a mut Slice {
     let at_ms = at.div_euclid(SLICE_MS) * SLICE_MS;
-    let quarter = slices.entry(at_ms).or_default();
-    if !quarter.contains_key(model) {
-        quarter.insert(
-            model.to_owned(),
-            Slice {
-                at_ms,
-                model: model.to_owned(),
-                ..Slice::default()
-            },
-        );
-    }
-    quarter.get_mut(model).expect("inserted above")
+    slices
+        .entry(
+            slice_hash(at_ms, model),
+            |s| s.at_ms == at_ms && s.model == model,
+            |s| slice_hash(s.at_ms, &s.model),
+        )
+        .or_insert_with(|| Slice {
+            at_ms,
+            model: model.to_owned(),
+            ..Slice::default()
+        })
+        .into_mut()
 }
 
 #[cfg(test)]
