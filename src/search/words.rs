@@ -223,6 +223,7 @@ fn joiner(text: &[u8], end: usize, start: usize) -> Option<u8> {
     }
 }
 
+/// The joiners, by their numbers (see [`joiner`]).
 const JOINTS: [&str; 5] = ["_", ".", "-", ":", "::"];
 
 /// Whether a word (as [`Words`] makes it) may be half of a pair: one that
