@@ -125,24 +125,17 @@ fn archive(home: &Path, dir: &Path, root: &Path, extra: &[&str]) -> std::process
 
 /// Every `.html` file under `dir`, relative, with its text.
 fn pages(dir: &Path) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).expect("read dir").flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "html") {
-                let rel = p
-                    .strip_prefix(dir)
-                    .expect("under")
-                    .to_string_lossy()
-                    .into_owned();
-                out.insert(rel, std::fs::read_to_string(&p).expect("read"));
-            }
-        }
-    }
-    out
+    common::files_under(dir, "html")
+        .into_iter()
+        .map(|p| {
+            let rel = p
+                .strip_prefix(dir)
+                .expect("under")
+                .to_string_lossy()
+                .into_owned();
+            (rel, std::fs::read_to_string(&p).expect("read"))
+        })
+        .collect()
 }
 
 fn ids(html: &str) -> HashSet<String> {

@@ -24,13 +24,18 @@ pub fn fixtures() -> &'static [u8] {
 /// Every `.jsonl` under `dir`, its folders' included (for the opt-in
 /// tests of a tree made for the occasion).
 pub fn jsonl_under(dir: &Path) -> Vec<PathBuf> {
+    files_under(dir, "jsonl")
+}
+
+/// Every file named `*.<ext>` under `dir`, its folders' included.
+pub fn files_under(dir: &Path, ext: &str) -> Vec<PathBuf> {
     let (mut todo, mut files) = (vec![dir.to_path_buf()], Vec::new());
     while let Some(d) = todo.pop() {
         for e in std::fs::read_dir(&d).expect("read dir").flatten() {
             let p = e.path();
             if p.is_dir() {
                 todo.push(p);
-            } else if p.extension().is_some_and(|x| x == "jsonl") {
+            } else if p.extension().is_some_and(|x| x == ext) {
                 files.push(p);
             }
         }
