@@ -102,6 +102,26 @@ fn read_fields<'a>(mut r: Reader<'a>, e: &mut RawEntry<'a>) -> Option<()> {
     (r.i == text.len()).then_some(())
 }
 
+/// Whether `a` and `b`, of the same length, hold the same bytes: a key
+/// is short, and a call to `memcmp` for each was most of its comparison.
+#[inline(always)]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word = |s: &[u8], at: usize| {
+        s.get(at..at + 8)
+            .and_then(|w| w.first_chunk::<8>())
+            .map(|w| u64::from_le_bytes(*w))
+    };
+    match n {
+        // the first 8 bytes and the last 8 (which overlap up to 16)
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        _ => a == b,
+    }
+}
+
 /// The keys an object may hold besides those read.
 #[derive(Clone, Copy)]
 pub(super) enum Others {
@@ -159,18 +179,14 @@ impl<'a> Reader<'a> {
         }
         let mut seen = 0u64;
         loop {
-            let (key, escaped) = self.string()?;
-            let key = &key[1..key.len() - 1];
-            if escaped {
-                return None;
-            }
+            let key = self.key()?;
             self.eat(b':')?;
             // a key's length and first byte tell it from the others at
             // once: one comparison in full, not one a key
-            let first = key.as_bytes().first();
-            let place = keys
-                .iter()
-                .position(|k| k.len() == key.len() && k.as_bytes().first() == first && *k == key);
+            let first = key.first();
+            let place = keys.iter().position(|k| {
+                k.len() == key.len() && k.as_bytes().first() == first && same(k.as_bytes(), key)
+            });
             match place {
                 Some(n) if seen & (1 << n) != 0 => return None,
                 Some(n) => {
@@ -180,7 +196,7 @@ impl<'a> Reader<'a> {
                 None => match others {
                     Others::Any => self.skip(1)?,
                     Others::Only(o) => {
-                        o.contains(&key).then_some(())?;
+                        o.iter().any(|k| k.as_bytes() == key).then_some(())?;
                         member(self, keys.len())?;
                     }
                 },
@@ -189,6 +205,21 @@ impl<'a> Reader<'a> {
                 return Some(());
             }
         }
+    }
+
+    /// A key: a string without escapes or control bytes (a key with any
+    /// is doubt: serde matches keys unescaped), its bytes inside the
+    /// quotes. Most keys end within 16 bytes: one look at them.
+    #[inline(always)]
+    fn key(&mut self) -> Option<&'a [u8]> {
+        let b: &'a [u8] = self.t.as_bytes();
+        (b.get(self.i) == Some(&b'"')).then_some(())?;
+        let start = self.i + 1;
+        let end = super::string_end::special_near(b, start)
+            .or_else(|| super::string_end::special(b, start))?;
+        (b.get(end) == Some(&b'"')).then_some(())?;
+        self.i = end + 1;
+        b.get(start..end)
     }
 
     /// Past a comma (`false`) or the closing `close` (`true`).
@@ -498,6 +529,25 @@ impl<'a> Reader<'a> {
             if self.end_of(b']')? {
                 return Some(blocks);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Keys are told apart as a comparison of their bytes would: every
+    /// length up to past two words, a difference at every place.
+    #[test]
+    fn keys_are_compared_byte_for_byte() {
+        for n in 0..40 {
+            let a: Vec<u8> = (0..n).map(|i| b'a' + (i % 26) as u8).collect();
+            assert!(super::same(&a, &a.clone()), "{n}");
+            for at in 0..n {
+                let mut b = a.clone();
+                b[at] ^= 0x20;
+                assert!(!super::same(&a, &b), "{n} {at}");
+            }
+            assert!(!super::same(&a, &a[..n.saturating_sub(1)]) || n == 0);
         }
     }
 }
