@@ -272,14 +272,15 @@ impl<'a> Reader<'a> {
 
     /// A string field as `raw::borrowed` reads it (`null`: none).
     pub(super) fn str_or_null(&mut self) -> Option<Option<Cow<'a, str>>> {
-        if self.literal("null").is_some() {
-            return Some(None);
+        if self.peek()? != b'"' {
+            return self.literal("null").map(|()| None);
         }
         let (token, escaped) = self.string()?;
         Some(Some(if escaped {
             Cow::Owned(serde_json::from_str(token).ok()?)
         } else {
-            Cow::Borrowed(&token[1..token.len() - 1])
+            // (the token's quotes are a byte each)
+            Cow::Borrowed(token.get(1..token.len() - 1)?)
         }))
     }
 
@@ -295,8 +296,8 @@ impl<'a> Reader<'a> {
 
     /// A text as `JsonStr` keeps it: the token as written.
     pub(super) fn text_or_null(&mut self) -> Option<Option<JsonStr<'a>>> {
-        if self.literal("null").is_some() {
-            return Some(None);
+        if self.peek()? != b'"' {
+            return self.literal("null").map(|()| None);
         }
         Some(Some(JsonStr::Token(self.string()?.0)))
     }
@@ -343,10 +344,13 @@ impl<'a> Reader<'a> {
         serde_json::from_str(self.t.get(start..self.i)?).ok()
     }
 
+    // (asked before most values: `null` is tried first)
+    #[inline(always)]
     pub(super) fn literal(&mut self, word: &str) -> Option<()> {
         self.t
+            .as_bytes()
             .get(self.i..)?
-            .starts_with(word)
+            .starts_with(word.as_bytes())
             .then(|| self.i += word.len())
     }
 
