@@ -172,3 +172,42 @@ fn answers_cut_and_bent_are_read_as_serde_reads_them_or_left_to_it() {
     assert!(whole * 2 > samples.len(), "{whole} of {}", samples.len());
     assert!(read > 0);
 }
+
+/// An agent's progress copies one of the agent's lines (`data.message`),
+/// which the model reads as it reads a line of its own
+/// (`Session::agent_progress`): each answer copied in the corpus is read
+/// by the reader as serde reads it.
+#[test]
+fn every_answer_an_agents_progress_copies_is_read_as_serde_reads_it() {
+    #[derive(serde::Deserialize)]
+    struct Line<'a> {
+        #[serde(borrow)]
+        data: Option<Data<'a>>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Data<'a> {
+        #[serde(borrow)]
+        message: Option<&'a serde_json::value::RawValue>,
+    }
+    let Some(files) = common::corpus_files() else {
+        return;
+    };
+    let (mut copies, mut read) = (0, 0);
+    for f in &files {
+        let text = String::from_utf8_lossy(&std::fs::read(f).expect("read")).into_owned();
+        for l in text.lines().filter(|l| l.contains(r#""agent_progress""#)) {
+            let Ok(Line {
+                data: Some(Data { message: Some(m) }),
+            }) = serde_json::from_str::<Line<'_>>(l)
+            else {
+                continue;
+            };
+            if m.get().contains(r#""assistant""#) {
+                copies += 1;
+                read += usize::from(agrees(m.get()));
+            }
+        }
+    }
+    // (the corpus holds a few hundred)
+    assert!(copies > 0 && read * 10 >= copies * 9, "{read} of {copies}");
+}

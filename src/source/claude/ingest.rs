@@ -391,9 +391,15 @@ impl Session {
         if let Some(tool) = e.parent_tool_use_id_camel.as_deref() {
             self.link_agent_to_tool(a, tool);
         }
-        let Ok(mut inner) = serde_json::from_str::<RawEntry<'_>>(msg.get()) else {
-            return Outcome::Hidden(REASON);
-        };
+        // the line it copies, an answer of the common shape read by the
+        // answer reader (held to serde), any other by serde
+        let mut inner = RawEntry::default();
+        if !super::answer::read_whole_into(msg.get(), &mut inner) {
+            let Ok(e) = serde_json::from_str::<RawEntry<'_>>(msg.get()) else {
+                return Outcome::Hidden(REASON);
+            };
+            inner = e;
+        }
         let target = Target::Agent(a);
         if let Some(u) = inner.uuid.as_deref() {
             // the same line mirrored twice, or also in the agent's own file
