@@ -49,7 +49,7 @@ fn content(c: &Content<'_>) -> String {
 
 /// Every field of an entry that a line of results may fill, comparable;
 /// and a sample of those it never fills, which must be empty.
-fn fields(e: &RawEntry<'_>) -> String {
+pub(crate) fn fields(e: &RawEntry<'_>) -> String {
     let mut out = format!(
         "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} | ",
         e.kind,

@@ -277,7 +277,10 @@ impl<'a> Reader<'a> {
         }
         let (token, escaped) = self.string()?;
         Some(Some(if escaped {
-            Cow::Owned(serde_json::from_str(token).ok()?)
+            // its escapes were checked as serde checks them (no half of
+            // a pair, no other letter): the model's decoding makes of
+            // them what serde makes, without serde's call and its walk
+            JsonStr::Token(token).into_text()
         } else {
             // (the token's quotes are a byte each)
             Cow::Borrowed(token.get(1..token.len() - 1)?)
@@ -329,7 +332,7 @@ impl<'a> Reader<'a> {
     /// the line).
     /// A value as serde keeps an `Option<&RawValue>` (`null`: none): read
     /// by serde, once, from where it starts.
-    fn raw_value(&mut self) -> Option<Option<&'a serde_json::value::RawValue>> {
+    pub(super) fn raw_value(&mut self) -> Option<Option<&'a serde_json::value::RawValue>> {
         let rest = self.t.get(self.i..)?;
         let mut values = serde_json::Deserializer::from_str(rest)
             .into_iter::<Option<&'a serde_json::value::RawValue>>();

@@ -130,6 +130,9 @@ const ANSWER_HEAD: usize = 1024;
 static RESULT: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
     std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\"tool_result\""));
 
+static PROMPT: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(super::prompts::SHAPE));
+
 /// `results`: a line of tool results may be read by `super::results`.
 fn decode_clean_onto<'a>(
     text: &'a str,
@@ -163,6 +166,15 @@ fn decode_clean_onto<'a>(
                 && RESULT.find(rest.as_bytes()).is_some()
                 && read_fast(out, rest, super::results::read_into)
             {
+                return Some(());
+            }
+            // a prompt's line (a user line whose message is one string)
+            // likewise (see `super::prompts`)
+            if PROMPT.find(head).is_some() && read_fast(out, rest, super::prompts::read_into) {
+                return Some(());
+            }
+            // and Claude Code's own notes (see `super::notes`)
+            if super::notes::is_note(head) && read_fast(out, rest, super::notes::read_into) {
                 return Some(());
             }
             let mut one = serde_json::Deserializer::from_str(rest);

@@ -1,0 +1,104 @@
+//! Claude Code's own lines read into their whole entry without serde: a
+//! system line (`{"type": "system", "subtype": "turn_duration", …}`, a
+//! command's output, a compaction's boundary, an API error, a hook's
+//! summary) and a file-history snapshot (`{"type":
+//! "file-history-snapshot", "snapshot": {…}, …}`). A session has one or
+//! two a turn; serde's walk of `RawEntry`'s sixty fields for each was
+//! 5% of a cold listing of generated sessions.
+//!
+//! Held to serde as the answer, result and prompt readers are: the keys
+//! it knows, read as serde reads them (a number, a list of hooks or a
+//! compaction's figures by serde itself, from the value's bytes), and
+//! keys `RawEntry` does not have, passed over as serde passes them.
+//! Anything else (another key, a key with an escape or twice, a value of
+//! another type, a surrogate's escape) is `None`, and serde decodes the
+//! line as before (`tests/note_reader.rs` holds the two equal on every
+//! such line of the corpus and on lines cut and bent at random).
+
+use super::answer::{Others, Reader, with_envelope};
+use super::raw::{Content, JsonStr, RawEntry};
+
+/// Keys of these lines that `RawEntry` does not have.
+pub const OTHER_TOP: &[&str] = &[
+    "userType",
+    "slug",
+    "messageId",
+    "snapshot",
+    "isSnapshotUpdate",
+    "preventedContinuation",
+    "stopReason",
+    "hasOutput",
+    "toolUseID",
+    "microcompactMetadata",
+];
+
+/// The kinds of line read here, as a line names its own (`"type":"…"`):
+/// other lines are not tried.
+pub fn is_note(line: &[u8]) -> bool {
+    const TYPE: &[u8] = br#""type":""#;
+    static FIND: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(TYPE));
+    FIND.find(line).is_some_and(|at| {
+        let kind = &line[at + TYPE.len()..];
+        kind.starts_with(br#"system""#) || kind.starts_with(br#"file-history-snapshot""#)
+    })
+}
+
+/// `text` (one JSON value, trimmed or not) as the entry serde would make
+/// of it, when it is a system line or a snapshot of the common shape.
+pub fn read(text: &str) -> Option<RawEntry<'_>> {
+    let mut e = RawEntry::default();
+    read_into(text, &mut e).then_some(e)
+}
+
+/// [`read`] into `e` (a fresh entry), in place. `false`: not read (`e`
+/// holds what was read so far, for nothing).
+pub fn read_into<'a>(text: &'a str, e: &mut RawEntry<'a>) -> bool {
+    read_fields(text, e).is_some()
+}
+
+fn read_fields<'a>(text: &'a str, e: &mut RawEntry<'a>) -> Option<()> {
+    const KEYS: [&str; 25] = with_envelope([
+        "subtype",
+        "level",
+        "content",
+        "isMeta",
+        "logicalParentUuid",
+        "durationMs",
+        "compactMetadata",
+        "error",
+        "retryInMs",
+        "retryAttempt",
+        "maxRetries",
+        "hookCount",
+        "hookInfos",
+        "hookErrors",
+        "parentToolUseID",
+    ]);
+    let mut r = Reader::new(text.trim_ascii());
+    r.object(&KEYS, Others::Only(OTHER_TOP), &mut |r, key| {
+        match key {
+            0..10 => r.envelope(key, e)?,
+            10 => e.subtype = r.str_or_null()?,
+            11 => e.level = r.str_or_null()?,
+            // as `raw::Content` reads a string (decoded, as serde hands
+            // it over); a list of blocks is serde's
+            12 => e.content = r.str_or_null()?.map(|t| Content::Text(JsonStr::Text(t))),
+            13 => e.is_meta = r.bool_or_null()?,
+            14 => e.logical_parent_uuid = r.str_or_null()?,
+            15 => e.duration_ms = r.by_serde()?,
+            16 => e.compact_metadata = r.by_serde()?,
+            17 => e.error = r.raw_value()?,
+            18 => e.retry_in_ms = r.by_serde()?,
+            19 => e.retry_attempt = r.by_serde()?,
+            20 => e.max_retries = r.by_serde()?,
+            21 => e.hook_count = r.by_serde()?,
+            22 => e.hook_infos = r.by_serde()?,
+            23 => e.hook_errors = r.by_serde()?,
+            24 => e.parent_tool_use_id_camel = r.str_or_null()?,
+            _ => r.skip(1)?,
+        }
+        Some(())
+    })?;
+    r.at_end().then_some(())
+}
