@@ -88,6 +88,7 @@ mod pairing;
 mod parallel_load;
 mod picker_ui;
 mod places;
+mod progress_reader;
 mod prompt_reader;
 mod prompts;
 mod reach_line;

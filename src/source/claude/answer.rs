@@ -15,7 +15,9 @@
 //! same fields (`tests/answer_reader.rs` compares them on every answer of
 //! the corpus and on lines cut and bent at random).
 
-use super::raw::{Block, Content, JsonStr, MAX_REQUEST_TOKENS, RawEntry, RawMessage, Usage};
+use super::raw::{
+    Block, Content, JsonStr, MAX_REQUEST_TOKENS, RawEntry, RawJson, RawMessage, Usage,
+};
 use std::borrow::Cow;
 
 /// Keys of an answer's line that `RawEntry` does not have.
@@ -339,6 +341,18 @@ impl<'a> Reader<'a> {
         let v = values.next()?.ok()?;
         self.i += values.byte_offset();
         Some(v)
+    }
+
+    /// A value as written (`null`: none), checked as [`Self::skip`]
+    /// checks it: what serde keeps of an `Option<&RawValue>`, without
+    /// serde's walk of it.
+    pub(super) fn raw_json(&mut self) -> Option<Option<RawJson<'a>>> {
+        if self.literal("null").is_some() {
+            return Some(None);
+        }
+        let start = self.i;
+        self.skip(3)?;
+        Some(Some(RawJson(self.t.get(start..self.i)?)))
     }
 
     pub(super) fn by_serde<T: serde::Deserialize<'a>>(&mut self) -> Option<T> {

@@ -133,6 +133,15 @@ static RESULT: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
 static PROMPT: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
     std::sync::LazyLock::new(|| memchr::memmem::Finder::new(super::prompts::SHAPE));
 
+/// What follows a line's first `"type":"` (a guess at its kind, which
+/// Claude Code writes before its message or data); empty without one.
+fn kind_in(head: &[u8]) -> &[u8] {
+    const TYPE: &[u8] = br#""type":""#;
+    static FIND: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(TYPE));
+    FIND.find(head).map_or(&[], |at| &head[at + TYPE.len()..])
+}
+
 /// `results`: a line of tool results may be read by `super::results`.
 fn decode_clean_onto<'a>(
     text: &'a str,
@@ -173,8 +182,14 @@ fn decode_clean_onto<'a>(
             if PROMPT.find(head).is_some() && read_fast(out, rest, super::prompts::read_into) {
                 return Some(());
             }
-            // and Claude Code's own notes (see `super::notes`)
-            if super::notes::is_note(head) && read_fast(out, rest, super::notes::read_into) {
+            // and Claude Code's own notes and progress lines (see
+            // `super::notes`, `super::progress`), told by their kind
+            let kind = kind_in(head);
+            if super::notes::is_note(kind) && read_fast(out, rest, super::notes::read_into) {
+                return Some(());
+            }
+            if kind.starts_with(br#"progress""#) && read_fast(out, rest, super::progress::read_into)
+            {
                 return Some(());
             }
             let mut one = serde_json::Deserializer::from_str(rest);

@@ -22,6 +22,7 @@ pub mod line_time;
 pub mod loader;
 pub mod notes;
 pub mod parallel;
+pub mod progress;
 pub mod prompts;
 pub mod raw;
 pub mod read;

@@ -32,16 +32,9 @@ pub const OTHER_TOP: &[&str] = &[
     "microcompactMetadata",
 ];
 
-/// The kinds of line read here, as a line names its own (`"type":"…"`):
-/// other lines are not tried.
-pub fn is_note(line: &[u8]) -> bool {
-    const TYPE: &[u8] = br#""type":""#;
-    static FIND: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
-        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(TYPE));
-    FIND.find(line).is_some_and(|at| {
-        let kind = &line[at + TYPE.len()..];
-        kind.starts_with(br#"system""#) || kind.starts_with(br#"file-history-snapshot""#)
-    })
+/// Whether a line's kind (see `super::decode::kind_in`) is one read here.
+pub fn is_note(kind: &[u8]) -> bool {
+    kind.starts_with(br#"system""#) || kind.starts_with(br#"file-history-snapshot""#)
 }
 
 /// `text` (one JSON value, trimmed or not) as the entry serde would make

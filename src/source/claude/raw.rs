@@ -306,7 +306,25 @@ pub struct ProgressData<'a> {
     pub agent_id: Str<'a>,
     /// `agent_progress`: the subagent's line, mirrored.
     #[serde(borrow)]
-    pub message: Option<&'a RawValue>,
+    pub message: Option<RawJson<'a>>,
+}
+
+/// A JSON value as written, as serde's `&RawValue` keeps it; a value a
+/// reader held to serde checked (see `super::progress`) is kept without
+/// serde's second walk of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RawJson<'a>(pub &'a str);
+
+impl<'a> RawJson<'a> {
+    pub fn get(&self) -> &'a str {
+        self.0
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for RawJson<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        <&'de RawValue>::deserialize(d).map(|v| RawJson(v.get()))
+    }
 }
 
 #[derive(Deserialize, Default)]
