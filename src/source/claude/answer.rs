@@ -540,7 +540,7 @@ impl<'a> Reader<'a> {
                     2 => b.name = r.str_or_null()?,
                     3 => b.text = r.text_or_null()?,
                     4 => b.thinking = r.text_or_null()?,
-                    5 if r.inputs => b.input = r.raw_value()?,
+                    5 if r.inputs => b.input = r.raw_json()?,
                     // what `ingest_lean` keeps of a call is its name
                     _ => r.skip(3)?,
                 }

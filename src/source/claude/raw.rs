@@ -248,8 +248,9 @@ pub struct Block<'a> {
     pub id: Str<'a>,
     #[serde(borrow, default, deserialize_with = "borrowed")]
     pub name: Str<'a>,
+    /// A call's input as written (see [`RawJson`]).
     #[serde(borrow)]
-    pub input: Option<&'a RawValue>,
+    pub input: Option<RawJson<'a>>,
     #[serde(borrow, default, deserialize_with = "borrowed")]
     pub tool_use_id: Str<'a>,
     /// Read as written first: most of a session's bytes are results that
