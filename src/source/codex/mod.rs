@@ -21,10 +21,20 @@ use serde_json::Value;
 /// Whether a file's first line is Codex's: an enveloped line
 /// (`session_meta`, ...) or the older layout's header.
 pub fn sniff(first_line: &[u8]) -> bool {
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
     // most lines asked are Claude Code's, some of them megabytes: parsed
-    // only when one of Codex's top-level keys is in them
-    let has = |k: &[u8]| memchr::memmem::find(first_line, k).is_some();
-    if !has(b"\"payload\"") && !has(b"\"instructions\"") && !has(b"\"record_type\"") {
+    // only when one of Codex's top-level keys is in them (the searchers
+    // made once: made for each file, they were most of the sniff)
+    static KEYS: LazyLock<[Finder<'static>; 3]> = LazyLock::new(|| {
+        [
+            b"\"payload\"" as &[u8],
+            b"\"instructions\"",
+            b"\"record_type\"",
+        ]
+        .map(Finder::new)
+    });
+    if !KEYS.iter().any(|k| k.find(first_line).is_some()) {
         return false;
     }
     let Ok(v) = serde_json::from_slice::<Value>(first_line) else {
