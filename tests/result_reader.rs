@@ -4,7 +4,7 @@
 //! the keys it passes over are keys serde does not know.
 
 use crate::common;
-use ccv::source::claude::decode::decode_clean_without_copies;
+use crate::common::readers;
 use ccv::source::claude::raw::{Content, JsonStr, RawEntry};
 use ccv::source::claude::results;
 
@@ -88,35 +88,13 @@ pub(crate) fn fields(e: &RawEntry<'_>) -> String {
     out
 }
 
-/// `line` read by the reader is read by serde into the same fields;
-/// whether the reader answered.
 fn agrees(line: &str) -> bool {
-    let Some(fast) = results::read(line) else {
-        return false;
-    };
-    let serde: Result<RawEntry<'_>, _> = serde_json::from_str(line.trim_ascii());
-    let serde = serde.unwrap_or_else(|e| panic!("read, but serde refuses it ({e}): {line}"));
-    assert_eq!(fields(&fast), fields(&serde), "{line}");
-    // and the decoder of lines without copies, which tries the reader
-    // first, keeps it whole
-    let mut entries = Vec::new();
-    assert!(
-        decode_clean_without_copies(line.as_bytes(), &mut entries),
-        "{line}"
-    );
-    assert_eq!(entries.len(), 1, "{line}");
-    assert_eq!(fields(&entries[0].0), fields(&serde), "{line}");
-    true
+    readers::agrees(results::read_into, fields, line)
 }
 
 #[test]
 fn result_keys_passed_over_are_keys_serde_does_not_know() {
-    // a field serde knows refuses a second one (or a number); a key it
-    // does not know is passed over both times
-    for k in results::OTHER_TOP {
-        let line = format!(r#"{{"{0}":0,"{0}":0}}"#, k);
-        assert!(serde_json::from_str::<RawEntry<'_>>(&line).is_ok(), "{k}");
-    }
+    readers::others_unknown_to_serde(results::OTHER_TOP);
 }
 
 fn result_lines(text: &str) -> impl Iterator<Item = &str> {

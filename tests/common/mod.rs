@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 pub mod entry;
 pub mod planted;
+pub mod readers;
 
 /// `tests/fixtures/kinds.jsonl`: one line of every entry and block kind.
 pub const KINDS: &[u8] = include_bytes!("../fixtures/kinds.jsonl");

@@ -54,6 +54,52 @@ pub fn read_whole_into<'a>(text: &'a str, e: &mut RawEntry<'a>) -> bool {
     read_fields(r, e).is_some()
 }
 
+/// `text` read by `read_into` (one of the readers held to serde: this
+/// one's, `results`, `prompts`, `notes`, `progress`) into a fresh entry:
+/// the entry serde would make of it, when the reader answers.
+pub fn read_by<'a>(
+    read_into: fn(&'a str, &mut RawEntry<'a>) -> bool,
+    text: &'a str,
+) -> Option<RawEntry<'a>> {
+    let mut e = RawEntry::default();
+    read_into(text, &mut e).then_some(e)
+}
+
+/// A line's entry (`text`, white space around it trimmed), each of its
+/// members handed to `member` as [`Reader::object`] hands them; `None`
+/// unless it reads as one whole object.
+pub(super) fn entry<'a>(
+    text: &'a str,
+    keys: &[&str],
+    others: Others,
+    member: &mut impl FnMut(&mut Reader<'a>, usize) -> Option<()>,
+) -> Option<()> {
+    let mut r = Reader::new(text.trim_ascii());
+    r.object(keys, others, member)?;
+    r.at_end().then_some(())
+}
+
+/// A user line's message (`{"role": …, "content": …}`, no other key),
+/// its content read by `content`.
+pub(super) fn user_message<'a>(
+    r: &mut Reader<'a>,
+    content: fn(&mut Reader<'a>) -> Option<Option<Content<'a>>>,
+) -> Option<Option<RawMessage<'a>>> {
+    if r.literal("null").is_some() {
+        return Some(None);
+    }
+    let mut m = RawMessage::default();
+    r.object(&["role", "content"], Others::Only(&[]), &mut |r, key| {
+        match key {
+            0 => m.role = r.str_or_null()?,
+            1 => m.content = content(r)?,
+            _ => r.skip(2)?,
+        }
+        Some(())
+    })?;
+    Some(Some(m))
+}
+
 /// The keys of an entry's envelope, which every reader of a line reads
 /// first and alike (see [`Reader::envelope`]).
 const ENVELOPE: [&str; 10] = [

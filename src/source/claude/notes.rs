@@ -15,7 +15,7 @@
 //! line as before (`tests/note_reader.rs` holds the two equal on every
 //! such line of the corpus and on lines cut and bent at random).
 
-use super::answer::{Others, Reader, with_envelope};
+use super::answer::{Others, entry, with_envelope};
 use super::raw::{Content, JsonStr, RawEntry};
 
 /// Keys of these lines that `RawEntry` does not have.
@@ -37,20 +37,11 @@ pub fn is_note(kind: &[u8]) -> bool {
     kind.starts_with(br#"system""#) || kind.starts_with(br#"file-history-snapshot""#)
 }
 
-/// `text` (one JSON value, trimmed or not) as the entry serde would make
-/// of it, when it is a system line or a snapshot of the common shape.
-pub fn read(text: &str) -> Option<RawEntry<'_>> {
-    let mut e = RawEntry::default();
-    read_into(text, &mut e).then_some(e)
-}
-
-/// [`read`] into `e` (a fresh entry), in place. `false`: not read (`e`
-/// holds what was read so far, for nothing).
+/// `text` (one JSON value, trimmed or not) read into `e` (a fresh
+/// entry), in place, as serde would read it, when it is a system line or
+/// a snapshot of the common shape (see `answer::read_by`). `false`: not
+/// read (`e` holds what was read so far, for nothing).
 pub fn read_into<'a>(text: &'a str, e: &mut RawEntry<'a>) -> bool {
-    read_fields(text, e).is_some()
-}
-
-fn read_fields<'a>(text: &'a str, e: &mut RawEntry<'a>) -> Option<()> {
     const KEYS: [&str; 25] = with_envelope([
         "subtype",
         "level",
@@ -68,8 +59,7 @@ fn read_fields<'a>(text: &'a str, e: &mut RawEntry<'a>) -> Option<()> {
         "hookErrors",
         "parentToolUseID",
     ]);
-    let mut r = Reader::new(text.trim_ascii());
-    r.object(&KEYS, Others::Only(OTHER_TOP), &mut |r, key| {
+    entry(text, &KEYS, Others::Only(OTHER_TOP), &mut |r, key| {
         match key {
             0..10 => r.envelope(key, e)?,
             10 => e.subtype = r.str_or_null()?,
@@ -92,6 +82,6 @@ fn read_fields<'a>(text: &'a str, e: &mut RawEntry<'a>) -> Option<()> {
             _ => r.skip(1)?,
         }
         Some(())
-    })?;
-    r.at_end().then_some(())
+    })
+    .is_some()
 }

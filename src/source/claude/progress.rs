@@ -17,29 +17,19 @@
 //! (`tests/progress_reader.rs` holds the two equal on every progress line
 //! of the corpus and on lines cut and bent at random).
 
-use super::answer::{Others, Reader, with_envelope};
+use super::answer::{Others, Reader, entry, with_envelope};
 use super::raw::{ProgressData, RawEntry};
 
 /// Keys of a progress line that `RawEntry` does not have.
 pub const OTHER_TOP: &[&str] = &["userType", "slug", "toolUseID"];
 
-/// `text` (one JSON value, trimmed or not) as the entry serde would make
-/// of it, when it is a progress line of the common shape.
-pub fn read(text: &str) -> Option<RawEntry<'_>> {
-    let mut e = RawEntry::default();
-    read_into(text, &mut e).then_some(e)
-}
-
-/// [`read`] into `e` (a fresh entry), in place. `false`: not read (`e`
+/// `text` (one JSON value, trimmed or not) read into `e` (a fresh
+/// entry), in place, as serde would read it, when it is a progress line
+/// of the common shape (see `answer::read_by`). `false`: not read (`e`
 /// holds what was read so far, for nothing).
 pub fn read_into<'a>(text: &'a str, e: &mut RawEntry<'a>) -> bool {
-    read_fields(text, e).is_some()
-}
-
-fn read_fields<'a>(text: &'a str, e: &mut RawEntry<'a>) -> Option<()> {
     const KEYS: [&str; 12] = with_envelope(["data", "parentToolUseID"]);
-    let mut r = Reader::new(text.trim_ascii());
-    r.object(&KEYS, Others::Only(OTHER_TOP), &mut |r, key| {
+    entry(text, &KEYS, Others::Only(OTHER_TOP), &mut |r, key| {
         match key {
             0..10 => r.envelope(key, e)?,
             10 => e.data = data(r)?,
@@ -47,8 +37,8 @@ fn read_fields<'a>(text: &'a str, e: &mut RawEntry<'a>) -> Option<()> {
             _ => r.skip(1)?,
         }
         Some(())
-    })?;
-    r.at_end().then_some(())
+    })
+    .is_some()
 }
 
 fn data<'a>(r: &mut Reader<'a>) -> Option<Option<ProgressData<'a>>> {

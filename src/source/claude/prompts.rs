@@ -14,8 +14,8 @@
 //! line as before (`tests/prompt_reader.rs` holds the two equal on every
 //! such line of the corpus and on lines cut and bent at random).
 
-use super::answer::{Others, Reader, with_envelope};
-use super::raw::{Content, JsonStr, RawEntry, RawMessage};
+use super::answer::{Others, Reader, entry, user_message, with_envelope};
+use super::raw::{Content, JsonStr, RawEntry};
 
 /// Keys of a prompt's line that `RawEntry` does not have.
 pub const OTHER_TOP: &[&str] = &[
@@ -39,51 +39,29 @@ pub const OTHER_TOP: &[&str] = &[
 /// not tried.
 pub const SHAPE: &[u8] = br#"{"role":"user","content":""#;
 
-/// `text` (one JSON value, trimmed or not) as the entry serde would make
-/// of it, when it is a prompt's line of the common shape.
-pub fn read(text: &str) -> Option<RawEntry<'_>> {
-    let mut e = RawEntry::default();
-    read_into(text, &mut e).then_some(e)
-}
-
-/// [`read`] into `e` (a fresh entry), in place. `false`: not read (`e`
+/// `text` (one JSON value, trimmed or not) read into `e` (a fresh
+/// entry), in place, as serde would read it, when it is a prompt's line
+/// of the common shape (see `answer::read_by`). `false`: not read (`e`
 /// holds what was read so far, for nothing).
 pub fn read_into<'a>(text: &'a str, e: &mut RawEntry<'a>) -> bool {
-    read_fields(text, e).is_some()
-}
-
-fn read_fields<'a>(text: &'a str, e: &mut RawEntry<'a>) -> Option<()> {
     const KEYS: [&str; 14] =
         with_envelope(["isMeta", "isCompactSummary", "permissionMode", "message"]);
-    let mut r = Reader::new(text.trim_ascii());
-    r.object(&KEYS, Others::Only(OTHER_TOP), &mut |r, key| {
+    entry(text, &KEYS, Others::Only(OTHER_TOP), &mut |r, key| {
         match key {
             0..10 => r.envelope(key, e)?,
             10 => e.is_meta = r.bool_or_null()?,
             11 => e.is_compact_summary = r.bool_or_null()?,
             12 => e.permission_mode = r.str_or_null()?,
-            13 => e.message = message(r)?,
+            13 => e.message = user_message(r, text_content)?,
             _ => r.skip(1)?,
         }
         Some(())
-    })?;
-    r.at_end().then_some(())
+    })
+    .is_some()
 }
 
-/// The message: its role, and its content as `raw::Content` reads a
-/// string (decoded, as serde hands it over).
-fn message<'a>(r: &mut Reader<'a>) -> Option<Option<RawMessage<'a>>> {
-    if r.literal("null").is_some() {
-        return Some(None);
-    }
-    let mut m = RawMessage::default();
-    r.object(&["role", "content"], Others::Only(&[]), &mut |r, key| {
-        match key {
-            0 => m.role = r.str_or_null()?,
-            1 => m.content = r.str_or_null()?.map(|t| Content::Text(JsonStr::Text(t))),
-            _ => r.skip(2)?,
-        }
-        Some(())
-    })?;
-    Some(Some(m))
+/// A message's content as `raw::Content` reads a string (decoded, as
+/// serde hands it over); a list of blocks is serde's.
+fn text_content<'a>(r: &mut Reader<'a>) -> Option<Option<Content<'a>>> {
+    Some(r.str_or_null()?.map(|t| Content::Text(JsonStr::Text(t))))
 }

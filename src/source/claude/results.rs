@@ -16,55 +16,29 @@
 //! by serde as before (`tests/result_reader.rs` holds the two equal on
 //! every result of the corpus and on lines cut and bent at random).
 
-use super::answer::{Others, Reader, with_envelope};
-use super::raw::{Block, Content, RawEntry, RawMessage};
+use super::answer::{Others, Reader, entry, user_message, with_envelope};
+use super::raw::{Block, Content, RawEntry};
 
 /// Keys of a result's line that `RawEntry` does not have.
 pub const OTHER_TOP: &[&str] = &["userType", "slug", "sourceToolAssistantUUID"];
 
-/// `text` (one JSON value, trimmed or not) as the entry serde would make
-/// of it, when it is a line of tool results of the common shape.
-pub fn read(text: &str) -> Option<RawEntry<'_>> {
-    let mut e = RawEntry::default();
-    read_into(text, &mut e).then_some(e)
-}
-
-/// [`read`] into `e` (a fresh entry), in place. `false`: not read (`e`
-/// holds what was read so far, for nothing).
+/// `text` (one JSON value, trimmed or not) read into `e` (a fresh
+/// entry), in place, as serde would read it, when it is a line of tool
+/// results of the common shape (see `answer::read_by`). `false`: not
+/// read (`e` holds what was read so far, for nothing).
 pub fn read_into<'a>(text: &'a str, e: &mut RawEntry<'a>) -> bool {
-    read_fields(text, e).is_some()
-}
-
-fn read_fields<'a>(text: &'a str, e: &mut RawEntry<'a>) -> Option<()> {
     const KEYS: [&str; 13] = with_envelope(["isMeta", "message", "toolUseResult"]);
-    let mut r = Reader::new(text.trim_ascii());
-    r.object(&KEYS, Others::Only(OTHER_TOP), &mut |r, key| {
+    entry(text, &KEYS, Others::Only(OTHER_TOP), &mut |r, key| {
         match key {
             0..10 => r.envelope(key, e)?,
             10 => e.is_meta = r.bool_or_null()?,
-            11 => e.message = message(r)?,
+            11 => e.message = user_message(r, |r| Some(Some(Content::Blocks(results(r)?))))?,
             12 => e.tool_use_result = r.by_serde()?,
             _ => r.skip(1)?,
         }
         Some(())
-    })?;
-    r.at_end().then_some(())
-}
-
-fn message<'a>(r: &mut Reader<'a>) -> Option<Option<RawMessage<'a>>> {
-    if r.literal("null").is_some() {
-        return Some(None);
-    }
-    let mut m = RawMessage::default();
-    r.object(&["role", "content"], Others::Only(&[]), &mut |r, key| {
-        match key {
-            0 => m.role = r.str_or_null()?,
-            1 => m.content = Some(Content::Blocks(results(r)?)),
-            _ => r.skip(2)?,
-        }
-        Some(())
-    })?;
-    Some(Some(m))
+    })
+    .is_some()
 }
 
 /// A message's list of blocks, each a result's keys only.
