@@ -18,10 +18,17 @@ fn agrees(line: &str) -> bool {
     readers::agrees(prompts::read_into, all_fields, line)
 }
 
-/// A user line whose message's content is a string (the reader is
-/// tried on every line, and must leave the others).
+/// A user line whose message's content is a string or texts and images
+/// (the reader is tried on every line, and must leave the others).
 fn prompt(v: &serde_json::Value) -> bool {
-    v["type"] == "user" && v["message"]["content"].is_string()
+    let content = &v["message"]["content"];
+    let pasted = content.as_array().is_some_and(|blocks| {
+        !blocks.is_empty()
+            && blocks
+                .iter()
+                .all(|b| b["type"] == "text" || b["type"] == "image")
+    });
+    v["type"] == "user" && (content.is_string() || pasted)
 }
 
 #[test]
@@ -44,6 +51,8 @@ fn prompts_cut_and_bent_are_read_as_serde_reads_them_or_left_to_it() {
         r#"{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"C:\\Users\\a","sessionId":"s","version":"2.1.9","gitBranch":"main","type":"user","message":{"role":"user","content":"a \"b\" \u00e9\n é\\ <command-name>/x</command-name>"},"uuid":"u","timestamp":"2025-11-14T18:31:00.308Z","thinkingMetadata":{"level":"high","disabled":false,"triggers":[]},"todos":[],"permissionMode":"default"}"#,
         r#"{"type":"user","message":{"role":"user","content":"This session is being continued"},"isCompactSummary":true,"isVisibleInTranscriptOnly":true,"isMeta":null,"agentId":"a","isSidechain":true,"slug":null,"planContent":"Plan: x"}"#,
         r#"{"type":"user","message":{"role":null,"content":null},"parentUuid":"p","isMeta":true,"permissionMode":null}"#,
+        r#"{"type":"user","message":{"role":"user","content":[{"type":"text","text":"what is \"this\"?\n"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgoAAAANSUhEUgAA"}},{"type":"image","source":{"type":"url","url":"https://x.test/a.png","media_type":null,"data":null}},{"type":"text","text":null}]},"uuid":"u"}"#,
+        r#"{"type":"user","message":{"role":"user","content":[]},"uuid":"u"}"#,
     ];
     let more: &[&[u8]] = &[
         b"\"content\":",
@@ -53,6 +62,8 @@ fn prompts_cut_and_bent_are_read_as_serde_reads_them_or_left_to_it() {
         b"\"message\":",
         b"[{\"type\":\"text\",\"text\":\"a\"}]",
         b"\\ud83d",
+        b"{\"type\":\"image\",\"source\":{\"data\":\"AAAA\"}},",
+        b"\"cache_control\":{},",
         b"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
     ];
     readers::cut_and_bent(prompt, &written, more, 0x5eed_9a0f, agrees);

@@ -130,9 +130,6 @@ const ANSWER_HEAD: usize = 1024;
 static RESULT: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
     std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\"tool_result\""));
 
-static PROMPT: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
-    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(super::prompts::SHAPE));
-
 /// What follows a line's first `"type":"` (a guess at its kind, which
 /// Claude Code writes before its message or data); empty without one.
 fn kind_in(head: &[u8]) -> &[u8] {
@@ -177,9 +174,10 @@ fn decode_clean_onto<'a>(
             {
                 return Some(());
             }
-            // a prompt's line (a user line whose message is one string)
+            // a prompt's line (a user line whose message is a string, or
+            // texts and images)
             // likewise (see `super::prompts`)
-            if PROMPT.find(head).is_some() && read_fast(out, rest, super::prompts::read_into) {
+            if super::prompts::may_read(head) && read_fast(out, rest, super::prompts::read_into) {
                 return Some(());
             }
             // and Claude Code's own notes and progress lines (see

@@ -282,7 +282,7 @@ pub struct ImageSource<'a> {
     pub url: Str<'a>,
     /// Only its length is used (the size shown as `[image/png 34 KB]`).
     #[serde(borrow)]
-    pub data: Option<&'a RawValue>,
+    pub data: Option<RawJson<'a>>,
 }
 
 #[derive(Deserialize, Default, Clone, Debug)]
