@@ -75,12 +75,7 @@ fn text_content<'a>(r: &mut Reader<'a>) -> Option<Option<Content<'a>>> {
 
 /// A prompt's blocks, each an object of a text's or an image's keys.
 fn blocks<'a>(r: &mut Reader<'a>) -> Option<Vec<Block<'a>>> {
-    r.eat(b'[')?;
-    let mut blocks = Vec::new();
-    if r.eat(b']').is_some() {
-        return Some(blocks);
-    }
-    loop {
+    r.list(|r| {
         let mut b = Block::default();
         r.object(
             &["type", "text", "source"],
@@ -95,11 +90,8 @@ fn blocks<'a>(r: &mut Reader<'a>) -> Option<Vec<Block<'a>>> {
                 Some(())
             },
         )?;
-        blocks.push(b);
-        if r.end_of(b']')? {
-            return Some(blocks);
-        }
-    }
+        Some(b)
+    })
 }
 
 /// An image's source, its data kept as written once checked.

@@ -43,12 +43,7 @@ pub fn read_into<'a>(text: &'a str, e: &mut RawEntry<'a>) -> bool {
 
 /// A message's list of blocks, each a result's keys only.
 fn results<'a>(r: &mut Reader<'a>) -> Option<Vec<Block<'a>>> {
-    r.eat(b'[')?;
-    let mut blocks = Vec::new();
-    if r.eat(b']').is_some() {
-        return Some(blocks);
-    }
-    loop {
+    r.list(|r| {
         let mut b = Block::default();
         let keys = &["type", "tool_use_id", "content", "is_error"];
         r.object(keys, Others::Only(&[]), &mut |r, key| {
@@ -69,9 +64,6 @@ fn results<'a>(r: &mut Reader<'a>) -> Option<Vec<Block<'a>>> {
             }
             Some(())
         })?;
-        blocks.push(b);
-        if r.end_of(b']')? {
-            return Some(blocks);
-        }
-    }
+        Some(b)
+    })
 }
