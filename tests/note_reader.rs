@@ -4,8 +4,7 @@
 //! and on lines cut and bent at random; and the keys it passes over are
 //! keys serde does not know.
 
-use crate::common::readers;
-use crate::result_reader::fields;
+use crate::common::readers::{self, fields};
 use ccv::source::claude::notes;
 use ccv::source::claude::raw::{Content, JsonStr, RawEntry};
 

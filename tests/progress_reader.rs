@@ -4,8 +4,7 @@
 //! line of the corpus and on lines cut and bent at random; and the keys
 //! it passes over at the top are keys serde does not know.
 
-use crate::common::readers;
-use crate::result_reader::fields;
+use crate::common::readers::{self, fields};
 use ccv::source::claude::progress;
 use ccv::source::claude::raw::RawEntry;
 

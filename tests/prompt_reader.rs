@@ -4,8 +4,7 @@
 //! cut and bent at random; and the keys it passes over are keys serde
 //! does not know.
 
-use crate::common::readers;
-use crate::result_reader::fields;
+use crate::common::readers::{self, fields};
 use ccv::source::claude::prompts;
 use ccv::source::claude::raw::RawEntry;
 

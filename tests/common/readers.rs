@@ -5,7 +5,7 @@
 
 use ccv::source::claude::answer::read_by;
 use ccv::source::claude::decode::decode_clean_without_copies;
-use ccv::source::claude::raw::RawEntry;
+use ccv::source::claude::raw::{Content, JsonStr, RawEntry};
 
 /// A reader's entry point (`read_into`).
 pub type ReadInto = for<'a> fn(&'a str, &mut RawEntry<'a>) -> bool;
@@ -107,4 +107,84 @@ pub fn cut_and_bent(
     let (whole, read) = super::cut_and_bent(&samples, more, seed, agrees);
     assert!(whole * 2 > samples.len(), "{whole} of {}", samples.len());
     assert!(read > 0);
+}
+
+fn json_str(t: &Option<JsonStr<'_>>) -> String {
+    match t {
+        Some(JsonStr::Token(t)) => format!("token {t}"),
+        Some(JsonStr::Text(t)) => format!("text {t:?}"),
+        None => "none".to_owned(),
+    }
+}
+
+fn content(c: &Content<'_>) -> String {
+    match c {
+        Content::Text(t) => json_str(&Some(t.clone())),
+        Content::Other => "other".to_owned(),
+        Content::Blocks(bs) => bs
+            .iter()
+            .map(|b| {
+                format!(
+                    "[{:?} {:?} {} {} {:?} {:?} {:?} {} {:?} {} {:?} {:?} {:?} {:?}]",
+                    b.kind,
+                    b.tool_use_id,
+                    json_str(&b.text),
+                    json_str(&b.thinking),
+                    b.id,
+                    b.name,
+                    b.input.map(|i| i.get()),
+                    b.content.as_deref().map_or("none".to_owned(), content),
+                    b.is_error,
+                    b.source.is_some(),
+                    b.source.as_ref().map(|s| (&s.kind, &s.media_type, &s.url)),
+                    b.source
+                        .as_ref()
+                        .and_then(|s| s.data.map(|d| d.get().len())),
+                    b.tool_name,
+                    b.title
+                )
+            })
+            .collect(),
+    }
+}
+
+/// Every field of an entry that a line of results may fill, comparable;
+/// and a sample of those it never fills, which must be empty.
+pub fn fields(e: &RawEntry<'_>) -> String {
+    let mut out = format!(
+        "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} | ",
+        e.kind,
+        e.uuid,
+        e.parent_uuid,
+        e.session_id,
+        e.timestamp,
+        e.cwd,
+        e.version,
+        e.git_branch,
+        e.agent_id,
+        e.is_sidechain,
+        e.is_meta,
+        e.tool_use_result
+    );
+    out += &format!(
+        "{:?} {:?} {:?} {:?} {} {} {} {:?} {:?} {:?} | ",
+        e.subtype,
+        e.session_id_snake,
+        e.parent_tool_use_id,
+        e.is_compact_summary,
+        e.content.is_some(),
+        e.error.is_some(),
+        e.usage.is_some(),
+        e.level,
+        e.logical_parent_uuid,
+        e.is_api_error_message
+    );
+    if let Some(m) = &e.message {
+        out += &format!(
+            "{:?} {:?} {:?} {:?} {:?} | ",
+            m.id, m.model, m.role, m.stop_reason, m.usage
+        );
+        out += &m.content.as_ref().map_or("none".to_owned(), content);
+    }
+    out
 }

@@ -33,8 +33,7 @@ const DEEPEST: u32 = 64;
 /// `text` (one JSON value, trimmed or not) as the entry serde would make
 /// of it, when it is an answer of the common shape.
 pub fn read(text: &str) -> Option<RawEntry<'_>> {
-    let mut e = RawEntry::default();
-    read_into(text, &mut e).then_some(e)
+    read_by(read_into, text)
 }
 
 /// [`read`] into `e` (a fresh entry), which is not moved: an entry is
@@ -268,6 +267,12 @@ impl<'a> Reader<'a> {
         (b.get(end) == Some(&b'"')).then_some(())?;
         self.i = end + 1;
         b.get(start..end)
+    }
+
+    /// A content that is a string (or `null`), as `raw::Content` reads
+    /// it: decoded, as serde hands it over.
+    pub(super) fn text_content(&mut self) -> Option<Option<Content<'a>>> {
+        Some(self.str_or_null()?.map(|t| Content::Text(JsonStr::Text(t))))
     }
 
     /// A list's elements, each read by `element`.

@@ -174,9 +174,8 @@ fn decode_clean_onto<'a>(
             {
                 return Some(());
             }
-            // a prompt's line (a user line whose message is a string, or
-            // texts and images)
-            // likewise (see `super::prompts`)
+            // likewise a prompt's line (a user line whose message is a
+            // string, or texts and pictures: see `super::prompts`)
             if super::prompts::may_read(head) && read_fast(out, rest, super::prompts::read_into) {
                 return Some(());
             }

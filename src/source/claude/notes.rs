@@ -16,7 +16,7 @@
 //! such line of the corpus and on lines cut and bent at random).
 
 use super::answer::{Others, entry, with_envelope};
-use super::raw::{Content, JsonStr, RawEntry};
+use super::raw::RawEntry;
 
 /// Keys of these lines that `RawEntry` does not have.
 pub const OTHER_TOP: &[&str] = &[
@@ -64,9 +64,8 @@ pub fn read_into<'a>(text: &'a str, e: &mut RawEntry<'a>) -> bool {
             0..10 => r.envelope(key, e)?,
             10 => e.subtype = r.str_or_null()?,
             11 => e.level = r.str_or_null()?,
-            // as `raw::Content` reads a string (decoded, as serde hands
-            // it over); a list of blocks is serde's
-            12 => e.content = r.str_or_null()?.map(|t| Content::Text(JsonStr::Text(t))),
+            // a string; a list of blocks is serde's
+            12 => e.content = r.text_content()?,
             13 => e.is_meta = r.bool_or_null()?,
             14 => e.logical_parent_uuid = r.str_or_null()?,
             15 => e.duration_ms = r.by_serde()?,

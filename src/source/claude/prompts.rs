@@ -18,7 +18,7 @@
 //! the corpus and on lines cut and bent at random).
 
 use super::answer::{Others, Reader, entry, user_message, with_envelope};
-use super::raw::{Block, Content, ImageSource, JsonStr, RawEntry};
+use super::raw::{Block, Content, ImageSource, RawEntry};
 
 /// Keys of a prompt's line that `RawEntry` does not have.
 pub const OTHER_TOP: &[&str] = &[
@@ -54,7 +54,7 @@ pub fn read_into<'a>(text: &'a str, e: &mut RawEntry<'a>) -> bool {
             10 => e.is_meta = r.bool_or_null()?,
             11 => e.is_compact_summary = r.bool_or_null()?,
             12 => e.permission_mode = r.str_or_null()?,
-            13 => e.message = user_message(r, text_content)?,
+            13 => e.message = user_message(r, prompt_content)?,
             _ => r.skip(1)?,
         }
         Some(())
@@ -66,11 +66,11 @@ pub fn read_into<'a>(text: &'a str, e: &mut RawEntry<'a>) -> bool {
 /// serde hands it over), or a list of text and image blocks (a picture
 /// pasted with a prompt: its base64 is most of the line, and serde read
 /// it eight bytes at a time for its `&RawValue`).
-fn text_content<'a>(r: &mut Reader<'a>) -> Option<Option<Content<'a>>> {
+fn prompt_content<'a>(r: &mut Reader<'a>) -> Option<Option<Content<'a>>> {
     if r.peek()? == b'[' {
         return Some(Some(Content::Blocks(blocks(r)?)));
     }
-    Some(r.str_or_null()?.map(|t| Content::Text(JsonStr::Text(t))))
+    r.text_content()
 }
 
 /// A prompt's blocks, each an object of a text's or an image's keys.

@@ -311,9 +311,10 @@ pub struct ProgressData<'a> {
 }
 
 /// A JSON value as written, as serde's `&RawValue` keeps it; a value a
-/// reader held to serde checked (see `super::progress`) is kept without
-/// serde's second walk of it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// reader held to serde checked (an agent's copied line, a call's input,
+/// a picture's data: see `super::answer::Reader::raw_json`) is kept
+/// without serde's second walk of it.
+#[derive(Clone, Copy, Debug)]
 pub struct RawJson<'a>(pub &'a str);
 
 impl<'a> RawJson<'a> {
