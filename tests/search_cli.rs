@@ -401,6 +401,36 @@ fn the_text_output_groups_by_session_and_marks_the_match() {
     );
 }
 
+/// A session named by a first prompt of kilobytes heads its hits with the
+/// prompt's first 80 columns, not with the whole prompt.
+#[test]
+fn a_long_title_is_cut_above_its_hits() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("projects");
+    let dir = root.join("-srv-app");
+    fs::create_dir_all(&dir).expect("mkdir");
+    let prompt = format!("plan: {} zebralong", "wide 漢字 words ".repeat(400));
+    fs::write(
+        dir.join("s1.jsonl"),
+        line(user("u1", "2025-03-01T10:00:00Z", json!(prompt))),
+    )
+    .expect("write");
+    let out = ccv(tmp.path())
+        .args(["search", "zebralong"])
+        .arg(&root)
+        .output()
+        .expect("runs");
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let head = text.lines().next().expect("a header");
+    let title = head.split(" · ").next().expect("a title");
+    assert!(title.starts_with("plan: wide 漢字 words"), "{head}");
+    assert!(title.ends_with('…'), "{head}");
+    let columns = unicode_width::UnicodeWidthStr::width(title);
+    assert!((70..=80).contains(&columns), "{columns} columns: {head}");
+    assert!(head.contains(" · /srv/app · 2025-03-01"), "{head}");
+    assert!(text.contains("s1.jsonl:1 user"), "{text}");
+}
+
 /// A session with a line of 600 MB (a sparse file: NUL bytes) is searched
 /// in bounded memory: the long line is skipped, the lines after it found
 /// at their numbers, with and without the index.

@@ -229,6 +229,9 @@ fn grouped(found: &Found) -> Vec<(&Path, Vec<&Hit>)> {
     groups
 }
 
+/// The columns of a session's title above its hits.
+const TITLE_COLUMNS: usize = 80;
+
 fn write_text(
     out: &mut dyn Write,
     found: &Found,
@@ -244,6 +247,8 @@ fn write_text(
     let mark_off = if color { off } else { "«" };
     for (session, hits) in grouped(found) {
         let info = sessions.get(session);
+        // a title may be a whole first prompt (kilobytes): its head names
+        // the session, the rest would wrap over the hits it heads
         let title = info.map_or("", |s| s.title.as_str());
         let project = info.map_or_else(String::new, |s| crate::paths::tilde(&s.project));
         let id = info.map_or_else(
@@ -261,7 +266,7 @@ fn write_text(
         writeln!(
             out,
             "{bold}{}{off} {dim}· {} · {} · {}{off}",
-            term_line(title),
+            crate::model::text::fit_end(&term_line(title), TITLE_COLUMNS),
             term_line(&project),
             date.get(..16).unwrap_or(&date).replace('T', " "),
             term_line(&id)
