@@ -508,7 +508,7 @@ fn bend(lines: &mut Vec<String>, rng: &mut common::Rng) {
         lines[u] = v.to_string();
         return;
     }
-    match rng.below(16) {
+    match rng.below(17) {
         0 => {
             // written twice, later
             let l = lines[a].clone();
@@ -580,6 +580,17 @@ fn bend(lines: &mut Vec<String>, rng: &mut common::Rng) {
                     };
                     if let Some(c) = m["content"].as_array_mut() {
                         c.insert(rng.below(c.len() + 1), block);
+                    }
+                }
+                15 => {
+                    // a deep folder, first: the answer's "assistant" past
+                    // the head the lean read looks in
+                    let deep = json!(format!("/srv/{}", "deep/".repeat(300)));
+                    if let Some(o) = v.as_object_mut() {
+                        o.remove("cwd");
+                        let mut first = serde_json::Map::from_iter([("cwd".to_owned(), deep)]);
+                        first.append(o);
+                        *o = first;
                     }
                 }
                 _ => {
