@@ -132,7 +132,7 @@ static RESULT: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
 
 /// What follows a line's first `"type":"` (a guess at its kind, which
 /// Claude Code writes before its message or data); empty without one.
-fn kind_in(head: &[u8]) -> &[u8] {
+pub(super) fn kind_in(head: &[u8]) -> &[u8] {
     const TYPE: &[u8] = br#""type":""#;
     static FIND: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
         std::sync::LazyLock::new(|| memchr::memmem::Finder::new(TYPE));

@@ -257,8 +257,24 @@ fn passable(s: &Session, source: u16, line: &[u8], read: Walked) -> bool {
 /// one (its kind is last in its data: the question whether it is side
 /// progress read it all, for no).
 fn skippable(s: &Session, source: u16, line: &[u8]) -> bool {
-    if let Some(read) = tool_results(line) {
+    // the kind its head names first (its own, as Claude Code writes
+    // them): a line of one kind is not searched whole for the marks of the
+    // other, a note for neither's (a wrong guess only costs a line read)
+    let kind = super::decode::kind_in(&line[..line.len().min(ANSWER_HEAD)]);
+    let (results, progress) = if kind.starts_with(br#"user""#) {
+        (true, false)
+    } else if kind.starts_with(br#"progress""#) {
+        (false, true)
+    } else if super::notes::is_note(kind) {
+        return false;
+    } else {
+        (true, true)
+    };
+    if results && let Some(read) = tool_results(line) {
         return passable(s, source, line, read);
+    }
+    if !progress {
+        return false;
     }
     // (an agent's id is read only where some agent has a file of its own)
     match agent_copy(line, || s.agents.iter().any(|a| a.has_record)) {
@@ -556,7 +572,9 @@ fn entry_whose(
             // inside the member's value (`side_data` does), after which
             // nothing of the line is read
             is_kind.then_some(())?;
-            passes = check(c)?;
+            // a member that fails it fails the line: no need to read on
+            check(c)?.then_some(())?;
+            passes = true;
         } else if k == b"isSidechain" {
             not_sidechain = c.at_false();
             c.skip()?;
