@@ -167,7 +167,8 @@ fn feed_with(
             // it to serde (no answer of the corpus says it later: searched
             // for in the whole of every other line, it was 3% of a listing)
             let head = &line[..line.len().min(ANSWER_HEAD)];
-            let tried = leanable(s, head);
+            let kind = super::decode::kind_in(head);
+            let tried = leanable(s, head, kind);
             if tried && {
                 // the lines before it go in first
                 if run < at {
@@ -178,7 +179,7 @@ fn feed_with(
             } {
                 pass(passed, at..end);
                 run = end;
-            } else if skippable(s, source, line) {
+            } else if skippable(s, source, line, kind) {
                 skipped += 1;
                 if run < at {
                     s.feed(source, &buf[run..at]);
@@ -256,11 +257,11 @@ fn passable(s: &Session, source: u16, line: &[u8], read: Walked) -> bool {
 /// it. A line that names an agent's progress is only asked whether it is
 /// one (its kind is last in its data: the question whether it is side
 /// progress read it all, for no).
-fn skippable(s: &Session, source: u16, line: &[u8]) -> bool {
-    // the kind its head names first (its own, as Claude Code writes
-    // them): a line of one kind is not searched whole for the marks of the
-    // other, a note for neither's (a wrong guess only costs a line read)
-    let kind = super::decode::kind_in(&line[..line.len().min(ANSWER_HEAD)]);
+/// `kind`: what its head names first (see `super::decode::kind_in`; its
+/// own kind, as Claude Code writes them): a line of one kind is not
+/// searched whole for the marks of the other, a note for neither's (a
+/// wrong guess only costs a line read).
+fn skippable(s: &Session, source: u16, line: &[u8], kind: &[u8]) -> bool {
     let (results, progress) = if kind.starts_with(br#"user""#) {
         (true, false)
     } else if kind.starts_with(br#"progress""#) {
@@ -319,12 +320,21 @@ fn known_whose(s: &Session, source: u16) -> bool {
 
 /// Whether the line of head `head` may be an answer to take in lean (see
 /// `lean`): the session is read for its figures and the head says
-/// "assistant".
-fn leanable(s: &Session, head: &[u8]) -> bool {
+/// "assistant". `kind`: what the head names first (see `skippable`): an
+/// answer's message, then its role, as Claude Code writes them, is one
+/// without the head searched again; a user's line, progress or a note is
+/// none (a wrong guess costs the lean read, never a figure: the model
+/// reads what the lean read does not).
+fn leanable(s: &Session, head: &[u8], kind: &[u8]) -> bool {
     use memchr::memmem::Finder;
     use std::sync::LazyLock;
     static ASSISTANT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"assistant\""));
-    s.lean_lines.is_some() && ASSISTANT.find(head).is_some()
+    const ROLE: &[u8] = br#"message","role":"assistant""#;
+    let other = kind.starts_with(br#"user""#)
+        || kind.starts_with(br#"progress""#)
+        || super::notes::is_note(kind);
+    s.lean_lines.is_some()
+        && (kind.starts_with(ROLE) || (!other && ASSISTANT.find(head).is_some()))
 }
 
 /// How far into a line an answer's `"assistant"` is looked for.
