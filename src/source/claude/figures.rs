@@ -262,19 +262,15 @@ fn passable(s: &Session, source: u16, line: &[u8], read: Walked) -> bool {
 /// searched whole for the marks of the other, a note for neither's (a
 /// wrong guess only costs a line read).
 fn skippable(s: &Session, source: u16, line: &[u8], kind: &[u8]) -> bool {
-    let (results, progress) = if kind.starts_with(br#"user""#) {
-        (true, false)
-    } else if kind.starts_with(br#"progress""#) {
-        (false, true)
-    } else if super::notes::is_note(kind) {
+    let user = kind.starts_with(br#"user""#);
+    let progress = kind.starts_with(br#"progress""#);
+    if super::notes::is_note(kind) {
         return false;
-    } else {
-        (true, true)
-    };
-    if results && let Some(read) = tool_results(line) {
+    }
+    if !progress && let Some(read) = tool_results(line, user) {
         return passable(s, source, line, read);
     }
-    if !progress {
+    if user {
         return false;
     }
     // (an agent's id is read only where some agent has a file of its own)
@@ -527,16 +523,18 @@ fn agent_copy(line: &[u8], ids: impl FnOnce() -> bool) -> Option<Option<AgentCop
 /// (another shape, a key twice, a line that does not read as JSON up to
 /// where it matters) says no.
 pub fn only_tool_results(line: &[u8]) -> bool {
-    tool_results(line).is_some()
+    tool_results(line, false).is_some()
 }
 
-fn tool_results(line: &[u8]) -> Option<Walked> {
+/// `user`: the line's head names it a user's (no need to search it for
+/// the word).
+fn tool_results(line: &[u8], user: bool) -> Option<Walked> {
     use memchr::memmem::Finder;
     use std::sync::LazyLock;
     static RESULT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"tool_result\""));
     static USER: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"user\""));
     static COMPACT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"isCompactSummary"));
-    if RESULT.find(line).is_none() || USER.find(line).is_none() {
+    if RESULT.find(line).is_none() || (!user && USER.find(line).is_none()) {
         return None;
     }
     let read = entry_whose(line, b"user", b"message", |c| c.message_of_results())?;
