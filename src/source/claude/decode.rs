@@ -121,22 +121,68 @@ fn decode_clean_read<'a>(
     done
 }
 
-static ANSWER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
-    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\"assistant\""));
-/// How far into a line an answer's `"assistant"` is looked for (its type
-/// and its message's role come before its content).
-const ANSWER_HEAD: usize = 1024;
+/// How far into a line its kind is looked for (an answer's type and its
+/// message's role come before its content, another line's type before
+/// its message or data).
+pub(super) const HEAD: usize = 1024;
 
 static RESULT: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
     std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\"tool_result\""));
 
-/// What follows a line's first `"type":"` (a guess at its kind, which
-/// Claude Code writes before its message or data); empty without one.
-pub(super) fn kind_in(head: &[u8]) -> &[u8] {
-    const TYPE: &[u8] = br#""type":""#;
-    static FIND: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
-        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(TYPE));
-    FIND.find(head).map_or(&[], |at| &head[at + TYPE.len()..])
+/// What a line's head (its first [`HEAD`] bytes) says of its kind: a
+/// guess, told by its first `"type":"`, which is the entry's own as
+/// Claude Code writes its lines (an answer's is its message's, then its
+/// role). A reader tried on it checks the whole line: a wrong guess costs
+/// a reader's try, or a line read by serde, never an entry.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Guess {
+    Answer,
+    User,
+    Progress,
+    /// Claude Code's notes (see `super::notes`).
+    Note,
+    /// Another kind, or none said: an answer if the head says
+    /// "assistant" anywhere (see [`Guess::may_answer`]).
+    Other,
+}
+
+impl Guess {
+    pub(super) fn of(head: &[u8]) -> Guess {
+        use memchr::memmem::Finder;
+        use std::sync::LazyLock;
+        const TYPE: &[u8] = br#""type":""#;
+        static FIND: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(TYPE));
+        let Some(at) = FIND.find(head) else {
+            return Guess::Other;
+        };
+        let kind = &head[at + TYPE.len()..];
+        if kind.starts_with(br#"message","role":"assistant""#) {
+            Guess::Answer
+        } else if kind.starts_with(br#"user""#) {
+            Guess::User
+        } else if kind.starts_with(br#"progress""#) {
+            Guess::Progress
+        } else if kind.starts_with(br#"system""#) || kind.starts_with(br#"file-history-snapshot""#)
+        {
+            Guess::Note
+        } else {
+            Guess::Other
+        }
+    }
+
+    /// Whether the line of head `head` may be an answer, to be tried by
+    /// the answer reader: guessed one, or of no kind guessed and its head
+    /// says "assistant".
+    pub(super) fn may_answer(self, head: &[u8]) -> bool {
+        use memchr::memmem::Finder;
+        use std::sync::LazyLock;
+        static ANSWER: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"assistant\""));
+        match self {
+            Guess::Answer => true,
+            Guess::Other => ANSWER.find(head).is_some(),
+            _ => false,
+        }
+    }
 }
 
 /// `results`: a line of tool results may be read by `super::results`.
@@ -162,13 +208,16 @@ fn decode_clean_onto<'a>(
             // an answer of the common shape is read without serde's walk
             // of every field (see `super::answer`: a third of a
             // session's bytes, and most of its lines)
-            let head = &rest.as_bytes()[..rest.len().min(ANSWER_HEAD)];
-            if ANSWER.find(head).is_some() && read_fast(out, rest, super::answer::read_whole_into) {
+            let head = &rest.as_bytes()[..rest.len().min(HEAD)];
+            let guess = Guess::of(head);
+            if guess.may_answer(head) && read_fast(out, rest, super::answer::read_whole_into) {
                 return Some(());
             }
+            let user = matches!(guess, Guess::User | Guess::Other);
             // a line of tool results of the common shape is read without
             // serde's scan of its texts (see `super::results`)
             if results
+                && user
                 && RESULT.find(rest.as_bytes()).is_some()
                 && read_fast(out, rest, super::results::read_into)
             {
@@ -176,17 +225,18 @@ fn decode_clean_onto<'a>(
             }
             // likewise a prompt's line (a user line whose message is a
             // string, or texts and pictures: see `super::prompts`)
-            if super::prompts::may_read(head) && read_fast(out, rest, super::prompts::read_into) {
+            if user
+                && super::prompts::may_read(head)
+                && read_fast(out, rest, super::prompts::read_into)
+            {
                 return Some(());
             }
             // and Claude Code's own notes and progress lines (see
-            // `super::notes`, `super::progress`), told by their kind
-            let kind = kind_in(head);
-            if super::notes::is_note(kind) && read_fast(out, rest, super::notes::read_into) {
+            // `super::notes`, `super::progress`)
+            if guess == Guess::Note && read_fast(out, rest, super::notes::read_into) {
                 return Some(());
             }
-            if kind.starts_with(br#"progress""#) && read_fast(out, rest, super::progress::read_into)
-            {
+            if guess == Guess::Progress && read_fast(out, rest, super::progress::read_into) {
                 return Some(());
             }
             let mut one = serde_json::Deserializer::from_str(rest);

@@ -16,6 +16,7 @@
 //! would, and into the same fields; any other goes to serde) and taken in
 //! lean (see `super::lean`).
 
+use super::decode::Guess;
 use super::cursor::Cursor;
 use crate::model::Session;
 use std::borrow::Cow;
@@ -166,9 +167,9 @@ fn feed_with(
             // whose head does not goes to the model, as the decoder leaves
             // it to serde (no answer of the corpus says it later: searched
             // for in the whole of every other line, it was 3% of a listing)
-            let head = &line[..line.len().min(ANSWER_HEAD)];
-            let kind = super::decode::kind_in(head);
-            let tried = leanable(s, head, kind);
+            let head = &line[..line.len().min(super::decode::HEAD)];
+            let guess = Guess::of(head);
+            let tried = s.lean_lines.is_some() && guess.may_answer(head);
             if tried && {
                 // the lines before it go in first
                 if run < at {
@@ -179,7 +180,7 @@ fn feed_with(
             } {
                 pass(passed, at..end);
                 run = end;
-            } else if skippable(s, source, line, kind) {
+            } else if skippable(s, source, line, guess) {
                 skipped += 1;
                 if run < at {
                     s.feed(source, &buf[run..at]);
@@ -257,17 +258,14 @@ fn passable(s: &Session, source: u16, line: &[u8], read: Walked) -> bool {
 /// it. A line that names an agent's progress is only asked whether it is
 /// one (its kind is last in its data: the question whether it is side
 /// progress read it all, for no).
-/// `kind`: what its head names first (see `super::decode::kind_in`; its
-/// own kind, as Claude Code writes them): a line of one kind is not
-/// searched whole for the marks of the other, a note for neither's (a
-/// wrong guess only costs a line read).
-fn skippable(s: &Session, source: u16, line: &[u8], kind: &[u8]) -> bool {
-    let user = kind.starts_with(br#"user""#);
-    let progress = kind.starts_with(br#"progress""#);
-    if super::notes::is_note(kind) {
+/// `guess`: what its head says of its kind (a line of one kind is not
+/// searched whole for the marks of the other, a note for neither's).
+fn skippable(s: &Session, source: u16, line: &[u8], guess: Guess) -> bool {
+    let user = guess == Guess::User;
+    if guess == Guess::Note {
         return false;
     }
-    if !progress && let Some(read) = tool_results(line, user) {
+    if guess != Guess::Progress && let Some(read) = tool_results(line, user) {
         return passable(s, source, line, read);
     }
     if user {
@@ -313,28 +311,6 @@ fn recorded_agent(s: &Session, source: u16, copy: &AgentCopy<'_>) -> bool {
 fn known_whose(s: &Session, source: u16) -> bool {
     source != crate::model::session::MAIN || s.lone_agent.is_some()
 }
-
-/// Whether the line of head `head` may be an answer to take in lean (see
-/// `lean`): the session is read for its figures and the head says
-/// "assistant". `kind`: what the head names first (see `skippable`): an
-/// answer's message, then its role, as Claude Code writes them, is one
-/// without the head searched again; a user's line, progress or a note is
-/// none (a wrong guess costs the lean read, never a figure: the model
-/// reads what the lean read does not).
-fn leanable(s: &Session, head: &[u8], kind: &[u8]) -> bool {
-    use memchr::memmem::Finder;
-    use std::sync::LazyLock;
-    static ASSISTANT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"assistant\""));
-    const ROLE: &[u8] = br#"message","role":"assistant""#;
-    let other = kind.starts_with(br#"user""#)
-        || kind.starts_with(br#"progress""#)
-        || super::notes::is_note(kind);
-    s.lean_lines.is_some()
-        && (kind.starts_with(ROLE) || (!other && ASSISTANT.find(head).is_some()))
-}
-
-/// How far into a line an answer's `"assistant"` is looked for.
-const ANSWER_HEAD: usize = 1024;
 
 /// Whether `line` is a file's own Claude Code line, read as it is: a
 /// file in another format is translated line by line, and a redacted

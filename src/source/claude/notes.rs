@@ -32,11 +32,6 @@ pub const OTHER_TOP: &[&str] = &[
     "microcompactMetadata",
 ];
 
-/// Whether a line's kind (see `super::decode::kind_in`) is one read here.
-pub fn is_note(kind: &[u8]) -> bool {
-    kind.starts_with(br#"system""#) || kind.starts_with(br#"file-history-snapshot""#)
-}
-
 /// `text` (one JSON value, trimmed or not) read into `e` (a fresh
 /// entry), in place, as serde would read it, when it is a system line or
 /// a snapshot of the common shape (see `answer::read_by`). `false`: not
