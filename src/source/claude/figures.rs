@@ -698,6 +698,12 @@ mod tests {
     use super::only_side_progress as side;
     use super::only_tool_results as only;
 
+    /// `super::skippable`, the line's kind guessed as the read guesses it.
+    fn skippable(s: &crate::model::session::Session, source: u16, line: &[u8]) -> bool {
+        let head = &line[..line.len().min(super::super::decode::HEAD)];
+        super::skippable(s, source, line, super::Guess::of(head))
+    }
+
     /// An agent's progress is passed over when the agent's own file is
     /// read, and only then: not a sidechain's line of the main file, nor
     /// another shape, nor a key written with escapes, nor lines joined.
@@ -711,7 +717,7 @@ mod tests {
             ) + "\n"
         };
         // not while the main file has not said whose it is
-        assert!(!super::skippable(&s, MAIN, copy("a1", "false").as_bytes()));
+        assert!(!skippable(&s, MAIN, copy("a1", "false").as_bytes()));
         s.feed(
             MAIN,
             br#"{"type":"user","uuid":"m0","message":{"role":"user","content":"go"}}
@@ -719,11 +725,11 @@ mod tests {
         );
         s.add_agent_source("agent-a1.jsonl".into(), "a1");
         let agent = s.sources.len() as u16 - 1;
-        let yes = |line: &str| super::skippable(&s, MAIN, line.as_bytes());
+        let yes = |line: &str| skippable(&s, MAIN, line.as_bytes());
         assert!(yes(&copy("a1", "false")));
         assert!(!yes(&copy("a2", "false")), "no file of its own");
         assert!(!yes(&copy("a1", "true")), "a sidechain's");
-        assert!(super::skippable(&s, agent, copy("a1", "true").as_bytes()));
+        assert!(skippable(&s, agent, copy("a1", "true").as_bytes()));
         for bent in [
             copy("a1", "false").replace(r#""type":"progress""#, r#""type":"user""#),
             copy("a1", "false").replace(r#""uuid":"u""#, r#""\u0074ype":"user""#),
