@@ -16,8 +16,8 @@
 //! would, and into the same fields; any other goes to serde) and taken in
 //! lean (see `super::lean`).
 
-use super::decode::Guess;
 use super::cursor::Cursor;
+use super::decode::Guess;
 use crate::model::Session;
 use std::borrow::Cow;
 use std::io::Read;
@@ -192,7 +192,11 @@ fn feed_with(
                 if run < at {
                     s.feed(source, &buf[run..at]);
                 }
-                run = if lean_decoded(s, source, line) { end } else { at };
+                run = if lean_decoded(s, source, line) {
+                    end
+                } else {
+                    at
+                };
             }
             at = end;
         }
@@ -265,7 +269,9 @@ fn skippable(s: &Session, source: u16, line: &[u8], guess: Guess) -> bool {
     if guess == Guess::Note {
         return false;
     }
-    if guess != Guess::Progress && let Some(read) = tool_results(line, user) {
+    if guess != Guess::Progress
+        && let Some(read) = tool_results(line, user)
+    {
         return passable(s, source, line, read);
     }
     if user {
