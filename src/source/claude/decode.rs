@@ -570,6 +570,80 @@ mod tests {
         }
     }
 
+    /// A line's kind is guessed from the first `"type":"` of its head, as
+    /// Claude Code writes each kind; a line of another order, or whose
+    /// kind is past its head, is of no kind guessed (every reader may try
+    /// it), and the guess is only ever a guess: the same line decodes
+    /// whatever it says.
+    #[test]
+    fn a_lines_kind_is_guessed_from_its_head() {
+        let env = r#""parentUuid":"p","isSidechain":false,"userType":"external","cwd":"/w","sessionId":"s""#;
+        let deep = format!(r#""cwd":"/{}""#, "d/".repeat(600));
+        for (line, guess) in [
+            (
+                format!(r#"{{{env},"message":{{"model":"m","id":"msg_1","type":"message","role":"assistant","content":[]}},"type":"assistant","uuid":"a"}}"#),
+                Guess::Answer,
+            ),
+            (
+                format!(r#"{{{env},"type":"user","message":{{"role":"user","content":"hi"}},"uuid":"u"}}"#),
+                Guess::User,
+            ),
+            (
+                format!(r#"{{{env},"type":"progress","data":{{"type":"hook_progress"}},"uuid":"g"}}"#),
+                Guess::Progress,
+            ),
+            (
+                format!(r#"{{{env},"type":"system","subtype":"turn_duration","uuid":"y"}}"#),
+                Guess::Note,
+            ),
+            (
+                r#"{"type":"file-history-snapshot","messageId":"m","snapshot":{}}"#.to_owned(),
+                Guess::Note,
+            ),
+            (
+                r#"{"type":"summary","summary":"s","leafUuid":"l"}"#.to_owned(),
+                Guess::Other,
+            ),
+            // the message first: its blocks' kind is no line's
+            (
+                r#"{"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"x"}]},"type":"user"}"#.to_owned(),
+                Guess::Other,
+            ),
+            // the role first, then the type: "assistant" in the head
+            (
+                r#"{"type":"assistant","message":{"role":"assistant","content":[]},"uuid":"a"}"#.to_owned(),
+                Guess::Other,
+            ),
+            // a deep folder: the kind past the head
+            (
+                format!(r#"{{{deep},"type":"user","message":{{"role":"user","content":"hi"}}}}"#),
+                Guess::Other,
+            ),
+            // an escaped key says nothing
+            (
+                r#"{"t\u0079pe":"user","message":{"role":"user","content":"hi"}}"#.to_owned(),
+                Guess::Other,
+            ),
+        ] {
+            let head = &line.as_bytes()[..line.len().min(HEAD)];
+            assert_eq!(Guess::of(head), guess, "{line}");
+            // decoded alike whatever the guess
+            let mut fast = Vec::new();
+            let decoded = decode_clean(line.as_bytes(), &mut fast);
+            let by_serde = serde_json::from_str::<RawEntry>(&line).is_ok();
+            assert_eq!(decoded, by_serde, "{line}");
+            if let Ok(e) = serde_json::from_str::<RawEntry>(&line) {
+                assert_eq!(fast.len(), 1, "{line}");
+                assert_eq!(fast[0].0.kind, e.kind, "{line}");
+                assert_eq!(fast[0].0.uuid, e.uuid, "{line}");
+            }
+        }
+        assert!(Guess::Answer.may_answer(b""));
+        assert!(Guess::Other.may_answer(br#"{"message":{"role":"assistant""#));
+        assert!(!Guess::Other.may_answer(br#"{"type":"summary""#));
+        assert!(!Guess::User.may_answer(br#"{"type":"user","x":"assistant""#));
+    }
+
     #[test]
     fn lone_surrogate_is_repaired() {
         let (k, p) = kinds(
