@@ -630,9 +630,9 @@ mod tests {
             // decoded alike whatever the guess
             let mut fast = Vec::new();
             let decoded = decode_clean(line.as_bytes(), &mut fast);
-            let by_serde = serde_json::from_str::<RawEntry>(&line).is_ok();
+            let by_serde = serde_json::from_str::<RawEntry<'_>>(&line).is_ok();
             assert_eq!(decoded, by_serde, "{line}");
-            if let Ok(e) = serde_json::from_str::<RawEntry>(&line) {
+            if let Ok(e) = serde_json::from_str::<RawEntry<'_>>(&line) {
                 assert_eq!(fast.len(), 1, "{line}");
                 assert_eq!(fast[0].0.kind, e.kind, "{line}");
                 assert_eq!(fast[0].0.uuid, e.uuid, "{line}");
