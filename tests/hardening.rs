@@ -504,3 +504,77 @@ fn deep_nesting_aborts_nothing() {
     ccv().args(["search", "deep", root]).assert().code(1);
     ccv().args(["export", path]).assert().success();
 }
+
+/// A session file an editor saved with a byte-order mark first reads as
+/// the same file without it: its first line (the first prompt) is no
+/// unreadable one, and its listing (title, counts, cost), export and
+/// search say what they say of the file without the mark.
+#[test]
+fn a_byte_order_mark_first_changes_nothing() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let lines = [
+        user("u1", json!("zebramark: fix the flaky test")),
+        assistant(
+            "a1",
+            "m1",
+            json!([{"type":"text","text":"Looking at the zebramark test now."}]),
+        ),
+    ];
+    let plain: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let root = tmp.path().join("projects");
+    for (dir, text) in [
+        ("-plain", plain.clone()),
+        ("-marked", format!("\u{feff}{plain}")),
+    ] {
+        std::fs::create_dir_all(root.join(dir)).expect("mkdir");
+        std::fs::write(root.join(dir).join("s.jsonl"), text).expect("write");
+    }
+    let run = |args: &[&str]| {
+        let out = ccv()
+            .env("CCV_NO_BACKGROUND_INDEX", "1")
+            .args(args)
+            .output()
+            .expect("runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let file = |dir: &str| root.join(dir).join("s.jsonl").display().to_string();
+    for dir in ["-plain", "-marked"] {
+        let check = run(&["check", &file(dir)]);
+        assert!(!check.contains("unreadable"), "{dir}: {check}");
+    }
+    assert_eq!(
+        run(&["export", "--format", "json", &file("-plain")]),
+        run(&["export", "--format", "json", &file("-marked")])
+    );
+    let tree = root.display().to_string();
+    let rows: Vec<Value> = run(&["list", "--json", &tree])
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    for key in ["title", "message_count", "cost_usd", "model", "unreadable"] {
+        assert_eq!(rows[0][key], rows[1][key], "{key}: {rows:?}");
+    }
+    assert_eq!(
+        rows[0]["title"], "zebramark: fix the flaky test",
+        "{rows:?}"
+    );
+    // the first line's words are found in both files, at line 1
+    let hits = run(&["search", "--json", "zebramark", &tree]);
+    let lines = |dir: &str| {
+        let mut l: Vec<u64> = hits
+            .lines()
+            .filter_map(|h| serde_json::from_str::<Value>(h).ok())
+            .filter(|h| h.to_string().contains(dir))
+            .filter_map(|h| h["line"].as_u64())
+            .collect();
+        l.sort_unstable();
+        l
+    };
+    assert_eq!(lines("-plain"), [1, 2], "{hits}");
+    assert_eq!(lines("-marked"), [1, 2], "{hits}");
+    // and by the index
+    run(&["index", &tree]);
+    let indexed = run(&["search", "--json", "zebramark", &tree]);
+    assert_eq!(indexed, hits);
+}

@@ -477,7 +477,21 @@ fn trim_ascii(b: &[u8]) -> &[u8] {
         .iter()
         .rposition(|c| !c.is_ascii_whitespace())
         .map_or(start, |e| e + 1);
-    &b[start..end]
+    let t = &b[start..end];
+    t.strip_prefix(BOM.as_bytes())
+        .map_or(t, <[u8]>::trim_ascii_start)
+}
+
+/// A byte-order mark, which an editor may write first in a file it saves.
+const BOM: &str = "\u{feff}";
+
+/// A line's JSON: the ASCII white space around it and a byte-order mark
+/// before it left out (the first line of a file saved by an editor that
+/// writes one is read as the others).
+#[inline]
+pub(crate) fn line_json(text: &str) -> &str {
+    let t = text.trim_ascii();
+    t.strip_prefix(BOM).map_or(t, str::trim_ascii_start)
 }
 
 fn has_lone_surrogate(s: &str) -> bool {

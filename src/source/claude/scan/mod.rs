@@ -459,6 +459,7 @@ fn scan_line(line: &[u8], found: &mut Found) {
         // that a neighbouring line would not also hold.
         return;
     };
+    let text = super::decode::line_json(text);
     // past the first prompt no message's text is read: the common shape
     // without serde (see `lean`)
     if found.titles.first_prompt.is_some()
