@@ -17,20 +17,8 @@ fn token<'a>(t: &'a Option<JsonStr<'_>>) -> Option<&'a str> {
 
 /// What `Session::ingest_lean` reads of an entry, comparable.
 fn fields(e: &RawEntry<'_>) -> String {
-    let mut out = format!(
-        "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} | ",
-        e.kind,
-        e.uuid,
-        e.parent_uuid,
-        e.session_id,
-        e.timestamp,
-        e.cwd,
-        e.version,
-        e.git_branch,
-        e.agent_id,
-        e.is_sidechain,
-        e.is_api_error_message
-    );
+    let mut out = common::readers::envelope(e);
+    out += &format!("{:?} | ", e.is_api_error_message);
     // and what the reader never fills: none of it may be there
     out += &format!(
         "{:?} {:?} {:?} {} {} {} {} | ",
@@ -43,10 +31,7 @@ fn fields(e: &RawEntry<'_>) -> String {
         e.usage.is_some()
     );
     if let Some(m) = &e.message {
-        out += &format!(
-            "{:?} {:?} {:?} {:?} {:?} | ",
-            m.id, m.model, m.role, m.stop_reason, m.usage
-        );
+        out += &common::readers::message_head(m);
         match &m.content {
             Some(Content::Blocks(bs)) => {
                 for b in bs {

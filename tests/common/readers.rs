@@ -5,7 +5,7 @@
 
 use ccv::source::claude::answer::read_by;
 use ccv::source::claude::decode::decode_clean_without_copies;
-use ccv::source::claude::raw::{Content, JsonStr, RawEntry};
+use ccv::source::claude::raw::{Content, JsonStr, RawEntry, RawMessage};
 
 /// A reader's entry point (`read_into`).
 pub type ReadInto = for<'a> fn(&'a str, &mut RawEntry<'a>) -> bool;
@@ -151,21 +151,8 @@ fn content(c: &Content<'_>) -> String {
 /// Every field of an entry that a line of results may fill, comparable;
 /// and a sample of those it never fills, which must be empty.
 pub fn fields(e: &RawEntry<'_>) -> String {
-    let mut out = format!(
-        "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} | ",
-        e.kind,
-        e.uuid,
-        e.parent_uuid,
-        e.session_id,
-        e.timestamp,
-        e.cwd,
-        e.version,
-        e.git_branch,
-        e.agent_id,
-        e.is_sidechain,
-        e.is_meta,
-        e.tool_use_result
-    );
+    let mut out = envelope(e);
+    out += &format!("{:?} {:?} | ", e.is_meta, e.tool_use_result);
     out += &format!(
         "{:?} {:?} {:?} {:?} {} {} {} {:?} {:?} {:?} | ",
         e.subtype,
@@ -180,11 +167,33 @@ pub fn fields(e: &RawEntry<'_>) -> String {
         e.is_api_error_message
     );
     if let Some(m) = &e.message {
-        out += &format!(
-            "{:?} {:?} {:?} {:?} {:?} | ",
-            m.id, m.model, m.role, m.stop_reason, m.usage
-        );
+        out += &message_head(m);
         out += &m.content.as_ref().map_or("none".to_owned(), content);
     }
     out
+}
+
+/// The envelope of an entry (the keys every reader reads first), comparable.
+pub fn envelope(e: &RawEntry<'_>) -> String {
+    format!(
+        "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} ",
+        e.kind,
+        e.uuid,
+        e.parent_uuid,
+        e.session_id,
+        e.timestamp,
+        e.cwd,
+        e.version,
+        e.git_branch,
+        e.agent_id,
+        e.is_sidechain
+    )
+}
+
+/// A message's members but its content, comparable.
+pub fn message_head(m: &RawMessage<'_>) -> String {
+    format!(
+        "{:?} {:?} {:?} {:?} {:?} | ",
+        m.id, m.model, m.role, m.stop_reason, m.usage
+    )
 }
