@@ -508,7 +508,7 @@ fn bend(lines: &mut Vec<String>, rng: &mut common::Rng) {
         lines[u] = v.to_string();
         return;
     }
-    match rng.below(17) {
+    match rng.below(20) {
         0 => {
             // written twice, later
             let l = lines[a].clone();
@@ -536,6 +536,31 @@ fn bend(lines: &mut Vec<String>, rng: &mut common::Rng) {
             // an answer first in the file
             let l = lines.remove(a);
             lines.insert(0, l);
+        }
+        17 | 18 => {
+            // a hook's note after an answer's line, before the next line
+            // of its message (which the model puts before the note), with
+            // a time or none
+            let Ok(v) = serde_json::from_str::<Value>(&lines[a]) else {
+                return;
+            };
+            let mut note = json!({"type": "system", "subtype": "informational",
+                "content": "PostToolUse:Bash hook ran", "level": "info",
+                "isSidechain": false, "uuid": format!("note-{}", rng.below(1 << 30)),
+                "parentUuid": v.get("uuid").cloned().unwrap_or(json!(null))});
+            if k_has_time(rng) {
+                note["timestamp"] = v.get("timestamp").cloned().unwrap_or(json!(null));
+            }
+            lines.insert(a + 1, note.to_string());
+        }
+        19 => {
+            // any line without its time
+            if let Ok(mut v) = serde_json::from_str::<Value>(&lines[i])
+                && let Some(o) = v.as_object_mut()
+            {
+                o.remove("timestamp");
+                lines[i] = v.to_string();
+            }
         }
         k => {
             let Ok(mut v) = serde_json::from_str::<Value>(&lines[a]) else {
@@ -604,6 +629,10 @@ fn bend(lines: &mut Vec<String>, rng: &mut common::Rng) {
             lines[a] = v.to_string();
         }
     }
+}
+
+fn k_has_time(rng: &mut common::Rng) -> bool {
+    rng.below(2) == 0
 }
 
 /// Prompts, answers of several lines (thinking, text, calls), results,
@@ -898,4 +927,135 @@ fn entries_joined_on_a_line_are_all_counted() {
         let figures = Figures::of(&fast, 0);
         assert!(figures.tokens.total() > 1000, "{n}: {figures:?}");
     }
+}
+
+/// The lines of one answer with a hook's note between them: the model
+/// puts the answer's second row before the note, and a call read after
+/// them without a time is dated by the note (an hour later). A read that
+/// took the answer's rows in lean (or its first only) gives the same
+/// figures.
+#[test]
+fn an_answers_rows_keep_their_place_around_a_hooks_note() {
+    use serde_json::json;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let answer = |uuid: &str, id: &str, at: Option<&str>, block: serde_json::Value| {
+        let mut v = json!({"type": "assistant", "uuid": uuid, "parentUuid": "u0", "sessionId": "s",
+            "message": {"id": id, "role": "assistant", "model": "claude-sonnet-4-5",
+            "usage": {"input_tokens": 7, "output_tokens": 3}, "content": [block]}});
+        if let Some(at) = at {
+            v["timestamp"] = json!(at);
+        }
+        v
+    };
+    let bash = |id: &str| json!({"type": "tool_use", "id": id, "name": "Bash", "input": {"command": "make"}});
+    let note = |at: Option<&str>| {
+        let mut v = json!({"type": "system", "subtype": "informational", "content": "hook ran",
+            "level": "info", "uuid": "n0", "parentUuid": "a0", "sessionId": "s"});
+        if let Some(at) = at {
+            v["timestamp"] = json!(at);
+        }
+        v
+    };
+    // the second row a call of either kind: a lean read's row, or an
+    // agent's call, which the model takes in as an item
+    let task = json!({"type": "tool_use", "id": "t0", "name": "Task", "input": {"prompt": "look"}});
+    let cases = [Some("2025-06-01T11:00:00Z"), None]
+        .into_iter()
+        .flat_map(|at| [(at, bash("t0")), (at, task.clone())]);
+    for (n, (note_at, second)) in cases.enumerate() {
+        let lines = [
+            json!({"type": "user", "uuid": "u0", "sessionId": "s", "timestamp": "2025-06-01T10:00:00Z",
+                   "message": {"role": "user", "content": "build it"}}),
+            answer(
+                "a0",
+                "m0",
+                Some("2025-06-01T10:00:01Z"),
+                json!({"type": "text", "text": "On it."}),
+            ),
+            note(note_at),
+            answer("a1", "m0", Some("2025-06-01T10:00:02Z"), second),
+            // no time: dated by the row before it in the model's order
+            answer("a2", "m1", None, bash("t1")),
+        ];
+        let f = dir.path().join(format!("note-{n}.jsonl"));
+        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        std::fs::write(&f, text).expect("write");
+        same_figures(&f);
+    }
+}
+
+/// An answer's first line has no time, its next line (after a prompt)
+/// has one: the message is dated by its first row with a time, which a
+/// lean read's row is.
+#[test]
+fn a_message_is_dated_by_its_first_row_with_a_time() {
+    use serde_json::json;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = dir.path().join("late-time.jsonl");
+    let lines = [
+        json!({"type": "assistant", "uuid": "a0", "sessionId": "s",
+               "message": {"id": "m0", "role": "assistant", "model": "claude-sonnet-4-5", "usage": {"input_tokens": 7, "output_tokens": 3},
+               "content": [{"type": "tool_use", "id": "t0", "name": "TodoWrite", "input": {}}]}}),
+        json!({"type": "user", "uuid": "u0", "parentUuid": "a0", "sessionId": "s", "timestamp": "2025-06-01T10:00:00Z",
+               "message": {"role": "user", "content": "go on"}}),
+        json!({"type": "assistant", "uuid": "a1", "parentUuid": "u0", "sessionId": "s", "timestamp": "2025-06-01T10:20:00Z",
+               "message": {"id": "m0", "role": "assistant", "model": "claude-sonnet-4-5", "usage": {"input_tokens": 7, "output_tokens": 3},
+               "content": [{"type": "text", "text": "Done."}]}}),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&f, text).expect("write");
+    same_figures(&f);
+}
+
+/// A line of results the fast read does not pass over (here joined to a
+/// hook's note) puts its result on its call in the model, where a lean
+/// read left the call no item to put it on: the session is read again,
+/// and a call without a time after them is dated by the note as the
+/// model orders the rows.
+#[test]
+fn a_result_read_for_a_lean_call_gives_the_models_figures() {
+    use serde_json::json;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = dir.path().join("paired.jsonl");
+    let answer = |uuid: &str, id: &str, at: Option<&str>, block: serde_json::Value| {
+        let mut v = json!({"type": "assistant", "uuid": uuid, "parentUuid": "u0", "sessionId": "s",
+            "message": {"id": id, "role": "assistant", "model": "claude-sonnet-4-5",
+            "usage": {"input_tokens": 7, "output_tokens": 3}, "content": [block]}});
+        if let Some(at) = at {
+            v["timestamp"] = json!(at);
+        }
+        v.to_string()
+    };
+    let result = json!({"type": "user", "uuid": "r0", "parentUuid": "a0", "sessionId": "s",
+        "timestamp": "2025-06-01T10:00:02Z",
+        "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t0", "content": "ok"}]}});
+    let note = json!({"type": "system", "subtype": "informational", "content": "hook ran",
+        "level": "info", "uuid": "n0", "parentUuid": "r0", "sessionId": "s",
+        "timestamp": "2025-06-01T11:00:00Z"});
+    let lines = [
+        json!({"type": "user", "uuid": "u0", "sessionId": "s", "timestamp": "2025-06-01T10:00:00Z",
+               "message": {"role": "user", "content": "build it"}})
+        .to_string(),
+        answer(
+            "a0",
+            "m0",
+            Some("2025-06-01T10:00:01Z"),
+            json!({"type": "tool_use", "id": "t0", "name": "Bash", "input": {"command": "make"}}),
+        ),
+        format!("{result}{note}"),
+        answer(
+            "a1",
+            "m0",
+            Some("2025-06-01T10:00:03Z"),
+            json!({"type": "text", "text": "Built."}),
+        ),
+        answer(
+            "a2",
+            "m1",
+            None,
+            json!({"type": "tool_use", "id": "t1", "name": "Read", "input": {"file_path": "a"}}),
+        ),
+    ];
+    std::fs::write(&f, lines.join("\n") + "\n").expect("write");
+    same_figures(&f);
 }

@@ -331,17 +331,28 @@ impl FiguresSum<'_> {
             .iter()
             .filter_map(|t| main.index_of(t.first_item))
             .collect();
+        let model_of = |m: u32| main.messages.get(m as usize)?.model.as_deref();
         for (n, &i) in starts.iter().enumerate() {
             let at = main.items[i].timestamp.unwrap_or(fallback_ms);
-            // a prompt counts under the model that answered it
+            // a prompt counts under the model that answered it: its first
+            // row of a message that names one, an item or a lean row
             let end = starts.get(n + 1).copied().unwrap_or(main.items.len());
-            let model = main
+            let item = main
                 .items
                 .get(i..end.max(i))
                 .unwrap_or_default()
                 .iter()
-                .find_map(|it| main.messages.get(it.message? as usize)?.model.as_deref())
-                .unwrap_or("");
+                .find_map(|it| Some((it.id, model_of(it.message?)?)));
+            let lean = main
+                .lean
+                .as_deref()
+                .and_then(|l| l.turn_model(n))
+                .and_then(|(row, m)| Some((row, model_of(m)?)));
+            let model = match (item, lean) {
+                (Some(a), Some(b)) => Some(if a.0 < b.0 { a.1 } else { b.1 }),
+                (a, b) => a.or(b).map(|(_, model)| model),
+            }
+            .unwrap_or("");
             slice(&mut self.slices, at, model).prompts += 1;
         }
         for a in &session.agents {
@@ -365,9 +376,19 @@ impl FiguresSum<'_> {
         // without a time takes the time of the conversation before it,
         // not of a tool's output (which a read for figures leaves out:
         // see `source::claude::figures`)
-        let mut dated = vec![None; t.messages.len()];
+        // (and by the row that dated it: a lean row of the message may
+        // come before it, see `super::lean_rows`)
+        let mut dated: Vec<Option<(i64, super::item::ItemId)>> = vec![None; t.messages.len()];
         let mut last_ts = None;
-        for it in &t.items {
+        let lean = t.lean.as_deref();
+        let mut lean_times = lean.map_or(&[][..], |l| &l.times).iter().peekable();
+        for (i, it) in t.items.iter().enumerate() {
+            while let Some(&&(before, at)) = lean_times.peek()
+                && before <= i
+            {
+                last_ts = Some(at);
+                lean_times.next();
+            }
             if it.kind != super::item::Kind::ToolResult {
                 last_ts = it.timestamp.or(last_ts);
             }
@@ -375,7 +396,7 @@ impl FiguresSum<'_> {
                 && let Some(d) = dated.get_mut(m as usize)
                 && d.is_none()
             {
-                *d = it.timestamp.or(last_ts);
+                *d = it.timestamp.or(last_ts).map(|at| (at, it.id));
             }
             if let super::item::Detail::Call(c) = &it.detail {
                 match tools.get_mut(&c.name) {
@@ -393,7 +414,32 @@ impl FiguresSum<'_> {
                 slice(&mut self.slices, at, model).tool_calls += 1;
             }
         }
+        if let Some(l) = lean {
+            for &(m, row, at) in &l.firsts {
+                if let Some(d) = dated.get_mut(m as usize)
+                    && d.is_none_or(|(_, by)| by > row)
+                {
+                    *d = Some((at, row));
+                }
+            }
+            for c in &l.calls {
+                let name = l.names.get(c.name as usize).map_or("?", |n| &**n);
+                match tools.get_mut(name) {
+                    Some(n) => *n += 1,
+                    None => {
+                        tools.insert(name.to_owned(), 1);
+                    }
+                }
+                f.tool_calls += 1;
+                let model = c
+                    .message
+                    .and_then(|m| t.messages.get(m as usize)?.model.as_deref())
+                    .unwrap_or("");
+                slice(&mut self.slices, c.at, model).tool_calls += 1;
+            }
+        }
         for (m, at) in t.messages.iter().zip(dated) {
+            let at = at.map(|(at, _)| at);
             let Some(u) = &m.usage else { continue };
             if self.keep.is_some_and(|keep| !keep(&m.id, u)) {
                 continue;

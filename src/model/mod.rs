@@ -16,6 +16,7 @@ pub mod headline;
 pub mod item;
 pub mod json_str;
 pub mod label;
+pub mod lean_rows;
 pub mod lines;
 pub mod marks;
 pub mod patch;

@@ -237,6 +237,9 @@ pub struct Session {
     pub(crate) lean: bool,
     /// Tool calls get no one-line summary (see `model::summary`).
     pub(crate) no_call_summaries: bool,
+    /// The transcripts keep no running totals of tokens and cost (see
+    /// `Session::keep_no_totals`).
+    pub(crate) no_totals: bool,
     /// The lines fed hold no structured copy of a tool's result (a
     /// search's and an index build's, see `search::extract`).
     pub(crate) copies_left_out: bool,
@@ -249,11 +252,53 @@ pub struct Session {
 /// them, by transcript (`None`: the main one). The threads are what
 /// tells a line written twice from two lines: a uuid met twice among
 /// them, or also among the threaded lines, means the session must be
-/// read again the usual way (see `Session::lean_lines_hold`).
+/// read again the usual way (see `Session::lean_lines_hold`). Each is
+/// kept as a hash, in a list checked once at the end (a set of the uuids
+/// themselves was an allocation and a lookup for three lines in ten): two
+/// hashes alike, a uuid met twice or two uuids that hash alike, only send
+/// the session to that read.
 #[derive(Debug, Default)]
 pub struct LeanLines {
-    pub(crate) uuids: rustc_hash::FxHashSet<(Option<u32>, Box<str>)>,
-    pub(crate) repeated: bool,
+    uuids: Vec<u64>,
+}
+
+impl LeanLines {
+    /// Notes a uuid taken in lean in `agent`'s transcript (`None`: the
+    /// main one).
+    pub(crate) fn note(&mut self, agent: Option<u32>, uuid: &str) {
+        self.uuids.push(lean_hash(agent, uuid));
+    }
+}
+
+/// Whether the rows taken in lean in `t` are the model's (see
+/// `model::lean_rows`): none put where the model would not have, and no
+/// result left on its own that the model would have put on a lean call.
+fn lean_rows_hold(t: &Transcript) -> bool {
+    let Some(lean) = &t.lean else {
+        return true;
+    };
+    if lean.broken || t.reordered {
+        return false;
+    }
+    let mut calls: Option<Vec<u64>> = None;
+    t.items.iter().all(|it| {
+        let Detail::OrphanResult(r) = &it.detail else {
+            return true;
+        };
+        let calls = calls.get_or_insert_with(|| {
+            let mut ids: Vec<u64> = lean.calls.iter().map(|c| c.id).collect();
+            ids.sort_unstable();
+            ids
+        });
+        calls
+            .binary_search(&super::lean_rows::call_hash(&r.tool_use_id))
+            .is_err()
+    })
+}
+
+fn lean_hash(agent: Option<u32>, uuid: &str) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one((agent, uuid))
 }
 
 pub const MAIN: u16 = 0;
@@ -415,21 +460,34 @@ impl Session {
 
     /// Whether the lines taken in lean (if any) make the figures a whole
     /// read makes: no uuid among them met twice, nor met by a threaded
-    /// line.
-    pub(crate) fn lean_lines_hold(&self) -> bool {
-        let Some(l) = &self.lean_lines else {
+    /// line, and their rows where the model puts its rows (see
+    /// `model::lean_rows`; every prompt's row found, for the turns).
+    pub(crate) fn lean_lines_hold(&mut self) -> bool {
+        let Some(l) = &mut self.lean_lines else {
             return true;
         };
-        !l.repeated
-            && l.uuids.iter().all(|(agent, u)| {
-                let t = match agent {
-                    None => &self.main,
-                    Some(a) => match self.agents.get(*a as usize) {
-                        Some(a) => &a.transcript,
-                        None => return false,
-                    },
-                };
-                t.threads.node(u).is_none()
+        let lean = &mut l.uuids;
+        lean.sort_unstable();
+        if lean.windows(2).any(|w| w[0] == w[1]) {
+            return false;
+        }
+        let threaded = |agent: Option<u32>, t: &Transcript| {
+            t.threads
+                .nodes
+                .iter()
+                .any(|n| lean.binary_search(&lean_hash(agent, &n.uuid)).is_ok())
+        };
+        let main_turns = self.main.lean.is_none()
+            || self
+                .main
+                .turns
+                .iter()
+                .all(|t| self.main.index_of(t.first_item).is_some());
+        main_turns
+            && !threaded(None, &self.main)
+            && lean_rows_hold(&self.main)
+            && !self.agents.iter().enumerate().any(|(a, ag)| {
+                threaded(Some(a as u32), &ag.transcript) || !lean_rows_hold(&ag.transcript)
             })
     }
 
@@ -440,6 +498,14 @@ impl Session {
     /// out (see `search::extract::Unshown`): they are read the faster way.
     pub(crate) fn copies_left_out(&mut self) {
         self.copies_left_out = true;
+    }
+
+    /// The transcripts keep no running totals of their messages' tokens
+    /// and cost (each message priced as its lines come): for a read whose
+    /// figures are summed from the messages at its end (`model::figures`),
+    /// made before any line is read.
+    pub(crate) fn keep_no_totals(&mut self) {
+        self.no_totals = true;
     }
 
     pub(crate) fn keep_no_call_summaries(&mut self) {

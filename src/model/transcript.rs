@@ -3,6 +3,7 @@
 
 use super::branch::{Added, Role, Threads};
 use super::item::{Group, Item, ItemId, Kind, Message, Turn};
+use super::lean_rows::LEAN_ROW;
 use super::usage::Usage;
 use rustc_hash::FxHashMap as HashMap;
 
@@ -31,6 +32,10 @@ pub struct Transcript {
     /// The `parentUuid` tree of every threaded line (also hidden ones:
     /// progress and tool-result lines carry the chain too).
     pub threads: Threads,
+    /// Rows a read for figures took in without making items of them.
+    pub(crate) lean: Option<Box<super::lean_rows::LeanRows>>,
+    /// An item was put or taken out in the middle at some point.
+    pub(crate) reordered: bool,
 }
 
 impl Transcript {
@@ -154,13 +159,15 @@ impl Transcript {
 
     /// Registers or updates an assistant message; usage repeats on every
     /// line of a message, so the totals count each message once (with the
-    /// figures of its latest line).
+    /// figures of its latest line). `totals`: kept (a read for figures
+    /// sums them at its end, see `Session::keep_no_totals`).
     pub fn upsert_message(
         &mut self,
         id: &str,
         model: Option<&str>,
         usage: Option<Usage>,
         at: Option<i64>,
+        totals: bool,
     ) -> u32 {
         // the lines of a message mostly follow each other: the newest one
         // is known without a lookup (a cache miss per line in a big session)
@@ -172,6 +179,12 @@ impl Transcript {
             .map(|m| m as u32);
         if let Some(m) = newest.or_else(|| self.msg_index.get(id).copied()) {
             let msg = &mut self.messages[m as usize];
+            if !totals {
+                if usage.is_some() {
+                    msg.usage = usage;
+                }
+                return m;
+            }
             // each line of a message mostly repeats its usage: nothing to
             // count again (nor to price twice)
             if let Some(new) = usage.filter(|u| msg.usage != Some(*u)) {
@@ -200,7 +213,7 @@ impl Transcript {
                 _ => std::sync::Arc::from(m),
             },
         );
-        if let Some(u) = &usage {
+        if let Some(u) = usage.as_ref().filter(|_| totals) {
             add_usage(&mut self.totals, u);
             let prices = super::price::PriceTable::active();
             let c = self.models_met.cost(prices, model.as_ref(), u, at);
@@ -279,8 +292,16 @@ impl Transcript {
 
     fn index_appended(&mut self, idx: usize) {
         let item = &self.items[idx];
+        let mut after = None;
         if let Some(m) = item.message {
-            self.messages[m as usize].last_item = idx;
+            let last = &mut self.messages[m as usize].last_item;
+            if *last != usize::MAX && *last & LEAN_ROW != 0 {
+                after = Some((*last & !LEAN_ROW) as ItemId);
+            }
+            *last = idx;
+        }
+        if let Some(lean) = &mut self.lean {
+            lean.item_appended(item.id, item.kind, after);
         }
         if let super::item::Detail::Call(c) = &item.detail {
             match self.tool_index.entry(c.id.clone()) {
@@ -378,6 +399,7 @@ impl Transcript {
         if idx >= self.items.len() {
             return None;
         }
+        self.reordered = true;
         // the indexes of what follows move down by one
         for i in idx + 1..self.items.len() {
             let it = &self.items[i];
@@ -419,6 +441,7 @@ impl Transcript {
 
     /// Re-derives every index from `items` (after an insert in the middle).
     pub fn reindex(&mut self) {
+        self.reordered = true;
         self.groups.clear();
         self.tool_index.clear();
         self.dup_calls.clear();

@@ -68,18 +68,33 @@ impl Session {
         e: &RawEntry<'_>,
         msg: &RawMessage<'_>,
     ) -> (Option<i64>, Option<u32>) {
+        let at = super::ingest::time_of(e);
+        (at, self.answer_message_at(target, msg, at))
+    }
+
+    /// [`Self::answer_message`] of a line read at `at`: the message's index.
+    pub(super) fn answer_message_at(
+        &mut self,
+        target: Target,
+        msg: &RawMessage<'_>,
+        at: Option<i64>,
+    ) -> Option<u32> {
         if target == Target::Main
             && let Some(m) = msg.model.as_deref()
             && self.meta.model.as_deref() != Some(m)
         {
             self.meta.model = Some(m.to_owned());
         }
-        let at = super::ingest::time_of(e);
-        let m = msg.id.as_deref().map(|id| {
-            self.transcript_mut(target)
-                .upsert_message(id, msg.model.as_deref(), msg.usage, at)
-        });
-        (at, m)
+        let totals = !self.no_totals;
+        msg.id.as_deref().map(|id| {
+            self.transcript_mut(target).upsert_message(
+                id,
+                msg.model.as_deref(),
+                msg.usage,
+                at,
+                totals,
+            )
+        })
     }
 
     fn push_block(&mut self, target: Target, m: Option<u32>, item: Item) -> usize {

@@ -270,6 +270,14 @@ impl Session {
             self.attach_result(target, idx, result);
             return true;
         }
+        // a lean call's (see `model::lean_rows`): on its call, which no
+        // figure reads
+        if !id.is_empty()
+            && let Some(lean) = &mut self.transcript_mut(target).lean
+            && lean.answer(id)
+        {
+            return true;
+        }
         // a call that has its result already: a second result is shown on
         // its own and flagged; no call at all: shown on its own, waiting for
         // a call written after it (parallel calls do that)

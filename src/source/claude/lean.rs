@@ -2,18 +2,19 @@
 //! of a session are an assistant's, and their ingest (threads, envelopes,
 //! pairing, links) was most of what a cold listing spent on them; the
 //! figures read only what this keeps: each message once with the usage
-//! of its latest line, its blocks as rows in the order the model puts
-//! them, dated by their line, and the calls by name. Decoding is the
-//! model's own, or `super::answer`'s for the common shape; a line of any
-//! other shape (a sidechain, an agent's prompt, a result the API ran, an
-//! error, a block of another kind, a uuid the threads already hold) is
-//! handed to the model whole, and a
-//! uuid met twice among the lines kept here sends the session to be read
-//! again the usual way (see `Session::lean_lines_hold`).
+//! of its latest line, its blocks as lean rows (`model::lean_rows`: their
+//! place, their line's time, their message, a call's name), not items.
+//! Decoding is the model's own, or `super::answer`'s for the common
+//! shape; a line of any other shape (a sidechain, an agent's prompt, a
+//! result the API ran, an error, a block of another kind, a uuid the
+//! threads already hold, no time) is handed to the model whole, and a
+//! uuid met twice among the lines kept here, or a row the model would
+//! have put elsewhere, sends the session to be read again the usual way
+//! (see `Session::lean_lines_hold`).
 //! `tests/figures_fast.rs` holds the figures to a whole load's.
 
 use super::raw::{Block, Content, RawEntry};
-use crate::model::item::{Category, Detail, Kind, ToolCall};
+use crate::model::item::Category;
 use crate::model::session::{MAIN, Session, Target};
 
 impl Session {
@@ -54,49 +55,37 @@ impl Session {
         if !blocks.iter().all(kept_block) {
             return false;
         }
+        // a row without a time is dated by the rows before it, which a
+        // lean row does not know
+        let Some(at) = super::ingest::time_of(e) else {
+            return false;
+        };
         if let Some(u) = e.uuid.as_deref() {
             if self.transcript_mut(target).threads.node(u).is_some() {
                 // the threads tell what a line under this uuid is
                 return false;
             }
-            let key = (agent, Box::from(u));
-            if let Some(l) = self.lean_lines.as_mut()
-                && !l.uuids.insert(key)
-            {
-                l.repeated = true;
+            if let Some(l) = self.lean_lines.as_mut() {
+                l.note(agent, u);
             }
         }
         // what `ingest_entry` notes of every line
         self.note_envelope(e);
         self.note_session_id(source, line, e);
-        let (at, m) = self.answer_message(target, e, msg);
+        let m = self.answer_message_at(target, msg, Some(at));
         match &msg.content {
-            Some(Content::Text(t)) if !t.is_blank() => {
-                self.push_lean(target, source, line, m, at, Kind::Assistant, Detail::None);
-            }
+            Some(Content::Text(t)) if !t.is_blank() => self.push_lean(target, m, at, None),
             Some(Content::Blocks(blocks)) => {
                 for b in blocks {
-                    let kind = b.kind.as_deref().unwrap_or("");
-                    let (row, detail) = match kind {
+                    let call = match b.kind.as_deref().unwrap_or("") {
                         "text" if b.text.as_ref().is_none_or(|t| t.is_blank()) => continue,
-                        "text" => (Kind::Assistant, Detail::None),
-                        "thinking" | "redacted_thinking" => (Kind::Thinking, Detail::None),
-                        _ => {
-                            let name = b.name.as_deref().unwrap_or("?").to_owned();
-                            let call = ToolCall {
-                                category: Category::of(&name),
-                                id: b.id.as_deref().unwrap_or("").to_owned(),
-                                name,
-                                input: Default::default(),
-                                summary: String::new(),
-                                result: None,
-                                server: kind == "server_tool_use",
-                                agent: None,
-                            };
-                            (Kind::ToolCall, Detail::Call(Box::new(call)))
-                        }
+                        "text" | "thinking" | "redacted_thinking" => None,
+                        _ => Some((
+                            b.name.as_deref().unwrap_or("?"),
+                            b.id.as_deref().unwrap_or(""),
+                        )),
                     };
-                    self.push_lean(target, source, line, m, at, row, detail);
+                    self.push_lean(target, m, at, call);
                 }
             }
             _ => {}
@@ -104,25 +93,12 @@ impl Session {
         true
     }
 
-    /// A row of message `m` where the model puts it (see
-    /// `Transcript::position_for_message`).
-    #[allow(clippy::too_many_arguments)]
-    fn push_lean(
-        &mut self,
-        target: Target,
-        source: u16,
-        line: u32,
-        m: Option<u32>,
-        at: Option<i64>,
-        kind: Kind,
-        detail: Detail,
-    ) {
-        let mut item = self.new_item(kind, source, line);
-        item.timestamp = at;
-        item.message = m;
-        item.detail = detail;
-        let pos = m.map(|m| self.transcript_mut(target).position_for_message(m));
-        self.push(target, pos, item);
+    /// A row of message `m`, numbered as an item would be (see
+    /// `model::lean_rows`).
+    fn push_lean(&mut self, target: Target, m: Option<u32>, at: i64, call: Option<(&str, &str)>) {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.transcript_mut(target).push_lean_row(id, m, at, call);
     }
 }
 

@@ -229,12 +229,13 @@ fn load_figures(
         let mut s = Session::new(Some(path.to_owned()));
         s.keep_no_marks();
         s.keep_no_call_summaries();
+        s.keep_no_totals();
         if lean {
             s.take_lean_lines();
         }
         s
     };
-    let s = load_into(
+    let mut s = load_into(
         fresh(true),
         path,
         Reading::Figures(see, answers, bytes),
