@@ -363,9 +363,7 @@ fn a_line_too_long_to_hold_is_passed_on_not_held() {
                "message": {"id": "m1", "role": "assistant", "model": "claude-sonnet-4-5", "usage": {"input_tokens": 11, "output_tokens": 5},
                "content": [{"type": "text", "text": "done"}]}}),
     ];
-    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    std::fs::write(&f, text).expect("write");
-    same_figures(&f);
+    same_figures_of_lines(&f, &lines);
     let fast = ccv::source::load_for_figures(&f).expect("load");
     assert_eq!(Figures::of(&fast, 0).prompts, 1);
 }
@@ -794,9 +792,7 @@ fn the_first_line_decides_whether_a_file_is_an_agents_own() {
                "message": {"id": "m0", "role": "assistant", "model": "claude-sonnet-4-5", "usage": {"input_tokens": 7, "output_tokens": 3},
                "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls"}}]}}),
     ];
-    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    std::fs::write(&f, text).expect("write");
-    same_figures(&f);
+    same_figures_of_lines(&f, &lines);
 }
 
 /// An old session's subagent lines are inline, each routed to its agent
@@ -836,9 +832,7 @@ fn a_sidechains_results_carry_its_chain() {
         later.clone(),
         later,
     ];
-    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    std::fs::write(&f, text).expect("write");
-    same_figures(&f);
+    same_figures_of_lines(&f, &lines);
 }
 
 /// An answer written without a time is dated by the conversation before
@@ -862,9 +856,7 @@ fn an_answer_without_a_time_is_dated_by_the_conversation() {
                "message": {"id": "m1", "role": "assistant", "model": "claude-sonnet-4-5", "usage": {"input_tokens": 9, "output_tokens": 40},
                "content": [{"type": "text", "text": "It builds."}]}}),
     ];
-    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    std::fs::write(&f, text).expect("write");
-    same_figures(&f);
+    same_figures_of_lines(&f, &lines);
     let whole = ccv::source::load_with_subagents(&f).expect("load");
     let quarters: Vec<i64> = Figures::of(&whole, 0)
         .detail
@@ -938,15 +930,6 @@ fn entries_joined_on_a_line_are_all_counted() {
 fn an_answers_rows_keep_their_place_around_a_hooks_note() {
     use serde_json::json;
     let dir = tempfile::tempdir().expect("tempdir");
-    let answer = |uuid: &str, id: &str, at: Option<&str>, block: serde_json::Value| {
-        let mut v = json!({"type": "assistant", "uuid": uuid, "parentUuid": "u0", "sessionId": "s",
-            "message": {"id": id, "role": "assistant", "model": "claude-sonnet-4-5",
-            "usage": {"input_tokens": 7, "output_tokens": 3}, "content": [block]}});
-        if let Some(at) = at {
-            v["timestamp"] = json!(at);
-        }
-        v
-    };
     let bash = |id: &str| json!({"type": "tool_use", "id": id, "name": "Bash", "input": {"command": "make"}});
     let note = |at: Option<&str>| {
         let mut v = json!({"type": "system", "subtype": "informational", "content": "hook ran",
@@ -978,9 +961,7 @@ fn an_answers_rows_keep_their_place_around_a_hooks_note() {
             answer("a2", "m1", None, bash("t1")),
         ];
         let f = dir.path().join(format!("note-{n}.jsonl"));
-        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
-        std::fs::write(&f, text).expect("write");
-        same_figures(&f);
+        same_figures_of_lines(&f, &lines);
     }
 }
 
@@ -1002,60 +983,62 @@ fn a_message_is_dated_by_its_first_row_with_a_time() {
                "message": {"id": "m0", "role": "assistant", "model": "claude-sonnet-4-5", "usage": {"input_tokens": 7, "output_tokens": 3},
                "content": [{"type": "text", "text": "Done."}]}}),
     ];
-    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    std::fs::write(&f, text).expect("write");
-    same_figures(&f);
+    same_figures_of_lines(&f, &lines);
 }
 
 /// A line of results the fast read does not pass over (here joined to a
-/// hook's note) puts its result on its call in the model, where a lean
-/// read left the call no item to put it on: the session is read again,
-/// and a call without a time after them is dated by the note as the
-/// model orders the rows.
+/// hook's note) puts its result on its call, a lean call too (no row of
+/// its own), so that a call without a time after them is dated by the
+/// note as the model orders the rows.
 #[test]
 fn a_result_read_for_a_lean_call_gives_the_models_figures() {
     use serde_json::json;
     let dir = tempfile::tempdir().expect("tempdir");
     let f = dir.path().join("paired.jsonl");
-    let answer = |uuid: &str, id: &str, at: Option<&str>, block: serde_json::Value| {
-        let mut v = json!({"type": "assistant", "uuid": uuid, "parentUuid": "u0", "sessionId": "s",
-            "message": {"id": id, "role": "assistant", "model": "claude-sonnet-4-5",
-            "usage": {"input_tokens": 7, "output_tokens": 3}, "content": [block]}});
-        if let Some(at) = at {
-            v["timestamp"] = json!(at);
-        }
-        v.to_string()
-    };
     let result = json!({"type": "user", "uuid": "r0", "parentUuid": "a0", "sessionId": "s",
         "timestamp": "2025-06-01T10:00:02Z",
         "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t0", "content": "ok"}]}});
     let note = json!({"type": "system", "subtype": "informational", "content": "hook ran",
         "level": "info", "uuid": "n0", "parentUuid": "r0", "sessionId": "s",
         "timestamp": "2025-06-01T11:00:00Z"});
+    let bash =
+        json!({"type": "tool_use", "id": "t0", "name": "Bash", "input": {"command": "make"}});
+    let read = json!({"type": "tool_use", "id": "t1", "name": "Read", "input": {"file_path": "a"}});
+    let prompt = json!({"type": "user", "uuid": "u0", "sessionId": "s", "timestamp": "2025-06-01T10:00:00Z",
+        "message": {"role": "user", "content": "build it"}});
     let lines = [
-        json!({"type": "user", "uuid": "u0", "sessionId": "s", "timestamp": "2025-06-01T10:00:00Z",
-               "message": {"role": "user", "content": "build it"}})
-        .to_string(),
-        answer(
-            "a0",
-            "m0",
-            Some("2025-06-01T10:00:01Z"),
-            json!({"type": "tool_use", "id": "t0", "name": "Bash", "input": {"command": "make"}}),
-        ),
+        prompt.to_string(),
+        answer("a0", "m0", Some("2025-06-01T10:00:01Z"), bash).to_string(),
+        // two entries on one line
         format!("{result}{note}"),
         answer(
             "a1",
             "m0",
             Some("2025-06-01T10:00:03Z"),
             json!({"type": "text", "text": "Built."}),
-        ),
-        answer(
-            "a2",
-            "m1",
-            None,
-            json!({"type": "tool_use", "id": "t1", "name": "Read", "input": {"file_path": "a"}}),
-        ),
+        )
+        .to_string(),
+        answer("a2", "m1", None, read).to_string(),
     ];
-    std::fs::write(&f, lines.join("\n") + "\n").expect("write");
-    same_figures(&f);
+    same_figures_of_lines(&f, &lines);
+}
+
+/// `lines` written to `f`, one a line, held to the same figures read
+/// fast and whole.
+fn same_figures_of_lines(f: &Path, lines: &[impl std::fmt::Display]) {
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(f, text).expect("write");
+    same_figures(f);
+}
+
+/// An answer's line (message `id`, one block), at `at` or without a time.
+fn answer(uuid: &str, id: &str, at: Option<&str>, block: serde_json::Value) -> serde_json::Value {
+    use serde_json::json;
+    let mut v = json!({"type": "assistant", "uuid": uuid, "parentUuid": "u0", "sessionId": "s",
+        "message": {"id": id, "role": "assistant", "model": "claude-sonnet-4-5",
+        "usage": {"input_tokens": 7, "output_tokens": 3}, "content": [block]}});
+    if let Some(at) = at {
+        v["timestamp"] = json!(at);
+    }
+    v
 }
