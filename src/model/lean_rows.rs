@@ -53,8 +53,9 @@ pub struct LeanCall {
     pub message: Option<u32>,
     /// Index into [`LeanRows::names`].
     pub name: u32,
-    /// A hash of the call's id (see [`call_hash`]).
-    pub id: u64,
+    /// The call's id: a result is put on the call of its id, not of a
+    /// hash alike (which a file could make on purpose).
+    pub id: Box<str>,
     /// A result was read for it (see [`LeanRows::answer`]).
     pub answered: bool,
 }
@@ -79,17 +80,16 @@ impl LeanRows {
         let by_id = self.by_id.get_or_insert_with(|| {
             let mut ids = rustc_hash::FxHashMap::default();
             for (i, c) in calls.iter().enumerate() {
-                ids.entry(c.id).or_insert(i);
+                ids.entry(call_hash(&c.id)).or_insert(i);
             }
             ids
         });
         let Some(&first) = by_id.get(&call_hash(id)) else {
             return false;
         };
-        let h = call_hash(id);
         match self.calls[first..]
             .iter_mut()
-            .find(|c| c.id == h && !c.answered)
+            .find(|c| *c.id == *id && !c.answered)
         {
             Some(c) => {
                 c.answered = true;
@@ -123,7 +123,7 @@ impl LeanRows {
     }
 }
 
-/// A call's id as [`LeanCall::id`] keeps it.
+/// A call's id hashed, as the calls are looked up by.
 pub fn call_hash(id: &str) -> u64 {
     use std::hash::BuildHasher;
     rustc_hash::FxBuildHasher.hash_one(id)
@@ -193,17 +193,74 @@ impl Transcript {
                     lean.names.len() - 1
                 }
             };
-            let id = call_hash(call_id);
             if let Some(by_id) = &mut lean.by_id {
-                by_id.entry(id).or_insert(lean.calls.len());
+                by_id.entry(call_hash(call_id)).or_insert(lean.calls.len());
             }
             lean.calls.push(LeanCall {
                 at,
                 message: m,
                 name: name as u32,
-                id,
+                id: call_id.into(),
                 answered: false,
             });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A result goes on its lean call once; a second result of it is one
+    /// the model shows on its own (the rows are then not the model's).
+    #[test]
+    fn a_lean_calls_result_goes_on_it_once() {
+        let mut t = Transcript::default();
+        let m = t.upsert_message("m0", Some("claude-sonnet-4-5"), None, Some(0), false);
+        t.push_lean_row(1, Some(m), 0, Some(("Bash", "t0")));
+        t.push_lean_row(2, Some(m), 0, Some(("Read", "t1")));
+        let lean = t.lean.as_mut().expect("lean rows");
+        assert!(!lean.answer("t9"), "no such call");
+        assert!(lean.answer("t1"));
+        assert!(lean.answer("t0"));
+        assert!(!lean.broken);
+        assert!(!lean.answer("t0"), "answered already");
+        assert!(lean.broken);
+        let names: Vec<&str> = lean.names.iter().map(|n| &**n).collect();
+        assert_eq!(names, ["Bash", "Read"]);
+    }
+
+    /// A row after its message's last one with only a note since goes,
+    /// in the model, before the note: not where a lean row is.
+    #[test]
+    fn a_row_the_model_puts_before_a_note_breaks_the_rows() {
+        let mut t = Transcript::default();
+        let m = t.upsert_message("m0", None, None, Some(0), false);
+        t.push_lean_row(1, Some(m), 0, None);
+        let row = |kind: Kind| crate::model::Item {
+            id: 2,
+            kind,
+            source: 0,
+            line: 2,
+            uuid: None,
+            parent_uuid: None,
+            timestamp: None,
+            text: Default::default(),
+            flags: Default::default(),
+            message: None,
+            group: None,
+            off_branch: false,
+            detail: Default::default(),
+        };
+        t.insert(usize::MAX, row(Kind::System));
+        t.push_lean_row(3, Some(m), 0, None);
+        assert!(t.lean.as_ref().is_some_and(|l| l.broken));
+        // past a row of the conversation, it goes at the end as it does
+        let mut t = Transcript::default();
+        let m = t.upsert_message("m0", None, None, Some(0), false);
+        t.push_lean_row(1, Some(m), 0, None);
+        t.insert(usize::MAX, row(Kind::User));
+        t.push_lean_row(3, Some(m), 0, None);
+        assert!(t.lean.as_ref().is_some_and(|l| !l.broken));
     }
 }

@@ -274,6 +274,7 @@ impl LeanLines {
 /// `model::lean_rows`): none put where the model would not have, and no
 /// result left on its own that the model would have put on a lean call.
 fn lean_rows_hold(t: &Transcript) -> bool {
+    use super::lean_rows::call_hash;
     let Some(lean) = &t.lean else {
         return true;
     };
@@ -285,14 +286,13 @@ fn lean_rows_hold(t: &Transcript) -> bool {
         let Detail::OrphanResult(r) = &it.detail else {
             return true;
         };
+        // (hashes: two alike only send the session to be read again)
         let calls = calls.get_or_insert_with(|| {
-            let mut ids: Vec<u64> = lean.calls.iter().map(|c| c.id).collect();
+            let mut ids: Vec<u64> = lean.calls.iter().map(|c| call_hash(&c.id)).collect();
             ids.sort_unstable();
             ids
         });
-        calls
-            .binary_search(&super::lean_rows::call_hash(&r.tool_use_id))
-            .is_err()
+        calls.binary_search(&call_hash(&r.tool_use_id)).is_err()
     })
 }
 
