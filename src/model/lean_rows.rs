@@ -11,10 +11,11 @@
 //! That list is the model's only while every row, item or lean, went at
 //! the end: the model puts a block after its message's last one when only
 //! hooks' or notes' rows came since, and moves a result onto its call. A
-//! row that would have gone elsewhere, a message whose rows are not all
-//! lean after its first lean one, a result of a lean call, any item put
-//! or taken out in the middle: the rows are [`LeanRows::broken`], and the
-//! session is read again the usual way (see `Session::lean_lines_hold`).
+//! row that would have gone elsewhere, an item of a message after its
+//! lean rows that the model puts elsewhere, a result of a lean call read
+//! before it or twice, any item put or taken out in the middle: the rows
+//! are [`LeanRows::broken`], and the session is read again the usual way
+//! (see `Session::lean_lines_hold`).
 
 use super::item::{ItemId, Kind};
 use super::transcript::Transcript;
@@ -27,8 +28,10 @@ pub(crate) const LEAN_ROW: usize = 1 << (usize::BITS - 1);
 pub struct LeanRows {
     /// The calls, in the order they were read.
     pub calls: Vec<LeanCall>,
-    /// The calls' names (a session calls a few tools many times).
+    /// The calls' names (a session calls a few tools many times), and
+    /// each one's index.
     pub names: Vec<Box<str>>,
+    by_name: rustc_hash::FxHashMap<Box<str>, u32>,
     /// The time of the last lean row before each item that follows lean
     /// rows: (the item's index, the time).
     pub times: Vec<(usize, i64)>,
@@ -38,8 +41,10 @@ pub struct LeanRows {
     /// The first lean row of a message that names its model, in each
     /// turn that has one: (turn, row, message).
     pub turn_models: Vec<(usize, ItemId, u32)>,
-    /// The calls by the hash of their id, made when a result first asks.
-    by_id: Option<rustc_hash::FxHashMap<u64, usize>>,
+    /// The calls of each id not answered yet, the first and the last
+    /// (the others linked by [`LeanCall::next_same`]), made when a result
+    /// first asks: a result goes on the first.
+    by_id: Option<rustc_hash::FxHashMap<Box<str>, (u32, u32)>>,
     /// The newest row, and the newest that is not a hook's or a note's.
     newest: Option<ItemId>,
     last_flow: Option<ItemId>,
@@ -53,12 +58,13 @@ pub struct LeanCall {
     pub message: Option<u32>,
     /// Index into [`LeanRows::names`].
     pub name: u32,
-    /// The call's id: a result is put on the call of its id, not of a
-    /// hash alike (which a file could make on purpose).
     pub id: Box<str>,
-    /// A result was read for it (see [`LeanRows::answer`]).
-    pub answered: bool,
+    /// The next call of the same id ([`NONE`]: none), once a result asked.
+    next_same: u32,
 }
+
+/// No call (see [`LeanCall::next_same`]).
+const NONE: u32 = u32::MAX;
 
 impl LeanRows {
     /// The model's message of turn `turn`'s first lean row that names
@@ -76,23 +82,19 @@ impl LeanRows {
     /// result of a lean call is shown on its own and flagged by the
     /// model, which a lean call cannot tell: the rows are broken.
     pub(crate) fn answer(&mut self, id: &str) -> bool {
-        let calls = &self.calls;
-        let by_id = self.by_id.get_or_insert_with(|| {
-            let mut ids = rustc_hash::FxHashMap::default();
-            for (i, c) in calls.iter().enumerate() {
-                ids.entry(call_hash(&c.id)).or_insert(i);
+        if self.by_id.is_none() {
+            let mut by_id = rustc_hash::FxHashMap::default();
+            for i in 0..self.calls.len() {
+                link(&mut self.calls, &mut by_id, i);
             }
-            ids
-        });
-        let Some(&first) = by_id.get(&call_hash(id)) else {
+            self.by_id = Some(by_id);
+        }
+        let Some((first, _)) = self.by_id.as_mut().and_then(|b| b.get_mut(id)) else {
             return false;
         };
-        match self.calls[first..]
-            .iter_mut()
-            .find(|c| *c.id == *id && !c.answered)
-        {
+        match self.calls.get(*first as usize) {
             Some(c) => {
-                c.answered = true;
+                *first = c.next_same;
                 true
             }
             None => {
@@ -123,10 +125,26 @@ impl LeanRows {
     }
 }
 
-/// A call's id hashed, as the calls are looked up by.
+/// A call's id hashed (see `Session::lean_lines_hold`).
 pub fn call_hash(id: &str) -> u64 {
     use std::hash::BuildHasher;
     rustc_hash::FxBuildHasher.hash_one(id)
+}
+
+/// Links call `i` after the calls of its id not answered yet.
+fn link(calls: &mut [LeanCall], by_id: &mut rustc_hash::FxHashMap<Box<str>, (u32, u32)>, i: usize) {
+    let i = i as u32;
+    let Some(id) = calls.get(i as usize).map(|c| c.id.clone()) else {
+        return;
+    };
+    let (first, last) = by_id.entry(id).or_insert((NONE, NONE));
+    if let Some(c) = calls.get_mut(*last as usize) {
+        c.next_same = i;
+    }
+    if *first == NONE {
+        *first = i;
+    }
+    *last = i;
 }
 
 impl Transcript {
@@ -186,23 +204,26 @@ impl Transcript {
             _ => lean.times.push((items.len(), at)),
         }
         if let Some((name, call_id)) = call {
-            let name = match lean.names.iter().rposition(|n| **n == *name) {
-                Some(n) => n,
+            let name = match lean.by_name.get(name) {
+                Some(&n) => n,
                 None => {
+                    let n = lean.names.len() as u32;
                     lean.names.push(name.into());
-                    lean.names.len() - 1
+                    lean.by_name.insert(name.into(), n);
+                    n
                 }
             };
-            if let Some(by_id) = &mut lean.by_id {
-                by_id.entry(call_hash(call_id)).or_insert(lean.calls.len());
-            }
             lean.calls.push(LeanCall {
                 at,
                 message: m,
-                name: name as u32,
+                name,
                 id: call_id.into(),
-                answered: false,
+                next_same: NONE,
             });
+            let i = lean.calls.len() - 1;
+            if let Some(by_id) = &mut lean.by_id {
+                link(&mut lean.calls, by_id, i);
+            }
         }
     }
 }
@@ -226,6 +247,18 @@ mod tests {
         assert!(!lean.broken);
         assert!(!lean.answer("t0"), "answered already");
         assert!(lean.broken);
+        // calls of one id take their results in turn, those read after a
+        // result asked too
+        let mut t = Transcript::default();
+        t.push_lean_row(1, None, 0, Some(("Bash", "t2")));
+        t.push_lean_row(2, None, 0, Some(("Bash", "t2")));
+        let answer = |t: &mut Transcript| t.lean.as_mut().is_some_and(|l| l.answer("t2"));
+        assert!(answer(&mut t) && answer(&mut t));
+        t.push_lean_row(3, None, 0, Some(("Bash", "t2")));
+        assert!(answer(&mut t));
+        assert!(t.lean.as_ref().is_some_and(|l| !l.broken));
+        assert!(!answer(&mut t));
+        assert!(t.lean.as_ref().is_some_and(|l| l.broken));
         let names: Vec<&str> = lean.names.iter().map(|n| &**n).collect();
         assert_eq!(names, ["Bash", "Read"]);
     }
