@@ -25,7 +25,7 @@ pub struct Transcript {
     /// The first call of each `tool_use_id`.
     tool_index: HashMap<String, usize>,
     /// Later calls that reuse an id (rare; see `Collision::ToolUseId`).
-    dup_calls: HashMap<String, Vec<usize>>,
+    dup_calls: HashMap<String, DupCalls>,
     /// Results shown on their own because their call has not come (yet):
     /// with parallel calls a result can be written before its call.
     pub(crate) waiting_results: HashMap<String, Vec<ItemId>>,
@@ -46,17 +46,27 @@ impl Transcript {
     /// The call a result of `tool_use_id` belongs to: the first call with
     /// that id still waiting for one.
     pub fn call_for_result(&self, tool_use_id: &str) -> Option<usize> {
-        let first = self.tool_index.get(tool_use_id).copied();
-        let dups = self
-            .dup_calls
-            .get(tool_use_id)
-            .into_iter()
-            .flatten()
-            .copied();
-        first.into_iter().chain(dups).find(|&i| {
+        let waiting = |i: usize| {
             matches!(&self.items.get(i).map(|it| &it.detail),
                 Some(super::item::Detail::Call(c)) if c.result.is_none())
-        })
+        };
+        let first = self.tool_index.get(tool_use_id).copied();
+        if let Some(i) = first.filter(|&i| waiting(i)) {
+            return Some(i);
+        }
+        // the later calls of the id, from the first not known answered (a
+        // result is never taken off its call): each result looked at all
+        // of them, quadratic in a file of one id written many times
+        let dups = self.dup_calls.get(tool_use_id)?;
+        let from = dups.answered.load(std::sync::atomic::Ordering::Relaxed);
+        let k = (dups.calls.get(from..).unwrap_or_default().iter())
+            .position(|&i| waiting(i))
+            .map(|k| from + k);
+        dups.answered.store(
+            k.unwrap_or(dups.calls.len()),
+            std::sync::atomic::Ordering::Relaxed,
+        );
+        k.and_then(|k| dups.calls.get(k).copied())
     }
 
     pub fn message_index(&self, message_id: &str) -> Option<u32> {
@@ -309,7 +319,11 @@ impl Transcript {
                     v.insert(idx);
                 }
                 std::collections::hash_map::Entry::Occupied(_) => {
-                    self.dup_calls.entry(c.id.clone()).or_default().push(idx);
+                    self.dup_calls
+                        .entry(c.id.clone())
+                        .or_default()
+                        .calls
+                        .push(idx);
                 }
             }
         }
@@ -389,7 +403,12 @@ impl Transcript {
 
     /// Tool calls in this transcript (kept as they arrive).
     pub fn tool_calls(&self) -> usize {
-        self.tool_index.len() + self.dup_calls.values().map(Vec::len).sum::<usize>()
+        self.tool_index.len()
+            + self
+                .dup_calls
+                .values()
+                .map(|d| d.calls.len())
+                .sum::<usize>()
     }
 
     /// Takes item `idx` out (a result that found its call). Only what
@@ -412,7 +431,12 @@ impl Transcript {
                 if let Some(v) = self.tool_index.get_mut(&c.id).filter(|v| **v == i) {
                     *v = i - 1;
                 }
-                for v in self.dup_calls.get_mut(&c.id).into_iter().flatten() {
+                for v in self
+                    .dup_calls
+                    .get_mut(&c.id)
+                    .into_iter()
+                    .flat_map(|d| &mut d.calls)
+                {
                     if *v == i {
                         *v = i - 1;
                     }
@@ -464,6 +488,14 @@ impl Transcript {
             t.duration_ms = durations.get(&t.first_item).copied();
         }
     }
+}
+
+/// The calls that reuse an id after its first, in order, and how many of
+/// them have their result (they keep it: the count only grows).
+#[derive(Debug, Default)]
+struct DupCalls {
+    calls: Vec<usize>,
+    answered: std::sync::atomic::AtomicUsize,
 }
 
 fn add_usage(t: &mut Usage, u: &Usage) {
