@@ -16,6 +16,11 @@ use crate::packed::{self, Bytes, bytes, count, opt_text};
 /// Appends the row of `info`, its length first (so a reader can pass over
 /// it, or hand it whole to another thread).
 pub(super) fn push_row(out: &mut Vec<u8>, info: &SessionInfo) {
+    push_row_as(out, info, info.live);
+}
+
+/// [`push_row`] with `live` in place of the row's own.
+pub(super) fn push_row_as(out: &mut Vec<u8>, info: &SessionInfo, live: bool) {
     let at = out.len();
     out.extend_from_slice(&[0; 4]);
     // every field named: a field added to `SessionInfo` and not written
@@ -35,7 +40,7 @@ pub(super) fn push_row(out: &mut Vec<u8>, info: &SessionInfo) {
         subagents,
         subagent_files,
         mtime_ns,
-        live,
+        live: _,
         unreadable,
         figures,
         agent,
@@ -60,7 +65,7 @@ pub(super) fn push_row(out: &mut Vec<u8>, info: &SessionInfo) {
         packed::u32(out, *n);
     }
     packed::i64(out, *mtime_ns);
-    packed::flag(out, *live);
+    packed::flag(out, live);
     packed::flag(out, *unreadable);
     count(out, spawned.len());
     for s in spawned {

@@ -391,8 +391,7 @@ pub fn list_sessions_counting(root: &Path, opts: &ScanOptions) -> (Vec<SessionIn
     if let Some(file) = opts.cache.as_deref()
         && changed
     {
-        cache.replace_root(&scope, all.iter());
-        let _ = cache.save(file);
+        let _ = cache.save_replacing(file, &scope, &all);
     }
     let now = crate::model::time::now_ms();
     for s in &mut all {
