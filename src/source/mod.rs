@@ -243,10 +243,32 @@ pub fn headline_and_figures(
     if other {
         return Ok((headline(path, size)?, None));
     }
-    let mut ends = claude::scan::ends_from(file, head, size)?;
-    if ends.middle().is_none() {
-        return Ok((ends.finish(path)?, load_for_figures(path).ok()));
-    }
+    let head = claude::scan::HeadSeen::of(head);
+    let mut ends = if head.names_session() {
+        // read on from the head for the figures, the tail window taken as
+        // it passes: the file is opened and read once
+        let mut tail = claude::scan::TailWindow::new(size);
+        let session = readable(path).and_then(|()| {
+            claude::loader::load_for_figures_after(
+                path,
+                (head.bytes(), &file),
+                &mut |at, run, _| tail.see(at, run),
+            )
+        });
+        let ends = head.with_tail(tail.bytes(&file)?, size);
+        if ends.middle().is_none() {
+            return Ok((ends.finish(path)?, session.ok()));
+        }
+        // (a summary in the tail whose leaf is not in the ends: read
+        // again, its middle seen by the figures' read)
+        ends
+    } else {
+        let ends = claude::scan::ends_from(file, head, size)?;
+        if ends.middle().is_none() {
+            return Ok((ends.finish(path)?, load_for_figures(path).ok()));
+        }
+        ends
+    };
     let read = readable(path).and_then(|()| {
         claude::loader::load_for_figures_seeing(path, &mut |at, lines, read| {
             ends.middle_lines(at, lines, &read.passed)

@@ -205,7 +205,18 @@ pub fn load_for_figures_seeing(
     path: &Path,
     see: super::figures::SeeLines<'_>,
 ) -> std::io::Result<Session> {
-    load_figures(path, (see, false), None)
+    load_figures(path, (see, false), Given::Path)
+}
+
+/// [`load_for_figures_seeing`] of a session file opened and read up to
+/// its first `head` bytes (the headline's head): read on from there, so
+/// that its bytes are read once.
+pub fn load_for_figures_after(
+    path: &Path,
+    (head, file): (&[u8], &std::fs::File),
+    see: super::figures::SeeLines<'_>,
+) -> std::io::Result<Session> {
+    load_figures(path, (see, false), Given::Headed(head, file))
 }
 
 /// [`load_for_figures`] of a session file whose bytes were read already
@@ -217,13 +228,23 @@ pub fn load_for_figures_from(
     bytes: &[u8],
     see: super::figures::SeeLines<'_>,
 ) -> std::io::Result<Session> {
-    load_figures(path, (see, true), Some(bytes))
+    load_figures(path, (see, true), Given::Bytes(bytes))
+}
+
+/// What a read for figures reads of the session's own file: the file at
+/// its path, its bytes read already, or the file opened with its first
+/// bytes read (and the rest to read).
+#[derive(Clone, Copy)]
+enum Given<'a> {
+    Path,
+    Bytes(&'a [u8]),
+    Headed(&'a [u8], &'a std::fs::File),
 }
 
 fn load_figures(
     path: &Path,
     (see, answers): (super::figures::SeeLines<'_>, bool),
-    bytes: Option<&[u8]>,
+    bytes: Given<'_>,
 ) -> std::io::Result<Session> {
     let fresh = |lean: bool| {
         let mut s = Session::new(Some(path.to_owned()));
@@ -245,7 +266,12 @@ fn load_figures(
         return Ok(s);
     }
     // a uuid met twice among the answers taken in lean: read again with
-    // every line threaded (the lines were seen already)
+    // every line threaded (the lines were seen already; a file read on
+    // from its head is read again from its path)
+    let bytes = match bytes {
+        Given::Headed(..) => Given::Path,
+        given => given,
+    };
     load_into(
         fresh(false),
         path,
@@ -291,7 +317,7 @@ enum Reading<'a> {
     /// Whole, for the figures only (see [`super::figures`]); the main
     /// file's lines are shown to the function (with its answers read, when
     /// asked), and are these bytes when given (read by the caller).
-    Figures(super::figures::SeeLines<'a>, bool, Option<&'a [u8]>),
+    Figures(super::figures::SeeLines<'a>, bool, Given<'a>),
 }
 
 fn load_into(
@@ -348,9 +374,14 @@ fn load_into(
     } else {
         match &mut reading {
             // read already (see `load_for_figures_from`)
-            Reading::Figures(see, answers, Some(bytes)) => {
+            Reading::Figures(see, answers, Given::Bytes(bytes)) => {
                 let main = crate::model::session::MAIN;
                 super::figures::feed_seeing(&mut s, main, bytes, *see, *answers)?;
+            }
+            Reading::Figures(see, answers, Given::Headed(head, f)) => {
+                let main = crate::model::session::MAIN;
+                let mut rest = std::io::Read::chain(*head, *f);
+                super::figures::feed_seeing(&mut s, main, &mut rest, *see, *answers)?;
             }
             _ => {
                 let f = crate::model::session::open_regular(path)?;

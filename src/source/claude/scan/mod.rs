@@ -64,7 +64,7 @@ pub fn read_ends(path: &Path, size: u64) -> io::Result<Ends> {
         return Ok(ends_of_whole(&buf));
     }
     let head = read_head(&mut file)?;
-    ends_from(file, head, size)
+    ends_from(file, HeadSeen::of(head), size)
 }
 
 /// The first [`WINDOW`] bytes of a big file (its head, and the first line
@@ -76,34 +76,117 @@ pub fn read_head(file: &mut std::fs::File) -> io::Result<Vec<u8>> {
 }
 
 /// [`read_ends`] of a big file whose head was read ([`read_head`]).
-pub fn ends_from(mut file: std::fs::File, head: Vec<u8>, size: u64) -> io::Result<Ends> {
-    let mut found = Found::default();
-    let mut leaves = LeafCheck::default();
-    scan_head(&window_lines(&head, false, false), &mut found);
+pub fn ends_from(mut file: std::fs::File, head: HeadSeen, size: u64) -> io::Result<Ends> {
     file.seek(SeekFrom::Start(size - WINDOW))?;
     let mut tail = Vec::with_capacity(WINDOW as usize);
     file.take(WINDOW).read_to_end(&mut tail)?;
-    scan_tail(&window_lines(&tail, true, true), &mut found);
-    leaves.search(&head, &found.titles);
-    leaves.search(&tail, &found.titles);
-    let mut ends = Ends::new(found, leaves, false, size);
-    // The middle is read only when the ends cannot name the session:
-    // no first prompt in the head (a session that opens with long tool
-    // output), or a summary that would title it whose leaf is not in
-    // the ends. Reading every middle costs a cold listing of 1 GB more
-    // than a `cat` of it. Lines cut by a window's edge are read whole.
-    let t = &ends.found.titles;
-    let unresolved = t
-        .summaries
-        .iter()
-        .any(|(_, l)| l.as_ref().is_some_and(|l| !ends.leaves.found.contains(l)));
-    if t.first_prompt.is_none() || (t.custom_title.is_none() && t.ai_title.is_none() && unresolved)
-    {
-        let start = memchr::memrchr(b'\n', &head).map_or(0, |p| p + 1) as u64;
-        let end = size - WINDOW + memchr::memchr(b'\n', &tail).map_or(0, |p| p + 1) as u64;
-        ends.owe_middle(start, end, head, tail);
+    Ok(head.with_tail(tail, size))
+}
+
+/// The last [`WINDOW`] bytes of a big file of `size` bytes, taken from a
+/// read of the whole file as it passes them ([`TailWindow::see`]): a
+/// listing reads each file once for its figures and headline (reading its
+/// tail apart opened it twice and copied a window's bytes again).
+pub struct TailWindow {
+    from: u64,
+    to: u64,
+    bytes: Vec<u8>,
+}
+
+impl TailWindow {
+    pub fn new(size: u64) -> TailWindow {
+        TailWindow {
+            from: size.saturating_sub(WINDOW),
+            to: size,
+            bytes: Vec::new(),
+        }
     }
-    Ok(ends)
+
+    /// Bytes of the file from offset `at`, in order (a run that skips
+    /// some leaves the window to be read from the file).
+    pub fn see(&mut self, at: u64, run: &[u8]) {
+        let want = self.from + self.bytes.len() as u64;
+        let end = at + run.len() as u64;
+        if want >= self.to || at > want || end <= want {
+            return;
+        }
+        let (start, stop) = ((want - at) as usize, (end.min(self.to) - at) as usize);
+        if let Some(b) = run.get(start..stop) {
+            if self.bytes.is_empty() {
+                self.bytes.reserve_exact((self.to - self.from) as usize);
+            }
+            self.bytes.extend_from_slice(b);
+        }
+    }
+
+    /// The window's bytes: as seen, or read from `file` where they were
+    /// not all seen (as [`ends_from`] reads them: fewer at the end of a
+    /// file that shrank).
+    pub fn bytes(mut self, file: &std::fs::File) -> io::Result<Vec<u8>> {
+        if self.bytes.len() as u64 == self.to - self.from {
+            return Ok(self.bytes);
+        }
+        self.bytes.clear();
+        let mut f = file;
+        f.seek(SeekFrom::Start(self.from))?;
+        f.take(self.to - self.from).read_to_end(&mut self.bytes)?;
+        Ok(self.bytes)
+    }
+}
+
+/// What the head window of a big file says, before its tail is read.
+pub struct HeadSeen {
+    head: Vec<u8>,
+    found: Found,
+}
+
+impl HeadSeen {
+    pub fn of(head: Vec<u8>) -> HeadSeen {
+        let mut found = Found::default();
+        scan_head(&window_lines(&head, false, false), &mut found);
+        HeadSeen { head, found }
+    }
+
+    /// The head's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.head
+    }
+
+    /// Whether the head names the session whatever the tail says: it
+    /// holds a first prompt and no summary (whose leaf the middle may
+    /// have to be read for, see [`Self::with_tail`]).
+    pub fn names_session(&self) -> bool {
+        self.found.titles.first_prompt.is_some() && self.found.titles.summaries.is_empty()
+    }
+
+    /// What the head and the `tail` window of a file of `size` bytes say.
+    pub fn with_tail(self, tail: Vec<u8>, size: u64) -> Ends {
+        let HeadSeen { head, mut found } = self;
+        let mut leaves = LeafCheck::default();
+        scan_tail(&window_lines(&tail, true, true), &mut found);
+        leaves.search(&head, &found.titles);
+        leaves.search(&tail, &found.titles);
+        let mut ends = Ends::new(found, leaves, false, size);
+        // The middle is read only when the ends cannot name the session:
+        // no first prompt in the head (a session that opens with long tool
+        // output), or a summary that would title it whose leaf is not in
+        // the ends. Reading every middle costs a cold listing of 1 GB more
+        // than a `cat` of it. Lines cut by a window's edge are read whole.
+        let t = &ends.found.titles;
+        let unresolved = t
+            .summaries
+            .iter()
+            .any(|(_, l)| l.as_ref().is_some_and(|l| !ends.leaves.found.contains(l)));
+        if t.first_prompt.is_none()
+            || (t.custom_title.is_none() && t.ai_title.is_none() && unresolved)
+        {
+            let start = memchr::memrchr(b'\n', &head).map_or(0, |p| p + 1) as u64;
+            let end = size.saturating_sub(WINDOW)
+                + memchr::memchr(b'\n', &tail).map_or(0, |p| p + 1) as u64;
+            ends.owe_middle(start, end, head, tail);
+        }
+        ends
+    }
 }
 
 /// Files up to this size are read whole for their headline.
@@ -706,6 +789,85 @@ mod tests {
             leaves.search(format!(r#"{{"uuid": "{leaf}"}}"#).as_bytes(), &one);
             assert_eq!(leaves.found, [leaf]);
         }
+    }
+
+    /// A file's last window is taken from the runs of a read as they
+    /// pass (in any cuts, past what the file had when measured), read
+    /// from the file where a run was skipped or the file shrank.
+    #[test]
+    fn a_tail_window_is_the_files_last_bytes() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("s.jsonl");
+        let bytes: Vec<u8> = (0..WINDOW * 3).map(|i| (i % 251) as u8).collect();
+        std::fs::write(&path, &bytes).expect("write");
+        let file = std::fs::File::open(&path).expect("open");
+        let size = WINDOW * 2 + 77;
+        let want = &bytes[(size - WINDOW) as usize..size as usize];
+        for cut in [1, 1000, 65_536, 100_000, bytes.len()] {
+            let mut tail = TailWindow::new(size);
+            for (i, run) in bytes.chunks(cut).enumerate() {
+                tail.see((i * cut) as u64, run);
+            }
+            assert_eq!(tail.bytes, want, "runs of {cut}");
+            assert_eq!(tail.bytes(&file).expect("tail"), want, "runs of {cut}");
+        }
+        // a run left out: read from the file
+        let mut tail = TailWindow::new(size);
+        for (i, run) in bytes.chunks(1000).enumerate() {
+            if i != 100 {
+                tail.see((i * 1000) as u64, run);
+            }
+        }
+        assert!(tail.bytes.len() < WINDOW as usize);
+        assert_eq!(tail.bytes(&file).expect("tail"), want);
+        // a file shorter than measured: what is there, as `ends_from` reads it
+        let tail = TailWindow::new(WINDOW * 4);
+        assert_eq!(
+            tail.bytes(&file).expect("tail"),
+            &bytes[(WINDOW * 3) as usize..]
+        );
+    }
+
+    /// A big file's headline and figures read in one pass are those of
+    /// its ends read apart and its figures read whole.
+    #[test]
+    fn a_big_files_headline_is_the_same_read_once() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir
+            .path()
+            .join("0b1d7c1e-3b1a-4a52-9a3e-4f3c2d1b0a99.jsonl");
+        let mut text = String::new();
+        let mut parent = String::from("null");
+        for i in 0..400 {
+            let (u, a) = (format!("u{i}"), format!("a{i}"));
+            text.push_str(&format!(
+                r#"{{"type":"user","uuid":"{u}","parentUuid":{parent},"sessionId":"s","cwd":"/w","timestamp":"2025-01-01T00:{:02}:00Z","message":{{"role":"user","content":"prompt {i} {}"}}}}"#,
+                i % 60,
+                "x".repeat(300)
+            ));
+            text.push('\n');
+            text.push_str(&format!(
+                r#"{{"type":"assistant","uuid":"{a}","parentUuid":"{u}","sessionId":"s","timestamp":"2025-01-01T00:{:02}:30Z","message":{{"id":"m{i}","role":"assistant","model":"claude-sonnet-4-5","content":[{{"type":"text","text":"answer {i}"}}],"usage":{{"input_tokens":10,"output_tokens":5}}}}}}"#,
+                i % 60
+            ));
+            text.push('\n');
+            parent = format!("\"{a}\"");
+        }
+        std::fs::write(&path, &text).expect("write");
+        let size = text.len() as u64;
+        assert!(size > SMALL);
+        let (once, session) = crate::source::headline_and_figures(&path, size).expect("read");
+        let apart = headline(&path, size).expect("headline");
+        assert_eq!(format!("{once:?}"), format!("{apart:?}"));
+        assert_eq!(
+            once.first_prompt.split(' ').take(2).collect::<Vec<_>>(),
+            ["prompt", "0"]
+        );
+        let session = session.expect("figures");
+        let whole = crate::source::load_for_figures(&path).expect("figures");
+        let figures =
+            |s: &crate::model::Session| format!("{:?}", crate::model::figures::Figures::of(s, 0));
+        assert_eq!(figures(&session), figures(&whole));
     }
 
     #[test]
