@@ -609,3 +609,89 @@ fn walk_count(dir: &Path, pred: impl Fn(&Path) -> bool + Copy) -> usize {
         })
         .sum()
 }
+
+/// Big files of random layouts (a prompt in the head or only deep in the
+/// middle, summaries at either end or in the middle with their leaves
+/// anywhere or nowhere, titles, answers, tool results, lines longer than
+/// a window, no newline at the end): the headline and figures a listing
+/// reads in one pass are the headline read apart and the figures of a
+/// whole read. `CCV_BIG_FILE_ROUNDS` sets how many files (24 by default).
+#[test]
+fn a_big_file_read_once_names_and_prices_it_as_read_apart() {
+    let rounds: u64 = std::env::var("CCV_BIG_FILE_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(24);
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n.max(1)
+    };
+    let mut compared = 0;
+    for round in 0..rounds {
+        let mut lines: Vec<String> = Vec::new();
+        let count = 60 + next(400);
+        let prompt_at = if next(3) == 0 {
+            40 + next(count)
+        } else {
+            next(6)
+        };
+        let pad = "y".repeat(200 + next(3000) as usize);
+        // summaries nowhere, only past the head, or anywhere
+        let summaries_from = [count, 60, 0][next(3) as usize];
+        for i in 0..count {
+            let ts = format!("2025-01-01T{:02}:{:02}:00.000Z", 10 + i / 60 % 10, i % 60);
+            let line = match next(12) {
+                _ if i == prompt_at => user("/w", &ts, &format!(r#""prompt {round}""#)),
+                0 | 1 if i < summaries_from => assistant("/w", &ts, "claude-opus-4-5"),
+                0 => format!(
+                    r#"{{"type":"summary","summary":"sum {i}","leafUuid":"u{}"}}"#,
+                    next(count)
+                ),
+                1 => format!(r#"{{"type":"summary","summary":"gone {i}","leafUuid":"nowhere"}}"#),
+                2 => format!(
+                    r#"{{"type":"custom-title","customTitle":"named {i}","sessionId":"s"}}"#
+                ),
+                3 => format!(r#"{{"type":"ai-title","aiTitle":"ai {i}","sessionId":"s"}}"#),
+                4 => format!(
+                    r#"{{"type":"user","uuid":"u{i}","timestamp":"{ts}","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t{i}","content":"{}"}}]}}}}"#,
+                    "z".repeat(if next(20) == 0 { 70_000 } else { 500 })
+                ),
+                5 | 6 => format!(
+                    r#"{{"parentUuid":"u{}","type":"assistant","uuid":"u{i}","timestamp":"{ts}","sessionId":"s","cwd":"/w","message":{{"id":"msg_{i}","role":"assistant","model":"claude-sonnet-4-5","content":[{{"type":"tool_use","id":"t{i}","name":"Read","input":{{}}}}],"usage":{{"input_tokens":{i},"output_tokens":3}}}}}}"#,
+                    i.saturating_sub(1)
+                ),
+                7 => user("/w", &ts, &format!(r#""later {i} {pad}""#)),
+                _ => assistant("/w", &ts, "claude-opus-4-5"),
+            };
+            lines.push(line);
+        }
+        let mut text = lines.join("\n");
+        if next(2) == 0 {
+            text.push('\n');
+        }
+        let path = tmp.path().join(format!("{round:02}.jsonl"));
+        fs::write(&path, &text).expect("write");
+        let size = text.len() as u64;
+        if size <= 2 * 64 * 1024 {
+            continue;
+        }
+        compared += 1;
+        let (once, session) = ccv::source::headline_and_figures(&path, size).expect("once");
+        let apart = ccv::source::headline(&path, size).expect("headline");
+        assert_eq!(format!("{once:?}"), format!("{apart:?}"), "round {round}");
+        let whole = ccv::source::load_for_figures(&path).expect("figures");
+        let figures =
+            |s: &ccv::model::Session| format!("{:?}", ccv::model::figures::Figures::of(s, 0));
+        assert_eq!(
+            session.as_ref().map(figures),
+            Some(figures(&whole)),
+            "round {round}"
+        );
+    }
+    eprintln!("{compared} of {rounds} files big enough to read by their ends");
+    assert!(compared * 2 >= rounds, "{compared} of {rounds}");
+}
