@@ -623,13 +623,8 @@ fn a_big_file_read_once_names_and_prices_it_as_read_apart() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(24);
     let tmp = tempfile::tempdir().expect("tempdir");
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move |n: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % n.max(1)
-    };
+    let mut rng = common::Rng(0x9E37_79B9_7F4A_7C15);
+    let mut next = move |n: u64| rng.below(n as usize) as u64;
     let mut compared = 0;
     for round in 0..rounds {
         let mut lines: Vec<String> = Vec::new();
