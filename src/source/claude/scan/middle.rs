@@ -78,6 +78,12 @@ impl Ends {
         if offset >= end || offset + lines.len() as u64 <= start {
             return;
         }
+        // all of them in the middle, none too long to hold: one run (no
+        // walk of each line's end)
+        if offset >= start && offset + lines.len() as u64 <= end && lines.len() <= LONGEST {
+            self.region(lines, &outside(passed, 0..lines.len()));
+            return;
+        }
         // runs of lines wholly in the middle and not too long to hold
         let mut run_from = None;
         let mut at = 0;
