@@ -399,19 +399,14 @@ impl FiguresSum<'_> {
                 *d = it.timestamp.or(last_ts).map(|at| (at, it.id));
             }
             if let super::item::Detail::Call(c) = &it.detail {
-                match tools.get_mut(&c.name) {
-                    Some(n) => *n += 1,
-                    None => {
-                        tools.insert(c.name.clone(), 1);
-                    }
-                }
-                f.tool_calls += 1;
-                let model = it
-                    .message
-                    .and_then(|m| t.messages.get(m as usize)?.model.as_deref())
-                    .unwrap_or("");
                 let at = it.timestamp.or(last_ts).unwrap_or(fallback_ms);
-                slice(&mut self.slices, at, model).tool_calls += 1;
+                let model = message_model(t, it.message);
+                count_call(
+                    (tools, &mut f.tool_calls, &mut self.slices),
+                    &c.name,
+                    model,
+                    at,
+                );
             }
         }
         if let Some(l) = lean {
@@ -424,18 +419,13 @@ impl FiguresSum<'_> {
             }
             for c in &l.calls {
                 let name = l.names.get(c.name as usize).map_or("?", |n| &**n);
-                match tools.get_mut(name) {
-                    Some(n) => *n += 1,
-                    None => {
-                        tools.insert(name.to_owned(), 1);
-                    }
-                }
-                f.tool_calls += 1;
-                let model = c
-                    .message
-                    .and_then(|m| t.messages.get(m as usize)?.model.as_deref())
-                    .unwrap_or("");
-                slice(&mut self.slices, c.at, model).tool_calls += 1;
+                let model = message_model(t, c.message);
+                count_call(
+                    (tools, &mut f.tool_calls, &mut self.slices),
+                    name,
+                    model,
+                    c.at,
+                );
             }
         }
         for (m, at) in t.messages.iter().zip(dated) {
@@ -507,6 +497,34 @@ fn slice_hash(at_ms: i64, model: &str) -> u64 {
     at_ms.hash(&mut h);
     model.hash(&mut h);
     h.finish()
+}
+
+/// The model of message `m` of `t` (`""`: none, or not named).
+fn message_model(t: &Transcript, m: Option<u32>) -> &str {
+    m.and_then(|m| t.messages.get(m as usize)?.model.as_deref())
+        .unwrap_or("")
+}
+
+/// A call of tool `name` made at `at` by `model`: counted by tool, in
+/// all, and in its slice.
+fn count_call(
+    (tools, calls, slices): (
+        &mut std::collections::BTreeMap<String, u32>,
+        &mut u32,
+        &mut hashbrown::HashTable<Slice>,
+    ),
+    name: &str,
+    model: &str,
+    at: i64,
+) {
+    match tools.get_mut(name) {
+        Some(n) => *n += 1,
+        None => {
+            tools.insert(name.to_owned(), 1);
+        }
+    }
+    *calls += 1;
+    slice(slices, at, model).tool_calls += 1;
 }
 
 fn slice<'a>(slices: &'a mut hashbrown::HashTable<Slice>, at: i64, model: &str) -> &'a mut Slice {
