@@ -244,31 +244,43 @@ pub fn headline_and_figures(
         return Ok((headline(path, size)?, None));
     }
     let head = claude::scan::HeadSeen::of(head);
-    let mut ends = if head.names_session() {
-        // read on from the head for the figures, the tail window taken as
-        // it passes: the file is opened and read once
-        let mut tail = claude::scan::TailWindow::new(size);
-        let session = readable(path).and_then(|()| {
+    if !head.names_session() {
+        // its tail read where it is, then the rest read on from the head
+        // for the figures, the middle (when owed) seen as it passes: the
+        // file is opened once, its head and middle read once (all such
+        // files of the 1 GB sample owe their middle: opened and read
+        // again, they were a third of its big files)
+        let head_bytes = head.bytes().to_vec();
+        let mut ends = claude::scan::ends_from(&file, head, size)?;
+        let owed = ends.middle().is_some();
+        let read = readable(path).and_then(|()| {
             claude::loader::load_for_figures_after(
                 path,
-                (head.bytes(), &file),
-                &mut |at, run, _| tail.see(at, run),
+                (&head_bytes, &file),
+                &mut |at, lines, read| ends.middle_lines(at, lines, &read.passed),
             )
         });
-        let ends = head.with_tail(tail.bytes(&file)?, size);
-        if ends.middle().is_none() {
-            return Ok((ends.finish(path)?, session.ok()));
-        }
-        // (a summary in the tail whose leaf is not in the ends: read
-        // again, its middle seen by the figures' read)
-        ends
-    } else {
-        let ends = claude::scan::ends_from(file, head, size)?;
-        if ends.middle().is_none() {
-            return Ok((ends.finish(path)?, load_for_figures(path).ok()));
-        }
-        ends
-    };
+        return match read {
+            Ok(s) => Ok((ends.finish(path)?, Some(s))),
+            Err(_) if !owed => Ok((ends.finish(path)?, None)),
+            // the middle was not all seen: the headline reads it
+            Err(_) => Ok((headline(path, size)?, None)),
+        };
+    }
+    // read on from the head for the figures, the tail window taken as it
+    // passes: the file is opened and read once
+    let mut tail = claude::scan::TailWindow::new(size);
+    let session = readable(path).and_then(|()| {
+        claude::loader::load_for_figures_after(path, (head.bytes(), &file), &mut |at, run, _| {
+            tail.see(at, run)
+        })
+    });
+    let mut ends = head.with_tail(tail.bytes(&file)?, size);
+    if ends.middle().is_none() {
+        return Ok((ends.finish(path)?, session.ok()));
+    }
+    // a summary in the tail whose leaf is not in the ends: read again, its
+    // middle seen by the figures' read
     let read = readable(path).and_then(|()| {
         claude::loader::load_for_figures_seeing(path, &mut |at, lines, read| {
             ends.middle_lines(at, lines, &read.passed)

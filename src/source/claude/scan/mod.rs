@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
 use std::borrow::Cow;
 use std::fmt;
-use std::io::{self, Read, Seek, SeekFrom};
+use std::io::{self, Read};
 use std::path::Path;
 
 /// Bytes read from each end of a file. Titles (`ai-title`, `summary`) sit
@@ -64,7 +64,7 @@ pub fn read_ends(path: &Path, size: u64) -> io::Result<Ends> {
         return Ok(ends_of_whole(&buf));
     }
     let head = read_head(&mut file)?;
-    ends_from(file, HeadSeen::of(head), size)
+    ends_from(&file, HeadSeen::of(head), size)
 }
 
 /// The first [`WINDOW`] bytes of a big file (its head, and the first line
@@ -75,12 +75,22 @@ pub fn read_head(file: &mut std::fs::File) -> io::Result<Vec<u8>> {
     Ok(head)
 }
 
-/// [`read_ends`] of a big file whose head was read ([`read_head`]).
-pub fn ends_from(mut file: std::fs::File, head: HeadSeen, size: u64) -> io::Result<Ends> {
-    file.seek(SeekFrom::Start(size - WINDOW))?;
-    let mut tail = Vec::with_capacity(WINDOW as usize);
-    file.take(WINDOW).read_to_end(&mut tail)?;
-    Ok(head.with_tail(tail, size))
+/// [`read_ends`] of a big file whose head was read ([`read_head`]): its
+/// tail is read where it is, in one read (fewer bytes at the end of a file
+/// that shrank), and the file is left where the head ends (a read of the
+/// whole file for figures reads on from there).
+pub fn ends_from(file: &std::fs::File, head: HeadSeen, size: u64) -> io::Result<Ends> {
+    Ok(head.with_tail(read_tail(file, size)?, size))
+}
+
+/// The last [`WINDOW`] bytes of a file of `size` bytes, however far it was
+/// read.
+fn read_tail(file: &std::fs::File, size: u64) -> io::Result<Vec<u8>> {
+    let from = size.saturating_sub(WINDOW);
+    let mut tail = vec![0u8; (size - from) as usize];
+    let n = crate::model::stored::fill_at(file, &mut tail, from)?;
+    tail.truncate(n);
+    Ok(tail)
 }
 
 /// The last [`WINDOW`] bytes of a big file of `size` bytes, taken from a
@@ -122,15 +132,11 @@ impl TailWindow {
     /// The window's bytes: as seen, or read from `file` where they were
     /// not all seen (as [`ends_from`] reads them: fewer at the end of a
     /// file that shrank).
-    pub fn bytes(mut self, file: &std::fs::File) -> io::Result<Vec<u8>> {
+    pub fn bytes(self, file: &std::fs::File) -> io::Result<Vec<u8>> {
         if self.bytes.len() as u64 == self.to - self.from {
             return Ok(self.bytes);
         }
-        self.bytes.clear();
-        let mut f = file;
-        f.seek(SeekFrom::Start(self.from))?;
-        f.take(self.to - self.from).read_to_end(&mut self.bytes)?;
-        Ok(self.bytes)
+        read_tail(file, self.to)
     }
 }
 
@@ -826,6 +832,33 @@ mod tests {
             tail.bytes(&file).expect("tail"),
             &bytes[(WINDOW * 3) as usize..]
         );
+    }
+
+    /// A big file's tail is read where it is: the file stays where its
+    /// head ends, for the figures' read to go on from there (a file that
+    /// shrank gives what it has).
+    #[test]
+    fn the_tail_is_read_without_moving_the_file() {
+        use std::io::Read;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("s.jsonl");
+        let bytes: Vec<u8> = (0..WINDOW * 3 + 5).map(|i| (i % 251) as u8).collect();
+        std::fs::write(&path, &bytes).expect("write");
+        let mut file = std::fs::File::open(&path).expect("open");
+        let size = bytes.len() as u64;
+        assert_eq!(
+            read_head(&mut file).expect("head"),
+            &bytes[..WINDOW as usize]
+        );
+        let tail = read_tail(&file, size).expect("tail");
+        assert_eq!(tail, &bytes[(size - WINDOW) as usize..]);
+        assert_eq!(
+            read_tail(&file, size + 10).expect("tail"),
+            &bytes[(size + 10 - WINDOW) as usize..]
+        );
+        let mut rest = Vec::new();
+        file.read_to_end(&mut rest).expect("rest");
+        assert_eq!(rest, &bytes[WINDOW as usize..]);
     }
 
     /// A big file's headline and figures read in one pass are those of
