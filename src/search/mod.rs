@@ -735,12 +735,9 @@ fn check_candidates(
     };
     // a span whose newest entry is older than `--since` holds none newer
     ranked.spans.retain(|&(ts, _)| filter.keeps_time(ts));
-    let mut hits = Vec::new();
-    let mut copies = copies::Copies::default();
+    let found = Mutex::new(Gathered::default());
     let headers = Headers::default();
     let raw = scan::RawTest::of(query);
-    let mut edge = Edge::default();
-    let mut more = false;
     let (mut at, mut batch) = (0, 64);
     'batches: while at < ranked.spans.len() {
         let end = at + newest_batch(&mut ranked.spans[at..], batch);
@@ -764,8 +761,10 @@ fn check_candidates(
         while let Some(first) = rest.first() {
             // every hit of this span and all after it is older than the
             // `limit` newest found
-            if edge.of(&hits, limit).is_some_and(|e| first.timestamp < e) {
-                more = true;
+            if found
+                .lock()
+                .is_ok_and(|mut g| g.older(first.timestamp, limit))
+            {
                 break 'batches;
             }
             let (now, later) = rest.split_at(group.min(rest.len()));
@@ -774,15 +773,16 @@ fn check_candidates(
                 .iter()
                 .filter_map(|s| Some((s, by_id.get(&s.file).and_then(|(p, _)| wanted_file(p))?)))
                 .collect();
-            let read = spans_read(&jobs, threads, &headers, (query, filter), raw.as_ref());
-            for ((_, sf), found) in jobs.iter().zip(read) {
-                if !found.is_empty() {
-                    copies.add_to(&mut hits, sf.path_hash, found);
-                    edge.changed();
-                }
-            }
+            let to = (&found, limit);
+            spans_read(&jobs, threads, &headers, (query, filter), raw.as_ref(), to);
         }
     }
+    let Gathered {
+        mut hits,
+        mut copies,
+        mut more,
+        ..
+    } = found.into_inner().unwrap_or_default();
     // a file's last line without its newline is not in the index (a line
     // being written is indexed when it ends; a file can end so for good):
     // read where it is, as a search of the files would
@@ -807,21 +807,49 @@ fn check_candidates(
     }
 }
 
-/// The hits of a span, each with its line's copy key.
-type SpanHits = Vec<(Hit, Option<extract::Copy>)>;
+/// The hits an indexed search found so far (copies left out), and
+/// whether some were left out for their age.
+#[derive(Default)]
+struct Gathered {
+    hits: Vec<Hit>,
+    copies: copies::Copies,
+    edge: Edge,
+    more: bool,
+}
 
-/// The hits of each span of `jobs`, in their order, the spans read on
-/// `threads` threads.
+impl Gathered {
+    /// Whether a span whose newest entry is of `time` holds no hit among
+    /// the `limit` newest: every one of its hits is older than the
+    /// `limit` found (noted: there are more).
+    fn older(&mut self, time: Option<i64>, limit: usize) -> bool {
+        let older = self.edge.of(&self.hits, limit).is_some_and(|e| time < e);
+        self.more |= older;
+        older
+    }
+
+    fn add(&mut self, sf: &SearchFile, found: Vec<(Hit, Option<extract::Copy>)>) {
+        if !found.is_empty() {
+            self.copies.add_to(&mut self.hits, sf.path_hash, found);
+            self.edge.changed();
+        }
+    }
+}
+
+/// The spans of `jobs` (newest first) read on `threads` threads, their
+/// hits added to `found` as each is read; a span older than the `limit`
+/// hits found by then is passed over (a group of spans was read whole:
+/// a common word's newest hits, in its first spans, read as many again
+/// for nothing, more on more cores, whose groups are bigger).
 fn spans_read(
     jobs: &[(&index::Span, &SearchFile)],
     threads: usize,
     headers: &Headers,
     (query, filter): (&Query, &Filter),
     raw: Option<&scan::RawTest>,
-) -> Vec<SpanHits> {
+    (found, limit): (&Mutex<Gathered>, usize),
+) {
     use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
     let next = AtomicUsize::new(0);
-    let found: Mutex<Vec<SpanHits>> = Mutex::new((0..jobs.len()).map(|_| Vec::new()).collect());
     let work = || {
         let mut open = OpenFiles::default();
         loop {
@@ -829,6 +857,13 @@ fn spans_read(
             let Some(&(span, sf)) = jobs.get(i) else {
                 break;
             };
+            if found
+                .lock()
+                .is_ok_and(|mut g| g.older(span.timestamp, limit))
+            {
+                // (the spans are newest first: so is every one after it)
+                break;
+            }
             let Some(file) = open.get(span.file, &sf.path) else {
                 continue;
             };
@@ -846,10 +881,9 @@ fn spans_read(
             };
             let hits = span_hits(&piece, (sf, header.as_deref()), query, filter, raw);
             if !hits.is_empty()
-                && let Ok(mut f) = found.lock()
-                && let Some(slot) = f.get_mut(i)
+                && let Ok(mut g) = found.lock()
             {
-                *slot = hits;
+                g.add(sf, hits);
             }
         }
     };
@@ -866,7 +900,6 @@ fn spans_read(
             }
         });
     }
-    found.into_inner().unwrap_or_default()
 }
 
 /// The hits of a span's lines: those that hold every term (`raw`, when
@@ -1341,6 +1374,63 @@ mod superseded_tests {
         std::fs::write(&path, text).expect("write");
         let size = std::fs::metadata(&path).expect("stat").len();
         SearchFile::new(path.clone(), path, size, i64::MAX)
+    }
+
+    /// An indexed search's spans, newest first, are passed over once the
+    /// `limit` hits found are newer than a span's newest entry (and the
+    /// search says there are more); until then, and for a span as new as
+    /// the oldest of them, every span is read.
+    #[test]
+    fn spans_older_than_the_hits_found_are_passed_over() {
+        let dir = tempfile::tempdir().expect("tmp");
+        // 60 lines a second apart: the lines of second 0 to 59
+        let sf = session(dir.path(), "s.jsonl", 60, "common");
+        let text = std::fs::read(&sf.path).expect("read");
+        let starts: Vec<u64> = std::iter::once(0)
+            .chain(memchr::memchr_iter(b'\n', &text).map(|p| p as u64 + 1))
+            .collect();
+        let second = 1000;
+        let base = crate::model::time::parse_timestamp("2025-01-01T00:00:00Z").expect("time");
+        // spans of 10 lines, the newest (its last line's time) first
+        let spans: Vec<index::Span> = (0..6u64)
+            .rev()
+            .map(|k| index::Span {
+                file: 1,
+                line: (k * 10 + 1) as u32,
+                offset: starts[(k * 10) as usize],
+                len: starts[(k * 10 + 10) as usize] - starts[(k * 10) as usize],
+                timestamp: Some(base + (k as i64 * 10 + 9) * second),
+            })
+            .collect();
+        let jobs: Vec<(&index::Span, &SearchFile)> = spans.iter().map(|s| (s, &sf)).collect();
+        let query = Query::words("common", false).expect("query");
+        let raw = scan::RawTest::of(&query);
+        let read = |limit: usize, threads: usize| {
+            let found = Mutex::new(Gathered::default());
+            let how = (&query, &Filter::default());
+            spans_read(
+                &jobs,
+                threads,
+                &Headers::default(),
+                how,
+                raw.as_ref(),
+                (&found, limit),
+            );
+            let g = found.into_inner().expect("lock");
+            (g.hits.len(), g.more)
+        };
+        // one thread: the first span's 10 hits are enough for 7, and for 10
+        assert_eq!(read(7, 1), (10, true));
+        assert_eq!(read(10, 1), (10, true));
+        // 11 want the next span; 60, every span
+        assert_eq!(read(11, 1), (20, true));
+        assert_eq!(read(60, 1), (60, false));
+        assert_eq!(read(500, 1), (60, false));
+        // more threads may read a span or two more, never fewer hits
+        for limit in [7, 11, 60] {
+            let (hits, _) = read(limit, 3);
+            assert!(hits >= limit.min(60) && hits <= 60, "{limit}: {hits}");
+        }
     }
 
     /// A search whose query was followed by another reads nothing more
