@@ -621,3 +621,42 @@ fn damaged_files_read_back_as_a_full_load_reads_them() {
         }
     }
 }
+
+#[test]
+fn a_last_line_cut_short_is_reported_by_the_viewer_and_the_export() {
+    // the viewer waits for a last line's end (it may be being written);
+    // until it comes the line is in no entry, so the status line says so,
+    // and an export (the file as it is) reports it unreadable
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("cut.jsonl");
+    let whole = json!({"type":"user","uuid":"u1","sessionId":"s",
+        "message":{"role":"user","content":"first prompt"}});
+    let cut =
+        r#"{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"id":"m1","role":"assis"#;
+    std::fs::write(&path, format!("{whole}\n{cut}")).expect("write");
+    for s in [viewed(&path), held(&path)] {
+        assert_eq!(s.unfinished_line(), Some((0, 2)));
+        let mut state = common::utc_state(s);
+        let screen = common::screen_text(&mut state, 100, 10);
+        assert!(screen.contains("line 2 unfinished"), "{screen}");
+    }
+    let text = common::exported(
+        &ccv::source::claude::loader::load_for_export(&path, false).expect("load"),
+        ccv::export::Format::Text,
+    );
+    assert!(text.contains("unreadable line 2"), "{text}");
+    // ended, it is an entry and nothing is unfinished
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .expect("open");
+    f.write_all(br#"tant","content":[{"type":"text","text":"an answer"}]}}"#)
+        .and_then(|()| f.write_all(b"\n"))
+        .expect("append");
+    let s = viewed(&path);
+    assert_eq!(s.unfinished_line(), None);
+    let mut state = common::utc_state(s);
+    let screen = common::screen_text(&mut state, 100, 10);
+    assert!(!screen.contains("unfinished"), "{screen}");
+    assert!(screen.contains("an answer"), "{screen}");
+}

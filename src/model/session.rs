@@ -414,6 +414,17 @@ impl Session {
             .map(|t| t.format())
     }
 
+    /// The first file whose last line has not ended (no newline, and not
+    /// whole JSON): a line being written, or a file cut short. A viewer
+    /// waits for the rest; until then the line is in no entry, so it says
+    /// so. Its source and line number.
+    pub fn unfinished_line(&self) -> Option<(u16, u32)> {
+        self.sources.iter().enumerate().find_map(|(i, s)| {
+            let tail = s.splitter.tail()?;
+            Some((u16::try_from(i).ok()?, tail.number))
+        })
+    }
+
     /// Lines read over all sources.
     pub fn lines(&self) -> u64 {
         self.sources.iter().map(|s| s.lines() as u64).sum()

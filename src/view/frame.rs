@@ -283,6 +283,15 @@ fn status_line(s: &State, width: u16) -> Line<'static> {
             }
         });
     }
+    if let Some((source, line)) = s.session.unfinished_line() {
+        // (counted nowhere else until its end comes, or forever when the
+        // file was cut short)
+        left.push(if source == 0 {
+            format!("⚠ line {line} unfinished")
+        } else {
+            format!("⚠ an agent's line {line} unfinished")
+        });
+    }
     if s.live.newer.is_some() {
         left.push("newer session: >".into());
     } else if s.session.meta.continued_in.is_some() {
