@@ -639,6 +639,16 @@ fn a_last_line_cut_short_is_reported_by_the_viewer_and_the_export() {
         let mut state = common::utc_state(s);
         let screen = common::screen_text(&mut state, 100, 10);
         assert!(screen.contains("line 2 unfinished"), "{screen}");
+        // followed, and written a moment ago: a line written in two parts
+        // is not worth a word; two seconds without a write, it is
+        state.live.attached = true;
+        state.live.last_write_ms = Some(1_000_000);
+        state.live.now_ms = 1_000_020;
+        let screen = common::screen_text(&mut state, 100, 10);
+        assert!(!screen.contains("unfinished"), "{screen}");
+        state.live.now_ms = 1_003_000;
+        let screen = common::screen_text(&mut state, 100, 10);
+        assert!(screen.contains("line 2 unfinished"), "{screen}");
     }
     let text = common::exported(
         &ccv::source::claude::loader::load_for_export(&path, false).expect("load"),

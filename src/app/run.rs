@@ -444,8 +444,12 @@ impl Viewer {
             self.tell_waiting();
             let top_ticks = matches!(self.screen, Screen::Top | Screen::Picker)
                 && self.top.as_ref().is_some_and(|t| t.ticking());
+            // (and until a last line left without its end is said: see
+            // `LiveStatus::quiet`)
+            let viewer_ticks = self.state.running_on_screen()
+                || self.state.session.unfinished_line().is_some() && !self.state.live.quiet();
             self.ticker
-                .want(top_ticks || self.screen == Screen::Viewer && self.state.running_on_screen());
+                .want(top_ticks || self.screen == Screen::Viewer && viewer_ticks);
             if shown && timings.first_frame.is_none() {
                 timings.first_frame = Some(t0.elapsed());
             }

@@ -283,7 +283,7 @@ fn status_line(s: &State, width: u16) -> Line<'static> {
             }
         });
     }
-    if let Some((source, line)) = s.session.unfinished_line() {
+    if let Some((source, line)) = s.session.unfinished_line().filter(|_| s.live.quiet()) {
         // (counted nowhere else until its end comes, or forever when the
         // file was cut short)
         left.push(if source == 0 {

@@ -49,6 +49,9 @@ pub enum FoldKey {
     Agent(String),
 }
 
+/// See [`LiveStatus::quiet`].
+const QUIET_MS: i64 = 2_000;
+
 impl LiveStatus {
     /// Followed, not ended, and written recently (or still growing): a
     /// session from months ago is watched, not live.
@@ -58,6 +61,18 @@ impl LiveStatus {
             && self
                 .last_write_ms
                 .is_none_or(|t| self.now_ms.saturating_sub(t) <= LIVE_WINDOW_MS)
+    }
+
+    /// Whether the file has not been written for a while (or is not
+    /// followed at all): a last line still without its end then is more
+    /// likely cut short than being written, which is worth saying (a line
+    /// written in two parts, milliseconds apart, is not).
+    pub fn quiet(&self) -> bool {
+        match self.last_write_ms {
+            Some(t) => self.now_ms.saturating_sub(t) > QUIET_MS,
+            // standard input sends the rest, or ends (and the line is read)
+            None => !self.attached,
+        }
     }
 
     /// A rewritten file is being read again (rows come back at its end).
