@@ -36,6 +36,7 @@ expect p "search all sessions" "Ctrl-F opens the full-text mode"
 tmux -L "$SOCK" send-keys -t p quokka
 expect p "the quokka bug is in the lexer" "the hit shows with its snippet"
 expect p "1 hit" "the hit is counted"
+expect p "indexing for next time" "a search of the files says the index is being made"
 tmux -L "$SOCK" send-keys -t p Enter
 expect p "match 1/1" "Enter opens the session at the match"
 expect p "the quokka bug is in the lexer" "the matching row is on screen"
@@ -65,4 +66,13 @@ expect p "the wombat plan" "a session made meanwhile is found at once"
 tmux -L "$SOCK" send-keys -t p Escape
 expect p "filter:" "Esc goes back to the list"
 tmux -L "$SOCK" send-keys -t p Escape
+# with no index made in the background, the picker does not say one is
+tmux -L "$SOCK" new-session -d -s q -x 120 -y 30 "env HOME='$WORK/home' CLAUDE_CONFIG_DIR='$WORK/claude' XDG_CACHE_HOME='$WORK/cache2' XDG_STATE_HOME='$WORK/state' XDG_CONFIG_HOME='$WORK/config' TERM=xterm-256color CCV_NO_BACKGROUND_INDEX=1 '$CCV'; sleep 30"
+expect q "Fix the parser" "the picker lists the sessions"
+tmux -L "$SOCK" send-keys -t q C-f
+tmux -L "$SOCK" send-keys -t q quokka
+expect q "2 hits" "the hits are counted"
+pane q | grep -qF "indexing" && { echo "FAIL: no index is being made, yet the picker says so"; FAIL=1; }
+tmux -L "$SOCK" send-keys -t q Escape
+tmux -L "$SOCK" send-keys -t q Escape
 exit $FAIL

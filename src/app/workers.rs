@@ -118,7 +118,7 @@ pub fn spawn_searcher(
             if opts.kept.is_none() {
                 opts.kept = Some(std::sync::Arc::new(search::kept::Kept::start(&root)));
             }
-            let result = match crate::model::query::Query::words(&q, false) {
+            let mut result = match crate::model::query::Query::words(&q, false) {
                 Ok(query) if query.is_empty() => {
                     // nothing to find yet: the files and the index are
                     // readied while the first word is typed
@@ -159,6 +159,15 @@ pub fn spawn_searcher(
                         let _ = search::update_index(&root, &dir, 1);
                     }
                 });
+            }
+            // said only when a builder was started (none is when
+            // CCV_NO_BACKGROUND_INDEX is set)
+            if indexing
+                && let Ok(f) = &mut result
+                && f.via == Via::Scan
+                && f.note.is_none()
+            {
+                f.note = Some("indexing for next time".to_owned());
             }
             if tx.send(AppEvent::Found(q, result)).is_err() {
                 break;

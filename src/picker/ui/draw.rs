@@ -156,7 +156,6 @@ fn draw_full_text(
     state: &PickerState,
     ft: &crate::picker::found::FullText,
 ) {
-    use crate::search::Via;
     let th = theme::current();
     let width = area.width as usize;
     let list_h = area.height.saturating_sub(4) as usize;
@@ -171,10 +170,9 @@ fn draw_full_text(
             "  {}{n} hit{}{}",
             if ft.more { "newest " } else { "" },
             if n == 1 { "" } else { "s" },
-            match (&ft.note, ft.via) {
-                (Some(note), _) => format!(" · {note}"),
-                (None, Some(Via::Scan)) => " · indexing for next time".to_owned(),
-                _ => String::new(),
+            match &ft.note {
+                Some(note) => format!(" · {note}"),
+                None => String::new(),
             }
         ),
     };
