@@ -444,10 +444,14 @@ impl Viewer {
             self.tell_waiting();
             let top_ticks = matches!(self.screen, Screen::Top | Screen::Picker)
                 && self.top.as_ref().is_some_and(|t| t.ticking());
-            // (and until a last line left without its end is said: see
-            // `LiveStatus::quiet`)
+            // (and, for a file, until a last line left without its end is
+            // said: see `LiveStatus::quiet`; standard input has no such
+            // wait, its line is read when it ends)
+            let status = &self.state.live;
             let viewer_ticks = self.state.running_on_screen()
-                || self.state.session.unfinished_line().is_some() && !self.state.live.quiet();
+                || status.last_write_ms.is_some()
+                    && !status.quiet()
+                    && self.state.session.unfinished_line().is_some();
             self.ticker
                 .want(top_ticks || self.screen == Screen::Viewer && viewer_ticks);
             if shown && timings.first_frame.is_none() {
