@@ -36,7 +36,6 @@ expect p "search all sessions" "Ctrl-F opens the full-text mode"
 tmux -L "$SOCK" send-keys -t p quokka
 expect p "the quokka bug is in the lexer" "the hit shows with its snippet"
 expect p "1 hit" "the hit is counted"
-expect p "indexing for next time" "a search of the files says the index is being made"
 tmux -L "$SOCK" send-keys -t p Enter
 expect p "match 1/1" "Enter opens the session at the match"
 expect p "the quokka bug is in the lexer" "the matching row is on screen"
