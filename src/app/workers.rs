@@ -95,6 +95,8 @@ pub fn spawn_searcher(
             ..search::Options::standard()
         };
         let mut indexing = false;
+        // the builder this started is still at work
+        let building = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         // what sessions appended is read at most every 2 s, not per key
         let mut updated: Option<std::time::Instant> = None;
         let mut taken = 0;
@@ -152,7 +154,12 @@ pub fn spawn_searcher(
             {
                 indexing = true;
                 let root = root.clone();
+                let building = building.clone();
+                building.store(true, std::sync::atomic::Ordering::Relaxed);
                 std::thread::spawn(move || {
+                    // at its end, or its panic (reported as any other
+                    // background task's)
+                    let _done = Done(building);
                     // its threads (started from this one) yield too
                     crate::priority::background();
                     if let Some(dir) = search::index::default_dir() {
@@ -160,9 +167,10 @@ pub fn spawn_searcher(
                     }
                 });
             }
-            // said only when a builder was started (none is when
-            // CCV_NO_BACKGROUND_INDEX is set)
-            if indexing
+            // said only while the builder started is at work (none is
+            // when CCV_NO_BACKGROUND_INDEX is set; one that ended, or
+            // failed, makes no index for next time)
+            if building.load(std::sync::atomic::Ordering::Relaxed)
                 && let Ok(f) = &mut result
                 && f.via == Via::Scan
                 && f.note.is_none()
@@ -175,6 +183,15 @@ pub fn spawn_searcher(
         }
     });
     searcher
+}
+
+/// Clears its flag when dropped: a background task's "at work".
+struct Done(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Drop for Done {
+    fn drop(&mut self) {
+        self.0.store(false, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 /// Where the picker sends its full-text queries (see [`spawn_searcher`]).
