@@ -182,6 +182,37 @@ fn every_planted_secret_is_redacted_in_the_exports_of_a_file() {
     }
 }
 
+/// The page's table of contents shows the start of each prompt: a key cut
+/// there before it was redacted lost the shape its rule knows, and its
+/// head was left on the page. Redacted whole, then cut: no piece of it.
+#[test]
+fn a_key_cut_by_the_table_of_contents_leaves_no_piece() {
+    for planted in planted() {
+        if planted.secret.len() < 30 {
+            continue;
+        }
+        // the key starts well inside the shown part and runs past its end
+        let pad = "x".repeat(80);
+        let prompt = format!("{pad} {}", planted.line);
+        let s = session_of(&[user_line("u0", json!(prompt))]);
+        let page = export(&s, Format::Html, true);
+        let toc = page
+            .split("<nav class=\"toc\">")
+            .nth(1)
+            .and_then(|t| t.split("</nav>").next())
+            .unwrap_or_else(|| panic!("{}: no table of contents", planted.what));
+        let key: Vec<char> = planted.secret.chars().collect();
+        for piece in key.windows(12) {
+            let piece: String = piece.iter().collect();
+            assert!(
+                !toc.contains(&piece),
+                "{}: {piece} is in the contents: {toc}",
+                planted.what
+            );
+        }
+    }
+}
+
 #[test]
 fn look_alikes_are_kept() {
     let alikes = look_alikes();

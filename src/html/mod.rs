@@ -228,7 +228,7 @@ impl Page<'_> {
         );
         let toc_lines: Vec<String> = nav::prompts(s, &self.filters)
             .iter()
-            .map(|l| self.clean(l).into_owned())
+            .map(|l| self.clean(l).chars().take(nav::TOC_CHARS).collect())
             .collect();
         let nav = self.nav;
         let o = &mut self.out;

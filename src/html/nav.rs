@@ -65,7 +65,10 @@ pub const TOOLS: &str = "<div id=\"tools\" hidden><input id=\"find\" type=\"sear
 <button id=\"open-all\" type=\"button\">expand all</button> <button id=\"close-all\" type=\"button\">collapse all</button></div>\n";
 
 /// The prompts of the main transcript `filters` show, in order, as
-/// the table of contents lists them (their first line).
+/// the table of contents lists them: their first line, whole (cut to
+/// [`TOC_CHARS`] only once it is made safe and redacted: a key cut first
+/// no longer has the shape its rule knows, and its head was left on the
+/// page).
 pub fn prompts(session: &Session, filters: &crate::walk::Filters) -> Vec<String> {
     session
         .main
@@ -74,11 +77,16 @@ pub fn prompts(session: &Session, filters: &crate::walk::Filters) -> Vec<String>
         .filter(|i| i.kind == Kind::User && filters.keeps(i))
         .map(|i| {
             let t = session.item_text(i);
-            let first = t.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-            first.chars().take(100).collect()
+            t.lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("")
+                .to_owned()
         })
         .collect()
 }
+
+/// How much of a prompt's first line the table of contents shows.
+pub const TOC_CHARS: usize = 100;
 
 /// The table of contents: a link to each prompt's anchor. `first_lines`
 /// are made safe and redacted already; they are escaped here.

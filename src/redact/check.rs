@@ -188,9 +188,10 @@ fn word_of_code(v: &[u8]) -> bool {
 }
 
 /// A flag's, header's or URL's value: a secret unless it is a variable, a
-/// stand-in or empty.
+/// stand-in, a path or a URL (`wget --no-password https://…`: the flag
+/// takes no value, the next word is the command's) or empty.
 pub fn is_value(v: &[u8]) -> bool {
-    v.len() >= 3 && !variable(v) && !stand_in(v) && !word_of_code(v)
+    v.len() >= 3 && !variable(v) && !stand_in(v) && !word_of_code(v) && !is_path(v)
 }
 
 /// Whether a key or name ends in a secret word (`DB_PASSWORD`,
@@ -232,7 +233,10 @@ pub fn names_a_secret(name: &[u8]) -> bool {
     ];
     let lower = String::from_utf8_lossy(name).to_ascii_lowercase();
     let lower = lower.trim_matches(|c| c == '"' || c == '\'');
-    ENDS.iter().any(|e| lower.ends_with(e))
+    // `DB_PASS`, `smtp.pass` (not `bypass`, nor a bare `PASS`: Go's tests
+    // print `--- PASS: TestX`)
+    let pass = lower.ends_with("_pass") || lower.ends_with(".pass");
+    pass || ENDS.iter().any(|e| lower.ends_with(e))
 }
 
 fn password_like(name: &[u8]) -> bool {

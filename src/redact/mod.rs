@@ -227,10 +227,19 @@ impl Redactor {
         }
         let mut out = String::with_capacity(written.len());
         let mut at = 0;
+        // never a quote of the string's own: a rule's value that runs to
+        // a quote (`vault login …"`) left the JSON without its end
+        let inside = match written.as_bytes() {
+            [b'"', .., b'"'] => 1..written.len() - 1,
+            _ => 0..written.len(),
+        };
         for h in hits {
             // never across an escape: a hit begins and ends where a
             // character does, and an escape (`\"`) is not cut in two
-            let (mut a, mut b) = (h.start, h.end);
+            let (mut a, mut b) = (
+                h.start.clamp(inside.start, inside.end),
+                h.end.clamp(inside.start, inside.end),
+            );
             while b < written.len() && !written.is_char_boundary(b) {
                 b += 1;
             }
@@ -278,7 +287,10 @@ impl Redactor {
                         continue;
                     }
                     let region = match (rule.multiline, rule.window) {
-                        (true, _) => (0, b.len()),
+                        (true, Some((before, after))) => {
+                            (at.saturating_sub(before), (at + after).min(b.len()))
+                        }
+                        (true, None) => (0, b.len()),
                         (false, Some((before, after))) => (
                             at.saturating_sub(before).max(line.0),
                             (at + after).min(line.1),

@@ -228,8 +228,9 @@ pub struct RuleSet {
 }
 
 /// Secret words a name may end in (`DB_PASSWORD`, `JWT_SECRET`,
-/// `DJANGO_SECRET_KEY`, `ADMIN_TOKEN`, `PGPASSWORD`).
-const NAME_WORDS: &str = r"(?:passwords?|passwd|passphrase|pwd|secrets?|secret[_.-]?key|tokens?|api[_.-]?keys?|access[_.-]?keys?|private[_.-]?key|auth[_.-]?keys?|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|client[_.-]?secret|credentials?|auth)";
+/// `DJANGO_SECRET_KEY`, `ADMIN_TOKEN`, `PGPASSWORD`, `SMTP_PASS`; not a
+/// bare `PASS`, which is Go's test output: `--- PASS: TestX`).
+const NAME_WORDS: &str = r"(?:passwords?|[_.]pass|passwd|passphrase|pwd|secrets?|secret[_.-]?key|tokens?|api[_.-]?keys?|access[_.-]?keys?|private[_.-]?key|auth[_.-]?keys?|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|client[_.-]?secret|credentials?|auth)";
 
 /// ccv's rules, before gitleaks' generic one.
 fn own_rules() -> Vec<Rule> {
@@ -240,6 +241,7 @@ fn own_rules() -> Vec<Rule> {
         r#"(?i)(?:^|[^A-Za-z0-9_.-])((?:[A-Za-z0-9_.-]*?){NAME_WORDS})\\?["']?[ \t]*(?::=|=>|=|:)[ \t]*(?:\\?"([^"\\\r\n]{{1,400}})\\?"|\\?'([^'\\\r\n]{{1,400}})\\?'|`([^`\r\n]{{1,400}})`|([^\s"'`,;&|<>(){{}}\[\]\\]{{1,400}}))"#
     );
     let name_keywords = [
+        "pass",
         "password",
         "passwd",
         "passphrase",
@@ -340,7 +342,60 @@ fn own_rules() -> Vec<Rule> {
     a.window = Some((96, 448));
     a.gate = Some(assignment_follows);
     rules.push(a);
+    rules.extend(spaced_assignments());
     rules
+}
+
+/// A name that names a secret and its value written apart from it, as a
+/// command or a file writes them rather than with `=` or `:`: `aws
+/// configure set aws_secret_access_key …`, `npm config set
+/// //registry/:_authToken …`, a Dockerfile's `ENV DB_PASS …`, Maven's
+/// `<password>…</password>`, .NET's `<add key="ApiKey" value="…"/>`.
+fn spaced_assignments() -> Vec<Rule> {
+    // (an assignment's value groups follow its name, and the last one is
+    // taken for a bare value: in `setting`, `(\x00\x01)` never takes
+    // part, so that the groups before it are read as quoted)
+    let set = format!(
+        r#"(?i)\b(?:aws[ \t]+configure[ \t]+set|(?:npm|yarn|pnpm)[ \t]+config[ \t]+set|dotnet[ \t]+user-secrets[ \t]+set|git[ \t]+config(?:[ \t]+--[a-z-]+)*|(?-i:ENV))[ \t]+\\?["']?((?:[A-Za-z0-9_./:@-]*?){NAME_WORDS})\\?["']?[ \t]+(?:\\?"([^"\\\r\n]{{1,400}})\\?"|\\?'([^'\\\r\n]{{1,400}})\\?'|([^\s"'`;|&\\]{{1,400}}))"#
+    );
+    let element = format!(r#"(?i)<((?:[A-Za-z0-9_.:-]*?){NAME_WORDS})>([^<\r\n]{{1,400}})</"#);
+    let setting = format!(
+        r#"(?i)<add[ \t]+key[ \t]*=[ \t]*\\?["']((?:[^"'\\\r\n]{{0,96}}?){NAME_WORDS})\\?["'][ \t]+value[ \t]*=[ \t]*(?:\\?"([^"\\\r\n]{{1,400}})\\?"|\\?'([^'\\\r\n]{{1,400}})\\?'|(\x00\x01))"#
+    );
+    // an element's text is a value as plain as a quoted one (and is
+    // followed by `<`, which the assignments' check takes for code)
+    let mut element = Rule::new(
+        "xml-secret",
+        &element,
+        &[
+            "password>",
+            "passwd>",
+            "passphrase>",
+            "pwd>",
+            "pass>",
+            "secret>",
+            "secrets>",
+            "token>",
+            "tokens>",
+            "key>",
+            "keys>",
+            "credential>",
+            "credentials>",
+            "auth>",
+        ],
+        Check::Value,
+    );
+    element.group = Some(2);
+    vec![
+        element,
+        Rule::new(
+            "config-set-secret",
+            &set,
+            &["configure", "config", "user-secrets", "env"],
+            Check::Assignment,
+        ),
+        Rule::new("xml-setting-secret", &setting, &["<add"], Check::Assignment),
+    ]
 }
 
 /// Secrets by where they stand: in a URL, after a CLI flag, in a header.
@@ -358,9 +413,67 @@ fn shape_rules() -> Vec<Rule> {
             &["mysql", "mariadb"],
             Check::Value,
         ),
+        // `-u user:secret` (curl's, wget's): gitleaks' own rule
+        // wants the secret of word characters only, and `hunter2!` or a
+        // `%` went by it
+        Rule::new(
+            "cli-user-password",
+            r#"\b(?:curl|wget|lftp)\b[^\n|;&]*?[ \t](?:-u|--user|--proxy-user|-U|--http-user)(?:=|[ \t]*)(?:"[^":\r\n]{1,64}:([^"\r\n]{1,200})"|'[^':\r\n]{1,64}:([^'\r\n]{1,200})'|[^\s:"'\\]{1,64}:([^\s"'\\]{1,200}))"#,
+            &["curl", "wget", "lftp"],
+            Check::Value,
+        ),
+        // a login's password after `-p` (and redis-cli's `-a`), where
+        // `-p` is no port: `docker login -u bob -p …`, `sshpass -p …`
+        Rule::new(
+            "cli-login-password",
+            r#"\b(?:(?:docker|podman|buildah|skopeo|nerdctl|helm(?:[ \t]+registry)?|oras|crane)[ \t]+login\b[^\n|;&]*?[ \t]-p|sshpass\b[^\n|;&]*?[ \t]-p|redis-cli\b[^\n|;&]*?[ \t]-a|(?:mongo|mongosh)\b[^\n|;&]*?[ \t]-p)(?:=|[ \t]*)(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))"#,
+            &["login", "sshpass", "redis-cli", "mongo"],
+            Check::Value,
+        ),
+        // a password handed to a call beside its user name: `auth=("bob",
+        // "…")` (requests), `HTTPBasicAuth("bob", "…")`, `db.auth("bob", "…")`
+        Rule::new(
+            "auth-pair",
+            r#"(?i)\b(?:auth|HTTPBasicAuth|HTTPDigestAuth|BasicAuth|basic_auth|setBasicAuth|db\.auth)[ \t]*(?:=[ \t]*)?\(?[ \t]*\(?[ \t]*\\?["'][^"'\\\r\n]{1,64}\\?["'][ \t]*,[ \t]*\\?["']([^"'\\\r\n]{3,200})\\?["']"#,
+            &["auth"],
+            Check::Value,
+        ),
+        Rule::new(
+            "openssl-password",
+            r#"\bopenssl\b[^\n|;&]*?[ \t](?:-k[ \t]+([^\s"';|&\\-][^\s"';|&\\]*)|-pass(?:in|out)?[ \t]+pass:([^\s"';|&\\]+))"#,
+            &["openssl"],
+            Check::Value,
+        ),
+        // a `.netrc` entry (its `login` too: prose says "machine … password"),
+        // on one line or several (behind the Read tool's
+        // `    15→` too)
+        Rule {
+            // its lines, from its keyword on
+            multiline: true,
+            window: Some((0, 512)),
+            ..Rule::new(
+                "netrc-password",
+                r#"\bmachine[ \t]+\S+\s+(?:[0-9]+\xE2\x86\x92[ \t]*)?login[ \t]+\S+\s+(?:[0-9]+\xE2\x86\x92[ \t]*)?password[ \t]+([^\s"'\\]+)"#,
+                &["machine"],
+                Check::Value,
+            )
+        },
+        Rule::new(
+            "vault-token",
+            r#"\bvault[ \t]+login[ \t]+(?:-[\w-]+(?:=\S*)?[ \t]+)*([^\s"'\\=-][^\s"'\\=]{7,})"#,
+            &["vault"],
+            // (a generated value: "run vault login afterwards" is prose)
+            Check::Entropy,
+        ),
+        Rule::new(
+            "gh-secret-body",
+            r#"\bgh[ \t]+secret[ \t]+set\b[^\n|;&]*?[ \t](?:--body|-b)(?:=|[ \t]+)(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))"#,
+            &["secret set"],
+            Check::Value,
+        ),
         Rule::new(
             "cli-secret",
-            r#"(?i)(?:^|[\s'"])--?(?:password|passwd|pass|token|api-key|apikey|api_key|secret|client-secret|access-token|auth-token|private-key|access-key|secret-key)(?:=|[ \t]+)(?:"([^"\r\n]{1,400})"|'([^'\r\n]{1,400})'|([^\s"';|&)]{1,400}))"#,
+            r#"(?i)(?:^|[\s'"])--?(?:[a-z0-9]+-)*(?:password|passwd|pass|token|api-key|apikey|api_key|secret|client-secret|access-token|auth-token|private-key|access-key|secret-key)(?:=|[ \t]+)(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&)\\-][^\s"';|&)\\]{0,399}))"#,
             &[
                 "-pass",
                 "-token",

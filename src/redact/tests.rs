@@ -209,3 +209,17 @@ fn redacting_twice_changes_nothing_more() {
     assert_eq!(once, twice);
     assert!(counts.is_empty(), "{counts:?}");
 }
+
+/// A rule whose value runs to the next space (a config's own, or one of
+/// ours) met a JSON string's closing quote: the export's line lost it and
+/// was no JSON. A hit stays inside the string's quotes.
+#[test]
+fn a_hit_never_takes_a_json_strings_quote() {
+    let red = Redactor::new(&[("ticket".into(), r"ticket:\S+".into())]).expect("rules");
+    for written in [r#""see ticket:abc123""#, r#""ticket:abc123\"""#] {
+        let out = red.redact_json_string(written).expect("redacted in place");
+        let back: String = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{out}: {e}"));
+        assert!(back.contains("[REDACTED:ticket]"), "{back}");
+        assert!(!back.contains("abc123"), "{back}");
+    }
+}

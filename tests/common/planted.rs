@@ -329,6 +329,118 @@ pub fn planted() -> Vec<Planted> {
         v.clone(),
         format!("acme-cli deploy --token={v} --env prod"),
     ));
+    out.extend(spaced(&mut g));
+    out
+}
+
+/// Secrets a command or a config file writes apart from their names, or
+/// in a login's own flag: no `=` or `:` between (each with a character
+/// gitleaks' curl rule does not take, `!`).
+fn spaced(g: &mut Gen) -> Vec<Planted> {
+    let mut out = Vec::new();
+    let pw = |g: &mut Gen| g.alnum(14) + "!x9";
+    let v = pw(g);
+    out.push(p(
+        "curl -u",
+        v.clone(),
+        format!("curl -u admin:{v} https://ci.acme.dev/api/json"),
+    ));
+    let v = pw(g);
+    out.push(p(
+        "curl --user quoted",
+        v.clone(),
+        format!("curl --user 'deploy:{v}' https://ci.acme.dev"),
+    ));
+    let v = pw(g);
+    out.push(p(
+        "docker login -p",
+        v.clone(),
+        format!("docker login -u bob -p {v} registry.acme.dev"),
+    ));
+    let v = pw(g);
+    out.push(p(
+        "sshpass -p",
+        v.clone(),
+        format!("sshpass -p '{v}' ssh root@10.0.0.5"),
+    ));
+    let v = pw(g);
+    out.push(p(
+        "redis-cli -a",
+        v.clone(),
+        format!("redis-cli -h cache.internal -a {v} ping"),
+    ));
+    let v = pw(g);
+    out.push(p(
+        "mongosh -p",
+        v.clone(),
+        format!("mongosh --host db -u admin -p {v}"),
+    ));
+    let v = pw(g);
+    out.push(p(
+        "wget --http-password",
+        v.clone(),
+        format!("wget --http-user=bob --http-password={v} https://x.acme.dev/f"),
+    ));
+    let v = pw(g);
+    out.push(p(
+        "openssl -pass",
+        v.clone(),
+        format!("openssl enc -aes-256-cbc -pass pass:{v} -in a -out b"),
+    ));
+    let v = g.alnum(40);
+    out.push(p(
+        "aws configure set",
+        v.clone(),
+        format!("aws configure set aws_secret_access_key {v}"),
+    ));
+    let v = k(&["npm", "_"], g.alnum(36));
+    out.push(p(
+        "npm config set",
+        v.clone(),
+        format!("npm config set //registry.npmjs.org/:_authToken {v}"),
+    ));
+    let v = pw(g);
+    out.push(p("Dockerfile ENV", v.clone(), format!("ENV DB_PASS {v}")));
+    let v = pw(g);
+    out.push(p("_PASS name", v.clone(), format!("SMTP_PASS={v}")));
+    let v = pw(g);
+    out.push(p(
+        "maven <password>",
+        v.clone(),
+        format!("<server><id>acme</id><username>bob</username><password>{v}</password></server>"),
+    ));
+    let v = g.alnum(32);
+    out.push(p(
+        ".NET appSettings",
+        v.clone(),
+        format!("<add key=\"StripeApiKey\" value=\"{v}\" />"),
+    ));
+    let v = pw(g);
+    out.push(p(
+        "requests auth",
+        v.clone(),
+        format!("r = requests.get(url, auth=(\"admin\", \"{v}\"))"),
+    ));
+    let v = pw(g);
+    out.push(p(
+        "mongo db.auth",
+        v.clone(),
+        format!("db.auth(\"admin\", \"{v}\")"),
+    ));
+    let v = pw(g);
+    out.push(p(
+        ".netrc",
+        v.clone(),
+        format!("machine api.acme.dev\n  login bob\n  password {v}"),
+    ));
+    let v = g.alnum(26);
+    out.push(p("vault login", v.clone(), format!("vault login {v}")));
+    let v = pw(g);
+    out.push(p(
+        "gh secret set",
+        v.clone(),
+        format!("gh secret set API_KEY --body \"{v}\""),
+    ));
     out
 }
 
@@ -395,5 +507,20 @@ pub fn look_alikes() -> Vec<String> {
         "API_KEY=your-api-key-here".into(),
         "Authorization: Bearer $TOKEN".into(),
         "the token budget is 200000 tokens".into(),
+        "curl -u \"$USER:$TOKEN\" https://ci.acme.dev".into(),
+        "docker login -u bob --password-stdin ghcr.io".into(),
+        "redis-cli -p 6379 ping".into(),
+        "openssl req -new -key server.key -out server.csr".into(),
+        "the machine learning password policy is strict".into(),
+        "run vault login afterwards to authenticate".into(),
+        "ENV NODE_AUTH_TOKEN ${NPM_TOKEN}".into(),
+        "npm config set //registry.npmjs.org/:_authToken ${NPM_TOKEN}".into(),
+        "<password>${db.password}</password>".into(),
+        "<key>CFBundleName</key>".into(),
+        "bypass = enabled".into(),
+        "wget --no-password https://x.acme.dev/f".into(),
+        "vault login -method=userpass username=bob".into(),
+        "--- PASS: TestSessionResume (0.00s)".into(),
+        "    --- PASS: TestParse/empty_input (0.01s)".into(),
     ]
 }
