@@ -257,6 +257,26 @@ pub fn private_dir(dir: &Path) -> io::Result<()> {
     b.create(dir)
 }
 
+/// [`private_dir`] for a folder ccv names itself below one the user
+/// named (an archive's project folder): one that is there as a link is
+/// refused, as a file there would be. Whatever it leads to is not ccv's
+/// (a planted `project -> ~/.ssh` had pages written, and replaced, there).
+pub fn own_dir(dir: &Path) -> io::Result<()> {
+    private_dir(dir)?;
+    if is_link(dir) {
+        return Err(refused(format!(
+            "{} is a link: ccv does not write through links",
+            crate::model::text::term_path(dir)
+        )));
+    }
+    Ok(())
+}
+
+/// Whether `path` itself (not what it leads to) is a symbolic link.
+pub fn is_link(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}
+
 fn check_not_in_roots(dir: &Path) -> io::Result<()> {
     // the nearest part of the path that exists says where it leads
     let mut at = Some(dir);

@@ -341,6 +341,60 @@ fn a_second_run_touches_only_what_changed() {
     assert_links_resolve(&dir);
 }
 
+/// A project folder of the archive that is a link (planted, or left by
+/// something else) is not ccv's: no page is written, replaced or removed
+/// through it, and the run says so.
+#[cfg(unix)]
+#[test]
+fn a_project_folder_that_is_a_link_is_not_written_through() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let root = home.path().join("claude/projects");
+    let sessions = tree(&root);
+    let site = home.path().join("site");
+    let elsewhere = home.path().join("elsewhere");
+    std::fs::create_dir_all(&site).expect("site");
+    std::fs::create_dir_all(&elsewhere).expect("elsewhere");
+    std::fs::write(elsewhere.join("index.html"), "precious").expect("victim");
+    std::os::unix::fs::symlink(&elsewhere, site.join("srv-app")).expect("link");
+    let out = common::ccv_at(home.path())
+        .args(["export", "--all"])
+        .arg(&site)
+        .arg(&root)
+        .output()
+        .expect("run ccv");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("is a link"), "{err}");
+    let left: Vec<_> = std::fs::read_dir(&elsewhere)
+        .expect("read")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    assert_eq!(left, ["index.html"], "{err}");
+    assert_eq!(
+        std::fs::read_to_string(elsewhere.join("index.html")).expect("victim"),
+        "precious"
+    );
+    // pages of a session gone are not removed through a link either
+    std::fs::remove_file(site.join("srv-app")).expect("unlink");
+    archive(home.path(), &site, &root, &[]);
+    let moved = home.path().join("moved");
+    std::fs::rename(site.join("srv-app"), &moved).expect("move");
+    std::os::unix::fs::symlink(&moved, site.join("srv-app")).expect("link");
+    std::fs::remove_file(&sessions[1]).expect("session b gone");
+    let _ = common::ccv_at(home.path())
+        .args(["export", "--all"])
+        .arg(&site)
+        .arg(&root)
+        .output()
+        .expect("run ccv");
+    assert!(
+        moved
+            .join("bbbbbbbb-0000-4000-8000-000000000002.html")
+            .exists(),
+        "a page was removed through a link"
+    );
+}
+
 #[test]
 fn the_archive_is_never_written_into_the_projects_folder() {
     let home = tempfile::tempdir().expect("tempdir");

@@ -158,10 +158,15 @@ pub fn build(opts: &Options) -> io::Result<Report> {
 }
 
 /// Removes `page` under `dir` when it is a regular file (never through a
-/// link); its project folder too when that is left empty.
+/// link: neither the page nor its project folder may be one); its project
+/// folder too when that is left empty.
 fn remove_ours(dir: &Path, page: &str) -> bool {
     let path = dir.join(page);
-    let ours = std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_file());
+    let folder_linked = path
+        .parent()
+        .is_some_and(|p| p != dir && crate::writes::is_link(p));
+    let ours =
+        !folder_linked && std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_file());
     if !ours || std::fs::remove_file(&path).is_err() {
         return false;
     }
@@ -235,7 +240,7 @@ fn render_one(opts: &Options, info: &SessionInfo, page: &str) -> io::Result<Entr
     };
     let path = opts.dir.join(page);
     if let Some(parent) = path.parent() {
-        crate::writes::private_dir(parent)?;
+        crate::writes::own_dir(parent)?;
     }
     crate::writes::write_file(&path, true, |w| {
         crate::html::write_page(&session, &export, export.filters(), &nav, w)

@@ -187,11 +187,13 @@ pub fn write_indexes(dir: &Path, new: &Manifest, old: &Manifest) -> io::Result<u
         body.push_str("</table>\n");
         let up = "<nav class=\"up\"><a href=\"../index.html\">All projects</a></nav>\n";
         written += usize::from(write_if_changed(
+            dir,
             &dir.join(slug).join("index.html"),
             &page(&name, up, &body),
         )?);
     }
     written += usize::from(write_if_changed(
+        dir,
         &dir.join("index.html"),
         &page("Claude Code sessions", "", &index),
     )?);
@@ -200,7 +202,9 @@ pub fn write_indexes(dir: &Path, new: &Manifest, old: &Manifest) -> io::Result<u
         let slug = folder(&e.page);
         if !projects.contains_key(slug) {
             let p = dir.join(slug).join("index.html");
-            if std::fs::symlink_metadata(&p).is_ok_and(|m| m.file_type().is_file()) {
+            if !crate::writes::is_link(&dir.join(slug))
+                && std::fs::symlink_metadata(&p).is_ok_and(|m| m.file_type().is_file())
+            {
                 let _ = std::fs::remove_file(&p);
                 let _ = std::fs::remove_dir(dir.join(slug));
             }
@@ -211,15 +215,18 @@ pub fn write_indexes(dir: &Path, new: &Manifest, old: &Manifest) -> io::Result<u
 
 /// Writes `text` to `path` unless the file there already says it (its
 /// mtime then stays: what did not change is not touched).
-fn write_if_changed(path: &Path, text: &str) -> io::Result<bool> {
+fn write_if_changed(dir: &Path, path: &Path, text: &str) -> io::Result<bool> {
     let same = std::fs::symlink_metadata(path)
         .is_ok_and(|m| m.file_type().is_file() && m.len() == text.len() as u64)
         && std::fs::read(path).is_ok_and(|b| b == text.as_bytes());
     if same {
         return Ok(false);
     }
-    if let Some(parent) = path.parent() {
-        crate::writes::private_dir(parent)?;
+    // a project folder is ccv's (never a link); `dir` is the user's
+    match path.parent() {
+        Some(parent) if parent != dir => crate::writes::own_dir(parent)?,
+        Some(parent) => crate::writes::private_dir(parent)?,
+        None => {}
     }
     crate::writes::write_file(path, true, |w| {
         std::io::Write::write_all(w, text.as_bytes())
