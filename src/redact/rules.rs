@@ -418,7 +418,7 @@ fn shape_rules() -> Vec<Rule> {
         // `%` went by it
         Rule::new(
             "cli-user-password",
-            r#"\b(?:curl|wget|lftp)\b[^\n|;&]*?[ \t](?:-u|--user|--proxy-user|-U|--http-user)(?:=|[ \t]*)(?:"[^":\r\n]{1,64}:([^"\r\n]{1,200})"|'[^':\r\n]{1,64}:([^'\r\n]{1,200})'|[^\s:"'\\]{1,64}:([^\s"'\\]{1,200}))"#,
+            r#"\b(?:curl|wget|lftp)\b[^\n|;&]*?[ \t](?:-u|--user|--proxy-user|-U|--http-user)(?:=|[ \t]*)(?:\\?"[^":\\\r\n]{1,64}:([^"\\\r\n]{1,200})\\?"|\\?'[^':\\\r\n]{1,64}:([^'\\\r\n]{1,200})\\?'|[^\s:"'\\]{1,64}:([^\s"'\\]{1,200}))"#,
             &["curl", "wget", "lftp"],
             Check::Value,
         ),
@@ -444,8 +444,8 @@ fn shape_rules() -> Vec<Rule> {
             &["openssl"],
             Check::Value,
         ),
-        // a `.netrc` entry (its `login` too: prose says "machine … password"),
-        // on one line or several (behind the Read tool's
+        // a `.netrc` entry, its `login` too (prose says "machine …
+        // password"), on one line or several (behind the Read tool's
         // `    15→` too)
         Rule {
             // its lines, from its keyword on

@@ -353,6 +353,12 @@ fn spaced(g: &mut Gen) -> Vec<Planted> {
     ));
     let v = pw(g);
     out.push(p(
+        "curl -u double-quoted",
+        v.clone(),
+        format!("curl -sS -u \"deploy:{v}\" https://ci.acme.dev"),
+    ));
+    let v = pw(g);
+    out.push(p(
         "docker login -p",
         v.clone(),
         format!("docker login -u bob -p {v} registry.acme.dev"),
