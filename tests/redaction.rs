@@ -126,8 +126,9 @@ fn every_planted_secret_is_redacted_in_every_format() {
                 it.what
             );
             checked += 1;
-            if red.contains(&it.secret) {
-                missed.push(format!("{format:?}: {}", it.what));
+            if let Some(at) = red.find(&it.secret) {
+                let from = red.floor_char_boundary(at.saturating_sub(60));
+                missed.push(format!("{format:?}: {} ({})", it.what, &red[from..at]));
             }
         }
         assert!(red.contains("[REDACTED:"));

@@ -409,7 +409,7 @@ fn shape_rules() -> Vec<Rule> {
         ),
         Rule::new(
             "mysql-password",
-            r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n|;&]*?[ \t]-p([^\s\x22';|&-][^\s\x22';|&]*)",
+            r#"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n|;&]*?[ \t]-p(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]*))"#,
             &["mysql", "mariadb"],
             Check::Value,
         ),
@@ -473,7 +473,7 @@ fn shape_rules() -> Vec<Rule> {
         ),
         Rule::new(
             "cli-secret",
-            r#"(?i)(?:^|[\s'"])--?(?:[a-z0-9]+-)*(?:password|passwd|pass|token|api-key|apikey|api_key|secret|client-secret|access-token|auth-token|private-key|access-key|secret-key)(?:=|[ \t]+)(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&)\\-][^\s"';|&)\\]{0,399}))"#,
+            r#"(?i)(?:^|[\s'"`(\[]|\xE2\x86\x92)--?(?:[a-z0-9]+-)*(?:password|passwd|pass|token|api-key|apikey|api_key|secret|client-secret|access-token|auth-token|private-key|access-key|secret-key)(?:=|[ \t]+)(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&)\\-][^\s"';|&)\\]{0,399}))"#,
             &[
                 "-pass",
                 "-token",
@@ -492,13 +492,13 @@ fn shape_rules() -> Vec<Rule> {
         ),
         Rule::new(
             "auth-header",
-            r#"(?i)\b(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["']?(?:(?:basic|bearer|token|digest|apikey|api-key|sso-key)[ \t]+)?([A-Za-z0-9._~+/=:-]{8,})"#,
+            r#"(?i)\b(?:proxy-)?authorization\\?["']?[ \t]*[:=][ \t]*\\?["']?(?:(?:basic|bearer|token|digest|apikey|api-key|sso-key)[ \t]+)?([A-Za-z0-9._~+/=:-]{8,})"#,
             &["authorization"],
             Check::Value,
         ),
         Rule::new(
             "api-key-header",
-            r#"(?i)\b(?:x-api-key|x-auth-token|x-access-token|x-api-token|api-key|apikey|private-token|x-goog-api-key|ocp-apim-subscription-key)["']?[ \t]*:[ \t]*["']?([A-Za-z0-9._~+/=-]{8,})"#,
+            r#"(?i)\b(?:x-api-key|x-auth-token|x-access-token|x-api-token|api-key|apikey|private-token|x-goog-api-key|ocp-apim-subscription-key)\\?["']?[ \t]*:[ \t]*\\?["']?([A-Za-z0-9._~+/=-]{8,})"#,
             &[
                 "api-key",
                 "apikey",

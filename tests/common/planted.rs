@@ -329,7 +329,42 @@ pub fn planted() -> Vec<Planted> {
         v.clone(),
         format!("acme-cli deploy --token={v} --env prod"),
     ));
+    out.extend(quoted(&mut g));
     out.extend(spaced(&mut g));
+    out
+}
+
+/// Secrets in quotes that a call's input, shown as JSON, writes escaped
+/// (`\"Authorization\": \"Basic …\"`), or right behind the Read tool's
+/// line number (`     1→--password …`).
+fn quoted(g: &mut Gen) -> Vec<Planted> {
+    let mut out = Vec::new();
+    let v = g.of(B64, 30) + "==";
+    out.push(p(
+        "JSON Authorization header",
+        v.clone(),
+        format!(
+            "curl -d '{{\"headers\": {{\"Authorization\": \"Basic {v}\"}}}}' https://x.acme.dev"
+        ),
+    ));
+    let v = g.alnum(24);
+    out.push(p(
+        "JSON x-api-key header",
+        v.clone(),
+        format!("fetch(url, {{headers: {{\"X-Api-Key\": \"{v}\"}}}})"),
+    ));
+    let v = g.alnum(14) + "!x9";
+    out.push(p(
+        "mysql -p quoted",
+        v.clone(),
+        format!("mysql -u root -p\"{v}\" app"),
+    ));
+    let v = g.alnum(14) + "!x9";
+    out.push(p(
+        "--password at a line's start",
+        v.clone(),
+        format!("--password \"{v}\""),
+    ));
     out
 }
 
