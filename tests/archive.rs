@@ -106,15 +106,20 @@ fn tree(root: &Path) -> Vec<PathBuf> {
     vec![a, b, c]
 }
 
-fn archive(home: &Path, dir: &Path, root: &Path, extra: &[&str]) -> std::process::Output {
-    let out = common::ccv_at(home)
+/// `ccv export --all DIR ROOT`, whatever it says.
+fn archive_run(home: &Path, dir: &Path, root: &Path, extra: &[&str]) -> std::process::Output {
+    common::ccv_at(home)
         .arg("export")
         .arg("--all")
         .arg(dir)
         .args(extra)
         .arg(root)
         .output()
-        .expect("run ccv");
+        .expect("run ccv")
+}
+
+fn archive(home: &Path, dir: &Path, root: &Path, extra: &[&str]) -> std::process::Output {
+    let out = archive_run(home, dir, root, extra);
     assert!(
         out.status.success(),
         "{}",
@@ -356,12 +361,7 @@ fn a_project_folder_that_is_a_link_is_not_written_through() {
     std::fs::create_dir_all(&elsewhere).expect("elsewhere");
     std::fs::write(elsewhere.join("index.html"), "precious").expect("victim");
     std::os::unix::fs::symlink(&elsewhere, site.join("srv-app")).expect("link");
-    let out = common::ccv_at(home.path())
-        .args(["export", "--all"])
-        .arg(&site)
-        .arg(&root)
-        .output()
-        .expect("run ccv");
+    let out = archive_run(home.path(), &site, &root, &[]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("is a link"), "{err}");
@@ -381,12 +381,7 @@ fn a_project_folder_that_is_a_link_is_not_written_through() {
     std::fs::rename(site.join("srv-app"), &moved).expect("move");
     std::os::unix::fs::symlink(&moved, site.join("srv-app")).expect("link");
     std::fs::remove_file(&sessions[1]).expect("session b gone");
-    let _ = common::ccv_at(home.path())
-        .args(["export", "--all"])
-        .arg(&site)
-        .arg(&root)
-        .output()
-        .expect("run ccv");
+    archive_run(home.path(), &site, &root, &[]);
     assert!(
         moved
             .join("bbbbbbbb-0000-4000-8000-000000000002.html")
@@ -401,13 +396,7 @@ fn the_archive_is_never_written_into_the_projects_folder() {
     let root = home.path().join("claude/projects");
     tree(&root);
     let inside = root.join("site");
-    let out = common::ccv_at(home.path())
-        .arg("export")
-        .arg("--all")
-        .arg(&inside)
-        .arg(&root)
-        .output()
-        .expect("run ccv");
+    let out = archive_run(home.path(), &inside, &root, &[]);
     assert!(!out.status.success());
     assert!(!inside.join("index.html").exists());
     assert!(
