@@ -161,7 +161,7 @@ impl Redactor {
         if !self.always.is_empty() {
             return true;
         }
-        if shown::high_changes(written) {
+        if shown::high_changes(written) || shown::intraword_markup(written) {
             return true;
         }
         with_scratch(|found| {
@@ -186,10 +186,11 @@ impl Redactor {
     /// from the written one (the hits are in it then).
     fn find_shown<'a>(&self, text: &'a str) -> (Vec<Hit>, Option<shown::Shown<'a>>) {
         with_scratch(|found| {
-            // colour codes (most tool output that has a trigger): shown first,
-            // read once
-            let colour =
-                memchr::memchr(0x1b, text.as_bytes()).is_some() || shown::high_changes(text);
+            // colour codes (most tool output that has a trigger), or
+            // markdown's marks inside a word: shown first, read once
+            let colour = memchr::memchr(0x1b, text.as_bytes()).is_some()
+                || shown::high_changes(text)
+                || shown::intraword_markup(text);
             if !colour {
                 self.keywords.find_all(text.as_bytes(), found);
             }
@@ -212,7 +213,10 @@ impl Redactor {
     /// otherwise than written: it is to be decoded and redacted as text.
     pub fn redact_json_string<'a>(&self, written: &'a str) -> Option<Cow<'a, str>> {
         // `\u001b` (colour codes) and the like: decoded at once, not read twice
-        if ESCAPE_U.find(written.as_bytes()).is_some() || shown::high_changes(written) {
+        if ESCAPE_U.find(written.as_bytes()).is_some()
+            || shown::high_changes(written)
+            || shown::intraword_markup(written)
+        {
             return None;
         }
         let hits = with_scratch(|found| {

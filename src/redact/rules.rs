@@ -386,14 +386,22 @@ fn spaced_assignments() -> Vec<Rule> {
         Check::Value,
     );
     element.group = Some(2);
+    let mut set = Rule::new(
+        "config-set-secret",
+        &set,
+        &[
+            "configure set",
+            "config set",
+            "user-secrets set",
+            "git config",
+            "env ",
+        ],
+        Check::Assignment,
+    );
+    set.gate = Some(dockerfile_env_or_other);
     vec![
         element,
-        Rule::new(
-            "config-set-secret",
-            &set,
-            &["configure", "config", "user-secrets", "env"],
-            Check::Assignment,
-        ),
+        set,
         Rule::new("xml-setting-secret", &setting, &["<add"], Check::Assignment),
     ]
 }
@@ -427,7 +435,20 @@ fn shape_rules() -> Vec<Rule> {
         Rule::new(
             "cli-login-password",
             r#"\b(?:(?:docker|podman|buildah|skopeo|nerdctl|helm(?:[ \t]+registry)?|oras|crane)[ \t]+login\b[^\n|;&]*?[ \t]-p|sshpass\b[^\n|;&]*?[ \t]-p|redis-cli\b[^\n|;&]*?[ \t]-a|(?:mongo|mongosh)\b[^\n|;&]*?[ \t]-p)(?:=|[ \t]*)(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))"#,
-            &["login", "sshpass", "redis-cli", "mongo"],
+            // (`login` alone is in most code: the commands that log in)
+            &[
+                "docker login",
+                "podman login",
+                "buildah login",
+                "skopeo login",
+                "nerdctl login",
+                "registry login",
+                "oras login",
+                "crane login",
+                "sshpass",
+                "redis-cli",
+                "mongo",
+            ],
             Check::Value,
         ),
         // a password handed to a call beside its user name: `auth=("bob",
@@ -435,7 +456,8 @@ fn shape_rules() -> Vec<Rule> {
         Rule::new(
             "auth-pair",
             r#"(?i)\b(?:auth|HTTPBasicAuth|HTTPDigestAuth|BasicAuth|basic_auth|setBasicAuth|db\.auth)[ \t]*(?:=[ \t]*)?\(?[ \t]*\(?[ \t]*\\?["'][^"'\\\r\n]{1,64}\\?["'][ \t]*,[ \t]*\\?["']([^"'\\\r\n]{3,200})\\?["']"#,
-            &["auth"],
+            // (`auth` alone is in every text about logging in)
+            &["auth=", "auth =", "auth(", "auth ("],
             Check::Value,
         ),
         Rule::new(
@@ -544,6 +566,16 @@ fn assignment_follows(b: &[u8], at: usize) -> bool {
         n += 1;
     }
     matches!(b.get(i), Some(b'=' | b':' | b'>' | b',' | b'|' | b'?'))
+}
+
+/// A Dockerfile's `ENV` as it writes it (the keyword `env ` is found in
+/// any case, and in prose), or another keyword of the rule.
+fn dockerfile_env_or_other(b: &[u8], at: usize) -> bool {
+    let rest = &b[at..];
+    !rest
+        .get(..4)
+        .is_some_and(|w| w.eq_ignore_ascii_case(b"env "))
+        || rest.starts_with(b"ENV")
 }
 
 /// `s.` + 24 letters and digits (an old Vault token), or `hvs.`.

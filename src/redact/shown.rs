@@ -3,6 +3,9 @@
 //! space, an HTML entity (`&#65;KIA…`), a markdown escape (`sk\_live\_…`)
 //! shows whole on a screen and in a page; here it is whole too, and each
 //! piece knows where it came from, so a hit is cut out of what is written.
+//! So is a key with markdown's emphasis or code marks inside it
+//! (`ghp_abc**def**`, `` sk_live_`abc` ``, `~~`): a page, a screen or a
+//! markdown viewer that renders it shows the word whole.
 //! (The Read tool's line numbers, `    15→JWT_SECRET=…`, stay: the rules
 //! that look for a line's start take them as its start.)
 
@@ -41,10 +44,40 @@ pub fn high_changes(written: &str) -> bool {
     false
 }
 
+/// Whether `written` has markdown's emphasis, strike or code marks
+/// inside a word (see [`markup_at`]): rare (a code span or an emphasis
+/// starts after a space), and a text without them is not read again.
+pub fn intraword_markup(written: &str) -> bool {
+    let b = written.as_bytes();
+    memchr::memchr3_iter(b'*', b'`', b'~', b).any(|i| markup_at(b, i) > 0)
+}
+
+/// The length of the run of one of markdown's marks (`*` to `***`, one
+/// to three backticks, `~~`) at `i` when it stands between two letters or
+/// digits (a word goes on through it), else 0.
+fn markup_at(b: &[u8], i: usize) -> usize {
+    let c = b[i];
+    if i == 0 || !word_byte(b[i - 1]) || (i > 0 && b[i - 1] == c) {
+        return 0;
+    }
+    let run = b[i..].iter().take_while(|&&x| x == c).count();
+    // (one `~` is a key's own: Azure's client secrets hold one)
+    let strike = c != b'~' || run == 2;
+    if run > 3 || !strike || !b.get(i + run).is_some_and(|&n| word_byte(n)) {
+        return 0;
+    }
+    run
+}
+
+fn word_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'-'
+}
+
 impl<'a> Shown<'a> {
     pub fn of(written: &'a str) -> Shown<'a> {
         let ascii = written.is_ascii();
-        let Some(first) = next_change(written, 0, ascii) else {
+        let marks = intraword_markup(written);
+        let Some(first) = next_change(written, 0, ascii, marks) else {
             return Shown {
                 text: Cow::Borrowed(written),
                 pieces: Vec::new(),
@@ -59,7 +92,7 @@ impl<'a> Shown<'a> {
         while let Some(c) = change {
             b.copy_to(written, c.at);
             b.replace(c);
-            change = next_change(written, c.at + c.len, ascii);
+            change = next_change(written, c.at + c.len, ascii, marks);
         }
         b.copy_to(written, written.len());
         Shown {
@@ -151,20 +184,40 @@ struct Change {
 }
 
 /// The next change at or after `from`. Most text has none: it is
-/// searched at memchr speed for the bytes that can start one.
-fn next_change(w: &str, from: usize, ascii: bool) -> Option<Change> {
+/// searched at memchr speed for the bytes that can start one (`marks`:
+/// markdown's marks inside a word too, see [`intraword_markup`]).
+fn next_change(w: &str, from: usize, ascii: bool, marks: bool) -> Option<Change> {
     let b = w.as_bytes();
     let find = |set: (u8, u8, u8), i: usize| {
         memchr::memchr3(set.0, set.1, set.2, &b[i..]).map_or(b.len(), |k| i + k)
     };
     const LOW: (u8, u8, u8) = (0x1b, b'&', b'\\');
     const HIGH: (u8, u8, u8) = (0xc2, 0xe2, 0xef);
+    const MARKS: (u8, u8, u8) = (b'*', b'`', b'~');
     let mut low = find(LOW, from);
     let mut high = if ascii { b.len() } else { find(HIGH, from) };
+    let mut mark = if marks { find(MARKS, from) } else { b.len() };
     loop {
-        let at = low.min(high);
+        let at = low.min(high).min(mark);
         if at >= b.len() {
             return None;
+        }
+        if at == mark {
+            match markup_at(b, at) {
+                0 => {
+                    // (past the whole run: its second mark starts nothing)
+                    let run = b[at..].iter().take_while(|&&x| x == b[at]).count();
+                    mark = find(MARKS, at + run);
+                    continue;
+                }
+                len => {
+                    return Some(Change {
+                        at,
+                        len,
+                        shown: None,
+                    });
+                }
+            }
         }
         if let Some(c) = change_at(w, at) {
             return Some(c);
@@ -331,6 +384,17 @@ mod tests {
         assert_eq!(shown("a\\\\_b"), "a\\\\_b");
         assert_eq!(shown("x → y"), "x → y");
         assert_eq!(shown("&shy;a&nbsp;"), "a ");
+        assert_eq!(shown("ghp_ab**cd**ef"), "ghp_abcdef");
+        assert_eq!(shown("sk_live_`ab`cd"), "sk_live_abcd");
+        assert_eq!(shown("abc8Q~xyz"), "abc8Q~xyz");
+        assert_eq!(
+            shown("a~~b~~c **bold** `code` x*y"),
+            "abc **bold** `code` xy"
+        );
+        assert_eq!(
+            shown("2 * 3 and **x** and a****b"),
+            "2 * 3 and **x** and a****b"
+        );
     }
 
     #[test]

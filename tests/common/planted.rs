@@ -496,7 +496,7 @@ fn wrap(body: &str) -> String {
 /// The same secret written so that a screen shows it whole but a pattern
 /// over the bytes would not see it: split by colour codes (`grep
 /// --color`), a soft hyphen, a zero-width space, a word joiner, markdown
-/// escapes, HTML entities.
+/// escapes, emphasis, code or strike marks inside it, HTML entities.
 pub fn disguised() -> Vec<Planted> {
     let mut g = Gen(0xd15_6015e);
     let mut out = Vec::new();
@@ -525,6 +525,18 @@ pub fn disguised() -> Vec<Planted> {
         "markdown escapes",
         stripe.clone(),
         stripe.replace('_', "\\_"),
+    ));
+    out.push(p(
+        "markdown bold inside",
+        gh.clone(),
+        format!("token {a}**{b}**"),
+    ));
+    let (c, d) = stripe.split_at(12);
+    out.push(p("code span inside", stripe.clone(), format!("{c}`{d}`")));
+    out.push(p(
+        "strike inside",
+        gh.clone(),
+        format!("the token ~~{a}~~{b} is the new one"),
     ));
     out.push(p("html entity", aws.clone(), format!("&#65;{}", &aws[1..])));
     out.push(p("hex entity", aws.clone(), format!("&#x41;{}", &aws[1..])));
