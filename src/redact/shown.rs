@@ -57,7 +57,8 @@ pub fn intraword_markup(written: &str) -> bool {
 /// digits (a word goes on through it), else 0.
 fn markup_at(b: &[u8], i: usize) -> usize {
     let c = b[i];
-    if i == 0 || !word_byte(b[i - 1]) || (i > 0 && b[i - 1] == c) {
+    // (a mark after a mark is inside a run: `word_byte` says no)
+    if i == 0 || !word_byte(b[i - 1]) {
         return 0;
     }
     let run = b[i..].iter().take_while(|&&x| x == c).count();
