@@ -22,7 +22,7 @@ pub fn run(path: &Path, json: bool, no_subagents: bool) -> i32 {
     let session = match loaded {
         Ok(s) => s,
         Err(e) => {
-            eprintln!(
+            crate::say_err!(
                 "ccv: {}: {}",
                 crate::model::text::term_path(path),
                 crate::model::text::term_line(&e.to_string())
@@ -38,7 +38,7 @@ pub fn run(path: &Path, json: bool, no_subagents: bool) -> i32 {
         Ok(()) => {}
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
         Err(e) => {
-            eprintln!("ccv: {}", crate::model::text::term_line(&e.to_string()));
+            crate::say_err!("ccv: {}", crate::model::text::term_line(&e.to_string()));
             return 2;
         }
     }

@@ -4,6 +4,7 @@
 use crate::export::{self, Format, Options};
 use crate::model::Session;
 use crate::model::text::{term_line, term_path};
+use crate::say::printed;
 use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -235,9 +236,9 @@ pub fn main_with(viewing: &dyn Fn()) -> i32 {
             let text = e.render().to_string();
             let safe: Vec<String> = text.lines().map(term_line).collect();
             if e.use_stderr() {
-                eprintln!("{}", safe.join("\n"));
-            } else {
-                println!("{}", safe.join("\n"));
+                crate::say_err!("{}", safe.join("\n"));
+            } else if printed(crate::say!("{}", safe.join("\n"))) != 0 {
+                return 1;
             }
             return e.exit_code();
         }
@@ -249,7 +250,7 @@ pub fn main_with(viewing: &dyn Fn()) -> i32 {
     let config_note = (!problems.is_empty()).then(|| problems.join("; "));
     if cli.command.is_some() {
         for p in &problems {
-            eprintln!("ccv: {p}");
+            crate::say_err!("ccv: {p}");
         }
     } else {
         viewing();
@@ -281,24 +282,29 @@ pub fn main_with(viewing: &dyn Fn()) -> i32 {
         Some(Command::Completions { shell }) => {
             use clap::CommandFactory;
             let mut cmd = Cli::command();
-            clap_complete::generate(shell, &mut cmd, "ccv", &mut std::io::stdout());
-            0
+            // (into memory first: the generator panics when a write fails)
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut cmd, "ccv", &mut script);
+            printed(crate::say::out_bytes(&script))
         }
-        Some(Command::Config { default: true }) => {
-            print!("{}", crate::config::default_text());
-            0
-        }
+        Some(Command::Config { default: true }) => printed(crate::say::out(format_args!(
+            "{}",
+            crate::config::default_text()
+        ))),
         Some(Command::Config { default: false }) => {
             let path = cli.config.clone().or_else(crate::config::default_path);
-            match (&config.path, path) {
-                (Some(p), _) => println!("{}", term_path(p)),
-                (None, Some(p)) => println!(
+            let said = match (&config.path, path) {
+                (Some(p), _) => crate::say!("{}", term_path(p)),
+                (None, Some(p)) => crate::say!(
                     "{} (not there: defaults; `ccv config --default` writes one)",
                     term_path(&p)
                 ),
-                (None, None) => println!("no config directory (set HOME or XDG_CONFIG_HOME)"),
+                (None, None) => crate::say!("no config directory (set HOME or XDG_CONFIG_HOME)"),
+            };
+            match printed(said) {
+                0 if problems.is_empty() => 0,
+                _ => 1,
             }
-            if problems.is_empty() { 0 } else { 1 }
         }
         Some(Command::Man) => {
             use clap::CommandFactory;
@@ -335,7 +341,9 @@ pub fn main_with(viewing: &dyn Fn()) -> i32 {
         }
         Some(Command::Top { minutes, ref root }) => {
             let Some(root) = sessions_root(root.clone()) else {
-                eprintln!("ccv: no projects root (set CLAUDE_CONFIG_DIR or HOME, or pass ROOT)");
+                crate::say_err!(
+                    "ccv: no projects root (set CLAUDE_CONFIG_DIR or HOME, or pass ROOT)"
+                );
                 return 2;
             };
             let mut config = config;
@@ -404,7 +412,7 @@ fn export_command(cmd: Command) -> i32 {
             match path {
                 Some(path) => run_export(&path, &opts, report),
                 None => {
-                    eprintln!("ccv: export: a session file (or - for stdin), or --all DIR");
+                    crate::say_err!("ccv: export: a session file (or - for stdin), or --all DIR");
                     2
                 }
             }
@@ -418,21 +426,8 @@ fn with_root(root: Option<PathBuf>, run: impl FnOnce(PathBuf) -> i32) -> i32 {
     match sessions_root(root) {
         Some(root) => run(root),
         None => {
-            eprintln!("ccv: no projects root (set CLAUDE_CONFIG_DIR or HOME, or pass ROOT)");
+            crate::say_err!("ccv: no projects root (set CLAUDE_CONFIG_DIR or HOME, or pass ROOT)");
             2
-        }
-    }
-}
-
-/// The exit code of a command that printed to stdout: a closed pipe
-/// (`| head`) is not a failure.
-fn printed(result: std::io::Result<()>) -> i32 {
-    match result {
-        Ok(()) => 0,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
-        Err(e) => {
-            eprintln!("ccv: {}", term_line(&e.to_string()));
-            1
         }
     }
 }
@@ -500,7 +495,7 @@ fn run_tui(cli: &Cli, config: &crate::config::Config, config_note: Option<String
         (Some(p), false) if p.as_os_str() == "-" => {
             use std::io::IsTerminal;
             if std::io::stdin().is_terminal() {
-                eprintln!(
+                crate::say_err!(
                     "ccv: -: standard input is the terminal; pipe a session into it \
                      (claude -p \"…\" --output-format stream-json --verbose | ccv -)"
                 );
@@ -527,7 +522,7 @@ fn run_tui(cli: &Cli, config: &crate::config::Config, config_note: Option<String
         && p.as_os_str() != "-"
         && let Err(e) = std::fs::metadata(p)
     {
-        eprintln!("ccv: {}: {}", term_path(p), term_line(&e.to_string()));
+        crate::say_err!("ccv: {}: {}", term_path(p), term_line(&e.to_string()));
         return 1;
     }
     show(cli, config, config_note, start, message, line)
@@ -588,7 +583,7 @@ fn show(
     match r {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("ccv: {}", term_line(&format!("{e:#}")));
+            crate::say_err!("ccv: {}", term_line(&format!("{e:#}")));
             1
         }
     }
@@ -624,14 +619,14 @@ fn print_instead(start: &crate::app::Start, top_minutes: u32) -> i32 {
 
 fn run_list(root: Option<PathBuf>, json: bool, agent: Option<&str>) -> i32 {
     let Some(root) = sessions_root(root) else {
-        eprintln!("ccv: no projects root (set CLAUDE_CONFIG_DIR or HOME, or pass ROOT)");
+        crate::say_err!("ccv: no projects root (set CLAUDE_CONFIG_DIR or HOME, or pass ROOT)");
         return 2;
     };
     match crate::catalog::list::print_list(&root, json, agent, &mut std::io::stdout().lock()) {
         Ok(()) => 0,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
         Err(e) => {
-            eprintln!("ccv: {}: {}", term_path(&root), term_line(&e.to_string()));
+            crate::say_err!("ccv: {}: {}", term_path(&root), term_line(&e.to_string()));
             1
         }
     }
@@ -649,7 +644,7 @@ fn run_export(path: &Path, opts: &Options, report: bool) -> i32 {
     let session = match crate::source::load_for_export(path, summaries) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("ccv: {}: {}", term_path(path), term_line(&e.to_string()));
+            crate::say_err!("ccv: {}: {}", term_path(path), term_line(&e.to_string()));
             return 1;
         }
     };
@@ -667,7 +662,7 @@ fn run_export(path: &Path, opts: &Options, report: bool) -> i32 {
         Ok(()) => 0,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
         Err(e) => {
-            eprintln!("ccv: {}", term_line(&e.to_string()));
+            crate::say_err!("ccv: {}", term_line(&e.to_string()));
             1
         }
     };
@@ -675,14 +670,14 @@ fn run_export(path: &Path, opts: &Options, report: bool) -> i32 {
         if report {
             report_redactions(&session);
         }
-        eprintln!(
+        crate::say_err!(
             "ccv: {}",
             crate::redact::describe(&crate::redact::take_counts())
         );
     }
     let changed = session.texts_changed();
     if changed > 0 {
-        eprintln!(
+        crate::say_err!(
             "ccv: {}: {changed} text(s) changed on disk during the export; each says so in its place",
             term_path(path)
         );

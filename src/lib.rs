@@ -2,6 +2,8 @@
 
 // no unwrap on what a file or the system hands us (tests may)
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
+// a command prints through `say`: a closed pipe is no panic
+#![cfg_attr(not(test), deny(clippy::print_stdout, clippy::print_stderr))]
 
 pub mod app;
 pub mod archive;
@@ -27,6 +29,7 @@ pub mod priority;
 pub mod prompt;
 pub mod redact;
 pub mod rows;
+pub mod say;
 pub mod search;
 pub mod source;
 pub mod stats;

@@ -154,7 +154,7 @@ fn fetch(url: &str) -> Result<Vec<u8>, String> {
 /// the table in force unchanged.
 pub fn update(url: &str) -> i32 {
     let Some(file) = fetched_file() else {
-        eprintln!("ccv: prices: no cache directory (set XDG_CACHE_HOME)");
+        crate::say_err!("ccv: prices: no cache directory (set XDG_CACHE_HOME)");
         return 1;
     };
     let today = jiff::Zoned::now().strftime("%Y-%m-%d").to_string();
@@ -162,7 +162,7 @@ pub fn update(url: &str) -> i32 {
     let table = match table {
         Ok(t) => t,
         Err(e) => {
-            eprintln!(
+            crate::say_err!(
                 "ccv: prices: could not update from {}: {}; the table in force is unchanged",
                 term_line(url),
                 term_line(&e)
@@ -173,7 +173,7 @@ pub fn update(url: &str) -> i32 {
     let bytes = match serde_json::to_vec_pretty(&serialized(&table)) {
         Ok(b) => b,
         Err(e) => {
-            eprintln!("ccv: prices: {}", term_line(&e.to_string()));
+            crate::say_err!("ccv: prices: {}", term_line(&e.to_string()));
             return 1;
         }
     };
@@ -182,7 +182,7 @@ pub fn update(url: &str) -> i32 {
         .map_or(Ok(()), crate::writes::private_dir)
         .and_then(|_| crate::writes::write_file(&file, true, |w| w.write_all(&bytes)));
     if let Err(e) = written {
-        eprintln!(
+        crate::say_err!(
             "ccv: prices: {}: {}",
             term_path(&file),
             term_line(&e.to_string())
@@ -196,16 +196,16 @@ pub fn update(url: &str) -> i32 {
         .filter(|m| bundled.find(&m.family).is_none())
         .map(|m| m.family.as_str())
         .collect();
-    println!(
+    let mut said = crate::say!(
         "fetched {} Anthropic models from {} into {}",
         table.models.len(),
         term_line(url),
         term_path(&file)
     );
-    if !new.is_empty() {
-        println!("not in the bundled table: {}", term_line(&new.join(", ")));
+    if !new.is_empty() && said.is_ok() {
+        said = crate::say!("not in the bundled table: {}", term_line(&new.join(", ")));
     }
-    0
+    crate::say::printed(said)
 }
 
 /// The table as the JSON `assets/prices.json` holds.

@@ -21,11 +21,11 @@ pub fn report_startup(trace: &str, first: Option<Duration>, loaded: Option<Durat
         text += &format!("ccv: peak RSS {kb} KB\n");
     }
     if trace == "1" || trace.is_empty() {
-        eprint!("{text}");
+        crate::say::err(format_args!("{text}"));
     } else if let Err(e) = crate::writes::write_file(std::path::Path::new(trace), true, |w| {
         std::io::Write::write_all(w, text.as_bytes())
     }) {
-        eprintln!("ccv: CCV_TRACE_STARTUP: {trace}: {e}");
+        crate::say_err!("ccv: CCV_TRACE_STARTUP: {trace}: {e}");
     }
 }
 

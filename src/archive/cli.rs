@@ -25,12 +25,12 @@ pub fn run(a: &Args) -> i32 {
         None => None,
         Some(Ok(ms)) => Some(ms),
         Some(Err(e)) => {
-            eprintln!("ccv: --since: {}", term_line(&e));
+            crate::say_err!("ccv: --since: {}", term_line(&e));
             return 1;
         }
     };
     if !a.root.is_dir() {
-        eprintln!("ccv: {}: not a directory", term_path(&a.root));
+        crate::say_err!("ccv: {}: not a directory", term_path(&a.root));
         return 1;
     }
     let started = std::time::Instant::now();
@@ -46,9 +46,9 @@ pub fn run(a: &Args) -> i32 {
     match super::build(&opts) {
         Ok(r) => {
             for (p, why) in &r.failed {
-                eprintln!("ccv: {}: {}", term_path(p), term_line(why));
+                crate::say_err!("ccv: {}: {}", term_path(p), term_line(why));
             }
-            eprintln!(
+            crate::say_err!(
                 "ccv: {}: {} sessions: {} pages made, {} kept, {} removed, {} index pages written ({:.2} s){}",
                 term_path(&a.dir.join("index.html")),
                 r.sessions,
@@ -62,7 +62,7 @@ pub fn run(a: &Args) -> i32 {
             i32::from(!r.failed.is_empty())
         }
         Err(e) => {
-            eprintln!("ccv: {}: {}", term_path(&a.dir), term_line(&e.to_string()));
+            crate::say_err!("ccv: {}: {}", term_path(&a.dir), term_line(&e.to_string()));
             1
         }
     }

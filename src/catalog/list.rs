@@ -572,7 +572,7 @@ pub fn print_list(
         sessions.retain(|s| s.agent() == a);
     }
     if skipped.total() > 0 {
-        eprintln!(
+        crate::say_err!(
             "ccv: {}: skipped {} entr{} that cannot be read as sessions: {}",
             crate::model::text::sanitize(&root.display().to_string()),
             skipped.total(),
@@ -581,7 +581,7 @@ pub fn print_list(
         );
     }
     if sessions.is_empty() {
-        eprintln!(
+        crate::say_err!(
             "ccv: no sessions in {} (CLAUDE_CONFIG_DIR or a ROOT argument looks elsewhere)",
             crate::model::text::term_path(root)
         );

@@ -48,23 +48,23 @@ pub fn run(a: &Args) -> i32 {
     let query = match Query::words(&a.query, a.regex) {
         Ok(q) if !q.is_empty() => q,
         Ok(_) => {
-            eprintln!("ccv: search: the query is empty");
+            crate::say_err!("ccv: search: the query is empty");
             return 2;
         }
         Err(e) => {
-            eprintln!("ccv: search: {}", term_line(&e));
+            crate::say_err!("ccv: search: {}", term_line(&e));
             return 2;
         }
     };
     if !a.root.is_dir() {
-        eprintln!("ccv: {}: not a directory", term_path(&a.root));
+        crate::say_err!("ccv: {}: not a directory", term_path(&a.root));
         return 2;
     }
     let mut filter = Filter::default();
     match parse_kinds(&a.kinds) {
         Ok(k) => filter.kinds = k,
         Err(e) => {
-            eprintln!("ccv: search: {}", term_line(&e));
+            crate::say_err!("ccv: search: {}", term_line(&e));
             return 2;
         }
     }
@@ -73,7 +73,7 @@ pub fn run(a: &Args) -> i32 {
         match crate::model::time::parse_since(s, crate::model::time::now_ms(), &tz) {
             Ok(ms) => filter.since_ms = Some(ms),
             Err(e) => {
-                eprintln!("ccv: --since: {}", term_line(&e));
+                crate::say_err!("ccv: --since: {}", term_line(&e));
                 return 2;
             }
         }
@@ -106,12 +106,12 @@ pub fn run(a: &Args) -> i32 {
     let found = match super::search(&a.root, &query, &filter, &search_opts) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("ccv: search: {}", term_line(&e.to_string()));
+            crate::say_err!("ccv: search: {}", term_line(&e.to_string()));
             return 2;
         }
     };
     if let Some(n) = &found.note {
-        eprintln!("ccv: search: {}", term_line(n));
+        crate::say_err!("ccv: search: {}", term_line(n));
     }
     if found.via == Via::Scan && !query.is_regex && search_opts.index.is_some() {
         spawn_indexer(&a.root);
@@ -135,7 +135,7 @@ pub fn run(a: &Args) -> i32 {
         Ok(()) | Err(_) if found.hits.is_empty() => 1,
         Ok(()) => {
             if found.more {
-                eprintln!(
+                crate::say_err!(
                     "ccv: search: showing the newest {} hits; --limit N shows more",
                     found.hits.len()
                 );
@@ -144,7 +144,7 @@ pub fn run(a: &Args) -> i32 {
         }
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => 0,
         Err(e) => {
-            eprintln!("ccv: {}", term_line(&e.to_string()));
+            crate::say_err!("ccv: {}", term_line(&e.to_string()));
             2
         }
     }
@@ -176,7 +176,7 @@ fn spawn_indexer(root: &Path) {
 /// `ccv index`: builds or updates the index; exit 0, 1 on failure.
 pub fn run_index(root: &Path, quiet: bool) -> i32 {
     let Some(dir) = super::index::default_dir() else {
-        eprintln!("ccv: index: no cache directory (set XDG_CACHE_HOME)");
+        crate::say_err!("ccv: index: no cache directory (set XDG_CACHE_HOME)");
         return 1;
     };
     if std::env::var_os(BACKGROUND).is_some() {
@@ -190,7 +190,8 @@ pub fn run_index(root: &Path, quiet: bool) -> i32 {
                     .ok()
                     .flatten()
                     .map_or(0, |i| i.disk_size());
-                println!(
+                // (a closed pipe ends the line, not the build: it is done)
+                let _ = crate::say!(
                     "indexed {} files ({}) in {:.1}s, dropped {}; the index takes {} in {}",
                     u.files_read,
                     crate::model::item::human_bytes(u.bytes_read),
@@ -204,12 +205,12 @@ pub fn run_index(root: &Path, quiet: bool) -> i32 {
         }
         Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
             if !quiet {
-                eprintln!("ccv: index: another ccv is updating it");
+                crate::say_err!("ccv: index: another ccv is updating it");
             }
             0
         }
         Err(e) => {
-            eprintln!("ccv: index: {}", term_line(&e.to_string()));
+            crate::say_err!("ccv: index: {}", term_line(&e.to_string()));
             1
         }
     }

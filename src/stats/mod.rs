@@ -343,10 +343,10 @@ pub fn gather(
     let orphans = across::orphan_agents(root);
     // the sessions counted are those `ccv list` lists, and say what else
     if skipped.total() > 0 {
-        eprintln!("ccv: not counted: {} (as in ccv list)", skipped.describe());
+        crate::say_err!("ccv: not counted: {} (as in ccv list)", skipped.describe());
     }
     if !orphans.is_empty() {
-        eprintln!(
+        crate::say_err!(
             "ccv: counted {} deleted session{} whose subagents' files remain (not in ccv list)",
             orphans.len(),
             if orphans.len() == 1 { "" } else { "s" }
@@ -366,12 +366,12 @@ pub fn run(root: &std::path::Path, by: Option<By>, since: Option<&str>, json: bo
         None => None,
         Some(Ok(ms)) => Some(ms),
         Some(Err(e)) => {
-            eprintln!("ccv: --since: {}", term_line(&e));
+            crate::say_err!("ccv: --since: {}", term_line(&e));
             return 1;
         }
     };
     if !root.is_dir() {
-        eprintln!("ccv: {}: not a directory", term_path(root));
+        crate::say_err!("ccv: {}: not a directory", term_path(root));
         return 1;
     }
     let st = gather(root, by, since_ms, &tz);
@@ -385,7 +385,7 @@ pub fn run(root: &std::path::Path, by: Option<By>, since: Option<&str>, json: bo
         Ok(()) => 0,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => 0,
         Err(e) => {
-            eprintln!("ccv: {}", term_line(&e.to_string()));
+            crate::say_err!("ccv: {}", term_line(&e.to_string()));
             1
         }
     }

@@ -32,7 +32,9 @@ pub fn run(root: &std::path::Path, window_ms: i64) -> i32 {
     let _ = top.tick(now);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let _ = writeln!(out, "STATE\tFOR\tTITLE\tPROJECT\tDOING\tTURNS\tCOST\tFILE");
+    if let Err(e) = writeln!(out, "STATE\tFOR\tTITLE\tPROJECT\tDOING\tTURNS\tCOST\tFILE") {
+        return crate::say::printed(Err(e));
+    }
     for w in &top.rows {
         let c = w.cost();
         let cost = match (c.priced_usd(), c.unpriced) {
@@ -51,8 +53,8 @@ pub fn run(root: &std::path::Path, window_ms: i64) -> i32 {
             cost,
             crate::model::text::term_path(&w.path),
         );
-        if writeln!(out, "{line}").is_err() {
-            return 0;
+        if let Err(e) = writeln!(out, "{line}") {
+            return crate::say::printed(Err(e));
         }
     }
     0
