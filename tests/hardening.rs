@@ -17,7 +17,10 @@ use common::{
 /// The binary, with a home, config, cache and state of its own: no test
 /// may see the machine's real `~/.claude`.
 fn ccv() -> Command {
-    let sandbox = std::env::temp_dir().join(format!("ccv-hardening-{}", std::process::id()));
+    // (under the build's own folder for tests: one in /tmp was left there
+    // by every run)
+    let sandbox = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("ccv-hardening-{}", std::process::id()));
     let mut c = common::ccv_at(&sandbox);
     c.timeout(Duration::from_secs(120));
     c
