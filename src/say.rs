@@ -5,7 +5,7 @@
 //! 2>&1 | head -1` ended in a panic (exit 101). Here a line to stderr
 //! that cannot be written is dropped (there is nowhere left to say so),
 //! and a line to stdout hands its error back to the command, for which a
-//! closed pipe is no failure and a full disk is (see `cli::printed`).
+//! closed pipe is no failure and a full disk is (see [`printed`]).
 
 use std::fmt;
 use std::io::{self, Write};
