@@ -4,7 +4,7 @@
 //! wanted columns go. Piped, a listing prints whole values instead,
 //! tab-separated ([`tsv_field`]).
 
-use crate::model::text::{fit_end, fit_middle, sanitize};
+use crate::model::text::{drop_loose_joiners, fit_end, fit_middle, sanitize};
 use unicode_width::UnicodeWidthStr;
 
 /// Where a value too wide for its column is cut.
@@ -62,9 +62,10 @@ impl Column {
     }
 }
 
-/// Made safe and on one line.
+/// Made safe and on one line, without a joiner that would pull the next
+/// column into its cell ([`drop_loose_joiners`]).
 fn one_line(s: &str) -> String {
-    sanitize(s).replace(['\n', '\t', '\r'], " ")
+    drop_loose_joiners(&sanitize(s)).replace(['\n', '\t', '\r'], " ")
 }
 
 /// The widths of `cols` for `rows` (cells by column) in `total` columns
@@ -321,6 +322,20 @@ mod tests {
         }
         let wide = render(&cols(), &rows(), 160);
         assert!(wide[1].contains("payment reconciliation job"), "{wide:?}");
+    }
+
+    /// A title ending in a joiner would pull the next column into its
+    /// cell on the terminal: the table carries none that joins nothing.
+    #[test]
+    fn no_cell_ends_in_a_joiner() {
+        let mut rows = rows();
+        rows[0][1] = "Fix it x\u{200d}".into();
+        rows[0][0] = "~/a\u{200d}b".into();
+        for total in [30, 80, 160] {
+            for l in render(&cols(), &rows, total) {
+                assert!(!l.contains('\u{200d}'), "{total}: {l:?}");
+            }
+        }
     }
 
     #[test]

@@ -70,3 +70,8 @@ fn config_keys_errors_filter_and_editor_in_tmux() {
 fn top_shows_states_change_live_in_tmux() {
     script("tmux_top.sh");
 }
+
+#[test]
+fn a_joiner_that_joins_nothing_leaves_the_screen_as_drawn_in_tmux() {
+    script("tmux_joiners.sh");
+}

@@ -473,7 +473,7 @@ impl Viewer {
                 .term
                 .draw(|f| {
                     crate::top::draw(f, f.area(), t);
-                    crate::style::color::fit_buffer(f.buffer_mut());
+                    crate::style::frame::finish(f.buffer_mut());
                 })
                 .map(|_| ());
         }
@@ -489,7 +489,7 @@ impl Viewer {
                             area.height -= used;
                         }
                         crate::picker::draw(f, area, p);
-                        crate::style::color::fit_buffer(f.buffer_mut());
+                        crate::style::frame::finish(f.buffer_mut());
                     })
                     .map(|_| ())
             }
@@ -497,7 +497,7 @@ impl Viewer {
                 let draw = |term: &mut Term, state: &mut State, list: &mut ListView| {
                     term.draw(|f| {
                         crate::view::draw(f, state, list);
-                        crate::style::color::fit_buffer(f.buffer_mut());
+                        crate::style::frame::finish(f.buffer_mut());
                     })
                     .map(|_| ())
                 };

@@ -265,6 +265,26 @@ fn push_line_sanitized(line: &str, out: &mut String) {
     }
 }
 
+/// `s` without the zero-width joiners (U+200D) that join nothing: one that
+/// ends a grapheme cluster (`a` + joiner + `b`, one at the end of a text).
+/// A terminal joins the next character it is sent to such a joiner's
+/// cell, wherever that character was meant to go (tmux 3.3: a table's
+/// next column, the next row's first cell), so what is on screen is no
+/// longer what was laid out. Joiners inside a cluster (`👨‍👩‍👧`, an Indic
+/// conjunct) join what terminals draw as one, and stay.
+pub fn drop_loose_joiners(s: &str) -> Cow<'_, str> {
+    use unicode_segmentation::UnicodeSegmentation;
+    const JOINER: char = '\u{200d}';
+    if !s.contains(JOINER) || !s.graphemes(true).any(|g| g.ends_with(JOINER)) {
+        return Cow::Borrowed(s);
+    }
+    Cow::Owned(
+        s.graphemes(true)
+            .map(|g| g.trim_end_matches(JOINER))
+            .collect(),
+    )
+}
+
 /// One line that is safe to print on a terminal (stderr messages, paths):
 /// escape sequences dropped, control characters made visible, line breaks
 /// turned into spaces. A file named `evil\e]2;X\a.jsonl` cannot retitle
@@ -524,6 +544,23 @@ mod tests {
         assert!(
             f.ends_with("api/routes.ts") && f.starts_with("/Users"),
             "{f}"
+        );
+    }
+
+    #[test]
+    fn only_joiners_that_join_nothing_are_dropped() {
+        let family = "\u{1f468}\u{200d}\u{1f469}\u{200d}\u{1f467}";
+        let conjunct = "\u{915}\u{94d}\u{200d}\u{937}";
+        for kept in [family, conjunct, "plain", ""] {
+            assert_eq!(drop_loose_joiners(kept), kept);
+            assert!(matches!(drop_loose_joiners(kept), Cow::Borrowed(_)));
+        }
+        assert_eq!(drop_loose_joiners("a\u{200d}b"), "ab");
+        assert_eq!(drop_loose_joiners("x\u{200d}"), "x");
+        assert_eq!(drop_loose_joiners("\u{200d}\u{200d} y"), " y");
+        assert_eq!(
+            drop_loose_joiners(&format!("{family}\u{200d} and\u{200d}")),
+            format!("{family} and")
         );
     }
 }

@@ -4,6 +4,7 @@
 //! draw with it; it knows none of them.
 
 pub mod color;
+pub mod frame;
 pub mod highlight;
 pub mod prompt_line;
 pub mod theme;
