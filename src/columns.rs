@@ -4,7 +4,7 @@
 //! wanted columns go. Piped, a listing prints whole values instead,
 //! tab-separated ([`tsv_field`]).
 
-use crate::model::text::{drop_loose_joiners, fit_end, fit_middle, sanitize};
+use crate::model::text::{fit_clusters, fit_end, fit_middle, sanitize};
 use unicode_width::UnicodeWidthStr;
 
 /// Where a value too wide for its column is cut.
@@ -62,10 +62,11 @@ impl Column {
     }
 }
 
-/// Made safe and on one line, without a joiner that would pull the next
-/// column into its cell ([`drop_loose_joiners`]).
+/// Made safe and on one line, each cluster as the terminal draws it in
+/// its room ([`fit_clusters`]: no joiner that would pull the next column
+/// into its cell).
 fn one_line(s: &str) -> String {
-    drop_loose_joiners(&sanitize(s)).replace(['\n', '\t', '\r'], " ")
+    fit_clusters(&sanitize(s)).replace(['\n', '\t', '\r'], " ")
 }
 
 /// The widths of `cols` for `rows` (cells by column) in `total` columns

@@ -72,6 +72,6 @@ fn top_shows_states_change_live_in_tmux() {
 }
 
 #[test]
-fn a_joiner_that_joins_nothing_leaves_the_screen_as_drawn_in_tmux() {
-    script("tmux_joiners.sh");
+fn clusters_a_terminal_draws_otherwise_leave_the_screen_as_drawn_in_tmux() {
+    script("tmux_clusters.sh");
 }

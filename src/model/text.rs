@@ -265,24 +265,51 @@ fn push_line_sanitized(line: &str, out: &mut String) {
     }
 }
 
-/// `s` without the zero-width joiners (U+200D) that join nothing: one that
-/// ends a grapheme cluster (`a` + joiner + `b`, one at the end of a text).
-/// A terminal joins the next character it is sent to such a joiner's
+/// The most bytes of one grapheme cluster a terminal is sent. A letter
+/// under thousands of combining marks, or a chain of emoji joined into
+/// one, is one cluster and so one cell, sent whole at every redraw of its
+/// row: a prompt under 200,000 marks made a two-row session write 810 KB
+/// to the terminal (2 KB cut). No terminal keeps that much of a cell
+/// (tmux keeps 21 bytes); a script or an emoji needs far less (a family
+/// with skin tones is 41 bytes).
+pub const CLUSTER_BYTES: usize = 64;
+
+const JOINER: char = '\u{200d}';
+
+/// `s` with each grapheme cluster as a terminal draws it in the room it
+/// was given: a cluster of more than [`CLUSTER_BYTES`] cut to its first
+/// characters, and no zero-width joiner (U+200D) that joins nothing, one
+/// that ends a cluster (`a` + joiner + `b`, one at the end of a text). A
+/// terminal joins the next character it is sent to such a joiner's
 /// cell, wherever that character was meant to go (tmux 3.3: a table's
-/// next column, the next row's first cell), so what is on screen is no
-/// longer what was laid out. Joiners inside a cluster (`👨‍👩‍👧`, an Indic
-/// conjunct) join what terminals draw as one, and stay.
-pub fn drop_loose_joiners(s: &str) -> Cow<'_, str> {
+/// next column, the next row's first cell). Joiners inside a cluster
+/// (`👨‍👩‍👧`, an Indic conjunct) join what terminals draw as one, and stay.
+pub fn fit_clusters(s: &str) -> Cow<'_, str> {
     use unicode_segmentation::UnicodeSegmentation;
-    const JOINER: char = '\u{200d}';
-    if !s.contains(JOINER) || !s.graphemes(true).any(|g| g.ends_with(JOINER)) {
+    let unfit = |g: &str| g.len() > CLUSTER_BYTES || g.ends_with(JOINER);
+    if s.is_ascii() || !s.graphemes(true).any(unfit) {
         return Cow::Borrowed(s);
     }
-    Cow::Owned(
-        s.graphemes(true)
-            .map(|g| g.trim_end_matches(JOINER))
-            .collect(),
-    )
+    let mut out = String::with_capacity(s.len());
+    for g in s.graphemes(true) {
+        out.push_str(fit_cluster(g));
+    }
+    Cow::Owned(out)
+}
+
+/// One grapheme cluster as [`fit_clusters`] leaves it.
+pub fn fit_cluster(g: &str) -> &str {
+    let mut end = g.len();
+    if end > CLUSTER_BYTES {
+        // (the first character always: the cluster's base)
+        end = g
+            .char_indices()
+            .map(|(i, c)| i + c.len_utf8())
+            .take_while(|&e| e <= CLUSTER_BYTES)
+            .last()
+            .unwrap_or_else(|| g.chars().next().map_or(0, char::len_utf8));
+    }
+    g.get(..end).unwrap_or(g).trim_end_matches(JOINER)
 }
 
 /// One line that is safe to print on a terminal (stderr messages, paths):
@@ -552,15 +579,27 @@ mod tests {
         let family = "\u{1f468}\u{200d}\u{1f469}\u{200d}\u{1f467}";
         let conjunct = "\u{915}\u{94d}\u{200d}\u{937}";
         for kept in [family, conjunct, "plain", ""] {
-            assert_eq!(drop_loose_joiners(kept), kept);
-            assert!(matches!(drop_loose_joiners(kept), Cow::Borrowed(_)));
+            assert_eq!(fit_clusters(kept), kept);
+            assert!(matches!(fit_clusters(kept), Cow::Borrowed(_)));
         }
-        assert_eq!(drop_loose_joiners("a\u{200d}b"), "ab");
-        assert_eq!(drop_loose_joiners("x\u{200d}"), "x");
-        assert_eq!(drop_loose_joiners("\u{200d}\u{200d} y"), " y");
+        assert_eq!(fit_clusters("a\u{200d}b"), "ab");
+        assert_eq!(fit_clusters("x\u{200d}"), "x");
+        assert_eq!(fit_clusters("\u{200d}\u{200d} y"), " y");
         assert_eq!(
-            drop_loose_joiners(&format!("{family}\u{200d} and\u{200d}")),
+            fit_clusters(&format!("{family}\u{200d} and\u{200d}")),
             format!("{family} and")
+        );
+        // a cluster past the bound: its base and what fits, then the rest
+        let zalgo = format!("z{} end", "\u{301}".repeat(5000));
+        let fit = fit_clusters(&zalgo);
+        assert!(fit.starts_with('z') && fit.ends_with(" end"), "{fit}");
+        assert!(fit.len() <= CLUSTER_BYTES + 4, "{}", fit.len());
+        let chain = format!("{}\u{1f468} x", "\u{1f468}\u{200d}".repeat(300));
+        let fit = fit_clusters(&chain);
+        assert!(fit.starts_with('\u{1f468}') && fit.ends_with(" x"), "{fit}");
+        assert!(
+            fit.len() <= CLUSTER_BYTES + 2 && !fit.contains("\u{200d} "),
+            "{fit}"
         );
     }
 }

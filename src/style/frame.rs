@@ -1,30 +1,31 @@
 //! The last pass over every frame before the terminal gets it: its cells
 //! made to mean to the terminal what they mean to ratatui.
 
+use crate::model::text::{CLUSTER_BYTES, fit_cluster};
 use ratatui::buffer::Buffer;
 
 /// Every screen's frame, once drawn: colours fitted to the terminal
-/// ([`super::color::fit_buffer`]) and loose joiners taken off
-/// ([`drop_loose_joiners`]).
+/// ([`super::color::fit_buffer`]) and each cell as the terminal draws it
+/// in its room ([`fit_cells`]).
 pub fn finish(buf: &mut Buffer) {
     super::color::fit_buffer(buf);
-    drop_loose_joiners(buf);
+    fit_cells(buf);
 }
 
-const JOINER: char = '\u{200d}';
-
-/// Takes the zero-width joiners (U+200D) off the end of every cell (see
-/// [`crate::model::text::drop_loose_joiners`]). A cell is one grapheme
-/// cluster, so a joiner at its end joins nothing in it: ratatui sends the
-/// cell and moves on, and the terminal joins the next character it is
-/// sent to that cell, wherever ratatui meant it to go. In tmux 3.3 the `❯`
-/// of the next row landed beside the joiner, and every cell after it on
-/// the screen was one off. Joiners inside a cell (`👨‍👩‍👧`, a conjunct)
-/// stay. One pass over the cells, a look at each one's last byte.
-pub fn drop_loose_joiners(buf: &mut Buffer) {
+/// Every cell (one grapheme cluster) fitted as
+/// [`crate::model::text::fit_clusters`] fits a text: a cluster past
+/// [`CLUSTER_BYTES`] cut, a zero-width joiner at a cell's end taken off.
+/// Such a joiner joins nothing in its cell: ratatui sends the cell and
+/// moves on, and the terminal joins the next character it is sent to that
+/// cell, wherever ratatui meant it to go. In tmux 3.3 the `❯` of the next
+/// row landed beside the joiner, and every cell after it on the screen
+/// was one off. One pass over the cells, a look at each one's length and
+/// last byte.
+pub fn fit_cells(buf: &mut Buffer) {
     for cell in buf.content.iter_mut() {
-        if cell.symbol().ends_with(JOINER) {
-            let kept = crate::model::text::drop_loose_joiners(cell.symbol()).into_owned();
+        let symbol = cell.symbol();
+        if symbol.len() > CLUSTER_BYTES || symbol.ends_with('\u{200d}') {
+            let kept = fit_cluster(symbol).to_owned();
             cell.set_symbol(if kept.is_empty() { " " } else { &kept });
         }
     }
@@ -36,7 +37,7 @@ mod tests {
     use ratatui::layout::Rect;
 
     #[test]
-    fn a_joiner_that_ends_a_cell_is_taken_off_and_one_inside_is_kept() {
+    fn a_joiner_that_ends_a_cell_is_taken_off_and_a_long_cluster_cut() {
         let mut buf = Buffer::empty(Rect::new(0, 0, 12, 1));
         buf.set_string(
             0,
@@ -45,7 +46,7 @@ mod tests {
             ratatui::style::Style::default(),
         );
         let before: Vec<String> = buf.content.iter().map(|c| c.symbol().to_owned()).collect();
-        drop_loose_joiners(&mut buf);
+        fit_cells(&mut buf);
         let after: Vec<&str> = buf.content.iter().map(|c| c.symbol()).collect();
         // the same cells, each as wide as before
         assert_eq!(before.len(), after.len());
@@ -56,6 +57,14 @@ mod tests {
             "an emoji sequence stays"
         );
         assert_eq!(after[6], "c");
-        assert!(after.iter().all(|s| !s.ends_with(JOINER)), "{after:?}");
+        assert!(after.iter().all(|s| !s.ends_with('\u{200d}')), "{after:?}");
+        // a letter under 5,000 marks: its cell within the bound
+        let mut buf = Buffer::empty(Rect::new(0, 0, 3, 1));
+        let zalgo = format!("e{}x", "\u{301}".repeat(5000));
+        buf.set_string(0, 0, &zalgo, ratatui::style::Style::default());
+        fit_cells(&mut buf);
+        assert!(buf.content[0].symbol().starts_with('e'));
+        assert!(buf.content[0].symbol().len() <= CLUSTER_BYTES);
+        assert_eq!(buf.content[1].symbol(), "x");
     }
 }

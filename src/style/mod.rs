@@ -1,7 +1,7 @@
 //! The style layer under every screen and page: the theme (every colour in
-//! one place), colours fitted to the terminal, syntax highlighting, and
-//! the one-line prompt. The view, the picker, `ccv top` and the HTML page
-//! draw with it; it knows none of them.
+//! one place), colours and cells fitted to the terminal, syntax
+//! highlighting, and the one-line prompt. The view, the picker, `ccv top`
+//! and the HTML page draw with it; it knows none of them.
 
 pub mod color;
 pub mod frame;

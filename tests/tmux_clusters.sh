@@ -1,22 +1,29 @@
 #!/usr/bin/env bash
-# A zero-width joiner that joins nothing (`a` + U+200D + `b`, one at the
-# end of a text) in a real terminal: tmux joins the next character it is
-# sent to the joiner's cell, wherever ccv meant it to go, and the screen
-# drifted from what ccv drew (a row's `❯` one column off, a letter gone).
-# Every row's text must start in the same column, whole.
+# Grapheme clusters in a real terminal. A zero-width joiner that joins
+# nothing (`a` + U+200D + `b`, one at the end of a text): tmux joins the
+# next character it is sent to it, wherever ccv meant it to go, and the
+# screen drifted from what ccv drew (a row's `❯` one column off, a letter
+# of the status bar gone). A letter under 5,000 combining marks in the
+# title (one cluster, one cell: cut to its first 64 bytes, it no longer
+# sends 10 KB at every redraw of its row). Every row's text must start in
+# the same column, whole, and the rule under the header must be whole.
 #
-# Usage: tests/tmux_joiners.sh path/to/ccv
+# Usage: tests/tmux_clusters.sh path/to/ccv
 # Exit status: 0 pass, 1 fail, 77 skipped (no tmux).
 set -u
 . "$(dirname "$0")/tmux_lib.sh"
-tmux_setup ccvjoin "$@"
+tmux_setup ccvclusters "$@"
 FAIL=0
 J=$(printf '\xe2\x80\x8d')
+M=$(printf '\xcc\x81%.0s' $(seq 5000))
+# the prompts open with the long cluster (the header shows the first), the
+# answers hold the joiners
+PROMPT="AAA e${M} BBB CCC"
 TEXT="AAA a${J}b ${J}${J}${J} BBB CCC${J}"
 : > "$WORK/s.jsonl"
 prev=null
 for i in 0 1 2 3 4 5; do
-  printf '{"type":"user","message":{"role":"user","content":"%s"},"uuid":"u%s","parentUuid":%s,"timestamp":"2026-01-01T00:00:0%sZ","sessionId":"s"}\n' "$TEXT" $i "$prev" $i >> "$WORK/s.jsonl"
+  printf '{"type":"user","message":{"role":"user","content":"%s"},"uuid":"u%s","parentUuid":%s,"timestamp":"2026-01-01T00:00:0%sZ","sessionId":"s"}\n' "$PROMPT" $i "$prev" $i >> "$WORK/s.jsonl"
   printf '{"type":"assistant","message":{"id":"m%s","role":"assistant","model":"claude-opus-4-6","content":[{"type":"text","text":"%s"}],"usage":{"input_tokens":1,"output_tokens":1}},"uuid":"a%s","parentUuid":"u%s","timestamp":"2026-01-01T00:00:0%sZ"}\n' $i "$TEXT" $i $i $i >> "$WORK/s.jsonl"
   prev="\"a$i\""
 done
@@ -38,5 +45,11 @@ if printf '%s\n' "$rows" | grep -vqF "BBB CCC"; then
   echo "FAIL: a row lost letters"; pane j; FAIL=1
 else
   echo "ok: every row is whole"
+fi
+rule=$(pane j | sed -n 2p)
+if [ "$rule" != "$(printf '─%.0s' $(seq 100))" ]; then
+  echo "FAIL: the rule under the header is not whole: $rule"; FAIL=1
+else
+  echo "ok: the rule under the header is whole"
 fi
 exit $FAIL
