@@ -222,6 +222,8 @@ fn query_rules_and_filters() {
         assert_eq!(n(&["--kind", "user", "zebraoutput"]), 0);
         assert_eq!(n(&["--project", "web", "zebra"]), 1);
         assert_eq!(n(&["--since", "2025-03-02", "zebra"]), 1);
+        // a date past the last instant a clock holds: nothing is since
+        assert_eq!(n(&["--since", "9999-12-31", "zebra"]), 0);
         assert_eq!(n(&["--regex", "zebra(web|flat)"]), 2);
         // newest first
         let (_, hits) = search(tmp.path(), &root, &["zebra"]);
@@ -234,6 +236,14 @@ fn query_rules_and_filters() {
         .output()
         .expect("runs");
     assert_eq!(bad.status.code(), Some(2));
+    // one hit shown of more: said in the singular
+    let one = ccv(tmp.path())
+        .args(["search", "--limit", "1", "zebra"])
+        .arg(&root)
+        .output()
+        .expect("runs");
+    let said = String::from_utf8_lossy(&one.stderr);
+    assert!(said.contains("showing the newest hit;"), "{said}");
 }
 
 #[test]

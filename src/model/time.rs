@@ -195,14 +195,27 @@ pub fn parse_since(s: &str, now_ms: i64, tz: &jiff::tz::TimeZone) -> Result<i64,
     let date: jiff::civil::Date = s
         .parse()
         .map_err(|_| format!("{s:?} is not a date (YYYY-MM-DD) or a span (7d, 2w, 12h)"))?;
-    date.to_zoned(tz.clone())
-        .map(|z| z.timestamp().as_millisecond())
-        .map_err(|e| e.to_string())
+    match date.to_zoned(tz.clone()) {
+        Ok(z) => Ok(z.timestamp().as_millisecond()),
+        // the last days of year 9999 are past the last instant a clock
+        // holds: after every entry, so none is since
+        Err(_) if date.year() == 9999 => Ok(i64::MAX),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_date_past_the_last_instant_is_after_every_entry() {
+        let utc = jiff::tz::TimeZone::UTC;
+        assert_eq!(parse_since("9999-12-31", 0, &utc), Ok(i64::MAX));
+        let ms = parse_since("2026-11-01", 0, &utc).expect("a date");
+        assert_eq!(format_iso(ms), "2026-11-01T00:00:00.000Z");
+        assert!(parse_since("2026-13-01", 0, &utc).is_err());
+    }
 
     #[test]
     fn parses_and_formats() {

@@ -135,10 +135,11 @@ pub fn run(a: &Args) -> i32 {
         Ok(()) | Err(_) if found.hits.is_empty() => 1,
         Ok(()) => {
             if found.more {
-                crate::say_err!(
-                    "ccv: search: showing the newest {} hits; --limit N shows more",
-                    found.hits.len()
-                );
+                let shown = match found.hits.len() {
+                    1 => "the newest hit".to_owned(),
+                    n => format!("the newest {n} hits"),
+                };
+                crate::say_err!("ccv: search: showing {shown}; --limit N shows more");
             }
             0
         }
