@@ -295,6 +295,9 @@ pub fn main_with(viewing: &dyn Fn()) -> i32 {
             let path = cli.config.clone().or_else(crate::config::default_path);
             let said = match (&config.path, path) {
                 (Some(p), _) => crate::say!("{}", term_path(p)),
+                (None, Some(p)) if p.exists() => {
+                    crate::say!("{} (not read: defaults)", term_path(&p))
+                }
                 (None, Some(p)) => crate::say!(
                     "{} (not there: defaults; `ccv config --default` writes one)",
                     term_path(&p)

@@ -168,6 +168,29 @@ fn a_broken_config_starts_with_defaults_and_says_so() {
     assert_eq!(check_config(home.path(), &cfg).status.code(), Some(1));
 }
 
+/// A config path that is a folder (or a FIFO, a device) is not read, and
+/// `ccv config` says so: not that it is missing, nor to pipe it in.
+#[test]
+fn a_config_that_is_no_file_is_not_read_and_said_so() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let out = check_config(home.path(), home.path());
+    assert_eq!(out.status.code(), Some(1));
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        said.contains("not a regular file; using defaults"),
+        "{said}"
+    );
+    assert!(said.contains("(not read: defaults)"), "{said}");
+    assert!(
+        !said.contains("not there") && !said.contains("pipe it in"),
+        "{said}"
+    );
+}
+
 #[test]
 fn the_default_config_prints_every_action() {
     let home = tempfile::tempdir().expect("tempdir");

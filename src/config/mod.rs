@@ -73,6 +73,14 @@ pub fn load(explicit: Option<&Path>) -> (Config, Vec<String>) {
         },
     };
     let shown = crate::model::text::term_path(&path);
+    // (said here: the session reader's word for it offers `-`, which a
+    // config is not read from)
+    if let Ok(meta) = std::fs::metadata(&path)
+        && !meta.is_file()
+    {
+        let problem = format!("{shown}: not a regular file; using defaults");
+        return (Config::default(), vec![problem]);
+    }
     // a config is a few KB; a device or a huge file is not one
     let text = match crate::model::session::open_regular(&path).and_then(|f| {
         use std::io::Read;
