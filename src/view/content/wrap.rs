@@ -155,7 +155,6 @@ pub fn wrap_spans(
     rest: &[Span<'_>],
 ) -> Vec<Line<'static>> {
     let src = clean(content);
-    let cells = cells(&src);
     let first_avail = width.saturating_sub(spans_width(first)).max(1);
     let rest_avail = width.saturating_sub(spans_width(rest)).max(1);
     let mut b = Builder {
@@ -174,69 +173,142 @@ pub fn wrap_spans(
         }
     };
 
-    let mut i = 0;
+    // the cells are read as they come, looked ahead of only as far as a
+    // break decides (a list of them all, 40 bytes a grapheme, made a 3 MB
+    // answer on one line take 190 MB to draw); a run wider than this
+    // decides as its whole width would
+    let limit = first_avail.max(rest_avail) + 1;
+    let mut cells = Ahead {
+        it: cells(&src),
+        buf: Vec::new(),
+        head: 0,
+    };
     // Whether the current output line holds content of this logical line
     // (so leading spaces there are indentation, not a break point).
     let mut line_start = true;
-    while i < cells.len() {
-        let kind = cells[i].kind;
-        let mut j = i;
-        while j < cells.len() && cells[j].kind == kind && kind != CellKind::Break {
-            j += 1;
-        }
-        match kind {
+    let mut last_break = false;
+    while let Some(first_cell) = cells.at(0) {
+        last_break = false;
+        match first_cell.kind {
             CellKind::Break => {
+                cells.next_if(CellKind::Break);
                 b.emit();
                 line_start = true;
-                i += 1;
-                continue;
+                last_break = true;
+            }
+            CellKind::Space if line_start => {
+                // indentation: keep what fits
+                while let Some(c) = cells.next_if(CellKind::Space) {
+                    if b.cur_width + c.width <= avail(&b) {
+                        b.push(c);
+                    }
+                }
             }
             CellKind::Space => {
-                let next_word = j < cells.len() && cells[j].kind == CellKind::Word;
-                let space_w: usize = cells[i..j].iter().map(|c| c.width).sum();
-                let mut k = j;
-                while k < cells.len() && cells[k].kind == CellKind::Word {
-                    k += 1;
-                }
-                let word_w: usize = cells[j..k].iter().map(|c| c.width).sum();
-                if line_start {
-                    // indentation: keep what fits
-                    for c in &cells[i..j] {
-                        if b.cur_width + c.width <= avail(&b) {
-                            b.push(*c);
-                        }
-                    }
-                } else if next_word && b.cur_width + space_w + word_w > avail(&b) {
-                    if word_w <= rest_avail || b.cur_width + space_w >= avail(&b) {
+                let (space_w, n) = cells.run(0, CellKind::Space, limit);
+                if space_w > limit {
+                    // wider than a line: dropped whatever follows, a
+                    // break before the word after them
+                    while cells.next_if(CellKind::Space).is_some() {}
+                    if cells.at(0).is_some_and(|c| c.kind == CellKind::Word) {
                         b.emit();
-                    } else {
-                        // a long word starts here and is broken below
-                        cells[i..j].iter().for_each(|c| b.push(*c));
                     }
-                } else if next_word {
-                    cells[i..j].iter().for_each(|c| b.push(*c));
+                    continue;
                 }
-                // trailing spaces of a logical line are dropped
+                let next_word = cells.at(n).is_some_and(|c| c.kind == CellKind::Word);
+                let word_w = if next_word {
+                    cells.run(n, CellKind::Word, limit).0
+                } else {
+                    0
+                };
+                let push = if next_word && b.cur_width + space_w + word_w > avail(&b) {
+                    // else a long word starts here and is broken below
+                    !(word_w <= rest_avail || b.cur_width + space_w >= avail(&b))
+                } else {
+                    // trailing spaces of a logical line are dropped
+                    next_word
+                };
+                while let Some(c) = cells.next_if(CellKind::Space) {
+                    if push {
+                        b.push(c);
+                    }
+                }
+                if next_word && !push {
+                    b.emit();
+                }
             }
             CellKind::Word => {
-                for c in &cells[i..j] {
+                while let Some(c) = cells.next_if(CellKind::Word) {
                     if b.cur_width + c.width > avail(&b) && b.cur_width > 0 {
                         b.emit();
                     }
-                    b.push(*c);
+                    b.push(c);
                 }
                 line_start = false;
             }
         }
-        i = j;
     }
-    if !b.cur.is_empty()
-        || b.out.is_empty()
-        || cells.last().is_some_and(|c| c.kind == CellKind::Break)
-    {
+    if !b.cur.is_empty() || b.out.is_empty() || last_break {
         b.emit();
     }
     b.out
+}
+
+/// The cells of a text as they are read, with the ones looked ahead at
+/// held until they are taken.
+struct Ahead<I> {
+    it: I,
+    /// Cells read, from `head` on not yet taken.
+    buf: Vec<Cell>,
+    head: usize,
+}
+
+impl<I: Iterator<Item = Cell>> Ahead<I> {
+    /// The cell `n` places ahead.
+    #[inline]
+    fn at(&mut self, n: usize) -> Option<Cell> {
+        if self.buf.len() <= self.head + n {
+            self.read(n);
+        }
+        self.buf.get(self.head + n).copied()
+    }
+
+    /// Reads on until the cell `n` places ahead is held (or the text
+    /// ends), a few hundred at a time.
+    #[cold]
+    fn read(&mut self, n: usize) {
+        // what was taken goes first (never more than a line or two is
+        // held at once)
+        if self.head == self.buf.len() {
+            self.buf.clear();
+        } else {
+            self.buf.drain(..self.head);
+        }
+        self.head = 0;
+        let want = (n + 1).saturating_sub(self.buf.len()).max(256);
+        self.buf.extend(self.it.by_ref().take(want));
+    }
+
+    /// The next cell, taken when it is of `kind`.
+    #[inline]
+    fn next_if(&mut self, kind: CellKind) -> Option<Cell> {
+        let c = self.at(0).filter(|c| c.kind == kind)?;
+        self.head += 1;
+        Some(c)
+    }
+
+    /// The columns of the run of `kind` from `n` places ahead, counted up
+    /// to the first past `limit`, and the place after what was counted.
+    fn run(&mut self, mut n: usize, kind: CellKind, limit: usize) -> (usize, usize) {
+        let mut width = 0;
+        while width <= limit
+            && let Some(c) = self.at(n).filter(|c| c.kind == kind)
+        {
+            width += c.width;
+            n += 1;
+        }
+        (width, n)
+    }
 }
 
 /// Like [`wrap_spans`], for code: continuation lines are indented to the
@@ -272,10 +344,10 @@ fn leading_width(content: &[Span<'_>]) -> usize {
     col
 }
 
-fn cells(src: &[(Style, String)]) -> Vec<Cell> {
-    let mut cells = Vec::new();
-    for (span, (_, text)) in src.iter().enumerate() {
-        for (start, g) in text.grapheme_indices(true) {
+/// The graphemes of `src`, in order, as they are read.
+fn cells(src: &[(Style, String)]) -> impl Iterator<Item = Cell> + '_ {
+    src.iter().enumerate().flat_map(|(span, (_, text))| {
+        text.grapheme_indices(true).map(move |(start, g)| {
             let kind = match g {
                 "\n" => CellKind::Break,
                 " " => CellKind::Space,
@@ -286,21 +358,44 @@ fn cells(src: &[(Style, String)]) -> Vec<Cell> {
             } else {
                 grapheme_width(g)
             };
-            cells.push(Cell {
+            Cell {
                 span,
                 start,
                 end: start + g.len(),
                 width,
                 kind,
-            });
-        }
-    }
-    cells
+            }
+        })
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A text of one line and megabytes (an answer without a break) is
+    /// read as it comes: every line full, none lost.
+    #[test]
+    fn a_line_of_megabytes_wraps_whole() {
+        let word = "x".repeat(3_000_000);
+        let lines = wrap(&Line::from(word.as_str()), 80);
+        assert_eq!(lines.len(), 37_500);
+        assert!(lines.iter().all(|l| l.width() == 80));
+        let words = "lorem ipsum ".repeat(100_000);
+        let lines = wrap(&Line::from(words.as_str()), 80);
+        let text: String = lines
+            .iter()
+            .map(|l| {
+                l.spans
+                    .iter()
+                    .map(|s| s.content.as_ref())
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert_eq!(text, words.trim_end());
+        assert!(lines.iter().all(|l| l.width() <= 80));
+    }
 
     fn texts(lines: &[Line<'_>]) -> Vec<String> {
         lines
