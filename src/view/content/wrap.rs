@@ -383,17 +383,7 @@ mod tests {
         assert!(lines.iter().all(|l| l.width() == 80));
         let words = "lorem ipsum ".repeat(100_000);
         let lines = wrap(&Line::from(words.as_str()), 80);
-        let text: String = lines
-            .iter()
-            .map(|l| {
-                l.spans
-                    .iter()
-                    .map(|s| s.content.as_ref())
-                    .collect::<String>()
-            })
-            .collect::<Vec<_>>()
-            .join(" ");
-        assert_eq!(text, words.trim_end());
+        assert_eq!(texts(&lines).join(" "), words.trim_end());
         assert!(lines.iter().all(|l| l.width() <= 80));
     }
 
