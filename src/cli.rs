@@ -611,11 +611,7 @@ fn print_instead(start: &crate::app::Start, top_minutes: u32) -> i32 {
         Start::Demo => {
             let session = crate::app::demo::session();
             let mut out = std::io::stdout().lock();
-            match export::export(&session, &opts, &mut out) {
-                Ok(()) => 0,
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
-                Err(_) => 1,
-            }
+            printed(export::export(&session, &opts, &mut out))
         }
     }
 }
@@ -661,14 +657,7 @@ fn run_export(path: &Path, opts: &Options, report: bool) -> i32 {
     } else {
         export::export(&session, opts, &mut out)
     };
-    let code = match written.and_then(|_| out.flush()) {
-        Ok(()) => 0,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
-        Err(e) => {
-            crate::say_err!("ccv: {}", term_line(&e.to_string()));
-            1
-        }
-    };
+    let code = printed(written.and_then(|_| out.flush()));
     if opts.redact {
         if report {
             report_redactions(&session);

@@ -381,12 +381,5 @@ pub fn run(root: &std::path::Path, by: Option<By>, since: Option<&str>, json: bo
         (false, Some(width)) => write_table(&mut out, &st, by, width),
         (false, None) => write_tsv(&mut out, &st, by),
     };
-    match r.and_then(|_| out.flush()) {
-        Ok(()) => 0,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => 0,
-        Err(e) => {
-            crate::say_err!("ccv: {}", term_line(&e.to_string()));
-            1
-        }
-    }
+    crate::say::printed(r.and_then(|_| out.flush()))
 }
