@@ -652,6 +652,28 @@ mod tests {
         assert_ne!(t.fingerprint(), PriceTable::bundled().fingerprint());
     }
 
+    /// A cloud's own id is no family of the page's: unpriced, until the
+    /// config prices it under its whole id (as the README shows).
+    #[test]
+    fn a_clouds_model_id_is_priced_only_by_the_config() {
+        let t = PriceTable::bundled();
+        for id in [
+            "us.anthropic.claude-opus-4-5-20251101-v1:0",
+            "global.anthropic.claude-sonnet-4-5-20250929-v1:0",
+            "claude-opus-4-5@20251101",
+        ] {
+            assert!(t.find(id).is_none(), "{id}");
+        }
+        let (c, problems) = parse(
+            "[prices.\"us.anthropic.claude-opus-4-5-20251101-v1:0\"]\ninput = 5.5\noutput = 27.5\n",
+            "config.toml",
+        );
+        assert!(problems.is_empty(), "{problems:?}");
+        let t = t.with_overrides(c.prices);
+        let bedrock = t.find("us.anthropic.claude-opus-4-5-20251101-v1:0");
+        assert_eq!(bedrock.map(|p| p.rates.output), Some(27.5));
+    }
+
     #[test]
     fn what_is_wrong_is_ignored_and_said_with_its_line() {
         let (c, problems) = parse(

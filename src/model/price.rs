@@ -226,8 +226,12 @@ impl PriceTable {
     }
 
     /// The prices of `model`: its family matched whole, or followed by a
-    /// date (`claude-sonnet-4-5-20250929`); a `[1m]` suffix and a
-    /// provider's prefix (`anthropic/`, `us.anthropic.`) are ignored.
+    /// date (`claude-sonnet-4-5-20250929`); a `[1m]` suffix and a path
+    /// before the name (`anthropic/`) are ignored. A cloud's own id
+    /// (Bedrock's `us.anthropic.…-v1:0`, Vertex's `…@20250929`) is not
+    /// matched: a regional endpoint bills more than the pricing page's
+    /// rates, so such a model is unpriced (and said so) unless the config
+    /// prices it.
     pub fn find(&self, model: &str) -> Option<&ModelPrice> {
         self.find_index(model).and_then(|i| self.models.get(i))
     }
