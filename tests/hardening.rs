@@ -581,3 +581,49 @@ fn a_byte_order_mark_first_changes_nothing() {
     let indexed = run(&["search", "--json", "zebramark", &tree]);
     assert_eq!(indexed, hits);
 }
+
+/// A message's content of another shape than text or blocks, and a
+/// call's input nested deeper than serde reads, are shown as written:
+/// neither vanishes as empty nor becomes `null`.
+#[test]
+fn content_of_another_shape_and_too_deep_an_input_are_shown_as_written() {
+    let mut deep = json!(1);
+    for _ in 0..200 {
+        deep = json!({ "a": deep });
+    }
+    let s = session(&[
+        user("u1", json!("q")),
+        assistant(
+            "a1",
+            "m1",
+            json!({"type":"text","text":"an object, not a list"}),
+        ),
+        assistant(
+            "a2",
+            "m2",
+            json!([{"type":"tool_use","id":"t1","name":"Deep","input":deep}]),
+        ),
+        user(
+            "u2",
+            json!([{"type":"tool_result","tool_use_id":"t1","content":{"status":"odd result"}}]),
+        ),
+    ]);
+    let text = exported(&s, Format::Text);
+    assert!(
+        text.contains(r#"{"type":"text","text":"an object, not a list"}"#),
+        "{text}"
+    );
+    assert!(text.contains(r#"{"status":"odd result"}"#), "{text}");
+    let mut st = State::new(s);
+    perform_action(&mut st, Action::ExpandAll);
+    let call = (0..st.rows.len())
+        .find(|&r| st.rows[r].fold(&st.session).is_some())
+        .expect("call");
+    perform_action(&mut st, Action::Top);
+    perform_action(&mut st, Action::Down(call));
+    perform_action(&mut st, Action::Toggle);
+    let shot = screen(&mut st, 100, 30);
+    assert!(shot.contains("an object, not a list"), "{shot}");
+    assert!(shot.contains(r#"{"a":{"a":"#), "{shot}");
+    assert!(!shot.contains("│ null"), "{shot}");
+}

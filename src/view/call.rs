@@ -161,7 +161,7 @@ pub fn body(c: &ToolCall, w: u16, lost: bool, full: bool) -> Vec<Line<'static>> 
                     content::code(str_field(&v, "content"), path, Some(1), w),
                     limit(FOLD_DIFF, full),
                 )),
-                None => out.extend(fold(json(&v, w), limit(FOLD_INPUT, full))),
+                None => out.extend(fold(json(c, &v, w), limit(FOLD_INPUT, full))),
             }
             if c.result.as_ref().is_some_and(|r| r.is_error) {
                 out.extend(result(c, w, lost, full));
@@ -202,7 +202,7 @@ pub fn body(c: &ToolCall, w: u16, lost: bool, full: bool) -> Vec<Line<'static>> 
             limit(FOLD_DIFF, full),
         )),
         "AskUserQuestion" => out.extend(questions(&v, w)),
-        _ => out.extend(fold(json(&v, w), limit(FOLD_INPUT, full))),
+        _ => out.extend(fold(json(c, &v, w), limit(FOLD_INPUT, full))),
     }
     if let Some(r) = &c.result {
         // named as a copy of it is: `[Tool Error]`, `[Tool Rejected]`...
@@ -302,7 +302,13 @@ fn questions(v: &Value, w: u16) -> Vec<Line<'static>> {
     out
 }
 
-fn json(v: &Value, w: u16) -> Vec<Line<'static>> {
+fn json(c: &ToolCall, v: &Value, w: u16) -> Vec<Line<'static>> {
+    let raw = c.input.shown();
+    if v.is_null() && raw.trim() != "null" {
+        // an input serde will not read (nested deeper than it goes) is
+        // shown as written, not as the `null` it was read as
+        return content::code(raw, "json", None, w);
+    }
     let s = serde_json::to_string_pretty(v).unwrap_or_default();
     content::code(&s, "json", None, w)
 }

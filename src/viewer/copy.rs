@@ -140,6 +140,8 @@ impl State {
                     let v = input();
                     match v.get("command").and_then(|c| c.as_str()) {
                         Some(cmd) => Ok((cmd.to_owned(), "the command")),
+                        // (an input serde does not read is copied as written)
+                        None if v.is_null() => Ok((raw_input.to_string(), "the input")),
                         None => Ok((
                             serde_json::to_string_pretty(&v)
                                 .unwrap_or_else(|_| raw_input.to_string()),

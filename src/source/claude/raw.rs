@@ -444,28 +444,36 @@ impl<'de: 'a, 'a> Deserialize<'de> for Content<'a> {
                 }
                 Ok(Content::Blocks(blocks))
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Content<'a>, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(Content::Other)
+            // a value of another shape (an object, a number) is shown as
+            // the JSON it is, not left out as an empty message: a
+            // future shape is read by someone before ccv knows it
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Content<'a>, A::Error> {
+                let v = serde_json::Value::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(as_json(&v))
             }
             fn visit_unit<E: de::Error>(self) -> Result<Content<'a>, E> {
                 Ok(Content::Other)
             }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Content<'a>, E> {
-                Ok(Content::Other)
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Content<'a>, E> {
+                Ok(as_json(&v.into()))
             }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Content<'a>, E> {
-                Ok(Content::Other)
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Content<'a>, E> {
+                Ok(as_json(&v.into()))
             }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Content<'a>, E> {
-                Ok(Content::Other)
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Content<'a>, E> {
+                Ok(as_json(&v.into()))
             }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Content<'a>, E> {
-                Ok(Content::Other)
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Content<'a>, E> {
+                Ok(as_json(&v.into()))
             }
         }
         d.deserialize_any(V(std::marker::PhantomData))
     }
+}
+
+/// A content of another shape than text or blocks, as the JSON it is.
+fn as_json<'a>(v: &serde_json::Value) -> Content<'a> {
+    Content::Text(JsonStr::Text(Cow::Owned(v.to_string())))
 }
 
 /// A block that is not an object (a bare string in a content list) becomes
@@ -543,6 +551,40 @@ mod tests {
 
     /// The strings of a line are borrowed from it, not copied, unless they
     /// hold an escape; long texts stay as written.
+    /// A content that is neither text nor blocks is its JSON, shown (a
+    /// shape Claude Code may write one day); `null` is none.
+    #[test]
+    fn a_content_of_another_shape_is_its_json() {
+        let text = |line: &str| {
+            let mut e: RawEntry<'_> = serde_json::from_str(line).expect("line");
+            match e.message.take().and_then(|m| m.content) {
+                Some(Content::Text(t)) => Some(t.into_text().into_owned()),
+                Some(Content::Blocks(b)) => match b.into_iter().next()?.content.map(|c| *c) {
+                    Some(Content::Text(t)) => Some(t.into_text().into_owned()),
+                    _ => None,
+                },
+                _ => None,
+            }
+        };
+        for (content, shown) in [
+            (
+                r#"{"type":"text","text":"hi"}"#,
+                r#"{"type":"text","text":"hi"}"#,
+            ),
+            ("42", "42"),
+            ("-1.5", "-1.5"),
+            ("true", "true"),
+        ] {
+            let line = format!(r#"{{"type":"assistant","message":{{"content":{content}}}}}"#);
+            assert_eq!(text(&line).as_deref(), Some(shown), "{content}");
+            let result = format!(
+                r#"{{"type":"user","message":{{"content":[{{"type":"tool_result","content":{content}}}]}}}}"#
+            );
+            assert_eq!(text(&result).as_deref(), Some(shown), "{content}");
+        }
+        assert_eq!(text(r#"{"type":"user","message":{"content":null}}"#), None);
+    }
+
     #[test]
     fn strings_borrow_from_the_line() {
         let line = r#"{"type":"assistant","uuid":"u-1","parentUuid":null,"timestamp":"2025-01-01T00:00:00Z","cwd":"C:\\dir","message":{"id":"m","model":"claude","role":"assistant","content":[{"type":"text","text":"two\nlines"},{"type":"tool_use","id":"t","name":"Bash","input":{"command":"ls"}}]}}"#;

@@ -231,6 +231,9 @@ impl<'l> Walk<'l, '_> {
                 let s = c.string()?;
                 self.string(s)
             }
+            // a content of another shape is shown as its JSON, keys and
+            // all (see `raw::Content`): the model's to read
+            b'{' if matches!(at, At::Content { .. }) => None,
             b'{' => self.object(c, at),
             b'[' => {
                 let element = match at {
@@ -577,6 +580,9 @@ mod tests {
             r#"{"type":"user","message":{"content":"x"}"#,
             r#"{"type":"user","message":{"content":"x"}}{"type":"user"}"#,
             r#"{"type":"user","type":"assistant","message":{}}"#,
+            // a content of another shape: its keys are shown too
+            r#"{"type":"user","message":{"content":{"note":"x"}}}"#,
+            r#"{"type":"user","message":{"content":[{"type":"tool_result","content":{"k":1}}]}}"#,
         ] {
             assert!(texts(line).is_none(), "{line}");
         }
