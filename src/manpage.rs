@@ -82,7 +82,7 @@ const FILES: &[(&str, &str)] = &[
     ),
     (
         "~/.cache/ccv/",
-        "The listing cache (sessions-v5.bin), the search index (index/) and fetched prices (prices-fetched.json): rebuilt when deleted or damaged.",
+        "The listing cache (sessions-v6.bin), the search index (index/) and fetched prices (prices-fetched.json): rebuilt when deleted or damaged.",
     ),
     (
         "~/.local/state/ccv/",

@@ -85,7 +85,7 @@ fn list_json_has_one_object_per_session() {
         tmp.path()
             .join("cache")
             .join("ccv")
-            .join("sessions-v5.bin")
+            .join("sessions-v6.bin")
             .exists(),
         "cache under XDG_CACHE_HOME"
     );

@@ -33,7 +33,7 @@ fn assistant(cwd: &str, ts: &str, model: &str) -> String {
 
 fn opts(cache: &Path) -> ScanOptions {
     ScanOptions {
-        cache: Some(cache.join("ccv").join("sessions-v5.bin")),
+        cache: Some(cache.join("ccv").join("sessions-v6.bin")),
         threads: 2,
         figures: false,
     }

@@ -117,11 +117,11 @@ fn the_listing_cache_is_written_without_following_a_planted_link() {
     std::fs::write(&victim, "precious").expect("write");
     let cache_dir = dir.path().join("ccv");
     std::fs::create_dir(&cache_dir).expect("mkdir");
-    let file = cache_dir.join("sessions-v5.bin");
+    let file = cache_dir.join("sessions-v6.bin");
     // the names a writer with predictable temporary names would use
     for name in [
-        format!(".sessions-v5.bin.{}.tmp", std::process::id()),
-        "sessions-v5.bin.tmp".to_owned(),
+        format!(".sessions-v6.bin.{}.tmp", std::process::id()),
+        "sessions-v6.bin.tmp".to_owned(),
     ] {
         std::os::unix::fs::symlink(&victim, cache_dir.join(name)).expect("symlink");
     }
@@ -753,7 +753,7 @@ fn a_listing_cache_that_lies_is_not_believed() {
     };
     let truth = list();
     let cost = truth[0]["cost_usd"].as_f64().expect("priced");
-    let cache = home.path().join("cache/ccv/sessions-v5.bin");
+    let cache = home.path().join("cache/ccv/sessions-v6.bin");
     let written = std::fs::read(&cache).expect("cache");
     let session = project.join("s.jsonl");
     let meta = std::fs::metadata(&session).expect("meta");

@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 
 /// The file's first bytes; bumped whenever `SessionInfo`, its bytes or the
 /// scan rules change.
-const MAGIC: &[u8] = b"ccv session cache 5\n";
+/// (A new number whenever what a row holds is read otherwise: a row kept
+/// from before would say what this ccv no longer reads there.)
+const MAGIC: &[u8] = b"ccv session cache 6\n";
 
 /// After [`MAGIC`]: the price table the cached costs were computed with
 /// (another table, from a changed config, drops the costs), as a row's
@@ -20,10 +22,10 @@ const MAGIC: &[u8] = b"ccv session cache 5\n";
 fn prices() -> String {
     crate::model::price::PriceTable::active().fingerprint()
 }
-const FILE_NAME: &str = "sessions-v5.bin";
+const FILE_NAME: &str = "sessions-v6.bin";
 /// The caches of the ccvs before this one: taken away when this one is
 /// written.
-const OLD_FILE_NAMES: [&str; 2] = ["sessions-v3.jsonl", "sessions-v4.bin"];
+const OLD_FILE_NAMES: [&str; 3] = ["sessions-v3.jsonl", "sessions-v4.bin", "sessions-v5.bin"];
 /// A cache past this size was not written by ccv for any real history
 /// (2,000 sessions take ~2 MB): it is not read.
 const MAX_FILE: u64 = 512 << 20;
@@ -31,7 +33,7 @@ const MAX_FILE: u64 = 512 << 20;
 /// can be told apart (the rows are told apart by their lengths).
 const MAX_ROW: usize = 8 << 20;
 
-/// `$XDG_CACHE_HOME/ccv/sessions-v5.bin`, else the platform cache dir.
+/// `$XDG_CACHE_HOME/ccv/sessions-v6.bin`, else the platform cache dir.
 pub fn default_cache_file() -> Option<PathBuf> {
     Some(crate::paths::cache_dir()?.join(FILE_NAME))
 }

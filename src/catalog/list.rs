@@ -25,7 +25,7 @@ pub struct ScanOptions {
 }
 
 impl ScanOptions {
-    /// The default cache file (`$XDG_CACHE_HOME/ccv/sessions-v5.bin`,
+    /// The default cache file (`$XDG_CACHE_HOME/ccv/sessions-v6.bin`,
     /// else the platform cache dir) and one thread per core.
     pub fn standard() -> ScanOptions {
         ScanOptions {
