@@ -360,6 +360,9 @@ fn a_project_folder_that_is_a_link_is_not_written_through() {
     std::fs::create_dir_all(&site).expect("site");
     std::fs::create_dir_all(&elsewhere).expect("elsewhere");
     std::fs::write(elsewhere.join("index.html"), "precious").expect("victim");
+    // an archive of ccv's, whose project folder is then a link
+    archive(home.path(), &site, &root, &[]);
+    std::fs::remove_dir_all(site.join("srv-app")).expect("project folder");
     std::os::unix::fs::symlink(&elsewhere, site.join("srv-app")).expect("link");
     let out = archive_run(home.path(), &site, &root, &[]);
     assert!(!out.status.success());
@@ -388,6 +391,37 @@ fn a_project_folder_that_is_a_link_is_not_written_through() {
             .exists(),
         "a page was removed through a link"
     );
+}
+
+/// A folder of other files (a site of the user's own) is refused before
+/// anything is written; a new or empty folder, or an archive of ccv's, is
+/// written.
+#[test]
+fn a_folder_that_is_no_archive_of_ccvs_is_not_written() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let root = home.path().join("claude/projects");
+    tree(&root);
+    let mine = home.path().join("mine");
+    std::fs::create_dir_all(&mine).expect("mine");
+    std::fs::write(mine.join("index.html"), "my own page").expect("page");
+    let out = archive_run(home.path(), &mine, &root, &[]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not an archive of ccv's"), "{err}");
+    let left: Vec<_> = std::fs::read_dir(&mine)
+        .expect("read")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    assert_eq!(left, ["index.html"], "{err}");
+    assert_eq!(
+        std::fs::read_to_string(mine.join("index.html")).expect("page"),
+        "my own page"
+    );
+    let empty = home.path().join("empty");
+    std::fs::create_dir_all(&empty).expect("empty");
+    archive(home.path(), &empty, &root, &[]);
+    archive(home.path(), &empty, &root, &[]);
+    archive(home.path(), &home.path().join("new/site"), &root, &[]);
 }
 
 #[test]

@@ -53,6 +53,27 @@ pub struct Report {
     pub failed: Vec<(PathBuf, String)>,
 }
 
+/// Whether the archive may be written in `dir`: a folder not there yet,
+/// an empty one, or one of ccv's (it holds [`manifest::FILE`]). Any other
+/// folder is refused before anything is written: its files are not
+/// ccv's, and a page or an index could replace one of the same name (a
+/// site's own `index.html`).
+fn claim(dir: &Path) -> io::Result<()> {
+    let mut inside = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        // (made below; anything else there is said by the making)
+        Err(_) => return Ok(()),
+    };
+    let ours = std::fs::symlink_metadata(dir.join(manifest::FILE)).is_ok_and(|m| m.is_file());
+    if ours || inside.next().is_none() {
+        return Ok(());
+    }
+    Err(io::Error::other(format!(
+        "holds files that are not an archive of ccv's (it has no {}): nothing written; give a new or empty folder",
+        manifest::FILE
+    )))
+}
+
 /// A project's folder in the archive: its directory's name under the
 /// root (or, for an agent that files sessions by date, the directory the
 /// session ran in), made safe for a path.
@@ -87,6 +108,7 @@ fn page_name(info: &SessionInfo) -> String {
 
 /// Builds or updates the archive of `opts.root` in `opts.dir`.
 pub fn build(opts: &Options) -> io::Result<Report> {
+    claim(&opts.dir)?;
     crate::writes::private_dir(&opts.dir)?;
     let (sessions, _) = crate::catalog::list::list_sessions_counting(
         &opts.root,
