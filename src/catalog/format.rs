@@ -24,24 +24,27 @@ pub fn human_size(bytes: u64) -> String {
 }
 
 /// `claude-opus-4-1-20250805` → `opus-4.1`; `claude-3-5-sonnet-20241022`
-/// → `sonnet-3.5`. Unknown shapes pass through.
+/// → `sonnet-3.5`; `claude-opus-4-6[1m]` → `opus-4.6[1m]`. Any other
+/// shape (a cloud's id, another agent's model) is shown as it is:
+/// reordered, `gpt-5-codex` read `gpt-codex-5`.
 pub fn short_model(model: &str) -> String {
-    let rest = model.strip_prefix("claude-").unwrap_or(model);
-    let mut names = Vec::new();
-    let mut nums = Vec::new();
-    for part in rest.split('-') {
-        if part.len() == 8 && part.bytes().all(|b| b.is_ascii_digit()) {
-            continue; // the release date
-        }
-        if !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()) {
-            nums.push(part);
-        } else {
-            names.push(part);
-        }
+    let (base, tail) = model.split_at(model.find('[').unwrap_or(model.len()));
+    let Some(rest) = base.strip_prefix("claude-") else {
+        return model.to_owned();
+    };
+    let mut parts: Vec<&str> = rest.split('-').collect();
+    if parts
+        .last()
+        .is_some_and(|p| p.len() == 8 && p.bytes().all(|b| b.is_ascii_digit()))
+    {
+        parts.pop(); // the release date
     }
-    match (names.is_empty(), nums.is_empty()) {
-        (false, false) => format!("{}-{}", names.join("-"), nums.join(".")),
-        (false, true) => names.join("-"),
+    let word = |p: &&str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_lowercase());
+    let number = |p: &&str| (1..=2).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit());
+    let version = |ns: &[&str]| (1..=2).contains(&ns.len()) && ns.iter().all(number);
+    match parts.as_slice() {
+        [name, ns @ ..] if word(name) && version(ns) => format!("{name}-{}{tail}", ns.join(".")),
+        [ns @ .., name] if word(name) && version(ns) => format!("{name}-{}{tail}", ns.join(".")),
         _ => model.to_owned(),
     }
 }
@@ -170,6 +173,23 @@ mod tests {
         assert_eq!(short_model("claude-3-5-sonnet-20241022"), "sonnet-3.5");
         assert_eq!(short_model("claude-opus-4-6"), "opus-4.6");
         assert_eq!(short_model("gpt"), "gpt");
+        assert_eq!(short_model("claude-haiku-4-5-20251001"), "haiku-4.5");
+        assert_eq!(short_model("claude-3-haiku-20240307"), "haiku-3");
+        assert_eq!(short_model("claude-opus-4-6[1m]"), "opus-4.6[1m]");
+        assert_eq!(short_model("claude-fable-5-1"), "fable-5.1");
+        // other shapes as they are, never reordered
+        for other in [
+            "gpt-5-codex",
+            "gpt-5.1-codex-max",
+            "us.anthropic.claude-opus-4-5-20251101-v1:0",
+            "claude-opus-4-5@20251101",
+            "claude-opus-4-5-preview",
+            "<synthetic>",
+            "claude-",
+            "",
+        ] {
+            assert_eq!(short_model(other), other);
+        }
     }
 
     #[test]
