@@ -232,6 +232,73 @@ pub struct RuleSet {
 /// bare `PASS`, which is Go's test output: `--- PASS: TestX`).
 const NAME_WORDS: &str = r"(?:passwords?|[_.]pass|passwd|passphrase|pwd|secrets?|secret[_.-]?key|tokens?|api[_.-]?keys?|access[_.-]?keys?|private[_.-]?key|auth[_.-]?keys?|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|client[_.-]?secret|credentials?|auth)";
 
+/// The keys of the model and tool providers an agent is built with, which
+/// gitleaks' rules do not know: each a prefix of its own.
+fn provider_rules() -> Vec<Rule> {
+    vec![
+        Rule::new(
+            "openrouter-api-key",
+            r"\bsk-or-v1-[a-f0-9]{64}\b",
+            &["sk-or-v1-"],
+            Check::Plain,
+        ),
+        Rule::new(
+            "groq-api-key",
+            r"\bgsk_[A-Za-z0-9]{48,}\b",
+            &["gsk_"],
+            Check::Plain,
+        ),
+        Rule::new(
+            "xai-api-key",
+            r"\bxai-[A-Za-z0-9]{64,}\b",
+            &["xai-"],
+            Check::Plain,
+        ),
+        Rule::new(
+            "replicate-api-token",
+            r"\br8_[A-Za-z0-9]{37}\b",
+            &["r8_"],
+            Check::Plain,
+        ),
+        Rule::new(
+            "tavily-api-key",
+            r"\btvly-(?:dev-|prod-)?[A-Za-z0-9]{32}\b",
+            &["tvly-"],
+            Check::Plain,
+        ),
+        Rule::new(
+            "langsmith-api-key",
+            r"\blsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}\b",
+            &["lsv2_"],
+            Check::Plain,
+        ),
+        Rule::new(
+            "supabase-key",
+            r"\bsbp_[a-f0-9]{40}\b|\bsb_secret_[A-Za-z0-9_-]{24,}",
+            &["sbp_", "sb_secret_"],
+            Check::Plain,
+        ),
+        Rule::new(
+            "firecrawl-api-key",
+            r"\bfc-[a-f0-9]{32}\b",
+            &["fc-"],
+            Check::Plain,
+        ),
+        Rule::new(
+            "google-oauth-access-token",
+            r"\bya29\.[A-Za-z0-9_-]{30,}",
+            &["ya29."],
+            Check::Plain,
+        ),
+        Rule::new(
+            "discord-webhook-url",
+            r"\bhttps://(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api/webhooks/[0-9]{17,20}/([A-Za-z0-9_-]{60,})",
+            &["/api/webhooks/"],
+            Check::Plain,
+        ),
+    ]
+}
+
 /// ccv's rules, before gitleaks' generic one.
 fn own_rules() -> Vec<Rule> {
     let assignment = format!(
@@ -323,6 +390,7 @@ fn own_rules() -> Vec<Rule> {
             Check::Plain,
         ),
     ];
+    rules.extend(provider_rules());
     rules.extend(shape_rules());
     let mut env = Rule::new(
         "env-secret",

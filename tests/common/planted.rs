@@ -171,6 +171,66 @@ pub fn planted() -> Vec<Planted> {
     ));
     let v = k(&["pypi-", "AgEIcHlwaS5vcmc"], g.of(URLSAFE, 60));
     out.push(p("pypi", v.clone(), format!("twine upload -p {v} dist/*")));
+    // model and tool providers an agent is built with
+    let v = k(&["sk-or-", "v1-"], g.hex(64));
+    out.push(p(
+        "openrouter",
+        v.clone(),
+        format!("export OPENROUTER_API_KEY={v}"),
+    ));
+    let v = k(&["gs", "k_"], g.alnum(52));
+    out.push(p(
+        "groq",
+        v.clone(),
+        format!("client = Groq(api_key=\"{v}\")"),
+    ));
+    let v = k(&["xa", "i-"], g.alnum(80));
+    out.push(p(
+        "xai",
+        v.clone(),
+        format!("XAI_API_KEY={v} python run.py"),
+    ));
+    let v = k(&["r", "8_"], g.alnum(37));
+    out.push(p(
+        "replicate",
+        v.clone(),
+        format!("curl -H 'Authorization: Token {v}' https://api.replicate.com"),
+    ));
+    let v = k(&["tvly-", "dev-"], g.alnum(32));
+    out.push(p(
+        "tavily",
+        v.clone(),
+        format!("tavily = TavilyClient(\"{v}\")"),
+    ));
+    let v = k(&["lsv2_", "pt_"], g.hex(32) + "_" + &g.hex(10));
+    out.push(p("langsmith", v.clone(), format!("LANGCHAIN_API_KEY: {v}")));
+    let v = k(&["sb", "p_"], g.hex(40));
+    out.push(p(
+        "supabase",
+        v.clone(),
+        format!("supabase login --token {v}"),
+    ));
+    let v = k(&["f", "c-"], g.hex(32));
+    out.push(p(
+        "firecrawl",
+        v.clone(),
+        format!("app = FirecrawlApp(api_key='{v}')"),
+    ));
+    let v = k(&["ya", "29."], g.of(URLSAFE, 120));
+    out.push(p(
+        "google oauth access token",
+        v.clone(),
+        format!("gcloud auth print-access-token => {v}"),
+    ));
+    let v = g.of(URLSAFE, 68);
+    out.push(p(
+        "discord webhook",
+        v.clone(),
+        format!(
+            "curl -X POST https://discord.com/api/{}/123456789012345678/{v} -d '{{\"content\":\"deployed\"}}'",
+            "webhooks"
+        ),
+    ));
     let v = k(&["dckr", "_pat_"], g.of(URLSAFE, 27));
     out.push(p(
         "docker",
