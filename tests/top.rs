@@ -63,6 +63,14 @@ fn sessions_come_change_state_and_leave() {
         vec![],
         "a subagent's file counts under its session"
     );
+    assert_eq!(
+        t.apply(TopEvent::Candidate {
+            path: PathBuf::from("/r/-src-app/touched.jsonl"),
+            mtime_ms: NOW + 30 * 86_400_000
+        }),
+        vec![],
+        "a time a month ahead of the clock is no write of lately"
+    );
     // a prompt, then a tool call: running
     append(
         &mut t,

@@ -94,7 +94,7 @@ impl SessionInfo {
 
     /// Recomputes `live` against `now_ms`.
     pub fn refresh_live(&mut self, now_ms: i64) {
-        self.live = now_ms.saturating_sub(self.mtime_ns / 1_000_000) < LIVE_WINDOW_MS;
+        self.live = crate::model::time::within(now_ms, self.mtime_ns / 1_000_000, LIVE_WINDOW_MS);
     }
 }
 

@@ -179,6 +179,18 @@ pub fn now_ms() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
+/// How far after this clock a file's time may be and still be now: the
+/// clock of a network file system drifts by seconds, while a time days
+/// ahead (a file touched to a later date, copied from a machine whose
+/// clock was wrong) is no write of lately.
+pub const SKEW_MS: i64 = 5 * 60_000;
+
+/// Whether time `t` is at most `window_ms` before `now_ms` (and at most
+/// [`SKEW_MS`] after it).
+pub fn within(now_ms: i64, t: i64, window_ms: i64) -> bool {
+    (-SKEW_MS..=window_ms).contains(&now_ms.saturating_sub(t))
+}
+
 /// `just now`, `2 min ago`, `3 h ago`, `yesterday`, `5 days ago`, then the date.
 pub fn relative_time(now_ms: i64, ms: i64) -> String {
     let secs = now_ms.saturating_sub(ms) / 1000;
@@ -293,6 +305,23 @@ mod tests {
         for ms in cases {
             assert_eq!(format_iso(ms), jiff(ms), "{ms}");
         }
+    }
+}
+
+#[cfg(test)]
+mod recent {
+    /// A time a little ahead of the clock is now; one days ahead is not.
+    #[test]
+    fn a_time_far_ahead_of_the_clock_is_not_recent() {
+        let now = 1_800_000_000_000;
+        let window = 60_000;
+        assert!(super::within(now, now, window));
+        assert!(super::within(now, now - window, window));
+        assert!(!super::within(now, now - window - 1, window));
+        assert!(super::within(now, now + 30_000, window), "a clock's drift");
+        assert!(!super::within(now, now + 86_400_000, window));
+        assert!(!super::within(now, i64::MAX, window));
+        assert!(!super::within(now, i64::MIN, window));
     }
 }
 

@@ -169,7 +169,9 @@ impl TopState {
                 Vec::new()
             }
             TopEvent::Candidate { path, mtime_ms } => {
-                if self.now_ms - mtime_ms > self.window_ms || !watch::is_session_file(&path) {
+                if !crate::model::time::within(self.now_ms, mtime_ms, self.window_ms)
+                    || !watch::is_session_file(&path)
+                {
                     return Vec::new();
                 }
                 if let Some(w) = self.watched_mut(&path) {
@@ -306,7 +308,7 @@ impl TopState {
         let mut gone = Vec::new();
         for list in [&mut self.rows, &mut self.quiet] {
             list.retain(|w| {
-                let stays = now_ms - w.last_write_ms <= window;
+                let stays = crate::model::time::within(now_ms, w.last_write_ms, window);
                 if !stays {
                     gone.push(Follow::Stop(w.path.clone()));
                 }
