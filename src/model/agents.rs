@@ -236,8 +236,7 @@ impl Session {
             .take(5000)
             .find_map(|it| match &it.detail {
                 Detail::Call(c) if c.category == Category::Subagent && c.agent.is_none() => {
-                    (task_prompt(c.input.or_marker()).as_deref() == Some(prompt.as_str()))
-                        .then_some(it.id)
+                    (c.task_prompt.as_deref() == Some(prompt.as_str())).then_some(it.id)
                 }
                 _ => None,
             });
@@ -258,22 +257,23 @@ impl Session {
         if c.category != Category::Subagent {
             return;
         }
-        let Some(p) = task_prompt(c.input.or_marker()) else {
+        let Some(p) = c.task_prompt.as_deref() else {
             return;
         };
         let id = t.items[idx].id;
         let found = self
             .agents
             .iter()
-            .position(|a| a.call.is_none() && a.prompt.as_deref() == Some(p.as_str()));
+            .position(|a| a.call.is_none() && a.prompt.as_deref() == Some(p));
         if let Some(a) = found {
             self.link(a as u32, Target::Main, id);
         }
     }
 }
 
-fn task_prompt(input: &str) -> Option<String> {
-    input_str(input, "prompt")
+/// The prompt of a subagent's call's input (`None`: it has none).
+pub(crate) fn task_prompt(input: &str) -> Option<Box<str>> {
+    input_str(input, "prompt").map(Into::into)
 }
 
 /// A string field of a tool call's input.

@@ -160,6 +160,10 @@ pub struct ToolCall {
     pub server: bool,
     /// The subagent this call started (index into `Session::agents`).
     pub agent: Option<u32>,
+    /// A subagent's call: the prompt of its input, read once (matching it
+    /// with each agent's first prompt read every call's input again, for
+    /// every agent: 3,000 agents took a second).
+    pub task_prompt: Option<Box<str>>,
 }
 
 #[derive(Debug, Default)]

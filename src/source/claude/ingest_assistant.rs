@@ -191,8 +191,13 @@ impl Session {
                     item.flags.collision = Some(Collision::ToolUseId);
                 }
                 item.text = summary.clone().into();
+                let category = Category::of(&name);
+                let task_prompt = (category == Category::Subagent)
+                    .then(|| crate::model::agents::task_prompt(raw))
+                    .flatten();
                 item.detail = Detail::Call(Box::new(ToolCall {
-                    category: Category::of(&name),
+                    category,
+                    task_prompt,
                     id,
                     name,
                     input,
