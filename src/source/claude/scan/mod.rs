@@ -703,6 +703,13 @@ struct ScanBlock<'a> {
     content: Option<IgnoredAny>,
 }
 
+fn as_json<'a>(v: &serde_json::Value) -> PromptText<'a> {
+    PromptText {
+        text: Some(Cow::Owned(v.to_string())),
+        ..PromptText::default()
+    }
+}
+
 impl<'de: 'a, 'a> Deserialize<'de> for PromptText<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V<'a>(std::marker::PhantomData<&'a ()>);
@@ -736,24 +743,26 @@ impl<'de: 'a, 'a> Deserialize<'de> for PromptText<'a> {
                 }
                 Ok(out)
             }
+            // a content of another shape is its JSON, as the model
+            // shows it (see `raw::Content`)
             fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-                IgnoredAny::deserialize(de::value::MapAccessDeserializer::new(map))?;
-                Ok(PromptText::default())
+                let v = serde_json::Value::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(as_json(&v))
             }
             fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
                 Ok(PromptText::default())
             }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(PromptText::default())
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+                Ok(as_json(&v.into()))
             }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(PromptText::default())
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+                Ok(as_json(&v.into()))
             }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(PromptText::default())
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+                Ok(as_json(&v.into()))
             }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(PromptText::default())
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+                Ok(as_json(&v.into()))
             }
         }
         d.deserialize_any(V(std::marker::PhantomData))
@@ -928,5 +937,16 @@ mod tests {
         assert_eq!(f.titles.first_prompt.as_deref(), Some("Fix the bug"));
         assert_eq!(f.titles.first_command.as_deref(), Some("/clear"));
         assert_eq!(f.messages, 6);
+        // a content of another shape names the session as the viewer
+        // shows it: its JSON
+        let line =
+            r#"{"type":"user","uuid":"u0","message":{"role":"user","content":{"note":"x"}}}"#;
+        let mut f = Found::default();
+        scan_line(line.as_bytes(), &mut f);
+        assert_eq!(f.titles.first_prompt.as_deref(), Some(r#"{"note":"x"}"#));
+        let mut s = crate::model::Session::new(None);
+        s.feed(0, format!("{line}\n").as_bytes());
+        s.finish(0);
+        assert_eq!(s.title(), f.titles.first_prompt.as_deref());
     }
 }
