@@ -417,6 +417,12 @@ fn a_folder_that_is_no_archive_of_ccvs_is_not_written() {
         std::fs::read_to_string(mine.join("index.html")).expect("page"),
         "my own page"
     );
+    let file = home.path().join("a-file");
+    std::fs::write(&file, "x").expect("file");
+    let out = archive_run(home.path(), &file, &root, &[]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not a directory"), "{err}");
     let empty = home.path().join("empty");
     std::fs::create_dir_all(&empty).expect("empty");
     archive(home.path(), &empty, &root, &[]);

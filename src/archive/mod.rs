@@ -59,6 +59,9 @@ pub struct Report {
 /// ccv's, and a page or an index could replace one of the same name (a
 /// site's own `index.html`).
 fn claim(dir: &Path) -> io::Result<()> {
+    if std::fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
+        return Err(io::Error::other("not a directory: nothing written"));
+    }
     let mut inside = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         // (made below; anything else there is said by the making)
