@@ -369,12 +369,15 @@ impl Viewer {
             Ok(f) => {
                 self.follower = Some(f);
                 self.state.live.attached = true;
+                // (a file time ahead of the clock, a file touched to a
+                // later date, is no later than now: live for as long as
+                // a write of now would be, not until that date)
                 self.state.live.last_write_ms = self
                     .current
                     .as_deref()
                     .and_then(|p| std::fs::metadata(p).ok()?.modified().ok())
                     .and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok())
-                    .map(|d| d.as_millis() as i64)
+                    .map(|d| (d.as_millis() as i64).min(crate::model::time::now_ms()))
                     .or(Some(0));
             }
             Err(e) => self.state.message = Some(format!("not following the file: {e}")),

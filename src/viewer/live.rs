@@ -60,7 +60,7 @@ impl LiveStatus {
             && !self.ended
             && self
                 .last_write_ms
-                .is_none_or(|t| crate::model::time::within(self.now_ms, t, LIVE_WINDOW_MS))
+                .is_none_or(|t| self.now_ms.saturating_sub(t) <= LIVE_WINDOW_MS)
     }
 
     /// Whether the file has not been written for a while (or is not
