@@ -350,6 +350,23 @@ fn a_second_run_touches_only_what_changed() {
 /// something else) is not ccv's: no page is written, replaced or removed
 /// through it, and the run says so.
 #[cfg(unix)]
+/// A run that failed, saying `says`, and left `dir` holding only its
+/// `index.html`, of the text `page`.
+fn refused_leaving(out: &std::process::Output, says: &str, dir: &Path, page: &str) {
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(says), "{err}");
+    let left: Vec<_> = std::fs::read_dir(dir)
+        .expect("read")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    assert_eq!(left, ["index.html"], "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("index.html")).expect("page"),
+        page
+    );
+}
+
 #[test]
 fn a_project_folder_that_is_a_link_is_not_written_through() {
     let home = tempfile::tempdir().expect("tempdir");
@@ -365,18 +382,7 @@ fn a_project_folder_that_is_a_link_is_not_written_through() {
     std::fs::remove_dir_all(site.join("srv-app")).expect("project folder");
     std::os::unix::fs::symlink(&elsewhere, site.join("srv-app")).expect("link");
     let out = archive_run(home.path(), &site, &root, &[]);
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("is a link"), "{err}");
-    let left: Vec<_> = std::fs::read_dir(&elsewhere)
-        .expect("read")
-        .map(|e| e.expect("entry").file_name())
-        .collect();
-    assert_eq!(left, ["index.html"], "{err}");
-    assert_eq!(
-        std::fs::read_to_string(elsewhere.join("index.html")).expect("victim"),
-        "precious"
-    );
+    refused_leaving(&out, "is a link", &elsewhere, "precious");
     // pages of a session gone are not removed through a link either
     std::fs::remove_file(site.join("srv-app")).expect("unlink");
     archive(home.path(), &site, &root, &[]);
@@ -405,18 +411,7 @@ fn a_folder_that_is_no_archive_of_ccvs_is_not_written() {
     std::fs::create_dir_all(&mine).expect("mine");
     std::fs::write(mine.join("index.html"), "my own page").expect("page");
     let out = archive_run(home.path(), &mine, &root, &[]);
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("not an archive of ccv's"), "{err}");
-    let left: Vec<_> = std::fs::read_dir(&mine)
-        .expect("read")
-        .map(|e| e.expect("entry").file_name())
-        .collect();
-    assert_eq!(left, ["index.html"], "{err}");
-    assert_eq!(
-        std::fs::read_to_string(mine.join("index.html")).expect("page"),
-        "my own page"
-    );
+    refused_leaving(&out, "not an archive of ccv's", &mine, "my own page");
     let file = home.path().join("a-file");
     std::fs::write(&file, "x").expect("file");
     let out = archive_run(home.path(), &file, &root, &[]);

@@ -47,16 +47,7 @@ fn a_carriage_return_hides_nothing() {
         // every frame of the output is kept in exports
         assert!(text.contains("a\nb\nc\nline\nnext"), "{text}");
     }
-    let mut st = State::new(s);
-    perform_action(&mut st, Action::ExpandAll);
-    let call = (0..st.rows.len())
-        .rev()
-        .find(|&r| st.rows[r].fold(&st.session).is_some())
-        .expect("call");
-    perform_action(&mut st, Action::Top);
-    perform_action(&mut st, Action::Down(call));
-    perform_action(&mut st, Action::Toggle);
-    let shot = screen(&mut st, 100, 30);
+    let (mut st, shot) = common::last_call_opened(s, 100, 30);
     assert!(shot.contains("VISIBLE rm -rf ~"), "{shot}");
     assert!(shot.contains("harmless"), "{shot}");
     // the TUI folds the overwritten frames, and says so
@@ -614,15 +605,7 @@ fn content_of_another_shape_and_too_deep_an_input_are_shown_as_written() {
         "{text}"
     );
     assert!(text.contains(r#"{"status":"odd result"}"#), "{text}");
-    let mut st = State::new(s);
-    perform_action(&mut st, Action::ExpandAll);
-    let call = (0..st.rows.len())
-        .find(|&r| st.rows[r].fold(&st.session).is_some())
-        .expect("call");
-    perform_action(&mut st, Action::Top);
-    perform_action(&mut st, Action::Down(call));
-    perform_action(&mut st, Action::Toggle);
-    let shot = screen(&mut st, 100, 30);
+    let (_, shot) = common::last_call_opened(s, 100, 30);
     assert!(shot.contains("an object, not a list"), "{shot}");
     assert!(shot.contains(r#"{"a":{"a":"#), "{shot}");
     assert!(!shot.contains("│ null"), "{shot}");

@@ -199,16 +199,7 @@ fn read_with_an_offset_is_numbered_as_the_file() {
             false,
         ),
     ]);
-    let mut st = State::new(s);
-    perform_action(&mut st, Action::ExpandAll);
-    let call = (0..st.rows.len())
-        .rev()
-        .find(|&r| st.rows[r].fold(&st.session).is_some())
-        .expect("a call row");
-    perform_action(&mut st, Action::Top);
-    perform_action(&mut st, Action::Down(call));
-    perform_action(&mut st, Action::Toggle);
-    let shot = screen(&mut st, 100, 20);
+    let (_, shot) = common::last_call_opened(s, 100, 20);
     assert!(shot.contains("605"), "{shot}");
     assert!(!shot.contains("605→"), "{shot}");
     assert!(shot.contains("let a = 1;"), "{shot}");

@@ -200,6 +200,23 @@ pub fn forget_lines() {
     LIST.with(|l| l.borrow_mut().cache.clear());
 }
 
+/// The viewer of `s` with its last tool call opened (every group
+/// expanded, the call selected and toggled), and the screen it draws.
+pub fn last_call_opened(s: ccv::model::Session, w: u16, h: u16) -> (ccv::app::State, String) {
+    use ccv::app::{Action, State, perform_action};
+    let mut st = State::new(s);
+    perform_action(&mut st, Action::ExpandAll);
+    let call = (0..st.rows.len())
+        .rev()
+        .find(|&r| st.rows[r].fold(&st.session).is_some())
+        .expect("a call row");
+    perform_action(&mut st, Action::Top);
+    perform_action(&mut st, Action::Down(call));
+    perform_action(&mut st, Action::Toggle);
+    let shot = screen_text(&mut st, w, h);
+    (st, shot)
+}
+
 /// The screen the viewer draws, as text.
 pub fn screen_text(s: &mut ccv::app::State, w: u16, h: u16) -> String {
     use ratatui::Terminal;
