@@ -12,8 +12,6 @@ use std::path::{Path, PathBuf};
 
 /// The file's first bytes; bumped whenever `SessionInfo`, its bytes or the
 /// scan rules change.
-/// (A new number whenever what a row holds is read otherwise: a row kept
-/// from before would say what this ccv no longer reads there.)
 const MAGIC: &[u8] = b"ccv session cache 6\n";
 
 /// After [`MAGIC`]: the price table the cached costs were computed with

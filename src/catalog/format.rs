@@ -25,8 +25,8 @@ pub fn human_size(bytes: u64) -> String {
 
 /// `claude-opus-4-1-20250805` → `opus-4.1`; `claude-3-5-sonnet-20241022`
 /// → `sonnet-3.5`; `claude-opus-4-6[1m]` → `opus-4.6[1m]`. Any other
-/// shape (a cloud's id, another agent's model) is shown as it is:
-/// reordered, `gpt-5-codex` read `gpt-codex-5`.
+/// shape (a cloud's id, another agent's model) is shown as it is: with
+/// its numbers moved to the end, `gpt-5-codex` read `gpt-codex-5`.
 pub fn short_model(model: &str) -> String {
     let (base, tail) = model.split_at(model.find('[').unwrap_or(model.len()));
     let Some(rest) = base.strip_prefix("claude-") else {
