@@ -422,6 +422,13 @@ fn a_folder_that_is_no_archive_of_ccvs_is_not_written() {
     std::fs::create_dir_all(&empty).expect("empty");
     archive(home.path(), &empty, &root, &[]);
     archive(home.path(), &empty, &root, &[]);
+    // a repository made for the archive, or a folder a file browser
+    // opened: its hidden entries are not ccv's to replace, nor in its way
+    let repo = home.path().join("repo");
+    std::fs::create_dir_all(repo.join(".git")).expect("repo");
+    std::fs::write(repo.join(".DS_Store"), "x").expect("ds store");
+    archive(home.path(), &repo, &root, &[]);
+    assert!(repo.join("index.html").is_file() && repo.join(".git").is_dir());
     archive(home.path(), &home.path().join("new/site"), &root, &[]);
 }
 

@@ -54,21 +54,23 @@ pub struct Report {
 }
 
 /// Whether the archive may be written in `dir`: a folder not there yet,
-/// an empty one, or one of ccv's (it holds [`manifest::FILE`]). Any other
-/// folder is refused before anything is written: its files are not
-/// ccv's, and a page or an index could replace one of the same name (a
-/// site's own `index.html`).
+/// one with nothing in it but hidden entries (a `.git`, a `.DS_Store`:
+/// ccv writes no name that starts with a dot but its manifest), or one
+/// of ccv's (it holds [`manifest::FILE`]). Any other folder is refused
+/// before anything is written: its files are not ccv's, and a page or an
+/// index could replace one of the same name (a site's own `index.html`).
 fn claim(dir: &Path) -> io::Result<()> {
     if std::fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
         return Err(io::Error::other("not a directory: nothing written"));
     }
-    let mut inside = match std::fs::read_dir(dir) {
+    let inside = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         // (made below; anything else there is said by the making)
         Err(_) => return Ok(()),
     };
     let ours = std::fs::symlink_metadata(dir.join(manifest::FILE)).is_ok_and(|m| m.is_file());
-    if ours || inside.next().is_none() {
+    let hidden = |e: &std::fs::DirEntry| e.file_name().as_encoded_bytes().starts_with(b".");
+    if ours || inside.flatten().all(|e| hidden(&e)) {
         return Ok(());
     }
     Err(io::Error::other(format!(
