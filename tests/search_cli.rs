@@ -40,6 +40,7 @@ const PLANTED: &[(&str, &str, u32, &str)] = &[
     ("zebraoutput", "-srv-app/s1.jsonl", 5, "tool_result"),
     ("zebrasummary", "-srv-app/s1.jsonl", 6, "compaction"),
     ("zebrainline", "-srv-app/s1.jsonl", 7, "assistant"),
+    ("zebraodd", "-srv-app/s1.jsonl", 8, "tool_result"),
     (
         "zebrafolder",
         "-srv-app/s1/subagents/agent-a1.jsonl",
@@ -95,6 +96,12 @@ fn tree(root: &Path) {
     );
     inline["isSidechain"] = json!(true);
     s1 += &line(inline);
+    // a result of another shape shows its JSON, keys and all
+    s1 += &line(user(
+        "u4",
+        "2025-03-01T10:00:06Z",
+        json!([{"type":"tool_result","tool_use_id":"t1","content":{"zebraodd":1}}]),
+    ));
     fs::write(app.join("s1.jsonl"), s1).expect("write");
 
     let mut a = user("x1", "2025-03-01T10:00:07Z", json!("agent task"));
@@ -260,7 +267,7 @@ fn a_growing_session_is_searched_as_it_grows() {
     fs::write(&s1, text).expect("append");
     let (code, hits) = search(tmp.path(), &root, &["zebralater"]);
     assert_eq!(code, 0);
-    assert_eq!(hits[0]["line"], 8);
+    assert_eq!(hits[0]["line"], 9);
     // the index read only what was appended: the old words are still
     // there once, not twice
     assert_eq!(search(tmp.path(), &root, &["zebraprompt"]).1.len(), 1);

@@ -45,14 +45,14 @@ pub fn makes_no_entry(line: &[u8]) -> bool {
     claude::figures::only_side_progress(line)
 }
 
-/// Whether `line` is a user line of tool results and nothing else, or a
-/// subagent's such line mirrored into the main file (see
-/// [`claude::figures::only_tool_results`] and
+/// Whether `line` is a user line of tool results of text and nothing
+/// else, or a subagent's line of tool results mirrored into the main file
+/// (see [`claude::figures::only_text_results`] and
 /// [`claude::figures::only_agent_results`]): its rows show the results'
 /// text, values of the line and nothing of its keys. A Codex line is
 /// never one.
 pub fn only_tool_results(line: &[u8]) -> bool {
-    claude::figures::only_tool_results(line) || claude::figures::only_agent_results(line)
+    claude::figures::only_text_results(line) || claude::figures::only_agent_results(line)
 }
 
 /// Where in a line a value is that no entry of the line shows (see

@@ -511,6 +511,17 @@ pub fn only_tool_results(line: &[u8]) -> bool {
     tool_results(line, false).is_some()
 }
 
+/// [`only_tool_results`], each result's content text: a string, a list
+/// of blocks or none. A content of another shape is shown as its JSON,
+/// keys and all (see `raw::Content`), so such a line's rows show keys.
+pub fn only_text_results(line: &[u8]) -> bool {
+    only_tool_results(line)
+        && entry_whose(line, b"user", b"message", |c| {
+            c.member(b"content", |c| c.only_text_results())?
+        })
+        .is_some()
+}
+
 /// `user`: the line's head names it a user's (no need to search it for
 /// the word).
 fn tool_results(line: &[u8], user: bool) -> Option<Walked> {
@@ -687,6 +698,34 @@ impl<'a> Cursor<'a> {
         self.typed_with_message(b"user", Cursor::message_of_results)
     }
 
+    /// [`Self::only_results`], each result's content a string, a list or
+    /// `null` (`false` for any other).
+    fn only_text_results(&mut self) -> Option<bool> {
+        self.eat(b'[')?;
+        if self.eat(b']').is_some() {
+            return Some(false);
+        }
+        let mut all = true;
+        loop {
+            let (mut result, mut text) = (false, true);
+            self.object(&mut |c, k| {
+                match k {
+                    b"type" => result = c.string()? == b"tool_result",
+                    b"content" => {
+                        text = matches!(c.peek()?, b'"' | b'[' | b'n');
+                        c.skip()?;
+                    }
+                    _ => c.skip()?,
+                }
+                Some(())
+            })?;
+            all &= result && text;
+            if self.ended(b']')? {
+                return Some(all);
+            }
+        }
+    }
+
     fn only_results(&mut self) -> Option<bool> {
         self.eat(b'[')?;
         if self.eat(b']').is_some() {
@@ -847,6 +886,19 @@ mod tests {
         };
         assert!(only(line(r).as_bytes()));
         assert!(only(line(&format!("{r},{r}")).as_bytes()));
+        // results of text, and one whose content shows its keys (JSON)
+        let text = |c: &str| super::only_text_results(line(c).as_bytes());
+        assert!(text(r));
+        assert!(text(
+            r#"{"type":"tool_result","content":[{"type":"text","text":"x"}]}"#
+        ));
+        assert!(text(r#"{"type":"tool_result","content":null}"#));
+        for odd in [r#"{"k":"v"}"#, "42", "true"] {
+            let result = format!(r#"{{"type":"tool_result","content":{odd}}}"#);
+            assert!(only(line(&result).as_bytes()), "{odd}");
+            assert!(!text(&result), "{odd}");
+            assert!(!text(&format!("{r},{result}")), "{odd}");
+        }
         // a prompt beside a result, an image, a text: kept
         assert!(!only(
             line(&format!(r#"{r},{{"type":"text","text":"and this"}}"#)).as_bytes()
