@@ -701,14 +701,9 @@ impl<'a> Cursor<'a> {
     /// [`Self::only_results`], each result's content a string, a list or
     /// `null` (`false` for any other).
     fn only_text_results(&mut self) -> Option<bool> {
-        self.eat(b'[')?;
-        if self.eat(b']').is_some() {
-            return Some(false);
-        }
-        let mut all = true;
-        loop {
+        self.all_of(|c| {
             let (mut result, mut text) = (false, true);
-            self.object(&mut |c, k| {
+            c.object(&mut |c, k| {
                 match k {
                     b"type" => result = c.string()? == b"tool_result",
                     b"content" => {
@@ -719,21 +714,23 @@ impl<'a> Cursor<'a> {
                 }
                 Some(())
             })?;
-            all &= result && text;
-            if self.ended(b']')? {
-                return Some(all);
-            }
-        }
+            Some(result && text)
+        })
     }
 
     fn only_results(&mut self) -> Option<bool> {
+        self.all_of(|c| Some(c.type_of_object()? == Some(b"tool_result".as_slice())))
+    }
+
+    /// A list of one element or more, each passing `test`.
+    fn all_of(&mut self, mut test: impl FnMut(&mut Self) -> Option<bool>) -> Option<bool> {
         self.eat(b'[')?;
         if self.eat(b']').is_some() {
             return Some(false);
         }
         let mut all = true;
         loop {
-            all &= self.type_of_object()? == Some(b"tool_result".as_slice());
+            all &= test(self)?;
             if self.ended(b']')? {
                 return Some(all);
             }
