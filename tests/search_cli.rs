@@ -34,6 +34,9 @@ fn assistant(uuid: &str, ts: &str, blocks: Value) -> Value {
 /// (word, file relative to the root, line, kind)
 const PLANTED: &[(&str, &str, u32, &str)] = &[
     ("zebraprompt", "-srv-app/s1.jsonl", 1, "user"),
+    // capitals, typed in lower case with a final sigma: one word to a
+    // search that ignores case, with the index and without
+    ("ζεβρας", "-srv-app/s1.jsonl", 1, "user"),
     ("zebrathink", "-srv-app/s1.jsonl", 2, "thinking"),
     ("zebraanswer", "-srv-app/s1.jsonl", 3, "assistant"),
     ("zebrainput", "-srv-app/s1.jsonl", 4, "tool_call"),
@@ -58,7 +61,7 @@ fn tree(root: &Path) {
     s1 += &line(user(
         "u1",
         "2025-03-01T10:00:00Z",
-        json!("please find zebraprompt"),
+        json!("please find zebraprompt and ΖΕΒΡΑΣ"),
     ));
     s1 += &line(assistant(
         "a1",
@@ -235,7 +238,8 @@ fn query_rules_and_filters() {
         // newest first
         let (_, hits) = search(tmp.path(), &root, &["zebra"]);
         assert_eq!(hits[0]["session_id"], "s2");
-        assert_eq!(hits.len(), PLANTED.len());
+        let zebras = PLANTED.iter().filter(|p| p.0.starts_with("zebra"));
+        assert_eq!(hits.len(), zebras.count());
     }
     let bad = ccv(tmp.path())
         .args(["search", "--kind", "nonsense", "x"])
@@ -405,7 +409,7 @@ fn the_text_output_groups_by_session_and_marks_the_match() {
         .expect("runs");
     let text = String::from_utf8(out.stdout).expect("utf-8");
     assert!(
-        text.contains("please find zebraprompt · /srv/app · 2025-03-01"),
+        text.contains("please find zebraprompt and ΖΕΒΡΑΣ · /srv/app · 2025-03-01"),
         "{text}"
     );
     assert!(
@@ -848,7 +852,7 @@ fn an_index_being_built_is_not_called_damaged_nor_thrown_away() {
     let root = tmp.path().join("projects");
     tree(&root);
     ccv(tmp.path()).arg("index").arg(&root).assert().success();
-    let dir = tmp.path().join("cache/ccv/search-v5");
+    let dir = tmp.path().join("cache/ccv/search-v6");
     let (_, truth) = search(tmp.path(), &root, &["--limit", "500", "the"]);
     fs::remove_file(dir.join("files.bin")).expect("a build not yet ended");
     let run = || {
@@ -892,7 +896,7 @@ fn an_index_whose_list_of_files_is_damaged_is_rebuilt() {
     let root = tmp.path().join("projects");
     tree(&root);
     ccv(tmp.path()).arg("index").arg(&root).assert().success();
-    let dir = tmp.path().join("cache/ccv/search-v5");
+    let dir = tmp.path().join("cache/ccv/search-v6");
     let list = dir.join("files.bin");
     let good = std::fs::read(&list).expect("the index's list of files");
     let (_, truth) = search(tmp.path(), &root, &["--limit", "500", "the"]);

@@ -42,9 +42,10 @@ use super::words::{Listed, MAX_WORD, Seen, Words};
 const TOKENIZER: &str = "ccv";
 /// Bumped when the schema or what a document holds changes (3: words
 /// without their positions; 4: a document per span, not per entry; 5:
-/// joined words listed as pairs too, see `words::pair_of`; the ones
-/// before are emptied, see [`super::index_dir::empty_older`]).
-pub const VERSION: u32 = 5;
+/// joined words listed as pairs too, see `words::pair_of`; 6: letters
+/// folded as a search ignoring case folds them, see `words::fold_into`;
+/// the ones before are emptied, see [`super::index_dir::empty_older`]).
+pub const VERSION: u32 = 6;
 /// A span's bytes: lines are added to one until it holds this many or
 /// more. A candidate span is read whole and
 /// scanned, so a query reads this much per span a word is in; a bigger

@@ -92,9 +92,37 @@ fn lower_into(word: &str, ascii: bool, upper: bool, out: &mut String) {
             if c.is_ascii() {
                 out.push(c.to_ascii_lowercase());
             } else {
-                out.extend(c.to_lowercase());
+                fold_into(c, out);
             }
         }
+    }
+}
+
+/// `c` lowercased, then folded as a search that ignores case folds it
+/// (see [`fold_char`]).
+fn fold_into(c: char, out: &mut String) {
+    out.extend(c.to_lowercase().map(fold_char));
+}
+
+/// The letter a search that ignores case takes a lowercase letter for
+/// (the files' scan matches so): a few fold to another, a final sigma to
+/// σ (`ΣΊΣΥΦΟΣ` and `σίσυφος` are one word), the micro sign to μ, the
+/// long s to s. Any other is itself.
+pub fn fold_char(c: char) -> char {
+    match c {
+        'ς' => 'σ',
+        'µ' => 'μ',
+        'ſ' => 's',
+        'ϐ' => 'β',
+        'ϑ' => 'θ',
+        'ϕ' => 'φ',
+        'ϖ' => 'π',
+        'ϰ' => 'κ',
+        'ϱ' => 'ρ',
+        'ϵ' => 'ε',
+        'ẛ' => 'ṡ',
+        '\u{1fbe}' => 'ι',
+        c => c,
     }
 }
 
@@ -534,11 +562,12 @@ mod tests {
 
     fn agree(text: &str) {
         let (mut theirs, mut ours) = (tantivys(), TextAnalyzer::from(Words::default()));
-        assert_eq!(
-            tokens(&mut ours, text),
-            tokens(&mut theirs, text),
-            "{text:?}"
-        );
+        // tantivy lowercases; ours folds the few letters that fold apart
+        let mut folded = tokens(&mut theirs, text);
+        for t in &mut folded {
+            t.text = t.text.chars().map(super::fold_char).collect();
+        }
+        assert_eq!(tokens(&mut ours, text), folded, "{text:?}");
         listed_as_found(text);
     }
 
@@ -563,7 +592,7 @@ mod tests {
             "ÉCOLE école e\u{301}cole 日本語のテキスト",
             "٣٤ ١٢ ④ Ⅻ ½ ²",
             "tab\there\nnew\rline\u{0}nul\u{1b}[31mred\u{1b}[0m",
-            "emoji 😀 mixed😀words ΣΑΣ σας",
+            "emoji 😀 mixed😀words ΣΑΣ σας µs μs ſ",
             "     1→fn main() {\n     2→    ─── ▶ ←x→ “q” ‘a’ …\n",
             &"y".repeat(MAX_WORD - 1),
             &long,
