@@ -157,7 +157,9 @@ pub fn update(url: &str) -> i32 {
         crate::say_err!("ccv: prices: no cache directory (set XDG_CACHE_HOME)");
         return 1;
     };
-    let today = jiff::Zoned::now().strftime("%Y-%m-%d").to_string();
+    let today = crate::model::time::local_now()
+        .strftime("%Y-%m-%d")
+        .to_string();
     let table = fetch(url).and_then(|b| from_litellm(&b, url, &today));
     let table = match table {
         Ok(t) => t,

@@ -166,6 +166,30 @@ fn stats_sums_in_total_and_by_day_project_and_model() {
     assert_eq!(keys, ["2025-03-01", "2025-03-02"]);
     assert!(close(&days["groups"][0]["cost_usd"], 0.065));
     assert_eq!(days["groups"][1]["sessions"], 2);
+    let day_keys = |tz: &str| -> Vec<String> {
+        let out = ccv(tmp.path())
+            .env("TZ", tz)
+            .timeout(std::time::Duration::from_secs(60))
+            .args(["stats", "--json", "--by", "day"])
+            .arg(&root)
+            .output()
+            .expect("runs");
+        assert!(out.status.success(), "TZ={tz}: {out:?}");
+        let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+        v["groups"]
+            .as_array()
+            .expect("groups")
+            .iter()
+            .filter_map(|g| g["key"].as_str().map(str::to_owned))
+            .collect()
+    };
+    // the days are the user's: fourteen hours east, each a day later
+    assert_eq!(day_keys("<+14>-14"), ["2025-03-02", "2025-03-03"]);
+    // a TZ naming what is no zone file (jiff reads it to its end) is UTC
+    #[cfg(unix)]
+    for tz in ["/dev/zero", ":/dev/zero", "/dev"] {
+        assert_eq!(day_keys(tz), keys, "TZ={tz}");
+    }
 
     let projects = &run_json(
         ccv(tmp.path())

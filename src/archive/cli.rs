@@ -19,7 +19,7 @@ pub fn run(a: &Args) -> i32 {
         crate::model::time::parse_since(
             s,
             crate::model::time::now_ms(),
-            &jiff::tz::TimeZone::system(),
+            &crate::model::time::local_tz(),
         )
     }) {
         None => None,

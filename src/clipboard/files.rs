@@ -3,7 +3,9 @@
 
 /// `20250131-142233`, local time.
 pub fn timestamp() -> String {
-    jiff::Zoned::now().strftime("%Y%m%d-%H%M%S").to_string()
+    crate::model::time::local_now()
+        .strftime("%Y%m%d-%H%M%S")
+        .to_string()
 }
 
 /// A file-name-safe slug: `fix-the-login-bug`.

@@ -172,6 +172,38 @@ pub fn human_duration(ms: u64) -> String {
     }
 }
 
+/// The user's time zone as jiff finds it (`TZ`, else the system's),
+/// found once. A `TZ` that names a file jiff would read whole but that is
+/// no time zone file (a device such as `/dev/zero`, a FIFO, or a file
+/// larger than any zone's) is not read: UTC, as for a `TZ` jiff cannot
+/// read. jiff reads such a file to its end, so `TZ=/dev/zero` made
+/// `ccv stats --by day` read for ever.
+pub fn local_tz() -> jiff::tz::TimeZone {
+    static TZ: std::sync::OnceLock<jiff::tz::TimeZone> = std::sync::OnceLock::new();
+    TZ.get_or_init(|| match std::env::var_os("TZ") {
+        Some(v) if !tz_file_is_sane(&v) => jiff::tz::TimeZone::UTC,
+        _ => jiff::tz::TimeZone::system(),
+    })
+    .clone()
+}
+
+/// Whether `TZ`'s value, read as a path (a leading `:` dropped, relative
+/// to the working directory as jiff reads it), is no file, or one small
+/// and regular enough to be a zone's (TZif files are a few KB).
+fn tz_file_is_sane(tz: &std::ffi::OsStr) -> bool {
+    let tz = tz.to_string_lossy();
+    match std::fs::metadata(tz.strip_prefix(':').unwrap_or(&tz)) {
+        Ok(m) => m.is_file() && m.len() <= 1 << 20,
+        // a zone's name or a rule (`Europe/Paris`, `EST5EDT`)
+        Err(_) => true,
+    }
+}
+
+/// Now, as a date and time in the user's time zone (see [`local_tz`]).
+pub fn local_now() -> jiff::Zoned {
+    jiff::Timestamp::now().to_zoned(local_tz())
+}
+
 /// Milliseconds since the Unix epoch, now (0 if the clock is before it).
 pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
@@ -322,6 +354,36 @@ mod recent {
         assert!(!super::within(now, now + 86_400_000, window));
         assert!(!super::within(now, i64::MAX, window));
         assert!(!super::within(now, i64::MIN, window));
+    }
+}
+
+#[cfg(test)]
+mod zone_file {
+    use std::ffi::OsStr;
+
+    /// What `TZ` may name for jiff to read: a zone's name or rule, or a
+    /// small regular file; not a folder, a device or a huge file.
+    #[test]
+    fn only_a_small_regular_file_is_read_as_a_zone() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let small = dir.path().join("Zone");
+        std::fs::write(&small, b"TZif2").expect("write");
+        let huge = dir.path().join("Huge");
+        std::fs::File::create(&huge)
+            .and_then(|f| f.set_len(64 << 20))
+            .expect("a sparse file");
+        let sane = |p: &std::path::Path| super::tz_file_is_sane(p.as_os_str());
+        assert!(sane(&small));
+        assert!(super::tz_file_is_sane(
+            format!(":{}", small.display()).as_ref()
+        ));
+        assert!(!sane(&huge));
+        assert!(!sane(dir.path()));
+        for name in ["Europe/Paris", "EST5EDT", "<+14>-14", ":Asia/Tokyo", ""] {
+            assert!(super::tz_file_is_sane(OsStr::new(name)), "{name}");
+        }
+        #[cfg(unix)]
+        assert!(!super::tz_file_is_sane(OsStr::new("/dev/zero")));
     }
 }
 

@@ -69,7 +69,7 @@ pub fn run(a: &Args) -> i32 {
         }
     }
     if let Some(s) = &a.since {
-        let tz = jiff::tz::TimeZone::system();
+        let tz = crate::model::time::local_tz();
         match crate::model::time::parse_since(s, crate::model::time::now_ms(), &tz) {
             Ok(ms) => filter.since_ms = Some(ms),
             Err(e) => {

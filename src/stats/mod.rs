@@ -171,8 +171,8 @@ pub fn write_table(
     let span = match (st.first_ms, st.last_ms) {
         (Some(a), Some(b)) => format!(
             " · {} → {}",
-            day(a, &TimeZone::system()),
-            day(b, &TimeZone::system())
+            day(a, &crate::model::time::local_tz()),
+            day(b, &crate::model::time::local_tz())
         ),
         _ => String::new(),
     };
@@ -361,7 +361,7 @@ pub fn gather(
 /// `ccv stats`: exit 0, 1 on a bad `--since`, 2 without a root.
 pub fn run(root: &std::path::Path, by: Option<By>, since: Option<&str>, json: bool) -> i32 {
     use crate::model::text::{term_line, term_path};
-    let tz = TimeZone::system();
+    let tz = crate::model::time::local_tz();
     let since_ms = match since.map(|s| parse_since(s, crate::model::time::now_ms(), &tz)) {
         None => None,
         Some(Ok(ms)) => Some(ms),

@@ -193,7 +193,7 @@ impl State {
             help_scroll: 0,
             viewport: Default::default(),
             redraw: Default::default(),
-            tz: jiff::tz::TimeZone::system(),
+            tz: crate::model::time::local_tz(),
             live: Default::default(),
             copy_format: crate::export::Format::Text,
             requests: Vec::new(),
