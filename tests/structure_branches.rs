@@ -268,3 +268,85 @@ fn a_real_rewind_in_the_corpus_is_folded() {
             .all(|i| !i.off_branch)
     );
 }
+
+/// A subagent's own file read with its session: the fork in it is folded
+/// when the read's batch ends (each agent's threads join the batch when
+/// a line first reaches them), in every one of many agents.
+#[test]
+fn a_fork_in_a_subagents_file_is_folded() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let main = dir.path().join("s1.jsonl");
+    let sub = dir.path().join("s1").join("subagents");
+    std::fs::create_dir_all(&sub).expect("mkdir");
+    let agents = 40;
+    let mut lines = vec![user("u0", None, "spawn")];
+    for n in 0..agents {
+        lines.push(format!(
+            r#"{{"type":"assistant","uuid":"c{n}","parentUuid":"u0","sessionId":"s1","message":{{"id":"mc{n}","role":"assistant","model":"m","content":[{{"type":"tool_use","id":"t{n}","name":"Task","input":{{"prompt":"job {n}"}}}}]}}}}"#
+        ));
+        let side = |uuid: &str, parent: Option<&str>, role: &str, text: &str| {
+            let parent = parent.map_or("null".to_owned(), |p| format!("\"{p}\""));
+            let message = if role == "user" {
+                format!(r#"{{"role":"user","content":"{text}"}}"#)
+            } else {
+                format!(
+                    r#"{{"id":"m{uuid}","role":"assistant","model":"m","content":[{{"type":"text","text":"{text}"}}]}}"#
+                )
+            };
+            format!(
+                r#"{{"type":"{role}","uuid":"{uuid}","parentUuid":{parent},"isSidechain":true,"agentId":"a{n}","sessionId":"s1","message":{message}}}"#
+            )
+        };
+        let file = [
+            side(&format!("x{n}-1"), None, "user", &format!("job {n}")),
+            side(
+                &format!("x{n}-2"),
+                Some(&format!("x{n}-1")),
+                "assistant",
+                "reply one",
+            ),
+            side(
+                &format!("x{n}-3"),
+                Some(&format!("x{n}-2")),
+                "user",
+                "old prompt",
+            ),
+            side(
+                &format!("x{n}-4"),
+                Some(&format!("x{n}-3")),
+                "assistant",
+                "old reply",
+            ),
+            side(
+                &format!("x{n}-5"),
+                Some(&format!("x{n}-2")),
+                "user",
+                "edited prompt",
+            ),
+            side(
+                &format!("x{n}-6"),
+                Some(&format!("x{n}-5")),
+                "assistant",
+                "new reply",
+            ),
+        ];
+        std::fs::write(
+            sub.join(format!("agent-a{n}.jsonl")),
+            file.join("\n") + "\n",
+        )
+        .expect("write");
+    }
+    std::fs::write(&main, lines.join("\n") + "\n").expect("write");
+    let s = ccv::source::claude::loader::load_with_subagents(&main).expect("loads");
+    assert_eq!(s.agents.len(), agents);
+    for a in &s.agents {
+        let off: Vec<&str> = a
+            .transcript
+            .items
+            .iter()
+            .filter(|i| i.off_branch)
+            .map(|i| i.text.or_marker())
+            .collect();
+        assert_eq!(off, ["old prompt", "old reply"]);
+    }
+}

@@ -398,6 +398,11 @@ impl Threads {
         self.defer = true;
     }
 
+    /// Whether a batch is open (see [`Self::begin_batch`]).
+    pub fn in_batch(&self) -> bool {
+        self.defer
+    }
+
     /// The full pass the batch owes, if any.
     pub fn end_batch(&mut self) -> Added {
         self.defer = false;

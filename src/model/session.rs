@@ -232,6 +232,9 @@ pub struct Session {
     pub(crate) filled: super::stored::Filled,
     /// Batches of lines open (see `Session::in_batch`).
     pub(crate) batching: u32,
+    /// The subagents whose threads joined the open batch, which its end
+    /// owes a pass (the others were not touched).
+    pub(crate) batched_agents: Vec<u32>,
     /// The load holds as little as it can at a time (the viewer's: see
     /// `model::parallel`).
     pub(crate) lean: bool,

@@ -140,6 +140,11 @@ impl Transcript {
         self.threads.begin_batch();
     }
 
+    /// Whether a batch is open (see [`Self::begin_batch`]).
+    pub fn in_batch(&self) -> bool {
+        self.threads.in_batch()
+    }
+
     /// The end of a batch: the pass it owes. True when earlier items
     /// changed branch.
     pub fn end_batch(&mut self) -> bool {

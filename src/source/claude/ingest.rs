@@ -210,6 +210,14 @@ impl Session {
             .parent_uuid
             .as_deref()
             .or(e.logical_parent_uuid.as_deref());
+        let batching = self.batching > 0;
+        let t = self.transcript_mut(target);
+        if let (true, Target::Agent(a)) = (batching, target)
+            && !t.in_batch()
+        {
+            t.begin_batch();
+            self.batched_agents.push(a);
+        }
         let t = self.transcript_mut(target);
         let before = t.threads.nodes.len();
         let rebuilt = t.thread(u, parent, role, source, line);

@@ -126,19 +126,22 @@ impl Session {
     /// load is one batch: with a pass per chunk, the viewer's small chunks
     /// made passes a load's main cost).
     pub(super) fn in_batch<T>(&mut self, f: impl FnOnce(&mut Session) -> T) -> T {
+        // a subagent's threads join the batch when a line first reaches
+        // them (`thread_line`): each file of a session with thousands of
+        // subagents began and ended every one of them, which made its
+        // listing quadratic
         if self.batching == 0 {
             self.main.begin_batch();
-            for a in &mut self.agents {
-                a.transcript.begin_batch();
-            }
         }
         self.batching += 1;
         let out = f(self);
         self.batching -= 1;
         if self.batching == 0 {
             let mut rebuilt = self.main.end_batch();
-            for a in &mut self.agents {
-                rebuilt |= a.transcript.end_batch();
+            for a in std::mem::take(&mut self.batched_agents) {
+                if let Some(a) = self.agents.get_mut(a as usize) {
+                    rebuilt |= a.transcript.end_batch();
+                }
             }
             if rebuilt {
                 self.changes.rebuilt = true;
