@@ -929,3 +929,62 @@ fn an_index_whose_list_of_files_is_damaged_is_rebuilt() {
         assert!(std::fs::read(&list).is_ok_and(|b| b.len() > 100));
     }
 }
+
+/// Every file the index leaves in the cache is 0600 and every folder
+/// 0700, those tantivy writes too (it creates them with the umask), after
+/// a build and after an update, with the usual umask of 022.
+#[cfg(unix)]
+#[test]
+fn the_index_leaves_only_private_files() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("projects");
+    tree(&root);
+    let index = || {
+        let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin!("ccv"));
+        c.envs(common::sandbox(tmp.path()))
+            .env("CCV_NO_BACKGROUND_INDEX", "1")
+            .arg("index")
+            .arg(&root);
+        // SAFETY: umask is async-signal-safe and touches nothing else
+        unsafe {
+            c.pre_exec(|| {
+                libc::umask(0o022);
+                Ok(())
+            });
+        }
+        assert!(c.status().expect("runs").success());
+    };
+    let check = |when: &str| {
+        let mut dirs = vec![tmp.path().join("cache/ccv")];
+        let mut files = 0;
+        while let Some(d) = dirs.pop() {
+            for e in fs::read_dir(&d).expect("read_dir").flatten() {
+                let m = fs::symlink_metadata(e.path()).expect("stat");
+                let mode = m.permissions().mode() & 0o777;
+                if m.is_dir() {
+                    assert_eq!(mode, 0o700, "{when}: {}", e.path().display());
+                    dirs.push(e.path());
+                } else {
+                    assert_eq!(mode, 0o600, "{when}: {}", e.path().display());
+                    files += 1;
+                }
+            }
+        }
+        assert!(files > 5, "{when}: the index's files were looked at");
+    };
+    index();
+    check("built");
+    let mut more = fs::OpenOptions::new()
+        .append(true)
+        .open(root.join("-srv-app/s1.jsonl"))
+        .expect("open");
+    std::io::Write::write_all(
+        &mut more,
+        line(user("z9", "2025-03-05T10:00:00Z", json!("zebraupdate"))).as_bytes(),
+    )
+    .expect("append");
+    index();
+    check("updated");
+}

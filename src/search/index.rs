@@ -419,6 +419,7 @@ impl SearchIndex {
         }
         writer.commit().map_err(err)?;
         drop(writer);
+        super::index_dir::private_files(&self.dir);
         Ok(done)
     }
 

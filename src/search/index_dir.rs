@@ -126,8 +126,37 @@ pub fn make(dir: &Path) -> io::Result<()> {
     if inspect(dir) == Found::Ours {
         use std::os::unix::fs::PermissionsExt;
         let _ = fs::set_permissions(dir, fs::Permissions::from_mode(0o700));
+        private_files(dir);
     }
     Ok(())
+}
+
+/// Makes the files tantivy wrote in `dir` 0600, as ccv's own are: it
+/// creates them with the process's umask (0644 for most users). The
+/// directory is 0700, so no one else could read them meanwhile. Regular
+/// files with known names only, never through a link.
+pub fn private_files(dir: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if inspect(dir) != Found::Ours {
+            return;
+        }
+        let Ok(rd) = fs::read_dir(dir) else { return };
+        for e in rd.flatten() {
+            let Ok(m) = fs::symlink_metadata(e.path()) else {
+                continue;
+            };
+            if m.is_file()
+                && m.permissions().mode() & 0o077 != 0
+                && is_known_name(&e.file_name().to_string_lossy())
+            {
+                let _ = fs::set_permissions(e.path(), fs::Permissions::from_mode(0o600));
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
 }
 
 /// Removes what tantivy and ccv wrote in `dir` (an index to rebuild):
