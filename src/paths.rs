@@ -96,6 +96,16 @@ pub fn expand_tilde(path: &str) -> PathBuf {
     }
 }
 
+/// Why `root` cannot be read as a folder of sessions (`None`: it can):
+/// a path that is not there is said so, not called "not a directory".
+pub fn not_a_root(root: &std::path::Path) -> Option<String> {
+    match std::fs::metadata(root) {
+        Ok(m) if m.is_dir() => None,
+        Ok(_) => Some("not a directory".to_owned()),
+        Err(e) => Some(e.to_string()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

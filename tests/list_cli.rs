@@ -124,6 +124,9 @@ fn list_table_is_sanitized_and_root_argument_works() {
     assert_eq!(row[7], "main");
 }
 
+/// A root that is not there is said to be missing, one that is a file
+/// not a directory, by every command over a root; one without sessions
+/// is said to have none.
 #[test]
 fn list_missing_root_fails_cleanly() {
     let tmp = tempfile::tempdir().expect("tempdir");
@@ -133,6 +136,34 @@ fn list_missing_root_fails_cleanly() {
         .expect("runs");
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("ccv:"));
+    let file = tmp.path().join("file");
+    fs::write(&file, "{}\n").expect("write");
+    let empty = tmp.path().join("empty");
+    fs::create_dir(&empty).expect("mkdir");
+    for args in [
+        &["list"][..],
+        &["stats"],
+        &["search", "word"],
+        &["export", "--all", "site"],
+    ] {
+        let said = |root: &Path, code: i32| {
+            let out = ccv(tmp.path(), tmp.path())
+                .current_dir(tmp.path())
+                .args(args)
+                .arg(root)
+                .output()
+                .expect("runs");
+            assert_eq!(out.status.code(), Some(code), "{args:?} {out:?}");
+            String::from_utf8_lossy(&out.stderr).into_owned()
+        };
+        let code = if args[0] == "search" { 2 } else { 1 };
+        let err = said(&tmp.path().join("none"), code);
+        assert!(err.contains("No such file or directory"), "{args:?}: {err}");
+        assert!(said(&file, code).contains("not a directory"), "{args:?}");
+        if matches!(args[0], "list" | "stats") {
+            assert!(said(&empty, 0).contains("no sessions in"), "{args:?}");
+        }
+    }
 }
 
 /// `--json` carries a title whole, however long; `ccv list` and `ccv

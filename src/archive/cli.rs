@@ -29,8 +29,8 @@ pub fn run(a: &Args) -> i32 {
             return 1;
         }
     };
-    if !a.root.is_dir() {
-        crate::say_err!("ccv: {}: not a directory", term_path(&a.root));
+    if let Some(why) = crate::paths::not_a_root(&a.root) {
+        crate::say_err!("ccv: {}: {why}", term_path(&a.root));
         return 1;
     }
     let started = std::time::Instant::now();

@@ -561,11 +561,8 @@ pub fn print_list(
     agent: Option<&str>,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    if !root.is_dir() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::NotFound,
-            "not a directory",
-        ));
+    if let Some(why) = crate::paths::not_a_root(root) {
+        return Err(std::io::Error::new(std::io::ErrorKind::NotFound, why));
     }
     let (mut sessions, skipped) = list_sessions_counting(root, &ScanOptions::standard());
     if let Some(a) = agent {

@@ -370,11 +370,17 @@ pub fn run(root: &std::path::Path, by: Option<By>, since: Option<&str>, json: bo
             return 1;
         }
     };
-    if !root.is_dir() {
-        crate::say_err!("ccv: {}: not a directory", term_path(root));
+    if let Some(why) = crate::paths::not_a_root(root) {
+        crate::say_err!("ccv: {}: {why}", term_path(root));
         return 1;
     }
     let st = gather(root, by, since_ms, &tz);
+    if st.total.sessions == 0 && since_ms.is_none() {
+        crate::say_err!(
+            "ccv: no sessions in {} (CLAUDE_CONFIG_DIR or a ROOT argument looks elsewhere)",
+            term_path(root)
+        );
+    }
     let mut out = io::BufWriter::new(io::stdout().lock());
     let r = match (json, crate::columns::terminal_width()) {
         (true, _) => write_json(&mut out, &st),
