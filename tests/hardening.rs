@@ -610,3 +610,49 @@ fn content_of_another_shape_and_too_deep_an_input_are_shown_as_written() {
     assert!(shot.contains(r#"{"a":{"a":"#), "{shot}");
     assert!(!shot.contains("│ null"), "{shot}");
 }
+
+/// A tool result's list whose blocks hold what ccv does not expect: a
+/// search result (its `source` a URL, its text in blocks of its own) is
+/// shown with its title, URL and text, and a block with a field of
+/// another type loses that field alone (said by line and path); the
+/// other blocks' texts stay, where the whole list was left out.
+#[test]
+fn a_results_list_keeps_its_texts_beside_odd_blocks() {
+    let result = json!([{"type":"tool_result","tool_use_id":"t1","content":[
+        {"type":"text","text":"kept text"},
+        {"type":"search_result","title":"Docs","source":"https://example.com/d",
+         "content":[{"type":"text","text":"result body"}]},
+        {"type":"future","id":5}
+    ]}]);
+    let s = session(&[
+        user("u1", json!("q")),
+        assistant(
+            "a1",
+            "m1",
+            json!([{"type":"tool_use","id":"t1","name":"mcp__docs__find","input":{}}]),
+        ),
+        user("u2", result.clone()),
+    ]);
+    let text = exported(&s, Format::Text);
+    for shown in [
+        "kept text",
+        "[search result \"Docs\" · https://example.com/d]\nresult body",
+        "[future]",
+    ] {
+        assert!(text.contains(shown), "{shown}: {text}");
+    }
+    let line = serde_json::to_string(&json!({"type":"user","uuid":"u2","sessionId":"s",
+        "message":{"role":"user","content":result}}))
+    .expect("json");
+    let out = ccv()
+        .args(["export", "-"])
+        .write_stdin(line + "\n")
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("kept text"));
+    assert_eq!(
+        err.trim(),
+        "ccv: -:1: field message.content[0].content[2].id has an unexpected type or value (left out)"
+    );
+}

@@ -326,33 +326,102 @@ fn repair(obj: &str) -> Option<(String, Vec<String>)> {
         match serde_path_to_error::deserialize::<_, RawEntry<'_>>(&mut de) {
             Ok(_) => return Some((text, dropped)),
             Err(e) => {
-                let path = e.path().clone();
+                let path = within_contents(&v, segments(e.path())?);
                 if !drop_path(&mut v, &path) {
                     return None;
                 }
-                dropped.push(path.to_string());
+                dropped.push(shown(&path));
             }
         }
     }
     None
 }
 
+/// A step of a path into a JSON value.
+#[derive(Clone, Debug, PartialEq)]
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+/// `None` when a step is not one a value has (an enum's variant, a step
+/// serde could not name).
+fn segments(path: &serde_path_to_error::Path) -> Option<Vec<Step>> {
+    use serde_path_to_error::Segment;
+    path.iter()
+        .map(|s| match s {
+            Segment::Map { key } => Some(Step::Key(key.clone())),
+            Segment::Seq { index } => Some(Step::Index(*index)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `message.content[0].content[1].source`, as serde names a path.
+fn shown(path: &[Step]) -> String {
+    let mut out = String::new();
+    for s in path {
+        match s {
+            Step::Key(k) if out.is_empty() => out.push_str(k),
+            Step::Key(k) => {
+                out.push('.');
+                out.push_str(k);
+            }
+            Step::Index(i) => out.push_str(&format!("[{i}]")),
+        }
+    }
+    out
+}
+
+fn at<'v>(v: &'v serde_json::Value, path: &[Step]) -> Option<&'v serde_json::Value> {
+    path.iter().try_fold(v, |at, s| match (s, at) {
+        (Step::Key(k), serde_json::Value::Object(m)) => m.get(k),
+        (Step::Index(i), serde_json::Value::Array(a)) => a.get(*i),
+        _ => None,
+    })
+}
+
+/// The field at fault when serde names a tool result's whole `content`
+/// list: that list is read apart from the line (see `raw::result_content`),
+/// so serde's path stops at it, and dropping it lost every block's text
+/// for one block's odd field (a `search_result`'s `source` is a string).
+/// The list is read alone with its path kept, as deep as such lists nest.
+fn within_contents(v: &serde_json::Value, mut path: Vec<Step>) -> Vec<Step> {
+    use super::raw::Content;
+    while path.last() == Some(&Step::Key("content".to_owned())) {
+        let Some(list) = at(v, &path).filter(|l| l.is_array()) else {
+            break;
+        };
+        let Ok(text) = serde_json::to_string(list) else {
+            break;
+        };
+        let mut de = serde_json::Deserializer::from_str(&text);
+        let inner = match serde_path_to_error::deserialize::<_, Content<'_>>(&mut de) {
+            Ok(_) => break,
+            Err(e) => segments(e.path()),
+        };
+        match inner {
+            Some(inner) if !inner.is_empty() => path.extend(inner),
+            _ => break,
+        }
+    }
+    path
+}
+
 /// Removes the value at `path` (an array element becomes `null`, so the
 /// indices of the others hold). False when there is nothing to remove.
-fn drop_path(v: &mut serde_json::Value, path: &serde_path_to_error::Path) -> bool {
-    use serde_path_to_error::Segment;
-    let segs: Vec<&Segment> = path.iter().collect();
-    let Some((last, parents)) = segs.split_last() else {
+fn drop_path(v: &mut serde_json::Value, path: &[Step]) -> bool {
+    let Some((last, parents)) = path.split_last() else {
         return false;
     };
     let mut at = v;
-    for seg in parents {
-        at = match (seg, at) {
-            (Segment::Map { key }, serde_json::Value::Object(m)) => match m.get_mut(key) {
+    for step in parents {
+        at = match (step, at) {
+            (Step::Key(key), serde_json::Value::Object(m)) => match m.get_mut(key) {
                 Some(x) => x,
                 None => return false,
             },
-            (Segment::Seq { index }, serde_json::Value::Array(a)) => match a.get_mut(*index) {
+            (Step::Index(index), serde_json::Value::Array(a)) => match a.get_mut(*index) {
                 Some(x) => x,
                 None => return false,
             },
@@ -360,8 +429,8 @@ fn drop_path(v: &mut serde_json::Value, path: &serde_path_to_error::Path) -> boo
         };
     }
     match (last, at) {
-        (Segment::Map { key }, serde_json::Value::Object(m)) => m.remove(key).is_some(),
-        (Segment::Seq { index }, serde_json::Value::Array(a)) => match a.get_mut(*index) {
+        (Step::Key(key), serde_json::Value::Object(m)) => m.remove(key).is_some(),
+        (Step::Index(index), serde_json::Value::Array(a)) => match a.get_mut(*index) {
             Some(x) if !x.is_null() => {
                 *x = serde_json::Value::Null;
                 true
@@ -699,5 +768,39 @@ mod tests {
             ]
         );
         assert!(p.iter().all(|p| p.recovered));
+    }
+
+    /// A block of a tool result's list with a field of another type loses
+    /// that field alone, however deep the list: the other blocks stay.
+    #[test]
+    fn a_bad_field_in_a_results_list_loses_only_that_field() {
+        use crate::source::claude::raw::Content;
+        let line = br#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"kept"},{"type":"x","id":5},{"type":"search_result","content":[{"type":"text","text":"deep"},{"type":"y","title":["no"]}]}]}]}}"#;
+        let mut texts = Vec::new();
+        let p = decode_line(1, line, |e, _| {
+            let Some(Content::Blocks(bs)) = e.message.and_then(|m| m.content) else {
+                return;
+            };
+            for b in bs {
+                if let Some(c) = b.content
+                    && let Content::Blocks(inner) = *c
+                {
+                    texts.extend(
+                        inner
+                            .iter()
+                            .map(|b| b.kind.as_deref().unwrap_or("").to_owned()),
+                    );
+                }
+            }
+        });
+        assert_eq!(texts, ["text", "x", "search_result"]);
+        let said: Vec<&str> = p.iter().map(|p| p.message.as_str()).collect();
+        assert_eq!(
+            said,
+            [
+                "field message.content[0].content[1].id has an unexpected type or value (left out)",
+                "field message.content[0].content[2].content[1].title has an unexpected type or value (left out)"
+            ]
+        );
     }
 }

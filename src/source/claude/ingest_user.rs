@@ -385,6 +385,9 @@ pub(super) fn tool_result_text<'a>(c: Content<'a>, images: &mut Vec<Image>) -> J
                     "tool_reference" => {
                         Cow::Owned(format!("[tool {}]", b.tool_name.as_deref().unwrap_or("?")))
                     }
+                    // an MCP tool's search results: a title and a URL over
+                    // blocks of text, shown with them
+                    "search_result" => Cow::Owned(search_result(b, images)),
                     other => Cow::Owned(format!("[{other}]")),
                 };
                 if !out.is_empty() {
@@ -396,6 +399,27 @@ pub(super) fn tool_result_text<'a>(c: Content<'a>, images: &mut Vec<Image>) -> J
         }
         Content::Other => JsonStr::default(),
     }
+}
+
+/// `[search result "Title" · https://…]` over the result's own texts.
+fn search_result(mut b: Block<'_>, images: &mut Vec<Image>) -> String {
+    use crate::model::text::truncate;
+    let mut head = String::from("[search result");
+    if let Some(t) = b.title.as_deref().filter(|t| !t.trim().is_empty()) {
+        head.push_str(&format!(" \"{}\"", truncate(t, 200)));
+    }
+    if let Some(u) = b.source.as_deref().and_then(|s| s.url.as_deref()) {
+        head.push_str(&format!(" · {}", truncate(u, 200)));
+    }
+    head.push(']');
+    if let Some(c) = b.content.take() {
+        let text = tool_result_text(*c, images);
+        if !text.text().is_empty() {
+            head.push('\n');
+            head.push_str(&text.text());
+        }
+    }
+    head
 }
 
 fn block_image(b: &Block<'_>) -> Image {

@@ -258,7 +258,9 @@ pub struct Block<'a> {
     #[serde(borrow, default, deserialize_with = "result_content")]
     pub content: Option<Box<Content<'a>>>,
     pub is_error: Option<bool>,
-    #[serde(borrow)]
+    /// An image's or a document's source; a search result's is its URL
+    /// (a string), read as a source of that URL.
+    #[serde(borrow, default, deserialize_with = "block_source")]
     pub source: Option<Box<ImageSource<'a>>>,
     #[serde(borrow, default, deserialize_with = "borrowed")]
     pub tool_name: Str<'a>,
@@ -531,6 +533,41 @@ fn text_block(t: Cow<'_, str>) -> Block<'_> {
 
 /// A result's `content`: a string is kept as written; a list (or anything
 /// else) is read from what was written, as [`Content`] reads it.
+fn block_source<'de: 'a, 'a, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Box<ImageSource<'a>>>, D::Error> {
+    struct V<'a>(std::marker::PhantomData<&'a ()>);
+    impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+        type Value = Option<Box<ImageSource<'a>>>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a source object or a URL")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            ImageSource::deserialize(de::value::MapAccessDeserializer::new(map))
+                .map(|s| Some(Box::new(s)))
+        }
+        fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+            Ok(Some(Box::new(ImageSource {
+                url: Some(Cow::Borrowed(v)),
+                ..ImageSource::default()
+            })))
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            Ok(Some(Box::new(ImageSource {
+                url: Some(Cow::Owned(v.to_owned())),
+                ..ImageSource::default()
+            })))
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+    }
+    d.deserialize_any(V(std::marker::PhantomData))
+}
+
 fn result_content<'de: 'a, 'a, D: Deserializer<'de>>(
     d: D,
 ) -> Result<Option<Box<Content<'a>>>, D::Error> {
