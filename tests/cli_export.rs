@@ -142,6 +142,68 @@ fn markdown_export_headings_outrank_the_content() {
     assert!(text.contains("\n###### deep"), "{text}");
 }
 
+/// Every row of a markdown export is its own section when rendered,
+/// whatever its text leaves open: a code fence (an answer cut off inside
+/// one), an HTML comment, a fence of a longer run or with an info string
+/// that does not close it; `\`\`\`a\`\`\`` is code inline, no fence.
+#[test]
+fn markdown_export_rows_stay_sections_whatever_their_text_leaves_open() {
+    use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("open.jsonl");
+    let texts = [
+        ("user", "paste:\n```python\nprint(1)"),
+        ("assistant", "cut off:\n~~~~\ncode\n~~~\n# still code"),
+        ("user", "```a``` inline\n# Heading"),
+        ("assistant", "<!-- a comment never closed\n# hidden"),
+        ("user", "````\n```js\n````x\nstill code"),
+        ("assistant", "the end"),
+    ];
+    let mut body = String::new();
+    for (n, (role, text)) in texts.iter().enumerate() {
+        let message = if *role == "user" {
+            serde_json::json!({"role":"user","content":text})
+        } else {
+            serde_json::json!({"id":format!("m{n}"),"role":"assistant","model":"claude-opus-4-6",
+                "content":[{"type":"text","text":text}]})
+        };
+        let line = serde_json::json!({"type":role,"uuid":format!("u{n}"),
+            "parentUuid": if n == 0 { serde_json::Value::Null } else { format!("u{}", n - 1).into() },
+            "sessionId":"s","message":message});
+        body.push_str(&format!("{line}\n"));
+    }
+    std::fs::write(&path, body).expect("write");
+    let out = ccv()
+        .args(["export", "--format", "markdown"])
+        .arg(&path)
+        .output()
+        .expect("run");
+    let text = String::from_utf8(out.stdout).expect("utf8");
+    let mut sections = Vec::new();
+    let mut heading: Option<String> = None;
+    for e in Parser::new(&text) {
+        match e {
+            Event::Start(Tag::Heading {
+                level: HeadingLevel::H2,
+                ..
+            }) => heading = Some(String::new()),
+            Event::Text(t) => {
+                if let Some(h) = heading.as_mut() {
+                    h.push_str(&t);
+                }
+            }
+            Event::End(TagEnd::Heading(HeadingLevel::H2)) => sections.extend(heading.take()),
+            _ => {}
+        }
+    }
+    let want: Vec<&str> = texts
+        .iter()
+        .map(|(r, _)| if *r == "user" { "User" } else { "Assistant" })
+        .collect();
+    assert_eq!(sections, want, "{text}");
+    assert!(text.contains("```a``` inline\n### Heading"), "{text}");
+}
+
 #[test]
 fn stdin_and_unreadable_lines() {
     let input = "{\"type\":\"user\",\"message\":{\"content\":\"hello\"}}\nnot json\n{\"type\":\"user\",\"message\":{\"content\":\"bye\"}}";

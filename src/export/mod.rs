@@ -411,52 +411,90 @@ pub fn markdown_title_block(session: &Session) -> String {
 }
 
 /// Markdown with its ATX headings moved `by` levels down (at most `######`),
-/// code blocks left alone.
+/// code blocks left alone, and a code fence or an HTML comment left open
+/// at its end closed: an answer cut off inside a code block (interrupted,
+/// or out of tokens) made every row after it in the file one code block.
 pub fn shift_headings(text: &str, by: usize) -> std::borrow::Cow<'_, str> {
-    if !text.contains('#') {
+    if !text.contains(['#', '`', '~', '<']) {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 16);
     let mut fence: Option<(char, usize)> = None;
+    let mut comment = false;
     for (n, line) in text.split('\n').enumerate() {
         if n > 0 {
             out.push('\n');
         }
-        let t = line.trim_start_matches(' ');
-        let indent = line.len() - t.len();
-        let run = |c: char| t.chars().take_while(|&x| x == c).count();
-        let (ticks, tildes) = (run('`'), run('~'));
-        if indent < 4 && (ticks >= 3 || tildes >= 3) {
-            let this = if ticks >= 3 {
-                ('`', ticks)
-            } else {
-                ('~', tildes)
-            };
-            fence = match fence {
-                None => Some(this),
-                Some((c, k)) if c == this.0 && this.1 >= k => None,
-                open => open,
-            };
-            out.push_str(line);
-            continue;
-        }
-        let hashes = run('#');
-        let is_heading = fence.is_none()
-            && indent < 4
-            && (1..=6).contains(&hashes)
-            && t[hashes..]
-                .chars()
-                .next()
-                .is_none_or(|c| c == ' ' || c == '\t');
-        if is_heading {
-            out.push_str(&line[..indent]);
-            out.push_str(&"#".repeat((hashes + by).min(6)));
-            out.push_str(&t[hashes..]);
-        } else {
-            out.push_str(line);
-        }
+        out.push_str(&markdown_line(line, by, &mut fence, &mut comment));
+    }
+    if let Some((c, k)) = fence {
+        out.push('\n');
+        out.extend(std::iter::repeat_n(c, k));
+    }
+    if comment {
+        out.push_str("\n-->");
+    }
+    if out == text {
+        return std::borrow::Cow::Borrowed(text);
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// One line of [`shift_headings`], given the code fence and the HTML
+/// comment open before it (CommonMark's rules, at the top level).
+fn markdown_line<'t>(
+    line: &'t str,
+    by: usize,
+    fence: &mut Option<(char, usize)>,
+    comment: &mut bool,
+) -> std::borrow::Cow<'t, str> {
+    let t = line.trim_start_matches(' ');
+    let indent = line.len() - t.len();
+    if *comment {
+        *comment = !line.contains("-->");
+        return line.into();
+    }
+    let run = |c: char| t.chars().take_while(|&x| x == c).count();
+    let (ticks, tildes) = (run('`'), run('~'));
+    if indent < 4 && (ticks >= 3 || tildes >= 3) {
+        let (c, k) = if ticks >= 3 {
+            ('`', ticks)
+        } else {
+            ('~', tildes)
+        };
+        let info = &t[k..];
+        match *fence {
+            // a closing fence: as long, of the same mark, nothing after
+            Some((open, len)) if open == c && k >= len && info.trim().is_empty() => *fence = None,
+            Some(_) => {}
+            // a backtick fence's info string holds no backtick (else it
+            // is code inline: ```a```)
+            None if c == '`' && info.contains('`') => {}
+            None => *fence = Some((c, k)),
+        }
+        return line.into();
+    }
+    if fence.is_some() || indent >= 4 {
+        return line.into();
+    }
+    if let Some(rest) = t.strip_prefix("<!--") {
+        *comment = !rest.contains("-->");
+        return line.into();
+    }
+    let hashes = run('#');
+    let is_heading = (1..=6).contains(&hashes)
+        && t[hashes..]
+            .chars()
+            .next()
+            .is_none_or(|c| c == ' ' || c == '\t');
+    if !is_heading {
+        return line.into();
+    }
+    let mut out = String::with_capacity(line.len() + by);
+    out.push_str(&line[..indent]);
+    out.push_str(&"#".repeat((hashes + by).min(6)));
+    out.push_str(&t[hashes..]);
+    out.into()
 }
 
 /// A backtick fence longer than any run of backticks in `text`.
