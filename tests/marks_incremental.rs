@@ -232,3 +232,67 @@ fn an_export_keeps_no_marks_and_writes_the_same() {
         );
     }
 }
+
+/// Random sessions of calls spread over lines of a message (results
+/// between them, as Claude Code writes parallel calls), calls of lines
+/// without a message id, texts, results early, late or never: after
+/// every line and chunk the marks are a full check's (the calls of the
+/// message written last are looked at again only when a call of another
+/// one may be waiting).
+#[test]
+fn random_messages_of_calls_mark_as_a_full_check_does() {
+    let mut rng: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |n: u64| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng % n
+    };
+    for round in 0..40 {
+        let mut lines = Vec::new();
+        let mut parent = String::new();
+        let mut calls = Vec::new();
+        let mut message = 0;
+        for n in 0..60 {
+            // a message's lines come together, as the API streams them
+            if next(3) == 0 {
+                message += 1;
+            }
+            let uuid = format!("r{round}-{n}");
+            let text = match next(6) {
+                0 | 1 => {
+                    let id = format!("t{round}-{n}");
+                    calls.push(id.clone());
+                    let mut m = assistant(&format!("m{message}"), call(&id));
+                    if next(8) == 0 {
+                        // a line of a message without an id
+                        m.as_object_mut().map(|o| o.remove("id"));
+                    }
+                    line("assistant", &uuid, &parent, m)
+                }
+                2 => line(
+                    "assistant",
+                    &uuid,
+                    &parent,
+                    assistant(&format!("m{message}"), json!([{"type":"text","text":"so"}])),
+                ),
+                3 if !calls.is_empty() => {
+                    let at = next(calls.len() as u64) as usize;
+                    line("user", &uuid, &parent, result(&calls.swap_remove(at)))
+                }
+                // a result before its call
+                4 => line(
+                    "user",
+                    &uuid,
+                    &parent,
+                    result(&format!("t{round}-{}", n + 1)),
+                ),
+                _ => line("user", &uuid, &parent, user("next")),
+            };
+            lines.push(text);
+            parent = uuid;
+        }
+        let body = lines.join("\n") + "\n";
+        check_file(&format!("round {round}"), body.as_bytes(), round + 7);
+    }
+}

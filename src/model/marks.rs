@@ -180,6 +180,11 @@ struct Track {
     /// Calls without a result not yet followed by another message:
     /// id -> (message, line). Usually the calls of the last message only.
     pending: HashMap<ItemId, (Option<u32>, u32)>,
+    /// A call of another message than `last`'s may be pending: the next
+    /// row of a message looks at them all. Without one, a row appended
+    /// to `last`'s message has nothing to look at (a message of 100,000
+    /// calls looked at every pending one for each: quadratic).
+    foreign: bool,
 }
 
 #[derive(Debug, Default, Clone, Copy)]
@@ -265,14 +270,18 @@ impl Tracker {
                 Some((last, _)) => appended || t.index_of(last).is_none_or(|l| l < idx),
             };
             if newest {
+                let same = tr.last.is_some_and(|(_, was)| was == m);
                 tr.last = Some((item.id, m));
-                tr.pending.retain(|&id, &mut (msg, line)| {
-                    let lost = msg != Some(m) && before(id);
-                    if lost {
-                        marks.add(agent, id, FindingKind::NoResult, line);
-                    }
-                    !lost
-                });
+                if !(appended && same) || tr.foreign {
+                    tr.pending.retain(|&id, &mut (msg, line)| {
+                        let lost = msg != Some(m) && before(id);
+                        if lost {
+                            marks.add(agent, id, FindingKind::NoResult, line);
+                        }
+                        !lost
+                    });
+                    tr.foreign = tr.pending.values().any(|&(msg, _)| msg != Some(m));
+                }
             }
         }
         if let Detail::Call(c) = &item.detail
@@ -288,6 +297,7 @@ impl Tracker {
             if gone {
                 marks.add(agent, item.id, FindingKind::NoResult, item.line);
             } else {
+                tr.foreign |= item.message.is_none() || item.message != tr.last.map(|(_, m)| m);
                 tr.pending.insert(item.id, (item.message, item.line));
             }
         }
@@ -295,12 +305,28 @@ impl Tracker {
 
     /// The row `id` was taken out (a result that found its call): nothing
     /// marks it any more.
-    pub(crate) fn removed(&mut self, marks: &mut Marks, agent: Option<u32>, id: ItemId) {
+    /// `line`: its (source, line), where it may be its line's first row.
+    pub(crate) fn removed(
+        &mut self,
+        marks: &mut Marks,
+        agent: Option<u32>,
+        id: ItemId,
+        line: Option<(u16, u32)>,
+    ) {
         if self.off {
             return;
         }
         let tr = self.track(agent);
-        tr.first_item.retain(|_, v| *v != id);
+        match line {
+            // (a pass over every line's first row for each result that
+            // found its call was quadratic)
+            Some(key) => {
+                if tr.first_item.get(&key) == Some(&id) {
+                    tr.first_item.remove(&key);
+                }
+            }
+            None => tr.first_item.retain(|_, v| *v != id),
+        }
         tr.pending.remove(&id);
         for kind in marks.of(id).iter().map(|m| m.kind).collect::<Vec<_>>() {
             marks.remove(agent, id, kind);
