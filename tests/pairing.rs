@@ -168,6 +168,69 @@ fn pairing_out_of_order_leaves_the_indexes_of_the_usual_order() {
     }
 }
 
+/// Results written long before their calls (hundreds of rows ahead, so
+/// their rows go when the batch ends, in one pass) leave the indexes of a
+/// file in the usual order, loaded whole and line by line.
+#[test]
+fn results_far_ahead_of_their_calls_leave_the_indexes_of_the_usual_order() {
+    let n = 300;
+    let mut early = vec![user("u1", "", json!("run"))];
+    let mut parent = "u1".to_owned();
+    for i in 0..n {
+        let uuid = format!("r{i}");
+        early.push(result(
+            &uuid,
+            &parent,
+            &format!("t{i}"),
+            &format!("out {i}"),
+        ));
+        parent = uuid;
+    }
+    for i in 0..n {
+        let uuid = format!("a{i}");
+        early.push(call(
+            &uuid,
+            &parent,
+            &format!("m{i}"),
+            &format!("t{i}"),
+            "make",
+        ));
+        parent = uuid;
+    }
+    early.push(text("z", &parent, "mz", "done"));
+    let mut usual = vec![early[0].clone()];
+    for i in 0..n {
+        usual.push(early[1 + n + i].clone());
+        usual.push(early[1 + i].clone());
+    }
+    usual.push(early[1 + 2 * n].clone());
+    let [reference, _] = both(&usual);
+    for s in both(&early) {
+        assert!(!s.main.items.iter().any(|i| i.kind == Kind::ToolResult));
+        assert_eq!(s.main.groups, reference.main.groups);
+        let rows = |s: &Session| -> Vec<_> {
+            s.main
+                .items
+                .iter()
+                .map(|i| (i.kind, i.group, i.message, i.text.or_marker().to_owned()))
+                .collect()
+        };
+        assert_eq!(rows(&s), rows(&reference));
+        for (i, it) in s.main.items.iter().enumerate() {
+            if let Detail::Call(c) = &it.detail {
+                assert_eq!(s.main.tool_call_index(&c.id), Some(i));
+                let r = c.result.as_ref().map(|r| r.text.or_marker().to_owned());
+                assert_eq!(r, Some(format!("out {}", &c.id[1..])));
+            }
+        }
+        let last =
+            |s: &Session| -> Vec<_> { s.main.messages.iter().map(|m| m.last_item).collect() };
+        assert_eq!(last(&s), last(&reference));
+        assert!(s.findings(false).is_empty());
+        assert!(s.marks().is_empty());
+    }
+}
+
 #[test]
 fn a_result_whose_call_never_comes_stays_an_orphan_with_its_id() {
     let lines = [

@@ -36,6 +36,8 @@ pub struct Transcript {
     pub(crate) lean: Option<Box<super::lean_rows::LeanRows>>,
     /// An item was put or taken out in the middle at some point.
     pub(crate) reordered: bool,
+    /// Rows to take out when the batch ends (see [`Self::remove_later`]).
+    doomed: Vec<ItemId>,
 }
 
 impl Transcript {
@@ -135,7 +137,9 @@ impl Transcript {
         self.threads.reserve_lines(lines);
     }
 
-    /// Lines read together (a chunk): branch passes wait for the end.
+    /// Lines read together (a chunk): branch passes wait for the end,
+    /// as do the rows taken out far from the end (see
+    /// [`Self::remove_later`]).
     pub fn begin_batch(&mut self) {
         self.threads.begin_batch();
     }
@@ -148,7 +152,30 @@ impl Transcript {
     /// The end of a batch: the pass it owes. True when earlier items
     /// changed branch.
     pub fn end_batch(&mut self) -> bool {
-        self.threads.end_batch() == Added::Recomputed && self.apply_branches()
+        let removed = self.remove_doomed();
+        (self.threads.end_batch() == Added::Recomputed && self.apply_branches()) || removed
+    }
+
+    /// [`Self::remove`] of row `idx` in a batch, when it is far from the
+    /// end: its detail is taken now and the row goes when the batch ends,
+    /// with every other such row in one pass. Results written long before
+    /// their calls (50,000 of them) were each taken out of the middle of
+    /// the rows, every row after it moved: a load of a minute.
+    pub(crate) fn remove_later(&mut self, idx: usize) -> Option<super::item::Detail> {
+        let it = self.items.get_mut(idx)?;
+        self.doomed.push(it.id);
+        Some(std::mem::take(&mut it.detail))
+    }
+
+    /// Takes out the rows [`Self::remove_later`] left; true when any.
+    fn remove_doomed(&mut self) -> bool {
+        if self.doomed.is_empty() {
+            return false;
+        }
+        let doomed: std::collections::HashSet<ItemId> = self.doomed.drain(..).collect();
+        self.items.retain(|i| !doomed.contains(&i.id));
+        self.reindex();
+        true
     }
 
     /// Copies the branch of each line onto its items.

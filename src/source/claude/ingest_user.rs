@@ -339,8 +339,15 @@ impl Session {
         let Some(pos) = t.index_of(orphan) else {
             return;
         };
-        let Some(item) = t.remove(pos) else { return };
-        let Detail::OrphanResult(result) = item.detail else {
+        let key = t.items.get(pos).map(|i| (i.source, i.line));
+        // one far from the end goes with the batch's end, with the others
+        let far = t.items.len() - pos > 64;
+        let detail = if far && t.in_batch() {
+            t.remove_later(pos)
+        } else {
+            t.remove(pos).map(|i| i.detail)
+        };
+        let Some(Detail::OrphanResult(result)) = detail else {
             return;
         };
         let Some(idx) = t.index_of(call_id) else {
@@ -350,7 +357,8 @@ impl Session {
             Target::Main => None,
             Target::Agent(a) => Some(a),
         };
-        self.mark_tracker.removed(&mut self.marks, agent, orphan);
+        self.mark_tracker
+            .removed(&mut self.marks, agent, orphan, key);
         self.changes.rebuilt = true;
         self.attach_result(target, idx, *result);
     }
