@@ -325,3 +325,34 @@ fn inline_sidechains_link_to_their_task_call() {
     let agents: Vec<_> = json.lines().filter(|l| l.contains("\"agent\":")).collect();
     assert_eq!(agents.len(), 2);
 }
+
+/// A session's ids are listed once each, in the order they first come,
+/// however they alternate, and `ccv check` names each line that brings
+/// a new one (thousands of them: each found without a pass over all).
+#[test]
+fn session_ids_are_listed_once_each_in_order() {
+    let order = ["a", "b", "a", "b", "c", "a", "c"];
+    let mut lines: Vec<String> = order
+        .iter()
+        .enumerate()
+        .map(|(n, id)| {
+            format!(r#"{{"type":"user","uuid":"u{n}","sessionId":"{id}","message":{{"role":"user","content":"p{n}"}}}}"#)
+        })
+        .collect();
+    for n in 0..5000 {
+        lines.push(format!(
+            r#"{{"type":"user","uuid":"v{n}","sessionId":"id{n}","message":{{"role":"user","content":"q"}}}}"#
+        ));
+    }
+    let s = load(lines.join("\n").as_bytes());
+    assert_eq!(s.meta.session_ids.len(), 5003);
+    assert_eq!(s.meta.session_ids[..4], ["a", "b", "c", "id0"]);
+    let firsts: Vec<(&str, u32)> = s
+        .session_id_lines
+        .iter()
+        .take(3)
+        .map(|at| (at.id.as_str(), at.line))
+        .collect();
+    assert_eq!(firsts, [("a", 1), ("b", 2), ("c", 5)]);
+    assert_eq!(s.session_id_lines.len(), 5003);
+}

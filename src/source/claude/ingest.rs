@@ -273,7 +273,8 @@ impl Session {
             return;
         }
         if let Some(sid) = e.session_id.as_deref().or(e.session_id_snake.as_deref())
-            && !self.session_id_lines.iter().any(|s| s.id == sid)
+            && self.session_id_lines.last().is_none_or(|s| s.id != sid)
+            && self.session_id_lines_seen.insert(sid.into())
         {
             self.session_id_lines
                 .push(crate::model::session::SessionIdAt {
@@ -313,9 +314,10 @@ impl Session {
             m.version = Some(v.to_owned());
         }
         if let Some(sid) = e.session_id.as_deref().or(e.session_id_snake.as_deref())
-            && !m.session_ids.iter().any(|s| s == sid)
+            && m.session_ids.last().is_none_or(|s| s != sid)
+            && self.session_ids_seen.insert(sid.into())
         {
-            m.session_ids.push(sid.to_owned());
+            self.meta.session_ids.push(sid.to_owned());
         }
     }
 
