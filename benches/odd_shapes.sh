@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Files shaped oddly (no parent links, one parent for all, a chain written
-# backwards): `ccv export` must stay linear. Each is timed against a plain
+# backwards, one message of N calls, N results written ahead of their calls,
+# N session ids): `ccv export` and `ccv check` must stay linear. Each is timed against a plain
 # `python3 -c json.loads` pass over the same lines in the same run.
 #
 # Usage: benches/odd_shapes.sh [path/to/ccv] [LINES]   (default: target/release/ccv 50000)
@@ -24,6 +25,14 @@ shapes = {
     "no-parents-assistant": [assistant(i) for i in range(n)],
     "one-parent-for-all": [user(i, "u0" if i else None) for i in range(n)],
     "chain-backwards": [user(i, "u%d" % (i - 1) if i else None) for i in reversed(range(n))],
+    "one-message-of-calls": [{"type": "assistant", "uuid": "a", "sessionId": "s", "message": {"id": "m",
+        "role": "assistant", "model": "x", "content": [{"type": "tool_use", "id": "t%d" % i, "name": "Read",
+        "input": {"file_path": "/f%d" % i}} for i in range(n)]}}],
+    "results-ahead-of-calls": [{"type": "user", "uuid": "r%d" % i, "sessionId": "s", "message": {"role": "user",
+        "content": [{"type": "tool_result", "tool_use_id": "t%d" % i, "content": "out"}]}} for i in range(n)]
+        + [{"type": "assistant", "uuid": "c%d" % i, "sessionId": "s", "message": {"id": "m%d" % i, "role": "assistant",
+        "model": "x", "content": [{"type": "tool_use", "id": "t%d" % i, "name": "Read", "input": {}}]}} for i in range(n)],
+    "a-session-id-a-line": [dict(user(i, None), sessionId="s%d" % i) for i in range(n)],
 }
 for name, lines in shapes.items():
     with open("%s/%s.jsonl" % (d, name), "w") as f:
@@ -31,6 +40,7 @@ for name, lines in shapes.items():
 PY
 for f in "$W"/*.jsonl; do
   t0=$(date +%s%N); "$CCV" export "$f" > /dev/null; t1=$(date +%s%N)
-  python3 -c "import json,sys; [json.loads(l) for l in open(sys.argv[1])]" "$f"; t2=$(date +%s%N)
-  printf '%-22s %6d lines: ccv export %5d ms, python json.loads %5d ms\n' "$(basename "$f" .jsonl)" "$N" $(( (t1-t0)/1000000 )) $(( (t2-t1)/1000000 ))
+  "$CCV" check "$f" > /dev/null || true; t2=$(date +%s%N)
+  python3 -c "import json,sys; [json.loads(l) for l in open(sys.argv[1])]" "$f"; t3=$(date +%s%N)
+  printf '%-22s %6d: ccv export %5d ms, check %5d ms, python json.loads %5d ms\n' "$(basename "$f" .jsonl)" "$N" $(( (t1-t0)/1000000 )) $(( (t2-t1)/1000000 )) $(( (t3-t2)/1000000 ))
 done
