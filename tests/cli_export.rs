@@ -145,7 +145,8 @@ fn markdown_export_headings_outrank_the_content() {
 /// Every row of a markdown export is its own section when rendered,
 /// whatever its text leaves open: a code fence (an answer cut off inside
 /// one), an HTML comment, a fence of a longer run or with an info string
-/// that does not close it; `\`\`\`a\`\`\`` is code inline, no fence.
+/// that does not close it; `\`\`\`a\`\`\`` is code inline, no fence; a
+/// fence in a list item or a quote ends with it, and gets no closing.
 #[test]
 fn markdown_export_rows_stay_sections_whatever_their_text_leaves_open() {
     use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
@@ -157,6 +158,9 @@ fn markdown_export_rows_stay_sections_whatever_their_text_leaves_open() {
         ("user", "```a``` inline\n# Heading"),
         ("assistant", "<!-- a comment never closed\n# hidden"),
         ("user", "````\n```js\n````x\nstill code"),
+        // a fence in a list item ends with the item: no closing after it
+        ("assistant", "- item\n  ```py\n  code in a list"),
+        ("user", "> quoted\n> ```\n> code in a quote"),
         ("assistant", "the end"),
     ];
     let mut body = String::new();
@@ -202,6 +206,8 @@ fn markdown_export_rows_stay_sections_whatever_their_text_leaves_open() {
         .collect();
     assert_eq!(sections, want, "{text}");
     assert!(text.contains("```a``` inline\n### Heading"), "{text}");
+    assert!(text.contains("  code in a list\n\n## User"), "{text}");
+    assert!(text.contains("> code in a quote\n\n## Assistant"), "{text}");
 }
 
 #[test]

@@ -427,17 +427,37 @@ pub fn shift_headings(text: &str, by: usize) -> std::borrow::Cow<'_, str> {
         }
         out.push_str(&markdown_line(line, by, &mut fence, &mut comment));
     }
-    if let Some((c, k)) = fence {
-        out.push('\n');
-        out.extend(std::iter::repeat_n(c, k));
-    }
-    if comment {
-        out.push_str("\n-->");
+    if fence.is_some() || comment {
+        // closed only where a row after it would be swallowed and the
+        // closing mends that, as a renderer reads it (a fence in a list
+        // item ends with the item: a closing fence after it would open one)
+        let mut closed = out.clone();
+        if let Some((c, k)) = fence {
+            closed.push('\n');
+            closed.extend(std::iter::repeat_n(c, k));
+        }
+        if comment {
+            closed.push_str("\n-->");
+        }
+        if swallows_what_follows(&out) && !swallows_what_follows(&closed) {
+            out = closed;
+        }
     }
     if out == text {
         return std::borrow::Cow::Borrowed(text);
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// Whether a heading written after `text` (a blank line between) would
+/// not be read as one: `text` leaves a block open that takes it in.
+fn swallows_what_follows(text: &str) -> bool {
+    use pulldown_cmark::{Event, HeadingLevel, Parser, TagEnd};
+    let probe = format!("{text}\n\n## next\n");
+    !matches!(
+        Parser::new(&probe).last(),
+        Some(Event::End(TagEnd::Heading(HeadingLevel::H2)))
+    )
 }
 
 /// One line of [`shift_headings`], given the code fence and the HTML
