@@ -99,13 +99,19 @@ fn json_export_has_the_audit_fields() {
 
 #[test]
 fn markdown_export_fences_code() {
-    let out = ccv()
-        .args(["export", "--format", "markdown", KINDS])
-        .output()
-        .expect("run");
-    let text = String::from_utf8(out.stdout).expect("utf8");
+    let text = markdown_of(std::path::Path::new(KINDS));
     assert!(text.contains("## Tool Call: Read\n\n```json\n"));
     assert!(text.contains("## User\n\nFix the parser"));
+}
+
+/// `ccv export --format markdown PATH`'s output.
+fn markdown_of(path: &std::path::Path) -> String {
+    let out = ccv()
+        .args(["export", "--format", "markdown"])
+        .arg(path)
+        .output()
+        .expect("run");
+    String::from_utf8(out.stdout).expect("utf8")
 }
 
 /// The outline holds: one `#` (the title block), `##` rows, and the
@@ -121,12 +127,7 @@ fn markdown_export_headings_outrank_the_content() {
     ];
     let body: String = lines.iter().map(|l| format!("{l}\n")).collect();
     std::fs::write(&path, body).expect("write");
-    let out = ccv()
-        .args(["export", "--format", "markdown"])
-        .arg(&path)
-        .output()
-        .expect("run");
-    let text = String::from_utf8(out.stdout).expect("utf8");
+    let text = markdown_of(&path);
     assert!(text.starts_with("# plan it\n\n"), "{text}");
     assert!(text.contains("- **Session:** sid-1"), "{text}");
     assert!(text.contains("- **Directory:** /w"), "{text}");
@@ -177,12 +178,7 @@ fn markdown_export_rows_stay_sections_whatever_their_text_leaves_open() {
         body.push_str(&format!("{line}\n"));
     }
     std::fs::write(&path, body).expect("write");
-    let out = ccv()
-        .args(["export", "--format", "markdown"])
-        .arg(&path)
-        .output()
-        .expect("run");
-    let text = String::from_utf8(out.stdout).expect("utf8");
+    let text = markdown_of(&path);
     let mut sections = Vec::new();
     let mut heading: Option<String> = None;
     for e in Parser::new(&text) {

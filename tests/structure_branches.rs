@@ -297,39 +297,23 @@ fn a_fork_in_a_subagents_file_is_folded() {
                 r#"{{"type":"{role}","uuid":"{uuid}","parentUuid":{parent},"isSidechain":true,"agentId":"a{n}","sessionId":"s1","message":{message}}}"#
             )
         };
-        let file = [
-            side(&format!("x{n}-1"), None, "user", &format!("job {n}")),
-            side(
-                &format!("x{n}-2"),
-                Some(&format!("x{n}-1")),
-                "assistant",
-                "reply one",
-            ),
-            side(
-                &format!("x{n}-3"),
-                Some(&format!("x{n}-2")),
-                "user",
-                "old prompt",
-            ),
-            side(
-                &format!("x{n}-4"),
-                Some(&format!("x{n}-3")),
-                "assistant",
-                "old reply",
-            ),
-            side(
-                &format!("x{n}-5"),
-                Some(&format!("x{n}-2")),
-                "user",
-                "edited prompt",
-            ),
-            side(
-                &format!("x{n}-6"),
-                Some(&format!("x{n}-5")),
-                "assistant",
-                "new reply",
-            ),
+        // (line, its parent, role, text): the prompt at 3 edited at 5
+        let job = format!("job {n}");
+        let steps = [
+            (1, None, "user", job.as_str()),
+            (2, Some(1), "assistant", "reply one"),
+            (3, Some(2), "user", "old prompt"),
+            (4, Some(3), "assistant", "old reply"),
+            (5, Some(2), "user", "edited prompt"),
+            (6, Some(5), "assistant", "new reply"),
         ];
+        let file: Vec<String> = steps
+            .iter()
+            .map(|(k, parent, role, text)| {
+                let parent = parent.map(|p| format!("x{n}-{p}"));
+                side(&format!("x{n}-{k}"), parent.as_deref(), role, text)
+            })
+            .collect();
         std::fs::write(
             sub.join(format!("agent-a{n}.jsonl")),
             file.join("\n") + "\n",
