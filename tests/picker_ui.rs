@@ -413,6 +413,7 @@ fn full_text_mode_shows_hits_by_session_and_enter_jumps() {
         timestamp: Some(NOW),
         snippet: snippet.into(),
         mark: 4..9,
+        marks: std::iter::once(4..9).collect(),
     };
     let found = Found {
         hits: vec![

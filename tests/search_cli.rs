@@ -420,6 +420,39 @@ fn the_text_output_groups_by_session_and_marks_the_match() {
         !text.contains('\u{1b}'),
         "no escape reaches a pipe: {text:?}"
     );
+    // every term is marked, with the index and without, and `--json`
+    // says where each is
+    for index in [false, true] {
+        if index {
+            ccv(tmp.path()).arg("index").arg(&root).assert().success();
+        }
+        let out = ccv(tmp.path())
+            .args(["search", "ζεβρας zebraprompt"])
+            .arg(&root)
+            .output()
+            .expect("runs");
+        let text = String::from_utf8(out.stdout).expect("utf-8");
+        assert!(
+            text.contains("please find »zebraprompt« and »ΖΕΒΡΑΣ«"),
+            "{text}"
+        );
+        let (_, hits) = search(tmp.path(), &root, &["ζεβρας zebraprompt"]);
+        let snippet: Vec<char> = hits[0]["snippet"]
+            .as_str()
+            .expect("snippet")
+            .chars()
+            .collect();
+        let marked: Vec<String> = hits[0]["matches"]
+            .as_array()
+            .expect("matches")
+            .iter()
+            .map(|m| {
+                let at = |i: usize| m[i].as_u64().expect("a number") as usize;
+                snippet[at(0)..at(1)].iter().collect()
+            })
+            .collect();
+        assert_eq!(marked, ["zebraprompt", "ΖΕΒΡΑΣ"], "{hits:?}");
+    }
 }
 
 /// A session named by a first prompt of kilobytes heads its hits with the

@@ -60,6 +60,9 @@ pub struct Hit {
     pub snippet: String,
     /// Where the match is in `snippet` (bytes).
     pub mark: Range<usize>,
+    /// Every term's occurrences in `snippet` (bytes, sorted, apart), the
+    /// first match among them: what a printed hit highlights.
+    pub marks: Vec<Range<usize>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1109,6 +1112,7 @@ fn check_decoded(
 
 fn hit(e: &Entry, f: &SearchFile, query: &Query) -> Hit {
     let (snippet, mark) = snippet(&e.text, query);
+    let marks = all_marks(&snippet, &mark, query);
     Hit {
         file: f.path.clone(),
         session: f.session.clone(),
@@ -1117,7 +1121,24 @@ fn hit(e: &Entry, f: &SearchFile, query: &Query) -> Hit {
         timestamp: e.timestamp,
         snippet,
         mark,
+        marks,
     }
+}
+
+/// The query's ranges in `snippet` with `first` (found in the whole text,
+/// before white space was folded) among them.
+fn all_marks(snippet: &str, first: &Range<usize>, query: &Query) -> Vec<Range<usize>> {
+    let mut marks = query.ranges(snippet);
+    if !first.is_empty()
+        && !marks
+            .iter()
+            .any(|m| m.start <= first.start && first.end <= m.end)
+    {
+        marks.retain(|m| m.end <= first.start || first.end <= m.start);
+        let at = marks.partition_point(|m| m.start < first.start);
+        marks.insert(at, first.clone());
+    }
+    marks
 }
 
 /// One line of safe text around the first match: some words before, more

@@ -276,15 +276,24 @@ fn write_text(
         for h in hits {
             // the whole path (`~` for home), to paste into a shell
             let shown = crate::paths::tilde(&h.file.to_string_lossy());
+            // every term marked, as grep marks each match
             let s = &h.snippet;
-            let (a, m, b) = (
-                s.get(..h.mark.start).unwrap_or(""),
-                s.get(h.mark.clone()).unwrap_or(""),
-                s.get(h.mark.end..).unwrap_or(""),
-            );
+            let mut line = String::with_capacity(s.len() + 16);
+            let mut at = 0;
+            for m in &h.marks {
+                let (Some(before), Some(hit)) = (s.get(at..m.start), s.get(m.clone())) else {
+                    continue;
+                };
+                line.push_str(before);
+                line.push_str(mark);
+                line.push_str(hit);
+                line.push_str(mark_off);
+                at = m.end;
+            }
+            line.push_str(s.get(at..).unwrap_or(""));
             writeln!(
                 out,
-                "  {dim}{}:{}{off} {:<11} {a}{mark}{m}{mark_off}{b}",
+                "  {dim}{}:{}{off} {:<11} {line}",
                 term_line(&shown),
                 h.line,
                 h.kind.as_str(),
@@ -312,6 +321,7 @@ fn write_json(
             "timestamp": h.timestamp.map(crate::model::time::format_iso),
             "snippet": h.snippet,
             "match": [chars(h.mark.start), chars(h.mark.end)],
+            "matches": h.marks.iter().map(|m| [chars(m.start), chars(m.end)]).collect::<Vec<_>>(),
         });
         if let Some(o) = obj.as_object_mut() {
             crate::json_out::path_fields(o, "path", &h.file);
