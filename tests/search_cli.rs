@@ -402,12 +402,16 @@ fn the_text_output_groups_by_session_and_marks_the_match() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let root = tmp.path().join("projects");
     tree(&root);
-    let out = ccv(tmp.path())
-        .args(["search", "zebraoutput"])
-        .arg(&root)
-        .output()
-        .expect("runs");
-    let text = String::from_utf8(out.stdout).expect("utf-8");
+    // what `ccv search QUERY` prints to a pipe
+    let printed = |query: &str| {
+        let out = ccv(tmp.path())
+            .args(["search", query])
+            .arg(&root)
+            .output()
+            .expect("runs");
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    let text = printed("zebraoutput");
     assert!(
         text.contains("please find zebraprompt and ΖΕΒΡΑΣ · /srv/app · 2025-03-01"),
         "{text}"
@@ -426,12 +430,7 @@ fn the_text_output_groups_by_session_and_marks_the_match() {
         if index {
             ccv(tmp.path()).arg("index").arg(&root).assert().success();
         }
-        let out = ccv(tmp.path())
-            .args(["search", "ζεβρας zebraprompt"])
-            .arg(&root)
-            .output()
-            .expect("runs");
-        let text = String::from_utf8(out.stdout).expect("utf-8");
+        let text = printed("ζεβρας zebraprompt");
         assert!(
             text.contains("please find »zebraprompt« and »ΖΕΒΡΑΣ«"),
             "{text}"

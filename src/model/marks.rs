@@ -305,27 +305,22 @@ impl Tracker {
 
     /// The row `id` was taken out (a result that found its call): nothing
     /// marks it any more.
-    /// `line`: its (source, line), where it may be its line's first row.
+    /// `line`: its (source, line), where it may be its line's first row
+    /// (found by it: a pass over every line's first row for each result
+    /// that found its call was quadratic).
     pub(crate) fn removed(
         &mut self,
         marks: &mut Marks,
         agent: Option<u32>,
         id: ItemId,
-        line: Option<(u16, u32)>,
+        line: (u16, u32),
     ) {
         if self.off {
             return;
         }
         let tr = self.track(agent);
-        match line {
-            // (a pass over every line's first row for each result that
-            // found its call was quadratic)
-            Some(key) => {
-                if tr.first_item.get(&key) == Some(&id) {
-                    tr.first_item.remove(&key);
-                }
-            }
-            None => tr.first_item.retain(|_, v| *v != id),
+        if tr.first_item.get(&line) == Some(&id) {
+            tr.first_item.remove(&line);
         }
         tr.pending.remove(&id);
         for kind in marks.of(id).iter().map(|m| m.kind).collect::<Vec<_>>() {

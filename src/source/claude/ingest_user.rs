@@ -339,7 +339,9 @@ impl Session {
         let Some(pos) = t.index_of(orphan) else {
             return;
         };
-        let key = t.items.get(pos).map(|i| (i.source, i.line));
+        let Some(key) = t.items.get(pos).map(|i| (i.source, i.line)) else {
+            return;
+        };
         // one far from the end goes with the batch's end, with the others
         let far = t.items.len() - pos > 64;
         let detail = if far && t.in_batch() {
