@@ -714,6 +714,20 @@ fn env_name_before(b: &[u8], eq: usize) -> bool {
             .is_some_and(|r| r.trim_ascii().is_empty())
 }
 
+/// gitleaks' end of a token, written for source code: a quote, a space,
+/// `;`, an escaped line end or the end. In a session the token is as
+/// often in prose, markdown or HTML: `key is npm_….`, `(AIza…)`,
+/// `**hf_…**`, `dapi…</b>`, `token: eyJ…,` each left a provider's key
+/// whole. Any byte that cannot go on a token (not a letter, a digit,
+/// `_`, `-`, `+`, `/`, `=`) ends it here, a non-ASCII one too (a no-break
+/// space, `。`). The generic rules keep gitleaks' end: their values are
+/// any word, and `password: self.get_password()` would end at `(`.
+fn ended_as_in_prose(pattern: &str) -> String {
+    const CODE_END: &str = r#"(?:[\x60'"\s;]|\\[nr]|$)"#;
+    const PROSE_END: &str = r"(?:[^0-9A-Za-z_+/=-]|$)";
+    pattern.replace(CODE_END, PROSE_END)
+}
+
 impl RuleSet {
     /// The built-in rules, then `extra` (kind, pattern) from the config.
     pub fn new(extra: &[(String, String)]) -> Result<RuleSet, String> {
@@ -730,6 +744,11 @@ impl RuleSet {
                 skipped.push((d.id, "needs a file path".into()));
                 continue;
             }
+            let pattern = if d.id.starts_with("generic") {
+                pattern
+            } else {
+                ended_as_in_prose(&pattern)
+            };
             // not compiled here: `every_rule_compiles` holds the bundled
             // rules to it, and a rule compiles when a keyword first wakes it
             let mut r = Rule::new(&d.id, &pattern, &[], Check::Plain);

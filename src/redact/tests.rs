@@ -74,6 +74,49 @@ fn every_kind_is_redacted() {
 }
 
 #[test]
+fn a_key_is_redacted_whatever_prose_follows_it() {
+    // gitleaks ends these keys at a quote, a space or `;`, as in code
+    let hex = |seed, n| {
+        let abc = b"0123456789abcdef";
+        noise(seed, n)
+            .bytes()
+            .map(|b| abc[usize::from(b) % 16] as char)
+            .collect::<String>()
+    };
+    let keys = [
+        key(&["AIza", &noise(11, 35)]),
+        key(&["hf_", &noise(12, 34).replace(char::is_numeric, "q")]),
+        key(&["npm_", &noise(13, 36)]),
+        key(&["dapi", &hex(14, 32)]),
+        key(&["dop_v1_", &hex(15, 64)]),
+        key(&["SG.", &noise(16, 22), ".", &noise(17, 43)]),
+        key(&[
+            "eyJhbGciOiJIUzI1NiJ9",
+            ".eyJzdWIiOiIxMjM0NTY3ODkwIn0",
+            ".dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+        ]),
+    ];
+    let ends = [
+        ".", ",", ")", "]", "}", ">", ":", "!", "?", "|", "**", "</b>", "&amp;", "\u{a0}",
+        "\u{3002}",
+    ];
+    for secret in &keys {
+        for end in ends {
+            for text in [
+                format!("Your key is {secret}{end} and more"),
+                format!("(`{secret}`{end})"),
+            ] {
+                let (out, _) = r(&text);
+                assert!(!out.contains(secret.as_str()), "{text} -> {out}");
+            }
+        }
+    }
+    // a longer run of the token's own letters is still no key
+    let (out, _) = r(&format!("id {}{} x", keys[2], "zz"));
+    assert!(!out.contains(MARK), "{out}");
+}
+
+#[test]
 fn code_prose_and_paths_are_left_alone() {
     for text in [
         "let token = next_token(&mut lexer);",
