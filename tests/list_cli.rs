@@ -261,3 +261,47 @@ fn a_warm_listing_counts_subagents_as_their_folder_holds_them() {
     fs::remove_dir_all(&agents).expect("remove the folder");
     assert_eq!(count(), 0, "the folder gone");
 }
+
+/// A project folder given where a projects root goes is that project:
+/// `ccv list`, `stats`, `search` and `top` read its sessions (and its
+/// sessions' subagents), not its `<session>/` folders as projects.
+#[test]
+fn a_project_folder_is_read_as_its_sessions() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    tree(tmp.path());
+    let other = tmp.path().join("projects").join("-srv-other");
+    fs::create_dir_all(&other).expect("mkdir");
+    fs::write(
+        other.join("o1.jsonl"),
+        r#"{"type":"user","cwd":"/srv/other","sessionId":"o1","message":{"role":"user","content":"elsewhere red"},"timestamp":"2025-05-02T08:00:00.000Z"}"#.to_owned() + "\n",
+    )
+    .expect("write");
+    let project = tmp.path().join("projects").join("-srv-app");
+    let run = |args: &[&str]| {
+        let out = ccv(&tmp.path().join("none"), &tmp.path().join("cache"))
+            .args(args)
+            .arg(&project)
+            .output()
+            .expect("runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let rows: Vec<serde_json::Value> = run(&["list", "--json"])
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    let mut ids: Vec<&str> = rows
+        .iter()
+        .filter_map(|r| r["session_id"].as_str())
+        .collect();
+    ids.sort_unstable();
+    assert_eq!(ids, ["s0", "s1"], "{rows:?}");
+    let s1 = rows.iter().find(|r| r["session_id"] == "s1").expect("s1");
+    assert_eq!(s1["subagents"], 1);
+    let stats: serde_json::Value =
+        serde_json::from_str(&run(&["stats", "--json"])).expect("stats json");
+    assert_eq!(stats["prompts"], 1, "{stats}");
+    let hits = run(&["search", "red"]);
+    assert!(hits.contains("s1.jsonl") && !hits.contains("o1"), "{hits}");
+    let top = run(&["top", "--minutes", "100000000"]);
+    assert!(top.contains("s1.jsonl") && !top.contains("o1"), "{top}");
+}

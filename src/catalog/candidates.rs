@@ -60,14 +60,10 @@ fn candidates_in(root: &Path, out: &mut Vec<Candidate>, skipped: &mut Skipped) {
         }
         return;
     }
-    let Ok(projects) = fs::read_dir(root) else {
+    let Some(dirs) = super::files::project_folders(root) else {
         skipped.add("unreadable directory");
         return;
     };
-    let dirs: Vec<fs::DirEntry> = projects
-        .flatten()
-        .filter(|p| p.file_type().is_ok_and(|t| t.is_dir()))
-        .collect();
     // a stat per session: 10,000 of them are worth both cores
     let found = Mutex::new(Vec::with_capacity(dirs.len()));
     let sink = |r: (usize, Vec<Candidate>, Skipped)| {
@@ -99,12 +95,12 @@ fn candidates_in(root: &Path, out: &mut Vec<Candidate>, skipped: &mut Skipped) {
 
 /// The sessions of one project folder, with their subagents counted:
 /// each looked up by its name in the folder opened once.
-fn project_candidates(project: &fs::DirEntry) -> (Vec<Candidate>, Skipped) {
+fn project_candidates(dir: &Path) -> (Vec<Candidate>, Skipped) {
     let mut out = Vec::new();
     let mut skipped = Skipped::default();
-    let dir = project.path();
-    let fallback = crate::source::project_of_dir(&project.file_name().to_string_lossy());
-    let Some(mut open) = OpenDir::open(&dir) else {
+    let name = dir.file_name().unwrap_or_default().to_string_lossy();
+    let fallback = crate::source::project_of_dir(&name);
+    let Some(mut open) = OpenDir::open(dir) else {
         skipped.add("unreadable directory");
         return (out, skipped);
     };
@@ -119,7 +115,7 @@ fn project_candidates(project: &fs::DirEntry) -> (Vec<Candidate>, Skipped) {
         let Some(stem) = lossy.strip_suffix(".jsonl") else {
             continue;
         };
-        let path = super::files::child(&dir, &name);
+        let path = super::files::child(dir, &name);
         if stem.starts_with("agent-") {
             agent_files.push(path);
             continue;

@@ -59,6 +59,23 @@ pub fn scope(root: &Path) -> Vec<PathBuf> {
     vec![root.to_owned()]
 }
 
+/// The project folders of `root`: its folders, or `root` itself when it
+/// holds sessions of its own (`ccv list ~/.claude/projects/-home-me-app`:
+/// one project, whose `<session>/` folders are no projects). `None` when
+/// it cannot be read.
+pub fn project_folders(root: &Path) -> Option<Vec<PathBuf>> {
+    let mut dirs = Vec::new();
+    for e in fs::read_dir(root).ok()?.flatten() {
+        let Ok(t) = e.file_type() else { continue };
+        if t.is_dir() {
+            dirs.push(e.path());
+        } else if e.file_name().as_encoded_bytes().ends_with(b".jsonl") {
+            return Some(vec![root.to_owned()]);
+        }
+    }
+    Some(dirs)
+}
+
 /// Whether `path` lies in one of the folders of `scope`.
 pub fn in_scope(scope: &[PathBuf], path: &Path) -> bool {
     scope.iter().any(|r| under_root(path, r))
@@ -225,14 +242,9 @@ fn under_one(root: &Path, known: &Folders, out: &mut Vec<SearchFile>, folders: &
         }));
         return;
     }
-    let Ok(projects) = fs::read_dir(root) else {
+    let Some(dirs) = project_folders(root) else {
         return;
     };
-    let dirs: Vec<PathBuf> = projects
-        .flatten()
-        .filter(|p| p.file_type().is_ok_and(|t| t.is_dir()))
-        .map(|p| p.path())
-        .collect();
     // a stat per file (20,000 of them in a big history): on every core,
     // each taking the next folder (folders are of any size), this one too
     let threads = super::threads().clamp(1, dirs.len().max(1));

@@ -54,14 +54,10 @@ pub fn count_copies_once(sessions: &mut [SessionInfo]) -> usize {
 /// session, with what its agents did (the project from the folder).
 pub fn orphan_agents(root: &Path) -> Vec<SessionInfo> {
     let mut by_session: BTreeMap<(PathBuf, String), Vec<PathBuf>> = BTreeMap::new();
-    let Ok(projects) = std::fs::read_dir(root) else {
+    let Some(projects) = crate::catalog::files::project_folders(root) else {
         return Vec::new();
     };
-    for project in projects.flatten() {
-        let dir = project.path();
-        if !project.file_type().is_ok_and(|t| t.is_dir()) {
-            continue;
-        }
+    for dir in projects {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
         };

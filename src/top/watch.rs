@@ -72,11 +72,11 @@ fn scan_one(root: &Path, send: &dyn Fn(TopEvent) -> bool) -> bool {
             None => true,
         });
     }
-    let Ok(projects) = std::fs::read_dir(root) else {
+    let Some(projects) = crate::catalog::files::project_folders(root) else {
         return true;
     };
-    for d in projects.flatten() {
-        let Ok(files) = std::fs::read_dir(d.path()) else {
+    for d in projects {
+        let Ok(files) = std::fs::read_dir(d) else {
             continue;
         };
         for f in files.flatten() {
