@@ -208,6 +208,90 @@ fn fast_mode_is_priced_at_the_fast_rate_and_sub_cent_costs_show() {
     assert!(page.contains("1,000 in"), "token counts with separators");
 }
 
+/// A usage that cannot be read whole (a count that is no count, a usage
+/// that is no object) is not priced from what was left: the message is
+/// counted unpriced, under "(usage unreadable)", wherever costs show.
+#[test]
+fn a_usage_read_in_part_is_said_not_priced_low() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let root = home.path().join("projects");
+    let file = root.join("-srv-app/s.jsonl");
+    let bad = |uuid: &str, id: &str, usage: Value| {
+        answer(uuid, id, "claude-opus-4-7", "2026-11-20T10:00:02Z", usage)
+    };
+    write(
+        &file,
+        &[
+            prompt("u1", "2026-11-20T10:00:00Z"),
+            // $5 / $25: 1,000 in and 1,000 out, $0.03
+            answer(
+                "a1",
+                "msg_1",
+                "claude-opus-4-7",
+                "2026-11-20T10:00:01Z",
+                json!({"input_tokens": 1000, "output_tokens": 1000}),
+            ),
+            bad(
+                "a2",
+                "msg_2",
+                json!({"input_tokens": "9000", "output_tokens": 1000}),
+            ),
+            bad(
+                "a3",
+                "msg_3",
+                json!({"input_tokens": -5, "output_tokens": 1000}),
+            ),
+            bad(
+                "a4",
+                "msg_4",
+                json!({"input_tokens": 1e30, "output_tokens": 1000}),
+            ),
+            bad("a5", "msg_5", json!("lots")),
+            bad(
+                "a6",
+                "msg_6",
+                json!({"input_tokens": 1, "cache_creation": {"ephemeral_1h_input_tokens": 2.5}}),
+            ),
+        ],
+    );
+    let rows = common::json_lines_of(
+        common::ccv_at(home.path())
+            .args(["list", "--json"])
+            .arg(&root),
+    );
+    assert!(close(&rows[0]["cost_usd"], 0.03), "{}", rows[0]);
+    assert_eq!(rows[0]["unpriced_messages"], 5, "{}", rows[0]);
+    assert_eq!(
+        rows[0]["unpriced_models"],
+        json!({"(usage unreadable)": 5}),
+        "{}",
+        rows[0]
+    );
+    let stats = common::ccv_at(home.path())
+        .args(["stats", "--by", "model"])
+        .arg(&root)
+        .output()
+        .expect("runs");
+    let stats = String::from_utf8_lossy(&stats.stdout);
+    assert!(
+        stats
+            .lines()
+            .any(|l| l.starts_with("(usage unreadable)\t1\t")),
+        "{stats}"
+    );
+    let page = common::ccv_at(home.path())
+        .args(["export", "--format", "html"])
+        .arg(&file)
+        .output()
+        .expect("runs");
+    let page = String::from_utf8_lossy(&page.stdout);
+    assert!(
+        page.contains("5 unpriced (usage unreadable)"),
+        "on the page"
+    );
+    assert!(!page.contains("((usage"), "one pair of parentheses");
+}
+
 #[test]
 fn a_resumed_session_s_copies_count_once_across_sessions() {
     let home = tempfile::tempdir().expect("tempdir");

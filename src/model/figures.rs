@@ -443,7 +443,8 @@ impl FiguresSum<'_> {
                     f.agent_tokens.sub_usage(&old.usage);
                     f.agent_cost.sub(c);
                 }
-                let s = slice(&mut self.slices, old.at, old.model.as_deref().unwrap_or(""));
+                let model = old.usage.counted_as(old.model.as_deref());
+                let s = slice(&mut self.slices, old.at, model.unwrap_or(""));
                 s.tokens.sub_usage(&old.usage);
                 s.cost.sub(c);
             }
@@ -457,7 +458,11 @@ impl FiguresSum<'_> {
                 f.agent_tokens.add_usage(u);
                 f.agent_cost.add(c);
             }
-            let s = slice(&mut self.slices, at, m.model.as_deref().unwrap_or(""));
+            let s = slice(
+                &mut self.slices,
+                at,
+                u.counted_as(m.model.as_deref()).unwrap_or(""),
+            );
             s.tokens.add_usage(u);
             s.cost.add(c);
             self.counted.insert(

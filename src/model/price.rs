@@ -259,7 +259,7 @@ impl PriceTable {
     /// does not know. Claude Code's `<synthetic>` messages cost nothing.
     /// `at` (ms since the epoch, when known) picks rates that changed.
     pub fn cost(&self, model: Option<&str>, u: &Usage, at: Option<i64>) -> Option<f64> {
-        let model = model?;
+        let model = model.filter(|_| !u.unreadable)?;
         if model == "<synthetic>" {
             return Some(0.0);
         }
@@ -269,7 +269,7 @@ impl PriceTable {
     /// [`cost`](Self::cost) of the model at `i` of the table (from
     /// [`find_index`](Self::find_index)), not `<synthetic>`.
     pub fn cost_of(&self, i: usize, u: &Usage, at: Option<i64>) -> Option<f64> {
-        let p = self.models.get(i)?;
+        let p = self.models.get(i).filter(|_| !u.unreadable)?;
         let prompt = u
             .input_tokens
             .saturating_add(u.cache_creation_input_tokens)
@@ -369,7 +369,10 @@ impl Cost {
         let shown: Vec<String> = names
             .iter()
             .take(2)
-            .map(|(m, _)| crate::model::text::term_line(m))
+            // `(no model)` is shown as `1 unpriced (no model)`
+            .map(|(m, _)| {
+                crate::model::text::term_line(m.trim_start_matches('(').trim_end_matches(')'))
+            })
             .collect();
         let more = if names.len() > 2 {
             format!(", +{}", names.len() - 2)
@@ -463,6 +466,7 @@ mod tests {
                 ephemeral_1h_input_tokens: write_1h,
             },
             fast: false,
+            unreadable: false,
         }
     }
 

@@ -236,12 +236,12 @@ impl Transcript {
                     sub_usage(&mut self.totals, &old);
                     let c = self.models_met.cost(prices, model.as_ref(), &old, when);
                     self.cost.sub(c);
-                    self.unpriced_of(model.as_deref(), c, -1);
+                    self.unpriced_of(old.counted_as(model.as_deref()), c, -1);
                 }
                 add_usage(&mut self.totals, &new);
                 let c = self.models_met.cost(prices, model.as_ref(), &new, when);
                 self.cost.add(c);
-                self.unpriced_of(model.as_deref(), c, 1);
+                self.unpriced_of(new.counted_as(model.as_deref()), c, 1);
                 if let Some(msg) = self.messages.get_mut(m as usize) {
                     msg.usage = Some(new);
                 }
@@ -260,7 +260,7 @@ impl Transcript {
             let prices = super::price::PriceTable::active();
             let c = self.models_met.cost(prices, model.as_ref(), u, at);
             self.cost.add(c);
-            self.unpriced_of(model.as_deref(), c, 1);
+            self.unpriced_of(u.counted_as(model.as_deref()), c, 1);
         }
         let id: std::sync::Arc<str> = id.into();
         self.msg_index.insert(id.clone(), m);

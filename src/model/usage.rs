@@ -22,6 +22,36 @@ pub struct Usage {
     /// rates.
     #[serde(default, rename = "speed", deserialize_with = "fast_speed")]
     pub fast: bool,
+    /// Some of it could not be read (a count that is no count, a usage
+    /// that is no object): the line's warning names the field, and the
+    /// message is counted as unpriced, under [`UNREADABLE`], not priced
+    /// from what was left.
+    #[serde(skip)]
+    pub unreadable: bool,
+}
+
+/// What a message whose usage could not be read whole is counted under
+/// where others are by their model (unpriced messages, `--by model`).
+pub const UNREADABLE: &str = "(usage unreadable)";
+
+impl Usage {
+    /// The usage of a message whose usage could not be read at all.
+    pub fn unreadable() -> Usage {
+        Usage {
+            unreadable: true,
+            ..Usage::default()
+        }
+    }
+
+    /// The model a message of this usage is counted under: its own, or
+    /// [`UNREADABLE`].
+    pub fn counted_as<'a>(&self, model: Option<&'a str>) -> Option<&'a str> {
+        if self.unreadable {
+            Some(UNREADABLE)
+        } else {
+            model
+        }
+    }
 }
 
 /// `usage.speed`: `"fast"`, else standard (`"standard"`, or anything of

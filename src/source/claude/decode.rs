@@ -490,8 +490,9 @@ fn decode_objects_from(
                 if n >= skip {
                     match repair(obj) {
                         Some((fixed, dropped)) => {
-                            let entry =
+                            let mut entry =
                                 serde_json::from_str::<RawEntry<'_>>(&fixed).unwrap_or_default();
+                            usage_left_out(&mut entry, &dropped);
                             repaired.extend(dropped);
                             f(entry, obj);
                         }
@@ -513,6 +514,30 @@ fn decode_objects_from(
         }
         rest = &rest[used.min(rest.len())..];
         n += 1;
+    }
+}
+
+/// Marks the usage of `entry` unreadable when a field of it was `dropped`
+/// (its figures are then not what the line holds: a count of the tokens
+/// left would be a cost too low, said nowhere).
+fn usage_left_out(entry: &mut RawEntry<'_>, dropped: &[String]) {
+    let under = |root: &str| {
+        dropped.iter().any(|p| {
+            p.strip_prefix(root)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+        })
+    };
+    let mark = |u: &mut Option<crate::model::usage::Usage>| {
+        u.get_or_insert_with(crate::model::usage::Usage::unreadable)
+            .unreadable = true;
+    };
+    if under("usage") {
+        mark(&mut entry.usage);
+    }
+    if under("message.usage")
+        && let Some(m) = entry.message.as_mut()
+    {
+        mark(&mut m.usage);
     }
 }
 
@@ -802,5 +827,39 @@ mod tests {
                 "field message.content[0].content[2].content[1].title has an unexpected type or value (left out)"
             ]
         );
+    }
+
+    /// A usage with a field left out is marked unreadable (priced as
+    /// unknown, not from what was left); one with another field of the
+    /// line left out is not.
+    #[test]
+    fn a_usage_left_out_in_part_is_unreadable() {
+        let usage_of = |line: &str| {
+            let mut got = None;
+            decode_line(1, line.as_bytes(), |e, _| {
+                got = Some((e.usage, e.message.and_then(|m| m.usage)));
+            });
+            got.expect("an entry")
+        };
+        let answer = |usage: &str, other: &str| {
+            format!(
+                r#"{{"type":"assistant","uuid":{other},"message":{{"role":"assistant","usage":{usage}}}}}"#
+            )
+        };
+        for usage in [
+            r#"{"input_tokens":"3","output_tokens":2}"#,
+            r#"{"input_tokens":-1}"#,
+            r#"{"cache_creation":{"ephemeral_5m_input_tokens":1.5}}"#,
+            r#""lots""#,
+        ] {
+            let (_, u) = usage_of(&answer(usage, r#""u""#));
+            assert!(u.is_some_and(|u| u.unreadable), "{usage}");
+        }
+        let (_, u) = usage_of(&answer(r#"{"output_tokens":2}"#, "5"));
+        assert_eq!(u.map(|u| (u.unreadable, u.output_tokens)), Some((false, 2)));
+        let (top, _) = usage_of(r#"{"type":"result","usage":{"output_tokens":"x"}}"#);
+        assert!(top.is_some_and(|u| u.unreadable));
+        let (_, u) = usage_of(&answer("null", r#""u""#));
+        assert!(u.is_none(), "no usage is not an unreadable one");
     }
 }
