@@ -428,7 +428,7 @@ fn full_text_mode_shows_hits_by_session_and_enter_jumps() {
     // a late answer to an older query is dropped
     perform_action(&mut state, Action::Found("tail".into(), Ok(found.clone())));
     assert!(render(&state, 110, 12).contains("searching…"));
-    perform_action(&mut state, Action::Found("tails".into(), Ok(found)));
+    perform_action(&mut state, Action::Found("tails".into(), Ok(found.clone())));
     let screen = render(&state, 110, 12);
     assert!(screen.contains("3 hits"), "{screen}");
     assert!(
@@ -437,6 +437,25 @@ fn full_text_mode_shows_hits_by_session_and_enter_jumps() {
     );
     assert!(screen.contains("the tails of it"), "{screen}");
     assert!(!screen.contains('\u{1b}'), "{screen:?}");
+    assert_eq!(lit_on(&state, 110, 12), ["tails", "tails", "tails"]);
+    // every term of a hit is marked, as `ccv search` marks them
+    let mut two = hit("a1", 7, "the tails of it wag, tails \u{1b}[1mup");
+    two.marks = vec![4..9, 16..19, 21..26];
+    perform_action(
+        &mut state,
+        Action::Found(
+            "tails".into(),
+            Ok(Found {
+                hits: vec![two],
+                via: Via::Index,
+                more: false,
+                note: None,
+            }),
+        ),
+    );
+    assert_eq!(lit_on(&state, 110, 12), ["tails", "wag", "tails"]);
+    assert!(render(&state, 110, 12).contains("the tails of it wag, tails up"));
+    perform_action(&mut state, Action::Found("tails".into(), Ok(found)));
     handle_key(&mut state, key(KeyCode::Down));
     handle_key(&mut state, key(KeyCode::Down));
     assert_eq!(
@@ -500,6 +519,29 @@ fn the_mouse_selects_and_a_double_click_opens() {
     assert_eq!(path(&p), Some(chosen));
     let _ = handle_mouse(&mut p, click(0, MouseEventKind::ScrollDown), 9_100);
     assert_ne!(path(&p), Some(PathBuf::from("/p/a2.jsonl")));
+}
+
+/// The runs of text drawn in the search match's colour, in order.
+fn lit_on(state: &PickerState, w: u16, h: u16) -> Vec<String> {
+    let mut term = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+    term.draw(|f| draw(f, f.area(), state)).expect("draw");
+    let buf = term.backend().buffer().clone();
+    let hl = ccv::view::theme::current().search_match.bg;
+    let mut runs = Vec::new();
+    for y in 0..h {
+        let mut run = String::new();
+        for x in 0..w {
+            if buf[(x, y)].style().bg == hl {
+                run.push_str(buf[(x, y)].symbol());
+            } else if !run.is_empty() {
+                runs.push(std::mem::take(&mut run));
+            }
+        }
+        if !run.is_empty() {
+            runs.push(run);
+        }
+    }
+    runs
 }
 
 /// The filter's matches stand out in the titles, and the header counts

@@ -214,10 +214,9 @@ fn hit_line(h: &Hit, width: usize, selected: bool) -> Line<'static> {
     let lead_w = unicode_width::UnicodeWidthStr::width(lead.as_str());
     let room = width.saturating_sub(lead_w);
     let s = &h.snippet;
-    let (a, m, b) = (
+    let (a, m) = (
         s.get(..h.mark.start).unwrap_or(""),
         s.get(h.mark.clone()).unwrap_or(""),
-        s.get(h.mark.end..).unwrap_or(""),
     );
     // keep the match in view: cut the words before it when they are long
     let a_w = unicode_width::UnicodeWidthStr::width(a);
@@ -238,12 +237,38 @@ fn hit_line(h: &Hit, width: usize, selected: bool) -> Line<'static> {
     let a = fit(&a, room).trim_end().to_owned() + if a.ends_with(' ') { " " } else { "" };
     let used = unicode_width::UnicodeWidthStr::width(a.as_str());
     let m = fit(m, room.saturating_sub(used)).trim_end().to_owned();
-    let used = used + unicode_width::UnicodeWidthStr::width(m.as_str());
-    let b = fit(b, room.saturating_sub(used));
-    Line::from(vec![
+    let mut used = used + unicode_width::UnicodeWidthStr::width(m.as_str());
+    let mut spans = vec![
         Span::styled(lead, base.patch(th.dim)),
         Span::styled(a, base),
         Span::styled(m, base.patch(th.search_match)),
-        Span::styled(b, base),
-    ])
+    ];
+    // every later match marked too, as `ccv search` prints them: the
+    // snippet is cut at the marks, each piece then made safe
+    let mut at = h.mark.end;
+    let end = s.len()..s.len();
+    let first_end = h.mark.end;
+    for r in h
+        .marks
+        .iter()
+        .filter(|r| r.start >= first_end)
+        .chain([&end])
+    {
+        let (Some(plain), Some(hit)) = (s.get(at..r.start), s.get(r.clone())) else {
+            continue;
+        };
+        for (text, style) in [(plain, base), (hit, base.patch(th.search_match))] {
+            let left = room.saturating_sub(used);
+            if text.is_empty() || left == 0 {
+                continue;
+            }
+            let safe = crate::model::text::sanitize(text).replace(['\n', '\t'], " ");
+            let cut = crate::model::text::fit_end(&safe, left);
+            used += unicode_width::UnicodeWidthStr::width(cut.as_str());
+            spans.push(Span::styled(cut, style));
+        }
+        at = r.end;
+    }
+    spans.push(Span::styled(" ".repeat(room.saturating_sub(used)), base));
+    Line::from(spans)
 }
