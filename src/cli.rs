@@ -142,8 +142,9 @@ pub enum Command {
         /// The query is one regular expression.
         #[arg(long)]
         regex: bool,
-        /// Hits shown at most (the newest).
-        #[arg(long, default_value_t = 200)]
+        /// Hits shown at most (the newest); at least 1.
+        #[arg(long, default_value_t = 200,
+              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
         limit: usize,
         /// What to look for.
         query: String,

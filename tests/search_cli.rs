@@ -255,6 +255,15 @@ fn query_rules_and_filters() {
         .expect("runs");
     let said = String::from_utf8_lossy(&one.stderr);
     assert!(said.contains("showing the newest hit;"), "{said}");
+    // no hit at all is asked for nothing: refused, not read as 1
+    let none = ccv(tmp.path())
+        .args(["search", "--limit", "0", "zebra"])
+        .arg(&root)
+        .output()
+        .expect("runs");
+    assert_eq!(none.status.code(), Some(2));
+    assert!(none.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&none.stderr).contains("--limit"));
 }
 
 #[test]

@@ -100,7 +100,7 @@ pub fn run(a: &Args) -> i32 {
         );
     }
     let search_opts = Options {
-        limit: a.limit.max(1),
+        limit: a.limit,
         ..Options::standard()
     };
     let found = match super::search(&a.root, &query, &filter, &search_opts) {
