@@ -305,3 +305,29 @@ fn a_project_folder_is_read_as_its_sessions() {
     let top = run(&["top", "--minutes", "100000000"]);
     assert!(top.contains("s1.jsonl") && !top.contains("o1"), "{top}");
 }
+
+/// A file named with escape sequences is listed by a name that finds it:
+/// its controls shown (`^[`), none sent raw, none dropped.
+#[test]
+fn a_file_named_with_escapes_is_listed_by_a_name_that_finds_it() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("projects");
+    let proj = root.join("-srv-app");
+    fs::create_dir_all(&proj).expect("mkdir");
+    fs::write(
+        proj.join("x\u{1b}]0;pwn\u{7}.jsonl"),
+        r#"{"type":"user","cwd":"/srv/app","sessionId":"x","message":{"role":"user","content":"hi"},"timestamp":"2025-05-02T08:00:00.000Z"}"#.to_owned() + "\n",
+    )
+    .expect("write");
+    let out = ccv(&tmp.path().join("none"), &tmp.path().join("cache"))
+        .arg("list")
+        .arg(&root)
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains('\u{1b}'), "{text:?}");
+    let row = text.lines().nth(1).expect("a row");
+    let cells: Vec<&str> = row.split('\t').collect();
+    assert_eq!(cells[9], "x^[]0;pwn^G", "{row}");
+    assert!(cells[10].ends_with("/-srv-app/x^[]0;pwn^G.jsonl"), "{row}");
+}

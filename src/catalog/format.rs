@@ -154,8 +154,10 @@ pub fn write_tsv(out: &mut dyn Write, sessions: &[SessionInfo]) -> io::Result<()
             f(s.model.as_deref().unwrap_or("")),
             f(s.git_branch.as_deref().unwrap_or("")),
             s.live,
-            f(&s.session_id),
-            f(&s.path.to_string_lossy()),
+            // a file's name shown whole, its controls as `^[`: a name with
+            // its escape sequences dropped names no file there is
+            crate::model::text::term_line(&s.session_id),
+            crate::model::text::term_path(&s.path),
             s.agent(),
         )?;
     }
