@@ -5,7 +5,7 @@
 //! only when asked. The bundled table stays the fallback: a fetch that
 //! fails changes nothing.
 
-use crate::model::price::{LongContext, ModelPrice, Origin, PriceTable, Rates};
+use crate::model::price::{LongContext, MAX_RATE, ModelPrice, Origin, PriceTable, Rates};
 use crate::model::text::{term_line, term_path};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -41,7 +41,7 @@ fn sane(m: &ModelPrice) -> bool {
             r.cache_read,
         ]
         .iter()
-        .all(|v| v.is_finite() && (0.0..=10_000.0).contains(v))
+        .all(|v| (0.0..=MAX_RATE).contains(v))
     };
     !m.family.is_empty()
         && m.family.len() <= 200

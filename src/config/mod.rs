@@ -698,5 +698,29 @@ mod tests {
         assert!(broken[0].ends_with("using defaults"), "{broken:?}");
         let (_, negative) = parse("[prices.a]\ninput = -1.0\noutput = 1.0\n", "c.toml");
         assert!(negative[0].contains("prices.a"), "{negative:?}");
+        // past any price there is, or no name: no price (a rate of 1e300
+        // made the sums infinite)
+        for (text, why) in [
+            (
+                "[prices.a]\ninput = 1e300\noutput = 1.0\n",
+                "from 0 to 10000",
+            ),
+            (
+                "[prices.a]\ninput = 1.0\noutput = 2.0\ncache_read = inf\n",
+                "from 0 to 10000",
+            ),
+            (
+                "[prices.a]\ninput = 1.0\noutput = 2.0\nlong_context = { above = 1, input = 1e9, output = 1.0 }\n",
+                "from 0 to 10000",
+            ),
+            (
+                "[prices.\" \"]\ninput = 1.0\noutput = 2.0\n",
+                "name is empty",
+            ),
+        ] {
+            let (c, said) = parse(text, "c.toml");
+            assert!(c.prices.is_empty(), "{text}");
+            assert!(said.iter().any(|s| s.contains(why)), "{text}: {said:?}");
+        }
     }
 }

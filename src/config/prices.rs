@@ -1,6 +1,6 @@
 //! `[prices.<family>]`: a model family's prices, over the bundled table.
 
-use crate::model::price::{LongContext, ModelPrice, Rates};
+use crate::model::price::{LongContext, MAX_RATE, ModelPrice, Rates};
 use serde::Deserialize;
 
 /// One `[prices.<family>]` table: USD per million tokens.
@@ -50,14 +50,17 @@ fn rates(
         r.cache_write_1h,
         r.cache_read,
     ];
-    if all.iter().all(|v| v.is_finite() && *v >= 0.0) {
+    if all.iter().all(|v| (0.0..=MAX_RATE).contains(v)) {
         Ok(r)
     } else {
-        Err("rates must be numbers ≥ 0".into())
+        Err(format!("rates must be numbers from 0 to {MAX_RATE}"))
     }
 }
 
 pub(super) fn price_of(family: &str, e: PriceEntry) -> Result<ModelPrice, String> {
+    if family.trim().is_empty() {
+        return Err("a family's name is empty".into());
+    }
     let long_context = match e.long_context {
         Some(l) => Some(LongContext {
             above: l.above,

@@ -306,6 +306,11 @@ impl PriceTable {
     }
 }
 
+/// The most a rate may be, USD per million tokens (a hundred times the
+/// dearest model's): a table or a config past it is no price (a rate of
+/// 1e300 made every sum infinite, a cost no JSON can hold).
+pub const MAX_RATE: f64 = 10_000.0;
+
 /// `2026-10-07` as ms since the epoch (UTC midnight).
 fn day_ms(day: &str) -> Option<i64> {
     let d: jiff::civil::Date = day.parse().ok()?;
