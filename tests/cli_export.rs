@@ -162,6 +162,15 @@ fn markdown_export_rows_stay_sections_whatever_their_text_leaves_open() {
         // a fence in a list item ends with the item: no closing after it
         ("assistant", "- item\n  ```py\n  code in a list"),
         ("user", "> quoted\n> ```\n> code in a quote"),
+        // HTML blocks that run on past blank lines, to their end tag
+        ("assistant", "look:\n<script>\nalert(1)"),
+        ("user", "php:\n<?php echo 1;"),
+        ("assistant", "cdata:\n<![CDATA[ x"),
+        ("user", "pre:\n<pre>\nsome"),
+        ("assistant", "style:\n<STYLE type=x>\nbody{}"),
+        ("user", "textarea:\n<textarea>\nx"),
+        ("assistant", "decl:\n<!DOCTYPE html"),
+        ("user", "div:\n<div>\nopen div"),
         ("assistant", "the end"),
     ];
     let mut body = String::new();

@@ -411,23 +411,25 @@ pub fn markdown_title_block(session: &Session) -> String {
 }
 
 /// Markdown with its ATX headings moved `by` levels down (at most `######`),
-/// code blocks left alone, and a code fence or an HTML comment left open
-/// at its end closed: an answer cut off inside a code block (interrupted,
-/// or out of tokens) made every row after it in the file one code block.
+/// code blocks left alone, and a code fence or an HTML block that runs to
+/// its end tag (`<!--`, `<script>`, `<pre>`, `<?php`, `<![CDATA[`...) left
+/// open at its end closed: an answer cut off inside a code block
+/// (interrupted, or out of tokens) made every row after it in the file one
+/// code block.
 pub fn shift_headings(text: &str, by: usize) -> std::borrow::Cow<'_, str> {
     if !text.contains(['#', '`', '~', '<']) {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 16);
     let mut fence: Option<(char, usize)> = None;
-    let mut comment = false;
+    let mut html: Option<&'static str> = None;
     for (n, line) in text.split('\n').enumerate() {
         if n > 0 {
             out.push('\n');
         }
-        out.push_str(&markdown_line(line, by, &mut fence, &mut comment));
+        out.push_str(&markdown_line(line, by, &mut fence, &mut html));
     }
-    if fence.is_some() || comment {
+    if fence.is_some() || html.is_some() {
         // closed only where a row after it would be swallowed and the
         // closing mends that, as a renderer reads it (a fence in a list
         // item ends with the item: a closing fence after it would open one)
@@ -436,8 +438,9 @@ pub fn shift_headings(text: &str, by: usize) -> std::borrow::Cow<'_, str> {
             closed.push('\n');
             closed.extend(std::iter::repeat_n(c, k));
         }
-        if comment {
-            closed.push_str("\n-->");
+        if let Some(end) = html {
+            closed.push('\n');
+            closed.push_str(end);
         }
         if swallows_what_follows(&out) && !swallows_what_follows(&closed) {
             out = closed;
@@ -460,18 +463,69 @@ fn swallows_what_follows(text: &str) -> bool {
     )
 }
 
-/// One line of [`shift_headings`], given the code fence and the HTML
-/// comment open before it (CommonMark's rules, at the top level).
+/// The HTML blocks of CommonMark that run on past blank lines, to a line
+/// that holds their end (kinds 1 to 5): how one starts, and what ends it.
+/// A `<script>`, `<pre>`, `<style>` or `<textarea>` ends at the end tag of
+/// any of the four (its own is what closes it here).
+const HTML_BLOCKS: [(&str, &str); 8] = [
+    ("<!--", "-->"),
+    ("<![CDATA[", "]]>"),
+    ("<?", "?>"),
+    ("<script", "</script>"),
+    ("<pre", "</pre>"),
+    ("<style", "</style>"),
+    ("<textarea", "</textarea>"),
+    ("<!", ">"),
+];
+
+/// The end of the HTML block `t` (a line, its indent taken off) starts,
+/// when it starts one.
+fn html_block_start(t: &str) -> Option<(usize, &'static str)> {
+    // tag names in any case; `<![CDATA[` as it is
+    let head = t.get(..12).unwrap_or(t);
+    let lower = head.to_ascii_lowercase();
+    HTML_BLOCKS.iter().find_map(|&(start, end)| {
+        let seen = if start == "<![CDATA[" { head } else { &lower };
+        let rest = seen.strip_prefix(start)?;
+        let fits = match start {
+            // a tag's name ends at a space, `>` or the line's end
+            "<script" | "<pre" | "<style" | "<textarea" => rest
+                .chars()
+                .next()
+                .is_none_or(|c| c == '>' || c.is_ascii_whitespace()),
+            "<!" => rest.starts_with(|c: char| c.is_ascii_alphabetic()),
+            _ => true,
+        };
+        fits.then_some((start.len(), end))
+    })
+}
+
+/// Whether `line` ends the HTML block that `end` closes.
+fn html_block_ends(line: &str, end: &str) -> bool {
+    if end.starts_with("</") {
+        let lower = line.to_ascii_lowercase();
+        ["</script>", "</pre>", "</style>", "</textarea>"]
+            .iter()
+            .any(|e| lower.contains(e))
+    } else {
+        line.contains(end)
+    }
+}
+
+/// One line of [`shift_headings`], given the code fence and the HTML block
+/// open before it (CommonMark's rules, at the top level).
 fn markdown_line<'t>(
     line: &'t str,
     by: usize,
     fence: &mut Option<(char, usize)>,
-    comment: &mut bool,
+    html: &mut Option<&'static str>,
 ) -> std::borrow::Cow<'t, str> {
     let t = line.trim_start_matches(' ');
     let indent = line.len() - t.len();
-    if *comment {
-        *comment = !line.contains("-->");
+    if let Some(end) = *html {
+        if html_block_ends(line, end) {
+            *html = None;
+        }
         return line.into();
     }
     let run = |c: char| t.chars().take_while(|&x| x == c).count();
@@ -497,8 +551,10 @@ fn markdown_line<'t>(
     if fence.is_some() || indent >= 4 {
         return line.into();
     }
-    if let Some(rest) = t.strip_prefix("<!--") {
-        *comment = !rest.contains("-->");
+    if let Some((at, end)) = html_block_start(t) {
+        // (a type-1 tag's end may be on its own line: `<pre></pre>`)
+        let rest = if end.starts_with("</") { t } else { &t[at..] };
+        *html = (!html_block_ends(rest, end)).then_some(end);
         return line.into();
     }
     let hashes = run('#');
