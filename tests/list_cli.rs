@@ -304,6 +304,21 @@ fn a_project_folder_is_read_as_its_sessions() {
     assert!(hits.contains("s1.jsonl") && !hits.contains("o1"), "{hits}");
     let top = run(&["top", "--minutes", "100000000"]);
     assert!(top.contains("s1.jsonl") && !top.contains("o1"), "{top}");
+    // a stray session file in a projects root hides no project
+    let root = tmp.path().join("projects");
+    fs::copy(other.join("o1.jsonl"), root.join("stray.jsonl")).expect("copy");
+    let out = ccv(&tmp.path().join("none"), &tmp.path().join("cache"))
+        .args(["list", "--json"])
+        .arg(&root)
+        .output()
+        .expect("runs");
+    let mut ids: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|r| r["session_id"].as_str().map(str::to_owned))
+        .collect();
+    ids.sort_unstable();
+    assert_eq!(ids, ["o1", "s0", "s1", "stray"]);
 }
 
 /// A file named with escape sequences is listed by a name that finds it:

@@ -59,19 +59,25 @@ pub fn scope(root: &Path) -> Vec<PathBuf> {
     vec![root.to_owned()]
 }
 
-/// The project folders of `root`: its folders, or `root` itself when it
-/// holds sessions of its own (`ccv list ~/.claude/projects/-home-me-app`:
-/// one project, whose `<session>/` folders are no projects). `None` when
-/// it cannot be read.
+/// The project folders of `root`: its folders, and `root` itself first
+/// when it holds sessions of its own (`ccv list
+/// ~/.claude/projects/-home-me-app`: a project, whose `<session>/` folders
+/// hold no session but their subagents', read with their session; a
+/// stray file in a projects root costs no project). `None` when it cannot
+/// be read.
 pub fn project_folders(root: &Path) -> Option<Vec<PathBuf>> {
     let mut dirs = Vec::new();
+    let mut own = false;
     for e in fs::read_dir(root).ok()?.flatten() {
         let Ok(t) = e.file_type() else { continue };
         if t.is_dir() {
             dirs.push(e.path());
-        } else if e.file_name().as_encoded_bytes().ends_with(b".jsonl") {
-            return Some(vec![root.to_owned()]);
+        } else {
+            own |= e.file_name().as_encoded_bytes().ends_with(b".jsonl");
         }
+    }
+    if own {
+        dirs.insert(0, root.to_owned());
     }
     Some(dirs)
 }
