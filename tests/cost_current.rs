@@ -22,6 +22,16 @@ fn close(v: &Value, want: f64) -> bool {
     v.as_f64().is_some_and(|x| (x - want).abs() < 1e-9)
 }
 
+/// `ccv export --format html` of `file`.
+fn page_of(home: &Path, file: &Path) -> String {
+    let out = common::ccv_at(home)
+        .args(["export", "--format", "html"])
+        .arg(file)
+        .output()
+        .expect("runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 fn write(path: &Path, lines: &[Value]) {
     std::fs::create_dir_all(path.parent().expect("dir")).expect("mkdir");
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
@@ -127,12 +137,7 @@ fn a_mixed_session_shows_both_parts_everywhere() {
         .expect("a row for the model");
     assert_eq!(zeta["cost_usd"], Value::Null, "nothing of it priced");
     assert_eq!(zeta["unpriced_messages"], 2);
-    let page = common::ccv_at(home.path())
-        .args(["export", "--format", "html"])
-        .arg(&file)
-        .output()
-        .expect("runs");
-    let page = String::from_utf8_lossy(&page.stdout);
+    let page = page_of(home.path(), &file);
     assert!(
         page.contains("$1.00 + 2 unpriced (claude-zeta-9)"),
         "the page"
@@ -198,12 +203,7 @@ fn fast_mode_is_priced_at_the_fast_rate_and_sub_cent_costs_show() {
             ),
         ],
     );
-    let page = common::ccv_at(home.path())
-        .args(["export", "--format", "html"])
-        .arg(&tiny)
-        .output()
-        .expect("runs");
-    let page = String::from_utf8_lossy(&page.stdout);
+    let page = page_of(home.path(), &tiny);
     assert!(page.contains("$0.0006"), "sub-cent on the page");
     assert!(page.contains("1,000 in"), "token counts with separators");
 }
@@ -279,12 +279,7 @@ fn a_usage_read_in_part_is_said_not_priced_low() {
             .any(|l| l.starts_with("(usage unreadable)\t1\t")),
         "{stats}"
     );
-    let page = common::ccv_at(home.path())
-        .args(["export", "--format", "html"])
-        .arg(&file)
-        .output()
-        .expect("runs");
-    let page = String::from_utf8_lossy(&page.stdout);
+    let page = page_of(home.path(), &file);
     assert!(
         page.contains("5 unpriced (usage unreadable)"),
         "on the page"
