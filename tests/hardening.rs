@@ -130,6 +130,18 @@ fn devices_and_fifos_are_not_sessions() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("not a regular file"), "{dev}: {err}");
     }
+    // a folder: what to do with one, not a pipe
+    let dir = tempfile::tempdir().expect("tempdir");
+    for args in [&["export"][..], &["check"], &["export", "--format", "html"]] {
+        let out = ccv().args(args).arg(dir.path()).output().expect("runs");
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("a directory, not a session file") && err.contains("--all"),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("pipe it in"), "{err}");
+    }
     #[cfg(unix)]
     {
         let dir = tempfile::tempdir().expect("tempdir");

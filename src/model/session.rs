@@ -342,6 +342,12 @@ pub struct SessionIdAt {
 /// Symlinks are followed to what they name.
 pub fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
     let meta = std::fs::metadata(path)?;
+    if meta.is_dir() {
+        // a folder is read by the commands that take one, not piped in
+        return Err(std::io::Error::other(
+            "a directory, not a session file (`ccv export --all DIR FOLDER` exports every session in it)",
+        ));
+    }
     if !meta.is_file() {
         return Err(std::io::Error::other(format!(
             "not a regular file ({}); pipe it in with `-` if you mean it",
