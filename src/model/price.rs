@@ -376,7 +376,8 @@ impl Cost {
             .take(2)
             // `(no model)` is shown as `1 unpriced (no model)`
             .map(|(m, _)| {
-                crate::model::text::term_line(m.trim_start_matches('(').trim_end_matches(')'))
+                let bare = m.strip_prefix('(').and_then(|b| b.strip_suffix(')'));
+                crate::model::text::term_line(bare.unwrap_or(m))
             })
             .collect();
         let more = if names.len() > 2 {
