@@ -118,7 +118,7 @@ pub enum Command {
         /// Only the sessions of this agent.
         #[arg(long, value_parser = crate::source::AGENTS)]
         agent: Option<String>,
-        /// Projects root (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects,
+        /// Projects root, or one project's folder (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects,
         /// with $CODEX_HOME/sessions and archived_sessions when they exist).
         root: Option<PathBuf>,
     },
@@ -148,7 +148,7 @@ pub enum Command {
         limit: usize,
         /// What to look for.
         query: String,
-        /// Projects root (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects,
+        /// Projects root, or one project's folder (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects,
         /// with $CODEX_HOME/sessions and archived_sessions when they exist).
         root: Option<PathBuf>,
     },
@@ -158,7 +158,7 @@ pub enum Command {
         /// Print nothing.
         #[arg(long)]
         quiet: bool,
-        /// Projects root (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects,
+        /// Projects root, or one project's folder (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects,
         /// with $CODEX_HOME/sessions and archived_sessions when they exist).
         root: Option<PathBuf>,
     },
@@ -178,7 +178,7 @@ pub enum Command {
         /// `[top] minutes` of the config).
         #[arg(long)]
         minutes: Option<u32>,
-        /// Projects root (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects,
+        /// Projects root, or one project's folder (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects,
         /// with $CODEX_HOME/sessions and archived_sessions when they exist).
         root: Option<PathBuf>,
     },
@@ -200,7 +200,7 @@ pub enum Command {
         /// Where --update reads (default: LiteLLM's table on GitHub).
         #[arg(long, requires = "update", value_name = "URL")]
         url: Option<String>,
-        /// Projects root (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects,
+        /// Projects root, or one project's folder (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects,
         /// with $CODEX_HOME/sessions and archived_sessions when they exist).
         root: Option<PathBuf>,
     },
@@ -216,7 +216,7 @@ pub enum Command {
         /// One JSON object instead of a table.
         #[arg(long)]
         json: bool,
-        /// Projects root (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects,
+        /// Projects root, or one project's folder (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects,
         /// with $CODEX_HOME/sessions and archived_sessions when they exist).
         root: Option<PathBuf>,
     },
