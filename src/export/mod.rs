@@ -481,6 +481,10 @@ const HTML_BLOCKS: [(&str, &str); 8] = [
 /// The end of the HTML block `t` (a line, its indent taken off) starts,
 /// when it starts one.
 fn html_block_start(t: &str) -> Option<(usize, &'static str)> {
+    // (most lines: no copy made to look at their case)
+    if !t.starts_with('<') {
+        return None;
+    }
     // tag names in any case; `<![CDATA[` as it is
     let head = t.get(..12).unwrap_or(t);
     let lower = head.to_ascii_lowercase();
