@@ -416,6 +416,67 @@ fn a_codex_session_is_listed_searched_counted_and_exported() {
     assert_eq!(rows[5]["input"]["file_path"], "src/cart.rs");
 }
 
+/// A request's figure that is no count (Codex never writes one, a damaged
+/// or hand-edited file can) makes that request unpriced, said as
+/// `(usage unreadable)`: priced from the figures left, the session cost
+/// too little and said nothing.
+#[test]
+fn a_codex_usage_read_in_part_is_said_not_priced_low() {
+    let first_only = (800.0 * 1.75 + 200.0 * 0.175 + 50.0 * 14.0) / 1e6;
+    for (key, bad) in [
+        ("input_tokens", json!("2000")),
+        ("input_tokens", json!(-5)),
+        ("cached_input_tokens", json!(1.5)),
+        ("cached_input_tokens", Value::Null),
+        ("output_tokens", json!(1e30)),
+        ("output_tokens", json!({"n": 100})),
+    ] {
+        for per_request in [true, false] {
+            let home = tempfile::tempdir().expect("tempdir");
+            let root = home.path().join("codex/sessions");
+            let day = root.join("2026/01/30");
+            std::fs::create_dir_all(&day).expect("mkdir");
+            let mut lines = rollout_lines();
+            let second = lines
+                .iter()
+                .position(|l| l.contains("\"input_tokens\":3000"))
+                .expect("the second request's count");
+            let mut v: Value = serde_json::from_str(&lines[second]).expect("json");
+            let info = &mut v["payload"]["info"];
+            if per_request {
+                info["last_token_usage"][key] = bad.clone();
+            } else {
+                // no per-request figures: the request is what the total grew by
+                info.as_object_mut()
+                    .expect("info")
+                    .remove("last_token_usage");
+                info["total_token_usage"][key] = bad.clone();
+            }
+            lines[second] = v.to_string();
+            std::fs::write(
+                day.join(format!("rollout-2026-01-30T10-00-00-{ID}.jsonl")),
+                lines.join("\n") + "\n",
+            )
+            .expect("write");
+            let rows = common::json_lines_of(
+                common::ccv_at(home.path())
+                    .args(["list", "--json"])
+                    .arg(&root),
+            );
+            let case = format!("{key} = {bad} (per request: {per_request})");
+            let r = &rows[0];
+            assert_eq!(r["unpriced_messages"], 1, "{case}: {r}");
+            assert_eq!(
+                r["unpriced_models"],
+                json!({"(usage unreadable)": 1}),
+                "{case}"
+            );
+            let usd = r["cost_usd"].as_f64().expect("cost");
+            assert!((usd - first_only).abs() < 1e-9, "{case}: {r}");
+        }
+    }
+}
+
 #[test]
 fn a_running_codex_session_is_followed_line_by_line() {
     let lines = rollout_lines();

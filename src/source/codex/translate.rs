@@ -483,50 +483,63 @@ impl Translator {
     }
 
     /// A request's tokens, from `last_token_usage`: counted once (the same
-    /// count is often written twice; the running total says so).
+    /// count is often written twice; the running total says so). A figure
+    /// that is no count (a string, a negative or fractional number, a
+    /// `null`) is handed on as written, in its place: the entry's reader
+    /// leaves it out, names it, and counts the request as unpriced, where
+    /// priced from the figures left it would cost too little, said nowhere.
     fn usage(&mut self, p: &Map<String, Value>) -> Out {
         let Some(info) = p.get("info").filter(|i| i.is_object()) else {
             return Err("codex: token count without figures");
         };
-        let n = |v: Option<&Value>, k: &str| {
-            v.and_then(|u| u.get(k))
-                .and_then(Value::as_u64)
-                .unwrap_or(0)
+        const KEYS: [&str; 3] = ["input_tokens", "cached_input_tokens", "output_tokens"];
+        // each figure, or the value that is no count
+        let read = |v: Option<&Value>| {
+            KEYS.map(|k| match v.and_then(|u| u.get(k)) {
+                None => Ok(0),
+                Some(x) => x.as_u64().ok_or_else(|| x.clone()),
+            })
         };
         let total = info.get("total_token_usage");
-        let now = [
-            n(total, "input_tokens"),
-            n(total, "cached_input_tokens"),
-            n(total, "output_tokens"),
-        ];
+        let now = read(total).map(|f| f.unwrap_or(0));
         if total.is_some() && self.total == Some(now) {
             return Err("codex: token count repeated");
         }
         let last = info.get("last_token_usage");
-        let [input, cached, output] = match (last, self.total) {
-            (Some(_), _) => [
-                n(last, "input_tokens"),
-                n(last, "cached_input_tokens"),
-                n(last, "output_tokens"),
-            ],
+        let figures = match (last, self.total) {
+            (Some(_), _) => read(last),
             // no per-request figures: what the total grew by
             (None, Some(before)) if now.iter().zip(before).all(|(a, b)| *a >= b) => {
-                [now[0] - before[0], now[1] - before[1], now[2] - before[2]]
+                let grown = [now[0] - before[0], now[1] - before[1], now[2] - before[2]];
+                let mut figures = read(total);
+                for (f, g) in figures.iter_mut().zip(grown) {
+                    if f.is_ok() {
+                        *f = Ok(g);
+                    }
+                }
+                figures
             }
-            (None, _) => now,
+            (None, _) => read(total),
         };
         if total.is_some() {
             self.total = Some(now);
         }
-        if input == 0 && output == 0 {
+        let [input, cached, output] = figures;
+        if matches!((&input, &output), (Ok(0), Ok(0))) {
             return Err("codex: token count of nothing");
         }
-        let cached = cached.min(input);
+        let (input, cached) = match (input, cached) {
+            (Ok(i), Ok(c)) => (json!(i - c.min(i)), json!(c.min(i))),
+            (i, c) => (
+                i.map_or_else(|v| v, |i| json!(i)),
+                c.map_or_else(|v| v, |c| json!(c)),
+            ),
+        };
         let mut usage = json!({
-            "input_tokens": input - cached,
+            "input_tokens": input,
             "cache_read_input_tokens": cached,
             "cache_creation_input_tokens": 0,
-            "output_tokens": output,
+            "output_tokens": output.map_or_else(|v| v, |o| json!(o)),
         });
         if self.fast {
             usage["speed"] = json!("fast");
