@@ -49,6 +49,16 @@ fn hostile_session() -> ccv::model::Session {
             "m2",
             json!([{"type": "tool_use", "id": "t2", "name": "Write", "input": {"file_path": "/x/a\".html", "content": format!("```\n{HOSTILE}\n```")}}]),
         ),
+        // a model of no price is named in the page's cost (`1 unpriced
+        // (…)`), the directory and the branch in its head
+        {
+            let mut a = assistant_line("a3", "m3", json!([{"type": "text", "text": "done"}]));
+            a["message"]["model"] = json!(format!("m{HOSTILE}"));
+            a["message"]["usage"] = json!({"input_tokens": 10, "output_tokens": 5});
+            a["cwd"] = json!(HOSTILE);
+            a["gitBranch"] = json!(HOSTILE);
+            a
+        },
     ])
 }
 

@@ -221,7 +221,13 @@ impl Page<'_> {
             );
         }
         // sub-cent costs as `$0.0012`; what has no price is said
-        field("Cost", fig.cost.describe(&fig.unpriced_models()));
+        // (its unpriced part names the session's models, as written)
+        field(
+            "Cost",
+            fig.cost
+                .describe(&fig.unpriced_models())
+                .map(|c| self.text(&c)),
+        );
         field(
             "Prompts · tool calls",
             Some(format!("{} · {}", fig.prompts, fig.tool_calls)),
