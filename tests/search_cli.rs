@@ -971,6 +971,81 @@ fn an_index_whose_list_of_files_is_damaged_is_rebuilt() {
     }
 }
 
+/// An index whose files were written by another hand (a byte of any of
+/// them changed: its segments, which tantivy believes, and its list of
+/// segments) is not believed: the files answer, as they would without it,
+/// it is said, and no damaged length aborts the search (tantivy asked for
+/// 4 PB for a store's damaged index); the next build makes it again.
+#[test]
+fn an_index_whose_files_were_changed_is_not_believed() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path().join("projects");
+    tree(&root);
+    let dir = tmp.path().join("cache/ccv/search-v6");
+    let (_, truth) = search(tmp.path(), &root, &["--limit", "500", "the"]);
+    assert!(!truth.is_empty());
+    ccv(tmp.path()).arg("index").arg(&root).assert().success();
+    // a file of each kind: tantivy's list of segments, each part of one
+    let of_kind = |kind: &str| -> std::path::PathBuf {
+        let mut names: Vec<String> = fs::read_dir(&dir)
+            .expect("the index")
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|n| n == kind || (n.len() == 32 + kind.len() && n.ends_with(kind)))
+            .collect();
+        names.sort();
+        dir.join(names.first().unwrap_or_else(|| panic!("no {kind}")))
+    };
+    for kind in [
+        "meta.json",
+        ".idx",
+        ".pos",
+        ".term",
+        ".store",
+        ".fast",
+        ".fieldnorm",
+    ] {
+        for at in [1, 2] {
+            fs::remove_dir_all(&dir).expect("rm");
+            ccv(tmp.path()).arg("index").arg(&root).assert().success();
+            let file = of_kind(kind);
+            let mut b = fs::read(&file).expect("read");
+            // a byte in the middle of its data, then one in its end (a
+            // footer, a store's index of blocks, a list's last number)
+            let i = if at == 1 {
+                b.len() / 2
+            } else {
+                b.len().saturating_sub(40)
+            };
+            b[i] ^= 0x21;
+            fs::write(&file, &b).expect("write");
+            let out = ccv(tmp.path())
+                .args(["search", "--json", "--limit", "500", "the"])
+                .arg(&root)
+                .output()
+                .expect("runs");
+            let case = format!("{kind} byte {i}");
+            assert_eq!(out.status.code(), Some(0), "{case}: {out:?}");
+            let hits: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .map(|l| serde_json::from_str(l).expect("json"))
+                .collect();
+            assert_eq!(hits, truth, "{case}");
+            let said = String::from_utf8_lossy(&out.stderr);
+            assert!(said.contains("damaged"), "{case}: {said}");
+            ccv(tmp.path()).arg("index").arg(&root).assert().success();
+            let out = ccv(tmp.path())
+                .args(["search", "--json", "--limit", "500", "the"])
+                .arg(&root)
+                .output()
+                .expect("runs");
+            assert!(
+                !String::from_utf8_lossy(&out.stderr).contains("damaged"),
+                "{case}: rebuilt"
+            );
+        }
+    }
+}
+
 /// Every file the index leaves in the cache is 0600 and every folder
 /// 0700, those tantivy writes too (it creates them with the umask), after
 /// a build and after an update, with the usual umask of 022.

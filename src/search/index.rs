@@ -197,6 +197,12 @@ impl SearchIndex {
                 "the index's list of files cannot be read",
             ));
         };
+        if !super::checked::whole(dir, &index) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "the index's files are not as ccv wrote them",
+            ));
+        }
         Ok(Some(SearchIndex::with(dir, index, fields, state)))
     }
 
@@ -295,6 +301,8 @@ impl SearchIndex {
             if self.state.older_form {
                 self.save_state()?;
             }
+            // (an index made new and left empty: known from now on)
+            super::checked::record(&self.dir, &self.index)?;
             return Ok(Updated::default());
         }
         // looked up by path while the update runs (a search only goes
@@ -304,6 +312,8 @@ impl SearchIndex {
         self.state.files = known.into_iter().collect();
         let done = done?;
         self.save_state()?;
+        // (the files just written are checked while they are in memory)
+        super::checked::record(&self.dir, &self.index)?;
         Ok(done)
     }
 

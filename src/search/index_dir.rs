@@ -51,6 +51,7 @@ pub fn is_known_name(name: &str) -> bool {
         "meta.json" | ".managed.json" | ".tantivy-meta.lock" | ".tantivy-writer.lock"
     ) || name == super::state::STATE
         || name == super::state::OLD_STATE
+        || name == super::checked::CHECKED
         || name == LOCK
         || is_segment_file(name)
         // temporary files: tantivy's atomic writes and ccv's (crate::writes)

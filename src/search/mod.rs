@@ -4,6 +4,7 @@
 //! checked against the entry's text as the model reads it, with the rules
 //! of [`Query`], so both ways find the same rows.
 
+mod checked;
 mod copies;
 pub mod extract;
 pub mod index;

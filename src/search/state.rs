@@ -14,8 +14,11 @@ use std::path::{Path, PathBuf};
 /// The state's file, and the one before it.
 pub(super) const STATE: &str = "files.bin";
 pub(super) const OLD_STATE: &str = "files.json";
-/// The file's first bytes (then the index's version).
-const MAGIC: &[u8] = b"ccv search files 1\n";
+/// The file's first bytes (then the index's version). Form 2 checks its
+/// head and each file (see [`packed::check`]): a bit flipped in form 1
+/// gave a file another's id or its lines another's place, believed, and
+/// a search listed other hits than its files hold.
+const MAGIC: &[u8] = b"ccv search files 2\n";
 /// A state past this size was not written by ccv.
 const MAX_FILE: u64 = 256 << 20;
 
@@ -179,10 +182,14 @@ impl State {
     fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(64 + self.files.len() * 160);
         out.extend_from_slice(MAGIC);
+        let head = out.len();
         packed::u32(&mut out, self.version);
         packed::u64(&mut out, self.next_id);
         packed::count(&mut out, self.files.len());
+        let sum = packed::check(&out[head..]);
+        packed::u64(&mut out, sum);
         for (p, f) in &self.files {
+            let row = out.len();
             packed::path(&mut out, p);
             // a file that is its own session (most are) names it once
             let other = f.session != *p;
@@ -196,6 +203,8 @@ impl State {
             packed::u64(&mut out, f.bytes);
             packed::u32(&mut out, f.lines);
             packed::u64(&mut out, f.head);
+            let sum = packed::check(&out[row..]);
+            packed::u64(&mut out, sum);
         }
         out
     }
@@ -221,11 +230,11 @@ fn from_reader(r: &mut impl io::Read, len: u64) -> Option<State> {
     };
     let (version, next_id, n) = w.parse(|r| {
         r.0 = r.0.strip_prefix(MAGIC)?;
-        Some((r.u32()?, r.u64()?, r.u32()?))
+        checked(r, |r| Some((r.u32()?, r.u64()?, r.u32()?)))
     })?;
-    // a path, a flag and six numbers: at least 45 bytes a file
+    // a path, a flag, six numbers and a check: at least 53 bytes a file
     let n = usize::try_from(n).ok()?;
-    if n as u64 > len / 45 {
+    if n as u64 > len / 53 {
         return None;
     }
     let mut files = Vec::with_capacity(n);
@@ -240,8 +249,21 @@ fn from_reader(r: &mut impl io::Read, len: u64) -> Option<State> {
     })
 }
 
-/// One file of the state.
+/// What `read` reads of `r`, when the check written after its bytes is
+/// theirs.
+fn checked<'a, T>(r: &mut Bytes<'a>, read: impl FnOnce(&mut Bytes<'a>) -> Option<T>) -> Option<T> {
+    let from = r.0;
+    let t = read(r)?;
+    let used = from.get(..from.len() - r.0.len())?;
+    (r.u64()? == packed::check(used)).then_some(t)
+}
+
+/// One file of the state, when its check holds.
 fn file(r: &mut Bytes<'_>) -> Option<(PathBuf, FileState)> {
+    checked(r, file_fields)
+}
+
+fn file_fields(r: &mut Bytes<'_>) -> Option<(PathBuf, FileState)> {
     let path = r.path()?;
     let session = if r.flag()? { r.path()? } else { path.clone() };
     let f = FileState {
@@ -377,11 +399,12 @@ mod tests {
         let mut more = b.clone();
         more.push(0);
         assert!(from_bytes(&more).is_none());
+        // any bit flipped is seen: no state, never another one
         for at in 0..b.len() {
-            for v in [0u8, 1, 0x80, 0xff] {
+            for bit in 0..8 {
                 let mut bad = b.clone();
-                bad[at] = v;
-                let _ = from_bytes(&bad);
+                bad[at] ^= 1 << bit;
+                assert!(from_bytes(&bad).is_none(), "bit {bit} of byte {at}");
             }
         }
     }
