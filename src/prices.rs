@@ -19,16 +19,69 @@ pub fn fetched_file() -> Option<PathBuf> {
     Some(crate::paths::cache_dir()?.join("prices-fetched.json"))
 }
 
-/// The fetched table, when there is one that reads and holds only sane
-/// rates; anything else is ignored (the bundled table stands).
+/// What `--update` left in the cache.
+pub enum Fetched {
+    /// None fetched.
+    None,
+    /// A table that reads whole, as ccv wrote it, with only sane rates.
+    Table(PriceTable),
+    /// A file that is not that (damaged, written by another hand or by a
+    /// ccv before its tables were checked): not used.
+    Untrusted,
+}
+
+/// The fetched table, when there is one that ccv can trust; anything else
+/// is ignored (the bundled table stands, and `ccv prices` says so).
 pub fn load_fetched() -> Option<PriceTable> {
-    let f = crate::model::session::open_regular(&fetched_file()?).ok()?;
-    if f.metadata().ok()?.len() > 16 << 20 {
-        return None;
+    match fetched_table() {
+        Fetched::Table(t) => Some(t),
+        Fetched::None | Fetched::Untrusted => None,
     }
-    let t: PriceTable = serde_json::from_reader(io::BufReader::new(f)).ok()?;
-    let t = t.prepared(Origin::Fetched);
-    t.models.iter().all(sane).then_some(t)
+}
+
+/// The fetched table as written by [`update`]: the table's bytes and a
+/// check of them ([`crate::packed::check`]). A rate whose digit was
+/// changed still reads as a rate (a damaged `3.0` as `7.0`), and was
+/// believed: every cost of that model wrong, said nowhere.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Stored<'a> {
+    check: &'a str,
+    #[serde(borrow)]
+    table: &'a serde_json::value::RawValue,
+}
+
+fn stored(table: &[u8]) -> Vec<u8> {
+    let mut out = format!(
+        "{{\"check\": \"{:016x}\",\n\"table\": ",
+        crate::packed::check(table)
+    )
+    .into_bytes();
+    out.extend_from_slice(table);
+    out.extend_from_slice(b"}\n");
+    out
+}
+
+/// What the cache holds of a fetched table.
+pub fn fetched_table() -> Fetched {
+    let Some(file) = fetched_file() else {
+        return Fetched::None;
+    };
+    if std::fs::symlink_metadata(&file).is_err() {
+        return Fetched::None;
+    }
+    let trusted = || {
+        let bytes = crate::packed::read_file(&file, 16 << 20)?;
+        let s: Stored<'_> = serde_json::from_slice(&bytes).ok()?;
+        let table = s.table.get();
+        if s.check != format!("{:016x}", crate::packed::check(table.as_bytes())) {
+            return None;
+        }
+        let t: PriceTable = serde_json::from_str(table).ok()?;
+        let t = t.prepared(Origin::Fetched);
+        t.models.iter().all(sane).then_some(t)
+    };
+    trusted().map_or(Fetched::Untrusted, Fetched::Table)
 }
 
 fn sane(m: &ModelPrice) -> bool {
@@ -173,7 +226,7 @@ pub fn update(url: &str) -> i32 {
         }
     };
     let bytes = match serde_json::to_vec_pretty(&serialized(&table)) {
-        Ok(b) => b,
+        Ok(b) => stored(&b),
         Err(e) => {
             crate::say_err!("ccv: prices: {}", term_line(&e.to_string()));
             return 1;
@@ -260,6 +313,13 @@ pub fn show(root: Option<&Path>, out: &mut dyn Write) -> io::Result<()> {
         writeln!(
             out,
             "  over it: {config} families from [prices] in the config"
+        )?;
+    }
+    if let (Fetched::Untrusted, Some(file)) = (fetched_table(), fetched_file()) {
+        writeln!(
+            out,
+            "  not used: the fetched table {} is not as ccv wrote it (damaged, or from an older ccv); `ccv prices --update` fetches it again",
+            term_path(&file)
         )?;
     }
     writeln!(out)?;

@@ -505,14 +505,36 @@ fn prices_update_reads_a_table_from_a_server_and_keeps_the_bundled_one_on_failur
         .unwrap_or_default();
     assert!(zeta.ends_with("fetched"), "{text}");
     assert!(text.contains("has a price"), "{text}");
-    // a damaged fetched table is ignored: the bundled one stands
-    std::fs::write(&fetched, "{not json").expect("write");
+    // a damaged fetched table is ignored: the bundled one stands, and
+    // `ccv prices` says so; a rate damaged into another rate too (`2.0`
+    // read as `3.0` was believed)
+    let good = std::fs::read_to_string(&fetched).expect("read");
+    assert!(good.contains("2.0"), "{good}");
+    for damaged in [good.replacen("2.0", "3.0", 1), "{not json".to_owned()] {
+        std::fs::write(&fetched, &damaged).expect("write");
+        let rows = common::json_lines_of(
+            common::ccv_at(home.path())
+                .args(["list", "--json"])
+                .arg(&root),
+        );
+        assert_eq!(rows[0]["cost_usd"], Value::Null, "{damaged}");
+        let shown = common::ccv_at(home.path())
+            .arg("prices")
+            .output()
+            .expect("runs");
+        let text = String::from_utf8_lossy(&shown.stdout);
+        assert!(
+            text.contains("not used") && text.contains("--update"),
+            "{text}"
+        );
+    }
+    std::fs::write(&fetched, &good).expect("write");
     let rows = common::json_lines_of(
         common::ccv_at(home.path())
             .args(["list", "--json"])
             .arg(&root),
     );
-    assert_eq!(rows[0]["cost_usd"], Value::Null);
+    assert!(close(&rows[0]["cost_usd"], 2.0), "{}", rows[0]);
 }
 
 /// On every corpus file: the listing's cost, the viewer's header and the
