@@ -74,3 +74,58 @@ fn every_corrupt_line_is_reported() {
         assert!(line > 0);
     }
 }
+
+/// Half an emoji cut off (JavaScript's `JSON.stringify` writes the lone
+/// half as an escape, `\ud83c`) inside a block: a tool's output, an
+/// answer's text, a prompt's text block, a thinking. Each is read with
+/// U+FFFD in its place and said, not shown as an unknown row (the tool
+/// result was lost, its call "still running", the answer's text gone);
+/// a whole pair beside it stays, and a line with another damage too is
+/// read as well.
+#[test]
+fn half_an_emoji_in_a_block_is_replaced_not_lost() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let file = home.path().join("s.jsonl");
+    let lines = [
+        r#"{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s","timestamp":"2025-01-01T00:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"prompt \ud83c cut"}]}}"#,
+        r#"{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s","timestamp":"2025-01-01T00:00:01.000Z","message":{"id":"m1","role":"assistant","model":"claude-opus-4-5","content":[{"type":"thinking","thinking":"think \udf89","signature":"x"},{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"cat e.txt"}}],"usage":{"input_tokens":10,"output_tokens":5}}}"#,
+        r#"{"type":"user","uuid":"u2","parentUuid":"a1","sessionId":"s","timestamp":"2025-01-01T00:00:02.000Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"party \ud83c\udf89 then \ud83c"}]}}"#,
+        r#"{"type":"assistant","uuid":"a2","parentUuid":"u2","sessionId":"s","timestamp":"2025-01-01T00:00:03.000Z","message":{"id":"m2","role":"assistant","model":"claude-opus-4-5","content":[{"type":"text","text":"done \ud83c\udf89 \udf89 alone"}],"usage":{"input_tokens":10,"output_tokens":5}},"isSidechain":"no"}"#,
+    ];
+    std::fs::write(&file, lines.join("\n") + "\n").expect("write");
+    let out = common::ccv_at(home.path())
+        .args(["export", "--format", "json"])
+        .arg(&file)
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{out:?}");
+    let rows: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    let kinds: Vec<&str> = rows.iter().filter_map(|r| r["kind"].as_str()).collect();
+    assert_eq!(
+        kinds,
+        ["user", "thinking", "tool_call", "tool_result", "assistant"],
+        "{rows:?}"
+    );
+    let texts: Vec<&str> = rows.iter().filter_map(|r| r["text"].as_str()).collect();
+    assert_eq!(texts[0], "prompt \u{fffd} cut");
+    assert_eq!(texts[1], "think \u{fffd}");
+    assert_eq!(texts[3], "party 🎉 then \u{fffd}");
+    assert_eq!(texts[4], "done 🎉 \u{fffd} alone");
+    let said = String::from_utf8_lossy(&out.stderr);
+    for line in 1..=4 {
+        assert!(
+            said.contains(&format!("s.jsonl:{line}: lone surrogate")),
+            "line {line}: {said}"
+        );
+    }
+    let check = common::ccv_at(home.path())
+        .arg("check")
+        .arg(&file)
+        .output()
+        .expect("runs");
+    let said = String::from_utf8_lossy(&check.stdout);
+    assert!(!said.contains("still running"), "{said}");
+}

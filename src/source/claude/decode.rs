@@ -487,6 +487,16 @@ fn decode_objects_from(
                     message: e.to_string(),
                 })?;
                 let obj = &rest[..end];
+                // a lone surrogate's escape (JavaScript writes one for half
+                // an emoji cut off) inside a block reaches serde as a data
+                // error, and no repair reads it: the line is read again
+                // with it replaced, as a lone one anywhere else is
+                if has_lone_surrogate(obj) && replace_lone_surrogates(obj) != obj {
+                    return Err(DecodeError {
+                        done: n,
+                        message: e.to_string(),
+                    });
+                }
                 if n >= skip {
                     match repair(obj) {
                         Some((fixed, dropped)) => {
