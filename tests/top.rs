@@ -142,6 +142,95 @@ fn piped_it_prints_one_snapshot() {
     assert!(row[4].contains("make deploy"), "{table}");
 }
 
+/// Codex sessions in `ccv top`, piped: a turn that failed (Codex's
+/// `error`, its turn then closed) is failed with Codex's words, not
+/// working nor idle; a turn at work names Codex, not Claude; a retry's
+/// notice (`stream_error`) fails nothing.
+#[test]
+fn a_codex_turn_that_failed_is_failed_and_codex_is_named() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let day = home.path().join("codex/sessions/2026/12/04");
+    std::fs::create_dir_all(&day).expect("mkdir");
+    let now = jiff::Timestamp::now().as_millisecond();
+    let env = |ago: i64, ty: &str, p: serde_json::Value| {
+        json!({"timestamp": iso(now - ago), "type": ty, "payload": p}).to_string()
+    };
+    let session = |n: u32, last: Vec<String>| {
+        let id = format!("019a0000-0000-7000-8000-00000000000{n}");
+        let mut lines = vec![
+            env(
+                9000,
+                "session_meta",
+                json!({"id": id, "cwd": "/srv/p", "originator": "codex_cli_rs", "cli_version": "0.139.0"}),
+            ),
+            env(
+                9000,
+                "turn_context",
+                json!({"cwd": "/srv/p", "model": "gpt-5.3-codex"}),
+            ),
+            env(
+                8000,
+                "event_msg",
+                json!({"type": "task_started", "turn_id": "t1"}),
+            ),
+            env(
+                8000,
+                "response_item",
+                json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": format!("case {n}")}]}),
+            ),
+        ];
+        lines.extend(last);
+        std::fs::write(
+            day.join(format!("rollout-2026-12-04T00-00-0{n}-{id}.jsonl")),
+            lines.join("\n") + "\n",
+        )
+        .expect("write");
+    };
+    session(
+        1,
+        vec![
+            env(
+                3000,
+                "event_msg",
+                json!({"type": "error", "message": "exceeded retry limit, last status: 429 Too Many Requests"}),
+            ),
+            env(
+                3000,
+                "event_msg",
+                json!({"type": "task_complete", "turn_id": "t1", "last_agent_message": null}),
+            ),
+        ],
+    );
+    session(
+        2,
+        vec![env(
+            1000,
+            "event_msg",
+            json!({"type": "stream_error", "message": "Reconnecting... 1/5"}),
+        )],
+    );
+    let out = common::ccv_at(home.path())
+        .arg("top")
+        .arg(home.path().join("codex/sessions"))
+        .output()
+        .expect("run ccv");
+    assert!(out.status.success(), "{out:?}");
+    let table = String::from_utf8_lossy(&out.stdout);
+    let row = |title: &str| -> Vec<String> {
+        table
+            .lines()
+            .map(|l| l.split('\t').map(str::to_owned).collect::<Vec<_>>())
+            .find(|r| r.get(2).is_some_and(|t| t == title))
+            .unwrap_or_else(|| panic!("no {title}: {table}"))
+    };
+    let failed = row("case 1");
+    assert_eq!(failed[0], "failed", "{table}");
+    assert!(failed[4].contains("429 Too Many Requests"), "{table}");
+    let working = row("case 2");
+    assert_eq!(working[0], "thinking", "{table}");
+    assert_eq!(working[4], "Codex is working", "{table}");
+}
+
 #[test]
 fn a_root_touched_all_at_once_starts_a_few_readers_not_thousands() {
     let mut t = TopState::new(PathBuf::from("/r"), 30 * 60_000, NOW);

@@ -82,8 +82,9 @@ impl Activity {
         }
     }
 
-    /// What it is doing, in a few words.
-    pub fn doing(&self) -> String {
+    /// What it is doing, in a few words, for a session of `format` (its
+    /// agent's name: `None` for Claude Code's own).
+    pub fn doing(&self, format: Option<&str>) -> String {
         match self {
             Activity::Running {
                 tool,
@@ -100,7 +101,13 @@ impl Activity {
                 format!("{tool} {summary}: a permission prompt or a slow tool")
             }
             Activity::Failed { why } | Activity::Retrying { why } => why.clone(),
-            Activity::Thinking => "Claude is working".into(),
+            Activity::Thinking => {
+                let mut agent = format.unwrap_or("claude").chars();
+                match agent.next() {
+                    Some(first) => format!("{}{} is working", first.to_uppercase(), agent.as_str()),
+                    None => "working".into(),
+                }
+            }
             Activity::Waiting => "the turn ended".into(),
             Activity::Interrupted => "interrupted by the user".into(),
             Activity::Idle => String::new(),
@@ -116,9 +123,12 @@ fn neutral(item: &Item) -> bool {
             .or_marker()
             .trim_start()
             .starts_with("[Request interrupted by user"),
+        // (a note of level `error` ends a turn that failed: Codex's
+        // `error`, after its retries)
         Kind::System => matches!(
             &item.detail,
-            Detail::System(s) if matches!(**s, SystemInfo::StopHooks { .. } | SystemInfo::Other { .. } | SystemInfo::CompactBoundary { .. })
+            Detail::System(s) if matches!(&**s, SystemInfo::StopHooks { .. } | SystemInfo::CompactBoundary { .. })
+                || matches!(&**s, SystemInfo::Other { level, .. } if level.as_deref() != Some("error"))
         ),
         _ => false,
     }
@@ -161,6 +171,11 @@ pub fn of(session: &Session, now_ms: i64, last_write_ms: i64, th: Thresholds) ->
             SystemInfo::ApiError { .. } => Activity::Failed {
                 why: first_line(last.text.or_marker()),
             },
+            SystemInfo::Other { ref level, .. } if level.as_deref() == Some("error") => {
+                Activity::Failed {
+                    why: first_line(last.text.or_marker()),
+                }
+            }
             _ => Activity::Thinking,
         },
         (Kind::ToolCall, Detail::Call(c)) => match session.call_state(last, Some(now_ms)) {
@@ -295,7 +310,11 @@ mod tests {
         );
         let stalled = state(&[prompt(), bash()], 120);
         assert!(matches!(stalled, Activity::Stalled { .. }), "{stalled:?}");
-        assert!(stalled.doing().contains("permission prompt or a slow tool"));
+        assert!(
+            stalled
+                .doing(None)
+                .contains("permission prompt or a slow tool")
+        );
     }
 
     #[test]

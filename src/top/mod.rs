@@ -69,6 +69,11 @@ pub struct Watched {
 }
 
 impl Watched {
+    /// What it is doing, in a few words (its agent named).
+    pub fn doing(&self) -> String {
+        self.activity.doing(self.session.format())
+    }
+
     /// The session's cost so far, its subagents' included.
     pub fn cost(&self) -> crate::model::price::Cost {
         self.session.cost().0

@@ -48,7 +48,7 @@ pub fn run(root: &std::path::Path, window_ms: i64) -> i32 {
             (now - w.since_ms).max(0) / 1000,
             term_line(w.session.title().unwrap_or("")),
             w.project,
-            term_line(&w.activity.doing()),
+            term_line(&w.doing()),
             w.turns(),
             cost,
             crate::model::text::term_path(&w.path),

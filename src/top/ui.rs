@@ -123,7 +123,7 @@ pub fn draw_section(f: &mut Frame<'_>, area: Rect, s: &TopState) -> u16 {
             Span::styled(pad(&format!("{glyph} {}", r.activity.name()), 18), style),
             Span::raw(pad(&elapsed(s.now_ms - r.since_ms), 8)),
             Span::raw(pad(&title, tw)),
-            Span::styled(pad(&term_line(&r.activity.doing()), dw), th.dim),
+            Span::styled(pad(&term_line(&r.doing()), dw), th.dim),
         ]));
     }
     let h = (lines.len() as u16).min(area.height);
@@ -188,7 +188,7 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, s: &TopState) {
                     .map(term_line)
                     .unwrap_or_else(|| "(loading…)".into()),
                 crate::paths::tilde(&r.project),
-                term_line(&r.activity.doing()),
+                term_line(&r.doing()),
                 r.turns().to_string(),
                 // the priced part, and `+?` when some model has no price
                 r.cost().label().unwrap_or_default(),

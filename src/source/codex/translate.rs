@@ -401,7 +401,8 @@ impl Translator {
     }
 
     fn event(&mut self, p: &Map<String, Value>) -> Out {
-        match str_of(p, "type").unwrap_or("") {
+        let kind = str_of(p, "type").unwrap_or("");
+        match kind {
             "token_count" => self.usage(p),
             "agent_message" => {
                 if let Some(m) = str_of(p, "message").filter(|m| !m.trim().is_empty()) {
@@ -425,9 +426,12 @@ impl Translator {
                     Ok(out)
                 }
             }
+            // the turn failed (after Codex's retries); a stream's error is
+            // a retry's notice, and the turn goes on
             "error" | "stream_error" => {
                 let m = str_of(p, "message").unwrap_or("error").to_owned();
-                Ok(vec![self.system("codex_error", &m, "error")])
+                let level = if kind == "error" { "error" } else { "warning" };
+                Ok(vec![self.system("codex_error", &m, level)])
             }
             "thread_rolled_back" => {
                 let n = p.get("num_turns").and_then(Value::as_u64).unwrap_or(0);
