@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Signals and idling through the real binary in tmux: SIGTSTP and Ctrl-Z
 # give the shell a normal terminal and `fg` brings the view back; SIGTERM
-# exits 143; a session with a <session>/subagents/ folder idles at ~0 CPU.
+# exits 143, and any other signal that ends a process (an abort too)
+# leaves a cooked terminal; a session with a <session>/subagents/ folder
+# idles at ~0 CPU.
 #
 # Usage: tests/tmux_signals.sh path/to/ccv
 # Exit status: 0 pass, 1 fail, 77 skipped (no tmux).
@@ -56,4 +58,16 @@ tmux -L "$SOCK" send-keys -t sh "clear; '$CCV' '$WORK/proj/s1.jsonl'; echo EXIT=
 expect sh "watch me idle" "the session is shown again"
 kill -TERM "$(ccv_pid)"
 expect sh "EXIT=143" "SIGTERM exits with 128+15"
+# every other signal that ends a process, and an abort (an allocation that
+# failed), leave the shell a cooked terminal on its own screen
+for sig in USR1:138 ALRM:142 QUIT:131 ABRT:134; do
+  tmux -L "$SOCK" send-keys -t sh "clear; '$CCV' '$WORK/proj/s1.jsonl'; echo EXIT=\$?; stty -a | grep -o ' icanon'" Enter
+  expect sh "watch me idle" "the session is shown for SIG${sig%:*}"
+  kill "-${sig%:*}" "$(ccv_pid)"
+  expect sh "EXIT=${sig#*:}" "SIG${sig%:*} exits with 128+n"
+  expect sh " icanon" "SIG${sig%:*} leaves the terminal cooked"
+  if [ "$(tmux -L "$SOCK" display -p -t sh '#{alternate_on}')" != 0 ]; then
+    echo "FAIL: SIG${sig%:*} left the alternate screen on"; FAIL=1
+  else echo "ok: SIG${sig%:*} left the alternate screen"; fi
+done
 exit $FAIL

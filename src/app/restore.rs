@@ -76,6 +76,68 @@ pub fn restore_with(active: &AtomicBool, w: &mut impl Write) -> bool {
     true
 }
 
+/// The terminal's settings before raw mode, and the descriptor they were
+/// read from (the one crossterm sets: stdin, else `/dev/tty`, kept open).
+#[cfg(unix)]
+static SAVED: std::sync::OnceLock<(std::os::fd::RawFd, libc::termios)> = std::sync::OnceLock::new();
+
+/// Keeps the terminal's settings as they are, for [`guard_abort`].
+pub fn save_terminal() {
+    #[cfg(unix)]
+    {
+        use std::os::fd::{AsRawFd, IntoRawFd};
+        // SAFETY: isatty and tcgetattr only read the descriptor's state
+        let fd = if unsafe { libc::isatty(0) } == 1 {
+            std::io::stdin().as_raw_fd()
+        } else {
+            match std::fs::File::open("/dev/tty") {
+                // (kept open for the process's life)
+                Ok(f) => f.into_raw_fd(),
+                Err(_) => return,
+            }
+        };
+        // SAFETY: termios is plain data, filled by tcgetattr
+        let mut t: libc::termios = unsafe { std::mem::zeroed() };
+        if unsafe { libc::tcgetattr(fd, &mut t) } == 0 {
+            let _ = SAVED.set((fd, t));
+        }
+    }
+}
+
+/// An abort (an allocation that failed, which no panic hook sees) puts
+/// the terminal back before the process ends: the screen's sequences
+/// written and the settings of [`save_terminal`] set again, with calls a
+/// signal handler may make (write, tcsetattr, signal, raise); then the
+/// signal's default ends the process.
+pub fn guard_abort() {
+    #[cfg(unix)]
+    {
+        static GUARDED: AtomicBool = AtomicBool::new(false);
+        if GUARDED.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        // SAFETY: the handler only loads atomics and calls write(2) and
+        // tcsetattr(3), both async-signal-safe
+        let _ = unsafe {
+            signal_hook::low_level::register(signal_hook::consts::SIGABRT, || {
+                if !ACTIVE.swap(false, Ordering::SeqCst) {
+                    return;
+                }
+                const LEAVE: &[u8] =
+                    b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?1049l\x1b[?25h";
+                let _ = libc::write(1, LEAVE.as_ptr().cast(), LEAVE.len());
+                if let Some((fd, t)) = SAVED.get() {
+                    let _ = libc::tcsetattr(*fd, libc::TCSANOW, t);
+                }
+                // one sent by `kill` ends the process too (abort's own
+                // would, once this returns)
+                libc::signal(libc::SIGABRT, libc::SIG_DFL);
+                libc::raise(libc::SIGABRT);
+            })
+        };
+    }
+}
+
 /// Restores the real terminal (stdout).
 pub fn restore() {
     restore_with(&ACTIVE, &mut std::io::stdout());

@@ -80,6 +80,7 @@ pub fn run_with(start: Start, opts: Options) -> anyhow::Result<()> {
     let (tx, rx) = channel::<AppEvent>();
     workers::spawn_signals(tx.clone());
     restore::install_panic_hook();
+    restore::save_terminal();
     enable_raw_mode()?;
     restore::mark_active();
     let mut stdout = std::io::stdout();

@@ -26,13 +26,21 @@ pub fn spawn_input(tx: Sender<AppEvent>) {
     });
 }
 
-/// SIGTERM, SIGINT and SIGHUP end the viewer; SIGTSTP suspends it (the
-/// loop puts the terminal back first, then stops the process).
+/// Every signal whose default is to end the process ends the viewer (the
+/// terminal put back first: `kill -USR1` or an alarm left it in raw mode
+/// on the alternate screen); SIGTSTP suspends it (the loop puts the
+/// terminal back first, then stops the process).
 #[cfg(unix)]
 pub fn spawn_signals(tx: Sender<AppEvent>) {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM, SIGTSTP};
-    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGINT, SIGHUP, SIGTSTP])
-    else {
+    use signal_hook::consts::{
+        SIGALRM, SIGHUP, SIGINT, SIGPROF, SIGQUIT, SIGTERM, SIGTSTP, SIGUSR1, SIGUSR2, SIGVTALRM,
+        SIGXCPU, SIGXFSZ,
+    };
+    super::restore::guard_abort();
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([
+        SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU,
+        SIGXFSZ, SIGTSTP,
+    ]) else {
         return;
     };
     std::thread::spawn(move || {
