@@ -44,8 +44,10 @@ const TOKENIZER: &str = "ccv";
 /// without their positions; 4: a document per span, not per entry; 5:
 /// joined words listed as pairs too, see `words::pair_of`; 6: letters
 /// folded as a search ignoring case folds them, see `words::fold_into`;
-/// the ones before are emptied, see [`super::index_dir::empty_older`]).
-pub const VERSION: u32 = 6;
+/// 7: its files believed only as ccv wrote them, see `super::checked`,
+/// and its list of files checked file by file; the ones before are
+/// emptied, see [`super::index_dir::empty_older`]).
+pub const VERSION: u32 = 7;
 /// A span's bytes: lines are added to one until it holds this many or
 /// more. A candidate span is read whole and
 /// scanned, so a query reads this much per span a word is in; a bigger
