@@ -40,6 +40,11 @@ pub struct Cli {
     /// y / Y / v copy markdown instead of the labelled text.
     #[arg(long)]
     pub copy_markdown: bool,
+    /// Start with secrets redacted on the screen (the picker's list and
+    /// hits, every session opened) and in copies and exports, as `#`
+    /// pressed twice: to share your screen.
+    #[arg(long)]
+    pub redact: bool,
     /// Colours: auto (the terminal's background decides), dark, light,
     /// mono, or a [themes.NAME] of the config.
     #[arg(long, value_name = "NAME")]
@@ -545,7 +550,7 @@ fn show(
     // not a terminal (`ccv FILE | less`): the text, not a screen
     use std::io::IsTerminal;
     if !std::io::stdout().is_terminal() {
-        return print_instead(&start, config.top.minutes);
+        return print_instead(&start, config.top.minutes, cli.redact);
     }
     // the theme asks the terminal its background: only when drawing
     let (theme, theme_note) = config.theme(cli.theme.as_deref(), color);
@@ -567,7 +572,11 @@ fn show(
             keys: std::rc::Rc::new(config.keymap()),
             export_dir: config.export_dir.clone(),
             mouse: config.mouse.unwrap_or(true),
-            redact: crate::viewer::state::Redaction::Off,
+            redact: if cli.redact {
+                crate::viewer::state::Redaction::Screen
+            } else {
+                crate::viewer::state::Redaction::Off
+            },
             histories: crate::prompt::Histories::dir()
                 .map(|d| crate::prompt::Histories::load(&d))
                 .unwrap_or_default(),
@@ -580,6 +589,8 @@ fn show(
             ..config.top.clone()
         },
     };
+    // sessions read from the start are read through the redactor
+    crate::redact::set_screen(cli.redact);
     let r = crate::app::run::run_with(start, opts);
     if let Some(code) = crate::app::restore::signal_exit_code() {
         return code;
@@ -595,14 +606,14 @@ fn show(
 
 /// What `ccv PATH` prints when stdout is not a terminal: a session's text
 /// export, or a projects root's list.
-fn print_instead(start: &crate::app::Start, top_minutes: u32) -> i32 {
+fn print_instead(start: &crate::app::Start, top_minutes: u32, redact: bool) -> i32 {
     use crate::app::Start;
     let opts = Options {
         format: Format::Text,
         no_thinking: false,
         no_tools: false,
         no_subagents: false,
-        redact: false,
+        redact,
     };
     match start {
         Start::Session(p) | Start::Project(p) => run_export(p, &opts, false),

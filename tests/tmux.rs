@@ -52,6 +52,11 @@ fn picker_full_text_search_opens_at_the_match_in_tmux() {
 }
 
 #[test]
+fn a_screen_shared_with_redact_shows_no_key_in_tmux() {
+    script("tmux_redact.sh");
+}
+
+#[test]
 fn prompts_edit_as_readline_and_keep_a_history_in_tmux() {
     script("tmux_prompts.sh");
 }

@@ -175,10 +175,13 @@ impl FullText {
                 FoundRow::Session(i) => {
                     let Some(h) = self.hits.get(*i) else { continue };
                     let info = sessions.get(h.session.as_path());
-                    let title =
-                        info.map_or_else(|| h.session.display().to_string(), |s| s.title.clone());
+                    let shown = crate::picker::ui::shown;
+                    let title = info.map_or_else(
+                        || h.session.display().to_string(),
+                        |s| shown(&s.title).into_owned(),
+                    );
                     let project =
-                        info.map_or_else(String::new, |s| crate::paths::tilde(&s.project));
+                        info.map_or_else(String::new, |s| crate::paths::tilde(&shown(&s.project)));
                     let when = info
                         .map_or_else(String::new, |s| relative_time(now_ms, s.last_activity_ms));
                     let tail = format!("  {project} · {when}");
@@ -213,6 +216,16 @@ fn hit_line(h: &Hit, width: usize, selected: bool) -> Line<'static> {
     let lead = format!("{marker}  {:<13} ", h.kind.label());
     let lead_w = unicode_width::UnicodeWidthStr::width(lead.as_str());
     let room = width.saturating_sub(lead_w);
+    // a snippet redacted is shown whole, unmarked (its marks were set on
+    // the letters as written)
+    let redacted = crate::picker::ui::shown(&h.snippet);
+    if let std::borrow::Cow::Owned(text) = redacted {
+        let text = fit(&text, room).trim_end().to_owned();
+        return Line::from(vec![
+            Span::styled(lead, base.patch(th.dim)),
+            Span::styled(text, base),
+        ]);
+    }
     let s = &h.snippet;
     let (a, m) = (
         s.get(..h.mark.start).unwrap_or(""),

@@ -21,6 +21,7 @@ use std::path::PathBuf;
 
 mod draw;
 pub use draw::draw;
+pub(crate) use draw::shown;
 
 /// What the caller should do after a key.
 #[derive(Debug, Clone, PartialEq, Eq)]

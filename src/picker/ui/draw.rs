@@ -5,6 +5,18 @@
 use super::*;
 use crate::picker::format::{fit, human_size, message_count, relative_time, short_model};
 
+/// A session's text as the screen shows it: redacted while the screen is
+/// (`#` twice, or `ccv --redact`), as the viewer then reads sessions. A
+/// title, a project or a hit holds what the session holds: the list went
+/// on showing a key the viewer hid.
+pub(crate) fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    if crate::redact::screen() {
+        crate::redact::active().redact(text)
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
+
 /// Draws the picker into `area`: title bar, list, key help.
 pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &PickerState) {
     let th = theme::current();
@@ -65,7 +77,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &PickerState) {
     for (i, row) in state.rows.iter().enumerate().skip(scroll).take(list_h) {
         lines.push(match row {
             Row::Project(p) => Line::styled(
-                format!(" {}", fit(&tilde(p), width.saturating_sub(1))),
+                format!(" {}", fit(&tilde(&shown(p)), width.saturating_sub(1))),
                 th.heading,
             ),
             Row::Session(idx) => match state.sessions.get(*idx) {
@@ -318,10 +330,16 @@ fn session_line<'a>(
     if c.agent > 0 {
         spans.push(Span::styled(fit(s.agent(), c.agent), dim));
     }
-    // the filter's matches in the title stand out (as the viewer's search)
+    // the filter's matches in the title stand out (as the viewer's search;
+    // not in a title redacted, whose letters moved)
+    let title = shown(&s.title);
+    let hits = match title {
+        std::borrow::Cow::Borrowed(_) => hits.unwrap_or(&[]),
+        std::borrow::Cow::Owned(_) => &[],
+    };
     spans.extend(highlighted(
-        fit(&s.title, c.title),
-        hits.unwrap_or(&[]),
+        fit(&title, c.title),
+        hits,
         base,
         th.search_match,
     ));
@@ -362,7 +380,7 @@ fn session_line<'a>(
         spans.push(Span::styled(
             format!(
                 " {}",
-                fit(s.git_branch.as_deref().unwrap_or(""), c.branch - 1)
+                fit(&shown(s.git_branch.as_deref().unwrap_or("")), c.branch - 1)
             ),
             dim,
         ));
