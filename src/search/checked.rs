@@ -46,8 +46,13 @@ fn known(dir: &Path, name: &Path) -> Option<Known> {
     let (mtime_ns, ctime_ns, inode) = {
         use std::os::unix::fs::MetadataExt;
         (
-            m.mtime() * 1_000_000_000 + m.mtime_nsec(),
-            m.ctime() * 1_000_000_000 + m.ctime_nsec(),
+            // (a time set past 2262 is still a time, not an overflow)
+            m.mtime()
+                .saturating_mul(1_000_000_000)
+                .saturating_add(m.mtime_nsec()),
+            m.ctime()
+                .saturating_mul(1_000_000_000)
+                .saturating_add(m.ctime_nsec()),
             m.ino(),
         )
     };
@@ -95,33 +100,20 @@ fn files(dir: &Path, index: &Index) -> io::Result<Vec<PathBuf>> {
 
 /// Whether every file a search of `index` (in `dir`) reads is whole:
 /// known from the record, or its checksum checked now. `meta.json` must
-/// be as recorded. When some were checked now, the record is written
-/// again (best effort).
+/// be as recorded. (A search writes nothing: the next update records
+/// what was checked here.)
 pub(super) fn whole(dir: &Path, index: &Index) -> bool {
     let record = read(dir).unwrap_or_default();
     let Ok(names) = files(dir, index) else {
         return false;
     };
-    let mut now = Vec::with_capacity(names.len());
-    let mut checked = false;
-    for name in &names {
-        let Some(k) = known(dir, name) else {
-            return false;
-        };
-        if !record.contains(&k) {
-            if name.as_os_str() == META
-                || !index.directory().validate_checksum(name).unwrap_or(false)
-            {
-                return false;
-            }
-            checked = true;
-        }
-        now.push(k);
-    }
-    if checked {
-        let _ = write(dir, &now);
-    }
-    true
+    names.iter().all(|name| {
+        known(dir, name).is_some_and(|k| {
+            record.contains(&k)
+                || (name.as_os_str() != META
+                    && index.directory().validate_checksum(name).unwrap_or(false))
+        })
+    })
 }
 
 /// Checks every file of `index` that the record does not know, and
