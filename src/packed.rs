@@ -75,6 +75,31 @@ pub fn check(bytes: &[u8]) -> u64 {
     h ^ (h >> 32)
 }
 
+/// JSON that ccv reads back (a fetched price table, an archive's
+/// manifest) sealed with a check of its bytes: `{"check": "<hex>",
+/// "body": …}`. A number damaged into another still reads as JSON (a
+/// rate's `3.0` as `7.0`, a cost's `0.58` as `9.58`), and was believed.
+pub fn sealed(body: &[u8]) -> Vec<u8> {
+    let mut out = format!("{{\"check\": \"{:016x}\",\n\"body\": ", check(body)).into_bytes();
+    out.extend_from_slice(body);
+    out.extend_from_slice(b"}\n");
+    out
+}
+
+/// The body [`sealed`] wrote in `bytes`, when its check holds.
+pub fn unsealed(bytes: &[u8]) -> Option<&str> {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Sealed<'a> {
+        check: &'a str,
+        #[serde(borrow)]
+        body: &'a serde_json::value::RawValue,
+    }
+    let s: Sealed<'_> = serde_json::from_slice(bytes).ok()?;
+    let body = s.body.get();
+    (s.check == format!("{:016x}", check(body.as_bytes()))).then_some(body)
+}
+
 /// The bytes of the regular file at `path` (no link followed), when it
 /// is no longer than `max`: a file ccv reads back whole, then parses.
 pub fn read_file(path: &std::path::Path, max: u64) -> Option<Vec<u8>> {

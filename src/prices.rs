@@ -39,29 +39,6 @@ pub fn load_fetched() -> Option<PriceTable> {
     }
 }
 
-/// The fetched table as written by [`update`]: the table's bytes and a
-/// check of them ([`crate::packed::check`]). A rate whose digit was
-/// changed still reads as a rate (a damaged `3.0` as `7.0`), and was
-/// believed: every cost of that model wrong, said nowhere.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Stored<'a> {
-    check: &'a str,
-    #[serde(borrow)]
-    table: &'a serde_json::value::RawValue,
-}
-
-fn stored(table: &[u8]) -> Vec<u8> {
-    let mut out = format!(
-        "{{\"check\": \"{:016x}\",\n\"table\": ",
-        crate::packed::check(table)
-    )
-    .into_bytes();
-    out.extend_from_slice(table);
-    out.extend_from_slice(b"}\n");
-    out
-}
-
 /// What the cache holds of a fetched table.
 pub fn fetched_table() -> Fetched {
     let Some(file) = fetched_file() else {
@@ -71,12 +48,11 @@ pub fn fetched_table() -> Fetched {
         return Fetched::None;
     }
     let trusted = || {
+        // sealed with a check of its bytes (`crate::packed::sealed`): a
+        // rate damaged into another rate (`3.0` read as `7.0`) was
+        // believed, every cost of that model wrong, said nowhere
         let bytes = crate::packed::read_file(&file, 16 << 20)?;
-        let s: Stored<'_> = serde_json::from_slice(&bytes).ok()?;
-        let table = s.table.get();
-        if s.check != format!("{:016x}", crate::packed::check(table.as_bytes())) {
-            return None;
-        }
+        let table = crate::packed::unsealed(&bytes)?;
         let t: PriceTable = serde_json::from_str(table).ok()?;
         let t = t.prepared(Origin::Fetched);
         t.models.iter().all(sane).then_some(t)
@@ -226,7 +202,7 @@ pub fn update(url: &str) -> i32 {
         }
     };
     let bytes = match serde_json::to_vec_pretty(&serialized(&table)) {
-        Ok(b) => stored(&b),
+        Ok(b) => crate::packed::sealed(&b),
         Err(e) => {
             crate::say_err!("ccv: prices: {}", term_line(&e.to_string()));
             return 1;

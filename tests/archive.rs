@@ -346,6 +346,33 @@ fn a_second_run_touches_only_what_changed() {
     assert_links_resolve(&dir);
 }
 
+/// An archive's manifest whose figures were changed (a byte of a cost, a
+/// count) is not believed: its pages are made again and the index sums
+/// what the sessions hold (a cost damaged from 0.0… into 9.0… was
+/// summed into the index as it read).
+#[test]
+fn a_manifest_changed_by_another_hand_is_not_believed() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let root = home.path().join("claude/projects");
+    tree(&root);
+    let dir = home.path().join("site");
+    archive(home.path(), &dir, &root, &[]);
+    let index = pages(&dir)["index.html"].clone();
+    let manifest = dir.join(".ccv-archive.json");
+    let good = std::fs::read_to_string(&manifest).expect("manifest");
+    let at = good.find("\"usd\":").expect("a cost") + "\"usd\":".len();
+    let mut bad = good.clone();
+    bad.replace_range(at..at + 1, "9");
+    assert_ne!(bad, good);
+    for damaged in [bad, good.replacen("\"prompts\":", "\"prompts\":7", 1)] {
+        std::fs::write(&manifest, &damaged).expect("write");
+        let out = archive(home.path(), &dir, &root, &[]);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(said.contains("3 pages made, 0 kept"), "{said}");
+        assert_eq!(pages(&dir)["index.html"], index);
+    }
+}
+
 /// A project folder of the archive that is a link (planted, or left by
 /// something else) is not ccv's: no page is written, replaced or removed
 /// through it, and the run says so.

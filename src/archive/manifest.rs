@@ -85,7 +85,8 @@ pub struct Manifest {
 impl Manifest {
     pub fn new(opts: &Options) -> Manifest {
         Manifest {
-            ccv_archive: 1,
+            // 2: sealed with a check (see `crate::packed::sealed`)
+            ccv_archive: 2,
             ccv: env!("CARGO_PKG_VERSION").to_owned(),
             redact: opts.redact,
             script: opts.script,
@@ -103,7 +104,10 @@ impl Manifest {
         let Some(text) = ok.then(|| std::fs::read(&path).ok()).flatten() else {
             return fresh;
         };
-        match serde_json::from_slice::<Manifest>(&text) {
+        // a cost or a count damaged into another was believed: an index
+        // page summed it
+        let body = crate::packed::unsealed(&text).unwrap_or("");
+        match serde_json::from_str::<Manifest>(body) {
             Ok(m)
                 if m.ccv_archive == fresh.ccv_archive
                     && m.ccv == fresh.ccv
@@ -119,7 +123,7 @@ impl Manifest {
     }
 
     pub fn save(&self, dir: &Path) -> std::io::Result<()> {
-        let text = serde_json::to_vec(self).map_err(std::io::Error::other)?;
+        let text = crate::packed::sealed(&serde_json::to_vec(self).map_err(std::io::Error::other)?);
         crate::writes::write_file(&dir.join(FILE), true, |w| {
             std::io::Write::write_all(w, &text)
         })?;
