@@ -300,9 +300,6 @@ impl SearchIndex {
         if self.is_current(scope, files) {
             // nothing to write: no writer, no commit (but the list of
             // files in its present form)
-            if self.state.older_form {
-                self.save_state()?;
-            }
             // (an index made new and left empty: known from now on)
             super::checked::record(&self.dir, &self.index)?;
             return Ok(Updated::default());

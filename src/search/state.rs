@@ -2,8 +2,9 @@
 //! mtime, how far it is indexed, a hash of its head), read at every
 //! search: `files.bin`, in bytes ([`crate::packed`]). The list of 20,000
 //! files was 6 MB of JSON, a sixth of an indexed search of 10,000
-//! sessions to parse; `files.json`, the form before, is read once when
-//! there is no other and taken away at the next write.
+//! sessions to parse; `files.json`, the form before, is not read (it
+//! had no check: an index that has only it is made again) and is taken
+//! away at the next write.
 
 use crate::packed::{self, Bytes};
 use serde::{Deserialize, Serialize};
@@ -48,10 +49,6 @@ pub(super) struct State {
     /// [`FileMap`] made of it.)
     #[serde(with = "files_as_list")]
     pub files: Vec<(PathBuf, FileState)>,
-    /// Read from the form before (`files.json`): written in this one at
-    /// the next update, even one with nothing to add.
-    #[serde(skip)]
-    pub older_form: bool,
 }
 
 /// Every file the index holds, by path, while an update looks them up
@@ -156,13 +153,10 @@ impl State {
                     .then(|| from_reader(&mut f, len))
                     .flatten()
             }
-            // an index made by the ccv before: its list as it wrote it
-            None => serde_json::from_slice(&packed::read_file(&dir.join(OLD_STATE), MAX_FILE)?)
-                .ok()
-                .map(|s| State {
-                    older_form: true,
-                    ..s
-                }),
+            // (the form before, `files.json`, is of indexes before
+            // version 7: never believed in one of this version, it had no
+            // check; the index is made again)
+            None => None,
         };
         state.filter(|s| s.version == super::index::VERSION)
     }
@@ -245,7 +239,6 @@ fn from_reader(r: &mut impl io::Read, len: u64) -> Option<State> {
         version,
         next_id,
         files,
-        older_form: false,
     })
 }
 
@@ -445,25 +438,21 @@ mod tests {
         assert!(from_bytes(&more).is_none());
     }
 
-    /// An index made by the ccv before keeps its list (JSON, with or
-    /// without its sessions named) until the next write, which takes the
-    /// old file away; another version is no state.
+    /// A list in the form before (JSON, unchecked) is no list: the index
+    /// is made again; a list of another version is none either.
     #[test]
-    fn the_state_before_is_read_then_replaced() {
+    fn the_form_before_and_another_version_are_no_state() {
         let dir = tempfile::tempdir().expect("tempdir");
         let v = super::super::index::VERSION;
         let older = format!(
             r#"{{"version":{v},"next_id":3,"files":[["/p/s.jsonl",{{"id":1,"size":10,"mtime_ns":-1,"bytes":3,"lines":2,"head":18446744073709551615}}],["/p/s/subagents/agent-a.jsonl",{{"id":2,"session":"/p/s.jsonl","size":20,"mtime_ns":-1,"bytes":3,"lines":2,"head":18446744073709551615}}]]}}"#
         );
         fs::write(dir.path().join(OLD_STATE), &older).expect("write");
-        let read = State::read(dir.path()).expect("the older state");
-        same(&read, &state());
-        assert!(read.older_form);
-        read.save(dir.path()).expect("save");
+        assert!(State::read(dir.path()).is_none());
+        state().save(dir.path()).expect("save");
         assert!(!dir.path().join(OLD_STATE).exists());
         let again = State::read(dir.path()).expect("read");
         same(&again, &state());
-        assert!(!again.older_form);
         let mut other = state();
         other.version += 1;
         other.save(dir.path()).expect("save");
