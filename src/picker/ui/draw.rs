@@ -11,6 +11,8 @@ use crate::picker::format::{fit, human_size, message_count, relative_time, short
 /// on showing a key the viewer hid.
 pub(crate) fn shown(text: &str) -> std::borrow::Cow<'_, str> {
     if crate::redact::screen() {
+        // (no row: a draw notes nothing in a report's log)
+        crate::redact::set_row(None);
         crate::redact::active().redact(text)
     } else {
         std::borrow::Cow::Borrowed(text)
