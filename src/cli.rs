@@ -249,6 +249,13 @@ pub fn main_with(viewing: &dyn Fn()) -> i32 {
             return e.exit_code();
         }
     };
+    // `ccv --redact list` would show what the flag was meant to hide
+    if cli.redact && cli.command.is_some() {
+        crate::say_err!(
+            "ccv: --redact goes before a PATH to view (`ccv --redact [PATH]`); an export takes its own (`ccv export --redact ...`)"
+        );
+        return 2;
+    }
     protect_roots(cli.path.as_deref());
     let (config, problems) = crate::config::load(cli.config.as_deref());
     config.apply();

@@ -346,3 +346,27 @@ fn a_file_named_with_escapes_is_listed_by_a_name_that_finds_it() {
     assert_eq!(cells[9], "x^[]0;pwn^G", "{row}");
     assert!(cells[10].ends_with("/-srv-app/x^[]0;pwn^G.jsonl"), "{row}");
 }
+
+/// `ccv --redact` is the viewer's (and a piped PATH's): before a command
+/// that does not redact it is refused, not ignored (`ccv --redact list`
+/// listed every title as written).
+#[test]
+fn redact_before_a_command_is_refused_not_ignored() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let root = home.path().join("projects");
+    std::fs::create_dir_all(root.join("-p")).expect("mkdir");
+    for cmd in [&["list"][..], &["stats"], &["search", "x"], &["export"]] {
+        let out = common::ccv_at(home.path())
+            .arg("--redact")
+            .args(cmd)
+            .arg(&root)
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(2), "{cmd:?}: {out:?}");
+        assert!(out.stdout.is_empty(), "{cmd:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("ccv --redact [PATH]"),
+            "{cmd:?}: {out:?}"
+        );
+    }
+}
