@@ -86,6 +86,9 @@ pub fn save_terminal() {
     #[cfg(unix)]
     {
         use std::os::fd::{AsRawFd, IntoRawFd};
+        if SAVED.get().is_some() {
+            return;
+        }
         // SAFETY: isatty and tcgetattr only read the descriptor's state
         let fd = if unsafe { libc::isatty(0) } == 1 {
             std::io::stdin().as_raw_fd()
@@ -116,21 +119,19 @@ pub fn guard_abort() {
         if GUARDED.swap(true, Ordering::SeqCst) {
             return;
         }
-        // SAFETY: the handler only loads atomics and calls write(2) and
-        // tcsetattr(3), both async-signal-safe
+        // SAFETY: the handler only loads atomics and calls write(2),
+        // tcsetattr(3), signal(2) and raise(3), all async-signal-safe
         let _ = unsafe {
             signal_hook::low_level::register(signal_hook::consts::SIGABRT, || {
-                if !ACTIVE.swap(false, Ordering::SeqCst) {
-                    return;
+                if ACTIVE.swap(false, Ordering::SeqCst) {
+                    const LEAVE: &[u8] = b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?1049l\x1b[?25h";
+                    let _ = libc::write(1, LEAVE.as_ptr().cast(), LEAVE.len());
+                    if let Some((fd, t)) = SAVED.get() {
+                        let _ = libc::tcsetattr(*fd, libc::TCSANOW, t);
+                    }
                 }
-                const LEAVE: &[u8] =
-                    b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?1049l\x1b[?25h";
-                let _ = libc::write(1, LEAVE.as_ptr().cast(), LEAVE.len());
-                if let Some((fd, t)) = SAVED.get() {
-                    let _ = libc::tcsetattr(*fd, libc::TCSANOW, t);
-                }
-                // one sent by `kill` ends the process too (abort's own
-                // would, once this returns)
+                // one sent by `kill` ends the process too, the terminal
+                // put back or not (abort's own would, once this returns)
                 libc::signal(libc::SIGABRT, libc::SIG_DFL);
                 libc::raise(libc::SIGABRT);
             })

@@ -7,7 +7,6 @@
 //! away at the next write.
 
 use crate::packed::{self, Bytes};
-use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -24,11 +23,10 @@ const MAGIC: &[u8] = b"ccv search files 2\n";
 const MAX_FILE: u64 = 256 << 20;
 
 /// What the index knows of one file.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone)]
 pub struct FileState {
     pub id: u64,
-    /// (Left out of the state when it is the file itself.)
-    #[serde(default, with = "crate::json_out::os_path")]
+    /// (Written once when it is the file itself.)
     pub session: PathBuf,
     pub size: u64,
     pub mtime_ns: i64,
@@ -40,107 +38,18 @@ pub struct FileState {
     pub head: u64,
 }
 
-#[derive(Debug, Default, Serialize, Deserialize)]
+#[derive(Debug, Default)]
 pub(super) struct State {
     pub version: u32,
     pub next_id: u64,
-    /// Written as a list: a path that is not UTF-8 cannot be a JSON key.
-    /// (A list: a search goes through it; an update looks files up in a
-    /// [`FileMap`] made of it.)
-    #[serde(with = "files_as_list")]
+    /// A list: a search goes through it; an update looks files up in a
+    /// [`FileMap`] made of it.
     pub files: Vec<(PathBuf, FileState)>,
 }
 
 /// Every file the index holds, by path, while an update looks them up
 /// (paths are not attacker's keys: hashed fast).
 pub(super) type FileMap = std::collections::HashMap<PathBuf, FileState, rustc_hash::FxBuildHasher>;
-
-mod files_as_list {
-    use super::FileState;
-    use serde::de::{SeqAccess, Visitor};
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-    use std::path::{Path, PathBuf};
-
-    #[derive(Serialize)]
-    struct Row<'a>(
-        #[serde(with = "crate::json_out::os_path")] &'a Path,
-        Written<'a>,
-    );
-
-    /// A file's state as written: its session left out when it is the
-    /// file itself (a sixth of the state of 10,000 sessions, read at each
-    /// search).
-    #[derive(Serialize)]
-    struct Written<'a> {
-        id: u64,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        session: Option<PathOf<'a>>,
-        size: u64,
-        mtime_ns: i64,
-        bytes: u64,
-        lines: u32,
-        head: u64,
-    }
-
-    struct PathOf<'a>(&'a Path);
-
-    impl Serialize for PathOf<'_> {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            crate::json_out::os_path::serialize(self.0, s)
-        }
-    }
-
-    #[derive(Deserialize)]
-    struct OwnedRow(
-        #[serde(with = "crate::json_out::os_path")] PathBuf,
-        FileState,
-    );
-
-    pub fn serialize<S: Serializer>(m: &[(PathBuf, FileState)], s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(m.iter().map(|(p, f)| {
-            Row(
-                p,
-                Written {
-                    id: f.id,
-                    session: (f.session != *p).then_some(PathOf(&f.session)),
-                    size: f.size,
-                    mtime_ns: f.mtime_ns,
-                    bytes: f.bytes,
-                    lines: f.lines,
-                    head: f.head,
-                },
-            )
-        }))
-    }
-
-    /// Read straight into the map (not a list of rows first); a file with
-    /// no session written is its own.
-    pub fn deserialize<'de, D: Deserializer<'de>>(
-        d: D,
-    ) -> Result<Vec<(PathBuf, FileState)>, D::Error> {
-        struct Rows;
-        impl<'de> Visitor<'de> for Rows {
-            type Value = Vec<(PathBuf, FileState)>;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a list of files")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> Result<Vec<(PathBuf, FileState)>, A::Error> {
-                let mut m = Vec::new();
-                while let Some(OwnedRow(p, mut f)) = seq.next_element()? {
-                    if f.session.as_os_str().is_empty() {
-                        f.session = p.clone();
-                    }
-                    m.push((p, f));
-                }
-                Ok(m)
-            }
-        }
-        d.deserialize_seq(Rows)
-    }
-}
 
 impl State {
     /// The state in `dir` when it reads whole and is of this version.
