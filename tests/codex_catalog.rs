@@ -95,6 +95,8 @@ fn ccv_top_watches_codex_sessions_too() {
     claude_tree(home.path());
     let file = codex_tree(home.path());
     // both files were written just now: both are in the window
+    common::as_if_written_now(&home.path().join("claude/projects/-srv-blog/c1.jsonl"));
+    common::as_if_written_now(&file);
     let out = common::ccv_at(home.path())
         .arg("top")
         .output()

@@ -323,6 +323,81 @@ fn a_long_run_of_garbage_is_held_as_one_row() {
     assert_eq!(s.marks(), &s.marks_from_scratch());
 }
 
+/// A file that is one JSON document written over many lines (Gemini CLI
+/// keeps its sessions so; any pretty-printed file) is one row that says
+/// what it is, not a row per line of it: read whole or in parts as a
+/// follower reads it, with its finding for `ccv check`. Gemini's is named.
+#[test]
+fn one_json_document_over_many_lines_is_one_row_that_says_so() {
+    let doc = serde_json::to_string_pretty(&json!({
+        "sessionId": "g1",
+        "projectHash": "7e89",
+        "messages": [{"type": "user", "content": "hi"}, {}, [], {"type": "gemini", "content": "ok"}],
+    }))
+    .expect("json");
+    let lines = doc.lines().count() as u64;
+    let read_whole = |doc: &str| {
+        let mut s = Session::new(None);
+        s.feed(0, doc.as_bytes());
+        s.finish(0);
+        s
+    };
+    let whole = read_whole(&doc);
+    let mut parts = Session::new(None);
+    for piece in doc.as_bytes().chunks(7) {
+        parts.feed(0, piece);
+        parts.flush_tail(0);
+    }
+    parts.finish(0);
+    for s in [&whole, &parts] {
+        assert_eq!(s.main.items.len(), 1, "{:?}", s.main.items);
+        let row = &s.main.items[0];
+        assert_eq!((row.kind, row.line), (ccv::model::Kind::Unreadable, 1));
+        let text = row.text.or_marker();
+        assert!(text.contains(&format!("lines 1 to {lines}")), "{text}");
+        assert!(text.contains("one JSON document"), "{text}");
+        assert!(text.contains("a Gemini CLI session"), "{text}");
+        assert_eq!(s.stats.unreadable, lines);
+        assert_eq!(s.stats.entries, s.stats.unreadable);
+        assert_eq!(s.problems.len(), 1);
+        assert_eq!(
+            s.problems[0].1.message,
+            text.trim_start_matches("unreadable line 1: ")
+        );
+        assert_eq!(s.marks(), &s.marks_from_scratch());
+    }
+    // another document is not named Gemini's
+    let other = read_whole("[\n  1,\n  2\n]\n");
+    let text = other.main.items[0].text.or_marker();
+    assert!(text.contains("lines 1 to 4: one JSON document"), "{text}");
+    assert!(!text.contains("Gemini"), "{text}");
+}
+
+/// A session whose head is damaged into what looks like a document's
+/// first line is not lost: the lines before the first line of JSON Lines
+/// are one unreadable row, and every line from there is read.
+#[test]
+fn a_head_that_looks_like_a_document_does_not_hide_the_session() {
+    let text = format!(
+        "{{\n  \"x\":\n{}\n{}\n",
+        user("u1", json!("still here")),
+        assistant("a1", "m1", json!([{"type": "text", "text": "and so am I"}]))
+    );
+    let mut s = Session::new(None);
+    s.feed(0, text.as_bytes());
+    s.finish(0);
+    let rows: Vec<String> = s
+        .main
+        .items
+        .iter()
+        .map(|i| i.text.or_marker().to_string())
+        .collect();
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    assert!(rows[0].contains("lines 1 to 2: not JSON Lines"), "{rows:?}");
+    assert_eq!(rows[1..], ["still here", "and so am I"]);
+    assert_eq!(s.stats.unreadable, 2);
+}
+
 /// A field of an unexpected type (a number where a timestamp string was, a
 /// string where a flag or a count was) costs that field, not the line: the
 /// rest is read, and the field is reported with the line's number.

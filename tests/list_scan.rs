@@ -173,6 +173,9 @@ fn titles_paths_order_and_subagents() {
     // a summary of another session (its leaf is not here) is no title
     assert_eq!(c.title, "hi");
     assert!(c.live, "written just now");
+    // written just now too, but its newest entry is of last year: a copy
+    // of a session, not one running
+    assert!(!a.live, "{}", a.last_activity_ms);
 }
 
 #[test]

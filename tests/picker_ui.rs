@@ -657,3 +657,22 @@ fn the_pickers_keys_and_hints_come_from_its_table_and_the_config() {
         PickerOutcome::Quit
     );
 }
+
+/// A file listed for its unreadable lines alone (no message, no title)
+/// says so in the title's place, where a blank looked like a session
+/// still starting; a session with no title yet stays blank.
+#[test]
+fn a_file_of_unreadable_lines_says_so_where_its_title_would_be() {
+    let mut broken = session("/src/gem", "g1", "", 3);
+    broken.message_count = 0;
+    broken.unreadable = true;
+    let mut starting = session("/src/gem", "g2", "", 2);
+    starting.message_count = 0;
+    let state = PickerState::with_sessions(vec![broken, starting], NOW);
+    let screen = render(&state, 120, 8);
+    let said: Vec<&str> = screen
+        .lines()
+        .filter(|l| l.contains(ccv::catalog::scan::UNREADABLE_TITLE.get(..30).unwrap_or("")))
+        .collect();
+    assert_eq!(said.len(), 1, "{screen}");
+}

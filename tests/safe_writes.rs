@@ -591,6 +591,7 @@ fn only_regular_files_are_active_sessions() {
         format!("{}\n", common::user_line("u1", serde_json::json!("hi"))),
     )
     .expect("write");
+    common::as_if_written_now(&project.join("real.jsonl"));
     let out = common::ccv_at(home.path())
         .arg("top")
         .arg(&root)

@@ -56,5 +56,16 @@ expect pipe "later in the pipe" "stdin is followed"
 expect pipe "ended" "the end of input is reported"
 tmux -L "$SOCK" send-keys -t pipe q
 
+# 5. a copy made now of an old session: followed, but not live (its
+# newest entry is of 2025), until a line is appended to it
+user c1 "copied today" > "$WORK/copy.jsonl"
+start copy "'$CCV' '$WORK/copy.jsonl'"
+expect copy "last written 2025-01-01" "a copy of an old session says when it was written"
+if pane copy | grep -qF "● live"; then echo "FAIL: a copy made now is called live"; FAIL=1
+else echo "ok: a copy made now is not live"; fi
+user c2 "written today" >> "$WORK/copy.jsonl"
+expect copy "● live" "an append makes it live"
+tmux -L "$SOCK" send-keys -t copy q
+
 [ $FAIL = 0 ] && echo "PASS" && exit 0
 exit 1

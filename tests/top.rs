@@ -345,3 +345,39 @@ fn tops_keys_come_from_its_table_and_the_config() {
     assert!(s.contains("x quit"), "{s}");
     assert!(s.contains("↑/n select"), "{s}");
 }
+
+/// A file written lately whose newest entry is old (a copy made today of
+/// last year's session, a summary Claude Code appended to it) is no
+/// session running: not shown, in the screen or piped. A new entry
+/// brings it back.
+#[test]
+fn a_copy_of_an_old_session_made_today_is_not_active() {
+    let mut t = TopState::new(PathBuf::from("/r"), 30 * 60_000, NOW);
+    let copy = PathBuf::from("/r/-src-app/copy.jsonl");
+    t.apply(TopEvent::Candidate {
+        path: copy.clone(),
+        mtime_ms: NOW - 1000,
+    });
+    let year = 365 * 86_400_000;
+    append(
+        &mut t,
+        &copy,
+        json!({"type":"user","uuid":"u1","sessionId":"s","cwd":"/src/app","timestamp":iso(NOW - year),"message":{"role":"user","content":"stop that"}}),
+    );
+    append(
+        &mut t,
+        &copy,
+        json!({"type":"user","uuid":"u2","parentUuid":"u1","sessionId":"s","timestamp":iso(NOW - year + 1000),"message":{"role":"user","content":[{"type":"text","text":"[Request interrupted by user]"}]}}),
+    );
+    t.apply(TopEvent::Scanned);
+    let _ = t.tick(NOW);
+    assert!(t.rows.is_empty(), "{}", screen(&t));
+    assert!(!screen(&t).contains("stop that"));
+    // the session goes on today: shown
+    append(
+        &mut t,
+        &copy,
+        json!({"type":"user","uuid":"u3","parentUuid":"u2","sessionId":"s","timestamp":iso(NOW - 500),"message":{"role":"user","content":"go on"}}),
+    );
+    assert_eq!(t.rows.len(), 1, "{}", screen(&t));
+}

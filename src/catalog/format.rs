@@ -99,7 +99,7 @@ pub fn write_table(
             let mut row = vec![
                 if s.live { "●" } else { " " }.to_owned(),
                 crate::paths::tilde(&s.project),
-                s.title.clone(),
+                s.shown_title().into_owned(),
                 relative_time(now_ms, s.last_activity_ms),
                 message_count(s),
                 human_size(s.size),

@@ -59,6 +59,9 @@ pub struct SessionInfo {
     pub spawned: Vec<String>,
 }
 
+/// The title of a file with no message and lines that are not JSON.
+pub const UNREADABLE_TITLE: &str = "(no line reads as a session's: ccv check says why)";
+
 /// How recently a file must have been written to count as live.
 pub const LIVE_WINDOW_MS: i64 = 60_000;
 
@@ -66,6 +69,16 @@ impl SessionInfo {
     /// The agent that wrote the session: `claude` or another's name.
     pub fn agent(&self) -> &str {
         self.agent.as_deref().unwrap_or(crate::source::CLAUDE)
+    }
+
+    /// The title as the picker and `ccv list` show it: a file listed for
+    /// its unreadable lines alone, which has none, says so (blank, it
+    /// looked like a session still starting).
+    pub fn shown_title(&self) -> std::borrow::Cow<'_, str> {
+        if self.title.is_empty() && self.message_count == 0 && self.unreadable {
+            return UNREADABLE_TITLE.into();
+        }
+        self.title.as_str().into()
     }
 
     /// Whether a row read back from the cache can be true (see
@@ -93,8 +106,13 @@ impl SessionInfo {
     }
 
     /// Recomputes `live` against `now_ms`.
+    /// Live: the file was written lately, and so was its newest entry (a
+    /// file copied or restored today, or an old session Claude Code
+    /// appended a summary to, is not running).
     pub fn refresh_live(&mut self, now_ms: i64) {
-        self.live = crate::model::time::within(now_ms, self.mtime_ns / 1_000_000, LIVE_WINDOW_MS);
+        use crate::model::time::within;
+        self.live = within(now_ms, self.mtime_ns / 1_000_000, LIVE_WINDOW_MS)
+            && within(now_ms, self.last_activity_ms, LIVE_WINDOW_MS);
     }
 }
 

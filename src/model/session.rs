@@ -74,6 +74,30 @@ pub(crate) struct Garbage {
     pub(crate) run: u32,
     /// Lines held back: the first, the last and how many.
     pub(crate) held: Option<(u32, u32, u64)>,
+    /// The source opened with a line that is only `{` or `[`: one JSON
+    /// document written over many lines (another agent's session, a
+    /// pretty-printed file), not JSON Lines. Its lines are held from the
+    /// first, undecoded: one row that says what the file is, not a row
+    /// per line of it.
+    pub(crate) document: Option<Document>,
+    /// A document's row (and its finding's place among the session's
+    /// problems): updated as more of it is read, so a file read in parts
+    /// (followed live) shows the one row a whole read shows.
+    pub(crate) document_row: Option<(super::ItemId, usize)>,
+}
+
+/// What a source that is one JSON document looks like (see
+/// [`Garbage::document`]).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Document {
+    #[default]
+    Json,
+    /// Gemini CLI's session file (`{"sessionId", "projectHash",
+    /// "messages": [...]}`, rewritten whole at each message).
+    Gemini,
+    /// It opened like one, then a line of JSON Lines came: a session
+    /// whose head is damaged, read on line by line.
+    Damaged,
 }
 
 /// Unreadable lines in a row shown one by one before they are held.

@@ -83,6 +83,18 @@ impl Watched {
         self.session.main.turns.len()
     }
 
+    /// Whether it is shown at `now_ms`: it holds a conversation, and its
+    /// newest entry is within `window_ms` as its file is (a file copied
+    /// or restored today, or an old session Claude Code appended a
+    /// summary to, was written lately by no session). Until its newest
+    /// entry is read, a file being read is not shown.
+    fn shown(&self, now_ms: i64, window_ms: i64) -> bool {
+        self.has_conversation()
+            && self.session.meta.last_activity.is_none_or(|t| {
+                crate::model::time::within(now_ms, t.min(self.last_write_ms), window_ms)
+            })
+    }
+
     /// Whether the file holds a conversation yet: a file of `summary` or
     /// snapshot lines is no session, and is not shown.
     pub fn has_conversation(&self) -> bool {
@@ -125,7 +137,8 @@ pub struct TopState {
     /// The sessions shown.
     pub rows: Vec<Watched>,
     /// Files followed that hold no conversation yet (being read, or only
-    /// `summary` lines): not shown until they do.
+    /// `summary` lines), or whose newest entry is older than the window:
+    /// not shown until they are (see `Watched::shown`).
     pub quiet: Vec<Watched>,
     /// Index into `rows` (as sorted).
     pub selected: usize,
@@ -255,17 +268,21 @@ impl TopState {
             .find(|w| w.path == path)
     }
 
-    /// Files that now hold a conversation are shown.
+    /// Files that are now to be shown are, and those no longer to be
+    /// are not (see [`Watched::shown`]).
     fn promote(&mut self) {
-        if !self.quiet.iter().any(Watched::has_conversation) {
+        let (now, window) = (self.now_ms, self.window_ms);
+        let shown = |w: &Watched| w.shown(now, window);
+        if self.quiet.iter().all(|w| !shown(w)) && self.rows.iter().all(shown) {
             return;
         }
-        let (now_shown, still): (Vec<Watched>, Vec<Watched>) = std::mem::take(&mut self.quiet)
+        let keep = self.selected_path();
+        let all = std::mem::take(&mut self.rows)
             .into_iter()
-            .partition(Watched::has_conversation);
-        self.quiet = still;
-        self.rows.extend(now_shown);
+            .chain(std::mem::take(&mut self.quiet));
+        (self.rows, self.quiet) = all.partition(shown);
         self.sort();
+        self.reselect(keep);
     }
 
     /// A session read whole at once (`ccv top | …`), in place of what was
@@ -321,6 +338,7 @@ impl TopState {
             });
         }
         self.reselect(keep);
+        self.promote();
         gone
     }
 

@@ -578,3 +578,27 @@ pub fn awkward_session() -> Vec<u8> {
     out.extend_from_slice(br#"{"type":"user","message":{"role":"user","content":"last"}}"#);
     out
 }
+
+/// Moves every timestamp in the file at `path` by one span, so that its
+/// newest is now: a fixture written just now as a running session writes
+/// it (ccv takes a file whose newest entry is old for a copy of an old
+/// session, however new the file).
+pub fn as_if_written_now(path: &std::path::Path) {
+    let text = std::fs::read_to_string(path).expect("fixture");
+    let stamp = regex::Regex::new(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z").expect("regex");
+    let times = |t: &str| t.parse::<jiff::Timestamp>().ok();
+    let Some(newest) = stamp
+        .find_iter(&text)
+        .filter_map(|m| times(m.as_str()))
+        .max()
+    else {
+        return;
+    };
+    let shift = jiff::Timestamp::now().duration_since(newest);
+    let moved = stamp.replace_all(&text, |c: &regex::Captures<'_>| {
+        times(&c[0])
+            .and_then(|t| t.checked_add(shift).ok())
+            .map_or_else(|| c[0].to_owned(), |t| format!("{t:.3}"))
+    });
+    std::fs::write(path, moved.as_bytes()).expect("write");
+}

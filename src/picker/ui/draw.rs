@@ -334,7 +334,8 @@ fn session_line<'a>(
     }
     // the filter's matches in the title stand out (as the viewer's search;
     // not in a title redacted, whose letters moved)
-    let title = shown(&s.title);
+    let own_title = s.shown_title();
+    let title = shown(&own_title);
     let hits = match title {
         std::borrow::Cow::Borrowed(_) => hits.unwrap_or(&[]),
         std::borrow::Cow::Owned(_) => &[],

@@ -9,7 +9,7 @@ use super::raw::RawEntry;
 use crate::model::item::*;
 use crate::model::lines::LineSplitter;
 use crate::model::session::{
-    GARBAGE_RUN, MAIN, Outcome, Session, Source, Target, Translated, open_regular,
+    Document, GARBAGE_RUN, MAIN, Outcome, Session, Source, Target, Translated, open_regular,
 };
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -304,21 +304,83 @@ impl Session {
         self.problems.push((source, p));
     }
 
-    /// The unreadable lines held back in a row become one row.
+    /// A line of a source that is one JSON document (see
+    /// [`crate::model::session::Garbage::document`]): counted unreadable
+    /// and held, not decoded.
+    fn hold_document_line(&mut self, source: u16, line: u32, bytes: &[u8]) {
+        let g = &mut self.sources[source as usize].garbage;
+        // Gemini CLI's file names its project by a hash, in its head
+        if g.document == Some(Document::Json)
+            && line <= 8
+            && bytes.trim_ascii_start().starts_with(b"\"projectHash\":")
+        {
+            g.document = Some(Document::Gemini);
+        }
+        let held = g.held.get_or_insert((line, line, 0));
+        held.1 = line;
+        held.2 += 1;
+        self.stats.entries += 1;
+        self.stats.unreadable += 1;
+    }
+
+    /// The unreadable lines held back in a row become one row. A
+    /// document's stay held: its one row grows with them.
     fn flush_garbage(&mut self, source: u16) {
-        let Some((first, last, n)) = self.sources[source as usize].garbage.held.take() else {
+        let target = match self.sources[source as usize].agent {
+            Some(a) => Target::Agent(a),
+            None => Target::Main,
+        };
+        let g = &mut self.sources[source as usize].garbage;
+        let held = match g.document {
+            Some(Document::Json | Document::Gemini) => g.held,
+            _ => g.held.take(),
+        };
+        let Some((first, last, n)) = held else {
             return;
+        };
+        let lines = match n {
+            1 => format!("line {first}"),
+            _ => format!("lines {first} to {last}"),
+        };
+        let what = match g.document {
+            None => format!(
+                "{n} unreadable lines in a row, {first} to {last}, shown as one: the input does not look like a session"
+            ),
+            Some(Document::Damaged) => format!("{lines}: not JSON Lines, before lines that are"),
+            Some(Document::Gemini) => format!(
+                "{lines}: one JSON document written over many lines, not JSON Lines: a Gemini CLI session, which ccv does not read (it reads Claude Code's and Codex's)"
+            ),
+            Some(Document::Json) => format!(
+                "{lines}: one JSON document written over many lines, not JSON Lines: not a session of Claude Code's or Codex's"
+            ),
         };
         let p = Problem {
             line: first,
-            message: format!(
-                "{n} unreadable lines in a row, {first} to {last}, shown as one: the input does not look like a session"
-            ),
+            message: what,
             recovered: false,
         };
-        // counted line by line as they came
-        self.push_unreadable_row(source, &p, &mut None);
-        self.problems.push((source, p));
+        match (g.document, g.document_row) {
+            (Some(_), Some((id, at))) => {
+                let t = self.transcript_mut(target);
+                if let Some(item) = t.index_of(id).and_then(|i| t.items.get_mut(i)) {
+                    item.text = format!("unreadable line {}: {}", p.line, p.message).into();
+                    crate::model::session::push_unique(&mut self.changes.updated, id);
+                }
+                if let Some(slot) = self.problems.get_mut(at) {
+                    slot.1 = p;
+                }
+            }
+            (document, _) => {
+                // counted line by line as they came
+                let mut row = None;
+                self.push_unreadable_row(source, &p, &mut row);
+                self.problems.push((source, p));
+                if let (Some(_), Some(id)) = (document, row) {
+                    self.sources[source as usize].garbage.document_row =
+                        Some((id, self.problems.len() - 1));
+                }
+            }
+        }
     }
 
     /// An unreadable row for `p`; the line's findings show on its first
@@ -368,6 +430,21 @@ impl Session {
         if !s.sniffed && !bytes.trim_ascii().is_empty() {
             s.sniffed = true;
             s.translator = crate::source::translator_for(bytes);
+            if s.translator.is_none() && matches!(bytes.trim_ascii(), b"{" | b"[") {
+                s.garbage.document = Some(Document::Json);
+            }
+        }
+        if s.garbage.document.is_some() {
+            // an object opened on its line is no part of a document written
+            // over many lines (which puts each `{` last on its line)
+            if !bytes.trim_ascii_start().starts_with(b"{\"") {
+                self.hold_document_line(source, line, bytes);
+                return true;
+            }
+            s.garbage.document = Some(Document::Damaged);
+            self.flush_garbage(source);
+            let g = &mut self.sources[source as usize].garbage;
+            (g.document, g.document_row) = (None, None);
         }
         let Some(mut t) = self.sources[source as usize].translator.take() else {
             return false;
