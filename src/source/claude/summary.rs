@@ -46,6 +46,8 @@ struct Args<'a> {
     bash_id: Option<Cow<'a, str>>,
     #[serde(borrow, default, deserialize_with = "super::raw::borrowed")]
     plan: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "super::raw::borrowed")]
+    status: Option<Cow<'a, str>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -124,6 +126,19 @@ pub fn call_summary(tool: &str, input: &str) -> String {
         "Skill" => one(&a.skill),
         "BashOutput" | "KillBash" | "KillShell" => one(&a.bash_id).or_else(|| one(&a.shell_id)),
         "ExitPlanMode" => one(&a.plan),
+        // `#3 completed`: which task, and what became of it
+        "TaskUpdate" => one(&a.task_id).map(|id| {
+            let what = [
+                a.status.as_deref().map(|s| s.replace('_', " ")),
+                one(&a.subject),
+            ];
+            let what: Vec<String> = what.into_iter().flatten().collect();
+            if what.is_empty() {
+                format!("#{id}")
+            } else {
+                format!("#{id} {}", what.join(" · "))
+            }
+        }),
         t if t.starts_with("Task") => one(&a.subject)
             .or_else(|| one(&a.task_id))
             .or_else(|| one(&a.description)),
@@ -174,6 +189,21 @@ mod tests {
 
     #[test]
     fn summaries() {
+        assert_eq!(
+            call_summary("TaskUpdate", r#"{"taskId":"3","status":"in_progress"}"#),
+            "#3 in progress"
+        );
+        assert_eq!(
+            call_summary("TaskUpdate", r#"{"taskId":"3","subject":"Ship it"}"#),
+            "#3 Ship it"
+        );
+        assert_eq!(
+            call_summary(
+                "TaskCreate",
+                r#"{"subject":"Add a test","description":"x"}"#
+            ),
+            "Add a test"
+        );
         assert_eq!(
             call_summary("Read", r#"{"file_path":"/a/b.rs"}"#),
             "/a/b.rs"
