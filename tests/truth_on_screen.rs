@@ -266,3 +266,40 @@ fn queued_prompts_are_shown_as_user_rows() {
         "{shot}"
     );
 }
+
+/// A session that goes on another day (resumed the next morning, a tool
+/// that ran overnight) says so above the first row of that day, in the
+/// viewer's zone: the time column shows the hour alone. Not above the
+/// first row, nor between rows of one day.
+#[test]
+fn a_row_of_another_day_than_the_row_before_says_the_day() {
+    use crate::common::entry;
+    let s = session(&[
+        entry::user("u1", json!("start"))
+            .at("2025-01-01T22:00:00.000Z")
+            .json(),
+        entry::assistant("a1", "m1", json!([{"type":"text","text":"late"}]))
+            .at("2025-01-01T23:59:00.000Z")
+            .json(),
+        entry::user("u2", json!("next morning"))
+            .at("2025-01-02T08:30:00.000Z")
+            .json(),
+        entry::assistant("a2", "m2", json!([{"type":"text","text":"good morning"}]))
+            .at("2025-01-02T08:31:00.000Z")
+            .json(),
+    ]);
+    let mut st = crate::common::utc_state(s);
+    let shot = screen(&mut st, 100, 12);
+    let lines: Vec<&str> = shot.lines().collect();
+    let at = |text: &str| lines.iter().position(|l| l.contains(text));
+    let days = lines.iter().filter(|l| l.contains(" ── ")).count();
+    assert_eq!(days, 1, "{shot}");
+    let day = at("── Thu 2 Jan 2025 ──").expect("the day");
+    assert_eq!(at("next morning"), Some(day + 1), "{shot}");
+    assert!(at("late") < Some(day), "{shot}");
+    // in another zone, midnight falls elsewhere: no new day there
+    st.tz = jiff::tz::TimeZone::fixed(jiff::tz::offset(-10));
+    crate::common::forget_lines();
+    let shot = screen(&mut st, 100, 12);
+    assert!(!shot.contains(" ── "), "{shot}");
+}

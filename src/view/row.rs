@@ -41,6 +41,35 @@ pub struct Ctx<'a> {
 }
 
 pub fn render(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
+    let mut lines = render_row(cx, row, expanded);
+    if let Some(day) = new_day(cx, row) {
+        lines.insert(0, day);
+    }
+    lines
+}
+
+/// `── Fri 23 Jan 2026 ──` above the first row of another day than the
+/// entry before it (a session resumed the next morning, a tool that ran
+/// overnight): the time column says only the hour.
+fn new_day(cx: &Ctx<'_>, row: &Row) -> Option<Line<'static>> {
+    let t = cx.session.transcript_checked(row.agent)?;
+    let at = row.index as usize;
+    let this = t.items.get(at)?.timestamp?;
+    let before = t.items.get(..at)?.iter().rev().find_map(|i| i.timestamp)?;
+    let day = |ms: i64| {
+        jiff::Timestamp::from_millisecond(ms)
+            .ok()
+            .map(|t| t.to_zoned(cx.tz.clone()).date())
+    };
+    let date = day(this)?;
+    if Some(date) == day(before) {
+        return None;
+    }
+    let label = format!("{:5} ── {} ──", "", date.strftime("%a %-d %b %Y"));
+    Some(Line::styled(label, theme::current().dim))
+}
+
+fn render_row(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
     let Some(t) = cx.session.transcript_checked(row.agent) else {
         return vec![Line::raw("?")];
     };
