@@ -176,3 +176,49 @@ fn exports_leave_out_the_local_command_caveat() {
         assert!(out.contains("the real prompt"), "{format:?}: {out}");
     }
 }
+
+/// What an IDE's extension puts before a prompt (the file open, the lines
+/// selected) is context, not what was typed: the session is named by the
+/// prompt, which is a user row of its own, the context a meta row. In one
+/// string with the prompt after it, the prompt names it too.
+#[test]
+fn an_ides_context_before_the_prompt_does_not_name_the_session() {
+    let opened = r#"<ide_opened_file>The user opened the file /w/mise.toml in the IDE. This may or may not be related to the current task.</ide_opened_file>"#;
+    let selected = r#"<ide_selection>The user selected the lines 3 to 4 from /w/a.go:\nx := 1\n\nThis may or may not be related to the current task.</ide_selection>"#;
+    let blocks = line(
+        "user",
+        "u1",
+        &format!(
+            r#"[{{"type":"text","text":"{opened}"}},{{"type":"text","text":"{selected}"}},{{"type":"text","text":"Add a CODEOWNERS file"}}]"#
+        ),
+    );
+    check("ide-blocks", &blocks, "Add a CODEOWNERS file");
+    let one = line("user", "u2", &format!(r#""{opened}\nWhy is this slow?""#));
+    check("ide-string", &one, "Why is this slow?");
+    // the rows: the context as meta, the prompt as the user's
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("rows.jsonl");
+    std::fs::write(&path, &blocks).expect("write");
+    let s = Session::load(&path).expect("load");
+    let rows: Vec<(ccv::model::Kind, String)> = s
+        .main
+        .items
+        .iter()
+        .map(|i| (i.kind, i.text.or_marker().to_string()))
+        .collect();
+    use ccv::model::Kind::{Meta, User};
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    assert_eq!(
+        (rows[0].0, rows[1].0, rows[2].0),
+        (Meta, Meta, User),
+        "{rows:?}"
+    );
+    assert_eq!(rows[2].1, "Add a CODEOWNERS file");
+    // context alone (a prompt cut off) is no title: nothing was typed
+    let alone = line(
+        "user",
+        "u3",
+        &format!(r#"[{{"type":"text","text":"{opened}"}}]"#),
+    ) + &line("user", "u4", r#""The real question""#);
+    check("ide-alone", &alone, "The real question");
+}

@@ -90,7 +90,41 @@ pub fn classify_user_text(text: &str) -> UserText {
     if META_PREFIXES.iter().any(|p| t.starts_with(p)) {
         return UserText::Meta;
     }
+    // what an IDE's extension adds as a block of its own before the
+    // prompt (the file open, the lines selected): context, not typed
+    if after_ide_context(t).is_some_and(|rest| rest.trim().is_empty()) {
+        return UserText::Meta;
+    }
     UserText::Prompt
+}
+
+/// The tags an IDE's extension (VS Code's, JetBrains') puts before a
+/// prompt: `<ide_opened_file>The user opened the file … in the IDE. This
+/// may or may not be related to the current task.</ide_opened_file>`.
+const IDE_TAGS: [&str; 5] = [
+    "ide_opened_file",
+    "ide_selection",
+    "ide_visible_files",
+    "ide_cursor",
+    "ide_diagnostics",
+];
+
+/// `t` past the IDE context it opens with (one tag or several, each
+/// closed); `None` when it opens with none.
+pub fn after_ide_context(t: &str) -> Option<&str> {
+    let mut rest = t.trim_start();
+    let mut any = false;
+    while let Some(tag) = IDE_TAGS.iter().find(|tag| {
+        rest.strip_prefix('<')
+            .and_then(|r| r.strip_prefix(**tag))
+            .is_some_and(|r| r.starts_with('>'))
+    }) {
+        let close = format!("</{tag}>");
+        let end = rest.find(&close)? + close.len();
+        rest = rest[end..].trim_start();
+        any = true;
+    }
+    any.then_some(rest)
 }
 
 /// A message from another agent of a team (`<teammate-message

@@ -13,7 +13,10 @@ impl TitleFacts {
         }
         match classify_user_text(text) {
             UserText::Prompt if !text.trim().is_empty() => {
-                self.first_prompt = Some(one_line(text));
+                // a prompt written after an IDE's context is named by what
+                // was typed
+                let typed = super::classify::after_ide_context(text).unwrap_or(text);
+                self.first_prompt = Some(one_line(typed));
             }
             UserText::Prompt if images > 0 => self.first_prompt = Some("[image]".into()),
             // a teammate's session starts with its task from the team lead

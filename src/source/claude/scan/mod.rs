@@ -737,7 +737,14 @@ impl<'de: 'a, 'a> Deserialize<'de> for PromptText<'a> {
                     match b.kind.as_deref() {
                         Some("tool_result") => out.tool_result = true,
                         Some("image") => out.images += 1,
-                        Some("text") if out.text.is_none() => out.text = b.text,
+                        // (an IDE's context is a block of its own, before
+                        // the prompt: see `classify_user_text`)
+                        Some("text")
+                            if out.text.is_none()
+                                && !b.text.as_deref().is_some_and(only_ide_context) =>
+                        {
+                            out.text = b.text
+                        }
                         _ => {}
                     }
                 }
@@ -767,6 +774,11 @@ impl<'de: 'a, 'a> Deserialize<'de> for PromptText<'a> {
         }
         d.deserialize_any(V(std::marker::PhantomData))
     }
+}
+
+/// A text that is an IDE's context and nothing else.
+fn only_ide_context(t: &str) -> bool {
+    super::classify::after_ide_context(t).is_some_and(|rest| rest.trim().is_empty())
 }
 
 #[cfg(test)]
