@@ -61,6 +61,8 @@ pub struct SessionInfo {
 
 /// The title of a file with no message and lines that are not JSON.
 pub const UNREADABLE_TITLE: &str = "(no line reads as a session's: ccv check says why)";
+/// The title of a file with messages and no prompt, title or summary.
+pub const NO_PROMPT_TITLE: &str = "(no prompt in this file)";
 
 /// How recently a file must have been written to count as live.
 pub const LIVE_WINDOW_MS: i64 = 60_000;
@@ -75,10 +77,14 @@ impl SessionInfo {
     /// its unreadable lines alone, which has none, says so (blank, it
     /// looked like a session still starting).
     pub fn shown_title(&self) -> std::borrow::Cow<'_, str> {
-        if self.title.is_empty() && self.message_count == 0 && self.unreadable {
-            return UNREADABLE_TITLE.into();
+        match (self.title.is_empty(), self.message_count, self.unreadable) {
+            (false, _, _) => self.title.as_str().into(),
+            (true, 0, true) => UNREADABLE_TITLE.into(),
+            // answers and results only: a file that starts mid-session (a
+            // copy cut from a longer one), or whose prompts are all gone
+            (true, 1.., _) => NO_PROMPT_TITLE.into(),
+            (true, 0, false) => "".into(),
         }
-        self.title.as_str().into()
     }
 
     /// Whether a row read back from the cache can be true (see
