@@ -303,3 +303,54 @@ fn a_row_of_another_day_than_the_row_before_says_the_day() {
     let shot = screen(&mut st, 100, 12);
     assert!(!shot.contains(" ── "), "{shot}");
 }
+
+/// `No response requested.` is Claude Code's own line where a turn ended
+/// unanswered (written as a `<synthetic>` answer, `isApiErrorMessage`
+/// false): no API error, no row, counted hidden. An API error written so
+/// is still one.
+#[test]
+fn no_response_requested_is_no_api_error() {
+    let synthetic = |uuid: &str, text: &str, api_error: bool| {
+        let mut v = assistant(uuid, uuid, json!([{"type": "text", "text": text}]));
+        v["message"]["model"] = json!("<synthetic>");
+        v["isApiErrorMessage"] = json!(api_error);
+        v
+    };
+    let s = session(&[
+        user("u1", json!("go")),
+        user(
+            "u2",
+            json!([{"type": "text", "text": "[Request interrupted by user]"}]),
+        ),
+        synthetic("a1", "No response requested.", false),
+        synthetic("a2", "API Error: 529 Overloaded", true),
+    ]);
+    let text = text_export(&s);
+    assert!(!text.contains("No response requested"), "{text}");
+    assert_eq!(text.matches("[API Error]").count(), 1, "{text}");
+    assert!(text.contains("API Error: 529"), "{text}");
+    assert_eq!(
+        s.stats.hidden_by_reason.values().sum::<u64>(),
+        s.stats.hidden
+    );
+    assert!(
+        s.stats
+            .hidden_by_reason
+            .keys()
+            .any(|r| r.contains("no response requested")),
+        "{:?}",
+        s.stats.hidden_by_reason
+    );
+    // the turn was interrupted, not failed
+    let alone = session(&[
+        user("u1", json!("go")),
+        user(
+            "u2",
+            json!([{"type": "text", "text": "[Request interrupted by user]"}]),
+        ),
+        synthetic("a1", "No response requested.", false),
+    ]);
+    let now = ccv::model::time::parse_timestamp("2025-01-01T10:00:05.000Z").unwrap_or(0);
+    let state = ccv::model::activity::of(&alone, now, now, Default::default());
+    assert_eq!(state.name(), "interrupted", "{state:?}");
+}

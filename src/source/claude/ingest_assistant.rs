@@ -21,6 +21,11 @@ impl Session {
         };
         let synthetic =
             msg.model.as_deref() == Some("<synthetic>") || e.is_api_error_message == Some(true);
+        if synthetic && e.is_api_error_message != Some(true) && no_response(&msg) {
+            // what Claude Code writes in the model's place when a turn ends
+            // unanswered (interrupted, resumed): no error, no answer
+            return Outcome::Hidden("no response requested (Claude Code's, not the model's)");
+        }
         if synthetic {
             let mut item = self.envelope_item(Kind::System, source, line, e);
             item.text = msg
@@ -235,4 +240,13 @@ impl Session {
         }
         true
     }
+}
+
+/// Whether an answer says only `No response requested.`: Claude Code's
+/// own line for a turn that ended unanswered, not an API error.
+fn no_response(msg: &super::raw::RawMessage<'_>) -> bool {
+    msg.content
+        .as_ref()
+        .map(content_text)
+        .is_some_and(|t| t.trim() == "No response requested.")
 }
