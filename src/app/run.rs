@@ -689,7 +689,8 @@ impl Viewer {
             LoadEvent::Loaded(s) => {
                 self.loaded = true;
                 self.state.load_progress = None;
-                let problems = s.problems.iter().filter(|(_, p)| !p.recovered).count();
+                // lines, not rows: a run of them held as one row counts each
+                let problems = s.stats.unreadable;
                 self.state.replace_session(*s);
                 if let Some(j) = self.pending_jump.take() {
                     self.state.jump_to(&j.file, j.line, &j.query);
