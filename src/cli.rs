@@ -123,6 +123,10 @@ pub enum Command {
         /// Only the sessions of this agent.
         #[arg(long, value_parser = crate::source::AGENTS)]
         agent: Option<String>,
+        /// Secrets in titles, prompts, projects and branches replaced by
+        /// `[REDACTED:kind]` (to share the list).
+        #[arg(long)]
+        redact: bool,
         /// Projects root, or one project's folder (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects,
         /// with $CODEX_HOME/sessions and archived_sessions when they exist).
         root: Option<PathBuf>,
@@ -252,7 +256,7 @@ pub fn main_with(viewing: &dyn Fn()) -> i32 {
     // `ccv --redact list` would show what the flag was meant to hide
     if cli.redact && cli.command.is_some() {
         crate::say_err!(
-            "ccv: --redact goes before a PATH to view (`ccv --redact [PATH]`); an export takes its own (`ccv export --redact ...`)"
+            "ccv: --redact goes before a PATH to view (`ccv --redact [PATH]`); an export and a list take their own (`ccv export --redact ...`, `ccv list --redact`)"
         );
         return 2;
     }
@@ -270,7 +274,12 @@ pub fn main_with(viewing: &dyn Fn()) -> i32 {
     }
     match cli.command {
         Some(cmd @ Command::Export { .. }) => export_command(cmd),
-        Some(Command::List { json, agent, root }) => run_list(root, json, agent.as_deref()),
+        Some(Command::List {
+            json,
+            agent,
+            redact,
+            root,
+        }) => run_list(root, json, agent.as_deref(), redact),
         Some(Command::Search {
             json,
             project,
@@ -625,8 +634,8 @@ fn print_instead(start: &crate::app::Start, top_minutes: u32, redact: bool) -> i
     match start {
         Start::Session(p) | Start::Project(p) => run_export(p, &opts, false),
         Start::Stdin => run_export(Path::new("-"), &opts, false),
-        Start::Top(root) => crate::top::print::run(root, i64::from(top_minutes) * 60_000),
-        Start::Picker(root) => run_list(Some(root.clone()), false, None),
+        Start::Top(root) => crate::top::print::run(root, i64::from(top_minutes) * 60_000, redact),
+        Start::Picker(root) => run_list(Some(root.clone()), false, None, redact),
         Start::Demo => {
             let session = crate::app::demo::session();
             let mut out = std::io::stdout().lock();
@@ -635,12 +644,13 @@ fn print_instead(start: &crate::app::Start, top_minutes: u32, redact: bool) -> i
     }
 }
 
-fn run_list(root: Option<PathBuf>, json: bool, agent: Option<&str>) -> i32 {
+fn run_list(root: Option<PathBuf>, json: bool, agent: Option<&str>, redact: bool) -> i32 {
     let Some(root) = sessions_root(root) else {
         crate::say_err!("ccv: no projects root (set CLAUDE_CONFIG_DIR or HOME, or pass ROOT)");
         return 2;
     };
-    match crate::catalog::list::print_list(&root, json, agent, &mut std::io::stdout().lock()) {
+    let mut out = std::io::stdout().lock();
+    match crate::catalog::list::print_list(&root, json, agent, redact, &mut out) {
         Ok(()) => 0,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
         Err(e) => {

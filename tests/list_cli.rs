@@ -370,3 +370,52 @@ fn redact_before_a_command_is_refused_not_ignored() {
         );
     }
 }
+
+/// A list to share: `ccv list --redact` replaces the secrets of titles,
+/// prompts and branches, as a table and as JSON; and `ccv --redact ROOT`
+/// piped (which prints the list in the picker's place) does too, where it
+/// printed them as written.
+#[test]
+fn a_list_redacted_shows_no_secret() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let root = home.path().join("projects");
+    std::fs::create_dir_all(root.join("-p")).expect("mkdir");
+    // a key made here: none sits in the repository
+    let body: String = (0..93)
+        .map(|i| (b'a' + (i * 7 % 26) as u8) as char)
+        .collect();
+    let key = format!("sk-ant-api03-{body}AA");
+    let seen = &body[..24];
+    let line = common::entry::user("u1", serde_json::json!(format!("use {key} now")))
+        .session("s")
+        .cwd("/p")
+        .at("2025-01-01T10:00:00.000Z")
+        .set("gitBranch", serde_json::json!(format!("leak-{key}")))
+        .json();
+    std::fs::write(root.join("-p/s.jsonl"), format!("{line}\n")).expect("write");
+    let run = |args: &[&str]| {
+        let out = common::ccv_at(home.path())
+            .args(args)
+            .arg(&root)
+            .output()
+            .expect("runs");
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    assert!(
+        run(&["list"]).contains(seen),
+        "without --redact, as written"
+    );
+    for args in [
+        &["list", "--redact"][..],
+        &["list", "--redact", "--json"],
+        &["--redact"],
+    ] {
+        let text = run(args);
+        assert!(!text.contains(seen), "{args:?}: {text}");
+        assert!(
+            text.contains("[REDACTED:anthropic-api-key]"),
+            "{args:?}: {text}"
+        );
+    }
+}

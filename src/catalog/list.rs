@@ -445,6 +445,23 @@ pub fn rows_of(paths: &[PathBuf], opts: &ScanOptions) -> Vec<SessionInfo> {
     out
 }
 
+/// A listed session's words with their secrets replaced: its title, first
+/// prompt, project and branch (what a session's text can put there).
+fn redact_row(s: &mut SessionInfo) {
+    let r = crate::redact::active();
+    let clean = |t: &mut String| {
+        if let std::borrow::Cow::Owned(red) = r.redact(t) {
+            *t = red;
+        }
+    };
+    clean(&mut s.title);
+    clean(&mut s.first_prompt);
+    clean(&mut s.project);
+    if let Some(b) = s.git_branch.as_mut() {
+        clean(b);
+    }
+}
+
 /// Why a file is not a session although it is where sessions are: the
 /// rule `ccv list`, `ccv stats`, the picker and `ccv top` share.
 pub const NO_CONVERSATION: &str = "file with no conversation (summary or snapshot lines only)";
@@ -559,6 +576,7 @@ pub fn print_list(
     root: &Path,
     json: bool,
     agent: Option<&str>,
+    redact: bool,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
     if let Some(why) = crate::paths::not_a_root(root) {
@@ -567,6 +585,9 @@ pub fn print_list(
     let (mut sessions, skipped) = list_sessions_counting(root, &ScanOptions::standard());
     if let Some(a) = agent {
         sessions.retain(|s| s.agent() == a);
+    }
+    if redact {
+        sessions.iter_mut().for_each(redact_row);
     }
     if skipped.total() > 0 {
         crate::say_err!(

@@ -5,7 +5,9 @@ use super::{TopEvent, TopState};
 use crate::model::text::term_line;
 use std::io::Write;
 
-pub fn run(root: &std::path::Path, window_ms: i64) -> i32 {
+/// `redact`: secrets in titles, projects and what each is doing replaced
+/// (`ccv --redact ROOT | …`, as the screen shows them).
+pub fn run(root: &std::path::Path, window_ms: i64, redact: bool) -> i32 {
     let now = crate::model::time::now_ms();
     let mut top = TopState::new(root.to_owned(), window_ms, now);
     let found = std::cell::RefCell::new(Vec::new());
@@ -42,13 +44,20 @@ pub fn run(root: &std::path::Path, window_ms: i64) -> i32 {
             (Some(usd), 0) => format!("{usd:.2}"),
             (Some(usd), _) => format!("{usd:.2}+?"),
         };
+        let clean = |t: &str| -> String {
+            if redact {
+                crate::redact::active().redact(t).into_owned()
+            } else {
+                t.to_owned()
+            }
+        };
         let line = format!(
             "{}\t{}s\t{}\t{}\t{}\t{}\t{}\t{}",
             w.activity.name(),
             (now - w.since_ms).max(0) / 1000,
-            term_line(w.session.title().unwrap_or("")),
-            w.project,
-            term_line(&w.doing()),
+            term_line(&clean(w.session.title().unwrap_or(""))),
+            clean(&w.project),
+            term_line(&clean(&w.doing())),
             w.turns(),
             cost,
             crate::model::text::term_path(&w.path),
