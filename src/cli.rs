@@ -155,6 +155,10 @@ pub enum Command {
         #[arg(long, default_value_t = 200,
               value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
         limit: usize,
+        /// Secrets in snippets and titles replaced by `[REDACTED:kind]` (a
+        /// hit so changed is printed unmarked).
+        #[arg(long)]
+        redact: bool,
         /// What to look for.
         query: String,
         /// Projects root, or one project's folder (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects,
@@ -287,6 +291,7 @@ pub fn main_with(viewing: &dyn Fn()) -> i32 {
             kind,
             regex,
             limit,
+            redact,
             query,
             root,
         }) => with_root(root, |root| {
@@ -299,6 +304,7 @@ pub fn main_with(viewing: &dyn Fn()) -> i32 {
                 kinds: kind,
                 regex,
                 limit,
+                redact,
             })
         }),
         Some(Command::Completions { shell }) => {

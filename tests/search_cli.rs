@@ -1104,3 +1104,70 @@ fn the_index_leaves_only_private_files() {
     index();
     check("updated");
 }
+
+/// `ccv search --redact`: no part of a secret in a snippet or a title,
+/// with or without the index, as text or JSON. The snippet is cut from
+/// text already redacted: a word right after a key cut the key in two at
+/// the snippet's edge, and the half left was found by no rule.
+#[test]
+fn a_search_redacted_shows_no_part_of_a_secret() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let root = home.path().join("projects");
+    fs::create_dir_all(root.join("-srv-app")).expect("mkdir");
+    // a key made here: none sits in the repository
+    let body: String = (0..93)
+        .map(|i| (b'a' + (i * 11 % 26) as u8) as char)
+        .collect();
+    let key = format!("sk-ant-api03-{body}AA");
+    let tail = &body[body.len() - 20..];
+    let prompt = format!("{} {key} pineapple and more", "words before it ".repeat(8));
+    let text = [
+        line(user("u1", "2025-01-01T10:00:00.000Z", json!(prompt))),
+        line(assistant(
+            "a1",
+            "2025-01-01T10:00:01.000Z",
+            json!([{"type": "text", "text": format!("stored {key}; pineapple noted")}]),
+        )),
+    ]
+    .concat();
+    fs::write(root.join("-srv-app/s1.jsonl"), text).expect("write");
+    let (code, plain) = search(home.path(), &root, &["pineapple"]);
+    assert_eq!(code, 0);
+    assert!(
+        plain.iter().any(|h| h.to_string().contains(tail)),
+        "{plain:?}"
+    );
+    for round in ["scan", "index"] {
+        if round == "index" {
+            let out = ccv(home.path())
+                .arg("index")
+                .arg(&root)
+                .output()
+                .expect("index");
+            assert!(out.status.success(), "{out:?}");
+        }
+        let (code, hits) = search(home.path(), &root, &["--redact", "pineapple"]);
+        assert_eq!((code, hits.len()), (0, 2), "{round}: {hits:?}");
+        for h in &hits {
+            let all = h.to_string();
+            assert!(!all.contains(tail), "{round}: {all}");
+            assert!(!all.contains(&body[..20]), "{round}: {all}");
+            assert!(all.contains("pineapple"), "{round}: {all}");
+        }
+        assert!(
+            hits[0]["title"]
+                .as_str()
+                .is_some_and(|t| t.contains("[REDACTED"))
+        );
+        let out = ccv(home.path())
+            .args(["search", "--redact", "pineapple"])
+            .arg(&root)
+            .output()
+            .expect("runs");
+        let printed = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            !printed.contains(tail) && printed.contains("[REDACTED"),
+            "{round}: {printed}"
+        );
+    }
+}

@@ -447,7 +447,7 @@ pub fn rows_of(paths: &[PathBuf], opts: &ScanOptions) -> Vec<SessionInfo> {
 
 /// A listed session's words with their secrets replaced: its title, first
 /// prompt, project and branch (what a session's text can put there).
-fn redact_row(s: &mut SessionInfo) {
+pub(crate) fn redact_row(s: &mut SessionInfo) {
     let r = crate::redact::active();
     let clean = |t: &mut String| {
         if let std::borrow::Cow::Owned(red) = r.redact(t) {

@@ -20,6 +20,9 @@ pub struct Args {
     pub kinds: Vec<String>,
     pub regex: bool,
     pub limit: usize,
+    /// Secrets in snippets and titles replaced (a hit so changed is
+    /// printed unmarked: its marks were where the secret was written).
+    pub redact: bool,
 }
 
 /// `user`, `assistant`, `thinking`, `tool` (calls and results),
@@ -103,7 +106,13 @@ pub fn run(a: &Args) -> i32 {
         limit: a.limit,
         ..Options::standard()
     };
-    let found = match super::search(&a.root, &query, &filter, &search_opts) {
+    if a.redact {
+        // the lines hit are read through the redactor, as the picker's
+        // are: a snippet is cut from text already redacted (redacted after
+        // the cut, a secret cut in two at its edge was no longer found)
+        crate::redact::set_screen(true);
+    }
+    let mut found = match super::search(&a.root, &query, &filter, &search_opts) {
         Ok(f) => f,
         Err(e) => {
             crate::say_err!("ccv: search: {}", term_line(&e.to_string()));
@@ -122,6 +131,9 @@ pub fn run(a: &Args) -> i32 {
         hit.sort();
         hit.dedup();
         sessions = crate::catalog::list::rows_of(&hit, &opts);
+    }
+    if a.redact {
+        redact_hits(&mut found, &mut sessions);
     }
     let by_path: HashMap<&Path, &SessionInfo> =
         sessions.iter().map(|s| (s.path.as_path(), s)).collect();
@@ -231,6 +243,24 @@ fn grouped(found: &Found) -> Vec<(&Path, Vec<&Hit>)> {
     groups
 }
 
+/// The hits' snippets (already cut from redacted text: a second pass
+/// for what a redaction of the whole text could not see) and their
+/// sessions' rows with their secrets replaced; a snippet so changed
+/// loses its marks.
+fn redact_hits(found: &mut Found, sessions: &mut [SessionInfo]) {
+    let r = crate::redact::active();
+    for h in &mut found.hits {
+        if let std::borrow::Cow::Owned(red) = r.redact(&h.snippet) {
+            h.snippet = red;
+            h.marks.clear();
+            h.mark = 0..0;
+        }
+    }
+    sessions
+        .iter_mut()
+        .for_each(crate::catalog::list::redact_row);
+}
+
 /// The columns of a session's title above its hits.
 const TITLE_COLUMNS: usize = 80;
 
@@ -320,7 +350,8 @@ fn write_json(
             "kind": h.kind.as_str(),
             "timestamp": h.timestamp.map(crate::model::time::format_iso),
             "snippet": h.snippet,
-            "match": [chars(h.mark.start), chars(h.mark.end)],
+            // (none in a snippet redacted)
+            "match": (!h.marks.is_empty()).then(|| [chars(h.mark.start), chars(h.mark.end)]),
             "matches": h.marks.iter().map(|m| [chars(m.start), chars(m.end)]).collect::<Vec<_>>(),
         });
         if let Some(o) = obj.as_object_mut() {
