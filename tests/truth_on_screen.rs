@@ -316,15 +316,18 @@ fn no_response_requested_is_no_api_error() {
         v["isApiErrorMessage"] = json!(api_error);
         v
     };
-    let s = session(&[
+    // a prompt interrupted, then Claude Code's line in the model's place
+    let mut lines = vec![
         user("u1", json!("go")),
         user(
             "u2",
             json!([{"type": "text", "text": "[Request interrupted by user]"}]),
         ),
         synthetic("a1", "No response requested.", false),
-        synthetic("a2", "API Error: 529 Overloaded", true),
-    ]);
+    ];
+    let alone = session(&lines);
+    lines.push(synthetic("a2", "API Error: 529 Overloaded", true));
+    let s = session(&lines);
     let text = text_export(&s);
     assert!(!text.contains("No response requested"), "{text}");
     assert_eq!(text.matches("[API Error]").count(), 1, "{text}");
@@ -342,14 +345,6 @@ fn no_response_requested_is_no_api_error() {
         s.stats.hidden_by_reason
     );
     // the turn was interrupted, not failed
-    let alone = session(&[
-        user("u1", json!("go")),
-        user(
-            "u2",
-            json!([{"type": "text", "text": "[Request interrupted by user]"}]),
-        ),
-        synthetic("a1", "No response requested.", false),
-    ]);
     let now = ccv::model::time::parse_timestamp("2025-01-01T10:00:05.000Z").unwrap_or(0);
     let state = ccv::model::activity::of(&alone, now, now, Default::default());
     assert_eq!(state.name(), "interrupted", "{state:?}");
