@@ -199,7 +199,7 @@ fn unfiltered_copy_matches_ccv_export() {
         let exported = String::from_utf8_lossy(&exported);
         // the markdown export opens with the session's title block
         let block = match format {
-            Format::Markdown => ccv::export::markdown_title_block(&s),
+            Format::Markdown => ccv::export::title_block(&s, false),
             _ => String::new(),
         };
         assert_eq!(Some(t.text.as_str()), exported.strip_prefix(block.as_str()));

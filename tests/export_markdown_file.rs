@@ -55,3 +55,43 @@ fn never_writes_in_the_sessions_directory() {
     );
     std::fs::remove_file(&path).unwrap();
 }
+
+/// The head of a markdown export (title, directory, branch) is text: a
+/// prompt's HTML, emphasis or link renders as written, not as markup. A
+/// secret in it is redacted before it is escaped (an escape inside it hid
+/// it from its rule).
+#[test]
+fn the_head_of_a_markdown_export_is_text_not_markup() {
+    let token = format!("ghp_{}", "aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5");
+    let line = crate::common::entry::user(
+        "u1",
+        serde_json::json!(format!(
+            "<img src=x onerror=alert(1)> **bold** [a](javascript:x) {token}"
+        )),
+    )
+    .session("s")
+    .cwd("/p/my_dir")
+    .at("2025-01-01T10:00:00.000Z")
+    .set("gitBranch", serde_json::json!("fix/*x*"))
+    .json();
+    let s = crate::common::session_of(&[line]);
+    let head = ccv::export::title_block(&s, false);
+    let mut html = String::new();
+    pulldown_cmark::html::push_html(&mut html, pulldown_cmark::Parser::new(&head));
+    for markup in ["<img", "<em>", "<a "] {
+        assert!(!html.contains(markup), "{markup}: {html}");
+    }
+    // bold: the fields' names alone
+    assert_eq!(html.matches("<strong>").count(), 5, "{html}");
+    assert!(
+        html.contains("&lt;img src=x onerror=alert(1)&gt; **bold** [a](javascript:x)"),
+        "{html}"
+    );
+    assert!(
+        html.contains("/p/my_dir") && html.contains("fix/*x*"),
+        "{html}"
+    );
+    let red = ccv::export::title_block(&s, true);
+    assert!(!red.contains(&token[4..20]), "{red}");
+    assert!(red.contains("REDACTED"), "{red}");
+}

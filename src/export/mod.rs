@@ -374,21 +374,24 @@ fn write_markdown(
 }
 
 /// The head of a markdown export: the session's title as the one `#`
-/// heading, then what identifies it.
-/// [`markdown_title_block`], its secrets replaced when `redact` (a title
-/// or a directory can hold one as well as any row).
+/// heading, then what identifies it; its secrets replaced when `redact`
+/// (a title or a directory can hold one as well as any row).
 pub fn title_block(session: &Session, redact: bool) -> String {
-    let block = markdown_title_block(session);
-    if !redact {
-        return block;
+    if redact {
+        // line 0: the title block, which no line of the file is
+        crate::redact::set_row(Some((0, 0)));
     }
-    // line 0: the title block, which no line of the file is
-    crate::redact::set_row(Some((0, 0)));
-    crate::redact::active().redact(&block).into_owned()
-}
-
-pub fn markdown_title_block(session: &Session) -> String {
-    let clean = |s: &str| sanitize(s).split_whitespace().collect::<Vec<_>>().join(" ");
+    // a title, a directory or a branch is text, not markdown: a prompt's
+    // `<img …>` or `[x](javascript:…)` is shown as written, not rendered.
+    // Redacted first: an escape inside a secret hid it from its rule.
+    let clean = |s: &str| {
+        let words = sanitize(s).split_whitespace().collect::<Vec<_>>().join(" ");
+        if redact {
+            markdown_literal(&crate::redact::active().redact(&words))
+        } else {
+            markdown_literal(&words)
+        }
+    };
     let m = &session.meta;
     let title = session
         .title()
@@ -407,6 +410,23 @@ pub fn markdown_title_block(session: &Session) -> String {
     field("Started", m.started.map(format_iso));
     field("Last activity", m.last_activity.map(format_iso));
     out.push('\n');
+    out
+}
+
+/// `s` as markdown that renders as `s`: every character that can open
+/// or close an inline construct (emphasis, code, links, images, HTML,
+/// tables, entities) escaped with a backslash.
+pub fn markdown_literal(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if matches!(
+            c,
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '!' | '&' | '#'
+        ) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
     out
 }
 
