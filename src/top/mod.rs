@@ -86,8 +86,8 @@ impl Watched {
     /// Whether it is shown at `now_ms`: it holds a conversation, and its
     /// newest entry is within `window_ms` as its file is (a file copied
     /// or restored today, or an old session Claude Code appended a
-    /// summary to, was written lately by no session). Until its newest
-    /// entry is read, a file being read is not shown.
+    /// summary to, was written lately by no session). A file still being
+    /// read is judged by its entries read so far.
     fn shown(&self, now_ms: i64, window_ms: i64) -> bool {
         self.has_conversation()
             && self.session.meta.last_activity.is_none_or(|t| {
