@@ -496,6 +496,35 @@ fn a_running_codex_session_is_followed_line_by_line() {
     assert_eq!(seen.last().copied(), Some(6), "{seen:?}");
 }
 
+/// A Codex line read at the end of a read, before its newline came (a
+/// follower that read between the two, a file whose last line has none),
+/// is read once: the newline after it hands nothing on. It was translated
+/// again when its newline came, and its row shown twice.
+#[test]
+fn a_codex_line_read_before_its_newline_is_read_once() {
+    let text = rollout_lines().join("\n") + "\n";
+    let mut whole = ccv::model::Session::new(None);
+    whole.feed(0, text.as_bytes());
+    whole.finish(0);
+    let mut parts = ccv::model::Session::new(None);
+    for line in rollout_lines() {
+        parts.feed(0, line.as_bytes());
+        parts.flush_tail(0);
+        parts.feed(0, b"\n");
+        parts.flush_tail(0);
+    }
+    parts.finish(0);
+    let rows = |s: &ccv::model::Session| {
+        s.main
+            .items
+            .iter()
+            .map(|i| (i.kind, i.line, i.text.or_marker().to_string()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(rows(&whole), rows(&parts));
+    assert_eq!(whole.stats.entries, parts.stats.entries);
+}
+
 /// The hits of `words` in `root` as (file, line, kind, time), with the
 /// index and without.
 fn hits_both_ways(home: &Path, root: &Path, words: &[&str]) -> [Vec<Vec<Value>>; 2] {

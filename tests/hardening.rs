@@ -743,3 +743,60 @@ fn a_results_list_keeps_its_texts_beside_odd_blocks() {
         "ccv: -:1: field message.content[0].content[2].id has an unexpected type or value (left out)"
     );
 }
+
+/// A document read in parts of every size, a session of JSON Lines after
+/// it or not, with or without a last newline: the rows, the lines counted
+/// and the findings are a whole read's. (A line that looked whole at the
+/// end of a read, `{}`, went on after it, `{},`, and was counted twice.)
+#[test]
+fn a_document_read_in_parts_counts_each_line_once() {
+    let mut seed: u64 = 84;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for round in 0..600 {
+        let hash = if round % 2 == 0 {
+            json!("7e")
+        } else {
+            json!(null)
+        };
+        let messages: Vec<Value> = (0..next(5))
+            .map(|i| json!({"type": "user", "content": format!("m{i}"), "x": [{}, []]}))
+            .collect();
+        let mut doc = serde_json::to_string_pretty(
+            &json!({"sessionId": "g", "projectHash": hash, "messages": messages}),
+        )
+        .expect("json");
+        if next(3) == 0 {
+            doc.push('\n');
+            doc.push_str(&user("u1", json!("after")).to_string());
+        }
+        if next(2) == 0 {
+            doc.push('\n');
+        }
+        let mut whole = Session::new(None);
+        whole.feed(0, doc.as_bytes());
+        whole.finish(0);
+        let mut parts = Session::new(None);
+        let b = doc.as_bytes();
+        let mut at = 0;
+        while at < b.len() {
+            let n = (1 + next(40)).min(b.len() - at);
+            parts.feed(0, &b[at..at + n]);
+            parts.flush_tail(0);
+            at += n;
+        }
+        parts.finish(0);
+        let rows = |s: &Session| {
+            let rows = s.main.items.iter();
+            rows.map(|i| (i.kind, i.line, i.text.or_marker().to_string()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(rows(&whole), rows(&parts), "round {round}: {doc}");
+        let counts = |s: &Session| (s.stats.entries, s.stats.unreadable, s.problems.len());
+        assert_eq!(counts(&whole), counts(&parts), "round {round}: {doc}");
+    }
+}

@@ -237,15 +237,23 @@ impl Session {
         self.flush_garbage(source);
         let mut splitter = std::mem::take(&mut self.sources[source as usize].splitter);
         let base = self.sources[source as usize].base;
-        let whole = splitter.tail_may_be_whole();
+        // (a document's line waits for its end: it is never decoded, and
+        // one that looked whole (`{}`) may go on (`{},`))
+        let whole = splitter.tail_may_be_whole()
+            && self.sources[source as usize].garbage.document.is_none();
         if let Some(tail) = splitter.tail().filter(|_| whole) {
             let clean = decode_line(tail.number, tail.bytes, |_, _| {})
                 .iter()
                 .all(|p| p.recovered);
-            if clean && !self.translated(source, tail.number, tail.bytes) {
-                self.line_at = place(base, &tail, tail.bytes.as_ptr() as usize);
-                self.ingest_line(source, tail.number, tail.bytes);
-                self.line_at = None;
+            if clean {
+                // read here, as its own format or as Claude Code's: either
+                // way it is read, and the newline that ends it later hands
+                // nothing on (a Codex line read here was read again then)
+                if !self.translated(source, tail.number, tail.bytes) {
+                    self.line_at = place(base, &tail, tail.bytes.as_ptr() as usize);
+                    self.ingest_line(source, tail.number, tail.bytes);
+                    self.line_at = None;
+                }
                 splitter.consume_tail();
             }
         }
