@@ -379,15 +379,8 @@ impl Viewer {
                     .and_then(|p| std::fs::metadata(p).ok()?.modified().ok())
                     .and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok())
                     .map(|d| (d.as_millis() as i64).min(crate::model::time::now_ms()))
-                    // nor is a file copied today of an old session: written
-                    // when its newest entry was
-                    .map(|m| {
-                        self.state
-                            .session
-                            .meta
-                            .last_activity
-                            .map_or(m, |t| t.min(m))
-                    })
+                    // nor is a file copied today of an old session
+                    .map(|m| self.state.session.written_at(m))
                     .or(Some(0));
             }
             Err(e) => self.state.message = Some(format!("not following the file: {e}")),

@@ -137,12 +137,7 @@ fn neutral(item: &Item) -> bool {
 /// The state of `session`, whose files were last written at
 /// `last_write_ms`, at `now_ms`.
 pub fn of(session: &Session, now_ms: i64, last_write_ms: i64, th: Thresholds) -> Activity {
-    // the newest entry's own time when it is older than the file's: a file
-    // touched (copied, restored) without a new line is not active
-    let last = session
-        .meta
-        .last_activity
-        .map_or(last_write_ms, |t| t.min(last_write_ms));
+    let last = session.written_at(last_write_ms);
     let quiet = now_ms.saturating_sub(last);
     let t = &session.main;
     let Some(last) = t.items.iter().rev().find(|i| !neutral(i) && !i.off_branch) else {

@@ -441,6 +441,14 @@ impl Session {
         s
     }
 
+    /// When the session was last written, its files having been written
+    /// at `file_ms`: its newest entry's time when that is older (a file
+    /// copied or restored today, an old session Claude Code appended a
+    /// summary to, was written lately by no session).
+    pub fn written_at(&self, file_ms: i64) -> i64 {
+        self.meta.last_activity.map_or(file_ms, |t| t.min(file_ms))
+    }
+
     /// The format of the main file when it is not the native one
     /// (`codex`), once its first line has been read.
     pub fn format(&self) -> Option<&'static str> {

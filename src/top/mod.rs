@@ -83,16 +83,17 @@ impl Watched {
         self.session.main.turns.len()
     }
 
-    /// Whether it is shown at `now_ms`: it holds a conversation, and its
-    /// newest entry is within `window_ms` as its file is (a file copied
-    /// or restored today, or an old session Claude Code appended a
-    /// summary to, was written lately by no session). A file still being
-    /// read is judged by its entries read so far.
+    /// Whether it is shown at `now_ms`: it holds a conversation, and was
+    /// written within `window_ms` as its entries say (see
+    /// [`Session::written_at`]). A file still being read is judged by its
+    /// entries read so far.
     fn shown(&self, now_ms: i64, window_ms: i64) -> bool {
         self.has_conversation()
-            && self.session.meta.last_activity.is_none_or(|t| {
-                crate::model::time::within(now_ms, t.min(self.last_write_ms), window_ms)
-            })
+            && crate::model::time::within(
+                now_ms,
+                self.session.written_at(self.last_write_ms),
+                window_ms,
+            )
     }
 
     /// Whether the file holds a conversation yet: a file of `summary` or
@@ -110,11 +111,7 @@ impl Watched {
         let next = activity::of(&self.session, now_ms, self.last_write_ms, th);
         // times from the file, not from when top started: idle since its
         // newest entry, in a state since the entry that put it there
-        let newest = self
-            .session
-            .meta
-            .last_activity
-            .map_or(self.last_write_ms, |t| t.min(self.last_write_ms));
+        let newest = self.session.written_at(self.last_write_ms);
         let since = match next {
             Activity::Idle => newest,
             _ => activity::since(&self.session).unwrap_or(newest),
