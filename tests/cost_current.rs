@@ -348,6 +348,71 @@ fn a_resumed_session_s_copies_count_once_across_sessions() {
     assert_eq!(v["tokens"]["input"], 200_000);
 }
 
+/// An answer written without its message id (a tool that rewrote the
+/// file left it out) still cost what its usage says: each message once,
+/// its lines told apart by the usage each repeats.
+#[test]
+fn answers_without_an_id_are_counted_once_each() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let root = home.path().join("projects");
+    let no_id = |uuid: &str, ts: &str, block: Value, usage: &Value| {
+        json!({"type":"assistant","uuid":uuid,"sessionId":"s","timestamp":ts,
+            "message":{"role":"assistant","model":"claude-opus-5","content":[block],"usage":usage}})
+    };
+    let first = json!({"input_tokens": 100_000, "output_tokens": 10_000});
+    let second = json!({"input_tokens": 200_000, "output_tokens": 20_000});
+    let lines = vec![
+        prompt("u1", "2026-11-20T10:00:00Z"),
+        // one message over two lines, as Claude Code writes a text and a call
+        no_id(
+            "a1",
+            "2026-11-20T10:00:01Z",
+            json!({"type":"text","text":"looking"}),
+            &first,
+        ),
+        no_id(
+            "a2",
+            "2026-11-20T10:00:02Z",
+            json!({"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}),
+            &first,
+        ),
+        prompt("u2", "2026-11-20T10:05:00Z"),
+        no_id(
+            "a3",
+            "2026-11-20T10:05:01Z",
+            json!({"type":"text","text":"done"}),
+            &second,
+        ),
+    ];
+    let file = root.join("-srv-app/s.jsonl");
+    write(&file, &lines);
+    // Opus 5: $5 / $25 a million: 0.5 + 0.25, then 1.0 + 0.5
+    let want = 2.25;
+    let rows = common::json_lines_of(
+        common::ccv_at(home.path())
+            .args(["list", "--json"])
+            .arg(&root),
+    );
+    assert!(close(&rows[0]["cost_usd"], want), "{rows:?}");
+    assert_eq!(rows[0]["tokens"]["input"], 300_000, "{rows:?}");
+    assert_eq!(rows[0]["tokens"]["output"], 30_000, "{rows:?}");
+    let out = common::ccv_at(home.path())
+        .args(["stats", "--json"])
+        .arg(&root)
+        .output()
+        .expect("runs");
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert!(close(&v["cost_usd"], want), "{v}");
+    // the viewer's whole load says the same, and shows every block
+    let s = session_of(&lines);
+    let (cost, unpriced) = s.cost();
+    assert!((cost.usd - want).abs() < 1e-9, "{cost:?}");
+    assert!(unpriced.is_empty(), "{unpriced:?}");
+    let shown: Vec<_> = s.main.items.iter().map(|i| i.text.to_string()).collect();
+    let at = |t: &str| shown.iter().position(|x| x.contains(t));
+    assert!(at("looking") < at("done"), "{shown:?}");
+}
+
 #[test]
 fn subagents_of_a_deleted_session_are_counted() {
     let home = tempfile::tempdir().expect("tempdir");

@@ -91,15 +91,32 @@ impl Session {
             self.meta.model = Some(m.to_owned());
         }
         let totals = !self.no_totals;
-        msg.id.as_deref().map(|id| {
+        let Some(id) = msg.id.as_deref() else {
+            // a message written without its id (by a tool that rewrote the
+            // file; Claude Code writes one on every answer) still cost
+            // what its usage says. Its lines are told apart by that usage,
+            // which each line of one message repeats, so it is counted
+            // once however the file is read (whole or in parts). Its
+            // blocks are not grouped under it: that key may say two
+            // answers are one, which a count survives and an order not.
+            let u = msg.usage?;
+            let id = usage_key(msg.model.as_deref(), &u);
             self.transcript_mut(target).upsert_message(
-                id,
+                &id,
                 msg.model.as_deref(),
-                msg.usage,
+                Some(u),
                 at,
                 totals,
-            )
-        })
+            );
+            return None;
+        };
+        Some(self.transcript_mut(target).upsert_message(
+            id,
+            msg.model.as_deref(),
+            msg.usage,
+            at,
+            totals,
+        ))
     }
 
     fn push_block(&mut self, target: Target, m: Option<u32>, item: Item) -> usize {
@@ -249,4 +266,20 @@ fn no_response(msg: &super::raw::RawMessage<'_>) -> bool {
         .as_ref()
         .map(content_text)
         .is_some_and(|t| t.trim() == "No response requested.")
+}
+
+/// The key a message without an id is counted under: its model and
+/// usage, which no message id (`msg_…`, a UUID) can be.
+fn usage_key(model: Option<&str>, u: &crate::model::usage::Usage) -> String {
+    let c = &u.cache_creation;
+    format!(
+        "\u{1}{} {} {} {} {} {:?} {}",
+        model.unwrap_or(""),
+        u.input_tokens,
+        u.output_tokens,
+        u.cache_creation_input_tokens,
+        u.cache_read_input_tokens,
+        c,
+        u.fast,
+    )
 }
