@@ -205,6 +205,69 @@ fn title_falls_back_to_first_prompt() {
     );
 }
 
+/// A byte that is no UTF-8 spoils one character of a line, not the line:
+/// the prompt on it still names the session and the answer on it still
+/// gives the model, in a small file and in one read by head and tail, as
+/// the viewer shows them (with a replacement character).
+#[test]
+fn a_line_with_a_byte_that_is_no_utf8_still_names_the_session() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("p");
+    let spoil = |line: String, word: &str| {
+        let mut b = line.into_bytes();
+        let at = b
+            .windows(word.len())
+            .position(|w| w == word.as_bytes())
+            .expect("word");
+        b[at + 3] = 0xff;
+        b
+    };
+    let prompt = spoil(
+        user("/w", "2025-01-01T10:00:00.000Z", r#""fix the parser""#),
+        "fix the",
+    );
+    let answer = spoil(
+        assistant("/w", "2025-01-02T00:00:00.000Z", "claude-haiku-4-5")
+            .replace(r#""text":"ok""#, r#""text":"ok, done""#),
+        "ok, done",
+    );
+    let later = user("/w", "2025-01-01T10:00:01.000Z", r#""second prompt""#);
+    let pad = user(
+        "/w",
+        "2025-01-01T10:00:02.000Z",
+        &format!("\"{}\"", "x".repeat(2000)),
+    );
+    for (name, pads) in [("small", 0), ("big", 400)] {
+        let mut bytes = prompt.clone();
+        bytes.push(b'\n');
+        for l in std::iter::once(&later).chain(std::iter::repeat_n(&pad, pads)) {
+            bytes.extend_from_slice(l.as_bytes());
+            bytes.push(b'\n');
+        }
+        bytes.extend_from_slice(&answer);
+        bytes.push(b'\n');
+        let path = root.join(format!("-{name}")).join("s.jsonl");
+        fs::create_dir_all(path.parent().expect("dir")).expect("mkdir");
+        fs::write(&path, &bytes).expect("write");
+    }
+    for figures in [false, true] {
+        let opts = ScanOptions {
+            figures,
+            ..ScanOptions::default()
+        };
+        let list = list_sessions(&root, &opts);
+        assert_eq!(list.len(), 2);
+        for s in &list {
+            assert_eq!(s.title, "fix\u{fffd}the parser", "{figures} {s:?}");
+            assert_eq!(s.model.as_deref(), Some("claude-haiku-4-5"), "{figures}");
+        }
+        assert!(
+            list.iter().any(|s| s.size > 256 * 1024),
+            "one is read by parts"
+        );
+    }
+}
+
 #[test]
 fn big_file_reads_head_and_tail_and_estimates() {
     let tmp = tempfile::tempdir().expect("tempdir");

@@ -543,10 +543,15 @@ fn skim_line(line: &[u8], found: &mut Found) {
 }
 
 fn scan_line(line: &[u8], found: &mut Found) {
-    let Ok(text) = simdutf8::basic::from_utf8(line) else {
-        // Invalid UTF-8 lines are rare; they cannot hold anything the list needs
-        // that a neighbouring line would not also hold.
-        return;
+    let lossy;
+    let text = match simdutf8::basic::from_utf8(line) {
+        Ok(text) => text,
+        Err(_) => {
+            // read as the viewer reads it, with replacement characters: the
+            // first prompt, or the only answer, may be on such a line
+            lossy = String::from_utf8_lossy(line);
+            &lossy
+        }
     };
     let text = super::decode::line_json(text);
     // past the first prompt no message's text is read: the common shape
