@@ -112,3 +112,40 @@ fn corpus_files_check_without_crashing() {
     eprintln!("{clean} of {total} corpus files are clean");
     assert!(total == 0 || clean > 0);
 }
+
+/// A line shown only after a repair (a byte that is no UTF-8, a count
+/// that is no number) is said by the check, which then is not clean: the
+/// row shows less than the line holds.
+#[test]
+fn a_line_read_after_a_repair_is_a_finding() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("repaired.jsonl");
+    let mut bytes = CLEAN.as_bytes().to_vec();
+    let at = bytes
+        .windows(4)
+        .position(|w| w == b"\"hi\"")
+        .expect("prompt");
+    bytes[at + 1] = 0xff;
+    bytes.extend_from_slice(
+        br#"{"type":"assistant","uuid":"a2","parentUuid":"r1","sessionId":"s1","message":{"id":"m2","role":"assistant","model":"claude-opus-4-5","content":[{"type":"text","text":"done"}],"usage":{"input_tokens":"many","output_tokens":5}}}"#,
+    );
+    bytes.push(b'\n');
+    std::fs::write(&path, &bytes).expect("write");
+    let out = common::ccv_at(dir.path())
+        .arg("check")
+        .arg(&path)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(":1: line read after a repair: invalid UTF-8"),
+        "{text}"
+    );
+    assert!(
+        text.contains(":4: line read after a repair: field message.usage.input_tokens"),
+        "{text}"
+    );
+    // and no more than that: both lines are shown
+    assert_eq!(text.lines().count(), 2, "{text}");
+}

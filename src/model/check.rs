@@ -11,15 +11,23 @@ pub use super::finding::{Finding, FindingKind};
 pub fn check(session: &Session, live: bool) -> Vec<Finding> {
     let mut out = Vec::new();
     for (source, p) in &session.problems {
-        if !p.recovered {
-            out.push(Finding {
+        out.push(if p.recovered {
+            Finding {
+                source: *source,
+                line: p.line,
+                kind: FindingKind::Repaired,
+                message: format!("line read after a repair: {}", p.message),
+                item_id: None,
+            }
+        } else {
+            Finding {
                 source: *source,
                 line: p.line,
                 kind: FindingKind::Unreadable,
                 message: format!("unreadable line: {}", p.message),
                 item_id: unreadable_item(session, *source, p.line),
-            });
-        }
+            }
+        });
     }
     check_transcript(session, &session.main, None, live, &mut out);
     for (a, agent) in session.agents.iter().enumerate() {

@@ -28,6 +28,9 @@ pub enum FindingKind {
     SeveralSessions,
     /// A line that is not a JSON object.
     Unreadable,
+    /// A line shown after a repair: a byte that is no UTF-8, a field of
+    /// another type left out. What is shown is not all the line says.
+    Repaired,
 }
 
 impl FindingKind {
@@ -43,6 +46,7 @@ impl FindingKind {
             FindingKind::RepeatedResult => "repeated_result",
             FindingKind::SeveralSessions => "several_sessions",
             FindingKind::Unreadable => "unreadable",
+            FindingKind::Repaired => "repaired",
         }
     }
 }

@@ -41,6 +41,7 @@ impl Mark {
             FindingKind::RepeatedResult => "a second result for this tool call",
             FindingKind::SeveralSessions => "sessionId changes here",
             FindingKind::Unreadable => "unreadable line",
+            FindingKind::Repaired => "line read after a repair",
         };
         format!("line {}: {what}", self.line)
     }
