@@ -58,12 +58,9 @@ fn the_corpus_prices() {
     let (mut priced, mut unknown) = (0, 0);
     for f in &files {
         let s = ccv::source::claude::loader::load_with_subagents(f).expect("loads");
-        let mut unpriced = s.main.cost.unpriced;
-        let mut usd = s.main.cost.usd;
-        for a in &s.agents {
-            unpriced += a.transcript.cost.unpriced;
-            usd += a.transcript.cost.usd;
-        }
+        // (its subagents with it, and those not found, see `Session::cost`)
+        let (cost, _) = s.cost();
+        let (usd, unpriced) = (cost.usd, cost.unpriced);
         assert!(usd.is_finite() && usd >= 0.0, "{}", f.display());
         // the listing's figures are the viewer's own
         let fig = ccv::model::figures::Figures::of(&s, 0);

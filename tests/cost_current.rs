@@ -413,6 +413,65 @@ fn answers_without_an_id_are_counted_once_each() {
     assert!(at("looking") < at("done"), "{shown:?}");
 }
 
+/// A subagent a Task's result names, whose transcript is not here (a
+/// session copied without its `subagents/` folder): what it cost is not
+/// known, and the session's cost says so, where it was a figure that
+/// looked whole. With its file beside the session, it is counted.
+#[test]
+fn a_subagent_whose_transcript_is_not_here_is_said_not_counted() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let root = home.path().join("projects");
+    let call = json!({"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s","timestamp":"2026-11-20T10:00:01Z",
+        "message":{"id":"msg_1","role":"assistant","model":"claude-opus-5","content":[
+            {"type":"tool_use","id":"t1","name":"Task","input":{"description":"look","prompt":"look around","subagent_type":"Explore"}}],
+            "usage":{"input_tokens": 100_000, "output_tokens": 10_000}}});
+    let result = json!({"type":"user","uuid":"r1","parentUuid":"a1","sessionId":"s","timestamp":"2026-11-20T10:01:00Z",
+        "message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":[{"type":"text","text":"found it"}]}]},
+        "toolUseResult":{"status":"completed","agentId":"a5e1","totalTokens":5000,"totalToolUseCount":3,
+            "usage":{"input_tokens":10,"output_tokens":90}}});
+    let lines = vec![prompt("u1", "2026-11-20T10:00:00Z"), call, result];
+    let file = root.join("-srv-app/s.jsonl");
+    write(&file, &lines);
+    let listed = |home: &Path| {
+        common::json_lines_of(common::ccv_at(home).args(["list", "--json"]).arg(&root)).remove(0)
+    };
+    let row = listed(home.path());
+    assert!(close(&row["cost_usd"], 0.75), "{row}");
+    assert_eq!(row["unpriced_messages"], 1, "{row}");
+    assert_eq!(
+        row["unpriced_models"]["(subagent transcript not found)"], 1,
+        "{row}"
+    );
+    // the viewer's load says the same
+    let (cost, unpriced) = session_of(&lines).cost();
+    assert_eq!(cost.unpriced, 1);
+    assert_eq!(unpriced.get("(subagent transcript not found)"), Some(&1));
+    let table = common::ccv_at(home.path())
+        .arg("list")
+        .arg(&root)
+        .output()
+        .expect("runs");
+    assert!(
+        String::from_utf8_lossy(&table.stdout).contains("0.75+?"),
+        "{}",
+        String::from_utf8_lossy(&table.stdout)
+    );
+    // its file found, the session file as it was (the listing's cache
+    // holds its row): counted, nothing unpriced
+    write(
+        &root.join("-srv-app/s/subagents/agent-a5e1.jsonl"),
+        &[
+            json!({"type":"assistant","uuid":"x1","sessionId":"s","agentId":"a5e1","isSidechain":true,
+            "timestamp":"2026-11-20T10:00:30Z",
+            "message":{"id":"msg_x","role":"assistant","model":"claude-opus-5","content":[{"type":"text","text":"found it"}],
+                "usage":{"input_tokens": 100_000, "output_tokens": 10_000}}}),
+        ],
+    );
+    let row = listed(home.path());
+    assert!(close(&row["cost_usd"], 1.5), "{row}");
+    assert_eq!(row["unpriced_messages"], 0, "{row}");
+}
+
 #[test]
 fn subagents_of_a_deleted_session_are_counted() {
     let home = tempfile::tempdir().expect("tempdir");

@@ -147,8 +147,16 @@ fn split_cached(cands: Vec<Candidate>, cache: &mut Cache) -> (Vec<SessionInfo>, 
     for c in cands {
         match cache.take(&c.path, c.size, c.mtime_ns) {
             Some(mut info) => {
+                let before = (info.subagents, info.subagent_files);
                 count_subagents(&mut info, &c);
-                hits.push(info);
+                // its subagents' folder changed (a transcript came or went,
+                // the session file as it was): its figures, which count
+                // them, are read again
+                if (info.subagents, info.subagent_files) == before {
+                    hits.push(info);
+                } else {
+                    misses.push(c);
+                }
             }
             None => misses.push(c),
         }

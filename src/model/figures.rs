@@ -299,6 +299,12 @@ pub struct FiguresSum<'k> {
     slices: hashbrown::HashTable<Slice>,
     /// Each message counted: its usage, model, slice and whether an agent's.
     counted: rustc_hash::FxHashMap<Arc<str>, Counted>,
+    /// The subagents a tool result names, those that answered (in any
+    /// part), and when the last part added was written: one named and
+    /// never answered was not found, and counts as unpriced.
+    agents_named: std::collections::BTreeSet<Box<str>>,
+    agents_answered: rustc_hash::FxHashSet<Box<str>>,
+    last_ms: i64,
 }
 
 #[derive(Debug)]
@@ -358,9 +364,26 @@ impl FiguresSum<'_> {
         for a in &session.agents {
             self.add_transcript(&a.transcript, fallback_ms, true);
         }
+        let (named, answered) = session.agents_named_and_answered();
+        self.agents_named.extend(named.into_iter().map(Box::from));
+        self.agents_answered
+            .extend(answered.into_iter().map(Box::from));
+        self.last_ms = self.last_ms.max(fallback_ms);
     }
 
     pub fn finish(mut self) -> Figures {
+        let lost = self
+            .agents_named
+            .iter()
+            .filter(|id| !self.agents_answered.contains(*id))
+            .count() as u32;
+        if lost > 0 {
+            // (see `Session::cost`)
+            self.f.cost.unpriced += lost;
+            self.f.agent_cost.unpriced += lost;
+            let model = crate::model::session::AGENT_NOT_FOUND;
+            slice(&mut self.slices, self.last_ms, model).cost.unpriced += lost;
+        }
         let mut slices: Vec<Slice> = self.slices.into_iter().collect();
         slices.sort_unstable_by(|a, b| (a.at_ms, &a.model).cmp(&(b.at_ms, &b.model)));
         self.f.detail.get_mut().slices = slices;

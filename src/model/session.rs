@@ -228,6 +228,10 @@ pub struct Session {
     pub(crate) agent_index: HashMap<String, u32>,
     /// Inline sidechain lines: uuid -> agent, to follow their chains.
     pub(crate) sidechain_uuid: HashMap<Box<str>, u32>,
+    /// The subagents a tool result names (a Task's `agentId`): one whose
+    /// transcript holds no answer here was not found (see
+    /// [`Session::agents_not_found`]).
+    pub(crate) agents_named: std::collections::BTreeSet<Box<str>>,
     pub(crate) changes: Changes,
     /// Each `sessionId` of the session's own lines, with where it first
     /// appears (a resumed session can hold several).
@@ -344,6 +348,10 @@ pub fn is_session_id(id: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
+/// What a subagent whose transcript is not here counts under, where
+/// messages with no price count by their model.
+pub const AGENT_NOT_FOUND: &str = "(subagent transcript not found)";
+
 /// Why (part of) a line could not be read, or what was repaired.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
@@ -410,7 +418,9 @@ pub fn file_kind(meta: &std::fs::Metadata) -> &'static str {
 
 impl Session {
     /// What the session cost with its subagents, and its messages with
-    /// no price by model (see [`super::price::Cost::describe`]).
+    /// no price by model (see [`super::price::Cost::describe`]). A
+    /// subagent whose transcript is not here counts as one with no price
+    /// (see [`Session::agents_not_found`]).
     pub fn cost(&self) -> (super::price::Cost, std::collections::BTreeMap<String, u32>) {
         let mut cost = self.main.cost;
         let mut unpriced = self.main.unpriced.clone();
@@ -421,7 +431,40 @@ impl Session {
                 *unpriced.entry(m.clone()).or_insert(0) += n;
             }
         }
+        let lost = self.agents_not_found().count() as u32;
+        if lost > 0 {
+            cost.unpriced += lost;
+            *unpriced.entry(AGENT_NOT_FOUND.to_owned()).or_insert(0) += lost;
+        }
         (cost, unpriced)
+    }
+
+    /// The ids of the subagents a tool result names whose transcript holds
+    /// no answer here: neither their file (`subagents/agent-ID.jsonl`)
+    /// nor the copies of their lines in the main file was read. What they
+    /// cost is not in the session's figures, which say so.
+    pub fn agents_not_found(&self) -> impl Iterator<Item = &str> {
+        self.agents_named
+            .iter()
+            .filter(|id| {
+                self.agent_by_id(id)
+                    .and_then(|a| self.agents.get(a as usize))
+                    .is_none_or(|a| a.transcript.messages.is_empty())
+            })
+            .map(|id| &**id)
+    }
+
+    /// The ids of the subagents a tool result names, and of those that
+    /// answered here (for figures summed over parts of a file).
+    pub(crate) fn agents_named_and_answered(&self) -> (Vec<&str>, Vec<&str>) {
+        let named = self.agents_named.iter().map(|id| &**id).collect();
+        let answered = self
+            .agents
+            .iter()
+            .filter(|a| !a.transcript.messages.is_empty())
+            .map(|a| a.id.as_str())
+            .collect();
+        (named, answered)
     }
 
     /// The session's title by the rule of [`super::title`] (a summary

@@ -529,7 +529,14 @@ fn tool_results(line: &[u8], user: bool) -> Option<Walked> {
     use std::sync::LazyLock;
     static RESULT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"tool_result\""));
     static USER: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"user\""));
-    static COMPACT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"isCompactSummary"));
+    // what the rest of the line may hold that makes it no line to pass
+    // over, found in one pass: a compaction summary's key, or a subagent
+    // named by the result (`agentId`, `agent_id`), which the figures need
+    // (see `Session::agents_not_found`); only a key is written unescaped
+    static AFTER: LazyLock<Option<aho_corasick::AhoCorasick>> = LazyLock::new(|| {
+        aho_corasick::AhoCorasick::new([&b"isCompactSummary"[..], b"\"agentId\"", b"\"agent_id\""])
+            .ok()
+    });
     if RESULT.find(line).is_none() || (!user && USER.find(line).is_none()) {
         return None;
     }
@@ -537,7 +544,8 @@ fn tool_results(line: &[u8], user: bool) -> Option<Walked> {
     // a compaction summary says so in a key of its entry's: among those
     // read, or after them (the message's own text is a tool's output,
     // which may say anything)
-    (!read.compact && COMPACT.find(&line[read.upto..]).is_none()).then_some(read)
+    let after = AFTER.as_ref()?;
+    (!read.compact && after.find(&line[read.upto..]).is_none()).then_some(read)
 }
 
 /// What reading a line's entry met before it knew enough.

@@ -226,6 +226,11 @@ impl Session {
         b: Block<'_>,
         extra: Option<ToolUseResult>,
     ) -> bool {
+        if let Some(agent) = extra.as_ref().and_then(|x| x.agent_id.as_deref())
+            && !self.agents_named.contains(agent)
+        {
+            self.agents_named.insert(agent.into());
+        }
         let mut images = Vec::new();
         // one string as written: what a search can rule out on its raw bytes
         // (placeholders of images and documents are not in it)
