@@ -232,6 +232,8 @@ pub struct Session {
     /// transcript holds no answer here was not found (see
     /// [`Session::agents_not_found`]).
     pub(crate) agents_named: std::collections::BTreeSet<Box<str>>,
+    /// The ids of the calls of a subagent (Task, Agent) read so far.
+    pub(crate) agent_call_ids: rustc_hash::FxHashSet<Box<str>>,
     pub(crate) changes: Changes,
     /// Each `sessionId` of the session's own lines, with where it first
     /// appears (a resumed session can hold several).

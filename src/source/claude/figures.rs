@@ -273,7 +273,7 @@ fn skippable(s: &Session, source: u16, line: &[u8], guess: Guess) -> bool {
         return false;
     }
     if guess != Guess::Progress
-        && let Some(read) = tool_results(line, user)
+        && let Some(read) = tool_results(line, user, Some(&s.agent_call_ids))
     {
         return passable(s, source, line, read);
     }
@@ -508,7 +508,7 @@ fn agent_copy(line: &[u8], ids: impl FnOnce() -> bool) -> Option<Option<AgentCop
 /// (another shape, a key twice, a line that does not read as JSON up to
 /// where it matters) says no.
 pub fn only_tool_results(line: &[u8]) -> bool {
-    tool_results(line, false).is_some()
+    tool_results(line, false, None).is_some()
 }
 
 /// [`only_tool_results`], each result's content text: a string, a list
@@ -524,28 +524,42 @@ pub fn only_text_results(line: &[u8]) -> bool {
 
 /// `user`: the line's head names it a user's (no need to search it for
 /// the word).
-fn tool_results(line: &[u8], user: bool) -> Option<Walked> {
+/// `agent_calls`: the ids of the session's calls of a subagent, whose
+/// result names it (the search for its name is made only in theirs).
+fn tool_results(
+    line: &[u8],
+    user: bool,
+    agent_calls: Option<&rustc_hash::FxHashSet<Box<str>>>,
+) -> Option<Walked> {
     use memchr::memmem::Finder;
     use std::sync::LazyLock;
     static RESULT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"tool_result\""));
     static USER: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"user\""));
-    // what the rest of the line may hold that makes it no line to pass
-    // over, found in one pass: a compaction summary's key, or a subagent
-    // named by the result (`agentId`, `agent_id`), which the figures need
-    // (see `Session::agents_not_found`); only a key is written unescaped
-    static AFTER: LazyLock<Option<aho_corasick::AhoCorasick>> = LazyLock::new(|| {
-        aho_corasick::AhoCorasick::new([&b"isCompactSummary"[..], b"\"agentId\"", b"\"agent_id\""])
-            .ok()
-    });
+    static COMPACT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"isCompactSummary"));
+    // a subagent named by the result (`agentId`, `agent_id`, after the
+    // message: the key of its `toolUseResult`), which the figures need
+    // (see `Session::agents_not_found`); a key is written unescaped
+    static AGENT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"agent"));
     if RESULT.find(line).is_none() || (!user && USER.find(line).is_none()) {
         return None;
     }
-    let read = entry_whose(line, b"user", b"message", |c| c.message_of_results())?;
+    let mut of_agent = false;
+    let read = match agent_calls.filter(|calls| !calls.is_empty()) {
+        Some(calls) => entry_whose(line, b"user", b"message", |c| {
+            c.message_of_results_to(&mut |id| {
+                // (an id written with escapes: doubt)
+                of_agent |= std::str::from_utf8(id).map_or(true, |id| calls.contains(id))
+                    || id.contains(&b'\\');
+            })
+        })?,
+        None => entry_whose(line, b"user", b"message", |c| c.message_of_results())?,
+    };
     // a compaction summary says so in a key of its entry's: among those
     // read, or after them (the message's own text is a tool's output,
     // which may say anything)
-    let after = AFTER.as_ref()?;
-    (!read.compact && after.find(&line[read.upto..]).is_none()).then_some(read)
+    let after = &line[read.upto..];
+    (!read.compact && COMPACT.find(after).is_none() && !(of_agent && AGENT.find(after).is_some()))
+        .then_some(read)
 }
 
 /// What reading a line's entry met before it knew enough.
@@ -564,11 +578,11 @@ struct Walked {
 /// result's `toolUseResult` holds the output again): what follows is the
 /// caller's to look at, from [`Walked::upto`]. A key read that is written
 /// with escapes (which may be any key) is doubt.
-fn entry_whose(
-    line: &[u8],
+fn entry_whose<'a>(
+    line: &'a [u8],
     kind: &[u8],
     key: &[u8],
-    check: fn(&mut Cursor<'_>) -> Option<bool>,
+    mut check: impl FnMut(&mut Cursor<'a>) -> Option<bool>,
 ) -> Option<Walked> {
     let mut c = Cursor::new(line);
     let (mut is_kind, mut passes, mut not_sidechain, mut compact) = (false, false, false, false);
@@ -728,6 +742,25 @@ impl<'a> Cursor<'a> {
 
     fn only_results(&mut self) -> Option<bool> {
         self.all_of(|c| Some(c.type_of_object()? == Some(b"tool_result".as_slice())))
+    }
+
+    /// [`Self::message_of_results`], each result's `tool_use_id` handed
+    /// to `id` as written.
+    fn message_of_results_to(&mut self, id: &mut impl FnMut(&'a [u8])) -> Option<bool> {
+        self.member(b"content", |c| {
+            c.all_of(|c| {
+                let mut result = false;
+                c.object(&mut |c, k| {
+                    match k {
+                        b"type" => result = c.string()? == b"tool_result",
+                        b"tool_use_id" => id(c.string()?),
+                        _ => c.skip()?,
+                    }
+                    Some(())
+                })?;
+                Some(result)
+            })
+        })?
     }
 
     /// A list of one element or more, each passing `test`.

@@ -214,6 +214,9 @@ impl Session {
                 }
                 item.text = summary.clone().into();
                 let category = Category::of(&name);
+                if category == Category::Subagent && !id.is_empty() {
+                    self.agent_call_ids.insert(id.as_str().into());
+                }
                 let task_prompt = (category == Category::Subagent)
                     .then(|| crate::model::agents::task_prompt(raw))
                     .flatten();

@@ -226,8 +226,13 @@ impl Session {
         b: Block<'_>,
         extra: Option<ToolUseResult>,
     ) -> bool {
+        // (named by the result of a call of a subagent only: the figures'
+        // read looks for the name in those results alone)
         if let Some(agent) = extra.as_ref().and_then(|x| x.agent_id.as_deref())
             && !self.agents_named.contains(agent)
+            && b.tool_use_id
+                .as_deref()
+                .is_some_and(|id| self.agent_call_ids.contains(id))
         {
             self.agents_named.insert(agent.into());
         }
