@@ -38,6 +38,21 @@ fn write(path: &Path, lines: &[Value]) {
     std::fs::write(path, text).expect("write");
 }
 
+/// `ccv list --json ROOT`'s rows, with `home` for everything else.
+fn listed(home: &Path, root: &Path) -> Vec<Value> {
+    common::json_lines_of(common::ccv_at(home).args(["list", "--json"]).arg(root))
+}
+
+/// `ccv stats --json ROOT`.
+fn stats_json(home: &Path, root: &Path) -> Value {
+    let out = common::ccv_at(home)
+        .args(["stats", "--json"])
+        .arg(root)
+        .output()
+        .expect("runs");
+    serde_json::from_slice(&out.stdout).expect("json")
+}
+
 /// Opus 5 ($5 / $25) and a model no table knows, in one session.
 fn mixed() -> Vec<Value> {
     vec![
@@ -323,11 +338,7 @@ fn a_resumed_session_s_copies_count_once_across_sessions() {
         .expect("open")
         .set_modified(past)
         .expect("mtime");
-    let rows = common::json_lines_of(
-        common::ccv_at(home.path())
-            .args(["list", "--json"])
-            .arg(&root),
-    );
+    let rows = listed(home.path(), &root);
     let cost = |name: &str| {
         rows.iter()
             .find(|r| r["path"].as_str().is_some_and(|p| p.ends_with(name)))
@@ -337,12 +348,7 @@ fn a_resumed_session_s_copies_count_once_across_sessions() {
     // each session's own figure keeps what its file shows
     assert!(close(&cost("a.jsonl"), 0.75), "{rows:?}");
     assert!(close(&cost("b.jsonl"), 1.5), "{rows:?}");
-    let out = common::ccv_at(home.path())
-        .args(["stats", "--json"])
-        .arg(&root)
-        .output()
-        .expect("runs");
-    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let v = stats_json(home.path(), &root);
     // the copy of msg_A1 once: $0.75 × 2, not × 3
     assert!(close(&v["cost_usd"], 1.5), "{v}");
     assert_eq!(v["tokens"]["input"], 200_000);
@@ -388,20 +394,11 @@ fn answers_without_an_id_are_counted_once_each() {
     write(&file, &lines);
     // Opus 5: $5 / $25 a million: 0.5 + 0.25, then 1.0 + 0.5
     let want = 2.25;
-    let rows = common::json_lines_of(
-        common::ccv_at(home.path())
-            .args(["list", "--json"])
-            .arg(&root),
-    );
+    let rows = listed(home.path(), &root);
     assert!(close(&rows[0]["cost_usd"], want), "{rows:?}");
     assert_eq!(rows[0]["tokens"]["input"], 300_000, "{rows:?}");
     assert_eq!(rows[0]["tokens"]["output"], 30_000, "{rows:?}");
-    let out = common::ccv_at(home.path())
-        .args(["stats", "--json"])
-        .arg(&root)
-        .output()
-        .expect("runs");
-    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let v = stats_json(home.path(), &root);
     assert!(close(&v["cost_usd"], want), "{v}");
     // the viewer's whole load says the same, and shows every block
     let s = session_of(&lines);
@@ -432,10 +429,7 @@ fn a_subagent_whose_transcript_is_not_here_is_said_not_counted() {
     let lines = vec![prompt("u1", "2026-11-20T10:00:00Z"), call, result];
     let file = root.join("-srv-app/s.jsonl");
     write(&file, &lines);
-    let listed = |home: &Path| {
-        common::json_lines_of(common::ccv_at(home).args(["list", "--json"]).arg(&root)).remove(0)
-    };
-    let row = listed(home.path());
+    let row = listed(home.path(), &root).remove(0);
     assert!(close(&row["cost_usd"], 0.75), "{row}");
     assert_eq!(row["unpriced_messages"], 1, "{row}");
     assert_eq!(
@@ -467,7 +461,7 @@ fn a_subagent_whose_transcript_is_not_here_is_said_not_counted() {
                 "usage":{"input_tokens": 100_000, "output_tokens": 10_000}}}),
         ],
     );
-    let row = listed(home.path());
+    let row = listed(home.path(), &root).remove(0);
     assert!(close(&row["cost_usd"], 1.5), "{row}");
     assert_eq!(row["unpriced_messages"], 0, "{row}");
 }
