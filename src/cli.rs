@@ -104,8 +104,9 @@ pub enum Command {
     /// Check a session's structure: tool calls without results, results
     /// without calls, dangling or cyclic parentUuid links, repeated uuids,
     /// several sessionIds, unreadable lines, lines read after a repair (a
-    /// byte that is no UTF-8, a field of another type). Exit 0 when clean,
-    /// 1 with findings, 2 on an I/O error.
+    /// byte that is no UTF-8, a field of another type), subagents whose
+    /// transcript is not found. Exit 0 when clean, 1 with findings, 2 on an
+    /// I/O error.
     Check {
         /// Print one JSON object per finding.
         #[arg(long)]

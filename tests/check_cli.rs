@@ -149,3 +149,46 @@ fn a_line_read_after_a_repair_is_a_finding() {
     // and no more than that: both lines are shown
     assert_eq!(text.lines().count(), 2, "{text}");
 }
+
+/// A Task's result that names a subagent whose transcript is not here is
+/// a finding on the result's line (its rows and cost are missing); with
+/// the subagent's file beside the session, it is not.
+#[test]
+fn a_subagent_whose_transcript_is_not_here_is_a_finding() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("s.jsonl");
+    let text = r#"{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s","message":{"role":"user","content":"look"}}
+{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Task","input":{"description":"look","prompt":"look around"}}]}}
+{"type":"user","uuid":"r1","parentUuid":"a1","sessionId":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"found"}]},"toolUseResult":{"status":"completed","agentId":"a5e1"}}
+"#;
+    std::fs::write(&path, text).expect("write");
+    let check = || {
+        common::ccv_at(dir.path())
+            .args(["check", "--json"])
+            .arg(&path)
+            .output()
+            .expect("runs")
+    };
+    let out = check();
+    assert_eq!(out.status.code(), Some(1));
+    let rows: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json finding"))
+        .collect();
+    assert!(
+        rows.iter()
+            .any(|r| r["kind"] == "agent_not_found" && r["line"] == 3),
+        "{rows:?}"
+    );
+    let agents = dir.path().join("s/subagents");
+    std::fs::create_dir_all(&agents).expect("mkdir");
+    std::fs::write(
+        agents.join("agent-a5e1.jsonl"),
+        r#"{"type":"assistant","uuid":"x1","sessionId":"s","agentId":"a5e1","isSidechain":true,"message":{"id":"mx","role":"assistant","content":[{"type":"text","text":"found"}]}}
+"#,
+    )
+    .expect("write");
+    let out = check();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("agent_not_found"), "{text}");
+}

@@ -63,7 +63,29 @@ fn check_transcript(
     live: bool,
     out: &mut Vec<Finding>,
 ) {
+    let lost: std::collections::HashSet<&str> = session.agents_not_found().collect();
     for item in &t.items {
+        if let Detail::Call(c) = &item.detail
+            && let Some(r) = &c.result
+            && let Some(id) = r.extra.as_ref().and_then(|x| x.agent_id.as_deref())
+            && lost.contains(id)
+        {
+            out.push(Finding {
+                source: item.source,
+                line: r.line,
+                kind: FindingKind::AgentNotFound,
+                message: format!(
+                    "tool call {} {} names subagent {}, whose transcript is not here \
+                     (no subagents/agent-{}.jsonl, no copies of its lines): its cost is not counted",
+                    clean(&c.name),
+                    clean(&c.id),
+                    clean(id),
+                    clean(id)
+                ),
+                // (no row to mark: the call's row is as it is)
+                item_id: None,
+            });
+        }
         match &item.detail {
             Detail::Call(c) if c.result.is_none() && !c.server => {
                 let (kind, what) = if live {

@@ -31,6 +31,9 @@ pub enum FindingKind {
     /// A line shown after a repair: a byte that is no UTF-8, a field of
     /// another type left out. What is shown is not all the line says.
     Repaired,
+    /// A subagent a call's result names whose transcript is not here:
+    /// its rows and its cost are missing.
+    AgentNotFound,
 }
 
 impl FindingKind {
@@ -47,6 +50,7 @@ impl FindingKind {
             FindingKind::SeveralSessions => "several_sessions",
             FindingKind::Unreadable => "unreadable",
             FindingKind::Repaired => "repaired",
+            FindingKind::AgentNotFound => "agent_not_found",
         }
     }
 }

@@ -42,6 +42,7 @@ impl Mark {
             FindingKind::SeveralSessions => "sessionId changes here",
             FindingKind::Unreadable => "unreadable line",
             FindingKind::Repaired => "line read after a repair",
+            FindingKind::AgentNotFound => "the subagent's transcript is not here",
         };
         format!("line {}: {what}", self.line)
     }
