@@ -436,10 +436,16 @@ fn a_subagent_whose_transcript_is_not_here_is_said_not_counted() {
         row["unpriced_models"]["(subagent transcript not found)"], 1,
         "{row}"
     );
-    // the viewer's load says the same
+    // the viewer's load says the same, and the call's row says why
     let (cost, unpriced) = session_of(&lines).cost();
     assert_eq!(cost.unpriced, 1);
     assert_eq!(unpriced.get("(subagent transcript not found)"), Some(&1));
+    let mut st = common::utc_state(session_of(&lines));
+    let screen = screen_text(&mut st, 160, 8);
+    assert!(
+        screen.contains("3 tool calls · transcript not found"),
+        "{screen}"
+    );
     let table = common::ccv_at(home.path())
         .arg("list")
         .arg(&root)

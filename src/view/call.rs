@@ -22,10 +22,12 @@ const FOLD_INPUT: usize = 24;
 /// it, and a summary too long loses its middle, never the figures after it.
 /// `state`: [`crate::model::Session::call_state`]. `now` (ms) is set while
 /// the session is followed live (for how long a running call has run).
+/// `agent_lost`: the subagent its result names has no transcript here
+/// (see [`crate::model::Session::agent_not_found`]).
 pub fn line(
     item: &Item,
     c: &ToolCall,
-    state: CallState,
+    (state, agent_lost): (CallState, bool),
     now: Option<i64>,
     cwd: Option<&str>,
     width: usize,
@@ -57,6 +59,9 @@ pub fn line(
             }
             if let Some(n) = x.total_tool_use_count {
                 extra.push(format!("{n} tool call{}", plural(n as usize)));
+            }
+            if agent_lost {
+                extra.push("transcript not found".into());
             }
             if c.name == "Read"
                 && let Some(n) = x.num_lines
