@@ -536,9 +536,10 @@ fn tool_results(
     static RESULT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"tool_result\""));
     static USER: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"user\""));
     static COMPACT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"isCompactSummary"));
-    // a subagent named by the result (`agentId`, `agent_id`, after the
-    // message: the key of its `toolUseResult`), which the figures need
-    // (see `Session::agents_not_found`); a key is written unescaped
+    // a subagent named by the result of a subagent's call (`agentId`,
+    // `agent_id`: a key of its `toolUseResult`, looked for in the whole
+    // line, whatever the order of its keys), which the figures need (see
+    // `Session::agents_not_found`); a key is written unescaped
     static AGENT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"agent"));
     if RESULT.find(line).is_none() || (!user && USER.find(line).is_none()) {
         return None;
@@ -558,7 +559,7 @@ fn tool_results(
     // read, or after them (the message's own text is a tool's output,
     // which may say anything)
     let after = &line[read.upto..];
-    (!read.compact && COMPACT.find(after).is_none() && !(of_agent && AGENT.find(after).is_some()))
+    (!read.compact && COMPACT.find(after).is_none() && !(of_agent && AGENT.find(line).is_some()))
         .then_some(read)
 }
 
