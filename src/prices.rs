@@ -359,9 +359,15 @@ pub fn show(root: Option<&Path>, out: &mut dyn Write) -> io::Result<()> {
             )?;
         }
     }
-    let Some(root) = root.filter(|r| r.is_dir()) else {
-        return Ok(());
-    };
+    match root.filter(|r| r.is_dir()) {
+        Some(root) => unpriced_in(root, out),
+        None => Ok(()),
+    }
+}
+
+/// What the sessions under `root` hold that has no price: by model, and
+/// apart, what no price would cover.
+fn unpriced_in(root: &Path, out: &mut dyn Write) -> io::Result<()> {
     let sessions = crate::catalog::list_sessions(root, &crate::catalog::ScanOptions::standard());
     let mut missing: std::collections::BTreeMap<String, (u64, usize)> = Default::default();
     for s in &sessions {
@@ -372,6 +378,24 @@ pub fn show(root: Option<&Path>, out: &mut dyn Write) -> io::Result<()> {
             e.1 += 1;
         }
     }
+    // what is unpriced for another reason than its model: no price would
+    // change it, and it is said apart, with where to look
+    let reasons: Vec<(&str, &str, &str)> = vec![
+        (
+            crate::model::usage::UNREADABLE,
+            "message",
+            "a usage that could not be read whole (ccv export names the field and its line)",
+        ),
+        (
+            crate::model::session::AGENT_NOT_FOUND,
+            "subagent",
+            "a subagent whose transcript is not here (ccv check names it)",
+        ),
+    ];
+    let other: Vec<_> = reasons
+        .iter()
+        .filter_map(|&(key, what, why)| Some((missing.remove(key)?, what, why)))
+        .collect();
     writeln!(out)?;
     if missing.is_empty() {
         writeln!(
@@ -380,23 +404,32 @@ pub fn show(root: Option<&Path>, out: &mut dyn Write) -> io::Result<()> {
             sessions.len(),
             term_path(root)
         )?;
-        return Ok(());
-    }
-    writeln!(
-        out,
-        "Models in your sessions with no price (their tokens are counted, their cost is not):"
-    )?;
-    for (m, (n, k)) in &missing {
+    } else {
         writeln!(
             out,
-            "  {}: {n} message{} in {k} session{}",
-            term_line(m),
-            if *n == 1 { "" } else { "s" },
-            if *k == 1 { "" } else { "s" }
+            "Models in your sessions with no price (their tokens are counted, their cost is not):"
+        )?;
+        for (m, (n, k)) in &missing {
+            writeln!(
+                out,
+                "  {}: {n} message{} in {k} session{}",
+                term_line(m),
+                if *n == 1 { "" } else { "s" },
+                if *k == 1 { "" } else { "s" }
+            )?;
+        }
+        writeln!(
+            out,
+            "Price one in the config ([prices.MODEL] input = …, output = …), or fetch a newer table: ccv prices --update"
         )?;
     }
-    writeln!(
-        out,
-        "Price one in the config ([prices.MODEL] input = …, output = …), or fetch a newer table: ccv prices --update"
-    )
+    for ((n, k), what, why) in other {
+        writeln!(
+            out,
+            "Not priced, whatever the table: {n} {what}{} in {k} session{}: {why}.",
+            if n == 1 { "" } else { "s" },
+            if k == 1 { "" } else { "s" }
+        )?;
+    }
+    Ok(())
 }

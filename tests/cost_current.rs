@@ -456,6 +456,18 @@ fn a_subagent_whose_transcript_is_not_here_is_said_not_counted() {
         "{}",
         String::from_utf8_lossy(&table.stdout)
     );
+    // `ccv prices` says it apart from models a price would cover
+    let prices = common::ccv_at(home.path())
+        .arg("prices")
+        .arg(&root)
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&prices.stdout);
+    assert!(text.contains("has a price"), "{text}");
+    assert!(
+        text.contains("Not priced, whatever the table: 1 subagent in 1 session"),
+        "{text}"
+    );
     // its file found, the session file as it was (the listing's cache
     // holds its row): counted, nothing unpriced
     write(
