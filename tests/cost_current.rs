@@ -43,6 +43,16 @@ fn listed(home: &Path, root: &Path) -> Vec<Value> {
     common::json_lines_of(common::ccv_at(home).args(["list", "--json"]).arg(root))
 }
 
+/// What `ccv COMMAND ROOT` prints.
+fn printed(home: &Path, command: &str, root: &Path) -> String {
+    let out = common::ccv_at(home)
+        .arg(command)
+        .arg(root)
+        .output()
+        .expect("runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 /// `ccv stats --json ROOT`.
 fn stats_json(home: &Path, root: &Path) -> Value {
     let out = common::ccv_at(home)
@@ -446,23 +456,10 @@ fn a_subagent_whose_transcript_is_not_here_is_said_not_counted() {
         screen.contains("3 tool calls · transcript not found"),
         "{screen}"
     );
-    let table = common::ccv_at(home.path())
-        .arg("list")
-        .arg(&root)
-        .output()
-        .expect("runs");
-    assert!(
-        String::from_utf8_lossy(&table.stdout).contains("0.75+?"),
-        "{}",
-        String::from_utf8_lossy(&table.stdout)
-    );
+    let table = printed(home.path(), "list", &root);
+    assert!(table.contains("0.75+?"), "{table}");
     // `ccv prices` says it apart from models a price would cover
-    let prices = common::ccv_at(home.path())
-        .arg("prices")
-        .arg(&root)
-        .output()
-        .expect("runs");
-    let text = String::from_utf8_lossy(&prices.stdout);
+    let text = printed(home.path(), "prices", &root);
     assert!(text.contains("has a price"), "{text}");
     assert!(
         text.contains("Not priced, whatever the table: 1 subagent in 1 session"),
@@ -567,12 +564,7 @@ fn prices_update_reads_a_table_from_a_server_and_keeps_the_bundled_one_on_failur
         ],
     );
     // before: unpriced, and `ccv prices` says so
-    let shown = common::ccv_at(home.path())
-        .arg("prices")
-        .arg(&root)
-        .output()
-        .expect("runs");
-    let text = String::from_utf8_lossy(&shown.stdout);
+    let text = printed(home.path(), "prices", &root);
     assert!(text.contains("claude-opus-5-5"), "{text}");
     assert!(
         text.contains("claude-zeta-9: 1 message in 1 session"),
