@@ -448,17 +448,20 @@ impl Session {
     pub fn agents_not_found(&self) -> impl Iterator<Item = &str> {
         self.agents_named
             .iter()
-            .filter(|id| self.agent_not_found(id))
+            .filter(|id| !self.agent_answered(id))
             .map(|id| &**id)
     }
 
     /// Whether `id` is among [`Session::agents_not_found`].
     pub fn agent_not_found(&self, id: &str) -> bool {
-        self.agents_named.contains(id)
-            && self
-                .agent_by_id(id)
-                .and_then(|a| self.agents.get(a as usize))
-                .is_none_or(|a| a.transcript.messages.is_empty())
+        self.agents_named.contains(id) && !self.agent_answered(id)
+    }
+
+    /// Whether the subagent `id` has an answer here.
+    fn agent_answered(&self, id: &str) -> bool {
+        self.agent_by_id(id)
+            .and_then(|a| self.agents.get(a as usize))
+            .is_some_and(|a| !a.transcript.messages.is_empty())
     }
 
     /// The ids of the subagents a tool result names, and of those that
