@@ -364,6 +364,70 @@ fn a_resumed_session_s_copies_count_once_across_sessions() {
     assert_eq!(v["tokens"]["input"], 200_000);
 }
 
+/// A session resumed into a new file copies the original's call of a
+/// subagent and its result; the subagent's transcript is in the
+/// original's folder. The copy's own row says it is not in its folder;
+/// across sessions it is counted, once, and nothing is said missing.
+#[test]
+fn a_resumed_copy_of_a_subagent_s_call_is_not_said_missing_across_sessions() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let root = home.path().join("projects");
+    let usage = json!({"input_tokens": 100_000, "output_tokens": 10_000});
+    let call = json!({"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"a","timestamp":"2026-11-20T10:00:01Z",
+        "message":{"id":"msg_A1","role":"assistant","model":"claude-opus-5","content":[
+            {"type":"tool_use","id":"t1","name":"Task","input":{"description":"look","prompt":"look around"}}],
+            "usage": usage.clone()}});
+    let result = json!({"type":"user","uuid":"r1","parentUuid":"a1","sessionId":"a","timestamp":"2026-11-20T10:01:00Z",
+        "message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":[{"type":"text","text":"found it"}]}]},
+        "toolUseResult":{"status":"completed","agentId":"a5e1","totalTokens":5000,"totalToolUseCount":3}});
+    let a = vec![prompt("u1", "2026-11-20T10:00:00Z"), call, result];
+    write(&root.join("-srv-app/a.jsonl"), &a);
+    write(
+        &root.join("-srv-app/a/subagents/agent-a5e1.jsonl"),
+        &[
+            json!({"type":"assistant","uuid":"x1","sessionId":"a","agentId":"a5e1","isSidechain":true,
+            "timestamp":"2026-11-20T10:00:30Z",
+            "message":{"id":"msg_x","role":"assistant","model":"claude-opus-5","content":[{"type":"text","text":"found it"}],
+                "usage": usage.clone()}}),
+        ],
+    );
+    let mut b = a.clone();
+    b.push(prompt("u2", "2026-11-21T10:00:00Z"));
+    b.push(answer(
+        "b1",
+        "msg_B1",
+        "claude-opus-5",
+        "2026-11-21T10:00:01Z",
+        usage,
+    ));
+    write(&root.join("-srv-app/b.jsonl"), &b);
+    let past = std::time::SystemTime::now() - std::time::Duration::from_secs(86_400);
+    std::fs::File::options()
+        .write(true)
+        .open(root.join("-srv-app/a.jsonl"))
+        .expect("open")
+        .set_modified(past)
+        .expect("mtime");
+    let rows = listed(home.path(), &root);
+    let row = |name: &str| {
+        rows.iter()
+            .find(|r| r["path"].as_str().is_some_and(|p| p.ends_with(name)))
+            .cloned()
+            .expect("listed")
+    };
+    assert!(close(&row("a.jsonl")["cost_usd"], 1.5), "{rows:?}");
+    assert_eq!(row("a.jsonl")["unpriced_messages"], 0, "{rows:?}");
+    // the copy, on its own: its folder has no transcript of the agent
+    assert!(close(&row("b.jsonl")["cost_usd"], 1.5), "{rows:?}");
+    assert_eq!(row("b.jsonl")["unpriced_messages"], 1, "{rows:?}");
+    let v = stats_json(home.path(), &root);
+    // msg_A1 and the agent's msg_x once, msg_B1: $0.75 × 3
+    assert!(close(&v["cost_usd"], 2.25), "{v}");
+    assert_eq!(v["unpriced_messages"], 0, "{v}");
+    let table = printed(home.path(), "stats", &root);
+    assert!(!table.contains("not found"), "{table}");
+}
+
 /// An answer written without its message id (a tool that rewrote the
 /// file left it out) still cost what its usage says: each message once,
 /// its lines told apart by the usage each repeats.

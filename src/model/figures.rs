@@ -229,11 +229,14 @@ impl Figures {
 
     /// The tokens and cost of only the messages `keep` accepts (by id), in
     /// a session and its agents: what copies of another session's
-    /// messages add (no prompts or calls counted).
-    pub fn of_messages(
+    /// messages add (no prompts or calls counted); with the unpriced
+    /// item each of `agents` (subagents named here, not found here, whose
+    /// transcript another session holds) added to the session's figure.
+    pub fn of_messages<'a>(
         session: &Session,
         fallback_ms: i64,
         keep: &dyn Fn(&str, &Usage) -> bool,
+        agents: impl IntoIterator<Item = &'a str>,
     ) -> Figures {
         let mut sum = FiguresSum {
             keep: Some(keep),
@@ -243,6 +246,10 @@ impl Figures {
         for a in &session.agents {
             sum.add_transcript(&a.transcript, fallback_ms, true);
         }
+        // (named and never answered: `finish` counts them where `add`
+        // counted them, at the session's time)
+        sum.agents_named.extend(agents.into_iter().map(Box::from));
+        sum.last_ms = fallback_ms;
         sum.finish()
     }
 

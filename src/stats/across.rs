@@ -26,6 +26,9 @@ pub fn count_copies_once(sessions: &mut [SessionInfo]) -> usize {
         members.sort_by_key(|&i| (sessions[i].last_activity_ms, sessions[i].path.clone()));
         // a copy has the same id and the same usage
         let mut seen: HashSet<u64> = HashSet::new();
+        // subagents whose transcript an older member holds: a copy of
+        // the call that ran one names it, without its folder
+        let mut answered: HashSet<String> = HashSet::new();
         for &i in &members {
             let Ok(session) = crate::source::load_with_subagents(&sessions[i].path) else {
                 continue;
@@ -35,16 +38,24 @@ pub fn count_copies_once(sessions: &mut [SessionInfo]) -> usize {
                 .flat_map(|t| t.messages.iter())
                 .filter_map(|m| Some(message_hash(&m.id, m.usage.as_ref()?)))
                 .collect();
-            let copies = Figures::of_messages(&session, sessions[i].last_activity_ms, &|id, u| {
-                seen.contains(&message_hash(id, u))
-            });
+            let elsewhere = session
+                .agents_not_found()
+                .filter(|id| answered.contains(*id));
+            let copies = Figures::of_messages(
+                &session,
+                sessions[i].last_activity_ms,
+                &|id, u| seen.contains(&message_hash(id, u)),
+                elsewhere,
+            );
             if let Some(f) = sessions[i].figures.as_mut()
-                && copies.tokens.total() > 0
+                && (copies.tokens.total() > 0 || copies.cost.unpriced > 0)
             {
                 f.subtract(&copies);
                 taken += 1;
             }
             seen.extend(ids);
+            let (_, here) = session.agents_named_and_answered();
+            answered.extend(here.into_iter().map(str::to_owned));
         }
     }
     taken
