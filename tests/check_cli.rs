@@ -130,6 +130,11 @@ fn a_line_read_after_a_repair_is_a_finding() {
         br#"{"type":"assistant","uuid":"a2","parentUuid":"r1","sessionId":"s1","message":{"id":"m2","role":"assistant","model":"claude-opus-4-5","content":[{"type":"text","text":"done"}],"usage":{"input_tokens":"many","output_tokens":5}}}"#,
     );
     bytes.push(b'\n');
+    // a time that is none (shown without one), with an escape to keep
+    bytes.extend_from_slice(
+        br#"{"type":"user","uuid":"u5","parentUuid":"a2","sessionId":"s1","timestamp":"yesterday\u001b]0;x","message":{"role":"user","content":"again"}}"#,
+    );
+    bytes.push(b'\n');
     std::fs::write(&path, &bytes).expect("write");
     let out = common::ccv_at(dir.path())
         .arg("check")
@@ -146,8 +151,13 @@ fn a_line_read_after_a_repair_is_a_finding() {
         text.contains(":4: line read after a repair: field message.usage.input_tokens"),
         "{text}"
     );
-    // and no more than that: both lines are shown
-    assert_eq!(text.lines().count(), 2, "{text}");
+    assert!(
+        text.contains(":5: line read after a repair: timestamp \"yesterday"),
+        "{text}"
+    );
+    assert!(!text.contains('\u{1b}'), "{text}");
+    // and no more than that: the lines are shown
+    assert_eq!(text.lines().count(), 3, "{text}");
 }
 
 /// A Task's result that names a subagent whose transcript is not here is

@@ -536,6 +536,25 @@ impl Session {
 
     fn count_entry(&mut self, source: u16, line: u32, entry: &mut RawEntry<'_>, raw: &str) {
         self.stats.entries += 1;
+        // a time that reads as none: the entry is shown without one, and
+        // is ordered and dated by the lines around it
+        if let Some(t) = entry.timestamp.as_deref()
+            && super::ingest::time_of(entry).is_none()
+        {
+            let t: String = t.chars().take(40).collect();
+            self.stats.recovered += 1;
+            self.problems.push((
+                source,
+                Problem {
+                    line,
+                    message: format!(
+                        "timestamp \"{}\" is not a time (shown without one)",
+                        crate::model::text::sanitize(&t)
+                    ),
+                    recovered: true,
+                },
+            ));
+        }
         match self.ingest_entry(source, line, entry, raw) {
             Outcome::Shown => self.stats.shown += 1,
             Outcome::Hidden(reason) => {
