@@ -274,6 +274,9 @@ pub struct Session {
     pub(crate) lean: bool,
     /// Tool calls get no one-line summary (see `model::summary`).
     pub(crate) no_call_summaries: bool,
+    /// Tool results keep no text (a read for figures only, which count
+    /// calls by name and no result's words).
+    pub(crate) no_result_texts: bool,
     /// The transcripts keep no running totals of tokens and cost (see
     /// `Session::keep_no_totals`).
     pub(crate) no_totals: bool,
@@ -619,6 +622,14 @@ impl Session {
 
     pub(crate) fn keep_no_call_summaries(&mut self) {
         self.no_call_summaries = true;
+    }
+
+    /// Tool results are taken in without their text (see
+    /// `no_result_texts`): a subagent's lines of results written in the
+    /// main file (an old session's) are read whole, and undoing their
+    /// escapes was a twentieth of a cold listing of generated sessions.
+    pub(crate) fn keep_no_result_texts(&mut self) {
+        self.no_result_texts = true;
     }
 
     /// What became of a tool call item (`None` for other items): the one

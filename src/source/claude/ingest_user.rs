@@ -248,6 +248,7 @@ impl Session {
         };
         let text = b
             .content
+            .filter(|_| !self.no_result_texts)
             .map(|c| tool_result_text(*c, &mut images))
             .unwrap_or_default();
         let is_error = b.is_error == Some(true);

@@ -251,6 +251,7 @@ fn load_figures(
         s.keep_no_marks();
         s.keep_no_call_summaries();
         s.keep_no_totals();
+        s.keep_no_result_texts();
         if lean {
             s.take_lean_lines();
         }

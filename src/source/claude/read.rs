@@ -499,7 +499,7 @@ impl Session {
         // 1.6 KB: handed out by the decoder it was moved twice), as a line
         // decoded ahead is; any other is read and reported below
         let mut clean = Vec::with_capacity(1);
-        let read = if self.copies_left_out {
+        let read = if self.copies_left_out || self.lean_lines.is_some() {
             super::decode::decode_clean_without_copies(bytes, &mut clean)
         } else {
             super::decode::decode_clean(bytes, &mut clean)
