@@ -54,6 +54,41 @@ fn printed(home: &Path, command: &str, root: &Path) -> String {
 }
 
 /// `ccv stats --json ROOT`.
+/// A session resumed from `a` into a new file: its lines copied, then
+/// a prompt and an answer (`msg_B1`, `usage`, Opus 5) of its own.
+fn resumed(a: &[Value], usage: &Value) -> Vec<Value> {
+    let mut b = a.to_vec();
+    b.push(prompt("u2", "2026-11-21T10:00:00Z"));
+    b.push(answer(
+        "b1",
+        "msg_B1",
+        "claude-opus-5",
+        "2026-11-21T10:00:01Z",
+        usage.clone(),
+    ));
+    b
+}
+
+/// The listed row of the file whose path ends with `name`.
+fn row_of(rows: &[Value], name: &str) -> Value {
+    rows.iter()
+        .find(|r| r["path"].as_str().is_some_and(|p| p.ends_with(name)))
+        .cloned()
+        .expect("listed")
+}
+
+/// Dates `file` a day back: the older of two sessions holds the
+/// originals of the messages a resumed copy repeats.
+fn make_older(file: &Path) {
+    let past = std::time::SystemTime::now() - std::time::Duration::from_secs(86_400);
+    std::fs::File::options()
+        .write(true)
+        .open(file)
+        .expect("open")
+        .set_modified(past)
+        .expect("mtime");
+}
+
 fn stats_json(home: &Path, root: &Path) -> Value {
     let out = common::ccv_at(home)
         .args(["stats", "--json"])
@@ -330,31 +365,11 @@ fn a_resumed_session_s_copies_count_once_across_sessions() {
     ];
     write(&root.join("-srv-app/a.jsonl"), &a);
     // B: resumed into a new file: A's history copied, then its own
-    let mut b = a.clone();
-    b.push(prompt("u2", "2026-11-21T10:00:00Z"));
-    b.push(answer(
-        "b1",
-        "msg_B1",
-        "claude-opus-5",
-        "2026-11-21T10:00:01Z",
-        usage.clone(),
-    ));
-    write(&root.join("-srv-app/b.jsonl"), &b);
+    write(&root.join("-srv-app/b.jsonl"), &resumed(&a, &usage));
     // make A the older
-    let past = std::time::SystemTime::now() - std::time::Duration::from_secs(86_400);
-    std::fs::File::options()
-        .write(true)
-        .open(root.join("-srv-app/a.jsonl"))
-        .expect("open")
-        .set_modified(past)
-        .expect("mtime");
+    make_older(&root.join("-srv-app/a.jsonl"));
     let rows = listed(home.path(), &root);
-    let cost = |name: &str| {
-        rows.iter()
-            .find(|r| r["path"].as_str().is_some_and(|p| p.ends_with(name)))
-            .map(|r| r["cost_usd"].clone())
-            .expect("listed")
-    };
+    let cost = |name: &str| row_of(&rows, name)["cost_usd"].clone();
     // each session's own figure keeps what its file shows
     assert!(close(&cost("a.jsonl"), 0.75), "{rows:?}");
     assert!(close(&cost("b.jsonl"), 1.5), "{rows:?}");
@@ -391,30 +406,10 @@ fn a_resumed_copy_of_a_subagent_s_call_is_not_said_missing_across_sessions() {
                 "usage": usage.clone()}}),
         ],
     );
-    let mut b = a.clone();
-    b.push(prompt("u2", "2026-11-21T10:00:00Z"));
-    b.push(answer(
-        "b1",
-        "msg_B1",
-        "claude-opus-5",
-        "2026-11-21T10:00:01Z",
-        usage,
-    ));
-    write(&root.join("-srv-app/b.jsonl"), &b);
-    let past = std::time::SystemTime::now() - std::time::Duration::from_secs(86_400);
-    std::fs::File::options()
-        .write(true)
-        .open(root.join("-srv-app/a.jsonl"))
-        .expect("open")
-        .set_modified(past)
-        .expect("mtime");
+    write(&root.join("-srv-app/b.jsonl"), &resumed(&a, &usage));
+    make_older(&root.join("-srv-app/a.jsonl"));
     let rows = listed(home.path(), &root);
-    let row = |name: &str| {
-        rows.iter()
-            .find(|r| r["path"].as_str().is_some_and(|p| p.ends_with(name)))
-            .cloned()
-            .expect("listed")
-    };
+    let row = |name: &str| row_of(&rows, name);
     assert!(close(&row("a.jsonl")["cost_usd"], 1.5), "{rows:?}");
     assert_eq!(row("a.jsonl")["unpriced_messages"], 0, "{rows:?}");
     // the copy, on its own: its folder has no transcript of the agent

@@ -221,25 +221,13 @@ fn special_sse2(b: &[u8], mut at: usize) -> Option<usize> {
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) fn special_from(b: &[u8], at: usize) -> Option<usize> {
-    use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
-        _mm_set1_epi8,
-    };
     let Some(block) = b.get(at..).and_then(|r| r.first_chunk::<BLOCK>()) else {
         return special(b, at);
     };
     let mut m = 0u64;
     for (n, part) in block.chunks_exact(16).enumerate() {
-        // SAFETY: `part` is 16 bytes long, which is what an unaligned
-        // load reads; SSE2 is part of every x86_64
-        let bits = unsafe {
-            let v = _mm_loadu_si128(part.as_ptr().cast::<__m128i>());
-            let control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
-            let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
-            let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
-            _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control))
-        };
-        m |= u64::from(bits as u16) << (16 * n);
+        let part = part.first_chunk::<16>()?;
+        m |= u64::from(specials16(part)) << (16 * n);
     }
     if m != 0 {
         return Some(at + m.trailing_zeros() as usize);
@@ -260,11 +248,18 @@ pub(crate) fn special_from(b: &[u8], at: usize) -> Option<usize> {
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) fn special_near(b: &[u8], at: usize) -> Option<usize> {
+    let m = specials16(b.get(at..)?.first_chunk::<16>()?);
+    (m != 0).then(|| at + m.trailing_zeros() as usize)
+}
+
+/// The bits of 16 bytes that are `"`, `\` or a control byte.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn specials16(part: &[u8; 16]) -> u16 {
     use std::arch::x86_64::{
         __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
         _mm_set1_epi8,
     };
-    let part = b.get(at..)?.first_chunk::<16>()?;
     // SAFETY: `part` is 16 bytes long, which is what an unaligned load
     // reads; SSE2 is part of every x86_64
     let m = unsafe {
@@ -274,7 +269,7 @@ pub(crate) fn special_near(b: &[u8], at: usize) -> Option<usize> {
         let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
         _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control))
     };
-    (m != 0).then(|| at + m.trailing_zeros() as usize)
+    m as u16
 }
 
 #[cfg(not(target_arch = "x86_64"))]
