@@ -53,7 +53,6 @@ fn printed(home: &Path, command: &str, root: &Path) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// `ccv stats --json ROOT`.
 /// A session resumed from `a` into a new file: its lines copied, then
 /// a prompt and an answer (`msg_B1`, `usage`, Opus 5) of its own.
 fn resumed(a: &[Value], usage: &Value) -> Vec<Value> {
@@ -89,6 +88,19 @@ fn make_older(file: &Path) {
         .expect("mtime");
 }
 
+/// `ccv stats ROOT` as a terminal shows it (a table, then its notes).
+fn stats_table(root: &Path) -> String {
+    let st = ccv::stats::gather_with(
+        root,
+        (None, None, &jiff::tz::TimeZone::UTC),
+        &common::no_cache(),
+    );
+    let mut out = Vec::new();
+    ccv::stats::write_table(&mut out, &st, None, 120).expect("table");
+    String::from_utf8(out).expect("utf-8")
+}
+
+/// `ccv stats --json ROOT`.
 fn stats_json(home: &Path, root: &Path) -> Value {
     let out = common::ccv_at(home)
         .args(["stats", "--json"])
@@ -154,14 +166,7 @@ fn a_mixed_session_shows_both_parts_everywhere() {
     assert_eq!(rows[0]["unpriced_messages"], 2);
     assert_eq!(rows[0]["unpriced_models"], json!({"claude-zeta-9": 2}));
     let info: ccv::catalog::SessionInfo = {
-        let opts = ccv::catalog::ScanOptions::standard();
-        let mut v = ccv::catalog::list_sessions(
-            &root,
-            &ccv::catalog::ScanOptions {
-                cache: None,
-                ..opts
-            },
-        );
+        let mut v = ccv::catalog::list_sessions(&root, &common::no_cache());
         v.remove(0)
     };
     let picker = ccv::picker::PickerState::with_sessions(vec![info], 1_764_000_000_000);
@@ -339,6 +344,13 @@ fn a_usage_read_in_part_is_said_not_priced_low() {
             .any(|l| l.starts_with("(usage unreadable)\t1\t")),
         "{stats}"
     );
+    // the table's note says why, apart from models a price would cover
+    let table = stats_table(&root);
+    assert!(
+        table.contains("+? 5 messages whose usage could not be read whole are not in the cost"),
+        "{table}"
+    );
+    assert!(!table.contains("without a price"), "{table}");
     let page = page_of(home.path(), &file);
     assert!(
         page.contains("5 unpriced (usage unreadable)"),
@@ -517,6 +529,13 @@ fn a_subagent_whose_transcript_is_not_here_is_said_not_counted() {
     );
     let table = printed(home.path(), "list", &root);
     assert!(table.contains("0.75+?"), "{table}");
+    // `ccv stats` says it apart from models a price would cover
+    let text = stats_table(&root);
+    assert!(
+        text.contains("+? 1 subagent whose transcript is not here is not in the cost"),
+        "{text}"
+    );
+    assert!(!text.contains("without a price"), "{text}");
     // `ccv prices` says it apart from models a price would cover
     let text = printed(home.path(), "prices", &root);
     assert!(text.contains("has a price"), "{text}");

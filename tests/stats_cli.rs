@@ -268,11 +268,14 @@ fn the_table_reads_as_a_table() {
     tree(&root);
     // the table a terminal gets (`ccv stats` draws it at the terminal's
     // width; here at 100 columns), made from what the command gathers
-    let st = ccv::stats::gather(
+    let st = ccv::stats::gather_with(
         &root,
-        Some(ccv::stats::By::Project),
-        None,
-        &jiff::tz::TimeZone::UTC,
+        (
+            Some(ccv::stats::By::Project),
+            None,
+            &jiff::tz::TimeZone::UTC,
+        ),
+        &common::no_cache(),
     );
     let mut out = Vec::new();
     ccv::stats::write_table(&mut out, &st, Some(ccv::stats::By::Project), 100).expect("table");

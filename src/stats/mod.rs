@@ -228,20 +228,7 @@ pub fn write_table(
         writeln!(out, "{line}")?;
     }
     if st.total.unpriced_messages > 0 {
-        let n = st.total.unpriced_messages;
-        let models: Vec<String> = st
-            .total
-            .unpriced_models
-            .iter()
-            .map(|(m, k)| format!("{} ({k})", crate::model::text::term_line(m)))
-            .collect();
-        writeln!(
-            out,
-            "\n+? {n} message{} from a model without a price {} not in the cost: {} (`ccv prices` lists them; `[prices.MODEL]` in the config prices them)",
-            if n == 1 { "" } else { "s" },
-            if n == 1 { "is" } else { "are" },
-            models.join(", ")
-        )?;
+        unpriced_footnote(&st.total.unpriced_models, out)?;
     }
     if !st.top_tools.is_empty() {
         let top: Vec<String> = st
@@ -252,6 +239,50 @@ pub fn write_table(
             .collect();
         let line = format!("top tools: {}", top.join(" · "));
         writeln!(out, "\n{}", crate::columns::wrap_at(&line, " · ", width))?;
+    }
+    Ok(())
+}
+
+/// What the `+?` of the total leaves out: messages of models a price in
+/// the config would cover, said apart from what no price changes (a
+/// usage unreadable, a subagent whose transcript is not here), each with
+/// where to look.
+fn unpriced_footnote(unpriced: &BTreeMap<String, u64>, out: &mut dyn Write) -> io::Result<()> {
+    use crate::model::{session::AGENT_NOT_FOUND, usage::UNREADABLE};
+    let (mut n, mut models) = (0u64, Vec::new());
+    for (m, k) in unpriced {
+        if m != AGENT_NOT_FOUND && m != UNREADABLE {
+            n += k;
+            models.push(format!("{} ({k})", crate::model::text::term_line(m)));
+        }
+    }
+    let plural = |n: u64| if n == 1 { ("", "is") } else { ("s", "are") };
+    if n > 0 {
+        let (s, is) = plural(n);
+        writeln!(
+            out,
+            "\n+? {n} message{s} from a model without a price {is} not in the cost: {} (`ccv prices` lists them; `[prices.MODEL]` in the config prices them)",
+            models.join(", ")
+        )?;
+    }
+    let reasons = [
+        (
+            UNREADABLE,
+            "message whose usage could not be read whole",
+            "`ccv export` says which field, on which line",
+        ),
+        (
+            AGENT_NOT_FOUND,
+            "subagent whose transcript is not here",
+            "`ccv check` says on which line each is named",
+        ),
+    ];
+    for (key, what, look) in reasons {
+        if let Some(&k) = unpriced.get(key) {
+            let (s, is) = plural(k);
+            let what = what.replacen(' ', &format!("{s} "), 1);
+            writeln!(out, "\n+? {k} {what} {is} not in the cost ({look})")?;
+        }
     }
     Ok(())
 }
@@ -336,8 +367,20 @@ pub fn gather(
     since_ms: Option<i64>,
     tz: &TimeZone,
 ) -> Stats {
-    let opts = crate::catalog::ScanOptions::standard();
-    let (mut sessions, skipped) = crate::catalog::list::list_sessions_counting(root, &opts);
+    gather_with(
+        root,
+        (by, since_ms, tz),
+        &crate::catalog::ScanOptions::standard(),
+    )
+}
+
+/// [`gather`] with the listing's options (a test's: no cache).
+pub fn gather_with(
+    root: &std::path::Path,
+    (by, since_ms, tz): (Option<By>, Option<i64>, &TimeZone),
+    opts: &crate::catalog::ScanOptions,
+) -> Stats {
+    let (mut sessions, skipped) = crate::catalog::list::list_sessions_counting(root, opts);
     // a resumed session's copies counted once; orphaned subagents counted
     across::count_copies_once(&mut sessions);
     let orphans = across::orphan_agents(root);

@@ -16,6 +16,15 @@ pub const KINDS: &[u8] = include_bytes!("../fixtures/kinds.jsonl");
 /// (attachments, agent_progress, documents, continued-in...).
 pub const NEWER: &[u8] = include_bytes!("../fixtures/newer.jsonl");
 
+/// A listing's options for a test that lists in its own process: the
+/// standard ones without the cache (which would be the user's).
+pub fn no_cache() -> ccv::catalog::ScanOptions {
+    ccv::catalog::ScanOptions {
+        cache: None,
+        ..ccv::catalog::ScanOptions::standard()
+    }
+}
+
 /// Both fixtures, one after the other: what the fuzzers start from.
 pub fn fixtures() -> &'static [u8] {
     static ALL: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
