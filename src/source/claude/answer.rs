@@ -315,8 +315,8 @@ impl<'a> Reader<'a> {
         self.eat(b'"')?;
         let b = self.t.as_bytes();
         let mut escaped = false;
-        self.i = super::string_end::special_from(b, self.i)?;
         loop {
+            self.i = super::string_end::special(b, self.i)?;
             match *b.get(self.i)? {
                 b'"' => {
                     self.i += 1;
@@ -341,7 +341,6 @@ impl<'a> Reader<'a> {
                 }
                 _ => return None,
             }
-            self.i = super::string_end::special(b, self.i)?;
         }
     }
 
