@@ -380,28 +380,16 @@ fn unpriced_in(root: &Path, out: &mut dyn Write) -> io::Result<()> {
     }
     // what is unpriced for another reason than its model: no price would
     // change it, and it is said apart, with where to look
-    let reasons: Vec<(&str, &str, &str)> = vec![
-        (
-            crate::model::usage::UNREADABLE,
-            "message",
-            "a usage that could not be read whole (ccv export names the field and its line)",
-        ),
-        (
-            crate::model::session::AGENT_NOT_FOUND,
-            "subagent",
-            "a subagent whose transcript is not here (ccv check names it)",
-        ),
-    ];
-    let other: Vec<_> = reasons
+    let other: Vec<_> = crate::model::price::NOT_A_MODEL
         .iter()
-        .filter_map(|&(key, what, why)| Some((missing.remove(key)?, what, why)))
+        .filter_map(|&(key, what, look)| Some((missing.remove(key)?, what, look)))
         .collect();
     writeln!(out)?;
     if missing.is_empty() {
         writeln!(
             out,
-            "Every model in the {} sessions under {} has a price.",
-            sessions.len(),
+            "Every model in the {} under {} has a price.",
+            crate::model::price::counted(sessions.len() as u64, "session"),
             term_path(root)
         )?;
     } else {
@@ -423,11 +411,11 @@ fn unpriced_in(root: &Path, out: &mut dyn Write) -> io::Result<()> {
             "Price one in the config ([prices.MODEL] input = …, output = …), or fetch a newer table: ccv prices --update"
         )?;
     }
-    for ((n, k), what, why) in other {
+    for ((n, k), what, look) in other {
         writeln!(
             out,
-            "Not priced, whatever the table: {n} {what}{} in {k} session{}: {why}.",
-            if n == 1 { "" } else { "s" },
+            "Not priced, whatever the table: {}, in {k} session{} ({look}).",
+            crate::model::price::counted(n, what),
             if k == 1 { "" } else { "s" }
         )?;
     }

@@ -540,7 +540,9 @@ fn a_subagent_whose_transcript_is_not_here_is_said_not_counted() {
     let text = printed(home.path(), "prices", &root);
     assert!(text.contains("has a price"), "{text}");
     assert!(
-        text.contains("Not priced, whatever the table: 1 subagent in 1 session"),
+        text.contains(
+            "Not priced, whatever the table: 1 subagent whose transcript is not here, in 1 session"
+        ),
         "{text}"
     );
     // its file found, the session file as it was (the listing's cache

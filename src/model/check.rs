@@ -29,9 +29,12 @@ pub fn check(session: &Session, live: bool) -> Vec<Finding> {
             }
         });
     }
-    check_transcript(session, &session.main, None, live, &mut out);
+    // subagents named and not found, looked up on each call's result
+    let lost: std::collections::HashSet<&str> = session.agents_not_found().collect();
+    let seen = (session, &lost);
+    check_transcript(seen, &session.main, None, live, &mut out);
     for (a, agent) in session.agents.iter().enumerate() {
-        check_transcript(session, &agent.transcript, Some(a as u32), live, &mut out);
+        check_transcript(seen, &agent.transcript, Some(a as u32), live, &mut out);
     }
     if session.session_id_lines.len() > 1 {
         let first = session
@@ -57,13 +60,12 @@ pub fn check(session: &Session, live: bool) -> Vec<Finding> {
 }
 
 fn check_transcript(
-    session: &Session,
+    (session, lost): (&Session, &std::collections::HashSet<&str>),
     t: &Transcript,
     agent: Option<u32>,
     live: bool,
     out: &mut Vec<Finding>,
 ) {
-    let lost: std::collections::HashSet<&str> = session.agents_not_found().collect();
     for item in &t.items {
         if let Detail::Call(c) = &item.detail
             && let Some(r) = &c.result

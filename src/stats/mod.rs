@@ -248,40 +248,31 @@ pub fn write_table(
 /// usage unreadable, a subagent whose transcript is not here), each with
 /// where to look.
 fn unpriced_footnote(unpriced: &BTreeMap<String, u64>, out: &mut dyn Write) -> io::Result<()> {
-    use crate::model::{session::AGENT_NOT_FOUND, usage::UNREADABLE};
+    use crate::model::price::{NOT_A_MODEL, counted};
+    let other = |m: &str| NOT_A_MODEL.iter().any(|&(key, ..)| key == m);
     let (mut n, mut models) = (0u64, Vec::new());
-    for (m, k) in unpriced {
-        if m != AGENT_NOT_FOUND && m != UNREADABLE {
-            n += k;
-            models.push(format!("{} ({k})", crate::model::text::term_line(m)));
-        }
+    for (m, k) in unpriced.iter().filter(|(m, _)| !other(m)) {
+        n += k;
+        models.push(format!("{} ({k})", crate::model::text::term_line(m)));
     }
-    let plural = |n: u64| if n == 1 { ("", "is") } else { ("s", "are") };
+    let is = |n: u64| if n == 1 { "is" } else { "are" };
     if n > 0 {
-        let (s, is) = plural(n);
         writeln!(
             out,
-            "\n+? {n} message{s} from a model without a price {is} not in the cost: {} (`ccv prices` lists them; `[prices.MODEL]` in the config prices them)",
+            "\n+? {} from a model without a price {} not in the cost: {} (`ccv prices` lists them; `[prices.MODEL]` in the config prices them)",
+            counted(n, "message"),
+            is(n),
             models.join(", ")
         )?;
     }
-    let reasons = [
-        (
-            UNREADABLE,
-            "message whose usage could not be read whole",
-            "`ccv export` says which field, on which line",
-        ),
-        (
-            AGENT_NOT_FOUND,
-            "subagent whose transcript is not here",
-            "`ccv check` says on which line each is named",
-        ),
-    ];
-    for (key, what, look) in reasons {
+    for (key, what, look) in NOT_A_MODEL {
         if let Some(&k) = unpriced.get(key) {
-            let (s, is) = plural(k);
-            let what = what.replacen(' ', &format!("{s} "), 1);
-            writeln!(out, "\n+? {k} {what} {is} not in the cost ({look})")?;
+            writeln!(
+                out,
+                "\n+? {} {} not in the cost ({look})",
+                counted(k, what),
+                is(k)
+            )?;
         }
     }
     Ok(())
