@@ -1042,3 +1042,91 @@ fn answer(uuid: &str, id: &str, at: Option<&str>, block: serde_json::Value) -> s
     }
     v
 }
+
+/// A subagent named by a call's result, with no transcript here, is said
+/// missing by a read for figures as by a whole load, also when that read
+/// is made again with every line threaded (an answer written twice, as a
+/// torn write and its repeat) and the call is in a subagent's own file:
+/// there, the call waited among the lines not yet handed to the model
+/// while its result was asked whether it could be passed over, and was.
+#[test]
+fn a_subagent_named_by_a_result_is_said_missing_however_the_file_is_read() {
+    use serde_json::json;
+    let at = |s: u32| format!("2025-06-01T10:00:{s:02}Z");
+    let side = |main: bool| !main;
+    let prompt = |uuid: &str, main: bool, text: &str| {
+        json!({"type": "user", "uuid": uuid, "parentUuid": null, "timestamp": at(1), "sessionId": "s",
+               "isSidechain": side(main), "message": {"role": "user", "content": text}})
+        .to_string()
+    };
+    let answer = |uuid: &str, parent: &str, main: bool, s: u32, content: serde_json::Value| {
+        json!({"type": "assistant", "uuid": uuid, "parentUuid": parent, "timestamp": at(s), "sessionId": "s",
+               "isSidechain": side(main), "requestId": format!("req_{uuid}"),
+               "message": {"id": format!("msg_{uuid}"), "type": "message", "role": "assistant", "model": "claude-sonnet-4-5-20250929",
+                           "content": content, "usage": {"input_tokens": 10, "output_tokens": 20}}})
+        .to_string()
+    };
+    let task = |uuid: &str, parent: &str, main: bool, call: &str| {
+        answer(
+            uuid,
+            parent,
+            main,
+            3,
+            json!([{"type": "tool_use", "id": call, "name": "Task",
+                                              "input": {"description": "look", "prompt": "look for it"}}]),
+        )
+    };
+    let result = |uuid: &str, parent: &str, main: bool, call: &str, agent: &str| {
+        json!({"type": "user", "uuid": uuid, "parentUuid": parent, "timestamp": at(9), "sessionId": "s", "isSidechain": side(main),
+               "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call, "content": "found it"}]},
+               "toolUseResult": {"status": "completed", "agentId": agent, "content": [{"type": "text", "text": "found it"}]}})
+        .to_string()
+    };
+    let text = answer(
+        "a1",
+        "u1",
+        true,
+        2,
+        json!([{"type": "text", "text": "Let me ask a helper."}]),
+    );
+    let main = [
+        prompt("u1", true, "find the bug"),
+        text.clone(),
+        // the same answer again: read once more with every line threaded
+        text,
+        task("a2", "a1", true, "toolu_main"),
+        result("r1", "a2", true, "toolu_main", "a1b2"),
+        answer(
+            "a3",
+            "r1",
+            true,
+            10,
+            json!([{"type": "text", "text": "Done."}]),
+        ),
+    ];
+    // the subagent's own file calls one more, whose transcript is nowhere
+    let agent = [
+        prompt("s1", false, "look for it"),
+        answer("s2", "s1", false, 2, json!([{"type": "tool_use", "id": "toolu_ls", "name": "Bash", "input": {"command": "ls"}}])),
+        json!({"type": "user", "uuid": "s3", "parentUuid": "s2", "timestamp": at(2), "sessionId": "s", "isSidechain": true,
+               "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_ls", "content": "src"}]}})
+        .to_string(),
+        task("s4", "s3", false, "toolu_side"),
+        result("s5", "s4", false, "toolu_side", "lost1"),
+        answer("s6", "s5", false, 10, json!([{"type": "text", "text": "It is in src."}])),
+    ];
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = dir.path().join("s.jsonl");
+    std::fs::write(&f, main.join("\n") + "\n").expect("write");
+    let folder = dir.path().join("s/subagents");
+    std::fs::create_dir_all(&folder).expect("mkdir");
+    std::fs::write(folder.join("agent-a1b2.jsonl"), agent.join("\n") + "\n").expect("write");
+    let whole = ccv::source::load_with_subagents(&f).expect("load");
+    assert_eq!(whole.agents_not_found().collect::<Vec<_>>(), ["lost1"]);
+    same_figures(&f);
+    let fast = Figures::of(
+        &ccv::source::load_for_figures(&f).expect("load for figures"),
+        0,
+    );
+    assert_eq!(fast.cost.unpriced, 1, "{fast:?}");
+}

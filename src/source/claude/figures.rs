@@ -173,28 +173,24 @@ fn feed_with(
             let head = &line[..line.len().min(super::decode::HEAD)];
             let guess = Guess::of(head);
             let tried = s.lean_lines.is_some() && guess.may_answer(head);
-            if tried && {
-                // the lines before it go in first
-                if run < at {
-                    s.feed(source, &buf[run..at]);
-                    run = at;
-                }
-                lean_read(s, source, (line, at), facts.as_deref_mut())
-            } {
+            // the lines before it go in first (but before a note, which
+            // is never left out): what the model made of them decides
+            // what may be done with this one. A result names a subagent
+            // only when its call was read, which may be among them: left
+            // in the run, such a call let its result be passed over.
+            if run < at && guess != Guess::Note {
+                s.feed(source, &buf[run..at]);
+                run = at;
+            }
+            if tried && lean_read(s, source, (line, at), facts.as_deref_mut()) {
                 pass(passed, at..end);
                 run = end;
             } else if skippable(s, source, line, guess) {
                 skipped += 1;
-                if run < at {
-                    s.feed(source, &buf[run..at]);
-                }
                 pass(passed, at..end);
                 run = end;
             } else if tried {
                 // an answer of another shape than the reader's, by serde
-                if run < at {
-                    s.feed(source, &buf[run..at]);
-                }
                 run = if lean_decoded(s, source, line) {
                     end
                 } else {
