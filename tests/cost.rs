@@ -105,5 +105,70 @@ fn pricing_in_parts_matches_pricing_whole() {
         );
         assert_eq!(parts.tool_calls, whole.tool_calls, "{}", f.display());
         assert_eq!(parts.prompts, whole.prompts, "{}", f.display());
+        // what it leaves out too (a subagent's call in one part, its
+        // result naming it in the next)
+        assert_eq!(parts.cost.unpriced, whole.cost.unpriced, "{}", f.display());
+        assert_eq!(
+            parts.agent_cost.unpriced,
+            whole.agent_cost.unpriced,
+            "{}",
+            f.display()
+        );
     }
+}
+
+/// A subagent whose call and result are parts apart in a session priced in
+/// parts, with no transcript here, is said missing as a whole read says it
+/// (its result names it only once its call is read: each part knew only
+/// its own calls, and passed the result over).
+#[test]
+fn a_subagent_called_parts_before_its_result_is_said_missing() {
+    use serde_json::json;
+    let at = |s: u32| format!("2025-06-01T10:{:02}:{:02}Z", s / 60, s % 60);
+    let answer = |n: u32, content: serde_json::Value| {
+        json!({"type": "assistant", "uuid": format!("a{n}"), "parentUuid": format!("u{n}"), "timestamp": at(n), "sessionId": "s",
+               "isSidechain": false,
+               "message": {"id": format!("msg_{n}"), "type": "message", "role": "assistant", "model": "claude-sonnet-4-5-20250929",
+                           "content": content, "usage": {"input_tokens": 10, "output_tokens": 20}}})
+        .to_string()
+    };
+    let result = |n: u32, call: &str, extra: serde_json::Value| {
+        json!({"type": "user", "uuid": format!("u{}", n + 1), "parentUuid": format!("a{n}"), "timestamp": at(n + 1), "sessionId": "s",
+               "isSidechain": false,
+               "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call, "content": "x".repeat(2000)}]},
+               "toolUseResult": extra})
+        .to_string()
+    };
+    let mut lines = vec![
+        json!({"type": "user", "uuid": "u0", "parentUuid": null, "timestamp": at(0), "sessionId": "s", "isSidechain": false,
+               "message": {"role": "user", "content": "find the bug"}})
+        .to_string(),
+        answer(0, json!([{"type": "tool_use", "id": "toolu_task", "name": "Task", "input": {"description": "look", "prompt": "look"}}])),
+    ];
+    // a part's worth of other calls and results while the subagent runs
+    for n in (2..80).step_by(2) {
+        let call = format!("toolu_{n}");
+        lines.push(answer(
+            n,
+            json!([{"type": "tool_use", "id": call, "name": "Bash", "input": {"command": "ls"}}]),
+        ));
+        lines.push(result(n, &call, json!({"stdout": "src"})));
+    }
+    // (the result's uuid follows on from the last answer's)
+    lines.push(result(
+        80,
+        "toolu_task",
+        json!({"status": "completed", "agentId": "lost1"}),
+    ));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = dir.path().join("s.jsonl");
+    std::fs::write(&f, lines.join("\n") + "\n").expect("write");
+    let whole = ccv::source::claude::loader::load_with_subagents(&f).expect("loads");
+    assert_eq!(whole.agents_not_found().collect::<Vec<_>>(), ["lost1"]);
+    let whole = ccv::model::figures::Figures::of(&whole, 0);
+    let parts = ccv::catalog::list::figures_in_parts(&f, 0, 16 << 10).expect("reads");
+    assert_eq!(whole.cost.unpriced, 1);
+    assert_eq!(parts.cost.unpriced, 1, "{parts:?}");
+    assert_eq!(parts.agent_cost.unpriced, 1);
+    assert_eq!(parts.tokens, whole.tokens);
 }

@@ -251,10 +251,16 @@ pub fn figures_in_parts(
     let size = fs::metadata(path)?.len();
     let mut parts = crate::catalog::pieces::Pieces::open(path, 0, 1, size, part, true)?;
     let mut ids = Vec::new();
+    // the calls of subagents read so far: a result names its subagent
+    // only when its call was read (see `Session::agents_not_found`), and
+    // a subagent runs for minutes, its call and result often parts apart
+    let mut calls = Default::default();
     while let Some(p) = parts.next_piece()? {
         let mut s = Session::new(Some(path.to_owned()));
+        s.agent_call_ids = calls;
         crate::source::feed_for_figures(&mut s, MAIN, &mut &*p.bytes)?;
         sum.add(&s, fallback_ms);
+        calls = std::mem::take(&mut s.agent_call_ids);
         for id in &s.meta.session_ids {
             if !ids.contains(id) {
                 ids.push(id.clone());
