@@ -3,6 +3,7 @@
 
 use crate::common;
 
+use ccv::model::figures::Figures;
 use common::{screen_text, session_of};
 use serde_json::json;
 
@@ -114,6 +115,84 @@ fn pricing_in_parts_matches_pricing_whole() {
             "{}",
             f.display()
         );
+        same_breakdown(&parts, &whole, &f.display().to_string());
+        assert_eq!(parts.first_message, whole.first_message, "{}", f.display());
+    }
+}
+
+/// The figures by tool, model and quarter hour of a session priced in
+/// parts and of it read whole: the same (costs to a millionth of a dollar,
+/// summed in another order), prompts included (a prompt that ends a part
+/// under the model that answers it in the next).
+fn same_breakdown(parts: &Figures, whole: &Figures, name: &str) {
+    let (p, w) = (parts.detail.get(), whole.detail.get());
+    assert_eq!(p.tools, w.tools, "{name}");
+    let exact = |b: &ccv::model::breakdown::Breakdown| -> Vec<String> {
+        b.slices
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} {} {:?} {} {} {}",
+                    s.at_ms, s.model, s.tokens, s.cost.unpriced, s.prompts, s.tool_calls
+                )
+            })
+            .collect()
+    };
+    assert_eq!(exact(&p), exact(&w), "{name}");
+    for (a, b) in p.slices.iter().zip(&w.slices) {
+        assert!((a.cost.usd - b.cost.usd).abs() < 1e-6, "{name}");
+    }
+}
+
+/// Turns whose prompts end parts: each counts under the model that
+/// answered it, as read whole, however the file is cut.
+#[test]
+fn a_prompt_that_ends_a_part_counts_under_the_model_that_answers_it() {
+    let mut lines = Vec::new();
+    let mut parent = json!(null);
+    for t in 0..300u32 {
+        let at = |s: u32| {
+            format!(
+                "2025-06-{:02}T{:02}:{:02}:{:02}Z",
+                1 + t / 40,
+                8 + t % 40 / 4,
+                t % 4 * 15,
+                s
+            )
+        };
+        lines.push(
+            json!({"type": "user", "uuid": format!("u{t}"), "parentUuid": parent, "timestamp": at(0), "sessionId": "s",
+                   "isSidechain": false, "message": {"role": "user", "content": format!("step {t}")}})
+            .to_string(),
+        );
+        let model = [
+            "claude-sonnet-4-5-20250929",
+            "claude-opus-4-5-20251101",
+            "claude-haiku-4-5-20251001",
+        ][t as usize % 3];
+        lines.push(
+            json!({"type": "assistant", "uuid": format!("a{t}"), "parentUuid": format!("u{t}"), "timestamp": at(30), "sessionId": "s",
+                   "isSidechain": false,
+                   "message": {"id": format!("msg_{t}"), "type": "message", "role": "assistant", "model": model,
+                               "content": [{"type": "text", "text": "y".repeat(500 + 300 * (t as usize % 7))}],
+                               "usage": {"input_tokens": 10 + t, "output_tokens": 20}}})
+            .to_string(),
+        );
+        parent = json!(format!("a{t}"));
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = dir.path().join("s.jsonl");
+    std::fs::write(&f, lines.join("\n") + "\n").expect("write");
+    let whole = Figures::of(
+        &ccv::source::claude::loader::load_with_subagents(&f).expect("loads"),
+        0,
+    );
+    assert_eq!(whole.prompts, 300);
+    // (read 64 KB at a time at least: parts end at the last line read)
+    for part in [64 << 10, 100 << 10, 150 << 10] {
+        let parts = ccv::catalog::list::figures_in_parts(&f, 0, part).expect("reads");
+        assert_eq!(parts.prompts, 300);
+        same_breakdown(&parts, &whole, &format!("parts of {part} bytes"));
     }
 }
 
@@ -123,7 +202,6 @@ fn pricing_in_parts_matches_pricing_whole() {
 /// its own calls, and passed the result over).
 #[test]
 fn a_subagent_called_parts_before_its_result_is_said_missing() {
-    use serde_json::json;
     let at = |s: u32| format!("2025-06-01T10:{:02}:{:02}Z", s / 60, s % 60);
     let answer = |n: u32, content: serde_json::Value| {
         json!({"type": "assistant", "uuid": format!("a{n}"), "parentUuid": format!("u{n}"), "timestamp": at(n), "sessionId": "s",

@@ -247,7 +247,7 @@ pub fn figures_in_parts(
 ) -> std::io::Result<crate::model::figures::Figures> {
     use crate::model::Session;
     use crate::model::session::MAIN;
-    let mut sum = crate::model::figures::FiguresSum::default();
+    let mut sum = crate::model::figures::FiguresSum::of_parts();
     let size = fs::metadata(path)?.len();
     let mut parts = crate::catalog::pieces::Pieces::open(path, 0, 1, size, part, true)?;
     let mut ids = Vec::new();

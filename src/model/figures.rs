@@ -312,6 +312,11 @@ pub struct FiguresSum<'k> {
     agents_named: std::collections::BTreeSet<Box<str>>,
     agents_answered: rustc_hash::FxHashSet<Box<str>>,
     last_ms: i64,
+    /// Parts of one file, in order (see [`FiguresSum::of_parts`]).
+    parts: bool,
+    /// The time of the last prompt of the part added last, when no
+    /// answer in that part named a model: its answer may open the next.
+    waiting: Option<i64>,
 }
 
 #[derive(Debug)]
@@ -329,6 +334,16 @@ impl std::fmt::Debug for FiguresSum<'_> {
 }
 
 impl FiguresSum<'_> {
+    /// A sum of the parts of one file, added in order: a prompt at the end
+    /// of one part counts under the model of the answer that opens the
+    /// next, as a read of the whole file counts it (not under none).
+    pub fn of_parts() -> Self {
+        FiguresSum {
+            parts: true,
+            ..FiguresSum::default()
+        }
+    }
+
     /// Adds a session (or a part of one): its main conversation and agents.
     pub fn add(&mut self, session: &Session, fallback_ms: i64) {
         let main = &session.main;
@@ -345,6 +360,20 @@ impl FiguresSum<'_> {
             .filter_map(|t| main.index_of(t.first_item))
             .collect();
         let model_of = |m: u32| main.messages.get(m as usize)?.model.as_deref();
+        if let Some(at) = self.waiting.take() {
+            // its answer: among the rows before this part's first prompt
+            let opening = starts.first().copied().unwrap_or(main.items.len());
+            let model = main
+                .items
+                .get(..opening)
+                .unwrap_or_default()
+                .iter()
+                .find_map(|it| model_of(it.message?));
+            match model {
+                None if starts.is_empty() => self.waiting = Some(at),
+                m => slice(&mut self.slices, at, m.unwrap_or("")).prompts += 1,
+            }
+        }
         for (n, &i) in starts.iter().enumerate() {
             let at = main.items[i].timestamp.unwrap_or(fallback_ms);
             // a prompt counts under the model that answered it: its first
@@ -364,9 +393,11 @@ impl FiguresSum<'_> {
             let model = match (item, lean) {
                 (Some(a), Some(b)) => Some(if a.0 < b.0 { a.1 } else { b.1 }),
                 (a, b) => a.or(b).map(|(_, model)| model),
+            };
+            match model {
+                None if self.parts && n + 1 == starts.len() => self.waiting = Some(at),
+                m => slice(&mut self.slices, at, m.unwrap_or("")).prompts += 1,
             }
-            .unwrap_or("");
-            slice(&mut self.slices, at, model).prompts += 1;
         }
         for a in &session.agents {
             self.add_transcript(&a.transcript, fallback_ms, true);
@@ -379,6 +410,10 @@ impl FiguresSum<'_> {
     }
 
     pub fn finish(mut self) -> Figures {
+        if let Some(at) = self.waiting.take() {
+            // no part after it named a model either
+            slice(&mut self.slices, at, "").prompts += 1;
+        }
         let lost = self
             .agents_named
             .iter()
