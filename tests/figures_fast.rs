@@ -25,6 +25,61 @@ fn same_figures(path: &Path) {
     );
 }
 
+/// The figures of a session read in parts (64 KB, where a session over
+/// 128 MB is read in parts of 8 MB) are a whole load's, by model and
+/// quarter hour too: what one part learnt (a subagent's call, whether the
+/// file is an agent's own, the subagents with files of their own, another
+/// format's running counts and model) is known to the next.
+fn same_figures_in_parts(path: &Path) {
+    let whole = Figures::of(&ccv::source::load_with_subagents(path).expect("load"), 0);
+    let parts = ccv::catalog::list::figures_in_parts(path, 0, 64 << 10).expect("in parts");
+    let counts = |f: &Figures| {
+        let detail = f.detail.get();
+        let slices: Vec<_> = detail
+            .slices
+            .iter()
+            .map(|s| {
+                (
+                    s.at_ms,
+                    s.model.clone(),
+                    s.tokens,
+                    s.cost.unpriced,
+                    s.prompts,
+                    s.tool_calls,
+                )
+            })
+            .collect();
+        let totals = (
+            f.tokens,
+            f.agent_tokens,
+            f.cost.unpriced,
+            f.agent_cost.unpriced,
+        );
+        (
+            totals,
+            f.prompts,
+            f.tool_calls,
+            detail.tools.clone(),
+            slices,
+        )
+    };
+    assert_eq!(
+        counts(&parts),
+        counts(&whole),
+        "{} in parts",
+        path.display()
+    );
+    // (the same costs, summed in another order)
+    let (p, w) = (parts.detail.get(), whole.detail.get());
+    for (a, b) in p.slices.iter().zip(&w.slices) {
+        assert!(
+            (a.cost.usd - b.cost.usd).abs() < 1e-6,
+            "{} in parts",
+            path.display()
+        );
+    }
+}
+
 #[test]
 fn figures_of_a_fast_read_are_a_whole_loads_on_every_corpus_file() {
     let Some(files) = common::corpus_files() else {
@@ -32,6 +87,7 @@ fn figures_of_a_fast_read_are_a_whole_loads_on_every_corpus_file() {
     };
     for f in &files {
         same_figures(f);
+        same_figures_in_parts(f);
     }
     let codex = Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -40,6 +96,7 @@ fn figures_of_a_fast_read_are_a_whole_loads_on_every_corpus_file() {
     for e in std::fs::read_dir(codex).into_iter().flatten().flatten() {
         if e.path().extension().is_some_and(|x| x == "jsonl") {
             same_figures(&e.path());
+            same_figures_in_parts(&e.path());
         }
     }
 }
@@ -67,6 +124,7 @@ fn figures_of_a_fast_read_are_a_whole_loads_on_fixtures_and_generated_files() {
     let f = dir.path().join("fixtures.jsonl");
     std::fs::write(&f, common::fixtures()).expect("write");
     same_figures(&f);
+    same_figures_in_parts(&f);
     for args in [
         &["--size", "3M", "--seed", "7"][..],
         &["--size", "2M", "--seed", "3", "--corrupt"][..],
@@ -93,6 +151,7 @@ fn figures_of_a_fast_read_are_a_whole_loads_on_fixtures_and_generated_files() {
             return;
         };
         same_figures(&file);
+        same_figures_in_parts(&file);
     }
 }
 

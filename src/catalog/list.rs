@@ -239,7 +239,7 @@ const WHOLE: u64 = 128 << 20;
 const PART: usize = 8 << 20;
 
 /// The figures of a session read in parts of `part` bytes (whole lines),
-/// then its subagents' files.
+/// with its subagents' files, as a whole read makes them.
 pub fn figures_in_parts(
     path: &Path,
     fallback_ms: i64,
@@ -249,29 +249,65 @@ pub fn figures_in_parts(
     use crate::model::session::MAIN;
     let mut sum = crate::model::figures::FiguresSum::of_parts();
     let size = fs::metadata(path)?.len();
+    // the subagents' own files first, as a whole read reads them: the
+    // main file's copies of their lines (`agent_progress`) are then left
+    // out, in every part (counted too, they counted each call twice)
+    let mut agents = Session::new(None);
+    for (p, id) in crate::source::subagent_files(path) {
+        let src = agents.add_agent_source(p.clone(), &id);
+        if let Ok(mut f) = crate::model::session::open_regular(&p) {
+            crate::source::feed_for_figures(&mut agents, src, &mut f)?;
+        }
+    }
+    let recorded: Vec<String> = agents
+        .agents
+        .iter()
+        .filter(|a| a.has_record)
+        .map(|a| a.id.clone())
+        .collect();
     let mut parts = crate::catalog::pieces::Pieces::open(path, 0, 1, size, part, true)?;
     let mut ids = Vec::new();
     // the calls of subagents read so far: a result names its subagent
     // only when its call was read (see `Session::agents_not_found`), and
     // a subagent runs for minutes, its call and result often parts apart
     let mut calls = Default::default();
+    // and whether the file is an agent's own, which its first line says
+    // (a part that opens on an agent's line in the main file took the
+    // file for that agent's, and its lines for the main conversation's)
+    let mut lone = None;
+    // and a file in another format goes on being translated as it began
+    // (a Codex session's token counts run on from line to line, its model
+    // is named once a turn)
+    let mut format = (false, None);
     while let Some(p) = parts.next_piece()? {
         let mut s = Session::new(Some(path.to_owned()));
         s.agent_call_ids = calls;
+        s.lone_agent = lone;
+        if let Some(src) = s.sources.get_mut(MAIN as usize) {
+            (src.sniffed, src.translator) = format;
+        }
+        for id in &recorded {
+            let a = s.agent_for_id(id) as usize;
+            if let Some(a) = s.agents.get_mut(a) {
+                a.has_record = true;
+            }
+        }
         crate::source::feed_for_figures(&mut s, MAIN, &mut &*p.bytes)?;
         sum.add(&s, fallback_ms);
         calls = std::mem::take(&mut s.agent_call_ids);
+        lone = s.lone_agent.take();
+        format = s
+            .sources
+            .get_mut(MAIN as usize)
+            .map_or((false, None), |src| (src.sniffed, src.translator.take()));
         for id in &s.meta.session_ids {
             if !ids.contains(id) {
                 ids.push(id.clone());
             }
         }
     }
-    let mut agents = Session::new(None);
-    let files = crate::source::subagent_files(path)
-        .into_iter()
-        .chain(crate::source::project_agent_files(path, &ids));
-    for (p, id) in files {
+    // and the agents' files of the project that name this session
+    for (p, id) in crate::source::project_agent_files(path, &ids) {
         let src = agents.add_agent_source(p.clone(), &id);
         if let Ok(mut f) = crate::model::session::open_regular(&p) {
             crate::source::feed_for_figures(&mut agents, src, &mut f)?;
