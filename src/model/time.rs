@@ -196,8 +196,8 @@ const LOCALTIME: &str = "/etc/localtime";
 /// jiff names it: by the part of the link's target after `zoneinfo/`.
 /// jiff looked that name up in the system's zone database, which it
 /// first lists whole (600 files in 60 folders: 0.6 ms, a tenth of the
-/// viewer's first frame). `None` where jiff is left to
-/// find the zone (and lists nothing): no such link, or no zone's file.
+/// viewer's first frame). `None` where jiff is left to find the zone: no
+/// such link, or no zone's file where it points.
 fn read_localtime(path: &std::path::Path) -> Option<jiff::tz::TimeZone> {
     use std::io::Read;
     let link = std::fs::read_link(path).ok()?;
