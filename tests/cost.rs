@@ -145,7 +145,9 @@ fn same_breakdown(parts: &Figures, whole: &Figures, name: &str) {
 }
 
 /// Turns whose prompts end parts: each counts under the model that
-/// answered it, as read whole, however the file is cut.
+/// answered it, as read whole, however the file is cut; and an answer
+/// written without a time (every third here) is dated by the prompt before
+/// it, in the part before its own too.
 #[test]
 fn a_prompt_that_ends_a_part_counts_under_the_model_that_answers_it() {
     let mut lines = Vec::new();
@@ -170,14 +172,17 @@ fn a_prompt_that_ends_a_part_counts_under_the_model_that_answers_it() {
             "claude-opus-4-5-20251101",
             "claude-haiku-4-5-20251001",
         ][t as usize % 3];
-        lines.push(
-            json!({"type": "assistant", "uuid": format!("a{t}"), "parentUuid": format!("u{t}"), "timestamp": at(30), "sessionId": "s",
-                   "isSidechain": false,
-                   "message": {"id": format!("msg_{t}"), "type": "message", "role": "assistant", "model": model,
-                               "content": [{"type": "text", "text": "y".repeat(500 + 300 * (t as usize % 7))}],
-                               "usage": {"input_tokens": 10 + t, "output_tokens": 20}}})
-            .to_string(),
-        );
+        let mut answer = json!({"type": "assistant", "uuid": format!("a{t}"), "parentUuid": format!("u{t}"), "timestamp": at(30), "sessionId": "s",
+               "isSidechain": false,
+               "message": {"id": format!("msg_{t}"), "type": "message", "role": "assistant", "model": model,
+                           "content": [{"type": "text", "text": "y".repeat(500 + 300 * (t as usize % 7))}],
+                           "usage": {"input_tokens": 10 + t, "output_tokens": 20}}});
+        if t % 3 == 1
+            && let Some(o) = answer.as_object_mut()
+        {
+            o.remove("timestamp");
+        }
+        lines.push(answer.to_string());
         parent = json!(format!("a{t}"));
     }
     let dir = tempfile::tempdir().expect("tempdir");

@@ -317,6 +317,9 @@ pub struct FiguresSum<'k> {
     /// The time of the last prompt of the part added last, when no
     /// answer in that part named a model: its answer may open the next.
     waiting: Option<i64>,
+    /// The main conversation's last time in the parts added: a row the
+    /// next part opens on without a time of its own is dated by it.
+    main_last: Option<i64>,
 }
 
 #[derive(Debug)]
@@ -444,7 +447,7 @@ impl FiguresSum<'_> {
         // (and by the row that dated it: a lean row of the message may
         // come before it, see `super::lean_rows`)
         let mut dated: Vec<Option<(i64, super::item::ItemId)>> = vec![None; t.messages.len()];
-        let mut last_ts = None;
+        let mut last_ts = self.main_last.filter(|_| self.parts && !agent);
         let lean = t.lean.as_deref();
         let mut lean_times = lean.map_or(&[][..], |l| &l.times).iter().peekable();
         for (i, it) in t.items.iter().enumerate() {
@@ -473,6 +476,9 @@ impl FiguresSum<'_> {
                     at,
                 );
             }
+        }
+        if self.parts && !agent {
+            self.main_last = last_ts;
         }
         if let Some(l) = lean {
             for &(m, row, at) in &l.firsts {
