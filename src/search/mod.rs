@@ -1076,6 +1076,9 @@ fn check_waiting(
 ) -> Option<Vec<(Hit, Option<extract::Copy>)>> {
     LINE.with_borrow_mut(|bytes| {
         let read = read_line_into(handle, offset, len, bytes).unwrap_or(false);
+        // with its end: the model takes a whole line where it lies, where
+        // it copied a last line without one to hold it until the end
+        bytes.push(b'\n');
         let found = read.then(|| check_line((bytes, header), line, f, query, filter));
         if bytes.capacity() > KEPT_LINE {
             *bytes = Vec::new();
