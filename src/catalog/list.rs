@@ -259,12 +259,16 @@ pub fn figures_in_parts(
             crate::source::feed_for_figures(&mut agents, src, &mut f)?;
         }
     }
-    let recorded: Vec<String> = agents
+    let mut recorded: rustc_hash::FxHashSet<Box<str>> = agents
         .agents
         .iter()
         .filter(|a| a.has_record)
-        .map(|a| a.id.clone())
+        .map(|a| a.id.as_str().into())
         .collect();
+    // counted now, and not held beside the parts (thousands of subagents
+    // held while a big file was read were a third more memory)
+    sum.add(&agents, fallback_ms);
+    drop(agents);
     let mut parts = crate::catalog::pieces::Pieces::open(path, 0, 1, size, part, true)?;
     let mut ids = Vec::new();
     // the calls of subagents read so far: a result names its subagent
@@ -286,15 +290,13 @@ pub fn figures_in_parts(
         if let Some(src) = s.sources.get_mut(MAIN as usize) {
             (src.sniffed, src.translator) = format;
         }
-        for id in &recorded {
-            let a = s.agent_for_id(id) as usize;
-            if let Some(a) = s.agents.get_mut(a) {
-                a.has_record = true;
-            }
-        }
+        // (made as each is met: thousands made for every part were a
+        // third more memory)
+        s.recorded_apart = std::mem::take(&mut recorded);
         crate::source::feed_for_figures(&mut s, MAIN, &mut &*p.bytes)?;
         sum.add(&s, fallback_ms);
         calls = std::mem::take(&mut s.agent_call_ids);
+        recorded = std::mem::take(&mut s.recorded_apart);
         lone = s.lone_agent.take();
         format = s
             .sources
@@ -307,6 +309,7 @@ pub fn figures_in_parts(
         }
     }
     // and the agents' files of the project that name this session
+    let mut agents = Session::new(None);
     for (p, id) in crate::source::project_agent_files(path, &ids) {
         let src = agents.add_agent_source(p.clone(), &id);
         if let Ok(mut f) = crate::model::session::open_regular(&p) {

@@ -176,6 +176,7 @@ impl Session {
         self.agents.push(Agent {
             id: id.to_owned(),
             compact: id.starts_with("acompact"),
+            has_record: self.recorded_apart.contains(id),
             ..Default::default()
         });
         self.agent_index.insert(id.to_owned(), a);

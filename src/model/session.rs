@@ -234,6 +234,10 @@ pub struct Session {
     pub(crate) agents_named: std::collections::BTreeSet<Box<str>>,
     /// The ids of the calls of a subagent (Task, Agent) read so far.
     pub(crate) agent_call_ids: rustc_hash::FxHashSet<Box<str>>,
+    /// Subagents whose own files were read apart from this session (a
+    /// part of a big file, see `catalog::list::figures_in_parts`): each
+    /// has a record when it is first met here.
+    pub(crate) recorded_apart: rustc_hash::FxHashSet<Box<str>>,
     pub(crate) changes: Changes,
     /// Each `sessionId` of the session's own lines, with where it first
     /// appears (a resumed session can hold several).

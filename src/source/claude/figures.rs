@@ -277,7 +277,8 @@ fn skippable(s: &Session, source: u16, line: &[u8], guess: Guess) -> bool {
         return false;
     }
     // (an agent's id is read only where some agent has a file of its own)
-    match agent_copy(line, || s.agents.iter().any(|a| a.has_record)) {
+    let recorded = || !s.recorded_apart.is_empty() || s.agents.iter().any(|a| a.has_record);
+    match agent_copy(line, recorded) {
         Some(copy) => {
             known_whose(s, source)
                 && copy.is_some_and(|c| c.of_results() || recorded_agent(s, source, &c))
@@ -302,11 +303,12 @@ fn recorded_agent(s: &Session, source: u16, copy: &AgentCopy<'_>) -> bool {
     !copy.escaped
         && (own_file || !copy.side)
         && copy.agent.is_some_and(|id| {
-            std::str::from_utf8(id)
-                .ok()
-                .and_then(|id| s.agent_by_id(id))
-                .and_then(|a| s.agents.get(a as usize))
-                .is_some_and(|a| a.has_record)
+            std::str::from_utf8(id).is_ok_and(|id| {
+                s.recorded_apart.contains(id)
+                    || s.agent_by_id(id)
+                        .and_then(|a| s.agents.get(a as usize))
+                        .is_some_and(|a| a.has_record)
+            })
         })
 }
 
