@@ -83,67 +83,6 @@ fn the_corpus_prices() {
     assert!(priced > 0);
 }
 
-/// A session too big to hold whole is priced in parts: the same tokens,
-/// cost, prompts and calls as read whole (a message split over two parts
-/// counted once), on every corpus file cut in 64 KB parts.
-#[test]
-fn pricing_in_parts_matches_pricing_whole() {
-    let Some(files) = common::corpus_files() else {
-        return;
-    };
-    for f in &files {
-        let whole = ccv::model::figures::Figures::of(
-            &ccv::source::claude::loader::load_with_subagents(f).expect("loads"),
-            0,
-        );
-        let parts = ccv::catalog::list::figures_in_parts(f, 0, 64 << 10).expect("reads");
-        assert_eq!(parts.tokens, whole.tokens, "{}", f.display());
-        assert_eq!(parts.agent_tokens, whole.agent_tokens, "{}", f.display());
-        assert!(
-            (parts.cost.usd - whole.cost.usd).abs() < 1e-6,
-            "{}",
-            f.display()
-        );
-        assert_eq!(parts.tool_calls, whole.tool_calls, "{}", f.display());
-        assert_eq!(parts.prompts, whole.prompts, "{}", f.display());
-        // what it leaves out too (a subagent's call in one part, its
-        // result naming it in the next)
-        assert_eq!(parts.cost.unpriced, whole.cost.unpriced, "{}", f.display());
-        assert_eq!(
-            parts.agent_cost.unpriced,
-            whole.agent_cost.unpriced,
-            "{}",
-            f.display()
-        );
-        same_breakdown(&parts, &whole, &f.display().to_string());
-        assert_eq!(parts.first_message, whole.first_message, "{}", f.display());
-    }
-}
-
-/// The figures by tool, model and quarter hour of a session priced in
-/// parts and of it read whole: the same (costs to a millionth of a dollar,
-/// summed in another order), prompts included (a prompt that ends a part
-/// under the model that answers it in the next).
-fn same_breakdown(parts: &Figures, whole: &Figures, name: &str) {
-    let (p, w) = (parts.detail.get(), whole.detail.get());
-    assert_eq!(p.tools, w.tools, "{name}");
-    let exact = |b: &ccv::model::breakdown::Breakdown| -> Vec<String> {
-        b.slices
-            .iter()
-            .map(|s| {
-                format!(
-                    "{} {} {:?} {} {} {}",
-                    s.at_ms, s.model, s.tokens, s.cost.unpriced, s.prompts, s.tool_calls
-                )
-            })
-            .collect()
-    };
-    assert_eq!(exact(&p), exact(&w), "{name}");
-    for (a, b) in p.slices.iter().zip(&w.slices) {
-        assert!((a.cost.usd - b.cost.usd).abs() < 1e-6, "{name}");
-    }
-}
-
 /// Turns whose prompts end parts: each counts under the model that
 /// answered it, as read whole, however the file is cut; and an answer
 /// written without a time (every third here) is dated by the prompt before
@@ -197,7 +136,7 @@ fn a_prompt_that_ends_a_part_counts_under_the_model_that_answers_it() {
     for part in [64 << 10, 100 << 10, 150 << 10] {
         let parts = ccv::catalog::list::figures_in_parts(&f, 0, part).expect("reads");
         assert_eq!(parts.prompts, 300);
-        same_breakdown(&parts, &whole, &format!("parts of {part} bytes"));
+        common::same_figures_as_whole(&parts, &whole, &format!("parts of {part} bytes"));
     }
 }
 

@@ -33,51 +33,7 @@ fn same_figures(path: &Path) {
 fn same_figures_in_parts(path: &Path) {
     let whole = Figures::of(&ccv::source::load_with_subagents(path).expect("load"), 0);
     let parts = ccv::catalog::list::figures_in_parts(path, 0, 64 << 10).expect("in parts");
-    let counts = |f: &Figures| {
-        let detail = f.detail.get();
-        let slices: Vec<_> = detail
-            .slices
-            .iter()
-            .map(|s| {
-                (
-                    s.at_ms,
-                    s.model.clone(),
-                    s.tokens,
-                    s.cost.unpriced,
-                    s.prompts,
-                    s.tool_calls,
-                )
-            })
-            .collect();
-        let totals = (
-            f.tokens,
-            f.agent_tokens,
-            f.cost.unpriced,
-            f.agent_cost.unpriced,
-        );
-        (
-            totals,
-            f.prompts,
-            f.tool_calls,
-            detail.tools.clone(),
-            slices,
-        )
-    };
-    assert_eq!(
-        counts(&parts),
-        counts(&whole),
-        "{} in parts",
-        path.display()
-    );
-    // (the same costs, summed in another order)
-    let (p, w) = (parts.detail.get(), whole.detail.get());
-    for (a, b) in p.slices.iter().zip(&w.slices) {
-        assert!(
-            (a.cost.usd - b.cost.usd).abs() < 1e-6,
-            "{} in parts",
-            path.display()
-        );
-    }
+    common::same_figures_as_whole(&parts, &whole, &format!("{} in parts", path.display()));
 }
 
 #[test]

@@ -611,3 +611,52 @@ pub fn as_if_written_now(path: &std::path::Path) {
     });
     std::fs::write(path, moved.as_bytes()).expect("write");
 }
+
+/// The figures of a session priced in parts are those of it read whole:
+/// its totals, what they leave out, its calls by tool and its slices by
+/// model and quarter hour, prompts included (costs to a millionth of a
+/// dollar: summed in another order).
+pub fn same_figures_as_whole(
+    parts: &ccv::model::figures::Figures,
+    whole: &ccv::model::figures::Figures,
+    name: &str,
+) {
+    let counts = |f: &ccv::model::figures::Figures| {
+        let detail = f.detail.get();
+        let slices: Vec<_> = detail
+            .slices
+            .iter()
+            .map(|s| {
+                (
+                    s.at_ms,
+                    s.model.clone(),
+                    s.tokens,
+                    s.cost.unpriced,
+                    s.prompts,
+                    s.tool_calls,
+                )
+            })
+            .collect();
+        let totals = (
+            f.tokens,
+            f.agent_tokens,
+            f.cost.unpriced,
+            f.agent_cost.unpriced,
+        );
+        (
+            totals,
+            f.prompts,
+            f.tool_calls,
+            detail.tools.clone(),
+            slices,
+        )
+    };
+    assert_eq!(counts(parts), counts(whole), "{name}");
+    // (which a resumed copy of it is known by)
+    assert_eq!(parts.first_message, whole.first_message, "{name}");
+    assert!((parts.cost.usd - whole.cost.usd).abs() < 1e-6, "{name}");
+    let (p, w) = (parts.detail.get(), whole.detail.get());
+    for (a, b) in p.slices.iter().zip(&w.slices) {
+        assert!((a.cost.usd - b.cost.usd).abs() < 1e-6, "{name}");
+    }
+}
