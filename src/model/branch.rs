@@ -38,15 +38,58 @@ impl Role {
     }
 }
 
+/// A threaded line, in 24 bytes: there is one per line of a session (a
+/// 100 MB one has 50,000), and at 48 (its uuid, an optional parent, a
+/// role) they were a twentieth of the viewer's memory.
 #[derive(Debug)]
 pub struct Node {
-    pub uuid: Uuid,
+    /// An assistant line's message key (see [`Role::Assistant`]).
+    message: u64,
+    /// Its uuid's [`Slot`] (see [`Threads::uuid_of`]).
+    slot: u32,
+    /// [`NO_NODE`] or the node of `parentUuid` (see [`Node::parent`]).
+    parent: u32,
+    pub line: u32,
+    pub source: u16,
+    kind: u8,
+}
+
+/// `Node::parent` of a node whose parent is not read.
+const NO_NODE: u32 = u32::MAX;
+
+impl Node {
     /// The node of `parentUuid` (or `logicalParentUuid` across a compact
     /// boundary), when read; else [`Threads::parent_uuid`] has the uuid.
-    pub parent: Option<u32>,
-    pub role: Role,
-    pub source: u16,
-    pub line: u32,
+    pub fn parent(&self) -> Option<u32> {
+        (self.parent != NO_NODE).then_some(self.parent)
+    }
+
+    pub fn role(&self) -> Role {
+        match self.kind {
+            0 => Role::Side,
+            1 => Role::ToolResults,
+            2 => Role::User,
+            _ => Role::Assistant(self.message),
+        }
+    }
+
+    fn new(slot: u32, parent: Option<u32>, role: Role, source: u16, line: u32) -> Node {
+        let (kind, message) = match role {
+            Role::Side => (0, 0),
+            Role::ToolResults => (1, 0),
+            Role::User => (2, 0),
+            Role::Assistant(m) => (3, m),
+        };
+        Node {
+            message,
+            slot,
+            // a node is never its own parent, nor the 4 billionth line
+            parent: parent.unwrap_or(NO_NODE),
+            line,
+            source,
+            kind,
+        }
+    }
 }
 
 /// A uuid written again by a later line.
@@ -101,8 +144,30 @@ pub struct Threads {
 #[derive(Debug)]
 struct Slot {
     uuid: Uuid,
-    node: Option<u32>,
-    print: Option<u64>,
+    /// `print` when `printed`: two options took 16 bytes where these take 9.
+    print: u64,
+    /// [`NO_NODE`] or the uuid's node (see [`Slot::node`]).
+    node: u32,
+    printed: bool,
+}
+
+impl Slot {
+    fn new(uuid: Uuid, node: Option<u32>, print: Option<u64>) -> Slot {
+        Slot {
+            uuid,
+            print: print.unwrap_or(0),
+            node: node.unwrap_or(NO_NODE),
+            printed: print.is_some(),
+        }
+    }
+
+    fn node(&self) -> Option<u32> {
+        (self.node != NO_NODE).then_some(self.node)
+    }
+
+    fn print(&self) -> Option<u64> {
+        self.printed.then_some(self.print)
+    }
 }
 
 fn hash(uuid: &str) -> u64 {
@@ -136,13 +201,13 @@ impl Threads {
     }
 
     pub fn node(&self, uuid: &str) -> Option<u32> {
-        self.slot(uuid).and_then(|i| self.slots.get(i)?.node)
+        self.slot(uuid).and_then(|i| self.slots.get(i)?.node())
     }
 
     /// The fingerprint of the content first seen under `uuid` (see
     /// [`Self::note`]).
     pub fn print(&self, uuid: &str) -> Option<u64> {
-        self.slot(uuid).and_then(|i| self.slots.get(i)?.print)
+        self.slot(uuid).and_then(|i| self.slots.get(i)?.print())
     }
 
     /// Where the slot of `uuid` is in `slots`.
@@ -152,12 +217,14 @@ impl Threads {
         self.index.find(hash(uuid), same).map(|&i| i as usize)
     }
 
-    fn new_slot(&mut self, slot: Slot) {
+    /// Where `slot` is kept.
+    fn new_slot(&mut self, slot: Slot) -> u32 {
         let i = self.slots.len() as u32;
         let slots = &self.slots;
         self.index
             .insert_unique(hash(&slot.uuid), i, |&j| rehash(slots, j));
         self.slots.push(slot);
+        i
     }
 
     /// Records `print`, the fingerprint of a line's content, for its uuid
@@ -167,16 +234,14 @@ impl Threads {
     pub fn note(&mut self, uuid: &str, print: u64) -> Option<u64> {
         match self.slot(uuid).and_then(|i| self.slots.get_mut(i)) {
             Some(slot) => {
-                let before = slot.print;
-                slot.print = before.or(Some(print));
+                let before = slot.print();
+                if before.is_none() {
+                    (slot.print, slot.printed) = (print, true);
+                }
                 before
             }
             None => {
-                self.new_slot(Slot {
-                    uuid: Uuid::from(uuid),
-                    node: None,
-                    print: Some(print),
-                });
+                self.new_slot(Slot::new(Uuid::from(uuid), None, Some(print)));
                 None
             }
         }
@@ -185,13 +250,18 @@ impl Threads {
     /// The kept uuid of node `n` and of its parent.
     pub fn uuids(&self, n: u32) -> Option<(&Uuid, Option<&Uuid>)> {
         let node = self.nodes.get(n as usize)?;
-        Some((&node.uuid, self.parent_uuid(n)))
+        Some((self.uuid_of(node)?, self.parent_uuid(n)))
+    }
+
+    /// The uuid of one of this transcript's nodes.
+    pub fn uuid_of(&self, node: &Node) -> Option<&Uuid> {
+        self.slots.get(node.slot as usize).map(|s| &s.uuid)
     }
 
     /// The parent uuid node `n` names, read or not.
     pub fn parent_uuid(&self, n: u32) -> Option<&Uuid> {
-        match self.nodes.get(n as usize)?.parent {
-            Some(p) => Some(&self.nodes.get(p as usize)?.uuid),
+        match self.nodes.get(n as usize)?.parent() {
+            Some(p) => self.uuid_of(self.nodes.get(p as usize)?),
             None => self.unread_parent.get(&n),
         }
     }
@@ -204,10 +274,8 @@ impl Threads {
     /// line's rows are added as it is threaded) is known without a lookup
     /// in the index, which in a big session was a cache miss per row.
     pub fn is_off_kept(&self, uuid: &Uuid) -> bool {
-        match self.nodes.last() {
-            Some(last) if Arc::ptr_eq(&last.uuid, uuid) => {
-                self.off.last().copied().unwrap_or(false)
-            }
+        match self.nodes.last().and_then(|last| self.uuid_of(last)) {
+            Some(last) if Arc::ptr_eq(last, uuid) => self.off.last().copied().unwrap_or(false),
             _ => self.is_off(uuid),
         }
     }
@@ -231,10 +299,12 @@ impl Threads {
         line: u32,
     ) -> Added {
         let slot = self.slot(uuid);
-        if let Some(first) = slot.and_then(|i| self.slots.get(i)?.node) {
+        if let Some(i) = slot
+            && let Some(first) = self.slots.get(i).and_then(Slot::node)
+        {
             let first_line = self.nodes[first as usize].line;
             self.repeats.push(Repeat {
-                uuid: self.nodes[first as usize].uuid.clone(),
+                uuid: self.slots[i].uuid.clone(),
                 source,
                 line,
                 first_line,
@@ -248,7 +318,7 @@ impl Threads {
         let parent = parent.filter(|p| *p != uuid);
         // a line's parent is mostly the line before it: the newest node
         let parent_idx = parent.and_then(|p| match self.nodes.last() {
-            Some(last) if *last.uuid == *p => n.checked_sub(1),
+            Some(last) if self.uuid_of(last).is_some_and(|u| **u == *p) => n.checked_sub(1),
             _ => self.node(p),
         });
         if let (Some(p), None) = (parent, parent_idx) {
@@ -262,34 +332,31 @@ impl Threads {
         // children waiting for their parent are rare: most lines skip the
         // lookups for them
         let waited = !self.waiting.is_empty();
-        // the uuid as already kept, if it is (waited for, or noted)
-        let kept = match waited.then(|| self.waiting.get_key_value(uuid)).flatten() {
-            Some((shared, _)) => Some(shared.clone()),
-            None => slot.and_then(|i| Some(self.slots.get(i)?.uuid.clone())),
+        let at = match slot {
+            // noted before: its slot keeps the uuid
+            Some(i) => {
+                self.slots[i].node = n;
+                i as u32
+            }
+            None => {
+                // the uuid as already kept, if its children wait for it
+                let kept = waited
+                    .then(|| self.waiting.get_key_value(uuid))
+                    .flatten()
+                    .map(|(shared, _)| shared.clone());
+                let shared: Uuid = kept.unwrap_or_else(|| Uuid::from(uuid));
+                self.new_slot(Slot::new(shared, Some(n), None))
+            }
         };
-        let shared: Uuid = kept.unwrap_or_else(|| Uuid::from(uuid));
-        match slot.and_then(|i| self.slots.get_mut(i)) {
-            Some(slot) => slot.node = Some(n),
-            None => self.new_slot(Slot {
-                uuid: shared.clone(),
-                node: Some(n),
-                print: None,
-            }),
-        }
-        self.nodes.push(Node {
-            uuid: shared,
-            parent: parent_idx,
-            role,
-            source,
-            line,
-        });
+        self.nodes
+            .push(Node::new(at, parent_idx, role, source, line));
         let inherited = parent_idx.is_some_and(|p| self.off[p as usize]);
         self.off.push(inherited);
         self.on_chain.push(false);
         if let Some(kids) = waited.then(|| self.waiting.remove(uuid)).flatten() {
             // A parent written after its children: rare, re-derive.
             for k in kids {
-                self.nodes[k as usize].parent = Some(n);
+                self.nodes[k as usize].parent = n;
                 self.unread_parent.remove(&k);
             }
             return self.recompute_if_changed();
@@ -323,7 +390,7 @@ impl Threads {
         let counts = self.messages.get_or_insert_with(|| {
             let mut counts = HashMap::default();
             for n in nodes {
-                if let Role::Assistant(m) = n.role {
+                if let Role::Assistant(m) = n.role() {
                     *counts.entry(m).or_default() += 1;
                 }
             }
@@ -356,7 +423,7 @@ impl Threads {
         let mut path = std::mem::take(&mut self.path);
         path.clear();
         path.push(n);
-        let mut cur = self.nodes[n as usize].parent;
+        let mut cur = self.nodes[n as usize].parent();
         let mut extended = false;
         while let Some(c) = cur {
             if c == leaf {
@@ -368,13 +435,13 @@ impl Threads {
                 break;
             }
             if self.on_chain[c as usize]
-                || self.nodes[c as usize].role.candidate()
+                || self.nodes[c as usize].role().candidate()
                 || path.len() > 10_000
             {
                 break;
             }
             path.push(c);
-            cur = self.nodes[c as usize].parent;
+            cur = self.nodes[c as usize].parent();
         }
         self.path = path;
         extended
@@ -388,7 +455,7 @@ impl Threads {
                 break;
             }
             self.on_chain[c as usize] = true;
-            cur = self.nodes[c as usize].parent;
+            cur = self.nodes[c as usize].parent();
             steps += 1;
         }
     }
@@ -460,7 +527,7 @@ impl Threads {
             leaf_of_root.insert(root_of[l as usize], l);
         }
         for (i, node) in self.nodes.iter().enumerate().rev() {
-            if node.role.candidate() && root_of[i] != u32::MAX {
+            if node.role().candidate() && root_of[i] != u32::MAX {
                 leaf_of_root.entry(root_of[i]).or_insert(i as u32);
             }
         }
@@ -478,7 +545,7 @@ impl Threads {
         self.leaf = main_leaf;
         let chain_msgs: HashSet<u64> = (0..len)
             .filter(|&i| self.on_chain[i])
-            .filter_map(|i| match self.nodes[i].role {
+            .filter_map(|i| match self.nodes[i].role() {
                 Role::Assistant(m) => Some(m),
                 _ => None,
             })
@@ -492,7 +559,7 @@ impl Threads {
         let mut sig = vec![false; len];
         for &n in order.iter().rev() {
             let n = n as usize;
-            sig[n] |= significant(self.nodes[n].role);
+            sig[n] |= significant(self.nodes[n].role());
             if let Some(p) = parent[n]
                 && sig[n]
             {
@@ -515,7 +582,7 @@ impl Threads {
     fn choose_leaf(&self, children: &[Vec<u32>]) -> Option<u32> {
         let last = (0..self.nodes.len())
             .rev()
-            .find(|&i| self.nodes[i].role.candidate())
+            .find(|&i| self.nodes[i].role().candidate())
             .map(|i| i as u32);
         let Some((hint, at)) = &self.hint else {
             return last;
@@ -535,8 +602,8 @@ impl Threads {
             if seen > self.nodes.len() {
                 break;
             }
-            if self.nodes[n as usize].role.candidate()
-                && (n > best || !self.nodes[best as usize].role.candidate())
+            if self.nodes[n as usize].role().candidate()
+                && (n > best || !self.nodes[best as usize].role().candidate())
             {
                 best = n;
             }
@@ -548,7 +615,7 @@ impl Threads {
     /// Parent links with every cycle cut (the first node found on a cycle
     /// becomes a root).
     fn acyclic_parents(&self) -> Vec<Option<u32>> {
-        let mut parent: Vec<Option<u32>> = self.nodes.iter().map(|n| n.parent).collect();
+        let mut parent: Vec<Option<u32>> = self.nodes.iter().map(Node::parent).collect();
         for (entry, _) in self.cycle_walk() {
             parent[entry as usize] = None;
         }
@@ -559,7 +626,7 @@ impl Threads {
     /// cycle's first node in file order (as [`Self::cycles`] names it).
     pub fn cycle_through(&self, n: u32) -> Option<u32> {
         let mut first = n;
-        let mut cur = self.nodes.get(n as usize)?.parent;
+        let mut cur = self.nodes.get(n as usize)?.parent();
         let mut steps = 0;
         while let Some(c) = cur {
             if c == n {
@@ -571,7 +638,7 @@ impl Threads {
                 return None;
             }
             first = first.min(c);
-            cur = self.nodes[c as usize].parent;
+            cur = self.nodes[c as usize].parent();
         }
         None
     }
@@ -614,7 +681,7 @@ impl Threads {
                     _ => {
                         state[c as usize] = 1;
                         path.push(c);
-                        cur = self.nodes[c as usize].parent;
+                        cur = self.nodes[c as usize].parent();
                     }
                 }
             }
@@ -715,9 +782,9 @@ mod note_tests {
         // a child whose parent was only noted waits for a node
         t.add("c", Some("d"), Role::User, 0, 3);
         assert_eq!(t.note("d", 5), None);
-        assert_eq!(t.nodes[2].parent, None);
+        assert_eq!(t.nodes[2].parent(), None);
         t.add("d", None, Role::User, 0, 4);
-        assert_eq!(t.nodes[2].parent, Some(3));
+        assert_eq!(t.nodes[2].parent(), Some(3));
         assert!(t.repeats.is_empty());
         // a repeated uuid is a repeat, not a node
         t.add("a", None, Role::User, 0, 5);
@@ -749,15 +816,43 @@ mod index_tests {
             let n = t.node(&uuid(i)).expect("threaded");
             assert_eq!(n, i);
             let node = &t.nodes[n as usize];
-            assert_eq!(node.parent, i.checked_sub(1 + i % 4));
-            assert_eq!(&*node.uuid, uuid(i));
+            assert_eq!(node.parent(), i.checked_sub(1 + i % 4));
+            let kept = t.uuid_of(node).expect("kept");
+            assert_eq!(&**kept, uuid(i));
+            // one copy of it, in the slot (a noted uuid's too)
+            assert_eq!(Arc::strong_count(kept), 1);
             if i % 3 == 0 {
-                // the slot's copy and the node's are one allocation
-                assert_eq!(Arc::strong_count(&node.uuid), 2);
                 assert_eq!(t.note(&uuid(i), 0), Some(u64::from(i)));
             }
         }
         assert_eq!(t.node("not-seen"), None);
         assert!(t.repeats.is_empty());
+    }
+
+    /// A node and a slot per line: they stay small, and a node gives back
+    /// the role and parent it was made with.
+    #[test]
+    fn a_node_is_small_and_keeps_what_it_was_given() {
+        assert!(size_of::<Node>() <= 24, "{}", size_of::<Node>());
+        assert!(size_of::<Slot>() <= 32, "{}", size_of::<Slot>());
+        for role in [
+            Role::Side,
+            Role::ToolResults,
+            Role::User,
+            Role::Assistant(0),
+            Role::Assistant(u64::MAX),
+        ] {
+            for parent in [None, Some(0), Some(u32::MAX - 1)] {
+                let n = Node::new(7, parent, role, 3, 9);
+                assert_eq!(
+                    (n.role(), n.parent(), n.source, n.line),
+                    (role, parent, 3, 9)
+                );
+            }
+        }
+        let s = Slot::new("u".into(), None, Some(0));
+        assert_eq!((s.node(), s.print()), (None, Some(0)));
+        let s = Slot::new("u".into(), Some(4), None);
+        assert_eq!((s.node(), s.print()), (Some(4), None));
     }
 }

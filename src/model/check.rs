@@ -168,14 +168,18 @@ fn check_transcript(
         });
     }
     for c in threads.cycles() {
-        let Some(n) = threads.nodes.get(c as usize) else {
+        let Some((n, uuid)) = threads
+            .nodes
+            .get(c as usize)
+            .and_then(|n| Some((n, threads.uuid_of(n)?)))
+        else {
             continue;
         };
         out.push(Finding {
             source: n.source,
             line: n.line,
             kind: FindingKind::Cycle,
-            message: format!("parentUuid links of {} form a cycle", clean(&n.uuid)),
+            message: format!("parentUuid links of {} form a cycle", clean(uuid)),
             item_id: item_of(n.source, n.line),
         });
     }

@@ -371,9 +371,11 @@ impl Tracker {
         let Some(node) = t.threads.nodes.get(n as usize) else {
             return;
         };
-        let uuid = &*node.uuid;
+        let Some(uuid) = t.threads.uuid_of(node).map(|u| &**u) else {
+            return;
+        };
         let key = (node.source, node.line);
-        if let (None, Some(p)) = (node.parent, t.threads.parent_uuid(n).map(|p| &**p)) {
+        if let (None, Some(p)) = (node.parent(), t.threads.parent_uuid(n).map(|p| &**p)) {
             self.track(agent)
                 .waiting
                 .entry(p.into())

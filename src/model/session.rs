@@ -588,10 +588,11 @@ impl Session {
             return false;
         }
         let threaded = |agent: Option<u32>, t: &Transcript| {
-            t.threads
-                .nodes
-                .iter()
-                .any(|n| lean.binary_search(&lean_hash(agent, &n.uuid)).is_ok())
+            t.threads.nodes.iter().any(|n| {
+                t.threads
+                    .uuid_of(n)
+                    .is_some_and(|u| lean.binary_search(&lean_hash(agent, u)).is_ok())
+            })
         };
         let main_turns = self.main.lean.is_none()
             || self
