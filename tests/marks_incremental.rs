@@ -211,7 +211,7 @@ fn an_export_keeps_no_marks_and_writes_the_same() {
             .items
             .iter()
             .filter_map(|i| match &i.detail {
-                ccv::model::item::Detail::Call(c) => Some(c.summary.clone()),
+                ccv::model::item::Detail::Call(_) => Some(i.call_summary().to_owned()),
                 _ => None,
             })
             .collect()

@@ -416,7 +416,7 @@ impl Page<'_> {
         };
         let err = if state == "failed" { " failed" } else { "" };
         let name = self.text(&c.name);
-        let summary = self.text(c.summary.lines().next().unwrap_or(""));
+        let summary = self.text(item.call_summary().lines().next().unwrap_or(""));
         let state_html = if state.is_empty() {
             String::new()
         } else {

@@ -175,7 +175,7 @@ pub fn of(session: &Session, now_ms: i64, last_write_ms: i64, th: Thresholds) ->
         },
         (Kind::ToolCall, Detail::Call(c)) => match session.call_state(last, Some(now_ms)) {
             Some(CallState::Running) | None if c.result.is_none() => {
-                let summary = first_line(&c.summary);
+                let summary = first_line(last.call_summary());
                 let tool = c.name.clone();
                 if quiet > th.stalled_ms {
                     Activity::Stalled { tool, summary }
@@ -228,7 +228,7 @@ fn agent_doing(session: &Session, agent: u32) -> Option<String> {
                 Some(CallState::Running | CallState::NoResult)
             ) =>
         {
-            Some(format!("{} {}", c.name, first_line(&c.summary)))
+            Some(format!("{} {}", c.name, first_line(last.call_summary())))
         }
         _ => None,
     }

@@ -32,7 +32,7 @@ pub fn line(
     cwd: Option<&str>,
     width: usize,
 ) -> String {
-    let summary = first_line(&sanitize(&c.summary), 400);
+    let summary = first_line(&sanitize(item.call_summary()), 400);
     let mut s = match cwd.map(|d| d.trim_end_matches('/')).filter(|d| d.len() > 1) {
         Some(dir) => summary.replace(&format!("{dir}/"), ""),
         None => summary,

@@ -212,7 +212,7 @@ impl Session {
                     // shown as its own row, and flagged
                     item.flags.collision = Some(Collision::ToolUseId);
                 }
-                item.text = summary.clone().into();
+                item.text = summary.into();
                 let category = Category::of(&name);
                 if category == Category::Subagent && !id.is_empty() {
                     self.agent_call_ids.insert(id.as_str().into());
@@ -226,7 +226,6 @@ impl Session {
                     id,
                     name,
                     input,
-                    summary,
                     result: None,
                     server: kind == "server_tool_use",
                     agent: None,
