@@ -78,7 +78,7 @@ impl Agent {
             .call_of(session)
             .and_then(|c| c.result.as_ref())
             .and_then(|r| r.extra.as_ref())
-            .and_then(|x| x.total_duration_ms);
+            .and_then(|x| x.total_duration_ms.get());
         if reported.is_some() {
             return reported;
         }
@@ -200,8 +200,17 @@ impl Session {
             && let Detail::Call(c) = &mut t.items[idx].detail
         {
             c.agent = Some(agent);
-            kind = input_str(c.input.or_marker(), "subagent_type")
-                .or_else(|| c.result.as_ref()?.extra.as_ref()?.agent_type.clone());
+            kind = input_str(c.input.or_marker(), "subagent_type").or_else(|| {
+                Some(
+                    c.result
+                        .as_ref()?
+                        .extra
+                        .as_ref()?
+                        .agent_type
+                        .as_deref()?
+                        .into(),
+                )
+            });
         }
         let a = &mut self.agents[agent as usize];
         if a.agent_type.is_none() {

@@ -54,21 +54,25 @@ pub fn line(
             }
         }
         if let Some(x) = &r.extra {
-            if let Some(code) = x.exit_code.filter(|&c| c != 0) {
+            if let Some(code) = x.exit_code.get().filter(|&c| c != 0) {
                 extra.push(format!("exit {code}"));
             }
-            if let Some(n) = x.total_tool_use_count {
+            if let Some(n) = x.total_tool_use_count.get() {
                 extra.push(format!("{n} tool call{}", plural(n as usize)));
             }
             if agent_lost {
                 extra.push("transcript not found".into());
             }
             if c.name == "Read"
-                && let Some(n) = x.num_lines
+                && let Some(n) = x.num_lines.get()
             {
                 extra.push(format!("{n} line{}", plural(n as usize)));
             }
-            if let Some(n) = x.num_files.filter(|_| c.name == "Grep" || c.name == "Glob") {
+            if let Some(n) = x
+                .num_files
+                .get()
+                .filter(|_| c.name == "Grep" || c.name == "Glob")
+            {
                 extra.push(format!("{n} file{}", plural(n as usize)));
             }
         }

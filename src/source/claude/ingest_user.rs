@@ -313,7 +313,10 @@ impl Session {
 
     /// Gives the call at `idx` its result.
     pub(super) fn attach_result(&mut self, target: Target, idx: usize, result: ToolResult) {
-        let agent_id = result.extra.as_ref().and_then(|x| x.agent_id.clone());
+        let agent_id = result
+            .extra
+            .as_ref()
+            .and_then(|x| x.agent_id.as_deref().map(String::from));
         let t = self.transcript_mut(target);
         let Some(item) = t.items.get_mut(idx) else {
             return;

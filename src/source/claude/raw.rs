@@ -383,15 +383,15 @@ impl<'de> Deserialize<'de> for ToolUseResult {
                 let m = ToolUseResultMap::deserialize(de::value::MapAccessDeserializer::new(map))?;
                 let file = m.file.unwrap_or_default();
                 Ok(ToolUseResult {
-                    agent_id: m.agent_id.or(m.agent_id_snake),
-                    agent_type: m.agent_type,
+                    agent_id: m.agent_id.or(m.agent_id_snake).map(Box::from),
+                    agent_type: m.agent_type.map(Box::from),
                     structured_patch: m.structured_patch,
-                    exit_code: m.exit_code,
-                    total_duration_ms: m.total_duration_ms,
-                    total_tool_use_count: m.total_tool_use_count,
-                    total_tokens: m.total_tokens,
-                    num_lines: file.num_lines,
-                    num_files: m.num_files,
+                    exit_code: m.exit_code.into(),
+                    total_duration_ms: m.total_duration_ms.into(),
+                    total_tool_use_count: m.total_tool_use_count.into(),
+                    total_tokens: m.total_tokens.into(),
+                    num_lines: file.num_lines.into(),
+                    num_files: m.num_files.into(),
                 })
             }
             fn visit_str<E: de::Error>(self, _: &str) -> Result<ToolUseResult, E> {
