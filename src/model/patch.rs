@@ -25,48 +25,45 @@ pub struct ToolUseResult {
     pub num_files: Count,
 }
 
-/// A count a result may say, in 8 bytes (an `Option<u64>` takes 16).
-/// `u64::MAX` stands for none: a file that writes it says nothing.
+/// A count a result may say (see [`Said`]).
+pub type Count = Said<u64>;
+/// An exit code a result may say (see [`Said`]).
+pub type Code = Said<i64>;
+
+/// A number a result may say, in the number's own 8 bytes (an `Option`
+/// takes 16). [`Unsaid::NONE`] stands for none: a file that writes
+/// exactly that value says nothing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Count(u64);
+pub struct Said<T: Unsaid>(T);
 
-impl Count {
-    pub fn get(self) -> Option<u64> {
-        (self.0 != u64::MAX).then_some(self.0)
+/// The value of a number that [`Said`] keeps for none.
+pub trait Unsaid: Copy + Eq + fmt::Debug {
+    const NONE: Self;
+}
+
+impl Unsaid for u64 {
+    const NONE: u64 = u64::MAX;
+}
+
+impl Unsaid for i64 {
+    const NONE: i64 = i64::MIN;
+}
+
+impl<T: Unsaid> Said<T> {
+    pub fn get(self) -> Option<T> {
+        (self.0 != T::NONE).then_some(self.0)
     }
 }
 
-impl Default for Count {
+impl<T: Unsaid> Default for Said<T> {
     fn default() -> Self {
-        Count(u64::MAX)
+        Said(T::NONE)
     }
 }
 
-impl From<Option<u64>> for Count {
-    fn from(n: Option<u64>) -> Self {
-        Count(n.unwrap_or(u64::MAX))
-    }
-}
-
-/// An exit code a result may say, in 8 bytes. `i64::MIN` stands for none.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Code(i64);
-
-impl Code {
-    pub fn get(self) -> Option<i64> {
-        (self.0 != i64::MIN).then_some(self.0)
-    }
-}
-
-impl Default for Code {
-    fn default() -> Self {
-        Code(i64::MIN)
-    }
-}
-
-impl From<Option<i64>> for Code {
-    fn from(n: Option<i64>) -> Self {
-        Code(n.unwrap_or(i64::MIN))
+impl<T: Unsaid> From<Option<T>> for Said<T> {
+    fn from(n: Option<T>) -> Self {
+        Said(n.unwrap_or(T::NONE))
     }
 }
 
