@@ -235,10 +235,12 @@ impl LineSplitter {
             });
         }
         let skip = self.tentative.unwrap_or(0);
-        (self.partial.len() > skip).then(|| Line {
+        let rest = self.partial.get(skip..).unwrap_or(&[]);
+        let nothing_new = rest.is_empty() || skip > 0 && blank(rest);
+        (!nothing_new).then(|| Line {
             number: self.next_line,
             offset: self.partial_offset + skip as u64,
-            bytes: &self.partial[skip..],
+            bytes: rest,
             overlong: None,
         })
     }
@@ -284,7 +286,7 @@ impl LineSplitter {
 fn emit(line: &[u8], skip: usize, number: u32, offset: u64, f: &mut impl FnMut(Line<'_>)) {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let bytes = line.get(skip..).unwrap_or(&[]);
-    if skip > 0 && bytes.is_empty() {
+    if skip > 0 && blank(bytes) {
         // the tentative tail was the whole line: nothing new
         return;
     }
@@ -294,6 +296,15 @@ fn emit(line: &[u8], skip: usize, number: u32, offset: u64, f: &mut impl FnMut(L
         bytes,
         overlong: None,
     });
+}
+
+/// Whether what followed a tail handed out tentatively is only white
+/// space: the line read whole (`{…}\r`, `{…}  `) decodes to that tail
+/// alone, so it is nothing new (handed on, it was an "empty line" the
+/// whole read never reports). White space as the decoder skips it around
+/// the line's objects.
+fn blank(rest: &[u8]) -> bool {
+    std::str::from_utf8(rest).is_ok_and(|s| s.trim().is_empty())
 }
 
 #[cfg(test)]
@@ -377,6 +388,27 @@ mod tests {
         s.feed(b"\n", |_| n += 1);
         assert_eq!(n, 0);
         assert_eq!(s.lines_seen(), 1);
+        // nor does white space after it, ended or not: read whole, the
+        // line decodes to that tail alone
+        for rest in [&b"\r"[..], b" \t\r", "\u{a0}".as_bytes()] {
+            let mut s = LineSplitter::new();
+            s.feed(b"{}", |_| {});
+            s.consume_tail();
+            let mut n = 0;
+            s.feed(rest, |_| n += 1);
+            assert!(s.tail().is_none(), "{rest:?}");
+            s.feed(b"\n{}\n", |l| {
+                assert_eq!((l.number, l.bytes), (2, &b"{}"[..]));
+                n += 1;
+            });
+            assert_eq!(n, 1, "{rest:?}");
+        }
+        // what is no white space is still a line of its own
+        let mut s = LineSplitter::new();
+        s.feed(b"{}", |_| {});
+        s.consume_tail();
+        s.feed(b" x", |_| {});
+        assert_eq!(s.tail().map(|t| t.bytes), Some(&b" x"[..]));
     }
 
     #[test]
