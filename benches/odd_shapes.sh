@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Files shaped oddly (no parent links, one parent for all, a chain written
 # backwards, one message of N calls, N results written ahead of their calls,
-# N session ids): `ccv export` and `ccv check` must stay linear. Each is timed against a plain
-# `python3 -c json.loads` pass over the same lines in the same run.
+# N session ids, 40N lines of `{}`, 40N objects joined on one line): `ccv export` and
+# `ccv check` must stay linear, and hold a bounded multiple of the file (peak RSS). Each is
+# timed against a plain `python3 -c json.loads` pass over the same lines in the same run.
 #
 # Usage: benches/odd_shapes.sh [path/to/ccv] [LINES]   (default: target/release/ccv 50000)
 set -eu
@@ -37,10 +38,15 @@ shapes = {
 for name, lines in shapes.items():
     with open("%s/%s.jsonl" % (d, name), "w") as f:
         f.writelines(json.dumps(l) + "\n" for l in lines)
+# tiny lines (past 4 MB: read on every core) and objects joined on one line
+with open("%s/tiny-lines.jsonl" % d, "w") as f:
+    f.write("{}\n" * (40 * n))
+with open("%s/joined-objects.jsonl" % d, "w") as f:
+    f.write("{}" * (40 * n) + "\n")
 PY
 for f in "$W"/*.jsonl; do
-  t0=$(date +%s%N); "$CCV" export "$f" > /dev/null; t1=$(date +%s%N)
+  t0=$(date +%s%N); /usr/bin/time -f %M -o "$W/peak" "$CCV" export "$f" > /dev/null; t1=$(date +%s%N)
   "$CCV" check "$f" > /dev/null || true; t2=$(date +%s%N)
-  python3 -c "import json,sys; [json.loads(l) for l in open(sys.argv[1])]" "$f"; t3=$(date +%s%N)
-  printf '%-22s %6d: ccv export %5d ms, check %5d ms, python json.loads %5d ms\n' "$(basename "$f" .jsonl)" "$N" $(( (t1-t0)/1000000 )) $(( (t2-t1)/1000000 )) $(( (t3-t2)/1000000 ))
+  python3 -c "import json,sys; [json.loads(o) for l in open(sys.argv[1]) for o in l.replace('}{', '}\n{').splitlines()]" "$f"; t3=$(date +%s%N)
+  printf '%-22s %6d: ccv export %5d ms (peak %4d MB for %4d MB), check %5d ms, python json.loads %5d ms\n' "$(basename "$f" .jsonl)" "$N" $(( (t1-t0)/1000000 )) $(( $(tail -1 "$W/peak") / 1024 )) $(( $(stat -c %s "$f") / 1048576 )) $(( (t2-t1)/1000000 )) $(( (t3-t2)/1000000 ))
 done

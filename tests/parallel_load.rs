@@ -94,6 +94,48 @@ fn a_threaded_load_is_a_plain_feed() {
     assert_same(&path);
 }
 
+/// Past the lines a chunk decodes ahead (tiny lines, thousands to a
+/// chunk) and the objects a line decodes into a list (many joined on one
+/// line), the rest is decoded in place: the same rows, in the same order.
+#[test]
+fn tiny_lines_and_long_runs_of_joined_objects_load_alike() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("tiny.jsonl");
+    let mut bytes = Vec::new();
+    // (each line padded to 100 bytes: 5,000 lines to a chunk, and few
+    // enough to load fast unoptimized)
+    for i in 0..45_000 {
+        let start = bytes.len();
+        match i % 4_500 {
+            0 => {
+                let line = json!({"type": "user", "uuid": format!("u{i}"), "sessionId": "s",
+                    "message": {"role": "user", "content": format!("prompt {i}")}});
+                bytes.extend_from_slice(line.to_string().as_bytes());
+            }
+            // a run of objects joined on one line, each its own row
+            1 => {
+                for k in 0..300 {
+                    write!(bytes, r#"{{"type":"x-{i}-{k}"}}"#).expect("write");
+                }
+            }
+            2 => bytes.extend_from_slice(b"{\"type\":\"x\"}{"),
+            _ => bytes.extend_from_slice(b"{}"),
+        }
+        let pad = 99usize.saturating_sub(bytes.len() - start);
+        bytes.extend(std::iter::repeat_n(b' ', pad));
+        bytes.push(b'\n');
+    }
+    std::fs::write(&path, &bytes).expect("write");
+    assert!(bytes.len() > 4 << 20, "past the size read on one thread");
+    assert_same(&path);
+    let s = Session::load(&path).expect("load");
+    // every object is an entry: 10 runs of 300, the others one a line,
+    // and the rest of each of the 10 lines cut after their first object
+    // an unreadable one
+    assert_eq!(s.stats.entries, 45_000 - 10 + 10 * 300 + 10);
+    assert_eq!(s.stats.unreadable, 10);
+}
+
 #[test]
 fn real_sessions_end_to_end_load_alike() {
     let Some(files) = common::corpus_files() else {

@@ -252,6 +252,12 @@ fn decode_clean_onto<'a>(
                 return None;
             }
         }
+        // objects joined on one line are held here all at once (1.7 KB
+        // each): past a few, the line is left to `decode_line`, which
+        // hands them on one by one (a line of 2 million `{}` held 3.4 GB)
+        if out.len() - first >= MOST_JOINED {
+            return None;
+        }
         let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<RawEntry<'_>>();
         let entry = stream.next()?.ok()?;
         let used = stream.byte_offset().min(rest.len());
@@ -259,6 +265,10 @@ fn decode_clean_onto<'a>(
         rest = &rest[used..];
     }
 }
+
+/// The most objects of one line decoded into a list (see
+/// [`decode_clean`]); Claude Code joins two now and then.
+const MOST_JOINED: usize = 64;
 
 /// `rest` read by `read` (a reader held to serde) into a fresh entry
 /// pushed on `out`, in place; `false`: not read, and `out` as it was.
@@ -668,6 +678,25 @@ mod tests {
         let (k, p) = kinds(br#"{"type":"assistant","uuid":"a"}{"type":"summary","summary":"x"}"#);
         assert_eq!(k, vec![Some("assistant".into()), Some("summary".into())]);
         assert!(p.is_empty());
+    }
+
+    /// A few joined objects are decoded into a list; more are left to
+    /// `decode_line`, which hands each on as it reads it, all of them (a
+    /// list of 2 million held 3.4 GB).
+    #[test]
+    fn many_joined_objects_are_handed_on_one_by_one() {
+        for n in [2, MOST_JOINED, MOST_JOINED + 1, 5000] {
+            let line: Vec<u8> = (0..n)
+                .flat_map(|i| format!(r#"{{"type":"t{i}"}}"#).into_bytes())
+                .collect();
+            let mut list = Vec::new();
+            assert_eq!(decode_clean(&line, &mut list), n <= MOST_JOINED, "{n}");
+            assert!(list.len() <= MOST_JOINED);
+            let (k, p) = kinds(&line);
+            assert_eq!(k.len(), n);
+            assert_eq!(k.last(), Some(&Some(format!("t{}", n - 1))));
+            assert!(p.is_empty());
+        }
     }
 
     #[test]
