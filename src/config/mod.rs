@@ -140,6 +140,9 @@ pub fn parse(text: &str, name: &str) -> (Config, Vec<String>) {
         ));
         config.theme = None;
     }
+    for (line, what) in &mut said {
+        *line = lines.of_message(what).unwrap_or(*line);
+    }
     said.sort_by_key(|(line, _)| *line);
     problems.extend(
         said.into_iter()
@@ -595,17 +598,28 @@ fn line_of(text: &str, byte: usize) -> usize {
 /// the text, so a config of many keys is read in linear time.
 struct KeyLines {
     first: std::collections::HashMap<String, usize>,
+    /// Each key's line by its whole dotted path (`themes.b.inherits`): a
+    /// name used in two tables is told apart there.
+    paths: std::collections::HashMap<String, usize>,
 }
 
 impl KeyLines {
     fn of(text: &str) -> KeyLines {
         let mut first = std::collections::HashMap::new();
+        let mut paths = std::collections::HashMap::new();
+        let clean = |k: &str| {
+            k.split('.')
+                .map(|seg| seg.trim().trim_matches(|c| c == '"' || c == '\''))
+                .collect::<Vec<_>>()
+                .join(".")
+        };
         let mut note = |k: &str, n: usize| {
             let k = k.trim().trim_matches(|c| c == '"' || c == '\'');
             if !k.is_empty() {
                 first.entry(k.to_owned()).or_insert(n);
             }
         };
+        let mut table = String::new();
         for (i, l) in text.lines().enumerate() {
             let l = l.trim_start();
             if let Some(h) = l.strip_prefix('[') {
@@ -614,17 +628,31 @@ impl KeyLines {
                 for seg in h.split('.') {
                     note(seg, i + 1);
                 }
+                table = clean(h);
+                paths.entry(table.clone()).or_insert(i + 1);
             } else if let Some((k, _)) = l.split_once('=') {
                 note(k.split('.').next_back().unwrap_or(k), i + 1);
                 note(k, i + 1);
+                let path = match table.as_str() {
+                    "" => clean(k),
+                    t => format!("{t}.{}", clean(k)),
+                };
+                paths.entry(path).or_insert(i + 1);
             }
         }
-        KeyLines { first }
+        KeyLines { first, paths }
     }
 
     /// The line of `key`; 1 when it cannot be found.
     fn of_key(&self, key: &str) -> usize {
         self.first.get(key).copied().unwrap_or(1)
+    }
+
+    /// The line of the key a message is about (its words before the
+    /// first `: `, `themes.b.inherits: ...`), when that is a whole path.
+    fn of_message(&self, what: &str) -> Option<usize> {
+        let path = what.split(": ").next()?;
+        self.paths.get(path).copied()
     }
 }
 
@@ -635,6 +663,23 @@ fn one_line(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A key named alike in two tables is said at its own line.
+    #[test]
+    fn a_problem_is_said_at_its_own_tables_line() {
+        let text = "theme = \"a\"\n[themes.a]\ninherits = \"b\"\n\n[themes.b]\ninherits = \"a\"\n[keys]\nq = \"nonsense\"\n";
+        let (_, problems) = parse(text, "c.toml");
+        assert_eq!(problems.len(), 3, "{problems:?}");
+        assert!(
+            problems[0].starts_with("c.toml:3: themes.a.inherits"),
+            "{problems:?}"
+        );
+        assert!(
+            problems[1].starts_with("c.toml:6: themes.b.inherits"),
+            "{problems:?}"
+        );
+        assert!(problems[2].starts_with("c.toml:8: keys.q"), "{problems:?}");
+    }
 
     #[test]
     fn prices_override_and_defaults_fill_in() {
