@@ -506,14 +506,20 @@ fn path_and_line(path: Option<&Path>, then: Option<&Path>) -> (Option<PathBuf>, 
         return (None, None);
     };
     let text = p.to_string_lossy();
-    if let Some(n) = text.strip_prefix('+').and_then(|n| n.parse::<u32>().ok())
+    // a number past any file's lines is the last line's
+    let number = |n: &str| {
+        n.parse::<u64>()
+            .ok()
+            .map(|n| u32::try_from(n).unwrap_or(u32::MAX))
+    };
+    if let Some(n) = text.strip_prefix('+').and_then(number)
         && let Some(file) = then
     {
         return (Some(file.to_owned()), Some(n));
     }
     if !p.exists()
         && let Some((file, n)) = text.rsplit_once(':')
-        && let Ok(n) = n.parse::<u32>()
+        && let Some(n) = number(n)
         && Path::new(file).is_file()
     {
         return (Some(PathBuf::from(file)), Some(n));
@@ -771,6 +777,15 @@ mod tests {
         assert_eq!(
             path_and_line(Some(Path::new("+7")), Some(&f)),
             (Some(f.clone()), Some(7))
+        );
+        // a number past any line is the last one's, not a file's name
+        assert_eq!(
+            path_and_line(Some(&with(format!("{}:99999999999", f.display()))), None),
+            (Some(f.clone()), Some(u32::MAX))
+        );
+        assert_eq!(
+            path_and_line(Some(Path::new("+99999999999")), Some(&f)),
+            (Some(f.clone()), Some(u32::MAX))
         );
         // a file whose name ends in :N is that file
         assert_eq!(path_and_line(Some(&odd), None), (Some(odd.clone()), None));

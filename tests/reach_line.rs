@@ -36,12 +36,20 @@ fn a_line_opens_on_its_row() {
     assert_eq!(t.items[row.index as usize].line, 7);
     assert!(screen.contains("prompt number 7"), "{screen}");
     assert!(screen.contains("line 7"), "the status says where: {screen}");
-    // a line that is no row of the session says so, and opens at the
+    // a line past the file's end, or line 0, says so, and opens at the
     // nearest row
     assert!(st.jump_to(f.path(), 999, ""));
     let screen = common::screen_text(&mut st, 120, 20);
-    assert!(screen.contains("line 999 is not a row"), "{screen}");
-    assert!(screen.contains("nearest is line 60"), "{screen}");
+    assert!(
+        screen.contains("line 999: the file has 60 lines: nearest is line 60"),
+        "{screen}"
+    );
+    assert!(st.jump_to(f.path(), 0, ""));
+    let screen = common::screen_text(&mut st, 120, 20);
+    assert!(
+        screen.contains("line 0: lines start at 1: nearest is line 1"),
+        "{screen}"
+    );
 }
 
 #[test]
@@ -95,7 +103,7 @@ fn a_hidden_line_opens_at_the_nearest_row() {
         let t = st.session.transcript(row.agent);
         assert_eq!(t.items[row.index as usize].line, row_line, "line {line}");
         assert!(
-            screen.contains(&format!("line {line} is not a row")),
+            screen.contains(&format!("line {line}: not a row (hidden or unreadable)")),
             "{screen}"
         );
         assert!(

@@ -504,7 +504,19 @@ impl State {
                 self.search.hits.len()
             ),
             (None, Some(near)) => {
-                format!("line {line} is not a row (hidden or unreadable): nearest is line {near}")
+                // (the most lines of the sources of `file` read so far)
+                let lines = sources
+                    .iter()
+                    .filter_map(|&i| self.session.sources.get(usize::from(i)))
+                    .map(|s| s.lines())
+                    .max()
+                    .unwrap_or(0);
+                let why = match line {
+                    0 => "lines start at 1".to_owned(),
+                    l if l > lines => format!("the file has {lines} lines"),
+                    _ => "not a row (hidden or unreadable)".to_owned(),
+                };
+                format!("line {line}: {why}: nearest is line {near}")
             }
             (None, None) => format!("line {line}"),
         });
