@@ -251,3 +251,94 @@ fn lines_that_span_chunks_load_as_one_thread_reads_them() {
     let view = ccv::source::claude::loader::load_to_view(&path, &mut |_, _| {}).expect("load");
     assert_eq!(outcome(&view), outcome(&fed(&path, &bytes)));
 }
+
+/// What a session shows, as comparable text: each row's kind, line and
+/// text (an unreadable row by its place only: its reason may count the
+/// objects before it differently when a first object was shown before
+/// the rest of its line came).
+fn rows(s: &Session) -> Vec<String> {
+    std::iter::once(&s.main)
+        .chain(s.agents.iter().map(|a| &a.transcript))
+        .flat_map(|t| t.items.iter())
+        .map(|i| match i.kind {
+            ccv::model::Kind::Unreadable => format!("{:?} {}", i.kind, i.line),
+            _ => format!("{:?} {} {}", i.kind, i.line, i.text),
+        })
+        .collect()
+}
+
+/// A file read while it is written (loaded up to a cut anywhere, on every
+/// core when it is big, its tail shown when it looks whole, then the rest
+/// appended in pieces as the viewer follows it) shows what a read of the
+/// whole file shows, with lines bent at random around the cut.
+/// `CCV_GROW_ROUNDS` runs it longer (`CCV_GROW_SEED` another sequence).
+#[test]
+fn a_file_loaded_mid_write_then_followed_reads_as_the_whole() {
+    let rounds = std::env::var("CCV_GROW_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2);
+    let seed = std::env::var("CCV_GROW_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0x6707);
+    let mut rng = common::Rng(seed | 1);
+    let base = common::awkward_session();
+    let dir = tempfile::tempdir().expect("tempdir");
+    for round in 0..rounds {
+        // a few bends near the cut, where a line may be read twice
+        let mut bytes = base.clone();
+        let mut cut = (5 << 20) + rng.below(bytes.len() - (6 << 20));
+        if round == 0 || rng.below(2) == 0 {
+            // at a line's end, before its newline: the load shows the
+            // line, whose end comes later
+            cut += bytes[cut..].iter().position(|&b| b == b'\n').unwrap_or(0);
+        }
+        if round == 0 {
+            // (a line that reads cleanly, as most do: this one surely)
+            let line = common::user_line("cut", json!("the line at the cut")).to_string();
+            bytes.splice(cut..cut, b"\n".iter().chain(line.as_bytes()).copied());
+            cut += 1 + line.len();
+        }
+        for _ in 0..rng.below(4) {
+            let at = cut - 2000 + rng.below(1900);
+            let bend = common::BENDS[rng.below(common::BENDS.len())];
+            bytes.splice(at..at, bend.iter().copied());
+            cut += bend.len();
+        }
+        // and what may come next: the end of a `\r\n`, white space (read
+        // whole, the line is that object alone), an empty line
+        let extras: [&[u8]; 6] = [b"  ", b"\r", b" \r", b"\t", b"\n\n", b""];
+        let extra = extras[if round == 0 {
+            0
+        } else {
+            rng.below(extras.len())
+        }];
+        bytes.splice(cut..cut, extra.iter().copied());
+        let path = dir.path().join(format!("grow{round}.jsonl"));
+        std::fs::write(&path, &bytes[..cut]).expect("write");
+        let mut grown = Session::new(Some(path.clone()));
+        let f = std::fs::File::open(&path).expect("open");
+        grown
+            .read_file_available(0, &f, &mut |_, _| {})
+            .expect("load");
+        let mut rest = &bytes[cut..];
+        while !rest.is_empty() {
+            let n = 1 + rng.below(rest.len().min(1 << 16));
+            grown.feed(0, &rest[..n]);
+            grown.flush_tail(0);
+            rest = &rest[n..];
+        }
+        grown.finish(0);
+        let whole = fed(&path, &bytes);
+        let (a, b) = (rows(&whole), rows(&grown));
+        if a != b {
+            let at = a.iter().zip(&b).position(|(x, y)| x != y).unwrap_or(0);
+            panic!(
+                "round {round} (cut at {cut}): rows differ at {at}: {:?} vs {:?}",
+                a.get(at).map(|t| t.chars().take(200).collect::<String>()),
+                b.get(at).map(|t| t.chars().take(200).collect::<String>())
+            );
+        }
+    }
+}
