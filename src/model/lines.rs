@@ -302,9 +302,38 @@ fn emit(line: &[u8], skip: usize, number: u32, offset: u64, f: &mut impl FnMut(L
 /// space: the line read whole (`{…}\r`, `{…}  `) decodes to that tail
 /// alone, so it is nothing new (handed on, it was an "empty line" the
 /// whole read never reports). White space as the decoder skips it around
-/// the line's objects.
+/// the line's objects (`str::trim`). Read from the start up to the first
+/// byte of anything else, and no further than 4 KB (more white space
+/// than that is handed on, an "empty line" again): asked at every
+/// append, it must not read a long line coming in pieces each time.
 fn blank(rest: &[u8]) -> bool {
-    std::str::from_utf8(rest).is_ok_and(|s| s.trim().is_empty())
+    if rest.len() > 4096 {
+        return false;
+    }
+    let mut at = 0;
+    while let Some(&b) = rest.get(at) {
+        if b.is_ascii() {
+            if !b.is_ascii_whitespace() {
+                return false;
+            }
+            at += 1;
+            continue;
+        }
+        // a character of several bytes: white space of another kind?
+        let window = rest.get(at..rest.len().min(at + 4)).unwrap_or_default();
+        let valid = match std::str::from_utf8(window) {
+            Ok(t) => t,
+            Err(e) => window
+                .get(..e.valid_up_to())
+                .and_then(|w| std::str::from_utf8(w).ok())
+                .unwrap_or_default(),
+        };
+        match valid.chars().next() {
+            Some(c) if c.is_whitespace() => at += c.len_utf8(),
+            _ => return false,
+        }
+    }
+    true
 }
 
 #[cfg(test)]
@@ -390,7 +419,7 @@ mod tests {
         assert_eq!(s.lines_seen(), 1);
         // nor does white space after it, ended or not: read whole, the
         // line decodes to that tail alone
-        for rest in [&b"\r"[..], b" \t\r", "\u{a0}".as_bytes()] {
+        for rest in [&b"\r"[..], b" \t\r", "\u{a0} \u{2028}\u{3000}".as_bytes()] {
             let mut s = LineSplitter::new();
             s.feed(b"{}", |_| {});
             s.consume_tail();
@@ -404,11 +433,15 @@ mod tests {
             assert_eq!(n, 1, "{rest:?}");
         }
         // what is no white space is still a line of its own
-        let mut s = LineSplitter::new();
-        s.feed(b"{}", |_| {});
-        s.consume_tail();
-        s.feed(b" x", |_| {});
-        assert_eq!(s.tail().map(|t| t.bytes), Some(&b" x"[..]));
+        for rest in [&b" x"[..], "\u{a0}é".as_bytes(), b"\t\xff", b" \xe3\x80"] {
+            let mut s = LineSplitter::new();
+            s.feed(b"{}", |_| {});
+            s.consume_tail();
+            s.feed(rest, |_| {});
+            assert_eq!(s.tail().map(|t| t.bytes), Some(rest), "{rest:?}");
+        }
+        assert!(super::blank(b""));
+        assert!(super::blank(" \u{85}\u{feff}".as_bytes()) == " \u{85}\u{feff}".trim().is_empty());
     }
 
     #[test]
