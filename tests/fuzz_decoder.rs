@@ -100,21 +100,6 @@ fn mutate(rng: &mut Rng, line: &[u8]) -> Vec<u8> {
     b
 }
 
-/// What a session made of `bytes` shows, as comparable text. (An
-/// unreadable row's reason may count the objects read before the error
-/// differently when a whole first object was shown before the rest of its
-/// line arrived; its place is what must agree.)
-fn rows(s: &Session) -> Vec<String> {
-    s.main
-        .items
-        .iter()
-        .map(|i| match i.kind {
-            ccv::model::Kind::Unreadable => format!("{:?} {}", i.kind, i.line),
-            _ => format!("{:?} {} {}", i.kind, i.line, i.text),
-        })
-        .collect()
-}
-
 #[test]
 fn decoder_and_splitter_hold_against_random_input() {
     let rounds = env_num("CCV_FUZZ_ROUNDS", 1500);
@@ -147,7 +132,7 @@ fn decoder_and_splitter_hold_against_random_input() {
             rest = &rest[n..];
         }
         pieces.finish(0);
-        let (a, b) = (rows(&whole), rows(&pieces));
+        let (a, b) = (common::rows(&whole), common::rows(&pieces));
         if a != b {
             let first = a
                 .iter()

@@ -252,21 +252,6 @@ fn lines_that_span_chunks_load_as_one_thread_reads_them() {
     assert_eq!(outcome(&view), outcome(&fed(&path, &bytes)));
 }
 
-/// What a session shows, as comparable text: each row's kind, line and
-/// text (an unreadable row by its place only: its reason may count the
-/// objects before it differently when a first object was shown before
-/// the rest of its line came).
-fn rows(s: &Session) -> Vec<String> {
-    std::iter::once(&s.main)
-        .chain(s.agents.iter().map(|a| &a.transcript))
-        .flat_map(|t| t.items.iter())
-        .map(|i| match i.kind {
-            ccv::model::Kind::Unreadable => format!("{:?} {}", i.kind, i.line),
-            _ => format!("{:?} {} {}", i.kind, i.line, i.text),
-        })
-        .collect()
-}
-
 /// A file read while it is written (loaded up to a cut anywhere, on every
 /// core when it is big, its tail shown when it looks whole, then the rest
 /// appended in pieces as the viewer follows it) shows what a read of the
@@ -331,7 +316,7 @@ fn a_file_loaded_mid_write_then_followed_reads_as_the_whole() {
         }
         grown.finish(0);
         let whole = fed(&path, &bytes);
-        let (a, b) = (rows(&whole), rows(&grown));
+        let (a, b) = (common::rows(&whole), common::rows(&grown));
         if a != b {
             let at = a.iter().zip(&b).position(|(x, y)| x != y).unwrap_or(0);
             panic!(

@@ -161,6 +161,22 @@ pub fn cut_and_bent(
 }
 
 /// A session made of these lines, read to its end.
+/// What a session shows, as comparable text: each row's kind, line and
+/// text, the main conversation's then each agent's. An unreadable row by
+/// its place only: its reason may count the objects read before it
+/// differently when a first object was shown before the rest of its line
+/// came.
+pub fn rows(s: &ccv::model::Session) -> Vec<String> {
+    std::iter::once(&s.main)
+        .chain(s.agents.iter().map(|a| &a.transcript))
+        .flat_map(|t| t.items.iter())
+        .map(|i| match i.kind {
+            ccv::model::Kind::Unreadable => format!("{:?} {}", i.kind, i.line),
+            _ => format!("{:?} {} {}", i.kind, i.line, i.text),
+        })
+        .collect()
+}
+
 pub fn session_of(lines: &[serde_json::Value]) -> ccv::model::Session {
     let mut s = ccv::model::Session::new(None);
     for l in lines {
