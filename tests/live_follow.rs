@@ -319,6 +319,25 @@ fn subagent_case(poll: bool) {
             .agent_by_id("abc")
             .is_some_and(|a| l.session.transcript(Some(a)).items.len() == 2)
     });
+    // a Workflow run started later: its folder made, then its agents'
+    // transcripts in it, then its journal (no transcript)
+    let run = sub.join("workflows").join("wf_1");
+    std::fs::create_dir_all(&run).expect("mkdir");
+    let worker = run.join("agent-w1.jsonl");
+    append(&worker, line("w1", "run work").as_bytes());
+    append(&run.join("journal.jsonl"), b"{\"type\":\"started\"}\n");
+    l.until("the run's agent", |l| {
+        l.session
+            .agent_by_id("w1")
+            .is_some_and(|a| l.session.transcript(Some(a)).items.len() == 1)
+    });
+    append(&worker, line("w2", "more run work").as_bytes());
+    l.until("more of the run's agent", |l| {
+        l.session
+            .agent_by_id("w1")
+            .is_some_and(|a| l.session.transcript(Some(a)).items.len() == 2)
+    });
+    assert_eq!(l.session.agents.len(), 2, "the journal is no agent");
 }
 
 #[test]

@@ -115,6 +115,7 @@ mod tui_preview;
 mod tui_render;
 mod tui_state;
 mod tui_unlinked_agents;
+mod workflow_agents;
 
 /// A test file left out of the list above would never run.
 #[test]

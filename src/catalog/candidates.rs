@@ -19,7 +19,8 @@ pub(super) struct Candidate {
     /// Project-level agent files (2.0.7x).
     pub subagents: u32,
     /// `<session>/subagents/` when `<session>/` is a folder, and its
-    /// mtime (ns; 0 when it cannot be read): its files are counted only
+    /// mark (its mtime in ns, or its Workflow runs' folders' when later,
+    /// see `source::agents_mark`; 0 when it cannot be read): its files are counted only
     /// when it changed since the listing before (see
     /// [`super::scan::SessionInfo::subagent_files`]).
     pub agents_dir: Option<(PathBuf, i64)>,
@@ -150,10 +151,11 @@ fn project_candidates(dir: &Path) -> (Vec<Candidate>, Skipped) {
             // a stat, where a count was an open, a stat, two reads and a
             // close; by its name in the project's folder
             let rel = Path::new(&stem).join("subagents");
-            c.agents_dir = open
-                .stat(&rel)
-                .filter(|s| s.is_dir)
-                .map(|s| (dir.join(&rel), s.mtime_ns));
+            c.agents_dir = open.stat(&rel).filter(|s| s.is_dir).map(|s| {
+                let path = dir.join(&rel);
+                let mark = crate::source::agents_mark(&path, s.mtime_ns);
+                (path, mark)
+            });
         }
         c.subagents += agents_by_session.get(&stem).copied().unwrap_or(0);
     }
@@ -177,12 +179,22 @@ pub(super) fn agents_in(
     }
 }
 
+/// The transcripts of a subagents folder: its `.jsonl` files, and the
+/// `agent-*.jsonl` of its Workflow runs' folders.
 fn count_jsonl(dir: &Path) -> u32 {
-    fs::read_dir(dir).map_or(0, |rd| {
+    let mut n = fs::read_dir(dir).map_or(0, |rd| {
         rd.flatten()
             .filter(|e| e.file_name().to_string_lossy().ends_with(".jsonl"))
-            .count() as u32
-    })
+            .count()
+    });
+    for run in crate::source::agent_folders(dir).iter().skip(1) {
+        n += fs::read_dir(run).map_or(0, |rd| {
+            rd.flatten()
+                .filter(|e| crate::source::agent_id_of(&e.path()).is_some())
+                .count()
+        });
+    }
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// Project-level `agent-*.jsonl` (2.0.7x), counted under their session.

@@ -332,10 +332,8 @@ pub(super) fn child(dir: &Path, name: &std::ffi::OsStr) -> PathBuf {
 }
 
 /// The files of the subagents of the session `<stem>.jsonl` of the
-/// project folder `project` (`<stem>/subagents/`), by name: the names
-/// `known` holds for the folder at its mtime, else those read from it.
-/// Regular files only (a link counts as what it names: a FIFO would block
-/// the search for ever).
+/// project folder `project` (`<stem>/subagents/`, and the folders of its
+/// Workflow runs), by name.
 fn subagent_files(project: &OpenDir, stem: &str, known: &Folders, found: &mut Found) {
     let Some(dir) = crate::source::subagents_folder_in(project.path(), stem) else {
         return;
@@ -349,6 +347,44 @@ fn subagent_files(project: &OpenDir, stem: &str, known: &Folders, found: &mut Fo
     session.push(project.path());
     session.push(stem);
     session.as_mut_os_string().push(".jsonl");
+    agent_folder_files(
+        project,
+        &rel,
+        Path::new(""),
+        &session,
+        mtime_ns,
+        known,
+        found,
+    );
+    // each Workflow run's folder (`workflows/<run>/`), by its own mtime
+    for run in crate::source::agent_folders(&dir).iter().skip(2) {
+        let Some(name) = run.file_name() else {
+            continue;
+        };
+        let sub = Path::new(crate::source::WORKFLOWS).join(name);
+        let Some(st) = project.stat(&rel.join(&sub)).filter(|s| s.is_dir) else {
+            continue;
+        };
+        agent_folder_files(project, &rel, &sub, &session, st.mtime_ns, known, found);
+    }
+}
+
+/// The transcripts of one folder of subagents (`rel`/`sub` in the project
+/// folder `project`) of the session file `session`: the names `known`
+/// holds for the folder at its mtime, else those read from it. Regular
+/// files only (a link counts as what it names: a FIFO would block the
+/// search for ever).
+fn agent_folder_files(
+    project: &OpenDir,
+    rel: &Path,
+    sub: &Path,
+    session: &Path,
+    mtime_ns: i64,
+    known: &Folders,
+    found: &mut Found,
+) {
+    let rel = rel.join(sub);
+    let dir = project.path().join(&rel);
     let mut files: Vec<(PathBuf, Stat)> = Vec::new();
     let names = match known.names(&dir, mtime_ns) {
         Some(names) => {
@@ -382,9 +418,12 @@ fn subagent_files(project: &OpenDir, stem: &str, known: &Folders, found: &mut Fo
     files.sort_by(|a, b| a.0.file_name().cmp(&b.0.file_name()));
     for (p, st) in files {
         if st.is_file {
-            found
-                .files
-                .push(SearchFile::new(p, session.clone(), st.size, st.mtime_ns));
+            found.files.push(SearchFile::new(
+                p,
+                session.to_path_buf(),
+                st.size,
+                st.mtime_ns,
+            ));
         }
     }
     found.folders.push(Folder {

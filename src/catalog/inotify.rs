@@ -15,8 +15,9 @@ use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 /// How deep below a root folders are watched: a project's session
-/// folder's `subagents/` is three down, Codex's day folders three.
-const DEEPEST: usize = 4;
+/// folder's `subagents/` is three down, its Workflow runs' folders
+/// (`subagents/workflows/<run>/`) five, Codex's day folders three.
+const DEEPEST: usize = 5;
 
 /// What the kernel told of the tree.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -337,8 +337,9 @@ impl State {
         Some(dirs)
     }
 
-    /// Watches the session's directory, `<session>/` and its `subagents/`
-    /// (non-recursively: a project directory can hold thousands of files).
+    /// Watches the session's directory, `<session>/`, its `subagents/` and
+    /// the folders of its Workflow runs (non-recursively: a project
+    /// directory can hold thousands of files).
     fn update_watches(
         &mut self,
         watcher: &mut Option<notify::RecommendedWatcher>,
@@ -359,7 +360,8 @@ impl State {
         let mut dirs = vec![parent.clone()];
         if let Some(stem) = self.spec.path.file_stem() {
             let own = parent.join(stem);
-            dirs.push(own.join("subagents"));
+            // and its Workflow runs' folders, as they come
+            dirs.extend(crate::source::agent_folders(&own.join("subagents")));
             dirs.push(own);
         }
         for d in dirs {

@@ -128,6 +128,8 @@ pub fn subagents_folder_in(dir: &Path, stem: &str) -> Option<PathBuf> {
     Some(p)
 }
 
+pub use claude::loader::{WORKFLOWS, agent_files_under, agent_folders, agents_mark};
+
 /// Subagent files beside the sessions (an older layout) of these session ids.
 pub fn project_agent_files(session_path: &Path, session_ids: &[String]) -> Vec<(PathBuf, String)> {
     claude::loader::project_agent_files(session_path, session_ids)

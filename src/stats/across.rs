@@ -81,7 +81,13 @@ pub fn orphan_agents(root: &Path) -> Vec<SessionInfo> {
                     continue;
                 }
                 let sub = e.path().join("subagents");
-                let files = jsonl_files(&sub);
+                let mut files = jsonl_files(&sub);
+                files.extend(
+                    crate::source::agent_files_under(&sub)
+                        .into_iter()
+                        .map(|(p, _)| p)
+                        .filter(|p| p.parent() != Some(&sub) && p.is_file()),
+                );
                 if !files.is_empty() {
                     by_session
                         .entry((dir.clone(), name))

@@ -42,8 +42,9 @@ fn mtime_ms(p: &Path) -> Option<i64> {
 }
 
 /// The session file a changed path belongs to: itself, or the session of a
-/// subagent file (`<project>/<session>/subagents/agent-x.jsonl`); a file
-/// filed by date (Codex's) is a session wherever it lies.
+/// subagent file (`<project>/<session>/subagents/agent-x.jsonl`, or
+/// `…/subagents/workflows/<run>/agent-x.jsonl`); a file filed by date
+/// (Codex's) is a session wherever it lies.
 fn session_of(root: &Path, p: &Path) -> Option<PathBuf> {
     let rel = p.strip_prefix(root).ok()?;
     if !crate::source::filed_by_project(p) {
@@ -52,7 +53,10 @@ fn session_of(root: &Path, p: &Path) -> Option<PathBuf> {
     let parts: Vec<_> = rel.components().collect();
     match parts.len() {
         2 if is_session_file(p) => Some(p.to_owned()),
-        4 if parts[2].as_os_str() == "subagents" => {
+        4 | 6
+            if parts[2].as_os_str() == "subagents"
+                && (parts.len() == 4 || parts[3].as_os_str() == crate::source::WORKFLOWS) =>
+        {
             let dir = root.join(parts[0].as_os_str());
             Some(dir.join(format!("{}.jsonl", parts[1].as_os_str().to_string_lossy())))
         }
@@ -221,6 +225,20 @@ mod tests {
         assert_eq!(
             session_of(root, Path::new("/r/-src-app/s1/subagents/agent-a.jsonl")),
             Some(PathBuf::from("/r/-src-app/s1.jsonl"))
+        );
+        assert_eq!(
+            session_of(
+                root,
+                Path::new("/r/-src-app/s1/subagents/workflows/wf_1/agent-b.jsonl")
+            ),
+            Some(PathBuf::from("/r/-src-app/s1.jsonl"))
+        );
+        assert_eq!(
+            session_of(
+                root,
+                Path::new("/r/-src-app/s1/subagents/x/y/agent-b.jsonl")
+            ),
+            None
         );
         assert_eq!(
             session_of(root, Path::new("/r/-src-app/agent-a.jsonl")),

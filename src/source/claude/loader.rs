@@ -1,23 +1,79 @@
 //! Finding and loading a session's files: the session itself and its
-//! subagents (`<session>/subagents/agent-*.jsonl`, or `agent-*.jsonl` next
-//! to the session for 2.0.74-2.0.76, matched by the `sessionId` inside).
+//! subagents (`<session>/subagents/agent-*.jsonl` and, for the agents of a
+//! Workflow run, `<session>/subagents/workflows/<run>/agent-*.jsonl`; or
+//! `agent-*.jsonl` next to the session for 2.0.74-2.0.76, matched by the
+//! `sessionId` inside).
 
 use crate::model::session::Session;
 use std::path::{Path, PathBuf};
 
 /// Subagent files of a session file, with their agent ids: the
-/// `<session>/subagents/` folder (2.1.x).
+/// `<session>/subagents/` folder (2.1.x) and its Workflow runs' folders.
 pub fn subagent_files(session_path: &Path) -> Vec<(PathBuf, String)> {
-    let mut out = Vec::new();
     let Some(stem) = session_path.file_stem().and_then(|s| s.to_str()) else {
-        return out;
+        return Vec::new();
     };
     let Some(dir) = session_path.parent() else {
-        return out;
+        return Vec::new();
     };
-    let sub = dir.join(stem).join("subagents");
-    if let Ok(rd) = std::fs::read_dir(&sub) {
-        for e in rd.flatten() {
+    agent_files_under(&dir.join(stem).join("subagents"))
+}
+
+/// The folder of a subagents folder that holds one folder per Workflow
+/// run, each with its agents' `agent-<id>.jsonl` (and a `journal.jsonl`
+/// of the run's steps, which is no transcript).
+pub const WORKFLOWS: &str = "workflows";
+
+/// The folders under a session's `subagents/` that hold transcripts: it,
+/// and each Workflow run's folder (real folders only: a link is not
+/// followed, so no loop of links is walked).
+pub fn agent_folders(subagents: &Path) -> Vec<PathBuf> {
+    let mut out = vec![subagents.to_path_buf()];
+    let runs = subagents.join(WORKFLOWS);
+    if std::fs::symlink_metadata(&runs).is_ok_and(|m| m.is_dir()) {
+        let mut dirs: Vec<PathBuf> = std::fs::read_dir(&runs)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .map(|e| e.path())
+            .collect();
+        dirs.sort();
+        out.push(runs);
+        out.extend(dirs);
+    }
+    out
+}
+
+/// A mark of a session's `subagents/` folder whose own mtime is `own_ns`
+/// that changes when a transcript comes or goes: the latest mtime of it
+/// and of the folders of its Workflow runs (a transcript added to a run's
+/// folder changes that folder's mtime only). One `lstat` when the session
+/// ran no Workflow.
+pub fn agents_mark(subagents: &Path, own_ns: i64) -> i64 {
+    let is_dir = |p: &Path| std::fs::symlink_metadata(p).ok().filter(|m| m.is_dir());
+    if is_dir(&subagents.join(WORKFLOWS)).is_none() {
+        return own_ns;
+    }
+    let ns = |m: std::fs::Metadata| {
+        m.modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
+    };
+    agent_folders(subagents)
+        .iter()
+        .skip(1)
+        .filter_map(|d| is_dir(d).map(ns))
+        .fold(own_ns, i64::max)
+}
+
+/// The `agent-<id>.jsonl` files of [`agent_folders`], with their ids, by
+/// path.
+pub fn agent_files_under(subagents: &Path) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    for dir in agent_folders(subagents) {
+        for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
             let p = e.path();
             if let Some(id) = agent_id_of(&p) {
                 out.push((p, id));

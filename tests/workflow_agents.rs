@@ -1,0 +1,215 @@
+//! The agents of a Workflow run (Claude Code writes each run's transcripts
+//! to `<session>/subagents/workflows/<run>/agent-<id>.jsonl`, beside a
+//! `journal.jsonl` of its steps): read with their session wherever its
+//! subagents are, in the export, the listing's counts and cost, `stats`,
+//! and search. Through the built binary, in a temp dir.
+
+use crate::common;
+use crate::common::entry;
+
+use assert_cmd::Command;
+use serde_json::{Value, json};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+const HAIKU: &str = "claude-haiku-4-5-20251001";
+
+fn write(path: &Path, lines: &[Value]) {
+    fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    fs::write(path, text).expect("write");
+}
+
+/// A run's agent: its prompt, and an answer of `input` tokens (Haiku 4.5,
+/// $1 a million) saying `text`.
+fn agent(id: &str, text: &str, input: u64) -> Vec<Value> {
+    let side = |e: entry::Entry| {
+        e.session("s1")
+            .with(json!({"isSidechain": true, "agentId": id}))
+            .at("2025-03-01T10:01:00.000Z")
+            .json()
+    };
+    vec![
+        side(entry::user(&format!("{id}-u"), "Sweep the docs").root()),
+        side(
+            entry::text_answer(&format!("{id}-a"), &format!("m-{id}"), text)
+                .parent(&format!("{id}-u"))
+                .model(HAIKU)
+                .usage(json!({"input_tokens": input, "output_tokens": 0})),
+        ),
+    ]
+}
+
+/// The session `s1` of project `/srv/app`: a prompt, a Workflow call
+/// (Opus 4.5: 1,000 tokens in at $5 a million, $0.005) and its result
+/// naming run `wf_1`, whose folder holds one agent (10,000 tokens in,
+/// $0.01), its meta file and its journal. The session file's path.
+fn tree(root: &Path) -> PathBuf {
+    let main = root.join("-srv-app/s1.jsonl");
+    let opus = "claude-opus-4-5-20251101";
+    write(
+        &main,
+        &[
+            entry::user("u1", "Run the docs sweep")
+                .session("s1")
+                .cwd("/srv/app")
+                .at("2025-03-01T10:00:00.000Z")
+                .json(),
+            entry::call(
+                "a1",
+                "m1",
+                "t1",
+                "Workflow",
+                json!({"scriptPath": "/srv/sweep.workflow.js"}),
+            )
+            .session("s1")
+            .parent("u1")
+            .model(opus)
+            .usage(json!({"input_tokens": 1000, "output_tokens": 0}))
+            .at("2025-03-01T10:00:05.000Z")
+            .json(),
+            entry::result("r1", "t1", "Workflow launched in background.")
+                .session("s1")
+                .parent("a1")
+                .with(json!({"toolUseResult": {"status": "async_launched", "runId": "wf_1"}}))
+                .at("2025-03-01T10:00:06.000Z")
+                .json(),
+        ],
+    );
+    let run = root.join("-srv-app/s1/subagents/workflows/wf_1");
+    write(
+        &run.join("agent-w1.jsonl"),
+        &agent("w1", "Swept the docs tree", 10_000),
+    );
+    write(
+        &run.join("journal.jsonl"),
+        &[
+            json!({"type": "started", "key": "k", "agentId": "w1"}),
+            json!({"type": "result", "key": "k", "agentId": "w1", "result": "Journal words"}),
+        ],
+    );
+    fs::write(run.join("agent-w1.meta.json"), r#"{"agentType":"worker"}"#).expect("meta");
+    main
+}
+
+fn ccv(home: &Path) -> Command {
+    common::ccv_at(home)
+}
+
+fn stdout(cmd: &mut Command) -> String {
+    let out = cmd.output().expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+fn close(v: &Value, want: f64) -> bool {
+    v.as_f64()
+        .is_some_and(|x| (x - want).abs() < want * 0.01 + 1e-9)
+}
+
+#[test]
+fn a_runs_agents_are_exported_with_their_session() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let main = tree(&tmp.path().join("projects"));
+    let text = stdout(ccv(tmp.path()).arg("export").arg(&main));
+    assert!(text.contains("Swept the docs tree"), "{text}");
+    assert!(
+        !text.contains("Journal words"),
+        "the journal is no transcript: {text}"
+    );
+    let check = stdout(ccv(tmp.path()).arg("check").arg(&main));
+    assert!(!check.contains("nreadable"), "{check}");
+}
+
+#[test]
+fn a_runs_agents_count_in_the_listing_and_in_stats() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("projects");
+    tree(&root);
+    let rows = common::json_lines_of(ccv(tmp.path()).args(["list", "--json"]).arg(&root));
+    let s1 = rows
+        .iter()
+        .find(|r| r["session_id"] == "s1")
+        .expect("listed");
+    assert!(close(&s1["cost_usd"], 0.015), "{s1}");
+    assert_eq!(s1["agent_tokens"]["input"], 10_000, "{s1}");
+    assert_eq!(s1["subagents"], 1, "{s1}");
+    let stats = common::json_lines_of(ccv(tmp.path()).args(["stats", "--json"]).arg(&root));
+    assert!(close(&stats[0]["cost_usd"], 0.015), "{stats:?}");
+    // the session file gone: its run's agent is still counted
+    fs::remove_file(root.join("-srv-app/s1.jsonl")).expect("rm");
+    let stats = common::json_lines_of(ccv(tmp.path()).args(["stats", "--json"]).arg(&root));
+    assert!(close(&stats[0]["cost_usd"], 0.01), "{stats:?}");
+}
+
+/// Sets the mtime of `path` (a file or a folder) to 2020.
+fn age(path: &Path) {
+    let then = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_600_000_000);
+    fs::File::open(path)
+        .and_then(|f| f.set_modified(then))
+        .expect("set mtime");
+}
+
+/// A transcript added to a run's folder changes that folder's mtime, not
+/// the `subagents/` folder's: the cached listing sees it all the same.
+#[test]
+fn an_agent_added_to_a_run_is_seen_by_the_cached_listing() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("projects");
+    let main = tree(&root);
+    let sub = root.join("-srv-app/s1/subagents");
+    let run = sub.join("workflows/wf_1");
+    for p in [
+        &main,
+        &run.join("agent-w1.jsonl"),
+        &run,
+        &sub.join("workflows"),
+        &sub,
+    ] {
+        age(p);
+    }
+    let list = || {
+        let rows = common::json_lines_of(ccv(tmp.path()).args(["list", "--json"]).arg(&root));
+        rows.into_iter()
+            .find(|r| r["session_id"] == "s1")
+            .expect("listed")
+    };
+    assert!(close(&list()["cost_usd"], 0.015));
+    assert!(close(&list()["cost_usd"], 0.015), "from the cache");
+    write(&run.join("agent-w2.jsonl"), &agent("w2", "More", 20_000));
+    let s1 = list();
+    assert!(close(&s1["cost_usd"], 0.035), "{s1}");
+    assert_eq!(s1["subagents"], 2, "{s1}");
+    // a second run, in a folder of its own
+    write(
+        &sub.join("workflows/wf_2/agent-w3.jsonl"),
+        &agent("w3", "Later", 30_000),
+    );
+    let s1 = list();
+    assert!(close(&s1["cost_usd"], 0.065), "{s1}");
+    assert_eq!(s1["subagents"], 3, "{s1}");
+}
+
+#[test]
+fn a_runs_agents_are_searched_before_and_after_an_index() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("claude/projects");
+    tree(&root);
+    let agent = "workflows/wf_1/agent-w1.jsonl";
+    let found = stdout(ccv(tmp.path()).args(["search", "swept"]));
+    assert!(found.contains(agent), "{found}");
+    // (no hit: exit 1)
+    let journal = ccv(tmp.path())
+        .args(["search", "journal"])
+        .output()
+        .expect("runs");
+    let journal = String::from_utf8_lossy(&journal.stdout);
+    assert!(!journal.contains("journal.jsonl"), "{journal}");
+    stdout(ccv(tmp.path()).arg("index"));
+    let found = stdout(ccv(tmp.path()).args(["search", "swept"]));
+    assert!(found.contains(agent), "{found}");
+}
