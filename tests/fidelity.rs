@@ -143,6 +143,57 @@ fn newer_entry_kinds_are_not_unknown_rows() {
     assert_eq!(s.stats.hidden_by_reason.get("bookkeeping"), Some(&3));
 }
 
+/// The record kinds of Claude Code 2.1.2xx's session state (its table
+/// of them, as other readers transcribe it) are none of them unknown rows;
+/// a context collapse is a system row of its summary.
+#[test]
+fn the_session_state_records_of_2_1_2xx_are_known() {
+    let mut lines = vec![user_line("u1", json!("hi"))];
+    let bookkeeping = [
+        "marble-origami-snapshot",
+        "marble-origami-reset",
+        "content-replacement",
+        "fork-context-ref",
+        "attribution-snapshot",
+        "isolation-latch",
+        "observer-ref",
+        "relocated",
+        "speculation-accept",
+    ];
+    let metadata = ["agent-color", "ended-by-model", "task-summary"];
+    for k in bookkeeping.iter().chain(&metadata) {
+        lines.push(json!({"type": k, "sessionId": "s", "replacements": [{"a": 1}]}));
+    }
+    lines.push(
+        json!({"type":"marble-origami-commit","sessionId":"s","collapseId":"c1",
+        "summaryUuid":"x","summary":"Set up the repo","summaryContent":"Cloned it; the tests pass.",
+        "firstArchivedUuid":"u1","lastArchivedUuid":"u1"}),
+    );
+    lines.push(json!({"type":"marble-origami-commit","sessionId":"s","summary":7}));
+    let s = session_of(&lines);
+    accounted(&s);
+    assert!(
+        texts(&s, Kind::Unknown).is_empty(),
+        "{:?}",
+        texts(&s, Kind::Unknown)
+    );
+    assert_eq!(
+        s.stats.hidden_by_reason.get("bookkeeping"),
+        Some(&(bookkeeping.len() as u64))
+    );
+    assert_eq!(
+        s.stats.hidden_by_reason.get("metadata"),
+        Some(&(metadata.len() as u64))
+    );
+    assert_eq!(
+        texts(&s, Kind::System),
+        vec![
+            "Context collapsed: Set up the repo\n\nCloned it; the tests pass.",
+            "Context collapsed"
+        ]
+    );
+}
+
 #[test]
 fn continued_in_is_shown_and_offered_by_the_newer_key() {
     let dir = tempfile::tempdir().expect("tmp");

@@ -122,6 +122,19 @@ impl Session {
             | "history-suppression"
             | "artifact-autoreact-ledger"
             | "artifact-comment-monitor" => return Outcome::Hidden("bookkeeping"),
+            // Claude Code 2.1.2xx's other records of a session's state:
+            // context-collapse bookkeeping, tool results kept apart,
+            // forks' references, attribution, latches, a file moved
+            "marble-origami-snapshot"
+            | "marble-origami-reset"
+            | "content-replacement"
+            | "fork-context-ref"
+            | "attribution-snapshot"
+            | "isolation-latch"
+            | "observer-ref"
+            | "relocated"
+            | "speculation-accept" => return Outcome::Hidden("bookkeeping"),
+            "marble-origami-commit" => return self.context_collapse(source, line, e, raw),
             "queue-operation" => return Outcome::Hidden("queue-operation"),
             "progress" => {
                 self.thread_side(source, line, e);
@@ -142,7 +155,8 @@ impl Session {
                 }
                 return self.attachment_row(source, line, e);
             }
-            "agent-name" | "tag" | "agent-setting" => return Outcome::Hidden("metadata"),
+            "agent-name" | "agent-color" | "tag" | "agent-setting" | "ended-by-model"
+            | "task-summary" => return Outcome::Hidden("metadata"),
             _ => return self.unknown(source, line, e, raw),
         }
         let target = self.route(source, e);
@@ -449,6 +463,39 @@ impl Session {
             session_id: id.to_owned(),
         }));
         self.push(Target::Main, None, item);
+        Outcome::Shown
+    }
+
+    /// `marble-origami-commit`: a span of the conversation collapsed
+    /// into a summary, which the model sees in its place from then on (as
+    /// after a compaction, of a part only). Shown as a system row: its
+    /// `summary`, then the `summaryContent` that stands for the span.
+    fn context_collapse(&mut self, source: u16, line: u32, e: &RawEntry<'_>, raw: &str) -> Outcome {
+        #[derive(serde::Deserialize, Default)]
+        #[serde(default, rename_all = "camelCase")]
+        struct Commit {
+            summary: Option<String>,
+            summary_content: Option<String>,
+        }
+        let c: Commit = serde_json::from_str(raw).unwrap_or_default();
+        let text = |t: Option<String>| t.filter(|t| !t.trim().is_empty());
+        let (summary, content) = (text(c.summary), text(c.summary_content));
+        let mut shown = String::from("Context collapsed");
+        if let Some(s) = &summary {
+            shown.push_str(": ");
+            shown.push_str(s.trim());
+        }
+        if let Some(c) = &content {
+            shown.push_str("\n\n");
+            shown.push_str(c);
+        }
+        let target = match self.sources[source as usize].agent {
+            Some(a) => Target::Agent(a),
+            None => Target::Main,
+        };
+        let mut item = self.envelope_item(Kind::System, source, line, e);
+        item.text = shown.into();
+        self.push(target, None, item);
         Outcome::Shown
     }
 
