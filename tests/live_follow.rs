@@ -324,6 +324,11 @@ fn subagent_case(poll: bool) {
     let run = sub.join("workflows").join("wf_1");
     std::fs::create_dir_all(&run).expect("mkdir");
     let worker = run.join("agent-w1.jsonl");
+    std::fs::write(
+        run.join("agent-w1.meta.json"),
+        r#"{"agentType":"worker","description":"Sweep batch a"}"#,
+    )
+    .expect("meta");
     append(&worker, line("w1", "run work").as_bytes());
     append(&run.join("journal.jsonl"), b"{\"type\":\"started\"}\n");
     l.until("the run's agent", |l| {
@@ -338,6 +343,12 @@ fn subagent_case(poll: bool) {
             .is_some_and(|a| l.session.transcript(Some(a)).items.len() == 2)
     });
     assert_eq!(l.session.agents.len(), 2, "the journal is no agent");
+    let w1 = &l.session.agents[l.session.agent_by_id("w1").expect("w1") as usize];
+    assert_eq!(
+        w1.description.as_deref(),
+        Some("Sweep batch a"),
+        "its meta file read"
+    );
 }
 
 #[test]

@@ -244,6 +244,15 @@ fn random_live_events_never_crash_the_viewer() {
                         source: (s.session.sources.len()) as u16,
                         path: format!("/tmp/x/subagents/agent-a{agents}.jsonl").into(),
                         agent_id: format!("a{agents}"),
+                        // now and then a meta file naming a call, which
+                        // may be anywhere or nowhere
+                        meta: agents
+                            .is_multiple_of(2)
+                            .then(|| ccv::model::agents::AgentMeta {
+                                agent_type: Some("worker".into()),
+                                description: Some(format!("job {agents}")),
+                                call: Some(format!("toolu_{}", rng.below(4))),
+                            }),
                     }
                 }
                 4 => LiveEvent::Appended {

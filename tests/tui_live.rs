@@ -364,6 +364,7 @@ fn a_subagent_file_appearing_while_following_hangs_under_its_call() {
         source: 1,
         path: "/tmp/s/subagents/agent-abc.jsonl".into(),
         agent_id: "abc".into(),
+        meta: None,
     });
     let sub = line(
         json!({"type":"user","uuid":"s1","timestamp":T0,"sessionId":"s","isSidechain":true,"agentId":"abc",

@@ -213,3 +213,95 @@ fn a_runs_agents_are_searched_before_and_after_an_index() {
     let found = stdout(ccv(tmp.path()).args(["search", "swept"]));
     assert!(found.contains(agent), "{found}");
 }
+
+/// A subagent whose first prompt is not its call's (no result names it
+/// yet: it still runs), with the meta file Claude Code writes beside its
+/// transcript: linked to the call the meta file names, typed by it; a
+/// run's agent, which no call started, is labelled by its description.
+#[test]
+fn meta_files_link_and_label_subagents() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let main = tree(&tmp.path().join("projects"));
+    let sub = main.with_extension("").join("subagents");
+    let mut lines = vec![
+        entry::user("u2", "Review it")
+            .session("s1")
+            .parent("r1")
+            .at("2025-03-01T10:02:00.000Z")
+            .json(),
+        entry::call(
+            "a2",
+            "m2",
+            "t2",
+            "Agent",
+            json!({"prompt": "Review the diff"}),
+        )
+        .session("s1")
+        .parent("u2")
+        .at("2025-03-01T10:02:01.000Z")
+        .json(),
+    ];
+    let text: String = lines.drain(..).map(|l| format!("{l}\n")).collect();
+    let mut old = fs::read_to_string(&main).expect("read");
+    old.push_str(&text);
+    fs::write(&main, old).expect("write");
+    write(&sub.join("agent-r1.jsonl"), &agent("r1", "Looking", 5));
+    fs::write(
+        sub.join("agent-r1.meta.json"),
+        r#"{"agentType":"code-reviewer","description":"Review\nthe diff","toolUseId":"t2","spawnDepth":1}"#,
+    )
+    .expect("meta");
+    fs::write(
+        sub.join("workflows/wf_1/agent-w1.meta.json"),
+        r#"{"agentType":"worker","description":"Sweep batch a"}"#,
+    )
+    .expect("meta");
+    let s = ccv::source::load_with_subagents(&main).expect("loads");
+    let r1 = s.agent_by_id("r1").expect("r1");
+    let a = &s.agents[r1 as usize];
+    let call = a.call.expect("linked by its meta file");
+    let t = s.transcript(call.holder);
+    let idx = t.tool_call_index("t2").expect("t2");
+    assert_eq!(t.items[idx].id, call.item);
+    assert_eq!(a.agent_type.as_deref(), Some("code-reviewer"));
+    let w1 = s.agent_by_id("w1").expect("w1");
+    let label = s.agents[w1 as usize].label(&s);
+    assert!(label.contains("worker · Sweep batch a"), "{label}");
+    let label = a.label(&s);
+    assert!(
+        !label.contains("Review"),
+        "a linked agent's call says it: {label}"
+    );
+}
+
+/// A meta file that is no JSON object, names a call that is nowhere, has
+/// fields of other types, or is no file: nothing is taken from it.
+#[test]
+fn odd_meta_files_are_passed_over() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let main = tree(&tmp.path().join("projects"));
+    let sub = main.with_extension("").join("subagents");
+    let metas: [&[u8]; 5] = [
+        b"not json",
+        br#"{"toolUseId":"nowhere","agentType":7}"#,
+        br#"["toolUseId","t1"]"#,
+        b"{\"description\":\"\xff\xfe\"}",
+        br#"{"description":"   "}"#,
+    ];
+    for (i, m) in metas.iter().enumerate() {
+        let id = format!("o{i}");
+        write(
+            &sub.join(format!("agent-{id}.jsonl")),
+            &agent(&id, "Odd", 1),
+        );
+        fs::write(sub.join(format!("agent-{id}.meta.json")), m).expect("meta");
+    }
+    write(&sub.join("agent-d.jsonl"), &agent("d", "Dir", 1));
+    fs::create_dir_all(sub.join("agent-d.meta.json")).expect("mkdir");
+    let s = ccv::source::load_with_subagents(&main).expect("loads");
+    for id in ["o0", "o1", "o2", "o3", "o4", "d"] {
+        let a = &s.agents[s.agent_by_id(id).expect("agent") as usize];
+        assert!(a.call.is_none(), "{id}");
+        assert_eq!((&a.agent_type, &a.description), (&None, &None), "{id}");
+    }
+}

@@ -453,6 +453,7 @@ impl State {
             self.next_source = self.next_source.saturating_add(1);
             self.send(LiveEvent::NewSubagent {
                 source,
+                meta: crate::source::agent_meta(&path),
                 path: path.clone(),
                 agent_id,
             });

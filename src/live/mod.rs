@@ -73,6 +73,8 @@ pub enum LiveEvent {
         source: u16,
         path: PathBuf,
         agent_id: String,
+        /// What Claude Code wrote of it beside its file, when it had.
+        meta: Option<crate::model::agents::AgentMeta>,
     },
     /// After `Truncated`/`Replaced`: everything there is was read again.
     Reloaded,
@@ -141,13 +143,18 @@ pub fn apply(session: &mut Session, ev: &LiveEvent) -> Applied {
             source,
             path,
             agent_id,
+            meta,
         } => {
             if usize::from(*source) != session.sources.len() {
                 return Applied::Status(format!(
                     "subagent {agent_id}: out of step with the follower (source {source}); reload to see it"
                 ));
             }
-            session.add_agent_source(path.clone(), agent_id);
+            let src = session.add_agent_source(path.clone(), agent_id);
+            let agent = session.sources.get(usize::from(src)).and_then(|x| x.agent);
+            if let (Some(a), Some(meta)) = (agent, meta) {
+                session.apply_agent_meta(a, meta.clone());
+            }
             Applied::Changed
         }
         LiveEvent::StdinEof => {
@@ -281,12 +288,14 @@ mod tests {
             source: 3,
             path: "a".into(),
             agent_id: "x".into(),
+            meta: None,
         };
         assert!(matches!(apply(&mut s, &ev), Applied::Status(_)));
         let ev = LiveEvent::NewSubagent {
             source: 1,
             path: "a".into(),
             agent_id: "x".into(),
+            meta: None,
         };
         assert_eq!(apply(&mut s, &ev), Applied::Changed);
         assert_eq!(s.sources.len(), 2);

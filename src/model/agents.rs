@@ -20,6 +20,9 @@ pub struct Agent {
     /// Its first prompt, used to link inline sidechains to their call.
     pub prompt: Option<String>,
     pub agent_type: Option<String>,
+    /// What its call was for, as the file Claude Code writes beside its
+    /// transcript says (see [`AgentMeta`]).
+    pub description: Option<String>,
     /// The compaction summariser (`agent-acompact-*`).
     pub compact: bool,
     /// Its lines have a record of their own (its file, or inline sidechain
@@ -28,6 +31,16 @@ pub struct Agent {
     /// Its rows come from `agent_progress` copies (a copied session without
     /// its `subagents/` folder).
     pub mirrored: bool,
+}
+
+/// What Claude Code writes of a subagent beside its transcript
+/// (`agent-<id>.meta.json`: `agentType`, `description`, `toolUseId`).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct AgentMeta {
+    pub agent_type: Option<String>,
+    pub description: Option<String>,
+    /// The id of the call that started it.
+    pub call: Option<String>,
 }
 
 /// A tool call, wherever it is: the transcript that holds it and its item.
@@ -111,6 +124,13 @@ impl Agent {
         {
             s.push(' ');
             s.push_str(&t);
+        }
+        // what it was for, where no call's row says it
+        if self.call.is_none()
+            && let Some(d) = &self.description
+        {
+            s.push_str(" · ");
+            s.push_str(d);
         }
         let n = self.tool_calls();
         s.push_str(&format!(
@@ -227,6 +247,48 @@ impl Session {
         if let Some(idx) = self.main.tool_call_index(tool_use_id) {
             let id = self.main.items[idx].id;
             self.link(agent, Target::Main, id);
+        }
+    }
+
+    /// Takes in what an agent's meta file says: its type and what it was
+    /// for, and the call that started it, linked to when nothing else
+    /// linked the agent (a call in the main transcript or in another
+    /// agent's, for an agent an agent started).
+    pub fn apply_agent_meta(&mut self, agent: u32, meta: AgentMeta) {
+        let Some(a) = self.agents.get_mut(agent as usize) else {
+            return;
+        };
+        if a.agent_type.is_none() {
+            a.agent_type = meta.agent_type;
+        }
+        if a.description.is_none() {
+            // shown as read while the screen is redacted, as every text is
+            a.description = match meta.description {
+                Some(d) if self.redacting => Some(crate::redact::active().redact(&d).into_owned()),
+                d => d,
+            };
+        }
+        let Some(call) = meta.call else {
+            return;
+        };
+        if a.call.is_some() {
+            return;
+        }
+        let holders = std::iter::once(Target::Main).chain(
+            (0..self.agents.len() as u32)
+                .filter(|&b| b != agent)
+                .map(Target::Agent),
+        );
+        let found = holders
+            .filter_map(|t| {
+                let tr = self.transcript(t);
+                let idx = tr.tool_call_index(&call)?;
+                Some((t, tr.items.get(idx)?))
+            })
+            .find(|(_, it)| matches!(&it.detail, Detail::Call(c) if c.agent.is_none()))
+            .map(|(t, it)| (t, it.id));
+        if let Some((holder, item)) = found {
+            self.link(agent, holder, item);
         }
     }
 

@@ -4,6 +4,7 @@
 //! `agent-*.jsonl` next to the session for 2.0.74-2.0.76, matched by the
 //! `sessionId` inside).
 
+use crate::model::agents::AgentMeta;
 use crate::model::session::Session;
 use std::path::{Path, PathBuf};
 
@@ -203,9 +204,10 @@ pub fn agent_id_of(p: &Path) -> Option<String> {
     (!id.is_empty()).then(|| id.to_owned())
 }
 
-/// A subagent's file opened on its own: the `description` of the call that
-/// started it, from the `agent-<id>.meta.json` Claude Code writes beside it.
-fn agent_description(path: &Path) -> Option<String> {
+/// What Claude Code wrote of a subagent beside its transcript `path`
+/// (`agent-<id>.meta.json`): read up to 64 KB, a regular file only;
+/// a field of another type, or a file that is no JSON object, is none.
+pub fn agent_meta(path: &Path) -> Option<AgentMeta> {
     use std::io::Read;
     let id = agent_id_of(path)?;
     let meta = path.with_file_name(format!("agent-{id}.meta.json"));
@@ -216,8 +218,23 @@ fn agent_description(path: &Path) -> Option<String> {
         .read_to_string(&mut text)
         .ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
-    let d = v.get("description")?.as_str()?.trim();
-    (!d.is_empty()).then(|| d.to_owned())
+    // one line of a few hundred characters at most: it is a label
+    let field = |k: &str| {
+        let t = v.get(k)?.as_str()?.lines().next()?.trim();
+        let t: String = t.chars().take(200).collect();
+        (!t.is_empty()).then_some(t)
+    };
+    Some(AgentMeta {
+        agent_type: field("agentType"),
+        description: field("description"),
+        call: field("toolUseId"),
+    })
+}
+
+/// A subagent's file opened on its own: the `description` of the call that
+/// started it, from its meta file.
+fn agent_description(path: &Path) -> Option<String> {
+    agent_meta(path)?.description
 }
 
 /// Loads a session file and every subagent file that belongs to it.
@@ -469,10 +486,20 @@ fn load_into(
             s.sources[src as usize].text_in_file = text_in_file;
             files.push((src, p));
         }
-        for (src, p) in files {
-            match crate::model::session::open_regular(&p) {
-                Ok(f) => read(&mut reading, &mut s, src, &f, &mut |_, _| {})?,
+        for (src, p) in &files {
+            match crate::model::session::open_regular(p) {
+                Ok(f) => read(&mut reading, &mut s, *src, &f, &mut |_, _| {})?,
                 Err(_) => continue,
+            }
+        }
+        // what their meta files say, once every call is read (the figures
+        // need none of it)
+        if !matches!(reading, Reading::Figures(..)) {
+            for (src, p) in &files {
+                let agent = s.sources.get(usize::from(*src)).and_then(|x| x.agent);
+                if let (Some(a), Some(meta)) = (agent, agent_meta(p)) {
+                    s.apply_agent_meta(a, meta);
+                }
             }
         }
     }
