@@ -214,6 +214,41 @@ fn a_runs_agents_are_searched_before_and_after_an_index() {
     assert!(found.contains(agent), "{found}");
 }
 
+/// The folders a search found are kept for the next (when their mtimes
+/// are old enough to be believed): a session's `subagents/` folder kept
+/// says it holds Workflow runs, and a run's folder that changed is read
+/// again.
+#[test]
+fn a_search_keeps_the_runs_folders_it_found() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("claude/projects");
+    let main = tree(&root);
+    let sub = root.join("-srv-app/s1/subagents");
+    let run = sub.join("workflows/wf_1");
+    for p in [
+        &main,
+        &run.join("agent-w1.jsonl"),
+        &run,
+        &sub.join("workflows"),
+        &sub,
+    ] {
+        age(p);
+    }
+    // (an indexed search keeps them: a first one reads every file anyway)
+    stdout(ccv(tmp.path()).arg("index"));
+    for _ in 0..2 {
+        let found = stdout(ccv(tmp.path()).args(["search", "swept"]));
+        assert!(found.contains("wf_1/agent-w1.jsonl"), "{found}");
+    }
+    assert!(tmp.path().join("cache/ccv/folders-v1.bin").is_file());
+    write(
+        &run.join("agent-w2.jsonl"),
+        &agent("w2", "Mopped the floor", 1),
+    );
+    let found = stdout(ccv(tmp.path()).args(["search", "mopped"]));
+    assert!(found.contains("wf_1/agent-w2.jsonl"), "{found}");
+}
+
 /// A subagent whose first prompt is not its call's (no result names it
 /// yet: it still runs), with the meta file Claude Code writes beside its
 /// transcript: linked to the call the meta file names, typed by it; a

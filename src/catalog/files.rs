@@ -347,48 +347,48 @@ fn subagent_files(project: &OpenDir, stem: &str, known: &Folders, found: &mut Fo
     session.push(project.path());
     session.push(stem);
     session.as_mut_os_string().push(".jsonl");
-    agent_folder_files(
-        project,
-        &rel,
-        Path::new(""),
-        &session,
-        mtime_ns,
-        known,
-        found,
-    );
+    let ran = agent_folder_files(project, &rel, &session, mtime_ns, known, found);
+    if !ran {
+        return;
+    }
     // each Workflow run's folder (`workflows/<run>/`), by its own mtime
     for run in crate::source::agent_folders(&dir).iter().skip(2) {
         let Some(name) = run.file_name() else {
             continue;
         };
-        let sub = Path::new(crate::source::WORKFLOWS).join(name);
-        let Some(st) = project.stat(&rel.join(&sub)).filter(|s| s.is_dir) else {
+        let sub = rel.join(crate::source::WORKFLOWS).join(name);
+        let Some(st) = project.stat(&sub).filter(|s| s.is_dir) else {
             continue;
         };
-        agent_folder_files(project, &rel, &sub, &session, st.mtime_ns, known, found);
+        agent_folder_files(project, &sub, &session, st.mtime_ns, known, found);
     }
 }
 
-/// The transcripts of one folder of subagents (`rel`/`sub` in the project
+/// The transcripts of one folder of subagents (`rel` in the project
 /// folder `project`) of the session file `session`: the names `known`
 /// holds for the folder at its mtime, else those read from it. Regular
 /// files only (a link counts as what it names: a FIFO would block the
-/// search for ever).
+/// search for ever). Whether it holds a folder of Workflow runs (its
+/// name is kept with the others: no look for one in every session's
+/// folder at every search).
 fn agent_folder_files(
     project: &OpenDir,
     rel: &Path,
-    sub: &Path,
     session: &Path,
     mtime_ns: i64,
     known: &Folders,
     found: &mut Found,
-) {
-    let rel = rel.join(sub);
-    let dir = project.path().join(&rel);
+) -> bool {
+    let dir = project.path().join(rel);
     let mut files: Vec<(PathBuf, Stat)> = Vec::new();
+    let mut ran = false;
     let names = match known.names(&dir, mtime_ns) {
         Some(names) => {
             files.extend(names.iter().filter_map(|n| {
+                if n == crate::source::WORKFLOWS {
+                    ran = true;
+                    return None;
+                }
                 let st = project.stat(&rel.join(n))?;
                 Some((child(&dir, n), st))
             }));
@@ -397,8 +397,13 @@ fn agent_folder_files(
         None => {
             let mut names = Vec::new();
             if let Some(mut open) = OpenDir::open(&dir) {
-                for (name, _) in open.names() {
+                for (name, kind) in open.names() {
                     let p = child(&dir, &name);
+                    if kind == Kind::Dir && name == crate::source::WORKFLOWS {
+                        ran = true;
+                        names.push(name);
+                        continue;
+                    }
                     if crate::source::agent_id_of(&p).is_none() {
                         continue;
                     }
@@ -431,6 +436,7 @@ fn agent_folder_files(
         mtime_ns,
         names,
     });
+    ran
 }
 
 #[cfg(test)]

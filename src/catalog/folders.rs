@@ -19,7 +19,8 @@ use std::path::{Path, PathBuf};
 
 /// The file's name, beside the search index's folder.
 pub const FILE: &str = "folders-v1.bin";
-const MAGIC: &[u8] = b"ccv subagent folders 1\n";
+// (2: a folder's names hold its `workflows/` folder, when it has one)
+const MAGIC: &[u8] = b"ccv subagent folders 2\n";
 /// A file past this size was not written by ccv.
 const MAX_FILE: u64 = 64 << 20;
 
@@ -136,10 +137,13 @@ fn from_bytes(b: &[u8]) -> Option<Folders> {
         let mut names = Vec::with_capacity(m);
         for _ in 0..m {
             let name = r.path()?.into_os_string();
-            // a subagent's file name only, as a walk keeps: nothing that
-            // leads out of its folder, nothing a walk would not search
+            // a subagent's file name only, or the folder of its Workflow
+            // runs, as a walk keeps: nothing that leads out of its
+            // folder, nothing a walk would not search
             let plain = Path::new(&name).file_name() == Some(name.as_os_str());
-            (plain && crate::source::agent_id_of(Path::new(&name)).is_some()).then_some(())?;
+            let kept = name == crate::source::WORKFLOWS
+                || crate::source::agent_id_of(Path::new(&name)).is_some();
+            (plain && kept).then_some(())?;
             names.push(name);
         }
         map.insert(
