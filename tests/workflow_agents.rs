@@ -288,7 +288,7 @@ fn meta_files_link_and_label_subagents() {
     .expect("meta");
     fs::write(
         sub.join("workflows/wf_1/agent-w1.meta.json"),
-        r#"{"agentType":"worker","description":"Sweep batch a"}"#,
+        r#"{"agentType":"worker","description":"Sweep batch a","toolUseId":"t1"}"#,
     )
     .expect("meta");
     let s = ccv::source::load_with_subagents(&main).expect("loads");
@@ -300,6 +300,8 @@ fn meta_files_link_and_label_subagents() {
     assert_eq!(t.items[idx].id, call.item);
     assert_eq!(a.agent_type.as_deref(), Some("code-reviewer"));
     let w1 = s.agent_by_id("w1").expect("w1");
+    // the Workflow call started the run, not one agent: none is its own
+    assert!(s.agents[w1 as usize].call.is_none());
     let label = s.agents[w1 as usize].label(&s);
     assert!(label.contains("worker · Sweep batch a"), "{label}");
     let label = a.label(&s);

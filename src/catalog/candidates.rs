@@ -187,7 +187,7 @@ fn count_jsonl(dir: &Path) -> u32 {
             .filter(|e| e.file_name().to_string_lossy().ends_with(".jsonl"))
             .count()
     });
-    for run in crate::source::agent_folders(dir).iter().skip(1) {
+    for run in crate::source::run_folders(dir) {
         n += fs::read_dir(run).map_or(0, |rd| {
             rd.flatten()
                 .filter(|e| crate::source::agent_id_of(&e.path()).is_some())

@@ -352,7 +352,7 @@ fn subagent_files(project: &OpenDir, stem: &str, known: &Folders, found: &mut Fo
         return;
     }
     // each Workflow run's folder (`workflows/<run>/`), by its own mtime
-    for run in crate::source::agent_folders(&dir).iter().skip(2) {
+    for run in crate::source::run_folders(&dir) {
         let Some(name) = run.file_name() else {
             continue;
         };

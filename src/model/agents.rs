@@ -285,7 +285,12 @@ impl Session {
                 let idx = tr.tool_call_index(&call)?;
                 Some((t, tr.items.get(idx)?))
             })
-            .find(|(_, it)| matches!(&it.detail, Detail::Call(c) if c.agent.is_none()))
+            // a subagent's call (a Workflow's starts many agents: they
+            // stay rows of their own, alike)
+            .find(|(_, it)| {
+                matches!(&it.detail,
+                    Detail::Call(c) if c.agent.is_none() && c.category == Category::Subagent)
+            })
             .map(|(t, it)| (t, it.id));
         if let Some((holder, item)) = found {
             self.link(agent, holder, item);

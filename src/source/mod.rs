@@ -128,7 +128,9 @@ pub fn subagents_folder_in(dir: &Path, stem: &str) -> Option<PathBuf> {
     Some(p)
 }
 
-pub use claude::loader::{WORKFLOWS, agent_files_under, agent_folders, agent_meta, agents_mark};
+pub use claude::loader::{
+    WORKFLOWS, agent_files_under, agent_folders, agent_meta, agents_mark, run_folders,
+};
 
 /// Subagent files beside the sessions (an older layout) of these session ids.
 pub fn project_agent_files(session_path: &Path, session_ids: &[String]) -> Vec<(PathBuf, String)> {

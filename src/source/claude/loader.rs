@@ -25,24 +25,35 @@ pub fn subagent_files(session_path: &Path) -> Vec<(PathBuf, String)> {
 /// of the run's steps, which is no transcript).
 pub const WORKFLOWS: &str = "workflows";
 
-/// The folders under a session's `subagents/` that hold transcripts: it,
-/// and each Workflow run's folder (real folders only: a link is not
-/// followed, so no loop of links is walked).
+/// The folders of a session's Workflow runs (`subagents/workflows/*/`),
+/// by path: real folders only (a link is not followed, so no loop of
+/// links is walked).
+pub fn run_folders(subagents: &Path) -> Vec<PathBuf> {
+    let runs = subagents.join(WORKFLOWS);
+    if !std::fs::symlink_metadata(&runs).is_ok_and(|m| m.is_dir()) {
+        return Vec::new();
+    }
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&runs)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.path())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+/// The folders under a session's `subagents/` whose changes tell of a
+/// transcript come or gone: it, its `workflows/` folder (a run started)
+/// and each run's folder.
 pub fn agent_folders(subagents: &Path) -> Vec<PathBuf> {
     let mut out = vec![subagents.to_path_buf()];
-    let runs = subagents.join(WORKFLOWS);
-    if std::fs::symlink_metadata(&runs).is_ok_and(|m| m.is_dir()) {
-        let mut dirs: Vec<PathBuf> = std::fs::read_dir(&runs)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-            .map(|e| e.path())
-            .collect();
-        dirs.sort();
-        out.push(runs);
-        out.extend(dirs);
+    let runs = run_folders(subagents);
+    if !runs.is_empty() {
+        out.push(subagents.join(WORKFLOWS));
     }
+    out.extend(runs);
     out
 }
 
@@ -53,27 +64,29 @@ pub fn agent_folders(subagents: &Path) -> Vec<PathBuf> {
 /// ran no Workflow.
 pub fn agents_mark(subagents: &Path, own_ns: i64) -> i64 {
     let is_dir = |p: &Path| std::fs::symlink_metadata(p).ok().filter(|m| m.is_dir());
-    if is_dir(&subagents.join(WORKFLOWS)).is_none() {
+    let runs = subagents.join(WORKFLOWS);
+    let Some(m) = is_dir(&runs) else {
         return own_ns;
-    }
+    };
     let ns = |m: std::fs::Metadata| {
         m.modified()
             .ok()
             .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
             .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
     };
-    agent_folders(subagents)
+    run_folders(subagents)
         .iter()
-        .skip(1)
         .filter_map(|d| is_dir(d).map(ns))
-        .fold(own_ns, i64::max)
+        .fold(own_ns.max(ns(m)), i64::max)
 }
 
-/// The `agent-<id>.jsonl` files of [`agent_folders`], with their ids, by
-/// path.
+/// The `agent-<id>.jsonl` files of a session's `subagents/` folder and
+/// of its Workflow runs' folders, with their ids, by path.
 pub fn agent_files_under(subagents: &Path) -> Vec<(PathBuf, String)> {
     let mut out = Vec::new();
-    for dir in agent_folders(subagents) {
+    let mut dirs = vec![subagents.to_path_buf()];
+    dirs.extend(run_folders(subagents));
+    for dir in dirs {
         for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
             let p = e.path();
             if let Some(id) = agent_id_of(&p) {
