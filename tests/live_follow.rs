@@ -321,6 +321,9 @@ fn subagent_case(poll: bool) {
     });
     // a Workflow run started later: its folder made, then its agents'
     // transcripts in it, then its journal (no transcript)
+    // (the runs' folder made first, empty, and watched as such)
+    std::fs::create_dir_all(sub.join("workflows")).expect("mkdir");
+    std::thread::sleep(std::time::Duration::from_millis(300));
     let run = sub.join("workflows").join("wf_1");
     std::fs::create_dir_all(&run).expect("mkdir");
     let worker = run.join("agent-w1.jsonl");

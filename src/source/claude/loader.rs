@@ -49,11 +49,12 @@ pub fn run_folders(subagents: &Path) -> Vec<PathBuf> {
 /// and each run's folder.
 pub fn agent_folders(subagents: &Path) -> Vec<PathBuf> {
     let mut out = vec![subagents.to_path_buf()];
-    let runs = run_folders(subagents);
-    if !runs.is_empty() {
-        out.push(subagents.join(WORKFLOWS));
+    let runs = subagents.join(WORKFLOWS);
+    // (watched empty too: the first run's folder comes in it)
+    if std::fs::symlink_metadata(&runs).is_ok_and(|m| m.is_dir()) {
+        out.push(runs);
+        out.extend(run_folders(subagents));
     }
-    out.extend(runs);
     out
 }
 
