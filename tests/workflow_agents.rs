@@ -154,13 +154,10 @@ fn age(path: &Path) {
         .expect("set mtime");
 }
 
-/// A transcript added to a run's folder changes that folder's mtime, not
-/// the `subagents/` folder's: the cached listing sees it all the same.
-#[test]
-fn an_agent_added_to_a_run_is_seen_by_the_cached_listing() {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let root = tmp.path().join("projects");
-    let main = tree(&root);
+/// [`tree`], every file and folder of it dated 2020 (old enough for what
+/// is kept of them to be believed): its `subagents/` folder and its run's.
+fn aged_tree(root: &Path) -> (PathBuf, PathBuf) {
+    let main = tree(root);
     let sub = root.join("-srv-app/s1/subagents");
     let run = sub.join("workflows/wf_1");
     for p in [
@@ -172,6 +169,16 @@ fn an_agent_added_to_a_run_is_seen_by_the_cached_listing() {
     ] {
         age(p);
     }
+    (sub, run)
+}
+
+/// A transcript added to a run's folder changes that folder's mtime, not
+/// the `subagents/` folder's: the cached listing sees it all the same.
+#[test]
+fn an_agent_added_to_a_run_is_seen_by_the_cached_listing() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("projects");
+    let (sub, run) = aged_tree(&root);
     let list = || {
         let rows = common::json_lines_of(ccv(tmp.path()).args(["list", "--json"]).arg(&root));
         rows.into_iter()
@@ -222,18 +229,7 @@ fn a_runs_agents_are_searched_before_and_after_an_index() {
 fn a_search_keeps_the_runs_folders_it_found() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let root = tmp.path().join("claude/projects");
-    let main = tree(&root);
-    let sub = root.join("-srv-app/s1/subagents");
-    let run = sub.join("workflows/wf_1");
-    for p in [
-        &main,
-        &run.join("agent-w1.jsonl"),
-        &run,
-        &sub.join("workflows"),
-        &sub,
-    ] {
-        age(p);
-    }
+    let (_, run) = aged_tree(&root);
     // (an indexed search keeps them: a first one reads every file anyway)
     stdout(ccv(tmp.path()).arg("index"));
     for _ in 0..2 {
