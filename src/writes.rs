@@ -19,20 +19,31 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// (device, inode) of every session file ccv has opened or listed.
-static SESSION_FILES: Mutex<Option<HashSet<(u64, u64)>>> = Mutex::new(None);
+/// A file's identity: its device, its inode and when it was made (where
+/// the file system says: else 0). An inode is used again once its file is
+/// deleted: a file made later under it is another file, not the session
+/// listed before (a session moved or linked keeps its time).
+type Identity = (u64, u64, i128);
+
+/// The [`Identity`] of every session file ccv has opened or listed.
+static SESSION_FILES: Mutex<Option<HashSet<Identity>>> = Mutex::new(None);
 /// The sessions roots: the default ones (registered at start, see
 /// `cli`) and any ccv was pointed at.
 static ROOTS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
 #[cfg(unix)]
-fn identity(m: &std::fs::Metadata) -> Option<(u64, u64)> {
+fn identity(m: &std::fs::Metadata) -> Option<Identity> {
     use std::os::unix::fs::MetadataExt;
-    Some((m.dev(), m.ino()))
+    let made = m
+        .created()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos() as i128);
+    Some((m.dev(), m.ino(), made))
 }
 
 #[cfg(not(unix))]
-fn identity(_: &std::fs::Metadata) -> Option<(u64, u64)> {
+fn identity(_: &std::fs::Metadata) -> Option<Identity> {
     None
 }
 
@@ -44,7 +55,7 @@ pub fn protect(path: &Path) {
 
 /// [`protect`] for many files at once (a listing).
 pub fn protect_all<'a>(paths: impl IntoIterator<Item = &'a Path>) {
-    let ids: Vec<(u64, u64)> = paths
+    let ids: Vec<Identity> = paths
         .into_iter()
         .filter_map(|p| identity(&std::fs::metadata(p).ok()?))
         .collect();
@@ -83,8 +94,8 @@ fn links(_: &std::fs::Metadata) -> u64 {
 /// link elsewhere to a session): looked for only when a file with other
 /// names is about to be replaced, a few levels deep (Claude Code's and
 /// Codex's layouts).
-fn in_roots(id: (u64, u64)) -> bool {
-    fn walk(dir: &Path, depth: u32, id: (u64, u64)) -> bool {
+fn in_roots(id: Identity) -> bool {
+    fn walk(dir: &Path, depth: u32, id: Identity) -> bool {
         let Ok(rd) = std::fs::read_dir(dir) else {
             return false;
         };
@@ -318,6 +329,33 @@ mod tests {
         assert_eq!(std::fs::read(&p).expect("read"), b"three");
         // nothing left beside it
         assert_eq!(std::fs::read_dir(d.path()).expect("dir").count(), 1);
+    }
+
+    /// A session file listed, then deleted: a file made later under its
+    /// inode (file systems hand freed inodes out again) is another file,
+    /// which ccv may write over; the session moved to another name is not.
+    #[cfg(unix)]
+    #[test]
+    fn a_deleted_sessions_inode_is_not_its_session() {
+        use std::os::unix::fs::MetadataExt;
+        let d = tempfile::tempdir().expect("tempdir");
+        let session = d.path().join("s.jsonl");
+        std::fs::write(&session, "{}\n").expect("write");
+        protect(&session);
+        let moved = d.path().join("moved.jsonl");
+        std::fs::rename(&session, &moved).expect("rename");
+        check(&moved).expect_err("the session under another name");
+        let ino = std::fs::metadata(&moved).expect("meta").ino();
+        std::fs::remove_file(&moved).expect("rm");
+        for i in 0..200 {
+            let other = d.path().join(format!("other-{i}.md"));
+            std::fs::write(&other, "x").expect("write");
+            if std::fs::metadata(&other).expect("meta").ino() == ino {
+                check(&other).expect("another file");
+                return;
+            }
+        }
+        eprintln!("skipped: the file system handed out no freed inode again");
     }
 
     #[cfg(unix)]
