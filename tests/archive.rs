@@ -332,6 +332,16 @@ fn a_second_run_touches_only_what_changed() {
     got.sort();
     assert_eq!(got, want);
     assert!(pages(&dir)[&format!("srv-web/{id}.html")].contains("And the docs"));
+    // a Workflow run's agent comes, the session's own file as it was: its
+    // page is made again
+    let first = &sessions[0];
+    let run = first.with_extension("").join("subagents/workflows/wf_1");
+    let agent = jsonl::line("user", "w1", "", 3, jsonl::user("Sweep the docs tree"));
+    write(&run.join("agent-w1.jsonl"), &[agent]);
+    archive(home.path(), &dir, &root, &[]);
+    let id = first.file_stem().expect("stem").to_string_lossy();
+    let page = &pages(&dir)[&format!("srv-app/{id}.html")];
+    assert!(page.contains("Sweep the docs tree"), "{page}");
     // a session deleted: its page goes, the index forgets it
     std::fs::remove_file(&sessions[1]).expect("rm");
     let out = archive(home.path(), &dir, &root, &[]);

@@ -1,6 +1,7 @@
 //! What an archive holds (`DIR/.ccv-archive.json`): for each session its
-//! file's size and mtime (the listing cache's key: a change renders the
-//! page again), its page, and what the indexes say of it. A manifest that
+//! file's size and mtime and its subagents' count and mark (the listing
+//! cache's key: a change renders the page again), its page, and what the
+//! indexes say of it. A manifest that
 //! does not read, or was made with other options or another ccv, is none:
 //! every page is made again.
 
@@ -19,6 +20,11 @@ const MAX: u64 = 256 << 20;
 pub struct Entry {
     pub size: u64,
     pub mtime_ns: i64,
+    /// Its subagents as the listing counted them: their number and the
+    /// mark of their folders when settled (an agent added, a Workflow run
+    /// started, with the session's own file as it was, renders it again).
+    #[serde(default)]
+    pub agents: (u32, Option<(i64, u32)>),
     /// The page, relative to the archive (`<project>/<id>.html`).
     pub page: String,
     /// The session's directory, as recorded.
@@ -53,6 +59,7 @@ impl Entry {
         Entry {
             size: info.size,
             mtime_ns: info.mtime_ns,
+            agents: (info.subagents, info.subagent_files),
             page: page.to_owned(),
             project: info.project.clone(),
             title,

@@ -148,6 +148,7 @@ pub fn build(opts: &Options) -> io::Result<Report> {
             .sessions
             .get(&key)
             .filter(|e| e.size == s.size && e.mtime_ns == s.mtime_ns && e.page == page)
+            .filter(|e| e.agents == (s.subagents, s.subagent_files))
             .filter(|e| opts.dir.join(&e.page).is_file())
             .cloned();
         plan.push((s, page, kept));
