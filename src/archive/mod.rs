@@ -148,9 +148,19 @@ pub fn build(opts: &Options) -> io::Result<Report> {
             .sessions
             .get(&key)
             .filter(|e| e.size == s.size && e.mtime_ns == s.mtime_ns && e.page == page)
-            .filter(|e| e.agents == (s.subagents, s.subagent_files))
+            // the same number of subagents, and the same mark of their
+            // folders when it was known (a folder changed in the two
+            // seconds before the run has none: its count says)
+            .filter(|e| {
+                let (n, mark) = e.agents;
+                n == s.subagents && mark.is_none_or(|m| Some(m) == s.subagent_files)
+            })
             .filter(|e| opts.dir.join(&e.page).is_file())
-            .cloned();
+            .cloned()
+            .map(|mut e| {
+                e.agents = (s.subagents, s.subagent_files);
+                e
+            });
         plan.push((s, page, kept));
     }
     let mut report = Report {
