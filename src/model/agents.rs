@@ -253,27 +253,12 @@ impl Session {
     /// Takes in what an agent's meta file says: its type and what it was
     /// for, and the call that started it, linked to when nothing else
     /// linked the agent (a call in the main transcript or in another
-    /// agent's, for an agent an agent started).
+    /// agent's, for an agent an agent started). One agent's (a follower
+    /// found it): its call looked up in each transcript.
     pub fn apply_agent_meta(&mut self, agent: u32, meta: AgentMeta) {
-        let Some(a) = self.agents.get_mut(agent as usize) else {
+        let Some(call) = self.take_meta(agent, meta) else {
             return;
         };
-        if a.agent_type.is_none() {
-            a.agent_type = meta.agent_type;
-        }
-        if a.description.is_none() {
-            // shown as read while the screen is redacted, as every text is
-            a.description = match meta.description {
-                Some(d) if self.redacting => Some(crate::redact::active().redact(&d).into_owned()),
-                d => d,
-            };
-        }
-        let Some(call) = meta.call else {
-            return;
-        };
-        if a.call.is_some() {
-            return;
-        }
         let holders = std::iter::once(Target::Main).chain(
             (0..self.agents.len() as u32)
                 .filter(|&b| b != agent)
@@ -285,16 +270,63 @@ impl Session {
                 let idx = tr.tool_call_index(&call)?;
                 Some((t, tr.items.get(idx)?))
             })
-            // a subagent's call (a Workflow's starts many agents: they
-            // stay rows of their own, alike)
-            .find(|(_, it)| {
-                matches!(&it.detail,
-                    Detail::Call(c) if c.agent.is_none() && c.category == Category::Subagent)
-            })
+            .find(|(_, it)| starts_agents(it))
             .map(|(t, it)| (t, it.id));
         if let Some((holder, item)) = found {
             self.link(agent, holder, item);
         }
+    }
+
+    /// [`Self::apply_agent_meta`] for every agent of a load at once: the
+    /// calls they name found in one pass over the transcripts (looked up
+    /// in each for each agent, thousands of agents naming calls that are
+    /// nowhere took a lookup per pair).
+    pub fn apply_agent_metas(&mut self, metas: Vec<(u32, AgentMeta)>) {
+        let mut wanted: HashMap<String, u32> = HashMap::default();
+        for (agent, meta) in metas {
+            if let Some(call) = self.take_meta(agent, meta) {
+                wanted.entry(call).or_insert(agent);
+            }
+        }
+        if wanted.is_empty() {
+            return;
+        }
+        let holders =
+            std::iter::once(Target::Main).chain((0..self.agents.len() as u32).map(Target::Agent));
+        let mut found = Vec::new();
+        for t in holders {
+            for it in &self.transcript(t).items {
+                if let Detail::Call(c) = &it.detail
+                    && starts_agents(it)
+                    && let Some(&agent) = wanted.get(&c.id)
+                    && t != Target::Agent(agent)
+                {
+                    found.push((agent, t, it.id));
+                }
+            }
+        }
+        // (the first call of an id wins; `link` keeps an agent's first)
+        for (agent, holder, item) in found {
+            self.link(agent, holder, item);
+        }
+    }
+
+    /// The type and description of `meta` onto `agent` (where it has none),
+    /// and the call it names when the agent is linked to none yet.
+    fn take_meta(&mut self, agent: u32, meta: AgentMeta) -> Option<String> {
+        let redacting = self.redacting;
+        let a = self.agents.get_mut(agent as usize)?;
+        if a.agent_type.is_none() {
+            a.agent_type = meta.agent_type;
+        }
+        if a.description.is_none() {
+            // shown as read while the screen is redacted, as every text is
+            a.description = match meta.description {
+                Some(d) if redacting => Some(crate::redact::active().redact(&d).into_owned()),
+                d => d,
+            };
+        }
+        meta.call.filter(|_| a.call.is_none())
     }
 
     /// An inline sidechain's first prompt names its Task call's prompt.
@@ -346,6 +378,12 @@ impl Session {
             self.link(a as u32, Target::Main, id);
         }
     }
+}
+
+/// Whether `it` is a subagent's call no agent is linked to yet (a
+/// Workflow's call starts many agents: they stay rows of their own).
+fn starts_agents(it: &Item) -> bool {
+    matches!(&it.detail, Detail::Call(c) if c.agent.is_none() && c.category == Category::Subagent)
 }
 
 /// The prompt of a subagent's call's input (`None`: it has none).

@@ -509,12 +509,14 @@ fn load_into(
         // what their meta files say, once every call is read (the figures
         // need none of it)
         if !matches!(reading, Reading::Figures(..)) {
-            for (src, p) in &files {
-                let agent = s.sources.get(usize::from(*src)).and_then(|x| x.agent);
-                if let (Some(a), Some(meta)) = (agent, agent_meta(p)) {
-                    s.apply_agent_meta(a, meta);
-                }
-            }
+            let metas = files
+                .iter()
+                .filter_map(|(src, p)| {
+                    let agent = s.sources.get(usize::from(*src))?.agent?;
+                    Some((agent, agent_meta(p)?))
+                })
+                .collect();
+            s.apply_agent_metas(metas);
         }
     }
     Ok(s)
