@@ -427,3 +427,75 @@ fn the_header_says_a_lone_file_is_a_subagent() {
     assert!(screen.contains("subagent a7f3"), "{screen}");
     assert!(screen.contains("1 prompt"), "{screen}");
 }
+
+/// A session whose Bash call's output Claude Code saved apart, in a file
+/// `s.jsonl` of `dir`; `id` is the call's.
+fn saved_apart_session(dir: &std::path::Path, id: &str) -> Session {
+    let wrapper = format!(
+        "<persisted-output>\nOutput too large (57.9KB). Full output saved to: /Users/a/.claude/projects/-x/s/tool-results/{id}.txt\n\nPreview (first 2KB):\nfirst line of it\n\u{1b}]0;retitled\u{7}second line\n...\n</persisted-output>"
+    );
+    let lines = [
+        user_line("u1", json!("list the comments")),
+        assistant_line(
+            "a1",
+            "msg_1",
+            json!([{"type":"tool_use","id":id,"name":"Bash","input":{"command":"gh api comments"}}]),
+        ),
+        user_line(
+            "u2",
+            json!([{"type":"tool_result","tool_use_id":id,"content":wrapper}]),
+        ),
+    ];
+    let body: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let path = dir.join("s.jsonl");
+    std::fs::write(&path, body).expect("write");
+    ccv::source::claude::loader::load_with_subagents(&path).expect("load")
+}
+
+#[test]
+fn an_output_saved_apart_shows_what_claude_read_and_f_opens_the_whole() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let s = saved_apart_session(dir.path(), "toolu_01Ld");
+    let (mut st, screen) = common::last_call_opened(s, 120, 20);
+    assert!(screen.contains("57.9KB saved apart"), "{screen}");
+    assert!(
+        screen.contains("output saved apart by Claude Code (57.9KB): Claude read the part below"),
+        "{screen}"
+    );
+    assert!(screen.contains("first line of it"), "{screen}");
+    assert!(!screen.contains("persisted-output"), "{screen}");
+    assert!(!screen.contains("Preview (first 2KB)"), "{screen}");
+    assert!(!screen.contains('\u{1b}'), "{screen}");
+    perform_action(&mut st, Action::EditFile);
+    match st.requests.last() {
+        Some(Request::EditSaved { file, recorded }) => {
+            let want = dir
+                .path()
+                .join("s")
+                .join("tool-results")
+                .join("toolu_01Ld.txt");
+            assert_eq!(file.as_deref(), Some(want.as_path()));
+            assert!(recorded.ends_with("tool-results/toolu_01Ld.txt"));
+        }
+        other => panic!("{other:?}"),
+    }
+    // the export keeps the text as Claude read it
+    let st_export = saved_apart_session(dir.path(), "toolu_01Ld");
+    assert!(exported(&st_export, Format::Text).contains("<persisted-output>"));
+}
+
+#[test]
+fn a_saved_output_of_a_call_id_that_could_leave_the_folder_opens_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let s = saved_apart_session(dir.path(), "../../../etc/passwd");
+    let (mut st, _) = common::last_call_opened(s, 120, 20);
+    perform_action(&mut st, Action::EditFile);
+    assert!(
+        matches!(
+            st.requests.last(),
+            Some(Request::EditSaved { file: None, .. })
+        ),
+        "{:?}",
+        st.requests.len()
+    );
+}

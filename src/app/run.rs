@@ -796,6 +796,18 @@ impl Viewer {
                     find,
                     read_only,
                 } => self.edit(&file, line, find.as_deref(), read_only),
+                Request::EditSaved { file, recorded } => {
+                    // a regular file of the session's folder, not a link
+                    match file.filter(|f| std::fs::symlink_metadata(f).is_ok_and(|m| m.is_file())) {
+                        Some(f) => self.edit(&f, 1, None, true),
+                        None => {
+                            self.state.message = Some(format!(
+                                "the whole output is not on this machine (it was saved to {})",
+                                crate::model::text::term_path(&recorded)
+                            ))
+                        }
+                    }
+                }
                 Request::Reload => {
                     if let Some(path) = self.current.clone() {
                         let live = (self.state.live.newer.clone(), self.state.live.back.clone());

@@ -23,6 +23,7 @@ pub mod patch;
 pub mod plain_run;
 pub mod price;
 pub mod query;
+pub mod saved;
 pub mod session;
 pub mod stored;
 #[cfg(test)]

@@ -76,6 +76,12 @@ pub fn line(
                 extra.push(format!("{n} file{}", plural(n as usize)));
             }
         }
+        if let Some(saved) = r.text.get().and_then(crate::model::saved::saved_output) {
+            extra.push(match saved.size {
+                "" => "output saved apart".to_owned(),
+                size => format!("{} saved apart", sanitize(size)),
+            });
+        }
         if r.rejected() {
             extra.push("rejected".into());
         } else if r.is_error && !extra.iter().any(|e| e.starts_with("exit")) {
@@ -231,6 +237,17 @@ fn result(c: &ToolCall, w: u16, lost: bool, full: bool) -> Vec<Line<'static>> {
         Some(r) if r.text.is_blank() => vec![Line::styled("(no output)", th.dim)],
         // in the file: read back before the next frame (see `list::row_lines`)
         Some(r) if r.text.missing() => vec![Line::styled("…", th.dim)],
+        Some(r) if let Some(saved) = crate::model::saved::saved_output(r.message()) => {
+            let mut out = vec![Line::styled(saved_note(&saved), th.dim)];
+            out.extend(fold(
+                content::ansi(saved.preview, w, full),
+                limit(FOLD, full),
+            ));
+            if saved.cut {
+                out.push(Line::styled("…", th.dim));
+            }
+            out
+        }
         Some(r) => {
             let lines = if c.name == "Task" || c.name == "Agent" {
                 content::markdown(r.text.or_marker(), w)
@@ -248,6 +265,18 @@ fn result(c: &ToolCall, w: u16, lost: bool, full: bool) -> Vec<Line<'static>> {
             }
         }
     }
+}
+
+/// What heads a result saved apart: that Claude read only the preview
+/// below, and that `F` opens the whole.
+pub fn saved_note(saved: &crate::model::saved::SavedOutput<'_>) -> String {
+    let size = match saved.size {
+        "" => String::new(),
+        s => format!(" ({})", sanitize(s)),
+    };
+    format!(
+        "output saved apart by Claude Code{size}: Claude read the part below; F opens the whole"
+    )
 }
 
 /// TodoWrite's list as a checklist: `☑ done`, `◐ in progress`, `☐ to do`.

@@ -52,7 +52,8 @@ pub enum Action {
     Visual,
     /// `E`: the selected row's line of the JSONL in `$VISUAL`/`$EDITOR`.
     EditLine,
-    /// `F`: the selected call's file (at its line) in the editor.
+    /// `F`: the selected call's file (at its line) in the editor, or the
+    /// whole of its output when Claude Code saved it apart.
     EditFile,
     /// `#`: redact copies, then the screen too, then nothing.
     ToggleRedact,

@@ -1,5 +1,6 @@
 //! `E` and `F`: the selected row's JSONL line, or the file its tool call
-//! touched, in the user's editor. The state names what to open; the loop
+//! touched (or the whole of its output that Claude Code saved apart), in
+//! the user's editor. The state names what to open; the loop
 //! hands the terminal over and builds the command (`app::editor`).
 
 use super::state::{Request, State};
@@ -52,6 +53,20 @@ impl State {
             return;
         };
         let (item, call) = call;
+        if let Some(r) = &call.result {
+            let text = self.session.result_text(r);
+            if let Some(saved) = crate::model::saved::saved_output(&text) {
+                let file = self
+                    .session
+                    .sources
+                    .get(r.source as usize)
+                    .and_then(|s| s.path.as_deref())
+                    .and_then(|f| crate::model::saved::saved_file(f, &call.id));
+                let recorded = PathBuf::from(saved.path);
+                self.requests.push(Request::EditSaved { file, recorded });
+                return;
+            }
+        }
         let input: serde_json::Value =
             serde_json::from_str(&self.session.call_input(item)).unwrap_or(serde_json::Value::Null);
         let text = |k: &str| input.get(k).and_then(|v| v.as_str());

@@ -167,6 +167,13 @@ pub enum Request {
         find: Option<String>,
         read_only: bool,
     },
+    /// Open the whole of a result Claude Code saved apart, read-only:
+    /// `file` where it lies on this machine (none when the call's id
+    /// could name no file), `recorded` where the session says it was.
+    EditSaved {
+        file: Option<std::path::PathBuf>,
+        recorded: std::path::PathBuf,
+    },
     /// Turn the terminal's mouse reporting on or off.
     Mouse(bool),
     /// Read the session again (the screen's redaction changed).
