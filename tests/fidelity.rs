@@ -479,6 +479,24 @@ fn an_output_saved_apart_shows_what_claude_read_and_f_opens_the_whole() {
         }
         other => panic!("{other:?}"),
     }
+    // `c o`: the shell copies the whole from the same file
+    perform_action(
+        &mut st,
+        Action::Pending(ccv::app::action::Pending::CopyPart),
+    );
+    perform_action(&mut st, Action::PendingKey('o'));
+    match st.requests.last() {
+        Some(Request::CopySaved { file, read }) => {
+            let want = dir
+                .path()
+                .join("s")
+                .join("tool-results")
+                .join("toolu_01Ld.txt");
+            assert_eq!(file.as_deref(), Some(want.as_path()));
+            assert!(read.starts_with("<persisted-output>"), "{read}");
+        }
+        other => panic!("{other:?}"),
+    }
     // the export keeps the text as Claude read it
     let st_export = saved_apart_session(dir.path(), "toolu_01Ld");
     assert!(exported(&st_export, Format::Text).contains("<persisted-output>"));

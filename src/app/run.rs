@@ -763,7 +763,8 @@ impl Viewer {
                                 }
                                 None => line,
                             };
-                            self.copy_label = Some("the resume command".into());
+                            self.copy_label =
+                                Some("claude is not on PATH: copied the resume command".into());
                             self.state
                                 .requests
                                 .push(Request::Copy(crate::clipboard::CopyText {
@@ -796,9 +797,36 @@ impl Viewer {
                     find,
                     read_only,
                 } => self.edit(&file, line, find.as_deref(), read_only),
+                Request::CopySaved { file, read } => {
+                    let (text, label) = match file.as_deref().and_then(super::saved::read_saved) {
+                        Some(whole) => {
+                            let size = crate::model::item::human_bytes(whole.len() as u64);
+                            (whole, format!("Copied the whole output ({size})"))
+                        }
+                        None => (
+                            read,
+                            "The whole output is not on this machine: copied what Claude read"
+                                .to_owned(),
+                        ),
+                    };
+                    let text = if self.state.settings.redact.copies() {
+                        let _ = crate::redact::take_counts();
+                        let t = crate::redact::active().redact(&text).into_owned();
+                        self.state.redacted =
+                            Some(crate::redact::describe(&crate::redact::take_counts()));
+                        t
+                    } else {
+                        text
+                    };
+                    self.copy_label = Some(label);
+                    self.state
+                        .requests
+                        .push(Request::Copy(crate::clipboard::CopyText { text, rows: 1 }));
+                    self.serve_requests();
+                }
                 Request::EditSaved { file, recorded } => {
                     // a regular file of the session's folder, not a link
-                    match file.filter(|f| std::fs::symlink_metadata(f).is_ok_and(|m| m.is_file())) {
+                    match file.filter(|f| super::saved::plain_file(f)) {
                         Some(f) => self.edit(&f, 1, None, true),
                         None => {
                             self.state.message = Some(format!(
@@ -960,7 +988,7 @@ impl Viewer {
                     Some(_) => "via OSC 52".to_owned(),
                     None => String::new(),
                 };
-                format!("claude is not on PATH: copied {label} {how}")
+                format!("{label} {how}")
             }
             Some(label) => format!("{label}: {}", outcome.message),
             // `Copied 4 rows: 14 entries (3.1 KB) to the clipboard`

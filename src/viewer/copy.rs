@@ -154,11 +154,31 @@ impl State {
                     .ok_or("nothing selected"),
             },
             Part::Output => match call {
-                Some(c) => c
-                    .result
-                    .as_ref()
-                    .map(|r| (self.session.result_text(r).into_owned(), "the output"))
-                    .ok_or("this call has no result yet"),
+                Some(c) => {
+                    let text = c.result.as_ref().map(|r| self.session.result_text(r));
+                    // saved apart: the shell reads the whole from its file
+                    if let Some(t) = &text
+                        && crate::model::saved::saved_output(t).is_some()
+                    {
+                        let file = c.result.as_ref().and_then(|r| {
+                            let path = self
+                                .session
+                                .sources
+                                .get(r.source as usize)?
+                                .path
+                                .as_deref()?;
+                            crate::model::saved::saved_file(path, &c.id)
+                        });
+                        self.message = Some("Copying the output…".into());
+                        self.requests.push(Request::CopySaved {
+                            file,
+                            read: t.to_string(),
+                        });
+                        return;
+                    }
+                    text.map(|t| (t.into_owned(), "the output"))
+                        .ok_or("this call has no result yet")
+                }
                 None => item
                     .map(|i| (self.session.item_text(i).into_owned(), "the text"))
                     .ok_or("nothing selected"),

@@ -174,6 +174,13 @@ pub enum Request {
         file: Option<std::path::PathBuf>,
         recorded: std::path::PathBuf,
     },
+    /// Copy the whole of a result Claude Code saved apart (`file`, as for
+    /// [`Request::EditSaved`]), or `read`, what Claude read, when it is
+    /// not on this machine.
+    CopySaved {
+        file: Option<std::path::PathBuf>,
+        read: String,
+    },
     /// Turn the terminal's mouse reporting on or off.
     Mouse(bool),
     /// Read the session again (the screen's redaction changed).
