@@ -18,9 +18,13 @@ pub fn read_saved(file: &std::path::Path) -> Option<String> {
     Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 
-/// A regular file, not through a link.
+/// A regular file in a real folder (`tool-results/`): neither is a link,
+/// so a session's folder cannot send `F` or `c o` elsewhere.
 pub fn plain_file(file: &std::path::Path) -> bool {
-    std::fs::symlink_metadata(file).is_ok_and(|m| m.is_file())
+    let real = |p: &std::path::Path, dir: bool| {
+        std::fs::symlink_metadata(p).is_ok_and(|m| if dir { m.is_dir() } else { m.is_file() })
+    };
+    real(file, false) && file.parent().is_some_and(|d| real(d, true))
 }
 
 #[cfg(test)]
@@ -38,6 +42,10 @@ mod tests {
         assert_eq!(read_saved(&link), None);
         assert_eq!(read_saved(dir.path()), None);
         assert_eq!(read_saved(&dir.path().join("gone.txt")), None);
+        // a linked folder of outputs
+        let linked = dir.path().join("tool-results");
+        std::os::unix::fs::symlink(dir.path(), &linked).expect("link");
+        assert_eq!(read_saved(&linked.join("t.txt")), None);
         let fifo = dir.path().join("f.txt");
         let made = std::process::Command::new("mkfifo").arg(&fifo).status();
         if made.is_ok_and(|s| s.success()) {
