@@ -497,9 +497,24 @@ fn an_output_saved_apart_shows_what_claude_read_and_f_opens_the_whole() {
         }
         other => panic!("{other:?}"),
     }
-    // the export keeps the text as Claude read it
-    let st_export = saved_apart_session(dir.path(), "toolu_01Ld");
-    assert!(exported(&st_export, Format::Text).contains("<persisted-output>"));
+    // the export keeps the text as Claude read it; the page heads the
+    // part Claude read as the viewer does
+    let s = saved_apart_session(dir.path(), "toolu_01Ld");
+    assert!(exported(&s, Format::Text).contains("<persisted-output>"));
+    let mut page = Vec::new();
+    let opts = ccv::export::Options {
+        format: Format::Html,
+        ..ccv::export::Options::default()
+    };
+    ccv::html::write(&s, &opts, ccv::walk::Filters::all(), &mut page).expect("page");
+    let page = String::from_utf8(page).expect("utf-8");
+    assert!(
+        page.contains("<div class=\"note\">output saved apart by Claude Code (57.9KB): Claude read the part below</div>"),
+        "{page}"
+    );
+    assert!(page.contains("first line of it"), "{page}");
+    assert!(!page.contains("persisted-output"), "{page}");
+    assert!(!page.contains('\u{1b}'));
 }
 
 #[test]

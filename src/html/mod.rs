@@ -500,7 +500,20 @@ impl Page<'_> {
         } else {
             "result"
         };
-        let text = self.clean(&self.session.result_message(r)).into_owned();
+        let message = self.session.result_message(r);
+        // saved apart: what Claude read, headed as the viewer heads it
+        let saved = crate::model::saved::saved_output(&message);
+        if let Some(s) = &saved {
+            let note = self.text(&s.note());
+            self.out
+                .push_str(&format!("<div class=\"note\">{note}</div>\n"));
+        }
+        let shown = match &saved {
+            Some(s) if s.cut => Cow::Owned(format!("{}\n…", s.preview)),
+            Some(s) => Cow::Borrowed(s.preview),
+            None => Cow::Borrowed(&*message),
+        };
+        let text = self.clean(&shown).into_owned();
         let lines = text.lines().count();
         if lines > LONG {
             // the first lines, then the rest when opened (not all again)

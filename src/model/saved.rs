@@ -30,6 +30,18 @@ pub struct SavedOutput<'a> {
     pub cut: bool,
 }
 
+impl SavedOutput<'_> {
+    /// What heads it where it is shown: that Claude read only the part
+    /// shown below.
+    pub fn note(&self) -> String {
+        let size = match self.size {
+            "" => String::new(),
+            s => format!(" ({})", super::text::sanitize(s)),
+        };
+        format!("output saved apart by Claude Code{size}: Claude read the part below")
+    }
+}
+
 const OPEN: &str = "<persisted-output>";
 const CLOSE: &str = "</persisted-output>";
 

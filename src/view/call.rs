@@ -238,7 +238,10 @@ fn result(c: &ToolCall, w: u16, lost: bool, full: bool) -> Vec<Line<'static>> {
         // in the file: read back before the next frame (see `list::row_lines`)
         Some(r) if r.text.missing() => vec![Line::styled("…", th.dim)],
         Some(r) if let Some(saved) = crate::model::saved::saved_output(r.message()) => {
-            let mut out = vec![Line::styled(saved_note(&saved), th.dim)];
+            let mut out = vec![Line::styled(
+                format!("{}; F opens the whole", saved.note()),
+                th.dim,
+            )];
             out.extend(fold(
                 content::ansi(saved.preview, w, full),
                 limit(FOLD, full),
@@ -265,18 +268,6 @@ fn result(c: &ToolCall, w: u16, lost: bool, full: bool) -> Vec<Line<'static>> {
             }
         }
     }
-}
-
-/// What heads a result saved apart: that Claude read only the preview
-/// below, and that `F` opens the whole.
-pub fn saved_note(saved: &crate::model::saved::SavedOutput<'_>) -> String {
-    let size = match saved.size {
-        "" => String::new(),
-        s => format!(" ({})", sanitize(s)),
-    };
-    format!(
-        "output saved apart by Claude Code{size}: Claude read the part below; F opens the whole"
-    )
 }
 
 /// TodoWrite's list as a checklist: `☑ done`, `◐ in progress`, `☐ to do`.
