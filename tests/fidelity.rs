@@ -466,14 +466,10 @@ fn an_output_saved_apart_shows_what_claude_read_and_f_opens_the_whole() {
     assert!(!screen.contains("persisted-output"), "{screen}");
     assert!(!screen.contains("Preview (first 2KB)"), "{screen}");
     assert!(!screen.contains('\u{1b}'), "{screen}");
+    let want = dir.path().join("s/tool-results/toolu_01Ld.txt");
     perform_action(&mut st, Action::EditFile);
     match st.requests.last() {
         Some(Request::EditSaved { file, recorded }) => {
-            let want = dir
-                .path()
-                .join("s")
-                .join("tool-results")
-                .join("toolu_01Ld.txt");
             assert_eq!(file.as_deref(), Some(want.as_path()));
             assert!(recorded.ends_with("tool-results/toolu_01Ld.txt"));
         }
@@ -487,11 +483,6 @@ fn an_output_saved_apart_shows_what_claude_read_and_f_opens_the_whole() {
     perform_action(&mut st, Action::PendingKey('o'));
     match st.requests.last() {
         Some(Request::CopySaved { file, read }) => {
-            let want = dir
-                .path()
-                .join("s")
-                .join("tool-results")
-                .join("toolu_01Ld.txt");
             assert_eq!(file.as_deref(), Some(want.as_path()));
             assert!(read.starts_with("<persisted-output>"), "{read}");
         }

@@ -7,13 +7,7 @@ use std::process::Command;
 /// The line of `file` that holds `needle` (first match), reading at most
 /// 16 MB of it.
 pub fn line_of(file: &Path, needle: &str) -> Option<u32> {
-    use std::io::Read;
-    let mut buf = Vec::new();
-    crate::model::session::open_regular(file)
-        .ok()?
-        .take(16 << 20)
-        .read_to_end(&mut buf)
-        .ok()?;
+    let buf = crate::model::session::read_regular(file, 16 << 20)?;
     let at = memchr::memmem::find(&buf, needle.as_bytes())?;
     Some(memchr::memchr_iter(b'\n', &buf[..at]).count() as u32 + 1)
 }

@@ -5,16 +5,10 @@
 /// The whole of an output Claude Code saved apart: a regular file (not a
 /// link), up to 64 MB, its bytes as UTF-8 (a bad byte as U+FFFD).
 pub fn read_saved(file: &std::path::Path) -> Option<String> {
-    use std::io::Read;
     if !plain_file(file) {
         return None;
     }
-    let mut bytes = Vec::new();
-    crate::model::session::open_regular(file)
-        .ok()?
-        .take(64 << 20)
-        .read_to_end(&mut bytes)
-        .ok()?;
+    let bytes = crate::model::session::read_regular(file, 64 << 20)?;
     Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 

@@ -403,6 +403,18 @@ pub fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
     Ok(f)
 }
 
+/// The first `limit` bytes of a regular file (see [`open_regular`]).
+pub fn read_regular(path: &Path, limit: u64) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let mut buf = Vec::new();
+    open_regular(path)
+        .ok()?
+        .take(limit)
+        .read_to_end(&mut buf)
+        .ok()?;
+    Some(buf)
+}
+
 /// What a file that is not a regular one is, in a word.
 pub fn file_kind(meta: &std::fs::Metadata) -> &'static str {
     let t = meta.file_type();
