@@ -125,7 +125,7 @@ pub const BINDINGS: &[Binding] = &[
     ),
     bind(
         &[(ch('E'), Action::EditLine), (ch('F'), Action::EditFile)],
-        "editor: the JSONL line / call's file",
+        "editor: JSONL line / file or output",
     ),
     bind(
         &[(ch('e'), Action::ExportMarkdown)],
