@@ -190,8 +190,10 @@ struct Viewer {
     /// `R`: run `claude --resume` once the terminal is restored:
     /// (program, session id, directory).
     resume: Option<(PathBuf, String, Option<String>, Option<&'static str>)>,
-    /// Said before the outcome of the next copy.
-    copy_label: Option<String>,
+    /// What the next copy says: when done (`Copied the whole output
+    /// (59 KB)`, before where it went), and what it copied (before why it
+    /// failed).
+    copy_label: Option<(String, &'static str)>,
     /// The picker's first order (the config's), and its keys.
     sort: crate::catalog::SortBy,
     picker_keys: Option<std::rc::Rc<crate::viewer::key::KeyTable<crate::picker::Action>>>,
@@ -763,8 +765,10 @@ impl Viewer {
                                 }
                                 None => line,
                             };
-                            self.copy_label =
-                                Some("claude is not on PATH: copied the resume command".into());
+                            self.copy_label = Some((
+                                "claude is not on PATH: copied the resume command".into(),
+                                "the resume command",
+                            ));
                             self.state
                                 .requests
                                 .push(Request::Copy(crate::clipboard::CopyText {
@@ -797,45 +801,8 @@ impl Viewer {
                     find,
                     read_only,
                 } => self.edit(&file, line, find.as_deref(), read_only),
-                Request::CopySaved { file, read } => {
-                    let (text, label) = match file.as_deref().and_then(super::saved::read_saved) {
-                        Some(whole) => {
-                            let size = crate::model::item::human_bytes(whole.len() as u64);
-                            (whole, format!("Copied the whole output ({size})"))
-                        }
-                        None => (
-                            read,
-                            "The whole output is not on this machine: copied what Claude read"
-                                .to_owned(),
-                        ),
-                    };
-                    let text = if self.state.settings.redact.copies() {
-                        let _ = crate::redact::take_counts();
-                        let t = crate::redact::active().redact(&text).into_owned();
-                        self.state.redacted =
-                            Some(crate::redact::describe(&crate::redact::take_counts()));
-                        t
-                    } else {
-                        text
-                    };
-                    self.copy_label = Some(label);
-                    self.state
-                        .requests
-                        .push(Request::Copy(crate::clipboard::CopyText { text, rows: 1 }));
-                    self.serve_requests();
-                }
-                Request::EditSaved { file, recorded } => {
-                    // a regular file of the session's folder, not a link
-                    match file.filter(|f| super::saved::plain_file(f)) {
-                        Some(f) => self.edit(&f, 1, None, true),
-                        None => {
-                            self.state.message = Some(format!(
-                                "the whole output is not on this machine (it was saved to {})",
-                                crate::model::text::term_path(&recorded)
-                            ))
-                        }
-                    }
-                }
+                Request::CopySaved { file, read } => self.copy_saved(file.as_deref(), read),
+                Request::EditSaved { file, recorded } => self.edit_saved(file, &recorded),
                 Request::Reload => {
                     if let Some(path) = self.current.clone() {
                         let live = (self.state.live.newer.clone(), self.state.live.back.clone());
@@ -937,6 +904,50 @@ impl Viewer {
     }
 
     /// Hands the terminal to the editor and takes it back when it quits.
+    /// `c o` on an output saved apart: the whole of it from `file`, else
+    /// `read` (what Claude read).
+    fn copy_saved(&mut self, file: Option<&std::path::Path>, read: String) {
+        let (text, label) = match file.and_then(super::saved::read_saved) {
+            Some(whole) => {
+                let size = crate::model::item::human_bytes(whole.len() as u64);
+                let done = format!("Copied the whole output ({size})");
+                (whole, (done, "the whole output"))
+            }
+            None => {
+                let done = "The whole output is not on this machine: copied what Claude read";
+                (read, (done.to_owned(), "what Claude read"))
+            }
+        };
+        let text = if self.state.settings.redact.copies() {
+            let _ = crate::redact::take_counts();
+            let t = crate::redact::active().redact(&text).into_owned();
+            self.state.redacted = Some(crate::redact::describe(&crate::redact::take_counts()));
+            t
+        } else {
+            text
+        };
+        self.copy_label = Some(label);
+        self.state
+            .requests
+            .push(Request::Copy(crate::clipboard::CopyText { text, rows: 1 }));
+        self.serve_requests();
+    }
+
+    /// `F` on an output saved apart: `file` read-only in the editor, or
+    /// where the session says it was.
+    fn edit_saved(&mut self, file: Option<PathBuf>, recorded: &std::path::Path) {
+        // a regular file of the session's folder, not a link
+        match file.filter(|f| super::saved::plain_file(f)) {
+            Some(f) => self.edit(&f, 1, None, true),
+            None => {
+                self.state.message = Some(format!(
+                    "the whole output is not on this machine (it was saved to {})",
+                    crate::model::text::term_path(recorded)
+                ))
+            }
+        }
+    }
+
     fn edit(&mut self, file: &std::path::Path, line: u32, find: Option<&str>, read_only: bool) {
         if !file.is_file() {
             self.state.message = Some(format!(
@@ -981,16 +992,16 @@ impl Viewer {
         self.state.message = Some(match self.copy_label.take() {
             // `Copied the resume command to the clipboard (claude is not
             // on PATH)`, not `Copied 1 row (110 B)`
-            Some(label) if !outcome.is_error => {
+            Some((done, _)) if !outcome.is_error => {
                 let how = match &outcome.delivery {
                     Some(crate::clipboard::Delivery::Clipboard) => "to the clipboard".to_owned(),
                     Some(crate::clipboard::Delivery::File(p)) => format!("to {}", p.display()),
                     Some(_) => "via OSC 52".to_owned(),
                     None => String::new(),
                 };
-                format!("{label} {how}")
+                format!("{done} {how}")
             }
-            Some(label) => format!("{label}: {}", outcome.message),
+            Some((_, what)) => format!("{what}: {}", outcome.message),
             // `Copied 4 rows: 14 entries (3.1 KB) to the clipboard`
             None => match (rows, outcome.is_error) {
                 (Some(r), false) => crate::clipboard::with_rows(&outcome.message, &r),
