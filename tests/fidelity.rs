@@ -492,6 +492,11 @@ fn an_output_saved_apart_shows_what_claude_read_and_f_opens_the_whole() {
     // part Claude read as the viewer does
     let s = saved_apart_session(dir.path(), "toolu_01Ld");
     assert!(exported(&s, Format::Text).contains("<persisted-output>"));
+    // search reads what the row shows: the part Claude read
+    let r = common::first_call(&s.main).result.as_ref().expect("result");
+    let searched = r.search_text();
+    assert!(searched.contains("first line of it"), "{searched}");
+    assert!(!searched.contains("persisted") && !searched.contains("too large"));
     let mut page = Vec::new();
     let opts = ccv::export::Options {
         format: Format::Html,
@@ -522,4 +527,33 @@ fn a_saved_output_of_a_call_id_that_could_leave_the_folder_opens_nothing() {
         "{:?}",
         st.requests.len()
     );
+}
+
+#[test]
+fn a_saved_output_whose_call_is_not_in_the_file_shows_what_claude_read() {
+    let wrapper = "<persisted-output>\nOutput too large (31KB). Full output saved to: /x/tool-results/t9.txt\n\nPreview (first 2KB):\nthe part Claude read\n...\n</persisted-output>";
+    let s = session_of(&[
+        user_line("u1", json!("go on")),
+        user_line(
+            "u2",
+            json!([{"type":"tool_result","tool_use_id":"t9","content":wrapper}]),
+        ),
+    ]);
+    let mut st = State::new(s);
+    // folded: the first line Claude read
+    let screen = screen_text(&mut st, 120, 12);
+    assert!(
+        screen.contains("Tool Result the part Claude read"),
+        "{screen}"
+    );
+    perform_action(&mut st, Action::Top);
+    perform_action(&mut st, Action::Down(1));
+    perform_action(&mut st, Action::Toggle);
+    let screen = screen_text(&mut st, 120, 12);
+    assert!(
+        screen.contains("output saved apart by Claude Code (31KB): Claude read the part below"),
+        "{screen}"
+    );
+    assert!(screen.contains("the part Claude read"), "{screen}");
+    assert!(!screen.contains("persisted-output"), "{screen}");
 }

@@ -187,9 +187,10 @@ pub struct ToolResult {
 }
 
 impl ToolResult {
-    /// What search reads of a result: its text as shown.
+    /// What search reads of a result: its text as shown (of an output
+    /// saved apart, the part Claude read, not the wrapper around it).
     pub fn search_text(&self) -> std::borrow::Cow<'_, str> {
-        super::text::sanitize(self.text.or_marker())
+        super::text::sanitize(shown_of_result(self.text.or_marker()))
     }
 
     pub fn patch(&self) -> Option<&[Hunk]> {
@@ -213,6 +214,12 @@ impl ToolResult {
     pub fn message(&self) -> &str {
         unwrap_tool_use_error(self.text.or_marker())
     }
+}
+
+/// The part of a result's text its row shows: of an output saved apart
+/// (see [`super::saved`]), the part Claude read.
+pub fn shown_of_result(text: &str) -> &str {
+    super::saved::saved_output(text).map_or(text, |s| s.preview)
 }
 
 /// A result's text without the `<tool_use_error>` wrapper (see
@@ -456,7 +463,9 @@ impl Item {
                 }
                 s.into()
             }
-            Detail::OrphanResult(r) if self.text.is_empty() => r.text.or_marker().into(),
+            Detail::OrphanResult(r) if self.text.is_empty() => {
+                shown_of_result(r.text.or_marker()).into()
+            }
             _ => self.text.or_marker().into(),
         }
     }

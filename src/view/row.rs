@@ -293,7 +293,10 @@ fn item_row(
                 Detail::OrphanResult(r) => r.message(),
                 _ => item.text.shown(),
             };
-            let lines = if expanded {
+            // saved apart: what Claude read, headed by a note (as a call's)
+            let saved = crate::model::saved::saved_output(text);
+            let text = saved.map_or(text, |s| s.preview);
+            let mut lines = if expanded {
                 call::fold(
                     content::ansi(text, tw, cx.full),
                     call::limit(call::FOLD, cx.full),
@@ -301,6 +304,9 @@ fn item_row(
             } else {
                 one_line(text, tw)
             };
+            if let Some(s) = saved.filter(|_| expanded) {
+                lines.insert(0, Line::styled(s.note(), th.dim));
+            }
             h.lines(lines, vec![])
         }
         Kind::ToolCall => h.lines(one_line(item.text.shown(), tw), vec![]),

@@ -288,7 +288,9 @@ fn item_matches(session: &Session, reader: &mut LineReader, item: &Item, q: &Que
         Some(r) => {
             let at = (r.source, r.line);
             let out = searched(session, reader, at, &r.text, q, || r.search_text());
-            q.matches_any_of(&[&own, &input, &out])
+            // read back: what its row shows of it, as `search_text` says
+            let out = crate::model::item::shown_of_result(&out);
+            q.matches_any_of(&[&own, &input, out])
         }
         None => q.matches_any_of(&[&own, &input]),
     }
