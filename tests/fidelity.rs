@@ -556,4 +556,11 @@ fn a_saved_output_whose_call_is_not_in_the_file_shows_what_claude_read() {
     );
     assert!(screen.contains("the part Claude read"), "{screen}");
     assert!(!screen.contains("persisted-output"), "{screen}");
+    // cut where Claude Code cut it, as a call's result says
+    let lines: Vec<&str> = screen.lines().collect();
+    let at = lines
+        .iter()
+        .rposition(|l| l.contains("the part Claude read"))
+        .expect("the preview");
+    assert_eq!(lines.get(at + 1).map(|l| l.trim()), Some("…"), "{screen}");
 }

@@ -238,18 +238,7 @@ fn result(c: &ToolCall, w: u16, lost: bool, full: bool) -> Vec<Line<'static>> {
         // in the file: read back before the next frame (see `list::row_lines`)
         Some(r) if r.text.missing() => vec![Line::styled("…", th.dim)],
         Some(r) if let Some(saved) = crate::model::saved::saved_output(r.message()) => {
-            let mut out = vec![Line::styled(
-                format!("{}; F opens the whole", saved.note()),
-                th.dim,
-            )];
-            out.extend(fold(
-                content::ansi(saved.preview, w, full),
-                limit(FOLD, full),
-            ));
-            if saved.cut {
-                out.push(Line::styled("…", th.dim));
-            }
-            out
+            saved_lines(&saved, "; F opens the whole", w, full)
         }
         Some(r) => {
             let lines = if c.name == "Task" || c.name == "Agent" {
@@ -268,6 +257,27 @@ fn result(c: &ToolCall, w: u16, lost: bool, full: bool) -> Vec<Line<'static>> {
             }
         }
     }
+}
+
+/// An output saved apart, opened: the note that Claude read only the part
+/// below (`hint` after it), then that part, folded, and `…` where it was
+/// cut. A call's result and a result without its call alike.
+pub fn saved_lines(
+    saved: &crate::model::saved::SavedOutput<'_>,
+    hint: &str,
+    w: u16,
+    full: bool,
+) -> Vec<Line<'static>> {
+    let th = theme::current();
+    let mut out = vec![Line::styled(format!("{}{hint}", saved.note()), th.dim)];
+    out.extend(fold(
+        content::ansi(saved.preview, w, full),
+        limit(FOLD, full),
+    ));
+    if saved.cut {
+        out.push(Line::styled("…", th.dim));
+    }
+    out
 }
 
 /// TodoWrite's list as a checklist: `☑ done`, `◐ in progress`, `☐ to do`.

@@ -293,20 +293,16 @@ fn item_row(
                 Detail::OrphanResult(r) => r.message(),
                 _ => item.text.shown(),
             };
-            // saved apart: what Claude read, headed by a note (as a call's)
             let saved = crate::model::saved::saved_output(text);
-            let text = saved.map_or(text, |s| s.preview);
-            let mut lines = if expanded {
-                call::fold(
+            let lines = match (expanded, saved) {
+                // saved apart: what Claude read, as a call's result shows it
+                (true, Some(s)) => call::saved_lines(&s, "", tw, cx.full),
+                (true, None) => call::fold(
                     content::ansi(text, tw, cx.full),
                     call::limit(call::FOLD, cx.full),
-                )
-            } else {
-                one_line(text, tw)
+                ),
+                (false, _) => one_line(saved.map_or(text, |s| s.preview), tw),
             };
-            if let Some(s) = saved.filter(|_| expanded) {
-                lines.insert(0, Line::styled(s.note(), th.dim));
-            }
             h.lines(lines, vec![])
         }
         Kind::ToolCall => h.lines(one_line(item.text.shown(), tw), vec![]),
