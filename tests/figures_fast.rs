@@ -609,7 +609,7 @@ fn bend(lines: &mut Vec<String>, rng: &mut common::Rng) {
                 12 => v["isApiErrorMessage"] = json!(true),
                 13 => v["parent_tool_use_id"] = json!("toolu_x"),
                 14 => {
-                    let block = match rng.below(4) {
+                    let block = match rng.below(5) {
                         0 => {
                             json!({"type": "tool_use", "id": "toolu_t", "name": "Task", "input": {"prompt": "p"}})
                         }
@@ -617,6 +617,9 @@ fn bend(lines: &mut Vec<String>, rng: &mut common::Rng) {
                             json!({"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []})
                         }
                         2 => json!({"type": "text", "text": " \n "}),
+                        3 => {
+                            json!({"type": "mcp_tool_use", "id": "mcptoolu_1", "name": "get_issue", "server_name": "linear", "input": {}})
+                        }
                         _ => json!({"type": "novel_block"}),
                     };
                     if let Some(c) = m["content"].as_array_mut() {

@@ -351,3 +351,77 @@ fn the_corpus_has_no_false_orphans() {
 }
 
 use crate::common;
+
+/// Tools the API runs (a web search, a tool of its MCP connector) answer
+/// in the same message as their call: each is a call with its result, no
+/// orphan, and no finding of a call left without its result.
+#[test]
+fn calls_the_api_ran_pair_with_their_results_in_the_same_answer() {
+    let blocks = json!([
+        {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search",
+         "input": {"query": "ratatui 0.30"}},
+        {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1",
+         "content": [{"type": "web_search_result", "title": "ratatui", "url": "https://ratatui.rs"}]},
+        {"type": "mcp_tool_use", "id": "mcptoolu_1", "name": "get_issue",
+         "server_name": "linear", "input": {"id": "MCP-108"}},
+        {"type": "mcp_tool_result", "tool_use_id": "mcptoolu_1", "is_error": false,
+         "content": [{"type": "text", "text": "MCP-108: tiered reduction"}]},
+        {"type": "mcp_tool_use", "id": "mcptoolu_2", "name": "list_issues",
+         "server_name": "linear", "input": {}},
+        {"type": "text", "text": "found it"}
+    ]);
+    let lines = [
+        user("u1", "", json!("look it up")),
+        entry::assistant("a1", "m1", blocks)
+            .model("m")
+            .parent("u1")
+            .session("s")
+            .at("2025-01-01T10:00:01.000Z")
+            .json(),
+    ];
+    for s in both(&lines) {
+        let calls: Vec<_> = s
+            .main
+            .items
+            .iter()
+            .filter_map(|i| match &i.detail {
+                Detail::Call(c) => Some((
+                    c.name.clone(),
+                    c.server,
+                    c.result.as_ref().map(|r| r.text.or_marker().to_owned()),
+                )),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(calls.len(), 3, "{calls:?}");
+        assert_eq!((calls[0].0.as_str(), calls[0].1), ("web_search", true));
+        assert!(calls[0].2.is_some(), "{calls:?}");
+        assert_eq!(
+            calls[1],
+            (
+                "get_issue".to_owned(),
+                true,
+                Some("MCP-108: tiered reduction".to_owned())
+            )
+        );
+        // a call the API ran whose result is not written is not "still
+        // running" on this machine
+        assert_eq!(calls[2], ("list_issues".to_owned(), true, None));
+        assert!(
+            !s.main
+                .items
+                .iter()
+                .any(|i| matches!(i.kind, Kind::ToolResult | Kind::Unknown)),
+            "no orphan, no unknown block: {:?}",
+            crate::common::rows(&s)
+        );
+        let findings: Vec<_> = s.findings(false).into_iter().map(|f| f.kind).collect();
+        assert!(findings.is_empty(), "{findings:?}");
+        let rows = json_rows(&s);
+        assert!(
+            rows.iter()
+                .any(|r| r["kind"] == "tool_call" && r["tool_name"] == "get_issue"),
+            "{rows:?}"
+        );
+    }
+}

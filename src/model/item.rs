@@ -157,7 +157,8 @@ pub struct ToolCall {
     // URL...) is its row's text, [`Item::call_summary`]: a copy here was
     // one string more a call (0.4 MB of a 100 MB session's viewer).
     pub result: Option<ToolResult>,
-    /// `server_tool_use` (web search run by the API).
+    /// Run by the API, not by Claude Code: `server_tool_use` (a web
+    /// search), `mcp_tool_use` (a tool of the API's MCP connector).
     pub server: bool,
     /// The subagent this call started (index into `Session::agents`).
     pub agent: Option<u32>,

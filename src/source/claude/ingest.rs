@@ -584,7 +584,10 @@ pub(super) fn digest(e: &mut RawEntry<'_>, summaries: bool) {
     }
     if let Some(Content::Blocks(blocks)) = e.message.as_mut().and_then(|m| m.content.as_mut()) {
         for b in blocks {
-            if matches!(b.kind.as_deref(), Some("tool_use" | "server_tool_use")) {
+            if matches!(
+                b.kind.as_deref(),
+                Some("tool_use" | "server_tool_use" | "mcp_tool_use")
+            ) {
                 let name = b.name.as_deref().unwrap_or("?");
                 let input = b.input.map_or("{}", |r| r.get());
                 b.summary = Some(super::summary::call_summary(name, input));

@@ -190,7 +190,7 @@ impl Session {
                 item.flags.thinking_hidden = true;
                 item
             }
-            "tool_use" | "server_tool_use" => {
+            "tool_use" | "server_tool_use" | "mcp_tool_use" => {
                 let id = b.id.as_deref().unwrap_or("").to_owned();
                 let reused =
                     !id.is_empty() && self.transcript_mut(target).tool_call_index(&id).is_some();
@@ -227,7 +227,9 @@ impl Session {
                     name,
                     input,
                     result: None,
-                    server: kind == "server_tool_use",
+                    // run by the API (a web search, an MCP connector's
+                    // tool): its result comes in the same answer
+                    server: kind != "tool_use",
                     agent: None,
                 }));
                 item

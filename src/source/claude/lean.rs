@@ -108,7 +108,7 @@ impl Session {
 fn kept_block(b: &Block<'_>) -> bool {
     match b.kind.as_deref() {
         Some("text" | "thinking" | "redacted_thinking") => true,
-        Some("tool_use" | "server_tool_use") => {
+        Some("tool_use" | "server_tool_use" | "mcp_tool_use") => {
             Category::of(b.name.as_deref().unwrap_or("?")) != Category::Subagent
         }
         _ => false,

@@ -329,7 +329,7 @@ impl<'l> Walk<'l, '_> {
                     b"tool_result" => RESULT,
                     b"text" => TEXT,
                     b"thinking" | b"redacted_thinking" => THINKING,
-                    b"tool_use" | b"server_tool_use" => CALL,
+                    b"tool_use" | b"server_tool_use" | b"mcp_tool_use" => CALL,
                     _ => OTHER,
                 };
                 self.blocks |= block;
