@@ -2,7 +2,7 @@
 //! each term as JSON writes it (a fast literal search, case folded unless
 //! the query has capitals), and only the lines that hold every term are
 //! decoded and checked (a prompt's or an answer's only when it is newer
-//! than the hits already found: see `search::scan_files`). As fast as grep
+//! than the hits already found: see `search::first::scan_files`). As fast as grep
 //! on the first query, before any index exists.
 
 use crate::catalog::files::SearchFile;
