@@ -2,14 +2,50 @@
 //! [`crate::model::saved`]): `c o` copies it and `F` opens it, from a
 //! regular file only (a link in a session's folder is not followed).
 
-/// The whole of an output Claude Code saved apart: a regular file (not a
-/// link), up to 64 MB, its bytes as UTF-8 (a bad byte as U+FFFD).
-pub fn read_saved(file: &std::path::Path) -> Option<String> {
+use std::io::Read;
+
+/// What is read of a saved output at most (a copy of more says so).
+pub const MOST: u64 = 64 << 20;
+
+/// A saved output as read.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Saved {
+    /// Its bytes as UTF-8 (a bad byte as U+FFFD), [`MOST`] at most.
+    pub text: String,
+    /// The file's size when it was opened.
+    pub size: u64,
+    /// All of it was read (else its first [`MOST`] bytes).
+    pub whole: bool,
+}
+
+/// The whole of an output Claude Code saved apart: a regular file in a
+/// real folder (neither a link), its first [`MOST`] bytes.
+pub fn read_saved(file: &std::path::Path) -> Option<Saved> {
     if !plain_file(file) {
         return None;
     }
-    let bytes = crate::model::session::read_regular(file, 64 << 20)?;
-    Some(String::from_utf8_lossy(&bytes).into_owned())
+    let f = open_no_link(file)?;
+    let size = f.metadata().ok().filter(|m| m.is_file())?.len();
+    let mut bytes = Vec::new();
+    f.take(MOST).read_to_end(&mut bytes).ok()?;
+    Some(Saved {
+        whole: bytes.len() as u64 >= size,
+        text: String::from_utf8_lossy(&bytes).into_owned(),
+        size,
+    })
+}
+
+/// `file` opened for reading where it is no link (a check of it before
+/// could be raced by a swap for one), without waiting on a FIFO.
+fn open_no_link(file: &std::path::Path) -> Option<std::fs::File> {
+    let mut o = std::fs::OpenOptions::new();
+    o.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC);
+    }
+    o.open(file).ok()
 }
 
 /// A regular file in a real folder (`tool-results/`): neither is a link,
@@ -23,14 +59,17 @@ pub fn plain_file(file: &std::path::Path) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::read_saved;
+    use super::{MOST, read_saved};
 
     #[test]
     fn only_a_regular_file_is_read() {
         let dir = tempfile::tempdir().expect("tempdir");
         let file = dir.path().join("t.txt");
         std::fs::write(&file, b"whole \xff output").expect("write");
-        assert_eq!(read_saved(&file).as_deref(), Some("whole \u{fffd} output"));
+        let read = read_saved(&file).expect("read");
+        assert_eq!(read.text, "whole \u{fffd} output");
+        assert!(read.whole);
+        assert_eq!(read.size, 14);
         let link = dir.path().join("l.txt");
         std::os::unix::fs::symlink(&file, &link).expect("link");
         assert_eq!(read_saved(&link), None);
@@ -45,5 +84,20 @@ mod tests {
         if made.is_ok_and(|s| s.success()) {
             assert_eq!(read_saved(&fifo), None);
         }
+    }
+
+    /// An output over what is read says it was cut, and its size.
+    #[test]
+    fn an_output_over_the_most_read_is_said_cut() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("big.txt");
+        let f = std::fs::File::create(&file).expect("create");
+        f.set_len(MOST + 10).expect("grow");
+        let read = read_saved(&file).expect("read");
+        assert!(!read.whole);
+        assert_eq!(read.size, MOST + 10);
+        assert_eq!(read.text.len() as u64, MOST);
+        f.set_len(MOST).expect("shrink");
+        assert!(read_saved(&file).expect("read").whole);
     }
 }

@@ -134,11 +134,17 @@ impl Viewer {
     /// `c o` on an output saved apart: the whole of it from `file`, else
     /// `read` (what Claude read).
     fn copy_saved(&mut self, file: Option<&std::path::Path>, read: String) {
+        let size = crate::model::item::human_bytes;
         let (text, label) = match file.and_then(crate::app::saved::read_saved) {
-            Some(whole) => {
-                let size = crate::model::item::human_bytes(whole.len() as u64);
-                let done = format!("Copied the whole output ({size})");
-                (whole, (done, "the whole output"))
+            Some(s) if s.whole => {
+                let done = format!("Copied the whole output ({})", size(s.size));
+                (s.text, (done, "the whole output"))
+            }
+            Some(s) => {
+                let (read, all) = (size(s.text.len() as u64), size(s.size));
+                let done =
+                    format!("Copied the first {read} of the output ({all}: F opens it whole)");
+                (s.text, (done, "the output's first part"))
             }
             None => {
                 let done = "The whole output is not on this machine: copied what Claude read";
