@@ -5,7 +5,7 @@
 use crate::common::entry;
 use ccv::export::{Format, Options, export};
 use ccv::model::check::FindingKind;
-use ccv::model::{Detail, Kind, Session};
+use ccv::model::{Detail, Kind, Session, ToolCall};
 use serde_json::{Value, json};
 
 fn user(uuid: &str, parent: &str, content: Value) -> Value {
@@ -62,6 +62,19 @@ fn both(lines: &[Value]) -> [Session; 2] {
     [whole, live]
 }
 
+/// The main transcript's calls, in order.
+fn calls(s: &Session) -> impl Iterator<Item = &ToolCall> {
+    s.main.items.iter().filter_map(|i| match &i.detail {
+        Detail::Call(c) => Some(&**c),
+        _ => None,
+    })
+}
+
+/// What a call's result says, if it has one.
+fn result_text(c: &ToolCall) -> Option<String> {
+    c.result.as_ref().map(|r| r.text.or_marker().to_owned())
+}
+
 fn json_rows(s: &Session) -> Vec<Value> {
     let mut out = Vec::new();
     let opts = Options {
@@ -88,18 +101,7 @@ fn results_written_before_their_calls_pair_with_them() {
         text("a3", "r1", "m2", "both done"),
     ];
     for s in both(&lines) {
-        let calls: Vec<_> = s
-            .main
-            .items
-            .iter()
-            .filter_map(|i| match &i.detail {
-                Detail::Call(c) => Some((
-                    c.id.clone(),
-                    c.result.as_ref().map(|r| r.text.or_marker().to_owned()),
-                )),
-                _ => None,
-            })
-            .collect();
+        let calls: Vec<_> = calls(&s).map(|c| (c.id.clone(), result_text(c))).collect();
         assert_eq!(
             calls,
             vec![
@@ -271,15 +273,7 @@ fn five_calls_with_one_id_and_three_results_are_all_shown() {
         lines.push(result(&format!("s{n}"), "b1", "solo", &format!("solo {n}")));
     }
     for s in both(&lines) {
-        let calls: Vec<_> = s
-            .main
-            .items
-            .iter()
-            .filter_map(|i| match &i.detail {
-                Detail::Call(c) => Some(c.result.as_ref().map(|r| r.text.or_marker().to_owned())),
-                _ => None,
-            })
-            .collect();
+        let calls: Vec<_> = calls(&s).map(result_text).collect();
         assert_eq!(calls.len(), 6, "every call is a row");
         // the three results answer the first three calls with the id
         assert_eq!(
@@ -380,18 +374,8 @@ fn calls_the_api_ran_pair_with_their_results_in_the_same_answer() {
             .json(),
     ];
     for s in both(&lines) {
-        let calls: Vec<_> = s
-            .main
-            .items
-            .iter()
-            .filter_map(|i| match &i.detail {
-                Detail::Call(c) => Some((
-                    c.name.clone(),
-                    c.server,
-                    c.result.as_ref().map(|r| r.text.or_marker().to_owned()),
-                )),
-                _ => None,
-            })
+        let calls: Vec<_> = calls(&s)
+            .map(|c| (c.name.clone(), c.server, result_text(c)))
             .collect();
         assert_eq!(calls.len(), 3, "{calls:?}");
         assert_eq!((calls[0].0.as_str(), calls[0].1), ("web_search", true));
