@@ -334,3 +334,43 @@ fn a_fork_in_a_subagents_file_is_folded() {
         assert_eq!(off, ["old prompt", "old reply"]);
     }
 }
+
+/// A line of a kind ccv does not know yet (Claude Code adds some every
+/// month), or of one it hides, that carries a uuid is a link of the
+/// chain: the lines under it are neither a new conversation nor a parent
+/// missing, and a rewind past it leaves what came after it off the branch.
+#[test]
+fn a_line_of_an_unknown_kind_is_a_link_of_the_chain() {
+    let novel = |uuid: &str, parent: &str| {
+        format!(
+            r#"{{"type":"teammate-note","uuid":"{uuid}","parentUuid":"{parent}","sessionId":"s1","timestamp":"2025-01-01T00:00:02Z","note":{{"text":"from a teammate"}}}}"#
+        )
+    };
+    // and a kind ccv knows and hides (the harness's bookkeeping)
+    let kept = r#"{"type":"cost-state","uuid":"k1","parentUuid":"u2","sessionId":"s1","totalCostUsd":0.5}"#;
+    let s = load(&[
+        user("u1", None, "first"),
+        assistant("a1", "u1", "m1", "reply one"),
+        novel("x1", "a1"),
+        user("u2", Some("x1"), "second"),
+        kept.to_owned(),
+        assistant("a2", "k1", "m2", "reply two"),
+    ]);
+    assert!(off_texts(&s).is_empty(), "{:?}", rows(&s));
+    let findings: Vec<_> = s.findings(false).into_iter().map(|f| f.message).collect();
+    assert!(findings.is_empty(), "{findings:?}");
+    assert!(
+        s.main.items.iter().any(|i| i.kind == Kind::Unknown),
+        "the line is still shown"
+    );
+    let s = load(&[
+        user("u1", None, "first"),
+        assistant("a1", "u1", "m1", "reply one"),
+        novel("x1", "a1"),
+        user("u2", Some("x1"), "old prompt"),
+        assistant("a2", "u2", "m2", "old reply"),
+        user("u3", Some("a1"), "edited prompt"),
+        assistant("a3", "u3", "m3", "new reply"),
+    ]);
+    assert_eq!(off_texts(&s), ["old prompt", "old reply"]);
+}

@@ -56,6 +56,16 @@ impl Session {
         }
         let kind = e.kind.as_deref().unwrap_or("");
         self.note_envelope(e);
+        // a line of another kind that has a uuid may sit in the chain (as
+        // attachments came to, and kinds Claude Code adds since): a link
+        // the lines under it hang from, not a parent missing
+        let conversation = matches!(
+            kind,
+            "user" | "assistant" | "system" | "result" | "progress" | "attachment"
+        );
+        if !conversation && e.uuid.is_some() {
+            self.thread_side(source, line, e);
+        }
         match kind {
             "user" | "assistant" | "system" | "result" => {}
             "summary" => {
