@@ -388,8 +388,8 @@ fn calls_the_api_ran_pair_with_their_results_in_the_same_answer() {
                 Some("MCP-108: tiered reduction".to_owned())
             )
         );
-        // a call the API ran whose result is not written is not "still
-        // running" on this machine
+        // a call the API ran whose result is not written is no finding
+        // (the API ran it, not Claude Code)
         assert_eq!(calls[2], ("list_issues".to_owned(), true, None));
         assert!(
             !s.main
