@@ -141,7 +141,9 @@ impl Viewer {
                 (s.text, (done, "the whole output"))
             }
             Some(s) => {
-                let (read, all) = (size(s.text.len() as u64), size(s.size));
+                // (bytes read: a bad byte is 3 once made U+FFFD)
+                let read = (s.text.len() as u64).min(crate::app::saved::MOST);
+                let (read, all) = (size(read), size(s.size));
                 let done =
                     format!("Copied the first {read} of the output ({all}: F opens it whole)");
                 (s.text, (done, "the output's first part"))
