@@ -567,6 +567,19 @@ fn bend(lines: &mut Vec<String>, rng: &mut common::Rng) {
             if k_has_time(rng) {
                 note["timestamp"] = v.get("timestamp").cloned().unwrap_or(json!(null));
             }
+            if rng.below(3) == 0 {
+                // a kind nobody knows yet, a link of the answer's chain
+                // (its own or its agent's), which the next line hangs from
+                note["type"] = json!("teammate-note");
+                note["isSidechain"] = v.get("isSidechain").cloned().unwrap_or(json!(false));
+                if let Some(next) = lines.get_mut(a + 1)
+                    && let Ok(mut w) = serde_json::from_str::<Value>(next)
+                    && w.get("parentUuid") == v.get("uuid")
+                {
+                    w["parentUuid"] = note["uuid"].clone();
+                    *next = w.to_string();
+                }
+            }
             lines.insert(a + 1, note.to_string());
         }
         19 => {
