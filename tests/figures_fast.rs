@@ -553,35 +553,7 @@ fn bend(lines: &mut Vec<String>, rng: &mut common::Rng) {
             let l = lines.remove(a);
             lines.insert(0, l);
         }
-        17 | 18 => {
-            // a hook's note after an answer's line, before the next line
-            // of its message (which the model puts before the note), with
-            // a time or none
-            let Ok(v) = serde_json::from_str::<Value>(&lines[a]) else {
-                return;
-            };
-            let mut note = json!({"type": "system", "subtype": "informational",
-                "content": "PostToolUse:Bash hook ran", "level": "info",
-                "isSidechain": false, "uuid": format!("note-{}", rng.below(1 << 30)),
-                "parentUuid": v.get("uuid").cloned().unwrap_or(json!(null))});
-            if k_has_time(rng) {
-                note["timestamp"] = v.get("timestamp").cloned().unwrap_or(json!(null));
-            }
-            if rng.below(3) == 0 {
-                // a kind nobody knows yet, a link of the answer's chain
-                // (its own or its agent's), which the next line hangs from
-                note["type"] = json!("teammate-note");
-                note["isSidechain"] = v.get("isSidechain").cloned().unwrap_or(json!(false));
-                if let Some(next) = lines.get_mut(a + 1)
-                    && let Ok(mut w) = serde_json::from_str::<Value>(next)
-                    && w.get("parentUuid") == v.get("uuid")
-                {
-                    w["parentUuid"] = note["uuid"].clone();
-                    *next = w.to_string();
-                }
-            }
-            lines.insert(a + 1, note.to_string());
-        }
+        17 | 18 => note_after(lines, a, rng),
         19 => {
             // any line without its time
             if let Ok(mut v) = serde_json::from_str::<Value>(&lines[i])
@@ -661,6 +633,36 @@ fn bend(lines: &mut Vec<String>, rng: &mut common::Rng) {
             lines[a] = v.to_string();
         }
     }
+}
+
+/// A hook's note after the answer's line `a`, before the next line of its
+/// message (which the model puts before the note), with a time or none;
+/// or a line of a kind nobody knows yet, a link of the answer's chain
+/// (its own or its agent's), which the next line hangs from.
+fn note_after(lines: &mut Vec<String>, a: usize, rng: &mut common::Rng) {
+    use serde_json::{Value, json};
+    let Ok(v) = serde_json::from_str::<Value>(&lines[a]) else {
+        return;
+    };
+    let mut note = json!({"type": "system", "subtype": "informational",
+        "content": "PostToolUse:Bash hook ran", "level": "info",
+        "isSidechain": false, "uuid": format!("note-{}", rng.below(1 << 30)),
+        "parentUuid": v.get("uuid").cloned().unwrap_or(json!(null))});
+    if k_has_time(rng) {
+        note["timestamp"] = v.get("timestamp").cloned().unwrap_or(json!(null));
+    }
+    if rng.below(3) == 0 {
+        note["type"] = json!("teammate-note");
+        note["isSidechain"] = v.get("isSidechain").cloned().unwrap_or(json!(false));
+        if let Some(next) = lines.get_mut(a + 1)
+            && let Ok(mut w) = serde_json::from_str::<Value>(next)
+            && w.get("parentUuid") == v.get("uuid")
+        {
+            w["parentUuid"] = note["uuid"].clone();
+            *next = w.to_string();
+        }
+    }
+    lines.insert(a + 1, note.to_string());
 }
 
 fn k_has_time(rng: &mut common::Rng) -> bool {
