@@ -374,3 +374,50 @@ fn a_line_of_an_unknown_kind_is_a_link_of_the_chain() {
     ]);
     assert_eq!(off_texts(&s), ["old prompt", "old reply"]);
 }
+
+/// In an inline sidechain (a subagent's lines in the main file, as
+/// Claude Code 1.0 wrote them), a line of an unknown kind is a row of the
+/// subagent's transcript, and the chain goes on through it there.
+#[test]
+fn an_unknown_line_of_an_inline_sidechain_is_its_agents() {
+    let side = |kind: &str, uuid: &str, parent: &str, body: &str| {
+        format!(
+            r#"{{"type":"{kind}","uuid":"{uuid}","parentUuid":{parent},"isSidechain":true,"sessionId":"s1","timestamp":"2025-01-01T00:00:03Z"{body}}}"#
+        )
+    };
+    let s = load(&[
+        user("u1", None, "look into it"),
+        side(
+            "user",
+            "s1",
+            "null",
+            r#","message":{"role":"user","content":"find the bug"}"#,
+        ),
+        side(
+            "teammate-note",
+            "s2",
+            r#""s1""#,
+            r#","note":"from the lead""#,
+        ),
+        side(
+            "assistant",
+            "s3",
+            r#""s2""#,
+            r#","message":{"id":"ms","role":"assistant","model":"m","content":[{"type":"text","text":"it is in lexer.rs"}]}"#,
+        ),
+        assistant("a1", "u1", "m1", "done"),
+    ]);
+    assert!(
+        s.main.items.iter().all(|i| i.kind != Kind::Unknown),
+        "not in the main transcript: {:?}",
+        rows(&s)
+    );
+    let agent: Vec<Kind> = s
+        .agents
+        .iter()
+        .flat_map(|a| a.transcript.items.iter().map(|i| i.kind))
+        .collect();
+    assert_eq!(agent, [Kind::User, Kind::Unknown, Kind::Assistant]);
+    let findings: Vec<_> = s.findings(false).into_iter().map(|f| f.message).collect();
+    assert!(findings.is_empty(), "{findings:?}");
+}

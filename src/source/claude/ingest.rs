@@ -568,6 +568,13 @@ impl Session {
     ) -> Outcome {
         let target = match self.sources[source as usize].agent {
             Some(a) => Target::Agent(a),
+            // a line of an inline sidechain (the main file's copy of a
+            // subagent's): its agent's, as its parent is
+            None if e.is_sidechain == Some(true) => e
+                .parent_uuid
+                .as_deref()
+                .and_then(|p| self.sidechain_uuid.get(p).copied())
+                .map_or(Target::Main, Target::Agent),
             None => Target::Main,
         };
         let mut item = self.envelope_item(Kind::Unknown, source, line, e);
