@@ -11,6 +11,12 @@ use crate::model::transcript::UuidSeen;
 use std::hash::{Hash, Hasher};
 
 impl Session {
+    /// The subagent whose inline sidechain holds `e`'s parent.
+    fn agent_of_parent(&self, e: &RawEntry<'_>) -> Option<u32> {
+        let parent = e.parent_uuid.as_deref()?;
+        self.sidechain_uuid.get(parent).copied()
+    }
+
     fn route(&mut self, source: u16, e: &RawEntry<'_>) -> Target {
         if let Some(a) = self.sources[source as usize].agent {
             return Target::Agent(a);
@@ -24,10 +30,7 @@ impl Session {
         if e.is_sidechain != Some(true) {
             return Target::Main;
         }
-        let by_parent = e
-            .parent_uuid
-            .as_deref()
-            .and_then(|p| self.sidechain_uuid.get(p).copied());
+        let by_parent = self.agent_of_parent(e);
         let a = match (e.agent_id.as_deref(), by_parent) {
             (Some(id), _) => self.agent_for_id(id),
             (None, Some(a)) => a,
@@ -271,11 +274,9 @@ impl Session {
         let target = if let Some(a) = self.sources[source as usize].agent {
             Target::Agent(a)
         } else if e.is_sidechain == Some(true) {
-            let by_parent = e
-                .parent_uuid
-                .as_deref()
-                .and_then(|p| self.sidechain_uuid.get(p).copied());
-            let Some(a) = by_parent else { return };
+            let Some(a) = self.agent_of_parent(e) else {
+                return;
+            };
             if let Some(u) = e.uuid.as_deref() {
                 self.sidechain_uuid.insert(u.into(), a);
             }
@@ -570,11 +571,9 @@ impl Session {
             Some(a) => Target::Agent(a),
             // a line of an inline sidechain (the main file's copy of a
             // subagent's): its agent's, as its parent is
-            None if e.is_sidechain == Some(true) => e
-                .parent_uuid
-                .as_deref()
-                .and_then(|p| self.sidechain_uuid.get(p).copied())
-                .map_or(Target::Main, Target::Agent),
+            None if e.is_sidechain == Some(true) => {
+                self.agent_of_parent(e).map_or(Target::Main, Target::Agent)
+            }
             None => Target::Main,
         };
         let mut item = self.envelope_item(Kind::Unknown, source, line, e);
