@@ -513,6 +513,38 @@ fn an_output_saved_apart_shows_what_claude_read_and_f_opens_the_whole() {
     assert!(!page.contains('\u{1b}'));
 }
 
+/// `/` finds a word of the whole output, which the row's preview does
+/// not show (`n` goes to the call, where `F` opens the whole), never
+/// through a link, and a preview's word as before.
+#[test]
+fn the_viewers_search_looks_in_the_whole_of_an_output_saved_apart() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let s = saved_apart_session(dir.path(), "toolu_01Ld");
+    assert!(ccv::app::search::find_all(&s, "zebrawhole").is_empty());
+    let saved = dir.path().join("s/tool-results");
+    std::fs::create_dir_all(&saved).expect("mkdir");
+    let whole = format!(
+        "first line of it\n{}the zebrawhole at its end\n",
+        "more output\n".repeat(5000)
+    );
+    std::fs::write(saved.join("toolu_01Ld.txt"), &whole).expect("write");
+    let s = saved_apart_session(dir.path(), "toolu_01Ld");
+    let hits = ccv::app::search::find_all(&s, "zebrawhole");
+    assert_eq!(hits.len(), 1, "{hits:?}");
+    // with a word of the session's own: both found in one row
+    assert_eq!(
+        ccv::app::search::find_all(&s, "zebrawhole comments").len(),
+        1
+    );
+    assert_eq!(ccv::app::search::find_all(&s, "first line").len(), 1);
+    // a link in its place is not followed
+    let elsewhere = dir.path().join("elsewhere.txt");
+    std::fs::rename(saved.join("toolu_01Ld.txt"), &elsewhere).expect("move");
+    std::os::unix::fs::symlink(&elsewhere, saved.join("toolu_01Ld.txt")).expect("link");
+    let s = saved_apart_session(dir.path(), "toolu_01Ld");
+    assert!(ccv::app::search::find_all(&s, "zebrawhole").is_empty());
+}
+
 #[test]
 fn a_saved_output_of_a_call_id_that_could_leave_the_folder_opens_nothing() {
     let dir = tempfile::tempdir().expect("tempdir");

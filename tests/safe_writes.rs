@@ -158,7 +158,7 @@ fn tree_of(
 }
 
 fn index_dir(home: &Path) -> PathBuf {
-    home.join("cache").join("ccv").join("search-v7")
+    home.join("cache").join("ccv").join("search-v8")
 }
 
 fn search(home: &Path, root: &Path, query: &str) -> std::process::Output {

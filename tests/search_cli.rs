@@ -893,7 +893,7 @@ fn an_index_being_built_is_not_called_damaged_nor_thrown_away() {
     let root = tmp.path().join("projects");
     tree(&root);
     ccv(tmp.path()).arg("index").arg(&root).assert().success();
-    let dir = tmp.path().join("cache/ccv/search-v7");
+    let dir = tmp.path().join("cache/ccv/search-v8");
     let (_, truth) = search(tmp.path(), &root, &["--limit", "500", "the"]);
     fs::remove_file(dir.join("files.bin")).expect("a build not yet ended");
     let run = || {
@@ -937,7 +937,7 @@ fn an_index_whose_list_of_files_is_damaged_is_rebuilt() {
     let root = tmp.path().join("projects");
     tree(&root);
     ccv(tmp.path()).arg("index").arg(&root).assert().success();
-    let dir = tmp.path().join("cache/ccv/search-v7");
+    let dir = tmp.path().join("cache/ccv/search-v8");
     let list = dir.join("files.bin");
     let good = std::fs::read(&list).expect("the index's list of files");
     let (_, truth) = search(tmp.path(), &root, &["--limit", "500", "the"]);
@@ -981,7 +981,7 @@ fn an_index_whose_files_were_changed_is_not_believed() {
     let tmp = tempfile::tempdir().expect("tmp");
     let root = tmp.path().join("projects");
     tree(&root);
-    let dir = tmp.path().join("cache/ccv/search-v7");
+    let dir = tmp.path().join("cache/ccv/search-v8");
     let (_, truth) = search(tmp.path(), &root, &["--limit", "500", "the"]);
     assert!(!truth.is_empty());
     ccv(tmp.path()).arg("index").arg(&root).assert().success();

@@ -97,6 +97,7 @@ mod result_reader;
 mod safe_writes;
 mod search_cli;
 mod search_habits;
+mod search_saved;
 mod share;
 mod shell_cli;
 mod stats_cli;

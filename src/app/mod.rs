@@ -13,7 +13,6 @@ mod input;
 pub mod restore;
 mod resume;
 pub mod run;
-mod saved;
 pub mod texts;
 mod trace;
 mod workers;

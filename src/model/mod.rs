@@ -24,6 +24,7 @@ pub mod plain_run;
 pub mod price;
 pub mod query;
 pub mod saved;
+pub mod saved_read;
 pub mod session;
 pub mod stored;
 #[cfg(test)]

@@ -82,6 +82,16 @@ pub fn saved_output(text: &str) -> Option<SavedOutput<'_>> {
     })
 }
 
+impl<'a> SavedOutput<'a> {
+    /// The call whose output it is, as the file's name says
+    /// (`<call id>.txt`, in a folder of either machine's separator): what
+    /// a reader of a result without its call finds it by.
+    pub fn call_id(&self) -> Option<&'a str> {
+        let name = self.path.rsplit(['/', '\\']).next()?;
+        name.strip_suffix(".txt").filter(|id| !id.is_empty())
+    }
+}
+
 /// Where the whole output of call `call_id` lies on this machine, for a
 /// session read from `file` (its own file, or one of its subagents'):
 /// `tool-results/` in the session's folder, beside its file. The path the
@@ -131,6 +141,17 @@ mod tests {
         );
         assert_eq!(s.preview, "[{\"url\":1}\nline two");
         assert!(s.cut);
+        assert_eq!(s.call_id(), Some("toolu_01L"));
+        let windows = REAL.replace(
+            "/Users/a/.claude/projects/-x/0cd9/tool-results/",
+            r"C:\u\0cd9\tool-results\",
+        );
+        assert_eq!(
+            saved_output(&windows).and_then(|s| s.call_id()),
+            Some("toolu_01L")
+        );
+        let odd = REAL.replace("toolu_01L.txt", "toolu_01L.log");
+        assert_eq!(saved_output(&odd).and_then(|s| s.call_id()), None);
     }
 
     #[test]

@@ -16,6 +16,9 @@ pub struct Entry {
     /// Its line's uuid and content's fingerprint, for an entry the model
     /// shows only where its line was first written (see [`Copy`]).
     pub copy: Option<Copy>,
+    /// A result Claude Code saved apart: its call's id, which names the
+    /// file that holds the whole output (see [`add_saved_outputs`]).
+    pub saved: Option<Box<str>>,
 }
 
 /// A line's uuid and the fingerprint of its content: a prompt's or an
@@ -69,12 +72,17 @@ pub fn entries(bytes: &[u8], first_line: u32, header: Option<&[u8]>) -> Vec<Entr
                     .as_deref()
                     .filter(|_| own && hides_copies(it.kind))
                     .and_then(|u| Some((Box::from(u), t.threads.print(u)?)));
+                let saved = match &it.detail {
+                    Detail::OrphanResult(r) => saved_call(r.text.or_marker(), None),
+                    _ => None,
+                };
                 out.push(Entry {
                     line: it.line + base,
                     kind: it.kind,
                     timestamp: it.timestamp,
                     text: text.into_owned(),
                     copy,
+                    saved,
                 });
             }
             if let Detail::Call(c) = &it.detail
@@ -88,12 +96,106 @@ pub fn entries(bytes: &[u8], first_line: u32, header: Option<&[u8]>) -> Vec<Entr
                     text: r.search_text().into_owned(),
                     // (paired with its call: the two were in one piece)
                     copy: None,
+                    saved: saved_call(r.text.or_marker(), Some(&c.id)),
                 });
             }
         }
     }
     out
 }
+
+/// The call whose output a result's `text` says was saved apart: `call`
+/// (its call's id, as `F` opens it) when known, else the one its wrapper
+/// names.
+fn saved_call(text: &str, call: Option<&str>) -> Option<Box<str>> {
+    let saved = crate::model::saved::saved_output(text)?;
+    call.or_else(|| saved.call_id()).map(Box::from)
+}
+
+/// What a search reads of an output saved apart, at most: what `c o`
+/// copies.
+const SAVED_MOST: u64 = crate::model::saved_read::MOST;
+
+/// The whole output of call `call_id` saved apart beside the session file
+/// `file` (see [`crate::model::saved::saved_file`]), its first
+/// [`SAVED_MOST`] bytes: only a regular file, never through a link.
+pub fn saved_text(file: &std::path::Path, call_id: &str) -> Option<String> {
+    let path = crate::model::saved::saved_file(file, call_id)?;
+    crate::model::saved_read::read_saved_upto(&path, SAVED_MOST).map(|s| s.text)
+}
+
+/// [`saved_text`]'s bytes as they are, for a search's raw test.
+pub fn saved_bytes(file: &std::path::Path, call_id: &str) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let path = crate::model::saved::saved_file(file, call_id)?;
+    let f = crate::model::saved_read::open_saved(&path)?;
+    let mut out = Vec::new();
+    f.take(SAVED_MOST).read_to_end(&mut out).ok()?;
+    Some(out)
+}
+
+/// Whether outputs saved apart may lie beside the session file `file`:
+/// its session's `tool-results/` folder is there (no link). One look per
+/// file spares a search of one without it looking for their wrappers in
+/// every line.
+pub fn may_have_saved_outputs(file: &std::path::Path) -> bool {
+    crate::model::saved::saved_file(file, "x")
+        .as_deref()
+        .and_then(std::path::Path::parent)
+        .and_then(|dir| std::fs::symlink_metadata(dir).ok())
+        .is_some_and(|m| m.is_dir())
+}
+
+/// Adds to each entry of a result Claude Code saved apart the whole
+/// output (safe text, after what Claude read), as it lies beside the
+/// session file `file`: the words of a long command's output are found,
+/// not only those of its preview. One whose file is not on this machine
+/// keeps its preview.
+pub fn add_saved_outputs(entries: &mut [Entry], file: &std::path::Path) {
+    for e in entries {
+        if let Some(text) = e.saved.as_deref().and_then(|id| saved_text(file, id)) {
+            e.text.push('\n');
+            e.text.push_str(&crate::model::text::sanitize(&text));
+        }
+    }
+}
+
+/// The calls whose outputs a line's results say were saved apart, read
+/// off its raw bytes (the file name after each wrapper's `saved to:`):
+/// what a search looks in for the terms the line does not hold. An id
+/// that is not plain is left to [`crate::model::saved::saved_file`],
+/// which refuses it.
+pub fn saved_calls_in(line: &[u8]) -> Vec<&str> {
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
+    static OPEN: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(WRAPPER));
+    static SAVED: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"saved to:"));
+    static TXT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b".txt"));
+    let mut out = Vec::new();
+    for at in OPEN.find_iter(line) {
+        // the head of the wrapper is its first line: not far
+        let head = &line[at..line.len().min(at + 4096)];
+        let Some(s) = SAVED.find(head) else { continue };
+        let Some(t) = TXT.find(&head[s..]) else {
+            continue;
+        };
+        let end = s + t;
+        let start = head[..end]
+            .iter()
+            .rposition(|&b| !(b.is_ascii_alphanumeric() || b == b'_' || b == b'-'))
+            .map_or(0, |p| p + 1);
+        if let Ok(id) = std::str::from_utf8(&head[start..end])
+            && !id.is_empty()
+            && !out.contains(&id)
+        {
+            out.push(id);
+        }
+    }
+    out
+}
+
+/// What opens the wrapper of a result saved apart, as a line holds it.
+pub const WRAPPER: &[u8] = b"<persisted-output>";
 
 /// A line a search may decode, and where its part no entry shows is (a
 /// tool result's structured copy, see [`crate::source::unshown_span`]):

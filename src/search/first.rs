@@ -161,7 +161,7 @@ pub(super) fn scan_files(
         };
         let Some(time) = wait.then(|| own_time(raw.bytes)).flatten() else {
             let bytes = extract::Unshown::new(raw.bytes);
-            if !test.shown_nowhere(&bytes, raw.claude) {
+            if raw.saved || !test.shown_nowhere(&bytes, raw.claude) {
                 let header = headers.of(f, raw.claude);
                 let found = check_decoded((&bytes, header.as_deref()), raw.line, f, query, filter);
                 add(f, found);
@@ -174,7 +174,7 @@ pub(super) fn scan_files(
         }
         // asked while the line is at hand: a line that holds no hit is
         // not read again
-        if test.shown_nowhere(&extract::Unshown::new(raw.bytes), raw.claude) {
+        if !raw.saved && test.shown_nowhere(&extract::Unshown::new(raw.bytes), raw.claude) {
             return;
         }
         let full = waiting.lock().ok().and_then(|mut w| {

@@ -102,10 +102,14 @@ pub(super) fn check_decoded(
     query: &Query,
     filter: &Filter,
 ) -> Vec<(Hit, Option<extract::Copy>)> {
-    entries(&bytes.shown(), line, header)
+    let mut found: Vec<Entry> = entries(&bytes.shown(), line, header)
         .into_iter()
         .filter(|e| e.line == line)
         .filter(|e| filter.keeps_kind(e.kind) && filter.keeps_time(e.timestamp))
+        .collect();
+    extract::add_saved_outputs(&mut found, &f.path);
+    found
+        .into_iter()
         .filter(|e| query.matches(&e.text))
         .map(|mut e| (hit(&e, f, query), e.copy.take()))
         .collect()

@@ -45,9 +45,10 @@ const TOKENIZER: &str = "ccv";
 /// joined words listed as pairs too, see `words::pair_of`; 6: letters
 /// folded as a search ignoring case folds them, see `words::fold_into`;
 /// 7: its files believed only as ccv wrote them, see `super::checked`,
-/// and its list of files checked file by file; the ones before are
-/// emptied, see [`super::index_dir::empty_older`]).
-pub const VERSION: u32 = 7;
+/// and its list of files checked file by file; 8: the whole outputs
+/// Claude Code saved apart indexed with their results' lines; the ones
+/// before are emptied, see [`super::index_dir::empty_older`]).
+pub const VERSION: u32 = 8;
 /// A span's bytes: lines are added to one until it holds this many or
 /// more. A candidate span is read whole and
 /// scanned, so a query reads this much per span a word is in; a bigger
@@ -685,7 +686,7 @@ fn index_file(
             first: p.line,
         };
         if claude {
-            index_claude_piece(&piece, st.id, fields, writer);
+            index_claude_piece((&piece, path), st.id, fields, writer);
         } else {
             index_piece(&piece, header, st.id, fields, writer);
         }
@@ -775,7 +776,20 @@ fn index_piece(
 /// decoded by the model, together. Decoding every line was two fifths of
 /// a build. A line makes the same entries read alone as in its file, as
 /// a query decodes it (see `search::span_hits`).
-fn index_claude_piece(piece: &Piece<'_>, id: u64, fields: &Fields, writer: &IndexWriter) {
+/// The whole outputs its results saved apart (beside the file `path`) are
+/// indexed with the line that holds them (see
+/// [`super::extract::add_saved_outputs`]).
+fn index_claude_piece(
+    (piece, path): (&Piece<'_>, &Path),
+    id: u64,
+    fields: &Fields,
+    writer: &IndexWriter,
+) {
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
+    static WRAPPER: LazyLock<Finder<'static>> =
+        LazyLock::new(|| Finder::new(super::extract::WRAPPER));
+    let saved_beside = super::extract::may_have_saved_outputs(path);
     thread_local! {
         static SCRATCH: std::cell::RefCell<(String, Vec<u8>)> = Default::default();
     }
@@ -802,6 +816,14 @@ fn index_claude_piece(piece: &Piece<'_>, id: u64, fields: &Fields, writer: &Inde
                     let line = line.strip_suffix(b"\r").unwrap_or(line);
                     if line.iter().all(u8::is_ascii_whitespace) {
                         continue;
+                    }
+                    if saved_beside && WRAPPER.find(line).is_some() {
+                        for call in super::extract::saved_calls_in(line) {
+                            if let Some(text) = super::extract::saved_text(path, call) {
+                                let text = crate::model::text::sanitize(&text);
+                                super::words::list_more_words(&text, list, seen);
+                            }
+                        }
                     }
                     let each = &mut |t: crate::source::ShownText<'_>| match t {
                         crate::source::ShownText::Plain(t) => {

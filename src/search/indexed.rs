@@ -219,21 +219,25 @@ fn span_hits(
     // (a file in another format has its first line at hand)
     let claude = header.is_none();
     let mut found = Vec::new();
-    let mut check = |line: &[u8], n: u32| {
+    // `saved`: the line holds a result saved apart, whose whole output
+    // may show a term the line does not
+    let mut check = |line: &[u8], n: u32, saved: bool| {
         if line.is_empty() || crate::source::makes_no_entry(line) {
             return;
         }
         let line = extract::Unshown::new(line);
-        if raw.is_some_and(|r| r.shown_nowhere(&line, claude)) {
+        if !saved && raw.is_some_and(|r| r.shown_nowhere(&line, claude)) {
             return;
         }
         found.extend(check_decoded((&line, header), n, sf, query, filter));
     };
     match raw {
-        Some(r) => r.lines_in(piece, claude, &mut |l| check(l.bytes, l.line)),
+        Some(r) => r.lines_in((piece, &sf.path), claude, &mut |l| {
+            check(l.bytes, l.line, l.saved);
+        }),
         None => {
             for (i, line) in piece.bytes.split(|&b| b == b'\n').enumerate() {
-                check(line, piece.line.saturating_add(i as u32));
+                check(line, piece.line.saturating_add(i as u32), false);
             }
         }
     }
@@ -288,7 +292,9 @@ fn unindexed_tail(
     };
     while let Ok(Some(p)) = pieces.next_piece() {
         for (i, bytes) in p.bytes.split(|&b| b == b'\n').enumerate() {
-            if bytes.is_empty() || raw.is_some_and(|r| !r.holds(bytes)) {
+            if bytes.is_empty()
+                || raw.is_some_and(|r| !r.holds(bytes) && !r.holds_saved(bytes, &sf.path))
+            {
                 continue;
             }
             hits.extend(check_line(

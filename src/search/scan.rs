@@ -24,6 +24,10 @@ pub struct RawLine<'a> {
     /// strings, decoded once (a Codex call's arguments are JSON in a
     /// string, decoded twice).
     pub claude: bool,
+    /// It holds a result saved apart: a term it does not show may be in
+    /// the whole output (see [`RawTest::holds_saved`]), so what the line
+    /// alone shows does not rule it out.
+    pub saved: bool,
 }
 
 /// The byte patterns for `query`: each term as it appears inside a JSON
@@ -40,12 +44,33 @@ fn patterns(query: &Query) -> Result<Vec<Regex>, String> {
                 let inner = json.get(1..json.len().saturating_sub(1)).unwrap_or("");
                 regex::escape(inner)
             };
-            RegexBuilder::new(&p)
-                .case_insensitive(!query.case_sensitive)
-                .unicode(!p.is_ascii() || query.is_regex)
-                .size_limit(1 << 20)
-                .build()
-                .map_err(|e| e.to_string())
+            compiled(&p, query)
+        })
+        .collect()
+}
+
+fn compiled(p: &str, query: &Query) -> Result<Regex, String> {
+    RegexBuilder::new(p)
+        .case_insensitive(!query.case_sensitive)
+        .unicode(!p.is_ascii() || query.is_regex)
+        .size_limit(1 << 20)
+        .build()
+        .map_err(|e| e.to_string())
+}
+
+/// Each term as a plain text holds it: a regular expression as written,
+/// else the words escaped.
+fn plain_patterns(query: &Query) -> Result<Vec<Regex>, String> {
+    query
+        .terms()
+        .iter()
+        .map(|t| {
+            let p = if query.is_regex {
+                t.clone()
+            } else {
+                regex::escape(t)
+            };
+            compiled(&p, query)
         })
         .collect()
 }
@@ -59,6 +84,10 @@ pub struct RawTest {
     pats: Vec<Regex>,
     /// Per pattern: its term counts only where a word starts.
     words: Vec<bool>,
+    /// Each term as a text writes it (not escaped as JSON), for the whole
+    /// outputs saved apart: `None` until one is looked in.
+    plain: std::sync::OnceLock<Vec<Regex>>,
+    query: Query,
 }
 
 impl RawTest {
@@ -67,7 +96,39 @@ impl RawTest {
     pub fn new(query: &Query) -> Result<RawTest, String> {
         let pats = patterns(query)?;
         let words = (0..pats.len()).map(|i| query.word_start_at(i)).collect();
-        Ok(RawTest { pats, words })
+        Ok(RawTest {
+            pats,
+            words,
+            plain: std::sync::OnceLock::new(),
+            query: query.clone(),
+        })
+    }
+
+    /// Whether the raw `line` of the session file `file`, with the whole
+    /// outputs its results saved apart, holds every term: each in the
+    /// line or in one of them (a superset of what decoding finds, as
+    /// [`RawTest::holds`] is).
+    pub fn holds_saved(&self, line: &[u8], file: &std::path::Path) -> bool {
+        let calls = super::extract::saved_calls_in(line);
+        if calls.is_empty() {
+            return false;
+        }
+        let outputs: Vec<Vec<u8>> = calls
+            .iter()
+            .filter_map(|id| super::extract::saved_bytes(file, id))
+            .collect();
+        if outputs.is_empty() {
+            return false;
+        }
+        let plain = self
+            .plain
+            .get_or_init(|| plain_patterns(&self.query).unwrap_or_default());
+        self.pats.iter().enumerate().all(|(i, p)| {
+            p.is_match(line)
+                || plain
+                    .get(i)
+                    .is_some_and(|q| outputs.iter().any(|o| q.is_match(o)))
+        })
     }
 
     /// `None` for a regular expression, which is tested on the text only.
@@ -78,18 +139,20 @@ impl RawTest {
         RawTest::new(query).ok()
     }
 
-    /// The lines of `piece` (whole lines of a file) that hold every
-    /// term, to `sink`, as [`scan`] finds them: only the lines where the
-    /// longest term is are looked at. `claude`: the file is Claude Code's.
+    /// The lines of `piece` (whole lines of the file `file`) that hold
+    /// every term, to `sink`, as [`scan`] finds them: only the lines where
+    /// the longest term is are looked at, and those of results saved
+    /// apart. `claude`: the file is Claude Code's.
     pub fn lines_in(
         &self,
-        piece: &crate::catalog::pieces::Piece<'_>,
+        (piece, file): (&crate::catalog::pieces::Piece<'_>, &std::path::Path),
         claude: bool,
         sink: &mut dyn FnMut(RawLine<'_>),
     ) {
         let mut order: Vec<usize> = (0..self.pats.len()).collect();
         order.sort_by_key(|&i| std::cmp::Reverse(self.pats[i].as_str().len()));
-        scan_piece((0, claude), piece, &self.pats, &order, sink);
+        let saved = claude && super::extract::may_have_saved_outputs(file);
+        scan_piece((0, claude, file, saved), piece, (self, &order), sink);
     }
 
     pub fn holds(&self, line: &[u8]) -> bool {
@@ -139,7 +202,8 @@ pub fn scan(
                         break;
                     }
                     // a file ccv fails to read costs its hits, not the search
-                    let _ = crate::contain::contain(|| scan_file(i, f, pats, &order, sink, enough));
+                    let _ =
+                        crate::contain::contain(|| scan_file(i, f, (test, &order), sink, enough));
                     done(i);
                 }
                 // no file left to read: help with what the others found
@@ -294,19 +358,21 @@ fn in_key(line: &[u8], at: usize) -> bool {
 fn scan_file(
     idx: usize,
     f: &SearchFile,
-    pats: &[Regex],
-    order: &[usize],
+    test: (&RawTest, &[usize]),
     sink: &(dyn Fn(RawLine<'_>) + Sync),
     enough: &(dyn Fn(&SearchFile) -> bool + Sync),
 ) -> io::Result<()> {
     let mut pieces = crate::catalog::pieces::Pieces::open(&f.path, 0, 1, f.size, PIECE, true)?;
     let mut claude = None;
+    let mut saved = None;
     while let Some(p) = pieces.next_piece()? {
         let claude = *claude.get_or_insert_with(|| {
             let first = memchr::memchr(b'\n', p.bytes).map_or(p.bytes, |n| &p.bytes[..n]);
             crate::source::translator_for(first).is_none()
         });
-        scan_piece((idx, claude), &p, pats, order, &mut |l| sink(l));
+        let saved = *saved
+            .get_or_insert_with(|| claude && super::extract::may_have_saved_outputs(&f.path));
+        scan_piece((idx, claude, &f.path, saved), &p, test, &mut |l| sink(l));
         // asked again after each piece: the hits found meanwhile may have
         // made the file older than what they hold (or the search stale)
         if enough(f) {
@@ -316,35 +382,74 @@ fn scan_file(
     Ok(())
 }
 
-/// The lines of `p` that hold every term, to `sink`; `(idx, claude)`: the
-/// file's index and whether it is Claude Code's (see [`RawLine`]).
+/// The lines of `p` that hold every term, to `sink`; `(idx, claude,
+/// file)`: the file's index, whether it is Claude Code's (see
+/// [`RawLine`]), its path and whether outputs may be saved apart beside
+/// it. A line of a result saved apart is then looked at whatever it
+/// holds: the whole output may hold what it does not (see
+/// [`RawTest::holds_saved`]).
 fn scan_piece(
-    (idx, claude): (usize, bool),
+    (idx, claude, file, saved_beside): (usize, bool, &std::path::Path, bool),
     p: &crate::catalog::pieces::Piece<'_>,
-    pats: &[Regex],
-    order: &[usize],
+    (test, order): (&RawTest, &[usize]),
     sink: &mut dyn FnMut(RawLine<'_>),
 ) {
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
+    static WRAPPER: LazyLock<Finder<'static>> =
+        LazyLock::new(|| Finder::new(super::extract::WRAPPER));
+    let pats = &test.pats;
     let Some((&first, rest)) = order.split_first() else {
         return;
     };
     let (piece, base_offset) = (p.bytes, p.offset);
+    let line_start = |at: usize| memchr::memrchr(b'\n', &piece[..at]).map_or(0, |p| p + 1);
+    let line_end = |at: usize| memchr::memchr(b'\n', &piece[at..]).map_or(piece.len(), |p| at + p);
+    // the starts of the lines of results saved apart (a few in a file)
+    let mut saved: Vec<usize> = Vec::new();
+    if claude && saved_beside {
+        for at in WRAPPER.find_iter(piece) {
+            let start = line_start(at);
+            if saved.last() != Some(&start) {
+                saved.push(start);
+            }
+        }
+    }
+    let mut next_saved = saved.iter().copied().peekable();
     let (mut counted_to, mut line_no) = (0usize, p.line);
-    let mut at = 0;
-    while let Some(m) = pats[first].find_at(piece, at) {
-        let start = memchr::memrchr(b'\n', &piece[..m.start()]).map_or(0, |p| p + 1);
-        let end = memchr::memchr(b'\n', &piece[m.start()..]).map_or(piece.len(), |p| m.start() + p);
-        let line = &piece[start..end];
+    let mut number = |start: usize| {
         line_no += memchr::memchr_iter(b'\n', &piece[counted_to..start]).count() as u32;
         counted_to = start;
-        if rest.iter().all(|&i| pats[i].is_match(line)) {
-            sink(RawLine {
-                file: idx,
-                line: line_no,
-                offset: base_offset + start as u64,
-                bytes: line,
-                claude,
-            });
+        line_no
+    };
+    let raw = |(start, end): (usize, usize), line_no: u32, saved: bool| RawLine {
+        file: idx,
+        line: line_no,
+        offset: base_offset + start as u64,
+        bytes: &piece[start..end],
+        claude,
+        saved,
+    };
+    let mut at = 0;
+    loop {
+        let m = pats[first].find_at(piece, at);
+        let start = m.map_or(piece.len(), |m| line_start(m.start()));
+        // the lines of saved results before it, which the longest term
+        // is not in
+        while let Some(s) = next_saved.next_if(|&s| s < start) {
+            let end = line_end(s);
+            if test.holds_saved(&piece[s..end], file) {
+                sink(raw((s, end), number(s), true));
+            }
+        }
+        let Some(m) = m else { break };
+        let end = line_end(m.start());
+        let line = &piece[start..end];
+        let is_saved = next_saved.next_if_eq(&start).is_some();
+        if rest.iter().all(|&i| pats[i].is_match(line))
+            || (is_saved && test.holds_saved(line, file))
+        {
+            sink(raw((start, end), number(start), is_saved));
         }
         at = end + 1;
         if at >= piece.len() {

@@ -287,13 +287,40 @@ fn item_matches(session: &Session, reader: &mut LineReader, item: &Item, q: &Que
     match result {
         Some(r) => {
             let at = (r.source, r.line);
-            let out = searched(session, reader, at, &r.text, q, || r.search_text());
-            // read back: what its row shows of it, as `search_text` says
-            let out = crate::model::item::shown_of_result(&out);
-            q.matches_any_of(&[&own, &input, out])
+            let out = searched(session, reader, at, &r.text, q, || {
+                crate::model::text::sanitize(r.text.or_marker())
+            });
+            // what its row shows of it, as `search_text` says
+            let shown = crate::model::item::shown_of_result(&out);
+            q.matches_any_of(&[&own, &input, shown]) || {
+                let call = match &item.detail {
+                    Detail::Call(c) => Some(c.id.as_str()),
+                    _ => None,
+                };
+                saved_whole(session, r, call, &out)
+                    .is_some_and(|whole| q.matches_any_of(&[&own, &input, &whole]))
+            }
         }
         None => q.matches_any_of(&[&own, &input]),
     }
+}
+
+/// The whole of an output Claude Code saved apart (its result's `text`
+/// holds the preview), as it lies beside its session's file, made safe:
+/// `F` opens it and `c o` copies it, so `n` goes to its row. Read only
+/// when the row's own texts miss a term.
+fn saved_whole(
+    session: &Session,
+    r: &crate::model::ToolResult,
+    call: Option<&str>,
+    text: &str,
+) -> Option<String> {
+    let saved = crate::model::saved::saved_output(text)?;
+    let id = call.or_else(|| saved.call_id())?;
+    let path = session.sources.get(r.source as usize)?.path.as_deref()?;
+    let file = crate::model::saved::saved_file(path, id)?;
+    let read = crate::model::saved_read::read_saved(&file)?;
+    Some(crate::model::text::sanitize(&read.text).into_owned())
 }
 
 /// What search reads of a text: `held()` when it is held; when it is in
@@ -310,8 +337,12 @@ fn searched<'a>(
     if !text.missing() {
         return held();
     }
+    // (a result saved apart is read back whatever it holds: the whole
+    // output may hold what its preview does not)
     let may = session
-        .with_raw_text(reader, at.0, text, |raw| q.may_occur_in_json(raw))
+        .with_raw_text(reader, at.0, text, |raw| {
+            q.may_occur_in_json(raw) || memchr::memmem::find(raw, b"<persisted-output>").is_some()
+        })
         .unwrap_or(true);
     if !may {
         return Cow::Borrowed("");

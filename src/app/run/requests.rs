@@ -135,14 +135,14 @@ impl Viewer {
     /// `read` (what Claude read).
     fn copy_saved(&mut self, file: Option<&std::path::Path>, read: String) {
         let size = crate::model::item::human_bytes;
-        let (text, label) = match file.and_then(crate::app::saved::read_saved) {
+        let (text, label) = match file.and_then(crate::model::saved_read::read_saved) {
             Some(s) if s.whole => {
                 let done = format!("Copied the whole output ({})", size(s.size));
                 (s.text, (done, "the whole output"))
             }
             Some(s) => {
                 // (bytes read: a bad byte is 3 once made U+FFFD)
-                let read = (s.text.len() as u64).min(crate::app::saved::MOST);
+                let read = (s.text.len() as u64).min(crate::model::saved_read::MOST);
                 let (read, all) = (size(read), size(s.size));
                 let done =
                     format!("Copied the first {read} of the output ({all}: F opens it whole)");
@@ -172,7 +172,7 @@ impl Viewer {
     /// where the session says it was.
     fn edit_saved(&mut self, file: Option<PathBuf>, recorded: &std::path::Path) {
         // a regular file of the session's folder, not a link
-        match file.filter(|f| crate::app::saved::plain_file(f)) {
+        match file.filter(|f| crate::model::saved_read::plain_file(f)) {
             Some(f) => self.edit(&f, 1, None, true),
             None => {
                 self.state.message = Some(format!(

@@ -1,6 +1,7 @@
 //! The whole of an output Claude Code saved apart (see
-//! [`crate::model::saved`]): `c o` copies it and `F` opens it, from a
-//! regular file only (a link in a session's folder is not followed).
+//! [`crate::model::saved`]), read from a regular file only (a link in a
+//! session's folder is not followed): `c o` copies it, `F` opens it, and
+//! a search looks in it.
 
 use std::io::Read;
 
@@ -10,7 +11,8 @@ pub const MOST: u64 = 64 << 20;
 /// A saved output as read.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Saved {
-    /// Its bytes as UTF-8 (a bad byte as U+FFFD), [`MOST`] at most.
+    /// Its bytes as UTF-8 (a bad byte as U+FFFD), [`MOST`] at most (or
+    /// what [`read_saved_upto`] was given).
     pub text: String,
     /// The file's size when it was opened.
     pub size: u64,
@@ -21,18 +23,30 @@ pub struct Saved {
 /// The whole of an output Claude Code saved apart: a regular file in a
 /// real folder (neither a link), its first [`MOST`] bytes.
 pub fn read_saved(file: &std::path::Path) -> Option<Saved> {
-    if !plain_file(file) {
-        return None;
-    }
-    let f = open_no_link(file)?;
-    let size = f.metadata().ok().filter(|m| m.is_file())?.len();
+    read_saved_upto(file, MOST)
+}
+
+/// [`read_saved`], its first `most` bytes at most.
+pub fn read_saved_upto(file: &std::path::Path, most: u64) -> Option<Saved> {
+    let f = open_saved(file)?;
+    let size = f.metadata().ok()?.len();
     let mut bytes = Vec::new();
-    f.take(MOST).read_to_end(&mut bytes).ok()?;
+    f.take(most).read_to_end(&mut bytes).ok()?;
     Some(Saved {
         whole: bytes.len() as u64 >= size,
         text: String::from_utf8_lossy(&bytes).into_owned(),
         size,
     })
+}
+
+/// A saved output opened for reading: a regular file in a real folder
+/// (neither a link, see [`plain_file`]), checked once open.
+pub fn open_saved(file: &std::path::Path) -> Option<std::fs::File> {
+    if !plain_file(file) {
+        return None;
+    }
+    let f = open_no_link(file)?;
+    f.metadata().ok().filter(|m| m.is_file()).map(|_| f)
 }
 
 /// `file` opened for reading where it is no link (a check of it before
