@@ -85,7 +85,7 @@ fn tree(root: &Path) {
     fs::write(
         saved.join("toolu_01Build.txt"),
         format!(
-            "{head}\n{filler}error[E0308]: zebrawhole \u{1b}]0;retitled\u{7}mismatched types\n{filler}"
+            "{head}\n{filler}error[E0308]: zebrawhole \u{1b}]0;retitled\u{7}mismatched types\n{filler}token {TOKEN} zebrakey\n"
         ),
     )
     .expect("write");
@@ -98,6 +98,9 @@ fn tree(root: &Path) {
     fs::write(&elsewhere, "linked head\nzebralinked\n").expect("write");
     std::os::unix::fs::symlink(&elsewhere, saved.join("toolu_01Linked.txt")).expect("link");
 }
+
+/// A token of GitHub's shape, in the whole output only.
+const TOKEN: &str = "ghp_R4nd0mL00k1ngT0k3nW1thNoM34n1ngQz7xP";
 
 fn search(home: &Path, root: &Path, args: &[&str]) -> Vec<Value> {
     let mut c = common::ccv_at(home);
@@ -153,5 +156,12 @@ fn the_words_of_an_output_saved_apart_are_found_at_its_result() {
         assert_eq!(n(&["gone head"]), 1, "{how}");
         // the words of the session alone are found as before
         assert_eq!(n(&["--kind", "user", "build"]), 1, "{how}");
+        // a secret of the whole output is redacted, the match still marked
+        let red = search(tmp.path(), &root, &["--redact", "zebrakey"]);
+        assert_eq!(red.len(), 1, "{how}: {red:?}");
+        let snippet = red[0]["snippet"].as_str().expect("snippet");
+        assert!(!snippet.contains("R4nd0m"), "{how}: {snippet}");
+        assert!(snippet.contains("[REDACTED:"), "{how}: {snippet}");
+        assert!(red[0]["match"].is_array(), "{how}: {red:?}");
     }
 }

@@ -147,15 +147,23 @@ pub fn may_have_saved_outputs(file: &std::path::Path) -> bool {
 }
 
 /// Adds to each entry of a result Claude Code saved apart the whole
-/// output (safe text, after what Claude read), as it lies beside the
+/// output (safe text, after what Claude read; redacted when the screen
+/// is), as it lies beside the
 /// session file `file`: the words of a long command's output are found,
 /// not only those of its preview. One whose file is not on this machine
 /// keeps its preview.
 pub fn add_saved_outputs(entries: &mut [Entry], file: &std::path::Path) {
     for e in entries {
         if let Some(text) = e.saved.as_deref().and_then(|id| saved_text(file, id)) {
+            let text = crate::model::text::sanitize(&text);
             e.text.push('\n');
-            e.text.push_str(&crate::model::text::sanitize(&text));
+            // redacted as the session's own texts are read when the
+            // screen is (the snippet is then cut from redacted text)
+            if crate::redact::screen() {
+                e.text.push_str(&crate::redact::active().redact(&text));
+            } else {
+                e.text.push_str(&text);
+            }
         }
     }
 }

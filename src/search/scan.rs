@@ -370,8 +370,8 @@ fn scan_file(
             let first = memchr::memchr(b'\n', p.bytes).map_or(p.bytes, |n| &p.bytes[..n]);
             crate::source::translator_for(first).is_none()
         });
-        let saved = *saved
-            .get_or_insert_with(|| claude && super::extract::may_have_saved_outputs(&f.path));
+        let saved =
+            *saved.get_or_insert_with(|| claude && super::extract::may_have_saved_outputs(&f.path));
         scan_piece((idx, claude, &f.path, saved), &p, test, &mut |l| sink(l));
         // asked again after each piece: the hits found meanwhile may have
         // made the file older than what they hold (or the search stale)

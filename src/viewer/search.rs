@@ -320,7 +320,13 @@ fn saved_whole(
     let path = session.sources.get(r.source as usize)?.path.as_deref()?;
     let file = crate::model::saved::saved_file(path, id)?;
     let read = crate::model::saved_read::read_saved(&file)?;
-    Some(crate::model::text::sanitize(&read.text).into_owned())
+    let text = crate::model::text::sanitize(&read.text);
+    // as the session's own texts are held when secrets are hidden
+    Some(if session.redacting {
+        crate::redact::active().redact(&text).into_owned()
+    } else {
+        text.into_owned()
+    })
 }
 
 /// What search reads of a text: `held()` when it is held; when it is in
