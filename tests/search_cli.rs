@@ -6,7 +6,6 @@
 use crate::common;
 use crate::common::entry;
 
-use assert_cmd::Command;
 use serde_json::{Value, json};
 use std::fs;
 use std::path::Path;
@@ -135,28 +134,7 @@ fn tree(root: &Path) {
     fs::write(web.join("s2.jsonl"), line(w)).expect("write");
 }
 
-/// ccv in a sandbox, building no index behind a search's back: a test
-/// says when the index is built.
-fn ccv(home: &Path) -> Command {
-    let mut c = common::ccv_at(home);
-    c.env("CCV_NO_BACKGROUND_INDEX", "1");
-    c
-}
-
-fn search(home: &Path, root: &Path, args: &[&str]) -> (i32, Vec<Value>) {
-    let out = ccv(home)
-        .arg("search")
-        .arg("--json")
-        .args(args)
-        .arg(root)
-        .output()
-        .expect("runs");
-    let hits = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("json"))
-        .collect();
-    (out.status.code().unwrap_or(-1), hits)
-}
+use common::{ccv_no_index as ccv, search_json as search};
 
 fn every_planted_word_is_found(home: &Path, root: &Path, how: &str) {
     for (word, file, line, kind) in PLANTED {

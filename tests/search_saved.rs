@@ -103,19 +103,7 @@ fn tree(root: &Path) {
 const TOKEN: &str = "ghp_R4nd0mL00k1ngT0k3nW1thNoM34n1ngQz7xP";
 
 fn search(home: &Path, root: &Path, args: &[&str]) -> Vec<Value> {
-    let mut c = common::ccv_at(home);
-    c.env("CCV_NO_BACKGROUND_INDEX", "1");
-    let out = c
-        .arg("search")
-        .arg("--json")
-        .args(args)
-        .arg(root)
-        .output()
-        .expect("runs");
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("json"))
-        .collect()
+    common::search_json(home, root, args).1
 }
 
 #[test]

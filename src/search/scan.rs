@@ -31,46 +31,29 @@ pub struct RawLine<'a> {
 }
 
 /// The byte patterns for `query`: each term as it appears inside a JSON
-/// string (quotes, backslashes and control characters escaped).
-fn patterns(query: &Query) -> Result<Vec<Regex>, String> {
+/// string (quotes, backslashes and control characters escaped), or as a
+/// plain text holds it (`json` false: a saved output); a regular
+/// expression as written.
+fn patterns(query: &Query, json: bool) -> Result<Vec<Regex>, String> {
     query
         .terms()
         .iter()
         .map(|t| {
             let p = if query.is_regex {
                 t.clone()
-            } else {
+            } else if json {
                 let json = serde_json::to_string(t).unwrap_or_default();
                 let inner = json.get(1..json.len().saturating_sub(1)).unwrap_or("");
                 regex::escape(inner)
-            };
-            compiled(&p, query)
-        })
-        .collect()
-}
-
-fn compiled(p: &str, query: &Query) -> Result<Regex, String> {
-    RegexBuilder::new(p)
-        .case_insensitive(!query.case_sensitive)
-        .unicode(!p.is_ascii() || query.is_regex)
-        .size_limit(1 << 20)
-        .build()
-        .map_err(|e| e.to_string())
-}
-
-/// Each term as a plain text holds it: a regular expression as written,
-/// else the words escaped.
-fn plain_patterns(query: &Query) -> Result<Vec<Regex>, String> {
-    query
-        .terms()
-        .iter()
-        .map(|t| {
-            let p = if query.is_regex {
-                t.clone()
             } else {
                 regex::escape(t)
             };
-            compiled(&p, query)
+            RegexBuilder::new(&p)
+                .case_insensitive(!query.case_sensitive)
+                .unicode(!p.is_ascii() || query.is_regex)
+                .size_limit(1 << 20)
+                .build()
+                .map_err(|e| e.to_string())
         })
         .collect()
 }
@@ -94,7 +77,7 @@ impl RawTest {
     /// Every term's pattern (a regular expression's as written): what the
     /// files are scanned for.
     pub fn new(query: &Query) -> Result<RawTest, String> {
-        let pats = patterns(query)?;
+        let pats = patterns(query, true)?;
         let words = (0..pats.len()).map(|i| query.word_start_at(i)).collect();
         Ok(RawTest {
             pats,
@@ -122,7 +105,7 @@ impl RawTest {
         }
         let plain = self
             .plain
-            .get_or_init(|| plain_patterns(&self.query).unwrap_or_default());
+            .get_or_init(|| patterns(&self.query, false).unwrap_or_default());
         self.pats.iter().enumerate().all(|(i, p)| {
             p.is_match(line)
                 || plain
@@ -465,7 +448,7 @@ mod tests {
 
     fn only_in_keys(query: &str, line: &str) -> bool {
         let q = Query::words(query, false).expect("query");
-        let pats = patterns(&q).expect("patterns");
+        let pats = patterns(&q, true).expect("patterns");
         a_term_shows_nowhere(&super::Unshown::new(line.as_bytes()), &pats, &[])
     }
 

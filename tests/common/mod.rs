@@ -508,6 +508,35 @@ pub fn ccv_at(home: &std::path::Path) -> assert_cmd::Command {
     cmd
 }
 
+/// ccv in a sandbox, building no index behind a search's back: a test
+/// says when the index is built.
+pub fn ccv_no_index(home: &std::path::Path) -> assert_cmd::Command {
+    let mut c = ccv_at(home);
+    c.env("CCV_NO_BACKGROUND_INDEX", "1");
+    c
+}
+
+/// `ccv search --json ARGS ROOT` (no index built behind its back): its
+/// exit code and hits.
+pub fn search_json(
+    home: &std::path::Path,
+    root: &std::path::Path,
+    args: &[&str],
+) -> (i32, Vec<serde_json::Value>) {
+    let out = ccv_no_index(home)
+        .arg("search")
+        .arg("--json")
+        .args(args)
+        .arg(root)
+        .output()
+        .expect("runs");
+    let hits = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    (out.status.code().unwrap_or(-1), hits)
+}
+
 /// Runs `cmd`, which must succeed, and reads its JSON Lines.
 pub fn json_lines_of(cmd: &mut assert_cmd::Command) -> Vec<serde_json::Value> {
     let out = cmd.output().expect("runs");
