@@ -148,10 +148,11 @@ pub fn may_have_saved_outputs(file: &std::path::Path) -> bool {
 
 /// Adds to each entry of a result Claude Code saved apart the whole
 /// output (safe text, after what Claude read; redacted when the screen
-/// is), as it lies beside the
-/// session file `file`: the words of a long command's output are found,
-/// not only those of its preview. One whose file is not on this machine
-/// keeps its preview.
+/// is), as it lies beside the session file `file`: the words of a long
+/// command's output are found, not only those of its preview. One whose
+/// file is not on this machine keeps its preview. (The raw test reads
+/// the file its wrapper names, [`saved_calls_in`]; Claude Code names it
+/// by the call's id, so both read the same file.)
 pub fn add_saved_outputs(entries: &mut [Entry], file: &std::path::Path) {
     for e in entries {
         if let Some(text) = e.saved.as_deref().and_then(|id| saved_text(file, id)) {
