@@ -4,6 +4,8 @@
 # N session ids, 40N lines of `{}`, 40N objects joined on one line): `ccv export` and
 # `ccv check` must stay linear, and hold a bounded multiple of the file (peak RSS). Each is
 # timed against a plain `python3 -c json.loads` pass over the same lines in the same run.
+# Then one line of N results saved apart, its session's `tool-results/` there: a first
+# `ccv search` of it must stay linear in the line.
 #
 # Usage: benches/odd_shapes.sh [path/to/ccv] [LINES]   (default: target/release/ccv 50000)
 set -eu
@@ -50,3 +52,24 @@ for f in "$W"/*.jsonl; do
   python3 -c "import json,sys; [json.loads(o) for l in open(sys.argv[1]) for o in l.replace('}{', '}\n{').splitlines()]" "$f"; t3=$(date +%s%N)
   printf '%-22s %6d: ccv export %5d ms (peak %4d MB for %4d MB), check %5d ms, python json.loads %5d ms\n' "$(basename "$f" .jsonl)" "$N" $(( (t1-t0)/1000000 )) $(( $(tail -1 "$W/peak") / 1024 )) $(( $(stat -c %s "$f") / 1048576 )) $(( (t2-t1)/1000000 )) $(( (t3-t2)/1000000 ))
 done
+S="$W/projects/-x"
+mkdir -p "$S/s/tool-results"
+python3 - "$S" "$N" <<'PY'
+import json, sys
+d, n = sys.argv[1], int(sys.argv[2])
+def result(i):
+    text = ("<persisted-output>\nOutput too large (9KB). Full output saved to: /s/tool-results/toolu_%d.txt"
+            "\n\nPreview (first 2KB):\nx\n</persisted-output>" % i)
+    return {"type": "tool_result", "tool_use_id": "toolu_%d" % i, "content": text}
+line = {"type": "user", "uuid": "u", "parentUuid": None, "sessionId": "s", "timestamp": "2025-01-01T10:00:00.000Z",
+        "message": {"role": "user", "content": [result(i) for i in range(n)]}}
+with open("%s/s.jsonl" % d, "w") as f:
+    f.write(json.dumps(line) + "\n")
+for i in range(min(n, 100)):
+    with open("%s/s/tool-results/toolu_%d.txt" % (d, i), "w") as f:
+        f.write("a line of output\n" * 10000)
+PY
+f="$S/s.jsonl"
+t0=$(date +%s%N); /usr/bin/time -f %M -o "$W/peak" "$CCV" search zebra "$W/projects" > /dev/null 2>&1 || true; t1=$(date +%s%N)
+python3 -c "import json,sys; [json.loads(l) for l in open(sys.argv[1])]" "$f"; t2=$(date +%s%N)
+printf '%-22s %6d: ccv search %5d ms (peak %4d MB for %4d MB), python json.loads %5d ms\n' "saved-apart-wrappers" "$N" $(( (t1-t0)/1000000 )) $(( $(tail -1 "$W/peak") / 1024 )) $(( $(stat -c %s "$f") / 1048576 )) $(( (t2-t1)/1000000 ))

@@ -104,6 +104,45 @@ fn a_line_longer_than_the_cap_is_reported_and_not_held() {
     assert_eq!(s.problems[0].1.line, 2);
 }
 
+/// A file of tiny lines of no known kind (a row is a few hundred bytes
+/// whatever its line) shows the first 10,000 as rows, the last saying the
+/// rest are hidden, and hides and counts the rest; the lines of known
+/// kinds among them are shown as ever, read whole or fed in pieces.
+#[test]
+fn lines_of_unknown_kinds_past_ten_thousand_are_hidden_and_counted() {
+    let mut text = format!("{}\n", user("u1", json!("before")));
+    text += &"{}\n".repeat(25_000);
+    text += &format!("{}\n", user("u2", json!("after")));
+    text += &"{\"type\":\"brand-new\",\"x\":1}\n".repeat(5_000);
+    for piece in [text.len(), 4096] {
+        let mut s = Session::new(None);
+        for chunk in text.as_bytes().chunks(piece) {
+            s.feed(0, chunk);
+        }
+        s.finish(0);
+        let unknown: Vec<&str> = s
+            .main
+            .items
+            .iter()
+            .filter(|i| i.kind == ccv::model::Kind::Unknown)
+            .map(|i| i.text.or_marker())
+            .collect();
+        assert_eq!(unknown.len(), 10_000, "pieces of {piece}");
+        assert!(unknown[9_999].contains("any after this one are hidden"));
+        assert!(!unknown[9_998].contains("hidden"));
+        let texts: Vec<&str> = s.main.items.iter().map(|i| i.text.or_marker()).collect();
+        assert!(texts.contains(&"before") && texts.contains(&"after"));
+        assert_eq!(
+            s.stats
+                .hidden_by_reason
+                .get("lines of unknown kinds past the first 10,000"),
+            Some(&20_000)
+        );
+        assert_eq!(s.stats.entries, 30_002);
+        assert_eq!(s.stats.shown + s.stats.hidden + s.stats.unreadable, 30_002);
+    }
+}
+
 /// 20 MB in 2 KB writes, the tail checked after each as the follower does:
 /// linear, not a re-decode of the tail per append.
 #[test]

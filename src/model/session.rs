@@ -234,6 +234,9 @@ pub struct Session {
     pub(crate) agents_named: std::collections::BTreeSet<Box<str>>,
     /// The ids of the calls of a subagent (Task, Agent) read so far.
     pub(crate) agent_call_ids: rustc_hash::FxHashSet<Box<str>>,
+    /// Rows of lines of unknown kinds so far (see
+    /// [`Session::MOST_UNKNOWN_ROWS`]).
+    pub(crate) unknown_rows: u32,
     /// Subagents whose own files were read apart from this session (a
     /// part of a big file, see `catalog::list::figures_in_parts`): each
     /// has a record when it is first met here.
@@ -503,6 +506,13 @@ impl Session {
             .titles
             .title(|leaf| self.main.threads.node(leaf).is_some())
     }
+
+    /// Lines of kinds ccv does not know shown as rows, at most: past these
+    /// they are hidden and counted. A row is a few hundred bytes whatever
+    /// its line: a file of a million `{}` lines held a hundred times its
+    /// size, where no session Claude Code writes has more than a few such
+    /// lines (a kind it adds is known, or hidden, in a later ccv).
+    pub const MOST_UNKNOWN_ROWS: u32 = 10_000;
 
     pub fn new(path: Option<PathBuf>) -> Self {
         let mut s = Session {

@@ -124,14 +124,15 @@ pub fn saved_text(file: &std::path::Path, call_id: &str) -> Option<String> {
     crate::model::saved_read::read_saved_upto(&path, SAVED_MOST).map(|s| s.text)
 }
 
-/// [`saved_text`]'s bytes as they are, for a search's raw test.
-pub fn saved_bytes(file: &std::path::Path, call_id: &str) -> Option<Vec<u8>> {
+/// [`saved_text`]'s bytes as they are, for a search's raw test, into
+/// `out` (emptied first).
+pub fn saved_bytes_into(file: &std::path::Path, call_id: &str, out: &mut Vec<u8>) -> Option<()> {
     use std::io::Read;
     let path = crate::model::saved::saved_file(file, call_id)?;
     let f = crate::model::saved_read::open_saved(&path)?;
-    let mut out = Vec::new();
-    f.take(SAVED_MOST).read_to_end(&mut out).ok()?;
-    Some(out)
+    out.clear();
+    f.take(SAVED_MOST).read_to_end(out).ok()?;
+    Some(())
 }
 
 /// Whether outputs saved apart may lie beside the session file `file`:
@@ -154,9 +155,20 @@ pub fn may_have_saved_outputs(file: &std::path::Path) -> bool {
 /// the file its wrapper names, [`saved_calls_in`]; Claude Code names it
 /// by the call's id, so both read the same file.)
 pub fn add_saved_outputs(entries: &mut [Entry], file: &std::path::Path) {
+    // what all of them read together: a line naming many outputs is
+    // held to what one may be
+    let mut left = SAVED_MOST;
     for e in entries {
-        if let Some(text) = e.saved.as_deref().and_then(|id| saved_text(file, id)) {
-            let text = crate::model::text::sanitize(&text);
+        if left == 0 {
+            break;
+        }
+        let read = e.saved.as_deref().and_then(|id| {
+            let path = crate::model::saved::saved_file(file, id)?;
+            crate::model::saved_read::read_saved_upto(&path, left)
+        });
+        if let Some(read) = read {
+            left = left.saturating_sub(read.text.len() as u64);
+            let text = crate::model::text::sanitize(&read.text);
             e.text.push('\n');
             // redacted as the session's own texts are read when the
             // screen is (the snippet is then cut from redacted text)
@@ -180,8 +192,15 @@ pub fn saved_calls_in(line: &[u8]) -> Vec<&str> {
     static OPEN: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(WRAPPER));
     static SAVED: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"saved to:"));
     static TXT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b".txt"));
+    // a line of real results names a few; one written to name thousands
+    // is looked at no further than this
+    const MOST_NAMED: usize = 64;
+    const MOST_LOOKED: usize = 1024;
     let mut out = Vec::new();
-    for at in OPEN.find_iter(line) {
+    for at in OPEN.find_iter(line).take(MOST_LOOKED) {
+        if out.len() >= MOST_NAMED {
+            break;
+        }
         // the head of the wrapper is its first line: not far
         let head = &line[at..line.len().min(at + 4096)];
         let Some(s) = SAVED.find(head) else { continue };
@@ -301,7 +320,39 @@ pub fn shown_piece_into(piece: &[u8], out: &mut Vec<u8>) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::shown_piece;
+    use super::{saved_calls_in, shown_piece};
+
+    /// The calls a line's wrappers name, as JSON writes them (a Windows
+    /// path's backslashes escaped), once each; a name that would leave the
+    /// folder gives only its last part; a line written to name thousands
+    /// gives no more than 64.
+    #[test]
+    fn the_calls_a_line_names_are_read_off_its_bytes() {
+        let wrapper = |path: &str| {
+            let text = format!(
+                "<persisted-output>\nOutput too large (9KB). Full output saved to: {path}\n\nPreview (first 2KB):\nx\n</persisted-output>"
+            );
+            serde_json::json!({"type":"tool_result","tool_use_id":"t","content":text})
+        };
+        let line = serde_json::json!({"type":"user","message":{"role":"user","content":[
+            wrapper("/Users/a/.claude/projects/-x/s/tool-results/toolu_01A.txt"),
+            wrapper(r"C:\Users\a\.claude\projects\-x\s\tool-results\toolu_01B.txt"),
+            wrapper("/Users/a/.claude/projects/-x/s/tool-results/toolu_01A.txt"),
+            wrapper("/x/../../etc/passwd.txt"),
+            wrapper("no file named"),
+        ]}})
+        .to_string();
+        assert_eq!(
+            saved_calls_in(line.as_bytes()),
+            ["toolu_01A", "toolu_01B", "passwd"]
+        );
+        let many: Vec<_> = (0..5000)
+            .map(|i| wrapper(&format!("/s/tool-results/toolu_{i}.txt")))
+            .collect();
+        let line =
+            serde_json::json!({"type":"user","message":{"role":"user","content":many}}).to_string();
+        assert_eq!(saved_calls_in(line.as_bytes()).len(), 64);
+    }
 
     /// Each line's copy goes, and only that: lines without one, a word
     /// `toolUseResult` in a text, a last line without its newline, and

@@ -96,22 +96,24 @@ impl RawTest {
         if calls.is_empty() {
             return false;
         }
-        let outputs: Vec<Vec<u8>> = calls
-            .iter()
-            .filter_map(|id| super::extract::saved_bytes(file, id))
+        // the terms the line does not hold, looked for in one output at a
+        // time (what is held is one output, whatever the line names)
+        let mut missing: Vec<usize> = (0..self.pats.len())
+            .filter(|&i| !self.pats[i].is_match(line))
             .collect();
-        if outputs.is_empty() {
-            return false;
-        }
         let plain = self
             .plain
             .get_or_init(|| patterns(&self.query, false).unwrap_or_default());
-        self.pats.iter().enumerate().all(|(i, p)| {
-            p.is_match(line)
-                || plain
-                    .get(i)
-                    .is_some_and(|q| outputs.iter().any(|o| q.is_match(o)))
-        })
+        let mut output = Vec::new();
+        for id in calls {
+            if missing.is_empty() {
+                break;
+            }
+            if super::extract::saved_bytes_into(file, id, &mut output).is_some() {
+                missing.retain(|&i| !plain.get(i).is_some_and(|q| q.is_match(&output)));
+            }
+        }
+        missing.is_empty()
     }
 
     /// `None` for a regular expression, which is tested on the text only.
@@ -391,11 +393,13 @@ fn scan_piece(
     // the starts of the lines of results saved apart (a few in a file)
     let mut saved: Vec<usize> = Vec::new();
     if claude && saved_beside {
-        for at in WRAPPER.find_iter(piece) {
-            let start = line_start(at);
-            if saved.last() != Some(&start) {
-                saved.push(start);
-            }
+        // a line at a time (one line may hold thousands): each byte is
+        // looked at once
+        let mut from = 0;
+        while let Some(k) = piece.get(from..).and_then(|r| WRAPPER.find(r)) {
+            let at = from + k;
+            saved.push(from + memchr::memrchr(b'\n', &piece[from..at]).map_or(0, |p| p + 1));
+            from = line_end(at) + 1;
         }
     }
     let mut next_saved = saved.iter().copied().peekable();

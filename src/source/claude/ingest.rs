@@ -576,10 +576,21 @@ impl Session {
             }
             None => Target::Main,
         };
+        if self.unknown_rows >= Session::MOST_UNKNOWN_ROWS {
+            return Outcome::Hidden("lines of unknown kinds past the first 10,000");
+        }
+        self.unknown_rows += 1;
         let mut item = self.envelope_item(Kind::Unknown, source, line, e);
-        item.text = crate::model::text::truncate(raw, 64 * 1024)
-            .into_owned()
-            .into();
+        let text = crate::model::text::truncate(raw, 64 * 1024);
+        // (first: what its row shows folded)
+        item.text = if self.unknown_rows == Session::MOST_UNKNOWN_ROWS {
+            format!(
+                "[ccv shows 10,000 lines of unknown kinds at most: any after this one are hidden, and counted]\n{text}"
+            )
+        } else {
+            text.into_owned()
+        }
+        .into();
         self.push(target, None, item);
         Outcome::Shown
     }
