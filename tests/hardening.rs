@@ -128,7 +128,7 @@ fn lines_of_unknown_kinds_past_ten_thousand_are_hidden_and_counted() {
             .map(|i| i.text.or_marker())
             .collect();
         assert_eq!(unknown.len(), 10_000, "pieces of {piece}");
-        assert!(unknown[9_999].contains("any after this one are hidden"));
+        assert!(unknown[9_999].starts_with("[ccv shows 10,000 rows of unknown kinds at most"));
         assert!(!unknown[9_998].contains("hidden"));
         let texts: Vec<&str> = s.main.items.iter().map(|i| i.text.or_marker()).collect();
         assert!(texts.contains(&"before") && texts.contains(&"after"));
@@ -141,6 +141,34 @@ fn lines_of_unknown_kinds_past_ten_thousand_are_hidden_and_counted() {
         assert_eq!(s.stats.entries, 30_002);
         assert_eq!(s.stats.shown + s.stats.hidden + s.stats.unreadable, 30_002);
     }
+}
+
+/// Blocks of unknown kinds count among the 10,000 rows too: an answer of
+/// 15,000 of them and a text shows its text and 10,000 of them.
+#[test]
+fn blocks_of_unknown_kinds_past_ten_thousand_are_not_rows() {
+    let blocks: Vec<Value> = (0..15_000)
+        .map(|_| json!({"type": "brand-new-block"}))
+        .chain([json!({"type": "text", "text": "hello"})])
+        .collect();
+    let text = format!(
+        "{}\n{}\n",
+        assistant("a1", "m1", json!(blocks)),
+        user("u1", json!([{"type": "another-new-block"}]))
+    );
+    let mut s = Session::new(None);
+    s.feed(0, text.as_bytes());
+    s.finish(0);
+    let unknown = s
+        .main
+        .items
+        .iter()
+        .filter(|i| i.kind == ccv::model::Kind::Unknown);
+    assert_eq!(unknown.count(), 10_000);
+    assert!(s.main.items.iter().any(|i| i.text.or_marker() == "hello"));
+    // the prompt of nothing but a block past them is hidden, and counted
+    assert_eq!(s.stats.shown + s.stats.hidden, 2);
+    assert_eq!(s.stats.hidden_by_reason.get("empty message"), Some(&1));
 }
 
 /// 20 MB in 2 KB writes, the tail checked after each as the follower does:

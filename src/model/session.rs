@@ -234,7 +234,7 @@ pub struct Session {
     pub(crate) agents_named: std::collections::BTreeSet<Box<str>>,
     /// The ids of the calls of a subagent (Task, Agent) read so far.
     pub(crate) agent_call_ids: rustc_hash::FxHashSet<Box<str>>,
-    /// Rows of lines of unknown kinds so far (see
+    /// Rows of lines and blocks of unknown kinds so far (see
     /// [`Session::MOST_UNKNOWN_ROWS`]).
     pub(crate) unknown_rows: u32,
     /// Subagents whose own files were read apart from this session (a
@@ -507,11 +507,12 @@ impl Session {
             .title(|leaf| self.main.threads.node(leaf).is_some())
     }
 
-    /// Lines of kinds ccv does not know shown as rows, at most: past these
-    /// they are hidden and counted. A row is a few hundred bytes whatever
-    /// its line: a file of a million `{}` lines held a hundred times its
-    /// size, where no session Claude Code writes has more than a few such
-    /// lines (a kind it adds is known, or hidden, in a later ccv).
+    /// Lines (and blocks) of kinds ccv does not know shown as rows, at
+    /// most: past these they are hidden and counted. A row is a few
+    /// hundred bytes whatever its line: a file of a million `{}` lines
+    /// held a hundred times its size, where no session Claude Code writes
+    /// has more than a few such lines (a kind it adds is known, or
+    /// hidden, in a later ccv).
     pub const MOST_UNKNOWN_ROWS: u32 = 10_000;
 
     pub fn new(path: Option<PathBuf>) -> Self {

@@ -560,6 +560,23 @@ impl Session {
         Outcome::Shown
     }
 
+    /// The text of one more row of an unknown kind (a line's or a
+    /// block's), `None` past the [`Session::MOST_UNKNOWN_ROWS`] a session
+    /// shows; the last says so first (what its row shows folded).
+    pub(super) fn unknown_row(&mut self, text: String) -> Option<String> {
+        if self.unknown_rows >= Session::MOST_UNKNOWN_ROWS {
+            return None;
+        }
+        self.unknown_rows += 1;
+        Some(if self.unknown_rows == Session::MOST_UNKNOWN_ROWS {
+            format!(
+                "[ccv shows 10,000 rows of unknown kinds at most: any after this one are hidden, and counted]\n{text}"
+            )
+        } else {
+            text
+        })
+    }
+
     pub(super) fn unknown(
         &mut self,
         source: u16,
@@ -576,21 +593,12 @@ impl Session {
             }
             None => Target::Main,
         };
-        if self.unknown_rows >= Session::MOST_UNKNOWN_ROWS {
+        let text = crate::model::text::truncate(raw, 64 * 1024).into_owned();
+        let Some(text) = self.unknown_row(text) else {
             return Outcome::Hidden("lines of unknown kinds past the first 10,000");
-        }
-        self.unknown_rows += 1;
+        };
         let mut item = self.envelope_item(Kind::Unknown, source, line, e);
-        let text = crate::model::text::truncate(raw, 64 * 1024);
-        // (first: what its row shows folded)
-        item.text = if self.unknown_rows == Session::MOST_UNKNOWN_ROWS {
-            format!(
-                "[ccv shows 10,000 lines of unknown kinds at most: any after this one are hidden, and counted]\n{text}"
-            )
-        } else {
-            text.into_owned()
-        }
-        .into();
+        item.text = text.into();
         self.push(target, None, item);
         Outcome::Shown
     }

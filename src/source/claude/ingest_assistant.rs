@@ -238,10 +238,7 @@ impl Session {
                 // web_search_tool_result and friends: results the API ran.
                 return self.tool_result(target, source, line, e, b, None);
             }
-            _ => {
-                self.unknown_block(target, source, line, e, &b);
-                return true;
-            }
+            _ => return self.unknown_block(target, source, line, e, &b),
         };
         item.message = m;
         let is_call = item.kind == Kind::ToolCall;

@@ -78,8 +78,7 @@ impl Session {
                             shown |= self.tool_result(target, source, line, at.e, b, tur.take());
                         }
                         _ => {
-                            self.unknown_block(target, source, line, at.e, &b);
-                            shown = true;
+                            shown |= self.unknown_block(target, source, line, at.e, &b);
                         }
                     }
                 }
@@ -198,6 +197,9 @@ impl Session {
         true
     }
 
+    /// A block of a kind ccv does not know, as a row of its own (one of
+    /// the [`Session::MOST_UNKNOWN_ROWS`] a session shows). Returns
+    /// whether it is shown.
     pub(super) fn unknown_block(
         &mut self,
         target: Target,
@@ -205,15 +207,19 @@ impl Session {
         line: u32,
         e: &RawEntry<'_>,
         b: &Block<'_>,
-    ) {
-        let mut item = self.envelope_item(Kind::Unknown, source, line, e);
+    ) -> bool {
         let kind = b.kind.as_deref().unwrap_or("?");
-        item.text = match b.text.as_ref().map(JsonStr::text) {
+        let text = match b.text.as_ref().map(JsonStr::text) {
             Some(t) => format!("[{kind} block]\n{t}"),
             None => format!("[{kind} block]"),
-        }
-        .into();
+        };
+        let Some(text) = self.unknown_row(text) else {
+            return false;
+        };
+        let mut item = self.envelope_item(Kind::Unknown, source, line, e);
+        item.text = text.into();
         self.push(target, None, item);
+        true
     }
 
     /// Attaches a result to its call. Returns whether anything is shown.
