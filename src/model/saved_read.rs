@@ -39,6 +39,13 @@ pub fn read_saved_upto(file: &std::path::Path, most: u64) -> Option<Saved> {
     })
 }
 
+/// The output of call `call_id` saved apart beside the session file
+/// `session_file` (where [`crate::model::saved::saved_file`] says), its
+/// first `most` bytes: what `c o`, `F` and a search each read.
+pub fn whole_output(session_file: &std::path::Path, call_id: &str, most: u64) -> Option<Saved> {
+    read_saved_upto(&super::saved::saved_file(session_file, call_id)?, most)
+}
+
 /// A saved output opened for reading: a regular file in a real folder
 /// (neither a link, see [`plain_file`]), checked once open.
 pub fn open_saved(file: &std::path::Path) -> Option<std::fs::File> {

@@ -120,8 +120,7 @@ const SAVED_MOST: u64 = crate::model::saved_read::MOST;
 /// `file` (see [`crate::model::saved::saved_file`]), its first
 /// [`SAVED_MOST`] bytes: only a regular file, never through a link.
 pub fn saved_text(file: &std::path::Path, call_id: &str) -> Option<String> {
-    let path = crate::model::saved::saved_file(file, call_id)?;
-    crate::model::saved_read::read_saved_upto(&path, SAVED_MOST).map(|s| s.text)
+    crate::model::saved_read::whole_output(file, call_id, SAVED_MOST).map(|s| s.text)
 }
 
 /// [`saved_text`]'s bytes as they are, for a search's raw test, into
@@ -162,10 +161,10 @@ pub fn add_saved_outputs(entries: &mut [Entry], file: &std::path::Path) {
         if left == 0 {
             break;
         }
-        let read = e.saved.as_deref().and_then(|id| {
-            let path = crate::model::saved::saved_file(file, id)?;
-            crate::model::saved_read::read_saved_upto(&path, left)
-        });
+        let read = e
+            .saved
+            .as_deref()
+            .and_then(|id| crate::model::saved_read::whole_output(file, id, left));
         if let Some(read) = read {
             left = left.saturating_sub(read.text.len() as u64);
             let text = crate::model::text::sanitize(&read.text);

@@ -318,8 +318,7 @@ fn saved_whole(
     let saved = crate::model::saved::saved_output(text)?;
     let id = call.or_else(|| saved.call_id())?;
     let path = session.sources.get(r.source as usize)?.path.as_deref()?;
-    let file = crate::model::saved::saved_file(path, id)?;
-    let read = crate::model::saved_read::read_saved(&file)?;
+    let read = crate::model::saved_read::whole_output(path, id, crate::model::saved_read::MOST)?;
     let text = crate::model::text::sanitize(&read.text);
     // as the session's own texts are held when secrets are hidden
     Some(if session.redacting {
