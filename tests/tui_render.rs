@@ -233,6 +233,143 @@ fn hostile_payloads_never_reach_a_cell() {
     perform_action(&mut s, Action::Help);
     let t = draw(&mut s, 120, 50);
     assert_clean(&t, "help");
+    perform_action(&mut s, Action::Info);
+    for (w, h) in [(120, 50), (40, 12)] {
+        let t = draw(&mut s, w, h);
+        assert_clean(&t, "info");
+    }
+}
+
+/// `i` shows the session in figures: where every line went (shown, hidden
+/// by why, unreadable), its tokens, cost and calls; `i` or `q` puts it
+/// away, and on a short screen it scrolls.
+#[test]
+fn the_info_overlay_accounts_for_every_line() {
+    use common::entry;
+    let at = |t: &str| format!("2026-03-01T10:{t}.000Z");
+    let lines = [
+        entry::user("u1", "fix the build")
+            .session("s1")
+            .cwd("/w/app")
+            .at(&at("00:00"))
+            .json(),
+        entry::other(
+            "progress",
+            "p1",
+            json!({"parentUuid": "u1", "data": {"type": "hook_progress"}}),
+        )
+        .json(),
+        entry::other(
+            "progress",
+            "p2",
+            json!({"parentUuid": "u1", "data": {"type": "hook_progress"}}),
+        )
+        .json(),
+        entry::call("a1", "m1", "t1", "Bash", json!({"command": "cargo build"}))
+            .parent("u1")
+            .session("s1")
+            .model("claude-opus-4-6")
+            .at(&at("00:05"))
+            .usage(json!({"input_tokens": 1200, "output_tokens": 300}))
+            .json(),
+        entry::result("r1", "t1", "error[E0433]")
+            .parent("a1")
+            .session("s1")
+            .at(&at("00:09"))
+            .json(),
+        json!({"type": "file-history-snapshot", "messageId": "x", "snapshot": {}}),
+        entry::text_answer("a2", "m2", "Fixed.")
+            .parent("r1")
+            .session("s1")
+            .model("claude-opus-4-6")
+            .at(&at("02:30"))
+            .usage(json!({"input_tokens": 100, "output_tokens": 20}))
+            .json(),
+    ];
+    let mut text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    text.push_str("{not json\n");
+    let mut session = Session::new(None);
+    session.feed(0, text.as_bytes());
+    session.finish(0);
+    let _ = session.take_changes();
+    let mut s = state(session);
+    perform_action(&mut s, Action::Info);
+    let t = draw(&mut s, 110, 30);
+    let screen = format!("{:?}", t.backend());
+    for want in [
+        "8 read: 4 shown · 3 hidden · 1 unreadable",
+        "2 progress · 1 file-history-snapshot",
+        "1 prompt · 1 tool call",
+        "1.3k in · 320 out · 0 cache write · 0 cache read",
+        "Bash 1",
+        "2026-03-01 10:00 → 10:02 (2m30s)",
+        "/w/app",
+        "standard input",
+    ] {
+        assert!(screen.contains(want), "no {want:?} in\n{screen}");
+    }
+    let st = &s.session.stats;
+    assert_eq!(st.shown + st.hidden + st.unreadable, st.entries);
+    // the cost the header gives is the overlay's
+    let (cost, unpriced) = s.session.cost();
+    let label = cost.describe(&unpriced).expect("priced");
+    assert!(
+        screen
+            .lines()
+            .any(|l| l.contains("│ cost ") && l.contains(&label)),
+        "{screen}"
+    );
+    perform_action(&mut s, Action::Info);
+    let t = draw(&mut s, 110, 30);
+    assert!(!format!("{:?}", t.backend()).contains("hidden"));
+    // a short screen scrolls it, and q puts it away
+    perform_action(&mut s, Action::Info);
+    let t = draw(&mut s, 60, 8);
+    let top = format!("{:?}", t.backend());
+    assert!(top.contains("↓ j"), "{top}");
+    perform_action(&mut s, Action::Down(30));
+    let t = draw(&mut s, 60, 8);
+    let bottom = format!("{:?}", t.backend());
+    assert!(bottom.contains("2 progress"), "{bottom}");
+    assert!(bottom.contains("↑ k"), "{bottom}");
+    perform_action(&mut s, Action::Back);
+    assert_eq!(s.mode, ccv::app::Mode::Normal);
+    assert!(!s.quit);
+}
+
+/// The overlay follows a session being written: what arrives while it
+/// shows is counted at once.
+#[test]
+fn the_info_overlay_follows_appends() {
+    use common::entry;
+    let first = entry::user("u1", "hello")
+        .session("s1")
+        .at("2026-03-01T10:00:00.000Z")
+        .json();
+    let mut session = Session::new(None);
+    session.feed(0, format!("{first}\n").as_bytes());
+    let _ = session.take_changes();
+    let mut s = state(session);
+    perform_action(&mut s, Action::Info);
+    let t = draw(&mut s, 110, 30);
+    assert!(format!("{:?}", t.backend()).contains("1 read: 1 shown"));
+    let more = entry::other("progress", "p1", json!({"parentUuid": "u1"})).json();
+    s.session.feed(0, format!("{more}\n{{broken\n").as_bytes());
+    s.absorb();
+    let t = draw(&mut s, 110, 30);
+    let screen = format!("{:?}", t.backend());
+    assert!(
+        screen.contains("3 read: 1 shown · 1 hidden · 1 unreadable"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn info_overlay() {
+    let mut s = state(ccv::app::demo::session());
+    perform_action(&mut s, Action::Info);
+    let t = draw(&mut s, 100, 30);
+    insta::assert_snapshot!(t.backend());
 }
 
 #[test]

@@ -155,18 +155,7 @@ pub fn readable_time(ms: i64) -> String {
     }
 }
 
-/// `1234567` as `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use crate::model::text::thousands;
 
 impl Page<'_> {
     /// Session text, made safe and redacted (not yet escaped).

@@ -412,6 +412,19 @@ pub fn first_line(s: &str, max: usize) -> String {
     fit_end(s.trim_start().lines().next().unwrap_or("").trim(), max)
 }
 
+/// `1234567` as `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// `156k`, `3.2M`, `9.4B`.
 pub fn human_tokens(n: u64) -> String {
     if n < 1000 {

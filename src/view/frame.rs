@@ -1,4 +1,5 @@
-//! The whole screen: header, transcript, status bar, help overlay.
+//! The whole screen: header, transcript, status bar, help and info
+//! overlays.
 
 use super::ListView;
 use super::list;
@@ -45,8 +46,10 @@ pub fn render(f: &mut Frame<'_>, s: &State, v: &mut ListView) {
         Paragraph::new(status_line(s, status.width)).style(th.status),
         status,
     );
-    if s.mode == Mode::Help {
-        help(f, area, &s.help_lines(), &mut v.help_scroll);
+    match s.mode {
+        Mode::Help => help(f, area, &s.help_lines(), &mut v.help_scroll),
+        Mode::Info => super::info::draw(f, area, &s.info.facts, &mut v.help_scroll),
+        _ => {}
     }
 }
 

@@ -6,6 +6,7 @@ pub mod call;
 pub use crate::style::{color, theme};
 pub mod content;
 pub mod frame;
+mod info;
 pub mod list;
 mod list_view;
 pub mod matches;

@@ -68,6 +68,8 @@ pub enum Action {
     /// `R`: leave ccv and resume the session with `claude --resume`.
     Resume,
     Help,
+    /// `i`: the session in figures (files, time, tokens, cost, lines).
+    Info,
     /// Esc: as `Back`, but a search's highlights go first.
     Dismiss,
     /// `q`: close the overlay or prompt, else quit.
@@ -136,6 +138,7 @@ pub const NAMED: &[(&str, Action)] = &[
     ("go_back", Action::GoBack),
     ("resume", Action::Resume),
     ("help", Action::Help),
+    ("info", Action::Info),
     ("back", Action::Back),
     ("dismiss", Action::Dismiss),
     ("quit", Action::Quit),

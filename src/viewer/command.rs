@@ -8,7 +8,7 @@ use crate::rows::SessionExt;
 
 /// The commands `:` knows, for the message when one is not.
 const COMMANDS: &str =
-    ":LINE  :export[!] FILE  :set [no]tools|thinking|meta|errors|mouse  :redact  :q";
+    ":LINE  :export[!] FILE  :set [no]tools|thinking|meta|errors|mouse  :redact  :info  :q";
 
 impl State {
     /// Runs a command line (without its `:`).
@@ -29,6 +29,11 @@ impl State {
             "redact" => self.toggle_redact(),
             "q" | "quit" | "q!" => self.quit = true,
             "help" | "h" => self.mode = Mode::Help,
+            "info" => {
+                if self.mode != Mode::Info {
+                    self.toggle_info();
+                }
+            }
             _ => {
                 self.message = Some(format!(
                     "unknown command :{}: {COMMANDS}",

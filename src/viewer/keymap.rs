@@ -146,6 +146,10 @@ pub const BINDINGS: &[Binding] = &[
     bind(&[(ch('M'), Action::ToggleMouse)], "mouse capture on / off"),
     bind(&[], "Ctrl-z: suspend (fg comes back)"),
     bind(&[], "picker: Ctrl-F search all, Tab sort"),
+    bind(
+        &[(ch('i'), Action::Info)],
+        "the session in figures: lines, cost",
+    ),
     bind(&[(ch('?'), Action::Help)], "this help"),
     bind(
         &[

@@ -151,6 +151,7 @@ impl State {
             let (from, rebuilt) = (changes.appended_from, changes.rebuilt);
             self.apply_changes(changes);
             self.update_search_from(from, rebuilt);
+            self.refresh_info();
         }
         self.refresh_end_rows();
     }
@@ -165,6 +166,7 @@ impl State {
         self.follow = r.follow;
         self.rebuild();
         self.update_search_from(None, true);
+        self.refresh_info();
         if r.follow {
             self.select_last();
         } else if let Some((agent, id)) = r.anchor.as_ref().and_then(|a| a.find(&self.session)) {
@@ -223,6 +225,7 @@ impl State {
     /// A second passed: forget the lines of running calls on screen.
     pub fn tick(&mut self, now_ms: i64) {
         self.live.now_ms = now_ms;
+        self.take_info_if_due();
         let ids: Vec<ItemId> = self
             .viewport
             .visible

@@ -10,6 +10,8 @@ pub mod action;
 mod command;
 mod copy;
 mod edit;
+mod info;
+pub use info::Fact;
 mod keep;
 pub mod key;
 pub mod keymap;

@@ -31,8 +31,11 @@ pub struct State {
     /// Lines of the selected row scrolled off when it is taller than the
     /// screen (so a long message can be read line by line).
     pub sel_offset: usize,
-    /// Lines of the help overlay scrolled off (a short terminal).
+    /// Lines of the help or info overlay scrolled off (a short terminal).
     pub help_scroll: usize,
+    /// `i`: the session's figures, as the info overlay shows them (taken
+    /// when it opens and when the session changes under it).
+    pub info: super::info::Overlay,
     /// What the last frame showed, as the view reports it.
     pub viewport: super::Viewport,
     /// Rows the view must render again.
@@ -129,6 +132,8 @@ pub enum Mode {
     Visual { anchor: usize },
     /// The help overlay (its scroll is the view's: `ListView::help_scroll`).
     Help,
+    /// `i`: the session in figures (`State::info`), scrolled as the help.
+    Info,
     /// `:`: the command line, holding what has been typed.
     Command(crate::prompt::LineEdit),
     /// A key waits for the next (`m` a, `'` a, `c` o).
@@ -205,6 +210,7 @@ impl State {
             load_progress: None,
             sel_offset: 0,
             help_scroll: 0,
+            info: Default::default(),
             viewport: Default::default(),
             redraw: Default::default(),
             tz: crate::model::time::local_tz(),
@@ -463,6 +469,7 @@ impl State {
         self.redraw.everything();
         self.partial = false;
         self.rebuild();
+        self.refresh_info();
         if !self.search.query.is_empty() {
             self.search.job = None;
             self.search.hits = search::find_all(&self.session, &self.search.query);
@@ -624,7 +631,7 @@ fn act(s: &mut State, action: Action) {
     ) {
         s.message = None;
     }
-    if s.mode == Mode::Help {
+    if matches!(s.mode, Mode::Help | Mode::Info) {
         // the overlay scrolls; the view behind it stays put
         let scroll = &mut s.help_scroll;
         match action {
@@ -742,6 +749,7 @@ fn act(s: &mut State, action: Action) {
             None => s.message = Some("no session to go back to".into()),
         },
         Action::Resume => s.resume(),
+        Action::Info => s.toggle_info(),
         Action::Help => {
             s.mode = match s.mode {
                 Mode::Help => Mode::Normal,
