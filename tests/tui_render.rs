@@ -234,7 +234,7 @@ fn hostile_payloads_never_reach_a_cell() {
     let t = draw(&mut s, 120, 50);
     assert_clean(&t, "help");
     perform_action(&mut s, Action::Info);
-    for (w, h) in [(120, 50), (40, 12)] {
+    for (w, h) in [(120, 50), (40, 12), (6, 3), (1, 1)] {
         let t = draw(&mut s, w, h);
         assert_clean(&t, "info");
     }
