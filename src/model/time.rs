@@ -159,16 +159,19 @@ fn civil_from_days(days: i64) -> (i64, i64, i64) {
     (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
-/// `850ms`, `12.3s`, `2m31s`, `1h10m`.
+/// `850ms`, `12.3s`, `2m31s`, `1h10m`, `47h59m`, then days: `118d09h`.
 pub fn human_duration(ms: u64) -> String {
+    const HOUR: u64 = 3_600_000;
     if ms < 1000 {
         format!("{ms}ms")
     } else if ms < 60_000 {
         format!("{:.1}s", ms as f64 / 1000.0)
     } else if ms < 3_600_000 {
         format!("{}m{:02}s", ms / 60_000, (ms / 1000) % 60)
+    } else if ms < 48 * HOUR {
+        format!("{}h{:02}m", ms / HOUR, (ms / 60_000) % 60)
     } else {
-        format!("{}h{:02}m", ms / 3_600_000, (ms / 60_000) % 60)
+        format!("{}d{:02}h", ms / (24 * HOUR), (ms / HOUR) % 24)
     }
 }
 
@@ -388,6 +391,10 @@ mod tests {
         assert_eq!(parse_timestamp("2025-10-12T23:35:53.825+02:00"), Some(ms));
         assert_eq!(parse_timestamp("yesterday"), None);
         assert_eq!(human_duration(151_000), "2m31s");
+        assert_eq!(human_duration(47 * 3_600_000 + 59 * 60_000), "47h59m");
+        assert_eq!(human_duration(48 * 3_600_000), "2d00h");
+        assert_eq!(human_duration(2841 * 3_600_000 + 41 * 60_000), "118d09h");
+        assert!(!human_duration(u64::MAX).is_empty());
     }
 
     /// What jiff writes, for the days around every edge of the calendar
