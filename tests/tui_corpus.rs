@@ -75,4 +75,24 @@ fn page_through(path: &std::path::Path) {
     let mut t = Terminal::new(TestBackend::new(100, 30)).expect("test terminal");
     t.draw(|f| crate::common::draw(f, &mut s)).expect("draw");
     check_buffer(&t, &name);
+    // `i`: every line accounted for, and the cost by model is the cost
+    perform_action(&mut s, Action::Info);
+    t.draw(|f| crate::common::draw(f, &mut s)).expect("draw");
+    check_buffer(&t, &name);
+    let st = &s.session.stats;
+    assert_eq!(st.shown + st.hidden + st.unreadable, st.entries, "{name}");
+    let f = ccv::model::figures::Figures::of(&s.session, 0);
+    let (cost, _) = s.session.cost();
+    assert!(
+        (f.cost.usd - cost.usd).abs() < 1e-6,
+        "{name}: {} against {}",
+        f.cost.usd,
+        cost.usd
+    );
+    let by_model: f64 = f.detail.get().slices.iter().map(|sl| sl.cost.usd).sum();
+    assert!(
+        (by_model - cost.usd).abs() < 1e-6,
+        "{name}: by model {by_model} against {}",
+        cost.usd
+    );
 }
