@@ -219,8 +219,9 @@ pub enum Command {
         /// with $CODEX_HOME/sessions and archived_sessions when they exist).
         root: Option<PathBuf>,
     },
-    /// Totals over every session: cost, tokens, sessions, prompts, tool
-    /// calls and the most used tools, in total or by day, project or model.
+    /// Totals over every session (or one: `ccv stats FILE`): cost, tokens,
+    /// sessions, prompts, tool calls and the most used tools, in total or
+    /// by day, project or model.
     Stats {
         /// One row per day (local time), project or model.
         #[arg(long, value_enum)]
@@ -231,8 +232,9 @@ pub enum Command {
         /// One JSON object instead of a table.
         #[arg(long)]
         json: bool,
-        /// Projects root, or one project's folder (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects,
-        /// with $CODEX_HOME/sessions and archived_sessions when they exist).
+        /// Projects root, one project's folder, or one session file (with its subagents) (default:
+        /// $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects, with $CODEX_HOME/sessions and
+        /// archived_sessions when they exist).
         root: Option<PathBuf>,
     },
 }

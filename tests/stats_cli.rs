@@ -228,6 +228,95 @@ fn stats_sums_in_total_and_by_day_project_and_model() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("not a date"));
 }
 
+/// `ccv stats FILE`: one session with its subagents, as its row of `ccv
+/// list` counts it; the sessions' figures add up to the root's. What is no
+/// session file is refused with a reason, and a FIFO is never read.
+#[test]
+fn stats_of_one_session_file() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("projects");
+    tree(&root);
+    let one = |path: &Path, by: Option<&str>| -> Value {
+        let mut cmd = ccv(tmp.path());
+        cmd.args(["stats", "--json"]);
+        if let Some(by) = by {
+            cmd.args(["--by", by]);
+        }
+        run_json(cmd.arg(path)).remove(0)
+    };
+    let a = one(&root.join("-srv-app/a.jsonl"), None);
+    assert_eq!(a["sessions"], 1);
+    assert!(close(&a["cost_usd"], 0.065), "its subagent's cost in: {a}");
+    assert_eq!(a["tokens"]["input"], 11000);
+    assert_eq!(a["top_tools"][0], json!({"name":"Bash","calls":3}));
+    let models = one(&root.join("-srv-app/a.jsonl"), Some("model"));
+    let keys: Vec<&str> = models["groups"]
+        .as_array()
+        .expect("groups")
+        .iter()
+        .filter_map(|g| g["key"].as_str())
+        .collect();
+    assert_eq!(
+        keys.len(),
+        2,
+        "the session's model and its subagent's: {models}"
+    );
+    let c = one(&root.join("-srv-web/c.jsonl"), None);
+    assert_eq!(c["unpriced_models"], json!({"claude-future-9": 1}));
+    let all = &run_json(ccv(tmp.path()).arg("stats").arg("--json").arg(&root))[0];
+    let sum: f64 = ["-srv-app/a.jsonl", "-srv-app/b.jsonl", "-srv-web/c.jsonl"]
+        .iter()
+        .map(|f| one(&root.join(f), None)["cost_usd"].as_f64().unwrap_or(0.0))
+        .sum();
+    assert!(close(&all["cost_usd"], sum), "{sum} against {all}");
+
+    // the table a terminal gets names one session as one
+    let st = ccv::stats::gather_file(
+        &root.join("-srv-app/a.jsonl"),
+        (None, None, &jiff::tz::TimeZone::UTC),
+    )
+    .expect("a session");
+    let mut out = Vec::new();
+    ccv::stats::write_table(&mut out, &st, None, 100).expect("table");
+    let text = String::from_utf8(out).expect("utf-8");
+    assert!(
+        text.starts_with("1 session · 1 prompt · 3 tool calls"),
+        "{text}"
+    );
+
+    let refused = |path: &Path, why: &str| {
+        let out = ccv(tmp.path())
+            .timeout(std::time::Duration::from_secs(20))
+            .arg("stats")
+            .arg(path)
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(1), "{path:?}: {out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(why), "{path:?}: {err}");
+        assert!(out.stdout.is_empty(), "{path:?}");
+    };
+    let empty = tmp.path().join("empty.jsonl");
+    fs::write(&empty, "").expect("write");
+    refused(&empty, "an empty file");
+    let summary = tmp.path().join("summary.jsonl");
+    fs::write(
+        &summary,
+        "{\"type\":\"summary\",\"summary\":\"x\",\"leafUuid\":\"u\"}\n",
+    )
+    .expect("write");
+    refused(&summary, "no conversation");
+    refused(&tmp.path().join("gone.jsonl"), "No such file");
+    #[cfg(unix)]
+    {
+        let fifo = tmp.path().join("fifo.jsonl");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            refused(&fifo, "neither a folder of sessions nor a session file");
+        }
+    }
+}
+
 #[test]
 fn a_second_run_reads_figures_from_the_cache() {
     let tmp = tempfile::tempdir().expect("tempdir");
@@ -386,4 +475,31 @@ fn piped_stats_are_whole_values_tab_separated() {
     let total = rows.last().expect("total");
     assert_eq!(total[0], "total");
     assert_eq!(total[1], "3");
+}
+
+/// Every corpus session: `ccv stats FILE` gives the figures of its row of
+/// `ccv list`, to the millionth (costs that fall on half a millionth were
+/// rounded either way when the two summed in different orders).
+#[test]
+fn stats_of_each_corpus_file_are_its_listed_figures() {
+    let Some(files) = common::corpus_files() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let Some(dir) = files.first().and_then(|f| f.parent()) else {
+        return;
+    };
+    let rows = run_json(ccv(tmp.path()).arg("list").arg("--json").arg(dir));
+    assert!(!rows.is_empty());
+    for row in &rows {
+        let path = row["path"].as_str().expect("path");
+        let st = &run_json(ccv(tmp.path()).args(["stats", "--json", path]))[0];
+        assert_eq!(st["cost_usd"], row["cost_usd"], "{path}");
+        assert_eq!(st["tokens"], row["tokens"], "{path}");
+        assert_eq!(
+            (&st["prompts"], &st["tool_calls"]),
+            (&row["prompts"], &row["tool_calls"]),
+            "{path}"
+        );
+    }
 }

@@ -232,6 +232,42 @@ pub fn with_figures(mut info: SessionInfo) -> SessionInfo {
     info
 }
 
+/// The row of one session file with its figures (`ccv stats FILE`),
+/// read now: no cache is read or written. Regular files only (a FIFO
+/// would block the read).
+pub fn row_with_figures(path: &Path) -> Result<SessionInfo, String> {
+    let m = fs::metadata(path).map_err(|e| e.to_string())?;
+    if !m.is_file() {
+        return Err("not a session file".to_owned());
+    }
+    let fallback = if crate::source::filed_by_project(path) {
+        path.parent()
+            .and_then(|d| d.file_name())
+            .map(|n| crate::source::project_of_dir(&n.to_string_lossy()))
+            .unwrap_or_default()
+    } else {
+        String::new()
+    };
+    let row = scan_file(path, m.len(), mtime_ns(&m), &fallback).map_err(|e| e.to_string())?;
+    let mut row = if row.figures.is_some() {
+        row
+    } else {
+        with_figures(row)
+    };
+    if !row.has_conversation() {
+        return Err(if row.size == 0 {
+            "an empty file".to_owned()
+        } else {
+            "no conversation in this file (as in ccv list, which leaves it out)".to_owned()
+        });
+    }
+    if row.figures.is_none() {
+        return Err("could not be read whole for its figures".to_owned());
+    }
+    row.subagent_files = None;
+    Ok(row)
+}
+
 /// Sessions up to this size are read as one model for their figures;
 /// bigger ones in parts, so that pricing a 1 GB session in the background
 /// holds a part of it, not all of it.

@@ -137,6 +137,17 @@ pub fn compute(
                 st.total.sessions += 1;
             }
         }
+        // the sessions' own costs summed, as `ccv list` gives each: the
+        // slices hold the same messages, added in another order, and
+        // prices per token make costs that fall on half a millionth, which
+        // the order then rounded either way (one session's stats said
+        // $3.970661 where its row said $3.970660)
+        st.total.priced_usd = sessions
+            .iter()
+            .filter_map(|info| info.figures.as_ref())
+            .map(|f| f.cost.usd)
+            .sum();
+        st.total.cost_usd = st.total.cost().priced_usd();
     }
     st.top_tools = tools.into_iter().collect();
     st.top_tools
@@ -176,9 +187,15 @@ pub fn write_table(
         ),
         _ => String::new(),
     };
+    let n = |n: u64, what: &str| {
+        let s = if n == 1 { "" } else { "s" };
+        format!("{} {what}{s}", crate::model::text::thousands(n))
+    };
     let head = format!(
-        "{} sessions · {} prompts · {} tool calls{span}",
-        st.total.sessions, st.total.prompts, st.total.tool_calls
+        "{} · {} · {}{span}",
+        n(st.total.sessions as u64, "session"),
+        n(st.total.prompts, "prompt"),
+        n(st.total.tool_calls, "tool call")
     );
     writeln!(out, "{}", crate::columns::wrap_at(&head, " · ", width))?;
     writeln!(out)?;
@@ -392,6 +409,18 @@ pub fn gather_with(
     st
 }
 
+/// The figures of one session file and its subagents (`ccv stats FILE`):
+/// what its row of `ccv list` counts, by day, project or model as asked.
+pub fn gather_file(
+    path: &std::path::Path,
+    (by, since_ms, tz): (Option<By>, Option<i64>, &TimeZone),
+) -> Result<Stats, String> {
+    let row = crate::catalog::list::row_with_figures(path)?;
+    let mut st = compute(std::slice::from_ref(&row), by, since_ms, tz);
+    st.since = since_ms.map(crate::model::time::format_iso);
+    Ok(st)
+}
+
 /// `ccv stats`: exit 0, 1 on a bad `--since`, 2 without a root.
 pub fn run(root: &std::path::Path, by: Option<By>, since: Option<&str>, json: bool) -> i32 {
     use crate::model::text::{term_line, term_path};
@@ -404,12 +433,26 @@ pub fn run(root: &std::path::Path, by: Option<By>, since: Option<&str>, json: bo
             return 1;
         }
     };
-    if let Some(why) = crate::paths::not_a_root(root) {
+    let st = if std::fs::metadata(root).is_ok_and(|m| m.is_file()) {
+        match gather_file(root, (by, since_ms, &tz)) {
+            Ok(st) => st,
+            Err(why) => {
+                crate::say_err!("ccv: {}: {}", term_path(root), term_line(&why));
+                return 1;
+            }
+        }
+    } else if let Some(why) = crate::paths::not_a_root(root) {
+        let why = if root.exists() {
+            "neither a folder of sessions nor a session file".to_owned()
+        } else {
+            why
+        };
         crate::say_err!("ccv: {}: {why}", term_path(root));
         return 1;
-    }
-    let st = gather(root, by, since_ms, &tz);
-    if st.total.sessions == 0 && since_ms.is_none() {
+    } else {
+        gather(root, by, since_ms, &tz)
+    };
+    if st.total.sessions == 0 && since_ms.is_none() && root.is_dir() {
         crate::say_err!(
             "ccv: no sessions in {} (CLAUDE_CONFIG_DIR or a ROOT argument looks elsewhere)",
             term_path(root)
