@@ -232,6 +232,10 @@ pub enum Command {
         /// One JSON object instead of a table.
         #[arg(long)]
         json: bool,
+        /// Secrets in projects, models and tool names replaced by
+        /// `[REDACTED:kind]` (to share the figures).
+        #[arg(long)]
+        redact: bool,
         /// Projects root, one project's folder, or one session file (with its subagents) (default:
         /// $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects, with $CODEX_HOME/sessions and
         /// archived_sessions when they exist).
@@ -264,7 +268,7 @@ pub fn main_with(viewing: &dyn Fn()) -> i32 {
     // `ccv --redact list` would show what the flag was meant to hide
     if cli.redact && cli.command.is_some() {
         crate::say_err!(
-            "ccv: --redact goes before a PATH to view (`ccv --redact [PATH]`); an export and a list take their own (`ccv export --redact ...`, `ccv list --redact`)"
+            "ccv: --redact goes before a PATH to view (`ccv --redact [PATH]`); an export, a list, a search and stats take their own (`ccv export --redact ...`, `ccv list --redact`, `ccv stats --redact`)"
         );
         return 2;
     }
@@ -355,9 +359,10 @@ pub fn main_with(viewing: &dyn Fn()) -> i32 {
             by,
             since,
             json,
+            redact,
             root,
         }) => with_root(root, |root| {
-            crate::stats::run(&root, by, since.as_deref(), json)
+            crate::stats::run(&root, by, since.as_deref(), (json, redact))
         }),
         Some(Command::Check {
             json,

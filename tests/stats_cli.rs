@@ -503,3 +503,70 @@ fn stats_of_each_corpus_file_are_its_listed_figures() {
         );
     }
 }
+
+/// Figures to share: `ccv stats --redact` replaces the secrets of what
+/// they name from sessions (a project's path, a model's or a tool's
+/// name), as a table, tab-separated and as JSON, of a root and of a file.
+#[test]
+fn stats_redacted_show_no_secret() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path().join("projects");
+    // a key made here: none sits in the repository
+    let body: String = (0..93)
+        .map(|i| (b'a' + (i * 7 % 26) as u8) as char)
+        .collect();
+    let key = format!("sk-ant-api03-{body}AA");
+    let seen = &body[..24];
+    let file = root.join("-p/s.jsonl");
+    write(
+        &file,
+        &[
+            user("u1", "2025-03-01T10:00:00.000Z", &format!("/srv/{key}")),
+            entry::call("a1", "m1", "t1", &format!("mcp-{key}"), json!({}))
+                .model(&format!("claude-{key}"))
+                .usage(json!({"input_tokens":1,"output_tokens":1}))
+                .at("2025-03-01T10:00:01.000Z")
+                .json(),
+        ],
+    );
+    let run = |args: &[&str], path: &Path| {
+        let out = ccv(tmp.path())
+            .arg("stats")
+            .args(args)
+            .arg(path)
+            .output()
+            .expect("runs");
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    assert!(
+        run(&["--by", "project"], &root).contains(seen),
+        "without --redact, as written"
+    );
+    for path in [&root, &file] {
+        for args in [
+            &["--redact", "--by", "project"][..],
+            &["--redact", "--by", "model"],
+            &["--redact", "--json", "--by", "model"],
+            &["--redact", "--json", "--by", "project"],
+        ] {
+            let text = run(args, path);
+            assert!(!text.contains(seen), "{args:?}: {text}");
+            assert!(
+                text.contains("[REDACTED:anthropic-api-key]"),
+                "{args:?}: {text}"
+            );
+        }
+    }
+    // the table a terminal gets
+    let mut st = ccv::stats::gather_file(
+        &file,
+        (Some(ccv::stats::By::Model), None, &jiff::tz::TimeZone::UTC),
+    )
+    .expect("a session");
+    st.redact();
+    let mut out = Vec::new();
+    ccv::stats::write_table(&mut out, &st, Some(ccv::stats::By::Model), 200).expect("table");
+    let text = String::from_utf8(out).expect("utf-8");
+    assert!(!text.contains(seen), "{text}");
+}

@@ -232,6 +232,19 @@ pub fn with_figures(mut info: SessionInfo) -> SessionInfo {
     info
 }
 
+/// The project a session file's folder names (`-home-bob-app`), for a
+/// session whose lines record no directory; none for a file not filed
+/// by project (Codex's, one elsewhere).
+fn project_of_folder(path: &Path) -> String {
+    if !crate::source::filed_by_project(path) {
+        return String::new();
+    }
+    path.parent()
+        .and_then(|d| d.file_name())
+        .map(|n| crate::source::project_of_dir(&n.to_string_lossy()))
+        .unwrap_or_default()
+}
+
 /// The row of one session file with its figures (`ccv stats FILE`),
 /// read now: no cache is read or written. Regular files only (a FIFO
 /// would block the read).
@@ -240,15 +253,8 @@ pub fn row_with_figures(path: &Path) -> Result<SessionInfo, String> {
     if !m.is_file() {
         return Err("not a session file".to_owned());
     }
-    let fallback = if crate::source::filed_by_project(path) {
-        path.parent()
-            .and_then(|d| d.file_name())
-            .map(|n| crate::source::project_of_dir(&n.to_string_lossy()))
-            .unwrap_or_default()
-    } else {
-        String::new()
-    };
-    let row = scan_file(path, m.len(), mtime_ns(&m), &fallback).map_err(|e| e.to_string())?;
+    let row = scan_file(path, m.len(), mtime_ns(&m), &project_of_folder(path))
+        .map_err(|e| e.to_string())?;
     let mut row = if row.figures.is_some() {
         row
     } else {
@@ -519,15 +525,7 @@ pub fn rows_of(paths: &[PathBuf], opts: &ScanOptions) -> Vec<SessionInfo> {
             out.push(row);
             continue;
         }
-        let fallback = if crate::source::filed_by_project(p) {
-            p.parent()
-                .and_then(|d| d.file_name())
-                .map(|n| crate::source::project_of_dir(&n.to_string_lossy()))
-                .unwrap_or_default()
-        } else {
-            String::new()
-        };
-        if let Ok(row) = scan_file(p, size, mtime, &fallback) {
+        if let Ok(row) = scan_file(p, size, mtime, &project_of_folder(p)) {
             out.push(row);
         }
     }

@@ -421,8 +421,54 @@ pub fn gather_file(
     Ok(st)
 }
 
-/// `ccv stats`: exit 0, 1 on a bad `--since`, 2 without a root.
-pub fn run(root: &std::path::Path, by: Option<By>, since: Option<&str>, json: bool) -> i32 {
+impl Stats {
+    /// Replaces the secrets of what the figures name from sessions (a
+    /// project's path, a model's or a tool's name) by `[REDACTED:kind]`.
+    pub fn redact(&mut self) {
+        let r = crate::redact::active();
+        let clean = |t: &mut String| {
+            if let std::borrow::Cow::Owned(red) = r.redact(t) {
+                *t = red;
+            }
+        };
+        for (key, sums) in &mut self.groups {
+            clean(key);
+            sums.redact();
+        }
+        self.total.redact();
+        for (name, _) in &mut self.top_tools {
+            clean(name);
+        }
+    }
+}
+
+impl Sums {
+    fn redact(&mut self) {
+        let r = crate::redact::active();
+        if self
+            .unpriced_models
+            .keys()
+            .any(|m| matches!(r.redact(m), std::borrow::Cow::Owned(_)))
+        {
+            let models = std::mem::take(&mut self.unpriced_models);
+            for (m, n) in models {
+                *self
+                    .unpriced_models
+                    .entry(r.redact(&m).into_owned())
+                    .or_insert(0) += n;
+            }
+        }
+    }
+}
+
+/// `ccv stats`: exit 0, 1 on a bad `--since`, 2 without a root; `json`
+/// prints one object, `redact` replaces secrets.
+pub fn run(
+    root: &std::path::Path,
+    by: Option<By>,
+    since: Option<&str>,
+    (json, redact): (bool, bool),
+) -> i32 {
     use crate::model::text::{term_line, term_path};
     let tz = crate::model::time::local_tz();
     let since_ms = match since.map(|s| parse_since(s, crate::model::time::now_ms(), &tz)) {
@@ -457,6 +503,10 @@ pub fn run(root: &std::path::Path, by: Option<By>, since: Option<&str>, json: bo
             "ccv: no sessions in {} (CLAUDE_CONFIG_DIR or a ROOT argument looks elsewhere)",
             term_path(root)
         );
+    }
+    let mut st = st;
+    if redact {
+        st.redact();
     }
     let mut out = io::BufWriter::new(io::stdout().lock());
     let r = match (json, crate::columns::terminal_width()) {
