@@ -304,7 +304,7 @@ fn the_info_overlay_accounts_for_every_line() {
         "Bash 1",
         "2026-03-01 10:00 → 10:02 (2m30s)",
         "/w/app",
-        "standard input",
+        "no file (standard input",
     ] {
         assert!(screen.contains(want), "no {want:?} in\n{screen}");
     }

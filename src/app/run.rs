@@ -675,11 +675,14 @@ impl Viewer {
                 }
                 self.state.replace_session(*s);
                 self.state.partial = true;
+                self.state.refresh_info();
                 true
             }
             LoadEvent::Progress(read, size) => {
                 if !self.loaded {
                     self.state.load_progress = Some((read, size));
+                    // (the info overlay says how far the load got)
+                    self.state.refresh_info();
                 }
                 false
             }

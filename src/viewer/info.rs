@@ -93,17 +93,19 @@ pub fn facts(s: &State) -> Vec<Fact> {
     }
     if let Some(main) = session.sources.first() {
         let name = main.path.as_deref().map_or_else(
-            || "standard input".to_owned(),
+            || "no file (standard input, or the bundled demo)".to_owned(),
             |p| crate::paths::tilde(&term_line(&p.to_string_lossy())),
         );
-        out.push((
-            "file",
-            format!(
+        // while a big file loads, only its end has been read
+        let file = match s.load_progress.filter(|_| s.partial) {
+            Some((_, size)) => format!("{name} · {}", human_bytes(size)),
+            None => format!(
                 "{name} · {} · {} lines",
                 human_bytes(main.bytes_read()),
-                thousands(main.lines() as u64)
+                thousands(u64::from(main.lines()))
             ),
-        ));
+        };
+        out.push(("file", file));
     }
     let agent_files = session.sources.iter().skip(1).count();
     if agent_files > 0 || !session.agents.is_empty() {
@@ -150,14 +152,19 @@ pub fn facts(s: &State) -> Vec<Fact> {
         out.push(("time", t));
     }
     if s.partial {
+        let pct = s
+            .load_progress
+            .filter(|&(_, size)| size > 0)
+            .map(|(read, size)| format!(" {}%", (read.saturating_mul(100) / size).min(100)))
+            .unwrap_or_default();
         out.push((
             "figures",
-            "after the whole file is read (loading…)".to_owned(),
+            format!("once the whole file is read (loading{pct}: the end is shown first)"),
         ));
     } else {
         figures(s, &mut out);
+        lines(s, &mut out);
     }
-    lines(s, &mut out);
     for pr in &m.pr_links {
         out.push(("pull request", term_line(pr)));
     }
