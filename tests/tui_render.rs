@@ -537,3 +537,20 @@ fn collapsing_a_tall_row_scrolled_inside_keeps_it_on_screen() {
     let _ = draw(&mut s, 80, 8);
     assert_eq!(s.selected, tall - 1, "k moved the selection");
 }
+
+/// While a big file loads (its end shown first), the overlay gives the
+/// file's size and how far the load got, not the end's figures as the
+/// session's.
+#[test]
+fn the_info_overlay_waits_for_a_whole_load() {
+    let mut s = state(ccv::app::demo::session());
+    s.partial = true;
+    s.load_progress = Some((50, 200));
+    perform_action(&mut s, Action::Info);
+    let t = draw(&mut s, 110, 30);
+    let screen = format!("{:?}", t.backend());
+    assert!(screen.contains("loading 25%"), "{screen}");
+    for absent in ["entries", "tokens", "turns"] {
+        assert!(!screen.contains(absent), "{absent}: {screen}");
+    }
+}
