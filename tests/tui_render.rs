@@ -550,7 +550,7 @@ fn the_info_overlay_waits_for_a_whole_load() {
     let t = draw(&mut s, 110, 30);
     let screen = format!("{:?}", t.backend());
     assert!(screen.contains("loading 25%"), "{screen}");
-    for absent in ["entries", "tokens", "turns"] {
+    for absent in ["shown ·", "cache read", "tool calls ·"] {
         assert!(!screen.contains(absent), "{absent}: {screen}");
     }
 }
