@@ -202,3 +202,26 @@ fn a_subagent_whose_transcript_is_not_here_is_a_finding() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(!text.contains("agent_not_found"), "{text}");
 }
+
+/// What a person at a terminal reads after the findings (on stderr, a
+/// terminal's only): how many, and where every line went.
+#[test]
+fn the_summary_says_where_every_line_went() {
+    let s = session(concat!(
+        r#"{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s","message":{"role":"user","content":"hi"}}"#,
+        "\n",
+        r#"{"type":"progress","uuid":"p1","parentUuid":"u1","data":{"type":"hook_progress"}}"#,
+        "\n",
+        r#"{"type":"file-history-snapshot","messageId":"x","snapshot":{}}"#,
+        "\n",
+        r#"{"type":"progress","uuid":"p2","parentUuid":"u1","data":{"type":"hook_progress"}}"#,
+        "\n",
+        "{broken\n",
+    ));
+    let findings = s.findings(false);
+    assert_eq!(
+        ccv::check::summary(&s, findings.len()),
+        "1 finding · 5 lines read: 1 shown, 3 hidden (2 progress, 1 file-history-snapshot), 1 unreadable"
+    );
+    assert!(ccv::check::summary(&s, 0).starts_with("no findings · "));
+}

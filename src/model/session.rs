@@ -173,6 +173,19 @@ pub struct Stats {
     pub hidden_by_reason: BTreeMap<&'static str, u64>,
 }
 
+impl Stats {
+    /// Why lines were hidden, with how many each, the most first.
+    pub fn hidden_most_first(&self) -> Vec<(&'static str, u64)> {
+        let mut why: Vec<(&'static str, u64)> = self
+            .hidden_by_reason
+            .iter()
+            .map(|(r, n)| (*r, *n))
+            .collect();
+        why.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        why
+    }
+}
+
 /// What changed since the last [`Session::take_changes`].
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Changes {

@@ -315,11 +315,10 @@ fn lines(s: &State, out: &mut Vec<Fact>) {
     }
     out.push(("entries", t));
     if !st.hidden_by_reason.is_empty() {
-        let mut why: Vec<(&&str, &u64)> = st.hidden_by_reason.iter().collect();
-        why.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
-        let why: Vec<String> = why
-            .iter()
-            .map(|(reason, n)| format!("{} {reason}", thousands(**n)))
+        let why: Vec<String> = st
+            .hidden_most_first()
+            .into_iter()
+            .map(|(reason, n)| format!("{} {reason}", thousands(n)))
             .collect();
         out.push(("  hidden", why.join(" · ")));
     }
