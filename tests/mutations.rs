@@ -192,6 +192,20 @@ fn check(
         perform_action(&mut state, Action::ShowAll);
         perform_action(&mut state, Action::PageDown);
     }
+    // the info overlay: every line accounted for, nothing raw on screen
+    perform_action(&mut state, Action::Info);
+    term.draw(|f| crate::common::draw(f, &mut state))
+        .expect("draw");
+    assert!(
+        term.backend()
+            .buffer()
+            .content()
+            .iter()
+            .all(|c| !c.symbol().chars().any(char::is_control)),
+        "{what}: control character in the info overlay"
+    );
+    let st = &state.session.stats;
+    assert_eq!(st.shown + st.hidden + st.unreadable, st.entries, "{what}");
     unreadable
 }
 
@@ -226,6 +240,7 @@ fn random_live_events_never_crash_the_viewer() {
         Action::NextPrompt,
         Action::Visual,
         Action::Copy,
+        Action::Info,
     ];
     for round in 0..rounds {
         let mut s = State::new(Session::new(Some("/tmp/x.jsonl".into())));
