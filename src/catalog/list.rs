@@ -667,6 +667,12 @@ pub fn print_list(
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
     if let Some(why) = crate::paths::not_a_root(root) {
+        let why = if root.is_file() {
+            "not a directory: a session file (`ccv stats FILE` gives its figures, `ccv FILE` opens it)"
+                .to_owned()
+        } else {
+            why
+        };
         return Err(std::io::Error::new(std::io::ErrorKind::NotFound, why));
     }
     let (mut sessions, skipped) = list_sessions_counting(root, &ScanOptions::standard());
