@@ -488,6 +488,55 @@ fn answers_taken_lean_give_a_whole_loads_figures_however_bent() {
     }
 }
 
+/// A call's line under a uuid a result's line already has, written twice
+/// (a torn write and its repeat): one row, one call, in a whole load as in
+/// a read for figures, which passes over the result's line and so never
+/// meets the uuid's first use. A whole load counted two calls
+/// (`CCV_LEAN_SEED=94`, round 13,274).
+#[test]
+fn a_line_under_a_reused_uuid_written_twice_counts_once() {
+    use serde_json::json;
+    let at = |s: u32| format!("2025-06-01T10:00:{s:02}Z");
+    let call = |uuid: &str, id: &str, parent: &str, s: u32| {
+        json!({"type": "assistant", "uuid": uuid, "parentUuid": parent, "timestamp": at(s),
+            "sessionId": "s", "isSidechain": false,
+            "message": {"id": "msg_1", "role": "assistant", "model": "claude-sonnet-4-5-20250929",
+                "usage": {"input_tokens": 10, "output_tokens": 5},
+                "content": [{"type": "tool_use", "id": id, "name": "Glob", "input": {"pattern": "*"}}]}})
+        .to_string()
+    };
+    let result = |uuid: &str, id: &str, parent: &str, s: u32| {
+        json!({"type": "user", "uuid": uuid, "parentUuid": parent, "timestamp": at(s),
+            "sessionId": "s", "isSidechain": false,
+            "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": id, "content": "found"}]}})
+        .to_string()
+    };
+    let lines = [
+        json!({"type": "user", "uuid": "p1", "parentUuid": null, "timestamp": at(0), "sessionId": "s",
+            "isSidechain": false, "message": {"role": "user", "content": "find them"}})
+        .to_string(),
+        call("a1", "toolu_1", "p1", 1),
+        result("r1", "toolu_1", "a1", 2),
+        // the result's uuid again, on a call, written twice
+        call("r1", "toolu_2", "r1", 3),
+        call("r1", "toolu_2", "r1", 3),
+        result("r2", "toolu_2", "r1", 4),
+    ];
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = dir.path().join("s.jsonl");
+    std::fs::write(&f, lines.join("\n") + "\n").expect("write");
+    same_figures(&f);
+    let whole = ccv::source::load_with_subagents(&f).expect("load");
+    assert_eq!(whole.main.tool_calls(), 2);
+    assert_eq!(Figures::of(&whole, 0).tool_calls, 2);
+    assert_eq!(
+        whole.stats.hidden_by_reason.get("repeated uuid"),
+        Some(&1),
+        "{:?}",
+        whole.stats.hidden_by_reason
+    );
+}
+
 /// One random bend of a session's lines (see
 /// `answers_taken_lean_give_a_whole_loads_figures_however_bent`).
 fn bend(lines: &mut Vec<String>, rng: &mut common::Rng) {

@@ -255,7 +255,7 @@ pub fn row_with_figures(path: &Path) -> Result<SessionInfo, String> {
     }
     let row = scan_file(path, m.len(), mtime_ns(&m), &project_of_folder(path))
         .map_err(|e| e.to_string())?;
-    let mut row = if row.figures.is_some() {
+    let row = if row.figures.is_some() {
         row
     } else {
         with_figures(row)
@@ -270,7 +270,6 @@ pub fn row_with_figures(path: &Path) -> Result<SessionInfo, String> {
     if row.figures.is_none() {
         return Err("could not be read whole for its figures".to_owned());
     }
-    row.subagent_files = None;
     Ok(row)
 }
 

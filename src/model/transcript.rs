@@ -38,6 +38,9 @@ pub struct Transcript {
     pub(crate) reordered: bool,
     /// Rows to take out when the batch ends (see [`Self::remove_later`]).
     doomed: Vec<ItemId>,
+    /// The other contents met under a uuid a line already had (rare): one
+    /// of them written again is a repeat too.
+    reused_uuids: rustc_hash::FxHashSet<(Box<str>, u64)>,
 }
 
 impl Transcript {
@@ -97,6 +100,10 @@ impl Transcript {
         match self.threads.note(uuid, content) {
             None => UuidSeen::New,
             Some(before) if before == content => UuidSeen::Same,
+            // the uuid keeps its first line's print: a line under a reused
+            // uuid written twice (a torn write and its repeat) was two rows,
+            // where a read that never met the first line showed one
+            Some(_) if !self.reused_uuids.insert((Box::from(uuid), content)) => UuidSeen::Same,
             Some(_) => UuidSeen::Different,
         }
     }
