@@ -397,15 +397,8 @@ fn help(f: &mut Frame<'_>, area: Rect, entries: &[(String, &str)], scroll: &mut 
         1
     };
     let rows_per_col = entries.len().div_ceil(cols);
-    let w = ((col_w * cols + 2) as u16).min(area.width);
-    let h = (rows_per_col as u16 + 2).min(area.height);
-    let r = Rect {
-        x: area.x + (area.width - w) / 2,
-        y: area.y + (area.height - h) / 2,
-        width: w,
-        height: h,
-    };
-    let shown = (h as usize).saturating_sub(2);
+    let r = centered(area, (col_w * cols + 2) as u16, rows_per_col as u16 + 2);
+    let shown = (r.height as usize).saturating_sub(2);
     *scroll = (*scroll).min(rows_per_col.saturating_sub(shown));
     let entry = |(k, d): &(String, &str)| {
         let key = format!(" {k:<w$}", w = key_w - 1);
@@ -425,13 +418,7 @@ fn help(f: &mut Frame<'_>, area: Rect, entries: &[(String, &str)], scroll: &mut 
             Line::from(spans)
         })
         .collect();
-    let more_below = *scroll + shown < rows_per_col;
-    let title = match (*scroll > 0, more_below) {
-        (false, false) => " keys ".to_owned(),
-        (true, false) => " keys · ↑ k ".to_owned(),
-        (false, true) => " keys · ↓ j ".to_owned(),
-        (true, true) => " keys · ↑↓ j k ".to_owned(),
-    };
+    let title = overlay_title(" keys ", "keys", *scroll, *scroll + shown < rows_per_col);
     f.render_widget(Clear, r);
     f.render_widget(
         Paragraph::new(lines).block(
@@ -442,4 +429,26 @@ fn help(f: &mut Frame<'_>, area: Rect, entries: &[(String, &str)], scroll: &mut 
         ),
         r,
     );
+}
+
+/// An overlay's box: `w` by `h` (at most `area`'s) in the middle of `area`.
+pub(super) fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let (w, h) = (w.min(area.width), h.min(area.height));
+    Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    }
+}
+
+/// An overlay's title: `still` when all of it shows, else its `name` and
+/// the keys that scroll it the way there is more.
+pub(super) fn overlay_title(still: &str, name: &str, scroll: usize, more_below: bool) -> String {
+    match (scroll > 0, more_below) {
+        (false, false) => still.to_owned(),
+        (true, false) => format!(" {name} · ↑ k "),
+        (false, true) => format!(" {name} · ↓ j "),
+        (true, true) => format!(" {name} · ↑↓ j k "),
+    }
 }

@@ -35,23 +35,19 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, facts: &[Fact], scroll: &mut usize) {
             lines.push(Line::from(spans));
         }
     }
-    let w = (inner_w as u16 + 2).min(area.width);
-    let h = (lines.len() as u16).saturating_add(2).min(area.height);
-    let r = Rect {
-        x: area.x + (area.width - w) / 2,
-        y: area.y + (area.height - h) / 2,
-        width: w,
-        height: h,
-    };
-    let shown = (h as usize).saturating_sub(2);
+    let r = super::frame::centered(
+        area,
+        inner_w as u16 + 2,
+        (lines.len() as u16).saturating_add(2),
+    );
+    let shown = (r.height as usize).saturating_sub(2);
     *scroll = (*scroll).min(lines.len().saturating_sub(shown));
-    let more_below = *scroll + shown < lines.len();
-    let title = match (*scroll > 0, more_below) {
-        (false, false) => " session · i or q closes ",
-        (true, false) => " session · ↑ k ",
-        (false, true) => " session · ↓ j ",
-        (true, true) => " session · ↑↓ j k ",
-    };
+    let title = super::frame::overlay_title(
+        " session · i or q closes ",
+        "session",
+        *scroll,
+        *scroll + shown < lines.len(),
+    );
     let lines: Vec<Line<'static>> = lines.into_iter().skip(*scroll).take(shown).collect();
     f.render_widget(Clear, r);
     f.render_widget(
