@@ -302,6 +302,39 @@ fn copies_e_and_export_are_redacted_after_hash() {
     }
 }
 
+/// The viewer's `i` under the screen's redaction (`#` twice, pressed
+/// while it shows): the title, project and branch it gives hold no
+/// secret, and `#` again shows them as written.
+#[test]
+fn the_info_overlay_is_redacted_with_the_screen() {
+    if alone!(&[]) {
+        return;
+    }
+    let key = format!("{}{}", "gh", "p_Zq8xW2mN5vB7cR1tY4uI9oP3aS6dF0gHjK2L");
+    let lines = [
+        json!({"type": "custom-title", "customTitle": format!("rotate {key}"), "sessionId": "s"}),
+        json!({"type":"user","uuid":"u1","sessionId":"s","cwd":format!("/srv/{key}/app"),"gitBranch":format!("fix-{key}"),
+               "timestamp":"2025-01-01T10:00:00.000Z","message":{"role":"user","content":"go"}}),
+    ];
+    let mut st = common::utc_state(session_of(&lines));
+    let shown = |st: &ccv::app::State| {
+        st.info
+            .facts
+            .iter()
+            .map(|(l, t)| format!("{l} {t}\n"))
+            .collect::<String>()
+    };
+    ccv::app::perform_action(&mut st, ccv::app::Action::Info);
+    assert!(shown(&st).contains(&key), "as written first");
+    ccv::app::perform_action(&mut st, ccv::app::Action::ToggleRedact);
+    ccv::app::perform_action(&mut st, ccv::app::Action::ToggleRedact);
+    let red = shown(&st);
+    assert!(!red.contains(&key), "{red}");
+    assert!(red.contains("[REDACTED:github-token]"), "{red}");
+    ccv::app::perform_action(&mut st, ccv::app::Action::ToggleRedact);
+    assert!(shown(&st).contains(&key), "# again: as written");
+}
+
 #[test]
 fn the_title_block_and_file_name_carry_no_secret() {
     let key = format!("{}{}", "gh", "p_Zq8xW2mN5vB7cR1tY4uI9oP3aS6dF0gHjK2L");

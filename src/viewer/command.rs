@@ -159,6 +159,9 @@ impl State {
         crate::redact::set_screen(next == Redaction::Screen);
         if screen_changed {
             self.requests.push(Request::Reload);
+            // the info overlay's texts are redacted when taken: taken again
+            // now (a session from stdin is not read again)
+            self.retake_info();
         }
         self.message = Some(
             match next {

@@ -34,6 +34,12 @@ impl State {
         }
         self.help_scroll = 0;
         self.mode = Mode::Info;
+        self.retake_info();
+    }
+
+    /// Takes the overlay's figures again now, when it shows (the screen's
+    /// redaction turned on or off).
+    pub(crate) fn retake_info(&mut self) {
         self.info.taken = None;
         self.refresh_info();
     }
