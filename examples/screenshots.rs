@@ -23,7 +23,7 @@ fn main() -> anyhow::Result<()> {
     if light {
         ccv::view::theme::install(ccv::view::theme::Theme::light());
     }
-    let shots: [(&str, Setup, u16, u16); 7] = [
+    let shots: [(&str, Setup, u16, u16); 8] = [
         ("main", |_| {}, W, H),
         ("main-80", |_| {}, 80, 24),
         ("main-160", |_| {}, 160, 40),
@@ -60,6 +60,7 @@ fn main() -> anyhow::Result<()> {
             H,
         ),
         ("help", |s| perform_action(s, Action::Help), W, H),
+        ("info", |s| perform_action(s, Action::Info), W, H),
     ];
     let light_shots = ["main", "expanded-group"];
     for (name, setup, w, h) in shots {
