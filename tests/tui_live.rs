@@ -535,3 +535,41 @@ fn a_group_that_starts_on_an_abandoned_branch_opens_and_closes() {
     s.rebuild();
     assert_eq!(kept, s.rows);
 }
+
+/// A change that builds the rows again (here a call written after its
+/// result, which it then takes in) makes a search held be made again:
+/// between frames, without moving the selection to a match, and with the
+/// matches a search from the start finds.
+#[test]
+fn a_search_held_is_made_again_when_the_rows_are_built_again() {
+    let text = conversation(3) + &say("n1", "a needle here") + &conversation(2);
+    let mut s = viewer(&text);
+    perform_action(&mut s, Action::SearchStart);
+    for c in "needle".chars() {
+        perform_action(&mut s, Action::PromptInput(c));
+    }
+    perform_action(&mut s, Action::PromptSubmit);
+    assert_eq!(s.search.hits.len(), 1);
+    perform_action(&mut s, Action::Top);
+    let at = |s: &State| {
+        let r = &s.rows[s.selected];
+        (r.agent, r.index, std::mem::discriminant(&r.kind))
+    };
+    let before = at(&s);
+    s.message = None;
+    append(&mut s, &result("r9", "t9", "needle in its output"));
+    append(&mut s, &call("c9", "t9", "grep needle"));
+    while s.search_step(std::time::Duration::from_millis(50)) {}
+    assert_eq!(at(&s), before, "the selection stayed: {:?}", s.message);
+    assert!(
+        !s.message.as_deref().unwrap_or("").starts_with("searching"),
+        "{:?}",
+        s.message
+    );
+    let all = ccv::app::search::find_all(&s.session, "needle");
+    assert_eq!(s.search.hits, all);
+    assert_eq!(all.len(), 2, "the answer and the call taking its result");
+    // n goes on from the selection
+    perform_action(&mut s, Action::NextMatch);
+    assert_eq!(s.search.current, Some(0));
+}

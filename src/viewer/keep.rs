@@ -51,8 +51,8 @@ impl State {
         self.rebuild();
         if !keep.search.is_empty() {
             self.search.query = keep.search;
-            self.search.hits = super::search::find_all(&self.session, &self.search.query);
-            self.search.current = None;
+            self.search.job = None;
+            self.search_again();
         }
         if keep.follow {
             self.select_last();

@@ -32,6 +32,9 @@ pub struct Job {
     q: Query,
     /// The next main-transcript item to search.
     next: usize,
+    /// A search made again after the rows changed under it: it neither
+    /// moves the selection to a match nor says how far it has got.
+    quiet: bool,
 }
 
 /// Main-transcript items searched between two looks at the clock.
@@ -373,7 +376,11 @@ impl State {
         self.search.current = None;
         let mut refused = None;
         self.search.job = match Query::parse(&query, false) {
-            Ok(q) if !q.is_empty() => Some(Job { q, next: 0 }),
+            Ok(q) if !q.is_empty() => Some(Job {
+                q,
+                next: 0,
+                quiet: false,
+            }),
             Ok(_) => None,
             Err(e) => {
                 refused = Some(e);
@@ -393,6 +400,29 @@ impl State {
             return false;
         }
         true
+    }
+
+    /// The search made again from the start, its matches found between
+    /// frames as a submitted one's are: after the rows were built again
+    /// (an item put among others, a subagent linked to its call, the
+    /// session read again), where the matches' places may have moved. A
+    /// whole search of a big session takes a second at 1 GB: done at
+    /// once, it held up the screen at each such change. Its first slice
+    /// is searched here (a session of fewer items is done). The selection
+    /// stays where it is, unless the search was still looking for its
+    /// first match.
+    pub(crate) fn search_again(&mut self) {
+        let quiet =
+            self.search.current.is_some() || self.search.job.as_ref().is_none_or(|j| j.quiet);
+        self.search.hits.clear();
+        self.search.current = None;
+        self.search.job = match Query::parse(&self.search.query, false) {
+            Ok(q) if !q.is_empty() => Some(Job { q, next: 0, quiet }),
+            _ => None,
+        };
+        if self.search.job.is_some() {
+            self.search_step(std::time::Duration::ZERO);
+        }
     }
 
     /// Goes on with the search for about `budget` (a slice at least);
@@ -421,7 +451,7 @@ impl State {
         }
         let done = job.next >= len;
         self.sort_hits();
-        if self.search.current.is_none() {
+        if self.search.current.is_none() && !job.quiet {
             let here = self.selection_key();
             let past = self
                 .search

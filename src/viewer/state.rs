@@ -471,9 +471,7 @@ impl State {
         self.rebuild();
         self.refresh_info();
         if !self.search.query.is_empty() {
-            self.search.job = None;
-            self.search.hits = search::find_all(&self.session, &self.search.query);
-            self.search.current = None;
+            self.search_again();
         }
     }
 
@@ -483,9 +481,7 @@ impl State {
             return;
         }
         if rebuilt {
-            self.search.job = None;
-            self.search.hits = search::find_all(&self.session, &self.search.query);
-            self.search.current = None;
+            self.search_again();
         } else if self.search.job.is_some() {
             // the search still going reaches the new items itself
         } else if let Some(from) = from {
