@@ -230,12 +230,9 @@ fn unescape(t: &str, strict: bool) -> Result<Cow<'_, str>, &'static str> {
         }
     }
     // (a lone backslash at the end is dropped)
-    if simdutf8::basic::from_utf8(&out).is_ok() {
-        // SAFETY: the bytes were just found to be UTF-8 (by `simdutf8`:
-        // `String::from_utf8`'s own check was a third of this function)
-        return Ok(Cow::Owned(unsafe { String::from_utf8_unchecked(out) }));
-    }
-    Ok(Cow::Owned(String::from_utf8_lossy(&out).into_owned()))
+    // (checked by `simdutf8`: `String::from_utf8`'s own check was a
+    // third of this function)
+    Ok(Cow::Owned(super::text::string_of_bytes(out)))
 }
 
 /// The character of the `\u` escape at `b[i]`, and the bytes it took

@@ -30,11 +30,13 @@ pub fn read_saved(file: &std::path::Path) -> Option<Saved> {
 pub fn read_saved_upto(file: &std::path::Path, most: u64) -> Option<Saved> {
     let f = open_saved(file)?;
     let size = f.metadata().ok()?.len();
-    let mut bytes = Vec::new();
+    // room for all of it at once (grown as it is read, it was copied
+    // each time it doubled)
+    let mut bytes = Vec::with_capacity(size.min(most) as usize + 1);
     f.take(most).read_to_end(&mut bytes).ok()?;
     Some(Saved {
         whole: bytes.len() as u64 >= size,
-        text: String::from_utf8_lossy(&bytes).into_owned(),
+        text: super::text::string_of_bytes(bytes),
         size,
     })
 }

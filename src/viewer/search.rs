@@ -322,12 +322,17 @@ fn saved_whole(
     let id = call.or_else(|| saved.call_id())?;
     let path = session.sources.get(r.source as usize)?.path.as_deref()?;
     let read = crate::model::saved_read::whole_output(path, id, crate::model::saved_read::MOST)?;
-    let text = crate::model::text::sanitize(&read.text);
+    // (most outputs need no change: kept as read, not copied)
+    let changed = match crate::model::text::sanitize(&read.text) {
+        Cow::Owned(safe) => Some(safe),
+        Cow::Borrowed(_) => None,
+    };
+    let text = changed.unwrap_or(read.text);
     // as the session's own texts are held when secrets are hidden
     Some(if session.redacting {
         crate::redact::active().redact(&text).into_owned()
     } else {
-        text.into_owned()
+        text
     })
 }
 
