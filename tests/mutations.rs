@@ -241,10 +241,18 @@ fn random_live_events_never_crash_the_viewer() {
         Action::Visual,
         Action::Copy,
         Action::Info,
+        Action::NextMatch,
+        Action::PrevMatch,
     ];
+    // words of the fixtures, searched for in half of the rounds
+    let queries = ["the", "error", "file", "\"a b\"", "Read"];
     for round in 0..rounds {
         let mut s = State::new(Session::new(Some("/tmp/x.jsonl".into())));
         s.live.attached = true;
+        let query = (rng.below(2) == 0).then(|| queries[rng.below(queries.len())].to_owned());
+        if let Some(q) = &query {
+            s.begin_search(q.clone());
+        }
         let bytes = mutate(&mut rng, common::fixtures().to_vec());
         let mut at = 0;
         let mut agents = 0u16;
@@ -296,11 +304,23 @@ fn random_live_events_never_crash_the_viewer() {
                 s.requests.clear();
                 term.draw(|f| crate::common::draw(f, &mut s))
                     .unwrap_or_else(|e| panic!("round {round} step {step}: {e}"));
+                // the search going on between frames, as the viewer's loop
+                // steps it
+                s.search_step(std::time::Duration::ZERO);
                 if !s.live.reloading() && rng.below(4) == 0 {
                     // rows kept up to date piecemeal = rows derived afresh
                     let kept = s.rows.clone();
                     s.rebuild();
                     assert_eq!(kept, s.rows, "round {round} step {step}: rows drifted");
+                }
+                // and so are a search's matches, once it is done
+                let done = s.search.job.is_none() && !s.live.reloading();
+                if let Some(q) = query.as_deref().filter(|_| done) {
+                    let found = ccv::app::search::find_all(&s.session, q);
+                    assert_eq!(
+                        s.search.hits, found,
+                        "round {round} step {step}: matches of {q} drifted"
+                    );
                 }
             }
         }

@@ -573,3 +573,101 @@ fn a_search_held_is_made_again_when_the_rows_are_built_again() {
     perform_action(&mut s, Action::NextMatch);
     assert_eq!(s.search.current, Some(0));
 }
+
+/// A search held finds what arrives in rows already shown: a call's result
+/// written after the call (the usual order), and a subagent's steps under
+/// its call. Before, only new rows were searched: a match in an output
+/// that came after its call was found by no `n` until the search was made
+/// again.
+#[test]
+fn a_search_held_finds_what_arrives_in_rows_already_shown() {
+    let task = line(
+        json!({"type":"assistant","uuid":"c2","parentUuid":"c1","timestamp":T0,"sessionId":"s",
+        "message":{"id":"m-c2","role":"assistant","content":[
+            {"type":"tool_use","id":"t2","name":"Task","input":{"description":"review","prompt":"review it","subagent_type":"general-purpose"}}]}}),
+    );
+    let mut s = viewer(&(conversation(2) + &call("c1", "t1", "cargo test") + &task));
+    perform_action(&mut s, Action::SearchStart);
+    for c in "needle".chars() {
+        perform_action(&mut s, Action::PromptInput(c));
+    }
+    perform_action(&mut s, Action::PromptSubmit);
+    assert!(s.search.hits.is_empty());
+    append(&mut s, &result("r1", "t1", "test needle ... FAILED"));
+    assert_eq!(s.search.hits.len(), 1, "the call's output");
+    // the subagent its Task call started, its file found while following
+    s.on_live(&LiveEvent::NewSubagent {
+        source: 1,
+        path: "/tmp/s/subagents/agent-abc.jsonl".into(),
+        agent_id: "abc".into(),
+        meta: None,
+    });
+    let sub = line(
+        json!({"type":"user","uuid":"s1","timestamp":T0,"sessionId":"s","isSidechain":true,"agentId":"abc",
+        "message":{"role":"user","content":"review it"}}),
+    );
+    s.on_live(&LiveEvent::Appended {
+        source: 1,
+        bytes: sub.into_bytes(),
+    });
+    s.absorb();
+    let result_line = line(
+        json!({"type":"user","uuid":"r2","parentUuid":"c2","timestamp":"2025-03-01T10:00:09Z","sessionId":"s",
+        "message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t2","content":"done"}]},
+        "toolUseResult":{"agentId":"abc","status":"completed","content":[{"type":"text","text":"done"}],"totalToolUseCount":0}}),
+    );
+    append(&mut s, &result_line);
+    while s.search_step(std::time::Duration::from_millis(50)) {}
+    let step = line(
+        json!({"type":"assistant","uuid":"s2","parentUuid":"s1","timestamp":T0,"sessionId":"s","isSidechain":true,"agentId":"abc",
+        "message":{"id":"m-s2","role":"assistant","content":[{"type":"text","text":"found a needle in it"}]}}),
+    );
+    s.on_live(&LiveEvent::Appended {
+        source: 1,
+        bytes: step.into_bytes(),
+    });
+    s.absorb();
+    while s.search_step(std::time::Duration::from_millis(50)) {}
+    assert_eq!(
+        s.search.hits,
+        ccv::app::search::find_all(&s.session, "needle")
+    );
+    assert_eq!(s.search.hits.len(), 2, "and the subagent's answer");
+    perform_action(&mut s, Action::Top);
+    perform_action(&mut s, Action::NextMatch);
+    perform_action(&mut s, Action::NextMatch);
+    assert_eq!(s.search.current, Some(1));
+    let r = &s.rows[s.selected];
+    assert!(r.agent.is_some(), "n went into the subagent: {r:?}");
+}
+
+/// A search of a session whose only rows are a subagent's that no call
+/// links to (its main file still empty) finds them: the search went
+/// through the main rows a slice at a time, and with none it ended before
+/// the slice that takes in such subagents.
+#[test]
+fn a_search_finds_a_subagent_when_the_main_file_is_empty() {
+    let mut s = viewer("");
+    s.on_live(&LiveEvent::NewSubagent {
+        source: 1,
+        path: "/tmp/s/subagents/agent-abc.jsonl".into(),
+        agent_id: "abc".into(),
+        meta: None,
+    });
+    let sub = line(
+        json!({"type":"user","uuid":"s1","timestamp":T0,"sessionId":"s","isSidechain":true,"agentId":"abc",
+        "message":{"role":"user","content":"look for the needle"}}),
+    );
+    s.on_live(&LiveEvent::Appended {
+        source: 1,
+        bytes: sub.into_bytes(),
+    });
+    s.absorb();
+    assert!(s.begin_search("needle".into()));
+    while s.search_step(std::time::Duration::from_millis(50)) {}
+    assert_eq!(s.search.hits.len(), 1, "{:?}", s.message);
+    assert_eq!(
+        s.search.hits,
+        ccv::app::search::find_all(&s.session, "needle")
+    );
+}

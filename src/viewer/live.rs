@@ -108,6 +108,11 @@ impl State {
                 });
                 self.live.reload = Some(reload);
                 self.live.ended = false;
+                // the matches were of the rows gone (the search is made
+                // again once the file is read again)
+                self.search.hits.clear();
+                self.search.current = None;
+                self.search.job = None;
                 self.expanded.clear();
                 self.redraw.everything();
                 self.rows.clear();
@@ -149,8 +154,9 @@ impl State {
         }
         if !changes.is_empty() {
             let (from, rebuilt) = (changes.appended_from, changes.rebuilt);
+            let updated = changes.updated.clone();
             self.apply_changes(changes);
-            self.update_search_from(from, rebuilt);
+            self.update_search_from(from, rebuilt, &updated);
             self.refresh_info();
         }
         self.refresh_end_rows();
@@ -159,13 +165,15 @@ impl State {
     fn finish_reload(&mut self) {
         let _ = self.session.take_changes();
         let Some(r) = self.live.reload.take() else {
+            // what changed is shown afresh: the rows, and the matches
             self.rebuild();
+            self.update_search_from(None, true, &[]);
             return;
         };
         self.expanded = folds_from_keys(&self.session, &r.folds);
         self.follow = r.follow;
         self.rebuild();
-        self.update_search_from(None, true);
+        self.update_search_from(None, true, &[]);
         self.refresh_info();
         if r.follow {
             self.select_last();

@@ -37,6 +37,13 @@ pub struct Job {
     quiet: bool,
 }
 
+impl Job {
+    /// The main-transcript items before this one are searched.
+    pub fn reached(&self) -> usize {
+        self.next
+    }
+}
+
 /// Main-transcript items searched between two looks at the clock.
 const SLICE: usize = 4096;
 
@@ -89,6 +96,31 @@ pub fn screen_key(session: &Session, (agent, i): Hit) -> Vec<usize> {
     key.push(usize::MAX);
     key.reverse();
     key
+}
+
+/// The main-transcript item whose rows hold item `id`'s: its own index,
+/// or that of the call (or compaction) its subagent hangs from, up
+/// through subagents started by subagents. `None` for an item of a
+/// subagent that hangs from nothing (shown after the transcript).
+fn hanging_from(session: &Session, id: crate::model::ItemId) -> Option<usize> {
+    if let Some(i) = session.main.index_of(id) {
+        return Some(i);
+    }
+    let mut agent = (0..session.agents.len() as u32)
+        .find(|&a| session.agents[a as usize].transcript.index_of(id).is_some())?;
+    for _ in 0..=rows::MAX_DEPTH {
+        let ag = session.agents.get(agent as usize)?;
+        let (holder, item) = match ag.call {
+            Some(c) => (c.holder.agent(), c.item),
+            None => (None, session.compaction_of(agent)?),
+        };
+        match holder {
+            None => return session.main.index_of(item),
+            Some(b) if b != agent => agent = b,
+            Some(_) => return None,
+        }
+    }
+    None
 }
 
 /// Sorts `hits` as their rows are on screen (`n` goes down the screen).
@@ -430,6 +462,62 @@ impl State {
         }
     }
 
+    /// The matches of the rows `updated` in place searched again: those of
+    /// the main-transcript item each hangs from (itself, or the call of
+    /// the subagent it is in) before `from` (the items from `from` on are
+    /// searched as new), and of the subagents no call links to when one
+    /// of them grew (unless `unhung_searched`: they are searched anyway).
+    pub(crate) fn search_updated(
+        &mut self,
+        updated: &[crate::model::ItemId],
+        from: usize,
+        unhung_searched: bool,
+    ) {
+        if updated.is_empty() {
+            return;
+        }
+        let Ok(q) = Query::parse(&self.search.query, false) else {
+            return;
+        };
+        let session = &self.session;
+        let mut tops: Vec<usize> = Vec::new();
+        let mut unhung = false;
+        for &id in updated {
+            match hanging_from(session, id) {
+                Some(top) if top < from => tops.push(top),
+                Some(_) => {}
+                None => unhung = true,
+            }
+        }
+        unhung &= !unhung_searched;
+        if tops.is_empty() && !unhung {
+            return;
+        }
+        tops.sort_unstable();
+        tops.dedup();
+        let first = |&(agent, i): &Hit| match agent {
+            None => i,
+            Some(_) => screen_key(session, (agent, i))
+                .first()
+                .copied()
+                .unwrap_or(usize::MAX),
+        };
+        self.search.hits.retain(|h| {
+            let top = first(h);
+            !(tops.binary_search(&top).is_ok() || (unhung && top == usize::MAX))
+        });
+        let mut found = Vec::new();
+        for &top in &tops {
+            find_range(session, &q, (top, top + 1), false, &mut found);
+        }
+        if unhung {
+            let len = session.main.items.len();
+            find_range(session, &q, (len, len), true, &mut found);
+        }
+        self.search.hits.extend(found);
+        self.sort_hits();
+    }
+
     /// Goes on with the search for about `budget` (a slice at least);
     /// true while there is more to do. Goes to the first match past the
     /// selection as soon as one is found.
@@ -439,14 +527,17 @@ impl State {
         };
         let start = std::time::Instant::now();
         let len = self.session.main.items.len();
-        while job.next < len {
+        // (a slice at least: with no main items, the subagents no call
+        // links to are still searched)
+        let mut done = false;
+        while !done {
             let end = (job.next + SLICE).min(len);
-            let last = end == len;
+            done = end == len;
             find_range(
                 &self.session,
                 &job.q,
                 (job.next, end),
-                last,
+                done,
                 &mut self.search.hits,
             );
             job.next = end;
@@ -454,7 +545,6 @@ impl State {
                 break;
             }
         }
-        let done = job.next >= len;
         self.sort_hits();
         if self.search.current.is_none() && !job.quiet {
             let here = self.selection_key();

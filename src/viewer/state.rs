@@ -475,18 +475,47 @@ impl State {
         }
     }
 
-    /// Keeps search hits in step with appends: only new items are searched.
-    pub(crate) fn update_search_from(&mut self, from: Option<usize>, rebuilt: bool) {
+    /// Keeps search hits in step with appends: only new items are searched,
+    /// and the rows `updated` in place (a call given its result, a
+    /// subagent grown, an answer given a block) again.
+    pub(crate) fn update_search_from(
+        &mut self,
+        from: Option<usize>,
+        rebuilt: bool,
+        updated: &[crate::model::ItemId],
+    ) {
         if self.search.query.is_empty() {
             return;
         }
         if rebuilt {
             self.search_again();
-        } else if self.search.job.is_some() {
-            // the search still going reaches the new items itself
-        } else if let Some(from) = from {
+            return;
+        }
+        // what the search still going has not reached it reaches itself,
+        // the subagents no call links to at its end
+        let searched = match &self.search.job {
+            Some(job) => job.reached(),
+            None => self.session.main.items.len(),
+        };
+        let new = from.filter(|&f| f < searched);
+        let unhung_searched = self.search.job.is_some() || new == Some(0);
+        self.search_updated(updated, new.unwrap_or(searched), unhung_searched);
+        if let Some(from) = new {
             let new = search::find_from(&self.session, &self.search.query, from);
-            self.search.hits.extend(new);
+            if from == 0 {
+                // every item is new: the search is made whole (the matches
+                // kept were in the subagents no call links to, searched
+                // again with them)
+                let current = self
+                    .search
+                    .current
+                    .and_then(|c| self.search.hits.get(c).copied());
+                self.search.hits = new;
+                self.search.current =
+                    current.and_then(|h| self.search.hits.iter().position(|&x| x == h));
+            } else {
+                self.search.hits.extend(new);
+            }
             self.sort_hits();
         }
     }
