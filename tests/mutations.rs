@@ -306,6 +306,18 @@ fn random_live_events_never_crash_the_viewer() {
                 s.requests.clear();
                 term.draw(|f| crate::common::draw(f, &mut s))
                     .unwrap_or_else(|e| panic!("round {round} step {step}: {e}"));
+                if rng.below(4) == 0 {
+                    // lines kept from frame to frame = lines rendered afresh
+                    let kept = term.backend().buffer().clone();
+                    crate::common::forget_lines();
+                    term.draw(|f| crate::common::draw(f, &mut s))
+                        .unwrap_or_else(|e| panic!("round {round} step {step}: {e}"));
+                    assert_eq!(
+                        &kept,
+                        term.backend().buffer(),
+                        "round {round} step {step}: screen drifted"
+                    );
+                }
                 // the search going on between frames, as the viewer's loop
                 // steps it
                 s.search_step(std::time::Duration::ZERO);

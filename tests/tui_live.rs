@@ -671,3 +671,73 @@ fn a_search_finds_a_subagent_when_the_main_file_is_empty() {
         ccv::app::search::find_all(&s.session, "needle")
     );
 }
+
+/// The screen drawn from the lines kept frame to frame, checked against
+/// the screen drawn afresh.
+fn same_as_fresh(s: &mut State) -> String {
+    perform_action(s, Action::ExpandAll);
+    let kept = screen(s, 100, 16);
+    crate::common::forget_lines();
+    let fresh = screen(s, 100, 16);
+    assert_eq!(kept, fresh, "the lines kept drifted from the session");
+    fresh
+}
+
+/// What a row shows may change with no line of its own: the session's
+/// folder moved (its calls' paths are shown from it), a line's missing
+/// parent came (its mark goes), the file was deleted while a call ran (it
+/// runs no more). Each row is drawn again; before, the lines kept from
+/// an earlier frame stayed on screen.
+#[test]
+fn rows_are_drawn_again_when_what_they_show_changes_elsewhere() {
+    let read = |uuid: &str, parent: &str, cwd: &str| {
+        entry::call(
+            uuid,
+            &format!("m-{uuid}"),
+            &format!("t-{uuid}"),
+            "Read",
+            json!({"file_path": "/srv/app/src/lib.rs"}),
+        )
+        .parent(parent)
+        .cwd(cwd)
+        .at(T0)
+        .session("s")
+        .line_nl()
+    };
+    let first = entry::user("u1", "look")
+        .at(T0)
+        .session("s")
+        .cwd("/srv/app")
+        .line_nl();
+    let mut s = viewer(&(first + &read("c1", "u1", "/srv/app")));
+    s.follow = true;
+    assert!(same_as_fresh(&mut s).contains("src/lib.rs · running"));
+    // the folder moves: the path is shown whole
+    append(&mut s, &result("r1", "t-c1", "fn main() {}"));
+    let shot = same_as_fresh(&mut s);
+    assert!(shot.contains(" src/lib.rs"), "{shot}");
+    append(&mut s, &read("c2", "r1", "/tmp"));
+    let shot = same_as_fresh(&mut s);
+    assert!(shot.contains("/srv/app/src/lib.rs"), "{shot}");
+    // a line whose parent is not there yet is marked, then no longer
+    let late = entry::user("u3", "and then")
+        .parent("x9")
+        .at(T0)
+        .session("s")
+        .line_nl();
+    append(&mut s, &late);
+    assert!(same_as_fresh(&mut s).contains("⚠"));
+    let parent = entry::user("x9", "first")
+        .parent("c2")
+        .at(T0)
+        .session("s")
+        .line_nl();
+    append(&mut s, &parent);
+    assert!(!same_as_fresh(&mut s).contains("⚠"));
+    // the file is deleted while a call runs: it runs no more
+    append(&mut s, &read("c4", "u3", "/tmp"));
+    assert!(same_as_fresh(&mut s).contains("running"));
+    s.on_live(&LiveEvent::Deleted { source: 0 });
+    s.absorb();
+    assert!(!same_as_fresh(&mut s).contains("running"));
+}

@@ -13,13 +13,25 @@ use std::collections::hash_map::Entry;
 
 /// What the viewer marks: the rows findings name, with a short reason
 /// each (see [`Session::marks`]).
-#[derive(Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default)]
 pub struct Marks {
     items: HashMap<ItemId, Vec<Mark>>,
     /// Subagents with a marked row (their folded row is marked too), with
     /// how many marks their rows hold.
     agents: HashMap<u32, u32>,
+    /// The rows whose marks changed since the session's changes were last
+    /// taken (of a subagent's transcript, or the main one): drawn again.
+    touched: Vec<(Option<u32>, ItemId)>,
 }
+
+/// The marks themselves, not what changed of them lately.
+impl PartialEq for Marks {
+    fn eq(&self, other: &Self) -> bool {
+        self.items == other.items && self.agents == other.agents
+    }
+}
+
+impl Eq for Marks {}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Mark {
@@ -61,6 +73,11 @@ impl Marks {
         self.items.is_empty()
     }
 
+    /// The rows whose marks changed since this was last asked.
+    pub(crate) fn take_touched(&mut self) -> Vec<(Option<u32>, ItemId)> {
+        std::mem::take(&mut self.touched)
+    }
+
     /// Marks `id` (of `agent`'s transcript, or the main one), once per kind,
     /// in the order `ccv check` lists findings.
     fn add(&mut self, agent: Option<u32>, id: ItemId, kind: FindingKind, line: u32) {
@@ -71,6 +88,7 @@ impl Marks {
         let key = |m: &Mark| (m.line, m.kind as u8);
         let pos = v.partition_point(|x| key(x) < (line, kind as u8));
         v.insert(pos, Mark { kind, line });
+        self.touched.push((agent, id));
         if let Some(a) = agent {
             *self.agents.entry(a).or_default() += 1;
         }
@@ -87,6 +105,7 @@ impl Marks {
         if v.is_empty() {
             self.items.remove(&id);
         }
+        self.touched.push((agent, id));
         if let Some(a) = agent
             && let Some(n) = self.agents.get_mut(&a)
         {

@@ -196,11 +196,17 @@ pub struct Changes {
     /// The structure changed (insert in the middle, a subagent linked...):
     /// views should re-derive what they keep.
     pub rebuilt: bool,
+    /// What every row shows changed (the session's folder, which the
+    /// paths of its calls are shown from): rows are drawn afresh.
+    pub restyled: bool,
+    /// Subagents whose transcripts got rows: the prompts of their last
+    /// turns show what those turns took so far.
+    pub grown: Vec<u32>,
 }
 
 impl Changes {
     pub fn is_empty(&self) -> bool {
-        self.appended_from.is_none() && self.updated.is_empty() && !self.rebuilt
+        self.appended_from.is_none() && self.updated.is_empty() && !self.rebuilt && !self.restyled
     }
 }
 
@@ -573,6 +579,17 @@ impl Session {
 
     pub fn take_changes(&mut self) -> Changes {
         let mut c = std::mem::take(&mut self.changes);
+        // a row marked or no longer marked is drawn again, and so is the
+        // folded row of its subagent (marked while any of its rows is)
+        for (agent, id) in self.marks.take_touched() {
+            c.updated.push(id);
+            if let Some(ag) = agent.and_then(|a| self.agents.get(a as usize)) {
+                match ag.call {
+                    Some(call) => c.updated.push(call.item),
+                    None => c.updated.extend(ag.transcript.items.first().map(|i| i.id)),
+                }
+            }
+        }
         c.updated.sort_unstable();
         c.updated.dedup();
         c
@@ -742,7 +759,11 @@ impl Session {
         } else {
             // a subagent's rows show under its call
             self.changes.rebuilt |= !appended;
-            let ag = &self.agents[target_agent(target) as usize];
+            let a = target_agent(target);
+            if !self.changes.grown.contains(&a) {
+                self.changes.grown.push(a);
+            }
+            let ag = &self.agents[a as usize];
             match ag.call {
                 Some(c) => push_unique(&mut self.changes.updated, c.item),
                 // a subagent no call links to shows on its own first row

@@ -129,6 +129,11 @@ pub fn layout(s: &State, v: &mut ListView, width: u16, height: usize) {
         v.top = sel;
         v.top_skip = 0;
     }
+    // the top row may have shrunk since the last frame (its output
+    // arrived shorter, a filter changed it): no more of it is scrolled off
+    // than it has, or the screen would not be filled below
+    let ht = height_of(s, v, v.top, width);
+    v.top_skip = v.top_skip.min(ht.saturating_sub(1));
     let hs = height_of(s, v, sel, width);
     v.screen.sel_overflow = hs.saturating_sub(height);
     // a row that shrank (collapsed, filtered) cannot stay scrolled past

@@ -125,7 +125,7 @@ impl State {
             Applied::Reloaded => self.finish_reload(),
             Applied::Status(s) => {
                 if matches!(ev, LiveEvent::Deleted { .. }) {
-                    self.live.ended = true;
+                    self.end_live();
                 }
                 self.message = Some(s);
             }
@@ -138,7 +138,7 @@ impl State {
                 self.live.newer = Some(p);
             }
             Applied::Ended => {
-                self.live.ended = true;
+                self.end_live();
                 self.message = Some("input ended".into());
             }
         }
@@ -149,7 +149,11 @@ impl State {
     pub fn absorb(&mut self) {
         let changes = self.session.take_changes();
         if self.live.reload.is_some() {
-            // rows are rebuilt once the reload completes
+            // rows are rebuilt once the reload completes (a key may build
+            // them before: what they show is drawn afresh)
+            if !changes.is_empty() {
+                self.redraw.everything();
+            }
             return;
         }
         if !changes.is_empty() {
@@ -163,7 +167,10 @@ impl State {
     }
 
     fn finish_reload(&mut self) {
+        // what changed while the file was read again is not told row by
+        // row: every row is drawn afresh
         let _ = self.session.take_changes();
+        self.redraw.everything();
         let Some(r) = self.live.reload.take() else {
             // what changed is shown afresh: the rows, and the matches
             self.rebuild();
@@ -209,6 +216,16 @@ impl State {
         });
         if let Some(p) = pos {
             self.select(p);
+        }
+    }
+
+    /// Nothing more will be written (the file is gone, standard input
+    /// ended): a call without its result is no longer running, and its
+    /// row, drawn as running until now, is drawn again.
+    fn end_live(&mut self) {
+        if !self.live.ended {
+            self.live.ended = true;
+            self.redraw.everything();
         }
     }
 

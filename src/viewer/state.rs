@@ -359,6 +359,9 @@ impl State {
 
     /// Applies what the model reports after new bytes were fed.
     pub fn apply_changes(&mut self, changes: Changes) {
+        if changes.restyled {
+            self.redraw.everything();
+        }
         for id in &changes.updated {
             self.redraw.item(*id);
             // the group header counts results and errors
@@ -370,6 +373,35 @@ impl State {
             if let Some(first) = first.and_then(|g| t.items.get(g.first)) {
                 self.redraw.item(first.id);
             }
+        }
+        // the prompts of the last turns show what their turns took so far,
+        // in the main transcript and in each subagent's that grew
+        let mut turns = Vec::new();
+        for &a in &changes.grown {
+            if let Some(ag) = self.session.agents.get(a as usize) {
+                turns.extend(
+                    ag.transcript
+                        .turns
+                        .iter()
+                        .rev()
+                        .take(2)
+                        .map(|t| t.first_item),
+                );
+            }
+        }
+        if changes.appended_from.is_some() || !changes.updated.is_empty() {
+            turns.extend(
+                self.session
+                    .main
+                    .turns
+                    .iter()
+                    .rev()
+                    .take(2)
+                    .map(|t| t.first_item),
+            );
+        }
+        for id in turns {
+            self.redraw.item(id);
         }
         if changes.rebuilt {
             let before = self.rows.len();
@@ -398,10 +430,6 @@ impl State {
         let Some(from) = changes.appended_from else {
             return;
         };
-        // the prompts of the last turns show what their turns took so far
-        for t in self.session.main.turns.iter().rev().take(2) {
-            self.redraw.item(t.first_item);
-        }
         let t = &self.session.main;
         let start = match from.checked_sub(1).and_then(|p| t.items.get(p)) {
             Some(prev) if prev.group.is_some() || prev.off_branch => rows::unit_start(t, from - 1),

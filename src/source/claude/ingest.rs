@@ -327,6 +327,7 @@ impl Session {
             && m.cwd.as_deref() != Some(c)
         {
             m.cwd = Some(c.to_owned());
+            self.changes.restyled = true;
         }
         if let Some(b) = e.git_branch.as_deref().filter(|b| !b.is_empty())
             && m.git_branch.as_deref() != Some(b)
