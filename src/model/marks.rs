@@ -206,6 +206,10 @@ struct Track {
     /// to `last`'s message has nothing to look at (a message of 100,000
     /// calls looked at every pending one for each: quadratic).
     foreign: bool,
+    /// Calls marked without result, by their message: should a row of
+    /// that message come last again, they are its calls, which may still
+    /// get their results (no more marked).
+    lost: HashMap<u32, Vec<(ItemId, u32)>>,
 }
 
 #[derive(Debug, Default, Clone, Copy)]
@@ -293,11 +297,24 @@ impl Tracker {
             if newest {
                 let same = tr.last.is_some_and(|(_, was)| was == m);
                 tr.last = Some((item.id, m));
+                if !same && let Some(back) = tr.lost.remove(&m) {
+                    // (those answered since have no mark left)
+                    for (id, line) in back {
+                        if marks.of(id).iter().any(|k| k.kind == FindingKind::NoResult) {
+                            marks.remove(agent, id, FindingKind::NoResult);
+                            tr.pending.insert(id, (Some(m), line));
+                        }
+                    }
+                }
                 if !(appended && same) || tr.foreign {
+                    let lost_now = &mut tr.lost;
                     tr.pending.retain(|&id, &mut (msg, line)| {
                         let lost = msg != Some(m) && before(id);
                         if lost {
                             marks.add(agent, id, FindingKind::NoResult, line);
+                            if let Some(msg) = msg {
+                                lost_now.entry(msg).or_default().push((id, line));
+                            }
                         }
                         !lost
                     });
@@ -317,6 +334,9 @@ impl Tracker {
             };
             if gone {
                 marks.add(agent, item.id, FindingKind::NoResult, item.line);
+                if let Some(msg) = item.message {
+                    tr.lost.entry(msg).or_default().push((item.id, item.line));
+                }
             } else {
                 tr.foreign |= item.message.is_none() || item.message != tr.last.map(|(_, m)| m);
                 tr.pending.insert(item.id, (item.message, item.line));

@@ -150,22 +150,24 @@ pub fn layout(s: &State, v: &mut ListView, width: u16, height: usize) {
             v.sel_offset.min(hs - height)
         };
     } else {
+        // up from the selection: the screen is full before the top row
+        // is reached, so the top comes down to it; or the top row is
+        // reached, and stays with as much of it scrolled off as still
+        // lets the selection show (reaching it with the screen just full
+        // is no reason to move: a frame drawn again would differ)
         let mut acc = hs;
         let mut r = sel;
-        loop {
-            if r == v.top {
-                if acc.saturating_sub(v.top_skip) > height {
-                    v.top_skip = acc - height;
-                }
-                break;
-            }
+        while r > v.top {
             r -= 1;
             acc += height_of(s, v, r, width);
-            if acc >= height {
+            if acc >= height && r > v.top {
                 v.top = r;
                 v.top_skip = acc - height;
                 break;
             }
+        }
+        if r == v.top && acc.saturating_sub(v.top_skip) > height {
+            v.top_skip = acc - height;
         }
     }
     // fill the screen when the end is in view

@@ -431,6 +431,22 @@ impl State {
             return;
         };
         let t = &self.session.main;
+        // a group the new items joined counts them in its header
+        let mut joined: Vec<ItemId> = Vec::new();
+        for it in t.items.get(from..).unwrap_or(&[]) {
+            if let Some(first) = it
+                .group
+                .and_then(|g| t.groups.get(g as usize))
+                .and_then(|g| t.items.get(g.first))
+                && joined.last() != Some(&first.id)
+            {
+                joined.push(first.id);
+            }
+        }
+        for id in joined {
+            self.redraw.item(id);
+        }
+        let t = &self.session.main;
         let start = match from.checked_sub(1).and_then(|p| t.items.get(p)) {
             Some(prev) if prev.group.is_some() || prev.off_branch => rows::unit_start(t, from - 1),
             _ => from,
