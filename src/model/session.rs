@@ -201,7 +201,7 @@ pub struct Changes {
     pub restyled: bool,
     /// Subagents whose transcripts got rows: the prompts of their last
     /// turns show what those turns took so far.
-    pub grown: Vec<u32>,
+    pub grown: rustc_hash::FxHashSet<u32>,
 }
 
 impl Changes {
@@ -760,9 +760,7 @@ impl Session {
             // a subagent's rows show under its call
             self.changes.rebuilt |= !appended;
             let a = target_agent(target);
-            if !self.changes.grown.contains(&a) {
-                self.changes.grown.push(a);
-            }
+            self.changes.grown.insert(a);
             let ag = &self.agents[a as usize];
             match ag.call {
                 Some(c) => push_unique(&mut self.changes.updated, c.item),

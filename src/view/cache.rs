@@ -64,6 +64,20 @@ impl LineCache {
         self.map.retain(|k, _| k.id != id);
     }
 
+    /// Forgets the lines of each of `ids`, in one pass over what is kept
+    /// (a pass per item, for the thousands an append of many lines may
+    /// change, was a pass per item over thousands of rows).
+    pub fn invalidate_all(&mut self, ids: &[ItemId]) {
+        match ids {
+            [] => {}
+            [id] => self.invalidate(*id),
+            _ => {
+                let gone: rustc_hash::FxHashSet<ItemId> = ids.iter().copied().collect();
+                self.map.retain(|k, _| !gone.contains(&k.id));
+            }
+        }
+    }
+
     pub fn clear(&mut self) {
         self.map.clear();
     }

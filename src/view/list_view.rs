@@ -38,9 +38,7 @@ impl ListView {
         if redraw.all {
             self.cache.clear();
         }
-        for id in redraw.items {
-            self.cache.invalidate(id);
-        }
+        self.cache.invalidate_all(&redraw.items);
         if redraw.to_top {
             self.top = 0;
             self.top_skip = 0;

@@ -541,7 +541,7 @@ impl State {
             Some(job) => job.reached(),
             None => self.session.main.items.len(),
         };
-        let new = from.filter(|&f| f < searched);
+        let new = from.filter(|&f| self.search.job.is_none() && f < searched);
         let unhung_searched = self.search.job.is_some() || new == Some(0);
         self.search_updated(updated, new.unwrap_or(searched), unhung_searched);
         if let Some(from) = new {
