@@ -404,6 +404,9 @@ impl State {
             self.redraw.item(id);
         }
         if changes.rebuilt {
+            // (what a row shows may have changed with the structure: a
+            // turn split by a prompt put among its rows counts less)
+            self.redraw.everything();
             let before = self.rows.len();
             self.rebuild();
             self.note_new(before);
