@@ -364,14 +364,24 @@ impl State {
         }
         for id in &changes.updated {
             self.redraw.item(*id);
-            // the group header counts results and errors
+            // the group header counts results and errors, and a folded
+            // unit (a group, a run of an earlier branch) is marked when
+            // anything in it is
             let t = &self.session.main;
+            let Some(i) = t.index_of(*id) else {
+                continue;
+            };
             let first = t
-                .index_of(*id)
-                .and_then(|i| t.items.get(i)?.group)
+                .items
+                .get(i)
+                .and_then(|it| it.group)
                 .and_then(|g| t.groups.get(g as usize));
+            let unit = t.items.get(rows::unit_start(t, i)).map(|it| it.id);
             if let Some(first) = first.and_then(|g| t.items.get(g.first)) {
                 self.redraw.item(first.id);
+            }
+            if let Some(unit) = unit.filter(|u| u != id) {
+                self.redraw.item(unit);
             }
         }
         // the prompts of the last turns show what their turns took so far,
