@@ -574,6 +574,26 @@ fn a_search_held_is_made_again_when_the_rows_are_built_again() {
     assert_eq!(s.search.current, Some(0));
 }
 
+/// The file of subagent `abc` found while following, its prompt `prompt`
+/// written to it.
+fn subagent_found_saying(s: &mut State, prompt: &str) {
+    s.on_live(&LiveEvent::NewSubagent {
+        source: 1,
+        path: "/tmp/s/subagents/agent-abc.jsonl".into(),
+        agent_id: "abc".into(),
+        meta: None,
+    });
+    let sub = line(
+        json!({"type":"user","uuid":"s1","timestamp":T0,"sessionId":"s","isSidechain":true,"agentId":"abc",
+        "message":{"role":"user","content":prompt}}),
+    );
+    s.on_live(&LiveEvent::Appended {
+        source: 1,
+        bytes: sub.into_bytes(),
+    });
+    s.absorb();
+}
+
 /// A search held finds what arrives in rows already shown: a call's result
 /// written after the call (the usual order), and a subagent's steps under
 /// its call. Before, only new rows were searched: a match in an output
@@ -596,21 +616,7 @@ fn a_search_held_finds_what_arrives_in_rows_already_shown() {
     append(&mut s, &result("r1", "t1", "test needle ... FAILED"));
     assert_eq!(s.search.hits.len(), 1, "the call's output");
     // the subagent its Task call started, its file found while following
-    s.on_live(&LiveEvent::NewSubagent {
-        source: 1,
-        path: "/tmp/s/subagents/agent-abc.jsonl".into(),
-        agent_id: "abc".into(),
-        meta: None,
-    });
-    let sub = line(
-        json!({"type":"user","uuid":"s1","timestamp":T0,"sessionId":"s","isSidechain":true,"agentId":"abc",
-        "message":{"role":"user","content":"review it"}}),
-    );
-    s.on_live(&LiveEvent::Appended {
-        source: 1,
-        bytes: sub.into_bytes(),
-    });
-    s.absorb();
+    subagent_found_saying(&mut s, "review it");
     let result_line = line(
         json!({"type":"user","uuid":"r2","parentUuid":"c2","timestamp":"2025-03-01T10:00:09Z","sessionId":"s",
         "message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t2","content":"done"}]},
@@ -648,21 +654,7 @@ fn a_search_held_finds_what_arrives_in_rows_already_shown() {
 #[test]
 fn a_search_finds_a_subagent_when_the_main_file_is_empty() {
     let mut s = viewer("");
-    s.on_live(&LiveEvent::NewSubagent {
-        source: 1,
-        path: "/tmp/s/subagents/agent-abc.jsonl".into(),
-        agent_id: "abc".into(),
-        meta: None,
-    });
-    let sub = line(
-        json!({"type":"user","uuid":"s1","timestamp":T0,"sessionId":"s","isSidechain":true,"agentId":"abc",
-        "message":{"role":"user","content":"look for the needle"}}),
-    );
-    s.on_live(&LiveEvent::Appended {
-        source: 1,
-        bytes: sub.into_bytes(),
-    });
-    s.absorb();
+    subagent_found_saying(&mut s, "look for the needle");
     assert!(s.begin_search("needle".into()));
     while s.search_step(std::time::Duration::from_millis(50)) {}
     assert_eq!(s.search.hits.len(), 1, "{:?}", s.message);
