@@ -199,9 +199,6 @@ pub struct Changes {
     /// What every row shows changed (the session's folder, which the
     /// paths of its calls are shown from): rows are drawn afresh.
     pub restyled: bool,
-    /// Subagents whose transcripts got rows: the prompts of their last
-    /// turns show what those turns took so far.
-    pub grown: rustc_hash::FxHashSet<u32>,
 }
 
 impl Changes {
@@ -759,9 +756,7 @@ impl Session {
         } else {
             // a subagent's rows show under its call
             self.changes.rebuilt |= !appended;
-            let a = target_agent(target);
-            self.changes.grown.insert(a);
-            let ag = &self.agents[a as usize];
+            let ag = &self.agents[target_agent(target) as usize];
             match ag.call {
                 Some(c) => push_unique(&mut self.changes.updated, c.item),
                 // a subagent no call links to shows on its own first row

@@ -404,6 +404,28 @@ impl Transcript {
         self.items[idx].group = Some(g);
     }
 
+    /// What the figures of this transcript's turns depend on, in one
+    /// number: their rows, messages, tokens written, cost and durations.
+    /// A prompt's row is drawn again when it moves (its turn's figures
+    /// may have: rows came, a line's usage changed the message's).
+    pub fn turn_stamp(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = rustc_hash::FxHasher::default();
+        (self.items.len(), self.messages.len(), self.turns.len()).hash(&mut h);
+        (
+            self.totals.output_tokens,
+            self.cost.usd.to_bits(),
+            self.cost.unpriced,
+        )
+            .hash(&mut h);
+        self.turns
+            .iter()
+            .rev()
+            .take(2)
+            .for_each(|t| t.duration_ms.hash(&mut h));
+        h.finish()
+    }
+
     /// The turn the user prompt at `user` starts: how long it took (when
     /// Claude Code recorded it) and the tokens its answers wrote. Costs the
     /// length of the turn.

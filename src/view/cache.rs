@@ -16,6 +16,9 @@ struct Key {
     width: u16,
     expanded: bool,
     full: bool,
+    /// What else the lines show that may change (a prompt's turn
+    /// figures: see `Transcript::turn_stamp`), 0 for most rows.
+    stamp: u64,
 }
 
 #[derive(Default)]
@@ -38,7 +41,7 @@ impl LineCache {
         id: ItemId,
         row: Row,
         width: u16,
-        (expanded, full): (bool, bool),
+        (expanded, full, stamp): (bool, bool, u64),
         render: impl FnOnce() -> Vec<Line<'static>>,
     ) -> Lines {
         let key = Key {
@@ -47,6 +50,7 @@ impl LineCache {
             width,
             expanded,
             full,
+            stamp,
         };
         if let Some(l) = self.map.get(&key) {
             return l.clone();

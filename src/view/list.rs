@@ -63,8 +63,20 @@ pub fn row_lines(s: &State, v: &mut ListView, r: usize, width: u16) -> Lines {
         v.misses.push((row.agent, item));
         return std::rc::Rc::new(render());
     }
+    // a prompt shows what its turn took so far
+    use crate::rows::SessionExt;
+    let stamp = match row.kind {
+        crate::rows::RowKind::Item => session.transcript_checked(row.agent).map_or(0, |t| {
+            let prompt = t
+                .items
+                .get(row.index as usize)
+                .is_some_and(|i| i.kind == crate::model::Kind::User);
+            if prompt { t.turn_stamp() } else { 0 }
+        }),
+        _ => 0,
+    };
     v.cache
-        .get_or_render(id, row, width, (is_open, full), render)
+        .get_or_render(id, row, width, (is_open, full, stamp), render)
 }
 
 /// The row's item, when a text the row draws is still in the session

@@ -384,35 +384,6 @@ impl State {
                 self.redraw.item(unit);
             }
         }
-        // the prompts of the last turns show what their turns took so far,
-        // in the main transcript and in each subagent's that grew
-        let mut turns = Vec::new();
-        for &a in &changes.grown {
-            if let Some(ag) = self.session.agents.get(a as usize) {
-                turns.extend(
-                    ag.transcript
-                        .turns
-                        .iter()
-                        .rev()
-                        .take(2)
-                        .map(|t| t.first_item),
-                );
-            }
-        }
-        if changes.appended_from.is_some() || !changes.updated.is_empty() {
-            turns.extend(
-                self.session
-                    .main
-                    .turns
-                    .iter()
-                    .rev()
-                    .take(2)
-                    .map(|t| t.first_item),
-            );
-        }
-        for id in turns {
-            self.redraw.item(id);
-        }
         if changes.rebuilt {
             // (what a row shows may have changed with the structure: a
             // turn split by a prompt put among its rows counts less)

@@ -110,14 +110,13 @@ impl Session {
             );
             return None;
         };
-        let t = self.transcript_mut(target);
-        let m = t.upsert_message(id, msg.model.as_deref(), msg.usage, at, totals);
-        // a line of an older message may change its usage, which the
-        // prompt of its turn, wherever it is, shows
-        if msg.usage.is_some() && (m as usize) + 1 < t.messages.len() {
-            self.changes.restyled = true;
-        }
-        Some(m)
+        Some(self.transcript_mut(target).upsert_message(
+            id,
+            msg.model.as_deref(),
+            msg.usage,
+            at,
+            totals,
+        ))
     }
 
     fn push_block(&mut self, target: Target, m: Option<u32>, item: Item) -> usize {
