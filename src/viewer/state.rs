@@ -212,7 +212,11 @@ impl State {
             help_scroll: 0,
             info: Default::default(),
             viewport: Default::default(),
-            redraw: Default::default(),
+            // a list drawn for another state keeps nothing of it
+            redraw: super::viewport::Redraw {
+                all: true,
+                ..Default::default()
+            },
             tz: crate::model::time::local_tz(),
             live: Default::default(),
             copy_format: crate::export::Format::Text,
