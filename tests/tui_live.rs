@@ -360,16 +360,8 @@ fn a_subagent_file_appearing_while_following_hangs_under_its_call() {
             {"type":"tool_use","id":"t1","name":"Task","input":{"description":"review","prompt":"review it","subagent_type":"general-purpose"}}]}}),
     );
     let mut s = viewer(&(conversation(1) + &task));
-    s.on_live(&LiveEvent::NewSubagent {
-        source: 1,
-        path: "/tmp/s/subagents/agent-abc.jsonl".into(),
-        agent_id: "abc".into(),
-        meta: None,
-    });
+    subagent_found_saying(&mut s, "review it");
     let sub = line(
-        json!({"type":"user","uuid":"s1","timestamp":T0,"sessionId":"s","isSidechain":true,"agentId":"abc",
-        "message":{"role":"user","content":"review it"}}),
-    ) + &line(
         json!({"type":"assistant","uuid":"s2","parentUuid":"s1","timestamp":T0,"sessionId":"s","isSidechain":true,"agentId":"abc",
         "message":{"id":"m-s2","role":"assistant","content":[{"type":"text","text":"looks fine"}]}}),
     );
