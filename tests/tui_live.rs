@@ -725,3 +725,32 @@ fn rows_are_drawn_again_when_what_they_show_changes_elsewhere() {
     s.absorb();
     assert!(!same_as_fresh(&mut s).contains("running"));
 }
+
+/// A chain written backwards marks each line (its parent is not there
+/// yet) and unmarks it (the parent came): more rows than are worth telling
+/// one by one, so the change says to draw every row, holding no list of
+/// them all.
+#[test]
+fn marks_changed_on_many_rows_at_once_draw_every_row() {
+    let mut session = Session::new(Some("/tmp/s.jsonl".into()));
+    let text: String = (0..5000)
+        .rev()
+        .map(|i| {
+            let parent = (i > 0).then(|| format!("u{}", i - 1));
+            entry::user(&format!("u{i}"), "x")
+                .parent_or_root(parent.as_deref())
+                .at(T0)
+                .session("s")
+                .line_nl()
+        })
+        .collect();
+    session.feed(0, text.as_bytes());
+    let c = session.take_changes();
+    assert!(c.restyled);
+    assert!(c.updated.len() < 4096, "{}", c.updated.len());
+    assert_eq!(session.marks(), &session.marks_from_scratch());
+    // and the next change is told row by row again
+    session.feed(0, user("late", "one more").as_bytes());
+    let c = session.take_changes();
+    assert!(!c.restyled);
+}

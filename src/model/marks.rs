@@ -13,7 +13,7 @@ use std::collections::hash_map::Entry;
 
 /// What the viewer marks: the rows findings name, with a short reason
 /// each (see [`Session::marks`]).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Marks {
     items: HashMap<ItemId, Vec<Mark>>,
     /// Subagents with a marked row (their folded row is marked too), with
@@ -21,8 +21,23 @@ pub struct Marks {
     agents: HashMap<u32, u32>,
     /// The rows whose marks changed since the session's changes were last
     /// taken (of a subagent's transcript, or the main one): drawn again.
-    touched: Vec<(Option<u32>, ItemId)>,
+    /// `None` once more than [`TOUCHED_MOST`] did (a load of a chain
+    /// written backwards marks and unmarks every line): all are drawn.
+    touched: Option<Vec<(Option<u32>, ItemId)>>,
 }
+
+impl Default for Marks {
+    fn default() -> Self {
+        Marks {
+            items: HashMap::default(),
+            agents: HashMap::default(),
+            touched: Some(Vec::new()),
+        }
+    }
+}
+
+/// The rows whose marks changed that are told one by one.
+const TOUCHED_MOST: usize = 4096;
 
 /// The marks themselves, not what changed of them lately.
 impl PartialEq for Marks {
@@ -73,9 +88,20 @@ impl Marks {
         self.items.is_empty()
     }
 
-    /// The rows whose marks changed since this was last asked.
-    pub(crate) fn take_touched(&mut self) -> Vec<(Option<u32>, ItemId)> {
-        std::mem::take(&mut self.touched)
+    /// The rows whose marks changed since this was last asked (`None`:
+    /// too many to tell).
+    pub(crate) fn take_touched(&mut self) -> Option<Vec<(Option<u32>, ItemId)>> {
+        self.touched.replace(Vec::new())
+    }
+
+    fn touch(&mut self, agent: Option<u32>, id: ItemId) {
+        if let Some(t) = &mut self.touched {
+            if t.len() < TOUCHED_MOST {
+                t.push((agent, id));
+            } else {
+                self.touched = None;
+            }
+        }
     }
 
     /// Marks `id` (of `agent`'s transcript, or the main one), once per kind,
@@ -88,7 +114,7 @@ impl Marks {
         let key = |m: &Mark| (m.line, m.kind as u8);
         let pos = v.partition_point(|x| key(x) < (line, kind as u8));
         v.insert(pos, Mark { kind, line });
-        self.touched.push((agent, id));
+        self.touch(agent, id);
         if let Some(a) = agent {
             *self.agents.entry(a).or_default() += 1;
         }
@@ -105,7 +131,7 @@ impl Marks {
         if v.is_empty() {
             self.items.remove(&id);
         }
-        self.touched.push((agent, id));
+        self.touch(agent, id);
         if let Some(a) = agent
             && let Some(n) = self.agents.get_mut(&a)
         {

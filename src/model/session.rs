@@ -578,12 +578,17 @@ impl Session {
         let mut c = std::mem::take(&mut self.changes);
         // a row marked or no longer marked is drawn again, and so is the
         // folded row of its subagent (marked while any of its rows is)
-        for (agent, id) in self.marks.take_touched() {
-            c.updated.push(id);
-            if let Some(ag) = agent.and_then(|a| self.agents.get(a as usize)) {
-                match ag.call {
-                    Some(call) => c.updated.push(call.item),
-                    None => c.updated.extend(ag.transcript.items.first().map(|i| i.id)),
+        match self.marks.take_touched() {
+            None => c.restyled = true,
+            Some(touched) => {
+                for (agent, id) in touched {
+                    c.updated.push(id);
+                    if let Some(ag) = agent.and_then(|a| self.agents.get(a as usize)) {
+                        match ag.call {
+                            Some(call) => c.updated.push(call.item),
+                            None => c.updated.extend(ag.transcript.items.first().map(|i| i.id)),
+                        }
+                    }
                 }
             }
         }

@@ -642,6 +642,9 @@ impl State {
         let nearest = best.filter(|b| b.0 != 0).map(|b| b.2);
         if !query.is_empty() {
             self.search.query = query.to_owned();
+            // (a search still going, of this query or another, is done:
+            // its next slices would add their matches to these)
+            self.search.job = None;
             self.search.hits = find_all(&self.session, query);
             self.search.current = found.and_then(|h| self.search.hits.iter().position(|&x| x == h));
         }
