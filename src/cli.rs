@@ -129,8 +129,8 @@ pub enum Command {
         /// `[REDACTED:kind]` (to share the list).
         #[arg(long)]
         redact: bool,
-        /// Projects root, or one project's folder (default: $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects,
-        /// with $CODEX_HOME/sessions and archived_sessions when they exist).
+        /// Projects root, one project's folder, or one session file (default: $CLAUDE_CONFIG_DIR/projects or
+        /// ~/.claude/projects, with $CODEX_HOME/sessions and archived_sessions when they exist).
         root: Option<PathBuf>,
     },
     /// Search the words of every session (prompts, answers, thinking, tool

@@ -159,8 +159,8 @@ fn list_missing_root_fails_cleanly() {
         let code = if args[0] == "search" { 2 } else { 1 };
         let err = said(&tmp.path().join("none"), code);
         assert!(err.contains("No such file or directory"), "{args:?}: {err}");
-        // (stats reads a file as one session: this one has none)
-        let why = if args[0] == "stats" {
+        // (list and stats read a file as one session: this one has none)
+        let why = if matches!(args[0], "list" | "stats") {
             "no conversation in this file"
         } else {
             "not a directory"
@@ -170,6 +170,41 @@ fn list_missing_root_fails_cleanly() {
             assert!(said(&empty, 0).contains("no sessions in"), "{args:?}");
         }
     }
+}
+
+/// A session file given to `ccv list` is listed as its own row, the row
+/// its folder's listing gives it.
+#[test]
+fn a_session_file_is_listed_as_its_folders_listing_lists_it() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let config = tmp.path().join("claude");
+    tree(&config);
+    let proj = config.join("projects").join("-srv-app");
+    let json = |root: &Path| {
+        let out = ccv(&config, &tmp.path().join("cache"))
+            .args(["list", "--json"])
+            .arg(root)
+            .output()
+            .expect("runs");
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    let one = json(&proj.join("s1.jsonl"));
+    assert_eq!(one.lines().count(), 1, "{one}");
+    let of_folder = json(&proj);
+    let same = of_folder
+        .lines()
+        .find(|l| l.contains(r#""session_id":"s1""#))
+        .expect("s1 in its folder's listing");
+    assert_eq!(one.trim_end(), same);
+    let table = ccv(&config, &tmp.path().join("cache"))
+        .args(["list"])
+        .arg(proj.join("s1.jsonl"))
+        .output()
+        .expect("runs");
+    assert!(table.status.success(), "{table:?}");
+    let text = String::from_utf8_lossy(&table.stdout);
+    assert!(text.contains("/srv/app") && !text.contains('\u{1b}'), "{text}");
 }
 
 /// `--json` carries a title whole, however long; `ccv list` and `ccv

@@ -162,6 +162,21 @@ fn project_candidates(dir: &Path) -> (Vec<Candidate>, Skipped) {
     (out, skipped)
 }
 
+/// The candidate of one session file, as a listing of its folder finds
+/// it (its subagents counted); none for a file its folder's listing
+/// would not list.
+pub(super) fn candidate_of(path: &Path) -> Option<Candidate> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path.file_name()?;
+    project_candidates(dir)
+        .0
+        .into_iter()
+        .find(|c| c.path.file_name() == Some(name))
+}
+
 /// The transcripts in `<session>/subagents/`: as the listing before
 /// counted them (`known`) when the folder has not changed since, else
 /// counted now, with what to keep for the next listing.

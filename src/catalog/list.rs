@@ -253,8 +253,11 @@ pub fn row_with_figures(path: &Path) -> Result<SessionInfo, String> {
     if !m.is_file() {
         return Err("not a session file".to_owned());
     }
-    let row = scan_file(path, m.len(), mtime_ns(&m), &project_of_folder(path))
+    let mut row = scan_file(path, m.len(), mtime_ns(&m), &project_of_folder(path))
         .map_err(|e| e.to_string())?;
+    if let Some(c) = super::candidates::candidate_of(path) {
+        count_subagents(&mut row, &c);
+    }
     let row = if row.figures.is_some() {
         row
     } else {
@@ -665,16 +668,17 @@ pub fn print_list(
     redact: bool,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    if let Some(why) = crate::paths::not_a_root(root) {
-        let why = if root.is_file() {
-            "not a directory: a session file (`ccv stats FILE` gives its figures, `ccv FILE` opens it)"
-                .to_owned()
-        } else {
-            why
-        };
-        return Err(std::io::Error::new(std::io::ErrorKind::NotFound, why));
-    }
-    let (mut sessions, skipped) = list_sessions_counting(root, &ScanOptions::standard());
+    let (mut sessions, skipped) = if root.is_file() {
+        // one session file: its own row, read now, as `ccv stats FILE` reads it
+        let row = row_with_figures(root)
+            .map_err(|why| std::io::Error::new(std::io::ErrorKind::InvalidData, why))?;
+        (vec![row], Skipped::default())
+    } else {
+        if let Some(why) = crate::paths::not_a_root(root) {
+            return Err(std::io::Error::new(std::io::ErrorKind::NotFound, why));
+        }
+        list_sessions_counting(root, &ScanOptions::standard())
+    };
     if let Some(a) = agent {
         sessions.retain(|s| s.agent() == a);
     }
