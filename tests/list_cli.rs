@@ -204,7 +204,10 @@ fn a_session_file_is_listed_as_its_folders_listing_lists_it() {
         .expect("runs");
     assert!(table.status.success(), "{table:?}");
     let text = String::from_utf8_lossy(&table.stdout);
-    assert!(text.contains("/srv/app") && !text.contains('\u{1b}'), "{text}");
+    assert!(
+        text.contains("/srv/app") && !text.contains('\u{1b}'),
+        "{text}"
+    );
 }
 
 /// `--json` carries a title whole, however long; `ccv list` and `ccv

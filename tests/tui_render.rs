@@ -554,3 +554,56 @@ fn the_info_overlay_waits_for_a_whole_load() {
         assert!(!screen.contains(absent), "{absent}: {screen}");
     }
 }
+
+/// A search's header counts what it found as its result counts it: the
+/// lines of a `content` search (its files are 0 there), a count's matches,
+/// a file list's files, `+` where it stopped at its limit, and no matches.
+#[test]
+fn search_headers_count_what_each_mode_found() {
+    use common::{assistant_line, user_line};
+    use serde_json::json;
+    let results = [
+        json!({"mode":"content","numFiles":0,"filenames":[],"content":"a:1:x\na:2:y\na:3:z","numLines":3}),
+        json!({"mode":"count","numFiles":2,"filenames":[],"content":"a:4\nb:1","numMatches":5}),
+        json!({"mode":"files_with_matches","filenames":["a"],"numFiles":1}),
+        json!({"mode":"content","numFiles":0,"filenames":[],"content":"…","numLines":20,"appliedLimit":20}),
+        json!({"mode":"content","numFiles":0,"filenames":[],"content":"","numLines":0}),
+        json!({"filenames":["a"],"numFiles":100,"truncated":true,"durationMs":3}),
+        json!({"type":"text","file":{"filePath":"/home/bob/app/a","content":"x","numLines":7}}),
+    ];
+    let mut lines = vec![user_line("u0", json!("look"))];
+    for (i, r) in results.iter().enumerate() {
+        let id = format!("t{i}");
+        let (name, input) = match i {
+            5 => ("Glob", json!({"pattern":"**/*.rs"})),
+            6 => ("Read", json!({"file_path":"/home/bob/app/a"})),
+            _ => ("Grep", json!({"pattern":format!("w{i}")})),
+        };
+        lines.push(assistant_line(
+            &format!("a{i}"),
+            &format!("m{i}"),
+            json!([{"type":"tool_use","id":id,"name":name,"input":input}]),
+        ));
+        let mut result = user_line(
+            &format!("r{i}"),
+            json!([{"type":"tool_result","tool_use_id":id,"content":"…"}]),
+        );
+        result["toolUseResult"] = r.clone();
+        lines.push(result);
+    }
+    let mut s = state(common::session_of(&lines));
+    perform_action(&mut s, Action::ExpandAll);
+    let screen = format!("{:?}", draw(&mut s, 120, 60).backend());
+    for want in [
+        "w0 · 3 lines",
+        "w1 · 5 matches in 2 files",
+        "w2 · 1 file",
+        "w3 · 20+ lines",
+        "w4 · no matches",
+        "**/*.rs · 100+ files",
+        "a · 7 lines",
+    ] {
+        assert!(screen.contains(want), "{want}: {screen}");
+    }
+    assert!(!screen.contains("0 files"), "{screen}");
+}

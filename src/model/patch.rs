@@ -21,12 +21,20 @@ pub struct ToolUseResult {
     pub total_duration_ms: Count,
     pub total_tool_use_count: Count,
     pub total_tokens: Count,
-    pub num_lines: Count,
-    pub num_files: Count,
+    /// A read's lines, or a search's lines of matches (`content` mode).
+    pub num_lines: Small,
+    /// The files a search or a glob found.
+    pub num_files: Small,
+    /// A search's matches counted (`count` mode).
+    pub num_matches: Small,
+    /// The search or glob stopped at its limit: there may be more.
+    pub cut: bool,
 }
 
 /// A count a result may say (see [`Said`]).
 pub type Count = Said<u64>;
+/// A count of lines or files a result may say, in 4 bytes (see [`Said`]).
+pub type Small = Said<u32>;
 /// An exit code a result may say (see [`Said`]).
 pub type Code = Said<i64>;
 
@@ -43,6 +51,10 @@ pub trait Unsaid: Copy + Eq + fmt::Debug {
 
 impl Unsaid for u64 {
     const NONE: u64 = u64::MAX;
+}
+
+impl Unsaid for u32 {
+    const NONE: u32 = u32::MAX;
 }
 
 impl Unsaid for i64 {
@@ -183,7 +195,7 @@ impl<'de> Deserialize<'de> for PatchLines {
 
 #[cfg(test)]
 mod tests {
-    use super::{Code, Count, ToolUseResult};
+    use super::{Code, Count, Small, ToolUseResult};
 
     /// A result's figures keep what was said, none included, in 8 bytes
     /// each; the set stays small (a session holds one per result).
@@ -199,6 +211,9 @@ mod tests {
         }
         for c in [None, Some(0), Some(-1), Some(i64::MAX), Some(i64::MIN + 1)] {
             assert_eq!(Code::from(c).get(), c);
+        }
+        for n in [None, Some(0), Some(u32::MAX - 1)] {
+            assert_eq!(Small::from(n).get(), n);
         }
         assert_eq!(Count::default().get(), None);
         assert_eq!(Code::default().get(), None);

@@ -63,17 +63,8 @@ pub fn line(
             if agent_lost {
                 extra.push("transcript not found".into());
             }
-            if c.name == "Read"
-                && let Some(n) = x.num_lines.get()
-            {
-                extra.push(format!("{n} line{}", plural(n as usize)));
-            }
-            if let Some(n) = x
-                .num_files
-                .get()
-                .filter(|_| c.name == "Grep" || c.name == "Glob")
-            {
-                extra.push(format!("{n} file{}", plural(n as usize)));
+            if let Some(found) = found(&c.name, x) {
+                extra.push(found);
             }
         }
         if let Some(saved) = r.text.get().and_then(crate::model::saved::saved_output) {
@@ -110,6 +101,35 @@ pub fn line(
     let mut s = crate::model::text::fit_middle(&s, room.max(12));
     s.push_str(&tail);
     s
+}
+
+/// What a read, a search or a glob found, as its result counts it: a
+/// search's lines (`content` mode), matches (`count`) or files; `+` when
+/// it stopped at its limit.
+fn found(tool: &str, x: &crate::model::patch::ToolUseResult) -> Option<String> {
+    let more = if x.cut { "+" } else { "" };
+    let (n, what) = match tool {
+        "Read" => (x.num_lines.get()?, "line"),
+        "Glob" => (x.num_files.get()?, "file"),
+        "Grep" => match (x.num_matches.get(), x.num_lines.get(), x.num_files.get()) {
+            (Some(0), ..) | (None, Some(0), _) | (None, None, Some(0)) => {
+                return Some("no matches".into());
+            }
+            (Some(m), _, files) => {
+                let files = files.map_or(String::new(), |f| {
+                    format!(" in {f} file{}", plural(f as usize))
+                });
+                return Some(format!(
+                    "{m}{more} match{}{files}",
+                    if m == 1 { "" } else { "es" }
+                ));
+            }
+            (None, Some(l), _) => (l, "line"),
+            (None, None, f) => (f?, "file"),
+        },
+        _ => return None,
+    };
+    Some(format!("{n}{more} {what}{}", plural(n as usize)))
 }
 
 /// A running call: for how long, in whole seconds (a figure that ticks by

@@ -360,6 +360,10 @@ struct ToolUseResultMap {
     total_tool_use_count: Option<u64>,
     total_tokens: Option<u64>,
     num_files: Option<u64>,
+    num_lines: Option<u64>,
+    num_matches: Option<u64>,
+    applied_limit: Option<u64>,
+    truncated: Option<bool>,
     file: Option<ReadFile>,
 }
 
@@ -382,6 +386,8 @@ impl<'de> Deserialize<'de> for ToolUseResult {
                 // unreadable: fall back to nothing for this field set.
                 let m = ToolUseResultMap::deserialize(de::value::MapAccessDeserializer::new(map))?;
                 let file = m.file.unwrap_or_default();
+                let small = |n: Option<u64>| n.map(|n| u32::try_from(n).unwrap_or(u32::MAX - 1));
+                let num_lines = file.num_lines.or(m.num_lines);
                 Ok(ToolUseResult {
                     agent_id: m.agent_id.or(m.agent_id_snake).map(Box::from),
                     agent_type: m.agent_type.map(Box::from),
@@ -390,8 +396,13 @@ impl<'de> Deserialize<'de> for ToolUseResult {
                     total_duration_ms: m.total_duration_ms.into(),
                     total_tool_use_count: m.total_tool_use_count.into(),
                     total_tokens: m.total_tokens.into(),
-                    num_lines: file.num_lines.into(),
-                    num_files: m.num_files.into(),
+                    num_lines: small(num_lines).into(),
+                    num_files: small(m.num_files).into(),
+                    num_matches: small(m.num_matches).into(),
+                    // a search's limit reached: its lines (or files) may go on
+                    cut: m.truncated == Some(true)
+                        || matches!((m.applied_limit, num_lines.or(m.num_files)),
+                            (Some(l), Some(n)) if l > 0 && n >= l),
                 })
             }
             fn visit_str<E: de::Error>(self, _: &str) -> Result<ToolUseResult, E> {
