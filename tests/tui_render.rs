@@ -555,11 +555,11 @@ fn the_info_overlay_waits_for_a_whole_load() {
     }
 }
 
-/// A search's header counts what it found as its result counts it: the
-/// lines of a `content` search (its files are 0 there), a count's matches,
+/// A search's header counts what it found as its result counts it: a
+/// read's lines (which, of a part of a file), the lines of a `content` search (its files are 0 there), a count's matches,
 /// a file list's files, `+` where it stopped at its limit, and no matches.
 #[test]
-fn search_headers_count_what_each_mode_found() {
+fn call_headers_count_what_each_read_and_search_found() {
     use common::{assistant_line, user_line};
     use serde_json::json;
     let results = [
@@ -570,6 +570,8 @@ fn search_headers_count_what_each_mode_found() {
         json!({"mode":"content","numFiles":0,"filenames":[],"content":"","numLines":0}),
         json!({"filenames":["a"],"numFiles":100,"truncated":true,"durationMs":3}),
         json!({"type":"text","file":{"filePath":"/home/bob/app/a","content":"x","numLines":7}}),
+        json!({"type":"text","file":{"filePath":"/home/bob/app/b","content":"x","numLines":150,"startLine":59,"totalLines":455}}),
+        json!({"type":"text","file":{"filePath":"/home/bob/app/c","content":"x","numLines":20,"startLine":1,"totalLines":193}}),
     ];
     let mut lines = vec![user_line("u0", json!("look"))];
     for (i, r) in results.iter().enumerate() {
@@ -577,6 +579,11 @@ fn search_headers_count_what_each_mode_found() {
         let (name, input) = match i {
             5 => ("Glob", json!({"pattern":"**/*.rs"})),
             6 => ("Read", json!({"file_path":"/home/bob/app/a"})),
+            7 => (
+                "Read",
+                json!({"file_path":"/home/bob/app/b","offset":59,"limit":150}),
+            ),
+            8 => ("Read", json!({"file_path":"/home/bob/app/c","limit":20})),
             _ => ("Grep", json!({"pattern":format!("w{i}")})),
         };
         lines.push(assistant_line(
@@ -602,6 +609,8 @@ fn search_headers_count_what_each_mode_found() {
         "w4 · no matches",
         "**/*.rs · 100+ files",
         "a · 7 lines",
+        "b · lines 59–208 of 455",
+        "c · lines 1–20 of 193",
     ] {
         assert!(screen.contains(want), "{want}: {screen}");
     }

@@ -10,7 +10,7 @@ use std::fmt;
 /// call failed, a list of blocks for MCP tools. Only what is shown is kept;
 /// the rest (`originalFile`, `file.content`, `stdout`: copies of the
 /// result's text) is skipped unread. A session holds one for each result
-/// that says any of it (9,000 in a 100 MB one): 104 bytes, where options
+/// that says any of it (9,000 in a 100 MB one): 112 bytes, where options
 /// of strings and numbers took 168.
 #[derive(Default, Debug, Clone, PartialEq, Eq)]
 pub struct ToolUseResult {
@@ -27,6 +27,10 @@ pub struct ToolUseResult {
     pub num_files: Small,
     /// A search's matches counted (`count` mode).
     pub num_matches: Small,
+    /// A read's first line (from 1) and the file's lines: a read of a
+    /// part shows which.
+    pub start_line: Small,
+    pub total_lines: Small,
     /// The search or glob stopped at its limit: there may be more.
     pub cut: bool,
 }
@@ -202,7 +206,7 @@ mod tests {
     #[test]
     fn a_results_numbers_keep_what_was_said() {
         assert!(
-            size_of::<ToolUseResult>() <= 104,
+            size_of::<ToolUseResult>() <= 112,
             "{}",
             size_of::<ToolUseResult>()
         );

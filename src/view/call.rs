@@ -104,12 +104,23 @@ pub fn line(
 }
 
 /// What a read, a search or a glob found, as its result counts it: a
-/// search's lines (`content` mode), matches (`count`) or files; `+` when
+/// read's lines (which, of a part of its file), a search's lines (`content` mode), matches (`count`) or files; `+` when
 /// it stopped at its limit.
 fn found(tool: &str, x: &crate::model::patch::ToolUseResult) -> Option<String> {
     let more = if x.cut { "+" } else { "" };
     let (n, what) = match tool {
-        "Read" => (x.num_lines.get()?, "line"),
+        "Read" => {
+            let n = x.num_lines.get()?;
+            // a part of the file: which lines, of how many
+            if let (Some(from), Some(all)) = (x.start_line.get(), x.total_lines.get())
+                && n > 0
+                && (from > 1 || n < all)
+            {
+                let to = from.saturating_add(n - 1);
+                return Some(format!("lines {from}–{to} of {all}"));
+            }
+            (n, "line")
+        }
         "Glob" => (x.num_files.get()?, "file"),
         "Grep" => match (x.num_matches.get(), x.num_lines.get(), x.num_files.get()) {
             (Some(0), ..) | (None, Some(0), _) | (None, None, Some(0)) => {

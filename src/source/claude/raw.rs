@@ -371,6 +371,8 @@ struct ToolUseResultMap {
 #[serde(rename_all = "camelCase")]
 struct ReadFile {
     num_lines: Option<u64>,
+    start_line: Option<u64>,
+    total_lines: Option<u64>,
 }
 
 impl<'de> Deserialize<'de> for ToolUseResult {
@@ -399,6 +401,8 @@ impl<'de> Deserialize<'de> for ToolUseResult {
                     num_lines: small(num_lines).into(),
                     num_files: small(m.num_files).into(),
                     num_matches: small(m.num_matches).into(),
+                    start_line: small(file.start_line).into(),
+                    total_lines: small(file.total_lines).into(),
                     // a search's limit reached: its lines (or files) may go on
                     cut: m.truncated == Some(true)
                         || matches!((m.applied_limit, num_lines.or(m.num_files)),
