@@ -572,6 +572,8 @@ fn call_headers_count_what_each_read_and_search_found() {
         json!({"type":"text","file":{"filePath":"/home/bob/app/a","content":"x","numLines":7}}),
         json!({"type":"text","file":{"filePath":"/home/bob/app/b","content":"x","numLines":150,"startLine":59,"totalLines":455}}),
         json!({"type":"text","file":{"filePath":"/home/bob/app/c","content":"x","numLines":20,"startLine":1,"totalLines":193}}),
+        json!({"type":"create","filePath":"/home/bob/app/d","content":"x\ny\n","structuredPatch":[]}),
+        json!({"type":["odd"],"filePath":"/home/bob/app/e","content":"x","structuredPatch":[]}),
     ];
     let mut lines = vec![user_line("u0", json!("look"))];
     for (i, r) in results.iter().enumerate() {
@@ -584,6 +586,10 @@ fn call_headers_count_what_each_read_and_search_found() {
                 json!({"file_path":"/home/bob/app/b","offset":59,"limit":150}),
             ),
             8 => ("Read", json!({"file_path":"/home/bob/app/c","limit":20})),
+            9 | 10 => (
+                "Write",
+                json!({"file_path":format!("/home/bob/app/{}", if i == 9 {"d"} else {"e"}),"content":"x"}),
+            ),
             _ => ("Grep", json!({"pattern":format!("w{i}")})),
         };
         lines.push(assistant_line(
@@ -611,8 +617,12 @@ fn call_headers_count_what_each_read_and_search_found() {
         "a · 7 lines",
         "b · lines 59–208 of 455",
         "c · lines 1–20 of 193",
+        "d · new file",
     ] {
         assert!(screen.contains(want), "{want}: {screen}");
     }
     assert!(!screen.contains("0 files"), "{screen}");
+    // a write's result of another shape reads as nothing said, the line whole
+    assert!(screen.contains("Write      e"), "{screen}");
+    assert!(!screen.contains("e · new file"), "{screen}");
 }

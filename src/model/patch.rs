@@ -33,6 +33,8 @@ pub struct ToolUseResult {
     pub total_lines: Small,
     /// The search or glob stopped at its limit: there may be more.
     pub cut: bool,
+    /// A write made a new file.
+    pub created: bool,
 }
 
 /// A count a result may say (see [`Said`]).

@@ -138,6 +138,7 @@ fn found(tool: &str, x: &crate::model::patch::ToolUseResult) -> Option<String> {
             (None, Some(l), _) => (l, "line"),
             (None, None, f) => (f?, "file"),
         },
+        "Write" if x.created => return Some("new file".into()),
         _ => return None,
     };
     Some(format!("{n}{more} {what}{}", plural(n as usize)))

@@ -364,7 +364,49 @@ struct ToolUseResultMap {
     num_matches: Option<u64>,
     applied_limit: Option<u64>,
     truncated: Option<bool>,
+    /// A write's `"create"` (a new file) or `"update"`.
+    #[serde(rename = "type", default, deserialize_with = "is_create")]
+    created: bool,
     file: Option<ReadFile>,
+}
+
+/// `"create"`: true; anything else, of any type, false (a value of an
+/// unexpected type must not make the line unreadable).
+fn is_create<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    struct V;
+    impl<'de> Visitor<'de> for V {
+        type Value = bool;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("any value")
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<bool, E> {
+            Ok(v == "create")
+        }
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(false)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            Ok(false)
+        }
+    }
+    d.deserialize_any(V)
 }
 
 #[derive(Deserialize, Default)]
@@ -401,6 +443,7 @@ impl<'de> Deserialize<'de> for ToolUseResult {
                     num_lines: small(num_lines).into(),
                     num_files: small(m.num_files).into(),
                     num_matches: small(m.num_matches).into(),
+                    created: m.created,
                     start_line: small(file.start_line).into(),
                     total_lines: small(file.total_lines).into(),
                     // a search's limit reached: its lines (or files) may go on
