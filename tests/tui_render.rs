@@ -556,7 +556,8 @@ fn the_info_overlay_waits_for_a_whole_load() {
 }
 
 /// A search's header counts what it found as its result counts it: a
-/// read's lines (which, of a part of a file), the lines of a `content` search (its files are 0 there), a count's matches,
+/// read's lines (which, of a part of a file), a new file, what runs on in
+/// the background or was interrupted, the lines of a `content` search (its files are 0 there), a count's matches,
 /// a file list's files, `+` where it stopped at its limit, and no matches.
 #[test]
 fn call_headers_count_what_each_read_and_search_found() {
@@ -574,6 +575,9 @@ fn call_headers_count_what_each_read_and_search_found() {
         json!({"type":"text","file":{"filePath":"/home/bob/app/c","content":"x","numLines":20,"startLine":1,"totalLines":193}}),
         json!({"type":"create","filePath":"/home/bob/app/d","content":"x\ny\n","structuredPatch":[]}),
         json!({"type":["odd"],"filePath":"/home/bob/app/e","content":"x","structuredPatch":[]}),
+        json!({"stdout":"","stderr":"","interrupted":false,"isImage":false,"backgroundTaskId":"bash_1"}),
+        json!({"stdout":"","stderr":"","interrupted":true,"isImage":false}),
+        json!({"isAsync":true,"status":"async_launched","agentId":"a1","description":"look","prompt":"look"}),
     ];
     let mut lines = vec![user_line("u0", json!("look"))];
     for (i, r) in results.iter().enumerate() {
@@ -589,6 +593,11 @@ fn call_headers_count_what_each_read_and_search_found() {
             9 | 10 => (
                 "Write",
                 json!({"file_path":format!("/home/bob/app/{}", if i == 9 {"d"} else {"e"}),"content":"x"}),
+            ),
+            11 | 12 => ("Bash", json!({"command":format!("sleep {i}")})),
+            13 => (
+                "Task",
+                json!({"description":"watch","prompt":"watch","subagent_type":"general-purpose"}),
             ),
             _ => ("Grep", json!({"pattern":format!("w{i}")})),
         };
@@ -618,6 +627,9 @@ fn call_headers_count_what_each_read_and_search_found() {
         "b · lines 59–208 of 455",
         "c · lines 1–20 of 193",
         "d · new file",
+        "sleep 11 · in background",
+        "sleep 12 · interrupted",
+        "\"watch\" · in background",
     ] {
         assert!(screen.contains(want), "{want}: {screen}");
     }

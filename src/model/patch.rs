@@ -35,6 +35,11 @@ pub struct ToolUseResult {
     pub cut: bool,
     /// A write made a new file.
     pub created: bool,
+    /// A command or a subagent left running in the background: its
+    /// result says it started, not that it ended.
+    pub background: bool,
+    /// The command or subagent was interrupted.
+    pub interrupted: bool,
 }
 
 /// A count a result may say (see [`Said`]).

@@ -57,6 +57,12 @@ pub fn line(
             if let Some(code) = x.exit_code.get().filter(|&c| c != 0) {
                 extra.push(format!("exit {code}"));
             }
+            if x.interrupted {
+                extra.push("interrupted".into());
+            }
+            if x.background {
+                extra.push("in background".into());
+            }
             if let Some(n) = x.total_tool_use_count.get() {
                 extra.push(format!("{n} tool call{}", plural(n as usize)));
             }

@@ -363,47 +363,71 @@ struct ToolUseResultMap {
     num_lines: Option<u64>,
     num_matches: Option<u64>,
     applied_limit: Option<u64>,
-    truncated: Option<bool>,
+    #[serde(default, deserialize_with = "word")]
+    truncated: Word,
     /// A write's `"create"` (a new file) or `"update"`.
-    #[serde(rename = "type", default, deserialize_with = "is_create")]
-    created: bool,
+    #[serde(rename = "type", default, deserialize_with = "word")]
+    kind: Word,
+    /// A subagent's `"async_launched"`: it runs on in the background.
+    #[serde(default, deserialize_with = "word")]
+    status: Word,
+    /// A command left running in the background.
+    background_task_id: Option<IgnoredAny>,
+    #[serde(default, deserialize_with = "word")]
+    interrupted: Word,
+    #[serde(default, deserialize_with = "word")]
+    was_interrupted: Word,
     file: Option<ReadFile>,
 }
 
-/// `"create"`: true; anything else, of any type, false (a value of an
-/// unexpected type must not make the line unreadable).
-fn is_create<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+/// The few values of a result's words that tell something; a value of
+/// any other kind or type is `Other` (it must not make the line
+/// unreadable).
+#[derive(Default, PartialEq, Eq)]
+enum Word {
+    #[default]
+    Other,
+    True,
+    Create,
+    AsyncLaunched,
+}
+
+fn word<'de, D: Deserializer<'de>>(d: D) -> Result<Word, D::Error> {
     struct V;
     impl<'de> Visitor<'de> for V {
-        type Value = bool;
+        type Value = Word;
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             f.write_str("any value")
         }
-        fn visit_str<E: de::Error>(self, v: &str) -> Result<bool, E> {
-            Ok(v == "create")
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Word, E> {
+            Ok(match v {
+                "create" => Word::Create,
+                "async_launched" => Word::AsyncLaunched,
+                _ => Word::Other,
+            })
         }
-        fn visit_bool<E: de::Error>(self, _: bool) -> Result<bool, E> {
-            Ok(false)
+        fn visit_bool<E: de::Error>(self, b: bool) -> Result<Word, E> {
+            Ok(if b { Word::True } else { Word::Other })
         }
-        fn visit_i64<E: de::Error>(self, _: i64) -> Result<bool, E> {
-            Ok(false)
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Word, E> {
+            Ok(Word::Other)
         }
-        fn visit_u64<E: de::Error>(self, _: u64) -> Result<bool, E> {
-            Ok(false)
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Word, E> {
+            Ok(Word::Other)
         }
-        fn visit_f64<E: de::Error>(self, _: f64) -> Result<bool, E> {
-            Ok(false)
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Word, E> {
+            Ok(Word::Other)
         }
-        fn visit_unit<E: de::Error>(self) -> Result<bool, E> {
-            Ok(false)
+        fn visit_unit<E: de::Error>(self) -> Result<Word, E> {
+            Ok(Word::Other)
         }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Word, A::Error> {
             while seq.next_element::<IgnoredAny>()?.is_some() {}
-            Ok(false)
+            Ok(Word::Other)
         }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Word, A::Error> {
             while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-            Ok(false)
+            Ok(Word::Other)
         }
     }
     d.deserialize_any(V)
@@ -443,11 +467,13 @@ impl<'de> Deserialize<'de> for ToolUseResult {
                     num_lines: small(num_lines).into(),
                     num_files: small(m.num_files).into(),
                     num_matches: small(m.num_matches).into(),
-                    created: m.created,
+                    created: m.kind == Word::Create,
+                    background: m.background_task_id.is_some() || m.status == Word::AsyncLaunched,
+                    interrupted: m.interrupted == Word::True || m.was_interrupted == Word::True,
                     start_line: small(file.start_line).into(),
                     total_lines: small(file.total_lines).into(),
                     // a search's limit reached: its lines (or files) may go on
-                    cut: m.truncated == Some(true)
+                    cut: m.truncated == Word::True
                         || matches!((m.applied_limit, num_lines.or(m.num_files)),
                             (Some(l), Some(n)) if l > 0 && n >= l),
                 })
