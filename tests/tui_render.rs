@@ -557,7 +557,7 @@ fn the_info_overlay_waits_for_a_whole_load() {
 
 /// A search's header counts what it found as its result counts it: a
 /// read's lines (which, of a part of a file), a new file, what runs on in
-/// the background or was interrupted, the lines of a `content` search (its files are 0 there), a count's matches,
+/// the background, was interrupted or is waited for still running, the lines of a `content` search (its files are 0 there), a count's matches,
 /// a file list's files, `+` where it stopped at its limit, and no matches.
 #[test]
 fn call_headers_count_what_each_read_and_search_found() {
@@ -578,6 +578,11 @@ fn call_headers_count_what_each_read_and_search_found() {
         json!({"stdout":"","stderr":"","interrupted":false,"isImage":false,"backgroundTaskId":"bash_1"}),
         json!({"stdout":"","stderr":"","interrupted":true,"isImage":false}),
         json!({"isAsync":true,"status":"async_launched","agentId":"a1","description":"look","prompt":"look"}),
+        json!({"retrieval_status":"timeout","task":{"task_id":"a1","task_type":"local_agent","status":"running","description":"look"}}),
+        json!({"retrieval_status":"success","task":{"task_id":"a2","task_type":"local_agent","status":"completed","description":"look"}}),
+        // words of other types, read as nothing said
+        json!({"retrieval_status":7,"task":"running","interrupted":"yes","backgroundTaskId":null,"truncated":[true],"status":{"status":"async_launched"}}),
+        json!({"task":{"status":["running"]},"type":{"create":true}}),
     ];
     let mut lines = vec![user_line("u0", json!("look"))];
     for (i, r) in results.iter().enumerate() {
@@ -599,6 +604,10 @@ fn call_headers_count_what_each_read_and_search_found() {
                 "Task",
                 json!({"description":"watch","prompt":"watch","subagent_type":"general-purpose"}),
             ),
+            14..=17 => (
+                "TaskOutput",
+                json!({"task_id":format!("x{i}"),"block":true}),
+            ),
             _ => ("Grep", json!({"pattern":format!("w{i}")})),
         };
         lines.push(assistant_line(
@@ -613,7 +622,9 @@ fn call_headers_count_what_each_read_and_search_found() {
         result["toolUseResult"] = r.clone();
         lines.push(result);
     }
-    let mut s = state(common::session_of(&lines));
+    let session = common::session_of(&lines);
+    assert!(session.problems.is_empty(), "{:?}", session.problems);
+    let mut s = state(session);
     perform_action(&mut s, Action::ExpandAll);
     let screen = format!("{:?}", draw(&mut s, 120, 60).backend());
     for want in [
@@ -630,6 +641,7 @@ fn call_headers_count_what_each_read_and_search_found() {
         "sleep 11 · in background",
         "sleep 12 · interrupted",
         "\"watch\" · in background",
+        "task_id x14 · still running",
     ] {
         assert!(screen.contains(want), "{want}: {screen}");
     }
@@ -637,4 +649,11 @@ fn call_headers_count_what_each_read_and_search_found() {
     // a write's result of another shape reads as nothing said, the line whole
     assert!(screen.contains("Write      e"), "{screen}");
     assert!(!screen.contains("e · new file"), "{screen}");
+    for quiet in ["x15", "x16", "x17"] {
+        let row = screen
+            .split('"')
+            .find(|l| l.contains(&format!("task_id {quiet}")))
+            .unwrap_or_else(|| panic!("{quiet}: {screen}"));
+        assert!(!row.contains(" · "), "{row}");
+    }
 }

@@ -19,7 +19,7 @@ pub struct ToolUseResult {
     pub structured_patch: Option<Vec<Hunk>>,
     pub exit_code: Code,
     pub total_duration_ms: Count,
-    pub total_tool_use_count: Count,
+    pub total_tool_use_count: Small,
     pub total_tokens: Count,
     /// A read's lines, or a search's lines of matches (`content` mode).
     pub num_lines: Small,
@@ -40,6 +40,9 @@ pub struct ToolUseResult {
     pub background: bool,
     /// The command or subagent was interrupted.
     pub interrupted: bool,
+    /// A wait for a background task's output ended with the task still
+    /// running.
+    pub still_running: bool,
 }
 
 /// A count a result may say (see [`Said`]).

@@ -63,6 +63,9 @@ pub fn line(
             if x.background {
                 extra.push("in background".into());
             }
+            if x.still_running {
+                extra.push("still running".into());
+            }
             if let Some(n) = x.total_tool_use_count.get() {
                 extra.push(format!("{n} tool call{}", plural(n as usize)));
             }

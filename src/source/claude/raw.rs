@@ -377,7 +377,18 @@ struct ToolUseResultMap {
     interrupted: Word,
     #[serde(default, deserialize_with = "word")]
     was_interrupted: Word,
+    /// A wait for a background task's output: `"timeout"` when it ran on.
+    #[serde(default, deserialize_with = "word")]
+    retrieval_status: Word,
+    /// The task a wait for output looked at (`TaskOutput`): its status.
+    #[serde(default, deserialize_with = "task_status")]
+    task: Word,
     file: Option<ReadFile>,
+}
+
+/// The `status` of a `task` object; `Other` for a value of another shape.
+fn task_status<'de, D: Deserializer<'de>>(d: D) -> Result<Word, D::Error> {
+    d.deserialize_any(WordOf { in_status: true })
 }
 
 /// The few values of a result's words that tell something; a value of
@@ -390,47 +401,74 @@ enum Word {
     True,
     Create,
     AsyncLaunched,
+    /// A wait that ended before its task (`"timeout"`, `"running"`).
+    Running,
 }
 
 fn word<'de, D: Deserializer<'de>>(d: D) -> Result<Word, D::Error> {
-    struct V;
-    impl<'de> Visitor<'de> for V {
-        type Value = Word;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("any value")
-        }
-        fn visit_str<E: de::Error>(self, v: &str) -> Result<Word, E> {
-            Ok(match v {
-                "create" => Word::Create,
-                "async_launched" => Word::AsyncLaunched,
-                _ => Word::Other,
-            })
-        }
-        fn visit_bool<E: de::Error>(self, b: bool) -> Result<Word, E> {
-            Ok(if b { Word::True } else { Word::Other })
-        }
-        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Word, E> {
-            Ok(Word::Other)
-        }
-        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Word, E> {
-            Ok(Word::Other)
-        }
-        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Word, E> {
-            Ok(Word::Other)
-        }
-        fn visit_unit<E: de::Error>(self) -> Result<Word, E> {
-            Ok(Word::Other)
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Word, A::Error> {
-            while seq.next_element::<IgnoredAny>()?.is_some() {}
-            Ok(Word::Other)
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Word, A::Error> {
-            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-            Ok(Word::Other)
-        }
+    d.deserialize_any(WordOf { in_status: false })
+}
+
+/// Reads a [`Word`] from a value of any type; `in_status`: from an
+/// object's `status` instead (a wait's `task`).
+struct WordOf {
+    in_status: bool,
+}
+
+impl<'de> Visitor<'de> for WordOf {
+    type Value = Word;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any value")
     }
-    d.deserialize_any(V)
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Word, E> {
+        Ok(match v {
+            _ if self.in_status => Word::Other,
+            "create" => Word::Create,
+            "async_launched" => Word::AsyncLaunched,
+            "timeout" | "running" => Word::Running,
+            _ => Word::Other,
+        })
+    }
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Word, E> {
+        Ok(if b && !self.in_status {
+            Word::True
+        } else {
+            Word::Other
+        })
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Word, E> {
+        Ok(Word::Other)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Word, E> {
+        Ok(Word::Other)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Word, E> {
+        Ok(Word::Other)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Word, E> {
+        Ok(Word::Other)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Word, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Word::Other)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Word, A::Error> {
+        struct W(Word);
+        impl<'de> Deserialize<'de> for W {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                word(d).map(W)
+            }
+        }
+        let mut status = Word::Other;
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            if self.in_status && key == "status" {
+                status = map.next_value::<W>()?.0;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(status)
+    }
 }
 
 #[derive(Deserialize, Default)]
@@ -462,7 +500,7 @@ impl<'de> Deserialize<'de> for ToolUseResult {
                     structured_patch: m.structured_patch,
                     exit_code: m.exit_code.into(),
                     total_duration_ms: m.total_duration_ms.into(),
-                    total_tool_use_count: m.total_tool_use_count.into(),
+                    total_tool_use_count: small(m.total_tool_use_count).into(),
                     total_tokens: m.total_tokens.into(),
                     num_lines: small(num_lines).into(),
                     num_files: small(m.num_files).into(),
@@ -470,6 +508,7 @@ impl<'de> Deserialize<'de> for ToolUseResult {
                     created: m.kind == Word::Create,
                     background: m.background_task_id.is_some() || m.status == Word::AsyncLaunched,
                     interrupted: m.interrupted == Word::True || m.was_interrupted == Word::True,
+                    still_running: m.retrieval_status == Word::Running || m.task == Word::Running,
                     start_line: small(file.start_line).into(),
                     total_lines: small(file.total_lines).into(),
                     // a search's limit reached: its lines (or files) may go on
