@@ -557,7 +557,8 @@ fn the_info_overlay_waits_for_a_whole_load() {
 
 /// A search's header counts what it found as its result counts it: a
 /// read's lines (which, of a part of a file), a new file, what runs on in
-/// the background, was interrupted or is waited for still running, the lines of a `content` search (its files are 0 there), a count's matches,
+/// the background, was interrupted or is waited for still running, what
+/// a command's exit status meant, the lines of a `content` search (its files are 0 there), a count's matches,
 /// a file list's files, `+` where it stopped at its limit, and no matches.
 #[test]
 fn call_headers_count_what_each_read_and_search_found() {
@@ -583,6 +584,8 @@ fn call_headers_count_what_each_read_and_search_found() {
         // words of other types, read as nothing said
         json!({"retrieval_status":7,"task":"running","interrupted":"yes","backgroundTaskId":null,"truncated":[true],"status":{"status":"async_launched"}}),
         json!({"task":{"status":["running"]},"type":{"create":true}}),
+        json!({"stdout":"","stderr":"","interrupted":false,"isImage":false,"returnCodeInterpretation":"No matches found"}),
+        json!({"stdout":"","stderr":"","interrupted":false,"isImage":false,"returnCodeInterpretation":"Something new"}),
     ];
     let mut lines = vec![user_line("u0", json!("look"))];
     for (i, r) in results.iter().enumerate() {
@@ -604,6 +607,7 @@ fn call_headers_count_what_each_read_and_search_found() {
                 "Task",
                 json!({"description":"watch","prompt":"watch","subagent_type":"general-purpose"}),
             ),
+            18 | 19 => ("Bash", json!({"command":format!("grep -r nothing{i} .")})),
             14..=17 => (
                 "TaskOutput",
                 json!({"task_id":format!("x{i}"),"block":true}),
@@ -642,6 +646,7 @@ fn call_headers_count_what_each_read_and_search_found() {
         "sleep 12 · interrupted",
         "\"watch\" · in background",
         "task_id x14 · still running",
+        "nothing18 . · no matches",
     ] {
         assert!(screen.contains(want), "{want}: {screen}");
     }
@@ -649,6 +654,7 @@ fn call_headers_count_what_each_read_and_search_found() {
     // a write's result of another shape reads as nothing said, the line whole
     assert!(screen.contains("Write      e"), "{screen}");
     assert!(!screen.contains("e · new file"), "{screen}");
+    assert!(screen.contains("grep -r nothing19 .  "), "{screen}");
     for quiet in ["x15", "x16", "x17"] {
         let row = screen
             .split('"')

@@ -43,6 +43,45 @@ pub struct ToolUseResult {
     /// A wait for a background task's output ended with the task still
     /// running.
     pub still_running: bool,
+    /// What a command's exit status meant, as Claude Code read it (a
+    /// `grep` that found nothing exits 1 and is no failure).
+    pub exit_meaning: ExitMeaning,
+}
+
+/// Claude Code's `returnCodeInterpretation` of a command's exit status:
+/// the four it writes for a status that is no failure.
+#[derive(Default, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitMeaning {
+    #[default]
+    Unsaid,
+    NoMatches,
+    FilesDiffer,
+    ConditionFalse,
+    SomeInaccessible,
+}
+
+impl ExitMeaning {
+    /// As Claude Code writes it.
+    pub fn of(said: &str) -> ExitMeaning {
+        match said {
+            "No matches found" => ExitMeaning::NoMatches,
+            "Files differ" => ExitMeaning::FilesDiffer,
+            "Condition is false" => ExitMeaning::ConditionFalse,
+            "Some directories were inaccessible" => ExitMeaning::SomeInaccessible,
+            _ => ExitMeaning::Unsaid,
+        }
+    }
+
+    /// For a row's header.
+    pub fn text(self) -> Option<&'static str> {
+        match self {
+            ExitMeaning::Unsaid => None,
+            ExitMeaning::NoMatches => Some("no matches"),
+            ExitMeaning::FilesDiffer => Some("files differ"),
+            ExitMeaning::ConditionFalse => Some("condition false"),
+            ExitMeaning::SomeInaccessible => Some("some directories inaccessible"),
+        }
+    }
 }
 
 /// A count a result may say (see [`Said`]).

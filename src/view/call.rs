@@ -57,6 +57,9 @@ pub fn line(
             if let Some(code) = x.exit_code.get().filter(|&c| c != 0) {
                 extra.push(format!("exit {code}"));
             }
+            if let Some(meaning) = x.exit_meaning.text() {
+                extra.push(meaning.into());
+            }
             if x.interrupted {
                 extra.push("interrupted".into());
             }

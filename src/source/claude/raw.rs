@@ -12,7 +12,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 pub use crate::model::json_str::JsonStr;
-pub use crate::model::patch::{Hunk, PatchLines, ToolUseResult};
+pub use crate::model::patch::{ExitMeaning, Hunk, PatchLines, ToolUseResult};
 pub use crate::model::usage::{CacheCreation, MAX_REQUEST_TOKENS, Usage};
 
 type Str<'a> = Option<Cow<'a, str>>;
@@ -380,6 +380,9 @@ struct ToolUseResultMap {
     /// A wait for a background task's output: `"timeout"` when it ran on.
     #[serde(default, deserialize_with = "word")]
     retrieval_status: Word,
+    /// What a command's exit status meant (`"No matches found"`).
+    #[serde(default, deserialize_with = "word")]
+    return_code_interpretation: Word,
     /// The task a wait for output looked at (`TaskOutput`): its status.
     #[serde(default, deserialize_with = "task_status")]
     task: Word,
@@ -403,6 +406,8 @@ enum Word {
     AsyncLaunched,
     /// A wait that ended before its task (`"timeout"`, `"running"`).
     Running,
+    /// What a command's exit status meant.
+    Exit(ExitMeaning),
 }
 
 fn word<'de, D: Deserializer<'de>>(d: D) -> Result<Word, D::Error> {
@@ -426,7 +431,10 @@ impl<'de> Visitor<'de> for WordOf {
             "create" => Word::Create,
             "async_launched" => Word::AsyncLaunched,
             "timeout" | "running" => Word::Running,
-            _ => Word::Other,
+            _ => match ExitMeaning::of(v) {
+                ExitMeaning::Unsaid => Word::Other,
+                meaning => Word::Exit(meaning),
+            },
         })
     }
     fn visit_bool<E: de::Error>(self, b: bool) -> Result<Word, E> {
@@ -509,6 +517,10 @@ impl<'de> Deserialize<'de> for ToolUseResult {
                     background: m.background_task_id.is_some() || m.status == Word::AsyncLaunched,
                     interrupted: m.interrupted == Word::True || m.was_interrupted == Word::True,
                     still_running: m.retrieval_status == Word::Running || m.task == Word::Running,
+                    exit_meaning: match m.return_code_interpretation {
+                        Word::Exit(meaning) => meaning,
+                        _ => ExitMeaning::Unsaid,
+                    },
                     start_line: small(file.start_line).into(),
                     total_lines: small(file.total_lines).into(),
                     // a search's limit reached: its lines (or files) may go on
