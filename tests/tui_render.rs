@@ -499,6 +499,53 @@ fn tool_rows_show_paths_relative_to_the_cwd() {
     assert!(!screen.contains("/home/ada/src/tinyhttp/src"), "{screen}");
 }
 
+/// A question's row says what the user answered.
+#[test]
+fn a_question_says_its_answer() {
+    use common::{assistant_line, user_line};
+    use serde_json::json;
+    let q = |n: usize| json!({"question":format!("Which way {n}?"),"header":"Way","options":[{"label":"A"},{"label":"B"}],"multiSelect":false});
+    let mut lines = vec![user_line("u0", json!("ask"))];
+    for (i, (questions, said)) in [
+        (json!([q(1)]), "User has answered your questions: \"Which way 1?\"=\"B \u{1b}]0;x\u{7} (Recommended)\". You can now continue with the user's answers in mind. You can now continue with the user's answers in mind. You can now continue with the user's answers in mind. You can now continue with the user's answers in mind."),
+        (json!([q(2), q(3)]), r#"User has answered your questions: "Which way 2?"="A", "Which way 3?"="B". You can now continue."#),
+        (json!([q(4)]), "The user doesn't want to proceed with this tool use."),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let id = format!("t{i}");
+        lines.push(assistant_line(
+            &format!("a{i}"),
+            &format!("m{i}"),
+            json!([{"type":"tool_use","id":id,"name":"AskUserQuestion","input":{"questions":questions}}]),
+        ));
+        lines.push(user_line(
+            &format!("r{i}"),
+            json!([{"type":"tool_result","tool_use_id":id,"content":said}]),
+        ));
+    }
+    // read as the viewer reads a file, which leaves long texts in it: an
+    // answer is held, as its row shows it closed
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("s.jsonl");
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&path, text).expect("write");
+    let session = ccv::source::claude::loader::load_to_view(&path, &mut |_, _| {}).expect("load");
+    let mut s = state(session);
+    perform_action(&mut s, Action::ExpandAll);
+    let screen = format!("{:?}", draw(&mut s, 120, 40).backend());
+    assert!(
+        screen.contains("Which way 1? · → B  (Recommended)"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("Which way 2? (+1 more) · → A (+1 more)"),
+        "{screen}"
+    );
+    assert!(!screen.contains("Which way 4? · →"), "{screen}");
+}
+
 /// Collapsing a tall row while scrolled inside it brings the row back on
 /// screen, and `k` moves at once.
 #[test]

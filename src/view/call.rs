@@ -85,6 +85,11 @@ pub fn line(
                 size => format!("{} saved apart", sanitize(size)),
             });
         }
+        if c.name == "AskUserQuestion"
+            && let Some(answer) = r.text.get().and_then(answered)
+        {
+            extra.push(answer);
+        }
         if r.rejected() {
             extra.push("rejected".into());
         } else if r.is_error && !extra.iter().any(|e| e.starts_with("exit")) {
@@ -154,6 +159,22 @@ fn found(tool: &str, x: &crate::model::patch::ToolUseResult) -> Option<String> {
         _ => return None,
     };
     Some(format!("{n}{more} {what}{}", plural(n as usize)))
+}
+
+/// The user's answer to a question, as Claude Code tells it to Claude
+/// (`User has answered your questions: "Q"="A", "Q2"="B". You can…`):
+/// `→ A`, and how many more.
+fn answered(text: &str) -> Option<String> {
+    let rest = text.strip_prefix("User has answered your questions: ")?;
+    let at = rest.find("\"=\"")?;
+    let after = &rest[at + 3..];
+    let answer = &after[..after.find('"').unwrap_or(after.len())];
+    let more = rest.matches("\"=\"").count() - 1;
+    let answer = first_line(&sanitize(answer), 60);
+    Some(match more {
+        0 => format!("→ {answer}"),
+        n => format!("→ {answer} (+{n} more)"),
+    })
 }
 
 /// A running call: for how long, in whole seconds (a figure that ticks by

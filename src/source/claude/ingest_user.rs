@@ -260,8 +260,13 @@ impl Session {
         let is_error = b.is_error == Some(true);
         let id = b.tool_use_id.as_deref().unwrap_or("");
         let call = self.transcript_mut(target).call_for_result(id);
-        // errors, and results waiting for their call, are few and held
-        let text = if call.is_some() && !is_error && plain {
+        // errors, answers to questions (their rows show the answer) and
+        // results waiting for their call are few and held
+        let asked = call.is_some_and(|i| {
+            matches!(self.transcript_mut(target).items.get(i).map(|it| &it.detail),
+                Some(Detail::Call(c)) if c.name == "AskUserQuestion")
+        });
+        let text = if call.is_some() && !is_error && !asked && plain {
             self.text_in_file(source, text)
         } else {
             text.into_text().into_owned().into()
