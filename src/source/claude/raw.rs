@@ -468,8 +468,12 @@ impl<'de> Visitor<'de> for WordOf {
             }
         }
         let mut status = Word::Other;
+        if !self.in_status {
+            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            return Ok(status);
+        }
         while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-            if self.in_status && key == "status" {
+            if key == "status" {
                 status = map.next_value::<W>()?.0;
             } else {
                 map.next_value::<IgnoredAny>()?;
