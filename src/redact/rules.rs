@@ -243,6 +243,14 @@ fn provider_rules() -> Vec<Rule> {
             Check::Plain,
         ),
         Rule::new(
+            // Notion's integration tokens before `ntn_` (gitleaks knows only
+            // those): `secret_` and 43 letters and digits
+            "notion-api-token",
+            r"\bsecret_[A-Za-z0-9]{43}\b",
+            &["secret_"],
+            Check::Entropy,
+        ),
+        Rule::new(
             "groq-api-key",
             r"\bgsk_[A-Za-z0-9]{48,}\b",
             &["gsk_"],

@@ -178,6 +178,12 @@ pub fn planted() -> Vec<Planted> {
         v.clone(),
         format!("export OPENROUTER_API_KEY={v}"),
     ));
+    let v = k(&["sec", "ret_"], g.alnum(43));
+    out.push(p(
+        "notion-legacy",
+        v.clone(),
+        format!("notion = Client(auth=os.environ.get(\"N\", \"{v}\"))"),
+    ));
     let v = k(&["gs", "k_"], g.alnum(52));
     out.push(p(
         "groq",
@@ -607,6 +613,7 @@ pub fn disguised() -> Vec<Planted> {
 pub fn look_alikes() -> Vec<String> {
     vec![
         "NODE_MODS=/Users/someone/projects/webapp/node_modules".into(),
+        "fn secret_ThisIsTheLongestCamelCaseNameWeEverHadSoFar() {}".into(),
         "    41→export function authChallenge(secret: Uint8Array): Promise<void> {".into(),
         "let token = next_token(&mut lexer);".into(),
         "commit 9f2c4e1a7b3d5f6e8a0c2b4d6f8e0a1c3b5d7f9e".into(),
