@@ -120,9 +120,10 @@ pub fn line(
     s
 }
 
-/// What a read, a search or a glob found, as its result counts it: a
-/// read's lines (which, of a part of its file), a search's lines (`content` mode), matches (`count`) or files; `+` when
-/// it stopped at its limit.
+/// What a read, a search, a glob or a write did, as its result says: a
+/// read's lines (which, of a part of its file), a search's lines
+/// (`content` mode), matches (`count`) or files, `+` where it stopped at
+/// its limit; a write's new file.
 fn found(tool: &str, x: &crate::model::patch::ToolUseResult) -> Option<String> {
     let more = if x.cut { "+" } else { "" };
     let (n, what) = match tool {
