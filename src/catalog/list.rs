@@ -255,7 +255,11 @@ pub fn row_with_figures(path: &Path) -> Result<SessionInfo, String> {
     }
     let mut row = scan_file(path, m.len(), mtime_ns(&m), &project_of_folder(path))
         .map_err(|e| e.to_string())?;
-    if let Some(c) = super::candidates::candidate_of(path) {
+    // its subagents, as its folder's listing counts them (a file not filed
+    // by project has none there: its folder is not read)
+    if crate::source::filed_by_project(path)
+        && let Some(c) = super::candidates::candidate_of(path)
+    {
         count_subagents(&mut row, &c);
     }
     let row = if row.figures.is_some() {
