@@ -692,7 +692,7 @@ fn call_headers_count_what_each_read_and_search_found() {
         "sleep 11 · in background",
         "sleep 12 · interrupted",
         "\"watch\" · in background",
-        "task_id x14 · still running",
+        "x14 · still running",
         "nothing18 . · no matches",
     ] {
         assert!(screen.contains(want), "{want}: {screen}");
@@ -705,8 +705,110 @@ fn call_headers_count_what_each_read_and_search_found() {
     for quiet in ["x15", "x16", "x17"] {
         let row = screen
             .split('"')
-            .find(|l| l.contains(&format!("task_id {quiet}")))
+            .find(|l| l.contains(&format!("TaskOutput {quiet}")))
             .unwrap_or_else(|| panic!("{quiet}: {screen}"));
         assert!(!row.contains(" · "), "{row}");
+    }
+}
+
+/// A wait for a background task names what the task was started for (a
+/// command's, a subagent's call), in the viewer and on the HTML page; a
+/// fetch that got no page says its status; the page's call lines carry
+/// what the viewer's rows say.
+#[test]
+fn a_wait_names_its_task_and_a_fetch_its_status() {
+    use common::{assistant_line, user_line};
+    let calls = [
+        (
+            "Bash",
+            json!({"command":"npm run \"dev\"","run_in_background":true}),
+            json!({"stdout":"","stderr":"","interrupted":false,"backgroundTaskId":"b7f3a1c"}),
+        ),
+        (
+            "Task",
+            json!({"description":"watch the build","prompt":"watch","subagent_type":"Explore"}),
+            json!({"isAsync":true,"status":"async_launched","agentId":"a9e2d41","description":"watch the build"}),
+        ),
+        (
+            "TaskOutput",
+            json!({"task_id":"b7f3a1c","block":true}),
+            json!({"retrieval_status":"timeout","task":{"task_id":"b7f3a1c","status":"running"}}),
+        ),
+        (
+            "TaskOutput",
+            json!({"task_id":"a9e2d41","block":true}),
+            json!({"retrieval_status":"success","task":{"task_id":"a9e2d41","status":"completed"}}),
+        ),
+        ("TaskOutput", json!({"task_id":"zz00000"}), json!({})),
+        ("KillShell", json!({"shell_id":"b7f3a1c"}), json!({})),
+        (
+            "WebFetch",
+            json!({"url":"https://moved.example/","prompt":"read"}),
+            json!({"bytes":120,"code":301,"codeText":"Moved Permanently","result":"REDIRECT","durationMs":9,"url":"https://moved.example/"}),
+        ),
+        (
+            "WebFetch",
+            json!({"url":"https://fine.example/","prompt":"read"}),
+            json!({"bytes":1200,"code":200,"codeText":"OK","result":"page","durationMs":9,"url":"https://fine.example/"}),
+        ),
+        // a tool's own `code` and `backgroundTaskId` of other types say nothing
+        (
+            "mcp__py__run",
+            json!({"src":"print(1)"}),
+            json!({"code":"print(1)","backgroundTaskId":{"id":1}}),
+        ),
+        (
+            "mcp__py__run",
+            json!({"src":"print(2)"}),
+            json!({"code":404.5}),
+        ),
+    ];
+    let mut lines = vec![user_line("u0", json!("go"))];
+    for (i, (name, input, result)) in calls.iter().enumerate() {
+        let id = format!("t{i}");
+        lines.push(assistant_line(
+            &format!("a{i}"),
+            &format!("m{i}"),
+            json!([{"type":"tool_use","id":id,"name":name,"input":input}]),
+        ));
+        let mut line = user_line(
+            &format!("r{i}"),
+            json!([{"type":"tool_result","tool_use_id":id,"content":"…"}]),
+        );
+        line["toolUseResult"] = result.clone();
+        lines.push(line);
+    }
+    let session = common::session_of(&lines);
+    assert!(session.problems.is_empty(), "{:?}", session.problems);
+    let mut s = state(session);
+    perform_action(&mut s, Action::ExpandAll);
+    let screen = format!("{:?}", draw(&mut s, 120, 40).backend());
+    for want in [
+        "b7f3a1c (npm run \"dev\") · still running",
+        "a9e2d41 (\"watch the build\")",
+        "KillShell  b7f3a1c (npm run \"dev\")",
+        "moved.example/ · HTTP 301",
+    ] {
+        assert!(screen.contains(want), "{want}: {screen}");
+    }
+    assert!(screen.contains("TaskOutput zz00000 "), "{screen}");
+    assert!(!screen.contains("zz00000 ("), "{screen}");
+    assert!(
+        !screen.contains("HTTP 200") && !screen.contains("HTTP 404"),
+        "{screen}"
+    );
+    let mut page = Vec::new();
+    let opts = ccv::export::Options {
+        format: ccv::export::Format::Html,
+        ..ccv::export::Options::default()
+    };
+    ccv::html::write(&s.session, &opts, ccv::walk::Filters::all(), &mut page).expect("page");
+    let page = String::from_utf8(page).expect("utf-8");
+    for want in [
+        "<code>b7f3a1c (npm run &quot;dev&quot;)</code> <span class=\"facts\"> · still running</span>",
+        "<code>npm run &quot;dev&quot;</code> <span class=\"facts\"> · in background</span>",
+        "<code>https://moved.example/</code> <span class=\"facts\"> · HTTP 301</span>",
+    ] {
+        assert!(page.contains(want), "{want}: {page}");
     }
 }

@@ -16,6 +16,7 @@ pub mod nav;
 pub use nav::Nav;
 
 use crate::export::Options;
+use crate::model::call_facts;
 use crate::model::item::{Detail, Item, Kind, ToolCall, ToolResult};
 use crate::model::label::{self, Tone};
 use crate::model::session::Session;
@@ -405,12 +406,28 @@ impl Page<'_> {
         };
         let err = if state == "failed" { " failed" } else { "" };
         let name = self.text(&c.name);
-        let summary = self.text(item.call_summary().lines().next().unwrap_or(""));
-        let state_html = if state.is_empty() {
-            String::new()
-        } else {
-            format!(" <span class=\"state\">{state}</span>")
+        let summary = item.call_summary().lines().next().unwrap_or("");
+        let summary = match call_facts::task_started(self.session, c, summary) {
+            Some(started) => self.text(&format!("{summary} ({started})")),
+            None => self.text(summary),
         };
+        let edits = call_facts::edit_counts(c)
+            .map(|(add, del)| format!(" (+{add} −{del})"))
+            .unwrap_or_default();
+        // what the result tells, as the viewer's row says it ("declined"
+        // says it was rejected)
+        let facts: String = call_facts::facts(self.session, item, c)
+            .iter()
+            .filter(|f| *f != "rejected")
+            .map(|f| format!(" · {}", self.text(f)))
+            .collect();
+        let mut state_html = String::new();
+        if !facts.is_empty() {
+            state_html.push_str(&format!(" <span class=\"facts\">{facts}</span>"));
+        }
+        if !state.is_empty() {
+            state_html.push_str(&format!(" <span class=\"state\">{state}</span>"));
+        }
         // a call and its subagent link to each other (the walk brings the
         // subagent when it is under its depth and holds anything)
         let to_agent = c
@@ -427,7 +444,7 @@ impl Page<'_> {
             .unwrap_or_default();
         let call_id = nav::id(&c.id);
         self.out.push_str(&format!(
-            "<details class=\"call{err}\" id=\"call-{call_id}\"><summary>{head} <b>{name}</b> <code>{summary}</code>{state_html}{to_agent}</summary>\n<div class=\"input\">"
+            "<details class=\"call{err}\" id=\"call-{call_id}\"><summary>{head} <b>{name}</b> <code>{summary}</code>{edits}{state_html}{to_agent}</summary>\n<div class=\"input\">"
         ));
         self.input(item, c);
         // its result and subagent follow; the walk closes it

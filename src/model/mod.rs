@@ -8,6 +8,7 @@ pub mod activity;
 pub mod agents;
 pub mod branch;
 pub mod breakdown;
+pub mod call_facts;
 pub mod check;
 pub mod figures;
 pub mod finding;

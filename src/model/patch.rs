@@ -46,6 +46,8 @@ pub struct ToolUseResult {
     /// What a command's exit status meant, as Claude Code read it (a
     /// `grep` that found nothing exits 1 and is no failure).
     pub exit_meaning: ExitMeaning,
+    /// The HTTP status a fetch got (`WebFetch`'s `code`); 0 when none.
+    pub http_status: u16,
 }
 
 /// Claude Code's `returnCodeInterpretation` of a command's exit status:

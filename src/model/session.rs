@@ -250,6 +250,10 @@ pub struct Session {
     pub(crate) agents_named: std::collections::BTreeSet<Box<str>>,
     /// The ids of the calls of a subagent (Task, Agent) read so far.
     pub(crate) agent_call_ids: rustc_hash::FxHashSet<Box<str>>,
+    /// The commands left running in the background, by the id a wait for
+    /// their output names (`backgroundTaskId`): the calls that started
+    /// them.
+    pub(crate) background_tasks: HashMap<Box<str>, super::agents::CallRef>,
     /// Rows of lines and blocks of unknown kinds so far (see
     /// [`Session::MOST_UNKNOWN_ROWS`]).
     pub(crate) unknown_rows: u32,

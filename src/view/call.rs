@@ -3,11 +3,11 @@
 //! Bash, JSON + output for the rest).
 
 use super::content;
-use super::row::plural;
+use crate::model::call_facts;
 use crate::model::item::CallState;
 use crate::model::text::{first_line, sanitize};
 use crate::model::time::human_duration;
-use crate::model::{Item, ToolCall};
+use crate::model::{Item, Session, ToolCall};
 use crate::style::theme;
 use ratatui::text::Line;
 use serde_json::Value;
@@ -19,163 +19,44 @@ const FOLD_INPUT: usize = 24;
 
 /// `src/main.rs (+3 −1) · 1.2s`, `cargo test · exit 101`, in at most
 /// `width` columns: paths under the session's `cwd` are shown relative to
-/// it, and a summary too long loses its middle, never the figures after it.
-/// `state`: [`crate::model::Session::call_state`]. `now` (ms) is set while
-/// the session is followed live (for how long a running call has run).
-/// `agent_lost`: the subagent its result names has no transcript here
-/// (see [`crate::model::Session::agent_not_found`]).
+/// it, and a summary too long loses its middle, never the figures after it
+/// (see [`call_facts`]). `state`: [`crate::model::Session::call_state`].
+/// `now` (ms) is set while the session is followed live (for how long a
+/// running call has run).
 pub fn line(
+    session: &Session,
     item: &Item,
     c: &ToolCall,
-    (state, agent_lost): (CallState, bool),
+    state: CallState,
     now: Option<i64>,
-    cwd: Option<&str>,
     width: usize,
 ) -> String {
     let summary = first_line(&sanitize(item.call_summary()), 400);
+    let summary = match call_facts::task_started(session, c, &summary) {
+        Some(started) => format!("{summary} ({started})"),
+        None => summary,
+    };
+    let cwd = session.meta.cwd.as_deref();
     let mut s = match cwd.map(|d| d.trim_end_matches('/')).filter(|d| d.len() > 1) {
         Some(dir) => summary.replace(&format!("{dir}/"), ""),
         None => summary,
     };
-    let mut extra: Vec<String> = Vec::new();
-    if let Some(r) = &c.result {
-        if let Some(p) = r.patch() {
-            let (add, del) = p
-                .iter()
-                .flat_map(|h| h.lines.iter())
-                .fold((0, 0), |(a, d), l| {
-                    (
-                        a + l.starts_with('+') as usize,
-                        d + l.starts_with('-') as usize,
-                    )
-                });
-            if add + del > 0 {
-                s.push_str(&format!(" (+{add} −{del})"));
-            }
-        }
-        if let Some(x) = &r.extra {
-            if let Some(code) = x.exit_code.get().filter(|&c| c != 0) {
-                extra.push(format!("exit {code}"));
-            }
-            if let Some(meaning) = x.exit_meaning.text() {
-                extra.push(meaning.into());
-            }
-            if x.interrupted {
-                extra.push("interrupted".into());
-            }
-            if x.background {
-                extra.push("in background".into());
-            }
-            if x.still_running {
-                extra.push("still running".into());
-            }
-            if let Some(n) = x.total_tool_use_count.get() {
-                extra.push(format!("{n} tool call{}", plural(n as usize)));
-            }
-            if agent_lost {
-                extra.push("transcript not found".into());
-            }
-            if let Some(found) = found(&c.name, x) {
-                extra.push(found);
-            }
-        }
-        if let Some(saved) = r.text.get().and_then(crate::model::saved::saved_output) {
-            extra.push(match saved.size {
-                "" => "output saved apart".to_owned(),
-                size => format!("{} saved apart", sanitize(size)),
-            });
-        }
-        if c.name == "AskUserQuestion"
-            && let Some(answer) = r.text.get().and_then(answered)
-        {
-            extra.push(answer);
-        }
-        if r.rejected() {
-            extra.push("rejected".into());
-        } else if r.is_error && !extra.iter().any(|e| e.starts_with("exit")) {
-            let clean = sanitize(r.message());
-            let telling = clean
-                .lines()
-                .find(|l| l.to_lowercase().contains("error"))
-                .unwrap_or(&clean);
-            let msg = first_line(telling, 60);
-            if !msg.is_empty() {
-                extra.push(msg);
-            }
-        }
-        if let (Some(a), Some(b)) = (item.timestamp, r.timestamp)
-            && b - a >= 1000
-        {
-            extra.push(human_duration((b - a) as u64));
-        }
-    } else if state == CallState::Running {
-        extra.push(running_note(item, now));
-    } else {
-        extra.push("no result".into());
+    if let Some((add, del)) = call_facts::edit_counts(c) {
+        s.push_str(&format!(" (+{add} −{del})"));
+    }
+    let mut extra = call_facts::facts(session, item, c);
+    if c.result.is_none() {
+        extra.push(if state == CallState::Running {
+            running_note(item, now)
+        } else {
+            "no result".into()
+        });
     }
     let tail: String = extra.iter().map(|e| format!(" · {e}")).collect();
     let room = width.saturating_sub(unicode_width::UnicodeWidthStr::width(tail.as_str()));
     let mut s = crate::model::text::fit_middle(&s, room.max(12));
     s.push_str(&tail);
     s
-}
-
-/// What a read, a search, a glob or a write did, as its result says: a
-/// read's lines (which, of a part of its file), a search's lines
-/// (`content` mode), matches (`count`) or files, `+` where it stopped at
-/// its limit; a write's new file.
-fn found(tool: &str, x: &crate::model::patch::ToolUseResult) -> Option<String> {
-    let more = if x.cut { "+" } else { "" };
-    let (n, what) = match tool {
-        "Read" => {
-            let n = x.num_lines.get()?;
-            // a part of the file: which lines, of how many
-            if let (Some(from), Some(all)) = (x.start_line.get(), x.total_lines.get())
-                && n > 0
-                && (from > 1 || n < all)
-            {
-                let to = from.saturating_add(n - 1);
-                return Some(format!("lines {from}–{to} of {all}"));
-            }
-            (n, "line")
-        }
-        "Glob" => (x.num_files.get()?, "file"),
-        "Grep" => match (x.num_matches.get(), x.num_lines.get(), x.num_files.get()) {
-            (Some(0), ..) | (None, Some(0), _) | (None, None, Some(0)) => {
-                return Some("no matches".into());
-            }
-            (Some(m), _, files) => {
-                let files = files.map_or(String::new(), |f| {
-                    format!(" in {f} file{}", plural(f as usize))
-                });
-                return Some(format!(
-                    "{m}{more} match{}{files}",
-                    if m == 1 { "" } else { "es" }
-                ));
-            }
-            (None, Some(l), _) => (l, "line"),
-            (None, None, f) => (f?, "file"),
-        },
-        "Write" if x.created => return Some("new file".into()),
-        _ => return None,
-    };
-    Some(format!("{n}{more} {what}{}", plural(n as usize)))
-}
-
-/// The user's answer to a question, as Claude Code tells it to Claude
-/// (`User has answered your questions: "Q"="A", "Q2"="B". You can…`):
-/// `→ A`, and how many more.
-fn answered(text: &str) -> Option<String> {
-    let rest = text.strip_prefix("User has answered your questions: ")?;
-    let at = rest.find("\"=\"")?;
-    let after = &rest[at + 3..];
-    let answer = &after[..after.find('"').unwrap_or(after.len())];
-    let more = rest.matches("\"=\"").count() - 1;
-    let answer = first_line(&sanitize(answer), 60);
-    Some(match more {
-        0 => format!("→ {answer}"),
-        n => format!("→ {answer} (+{n} more)"),
-    })
 }
 
 /// A running call: for how long, in whole seconds (a figure that ticks by

@@ -139,18 +139,12 @@ fn render_row(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
             // told nothing apart
             let name = clip(&sanitize(display_name(&c.name)), LABEL_MAX);
             let wider = name.width().saturating_sub(LABEL_W);
-            let cwd = cx.session.meta.cwd.as_deref();
-            let agent_lost = c
-                .result
-                .as_ref()
-                .and_then(|r| r.extra.as_ref()?.agent_id.as_deref())
-                .is_some_and(|id| cx.session.agent_not_found(id));
             let text = call::line(
+                cx.session,
                 item,
                 c,
-                (state, agent_lost),
+                state,
                 cx.now,
-                cwd,
                 (tw as usize).saturating_sub(wider),
             );
             let body = if expanded {

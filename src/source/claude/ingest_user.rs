@@ -3,7 +3,7 @@
 
 use super::classify::{UserText, classify_user_text, image_from_base64_len, mentioned_files};
 use super::ingest::content_text;
-use super::raw::{Block, Content, JsonStr, RawEntry, ToolUseResult};
+use super::raw::{Block, Content, JsonStr, RawEntry, UseResult};
 use crate::model::item::*;
 use crate::model::session::{Outcome, Session, Target, push_unique};
 use std::borrow::Cow;
@@ -230,8 +230,9 @@ impl Session {
         line: u32,
         e: &RawEntry<'_>,
         b: Block<'_>,
-        extra: Option<ToolUseResult>,
+        extra: Option<UseResult>,
     ) -> bool {
+        let (extra, task) = extra.map_or((None, None), |x| (Some(x.kept), x.task));
         // (named by the result of a call of a subagent only: the figures'
         // read looks for the name in those results alone)
         if let Some(agent) = extra.as_ref().and_then(|x| x.agent_id.as_deref())
@@ -289,6 +290,15 @@ impl Session {
             extra: extra.filter(|x| !x.is_empty()).map(Box::new),
         };
         if let Some(idx) = call {
+            if let Some(task) = task
+                && let Some(item) = self.transcript_mut(target).items.get(idx)
+            {
+                let call = crate::model::agents::CallRef {
+                    holder: target,
+                    item: item.id,
+                };
+                self.background_tasks.insert(task, call);
+            }
             self.attach_result(target, idx, result);
             return true;
         }

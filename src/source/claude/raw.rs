@@ -84,7 +84,7 @@ pub struct RawEntry<'a> {
     pub content: Option<Content<'a>>,
     #[serde(borrow, default, deserialize_with = "borrowed")]
     pub level: Str<'a>,
-    pub tool_use_result: Option<ToolUseResult>,
+    pub tool_use_result: Option<UseResult>,
     // system subtypes
     pub duration_ms: Option<f64>,
     pub compact_metadata: Option<CompactMetadata>,
@@ -371,8 +371,10 @@ struct ToolUseResultMap {
     /// A subagent's `"async_launched"`: it runs on in the background.
     #[serde(default, deserialize_with = "word")]
     status: Word,
-    /// A command left running in the background.
-    background_task_id: Option<IgnoredAny>,
+    /// A command left running in the background (a wait for its output
+    /// names it).
+    #[serde(default, deserialize_with = "name")]
+    background_task_id: Option<Box<str>>,
     #[serde(default, deserialize_with = "word")]
     interrupted: Word,
     #[serde(default, deserialize_with = "word")]
@@ -387,6 +389,77 @@ struct ToolUseResultMap {
     #[serde(default, deserialize_with = "task_status")]
     task: Word,
     file: Option<ReadFile>,
+    /// A fetch's HTTP status (any other value of a tool's own `code` is
+    /// no status).
+    #[serde(default, deserialize_with = "status_code")]
+    code: u16,
+}
+
+/// A string, or nothing for a value of any other type.
+fn name<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Box<str>>, D::Error> {
+    fn of(v: Scalar<'_>) -> Option<Box<str>> {
+        match v {
+            Scalar::Str(s) => Some(Box::from(s)),
+            _ => None,
+        }
+    }
+    d.deserialize_any(Lenient(of))
+}
+
+/// An HTTP status (100 to 599), or 0 for a value of any other kind.
+fn status_code<'de, D: Deserializer<'de>>(d: D) -> Result<u16, D::Error> {
+    fn of(v: Scalar<'_>) -> u16 {
+        match v {
+            Scalar::Unsigned(n @ 100..600) => n as u16,
+            _ => 0,
+        }
+    }
+    d.deserialize_any(Lenient(of))
+}
+
+/// A value as a field of a result is read: a string or a whole number;
+/// any other is `Other`.
+enum Scalar<'v> {
+    Str(&'v str),
+    Unsigned(u64),
+    Other,
+}
+
+/// Reads a value of any type through `F` (a value of an unexpected type
+/// must not make the line unreadable).
+struct Lenient<F>(F);
+
+impl<'de, T, F: FnOnce(Scalar<'_>) -> T> Visitor<'de> for Lenient<F> {
+    type Value = T;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any value")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
+        Ok(self.0(Scalar::Str(v)))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<T, E> {
+        Ok(self.0(Scalar::Unsigned(v)))
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<T, E> {
+        Ok(self.0(Scalar::Other))
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<T, E> {
+        Ok(self.0(Scalar::Other))
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<T, E> {
+        Ok(self.0(Scalar::Other))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<T, E> {
+        Ok(self.0(Scalar::Other))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<T, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(self.0(Scalar::Other))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(self.0(Scalar::Other))
+    }
 }
 
 /// The `status` of a `task` object; `Other` for a value of another shape.
@@ -491,22 +564,30 @@ struct ReadFile {
     total_lines: Option<u64>,
 }
 
-impl<'de> Deserialize<'de> for ToolUseResult {
+/// A line's `toolUseResult`: what a result keeps, and the background
+/// task it started, which the session keeps apart (few results name one).
+#[derive(Default, Debug)]
+pub struct UseResult {
+    pub kept: ToolUseResult,
+    pub task: Option<Box<str>>,
+}
+
+impl<'de> Deserialize<'de> for UseResult {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
         impl<'de> Visitor<'de> for V {
-            type Value = ToolUseResult;
+            type Value = UseResult;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a toolUseResult")
             }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ToolUseResult, A::Error> {
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<UseResult, A::Error> {
                 // A field of an unexpected type must not make the line
                 // unreadable: fall back to nothing for this field set.
                 let m = ToolUseResultMap::deserialize(de::value::MapAccessDeserializer::new(map))?;
                 let file = m.file.unwrap_or_default();
                 let small = |n: Option<u64>| n.map(|n| u32::try_from(n).unwrap_or(u32::MAX - 1));
                 let num_lines = file.num_lines.or(m.num_lines);
-                Ok(ToolUseResult {
+                let kept = ToolUseResult {
                     agent_id: m.agent_id.or(m.agent_id_snake).map(Box::from),
                     agent_type: m.agent_type.map(Box::from),
                     structured_patch: m.structured_patch,
@@ -519,6 +600,7 @@ impl<'de> Deserialize<'de> for ToolUseResult {
                     num_matches: small(m.num_matches).into(),
                     created: m.kind == Word::Create,
                     background: m.background_task_id.is_some() || m.status == Word::AsyncLaunched,
+                    http_status: m.code,
                     interrupted: m.interrupted == Word::True || m.was_interrupted == Word::True,
                     still_running: m.retrieval_status == Word::Running || m.task == Word::Running,
                     exit_meaning: match m.return_code_interpretation {
@@ -531,30 +613,34 @@ impl<'de> Deserialize<'de> for ToolUseResult {
                     cut: m.truncated == Word::True
                         || matches!((m.applied_limit, num_lines.or(m.num_files)),
                             (Some(l), Some(n)) if l > 0 && n >= l),
+                };
+                Ok(UseResult {
+                    kept,
+                    task: m.background_task_id,
                 })
             }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<ToolUseResult, E> {
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<UseResult, E> {
                 // the error's text, which the result's own text holds
-                Ok(ToolUseResult::default())
+                Ok(UseResult::default())
             }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ToolUseResult, A::Error> {
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<UseResult, A::Error> {
                 while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(ToolUseResult::default())
+                Ok(UseResult::default())
             }
-            fn visit_unit<E: de::Error>(self) -> Result<ToolUseResult, E> {
-                Ok(ToolUseResult::default())
+            fn visit_unit<E: de::Error>(self) -> Result<UseResult, E> {
+                Ok(UseResult::default())
             }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<ToolUseResult, E> {
-                Ok(ToolUseResult::default())
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<UseResult, E> {
+                Ok(UseResult::default())
             }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<ToolUseResult, E> {
-                Ok(ToolUseResult::default())
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<UseResult, E> {
+                Ok(UseResult::default())
             }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<ToolUseResult, E> {
-                Ok(ToolUseResult::default())
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<UseResult, E> {
+                Ok(UseResult::default())
             }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<ToolUseResult, E> {
-                Ok(ToolUseResult::default())
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<UseResult, E> {
+                Ok(UseResult::default())
             }
         }
         d.deserialize_any(V)

@@ -40,6 +40,15 @@ struct Args<'a> {
         deserialize_with = "super::raw::borrowed"
     )]
     task_id: Option<Cow<'a, str>>,
+    /// What a wait for a background task's output (`TaskOutput`) or its
+    /// stop names.
+    #[serde(
+        rename = "task_id",
+        borrow,
+        default,
+        deserialize_with = "super::raw::borrowed"
+    )]
+    background_task: Option<Cow<'a, str>>,
     #[serde(borrow, default, deserialize_with = "super::raw::borrowed")]
     shell_id: Option<Cow<'a, str>>,
     #[serde(borrow, default, deserialize_with = "super::raw::borrowed")]
@@ -141,6 +150,7 @@ pub fn call_summary(tool: &str, input: &str) -> String {
         }),
         t if t.starts_with("Task") => one(&a.subject)
             .or_else(|| one(&a.task_id))
+            .or_else(|| one(&a.background_task))
             .or_else(|| one(&a.description)),
         _ => None,
     };

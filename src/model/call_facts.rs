@@ -1,0 +1,195 @@
+//! What a call's result tells in a few words (`exit 1`, `3 lines`,
+//! `lines 59–208 of 455`, `in background`, `→ Yes`, `1.2s`), and which
+//! background task a wait for output is about: the viewer puts them on a
+//! call's row, the HTML page on its summary line.
+
+use super::item::{Item, ToolCall};
+use super::patch::ToolUseResult;
+use super::session::Session;
+use super::text::{first_line, sanitize};
+use super::time::human_duration;
+
+/// The lines an edit added and removed, as its result's patch says; none
+/// when it changed no line.
+pub fn edit_counts(c: &ToolCall) -> Option<(usize, usize)> {
+    let p = c.result.as_ref()?.patch()?;
+    let (add, del) = p
+        .iter()
+        .flat_map(|h| h.lines.iter())
+        .fold((0, 0), |(a, d), l| {
+            (
+                a + l.starts_with('+') as usize,
+                d + l.starts_with('-') as usize,
+            )
+        });
+    (add + del > 0).then_some((add, del))
+}
+
+/// What the result of `c` tells, in the order a row shows them, each
+/// made safe to print; empty when it has no result (whether it runs is
+/// the caller's to say).
+pub fn facts(session: &Session, item: &Item, c: &ToolCall) -> Vec<String> {
+    let Some(r) = &c.result else {
+        return Vec::new();
+    };
+    let mut facts: Vec<String> = Vec::new();
+    if let Some(x) = &r.extra {
+        if let Some(code) = x.exit_code.get().filter(|&c| c != 0) {
+            facts.push(format!("exit {code}"));
+        }
+        if let Some(meaning) = x.exit_meaning.text() {
+            facts.push(meaning.into());
+        }
+        if x.interrupted {
+            facts.push("interrupted".into());
+        }
+        if x.background {
+            facts.push("in background".into());
+        }
+        if x.still_running {
+            facts.push("still running".into());
+        }
+        if let Some(n) = x.total_tool_use_count.get() {
+            facts.push(format!("{n} tool call{}", plural(n as usize)));
+        }
+        if x.agent_id
+            .as_deref()
+            .is_some_and(|id| session.agent_not_found(id))
+        {
+            facts.push("transcript not found".into());
+        }
+        if let Some(found) = found(&c.name, x) {
+            facts.push(found);
+        }
+        // a fetch that got no page: a redirect, an error status
+        if x.http_status != 0 && !(200..300).contains(&x.http_status) {
+            facts.push(format!("HTTP {}", x.http_status));
+        }
+    }
+    if let Some(saved) = r.text.get().and_then(super::saved::saved_output) {
+        facts.push(match saved.size {
+            "" => "output saved apart".to_owned(),
+            size => format!("{} saved apart", sanitize(size)),
+        });
+    }
+    if c.name == "AskUserQuestion"
+        && let Some(answer) = r.text.get().and_then(answered)
+    {
+        facts.push(answer);
+    }
+    if r.rejected() {
+        facts.push("rejected".into());
+    } else if r.is_error && !facts.iter().any(|e| e.starts_with("exit")) {
+        let clean = sanitize(r.message());
+        let telling = clean
+            .lines()
+            .find(|l| l.to_lowercase().contains("error"))
+            .unwrap_or(&clean);
+        let msg = first_line(telling, 60);
+        if !msg.is_empty() {
+            facts.push(msg);
+        }
+    }
+    if let (Some(a), Some(b)) = (item.timestamp, r.timestamp)
+        && b - a >= 1000
+    {
+        facts.push(human_duration((b - a) as u64));
+    }
+    facts
+}
+
+/// What the background task a call waits on, reads or stops was started
+/// for, as its starting call's summary says (`go test ./...`, a
+/// subagent's `"Review the PR"`), made safe; `summary` is the call's, which
+/// for these tools is the task's id.
+pub fn task_started(session: &Session, c: &ToolCall, summary: &str) -> Option<String> {
+    if !matches!(
+        c.name.as_str(),
+        "TaskOutput" | "TaskStop" | "BashOutput" | "KillBash" | "KillShell"
+    ) {
+        return None;
+    }
+    let id = summary.trim();
+    let call = match session.background_tasks.get(id) {
+        Some(call) => Some(*call),
+        None => session
+            .agent_by_id(id)
+            .and_then(|a| session.agents.get(a as usize)?.call),
+    }?;
+    let t = match call.holder {
+        super::session::Target::Main => &session.main,
+        super::session::Target::Agent(a) => &session.agents.get(a as usize)?.transcript,
+    };
+    let started = t.items.get(t.index_of(call.item)?)?;
+    let said = first_line(&sanitize(started.call_summary()), 200);
+    // a subagent's: its description, not its type too (`Explore "…"`)
+    let of_agent = matches!(&started.detail,
+        super::item::Detail::Call(c) if matches!(c.name.as_str(), "Task" | "Agent"));
+    let said = match said.find('"') {
+        Some(at) if of_agent && at > 0 && said.ends_with('"') => said[at..].to_owned(),
+        _ => said,
+    };
+    (!said.is_empty()).then_some(said)
+}
+
+/// What a read, a search, a glob or a write did, as its result says: a
+/// read's lines (which, of a part of its file), a search's lines
+/// (`content` mode), matches (`count`) or files, `+` where it stopped at
+/// its limit; a write's new file.
+fn found(tool: &str, x: &ToolUseResult) -> Option<String> {
+    let more = if x.cut { "+" } else { "" };
+    let (n, what) = match tool {
+        "Read" => {
+            let n = x.num_lines.get()?;
+            // a part of the file: which lines, of how many
+            if let (Some(from), Some(all)) = (x.start_line.get(), x.total_lines.get())
+                && n > 0
+                && (from > 1 || n < all)
+            {
+                let to = from.saturating_add(n - 1);
+                return Some(format!("lines {from}–{to} of {all}"));
+            }
+            (n, "line")
+        }
+        "Glob" => (x.num_files.get()?, "file"),
+        "Grep" => match (x.num_matches.get(), x.num_lines.get(), x.num_files.get()) {
+            (Some(0), ..) | (None, Some(0), _) | (None, None, Some(0)) => {
+                return Some("no matches".into());
+            }
+            (Some(m), _, files) => {
+                let files = files.map_or(String::new(), |f| {
+                    format!(" in {f} file{}", plural(f as usize))
+                });
+                return Some(format!(
+                    "{m}{more} match{}{files}",
+                    if m == 1 { "" } else { "es" }
+                ));
+            }
+            (None, Some(l), _) => (l, "line"),
+            (None, None, f) => (f?, "file"),
+        },
+        "Write" if x.created => return Some("new file".into()),
+        _ => return None,
+    };
+    Some(format!("{n}{more} {what}{}", plural(n as usize)))
+}
+
+/// The user's answer to a question, as Claude Code tells it to Claude
+/// (`User has answered your questions: "Q"="A", "Q2"="B". You can…`):
+/// `→ A`, and how many more.
+fn answered(text: &str) -> Option<String> {
+    let rest = text.strip_prefix("User has answered your questions: ")?;
+    let at = rest.find("\"=\"")?;
+    let after = &rest[at + 3..];
+    let answer = &after[..after.find('"').unwrap_or(after.len())];
+    let more = rest.matches("\"=\"").count() - 1;
+    let answer = first_line(&sanitize(answer), 60);
+    Some(match more {
+        0 => format!("→ {answer}"),
+        n => format!("→ {answer} (+{n} more)"),
+    })
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
