@@ -742,6 +742,16 @@ fn a_wait_names_its_task_and_a_fetch_its_status() {
         ("TaskOutput", json!({"task_id":"zz00000"}), json!({})),
         ("KillShell", json!({"shell_id":"b7f3a1c"}), json!({})),
         (
+            "BashOutput",
+            json!({"bash_id":"b7f3a1c"}),
+            json!({"shellId":"b7f3a1c","command":"npm run dev","status":"running","exitCode":null,"stdout":"ready"}),
+        ),
+        (
+            "BashOutput",
+            json!({"bash_id":"b7f3a1c"}),
+            json!({"shellId":"b7f3a1c","command":"npm run dev","status":"failed","exitCode":2,"stdout":""}),
+        ),
+        (
             "WebFetch",
             json!({"url":"https://moved.example/","prompt":"read"}),
             json!({"bytes":120,"code":301,"codeText":"Moved Permanently","result":"REDIRECT","durationMs":9,"url":"https://moved.example/"}),
@@ -750,6 +760,21 @@ fn a_wait_names_its_task_and_a_fetch_its_status() {
             "WebFetch",
             json!({"url":"https://fine.example/","prompt":"read"}),
             json!({"bytes":1200,"code":200,"codeText":"OK","result":"page","durationMs":9,"url":"https://fine.example/"}),
+        ),
+        (
+            "LSP",
+            json!({"operation":"findReferences","filePath":"/home/bob/app/src/a.go","line":64,"character":6}),
+            json!({"operation":"findReferences","result":"…","filePath":"/home/bob/app/src/a.go","resultCount":5,"fileCount":4}),
+        ),
+        (
+            "LSP",
+            json!({"operation":"incomingCalls","filePath":"/home/bob/app/src/b.go","line":"64"}),
+            json!({"operation":"incomingCalls","result":"none","filePath":"/home/bob/app/src/b.go","resultCount":0,"fileCount":0}),
+        ),
+        (
+            "LSP",
+            json!({"operation":"hover","filePath":"/home/bob/app/src/c.go","line":3}),
+            json!({"operation":"hover","result":"x","resultCount":"many","fileCount":[1]}),
         ),
         // a tool's own `code` and `backgroundTaskId` of other types say nothing
         (
@@ -787,7 +812,11 @@ fn a_wait_names_its_task_and_a_fetch_its_status() {
         "b7f3a1c (npm run \"dev\") · still running",
         "a9e2d41 (\"watch the build\")",
         "KillShell  b7f3a1c (npm run \"dev\")",
+        "BashOutput b7f3a1c (npm run \"dev\") · still running",
+        "BashOutput b7f3a1c (npm run \"dev\") · exit 2",
         "moved.example/ · HTTP 301",
+        "LSP        findReferences src/a.go:64 · 5 results in 4 files",
+        "LSP        incomingCalls src/b.go · no results",
     ] {
         assert!(screen.contains(want), "{want}: {screen}");
     }

@@ -168,6 +168,18 @@ fn found(tool: &str, x: &ToolUseResult) -> Option<String> {
             (None, Some(l), _) => (l, "line"),
             (None, None, f) => (f?, "file"),
         },
+        // a language server's answer: its results, in how many files
+        "LSP" => {
+            let n = x.num_matches.get()?;
+            let files = match x.num_files.get() {
+                Some(f) if n > 0 => format!(" in {f} file{}", plural(f as usize)),
+                _ => String::new(),
+            };
+            return Some(match n {
+                0 => "no results".into(),
+                n => format!("{n} result{}{files}", plural(n as usize)),
+            });
+        }
         "Write" if x.created => return Some("new file".into()),
         _ => return None,
     };

@@ -362,13 +362,19 @@ struct ToolUseResultMap {
     num_files: Option<u64>,
     num_lines: Option<u64>,
     num_matches: Option<u64>,
+    /// A language server's answer (`LSP`): its results, in how many files.
+    #[serde(default, deserialize_with = "whole_number")]
+    result_count: Option<u64>,
+    #[serde(default, deserialize_with = "whole_number")]
+    file_count: Option<u64>,
     applied_limit: Option<u64>,
     #[serde(default, deserialize_with = "word")]
     truncated: Word,
     /// A write's `"create"` (a new file) or `"update"`.
     #[serde(rename = "type", default, deserialize_with = "word")]
     kind: Word,
-    /// A subagent's `"async_launched"`: it runs on in the background.
+    /// A subagent's `"async_launched"`: it runs on in the background; a
+    /// background command's `"running"` (`BashOutput`).
     #[serde(default, deserialize_with = "word")]
     status: Word,
     /// A command left running in the background (a wait for its output
@@ -400,6 +406,17 @@ fn name<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Box<str>>, D::Error> {
     fn of(v: Scalar<'_>) -> Option<Box<str>> {
         match v {
             Scalar::Str(s) => Some(Box::from(s)),
+            _ => None,
+        }
+    }
+    d.deserialize_any(Lenient(of))
+}
+
+/// A whole number, or nothing for a value of any other type.
+pub(super) fn whole_number<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    fn of(v: Scalar<'_>) -> Option<u64> {
+        match v {
+            Scalar::Unsigned(n) => Some(n),
             _ => None,
         }
     }
@@ -596,13 +613,17 @@ impl<'de> Deserialize<'de> for UseResult {
                     total_tool_use_count: small(m.total_tool_use_count).into(),
                     total_tokens: m.total_tokens.into(),
                     num_lines: small(num_lines).into(),
-                    num_files: small(m.num_files).into(),
-                    num_matches: small(m.num_matches).into(),
+                    num_files: small(m.num_files.or(m.file_count)).into(),
+                    num_matches: small(m.num_matches.or(m.result_count)).into(),
                     created: m.kind == Word::Create,
                     background: m.background_task_id.is_some() || m.status == Word::AsyncLaunched,
                     http_status: m.code,
                     interrupted: m.interrupted == Word::True || m.was_interrupted == Word::True,
-                    still_running: m.retrieval_status == Word::Running || m.task == Word::Running,
+                    // (a wait that ended first, or a read of a command's output
+                    // so far: `BashOutput`'s `status`)
+                    still_running: m.retrieval_status == Word::Running
+                        || m.task == Word::Running
+                        || m.status == Word::Running,
                     exit_meaning: match m.return_code_interpretation {
                         Word::Exit(meaning) => meaning,
                         _ => ExitMeaning::Unsaid,

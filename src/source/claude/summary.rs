@@ -57,6 +57,18 @@ struct Args<'a> {
     plan: Option<Cow<'a, str>>,
     #[serde(borrow, default, deserialize_with = "super::raw::borrowed")]
     status: Option<Cow<'a, str>>,
+    /// A language server's question (`LSP`): what, of which file, where.
+    #[serde(borrow, default, deserialize_with = "super::raw::borrowed")]
+    operation: Option<Cow<'a, str>>,
+    #[serde(
+        rename = "filePath",
+        borrow,
+        default,
+        deserialize_with = "super::raw::borrowed"
+    )]
+    file_path_camel: Option<Cow<'a, str>>,
+    #[serde(default, deserialize_with = "super::raw::whole_number")]
+    line: Option<u64>,
 }
 
 #[derive(Deserialize, Default)]
@@ -135,6 +147,12 @@ pub fn call_summary(tool: &str, input: &str) -> String {
         "Skill" => one(&a.skill),
         "BashOutput" | "KillBash" | "KillShell" => one(&a.bash_id).or_else(|| one(&a.shell_id)),
         "ExitPlanMode" => one(&a.plan),
+        // `findReferences src/a.go:64`
+        "LSP" => one(&a.operation).map(|op| match (one(&a.file_path_camel), a.line) {
+            (Some(file), Some(line)) => format!("{op} {file}:{line}"),
+            (Some(file), None) => format!("{op} {file}"),
+            (None, _) => op,
+        }),
         // `#3 completed`: which task, and what became of it
         "TaskUpdate" => one(&a.task_id).map(|id| {
             let what = [
