@@ -776,6 +776,25 @@ fn a_wait_names_its_task_and_a_fetch_its_status() {
             json!({"operation":"hover","filePath":"/home/bob/app/src/c.go","line":3}),
             json!({"operation":"hover","result":"x","resultCount":"many","fileCount":[1]}),
         ),
+        (
+            "WebSearch",
+            json!({"query":"ratatui 0.30"}),
+            json!({"query":"ratatui 0.30","results":[
+                {"tool_use_id":"s1","content":[{"title":"a","url":"https://a"},{"title":"b","url":"https://b"},{"title":"c","url":"https://c"}]},
+                "Found these.",
+                {"tool_use_id":"s2","content":[{"title":"d","url":"https://d"},{"title":"e","url":"https://e"}]}
+            ],"durationSeconds":2.5}),
+        ),
+        (
+            "WebSearch",
+            json!({"query":"zzqx nothing"}),
+            json!({"query":"zzqx nothing","results":[{"tool_use_id":"s3","content":[]}],"durationSeconds":1.0}),
+        ),
+        (
+            "WebSearch",
+            json!({"query":"odd shapes"}),
+            json!({"query":"odd shapes","results":[[1,2],"text",{"content":"x"}]}),
+        ),
         // a tool's own `code` and `backgroundTaskId` of other types say nothing
         (
             "mcp__py__run",
@@ -817,6 +836,8 @@ fn a_wait_names_its_task_and_a_fetch_its_status() {
         "moved.example/ · HTTP 301",
         "LSP        findReferences src/a.go:64 · 5 results in 4 files",
         "LSP        incomingCalls src/b.go · no results",
+        "ratatui 0.30 · 5 results",
+        "zzqx nothing · no results",
     ] {
         assert!(screen.contains(want), "{want}: {screen}");
     }

@@ -168,6 +168,12 @@ fn found(tool: &str, x: &ToolUseResult) -> Option<String> {
             (None, Some(l), _) => (l, "line"),
             (None, None, f) => (f?, "file"),
         },
+        "WebSearch" => {
+            return Some(match x.num_matches.get()? {
+                0 => "no results".into(),
+                n => format!("{n} result{}", plural(n as usize)),
+            });
+        }
         // a language server's answer: its results, in how many files
         "LSP" => {
             let n = x.num_matches.get()?;

@@ -362,6 +362,9 @@ struct ToolUseResultMap {
     num_files: Option<u64>,
     num_lines: Option<u64>,
     num_matches: Option<u64>,
+    /// A web search's answers (`WebSearch`): the links it found.
+    #[serde(default, deserialize_with = "links_found")]
+    results: Option<u64>,
     /// A language server's answer (`LSP`): its results, in how many files.
     #[serde(default, deserialize_with = "whole_number")]
     result_count: Option<u64>,
@@ -476,6 +479,98 @@ impl<'de, T, F: FnOnce(Scalar<'_>) -> T> Visitor<'de> for Lenient<F> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
         while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
         Ok(self.0(Scalar::Other))
+    }
+}
+
+/// The links a web search found: its `results` are its searches (each
+/// `{tool_use_id, content: [{title, url}…]}`) and the texts it wrote
+/// between them. None for a value of another shape.
+fn links_found<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    d.deserialize_any(Links(Level::Results))
+}
+
+/// Where [`links_found`] reads: the list of results, a search, its links.
+#[derive(Clone, Copy, PartialEq)]
+enum Level {
+    Results,
+    Search,
+    Content,
+}
+
+/// The links found at a level (none for a value of another shape).
+struct Links(Level);
+
+impl<'de> de::DeserializeSeed<'de> for Links {
+    type Value = Option<u64>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<u64>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Links {
+    type Value = Option<u64>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any value")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Option<u64>, A::Error> {
+        let mut n = 0u64;
+        match self.0 {
+            Level::Results => {
+                // (a list of no search is of an unknown shape, not no links)
+                let (mut searches, mut others) = (0, 0);
+                while let Some(k) = seq.next_element_seed(Links(Level::Search))? {
+                    match k {
+                        Some(k) => {
+                            n = n.saturating_add(k);
+                            searches += 1;
+                        }
+                        None => others += 1,
+                    }
+                }
+                if searches == 0 && others > 0 {
+                    return Ok(None);
+                }
+            }
+            Level::Content => {
+                while seq.next_element::<IgnoredAny>()?.is_some() {
+                    n += 1;
+                }
+            }
+            Level::Search => {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                return Ok(None);
+            }
+        }
+        Ok(Some(n))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<u64>, A::Error> {
+        let mut n = None;
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            if self.0 == Level::Search && key == "content" {
+                n = map.next_value_seed(Links(Level::Content))?;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(n.filter(|_| self.0 == Level::Search))
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Option<u64>, E> {
+        Ok(None)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Option<u64>, E> {
+        Ok(None)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Option<u64>, E> {
+        Ok(None)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Option<u64>, E> {
+        Ok(None)
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Option<u64>, E> {
+        Ok(None)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Option<u64>, E> {
+        Ok(None)
     }
 }
 
@@ -614,7 +709,7 @@ impl<'de> Deserialize<'de> for UseResult {
                     total_tokens: m.total_tokens.into(),
                     num_lines: small(num_lines).into(),
                     num_files: small(m.num_files.or(m.file_count)).into(),
-                    num_matches: small(m.num_matches.or(m.result_count)).into(),
+                    num_matches: small(m.num_matches.or(m.result_count).or(m.results)).into(),
                     created: m.kind == Word::Create,
                     background: m.background_task_id.is_some() || m.status == Word::AsyncLaunched,
                     http_status: m.code,
