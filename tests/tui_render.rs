@@ -711,14 +711,10 @@ fn call_headers_count_what_each_read_and_search_found() {
     }
 }
 
-/// A wait for a background task names what the task was started for (a
-/// command's, a subagent's call), in the viewer and on the HTML page; a
-/// fetch that got no page says its status; the page's call lines carry
-/// what the viewer's rows say.
-#[test]
-fn a_wait_names_its_task_and_a_fetch_its_status() {
-    use common::{assistant_line, user_line};
-    let calls = [
+/// Calls and their results' `toolUseResult`s: background tasks, fetches,
+/// searches, tasks made and updated, and fields of other types.
+fn calls_of_tasks_and_fetches() -> Vec<(&'static str, serde_json::Value, serde_json::Value)> {
+    vec![
         (
             "Bash",
             json!({"command":"npm run \"dev\"","run_in_background":true}),
@@ -795,6 +791,36 @@ fn a_wait_names_its_task_and_a_fetch_its_status() {
             json!({"query":"odd shapes"}),
             json!({"query":"odd shapes","results":[[1,2],"text",{"content":"x"}]}),
         ),
+        (
+            "TaskCreate",
+            json!({"subject":"Ship it","description":"all of it","activeForm":"Shipping it"}),
+            json!({"task":{"id":"3","subject":"Ship it"}}),
+        ),
+        (
+            "TaskCreate",
+            json!({"subject":"Test it"}),
+            json!({"task":{"id":4,"subject":"Test it"}}),
+        ),
+        (
+            "TaskUpdate",
+            json!({"taskId":"3","status":"completed"}),
+            json!({"success":true,"taskId":"3","updatedFields":["status"]}),
+        ),
+        (
+            "TaskUpdate",
+            json!({"taskId":"4","subject":"Test it all"}),
+            json!({"success":true,"taskId":"4","updatedFields":["subject"]}),
+        ),
+        (
+            "TaskUpdate",
+            json!({"taskId":"4","status":"in_progress"}),
+            json!({"success":true,"taskId":"4","updatedFields":["status"]}),
+        ),
+        (
+            "TaskUpdate",
+            json!({"taskId":"9","status":"completed"}),
+            json!({"success":true,"taskId":"9","updatedFields":["status"]}),
+        ),
         // a tool's own `code` and `backgroundTaskId` of other types say nothing
         (
             "mcp__py__run",
@@ -806,7 +832,12 @@ fn a_wait_names_its_task_and_a_fetch_its_status() {
             json!({"src":"print(2)"}),
             json!({"code":404.5}),
         ),
-    ];
+    ]
+}
+
+/// A session of one prompt and these calls, each answered.
+fn session_of_calls(calls: &[(&str, serde_json::Value, serde_json::Value)]) -> Session {
+    use common::{assistant_line, user_line};
     let mut lines = vec![user_line("u0", json!("go"))];
     for (i, (name, input, result)) in calls.iter().enumerate() {
         let id = format!("t{i}");
@@ -822,11 +853,20 @@ fn a_wait_names_its_task_and_a_fetch_its_status() {
         line["toolUseResult"] = result.clone();
         lines.push(line);
     }
-    let session = common::session_of(&lines);
+    common::session_of(&lines)
+}
+
+/// A wait for a background task names what the task was started for (a
+/// command's, a subagent's call), in the viewer and on the HTML page; a
+/// fetch that got no page says its status; the page's call lines carry
+/// what the viewer's rows say.
+#[test]
+fn a_wait_names_its_task_and_a_fetch_its_status() {
+    let session = session_of_calls(&calls_of_tasks_and_fetches());
     assert!(session.problems.is_empty(), "{:?}", session.problems);
     let mut s = state(session);
     perform_action(&mut s, Action::ExpandAll);
-    let screen = format!("{:?}", draw(&mut s, 120, 40).backend());
+    let screen = format!("{:?}", draw(&mut s, 120, 60).backend());
     for want in [
         "b7f3a1c (npm run \"dev\") · still running",
         "a9e2d41 (\"watch the build\")",
@@ -838,6 +878,11 @@ fn a_wait_names_its_task_and_a_fetch_its_status() {
         "LSP        incomingCalls src/b.go · no results",
         "ratatui 0.30 · 5 results",
         "zzqx nothing · no results",
+        "TaskCreate #3 Ship it",
+        "TaskCreate #4 Test it",
+        "TaskUpdate #3 completed · Ship it",
+        "TaskUpdate #4 Test it all",
+        "TaskUpdate #4 in progress · Test it all",
     ] {
         assert!(screen.contains(want), "{want}: {screen}");
     }

@@ -254,6 +254,9 @@ pub struct Session {
     /// their output names (`backgroundTaskId`): the calls that started
     /// them.
     pub(crate) background_tasks: HashMap<Box<str>, super::agents::CallRef>,
+    /// The tasks made so far (`TaskCreate`), by id: their subjects, which
+    /// an update that names a task by its id says too.
+    pub(crate) tasks_made: HashMap<Box<str>, Box<str>>,
     /// Rows of lines and blocks of unknown kinds so far (see
     /// [`Session::MOST_UNKNOWN_ROWS`]).
     pub(crate) unknown_rows: u32,

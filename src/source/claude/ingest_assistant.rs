@@ -119,6 +119,25 @@ impl Session {
         ))
     }
 
+    /// `#3 completed` → `#3 completed · Ship it`: an update (or a read)
+    /// of a task names it by its id; the subject it was made with (or
+    /// last given) says which.
+    fn with_subject(&mut self, summary: String, input: &str) -> String {
+        let Some((id, subject)) = super::summary::task_named(input) else {
+            return summary;
+        };
+        if let Some(subject) = subject {
+            // it says its new subject itself
+            let first = crate::model::text::first_line(&subject, 160);
+            self.tasks_made.insert(id.into(), first.into());
+            return summary;
+        }
+        match self.tasks_made.get(id.as_str()) {
+            Some(subject) if !summary.is_empty() => format!("{summary} · {subject}"),
+            _ => summary,
+        }
+    }
+
     fn push_block(&mut self, target: Target, m: Option<u32>, item: Item) -> usize {
         let pos = m.map(|m| self.transcript_mut(target).position_for_message(m));
         let idx = self.push(target, pos, item);
@@ -212,6 +231,10 @@ impl Session {
                     // shown as its own row, and flagged
                     item.flags.collision = Some(Collision::ToolUseId);
                 }
+                let summary = match name.as_str() {
+                    "TaskUpdate" | "TaskGet" => self.with_subject(summary, raw),
+                    _ => summary,
+                };
                 item.text = summary.into();
                 let category = Category::of(&name);
                 if category == Category::Subagent && !id.is_empty() {

@@ -232,7 +232,9 @@ impl Session {
         b: Block<'_>,
         extra: Option<UseResult>,
     ) -> bool {
-        let (extra, task) = extra.map_or((None, None), |x| (Some(x.kept), x.task));
+        let (extra, task, made) = extra.map_or((None, None, None), |x| {
+            (Some(x.kept), x.task, x.created_task)
+        });
         // (named by the result of a call of a subagent only: the figures'
         // read looks for the name in those results alone)
         if let Some(agent) = extra.as_ref().and_then(|x| x.agent_id.as_deref())
@@ -290,6 +292,16 @@ impl Session {
             extra: extra.filter(|x| !x.is_empty()).map(Box::new),
         };
         if let Some(idx) = call {
+            // a task made: its row says its id, as its updates' rows do
+            if let Some(made) = made
+                && let Some(item) = self.transcript_mut(target).items.get_mut(idx)
+                && matches!(&item.detail, Detail::Call(c) if c.name == "TaskCreate")
+                && let Some(subject) = item.text.get().filter(|s| !s.is_empty())
+            {
+                let subject: Box<str> = Box::from(subject);
+                item.text = format!("#{made} {subject}").into();
+                self.tasks_made.insert(made, subject);
+            }
             if let Some(task) = task
                 && let Some(item) = self.transcript_mut(target).items.get(idx)
             {

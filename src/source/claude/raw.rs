@@ -395,8 +395,8 @@ struct ToolUseResultMap {
     #[serde(default, deserialize_with = "word")]
     return_code_interpretation: Word,
     /// The task a wait for output looked at (`TaskOutput`): its status.
-    #[serde(default, deserialize_with = "task_status")]
-    task: Word,
+    #[serde(default, deserialize_with = "task_said")]
+    task: TaskSaid,
     file: Option<ReadFile>,
     /// A fetch's HTTP status (any other value of a tool's own `code` is
     /// no status).
@@ -442,6 +442,7 @@ fn status_code<'de, D: Deserializer<'de>>(d: D) -> Result<u16, D::Error> {
 enum Scalar<'v> {
     Str(&'v str),
     Unsigned(u64),
+    Bool(bool),
     Other,
 }
 
@@ -466,8 +467,8 @@ impl<'de, T, F: FnOnce(Scalar<'_>) -> T> Visitor<'de> for Lenient<F> {
     fn visit_f64<E: de::Error>(self, _: f64) -> Result<T, E> {
         Ok(self.0(Scalar::Other))
     }
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<T, E> {
-        Ok(self.0(Scalar::Other))
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<T, E> {
+        Ok(self.0(Scalar::Bool(b)))
     }
     fn visit_unit<E: de::Error>(self) -> Result<T, E> {
         Ok(self.0(Scalar::Other))
@@ -574,9 +575,78 @@ impl<'de> Visitor<'de> for Links {
     }
 }
 
-/// The `status` of a `task` object; `Other` for a value of another shape.
-fn task_status<'de, D: Deserializer<'de>>(d: D) -> Result<Word, D::Error> {
-    d.deserialize_any(WordOf { in_status: true })
+/// A result's `task` object: a wait's task's `status`, or the `id` of a
+/// task made (`TaskCreate`: later updates name it by it).
+#[derive(Default)]
+struct TaskSaid {
+    status: Word,
+    id: Option<Box<str>>,
+}
+
+fn task_said<'de, D: Deserializer<'de>>(d: D) -> Result<TaskSaid, D::Error> {
+    struct V;
+    impl<'de> Visitor<'de> for V {
+        type Value = TaskSaid;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("any value")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TaskSaid, A::Error> {
+            struct W(Word);
+            impl<'de> Deserialize<'de> for W {
+                fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                    word(d).map(W)
+                }
+            }
+            struct Id(Option<Box<str>>);
+            impl<'de> Deserialize<'de> for Id {
+                fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                    fn of(v: Scalar<'_>) -> Option<Box<str>> {
+                        match v {
+                            Scalar::Str(s) => Some(Box::from(s)),
+                            Scalar::Unsigned(n) => Some(n.to_string().into()),
+                            _ => None,
+                        }
+                    }
+                    d.deserialize_any(Lenient(of)).map(Id)
+                }
+            }
+            let mut said = TaskSaid::default();
+            while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+                match &*key {
+                    // (a word of another type is no status)
+                    "status" => said.status = map.next_value::<W>()?.0,
+                    "id" => said.id = map.next_value::<Id>()?.0,
+                    _ => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+            }
+            Ok(said)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<TaskSaid, A::Error> {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(TaskSaid::default())
+        }
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<TaskSaid, E> {
+            Ok(TaskSaid::default())
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<TaskSaid, E> {
+            Ok(TaskSaid::default())
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<TaskSaid, E> {
+            Ok(TaskSaid::default())
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<TaskSaid, E> {
+            Ok(TaskSaid::default())
+        }
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<TaskSaid, E> {
+            Ok(TaskSaid::default())
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<TaskSaid, E> {
+            Ok(TaskSaid::default())
+        }
+    }
+    d.deserialize_any(V)
 }
 
 /// The few values of a result's words that tell something; a value of
@@ -596,76 +666,20 @@ enum Word {
 }
 
 fn word<'de, D: Deserializer<'de>>(d: D) -> Result<Word, D::Error> {
-    d.deserialize_any(WordOf { in_status: false })
-}
-
-/// Reads a [`Word`] from a value of any type; `in_status`: from an
-/// object's `status` instead (a wait's `task`).
-struct WordOf {
-    in_status: bool,
-}
-
-impl<'de> Visitor<'de> for WordOf {
-    type Value = Word;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("any value")
-    }
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Word, E> {
-        Ok(match v {
-            _ if self.in_status => Word::Other,
-            "create" => Word::Create,
-            "async_launched" => Word::AsyncLaunched,
-            "timeout" | "running" => Word::Running,
-            _ => match ExitMeaning::of(v) {
+    fn of(v: Scalar<'_>) -> Word {
+        match v {
+            Scalar::Str("create") => Word::Create,
+            Scalar::Str("async_launched") => Word::AsyncLaunched,
+            Scalar::Str("timeout" | "running") => Word::Running,
+            Scalar::Str(v) => match ExitMeaning::of(v) {
                 ExitMeaning::Unsaid => Word::Other,
                 meaning => Word::Exit(meaning),
             },
-        })
-    }
-    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Word, E> {
-        Ok(if b && !self.in_status {
-            Word::True
-        } else {
-            Word::Other
-        })
-    }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Word, E> {
-        Ok(Word::Other)
-    }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Word, E> {
-        Ok(Word::Other)
-    }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Word, E> {
-        Ok(Word::Other)
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Word, E> {
-        Ok(Word::Other)
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Word, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(Word::Other)
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Word, A::Error> {
-        struct W(Word);
-        impl<'de> Deserialize<'de> for W {
-            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                word(d).map(W)
-            }
+            Scalar::Bool(true) => Word::True,
+            _ => Word::Other,
         }
-        let mut status = Word::Other;
-        if !self.in_status {
-            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-            return Ok(status);
-        }
-        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-            if key == "status" {
-                status = map.next_value::<W>()?.0;
-            } else {
-                map.next_value::<IgnoredAny>()?;
-            }
-        }
-        Ok(status)
     }
+    d.deserialize_any(Lenient(of))
 }
 
 #[derive(Deserialize, Default)]
@@ -677,11 +691,14 @@ struct ReadFile {
 }
 
 /// A line's `toolUseResult`: what a result keeps, and the background
-/// task it started, which the session keeps apart (few results name one).
+/// task it started or the task it made, which the session keeps apart
+/// (few results name one).
 #[derive(Default, Debug)]
 pub struct UseResult {
     pub kept: ToolUseResult,
     pub task: Option<Box<str>>,
+    /// The id of a task made (`TaskCreate`'s `task.id`).
+    pub created_task: Option<Box<str>>,
 }
 
 impl<'de> Deserialize<'de> for UseResult {
@@ -717,7 +734,7 @@ impl<'de> Deserialize<'de> for UseResult {
                     // (a wait that ended first, or a read of a command's output
                     // so far: `BashOutput`'s `status`)
                     still_running: m.retrieval_status == Word::Running
-                        || m.task == Word::Running
+                        || m.task.status == Word::Running
                         || m.status == Word::Running,
                     exit_meaning: match m.return_code_interpretation {
                         Word::Exit(meaning) => meaning,
@@ -733,6 +750,7 @@ impl<'de> Deserialize<'de> for UseResult {
                 Ok(UseResult {
                     kept,
                     task: m.background_task_id,
+                    created_task: m.task.id,
                 })
             }
             fn visit_str<E: de::Error>(self, _: &str) -> Result<UseResult, E> {

@@ -110,6 +110,14 @@ fn todo_summary(todos: &[Todo<'_>]) -> String {
     parts.join(" · ")
 }
 
+/// The task an update or a read of a task names (`taskId`), and the
+/// subject it gives it, if any.
+pub fn task_named(input: &str) -> Option<(String, Option<String>)> {
+    let a: Args<'_> = serde_json::from_str(input).ok()?;
+    let id = a.task_id.filter(|id| !id.is_empty())?;
+    Some((id.into_owned(), a.subject.map(Cow::into_owned)))
+}
+
 /// `Read src/main.rs` is shown as the tool name plus this string.
 pub fn call_summary(tool: &str, input: &str) -> String {
     let a: Args<'_> = serde_json::from_str(input).unwrap_or_default();
