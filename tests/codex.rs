@@ -635,3 +635,42 @@ fn a_search_of_codex_files_is_the_same_with_the_index_and_without() {
         );
     }
 }
+
+/// A command Codex ran that failed says its exit code on its row, as
+/// Claude Code's do (`exit 1`), not the first line of its output (Codex
+/// heads it with `Chunk ID: …`); one that succeeded says nothing of it.
+#[test]
+fn a_failed_codex_command_says_its_exit_code() {
+    let mut lines = rollout_lines();
+    let env =
+        |t: &str, ty: &str, p: Value| json!({"timestamp": t, "type": ty, "payload": p}).to_string();
+    let at = lines.len() - 1;
+    lines.insert(
+        at,
+        env(
+            "2026-01-30T10:00:12.500Z",
+            "response_item",
+            json!({"type": "function_call", "name": "exec_command", "arguments": "{\"cmd\":\"rospack find teleop\"}", "call_id": "call_9"}),
+        ),
+    );
+    lines.insert(
+        at + 1,
+        env(
+            "2026-01-30T10:00:12.600Z",
+            "response_item",
+            json!({"type": "function_call_output", "call_id": "call_9", "output": "Chunk ID: 5c4364\nWall time: 0.3357 seconds\nProcess exited with code 2\nOriginal token count: 15\nOutput:\n[rospack] Error: package 'teleop' not found\n"}),
+        ),
+    );
+    let mut s = ccv::model::Session::new(None);
+    for l in &lines {
+        s.feed(0, format!("{l}\n").as_bytes());
+    }
+    let mut st = common::utc_state(s);
+    ccv::app::perform_action(&mut st, ccv::app::Action::ExpandAll);
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 30)).expect("term");
+    t.draw(|f| common::draw(f, &mut st)).expect("draw");
+    let screen = format!("{:?}", t.backend());
+    assert!(screen.contains("rospack find teleop · exit 2"), "{screen}");
+    assert!(!screen.contains("Chunk ID"), "{screen}");
+    assert!(!screen.contains("exit 0"), "{screen}");
+}

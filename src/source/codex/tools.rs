@@ -182,8 +182,14 @@ fn one_file_edit(patch: &str) -> Option<Value> {
     Some(json!({ "file_path": path?, "old_string": old, "new_string": new }))
 }
 
-/// An output as a tool result's content, and whether the call failed.
-pub fn output(o: Option<&Value>) -> (Value, bool) {
+/// An output as a tool result's content, whether the call failed, and
+/// the exit code of a command that failed (its row says `exit 1`).
+pub fn output(o: Option<&Value>) -> (Value, bool, Option<i64>) {
+    let (content, failed, code) = output_of(o);
+    (content, failed, code.filter(|&c| c != 0))
+}
+
+fn output_of(o: Option<&Value>) -> (Value, bool, Option<i64>) {
     match o {
         Some(Value::String(s)) => {
             // `shell` (0.34-0.58) and custom tools: {"output", "metadata"}
@@ -195,7 +201,7 @@ pub fn output(o: Option<&Value>) -> (Value, bool) {
                     .get("metadata")
                     .and_then(|md| md.get("exit_code"))
                     .and_then(Value::as_i64);
-                return (json!(out), code.is_some_and(|c| c != 0));
+                return (json!(out), code.is_some_and(|c| c != 0), code);
             }
             let code = s
                 .strip_prefix("Exit code: ")
@@ -210,7 +216,7 @@ pub fn output(o: Option<&Value>) -> (Value, bool) {
                         .parse()
                         .ok()
                 });
-            (json!(s), code.is_some_and(|c| c != 0))
+            (json!(s), code.is_some_and(|c| c != 0), code)
         }
         // a list of content items (text and images)
         Some(Value::Array(items)) => {
@@ -222,7 +228,7 @@ pub fn output(o: Option<&Value>) -> (Value, bool) {
                 })
                 .collect();
             blocks.extend(images(Some(&Value::Array(items.clone()))));
-            (Value::Array(blocks), false)
+            (Value::Array(blocks), false, None)
         }
         Some(Value::Object(m)) => {
             let text = m
@@ -231,10 +237,10 @@ pub fn output(o: Option<&Value>) -> (Value, bool) {
                 .and_then(Value::as_str)
                 .map_or_else(|| Value::Object(m.clone()).to_string(), str::to_owned);
             let failed = m.get("success").and_then(Value::as_bool) == Some(false);
-            (json!(text), failed)
+            (json!(text), failed, None)
         }
-        Some(v) if !v.is_null() => (json!(v.to_string()), false),
-        _ => (json!(""), false),
+        Some(v) if !v.is_null() => (json!(v.to_string()), false, None),
+        _ => (json!(""), false, None),
     }
 }
 

@@ -320,7 +320,7 @@ impl Translator {
                 let Some(id) = str_of(p, "call_id").map(str::to_owned) else {
                     return Err("codex: an output of no call");
                 };
-                let (content, error) = tools::output(p.get("output"));
+                let (content, error, code) = tools::output(p.get("output"));
                 let mut line = self.user(
                     json!([{"type": "tool_result", "tool_use_id": id, "content": content, "is_error": error}]),
                     false,
@@ -328,6 +328,9 @@ impl Translator {
                 // a sub-agent's thread: the model links its rollout to the call
                 if let Some(agent) = tools::spawned_agent(p.get("output")) {
                     line["toolUseResult"] = json!({ "agentId": agent });
+                } else if let Some(code) = code {
+                    // as Claude Code's own: the row says `exit 1`
+                    line["toolUseResult"] = json!({ "exitCode": code });
                 }
                 Ok(vec![line])
             }
