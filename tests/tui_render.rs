@@ -892,6 +892,17 @@ fn a_wait_names_its_task_and_a_fetch_its_status() {
         !screen.contains("HTTP 200") && !screen.contains("HTTP 404"),
         "{screen}"
     );
+    // counts and lists of another type say nothing; an unknown task, nothing
+    assert!(screen.contains("LSP        hover src/c.go:3  "), "{screen}");
+    assert!(screen.contains("odd shapes  "), "{screen}");
+    assert!(screen.contains("TaskUpdate #9 completed  "), "{screen}");
+    // a search finds what the rows add: a task's subject, what a task runs
+    let hits = ccv::viewer::search::find_all(&s.session, "\"completed · Ship it\"");
+    assert_eq!(hits.len(), 1, "{hits:?}");
+    let hits = ccv::viewer::search::find_all(&s.session, "zz00000");
+    assert_eq!(hits.len(), 1, "{hits:?}");
+    let hits = ccv::viewer::search::find_all(&s.session, "\"b7f3a1c (npm run\"");
+    assert_eq!(hits.len(), 4, "{hits:?}");
     let mut page = Vec::new();
     let opts = ccv::export::Options {
         format: ccv::export::Format::Html,

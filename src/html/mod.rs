@@ -406,11 +406,7 @@ impl Page<'_> {
         };
         let err = if state == "failed" { " failed" } else { "" };
         let name = self.text(&c.name);
-        let summary = item.call_summary().lines().next().unwrap_or("");
-        let summary = match call_facts::task_started(self.session, c, summary) {
-            Some(started) => self.text(&format!("{summary} ({started})")),
-            None => self.text(summary),
-        };
+        let summary = self.text(&call_facts::summary(self.session, item, c));
         let edits = call_facts::edit_counts(c)
             .map(|(add, del)| format!(" (+{add} −{del})"))
             .unwrap_or_default();

@@ -5,7 +5,7 @@
 
 use super::item::{Item, ToolCall};
 use super::patch::ToolUseResult;
-use super::session::Session;
+use super::session::{Session, TaskNote};
 use super::text::{first_line, sanitize};
 use super::time::human_duration;
 
@@ -98,15 +98,44 @@ pub fn facts(session: &Session, item: &Item, c: &ToolCall) -> Vec<String> {
     facts
 }
 
+/// A call's summary as its row shows it: its first line, with the id of
+/// a task it made (`#3 Ship it`), the subject of a task it names by its
+/// id (`#3 completed · Ship it`), what the background task it waits on
+/// was started for (`b7f3a1c (npm run dev)`). Not made safe yet.
+pub fn summary(session: &Session, item: &Item, c: &ToolCall) -> String {
+    let own = item.call_summary().lines().next().unwrap_or("");
+    let mut s = match session.task_notes.get(&item.id) {
+        Some(TaskNote::Made(id)) => format!("#{id} {own}"),
+        Some(TaskNote::About(subject)) => format!("{own} · {subject}"),
+        None => own.to_owned(),
+    };
+    if let Some(started) = task_started(session, c, own) {
+        s.push_str(&format!(" ({started})"));
+    }
+    s
+}
+
+/// Whether [`summary`] says more than the call's own summary: a search
+/// reads it then.
+pub fn summary_adds(session: &Session, item: &Item, c: &ToolCall) -> bool {
+    session.task_notes.contains_key(&item.id) || WAITS.contains(&c.name.as_str())
+}
+
+/// The tools that wait on, read or stop a background task by its id.
+const WAITS: [&str; 5] = [
+    "TaskOutput",
+    "TaskStop",
+    "BashOutput",
+    "KillBash",
+    "KillShell",
+];
+
 /// What the background task a call waits on, reads or stops was started
 /// for, as its starting call's summary says (`go test ./...`, a
 /// subagent's `"Review the PR"`), made safe; `summary` is the call's, which
 /// for these tools is the task's id.
-pub fn task_started(session: &Session, c: &ToolCall, summary: &str) -> Option<String> {
-    if !matches!(
-        c.name.as_str(),
-        "TaskOutput" | "TaskStop" | "BashOutput" | "KillBash" | "KillShell"
-    ) {
+fn task_started(session: &Session, c: &ToolCall, summary: &str) -> Option<String> {
+    if !WAITS.contains(&c.name.as_str()) {
         return None;
     }
     let id = summary.trim();

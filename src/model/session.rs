@@ -225,6 +225,15 @@ impl Target {
     }
 }
 
+/// What a call on a task says beside its summary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TaskNote {
+    /// A task made (`TaskCreate`): its id, `#3`.
+    Made(Box<str>),
+    /// An update or a read of a task named by its id: its subject then.
+    About(Box<str>),
+}
+
 impl From<Option<u32>> for Target {
     fn from(agent: Option<u32>) -> Target {
         agent.map_or(Target::Main, Target::Agent)
@@ -257,6 +266,10 @@ pub struct Session {
     /// The tasks made so far (`TaskCreate`), by id: their subjects, which
     /// an update that names a task by its id says too.
     pub(crate) tasks_made: HashMap<Box<str>, Box<str>>,
+    /// What the calls on tasks say beside their summary (see
+    /// [`TaskNote`]), set as the file is read (a task list begun again
+    /// uses its ids again).
+    pub(crate) task_notes: HashMap<ItemId, TaskNote>,
     /// Rows of lines and blocks of unknown kinds so far (see
     /// [`Session::MOST_UNKNOWN_ROWS`]).
     pub(crate) unknown_rows: u32,

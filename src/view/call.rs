@@ -31,11 +31,7 @@ pub fn line(
     now: Option<i64>,
     width: usize,
 ) -> String {
-    let summary = first_line(&sanitize(item.call_summary()), 400);
-    let summary = match call_facts::task_started(session, c, &summary) {
-        Some(started) => format!("{summary} ({started})"),
-        None => summary,
-    };
+    let summary = first_line(&sanitize(&call_facts::summary(session, item, c)), 400);
     let cwd = session.meta.cwd.as_deref();
     let mut s = match cwd.map(|d| d.trim_end_matches('/')).filter(|d| d.len() > 1) {
         Some(dir) => summary.replace(&format!("{dir}/"), ""),

@@ -302,6 +302,15 @@ fn item_matches(session: &Session, reader: &mut LineReader, item: &Item, q: &Que
     }
     let at = (item.source, item.line);
     let own = searched(session, reader, at, &item.text, q, || item.search_text());
+    // and what the row adds to a call's summary (a task's subject, what a
+    // background task was started for)
+    let own = match &item.detail {
+        Detail::Call(c) if crate::model::call_facts::summary_adds(session, item, c) => {
+            let more = crate::model::call_facts::summary(session, item, c);
+            Cow::Owned(format!("{own}\n{}", crate::model::text::sanitize(&more)))
+        }
+        _ => own,
+    };
     // the values of an input left in the file (the held ones are in `own`)
     let input = match &item.detail {
         Detail::Call(c) if c.input.missing() => {

@@ -119,22 +119,19 @@ impl Session {
         ))
     }
 
-    /// `#3 completed` → `#3 completed · Ship it`: an update (or a read)
-    /// of a task names it by its id; the subject it was made with (or
-    /// last given) says which.
-    fn with_subject(&mut self, summary: String, input: &str) -> String {
+    /// An update (or a read) of a task names it by its id: the subject it
+    /// was made with (or last given) says which (`#3 completed · Ship
+    /// it`). One that gives a subject says it itself.
+    fn note_task(&mut self, call: crate::model::ItemId, input: &str) {
         let Some((id, subject)) = super::summary::task_named(input) else {
-            return summary;
+            return;
         };
         if let Some(subject) = subject {
-            // it says its new subject itself
             let first = crate::model::text::first_line(&subject, 160);
             self.tasks_made.insert(id.into(), first.into());
-            return summary;
-        }
-        match self.tasks_made.get(id.as_str()) {
-            Some(subject) if !summary.is_empty() => format!("{summary} · {subject}"),
-            _ => summary,
+        } else if let Some(subject) = self.tasks_made.get(id.as_str()) {
+            let note = crate::model::session::TaskNote::About(subject.clone());
+            self.task_notes.insert(call, note);
         }
     }
 
@@ -231,10 +228,9 @@ impl Session {
                     // shown as its own row, and flagged
                     item.flags.collision = Some(Collision::ToolUseId);
                 }
-                let summary = match name.as_str() {
-                    "TaskUpdate" | "TaskGet" => self.with_subject(summary, raw),
-                    _ => summary,
-                };
+                if matches!(name.as_str(), "TaskUpdate" | "TaskGet") {
+                    self.note_task(item.id, raw);
+                }
                 item.text = summary.into();
                 let category = Category::of(&name);
                 if category == Category::Subagent && !id.is_empty() {

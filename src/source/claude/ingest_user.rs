@@ -294,12 +294,13 @@ impl Session {
         if let Some(idx) = call {
             // a task made: its row says its id, as its updates' rows do
             if let Some(made) = made
-                && let Some(item) = self.transcript_mut(target).items.get_mut(idx)
+                && let Some(item) = self.transcript_mut(target).items.get(idx)
                 && matches!(&item.detail, Detail::Call(c) if c.name == "TaskCreate")
                 && let Some(subject) = item.text.get().filter(|s| !s.is_empty())
             {
-                let subject: Box<str> = Box::from(subject);
-                item.text = format!("#{made} {subject}").into();
+                let (subject, call): (Box<str>, _) = (Box::from(subject), item.id);
+                self.task_notes
+                    .insert(call, crate::model::session::TaskNote::Made(made.clone()));
                 self.tasks_made.insert(made, subject);
             }
             if let Some(task) = task
