@@ -35,3 +35,4 @@ pub(crate) use string_end::escaped;
 pub mod summary;
 pub mod title;
 pub mod unshown;
+pub mod use_result;

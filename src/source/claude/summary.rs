@@ -67,7 +67,7 @@ struct Args<'a> {
         deserialize_with = "super::raw::borrowed"
     )]
     file_path_camel: Option<Cow<'a, str>>,
-    #[serde(default, deserialize_with = "super::raw::whole_number")]
+    #[serde(default, deserialize_with = "super::use_result::whole_number")]
     line: Option<u64>,
 }
 
