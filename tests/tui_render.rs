@@ -918,3 +918,42 @@ fn a_wait_names_its_task_and_a_fetch_its_status() {
         assert!(page.contains(want), "{want}: {page}");
     }
 }
+
+/// A failed command says its exit code as `exit 2`, with the line of its
+/// output that tells what failed (Claude Code heads the output with
+/// `Exit code 2`, which no row repeats).
+#[test]
+fn a_failed_command_says_its_exit_code_and_the_telling_line() {
+    use common::{assistant_line, user_line};
+    let outputs = [
+        "Exit code 2\n[lint] $ eslint .\n[lint] ERROR task failed\nmore",
+        "Exit code 1\nnothing matched",
+        "Exit codes differ\nbad error here",
+        "command not found: foo",
+    ];
+    let mut lines = vec![user_line("u0", json!("go"))];
+    for (i, out) in outputs.iter().enumerate() {
+        let id = format!("t{i}");
+        lines.push(assistant_line(
+            &format!("a{i}"),
+            &format!("m{i}"),
+            json!([{"type":"tool_use","id":id,"name":"Bash","input":{"command":format!("step{i}")}}]),
+        ));
+        lines.push(user_line(
+            &format!("r{i}"),
+            json!([{"type":"tool_result","tool_use_id":id,"content":out,"is_error":true}]),
+        ));
+    }
+    let mut s = state(common::session_of(&lines));
+    perform_action(&mut s, Action::ExpandAll);
+    let screen = format!("{:?}", draw(&mut s, 120, 20).backend());
+    for want in [
+        "step0 · exit 2 · [lint] ERROR task failed",
+        "step1 · exit 1  ",
+        "step2 · bad error here",
+        "step3 · command not found: foo",
+    ] {
+        assert!(screen.contains(want), "{want}: {screen}");
+    }
+    assert!(!screen.contains("Exit code"), "{screen}");
+}

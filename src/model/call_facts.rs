@@ -79,13 +79,27 @@ pub fn facts(session: &Session, item: &Item, c: &ToolCall) -> Vec<String> {
     }
     if r.rejected() {
         facts.push("rejected".into());
-    } else if r.is_error && !facts.iter().any(|e| e.starts_with("exit")) {
+    } else if r.is_error {
         let clean = sanitize(r.message());
+        // Claude Code heads a failed command's output with `Exit code N`
+        let said = clean
+            .strip_prefix("Exit code ")
+            .and_then(|t| t.split(|c: char| !c.is_ascii_digit() && c != '-').next())
+            .and_then(|n| n.parse::<i64>().ok());
+        let exit = facts.iter().any(|e| e.starts_with("exit "));
+        if let Some(code) = said.filter(|_| !exit) {
+            facts.push(format!("exit {code}"));
+        }
+        // the line that tells what failed; else its first, unless the
+        // exit code says it
         let telling = clean
             .lines()
-            .find(|l| l.to_lowercase().contains("error"))
-            .unwrap_or(&clean);
-        let msg = first_line(telling, 60);
+            .find(|l| !l.starts_with("Exit code ") && l.to_lowercase().contains("error"));
+        let msg = match telling {
+            Some(line) => first_line(line, 60),
+            None if !exit && said.is_none() => first_line(&clean, 60),
+            None => String::new(),
+        };
         if !msg.is_empty() {
             facts.push(msg);
         }
