@@ -10,6 +10,31 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
 use std::fmt;
 
+/// A visitor's answer to a string, a number, a bool or a null where it
+/// reads a list or an object: `$none`, nothing said.
+macro_rules! nothing_for_other_shapes {
+    ($t:ty, $none:expr) => {
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<$t, E> {
+            Ok($none)
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<$t, E> {
+            Ok($none)
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<$t, E> {
+            Ok($none)
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<$t, E> {
+            Ok($none)
+        }
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<$t, E> {
+            Ok($none)
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<$t, E> {
+            Ok($none)
+        }
+    };
+}
+
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 struct ToolUseResultMap {
@@ -218,24 +243,7 @@ impl<'de> Visitor<'de> for Links {
         }
         Ok(n.filter(|_| self.0 == Level::Search))
     }
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Option<u64>, E> {
-        Ok(None)
-    }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Option<u64>, E> {
-        Ok(None)
-    }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Option<u64>, E> {
-        Ok(None)
-    }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Option<u64>, E> {
-        Ok(None)
-    }
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Option<u64>, E> {
-        Ok(None)
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Option<u64>, E> {
-        Ok(None)
-    }
+    nothing_for_other_shapes!(Option<u64>, None);
 }
 
 /// A result's `task` object: a wait's task's `status`, or the `id` of a
@@ -286,26 +294,9 @@ fn task_said<'de, D: Deserializer<'de>>(d: D) -> Result<TaskSaid, D::Error> {
             }
             Ok(said)
         }
+        nothing_for_other_shapes!(TaskSaid, TaskSaid::default());
         fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<TaskSaid, A::Error> {
             while seq.next_element::<IgnoredAny>()?.is_some() {}
-            Ok(TaskSaid::default())
-        }
-        fn visit_str<E: de::Error>(self, _: &str) -> Result<TaskSaid, E> {
-            Ok(TaskSaid::default())
-        }
-        fn visit_u64<E: de::Error>(self, _: u64) -> Result<TaskSaid, E> {
-            Ok(TaskSaid::default())
-        }
-        fn visit_i64<E: de::Error>(self, _: i64) -> Result<TaskSaid, E> {
-            Ok(TaskSaid::default())
-        }
-        fn visit_f64<E: de::Error>(self, _: f64) -> Result<TaskSaid, E> {
-            Ok(TaskSaid::default())
-        }
-        fn visit_bool<E: de::Error>(self, _: bool) -> Result<TaskSaid, E> {
-            Ok(TaskSaid::default())
-        }
-        fn visit_unit<E: de::Error>(self) -> Result<TaskSaid, E> {
             Ok(TaskSaid::default())
         }
     }
@@ -416,27 +407,10 @@ impl<'de> Deserialize<'de> for UseResult {
                     created_task: m.task.id,
                 })
             }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<UseResult, E> {
-                // the error's text, which the result's own text holds
-                Ok(UseResult::default())
-            }
+            // (a string is the error's text, which the result's own text holds)
+            nothing_for_other_shapes!(UseResult, UseResult::default());
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<UseResult, A::Error> {
                 while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(UseResult::default())
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<UseResult, E> {
-                Ok(UseResult::default())
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<UseResult, E> {
-                Ok(UseResult::default())
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<UseResult, E> {
-                Ok(UseResult::default())
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<UseResult, E> {
-                Ok(UseResult::default())
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<UseResult, E> {
                 Ok(UseResult::default())
             }
         }
