@@ -426,29 +426,40 @@ impl<'a> Walk<'a> {
 }
 
 /// The first item of the top-level unit holding item `i` of the main
-/// transcript (its tool group, or its run of off-branch items).
-pub fn unit_start(t: &Transcript, mut i: usize) -> usize {
-    // A group can begin inside an off-branch run and a run inside a group:
-    // step back until neither moves the start.
-    loop {
-        let Some(item) = t.items.get(i) else { return i };
-        let j = if item.off_branch {
-            let mut j = i;
-            while j > 0 && t.items.get(j - 1).is_some_and(|p| p.off_branch) {
-                j -= 1;
-            }
-            j
-        } else {
-            match item.group.and_then(|g| t.groups.get(g as usize)) {
-                Some(g) => g.first.min(i),
-                None => i,
-            }
-        };
-        if j == i {
-            return i;
-        }
-        i = j;
+/// transcript (its tool group, or its run of off-branch items), as the
+/// walk from the first item finds it.
+pub fn unit_start(t: &Transcript, i: usize) -> usize {
+    let Some(last) = t.items.len().checked_sub(1) else {
+        return i;
+    };
+    let i = i.min(last);
+    // back to an item no earlier unit can hold: one on the main line that
+    // begins its group or is in none (a group that begins on the main line
+    // holds its off-branch members too, and a run of off-branch items
+    // ends at the main line)
+    let mut k = i;
+    while k > 0 && !begins_a_unit(t, k) {
+        k -= 1;
     }
+    // then forward, a unit at a time, as the walk goes
+    loop {
+        let next = unit_end(t, k, true);
+        if next > i || next <= k {
+            return k;
+        }
+        k = next;
+    }
+}
+
+/// Item `k` of the main transcript begins a unit whatever comes before it.
+fn begins_a_unit(t: &Transcript, k: usize) -> bool {
+    t.items.get(k).is_some_and(|item| {
+        !item.off_branch
+            && item
+                .group
+                .and_then(|g| t.groups.get(g as usize))
+                .is_none_or(|g| g.first == k)
+    })
 }
 
 /// One past the last item of the unit starting at `i`.

@@ -754,3 +754,47 @@ fn marks_changed_on_many_rows_at_once_draw_every_row() {
     let c = session.take_changes();
     assert!(!c.restyled);
 }
+
+/// A tool group that begins on the main line holds its members left on an
+/// earlier branch (the walk shows them in the group): a line appended
+/// after such a member keeps the rows the walk from the top gives. The
+/// member's own run was taken for the unit, a branch row put where the
+/// group goes on.
+#[test]
+fn an_append_after_a_groups_member_on_a_left_branch_keeps_the_rows() {
+    let call = |uuid: &str, parent: &str, msg: &str, id: &str| {
+        entry::call(uuid, msg, id, "Read", json!({"file_path": "/x"}))
+            .model("m")
+            .parent(parent)
+            .session("s1")
+            .line()
+    };
+    let text = [
+        entry::user("u1", "go")
+            .parent_or_root(None)
+            .session("s1")
+            .line(),
+        call("c1", "u1", "m1", "t1"),
+        // a call answered from the first, then the conversation went on
+        // from the first call (a line with nothing to show is its leaf)
+        call("c2", "c1", "m2", "t2"),
+    ]
+    .join("\n")
+        + "\n"
+        + &line(
+            json!({"type":"assistant","uuid":"x1","parentUuid":"c1","sessionId":"s1","message":{"id":"m3","role":"assistant","model":"m","content":[]}}),
+        );
+    let mut s = viewer(&text);
+    s.rebuild();
+    let off: Vec<bool> = s.session.main.items.iter().map(|i| i.off_branch).collect();
+    assert_eq!(off, [false, false, true], "{:?}", s.session.main.items);
+    append(
+        &mut s,
+        &line(
+            json!({"type":"system","subtype":"informational","uuid":"y1","parentUuid":"x1","sessionId":"s1","content":"Compacting soon","level":"info"}),
+        ),
+    );
+    let kept = s.rows.clone();
+    s.rebuild();
+    assert_eq!(kept, s.rows);
+}
