@@ -439,7 +439,12 @@ pub fn unit_start(t: &Transcript, i: usize) -> usize {
     // ends at the main line)
     let mut k = i;
     while k > 0 && !begins_a_unit(t, k) {
-        k -= 1;
+        // (no member of a group but its first begins a unit: a big group
+        // is passed over at once)
+        k = match t.items[k].group.and_then(|g| t.groups.get(g as usize)) {
+            Some(g) if g.first < k => g.first,
+            _ => k - 1,
+        };
     }
     // then forward, a unit at a time, as the walk goes
     loop {
