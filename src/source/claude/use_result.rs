@@ -82,7 +82,8 @@ struct ToolUseResultMap {
     /// What a command's exit status meant (`"No matches found"`).
     #[serde(default, deserialize_with = "word")]
     return_code_interpretation: Word,
-    /// The task a wait for output looked at (`TaskOutput`): its status.
+    /// The task a wait for output looked at (`TaskOutput`): its status; or
+    /// the task made (`TaskCreate`): its id.
     #[serde(default, deserialize_with = "task_said")]
     task: TaskSaid,
     file: Option<ReadFile>,
@@ -125,8 +126,8 @@ fn status_code<'de, D: Deserializer<'de>>(d: D) -> Result<u16, D::Error> {
     d.deserialize_any(Lenient(of))
 }
 
-/// A value as a field of a result is read: a string or a whole number;
-/// any other is `Other`.
+/// A value as a field of a result is read: a string, a whole number or a
+/// bool; any other is `Other`.
 enum Scalar<'v> {
     Str(&'v str),
     Unsigned(u64),
