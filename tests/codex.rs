@@ -639,6 +639,8 @@ fn a_search_of_codex_files_is_the_same_with_the_index_and_without() {
 /// A command Codex ran that failed says its exit code on its row, as
 /// Claude Code's do (`exit 1`), not the first line of its output (Codex
 /// heads it with `Chunk ID: …`); one that succeeded says nothing of it.
+/// A command line that only starts a shell on a script is shown as that
+/// script.
 #[test]
 fn a_failed_codex_command_says_its_exit_code() {
     let mut lines = rollout_lines();
@@ -661,6 +663,23 @@ fn a_failed_codex_command_says_its_exit_code() {
             json!({"type": "function_call_output", "call_id": "call_9", "output": "Chunk ID: 5c4364\nWall time: 0.3357 seconds\nProcess exited with code 2\nOriginal token count: 15\nOutput:\n[rospack] Error: package 'teleop' not found\n"}),
         ),
     );
+    // a command line that only runs a shell on a script shows the script
+    lines.insert(
+        at + 2,
+        env(
+            "2026-01-30T10:00:13.000Z",
+            "response_item",
+            json!({"type": "function_call", "name": "exec_command", "arguments": "{\"cmd\":\"bash --noprofile --norc -lc 'set -e; make -j2 all'\"}", "call_id": "call_10"}),
+        ),
+    );
+    lines.insert(
+        at + 3,
+        env(
+            "2026-01-30T10:00:13.100Z",
+            "response_item",
+            json!({"type": "function_call_output", "call_id": "call_10", "output": "Process exited with code 0\nOutput:\nok\n"}),
+        ),
+    );
     let mut s = ccv::model::Session::new(None);
     for l in &lines {
         s.feed(0, format!("{l}\n").as_bytes());
@@ -673,4 +692,9 @@ fn a_failed_codex_command_says_its_exit_code() {
     assert!(screen.contains("rospack find teleop · exit 2"), "{screen}");
     assert!(!screen.contains("Chunk ID"), "{screen}");
     assert!(!screen.contains("exit 0"), "{screen}");
+    assert!(
+        screen.contains("Bash       set -e; make -j2 all"),
+        "{screen}"
+    );
+    assert!(!screen.contains("--noprofile"), "{screen}");
 }

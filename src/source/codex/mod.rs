@@ -13,6 +13,7 @@
 
 pub mod files;
 pub mod scan;
+mod shell_line;
 mod tools;
 pub mod translate;
 

@@ -4,30 +4,8 @@
 //! to-do list, a patch of one file as an edit; the rest under their own
 //! names with their arguments.
 
+use super::shell_line::{command_line, unwrapped};
 use serde_json::{Map, Value, json};
-
-/// A shell word quoted when it needs to be.
-fn quote(w: &str) -> String {
-    if !w.is_empty()
-        && w.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b))
-    {
-        w.to_owned()
-    } else {
-        format!("'{}'", w.replace('\'', "'\\''"))
-    }
-}
-
-/// An argv as the command line it runs: `bash -lc "<script>"` is the script.
-fn command_line(argv: &[Value]) -> String {
-    let words: Vec<&str> = argv.iter().filter_map(Value::as_str).collect();
-    match words.as_slice() {
-        [sh, flag, script] if sh.ends_with("sh") && flag.starts_with('-') && flag.contains('c') => {
-            (*script).to_owned()
-        }
-        _ => words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" "),
-    }
-}
 
 /// A call's name and input, as ccv shows them.
 pub fn call(p: &Map<String, Value>) -> (String, Value) {
@@ -59,15 +37,15 @@ pub fn call(p: &Map<String, Value>) -> (String, Value) {
         },
         "shell" | "container.exec" => match field("command") {
             Some(Value::Array(argv)) => shell(command_line(&argv)),
-            Some(Value::String(s)) => shell(s),
+            Some(Value::String(s)) => shell(unwrapped(&s)),
             _ => (name.to_owned(), args),
         },
         "shell_command" => match field("command") {
-            Some(Value::String(s)) => shell(s),
+            Some(Value::String(s)) => shell(unwrapped(&s)),
             _ => (name.to_owned(), args),
         },
         "exec_command" => match field("cmd") {
-            Some(Value::String(s)) => shell(s),
+            Some(Value::String(s)) => shell(unwrapped(&s)),
             _ => (name.to_owned(), args),
         },
         "update_plan" => {
