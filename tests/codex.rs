@@ -698,3 +698,60 @@ fn a_failed_codex_command_says_its_exit_code() {
     );
     assert!(!screen.contains("--noprofile"), "{screen}");
 }
+
+/// Codex's `exec_command` that yields while its process runs says
+/// `still running`, and a `write_stdin` that types nothing (a wait for
+/// more output) reads as Claude Code's wait for a background command:
+/// `BashOutput`, naming the command it waits on, then how it ended; one
+/// that types Ctrl-C as its stop (`KillShell`). A patch that only adds a
+/// file is a write of it.
+#[test]
+fn a_codex_wait_names_its_command_and_a_new_file_is_a_write() {
+    let mut lines = rollout_lines();
+    let env =
+        |t: &str, ty: &str, p: Value| json!({"timestamp": t, "type": ty, "payload": p}).to_string();
+    let at = lines.len() - 1;
+    let call = |id: &str, name: &str, args: Value| json!({"type": "function_call", "name": name, "arguments": args.to_string(), "call_id": id});
+    let out =
+        |id: &str, o: &str| json!({"type": "function_call_output", "call_id": id, "output": o});
+    let running = "Chunk ID: 1\nWall time: 1.0 seconds\nProcess running with session ID 60387\nOriginal token count: 0\nOutput:\n";
+    for (n, p) in [
+        call("c1", "exec_command", json!({"cmd": "catkin_make --pkg slam", "yield_time_ms": 1000})),
+        out("c1", running),
+        call("c2", "write_stdin", json!({"session_id": 60387, "chars": "", "yield_time_ms": 5000})),
+        out("c2", running),
+        call("c3", "write_stdin", json!({"session_id": 60387, "chars": ""})),
+        out("c3", "Chunk ID: 2\nWall time: 2.0 seconds\nProcess exited with code 1\nOutput:\nmake: *** [all] Error 2\n"),
+        call("c4", "write_stdin", json!({"session_id": 60387, "chars": "y\n"})),
+        out("c4", "Chunk ID: 3\nOutput:\n"),
+        call("c6", "write_stdin", json!({"session_id": 60387, "chars": "\u{3}"})),
+        out("c6", "Chunk ID: 4\nProcess exited with code 130\nOutput:\n"),
+        json!({"type": "custom_tool_call", "name": "apply_patch", "call_id": "c5", "input": "*** Begin Patch\n*** Add File: src/wander.py\n+import rospy\n+print(1)\n*** End Patch\n"}),
+        json!({"type": "custom_tool_call_output", "call_id": "c5", "output": "Success. Updated the following files:\nA src/wander.py\n"}),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        lines.insert(at + n, env(&format!("2026-01-30T10:00:{:02}.000Z", 20 + n), "response_item", p));
+    }
+    let mut s = ccv::model::Session::new(None);
+    for l in &lines {
+        s.feed(0, format!("{l}\n").as_bytes());
+    }
+    let mut st = common::utc_state(s);
+    ccv::app::perform_action(&mut st, ccv::app::Action::ExpandAll);
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 60)).expect("term");
+    t.draw(|f| common::draw(f, &mut st)).expect("draw");
+    let screen = format!("{:?}", t.backend());
+    for row in [
+        "Bash       catkin_make --pkg slam · still running",
+        "BashOutput 60387 (catkin_make --pkg slam) · still running",
+        "BashOutput 60387 (catkin_make --pkg slam) · exit 1",
+        "write_stdin",
+        "KillShell  60387 (catkin_make --pkg slam) · exit 130",
+        "Write      src/wander.py",
+    ] {
+        assert!(screen.contains(row), "{row}:\n{screen}");
+    }
+    assert!(!screen.contains("in background"), "{screen}");
+}

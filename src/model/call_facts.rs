@@ -43,7 +43,8 @@ pub fn facts(session: &Session, item: &Item, c: &ToolCall) -> Vec<String> {
         if x.interrupted {
             facts.push("interrupted".into());
         }
-        if x.background {
+        // (a command said still running is left running too)
+        if x.background && !x.still_running {
             facts.push("in background".into());
         }
         if x.still_running {

@@ -48,6 +48,19 @@ pub fn call(p: &Map<String, Value>) -> (String, Value) {
             Some(Value::String(s)) => shell(unwrapped(&s)),
             _ => (name.to_owned(), args),
         },
+        // a wait for more of a running command's output (nothing typed):
+        // as Claude Code's wait for a background command's
+        // (and one that types Ctrl-C: a stop of that command)
+        "write_stdin" => match (field("session_id"), field("chars")) {
+            (Some(id), None | Some(Value::Null)) => about_process("BashOutput", id, args),
+            (Some(id), Some(Value::String(c))) if c.is_empty() => {
+                about_process("BashOutput", id, args)
+            }
+            (Some(id), Some(Value::String(c))) if c == "\u{3}" => {
+                about_process("KillShell", id, args)
+            }
+            _ => (name.to_owned(), args),
+        },
         "update_plan" => {
             let todos: Vec<Value> = args
                 .get("plan")
@@ -77,8 +90,12 @@ pub fn call(p: &Map<String, Value>) -> (String, Value) {
                 Value::String(s) => Some(s.clone()),
                 _ => None,
             };
-            match patch.as_deref().and_then(one_file_edit) {
-                Some(edit) => ("Edit".to_owned(), edit),
+            let edit = patch.as_deref().and_then(|p| {
+                let edit = one_file_edit(p).map(|e| ("Edit", e));
+                edit.or_else(|| one_new_file(p).map(|w| ("Write", w)))
+            });
+            match edit {
+                Some((tool, input)) => (tool.to_owned(), input),
                 None => (
                     name.to_owned(),
                     patch.map_or(args, |p| json!({ "patch": p })),
@@ -106,6 +123,34 @@ pub fn call(p: &Map<String, Value>) -> (String, Value) {
         }
         _ => (name.to_owned(), args),
     }
+}
+
+/// A `write_stdin` as Claude Code's call on a background command
+/// (`BashOutput`, `KillShell`) of the process its session runs.
+fn about_process(tool: &str, session: Value, args: Value) -> (String, Value) {
+    let id = match session {
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => s,
+        _ => return ("write_stdin".to_owned(), args),
+    };
+    let key = if tool == "KillShell" {
+        "shell_id"
+    } else {
+        "bash_id"
+    };
+    (tool.to_owned(), json!({ key: id }))
+}
+
+/// The session of a command still running when its output was written
+/// (`exec_command`'s and `write_stdin`'s header: `Process running with
+/// session ID 77670`, before `Output:`).
+pub fn still_running(o: Option<&Value>) -> Option<&str> {
+    let s = o?.as_str()?;
+    s.lines()
+        .take_while(|l| *l != "Output:")
+        .find_map(|l| l.strip_prefix("Process running with session ID "))
+        .map(str::trim)
+        .filter(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The thread a `spawn_agent` output names (`{"agent_id": …}`): the id of
@@ -158,6 +203,31 @@ fn one_file_edit(patch: &str) -> Option<Value> {
         }
     }
     Some(json!({ "file_path": path?, "old_string": old, "new_string": new }))
+}
+
+/// A patch that adds one file and does nothing else, as a write of it
+/// (the row names the file, its content shows as a file's).
+fn one_new_file(patch: &str) -> Option<Value> {
+    let mut path = None;
+    let mut content = String::new();
+    for line in patch.lines() {
+        if let Some(p) = line.strip_prefix("*** Add File: ") {
+            if path.is_some() {
+                return None;
+            }
+            path = Some(p.trim().to_owned());
+        } else if let Some(l) = line.strip_prefix('+') {
+            path.as_ref()?;
+            content.push_str(l);
+            content.push('\n');
+        } else if !matches!(
+            line,
+            "*** Begin Patch" | "*** End Patch" | "*** End of File"
+        ) {
+            return None;
+        }
+    }
+    Some(json!({ "file_path": path.filter(|p| !p.is_empty())?, "content": content }))
 }
 
 /// An output as a tool result's content, whether the call failed, and

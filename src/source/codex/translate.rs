@@ -35,6 +35,9 @@ pub struct Translator {
     metas: u32,
     /// Calls made, by `call_id`.
     calls: HashSet<String>,
+    /// `exec_command` calls, by `call_id`: one whose output says its
+    /// process runs on started that process (a `write_stdin` names it).
+    starts: HashSet<String>,
     /// A review under way: its call's id and the time it began.
     review: Option<(String, Option<i64>)>,
 }
@@ -310,6 +313,9 @@ impl Translator {
                     .or_else(|| str_of(p, "id"))
                     .map_or_else(|| format!("codex-call-{}", self.made + 1), str::to_owned);
                 self.calls.insert(id.clone());
+                if str_of(p, "name") == Some("exec_command") {
+                    self.starts.insert(id.clone());
+                }
                 let (name, input) = tools::call(p);
                 Ok(vec![self.assistant(
                     json!([{"type": "tool_use", "id": id, "name": name, "input": input}]),
@@ -331,6 +337,13 @@ impl Translator {
                 } else if let Some(code) = code {
                     // as Claude Code's own: the row says `exit 1`
                     line["toolUseResult"] = json!({ "exitCode": code });
+                } else if let Some(process) = tools::still_running(p.get("output")) {
+                    // as a background command's: `still running`, and a
+                    // later wait for its output names what it runs
+                    line["toolUseResult"] = match self.starts.contains(&id) {
+                        true => json!({ "backgroundTaskId": process, "status": "running" }),
+                        false => json!({ "status": "running" }),
+                    };
                 }
                 Ok(vec![line])
             }
