@@ -792,6 +792,21 @@ fn calls_of_tasks_and_fetches() -> Vec<(&'static str, serde_json::Value, serde_j
             json!({"query":"odd shapes","results":[[1,2],"text",{"content":"x"}]}),
         ),
         (
+            "WebSearch",
+            json!({"query":"down here"}),
+            json!({"query":"down here","results":["Web search error: unavailable","The web search tool is currently unavailable."],"durationSeconds":16.9}),
+        ),
+        (
+            "WebSearch",
+            json!({"query":"too often"}),
+            json!({"query":"too often","results":["Web search error: too_many_requests"]}),
+        ),
+        (
+            "WebSearch",
+            json!({"query":"new code"}),
+            json!({"query":"new code","results":["Web search error: something_new"]}),
+        ),
+        (
             "TaskCreate",
             json!({"subject":"Ship it","description":"all of it","activeForm":"Shipping it"}),
             json!({"task":{"id":"3","subject":"Ship it"}}),
@@ -866,7 +881,7 @@ fn a_wait_names_its_task_and_a_fetch_its_status() {
     assert!(session.problems.is_empty(), "{:?}", session.problems);
     let mut s = state(session);
     perform_action(&mut s, Action::ExpandAll);
-    let screen = format!("{:?}", draw(&mut s, 120, 60).backend());
+    let screen = format!("{:?}", draw(&mut s, 120, 70).backend());
     for want in [
         "b7f3a1c (npm run \"dev\") · still running",
         "a9e2d41 (\"watch the build\")",
@@ -878,6 +893,9 @@ fn a_wait_names_its_task_and_a_fetch_its_status() {
         "LSP        incomingCalls src/b.go · no results",
         "ratatui 0.30 · 5 results",
         "zzqx nothing · no results",
+        "down here · search error: unavailable",
+        "too often · search error: too many requests",
+        "new code · search error",
         "TaskCreate #3 Ship it",
         "TaskCreate #4 Test it",
         "TaskUpdate #3 completed · Ship it",
@@ -914,6 +932,7 @@ fn a_wait_names_its_task_and_a_fetch_its_status() {
         "<code>b7f3a1c (npm run &quot;dev&quot;)</code> <span class=\"facts\"> · still running</span>",
         "<code>npm run &quot;dev&quot;</code> <span class=\"facts\"> · in background</span>",
         "<code>https://moved.example/</code> <span class=\"facts\"> · HTTP 301</span>",
+        "<code>down here</code> <span class=\"facts\"> · search error: unavailable</span>",
     ] {
         assert!(page.contains(want), "{want}: {page}");
     }

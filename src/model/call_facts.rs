@@ -37,7 +37,7 @@ pub fn facts(session: &Session, item: &Item, c: &ToolCall) -> Vec<String> {
         if let Some(code) = x.exit_code.get().filter(|&c| c != 0) {
             facts.push(format!("exit {code}"));
         }
-        if let Some(meaning) = x.exit_meaning.text() {
+        if let Some(meaning) = x.meaning.text() {
             facts.push(meaning.into());
         }
         if x.interrupted {

@@ -43,45 +43,72 @@ pub struct ToolUseResult {
     /// A wait for a background task's output ended with the task still
     /// running.
     pub still_running: bool,
-    /// What a command's exit status meant, as Claude Code read it (a
-    /// `grep` that found nothing exits 1 and is no failure).
-    pub exit_meaning: ExitMeaning,
+    /// What Claude Code said a result meant: a command's exit status that
+    /// is no failure (a `grep` that found nothing exits 1), a web search
+    /// that met an error.
+    pub meaning: Meaning,
     /// The HTTP status a fetch got (`WebFetch`'s `code`); 0 when none.
     pub http_status: u16,
 }
 
-/// Claude Code's `returnCodeInterpretation` of a command's exit status:
-/// the four it writes for a status that is no failure.
+/// What Claude Code said a result meant, in its own words: the four
+/// `returnCodeInterpretation`s of a command's exit status that is no
+/// failure, and the errors a web search meets (`Web search error:
+/// unavailable`, the API's codes).
 #[derive(Default, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ExitMeaning {
+pub enum Meaning {
     #[default]
     Unsaid,
     NoMatches,
     FilesDiffer,
     ConditionFalse,
     SomeInaccessible,
+    SearchUnavailable,
+    SearchTooManyRequests,
+    SearchMaxUsesExceeded,
+    SearchQueryTooLong,
+    SearchInvalidInput,
+    SearchFailed,
 }
 
-impl ExitMeaning {
-    /// As Claude Code writes it.
-    pub fn of(said: &str) -> ExitMeaning {
+impl Meaning {
+    /// A command's `returnCodeInterpretation`, as Claude Code writes it.
+    pub fn of(said: &str) -> Meaning {
         match said {
-            "No matches found" => ExitMeaning::NoMatches,
-            "Files differ" => ExitMeaning::FilesDiffer,
-            "Condition is false" => ExitMeaning::ConditionFalse,
-            "Some directories were inaccessible" => ExitMeaning::SomeInaccessible,
-            _ => ExitMeaning::Unsaid,
+            "No matches found" => Meaning::NoMatches,
+            "Files differ" => Meaning::FilesDiffer,
+            "Condition is false" => Meaning::ConditionFalse,
+            "Some directories were inaccessible" => Meaning::SomeInaccessible,
+            _ => Meaning::Unsaid,
+        }
+    }
+
+    /// A web search's error, by its code (`Web search error: <code>`).
+    pub fn search_error(code: &str) -> Meaning {
+        match code.trim() {
+            "unavailable" => Meaning::SearchUnavailable,
+            "too_many_requests" => Meaning::SearchTooManyRequests,
+            "max_uses_exceeded" => Meaning::SearchMaxUsesExceeded,
+            "query_too_long" => Meaning::SearchQueryTooLong,
+            "invalid_input" => Meaning::SearchInvalidInput,
+            _ => Meaning::SearchFailed,
         }
     }
 
     /// For a row's header.
     pub fn text(self) -> Option<&'static str> {
         match self {
-            ExitMeaning::Unsaid => None,
-            ExitMeaning::NoMatches => Some("no matches"),
-            ExitMeaning::FilesDiffer => Some("files differ"),
-            ExitMeaning::ConditionFalse => Some("condition false"),
-            ExitMeaning::SomeInaccessible => Some("some directories inaccessible"),
+            Meaning::Unsaid => None,
+            Meaning::NoMatches => Some("no matches"),
+            Meaning::FilesDiffer => Some("files differ"),
+            Meaning::ConditionFalse => Some("condition false"),
+            Meaning::SomeInaccessible => Some("some directories inaccessible"),
+            Meaning::SearchUnavailable => Some("search error: unavailable"),
+            Meaning::SearchTooManyRequests => Some("search error: too many requests"),
+            Meaning::SearchMaxUsesExceeded => Some("search error: max uses exceeded"),
+            Meaning::SearchQueryTooLong => Some("search error: query too long"),
+            Meaning::SearchInvalidInput => Some("search error: invalid input"),
+            Meaning::SearchFailed => Some("search error"),
         }
     }
 }

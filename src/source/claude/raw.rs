@@ -13,7 +13,7 @@ use std::fmt;
 
 pub use super::use_result::UseResult;
 pub use crate::model::json_str::JsonStr;
-pub use crate::model::patch::{ExitMeaning, Hunk, PatchLines, ToolUseResult};
+pub use crate::model::patch::{Hunk, Meaning, PatchLines, ToolUseResult};
 pub use crate::model::usage::{CacheCreation, MAX_REQUEST_TOKENS, Usage};
 
 type Str<'a> = Option<Cow<'a, str>>;

@@ -3,7 +3,7 @@
 //! read leniently. A field of an unexpected type says nothing; it must not
 //! make the line unreadable.
 
-use super::raw::ExitMeaning;
+use super::raw::Meaning;
 use crate::model::patch::{Hunk, ToolUseResult};
 use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -17,6 +17,9 @@ macro_rules! nothing_for_other_shapes {
         fn visit_str<E: de::Error>(self, _: &str) -> Result<$t, E> {
             Ok($none)
         }
+        nothing_for_other_shapes!($t, $none; not str);
+    };
+    ($t:ty, $none:expr; not str) => {
         fn visit_u64<E: de::Error>(self, _: u64) -> Result<$t, E> {
             Ok($none)
         }
@@ -50,9 +53,10 @@ struct ToolUseResultMap {
     num_files: Option<u64>,
     num_lines: Option<u64>,
     num_matches: Option<u64>,
-    /// A web search's answers (`WebSearch`): the links it found.
-    #[serde(default, deserialize_with = "links_found")]
-    results: Option<u64>,
+    /// A web search's answers (`WebSearch`): the links it found, or the
+    /// error it met.
+    #[serde(default, deserialize_with = "searched")]
+    results: Searched,
     /// A language server's answer (`LSP`): its results, in how many files.
     #[serde(default, deserialize_with = "whole_number")]
     result_count: Option<u64>,
@@ -172,77 +176,126 @@ impl<'de, T, F: FnOnce(Scalar<'_>) -> T> Visitor<'de> for Lenient<F> {
     }
 }
 
-/// The links a web search found: its `results` are its searches (each
-/// `{tool_use_id, content: [{title, url}…]}`) and the texts it wrote
-/// between them. None for a value of another shape.
-fn links_found<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
-    d.deserialize_any(Links(Level::Results))
+/// What a web search's `results` say: the links it found (its searches,
+/// each `{tool_use_id, content: [{title, url}…]}`, between the texts it
+/// wrote), or the error it met instead (a text, `Web search error:
+/// unavailable`). Nothing for a value of another shape.
+#[derive(Default, Clone, Copy)]
+struct Searched {
+    links: Option<u64>,
+    failed: Meaning,
 }
 
-/// Where [`links_found`] reads: the list of results, a search, its links.
-#[derive(Clone, Copy, PartialEq)]
-enum Level {
-    Results,
-    Search,
-    Content,
+fn searched<'de, D: Deserializer<'de>>(d: D) -> Result<Searched, D::Error> {
+    d.deserialize_any(Results)
 }
 
-/// The links found at a level (none for a value of another shape).
-struct Links(Level);
+/// Reads [`Searched`] from the list of results.
+struct Results;
 
-impl<'de> de::DeserializeSeed<'de> for Links {
+impl<'de> Visitor<'de> for Results {
+    type Value = Searched;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any value")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Searched, A::Error> {
+        let (mut n, mut searches, mut others) = (0u64, 0, 0);
+        let mut failed = Meaning::Unsaid;
+        while let Some(part) = seq.next_element_seed(PartOf)? {
+            match part {
+                Part::Search(k) => {
+                    n = n.saturating_add(k);
+                    searches += 1;
+                }
+                Part::Failed(m) => {
+                    failed = m;
+                    others += 1;
+                }
+                Part::Other => others += 1,
+            }
+        }
+        // (a list of no search is of an unknown shape, not no links)
+        let links = (searches > 0 || others == 0).then_some(n);
+        Ok(Searched { links, failed })
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Searched, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Searched::default())
+    }
+    nothing_for_other_shapes!(Searched, Searched::default());
+}
+
+/// One of a web search's results: a search and the links it found, the
+/// error it met, or a text it wrote.
+enum Part {
+    Search(u64),
+    Failed(Meaning),
+    Other,
+}
+
+struct PartOf;
+
+impl<'de> de::DeserializeSeed<'de> for PartOf {
+    type Value = Part;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Part, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for PartOf {
+    type Value = Part;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any value")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Part, A::Error> {
+        let mut links = None;
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            if key == "content" {
+                links = map.next_value_seed(LinksIn)?;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(links.map_or(Part::Other, Part::Search))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Part, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Part::Other)
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Part, E> {
+        Ok(s.strip_prefix("Web search error: ")
+            .map_or(Part::Other, |code| {
+                Part::Failed(Meaning::search_error(code))
+            }))
+    }
+    nothing_for_other_shapes!(Part, Part::Other; not str);
+}
+
+/// The links of a search's `content` (none for a value of another shape).
+struct LinksIn;
+
+impl<'de> de::DeserializeSeed<'de> for LinksIn {
     type Value = Option<u64>;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<u64>, D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for Links {
+impl<'de> Visitor<'de> for LinksIn {
     type Value = Option<u64>;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("any value")
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Option<u64>, A::Error> {
         let mut n = 0u64;
-        match self.0 {
-            Level::Results => {
-                // (a list of no search is of an unknown shape, not no links)
-                let (mut searches, mut others) = (0, 0);
-                while let Some(k) = seq.next_element_seed(Links(Level::Search))? {
-                    match k {
-                        Some(k) => {
-                            n = n.saturating_add(k);
-                            searches += 1;
-                        }
-                        None => others += 1,
-                    }
-                }
-                if searches == 0 && others > 0 {
-                    return Ok(None);
-                }
-            }
-            Level::Content => {
-                while seq.next_element::<IgnoredAny>()?.is_some() {
-                    n += 1;
-                }
-            }
-            Level::Search => {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                return Ok(None);
-            }
+        while seq.next_element::<IgnoredAny>()?.is_some() {
+            n += 1;
         }
         Ok(Some(n))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<u64>, A::Error> {
-        let mut n = None;
-        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-            if self.0 == Level::Search && key == "content" {
-                n = map.next_value_seed(Links(Level::Content))?;
-            } else {
-                map.next_value::<IgnoredAny>()?;
-            }
-        }
-        Ok(n.filter(|_| self.0 == Level::Search))
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(None)
     }
     nothing_for_other_shapes!(Option<u64>, None);
 }
@@ -317,7 +370,7 @@ enum Word {
     /// A wait that ended before its task (`"timeout"`, `"running"`).
     Running,
     /// What a command's exit status meant.
-    Exit(ExitMeaning),
+    Exit(Meaning),
 }
 
 fn word<'de, D: Deserializer<'de>>(d: D) -> Result<Word, D::Error> {
@@ -326,8 +379,8 @@ fn word<'de, D: Deserializer<'de>>(d: D) -> Result<Word, D::Error> {
             Scalar::Str("create") => Word::Create,
             Scalar::Str("async_launched") => Word::AsyncLaunched,
             Scalar::Str("timeout" | "running") => Word::Running,
-            Scalar::Str(v) => match ExitMeaning::of(v) {
-                ExitMeaning::Unsaid => Word::Other,
+            Scalar::Str(v) => match Meaning::of(v) {
+                Meaning::Unsaid => Word::Other,
                 meaning => Word::Exit(meaning),
             },
             Scalar::Bool(true) => Word::True,
@@ -381,7 +434,7 @@ impl<'de> Deserialize<'de> for UseResult {
                     total_tokens: m.total_tokens.into(),
                     num_lines: small(num_lines).into(),
                     num_files: small(m.num_files.or(m.file_count)).into(),
-                    num_matches: small(m.num_matches.or(m.result_count).or(m.results)).into(),
+                    num_matches: small(m.num_matches.or(m.result_count).or(m.results.links)).into(),
                     created: m.kind == Word::Create,
                     background: m.background_task_id.is_some() || m.status == Word::AsyncLaunched,
                     http_status: m.code,
@@ -391,9 +444,9 @@ impl<'de> Deserialize<'de> for UseResult {
                     still_running: m.retrieval_status == Word::Running
                         || m.task.status == Word::Running
                         || m.status == Word::Running,
-                    exit_meaning: match m.return_code_interpretation {
+                    meaning: match m.return_code_interpretation {
                         Word::Exit(meaning) => meaning,
-                        _ => ExitMeaning::Unsaid,
+                        _ => m.results.failed,
                     },
                     start_line: small(file.start_line).into(),
                     total_lines: small(file.total_lines).into(),
