@@ -792,6 +792,13 @@ fn calls_of_tasks_and_fetches() -> Vec<(&'static str, serde_json::Value, serde_j
             json!({"query":"odd shapes","results":[[1,2],"text",{"content":"x"}]}),
         ),
         (
+            "TaskList",
+            json!({}),
+            json!({"tasks":[{"id":"3","subject":"Ship it","status":"completed","blockedBy":[]},{"id":"4","subject":"Test it","status":"pending","blockedBy":["3"]}]}),
+        ),
+        ("TaskList", json!({}), json!({"tasks":[]})),
+        ("TaskList", json!({}), json!({"tasks":"none"})),
+        (
             "WebSearch",
             json!({"query":"down here"}),
             json!({"query":"down here","results":["Web search error: unavailable","The web search tool is currently unavailable."],"durationSeconds":16.9}),
@@ -896,6 +903,8 @@ fn a_wait_names_its_task_and_a_fetch_its_status() {
         "down here · search error: unavailable",
         "too often · search error: too many requests",
         "new code · search error",
+        "TaskList   2 tasks",
+        "TaskList   no tasks",
         "TaskCreate #3 Ship it",
         "TaskCreate #4 Test it",
         "TaskUpdate #3 completed · Ship it",
@@ -913,6 +922,7 @@ fn a_wait_names_its_task_and_a_fetch_its_status() {
     // counts and lists of another type say nothing; an unknown task, nothing
     assert!(screen.contains("LSP        hover src/c.go:3  "), "{screen}");
     assert!(screen.contains("odd shapes  "), "{screen}");
+    assert!(!screen.contains("TaskList    · "), "{screen}");
     assert!(screen.contains("TaskUpdate #9 completed  "), "{screen}");
     // a search finds what the rows add: a task's subject, what a task runs
     let hits = ccv::viewer::search::find_all(&s.session, "\"completed · Ship it\"");

@@ -417,6 +417,11 @@ impl Page<'_> {
             .filter(|f| *f != "rejected")
             .map(|f| format!(" · {}", self.text(f)))
             .collect();
+        // (a call of no summary: its facts alone)
+        let facts = match facts.strip_prefix(" · ") {
+            Some(alone) if summary.is_empty() => alone.to_owned(),
+            _ => facts,
+        };
         let mut state_html = String::new();
         if !facts.is_empty() {
             state_html.push_str(&format!(" <span class=\"facts\">{facts}</span>"));

@@ -230,6 +230,12 @@ fn found(tool: &str, x: &ToolUseResult) -> Option<String> {
                 n => format!("{n} result{}{files}", plural(n as usize)),
             });
         }
+        "TaskList" => {
+            return Some(match x.num_matches.get()? {
+                0 => "no tasks".into(),
+                n => format!("{n} task{}", plural(n as usize)),
+            });
+        }
         "Write" if x.created => return Some("new file".into()),
         _ => return None,
     };

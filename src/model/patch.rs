@@ -25,7 +25,8 @@ pub struct ToolUseResult {
     pub num_lines: Small,
     /// The files a search or a glob found.
     pub num_files: Small,
-    /// A search's matches counted (`count` mode).
+    /// A search's matches counted (`count` mode); a web search's links, a
+    /// language server's results, a task list's tasks.
     pub num_matches: Small,
     /// A read's first line (from 1) and the file's lines: a read of a
     /// part shows which.

@@ -51,7 +51,12 @@ pub fn line(
     let tail: String = extra.iter().map(|e| format!(" · {e}")).collect();
     let room = width.saturating_sub(unicode_width::UnicodeWidthStr::width(tail.as_str()));
     let mut s = crate::model::text::fit_middle(&s, room.max(12));
-    s.push_str(&tail);
+    // (a call of no summary: its facts alone, `TaskList 5 tasks`)
+    s.push_str(
+        tail.strip_prefix(" · ")
+            .filter(|_| s.is_empty())
+            .unwrap_or(&tail),
+    );
     s
 }
 

@@ -57,6 +57,9 @@ struct ToolUseResultMap {
     /// error it met.
     #[serde(default, deserialize_with = "searched")]
     results: Searched,
+    /// The tasks a task list holds (`TaskList`).
+    #[serde(default, deserialize_with = "list_length")]
+    tasks: Option<u64>,
     /// A language server's answer (`LSP`): its results, in how many files.
     #[serde(default, deserialize_with = "whole_number")]
     result_count: Option<u64>,
@@ -251,7 +254,7 @@ impl<'de> Visitor<'de> for PartOf {
         let mut links = None;
         while let Some(key) = map.next_key::<Cow<'de, str>>()? {
             if key == "content" {
-                links = map.next_value_seed(LinksIn)?;
+                links = map.next_value_seed(Length)?;
             } else {
                 map.next_value::<IgnoredAny>()?;
             }
@@ -271,17 +274,22 @@ impl<'de> Visitor<'de> for PartOf {
     nothing_for_other_shapes!(Part, Part::Other; not str);
 }
 
-/// The links of a search's `content` (none for a value of another shape).
-struct LinksIn;
+/// How long a list is (a search's `content`: its links; a task list's
+/// `tasks`); none for a value of another shape.
+struct Length;
 
-impl<'de> de::DeserializeSeed<'de> for LinksIn {
+fn list_length<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    d.deserialize_any(Length)
+}
+
+impl<'de> de::DeserializeSeed<'de> for Length {
     type Value = Option<u64>;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<u64>, D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for LinksIn {
+impl<'de> Visitor<'de> for Length {
     type Value = Option<u64>;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("any value")
@@ -434,7 +442,13 @@ impl<'de> Deserialize<'de> for UseResult {
                     total_tokens: m.total_tokens.into(),
                     num_lines: small(num_lines).into(),
                     num_files: small(m.num_files.or(m.file_count)).into(),
-                    num_matches: small(m.num_matches.or(m.result_count).or(m.results.links)).into(),
+                    num_matches: small(
+                        m.num_matches
+                            .or(m.result_count)
+                            .or(m.results.links)
+                            .or(m.tasks),
+                    )
+                    .into(),
                     created: m.kind == Word::Create,
                     background: m.background_task_id.is_some() || m.status == Word::AsyncLaunched,
                     http_status: m.code,
