@@ -1,8 +1,10 @@
 //! Codex's tool calls and outputs in the shapes ccv shows calls by: its
 //! three shell tools (`shell` with an argv, `shell_command`, then
-//! `exec_command`) as `Bash` with a command line, `update_plan` as a
-//! to-do list, a patch of one file as an edit; the rest under their own
-//! names with their arguments.
+//! `exec_command`) as `Bash` with a command line, a `write_stdin` that
+//! waits on or stops a running command as `BashOutput` or `KillShell`,
+//! `update_plan` as a to-do list, a patch of one file as an edit (or, one
+//! that only adds it, a write); the rest under their own names with their
+//! arguments.
 
 use super::shell_line::{command_line, unwrapped};
 use serde_json::{Map, Value, json};
