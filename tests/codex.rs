@@ -680,15 +680,7 @@ fn a_failed_codex_command_says_its_exit_code() {
             json!({"type": "function_call_output", "call_id": "call_10", "output": "Process exited with code 0\nOutput:\nok\n"}),
         ),
     );
-    let mut s = ccv::model::Session::new(None);
-    for l in &lines {
-        s.feed(0, format!("{l}\n").as_bytes());
-    }
-    let mut st = common::utc_state(s);
-    ccv::app::perform_action(&mut st, ccv::app::Action::ExpandAll);
-    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 30)).expect("term");
-    t.draw(|f| common::draw(f, &mut st)).expect("draw");
-    let screen = format!("{:?}", t.backend());
+    let screen = expanded_screen(&lines, 30);
     assert!(screen.contains("rospack find teleop · exit 2"), "{screen}");
     assert!(!screen.contains("Chunk ID"), "{screen}");
     assert!(!screen.contains("exit 0"), "{screen}");
@@ -734,15 +726,7 @@ fn a_codex_wait_names_its_command_and_a_new_file_is_a_write() {
     {
         lines.insert(at + n, env(&format!("2026-01-30T10:00:{:02}.000Z", 20 + n), "response_item", p));
     }
-    let mut s = ccv::model::Session::new(None);
-    for l in &lines {
-        s.feed(0, format!("{l}\n").as_bytes());
-    }
-    let mut st = common::utc_state(s);
-    ccv::app::perform_action(&mut st, ccv::app::Action::ExpandAll);
-    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 60)).expect("term");
-    t.draw(|f| common::draw(f, &mut st)).expect("draw");
-    let screen = format!("{:?}", t.backend());
+    let screen = expanded_screen(&lines, 60);
     for row in [
         "Bash       catkin_make --pkg slam · still running",
         "BashOutput 60387 (catkin_make --pkg slam) · still running",
@@ -754,4 +738,18 @@ fn a_codex_wait_names_its_command_and_a_new_file_is_a_write() {
         assert!(screen.contains(row), "{row}:\n{screen}");
     }
     assert!(!screen.contains("in background"), "{screen}");
+}
+
+/// The rows of a rollout's lines, every group open, at 120 columns.
+fn expanded_screen(lines: &[String], height: u16) -> String {
+    let mut s = ccv::model::Session::new(None);
+    for l in lines {
+        s.feed(0, format!("{l}\n").as_bytes());
+    }
+    let mut st = common::utc_state(s);
+    ccv::app::perform_action(&mut st, ccv::app::Action::ExpandAll);
+    let mut t =
+        ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, height)).expect("term");
+    t.draw(|f| common::draw(f, &mut st)).expect("draw");
+    format!("{:?}", t.backend())
 }
