@@ -41,7 +41,23 @@ pub fn decode_line(
         }
     };
     let mut repaired = Vec::new();
-    let result = decode_objects(&text, &mut f, &mut repaired);
+    let mut handed = 0usize;
+    let mut count = |e: RawEntry<'_>, obj: &str| {
+        handed += 1;
+        f(e, obj)
+    };
+    let result = decode_objects(&text, &mut count, &mut repaired);
+    // white space of another kind alone (a vertical tab, U+3000), which
+    // the objects' reader skips: as empty as a line of spaces, and said
+    if result.is_ok() && handed == 0 {
+        problems.clear();
+        problems.push(Problem {
+            line: line_no,
+            message: "empty line".into(),
+            recovered: false,
+        });
+        return problems;
+    }
     for path in repaired {
         problems.push(Problem {
             line: line_no,
@@ -703,6 +719,8 @@ mod tests {
     fn bad_lines_are_reported_not_panicking() {
         for (line, msg) in [
             (&b""[..], "empty line"),
+            (b"\x0b", "empty line"),
+            ("\u{3000} \u{a0}".as_bytes(), "empty line"),
             (b"this is not json at all", "not JSON"),
             (b"[{\"type\":\"user\"},1,2,null]", "not a JSON object"),
             (b"{\"type\":\"user\",\"mess", "truncated"),
