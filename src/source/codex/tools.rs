@@ -253,6 +253,14 @@ fn output_of(o: Option<&Value>) -> (Value, bool, Option<i64>) {
                     .and_then(Value::as_i64);
                 return (json!(out), code.is_some_and(|c| c != 0), code);
             }
+            // `shell_command`, `exec_command`: a header, then `Output:`
+            if let Some(h) = headed(s) {
+                let body = match h.total_lines {
+                    Some(n) => format!("Total output lines: {n}\n\n{}", h.body),
+                    None => h.body.to_owned(),
+                };
+                return (json!(body), h.code.is_some_and(|c| c != 0), h.code);
+            }
             let code = s
                 .strip_prefix("Exit code: ")
                 .and_then(|r| r.split(|c: char| !c.is_ascii_digit() && c != '-').next())
@@ -292,6 +300,70 @@ fn output_of(o: Option<&Value>) -> (Value, bool, Option<i64>) {
         Some(v) if !v.is_null() => (json!(v.to_string()), false, None),
         _ => (json!(""), false, None),
     }
+}
+
+/// A command's output as Codex heads it: what its header says, and what
+/// the command printed.
+#[derive(Debug, PartialEq)]
+struct Headed<'a> {
+    code: Option<i64>,
+    /// Codex gave the model part of a longer output.
+    total_lines: Option<&'a str>,
+    body: &'a str,
+}
+
+/// The header Codex puts before a command's output (`Exit code: 0`,
+/// `Wall time: 0.1 seconds`, `Chunk ID: …`, `Process exited with code 1`,
+/// `Original token count: 15`, a `Command: …` of one or more lines, then
+/// `Output:`), read off so the body is what the command printed, as a
+/// Claude Code command's is. `None` unless every line before `Output:`
+/// is one of these: an output that only looks like one is kept whole.
+fn headed(s: &str) -> Option<Headed<'_>> {
+    const KEYS: [&str; 7] = [
+        "Exit code: ",
+        "Wall time: ",
+        "Chunk ID: ",
+        "Process exited with code ",
+        "Process running with session ID ",
+        "Original token count: ",
+        "Total output lines: ",
+    ];
+    let (header, body) = match s.find("\nOutput:") {
+        Some(at) => {
+            let rest = &s[at + "\nOutput:".len()..];
+            let body = rest
+                .strip_prefix("\r\n")
+                .or_else(|| rest.strip_prefix('\n'))
+                .or_else(|| rest.is_empty().then_some(""))?;
+            (&s[..at], body)
+        }
+        None => return None,
+    };
+    let mut lines = header.lines().peekable();
+    // a command's line may run over several lines: up to the next key
+    if lines.next_if(|l| l.starts_with("Command: ")).is_some() {
+        while lines
+            .next_if(|l| !KEYS.iter().any(|k| l.starts_with(k)))
+            .is_some()
+        {}
+    }
+    let mut h = Headed {
+        code: None,
+        total_lines: None,
+        body,
+    };
+    let mut any = false;
+    for line in lines {
+        let key = KEYS.iter().find(|k| line.starts_with(**k))?;
+        let value = line[key.len()..].trim();
+        match *key {
+            "Exit code: " | "Process exited with code " => h.code = Some(value.parse().ok()?),
+            "Total output lines: " => h.total_lines = Some(value),
+            _ => {}
+        }
+        any = true;
+    }
+    any.then_some(h)
 }
 
 /// `input_image` parts (data URLs) as image blocks.
@@ -369,4 +441,53 @@ pub fn review_text(out: Option<&Value>) -> String {
         }
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_command_output_loses_its_header() {
+        let out = |s: &str| output(Some(&json!(s)));
+        // exec_command
+        assert_eq!(
+            out(
+                "Chunk ID: 5c4364\nWall time: 0.3357 seconds\nProcess exited with code 2\nOriginal token count: 15\nOutput:\nnot found\n"
+            ),
+            (json!("not found\n"), true, Some(2))
+        );
+        // shell_command, cut short by Codex
+        assert_eq!(
+            out("Exit code: 0\nWall time: 0.8 seconds\nTotal output lines: 24144\nOutput:\na\nb"),
+            (json!("Total output lines: 24144\n\na\nb"), false, None)
+        );
+        // a command of several lines, still running, nothing printed yet
+        assert_eq!(
+            out(
+                "Command: /bin/zsh -lc 'python - <<PY\nprint(1)\nPY'\nChunk ID: 958b31\nWall time: 1.0016 seconds\nProcess running with session ID 67141\nOriginal token count: 0\nOutput:\n"
+            ),
+            (json!(""), false, None)
+        );
+        assert_eq!(
+            out("Exit code: 1\r\nWall time: 0 seconds\r\nOutput:\r\nno"),
+            (json!("no"), true, Some(1))
+        );
+    }
+
+    #[test]
+    fn an_output_that_only_looks_headed_is_kept_whole() {
+        for s in [
+            "Output:\nx",
+            "hello\nOutput:\nx",
+            "Exit code: 0\nsomething else\nOutput:\nx",
+            "Exit code: zero\nOutput:\nx",
+            "Exit code: 0\nOutput: inline",
+            "Command: ls\nOutput:\nx",
+            "Wall time: 1 s\nno output line",
+        ] {
+            assert_eq!(headed(s), None, "{s:?}");
+            assert_eq!(output(Some(&json!(s))).0, json!(s), "{s:?}");
+        }
+    }
 }
