@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 /// The file's first bytes; bumped whenever `SessionInfo`, its bytes or the
 /// scan rules change.
-const MAGIC: &[u8] = b"ccv session cache 11\n";
+const MAGIC: &[u8] = b"ccv session cache 12\n";
 
 /// After [`MAGIC`]: the price table the cached costs were computed with
 /// (another table, from a changed config, drops the costs), as a row's
