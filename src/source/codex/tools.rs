@@ -54,13 +54,10 @@ pub fn call(p: &Map<String, Value>) -> (String, Value) {
         // as Claude Code's wait for a background command's
         // (and one that types Ctrl-C: a stop of that command)
         "write_stdin" => match (field("session_id"), field("chars")) {
-            (Some(id), None | Some(Value::Null)) => about_process("BashOutput", id, args),
-            (Some(id), Some(Value::String(c))) if c.is_empty() => {
+            (Some(id), c) if c.as_ref().is_none_or(|c| c.is_null() || c == "") => {
                 about_process("BashOutput", id, args)
             }
-            (Some(id), Some(Value::String(c))) if c == "\u{3}" => {
-                about_process("KillShell", id, args)
-            }
+            (Some(id), Some(c)) if c == "\u{3}" => about_process("KillShell", id, args),
             _ => (name.to_owned(), args),
         },
         "update_plan" => {
