@@ -340,9 +340,10 @@ impl Translator {
                 } else if let Some(process) = tools::still_running(p.get("output")) {
                     // as a background command's: `still running`, and a
                     // later wait for its output names what it runs
-                    line["toolUseResult"] = match self.starts.contains(&id) {
-                        true => json!({ "backgroundTaskId": process, "status": "running" }),
-                        false => json!({ "status": "running" }),
+                    line["toolUseResult"] = if self.starts.contains(&id) {
+                        json!({ "backgroundTaskId": process, "status": "running" })
+                    } else {
+                        json!({ "status": "running" })
                     };
                 }
                 Ok(vec![line])
