@@ -420,6 +420,43 @@ fn a_codex_session_is_listed_searched_counted_and_exported() {
 /// or hand-edited file can) makes that request unpriced, said as
 /// `(usage unreadable)`: priced from the figures left, the session cost
 /// too little and said nothing.
+/// An older Codex sent a custom prompt as its file, front matter first:
+/// the session is named by the prompt's description, in the list and in
+/// the viewer's header, not by its `---` fence.
+#[test]
+fn a_prompt_file_sent_whole_names_the_session_by_its_description() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let file = codex_tree(home.path());
+    let prompt = "---\ndescription: Create or update the feature specification.\n---\n\nUser input: $ARGUMENTS";
+    let lines: Vec<String> = rollout_lines()
+        .into_iter()
+        .map(|l| {
+            l.replace(
+                "Fix the checkout rounding bug",
+                &prompt.replace('\n', "\\n"),
+            )
+        })
+        .collect();
+    std::fs::write(&file, lines.join("\n") + "\n").expect("write");
+    let rows = common::json_lines_of(
+        common::ccv_at(home.path())
+            .args(["list", "--json"])
+            .arg(home.path().join("codex/sessions")),
+    );
+    assert_eq!(
+        rows[0]["title"], "Create or update the feature specification.",
+        "{rows:?}"
+    );
+    let mut s = ccv::model::Session::new(None);
+    for l in &lines {
+        s.feed(0, format!("{l}\n").as_bytes());
+    }
+    assert_eq!(
+        s.title(),
+        Some("Create or update the feature specification.")
+    );
+}
+
 #[test]
 fn a_codex_usage_read_in_part_is_said_not_priced_low() {
     let first_only = (800.0 * 1.75 + 200.0 * 0.175 + 50.0 * 14.0) / 1e6;
