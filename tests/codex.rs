@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-fn codex_corpus() -> Option<Vec<PathBuf>> {
+pub fn codex_corpus() -> Option<Vec<PathBuf>> {
     let dir = PathBuf::from(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../shared/corpus-codex"

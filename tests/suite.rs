@@ -87,6 +87,7 @@ mod one_walk;
 mod pairing;
 mod parallel_load;
 mod picker_ui;
+mod pieces;
 mod places;
 mod progress_reader;
 mod prompt_reader;
