@@ -325,6 +325,10 @@ fn headed(s: &str) -> Option<Headed<'_>> {
         "Original token count: ",
         "Total output lines: ",
     ];
+    // (an output of another kind is not looked through for `Output:`)
+    if !s.starts_with("Command: ") && !KEYS.iter().any(|k| s.starts_with(k)) {
+        return None;
+    }
     let (header, body) = match s.find("\nOutput:") {
         Some(at) => {
             let rest = &s[at + "\nOutput:".len()..];
