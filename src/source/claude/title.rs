@@ -49,27 +49,25 @@ const FRONT_MATTER_LINES: usize = 64;
 
 /// A text that opens with front matter (`---`, `key: value` lines,
 /// `---`): its `description`, else what follows it. `None` when the
-/// text does not open so, or the fence is not closed.
+/// text does not open so, the fence is not closed, or a line between
+/// the fences is no YAML's (a prompt with rules drawn in it).
 fn front_matter_named(text: &str) -> Option<&str> {
-    let mut lines = text.trim_start().split_inclusive('\n');
-    if lines.next()?.trim_end() != "---" {
+    let rest = text.trim_start();
+    let mut lines = rest.split_inclusive('\n');
+    let mut at = lines.next()?.len();
+    if rest[..at].trim_end() != "---" {
         return None;
     }
     let mut description = None;
-    let mut used = 0;
-    for line in lines.by_ref().take(FRONT_MATTER_LINES) {
-        used += 1;
+    for line in lines.take(FRONT_MATTER_LINES) {
+        at += line.len();
         let line = line.trim_end();
         if line == "---" {
-            let rest = text.trim_start();
-            // what follows the closing fence
-            let after = rest
-                .split_inclusive('\n')
-                .skip(used + 1)
-                .map(str::len)
-                .sum::<usize>();
-            let body = rest[rest.len() - after..].trim();
+            let body = rest[at..].trim();
             return description.or((!body.is_empty()).then_some(body));
+        }
+        if !is_yaml_line(line) {
+            return None;
         }
         if let Some(v) = line.strip_prefix("description:") {
             let v = v.trim();
@@ -79,12 +77,26 @@ fn front_matter_named(text: &str) -> Option<&str> {
                 .or_else(|| v.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')))
                 .unwrap_or(v)
                 .trim();
-            if !v.is_empty() {
+            // (`|` and `>` start a block on the lines below)
+            if !v.is_empty() && !v.starts_with(['|', '>']) {
                 description = Some(v);
             }
         }
     }
     None
+}
+
+/// A line front matter may hold: a `key:`, an indented or listed value,
+/// a comment, nothing.
+fn is_yaml_line(line: &str) -> bool {
+    line.is_empty()
+        || line.starts_with([' ', '\t', '#', '-'])
+        || line.split_once(':').is_some_and(|(key, _)| {
+            !key.is_empty()
+                && key
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        })
 }
 
 #[cfg(test)]
@@ -109,6 +121,11 @@ mod tests {
             named("---\r\ndescription: \"Quoted\"\r\nargument-hint: x\r\n---\r\nbody").as_deref(),
             Some("Quoted")
         );
+        // a block below the key: what follows the front matter
+        assert_eq!(
+            named("---\ndescription: >\n  folded\n  text\nmodel: x\n---\nRun it").as_deref(),
+            Some("Run it")
+        );
         // no description: what follows the front matter
         assert_eq!(
             named("---\nmodel: x\n---\nFix the build\nnow").as_deref(),
@@ -121,6 +138,9 @@ mod tests {
             "a rule:\n---\ndescription: x\n---",
             "---\n---",
             "---",
+            // rules drawn in a prompt
+            "---\nHere is my plan\n---\nDo it",
+            "---\ndescription: x\nThen some prose.\n---\nbody",
         ] {
             assert_eq!(named(t).as_deref(), Some(one_line(t).as_str()), "{t:?}");
         }
