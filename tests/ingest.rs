@@ -1,7 +1,7 @@
 //! The model layer on handwritten fixtures: classification of every kind,
 //! merging, pairing, usage, incremental appends.
 
-use ccv::export::{self, Format, Options};
+use crate::common::export_json;
 use ccv::model::item::SystemInfo;
 use ccv::model::{Detail, Kind, Session};
 
@@ -12,16 +12,6 @@ fn load(bytes: &[u8]) -> Session {
     s.feed(0, bytes);
     s.finish(0);
     s
-}
-
-fn export_json(s: &Session) -> String {
-    let mut out = Vec::new();
-    let opts = Options {
-        format: Format::Json,
-        ..Default::default()
-    };
-    export::export(s, &opts, &mut out).expect("export");
-    String::from_utf8(out).expect("utf8")
 }
 
 fn kinds(s: &Session) -> Vec<Kind> {

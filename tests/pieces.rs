@@ -4,18 +4,7 @@
 //! transcript, figures, title and lines unread.
 
 use crate::common::{self, Rng};
-use ccv::export::{self, Format, Options};
 use ccv::model::Session;
-
-fn export_json(s: &Session) -> String {
-    let mut out = Vec::new();
-    let opts = Options {
-        format: Format::Json,
-        ..Default::default()
-    };
-    export::export(s, &opts, &mut out).expect("export");
-    String::from_utf8(out).expect("utf8")
-}
 
 /// What must not depend on how the bytes came.
 fn facts(s: &Session) -> String {
@@ -54,6 +43,10 @@ fn a_real_session_read_in_pieces_is_the_session_read_at_once() {
         }
         s.finish(0);
         assert_eq!(facts(&s), facts(&once), "{}", f.display());
-        assert!(export_json(&s) == export_json(&once), "{}", f.display());
+        assert!(
+            common::export_json(&s) == common::export_json(&once),
+            "{}",
+            f.display()
+        );
     }
 }

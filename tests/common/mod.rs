@@ -73,6 +73,17 @@ pub fn corpus_files() -> Option<Vec<PathBuf>> {
     Some(files)
 }
 
+/// A session's JSON export, as `ccv export --format json` prints it.
+pub fn export_json(s: &ccv::model::Session) -> String {
+    let mut out = Vec::new();
+    let opts = ccv::export::Options {
+        format: ccv::export::Format::Json,
+        ..Default::default()
+    };
+    ccv::export::export(s, &opts, &mut out).expect("export");
+    String::from_utf8(out).expect("utf8")
+}
+
 /// xorshift64: deterministic, no dependency.
 pub struct Rng(pub u64);
 
