@@ -64,7 +64,7 @@ impl Translate for Translator {
         };
         match out {
             Ok(lines) if lines.is_empty() => Translated::Hidden("codex: nothing to show"),
-            Ok(lines) => Translated::Lines(lines.into_iter().map(|v| v.to_string()).collect()),
+            Ok(lines) => Translated::Lines(lines.iter().map(line_of).collect()),
             Err(why) => Translated::Hidden(why),
         }
     }
@@ -75,7 +75,7 @@ impl Translate for Translator {
         if self.metas == 0 && self.session_id.is_none() {
             return Vec::new();
         }
-        self.flush().into_iter().map(|v| v.to_string()).collect()
+        self.flush().iter().map(line_of).collect()
     }
 
     fn format(&self) -> &'static str {
@@ -98,6 +98,13 @@ impl Translate for Translator {
 }
 
 type Out = Result<Vec<Value>, &'static str>;
+
+/// An entry as the line the session reads. Written straight into its
+/// bytes: `Value`'s `Display` goes through a formatter a piece at a time,
+/// twice as slow (a value of string keys always serializes).
+fn line_of(v: &Value) -> String {
+    serde_json::to_string(v).unwrap_or_default()
+}
 
 fn str_of<'a>(o: &'a Map<String, Value>, k: &str) -> Option<&'a str> {
     o.get(k).and_then(Value::as_str)
