@@ -142,14 +142,9 @@ fn about_process(tool: &str, session: Value, args: Value) -> (String, Value) {
 
 /// The session of a command still running when its output was written
 /// (`exec_command`'s and `write_stdin`'s header: `Process running with
-/// session ID 77670`, before `Output:`).
+/// session ID 77670`).
 pub fn still_running(o: Option<&Value>) -> Option<&str> {
-    let s = o?.as_str()?;
-    s.lines()
-        .take_while(|l| *l != "Output:")
-        .find_map(|l| l.strip_prefix("Process running with session ID "))
-        .map(str::trim)
-        .filter(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()))
+    header(o?.as_str()?)?.running
 }
 
 /// The thread a `spawn_agent` output names (`{"agent_id": …}`): the id of
@@ -251,27 +246,16 @@ fn output_of(o: Option<&Value>) -> (Value, bool, Option<i64>) {
                 return (json!(out), code.is_some_and(|c| c != 0), code);
             }
             // `shell_command`, `exec_command`: a header, then `Output:`
-            if let Some(h) = headed(s) {
-                let body = match h.total_lines {
-                    Some(n) => format!("Total output lines: {n}\n\n{}", h.body),
-                    None => h.body.to_owned(),
-                };
-                return (json!(body), h.code.is_some_and(|c| c != 0), h.code);
-            }
-            let code = s
-                .strip_prefix("Exit code: ")
-                .and_then(|r| r.split(|c: char| !c.is_ascii_digit() && c != '-').next())
-                .and_then(|n| n.parse::<i64>().ok())
-                .or_else(|| {
-                    // exec_command: "...\nProcess exited with code N\n..."
-                    let at = s.find("Process exited with code ")?;
-                    let r = &s[at + "Process exited with code ".len()..];
-                    r.split(|c: char| !c.is_ascii_digit() && c != '-')
-                        .next()?
-                        .parse()
-                        .ok()
-                });
-            (json!(s), code.is_some_and(|c| c != 0), code)
+            let Some(h) = header(s) else {
+                return (json!(s), false, None);
+            };
+            let text = match (h.body, h.total_lines) {
+                (Some(body), Some(n)) => format!("Total output lines: {n}\n\n{body}"),
+                (Some(body), None) => body.to_owned(),
+                // a header not all of whose lines are known: kept whole
+                (None, _) => s.clone(),
+            };
+            (json!(text), h.code.is_some_and(|c| c != 0), h.code)
         }
         // a list of content items (text and images)
         Some(Value::Array(items)) => {
@@ -302,45 +286,51 @@ fn output_of(o: Option<&Value>) -> (Value, bool, Option<i64>) {
 /// A command's output as Codex heads it: what its header says, and what
 /// the command printed.
 #[derive(Debug, PartialEq)]
-struct Headed<'a> {
+struct Header<'a> {
     code: Option<i64>,
+    /// The session of a process still running.
+    running: Option<&'a str>,
     /// Codex gave the model part of a longer output.
     total_lines: Option<&'a str>,
-    body: &'a str,
+    /// What the command printed: `None` unless every line before
+    /// `Output:` is one of the header's (else the output is kept whole).
+    body: Option<&'a str>,
 }
+
+/// Lines Codex's header may hold.
+const KEYS: [&str; 7] = [
+    "Exit code: ",
+    "Wall time: ",
+    "Chunk ID: ",
+    "Process exited with code ",
+    "Process running with session ID ",
+    "Original token count: ",
+    "Total output lines: ",
+];
 
 /// The header Codex puts before a command's output (`Exit code: 0`,
 /// `Wall time: 0.1 seconds`, `Chunk ID: …`, `Process exited with code 1`,
-/// `Original token count: 15`, a `Command: …` of one or more lines, then
-/// `Output:`), read off so the body is what the command printed, as a
-/// Claude Code command's is. `None` unless every line before `Output:`
-/// is one of these: an output that only looks like one is kept whole.
-fn headed(s: &str) -> Option<Headed<'_>> {
-    const KEYS: [&str; 7] = [
-        "Exit code: ",
-        "Wall time: ",
-        "Chunk ID: ",
-        "Process exited with code ",
-        "Process running with session ID ",
-        "Original token count: ",
-        "Total output lines: ",
-    ];
-    // (an output of another kind is not looked through for `Output:`)
+/// `Process running with session ID 7`, `Original token count: 15`, a
+/// `Command: …` of one or more lines, then `Output:`), read off so the
+/// body is what the command printed, as a Claude Code command's is.
+/// `None` for an output that does not open with one: what it prints is
+/// never read as its header.
+fn header(s: &str) -> Option<Header<'_>> {
     if !s.starts_with("Command: ") && !KEYS.iter().any(|k| s.starts_with(k)) {
         return None;
     }
-    let (header, body) = match s.find("\nOutput:") {
+    let (head, body) = match s.find("\nOutput:") {
         Some(at) => {
             let rest = &s[at + "\nOutput:".len()..];
             let body = rest
                 .strip_prefix("\r\n")
                 .or_else(|| rest.strip_prefix('\n'))
-                .or_else(|| rest.is_empty().then_some(""))?;
+                .or_else(|| rest.is_empty().then_some(""));
             (&s[..at], body)
         }
-        None => return None,
+        None => (s, None),
     };
-    let mut lines = header.lines().peekable();
+    let mut lines = head.lines().peekable();
     // a command's line may run over several lines: up to the next key
     if lines.next_if(|l| l.starts_with("Command: ")).is_some() {
         while lines
@@ -348,23 +338,37 @@ fn headed(s: &str) -> Option<Headed<'_>> {
             .is_some()
         {}
     }
-    let mut h = Headed {
+    let mut h = Header {
         code: None,
+        running: None,
         total_lines: None,
         body,
     };
-    let mut any = false;
+    let (mut known, mut all_known) = (false, true);
     for line in lines {
-        let key = KEYS.iter().find(|k| line.starts_with(**k))?;
+        let Some(key) = KEYS.iter().find(|k| line.starts_with(**k)) else {
+            all_known = false;
+            continue;
+        };
         let value = line[key.len()..].trim();
         match *key {
-            "Exit code: " | "Process exited with code " => h.code = Some(value.parse().ok()?),
+            "Exit code: " | "Process exited with code " => match value.parse() {
+                Ok(code) => h.code = Some(code),
+                Err(_) => all_known = false,
+            },
+            "Process running with session ID " => {
+                h.running = Some(value)
+                    .filter(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()));
+            }
             "Total output lines: " => h.total_lines = Some(value),
             _ => {}
         }
-        any = true;
+        known = true;
     }
-    any.then_some(h)
+    if !(known && all_known) {
+        h.body = None;
+    }
+    Some(h)
 }
 
 /// `input_image` parts (data URLs) as image blocks.
@@ -477,6 +481,29 @@ mod tests {
     }
 
     #[test]
+    fn only_a_header_is_read_as_one() {
+        let out = |s: &str| output(Some(&json!(s)));
+        // what a command printed is not its exit status
+        let printed = "make: leaving\nProcess exited with code 3\n";
+        assert_eq!(out(printed), (json!(printed), false, None));
+        assert_eq!(
+            still_running(Some(&json!("log: Process running with session ID 9"))),
+            None
+        );
+        // a header with a line of a later Codex: its status read, its text whole
+        let later = "Chunk ID: 1\nProcess exited with code 2\nSandbox: on\nOutput:\nx";
+        assert_eq!(out(later), (json!(later), true, Some(2)));
+        let running = "Chunk ID: 1\nProcess running with session ID 77670\nOutput:\n";
+        assert_eq!(still_running(Some(&json!(running))), Some("77670"));
+        assert_eq!(
+            still_running(Some(&json!(
+                "Chunk ID: 1\nProcess running with session ID x\nOutput:\n"
+            ))),
+            None
+        );
+    }
+
+    #[test]
     fn an_output_that_only_looks_headed_is_kept_whole() {
         for s in [
             "Output:\nx",
@@ -487,7 +514,7 @@ mod tests {
             "Command: ls\nOutput:\nx",
             "Wall time: 1 s\nno output line",
         ] {
-            assert_eq!(headed(s), None, "{s:?}");
+            assert_eq!(header(s).and_then(|h| h.body), None, "{s:?}");
             assert_eq!(output(Some(&json!(s))).0, json!(s), "{s:?}");
         }
     }
