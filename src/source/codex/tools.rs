@@ -140,13 +140,6 @@ fn about_process(tool: &str, session: Value, args: Value) -> (String, Value) {
     (tool.to_owned(), json!({ key: id }))
 }
 
-/// The session of a command still running when its output was written
-/// (`exec_command`'s and `write_stdin`'s header: `Process running with
-/// session ID 77670`).
-pub fn still_running(o: Option<&Value>) -> Option<&str> {
-    header(o?.as_str()?)?.running
-}
-
 /// The thread a `spawn_agent` output names (`{"agent_id": …}`): the id of
 /// the sub-agent's own rollout.
 pub fn spawned_agent(o: Option<&Value>) -> Option<String> {
@@ -224,14 +217,31 @@ fn one_new_file(patch: &str) -> Option<Value> {
     Some(json!({ "file_path": path.filter(|p| !p.is_empty())?, "content": content }))
 }
 
-/// An output as a tool result's content, whether the call failed, and
-/// the exit code of a command that failed (its row says `exit 1`).
-pub fn output(o: Option<&Value>) -> (Value, bool, Option<i64>) {
-    let (content, failed, code) = output_of(o);
-    (content, failed, code.filter(|&c| c != 0))
+/// An output as a tool result reads it.
+#[derive(Debug, PartialEq)]
+pub struct Output<'a> {
+    pub content: Value,
+    pub failed: bool,
+    /// The exit code of a command that failed (its row says `exit 1`).
+    pub code: Option<i64>,
+    /// The session of a command still running when its output was
+    /// written (`Process running with session ID 77670`).
+    pub running: Option<&'a str>,
 }
 
-fn output_of(o: Option<&Value>) -> (Value, bool, Option<i64>) {
+pub fn output(o: Option<&Value>) -> Output<'_> {
+    let mut out = output_of(o);
+    out.code = out.code.filter(|&c| c != 0);
+    out
+}
+
+fn output_of(o: Option<&Value>) -> Output<'_> {
+    let plain = |content: Value, failed: bool| Output {
+        content,
+        failed,
+        code: None,
+        running: None,
+    };
     match o {
         Some(Value::String(s)) => {
             // `shell` (0.34-0.58) and custom tools: {"output", "metadata"}
@@ -243,11 +253,14 @@ fn output_of(o: Option<&Value>) -> (Value, bool, Option<i64>) {
                     .get("metadata")
                     .and_then(|md| md.get("exit_code"))
                     .and_then(Value::as_i64);
-                return (json!(out), code.is_some_and(|c| c != 0), code);
+                return Output {
+                    code,
+                    ..plain(json!(out), code.is_some_and(|c| c != 0))
+                };
             }
             // `shell_command`, `exec_command`: a header, then `Output:`
             let Some(h) = header(s) else {
-                return (json!(s), false, None);
+                return plain(json!(s), false);
             };
             let text = match (h.body, h.total_lines) {
                 (Some(body), Some(n)) => format!("Total output lines: {n}\n\n{body}"),
@@ -255,7 +268,11 @@ fn output_of(o: Option<&Value>) -> (Value, bool, Option<i64>) {
                 // a header not all of whose lines are known: kept whole
                 (None, _) => s.clone(),
             };
-            (json!(text), h.code.is_some_and(|c| c != 0), h.code)
+            Output {
+                code: h.code,
+                running: h.running,
+                ..plain(json!(text), h.code.is_some_and(|c| c != 0))
+            }
         }
         // a list of content items (text and images)
         Some(Value::Array(items)) => {
@@ -267,7 +284,7 @@ fn output_of(o: Option<&Value>) -> (Value, bool, Option<i64>) {
                 })
                 .collect();
             blocks.extend(images(Some(&Value::Array(items.clone()))));
-            (Value::Array(blocks), false, None)
+            plain(Value::Array(blocks), false)
         }
         Some(Value::Object(m)) => {
             let text = m
@@ -276,10 +293,10 @@ fn output_of(o: Option<&Value>) -> (Value, bool, Option<i64>) {
                 .and_then(Value::as_str)
                 .map_or_else(|| Value::Object(m.clone()).to_string(), str::to_owned);
             let failed = m.get("success").and_then(Value::as_bool) == Some(false);
-            (json!(text), failed, None)
+            plain(json!(text), failed)
         }
-        Some(v) if !v.is_null() => (json!(v.to_string()), false, None),
-        _ => (json!(""), false, None),
+        Some(v) if !v.is_null() => plain(json!(v.to_string()), false),
+        _ => plain(json!(""), false),
     }
 }
 
@@ -452,9 +469,20 @@ pub fn review_text(out: Option<&Value>) -> String {
 mod tests {
     use super::*;
 
+    /// What an output reads as: its content, failed, the code of a failure.
+    fn out(s: &str) -> (Value, bool, Option<i64>) {
+        let v = json!(s);
+        let o = output(Some(&v));
+        (o.content, o.failed, o.code)
+    }
+
+    /// The running process an output names.
+    fn running(s: &str) -> Option<String> {
+        output(Some(&json!(s))).running.map(str::to_owned)
+    }
+
     #[test]
     fn a_command_output_loses_its_header() {
-        let out = |s: &str| output(Some(&json!(s)));
         // exec_command
         assert_eq!(
             out(
@@ -482,23 +510,19 @@ mod tests {
 
     #[test]
     fn only_a_header_is_read_as_one() {
-        let out = |s: &str| output(Some(&json!(s)));
         // what a command printed is not its exit status
         let printed = "make: leaving\nProcess exited with code 3\n";
         assert_eq!(out(printed), (json!(printed), false, None));
-        assert_eq!(
-            still_running(Some(&json!("log: Process running with session ID 9"))),
-            None
-        );
+        assert_eq!(running("log: Process running with session ID 9"), None);
         // a header with a line of a later Codex: its status read, its text whole
         let later = "Chunk ID: 1\nProcess exited with code 2\nSandbox: on\nOutput:\nx";
         assert_eq!(out(later), (json!(later), true, Some(2)));
-        let running = "Chunk ID: 1\nProcess running with session ID 77670\nOutput:\n";
-        assert_eq!(still_running(Some(&json!(running))), Some("77670"));
         assert_eq!(
-            still_running(Some(&json!(
-                "Chunk ID: 1\nProcess running with session ID x\nOutput:\n"
-            ))),
+            running("Chunk ID: 1\nProcess running with session ID 77670\nOutput:\n").as_deref(),
+            Some("77670")
+        );
+        assert_eq!(
+            running("Chunk ID: 1\nProcess running with session ID x\nOutput:\n"),
             None
         );
     }
@@ -515,7 +539,7 @@ mod tests {
             "Wall time: 1 s\nno output line",
         ] {
             assert_eq!(header(s).and_then(|h| h.body), None, "{s:?}");
-            assert_eq!(output(Some(&json!(s))).0, json!(s), "{s:?}");
+            assert_eq!(out(s).0, json!(s), "{s:?}");
         }
     }
 }

@@ -333,18 +333,18 @@ impl Translator {
                 let Some(id) = str_of(p, "call_id").map(str::to_owned) else {
                     return Err("codex: an output of no call");
                 };
-                let (content, error, code) = tools::output(p.get("output"));
+                let out = tools::output(p.get("output"));
                 let mut line = self.user(
-                    json!([{"type": "tool_result", "tool_use_id": id, "content": content, "is_error": error}]),
+                    json!([{"type": "tool_result", "tool_use_id": id, "content": out.content, "is_error": out.failed}]),
                     false,
                 );
                 // a sub-agent's thread: the model links its rollout to the call
                 if let Some(agent) = tools::spawned_agent(p.get("output")) {
                     line["toolUseResult"] = json!({ "agentId": agent });
-                } else if let Some(code) = code {
+                } else if let Some(code) = out.code {
                     // as Claude Code's own: the row says `exit 1`
                     line["toolUseResult"] = json!({ "exitCode": code });
-                } else if let Some(process) = tools::still_running(p.get("output")) {
+                } else if let Some(process) = out.running {
                     // as a background command's: `still running`, and a
                     // later wait for its output names what it runs
                     line["toolUseResult"] = if self.starts.contains(&id) {
