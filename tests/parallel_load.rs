@@ -327,3 +327,95 @@ fn a_file_loaded_mid_write_then_followed_reads_as_the_whole() {
         }
     }
 }
+
+/// A Codex rollout past the size read on one thread: its lines are read
+/// ahead as Codex's on the other cores (`Translate::read_ahead`) and
+/// translated in order, as one thread reading it translates them. Among
+/// them reasoning encrypted or not, calls and outputs on chunk edges,
+/// CRLF endings, broken lines and blank ones before the first.
+fn codex_rollout(blank_first: bool) -> Vec<u8> {
+    let mut rng = common::Rng(29);
+    let mut out = Vec::new();
+    if blank_first {
+        out.extend_from_slice(b"\n  \n");
+    }
+    let meta = json!({"timestamp": "2026-02-23T11:54:52.352Z", "type": "session_meta", "payload":
+        {"id": "019c8a59-e9dd-71f0-9ae3-4079fe9726a9", "cwd": "/work", "cli_version": "0.104.0",
+         "base_instructions": {"text": "x".repeat(20_000)}}});
+    writeln!(out, "{meta}").expect("write");
+    let mut i = 0;
+    while out.len() < 9 << 20 {
+        let time = format!("2026-02-23T12:{:02}:{:02}.000Z", (i / 60) % 60, i % 60);
+        let size = match rng.below(10) {
+            0 => 700_000,
+            1 => 90_000,
+            _ => 30 + rng.below(3_000),
+        };
+        let text: String = (0..size)
+            .map(|k| match (k + i) % 89 {
+                0 => '\n',
+                1 => '"',
+                2 => 'é',
+                _ => char::from(b'a' + (k % 26) as u8),
+            })
+            .collect();
+        let call = format!("call_{i}");
+        let payload = match i % 9 {
+            0 => {
+                json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": format!("prompt {i}")}]})
+            }
+            1 => {
+                json!({"type": "reasoning", "summary": [], "content": null, "encrypted_content": "gAAAA".repeat(size / 5 + 1)})
+            }
+            2 => {
+                json!({"type": "reasoning", "summary": [{"type": "summary_text", "text": text}], "encrypted_content": null})
+            }
+            3 => {
+                json!({"type": "function_call", "name": "exec_command", "arguments": json!({"cmd": format!("ls {i}")}).to_string(), "call_id": call})
+            }
+            4 => json!({"type": "function_call_output", "call_id": format!("call_{}", i - 1),
+                "output": format!("Chunk ID: a2\nWall time: 0.1 seconds\nProcess exited with code {}\nOutput:\n{text}", i % 2)}),
+            5 => {
+                json!({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": text}]})
+            }
+            6 => {
+                json!({"type": "token_count", "info": {"total_token_usage": {"input_tokens": i * 100, "cached_input_tokens": i * 50, "output_tokens": i * 10}, "last_token_usage": {"input_tokens": 100, "cached_input_tokens": 50, "output_tokens": 10}}})
+            }
+            _ => json!({"type": "agent_message", "message": format!("answer {i}")}),
+        };
+        let kind = if matches!(i % 9, 6 | 7) {
+            "event_msg"
+        } else {
+            "response_item"
+        };
+        let line = json!({"timestamp": time, "type": kind, "payload": payload}).to_string();
+        match i % 37 {
+            13 => out.extend_from_slice(&line.as_bytes()[..line.len() / 2]),
+            14 => out.extend_from_slice(b"not json"),
+            _ => out.extend_from_slice(line.as_bytes()),
+        }
+        out.extend_from_slice(if i % 5 == 2 { b"\r\n" } else { b"\n" });
+        i += 1;
+    }
+    out
+}
+
+#[test]
+fn a_big_codex_rollout_loads_as_one_thread_reads_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for blank_first in [false, true] {
+        let path = dir.path().join(format!("rollout-{blank_first}.jsonl"));
+        let bytes = codex_rollout(blank_first);
+        std::fs::write(&path, &bytes).expect("write");
+        assert_same(&path);
+        let s = Session::load(&path).expect("load");
+        assert_eq!(s.format(), Some("codex"));
+        assert!(
+            s.stats.unreadable > 0 && s.stats.shown > 100,
+            "{:?}",
+            s.stats
+        );
+        let view = ccv::source::claude::loader::load_to_view(&path, &mut |_, _| {}).expect("load");
+        assert_eq!(outcome(&view), outcome(&fed(&path, &bytes)));
+    }
+}

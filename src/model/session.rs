@@ -34,6 +34,19 @@ pub struct Source {
 /// file's first line, which format it is and makes this).
 pub trait Translate: Send + Sync {
     fn translate(&mut self, line: &[u8]) -> Translated;
+    /// The part of reading a line that needs no line before it, which a
+    /// load of a big file does ahead on its other cores (parsing a line
+    /// is most of translating it); [`Self::translate_read`] does the rest.
+    /// `None`: [`Self::translate`] does it all.
+    fn read_ahead(&self) -> Option<ReadAhead> {
+        None
+    }
+    /// [`Self::translate`] of `line`, `read` being what [`Self::read_ahead`]
+    /// made of it.
+    fn translate_read(&mut self, line: &[u8], read: serde_json::Value) -> Translated {
+        let _ = read;
+        self.translate(line)
+    }
     /// The file is complete: what is still held back.
     fn finish(&mut self) -> Vec<String> {
         Vec::new()
@@ -44,6 +57,10 @@ pub trait Translate: Send + Sync {
     /// whose first line is `first_line`: what of that line it needs.
     fn apart_after(&mut self, _first_line: &[u8]) {}
 }
+
+/// A line of a file in another format parsed, on any thread (see
+/// [`Translate::read_ahead`]).
+pub type ReadAhead = fn(&[u8]) -> serde_json::Value;
 
 /// What one line of a file in another format stands for.
 pub enum Translated {

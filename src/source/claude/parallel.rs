@@ -8,11 +8,13 @@
 //! one no worker has taken yet. A line decoded ahead is only a head start:
 //! the splitter still decides what the lines are, and a line it hands out
 //! otherwise (one that does not read cleanly, or in the viewer one that
-//! spans two chunks) is decoded in place.
+//! spans two chunks) is decoded in place. A file in another format
+//! (Codex's) has its lines parsed ahead as that format's instead; their
+//! translation, which follows the file's order, stays with the ingest.
 
 use super::decode::{decode_clean, decode_clean_text};
 use super::raw::RawEntry;
-use crate::model::session::Session;
+use crate::model::session::{ReadAhead, Session};
 use crate::model::stored::{fill_at, read_at};
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -60,10 +62,14 @@ struct Plan {
     /// one the ingest needed and had none to take while the other was
     /// still on it (1 GB export, 12 runs in turns: 1,946 -> 1,820 ms).
     ahead: u64,
+    /// A file in another format: its lines are read ahead so (see
+    /// [`crate::model::session::Translate::read_ahead`]), not decoded as
+    /// Claude Code's, which its lines are not.
+    read_ahead: Option<ReadAhead>,
 }
 
 /// How `source` is read, at `size` bytes.
-fn plan_for(s: &Session, source: u16, size: u64) -> Plan {
+fn plan_for(s: &Session, source: u16, size: u64, read_ahead: Option<ReadAhead>) -> Plan {
     let in_file = s
         .sources
         .get(source as usize)
@@ -76,6 +82,31 @@ fn plan_for(s: &Session, source: u16, size: u64) -> Plan {
         hold: !in_file || s.redacting,
         summaries: !s.no_call_summaries,
         ahead: if lean { 2 } else { 4 },
+        read_ahead,
+    }
+}
+
+/// How the lines of `f`, fed to `source` from its start, are read ahead
+/// when it is in another format: as its first line says, read here when
+/// the source has not seen it yet (the first line that is not blank, as
+/// the source takes it: `Session::translated`). A line too long to say
+/// leaves the lines to be read in place.
+fn read_ahead_of(s: &Session, source: u16, f: &File) -> Option<ReadAhead> {
+    let src = s.sources.get(source as usize)?;
+    if src.sniffed {
+        return src.translator.as_ref()?.read_ahead();
+    }
+    let mut head = vec![0u8; 256 << 10];
+    let n = fill_at(f, &mut head, 0).ok()?;
+    let head = head.get(..n)?;
+    let mut at = 0;
+    loop {
+        let end = at + memchr::memchr(b'\n', head.get(at..)?)?;
+        let line = head.get(at..end)?;
+        if !line.trim_ascii().is_empty() {
+            return crate::source::translator_for(line)?.read_ahead();
+        }
+        at = end + 1;
     }
 }
 
@@ -109,17 +140,29 @@ pub struct Ahead {
 /// allocator served from fresh memory as often as not (its page faults and
 /// its own work were a tenth of the decoding threads' time). The list is
 /// used again for a later chunk (see [`recycle`]).
+///
+/// A file in another format has its lines read ahead instead, in
+/// [`Self::read`] (the two are not mixed in one list of lines).
 #[derive(Default)]
 pub struct Decodes<'a> {
     pub lines: Vec<Ahead>,
     pub entries: Vec<(RawEntry<'a>, &'a str)>,
+    pub read: Vec<serde_json::Value>,
 }
 
 impl<'a> Decodes<'a> {
-    /// The objects of line `k` of [`Self::lines`].
-    pub fn entries_of(&mut self, k: usize) -> &mut [(RawEntry<'a>, &'a str)] {
-        let range = self.lines.get(k).map_or(0..0, |a| a.entries.clone());
-        self.entries.get_mut(range).unwrap_or_default()
+    /// The objects of line `k` of [`Self::lines`] (`None`: it was read
+    /// ahead as another format's).
+    pub fn entries_of(&mut self, k: usize) -> Option<&mut [(RawEntry<'a>, &'a str)]> {
+        let range = self.lines.get(k)?.entries.clone();
+        self.entries.get_mut(range)
+    }
+
+    /// Line `k` of [`Self::lines`] as read ahead in another format,
+    /// taken (`None`: it was decoded as Claude Code's).
+    pub fn take_read(&mut self, k: usize) -> Option<serde_json::Value> {
+        let range = self.lines.get(k)?.entries.clone();
+        self.read.get_mut(range)?.first_mut().map(std::mem::take)
     }
 }
 
@@ -144,6 +187,8 @@ struct Chunk {
     hold: bool,
     /// [`Plan::summaries`].
     summaries: bool,
+    /// [`Plan::read_ahead`].
+    read_ahead: Option<ReadAhead>,
 }
 
 type Lines<'a> = Decodes<'a>;
@@ -223,7 +268,7 @@ fn spanning_line(f: &File, size: u64, c: &Chunk) -> Option<Spanning> {
     let span = Spanning::new(line, |line| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut d = Decodes::default();
-            if let Some(entries) = decode_ahead(Line::Bytes(line), c, &mut d.entries) {
+            if let Some(entries) = ahead_of(Line::Bytes(line), c, &mut d) {
                 d.lines.push(Ahead {
                     offset,
                     len: line.len(),
@@ -272,6 +317,24 @@ fn decode_ahead<'a>(
     Some(start..out.len())
 }
 
+/// [`decode_ahead`], or the line read ahead in another format (its place
+/// in `out.read`).
+fn ahead_of<'a>(
+    line: Line<'a>,
+    c: &Chunk,
+    out: &mut Decodes<'a>,
+) -> Option<std::ops::Range<usize>> {
+    let Some(read) = c.read_ahead else {
+        return decode_ahead(line, c, &mut out.entries);
+    };
+    let bytes = match line {
+        Line::Bytes(b) => b,
+        Line::Text(t) => t.as_bytes(),
+    };
+    out.read.push(read(bytes));
+    Some(out.read.len() - 1..out.read.len())
+}
+
 fn decode(chunk: Chunk, spare: (Vec<Ahead>, Spare)) -> Decoded {
     // a panic here would leave the reading thread waiting for this chunk:
     // its lines are then decoded in place instead (and panic there, where
@@ -290,6 +353,7 @@ fn lines(c: &Chunk, (mut aheads, spare): (Vec<Ahead>, Spare)) -> Lines<'_> {
     let mut out = Decodes {
         lines: aheads,
         entries: spare,
+        read: Vec::new(),
     };
     let Some(last) = memchr::memrchr(b'\n', &c.bytes) else {
         return out;
@@ -313,15 +377,23 @@ fn lines(c: &Chunk, (mut aheads, spare): (Vec<Ahead>, Spare)) -> Lines<'_> {
         .chain(std::iter::once(inside.len()))
         .collect();
     let room = ends.len().min(MOST_AHEAD);
-    room_for(&mut out.entries, room);
+    match c.read_ahead {
+        Some(_) => out.read.reserve_exact(room),
+        None => room_for(&mut out.entries, room),
+    }
     room_for(&mut out.lines, room);
     // UTF-8 checked for the chunk at once (a line at a time, the check was
-    // a twentieth of decoding); a chunk that is not is checked by line
-    let text = simdutf8::basic::from_utf8(inside).ok();
+    // a twentieth of decoding); a chunk that is not is checked by line (a
+    // line read ahead in another format is checked by its parse)
+    let text = c
+        .read_ahead
+        .is_none()
+        .then(|| simdutf8::basic::from_utf8(inside).ok())
+        .flatten();
     let base = at;
     let mut start = 0;
     for &end in &ends {
-        if out.entries.len() >= MOST_AHEAD {
+        if out.entries.len() + out.read.len() >= MOST_AHEAD {
             break;
         }
         let piece = inside.get(start..end).unwrap_or_default();
@@ -333,7 +405,7 @@ fn lines(c: &Chunk, (mut aheads, spare): (Vec<Ahead>, Spare)) -> Lines<'_> {
             Some(t) => Line::Text(t),
             None => Line::Bytes(line),
         };
-        if let Some(entries) = decode_ahead(line, c, &mut out.entries) {
+        if let Some(entries) = ahead_of(line, c, &mut out) {
             let line = match line {
                 Line::Bytes(b) => b,
                 Line::Text(t) => t.as_bytes(),
@@ -375,9 +447,9 @@ pub fn read_file(
     let size = f.metadata().map_or(0, |m| m.len());
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut fed = 0;
-    let plan = plan_for(s, source, size);
     s.in_batch(|s| {
         if cores > 1 && size > SMALL {
+            let plan = plan_for(s, source, size, read_ahead_of(s, source, f));
             s.expect_lines(source, size);
             fed = read_parallel(s, source, f, cores.min(4), plan, progress)?;
         }
@@ -526,6 +598,7 @@ fn job_done(f: &File, plan: Plan, k: u64, pool: &Mutex<Vec<Decoded>>) -> std::io
                 bytes,
                 hold: plan.hold,
                 summaries: plan.summaries,
+                read_ahead: plan.read_ahead,
             };
             let spanning = plan
                 .read_on
@@ -627,7 +700,7 @@ pub fn read_sequential(
     r: &mut dyn Read,
     fed: &mut dyn FnMut(u64),
 ) -> std::io::Result<()> {
-    let chunk = plan_for(s, source, 0).chunk_len;
+    let chunk = plan_for(s, source, 0, None).chunk_len;
     let mut buf = Vec::with_capacity(chunk);
     let mut total = 0;
     loop {
@@ -675,6 +748,7 @@ mod tests {
                 bytes,
                 hold: false,
                 summaries: false,
+                read_ahead: None,
             };
             let d = super::lines(&chunk, Default::default());
             // (a line of more objects than a list takes is left whole)
@@ -682,5 +756,33 @@ mod tests {
             assert!(d.entries.len() <= most, "{}", d.entries.len());
             assert!(d.entries.capacity() <= 2 * most, "{}", d.entries.capacity());
         }
+    }
+
+    /// A file in another format has its lines read ahead as its format
+    /// reads them, none decoded as Claude Code's, as many at most.
+    #[test]
+    fn a_chunk_of_another_format_is_read_ahead_in_it() {
+        let line = br#"{"timestamp":"t","type":"event_msg","payload":{"type":"x"}}"#;
+        let mut bytes = Vec::new();
+        while bytes.len() < super::CHUNK {
+            bytes.extend_from_slice(line);
+            bytes.push(b'\n');
+        }
+        let read = crate::source::translator_for(line).and_then(|t| t.read_ahead());
+        assert!(read.is_some());
+        let chunk = super::Chunk {
+            offset: 0,
+            bytes,
+            hold: false,
+            summaries: false,
+            read_ahead: read,
+        };
+        let mut d = super::lines(&chunk, Default::default());
+        assert!(d.entries.is_empty());
+        assert_eq!(d.read.len(), d.lines.len());
+        assert_eq!(d.lines.len(), super::MOST_AHEAD);
+        assert!(d.entries_of(0).is_none());
+        let first = d.take_read(0).expect("read ahead");
+        assert_eq!(first["payload"]["type"], "x");
     }
 }

@@ -184,32 +184,36 @@ impl Session {
             if let Some(len) = line.overlong {
                 return self.ingest_overlong(source, line.number, len);
             }
-            if self.translated(source, line.number, line.bytes) {
-                return;
-            }
             while lines.get(next).is_some_and(|a| a.offset < line.offset) {
                 next += 1;
             }
-            let decoded = lines
+            let this = lines
                 .get(next)
-                .filter(|a| {
-                    a.offset == line.offset && a.len == line.bytes.len() && !a.entries.is_empty()
-                })
-                .map(|a| {
-                    let entries = ahead.entries.get_mut(a.entries.clone());
-                    (a.addr, entries.unwrap_or_default())
-                });
+                .filter(|a| a.offset == line.offset && a.len == line.bytes.len());
             // a line read on past its chunk: its bytes were read apart
             // from these, so they must be these
-            let spanned = spanning
-                .as_mut()
-                .filter(|(bytes, d)| {
-                    *bytes == line.bytes
-                        && d.lines
-                            .first()
-                            .is_some_and(|a| a.offset == line.offset && !a.entries.is_empty())
-                })
-                .and_then(|(_, d)| Some((d.lines.first()?.addr, d.entries_of(0))));
+            let mut spanned = spanning.as_mut().filter(|(bytes, d)| {
+                *bytes == line.bytes && d.lines.first().is_some_and(|a| a.offset == line.offset)
+            });
+            let read = match (&mut spanned, this) {
+                (Some((_, d)), _) => d.take_read(0),
+                (None, Some(a)) => {
+                    let read = ahead.read.get_mut(a.entries.clone());
+                    read.and_then(|r| r.first_mut()).map(std::mem::take)
+                }
+                (None, None) => None,
+            };
+            if self.translated(source, line.number, line.bytes, read) {
+                return;
+            }
+            let decoded = this.filter(|a| !a.entries.is_empty()).and_then(|a| {
+                let entries = ahead.entries.get_mut(a.entries.clone())?;
+                Some((a.addr, entries))
+            });
+            let spanned = spanned.and_then(|(_, d)| {
+                let addr = d.lines.first().filter(|a| !a.entries.is_empty())?.addr;
+                Some((addr, d.entries_of(0)?))
+            });
             match (spanned, decoded) {
                 (Some((addr, entries)), _) => {
                     self.line_at = place(base, &line, addr);
@@ -249,7 +253,7 @@ impl Session {
                 // read here, as its own format or as Claude Code's: either
                 // way it is read, and the newline that ends it later hands
                 // nothing on (a Codex line read here was read again then)
-                if !self.translated(source, tail.number, tail.bytes) {
+                if !self.translated(source, tail.number, tail.bytes, None) {
                     self.line_at = place(base, &tail, tail.bytes.as_ptr() as usize);
                     self.ingest_line(source, tail.number, tail.bytes);
                     self.line_at = None;
@@ -268,7 +272,7 @@ impl Session {
         if let Some(tail) = splitter.tail() {
             match tail.overlong {
                 Some(len) => self.ingest_overlong(source, tail.number, len),
-                None if self.translated(source, tail.number, tail.bytes) => {}
+                None if self.translated(source, tail.number, tail.bytes, None) => {}
                 None => {
                     self.line_at = place(base, &tail, tail.bytes.as_ptr() as usize);
                     self.ingest_line(source, tail.number, tail.bytes);
@@ -432,8 +436,15 @@ impl Session {
     /// A line of a file in another format (its first line decides, see
     /// [`crate::source::translator_for`]): read as the lines it stands
     /// for, held in memory (they are not the file's bytes). `false`: the
-    /// file is in the native format.
-    fn translated(&mut self, source: u16, line: u32, bytes: &[u8]) -> bool {
+    /// file is in the native format. `read`: the line as read ahead (see
+    /// [`crate::model::session::Translate::read_ahead`]).
+    fn translated(
+        &mut self,
+        source: u16,
+        line: u32,
+        bytes: &[u8],
+        read: Option<serde_json::Value>,
+    ) -> bool {
         let s = &mut self.sources[source as usize];
         if !s.sniffed && !bytes.trim_ascii().is_empty() {
             s.sniffed = true;
@@ -458,7 +469,11 @@ impl Session {
             return false;
         };
         self.line_at = None;
-        match t.translate(bytes) {
+        let translated = match read {
+            Some(read) => t.translate_read(bytes, read),
+            None => t.translate(bytes),
+        };
+        match translated {
             Translated::Lines(lines) => {
                 for l in &lines {
                     self.ingest_line(source, line, l.as_bytes());

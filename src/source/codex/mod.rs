@@ -12,6 +12,7 @@
 //! files ([`files`]) and resumes it.
 
 pub mod files;
+mod parse;
 pub mod scan;
 mod shell_line;
 mod tools;

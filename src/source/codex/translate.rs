@@ -7,6 +7,7 @@
 //! and a copy for its UI (`event_msg`). The items are read; the copies
 //! only where no item follows them (an answer cut off by an abort).
 
+use super::parse::parse;
 use super::tools;
 use crate::model::session::{Translate, Translated};
 use serde_json::{Map, Value, json};
@@ -44,7 +45,15 @@ pub struct Translator {
 
 impl Translate for Translator {
     fn translate(&mut self, line: &[u8]) -> Translated {
-        let Ok(Value::Object(o)) = serde_json::from_slice::<Value>(line) else {
+        self.translate_read(line, parse(line))
+    }
+
+    fn read_ahead(&self) -> Option<crate::model::session::ReadAhead> {
+        Some(parse)
+    }
+
+    fn translate_read(&mut self, _line: &[u8], read: Value) -> Translated {
+        let Value::Object(o) = read else {
             return Translated::Raw;
         };
         if let Some(t) = o.get("timestamp").and_then(Value::as_str) {
