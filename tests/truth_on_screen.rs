@@ -304,6 +304,45 @@ fn a_row_of_another_day_than_the_row_before_says_the_day() {
     assert!(!shot.contains(" ── "), "{shot}");
 }
 
+/// A day opened by lines the filters hide (a resumed session's context,
+/// a command's caveat) is still said: above the first row of that day
+/// that is drawn, whichever it is, once.
+#[test]
+fn a_day_opened_by_hidden_lines_is_said_above_its_first_row_drawn() {
+    use crate::common::entry;
+    let s = session(&[
+        entry::user("u1", json!("evening"))
+            .at("2025-01-01T22:00:00.000Z")
+            .json(),
+        entry::assistant("a1", "m1", json!([{"type":"text","text":"late"}]))
+            .at("2025-01-01T23:59:00.000Z")
+            .json(),
+        entry::user("c1", json!("Caveat: the context of a resumed session"))
+            .set("isMeta", json!(true))
+            .at("2025-01-02T08:29:00.000Z")
+            .json(),
+        entry::user("u2", json!("next morning"))
+            .at("2025-01-02T08:30:00.000Z")
+            .json(),
+    ]);
+    let mut st = crate::common::utc_state(s);
+    for meta_shown in [false, true] {
+        let shot = screen(&mut st, 100, 12);
+        let lines: Vec<&str> = shot.lines().collect();
+        let at = |text: &str| lines.iter().position(|l| l.contains(text));
+        assert_eq!(
+            lines.iter().filter(|l| l.contains(" ── ")).count(),
+            1,
+            "{shot}"
+        );
+        let day = at("── Thu 2 Jan 2025 ──").expect("the day");
+        let first = if meta_shown { "Caveat" } else { "next morning" };
+        assert_eq!(at(first), Some(day + 1), "{shot}");
+        assert!(at("late") < Some(day), "{shot}");
+        perform_action(&mut st, Action::ToggleMeta);
+    }
+}
+
 /// `No response requested.` is Claude Code's own line where a turn ended
 /// unanswered (written as a `<synthetic>` answer, `isApiErrorMessage`
 /// false): no API error, no row, counted hidden. An API error written so

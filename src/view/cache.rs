@@ -19,6 +19,8 @@ struct Key {
     /// What else the lines show that may change (a prompt's turn
     /// figures: see `Transcript::turn_stamp`), 0 for most rows.
     stamp: u64,
+    /// The time of the row above (a new day heads a row with its date).
+    above: Option<i64>,
 }
 
 #[derive(Default)]
@@ -41,7 +43,7 @@ impl LineCache {
         id: ItemId,
         row: Row,
         width: u16,
-        (expanded, full, stamp): (bool, bool, u64),
+        (expanded, full, stamp, above): (bool, bool, u64, Option<i64>),
         render: impl FnOnce() -> Vec<Line<'static>>,
     ) -> Lines {
         let key = Key {
@@ -51,6 +53,7 @@ impl LineCache {
             expanded,
             full,
             stamp,
+            above,
         };
         if let Some(l) = self.map.get(&key) {
             return l.clone();

@@ -40,6 +40,11 @@ pub fn row_lines(s: &State, v: &mut ListView, r: usize, width: u16) -> Lines {
         }
     };
     let full = is_open && expanded.contains(&Fold::Full(id));
+    // (the filters decide which row is above: it is part of the key)
+    let above = r
+        .checked_sub(1)
+        .and_then(|p| rows.get(p))
+        .and_then(|p| row::time_of(session, p));
     let render = || {
         let lines = row::render(
             &row::Ctx {
@@ -48,6 +53,7 @@ pub fn row_lines(s: &State, v: &mut ListView, r: usize, width: u16) -> Lines {
                 tz,
                 now,
                 full,
+                above,
             },
             &row,
             is_open,
@@ -76,7 +82,7 @@ pub fn row_lines(s: &State, v: &mut ListView, r: usize, width: u16) -> Lines {
         _ => 0,
     };
     v.cache
-        .get_or_render(id, row, width, (is_open, full, stamp), render)
+        .get_or_render(id, row, width, (is_open, full, stamp, above), render)
 }
 
 /// The row's item, when a text the row draws is still in the session

@@ -38,6 +38,8 @@ pub struct Ctx<'a> {
     pub now: Option<i64>,
     /// Long output is shown whole, not folded (`z`).
     pub full: bool,
+    /// The time of the row drawn above (see [`time_of`]).
+    pub above: Option<i64>,
 }
 
 pub fn render(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
@@ -49,13 +51,14 @@ pub fn render(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
 }
 
 /// `── Fri 23 Jan 2026 ──` above the first row of another day than the
-/// entry before it (a session resumed the next morning, a tool that ran
-/// overnight): the time column says only the hour.
+/// row drawn above it (a session resumed the next morning, a tool that
+/// ran overnight): the time column says only the hour. The row above, not
+/// the entry before: that may be one the filters hide (a resumed session
+/// opens its day with context lines), and its date with it.
 fn new_day(cx: &Ctx<'_>, row: &Row) -> Option<Line<'static>> {
     let t = cx.session.transcript_checked(row.agent)?;
-    let at = row.index as usize;
-    let this = t.items.get(at)?.timestamp?;
-    let before = t.items.get(..at)?.iter().rev().find_map(|i| i.timestamp)?;
+    let this = t.items.get(row.index as usize)?.timestamp?;
+    let before = cx.above?;
     let day = |ms: i64| {
         jiff::Timestamp::from_millisecond(ms)
             .ok()
@@ -67,6 +70,21 @@ fn new_day(cx: &Ctx<'_>, row: &Row) -> Option<Line<'static>> {
     }
     let label = format!("{:5} ── {} ──", "", date.strftime("%a %-d %b %Y"));
     Some(Line::styled(label, theme::current().dim))
+}
+
+/// The time a row shows up to: its entry's (or the last one before it
+/// that has one), a group's latest.
+pub fn time_of(session: &Session, row: &Row) -> Option<i64> {
+    let t = session.transcript_checked(row.agent)?;
+    let at = row.index as usize;
+    if let crate::rows::RowKind::Group { group } = row.kind {
+        let g = t.groups.get(group as usize)?;
+        let latest = t.items.get(g.first..=g.last)?.iter();
+        if let Some(ms) = latest.filter_map(|i| i.timestamp).max() {
+            return Some(ms);
+        }
+    }
+    t.items.get(..=at)?.iter().rev().find_map(|i| i.timestamp)
 }
 
 fn render_row(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
