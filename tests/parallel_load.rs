@@ -187,6 +187,19 @@ fn a_file_that_grows_while_read_is_read_to_its_end() {
     assert_eq!(outcome(&s), outcome(&one));
 }
 
+/// `size` characters, a newline, a quote and a character of two bytes
+/// among them every `every` (where they fall moves with `i`).
+fn awkward_text(size: usize, i: usize, every: usize) -> String {
+    (0..size)
+        .map(|k| match (k + i) % every {
+            0 => '\n',
+            1 => '"',
+            2 => 'é',
+            _ => char::from(b'a' + (k % 26) as u8),
+        })
+        .collect()
+}
+
 /// Lines from a few bytes to several chunks long, so that chunk edges
 /// fall inside lines of every size: a line a chunk ends inside of is read
 /// on and decoded by that chunk's thread. Among them, CRLF endings, a
@@ -201,14 +214,7 @@ fn spanning_session() -> Vec<u8> {
     let mut i = 0;
     while out.len() < 14 << 20 {
         let size = sizes[i % sizes.len()] + rng.below(4096);
-        let text: String = (0..size)
-            .map(|k| match (k + i) % 97 {
-                0 => '\n',
-                1 => '"',
-                2 => 'é',
-                _ => char::from(b'a' + (k % 26) as u8),
-            })
-            .collect();
+        let text = awkward_text(size, i, 97);
         let line = match i % 11 {
             3 => format!("{{\"type\":\"user\",\"uuid\":\"b{i}\",\"message\":{{\"content\":\"{}", "x".repeat(size)),
             5 => common::assistant_line(
@@ -351,14 +357,7 @@ fn codex_rollout(blank_first: bool) -> Vec<u8> {
             1 => 90_000,
             _ => 30 + rng.below(3_000),
         };
-        let text: String = (0..size)
-            .map(|k| match (k + i) % 89 {
-                0 => '\n',
-                1 => '"',
-                2 => 'é',
-                _ => char::from(b'a' + (k % 26) as u8),
-            })
-            .collect();
+        let text = awkward_text(size, i, 89);
         let call = format!("call_{i}");
         let payload = match i % 9 {
             0 => {
