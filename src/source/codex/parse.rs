@@ -91,9 +91,11 @@ impl<'de> Visitor<'de> for LeanVisitor {
                 return Err(de::Error::custom("left to serde"));
             }
             // (the item says what it is before its encrypted part, as
-            // Codex writes it)
-            let reasoning = out.get("type").and_then(Value::as_str) == Some("reasoning");
-            let value = if key == "encrypted_content" && reasoning {
+            // Codex writes it; asked of that key alone: a lookup for every
+            // key cost more than the copies spared)
+            let value = if key == "encrypted_content"
+                && out.get("type").and_then(Value::as_str) == Some("reasoning")
+            {
                 passed = true;
                 map.next_value::<Present>()?.0
             } else {
