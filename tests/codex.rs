@@ -790,3 +790,47 @@ fn expanded_screen(lines: &[String], height: u16) -> String {
     t.draw(|f| common::draw(f, &mut st)).expect("draw");
     format!("{:?}", t.backend())
 }
+
+/// Reasoning Codex kept encrypted, which nobody can read, has no row (a
+/// row saying `redacted thinking` came before nearly every answer and call
+/// of some sessions): it is counted among the hidden lines, under its own
+/// reason. A reasoning with a summary shows the summary.
+#[test]
+fn encrypted_reasoning_is_hidden_and_counted_a_summary_shown() {
+    let mut lines = rollout_lines();
+    let env =
+        |t: &str, ty: &str, p: Value| json!({"timestamp": t, "type": ty, "payload": p}).to_string();
+    let at = lines.len() - 1;
+    for (k, reasoning) in [
+        json!({"type": "reasoning", "summary": [], "content": null, "encrypted_content": "gAAAAB"}),
+        json!({"type": "reasoning", "summary": [], "content": null, "encrypted_content": null}),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        lines.insert(
+            at + k,
+            env("2026-01-30T10:00:12.500Z", "response_item", reasoning),
+        );
+    }
+    let screen = expanded_screen(&lines, 30);
+    assert!(screen.contains("Thinking   3 words"), "{screen}");
+    assert!(!screen.contains("redacted"), "{screen}");
+    let mut s = ccv::model::Session::new(None);
+    for l in &lines {
+        s.feed(0, format!("{l}\n").as_bytes());
+    }
+    s.finish(0);
+    let hidden = &s.stats.hidden_by_reason;
+    assert_eq!(
+        hidden.get("codex: reasoning kept encrypted"),
+        Some(&1),
+        "{hidden:?}"
+    );
+    assert_eq!(hidden.get("codex: empty reasoning"), Some(&1), "{hidden:?}");
+    let thinking = common::exported(&s, ccv::export::Format::Json)
+        .lines()
+        .filter(|l| l.contains(r#""kind":"thinking""#))
+        .count();
+    assert_eq!(thinking, 1);
+}

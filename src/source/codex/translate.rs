@@ -316,11 +316,11 @@ impl Translator {
                         None,
                     )]);
                 }
+                // what the model kept encrypted nobody can read: a row for
+                // it said `redacted thinking` before nearly every answer and
+                // call of some sessions (Codex's own screen shows nothing)
                 if p.get("encrypted_content").is_some_and(|e| !e.is_null()) {
-                    return Ok(vec![self.assistant(
-                        json!([{"type": "redacted_thinking", "data": ""}]),
-                        None,
-                    )]);
+                    return Err("codex: reasoning kept encrypted");
                 }
                 Err("codex: empty reasoning")
             }
