@@ -235,14 +235,17 @@ fn a_sessions_tokens_are_its_files_running_total() {
     }
 }
 
+/// A Codex line: its time, its type and its payload.
+fn env(t: &str, ty: &str, p: Value) -> String {
+    json!({"timestamp": t, "type": ty, "payload": p}).to_string()
+}
+
 pub const ID: &str = "019a0000-1111-7222-8333-444455556666";
 
 /// A Codex session of real shapes (0.98-0.139): meta, context, injected
 /// text, a prompt and its UI copy, reasoning, a shell call and its output,
 /// a patch, repeated token counts and the answer with its UI copy first.
 pub fn rollout_lines() -> Vec<String> {
-    let env =
-        |t: &str, ty: &str, p: Value| json!({"timestamp": t, "type": ty, "payload": p}).to_string();
     let usage = |i: u64, c: u64, o: u64| json!({"input_tokens": i, "cached_input_tokens": c, "output_tokens": o, "reasoning_output_tokens": 0, "total_tokens": i + o});
     vec![
         env(
@@ -681,8 +684,6 @@ fn a_search_of_codex_files_is_the_same_with_the_index_and_without() {
 #[test]
 fn a_failed_codex_command_says_its_exit_code() {
     let mut lines = rollout_lines();
-    let env =
-        |t: &str, ty: &str, p: Value| json!({"timestamp": t, "type": ty, "payload": p}).to_string();
     let at = lines.len() - 1;
     lines.insert(
         at,
@@ -737,8 +738,6 @@ fn a_failed_codex_command_says_its_exit_code() {
 #[test]
 fn a_codex_wait_names_its_command_and_a_new_file_is_a_write() {
     let mut lines = rollout_lines();
-    let env =
-        |t: &str, ty: &str, p: Value| json!({"timestamp": t, "type": ty, "payload": p}).to_string();
     let at = lines.len() - 1;
     let call = |id: &str, name: &str, args: Value| json!({"type": "function_call", "name": name, "arguments": args.to_string(), "call_id": id});
     let out =
@@ -798,8 +797,6 @@ fn expanded_screen(lines: &[String], height: u16) -> String {
 #[test]
 fn encrypted_reasoning_is_hidden_and_counted_a_summary_shown() {
     let mut lines = rollout_lines();
-    let env =
-        |t: &str, ty: &str, p: Value| json!({"timestamp": t, "type": ty, "payload": p}).to_string();
     let at = lines.len() - 1;
     for (k, reasoning) in [
         json!({"type": "reasoning", "summary": [], "content": null, "encrypted_content": "gAAAAB"}),
