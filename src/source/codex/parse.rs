@@ -2,7 +2,7 @@
 //! the reasoning the model encrypted (`encrypted_content` of a
 //! `reasoning` item: a fifth of the bytes of real rollouts), which
 //! nothing shows: the translation asks only whether it is there, so it
-//! is passed over unread and kept as `true` (`null` stays `null`).
+//! is checked but not copied, and kept as `true` (`null` stays `null`).
 //! Copying it into a string was a tenth of reading a rollout.
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -97,7 +97,13 @@ impl<'de> Visitor<'de> for LeanVisitor {
                 && out.get("type").and_then(Value::as_str) == Some("reasoning")
             {
                 passed = true;
-                map.next_value::<Present>()?.0
+                // a string borrowed from the line, checked as serde checks
+                // it (UTF-8, no control byte) but not copied; any other
+                // value (escapes, a number, an object) is left to serde
+                match map.next_value::<Option<&'de str>>()? {
+                    Some(_) => Value::Bool(true),
+                    None => Value::Null,
+                }
             } else {
                 map.next_value::<Lean>()?.0
             };
@@ -108,67 +114,6 @@ impl<'de> Visitor<'de> for LeanVisitor {
             return Err(de::Error::custom("left to serde"));
         }
         Ok(Value::Object(out))
-    }
-}
-
-/// A value passed over: `null` (or what serde makes `null`), or `true`
-/// for any other, read as serde reads it (a string is checked, not
-/// copied; a line serde refuses is refused here too).
-struct Present(Value);
-
-impl<'de> Deserialize<'de> for Present {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(PresentVisitor).map(Present)
-    }
-}
-
-struct PresentVisitor;
-
-impl<'de> Visitor<'de> for PresentVisitor {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("any valid JSON value")
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<Value, E> {
-        Ok(Value::Bool(true))
-    }
-
-    fn visit_i64<E>(self, _: i64) -> Result<Value, E> {
-        Ok(Value::Bool(true))
-    }
-
-    fn visit_u64<E>(self, _: u64) -> Result<Value, E> {
-        Ok(Value::Bool(true))
-    }
-
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(Number::from_f64(v).map_or(Value::Null, |_| Value::Bool(true)))
-    }
-
-    fn visit_str<E>(self, _: &str) -> Result<Value, E> {
-        Ok(Value::Bool(true))
-    }
-
-    fn visit_none<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        Present::deserialize(d).map(|p| p.0)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Value, A::Error> {
-        LeanVisitor.visit_seq(seq).map(|_| Value::Bool(true))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Value, A::Error> {
-        LeanVisitor.visit_map(map).map(|_| Value::Bool(true))
     }
 }
 
@@ -187,6 +132,8 @@ mod tests {
             r#"{"encrypted_content":"before its type","type":"reasoning"}"#,
             r#"{"type":"reasoning","encrypted_content":null}"#,
             r#"{"type":"reasoning","encrypted_content":1e400}"#,
+            r#"{"type":"reasoning","encrypted_content":{"a":[1]}}"#,
+            r#"{"type":"reasoning","encrypted_content":"with \u0041n escape"}"#,
             "{\"type\":\"reasoning\",\"encrypted_content\":\"\\ud800 lone\"}",
             "{\"type\":\"reasoning\",\"encrypted_content\":\"a\tb\"}",
             r#"[1, "two", {"three": 3}]"#,
@@ -216,7 +163,7 @@ mod tests {
         let mut bad = br#"{"type":"reasoning","encrypted_content":"ab"}"#.to_vec();
         bad[41] = 0xff;
         assert_eq!(parse(&bad), Value::Null);
-        let reasoning = r#"{"timestamp":"t","type":"response_item","payload":{"type":"reasoning","summary":[],"content":null,"encrypted_content":"gAAAAB\u0041=="}}"#;
+        let reasoning = r#"{"timestamp":"t","type":"response_item","payload":{"type":"reasoning","summary":[],"content":null,"encrypted_content":"gAAAAB=="}}"#;
         assert_eq!(
             parse(reasoning.as_bytes()),
             json!({"timestamp": "t", "type": "response_item", "payload":
