@@ -733,7 +733,8 @@ fn a_failed_codex_command_says_its_exit_code() {
 /// `still running`, and a `write_stdin` that types nothing (a wait for
 /// more output) reads as Claude Code's wait for a background command:
 /// `BashOutput`, naming the command it waits on, then how it ended; one
-/// that types Ctrl-C as its stop (`KillShell`). A patch that only adds a
+/// that types Ctrl-C as its stop (`KillShell`); one that types an answer
+/// says what it typed, into which command. A patch that only adds a
 /// file is a write of it.
 #[test]
 fn a_codex_wait_names_its_command_and_a_new_file_is_a_write() {
@@ -767,7 +768,7 @@ fn a_codex_wait_names_its_command_and_a_new_file_is_a_write() {
         "Bash       catkin_make --pkg slam · still running",
         "BashOutput 60387 (catkin_make --pkg slam) · still running",
         "BashOutput 60387 (catkin_make --pkg slam) · exit 1",
-        "write_stdin",
+        "write_stdin \"y⏎\" → 60387 (catkin_make --pkg slam)",
         "KillShell  60387 (catkin_make --pkg slam) · exit 130",
         "Write      src/wander.py",
     ] {

@@ -133,8 +133,13 @@ pub fn summary(session: &Session, item: &Item, c: &ToolCall) -> String {
 /// Whether [`summary`] says more than the call's own summary: a search
 /// reads it then.
 pub fn summary_adds(session: &Session, item: &Item, c: &ToolCall) -> bool {
-    session.task_notes.contains_key(&item.id) || WAITS.contains(&c.name.as_str())
+    session.task_notes.contains_key(&item.id) || WAITS.contains(&c.name.as_str()) || c.name == TYPES
 }
+
+/// Codex's call that types into a running command: its summary ends with
+/// the command's id (`"y⏎" → 4242`), which names the command as a wait's
+/// does.
+const TYPES: &str = "write_stdin";
 
 /// The tools that wait on, read or stop a background task by its id.
 const WAITS: [&str; 5] = [
@@ -148,12 +153,13 @@ const WAITS: [&str; 5] = [
 /// What the background task a call waits on, reads or stops was started
 /// for, as its starting call's summary says (`go test ./...`, a
 /// subagent's `"Review the PR"`), made safe; `summary` is the call's, which
-/// for these tools is the task's id.
+/// for these tools is the task's id (a typing's ends with it).
 fn task_started(session: &Session, c: &ToolCall, summary: &str) -> Option<String> {
-    if !WAITS.contains(&c.name.as_str()) {
-        return None;
-    }
-    let id = summary.trim();
+    let id = match c.name.as_str() {
+        TYPES => summary.rsplit_once(" → ")?.1.trim(),
+        name if WAITS.contains(&name) => summary.trim(),
+        _ => return None,
+    };
     let call = match session.background_tasks.get(id) {
         Some(call) => Some(*call),
         None => session

@@ -120,6 +120,11 @@ pub fn task_named(input: &str) -> Option<(String, Option<String>)> {
 
 /// `Read src/main.rs` is shown as the tool name plus this string.
 pub fn call_summary(tool: &str, input: &str) -> String {
+    if tool == "write_stdin"
+        && let Some(s) = typed_into(input)
+    {
+        return s;
+    }
     let a: Args<'_> = serde_json::from_str(input).unwrap_or_default();
     let one =
         |s: &Option<Cow<'_, str>>| s.as_deref().map(|s| crate::model::text::first_line(s, 160));
@@ -197,6 +202,37 @@ pub fn call_summary(tool: &str, input: &str) -> String {
 }
 
 pub use crate::model::item::display_name;
+
+/// What Codex's `write_stdin` typed, and into which running process:
+/// `"y⏎" → 4242` (the keys that end a line or move on shown as such,
+/// other control keys as `^C`). The row names the process's command after
+/// it, as a wait's (see `model::call_facts`).
+fn typed_into(input: &str) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_str(input).ok()?;
+    let chars = v.get("chars")?.as_str()?;
+    let id = match v.get("session_id")? {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Number(n) => n.to_string(),
+        _ => return None,
+    };
+    let mut keys = String::new();
+    for c in chars.chars().take(60) {
+        match c {
+            '\n' | '\r' => keys.push('⏎'),
+            '\t' => keys.push('⇥'),
+            c if (c as u32) < 0x20 => {
+                keys.push('^');
+                keys.push(char::from(b'@' + c as u8));
+            }
+            '\u{7f}' => keys.push_str("^?"),
+            c => keys.push(c),
+        }
+    }
+    if chars.chars().nth(60).is_some() {
+        keys.push('…');
+    }
+    Some(format!("\"{keys}\" → {id}"))
+}
 
 fn mcp_server(tool: &str) -> Option<&str> {
     let (server, _) = tool.strip_prefix("mcp__")?.split_once("__")?;
@@ -284,6 +320,31 @@ mod tests {
                 r#"{"questions":[{"question":"Which DB?"}]}"#
             ),
             "Which DB?"
+        );
+    }
+
+    /// What Codex typed into a running command, keys told apart; an input
+    /// of other shapes summed up as any tool's.
+    #[test]
+    fn a_typing_says_its_keys_and_process() {
+        let typed = |chars: &str, id: &str| {
+            let input = format!(
+                r#"{{"session_id":{id},"chars":{}}}"#,
+                serde_json::json!(chars)
+            );
+            call_summary("write_stdin", &input)
+        };
+        assert_eq!(typed("y\n", "4242"), "\"y⏎\" → 4242");
+        assert_eq!(typed("a\tb\r", "\"7\""), "\"a⇥b⏎\" → 7");
+        assert_eq!(typed("\u{1b}[A\u{7f}\u{4}", "1"), "\"^[[A^?^D\" → 1");
+        let long = typed(&"x".repeat(61), "1");
+        assert!(
+            long.starts_with(&format!("\"{}…\"", "x".repeat(60))),
+            "{long}"
+        );
+        assert_eq!(
+            call_summary("write_stdin", r#"{"session_id":[1],"chars":"y"}"#),
+            "chars y"
         );
     }
 }

@@ -1,7 +1,8 @@
 //! Codex's tool calls and outputs in the shapes ccv shows calls by: its
 //! three shell tools (`shell` with an argv, `shell_command`, then
 //! `exec_command`) as `Bash` with a command line, a `write_stdin` that
-//! waits on or stops a running command as `BashOutput` or `KillShell`,
+//! waits on or stops a running command as `BashOutput` or `KillShell` (one
+//! that types into it keeps its name),
 //! `update_plan` as a to-do list, a patch of one file as an edit (or, one
 //! that only adds it, a write); the rest under their own names with their
 //! arguments.
@@ -58,6 +59,16 @@ pub fn call(p: &Map<String, Value>) -> (String, Value) {
                 about_process("BashOutput", id, args)
             }
             (Some(id), Some(c)) if c == "\u{3}" => about_process("KillShell", id, args),
+            // typed into the process (an answer to its prompt): under its
+            // own name, the process's id as a string, which the row's
+            // summary names as the waits' do
+            (Some(id), Some(Value::String(_))) => match (id, args) {
+                (Value::Number(n), Value::Object(mut o)) => {
+                    o.insert("session_id".to_owned(), Value::String(n.to_string()));
+                    (name.to_owned(), Value::Object(o))
+                }
+                (_, args) => (name.to_owned(), args),
+            },
             _ => (name.to_owned(), args),
         },
         "update_plan" => {
