@@ -239,19 +239,30 @@ fn mcp_server(tool: &str) -> Option<&str> {
     Some(server)
 }
 
-/// An unknown tool's first short argument, as `key value`.
+/// The arguments that name what an unknown tool works on, when it has
+/// them: a GitHub issue's `title`, not its `owner` (the first).
+const TELLING: [&str; 3] = ["title", "subject", "name"];
+
+/// An unknown tool's telling argument (see [`TELLING`]) or else its first
+/// short one, as `key value`.
 fn first_argument(input: &str) -> Option<String> {
     let map: serde_json::Map<String, serde_json::Value> = serde_json::from_str(input).ok()?;
-    map.iter().find_map(|(k, v)| {
-        let v = match v {
-            serde_json::Value::String(s) if !s.trim().is_empty() => {
-                crate::model::text::first_line(s, 120)
-            }
-            serde_json::Value::Number(n) => n.to_string(),
-            serde_json::Value::Bool(b) => b.to_string(),
-            _ => return None,
-        };
-        Some(format!("{k} {v}"))
+    let telling = TELLING.iter().find_map(|&k| {
+        let v = map.get(k)?.as_str().filter(|v| !v.trim().is_empty())?;
+        Some(format!("{k} {}", crate::model::text::first_line(v, 120)))
+    });
+    telling.or_else(|| {
+        map.iter().find_map(|(k, v)| {
+            let v = match v {
+                serde_json::Value::String(s) if !s.trim().is_empty() => {
+                    crate::model::text::first_line(s, 120)
+                }
+                serde_json::Value::Number(n) => n.to_string(),
+                serde_json::Value::Bool(b) => b.to_string(),
+                _ => return None,
+            };
+            Some(format!("{k} {v}"))
+        })
     })
 }
 
@@ -309,6 +320,20 @@ mod tests {
             "x · http://a"
         );
         assert_eq!(call_summary("Read", "not json"), "");
+        assert_eq!(
+            call_summary(
+                "mcp__github__issue_write",
+                r#"{"owner":"me","repo":"app","method":"create","title":"T001: Fix it","body":"…"}"#
+            ),
+            "github · title T001: Fix it"
+        );
+        assert_eq!(
+            call_summary(
+                "mcp__github__list_commits",
+                r#"{"owner":"me","repo":"app","name":""}"#
+            ),
+            "github · owner me"
+        );
         assert_eq!(call_summary("TodoWrite", r#"{"todos":[{},{}]}"#), "2 todos");
         assert_eq!(
             call_summary("TodoWrite", r#"{"todos":[{"status":"completed"}]}"#),
