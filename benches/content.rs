@@ -1,4 +1,4 @@
-//! Rendering costs: a 5 KB markdown answer, a 300-line Rust file
+//! Rendering costs: a 5 KB markdown answer (and one in Japanese), a 300-line Rust file
 //! (cached and uncached highlight), a diff and ANSI output.
 
 use ccv::source::claude::raw::Hunk;
@@ -41,6 +41,21 @@ fn rust_file() -> String {
 #[divan::bench]
 fn markdown_5kb(b: divan::Bencher<'_, '_>) {
     let text = answer();
+    b.bench(|| content::markdown(divan::black_box(&text), 100));
+}
+
+/// A 5 KB answer in Japanese (no spaces between words: lines break
+/// between characters).
+#[divan::bench]
+fn markdown_5kb_japanese(b: divan::Bencher<'_, '_>) {
+    let mut text = String::from("# 監視の修正\n\n");
+    while text.len() < 5_000 {
+        text.push_str(
+            "ファイルが置き換えられるとウォッチャーがイベントを**取りこぼします**。`notify::Event` \
+             を見て、新しい inode で開き直すようにしました（ディレクトリごと監視します）。\n\n\
+             - ディレクトリを監視する\n- 新しい inode で開き直す\n\n",
+        );
+    }
     b.bench(|| content::markdown(divan::black_box(&text), 100));
 }
 

@@ -986,3 +986,32 @@ fn a_failed_command_says_its_exit_code_and_the_telling_line() {
     }
     assert!(!screen.contains("Exit code"), "{screen}");
 }
+
+/// An answer in Japanese (no spaces between words) fills each line of the
+/// row before it wraps, between characters: it was wrapped at its one
+/// space, leaving the line before half empty, and never ran past the
+/// screen's edge.
+#[test]
+fn a_japanese_answer_fills_its_lines() {
+    let text = "README だけだと手動操縦の出し元が抜けています。付属 PDF に手順がある可能性が高いので、そのマニュアル名を拾って中身を検索します。";
+    let s = common::session_of(&[
+        common::user_line("u1", json!("調べて")),
+        common::assistant_line("a1", "msg_1", json!([{"type": "text", "text": text}])),
+    ]);
+    let mut st = state(s);
+    let screen = common::screen_text(&mut st, 120, 12);
+    let rows: Vec<&str> = screen
+        .lines()
+        .skip_while(|l| !l.contains("Assistant"))
+        .take_while(|l| !l.trim().is_empty())
+        .collect();
+    let cells = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+    assert!(cells(&rows.concat()).contains(&cells(text)), "{screen}");
+    assert!(rows.len() >= 2, "{screen}");
+    // each line but the last ends within a character of the edge (the
+    // text is a cell a symbol, a wide character's second cell a space)
+    for r in &rows[..rows.len() - 1] {
+        let w = r.trim_end().chars().count();
+        assert!(w >= 118, "{w}: {screen}");
+    }
+}

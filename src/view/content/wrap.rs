@@ -98,6 +98,68 @@ struct Cell {
     end: usize,
     width: usize,
     kind: CellKind,
+    /// Where a line may break beside it within a word (see [`Cjk`]).
+    cjk: Cjk,
+}
+
+/// How a grapheme lets a line break beside it inside a run of non-space
+/// text. Chinese and Japanese are written without spaces and break
+/// between any two characters (a sentence was one word: the line before
+/// it was left half empty, or it was cut where it ran out of room), but
+/// not before closing punctuation or small kana, nor after an opening
+/// bracket (kinsoku). Text with no such character wraps as before.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct Cjk {
+    /// An ideograph, kana or full-width sign: a break may come on either
+    /// side.
+    breaks: bool,
+    /// Never starts a line (`。`, `」`, `ー`, `ッ`, `)`...).
+    no_start: bool,
+    /// Never ends a line (`「`, `（`, `(`...).
+    no_end: bool,
+}
+
+impl Cjk {
+    const NO_START: Cjk = Cjk {
+        breaks: false,
+        no_start: true,
+        no_end: false,
+    };
+    const NO_END: Cjk = Cjk {
+        breaks: false,
+        no_start: false,
+        no_end: true,
+    };
+
+    fn of(g: &str) -> Cjk {
+        let Some(c) = g.chars().next() else {
+            return Cjk::default();
+        };
+        let breaks = matches!(c,
+            '\u{2e80}'..='\u{2fdf}'      // radicals
+            | '\u{3000}'..='\u{303f}'    // CJK signs and punctuation
+            | '\u{3040}'..='\u{30ff}'    // hiragana, katakana
+            | '\u{31c0}'..='\u{31ff}'    // strokes, katakana extensions
+            | '\u{3400}'..='\u{4dbf}'    // ideographs, extension A
+            | '\u{4e00}'..='\u{9fff}'    // ideographs
+            | '\u{f900}'..='\u{faff}'    // compatibility ideographs
+            | '\u{fe30}'..='\u{fe4f}'    // compatibility forms
+            | '\u{ff00}'..='\u{ffef}'    // full-width and half-width forms
+            | '\u{20000}'..='\u{3134f}'  // ideographs, extensions B to G
+        );
+        Cjk {
+            breaks,
+            no_start: "、。，．・：；？！ー」』）］｝〕〉》】〙〗｠〜゠ヽヾゝゞ々〻ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ"
+                .contains(c),
+            no_end: "「『（［｛〔〈《【〘〖｟".contains(c),
+        }
+    }
+}
+
+/// Whether a line may break between the graphemes `a` and `b` of one run
+/// of non-space text.
+fn breaks_between(a: &Cell, b: &Cell) -> bool {
+    (a.cjk.breaks || b.cjk.breaks) && !b.cjk.no_start && !a.cjk.no_end
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -216,11 +278,7 @@ pub fn wrap_spans(
                     continue;
                 }
                 let next_word = cells.at(n).is_some_and(|c| c.kind == CellKind::Word);
-                let word_w = if next_word {
-                    cells.run(n, CellKind::Word, limit).0
-                } else {
-                    0
-                };
+                let word_w = if next_word { cells.word(n, limit) } else { 0 };
                 let push = if next_word && b.cur_width + space_w + word_w > avail(&b) {
                     // else a long word starts here and is broken below
                     !(word_w <= rest_avail || b.cur_width + space_w >= avail(&b))
@@ -238,11 +296,25 @@ pub fn wrap_spans(
                 }
             }
             CellKind::Word => {
+                let mut before: Option<Cell> = None;
                 while let Some(c) = cells.next_if(CellKind::Word) {
+                    // a place to break inside the run: the line ends here
+                    // when the word from here does not fit on it (and fits
+                    // on a line: else it is broken hard below)
+                    if let Some(p) = before
+                        && breaks_between(&p, &c)
+                        && b.cur_width > 0
+                    {
+                        let word_w = c.width + cells.word_after(&c, limit);
+                        if b.cur_width + word_w > avail(&b) && word_w <= rest_avail {
+                            b.emit();
+                        }
+                    }
                     if b.cur_width + c.width > avail(&b) && b.cur_width > 0 {
                         b.emit();
                     }
                     b.push(c);
+                    before = Some(c);
                 }
                 line_start = false;
             }
@@ -295,6 +367,37 @@ impl<I: Iterator<Item = Cell>> Ahead<I> {
         let c = self.at(0).filter(|c| c.kind == kind)?;
         self.head += 1;
         Some(c)
+    }
+
+    /// The columns of the word from `n` places ahead: the run of non-space
+    /// text up to where a line may break in it ([`breaks_between`]),
+    /// counted up to the first past `limit`.
+    fn word(&mut self, n: usize, limit: usize) -> usize {
+        match self.at(n).filter(|c| c.kind == CellKind::Word) {
+            Some(c) => c.width + self.word_from(n + 1, c, limit - c.width.min(limit)),
+            None => 0,
+        }
+    }
+
+    /// [`Self::word`] of what follows the cell `last` just taken (the
+    /// word's first cell).
+    fn word_after(&mut self, last: &Cell, limit: usize) -> usize {
+        self.word_from(0, *last, limit)
+    }
+
+    /// The columns of the word's cells from `n` places ahead, the cell
+    /// before them being `last`.
+    fn word_from(&mut self, mut n: usize, mut last: Cell, limit: usize) -> usize {
+        let mut width = 0;
+        while width <= limit
+            && let Some(c) = self.at(n).filter(|c| c.kind == CellKind::Word)
+            && !breaks_between(&last, &c)
+        {
+            width += c.width;
+            last = c;
+            n += 1;
+        }
+        width
     }
 
     /// The columns of the run of `kind` from `n` places ahead, counted up
@@ -358,12 +461,23 @@ fn cells(src: &[(Style, String)]) -> impl Iterator<Item = Cell> + '_ {
             } else {
                 grapheme_width(g)
             };
+            // (most of a text: ASCII, of which only brackets and stops
+            // take part)
+            let cjk = match g.as_bytes() {
+                [b'(' | b'[' | b'{'] => Cjk::NO_END,
+                [b')' | b']' | b'}' | b',' | b'.' | b':' | b';' | b'!' | b'?' | b'%'] => {
+                    Cjk::NO_START
+                }
+                [_] => Cjk::default(),
+                _ => Cjk::of(g),
+            };
             Cell {
                 span,
                 start,
                 end: start + g.len(),
                 width,
                 kind,
+                cjk,
             }
         })
     })
@@ -429,6 +543,37 @@ mod tests {
         for l in &out {
             assert!(display_width(l) <= 5);
         }
+    }
+
+    /// Chinese and Japanese break between characters, as they are written
+    /// without spaces: a line is filled, not left half empty before a
+    /// sentence; never before `。` or small kana, never after `「`; a Latin
+    /// word among them stays whole.
+    #[test]
+    fn cjk_text_breaks_between_characters() {
+        let text =
+            "README だけだと手動操縦の出し元が抜けています。付属 PDF に手順がある可能性が高いので";
+        let out = w(text, 40);
+        assert_eq!(out.concat().replace(' ', ""), text.replace(' ', ""));
+        assert!(out.iter().all(|l| display_width(l) <= 40), "{out:?}");
+        // every line but the last full to a character
+        for l in &out[..out.len() - 1] {
+            assert!(display_width(l) >= 38, "{out:?}");
+        }
+        assert_eq!(
+            w("あいうえお。かきくけこ", 10),
+            ["あいうえ", "お。かきく", "けこ"]
+        );
+        assert_eq!(w("あいう「えお」", 8), ["あいう", "「えお」"]);
+        assert_eq!(w("あいうッえお", 6), ["あい", "うッえ", "お"]);
+        assert_eq!(w("これはtestです", 9), ["これは", "testです"]);
+        assert_eq!(
+            w("漢字漢字abcdefghij漢字", 8),
+            ["漢字漢字", "abcdefgh", "ij漢字"]
+        );
+        // no such character: as before
+        assert_eq!(w("the quick brown fox", 10), ["the quick", "brown fox"]);
+        assert_eq!(w("a (b) c.d", 4), ["a", "(b)", "c.d"]);
     }
 
     #[test]
