@@ -1015,3 +1015,34 @@ fn a_japanese_answer_fills_its_lines() {
         assert!(w >= 118, "{w}: {screen}");
     }
 }
+
+/// However narrow the screen, an answer's every character is on it: a
+/// row's text was wrapped at least 12 columns wide, and where fewer were
+/// left (a pane under 31 columns) each line lost its last characters.
+#[test]
+fn a_narrow_screen_loses_no_character_of_an_answer() {
+    let text = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghij";
+    let lines = [
+        common::user_line("u1", json!("go")),
+        common::assistant_line("a1", "msg_1", json!([{"type": "text", "text": text}])),
+    ];
+    let cells = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+    for w in 20..=40 {
+        let mut st = state(common::session_of(&lines));
+        let screen = common::screen_text(&mut st, w, 120);
+        assert!(
+            cells(&screen).contains(&cells(text)),
+            "{w} columns:\n{screen}"
+        );
+    }
+    // and narrower than a row's time and label, every row of the demo
+    // open (tables, diffs, code) is drawn
+    for w in 1..=40 {
+        let mut st = state(ccv::app::demo::session());
+        perform_action(&mut st, Action::ExpandAll);
+        for _ in 0..3 {
+            draw(&mut st, w, 30);
+            perform_action(&mut st, Action::PageDown);
+        }
+    }
+}

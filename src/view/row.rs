@@ -93,9 +93,12 @@ fn render_row(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
         return vec![Line::raw("?")];
     };
     let th = theme::current();
+    // what is left of the screen, however little: a text wrapped wider
+    // than it lost a character at each line's end (a pane under 31
+    // columns, a row nested deep)
     let tw = (cx.width as usize)
         .saturating_sub(lead_width(row.depth))
-        .max(12) as u16;
+        .max(1) as u16;
     let time = clock(item.timestamp, cx.tz);
     let (mark, notes) = findings(cx.session, t, row, item, expanded);
     let head = |glyph: &str, label: &str, style: Style| Head {
