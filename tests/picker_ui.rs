@@ -431,6 +431,16 @@ fn full_text_mode_shows_hits_by_session_and_enter_jumps() {
     perform_action(&mut state, Action::Found("tails".into(), Ok(found.clone())));
     let screen = render(&state, 110, 12);
     assert!(screen.contains("3 hits"), "{screen}");
+    // on a narrow screen what was typed is seen before the label and the
+    // count (it showed as `…s` at 40 columns)
+    for w in [24, 30, 40, 50] {
+        let first = render(&state, w, 12)
+            .lines()
+            .next()
+            .unwrap_or("")
+            .to_owned();
+        assert!(first.contains("tails"), "{w}: {first}");
+    }
     assert!(
         screen.contains("Fix flaky tail test"),
         "a session heading: {screen}"

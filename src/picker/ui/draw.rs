@@ -190,12 +190,22 @@ fn draw_full_text(
             }
         ),
     };
-    let count_w = unicode_width::UnicodeWidthStr::width(count.as_str()).min(width / 2);
-    let prompt = crate::style::prompt_line::prompt_line(
-        " search all sessions: ",
-        &ft.query,
-        width.saturating_sub(count_w),
-    );
+    // what is typed is seen first: on a narrow screen the label is cut
+    // short, then the count gives way (the query showed as `…d` at 50
+    // columns beside `10 hits · indexing for…`)
+    let wide = |t: &str| unicode_width::UnicodeWidthStr::width(t);
+    let typed = wide(ft.query.as_str()) + 1;
+    let full = wide(count.as_str());
+    let label = if width >= wide(SEARCH_ALL) + typed + full {
+        SEARCH_ALL
+    } else {
+        " search: "
+    };
+    let count_w = full
+        .min(width.saturating_sub(wide(label) + typed))
+        .min(width / 2);
+    let prompt =
+        crate::style::prompt_line::prompt_line(label, &ft.query, width.saturating_sub(count_w));
     let used: usize = prompt.width();
     let mut spans: Vec<Span<'_>> = prompt
         .spans
@@ -229,6 +239,9 @@ fn draw_full_text(
     lines.push(Line::styled(fit(&status, width), th.status));
     frame.render_widget(Paragraph::new(lines), area);
 }
+
+/// The full-text search's prompt, where there is room for it.
+const SEARCH_ALL: &str = " search all sessions: ";
 
 /// Column widths for a given terminal width; narrow screens drop the
 /// branch, then the model.
