@@ -189,3 +189,25 @@ fn a_wrapped_code_line_hangs_at_its_own_indent() {
         "continuation keeps the code's indent:\n{t}"
     );
 }
+
+/// A paragraph written over several lines reads as one: its line breaks
+/// are spaces, but between two Chinese or Japanese characters nothing
+/// (those languages put no space between words; a space showed at each
+/// line's end of the source).
+#[test]
+fn a_line_break_between_japanese_characters_joins_them() {
+    let md = |s: &str| text(&markdown(s, 100));
+    assert_eq!(
+        md("first line\nsecond line").trim(),
+        "first line second line"
+    );
+    assert_eq!(md("日本語の行\n次の行です").trim(), "日本語の行次の行です");
+    assert_eq!(md("行の終わり。\n次の文").trim(), "行の終わり。次の文");
+    // a Latin word on either side keeps its space
+    assert_eq!(md("API\nを使う").trim(), "API を使う");
+    assert_eq!(md("使う\nAPI").trim(), "使う API");
+    // emphasis between them changes nothing
+    assert_eq!(md("**強調**\n次").trim(), "強調次");
+    // Korean is written with spaces between words
+    assert_eq!(md("한국어\n문장").trim(), "한국어 문장");
+}

@@ -5,7 +5,7 @@
 //! the blocks inside it: the first line of an item gets its bullet, the
 //! following ones a hanging indent of the same width.
 
-use super::wrap::{display_width, spans_width, wrap_code, wrap_spans};
+use super::wrap::{self, display_width, spans_width, wrap_code, wrap_spans};
 use super::{code, table};
 use crate::model::text::sanitize;
 use crate::style::highlight::highlight;
@@ -40,6 +40,9 @@ struct Md {
     code: Option<(String, String)>,
     table: Option<Table>,
     html_block: bool,
+    /// Where in `inline` the soft breaks of the text are (see
+    /// [`Md::join_cjk`]).
+    soft_breaks: Vec<usize>,
 }
 
 /// See [`super::markdown`].
@@ -57,6 +60,7 @@ pub fn markdown(text: &str, width: u16) -> Vec<Line<'static>> {
         code: None,
         table: None,
         html_block: false,
+        soft_breaks: Vec::new(),
     };
     let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
     for ev in Parser::new_ext(&text, opts) {
@@ -149,6 +153,7 @@ impl Md {
         if self.inline.is_empty() {
             return;
         }
+        self.join_cjk();
         let inline = std::mem::take(&mut self.inline);
         self.blank();
         let (first, rest) = self.prefixes(true);
@@ -196,7 +201,12 @@ impl Md {
             }
             Event::InlineMath(t) | Event::DisplayMath(t) => self.push(t.to_string(), self.style()),
             Event::FootnoteReference(t) => self.push(format!("[^{t}]"), self.t.dim),
-            Event::SoftBreak => self.push(" ", self.style()),
+            Event::SoftBreak => {
+                if self.table.is_none() {
+                    self.soft_breaks.push(self.inline.len());
+                }
+                self.push(" ", self.style())
+            }
             Event::HardBreak => self.push("\n", self.style()),
             Event::Rule => {
                 self.flush();
@@ -301,6 +311,33 @@ impl Md {
                 })
             }
             _ => {}
+        }
+    }
+
+    /// A line break in the source between two Chinese or Japanese
+    /// characters joins them with nothing, not with the space it is
+    /// elsewhere (as browsers do): those languages put no space between
+    /// words, and a paragraph written over several lines showed one at each
+    /// line's end.
+    fn join_cjk(&mut self) {
+        let breaks = std::mem::take(&mut self.soft_breaks);
+        for at in breaks {
+            let before = self.inline.get(..at).and_then(|s| {
+                s.iter()
+                    .rev()
+                    .find_map(|span| span.content.chars().next_back())
+            });
+            let after = self
+                .inline
+                .get(at + 1..)
+                .and_then(|s| s.iter().find_map(|span| span.content.chars().next()));
+            if before.is_some_and(wrap::cjk_breaks)
+                && after.is_some_and(wrap::cjk_breaks)
+                && let Some(span) = self.inline.get_mut(at)
+                && span.content == " "
+            {
+                span.content = "".into();
+            }
         }
     }
 

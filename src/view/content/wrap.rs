@@ -135,7 +135,20 @@ impl Cjk {
         let Some(c) = g.chars().next() else {
             return Cjk::default();
         };
-        let breaks = matches!(c,
+        Cjk {
+            breaks: cjk_breaks(c),
+            no_start: "、。，．・：；？！ー」』）］｝〕〉》】〙〗｠〜゠ヽヾゝゞ々〻ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ"
+                .contains(c),
+            no_end: "「『（［｛〔〈《【〘〖｟".contains(c),
+        }
+    }
+}
+
+/// Whether `c` is Chinese or Japanese (an ideograph, kana or full-width
+/// sign), which is written without spaces between words: a line may
+/// break on either side of it.
+pub(super) fn cjk_breaks(c: char) -> bool {
+    matches!(c,
             '\u{2e80}'..='\u{2fdf}'      // radicals
             | '\u{3000}'..='\u{303f}'    // CJK signs and punctuation
             | '\u{3040}'..='\u{30ff}'    // hiragana, katakana
@@ -146,14 +159,7 @@ impl Cjk {
             | '\u{fe30}'..='\u{fe4f}'    // compatibility forms
             | '\u{ff00}'..='\u{ffef}'    // full-width and half-width forms
             | '\u{20000}'..='\u{3134f}'  // ideographs, extensions B to G
-        );
-        Cjk {
-            breaks,
-            no_start: "、。，．・：；？！ー」』）］｝〕〉》】〙〗｠〜゠ヽヾゝゞ々〻ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ"
-                .contains(c),
-            no_end: "「『（［｛〔〈《【〘〖｟".contains(c),
-        }
-    }
+    )
 }
 
 /// Whether a line may break between the graphemes `a` and `b` of one run
