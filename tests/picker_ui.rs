@@ -51,6 +51,10 @@ fn draws_groups_with_columns() {
     let state = PickerState::with_sessions(sample(), NOW);
     let screen = render(&state, 110, 12);
     assert!(screen.contains("2 projects · 4 sessions"), "{screen}");
+    // one of each is not said as many
+    let one = PickerState::with_sessions(sample().into_iter().take(1).collect(), NOW);
+    let said = render(&one, 110, 12);
+    assert!(said.contains("1 project · 1 session "), "{said}");
     let lines: Vec<&str> = screen.lines().collect();
     let pos = |s: &str| {
         lines

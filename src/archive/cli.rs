@@ -2,6 +2,7 @@
 //! stderr; exit 0, 1 when a session could not be made a page or the
 //! archive could not be written.
 
+use crate::model::price::counted;
 use std::path::PathBuf;
 
 pub struct Args {
@@ -49,13 +50,14 @@ pub fn run(a: &Args) -> i32 {
                 crate::say_err!("ccv: {}: {}", term_path(p), term_line(why));
             }
             crate::say_err!(
-                "ccv: {}: {} sessions: {} pages made, {} kept, {} removed, {} index pages written ({:.2} s){}",
+                "ccv: {}: {}: {}, {} kept, {} removed, {} index page{} written ({:.2} s){}",
                 term_path(&a.dir.join("index.html")),
-                r.sessions,
-                r.rendered,
+                counted(r.sessions as u64, "session"),
+                counted(r.rendered as u64, "page made"),
                 r.kept,
                 r.removed,
                 r.index_pages,
+                if r.index_pages == 1 { "" } else { "s" },
                 started.elapsed().as_secs_f64(),
                 if a.redact { " · secrets redacted" } else { "" }
             );

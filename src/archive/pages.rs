@@ -128,11 +128,13 @@ fn total(entries: &[&Entry]) -> Sums {
 fn summary_line(entries: &[&Entry]) -> String {
     let t = total(entries);
     format!(
-        "<p class=\"dim\">{} session{} · {} prompts · {} tool calls · {} tokens · {}</p>\n",
+        "<p class=\"dim\">{} session{} · {} prompt{} · {} tool call{} · {} tokens · {}</p>\n",
         t.sessions,
         if t.sessions == 1 { "" } else { "s" },
         thousands(u64::from(t.prompts)),
+        if t.prompts == 1 { "" } else { "s" },
         thousands(u64::from(t.tool_calls)),
+        if t.tool_calls == 1 { "" } else { "s" },
         thousands(t.tokens.total()),
         cost(&t.cost)
     )

@@ -205,8 +205,8 @@ pub fn run_index(root: &Path, quiet: bool) -> i32 {
                     .map_or(0, |i| i.disk_size());
                 // (a closed pipe ends the line, not the build: it is done)
                 let _ = crate::say!(
-                    "indexed {} files ({}) in {:.1}s, dropped {}; the index takes {} in {}",
-                    u.files_read,
+                    "indexed {} ({}) in {:.1}s, dropped {}; the index takes {} in {}",
+                    crate::model::price::counted(u.files_read as u64, "file"),
                     crate::model::item::human_bytes(u.bytes_read),
                     t.elapsed().as_secs_f64(),
                     u.files_dropped,

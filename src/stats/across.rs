@@ -159,7 +159,10 @@ fn orphan_row(dir: &Path, id: &str, files: &[PathBuf]) -> Option<SessionInfo> {
         project,
         session_id: id.to_owned(),
         path: dir.join(format!("{id}.jsonl")),
-        title: format!("(subagents of a deleted session, {} files)", files.len()),
+        title: format!(
+            "(subagents of a deleted session, {})",
+            crate::model::price::counted(files.len() as u64, "file")
+        ),
         first_prompt: String::new(),
         last_activity_ms: last,
         message_count: 0,

@@ -36,12 +36,21 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &PickerState) {
 
     let projects = state.project_count;
     let all = state.sessions.len() - state.folded.min(state.sessions.len());
+    let counted = |n: usize, what: &str| crate::model::price::counted(n as u64, what);
     let mut title = if state.filter.as_str().trim().is_empty() {
-        format!(" ccv — {projects} projects · {all} sessions")
+        format!(
+            " ccv — {} · {}",
+            counted(projects, "project"),
+            counted(all, "session")
+        )
     } else {
         // what the filter lets through, of how many
         let shown = state.visible_sessions().count();
-        format!(" ccv — {shown} of {all} sessions · {projects} projects")
+        format!(
+            " ccv — {shown} of {} · {}",
+            counted(all, "session"),
+            counted(projects, "project")
+        )
     };
     if state.loading {
         title.push_str(" · scanning…");
@@ -369,7 +378,15 @@ fn session_line<'a>(
     ));
     if c.msgs > 0 {
         spans.push(Span::styled(
-            format!("{:>w$}", format!("{} msgs", message_count(s)), w = c.msgs),
+            format!(
+                "{:>w$}",
+                format!(
+                    "{} msg{}",
+                    message_count(s),
+                    if s.message_count == 1 { "" } else { "s" }
+                ),
+                w = c.msgs
+            ),
             dim,
         ));
     }
