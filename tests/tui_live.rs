@@ -307,6 +307,7 @@ fn v_selects_a_range_and_y_copies_it() {
     perform_action(&mut s, Action::Top);
     perform_action(&mut s, Action::Down(2));
     perform_action(&mut s, Action::Visual);
+    assert!(screen(&mut s, 100, 20).contains("VISUAL 1 row "));
     perform_action(&mut s, Action::Down(2));
     assert!(screen(&mut s, 100, 20).contains("VISUAL 3 rows"));
     perform_action(&mut s, Action::Copy);

@@ -206,11 +206,16 @@ impl PickerState {
             ScanEvent::Sessions(v) => Action::Merge(v),
             ScanEvent::Done { skipped, .. } => {
                 if skipped.total() > 0 {
-                    self.message = Some(format!(
-                        "skipped {} entries that are not readable sessions: {}",
-                        skipped.total(),
-                        skipped.describe()
-                    ));
+                    self.message = Some(match skipped.total() {
+                        1 => format!(
+                            "skipped 1 entry that is not a readable session: {}",
+                            skipped.describe()
+                        ),
+                        n => format!(
+                            "skipped {n} entries that are not readable sessions: {}",
+                            skipped.describe()
+                        ),
+                    });
                 }
                 Action::ScanDone
             }

@@ -263,8 +263,8 @@ fn status_line(s: &State, width: u16) -> Line<'static> {
     let mut left = Vec::new();
     left.push(match s.mode {
         Mode::Visual { anchor } => format!(
-            " VISUAL {} rows (y copy · Esc cancel)",
-            anchor.abs_diff(s.selected) + 1
+            " VISUAL {} (y copy · Esc cancel)",
+            crate::model::price::counted(anchor.abs_diff(s.selected) as u64 + 1, "row")
         ),
         _ if s.follow => " FOLLOW".to_owned(),
         _ => " SCROLL".to_owned(),

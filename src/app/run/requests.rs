@@ -75,7 +75,11 @@ impl Viewer {
                     let r = crate::app::export_to::write(&self.state, &path, format, overwrite);
                     self.state.message = Some(match r {
                         Ok(n) => {
-                            format!("Wrote {n} rows to {}", crate::model::text::term_path(&path))
+                            format!(
+                                "Wrote {} to {}",
+                                crate::model::price::counted(n as u64, "row"),
+                                crate::model::text::term_path(&path)
+                            )
                         }
                         Err(e) => format!(
                             "Export failed: {}",
