@@ -389,7 +389,7 @@ fn unpriced_in(root: &Path, out: &mut dyn Write) -> io::Result<()> {
         writeln!(
             out,
             "Every model in the {} under {} has a price.",
-            crate::model::price::counted(sessions.len() as u64, "session"),
+            crate::model::text::counted(sessions.len() as u64, "session"),
             term_path(root)
         )?;
     } else {
@@ -415,7 +415,7 @@ fn unpriced_in(root: &Path, out: &mut dyn Write) -> io::Result<()> {
         writeln!(
             out,
             "Not priced, whatever the table: {}, in {k} session{} ({look}).",
-            crate::model::price::counted(n, what),
+            crate::model::text::counted(n, what),
             if k == 1 { "" } else { "s" }
         )?;
     }

@@ -2,7 +2,7 @@
 //! stderr; exit 0, 1 when a session could not be made a page or the
 //! archive could not be written.
 
-use crate::model::price::counted;
+use crate::model::text::counted;
 use std::path::PathBuf;
 
 pub struct Args {

@@ -416,7 +416,7 @@ impl Cost {
 
 /// What counts as unpriced for another reason than its model, which no
 /// price changes: its key among the unpriced models, what one is (a
-/// noun first, see [`counted`]), and where to look. `ccv prices` and the
+/// noun first, see [`crate::model::text::counted`]), and where to look. `ccv prices` and the
 /// note under `ccv stats` say these apart from the models to price.
 pub const NOT_A_MODEL: [(&str, &str, &str); 2] = [
     (
@@ -431,16 +431,6 @@ pub const NOT_A_MODEL: [(&str, &str, &str); 2] = [
     ),
 ];
 
-/// `n` of what `what` names, its first word made plural unless `n` is 1
-/// (`2 subagents whose transcript is not here`).
-pub fn counted(n: u64, what: &str) -> String {
-    let s = if n == 1 { "" } else { "s" };
-    match what.split_once(' ') {
-        Some((noun, rest)) => format!("{n} {noun}{s} {rest}"),
-        None => format!("{n} {what}{s}"),
-    }
-}
-
 /// `$12.30`, `$0.42`, `$0.0031`: cents once it is worth a cent.
 pub fn usd(v: f64) -> String {
     if v >= 0.01 || v == 0.0 {
@@ -452,21 +442,6 @@ pub fn usd(v: f64) -> String {
 
 #[cfg(test)]
 mod tests {
-    /// A count says its noun once, plural but for one.
-    #[test]
-    fn counted_makes_the_first_word_plural() {
-        use super::counted;
-        assert_eq!(
-            counted(1, "subagent whose transcript is not here"),
-            "1 subagent whose transcript is not here"
-        );
-        assert_eq!(
-            counted(2, "subagent whose transcript is not here"),
-            "2 subagents whose transcript is not here"
-        );
-        assert_eq!(counted(0, "message"), "0 messages");
-    }
-
     use super::*;
     use crate::model::usage::CacheCreation;
 

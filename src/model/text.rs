@@ -424,6 +424,16 @@ pub fn first_line(s: &str, max: usize) -> String {
     fit_end(s.trim_start().lines().next().unwrap_or("").trim(), max)
 }
 
+/// `n` of what `what` names, its first word made plural unless `n` is 1
+/// (`2 subagents whose transcript is not here`).
+pub fn counted(n: u64, what: &str) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    match what.split_once(' ') {
+        Some((noun, rest)) => format!("{n} {noun}{s} {rest}"),
+        None => format!("{n} {what}{s}"),
+    }
+}
+
 /// `1234567` as `1,234,567`.
 pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
@@ -497,6 +507,20 @@ mod byte_scan_tests {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A count says its noun once, plural but for one.
+    #[test]
+    fn counted_makes_the_first_word_plural() {
+        assert_eq!(
+            counted(1, "subagent whose transcript is not here"),
+            "1 subagent whose transcript is not here"
+        );
+        assert_eq!(
+            counted(2, "subagent whose transcript is not here"),
+            "2 subagents whose transcript is not here"
+        );
+        assert_eq!(counted(0, "message"), "0 messages");
+    }
 
     #[test]
     fn strips_csi_osc_and_keeps_sgr_segments() {

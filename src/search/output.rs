@@ -206,7 +206,7 @@ pub fn run_index(root: &Path, quiet: bool) -> i32 {
                 // (a closed pipe ends the line, not the build: it is done)
                 let _ = crate::say!(
                     "indexed {} ({}) in {:.1}s, dropped {}; the index takes {} in {}",
-                    crate::model::price::counted(u.files_read as u64, "file"),
+                    crate::model::text::counted(u.files_read as u64, "file"),
                     crate::model::item::human_bytes(u.bytes_read),
                     t.elapsed().as_secs_f64(),
                     u.files_dropped,

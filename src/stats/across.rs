@@ -161,7 +161,7 @@ fn orphan_row(dir: &Path, id: &str, files: &[PathBuf]) -> Option<SessionInfo> {
         path: dir.join(format!("{id}.jsonl")),
         title: format!(
             "(subagents of a deleted session, {})",
-            crate::model::price::counted(files.len() as u64, "file")
+            crate::model::text::counted(files.len() as u64, "file")
         ),
         first_prompt: String::new(),
         last_activity_ms: last,

@@ -265,7 +265,8 @@ pub fn write_table(
 /// usage unreadable, a subagent whose transcript is not here), each with
 /// where to look.
 fn unpriced_footnote(unpriced: &BTreeMap<String, u64>, out: &mut dyn Write) -> io::Result<()> {
-    use crate::model::price::{NOT_A_MODEL, counted};
+    use crate::model::price::NOT_A_MODEL;
+    use crate::model::text::counted;
     let other = |m: &str| NOT_A_MODEL.iter().any(|&(key, ..)| key == m);
     let (mut n, mut models) = (0u64, Vec::new());
     for (m, k) in unpriced.iter().filter(|(m, _)| !other(m)) {

@@ -264,7 +264,7 @@ fn status_line(s: &State, width: u16) -> Line<'static> {
     left.push(match s.mode {
         Mode::Visual { anchor } => format!(
             " VISUAL {} (y copy · Esc cancel)",
-            crate::model::price::counted(anchor.abs_diff(s.selected) as u64 + 1, "row")
+            crate::model::text::counted(anchor.abs_diff(s.selected) as u64 + 1, "row")
         ),
         _ if s.follow => " FOLLOW".to_owned(),
         _ => " SCROLL".to_owned(),

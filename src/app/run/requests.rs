@@ -77,7 +77,7 @@ impl Viewer {
                         Ok(n) => {
                             format!(
                                 "Wrote {} to {}",
-                                crate::model::price::counted(n as u64, "row"),
+                                crate::model::text::counted(n as u64, "row"),
                                 crate::model::text::term_path(&path)
                             )
                         }

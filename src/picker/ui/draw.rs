@@ -36,7 +36,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &PickerState) {
 
     let projects = state.project_count;
     let all = state.sessions.len() - state.folded.min(state.sessions.len());
-    let counted = |n: usize, what: &str| crate::model::price::counted(n as u64, what);
+    let counted = |n: usize, what: &str| crate::model::text::counted(n as u64, what);
     let mut title = if state.filter.as_str().trim().is_empty() {
         format!(
             " ccv — {} · {}",
