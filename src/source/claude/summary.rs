@@ -220,11 +220,7 @@ fn typed_into(input: &str) -> Option<String> {
         match c {
             '\n' | '\r' => keys.push('⏎'),
             '\t' => keys.push('⇥'),
-            c if (c as u32) < 0x20 => {
-                keys.push('^');
-                keys.push(char::from(b'@' + c as u8));
-            }
-            '\u{7f}' => keys.push_str("^?"),
+            c if c.is_control() => crate::model::text::visible_escape(c, &mut keys),
             c => keys.push(c),
         }
     }

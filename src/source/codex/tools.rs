@@ -59,16 +59,6 @@ pub fn call(p: &Map<String, Value>) -> (String, Value) {
                 about_process("BashOutput", id, args)
             }
             (Some(id), Some(c)) if c == "\u{3}" => about_process("KillShell", id, args),
-            // typed into the process (an answer to its prompt): under its
-            // own name, the process's id as a string, which the row's
-            // summary names as the waits' do
-            (Some(id), Some(Value::String(_))) => match (id, args) {
-                (Value::Number(n), Value::Object(mut o)) => {
-                    o.insert("session_id".to_owned(), Value::String(n.to_string()));
-                    (name.to_owned(), Value::Object(o))
-                }
-                (_, args) => (name.to_owned(), args),
-            },
             _ => (name.to_owned(), args),
         },
         "update_plan" => {

@@ -311,7 +311,7 @@ pub fn wrap_spans(
                         && breaks_between(&p, &c)
                         && b.cur_width > 0
                     {
-                        let word_w = c.width + cells.word_after(&c, limit);
+                        let word_w = c.width + cells.word_from(0, c, limit);
                         if b.cur_width + word_w > avail(&b) && word_w <= rest_avail {
                             b.emit();
                         }
@@ -383,12 +383,6 @@ impl<I: Iterator<Item = Cell>> Ahead<I> {
             Some(c) => c.width + self.word_from(n + 1, c, limit - c.width.min(limit)),
             None => 0,
         }
-    }
-
-    /// [`Self::word`] of what follows the cell `last` just taken (the
-    /// word's first cell).
-    fn word_after(&mut self, last: &Cell, limit: usize) -> usize {
-        self.word_from(0, *last, limit)
     }
 
     /// The columns of the word's cells from `n` places ahead, the cell
