@@ -1,5 +1,5 @@
 //! Rendering costs: a 5 KB markdown answer (and one in Japanese), a 300-line Rust file
-//! (cached and uncached highlight), a diff and ANSI output.
+//! (cached and uncached highlight), a diff, ANSI output and a plain prompt.
 
 use ccv::source::claude::raw::Hunk;
 use ccv::view::content;
@@ -96,4 +96,15 @@ fn ansi_cargo_output(b: divan::Bencher<'_, '_>) {
     let text = "\x1b[1m\x1b[32m   Compiling\x1b[0m ccv v0.1.0 (/work)\n\x1b[1;31merror[E0382]\x1b[0m: use of moved value\n"
         .repeat(100);
     b.bench(|| content::ansi(divan::black_box(&text), 100, false));
+}
+
+/// A 5 KB prompt of indented list items, wrapped (each item under its text).
+#[divan::bench]
+fn plain_prompt_5kb(b: divan::Bencher<'_, '_>) {
+    let text =
+        "1. **Check checklists status** (if FEATURE_DIR/checklists/ exists):\n   - Scan all \
+                checklist files in the checklists/ directory and count the items of each one\n     \
+                - Total items: All lines matching `- [ ]` or `- [X]` or `- [x]`\n\n"
+            .repeat(25);
+    b.bench(|| content::plain(divan::black_box(&text), 60));
 }

@@ -1046,3 +1046,28 @@ fn a_narrow_screen_loses_no_character_of_an_answer() {
         }
     }
 }
+
+/// A prompt's indented list item, too long for a line, goes on under its
+/// text, as a tool's indented output does: it ran back to the left edge,
+/// where it read as a line of its own.
+#[test]
+fn a_wrapped_list_item_of_a_prompt_stays_under_its_text() {
+    let prompt = "Steps:\n  - Display the table with the incomplete item counts of every checklist\n  - Wait";
+    let lines = [common::user_line("u1", json!(prompt))];
+    let mut st = state(common::session_of(&lines));
+    let screen = common::screen_text(&mut st, 60, 10);
+    let rows: Vec<&str> = screen.lines().collect();
+    // below the header, which names the prompt too
+    let at = 2 + rows[2..]
+        .iter()
+        .position(|l| l.contains("- Display"))
+        .expect("the item is on screen");
+    let item = rows[at].find("- Display").expect("the item");
+    let next = rows[at + 1];
+    assert_eq!(
+        next.find(|c: char| c != ' '),
+        Some(item + 2),
+        "the rest of the item is under its text:\n{screen}"
+    );
+    assert!(rows[at + 2].contains("- Wait"), "{screen}");
+}

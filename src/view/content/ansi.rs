@@ -1,7 +1,7 @@
 //! Tool output with ANSI colour: SGR sequences become ratatui styles,
 //! every other escape sequence is dropped, the text is made safe.
 
-use super::wrap::wrap_spans;
+use super::wrap::wrap_hanging;
 use crate::model::text::{AnsiSegment, ansi_segments, is_unsafe_char, visible_escape};
 use crate::style::theme;
 use ratatui::style::{Color, Modifier, Style};
@@ -264,7 +264,7 @@ fn push_char(line: &mut Vec<Span<'static>>, style: Style, c: char) {
 pub fn ansi(text: &str, width: u16, fold_frames: bool) -> Vec<Line<'static>> {
     ansi_lines_folded(text, fold_frames)
         .iter()
-        .flat_map(|l| wrap_spans(l, usize::from(width), &[], &[]))
+        .flat_map(|l| wrap_hanging(l, usize::from(width)))
         .collect()
 }
 

@@ -21,7 +21,7 @@ pub use ansi::{Sgr, ansi_lines, ansi_lines_folded};
 pub use code::{read_result, split_numbered};
 pub use diff::diff_stats;
 pub use highlight::{highlight_in_background, is_warm, warm_up};
-pub use wrap::{display_width, grapheme_width, spans_width, wrap, wrap_spans};
+pub use wrap::{display_width, grapheme_width, spans_width, wrap, wrap_hanging, wrap_spans};
 
 /// Assistant text as markdown.
 pub fn markdown(text: &str, width: u16) -> Vec<Line<'static>> {
@@ -47,10 +47,10 @@ pub fn ansi(text: &str, width: u16, full: bool) -> Vec<Line<'static>> {
     ansi::ansi(text, width, !full)
 }
 
-/// Plain text, sanitized and wrapped.
+/// Plain text, sanitized and wrapped, an indented line under its text.
 pub fn plain(text: &str, width: u16) -> Vec<Line<'static>> {
     let text = sanitize(text);
     highlight::split_lines(&text)
-        .flat_map(|l| wrap_spans(&[Span::raw(l)], usize::from(width), &[], &[]))
+        .flat_map(|l| wrap_hanging(&[Span::raw(l)], usize::from(width)))
         .collect()
 }

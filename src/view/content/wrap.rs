@@ -48,6 +48,66 @@ pub fn wrap(line: &Line<'_>, width: u16) -> Vec<Line<'static>> {
     wrap_spans(&line.spans, usize::from(width), &[], &[])
 }
 
+/// Wraps one logical line so that its continuation lines start under its
+/// text, past its indentation and a list marker (`- `, `1. `), as an
+/// editor wraps an indented line: a wrapped item of an indented list in a
+/// prompt or a log otherwise ran back to the left edge. An indent deeper
+/// than half the width is not kept (the text would be left a sliver).
+pub fn wrap_hanging(content: &[Span<'_>], width: usize) -> Vec<Line<'static>> {
+    let indent = hanging_indent(content);
+    if indent == 0 || indent * 2 > width {
+        return wrap_spans(content, width, &[], &[]);
+    }
+    const SPACES: &str = "                                                                ";
+    let rest = match SPACES.get(..indent) {
+        Some(s) => Span::raw(s),
+        None => Span::raw(" ".repeat(indent)),
+    };
+    wrap_spans(content, width, &[], &[rest])
+}
+
+/// Columns before the text of a line: its indentation, then a list marker
+/// and the spaces after it.
+fn hanging_indent(content: &[Span<'_>]) -> usize {
+    let mut chars = content.iter().flat_map(|s| s.content.chars()).peekable();
+    let mut col = 0;
+    while let Some(c) = chars.next_if(|&c| c == ' ' || c == '\t') {
+        col += if c == ' ' { 1 } else { TAB - col % TAB };
+    }
+    // a marker: a bullet, or up to three digits or one letter and `.`/`)`
+    let mut marker = ['\0'; 4];
+    let mut n = 0;
+    while n < marker.len() {
+        match chars.next_if(|&c| c != ' ' && c != '\t') {
+            Some(c) => marker[n] = c,
+            None => break,
+        }
+        n += 1;
+    }
+    let marker = &marker[..n];
+    let is_marker = match marker {
+        [b] => "-*+•◦‣▪–".contains(*b),
+        [body @ .., '.' | ')'] => match body {
+            [l] => l.is_ascii_alphanumeric(),
+            _ => (1..=3).contains(&body.len()) && body.iter().all(char::is_ascii_digit),
+        },
+        _ => false,
+    };
+    let mut after = 0;
+    while chars.next_if(|&c| c == ' ').is_some() {
+        after += 1;
+    }
+    if is_marker && after > 0 && chars.peek().is_some() {
+        let marker_width: usize = marker
+            .iter()
+            .map(|&c| grapheme_width(c.encode_utf8(&mut [0; 4])))
+            .sum();
+        col + marker_width + after
+    } else {
+        col
+    }
+}
+
 /// Makes a string safe and tab-free; `col` is the column the text starts
 /// at (for tab stops) and is advanced.
 fn clean_into(s: &str, col: &mut usize, out: &mut String) {
@@ -510,6 +570,44 @@ mod tests {
 
     fn w(s: &str, width: usize) -> Vec<String> {
         texts(&wrap_spans(&[Span::raw(s.to_string())], width, &[], &[]))
+    }
+
+    fn hanging(s: &str, width: usize) -> Vec<String> {
+        texts(&wrap_hanging(&[Span::raw(s.to_string())], width))
+    }
+
+    /// An indented line or a list item wraps under its text.
+    #[test]
+    fn an_indented_line_wraps_under_its_text() {
+        assert_eq!(
+            hanging("  - wait for the user before going on", 16),
+            ["  - wait for the", "    user before", "    going on"]
+        );
+        assert_eq!(
+            hanging("12. run it from the root", 12),
+            ["12. run it", "    from the", "    root"]
+        );
+        assert_eq!(
+            hanging("\tb) one two three", 16),
+            ["    b) one two", "       three"]
+        );
+        assert_eq!(
+            hanging("    plain words here", 12),
+            ["    plain", "    words", "    here"]
+        );
+        assert_eq!(hanging("1. one two", 7), ["1. one", "   two"]);
+        // no marker: a word, a dash with no space, a number without a dot
+        assert_eq!(
+            hanging("-x wraps at the edge", 10),
+            ["-x wraps", "at the", "edge"]
+        );
+        assert_eq!(hanging("2024 was a year", 9), ["2024 was", "a year"]);
+        // an indent past half the width is not kept
+        assert_eq!(
+            hanging("      - deep item here", 11),
+            ["      -", "deep item", "here"]
+        );
+        assert_eq!(hanging("   ", 10), ["   "]);
     }
 
     #[test]
