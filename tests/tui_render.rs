@@ -1071,3 +1071,103 @@ fn a_wrapped_list_item_of_a_prompt_stays_under_its_text() {
     );
     assert!(rows[at + 2].contains("- Wait"), "{screen}");
 }
+
+/// A page turned moves a screen of lines, whatever the rows hold, and
+/// skips none: the line at the foot of a screen is on the next one. By
+/// rows, a screen showing the end of a tall prompt and an answer turned
+/// two rows, a few lines.
+#[test]
+fn a_page_turns_a_screen_of_lines_and_skips_none() {
+    let prompt: Vec<String> = (0..30).map(|i| format!("prompt line {i:02}")).collect();
+    let answers: Vec<String> = (0..40).map(|i| format!("answer {i:02}")).collect();
+    let mut lines = vec![common::user_line("u0", json!(prompt.join("\n")))];
+    for (i, text) in answers.iter().enumerate() {
+        lines.push(common::assistant_line(
+            &format!("a{i}"),
+            &format!("msg_{i}"),
+            json!([{"type": "text", "text": text}]),
+        ));
+    }
+    // every line of the transcript, in order: a screen is a span of them
+    let order: Vec<&String> = prompt.iter().chain(&answers).collect();
+    let (w, h) = (60, 20);
+    let span = |st: &mut State| -> (usize, usize) {
+        let screen = common::screen_text(st, w, h);
+        let at: Vec<usize> = screen
+            .lines()
+            .filter_map(|l| {
+                order
+                    .iter()
+                    .position(|o| l.trim_end().ends_with(o.as_str()))
+            })
+            .collect();
+        assert!(
+            at.windows(2).all(|p| p[1] == p[0] + 1),
+            "in order:\n{screen}"
+        );
+        (at[0], at[at.len() - 1])
+    };
+    let mut st = state(common::session_of(&lines));
+    perform_action(&mut st, Action::Top);
+    let mut screen = span(&mut st);
+    let mut pages = 0;
+    for _ in 0..20 {
+        perform_action(&mut st, Action::PageDown);
+        let next = span(&mut st);
+        if next == screen {
+            break;
+        }
+        // no line skipped, half a screen gone at least (but at the end)
+        assert!(next.0 <= screen.1 + 1, "{screen:?} to {next:?}");
+        assert!(
+            next.0 >= screen.0 + 8 || next.1 == order.len() - 1,
+            "{screen:?} to {next:?}"
+        );
+        pages += 1;
+        screen = next;
+    }
+    assert_eq!(screen.1, order.len() - 1, "the end is reached");
+    assert!((3..=6).contains(&pages), "{pages} pages");
+    for _ in 0..20 {
+        perform_action(&mut st, Action::PageUp);
+        let next = span(&mut st);
+        if next == screen {
+            break;
+        }
+        assert!(next.1 + 1 >= screen.0, "{screen:?} back to {next:?}");
+        assert!(
+            next.1 + 8 <= screen.1 || next.0 == 0,
+            "{screen:?} back to {next:?}"
+        );
+        screen = next;
+    }
+    assert_eq!(screen.0, 0, "the start is reached");
+    // pages turned before a frame is drawn turn from where the last left
+    perform_action(&mut st, Action::Top);
+    span(&mut st);
+    for _ in 0..2 {
+        perform_action(&mut st, Action::PageDown);
+    }
+    assert!(span(&mut st).0 >= 16, "two pages on");
+    // a last row taller than the screen: turned back inside it, and on
+    // to its end again, never to its start
+    let tall: Vec<String> = (0..40).map(|i| format!("last line {i:02}")).collect();
+    let mut lines = lines;
+    lines.push(common::assistant_line(
+        "z",
+        "msg_z",
+        json!([{"type": "text", "text": tall.join("\n\n")}]),
+    ));
+    let mut st = state(common::session_of(&lines));
+    perform_action(&mut st, Action::Bottom);
+    let end = common::screen_text(&mut st, w, h);
+    assert!(end.contains("last line 39"), "{end}");
+    perform_action(&mut st, Action::PageDown);
+    assert_eq!(common::screen_text(&mut st, w, h), end);
+    perform_action(&mut st, Action::PageUp);
+    let up = common::screen_text(&mut st, w, h);
+    assert!(!up.contains("last line 39") && up.contains("last line 29"), "{up}");
+    perform_action(&mut st, Action::PageDown);
+    perform_action(&mut st, Action::PageDown);
+    assert!(common::screen_text(&mut st, w, h).contains("last line 39"));
+}

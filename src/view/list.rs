@@ -8,6 +8,7 @@ use super::matches::{highlight, highlight_over};
 use super::row;
 use crate::rows::Fold;
 use crate::style::theme;
+use crate::viewer::Anchor;
 use crate::viewer::state::{Mode, State};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -143,6 +144,28 @@ pub fn layout(s: &State, v: &mut ListView, width: u16, height: usize) {
         return;
     }
     let sel = s.selected.min(len - 1);
+    match v.anchor.take() {
+        Some(Anchor::Top) => {
+            v.top = sel;
+            v.top_skip = 0;
+        }
+        Some(Anchor::Bottom) => {
+            // up from the selection's end until the screen is full; a row
+            // taller than the screen is shown by its end
+            let mut acc = height_of(s, v, sel, width);
+            v.sel_offset = acc.saturating_sub(height);
+            let mut r = sel;
+            while acc < height && r > 0 {
+                r -= 1;
+                acc += height_of(s, v, r, width);
+            }
+            v.top = r;
+            v.top_skip = acc
+                .saturating_sub(height)
+                .min(height_of(s, v, r, width) - 1);
+        }
+        None => {}
+    }
     if v.top > sel || v.top >= len {
         v.top = sel;
         v.top_skip = 0;

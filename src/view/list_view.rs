@@ -17,6 +17,8 @@ pub struct ListView {
     pub sel_offset: usize,
     /// The state's `help_scroll` for this frame, clamped by the overlay.
     pub help_scroll: usize,
+    /// Where the next layout puts the selected row (a page turned).
+    pub anchor: Option<crate::viewer::Anchor>,
     pub cache: LineCache,
     /// What the last frame drew.
     pub screen: Viewport,
@@ -43,6 +45,7 @@ impl ListView {
             self.top = 0;
             self.top_skip = 0;
         }
+        self.anchor = redraw.anchor;
         self.sel_offset = s.sel_offset;
         self.help_scroll = s.help_scroll;
     }

@@ -590,6 +590,63 @@ impl State {
         self.select(self.selected.saturating_sub(rows));
     }
 
+    /// A page on: the row at the foot of the screen goes to its head,
+    /// selected, so a page turned moves a screen of lines whatever the
+    /// rows hold (moving by as many rows as the screen showed, a tall row
+    /// on it made a page a few lines). Inside a row taller than the
+    /// screen, its next screen.
+    fn page_down(&mut self) {
+        let lines = self.viewport.height as usize;
+        let (Some(head), Some(foot)) =
+            (self.viewport.visible.first(), self.viewport.visible.last())
+        else {
+            return self.down(self.page(), lines);
+        };
+        let over = self.viewport.sel_overflow;
+        let inside =
+            self.sel_offset < over && !(self.follow && self.selected + 1 >= self.rows.len());
+        if inside || self.redraw.anchor.is_some() {
+            // (a page turned since the last frame: what it showed is stale)
+            return self.down(self.page(), lines);
+        }
+        let to = if foot.row == head.row {
+            self.selected + 1
+        } else {
+            foot.row
+        };
+        self.select(to);
+        if to < self.rows.len() {
+            // (past it, the end is on screen: the last row is selected)
+            self.redraw.anchor = Some(super::Anchor::Top);
+        }
+    }
+
+    /// A page back: the row at the head of the screen goes to its foot,
+    /// selected (shown by its end when it is taller than the screen).
+    fn page_up(&mut self) {
+        let lines = self.viewport.height as usize;
+        let (Some(head), Some(foot)) =
+            (self.viewport.visible.first(), self.viewport.visible.last())
+        else {
+            return self.up(self.page(), lines);
+        };
+        let at_end = self.follow && self.selected + 1 >= self.rows.len();
+        if self.sel_offset > 0
+            || (at_end && self.viewport.sel_overflow > 0)
+            || self.redraw.anchor.is_some()
+        {
+            return self.up(self.page(), lines);
+        }
+        let to = match (foot.row == head.row, self.selected.checked_sub(1)) {
+            (false, _) => head.row,
+            (true, Some(above)) => above,
+            // the start is on screen
+            (true, None) => return,
+        };
+        self.select(to);
+        self.redraw.anchor = Some(super::Anchor::Bottom);
+    }
+
     fn page(&self) -> usize {
         self.viewport.visible.len().max(1)
     }
@@ -709,8 +766,8 @@ fn act(s: &mut State, action: Action) {
             s.select_last();
             s.follow = true;
         }
-        Action::PageDown => s.down(s.page(), s.viewport.height as usize),
-        Action::PageUp => s.up(s.page(), s.viewport.height as usize),
+        Action::PageDown => s.page_down(),
+        Action::PageUp => s.page_up(),
         Action::HalfPageDown => s.down(s.page().div_ceil(2), s.viewport.height as usize / 2),
         Action::HalfPageUp => s.up(s.page().div_ceil(2), s.viewport.height as usize / 2),
         Action::PrevPrompt => s.jump_prompt(false),

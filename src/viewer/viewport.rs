@@ -45,6 +45,18 @@ pub struct Redraw {
     pub items: Vec<ItemId>,
     /// The list starts at its first row again (a file rewritten in place).
     pub to_top: bool,
+    /// Where the selected row goes on screen (a page turned), instead of
+    /// the least move that shows it.
+    pub anchor: Option<Anchor>,
+}
+
+/// A screen edge the selected row is put against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Anchor {
+    /// Its first line at the top of the screen.
+    Top,
+    /// Its last line at the bottom of the screen.
+    Bottom,
 }
 
 impl Redraw {
