@@ -1166,7 +1166,10 @@ fn a_page_turns_a_screen_of_lines_and_skips_none() {
     assert_eq!(common::screen_text(&mut st, w, h), end);
     perform_action(&mut st, Action::PageUp);
     let up = common::screen_text(&mut st, w, h);
-    assert!(!up.contains("last line 39") && up.contains("last line 29"), "{up}");
+    assert!(
+        !up.contains("last line 39") && up.contains("last line 29"),
+        "{up}"
+    );
     perform_action(&mut st, Action::PageDown);
     perform_action(&mut st, Action::PageDown);
     assert!(common::screen_text(&mut st, w, h).contains("last line 39"));

@@ -49,7 +49,7 @@ pub fn wrap(line: &Line<'_>, width: u16) -> Vec<Line<'static>> {
 }
 
 /// Wraps one logical line so that its continuation lines start under its
-/// text, past its indentation and a list marker (`- `, `1. `), as an
+/// text, past its indentation and a list marker (`- `, `1. `, `☐ `), as an
 /// editor wraps an indented line: a wrapped item of an indented list in a
 /// prompt or a log otherwise ran back to the left edge. An indent deeper
 /// than half the width is not kept (the text would be left a sliver).
@@ -86,7 +86,7 @@ fn hanging_indent(content: &[Span<'_>]) -> usize {
     }
     let marker = &marker[..n];
     let is_marker = match marker {
-        [b] => "-*+•◦‣▪–".contains(*b),
+        [b] => "-*+•◦‣▪–☐☑☒◐✓✔✗✘".contains(*b),
         [body @ .., '.' | ')'] => match body {
             [l] => l.is_ascii_alphanumeric(),
             _ => (1..=3).contains(&body.len()) && body.iter().all(char::is_ascii_digit),
@@ -596,6 +596,11 @@ mod tests {
             ["    plain", "    words", "    here"]
         );
         assert_eq!(hanging("1. one two", 7), ["1. one", "   two"]);
+        // a to-do's box
+        assert_eq!(
+            hanging("☑ check the mismatch", 12),
+            ["☑ check the", "  mismatch"]
+        );
         // no marker: a word, a dash with no space, a number without a dot
         assert_eq!(
             hanging("-x wraps at the edge", 10),
