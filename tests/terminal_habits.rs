@@ -368,12 +368,21 @@ fn the_mouse_in_the_viewer_selects_toggles_and_scrolls() {
     perform_action(&mut s, click);
     assert_eq!(s.selected, group.row);
     assert!(s.rows.len() > before, "the group opened");
-    let sel = s.selected;
+    // the wheel moves the screen three lines
+    let shown = common::screen_text(&mut s, 100, 40);
     let wheel = keys
         .map(&at(MouseEventKind::ScrollDown, 5))
         .expect("the wheel maps");
     perform_action(&mut s, wheel);
-    assert!(s.selected > sel);
+    let moved = common::screen_text(&mut s, 100, 40);
+    let lines = |t: &str| {
+        t.lines()
+            .skip(2)
+            .take(36)
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(lines(&shown)[3..], lines(&moved)[..33]);
     // M: mouse capture off, said in the status bar, asked of the loop
     perform_action(&mut s, Action::ToggleMouse);
     assert_eq!(s.requests.last(), Some(&Request::Mouse(false)));

@@ -470,6 +470,13 @@ fn help_scrolls_at_80x24_and_nothing_is_cut() {
         s.mode == ccv::app::Mode::Help,
         "j scrolled the overlay, it did not close it"
     );
+    // the wheel scrolls the overlay, not the rows behind it
+    let (selected, scroll) = (s.selected, s.help_scroll);
+    perform_action(&mut s, Action::ScrollUp);
+    assert_eq!(
+        (s.selected, s.help_scroll),
+        (selected, scroll.saturating_sub(3))
+    );
 }
 
 /// The header keeps what tells most (title, place, context) at 80 columns,
@@ -1078,7 +1085,7 @@ fn a_wrapped_list_item_of_a_prompt_stays_under_its_text() {
 /// two rows, a few lines.
 #[test]
 fn a_page_turns_a_screen_of_lines_and_skips_none() {
-    let prompt: Vec<String> = (0..30).map(|i| format!("prompt line {i:02}")).collect();
+    let prompt: Vec<String> = (0..60).map(|i| format!("prompt line {i:02}")).collect();
     let answers: Vec<String> = (0..40).map(|i| format!("answer {i:02}")).collect();
     let mut lines = vec![common::user_line("u0", json!(prompt.join("\n")))];
     for (i, text) in answers.iter().enumerate() {
@@ -1173,4 +1180,82 @@ fn a_page_turns_a_screen_of_lines_and_skips_none() {
     perform_action(&mut st, Action::PageDown);
     perform_action(&mut st, Action::PageDown);
     assert!(common::screen_text(&mut st, w, h).contains("last line 39"));
+}
+
+/// The wheel moves the screen three lines a turn, through a tall row as
+/// through short ones: by rows, a turn leapt past most of a tall row's
+/// text. Turns made before a frame add up.
+#[test]
+fn the_wheel_scrolls_lines_not_rows() {
+    let tall: Vec<String> = (0..30).map(|i| format!("tall line {i:02}")).collect();
+    let answers: Vec<String> = (0..30).map(|i| format!("answer {i:02}")).collect();
+    let mut lines = vec![
+        common::user_line("u0", json!("first prompt")),
+        common::assistant_line(
+            "a",
+            "msg_a",
+            json!([{"type": "text", "text": "first answer"}]),
+        ),
+        common::user_line("u1", json!(tall.join("\n"))),
+    ];
+    for (i, text) in answers.iter().enumerate() {
+        lines.push(common::assistant_line(
+            &format!("a{i}"),
+            &format!("msg_{i}"),
+            json!([{"type": "text", "text": text}]),
+        ));
+    }
+    let first = ["first prompt".to_string(), "first answer".to_string()];
+    let order: Vec<&String> = first.iter().chain(&tall).chain(&answers).collect();
+    let (w, h) = (60, 20);
+    let span = |st: &mut State| -> (usize, usize) {
+        let screen = common::screen_text(st, w, h);
+        let at: Vec<usize> = screen
+            .lines()
+            .filter_map(|l| {
+                order
+                    .iter()
+                    .position(|o| l.trim_end().ends_with(o.as_str()))
+            })
+            .collect();
+        assert!(at.windows(2).all(|p| p[1] == p[0] + 1), "{screen}");
+        (at[0], at[at.len() - 1])
+    };
+    let mut st = state(common::session_of(&lines));
+    perform_action(&mut st, Action::Top);
+    let mut screen = span(&mut st);
+    assert_eq!(screen.0, 0);
+    while screen.1 + 1 < order.len() {
+        perform_action(&mut st, Action::ScrollDown);
+        let next = span(&mut st);
+        assert!(
+            next.0 == screen.0 + 3 || next.1 + 1 == order.len(),
+            "{screen:?} to {next:?}"
+        );
+        screen = next;
+    }
+    while screen.0 > 0 {
+        perform_action(&mut st, Action::ScrollUp);
+        let next = span(&mut st);
+        assert!(
+            next.0 + 3 == screen.0 || next.0 == 0,
+            "{screen:?} back to {next:?}"
+        );
+        screen = next;
+    }
+    // three turns before a frame: nine lines
+    for _ in 0..3 {
+        perform_action(&mut st, Action::ScrollDown);
+    }
+    assert_eq!(span(&mut st).0, 9);
+    // the end of a tall last row followed: up three lines, and back
+    let mut st = state(common::session_of(&lines[..3]));
+    perform_action(&mut st, Action::Bottom);
+    let end = span(&mut st);
+    assert_eq!(end.1, 31);
+    perform_action(&mut st, Action::ScrollUp);
+    assert_eq!(span(&mut st).1, 28);
+    perform_action(&mut st, Action::ScrollDown);
+    perform_action(&mut st, Action::ScrollDown);
+    assert_eq!(span(&mut st), end);
 }

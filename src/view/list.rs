@@ -8,7 +8,7 @@ use super::matches::{highlight, highlight_over};
 use super::row;
 use crate::rows::Fold;
 use crate::style::theme;
-use crate::viewer::Anchor;
+use crate::viewer::Pin;
 use crate::viewer::state::{Mode, State};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -129,6 +129,37 @@ fn scroll_to_match(
     }
 }
 
+/// Moves the screen by the lines the wheel turned, across rows; a selected
+/// row taller than the screen moves inside with it.
+fn scroll(s: &State, v: &mut ListView, width: u16) {
+    let n = std::mem::take(&mut v.scroll);
+    let len = s.rows.len();
+    if n == 0 || len == 0 {
+        return;
+    }
+    let mut top = v.top.min(len - 1);
+    let mut skip = v.top_skip as isize + n;
+    while skip < 0 && top > 0 {
+        top -= 1;
+        skip += height_of(s, v, top, width) as isize;
+    }
+    let mut skip = skip.max(0) as usize;
+    loop {
+        let h = height_of(s, v, top, width);
+        if skip < h || top + 1 >= len {
+            skip = skip.min(h - 1);
+            break;
+        }
+        skip -= h;
+        top += 1;
+    }
+    v.top = top;
+    v.top_skip = skip;
+    if top == s.selected {
+        v.sel_offset = skip;
+    }
+}
+
 fn height(s: &State, v: &mut ListView, r: usize, width: u16) -> usize {
     row_lines(s, v, r, width).len().max(1)
 }
@@ -144,12 +175,13 @@ pub fn layout(s: &State, v: &mut ListView, width: u16, height: usize) {
         return;
     }
     let sel = s.selected.min(len - 1);
-    match v.anchor.take() {
-        Some(Anchor::Top) => {
+    scroll(s, v, width);
+    match v.pin.take() {
+        Some(Pin::Top) => {
             v.top = sel;
             v.top_skip = 0;
         }
-        Some(Anchor::Bottom) => {
+        Some(Pin::Bottom) => {
             // up from the selection's end until the screen is full; a row
             // taller than the screen is shown by its end
             let mut acc = height_of(s, v, sel, width);
@@ -270,6 +302,7 @@ fn height_of(s: &State, v: &mut ListView, r: usize, width: u16) -> usize {
 pub fn draw(f: &mut Frame<'_>, area: Rect, s: &State, v: &mut ListView) {
     let th = theme::current();
     v.screen.visible.clear();
+    v.screen.list_height = area.height;
     if s.rows.is_empty() {
         let msg = if s.partial {
             " loading…".to_owned()
@@ -308,6 +341,7 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, s: &State, v: &mut ListView) {
         }
     }
     layout(s, v, width, height);
+    v.screen.head_skip = v.top_skip;
     let mut y = 0usize;
     let mut r = v.top;
     let mut skip = v.top_skip;

@@ -18,7 +18,9 @@ pub struct ListView {
     /// The state's `help_scroll` for this frame, clamped by the overlay.
     pub help_scroll: usize,
     /// Where the next layout puts the selected row (a page turned).
-    pub anchor: Option<crate::viewer::Anchor>,
+    pub pin: Option<crate::viewer::Pin>,
+    /// Lines the next layout moves the screen by first (the wheel).
+    pub scroll: isize,
     pub cache: LineCache,
     /// What the last frame drew.
     pub screen: Viewport,
@@ -45,7 +47,8 @@ impl ListView {
             self.top = 0;
             self.top_skip = 0;
         }
-        self.anchor = redraw.anchor;
+        self.pin = redraw.pin;
+        self.scroll = redraw.scroll;
         self.sel_offset = s.sel_offset;
         self.help_scroll = s.help_scroll;
     }

@@ -23,4 +23,4 @@ pub mod viewport;
 pub use action::Action;
 pub use keep::Keep;
 pub use state::{Mode, Request, State, perform_action};
-pub use viewport::{Anchor, Redraw, Viewport, Visible};
+pub use viewport::{Pin, Redraw, Viewport, Visible};

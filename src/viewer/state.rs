@@ -596,7 +596,7 @@ impl State {
     /// on it made a page a few lines). Inside a row taller than the
     /// screen, its next screen.
     fn page_down(&mut self) {
-        let lines = self.viewport.height as usize;
+        let lines = self.viewport.list_height as usize;
         let (Some(head), Some(foot)) =
             (self.viewport.visible.first(), self.viewport.visible.last())
         else {
@@ -605,7 +605,7 @@ impl State {
         let over = self.viewport.sel_overflow;
         let inside =
             self.sel_offset < over && !(self.follow && self.selected + 1 >= self.rows.len());
-        if inside || self.redraw.anchor.is_some() {
+        if inside || self.redraw.pin.is_some() {
             // (a page turned since the last frame: what it showed is stale)
             return self.down(self.page(), lines);
         }
@@ -617,14 +617,14 @@ impl State {
         self.select(to);
         if to < self.rows.len() {
             // (past it, the end is on screen: the last row is selected)
-            self.redraw.anchor = Some(super::Anchor::Top);
+            self.redraw.pin = Some(super::Pin::Top);
         }
     }
 
     /// A page back: the row at the head of the screen goes to its foot,
     /// selected (shown by its end when it is taller than the screen).
     fn page_up(&mut self) {
-        let lines = self.viewport.height as usize;
+        let lines = self.viewport.list_height as usize;
         let (Some(head), Some(foot)) =
             (self.viewport.visible.first(), self.viewport.visible.last())
         else {
@@ -633,7 +633,7 @@ impl State {
         let at_end = self.follow && self.selected + 1 >= self.rows.len();
         if self.sel_offset > 0
             || (at_end && self.viewport.sel_overflow > 0)
-            || self.redraw.anchor.is_some()
+            || self.redraw.pin.is_some()
         {
             return self.up(self.page(), lines);
         }
@@ -644,7 +644,70 @@ impl State {
             (true, None) => return,
         };
         self.select(to);
-        self.redraw.anchor = Some(super::Anchor::Bottom);
+        self.redraw.pin = Some(super::Pin::Bottom);
+    }
+
+    /// The mouse wheel: the screen moves `lines` lines, and the selection
+    /// with it only when it would leave the screen (moved by rows, a
+    /// wheel turned over a tall row leapt past its text).
+    fn wheel(&mut self, lines: isize) {
+        let (Some(head), Some(foot)) = (
+            self.viewport.visible.first().copied(),
+            self.viewport.visible.last().copied(),
+        ) else {
+            return;
+        };
+        // the screen as the last frame drew it, in lines from its top;
+        // turns since then add up
+        let height = self.viewport.list_height as isize;
+        let d = self.redraw.scroll + lines;
+        let span = |v: &super::Visible| {
+            let a = v.y as isize - head.y as isize;
+            (a, a + v.lines as isize)
+        };
+        let at_line = |line: isize| {
+            self.viewport.visible.iter().find(|v| {
+                let (a, b) = span(v);
+                a <= line && line < b
+            })
+        };
+        let sel = self
+            .viewport
+            .visible
+            .iter()
+            .find(|v| v.row == self.selected);
+        let over = self.viewport.sel_overflow as isize;
+        let to = match sel {
+            // a row taller than the screen fills it: past its end (or its
+            // start) the next row is selected
+            Some(_) if over > 0 && head.row == self.selected => {
+                let offset = self.viewport.head_skip as isize;
+                if d > over - offset {
+                    Some(self.selected + 1)
+                } else if offset + d < 0 {
+                    self.selected.checked_sub(1)
+                } else {
+                    None
+                }
+            }
+            Some(v) if d > 0 && span(v).1 <= d => {
+                Some(at_line(d).unwrap_or(&foot).row.max(self.selected))
+            }
+            Some(v) if d < 0 && span(v).0 >= d + height => Some(
+                at_line(d + height - 1)
+                    .unwrap_or(&head)
+                    .row
+                    .min(self.selected),
+            ),
+            _ => None,
+        };
+        if let Some(to) = to {
+            self.select(to);
+        }
+        if d < 0 {
+            self.follow = false;
+        }
+        self.redraw.scroll = d;
     }
 
     fn page(&self) -> usize {
@@ -735,6 +798,21 @@ pub fn perform_action(s: &mut State, action: Action) {
     }
 }
 
+/// The overlay scrolls; the view behind it stays put. Whether `action`
+/// was one that scrolls.
+fn scroll_overlay(scroll: &mut usize, action: &Action) -> bool {
+    match action {
+        Action::Up(n) => *scroll = scroll.saturating_sub(*n),
+        Action::Down(n) => *scroll += n,
+        Action::ScrollUp => *scroll = scroll.saturating_sub(3),
+        Action::ScrollDown => *scroll += 3,
+        Action::PageUp | Action::HalfPageUp => *scroll = scroll.saturating_sub(10),
+        Action::PageDown | Action::HalfPageDown => *scroll += 10,
+        _ => return false,
+    }
+    true
+}
+
 fn act(s: &mut State, action: Action) {
     if !matches!(
         action,
@@ -745,22 +823,14 @@ fn act(s: &mut State, action: Action) {
     ) {
         s.message = None;
     }
-    if matches!(s.mode, Mode::Help | Mode::Info) {
-        // the overlay scrolls; the view behind it stays put
-        let scroll = &mut s.help_scroll;
-        match action {
-            Action::Up(n) => return *scroll = scroll.saturating_sub(n),
-            Action::Down(n) => return *scroll += n,
-            Action::PageUp | Action::HalfPageUp => return *scroll = scroll.saturating_sub(10),
-            Action::PageDown | Action::HalfPageDown => return *scroll += 10,
-            _ => {}
-        }
+    if matches!(s.mode, Mode::Help | Mode::Info) && scroll_overlay(&mut s.help_scroll, &action) {
+        return;
     }
     match action {
         Action::Up(n) => s.up(n, n),
         Action::Down(n) => s.down(n, n),
-        Action::ScrollUp => s.up(3, 3),
-        Action::ScrollDown => s.down(3, 3),
+        Action::ScrollUp => s.wheel(-3),
+        Action::ScrollDown => s.wheel(3),
         Action::Top => s.select(0),
         Action::Bottom | Action::Follow => {
             s.select_last();
@@ -768,8 +838,8 @@ fn act(s: &mut State, action: Action) {
         }
         Action::PageDown => s.page_down(),
         Action::PageUp => s.page_up(),
-        Action::HalfPageDown => s.down(s.page().div_ceil(2), s.viewport.height as usize / 2),
-        Action::HalfPageUp => s.up(s.page().div_ceil(2), s.viewport.height as usize / 2),
+        Action::HalfPageDown => s.down(s.page().div_ceil(2), s.viewport.list_height as usize / 2),
+        Action::HalfPageUp => s.up(s.page().div_ceil(2), s.viewport.list_height as usize / 2),
         Action::PrevPrompt => s.jump_prompt(false),
         Action::NextPrompt => s.jump_prompt(true),
         Action::Toggle => {

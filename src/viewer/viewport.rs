@@ -13,6 +13,10 @@ pub struct Viewport {
     pub visible: Vec<Visible>,
     /// Lines of the selected row that do not fit on the screen.
     pub sel_overflow: usize,
+    /// Lines of the first row on screen scrolled off above it.
+    pub head_skip: usize,
+    /// Lines the list of rows has (the screen less its header and status).
+    pub list_height: u16,
 }
 
 /// A row on screen: which, the screen line it starts at, how many lines
@@ -31,6 +35,8 @@ impl Default for Viewport {
             height: 24,
             visible: Vec::new(),
             sel_overflow: 0,
+            head_skip: 0,
+            list_height: 21,
         }
     }
 }
@@ -47,12 +53,15 @@ pub struct Redraw {
     pub to_top: bool,
     /// Where the selected row goes on screen (a page turned), instead of
     /// the least move that shows it.
-    pub anchor: Option<Anchor>,
+    pub pin: Option<Pin>,
+    /// Lines the screen moves down (up when negative) before the selected
+    /// row is shown (the mouse wheel).
+    pub scroll: isize,
 }
 
 /// A screen edge the selected row is put against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Anchor {
+pub enum Pin {
     /// Its first line at the top of the screen.
     Top,
     /// Its last line at the bottom of the screen.
