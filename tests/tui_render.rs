@@ -1184,7 +1184,7 @@ fn a_page_turns_a_screen_of_lines_and_skips_none() {
 
 /// The wheel moves the screen three lines a turn, through a tall row as
 /// through short ones: by rows, a turn leapt past most of a tall row's
-/// text. Turns made before a frame add up.
+/// text. Turns made before a frame add up. Half a page moves so too.
 #[test]
 fn the_wheel_scrolls_lines_not_rows() {
     let tall: Vec<String> = (0..30).map(|i| format!("tall line {i:02}")).collect();
@@ -1247,6 +1247,11 @@ fn the_wheel_scrolls_lines_not_rows() {
     for _ in 0..3 {
         perform_action(&mut st, Action::ScrollDown);
     }
+    assert_eq!(span(&mut st).0, 9);
+    // half a page: half the list's 17 lines
+    perform_action(&mut st, Action::HalfPageDown);
+    assert_eq!(span(&mut st).0, 17);
+    perform_action(&mut st, Action::HalfPageUp);
     assert_eq!(span(&mut st).0, 9);
     // the end of a tall last row followed: up three lines, and back
     let mut st = state(common::session_of(&lines[..3]));

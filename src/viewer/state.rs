@@ -710,6 +710,10 @@ impl State {
         self.redraw.scroll = d;
     }
 
+    fn half_page(&self) -> isize {
+        (self.viewport.list_height as isize / 2).max(1)
+    }
+
     fn page(&self) -> usize {
         self.viewport.visible.len().max(1)
     }
@@ -838,8 +842,9 @@ fn act(s: &mut State, action: Action) {
         }
         Action::PageDown => s.page_down(),
         Action::PageUp => s.page_up(),
-        Action::HalfPageDown => s.down(s.page().div_ceil(2), s.viewport.list_height as usize / 2),
-        Action::HalfPageUp => s.up(s.page().div_ceil(2), s.viewport.list_height as usize / 2),
+        // half a screen of lines, as the wheel moves it
+        Action::HalfPageDown => s.wheel(s.half_page()),
+        Action::HalfPageUp => s.wheel(-s.half_page()),
         Action::PrevPrompt => s.jump_prompt(false),
         Action::NextPrompt => s.jump_prompt(true),
         Action::Toggle => {
