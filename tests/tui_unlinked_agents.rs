@@ -174,7 +174,7 @@ fn an_unlinked_subagent_renders_as_a_folded_row() {
     t.draw(|f| crate::common::draw(f, &mut s)).expect("draw");
     let text = format!("{}", t.backend());
     assert!(
-        text.contains("▸ Subagent   subagent compaction · 1 tool call · 1m00s"),
+        text.contains("▸ Subagent   compaction · 1 tool call · 1m00s"),
         "{text}"
     );
     insta::assert_snapshot!(t.backend());
