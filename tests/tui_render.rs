@@ -1079,6 +1079,25 @@ fn a_wrapped_list_item_of_a_prompt_stays_under_its_text() {
     assert!(rows[at + 2].contains("- Wait"), "{screen}");
 }
 
+/// The first and last of `order` (every line of a transcript, in order)
+/// on the screen, which must show a run of them.
+fn screen_span(st: &mut State, order: &[&String], w: u16, h: u16) -> (usize, usize) {
+    let screen = common::screen_text(st, w, h);
+    let at: Vec<usize> = screen
+        .lines()
+        .filter_map(|l| {
+            order
+                .iter()
+                .position(|o| l.trim_end().ends_with(o.as_str()))
+        })
+        .collect();
+    assert!(
+        at.windows(2).all(|p| p[1] == p[0] + 1),
+        "in order:\n{screen}"
+    );
+    (at[0], at[at.len() - 1])
+}
+
 /// A page turned moves a screen of lines, whatever the rows hold, and
 /// skips none: the line at the foot of a screen is on the next one. By
 /// rows, a screen showing the end of a tall prompt and an answer turned
@@ -1098,22 +1117,7 @@ fn a_page_turns_a_screen_of_lines_and_skips_none() {
     // every line of the transcript, in order: a screen is a span of them
     let order: Vec<&String> = prompt.iter().chain(&answers).collect();
     let (w, h) = (60, 20);
-    let span = |st: &mut State| -> (usize, usize) {
-        let screen = common::screen_text(st, w, h);
-        let at: Vec<usize> = screen
-            .lines()
-            .filter_map(|l| {
-                order
-                    .iter()
-                    .position(|o| l.trim_end().ends_with(o.as_str()))
-            })
-            .collect();
-        assert!(
-            at.windows(2).all(|p| p[1] == p[0] + 1),
-            "in order:\n{screen}"
-        );
-        (at[0], at[at.len() - 1])
-    };
+    let span = |st: &mut State| screen_span(st, &order, w, h);
     let mut st = state(common::session_of(&lines));
     perform_action(&mut st, Action::Top);
     let mut screen = span(&mut st);
@@ -1208,19 +1212,7 @@ fn the_wheel_scrolls_lines_not_rows() {
     let first = ["first prompt".to_string(), "first answer".to_string()];
     let order: Vec<&String> = first.iter().chain(&tall).chain(&answers).collect();
     let (w, h) = (60, 20);
-    let span = |st: &mut State| -> (usize, usize) {
-        let screen = common::screen_text(st, w, h);
-        let at: Vec<usize> = screen
-            .lines()
-            .filter_map(|l| {
-                order
-                    .iter()
-                    .position(|o| l.trim_end().ends_with(o.as_str()))
-            })
-            .collect();
-        assert!(at.windows(2).all(|p| p[1] == p[0] + 1), "{screen}");
-        (at[0], at[at.len() - 1])
-    };
+    let span = |st: &mut State| screen_span(st, &order, w, h);
     let mut st = state(common::session_of(&lines));
     perform_action(&mut st, Action::Top);
     let mut screen = span(&mut st);

@@ -128,14 +128,15 @@ fn render_row(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
         RowKind::Subagent { agent } => {
             // the one summary of a subagent, as the exports say it, but
             // for its first word: the row's label says it
-            let text = cx.session.agents.get(agent as usize).map_or_else(
-                String::new,
-                |a| {
+            let text = cx
+                .session
+                .agents
+                .get(agent as usize)
+                .map_or_else(String::new, |a| {
                     let label = sanitize(&a.label(cx.session)).replace('\n', " ");
                     let rest = label.strip_prefix("subagent").unwrap_or(&label);
                     rest.trim_start_matches([' ', '·']).to_owned()
-                },
-            );
+                });
             head(fold_glyph, "Subagent", th.tool_call)
                 .lines(vec![Line::styled(text, th.tool_call)], vec![])
         }

@@ -597,9 +597,7 @@ impl State {
     /// screen, its next screen.
     fn page_down(&mut self) {
         let lines = self.viewport.list_height as usize;
-        let (Some(head), Some(foot)) =
-            (self.viewport.visible.first(), self.viewport.visible.last())
-        else {
+        let Some((head, foot)) = self.screen_ends() else {
             return self.down(self.page(), lines);
         };
         let over = self.viewport.sel_overflow;
@@ -625,9 +623,7 @@ impl State {
     /// selected (shown by its end when it is taller than the screen).
     fn page_up(&mut self) {
         let lines = self.viewport.list_height as usize;
-        let (Some(head), Some(foot)) =
-            (self.viewport.visible.first(), self.viewport.visible.last())
-        else {
+        let Some((head, foot)) = self.screen_ends() else {
             return self.up(self.page(), lines);
         };
         let at_end = self.follow && self.selected + 1 >= self.rows.len();
@@ -651,10 +647,7 @@ impl State {
     /// with it only when it would leave the screen (moved by rows, a
     /// wheel turned over a tall row leapt past its text).
     fn wheel(&mut self, lines: isize) {
-        let (Some(head), Some(foot)) = (
-            self.viewport.visible.first().copied(),
-            self.viewport.visible.last().copied(),
-        ) else {
+        let Some((head, foot)) = self.screen_ends() else {
             return;
         };
         // the screen as the last frame drew it, in lines from its top;
@@ -708,6 +701,12 @@ impl State {
             self.follow = false;
         }
         self.redraw.scroll = d;
+    }
+
+    /// The first and the last row the last frame showed.
+    fn screen_ends(&self) -> Option<(super::Visible, super::Visible)> {
+        let v = &self.viewport.visible;
+        Some((*v.first()?, *v.last()?))
     }
 
     fn half_page(&self) -> isize {
