@@ -1256,3 +1256,46 @@ fn the_wheel_scrolls_lines_not_rows() {
     perform_action(&mut st, Action::ScrollDown);
     assert_eq!(span(&mut st), end);
 }
+
+/// `]` and `[` put the prompt at the head of the screen, its turn under
+/// it: shown as little as it took, it stood at the foot, its answer unseen.
+#[test]
+fn a_prompt_jumped_to_heads_the_screen() {
+    let mut lines = Vec::new();
+    for p in 0..4 {
+        lines.push(common::user_line(
+            &format!("u{p}"),
+            json!(format!("prompt {p}")),
+        ));
+        for a in 0..20 {
+            let text = format!("answer {p}.{a}");
+            lines.push(common::assistant_line(
+                &format!("a{p}.{a}"),
+                &format!("msg_{p}_{a}"),
+                json!([{"type": "text", "text": text}]),
+            ));
+        }
+    }
+    let mut st = state(common::session_of(&lines));
+    perform_action(&mut st, Action::Top);
+    let head = |st: &mut State| {
+        let screen = common::screen_text(st, 60, 20);
+        screen.lines().nth(2).unwrap_or_default().to_string()
+    };
+    head(&mut st);
+    for p in 1..4 {
+        perform_action(&mut st, Action::NextPrompt);
+        let line = head(&mut st);
+        assert!(line.contains(&format!("prompt {p}")), "{line}");
+    }
+    perform_action(&mut st, Action::PrevPrompt);
+    let screen = common::screen_text(&mut st, 60, 20);
+    assert!(
+        screen
+            .lines()
+            .nth(2)
+            .unwrap_or_default()
+            .contains("prompt 2"),
+        "{screen}"
+    );
+}

@@ -769,6 +769,9 @@ impl State {
         };
         if let Some(p) = found {
             self.select(p);
+            // at the head of the screen, with its turn below it: shown as
+            // little as it took, it stood at the foot with its turn unseen
+            self.redraw.pin = Some(super::Pin::Top);
         }
     }
 }
