@@ -30,6 +30,43 @@ fn every_corpus_session_pages_through_expanded() {
     }
 }
 
+/// The wheel, pages both ways, half pages, prompt jumps and toggles, in
+/// an order a seed picks, some of them several before a frame: after
+/// every frame the selected row is on the screen.
+fn move_about(s: &mut State, name: &str) {
+    let moves = [
+        Action::ScrollDown,
+        Action::ScrollUp,
+        Action::PageDown,
+        Action::PageUp,
+        Action::HalfPageDown,
+        Action::HalfPageUp,
+        Action::NextPrompt,
+        Action::PrevPrompt,
+        Action::Toggle,
+        Action::Down(1),
+        Action::Up(1),
+    ];
+    let mut t = Terminal::new(TestBackend::new(100, 30)).expect("test terminal");
+    perform_action(s, Action::Resize(100, 30));
+    let mut seed = name
+        .bytes()
+        .fold(7u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
+    for step in 0..60 {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        let pick = (seed >> 33) as usize;
+        for _ in 0..1 + pick % 3 / 2 {
+            perform_action(s, moves[pick % moves.len()].clone());
+        }
+        t.draw(|f| crate::common::draw(f, s)).expect("draw");
+        assert!(
+            s.rows.is_empty() || s.viewport.visible.iter().any(|v| v.row == s.selected),
+            "{name}: step {step}: the selected row {} is off the screen",
+            s.selected
+        );
+    }
+}
+
 /// A generated session with every kind of corrupt line, in the viewer.
 #[test]
 fn a_corrupt_session_pages_through_expanded() {
@@ -65,6 +102,7 @@ fn page_through(path: &std::path::Path) {
             perform_action(&mut s, Action::PageDown);
         }
     }
+    move_about(&mut s, &name);
     // and every row opened on its own, at the end of the file
     perform_action(&mut s, Action::Bottom);
     for _ in 0..40 {
