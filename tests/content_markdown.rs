@@ -140,7 +140,11 @@ fn tables_are_boxed_and_fitted() {
     │ Name      │ Size │    Notes    │
     ├───────────┼──────┼─────────────┤
     │ a.rs      │   12 │    short    │
-    │ 日本語.rs │ 3400 │ a much lon… │
+    ├───────────┼──────┼─────────────┤
+    │ 日本語.rs │ 3400 │   a much    │
+    │           │      │ longer note │
+    │           │      │  that will  │
+    │           │      │   not fit   │
     └───────────┴──────┴─────────────┘
     ");
     let tiny = markdown(md, 10);

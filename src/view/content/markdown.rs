@@ -89,7 +89,7 @@ impl Md {
     fn push(&mut self, text: impl Into<String>, style: Style) {
         let text: String = text.into();
         match &mut self.table {
-            // Table cells are drawn as is, not wrapped: no breaks or tabs.
+            // a cell is one paragraph, wrapped to its column: no breaks or tabs
             Some(tb) => tb
                 .cell
                 .push(Span::styled(text.replace(['\n', '\t'], " "), style)),

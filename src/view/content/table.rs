@@ -1,10 +1,9 @@
 //! Markdown tables drawn with box characters, columns fitted to the width.
 
-use super::wrap::{display_width, grapheme_width};
+use super::wrap::{display_width, spans_width, wrap_spans};
 use pulldown_cmark::Alignment;
 use ratatui::style::Style;
 use ratatui::text::Span;
-use unicode_segmentation::UnicodeSegmentation;
 
 pub(crate) type Cell = Vec<Span<'static>>;
 
@@ -36,46 +35,31 @@ fn fit(natural: &[usize], budget: usize) -> Vec<usize> {
     widths
 }
 
-/// `cell` cut to `width` columns (ending in `…` when cut) and padded.
-fn fit_cell(cell: &[Span<'static>], width: usize, align: Alignment) -> Vec<Span<'static>> {
-    let total: usize = cell.iter().map(|s| display_width(&s.content)).sum();
-    let mut out: Vec<Span<'static>> = Vec::new();
-    let used = if total <= width {
-        out.extend(cell.iter().cloned());
-        total
-    } else {
-        let mut used = 0;
-        'outer: for s in cell {
-            let mut piece = String::new();
-            for g in s.content.graphemes(true) {
-                let gw = grapheme_width(g);
-                if used + gw + 1 > width {
-                    if !piece.is_empty() {
-                        out.push(Span::styled(piece, s.style));
-                    }
-                    break 'outer;
-                }
-                piece.push_str(g);
-                used += gw;
-            }
-            out.push(Span::styled(piece, s.style));
+/// `cell` wrapped to `width` columns, each line padded to it: a cell cut
+/// to its column lost the words that mattered (`Overall status: PA…`).
+fn wrap_cell(cell: &[Span<'static>], width: usize, align: Alignment) -> Vec<Vec<Span<'static>>> {
+    let mut lines: Vec<Vec<Span<'static>>> = wrap_spans(cell, width, &[], &[])
+        .into_iter()
+        .map(|l| l.spans)
+        .collect();
+    if lines.is_empty() {
+        lines.push(Vec::new());
+    }
+    for spans in &mut lines {
+        let pad = width.saturating_sub(spans_width(spans));
+        let (left, right) = match align {
+            Alignment::Right => (pad, 0),
+            Alignment::Center => (pad / 2, pad - pad / 2),
+            _ => (0, pad),
+        };
+        if left > 0 {
+            spans.insert(0, Span::raw(" ".repeat(left)));
         }
-        out.push(Span::raw("…"));
-        used + 1
-    };
-    let pad = width.saturating_sub(used);
-    let (left, right) = match align {
-        Alignment::Right => (pad, 0),
-        Alignment::Center => (pad / 2, pad - pad / 2),
-        _ => (0, pad),
-    };
-    if left > 0 {
-        out.insert(0, Span::raw(" ".repeat(left)));
+        if right > 0 {
+            spans.push(Span::raw(" ".repeat(right)));
+        }
     }
-    if right > 0 {
-        out.push(Span::raw(" ".repeat(right)));
-    }
-    out
+    lines
 }
 
 fn rule(widths: &[usize], l: &str, m: &str, r: &str, style: Style) -> Vec<Span<'static>> {
@@ -115,27 +99,46 @@ pub(crate) fn render(
     let widths = fit(&natural, avail - overhead);
     let mut out = vec![rule(&widths, "┌", "┬", "┐", border)];
     let empty = Vec::new();
+    let mut body_wraps = false;
+    let mut grid: Vec<Vec<Vec<Vec<Span<'static>>>>> = Vec::with_capacity(rows.len());
     for (r, row) in rows.iter().enumerate() {
-        if r == header_rows && r > 0 {
+        let cells: Vec<_> = widths
+            .iter()
+            .enumerate()
+            .map(|(c, w)| {
+                let align = aligns.get(c).copied().unwrap_or(Alignment::None);
+                wrap_cell(row.get(c).unwrap_or(&empty), *w, align)
+            })
+            .collect();
+        body_wraps |= r >= header_rows && cells.iter().any(|c| c.len() > 1);
+        grid.push(cells);
+    }
+    for (r, cells) in grid.into_iter().enumerate() {
+        // rows of several lines each are told apart by a rule between them
+        if (r == header_rows && r > 0) || (r > header_rows && body_wraps) {
             out.push(rule(&widths, "├", "┼", "┤", border));
         }
-        let mut line = vec![Span::styled("│ ", border)];
-        for (c, w) in widths.iter().enumerate() {
-            let cell = row.get(c).unwrap_or(&empty);
-            let align = aligns.get(c).copied().unwrap_or(Alignment::None);
-            let mut spans = fit_cell(cell, *w, align);
-            if r < header_rows {
-                spans
-                    .iter_mut()
-                    .for_each(|s| s.style = header.patch(s.style));
+        let height = cells.iter().map(Vec::len).max().unwrap_or(1);
+        for i in 0..height {
+            let mut line = vec![Span::styled("│ ", border)];
+            for (c, cell) in cells.iter().enumerate() {
+                match cell.get(i) {
+                    Some(spans) => line.extend(spans.iter().map(|s| {
+                        if r < header_rows {
+                            Span::styled(s.content.clone(), header.patch(s.style))
+                        } else {
+                            s.clone()
+                        }
+                    })),
+                    None => line.push(Span::raw(" ".repeat(widths[c]))),
+                }
+                line.push(Span::styled(
+                    if c + 1 == ncols { " │" } else { " │ " },
+                    border,
+                ));
             }
-            line.extend(spans);
-            line.push(Span::styled(
-                if c + 1 == ncols { " │" } else { " │ " },
-                border,
-            ));
+            out.push(line);
         }
-        out.push(line);
     }
     out.push(rule(&widths, "└", "┴", "┘", border));
     Some(out)
@@ -152,19 +155,56 @@ mod tests {
         assert_eq!(fit(&[10, 10], 5), [3, 2]);
     }
 
+    fn text(lines: &[Vec<Span<'static>>]) -> Vec<String> {
+        lines
+            .iter()
+            .map(|l| l.iter().map(|s| s.content.as_ref()).collect())
+            .collect()
+    }
+
     #[test]
-    fn cells_are_cut_with_ellipsis() {
-        let cell = vec![Span::raw("abcdef")];
-        let text: String = fit_cell(&cell, 4, Alignment::None)
-            .iter()
-            .map(|s| s.content.as_ref())
-            .collect();
-        assert_eq!(text, "abc…");
+    fn a_cell_wider_than_its_column_wraps_and_loses_nothing() {
+        let cell = vec![Span::raw("Overall status: PASS")];
+        assert_eq!(
+            text(&wrap_cell(&cell, 15, Alignment::None)),
+            ["Overall status:", "PASS           "]
+        );
         let wide = vec![Span::raw("日本語")];
-        let text: String = fit_cell(&wide, 4, Alignment::Right)
-            .iter()
-            .map(|s| s.content.as_ref())
-            .collect();
-        assert_eq!(text, " 日…");
+        assert_eq!(
+            text(&wrap_cell(&wide, 4, Alignment::Right)),
+            ["日本", "  語"]
+        );
+        assert_eq!(text(&wrap_cell(&[], 3, Alignment::None)), ["   "]);
+    }
+
+    #[test]
+    fn rows_of_several_lines_have_rules_between_them() {
+        let c = |s: &str| vec![Span::raw(s.to_string())];
+        let rows = vec![
+            vec![c("File"), c("Change")],
+            vec![c("a.rs"), c("reads the whole line now")],
+            vec![c("b.rs"), c("ok")],
+        ];
+        let lines = render(&rows, 1, &[], 20, Style::default(), Style::default());
+        let got = text(&lines.unwrap_or_default());
+        assert_eq!(
+            got,
+            [
+                "┌──────┬───────────┐",
+                "│ File │ Change    │",
+                "├──────┼───────────┤",
+                "│ a.rs │ reads the │",
+                "│      │ whole     │",
+                "│      │ line now  │",
+                "├──────┼───────────┤",
+                "│ b.rs │ ok        │",
+                "└──────┴───────────┘",
+            ]
+        );
+        let short = vec![rows[0].clone(), vec![c("a"), c("b")], vec![c("c"), c("d")]];
+        let got = text(
+            &render(&short, 1, &[], 40, Style::default(), Style::default()).unwrap_or_default(),
+        );
+        assert_eq!(got.len(), 6, "{got:#?}");
     }
 }
