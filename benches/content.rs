@@ -1,5 +1,6 @@
 //! Rendering costs: a 5 KB markdown answer (and one in Japanese), a 300-line Rust file
-//! (cached and uncached highlight), a diff, ANSI output and a plain prompt.
+//! (cached and uncached highlight), a diff, ANSI output, a plain prompt, a table whose
+//! cells wrap, and a line of JSON pretty-printed against the same line wrapped as text.
 
 use ccv::source::claude::raw::Hunk;
 use ccv::view::content;
@@ -107,4 +108,48 @@ fn plain_prompt_5kb(b: divan::Bencher<'_, '_>) {
                 - Total items: All lines matching `- [ ]` or `- [X]` or `- [x]`\n\n"
             .repeat(25);
     b.bench(|| content::plain(divan::black_box(&text), 60));
+}
+
+/// An answer's table of 40 rows whose last column wraps in its cell.
+#[divan::bench]
+fn markdown_table_40_rows(b: divan::Bencher<'_, '_>) {
+    let mut text = String::from("| File | Lines | What changed |\n|---|--:|---|\n");
+    for i in 0..40 {
+        text.push_str(&format!(
+            "| `src/view/part_{i}.rs` | {} | the rows are read back from the file when they \
+             come into view, and the **fold** is kept |\n",
+            i * 37
+        ));
+    }
+    b.bench(|| content::markdown(divan::black_box(&text), 100));
+}
+
+/// A 20 KB result that is one line of JSON (an MCP server's page of
+/// issues): as the viewer shows it, pretty-printed and highlighted, and
+/// as text wrapped, the baseline.
+fn json_line() -> String {
+    let issue = r#"{"id":"864b2bd6-8b26-4965","identifier":"ENT-108","title":"Create summaries","state":{"name":"In Progress"},"labels":[{"name":"ai"}],"estimate":2.5,"description":"See the plan in ENT-53 and the notes in the thread."}"#;
+    let mut s = String::from("{\"issues\":[");
+    while s.len() < 20_000 {
+        s.push_str(issue);
+        s.push(',');
+    }
+    s.push_str(issue);
+    s.push_str("]}");
+    s
+}
+
+#[divan::bench]
+fn json_result_pretty(b: divan::Bencher<'_, '_>) {
+    let text = json_line();
+    b.bench(|| {
+        let p = ccv::json_pretty::pretty_any(divan::black_box(&text)).unwrap_or_default();
+        content::code(&p, "json", None, 100)
+    });
+}
+
+#[divan::bench]
+fn json_result_as_text(b: divan::Bencher<'_, '_>) {
+    let text = json_line();
+    b.bench(|| content::ansi(divan::black_box(&text), 100, false));
 }

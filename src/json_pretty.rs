@@ -29,6 +29,15 @@ pub fn pretty(raw: &str) -> Option<String> {
     String::from_utf8(p.out).ok()
 }
 
+/// `raw` pretty-printed, by [`pretty`] when it can and through a `Value`
+/// (keys kept in order) when not; `None` when it is not JSON.
+pub fn pretty_any(raw: &str) -> Option<String> {
+    pretty(raw).or_else(|| {
+        let v: serde_json::Value = serde_json::from_str(raw).ok()?;
+        serde_json::to_string_pretty(&v).ok()
+    })
+}
+
 struct Pretty<'a> {
     b: &'a [u8],
     i: usize,

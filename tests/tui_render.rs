@@ -1299,3 +1299,67 @@ fn a_prompt_jumped_to_heads_the_screen() {
         "{screen}"
     );
 }
+
+/// A result that is one line of JSON wider than the screen (an MCP
+/// server's issue) is shown pretty-printed, a key to a line; JSON that
+/// fits, JSON already on lines, and text in brackets are shown as written.
+#[test]
+fn a_wide_line_of_json_in_a_result_is_pretty_printed() {
+    use common::{assistant_line, user_line};
+    let issue = json!({"id":"864b2bd6","identifier":"ENT-108","title":"Create summaries of a checkpoint","labels":[{"name":"ai"},{"name":"cli"}],"estimate":2.5,"description":"See [ENT-53](https://linear.app/x) for the plan, and the notes below."});
+    let results = [
+        issue.to_string(),
+        "{\"ok\":true}".to_owned(),
+        "{\n  \"kept\":   \"as written\"\n}".to_owned(),
+        "[INFO] started the server on port 8080, waiting for the first request to come in ]"
+            .to_owned(),
+    ];
+    let mut lines = vec![user_line("u0", json!("go"))];
+    for (i, out) in results.iter().enumerate() {
+        let id = format!("t{i}");
+        lines.push(assistant_line(
+            &format!("a{i}"),
+            &format!("m{i}"),
+            json!([{"type":"tool_use","id":id,"name":"mcp__linear__get_issue","input":{"id":"ENT-108"}}]),
+        ));
+        lines.push(user_line(
+            &format!("r{i}"),
+            json!([{"type":"tool_result","tool_use_id":id,"content":out}]),
+        ));
+    }
+    let mut s = state(common::session_of(&lines));
+    perform_action(&mut s, Action::ExpandAll);
+    let calls: Vec<usize> = (0..s.rows.len())
+        .filter(|&i| matches!(s.rows[i].kind, RowKind::Call { .. }))
+        .collect();
+    for i in calls {
+        perform_action(&mut s, Action::Top);
+        perform_action(&mut s, Action::Down(i));
+        perform_action(&mut s, Action::Toggle);
+    }
+    let t = draw(&mut s, 80, 80);
+    let screen: Vec<String> = (0..80)
+        .map(|y| {
+            (0..80)
+                .map(|x| t.backend().buffer()[(x, y)].symbol())
+                .collect::<String>()
+                .trim_end()
+                .to_owned()
+        })
+        .collect();
+    let all = screen.join("\n");
+    for want in [
+        "│   \"identifier\": \"ENT-108\",",
+        "│   \"title\": \"Create summaries of a checkpoint\",",
+        "│       \"name\": \"cli\"",
+        "│ {\"ok\":true}",
+        "│   \"kept\":   \"as written\"",
+        "│ [INFO] started the server on port 8080",
+    ] {
+        assert!(
+            screen.iter().any(|l| l.ends_with(want) || l.contains(want)),
+            "{want}:\n{all}"
+        );
+    }
+    assert!(!all.contains("{\"id\":\"864b2bd6\""), "{all}");
+}

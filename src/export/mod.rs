@@ -948,13 +948,7 @@ impl Serialize for JsonText<'_> {
 }
 
 fn pretty_json(raw: &str) -> String {
-    if let Some(p) = crate::json_pretty::pretty(raw) {
-        return p;
-    }
-    match serde_json::from_str::<serde_json::Value>(raw) {
-        Ok(v) => serde_json::to_string_pretty(&v).unwrap_or_else(|_| raw.to_owned()),
-        Err(_) => raw.to_owned(),
-    }
+    crate::json_pretty::pretty_any(raw).unwrap_or_else(|| raw.to_owned())
 }
 
 #[cfg(test)]
