@@ -1363,3 +1363,66 @@ fn a_wide_line_of_json_in_a_result_is_pretty_printed() {
     }
     assert!(!all.contains("{\"id\":\"864b2bd6\""), "{all}");
 }
+
+/// A match off the screen is put near its head, under the last lines of
+/// what led to it, not at the foot with what follows out of sight; a
+/// match already wholly on the screen does not move it.
+#[test]
+fn a_match_off_the_screen_comes_up_near_its_head() {
+    let mut lines = vec![common::user_line("u0", json!("go"))];
+    for a in 0..60 {
+        let text = match a {
+            30 | 33 | 58 => format!("answer {a} has the needle"),
+            50 => format!("answer {a} has the needle\n\nand a second line\n\nand a third"),
+            _ => format!("answer {a}"),
+        };
+        lines.push(common::assistant_line(
+            &format!("a{a}"),
+            &format!("msg_{a}"),
+            json!([{"type": "text", "text": text}]),
+        ));
+    }
+    let mut st = state(common::session_of(&lines));
+    perform_action(&mut st, Action::Top);
+    common::screen_text(&mut st, 60, 20);
+    perform_action(&mut st, Action::SearchStart);
+    for c in "needle".chars() {
+        perform_action(&mut st, Action::PromptInput(c));
+    }
+    perform_action(&mut st, Action::PromptSubmit);
+    let at = |st: &mut State, what: &str| {
+        let screen = common::screen_text(st, 60, 20);
+        let y = screen.lines().position(|l| l.contains(what));
+        (y, screen)
+    };
+    // (the list starts on line 2; three lines of it lead to the match)
+    let (y, screen) = at(&mut st, "answer 30 has");
+    assert_eq!(y, Some(5), "{screen}");
+    assert!(
+        screen.lines().any(|l| l.trim_end().ends_with("answer 29")),
+        "{screen}"
+    );
+    perform_action(&mut st, Action::NextMatch);
+    let (y, screen) = at(&mut st, "answer 33 has");
+    assert_eq!(y, Some(8), "stays where it was:\n{screen}");
+    perform_action(&mut st, Action::NextMatch);
+    let (y, screen) = at(&mut st, "answer 50 has");
+    assert_eq!(y, Some(5), "{screen}");
+    assert!(screen.contains("and a third"), "{screen}");
+    // back up: the match above the screen comes down near its head too
+    perform_action(&mut st, Action::PrevMatch);
+    let (y, screen) = at(&mut st, "answer 33 has");
+    assert_eq!(y, Some(5), "{screen}");
+    // at the end of the session, the screen stays full
+    perform_action(&mut st, Action::NextMatch);
+    perform_action(&mut st, Action::NextMatch);
+    let (y, screen) = at(&mut st, "answer 58 has");
+    assert_eq!(y, Some(17), "{screen}");
+    assert!(
+        screen
+            .lines()
+            .nth(18)
+            .is_some_and(|l| l.contains("answer 59")),
+        "{screen}"
+    );
+}

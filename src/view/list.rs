@@ -196,6 +196,19 @@ pub fn layout(s: &State, v: &mut ListView, width: u16, height: usize) {
                 .saturating_sub(height)
                 .min(height_of(s, v, r, width) - 1);
         }
+        Some(Pin::Near) => {
+            // (the selection is still shown whole: the move up from it
+            // below takes lines of context back when it is taller)
+            let lead = (height / 4).min(3);
+            let mut acc = 0;
+            let mut r = sel;
+            while acc < lead && r > 0 {
+                r -= 1;
+                acc += height_of(s, v, r, width);
+            }
+            v.top = r;
+            v.top_skip = acc.saturating_sub(lead);
+        }
         None => {}
     }
     if v.top > sel || v.top >= len {

@@ -578,8 +578,12 @@ impl State {
         !done
     }
 
-    /// Expands whatever hides a match and selects its row.
+    /// Expands whatever hides a match and selects its row. A row that was
+    /// not wholly on the screen is put near its head, under a few lines of
+    /// what came before: moved only as far as needed, a match came up on
+    /// the last line with what followed it out of sight.
     pub(crate) fn reveal(&mut self, hit: Hit) {
+        let shown_at = self.row_of(hit).filter(|&p| self.wholly_on_screen(p));
         self.open_path(hit, true);
         if let Some(Kind::Thinking) = self.item_kind(hit) {
             self.filters.thinking = true;
@@ -592,7 +596,16 @@ impl State {
         }
         self.follow = false;
         self.rebuild();
-        let (agent, index) = hit;
+        if let Some(p) = self.row_of(hit) {
+            self.select(p);
+            if shown_at != Some(p) {
+                self.redraw.pin = Some(super::Pin::Near);
+            }
+        }
+    }
+
+    /// The row of `hit`: its own, else one it is folded into.
+    fn row_of(&self, (agent, index): Hit) -> Option<usize> {
         let at = |r: &Row| r.agent == agent && r.index as usize == index;
         let own = |r: &Row| {
             matches!(
@@ -600,14 +613,25 @@ impl State {
                 RowKind::Item | RowKind::Call { .. } | RowKind::Member { .. }
             )
         };
-        let found = self
-            .rows
+        self.rows
             .iter()
             .position(|r| at(r) && own(r))
-            .or_else(|| self.rows.iter().position(at));
-        if let Some(p) = found {
-            self.select(p);
-        }
+            .or_else(|| self.rows.iter().position(at))
+    }
+
+    /// Whether the last frame showed all of row `p` (a row on the last
+    /// line may go on below it).
+    fn wholly_on_screen(&self, p: usize) -> bool {
+        let v = &self.viewport;
+        let (Some(first), Some(last)) = (v.visible.first(), v.visible.last()) else {
+            return false;
+        };
+        let bottom = first.y + v.list_height;
+        v.visible.iter().any(|r| {
+            r.row == p
+                && !(r.row == first.row && v.head_skip > 0)
+                && !(r.row == last.row && r.y + r.lines >= bottom)
+        })
     }
 
     /// Goes to the row of `line` in `file` (a search hit: the session's

@@ -59,13 +59,16 @@ pub struct Redraw {
     pub scroll: isize,
 }
 
-/// A screen edge the selected row is put against.
+/// Where on the screen the selected row is put.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pin {
     /// Its first line at the top of the screen.
     Top,
     /// Its last line at the bottom of the screen.
     Bottom,
+    /// A few lines below the top, under the end of the row before it: a
+    /// match or a mark jumped to, read with what led to it.
+    Near,
 }
 
 impl Redraw {
