@@ -11,6 +11,7 @@ use crate::model::{Item, Session, ToolCall};
 use crate::style::theme;
 use ratatui::text::Line;
 use serde_json::Value;
+use unicode_width::UnicodeWidthStr;
 
 /// Result lines shown before `… N more lines`.
 pub const FOLD: usize = crate::rows::OUTPUT_FOLD;
@@ -48,9 +49,10 @@ pub fn line(
             "no result".into()
         });
     }
+    fit_facts(&mut extra, s.width().min(width * 2 / 5), width);
     let tail: String = extra.iter().map(|e| format!(" · {e}")).collect();
     let room = width.saturating_sub(unicode_width::UnicodeWidthStr::width(tail.as_str()));
-    let mut s = crate::model::text::fit_middle(&s, room.max(12));
+    let mut s = fit_summary(&c.name, &s, room.max(12));
     // (a call of no summary: its facts alone, `TaskList 5 tasks`)
     s.push_str(
         tail.strip_prefix(" · ")
@@ -58,6 +60,77 @@ pub fn line(
             .unwrap_or(&tail),
     );
     s
+}
+
+/// Shortens the widest of a call's facts (the telling line of an error)
+/// until `want` columns are left of `width` for its summary: the line
+/// went past the screen's edge, the command squeezed to `cargo…palive`
+/// and the time cut off behind it.
+fn fit_facts(facts: &mut [String], want: usize, width: usize) {
+    const LEAST: usize = 16;
+    loop {
+        let tail: usize = facts.iter().map(|f| 3 + f.width()).sum();
+        let over = (tail + want).saturating_sub(width);
+        let Some((i, w)) = facts
+            .iter()
+            .map(|f| f.width())
+            .enumerate()
+            .max_by_key(|&(_, w)| w)
+        else {
+            return;
+        };
+        if over == 0 || w <= LEAST {
+            return;
+        }
+        let cut = crate::model::text::fit_end(&facts[i], w.saturating_sub(over).max(LEAST));
+        if cut.width() >= w {
+            // (a width counted otherwise by the cut than by the sum)
+            return;
+        }
+        facts[i] = cut;
+    }
+}
+
+/// Calls whose summary is a sentence (a query, a question, a task's
+/// subject): cut at their end, as prose is. A path or a command loses its
+/// middle instead, keeping the file name or the last argument.
+const PROSE: [&str; 8] = [
+    "WebSearch",
+    "web_search",
+    "ToolSearch",
+    "AskUserQuestion",
+    "ExitPlanMode",
+    "TaskCreate",
+    "TaskUpdate",
+    "TodoWrite",
+];
+
+/// A call's summary in `room` columns. A description in quotes at its end
+/// (a subagent's `general-purpose "Check how the agent is doing"`, a
+/// wait's `b7f3a1c ("watch the build")`) is cut inside its quotes: cut in
+/// the middle, it read `general-purpose …ck how the agent is doing"`.
+fn fit_summary(tool: &str, s: &str, room: usize) -> String {
+    use crate::model::text::{fit_end, fit_middle};
+    if s.width() <= room {
+        return s.to_owned();
+    }
+    let closer = ["\")", "\""].into_iter().find(|c| s.ends_with(c));
+    if let Some(closer) = closer {
+        let body = &s[..s.len() - closer.len()];
+        if let Some(open) = body.rfind('"') {
+            let (head, inner) = body.split_at(open + 1);
+            let fixed = head.width() + closer.width();
+            // (at least a word of the description, or the middle goes)
+            if fixed + 8 <= room && !inner.is_empty() {
+                return format!("{head}{}{closer}", fit_end(inner, room - fixed));
+            }
+        }
+    }
+    if PROSE.contains(&tool) {
+        fit_end(s, room)
+    } else {
+        fit_middle(s, room)
+    }
 }
 
 /// A running call: for how long, in whole seconds (a figure that ticks by
@@ -364,6 +437,50 @@ fn styled_dim(lines: Vec<Line<'static>>) -> Vec<Line<'static>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_quoted_description_is_cut_at_its_end_and_a_path_in_its_middle() {
+        let task = "general-purpose \"Check how the agent is doing\"";
+        assert_eq!(
+            fit_summary("Task", task, 36),
+            "general-purpose \"Check how the age…\""
+        );
+        let wait = "b7f3a1c (\"watch the build for errors\")";
+        assert_eq!(
+            fit_summary("TaskOutput", wait, 26),
+            "b7f3a1c (\"watch the bui…\")"
+        );
+        // too little room for a word of it: the middle goes
+        assert_eq!(fit_summary("Task", task, 20), "general-…t is doing\"");
+        assert_eq!(
+            fit_summary("Read", "src/view/content/table.rs", 16),
+            "src/vi…/table.rs"
+        );
+        assert_eq!(
+            fit_summary("WebSearch", "ratatui scroll a list by lines", 16),
+            "ratatui scroll …"
+        );
+        assert_eq!(fit_summary("Task", task, 80), task);
+    }
+
+    #[test]
+    fn a_long_error_gives_way_to_the_command_and_the_time() {
+        let mut facts = vec![
+            "exit 2".to_owned(),
+            "error[E0433]: failed to resolve: use of undeclared crate or module `io`".to_owned(),
+            "6.3s".to_owned(),
+        ];
+        fit_facts(&mut facts, 27, 80);
+        let tail: usize = facts.iter().map(|f| 3 + f.width()).sum();
+        assert_eq!(tail + 27, 80, "{facts:?}");
+        assert_eq!(facts[2], "6.3s");
+        assert!(facts[1].ends_with('…'), "{facts:?}");
+        // a width the cut counts otherwise (an emoji and its selector)
+        // still ends
+        let mut facts = vec!["done ✔️✔️✔️✔️✔️✔️✔️✔️✔️✔️✔️✔️✔️✔️✔️✔️✔️✔️✔️✔️".to_owned()];
+        fit_facts(&mut facts, 30, 40);
+        assert!(facts[0].width() < 45, "{facts:?}");
+    }
 
     #[test]
     fn read_numbers_are_stripped() {
