@@ -1426,3 +1426,92 @@ fn a_match_off_the_screen_comes_up_near_its_head() {
         "{screen}"
     );
 }
+
+/// The wheel turns three lines between two rows taller than the screen,
+/// both ways, and down a tall last row: the selection moved to the next
+/// tall row, that row filled the screen from its head (or, going up, from
+/// its end), a jump of up to a screen; onto the last row, which follows,
+/// to its end.
+#[test]
+fn the_wheel_turns_three_lines_between_tall_rows() {
+    let mut lines = vec![common::user_line("u0", json!("first prompt"))];
+    let mut order: Vec<String> = vec!["first prompt".into()];
+    for r in 0..4 {
+        let tall: Vec<String> = (0..(10 + r * 13))
+            .map(|i| format!("row {r} line {i:02}"))
+            .collect();
+        order.extend(tall.iter().cloned());
+        lines.push(common::user_line(
+            &format!("u{}", r + 1),
+            json!(tall.join("\n")),
+        ));
+    }
+    let order: Vec<&String> = order.iter().collect();
+    let (w, h) = (60, 20);
+    let mut st = state(common::session_of(&lines));
+    perform_action(&mut st, Action::Top);
+    let mut screen = screen_span(&mut st, &order, w, h);
+    assert_eq!(screen.0, 0);
+    let mut turns = 0;
+    while screen.1 + 1 < order.len() {
+        perform_action(&mut st, Action::ScrollDown);
+        let next = screen_span(&mut st, &order, w, h);
+        assert!(
+            next.0 == screen.0 + 3 || (next.1 + 1 == order.len() && next.0 > screen.0),
+            "{screen:?} to {next:?}"
+        );
+        screen = next;
+        turns += 1;
+        assert!(turns < 100, "never reached the end");
+    }
+    while screen.0 > 0 {
+        perform_action(&mut st, Action::ScrollUp);
+        let next = screen_span(&mut st, &order, w, h);
+        assert!(
+            next.0 + 3 == screen.0 || next.0 == 0,
+            "{screen:?} back to {next:?}"
+        );
+        screen = next;
+    }
+    // a page from between two rows goes on from the line past the screen
+    let (mut down, mut up) = (0, 0);
+    for turns in (1..40).step_by(2) {
+        let mut st = state(common::session_of(&lines));
+        perform_action(&mut st, Action::Top);
+        screen_span(&mut st, &order, w, h);
+        for _ in 0..turns {
+            perform_action(&mut st, Action::ScrollDown);
+            screen_span(&mut st, &order, w, h);
+        }
+        let screen = screen_span(&mut st, &order, w, h);
+        let v = st.viewport.visible.clone();
+        let head_of_selection = v.first().is_some_and(|r| r.row != st.selected)
+            && v.last().is_some_and(|r| r.row == st.selected);
+        if head_of_selection {
+            perform_action(&mut st, Action::PageDown);
+            let next = screen_span(&mut st, &order, w, h);
+            assert_eq!(next.0, screen.1 + 1, "{screen:?} a page on: {next:?}");
+            down += 1;
+        }
+        // and back up onto the end of the row above
+        let mut st = state(common::session_of(&lines));
+        perform_action(&mut st, Action::Bottom);
+        screen_span(&mut st, &order, w, h);
+        for _ in 0..turns {
+            perform_action(&mut st, Action::ScrollUp);
+            screen_span(&mut st, &order, w, h);
+        }
+        let screen = screen_span(&mut st, &order, w, h);
+        let v = st.viewport.visible.clone();
+        let end_of_selection = v.first().is_some_and(|r| r.row == st.selected)
+            && v.len() > 1
+            && st.viewport.sel_overflow > 0;
+        if end_of_selection {
+            perform_action(&mut st, Action::PageUp);
+            let next = screen_span(&mut st, &order, w, h);
+            assert_eq!(next.1 + 1, screen.0, "{screen:?} a page back: {next:?}");
+            up += 1;
+        }
+    }
+    assert!(down > 3 && up > 3, "{down} {up}");
+}

@@ -175,6 +175,10 @@ pub fn layout(s: &State, v: &mut ListView, width: u16, height: usize) {
         return;
     }
     let sel = s.selected.min(len - 1);
+    // a wheel turn, a match placed near, or a screen already left so:
+    // a tall selection may share the screen with the row before or after
+    let wheel = v.scroll != 0;
+    let loose = wheel || v.pin == Some(Pin::Near) || v.between == Some(sel);
     scroll(s, v, width);
     match v.pin.take() {
         Some(Pin::Top) => {
@@ -228,9 +232,14 @@ pub fn layout(s: &State, v: &mut ListView, width: u16, height: usize) {
     if v.top == sel {
         v.top_skip = v.top_skip.min(hs.saturating_sub(1));
     }
-    if hs >= height {
+    v.between = None;
+    if hs >= height && loose && between(s, v, sel, width, height) {
+        v.between = Some(sel);
+    } else if hs >= height {
         v.top = sel;
-        v.top_skip = if s.follow && sel + 1 == len {
+        // (a turn of the wheel onto the last row, which follows, goes on
+        // down it three lines at a time)
+        v.top_skip = if s.follow && sel + 1 == len && !wheel {
             hs - height
         } else {
             v.sel_offset.min(hs - height)
@@ -279,6 +288,31 @@ pub fn layout(s: &State, v: &mut ListView, width: u16, height: usize) {
             }
         }
     }
+}
+
+/// Whether the screen may stay where it is with the selected row `sel`,
+/// taller than the screen, only partly on it: its head under the end of
+/// the row before it (the wheel turned down onto it, or a match placed
+/// near), or its end over the rows after it (the wheel turned up onto
+/// it). Filling the screen with it, a turn of three lines jumped by up to
+/// a screen. Not once a key has moved inside it.
+fn between(s: &State, v: &mut ListView, sel: usize, width: u16, height: usize) -> bool {
+    let hs = height_of(s, v, sel, width);
+    if v.top == sel {
+        return v.top_skip > hs - height && v.sel_offset == hs - height;
+    }
+    if v.sel_offset != 0 || v.top > sel {
+        return false;
+    }
+    // lines on screen above its head
+    let mut above = height_of(s, v, v.top, width).saturating_sub(v.top_skip);
+    for r in v.top + 1..sel {
+        if above >= height {
+            break;
+        }
+        above += height_of(s, v, r, width);
+    }
+    above < height
 }
 
 /// Why there are no rows: an empty file, one of metadata only (summary

@@ -21,6 +21,10 @@ pub struct ListView {
     pub pin: Option<crate::viewer::Pin>,
     /// Lines the next layout moves the screen by first (the wheel).
     pub scroll: isize,
+    /// The selected row, taller than the screen, that the last layout left
+    /// only partly filling it (the wheel stopped between it and the row
+    /// before or after it); the next keeps it so until the selection moves.
+    pub between: Option<usize>,
     pub cache: LineCache,
     /// What the last frame drew.
     pub screen: Viewport,

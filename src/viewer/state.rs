@@ -603,6 +603,16 @@ impl State {
         let over = self.viewport.sel_overflow;
         let inside =
             self.sel_offset < over && !(self.follow && self.selected + 1 >= self.rows.len());
+        if over > 0
+            && self.sel_offset == 0
+            && self.redraw.pin.is_none()
+            && head.row != self.selected
+            && foot.row == self.selected
+        {
+            // its head under the row before it (the wheel stopped there):
+            // on from the line under the screen, as the wheel goes
+            return self.wheel(lines as isize);
+        }
         if inside || self.redraw.pin.is_some() {
             // (a page turned since the last frame: what it showed is stale)
             return self.down(self.page(), lines);
@@ -627,6 +637,15 @@ impl State {
             return self.up(self.page(), lines);
         };
         let at_end = self.follow && self.selected + 1 >= self.rows.len();
+        let skip = self.viewport.head_skip;
+        if head.row == self.selected
+            && skip > self.viewport.sel_overflow
+            && self.redraw.pin.is_none()
+        {
+            // its end over the rows after it (the wheel stopped there):
+            // back from the line over the screen, as the wheel goes
+            return self.wheel(-(lines as isize));
+        }
         if self.sel_offset > 0
             || (at_end && self.viewport.sel_overflow > 0)
             || self.redraw.pin.is_some()
@@ -674,8 +693,10 @@ impl State {
             // a row taller than the screen fills it: past its end (or its
             // start) the next row is selected
             Some(_) if over > 0 && head.row == self.selected => {
+                // (its end may be above the foot already: the wheel
+                // stopped between it and the rows after it)
                 let offset = self.viewport.head_skip as isize;
-                if d > over - offset {
+                if d > 0 && d > over - offset {
                     Some(self.selected + 1)
                 } else if offset + d < 0 {
                     self.selected.checked_sub(1)
