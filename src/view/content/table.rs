@@ -8,13 +8,34 @@ use ratatui::text::Span;
 pub(crate) type Cell = Vec<Span<'static>>;
 
 /// Column widths for `natural` content widths within `budget` columns of
-/// content: narrow columns keep their size, wide ones share what is left.
-fn fit(natural: &[usize], budget: usize) -> Vec<usize> {
+/// content: narrow columns keep their size, wide ones share what is left,
+/// and none is narrower than its longest word (`least`) while the words
+/// fit (a path broken in a narrow column, `src/viewer/stat` `e.rs`, while
+/// a column of prose beside it had room to wrap).
+fn fit(natural: &[usize], least: &[usize], budget: usize) -> Vec<usize> {
     if natural.iter().sum::<usize>() <= budget {
         return natural.to_vec();
     }
+    // (words that cannot all fit: those within a fair share still do)
+    let share = if least.iter().sum::<usize>() <= budget {
+        usize::MAX
+    } else {
+        budget / natural.len().max(1)
+    };
+    let least: Vec<usize> = least
+        .iter()
+        .zip(natural)
+        .map(|(&l, &n)| l.min(n).min(share))
+        .collect();
     // Largest cap such that the capped columns fit.
-    let total = |cap: usize| natural.iter().map(|&n| n.min(cap)).sum::<usize>();
+    let width = |n: usize, l: usize, cap: usize| n.min(cap).max(l).max(1);
+    let total = |cap: usize| {
+        natural
+            .iter()
+            .zip(&least)
+            .map(|(&n, &l)| width(n, l, cap))
+            .sum::<usize>()
+    };
     let (mut lo, mut hi) = (1, natural.iter().copied().max().unwrap_or(1));
     while lo < hi {
         let mid = (lo + hi).div_ceil(2);
@@ -24,7 +45,11 @@ fn fit(natural: &[usize], budget: usize) -> Vec<usize> {
             hi = mid - 1
         }
     }
-    let mut widths: Vec<usize> = natural.iter().map(|&n| n.min(lo).max(1)).collect();
+    let mut widths: Vec<usize> = natural
+        .iter()
+        .zip(&least)
+        .map(|(&n, &l)| width(n, l, lo))
+        .collect();
     let mut spare = budget.saturating_sub(widths.iter().sum());
     for (w, &n) in widths.iter_mut().zip(natural) {
         if spare > 0 && *w < n {
@@ -90,13 +115,22 @@ pub(crate) fn render(
         return None;
     }
     let mut natural = vec![1; ncols];
+    let mut least = vec![1; ncols];
     for row in rows {
         for (c, cell) in row.iter().enumerate() {
             let w: usize = cell.iter().map(|s| display_width(&s.content)).sum();
             natural[c] = natural[c].max(w);
+            // (a word may run across spans: `src/`**`main.rs`**)
+            let text: String = cell.iter().map(|s| s.content.as_ref()).collect();
+            let word = text
+                .split_whitespace()
+                .map(display_width)
+                .max()
+                .unwrap_or(0);
+            least[c] = least[c].max(word);
         }
     }
-    let widths = fit(&natural, avail - overhead);
+    let widths = fit(&natural, &least, avail - overhead);
     let mut out = vec![rule(&widths, "┌", "┬", "┐", border)];
     let empty = Vec::new();
     let mut body_wraps = false;
@@ -150,9 +184,14 @@ mod tests {
 
     #[test]
     fn fit_shares_space_with_wide_columns() {
-        assert_eq!(fit(&[3, 4], 20), [3, 4]);
-        assert_eq!(fit(&[3, 50, 40], 30), [3, 14, 13]);
-        assert_eq!(fit(&[10, 10], 5), [3, 2]);
+        assert_eq!(fit(&[3, 4], &[1, 1], 20), [3, 4]);
+        assert_eq!(fit(&[3, 50, 40], &[1, 1, 1], 30), [3, 14, 13]);
+        assert_eq!(fit(&[10, 10], &[1, 1], 5), [3, 2]);
+        // a column of one long word keeps it whole; the prose wraps
+        assert_eq!(fit(&[19, 8, 9, 67], &[19, 8, 6, 9], 47), [19, 8, 9, 11]);
+        // words that cannot all fit: those within a fair share still do
+        assert_eq!(fit(&[30, 30], &[30, 30], 20), [10, 10]);
+        assert_eq!(fit(&[30, 6, 30], &[30, 6, 4], 21), [8, 6, 7]);
     }
 
     fn text(lines: &[Vec<Span<'static>>]) -> Vec<String> {
