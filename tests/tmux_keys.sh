@@ -20,4 +20,14 @@ tmux -L "$SOCK" send-keys -t k $(printf 'Up %.0s' $(seq 2000))
 expect k " 201/2201" "2,000 Up keys in one burst move 2,000 rows"
 tmux -L "$SOCK" send-keys -t k $(printf 'j %.0s' $(seq 1000))
 expect k " 1201/2201" "1,000 j keys move 1,000 rows"
+# a burst of 100 wheel turns (a trackpad's) moves the screen 300 lines:
+# coalesced into one frame, all past the first screen was lost
+head_prompt() { pane k | sed -n 3p | grep -o 'prompt [0-9]*' | cut -d' ' -f2; }
+P=$(head_prompt)
+tmux -L "$SOCK" send-keys -t k -l "$(printf '\e[<65;30;10M%.0s' $(seq 100))"
+expect k "prompt $((P + 300))" "100 wheel turns in one burst move 300 lines"
+sleep 0.3
+Q=$(head_prompt)
+[ "$Q" = "$((P + 300))" ] && echo "ok: the head of the screen is prompt $Q" ||
+  { echo "FAIL: the head of the screen is prompt $Q, not $((P + 300))"; FAIL=1; }
 exit $FAIL

@@ -417,6 +417,15 @@ impl Viewer {
             while let Some(ev) = next.take().or_else(|| rx.try_recv().ok()) {
                 live |= matches!(ev, AppEvent::Live { .. });
                 shown |= self.handle(ev);
+                // a burst of wheel turns (a trackpad's) is laid out every
+                // half screen: a turn moves the selection by what the last
+                // frame showed, and past it the rest of a burst was lost
+                if self.screen == Screen::Viewer
+                    && self.state.redraw.scroll.unsigned_abs() * 2
+                        >= usize::from(self.state.viewport.list_height.max(2))
+                {
+                    self.draw()?;
+                }
                 if let Some(home) = self.home.filter(|_| {
                     self.state.quit && self.screen == Screen::Viewer && self.error.is_none()
                 }) {
