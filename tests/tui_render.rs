@@ -1372,7 +1372,7 @@ fn a_match_off_the_screen_comes_up_near_its_head() {
     let mut lines = vec![common::user_line("u0", json!("go"))];
     for a in 0..60 {
         let text = match a {
-            30 | 33 | 58 => format!("answer {a} has the needle"),
+            30 | 33 | 43 | 58 => format!("answer {a} has the needle"),
             50 => format!("answer {a} has the needle\n\nand a second line\n\nand a third"),
             _ => format!("answer {a}"),
         };
@@ -1405,16 +1405,20 @@ fn a_match_off_the_screen_comes_up_near_its_head() {
     perform_action(&mut st, Action::NextMatch);
     let (y, screen) = at(&mut st, "answer 33 has");
     assert_eq!(y, Some(8), "stays where it was:\n{screen}");
+    // on the last line, whole: it stays too
+    perform_action(&mut st, Action::NextMatch);
+    let (y, screen) = at(&mut st, "answer 43 has");
+    assert_eq!(y, Some(18), "stays where it was:\n{screen}");
     perform_action(&mut st, Action::NextMatch);
     let (y, screen) = at(&mut st, "answer 50 has");
     assert_eq!(y, Some(5), "{screen}");
     assert!(screen.contains("and a third"), "{screen}");
     // back up: the match above the screen comes down near its head too
     perform_action(&mut st, Action::PrevMatch);
-    let (y, screen) = at(&mut st, "answer 33 has");
+    let (y, screen) = at(&mut st, "answer 43 has");
     assert_eq!(y, Some(5), "{screen}");
-    // at the end of the session, the screen stays full
     perform_action(&mut st, Action::NextMatch);
+    // at the end of the session, the screen stays full
     perform_action(&mut st, Action::NextMatch);
     let (y, screen) = at(&mut st, "answer 58 has");
     assert_eq!(y, Some(17), "{screen}");

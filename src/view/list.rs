@@ -443,6 +443,7 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, s: &State, v: &mut ListView) {
             row: r,
             y: area.y + y0 as u16,
             lines: (y - y0) as u16,
+            whole: skip == 0 && y - y0 == lines.len(),
         });
         skip = 0;
         r += 1;

@@ -619,19 +619,9 @@ impl State {
             .or_else(|| self.rows.iter().position(at))
     }
 
-    /// Whether the last frame showed all of row `p` (a row on the last
-    /// line may go on below it).
+    /// Whether the last frame showed all of row `p`.
     fn wholly_on_screen(&self, p: usize) -> bool {
-        let v = &self.viewport;
-        let (Some(first), Some(last)) = (v.visible.first(), v.visible.last()) else {
-            return false;
-        };
-        let bottom = first.y + v.list_height;
-        v.visible.iter().any(|r| {
-            r.row == p
-                && !(r.row == first.row && v.head_skip > 0)
-                && !(r.row == last.row && r.y + r.lines >= bottom)
-        })
+        self.viewport.visible.iter().any(|r| r.row == p && r.whole)
     }
 
     /// Goes to the row of `line` in `file` (a search hit: the session's

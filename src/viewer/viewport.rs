@@ -20,12 +20,13 @@ pub struct Viewport {
 }
 
 /// A row on screen: which, the screen line it starts at, how many lines
-/// of it are shown.
+/// of it are shown, and whether that is all of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Visible {
     pub row: usize,
     pub y: u16,
     pub lines: u16,
+    pub whole: bool,
 }
 
 impl Default for Viewport {
