@@ -63,10 +63,15 @@ fn fit(natural: &[usize], least: &[usize], budget: usize) -> Vec<usize> {
 /// `cell` wrapped to `width` columns, each line padded to it: a cell cut
 /// to its column lost the words that mattered (`Overall status: PA…`).
 fn wrap_cell(cell: &[Span<'static>], width: usize, align: Alignment) -> Vec<Vec<Span<'static>>> {
-    let mut lines: Vec<Vec<Span<'static>>> = wrap_spans(cell, width, &[], &[])
-        .into_iter()
-        .map(|l| l.spans)
-        .collect();
+    // (most cells fit: wrapping them cost a table three times its drawing)
+    let mut lines: Vec<Vec<Span<'static>>> = if spans_width(cell) <= width {
+        vec![cell.to_vec()]
+    } else {
+        wrap_spans(cell, width, &[], &[])
+            .into_iter()
+            .map(|l| l.spans)
+            .collect()
+    };
     if lines.is_empty() {
         lines.push(Vec::new());
     }
