@@ -1479,38 +1479,36 @@ fn the_wheel_turns_three_lines_between_tall_rows() {
     }
     // a page from between two rows goes on from the line past the screen
     let (mut down, mut up) = (0, 0);
-    for turns in (1..40).step_by(2) {
+    let turned = |from: Action, turn: Action, turns: usize| {
         let mut st = state(common::session_of(&lines));
-        perform_action(&mut st, Action::Top);
+        perform_action(&mut st, from);
         screen_span(&mut st, &order, w, h);
         for _ in 0..turns {
-            perform_action(&mut st, Action::ScrollDown);
+            perform_action(&mut st, turn.clone());
             screen_span(&mut st, &order, w, h);
         }
         let screen = screen_span(&mut st, &order, w, h);
+        (st, screen)
+    };
+    for turns in (1..40).step_by(2) {
+        let (mut st, screen) = turned(Action::Top, Action::ScrollDown, turns);
         let v = st.viewport.visible.clone();
-        let head_of_selection = v.first().is_some_and(|r| r.row != st.selected)
-            && v.last().is_some_and(|r| r.row == st.selected);
-        if head_of_selection {
+        // the head of the selection under the end of the row before it
+        if v.first().is_some_and(|r| r.row != st.selected)
+            && v.last().is_some_and(|r| r.row == st.selected)
+        {
             perform_action(&mut st, Action::PageDown);
             let next = screen_span(&mut st, &order, w, h);
             assert_eq!(next.0, screen.1 + 1, "{screen:?} a page on: {next:?}");
             down += 1;
         }
-        // and back up onto the end of the row above
-        let mut st = state(common::session_of(&lines));
-        perform_action(&mut st, Action::Bottom);
-        screen_span(&mut st, &order, w, h);
-        for _ in 0..turns {
-            perform_action(&mut st, Action::ScrollUp);
-            screen_span(&mut st, &order, w, h);
-        }
-        let screen = screen_span(&mut st, &order, w, h);
+        // its end over the rows after it
+        let (mut st, screen) = turned(Action::Bottom, Action::ScrollUp, turns);
         let v = st.viewport.visible.clone();
-        let end_of_selection = v.first().is_some_and(|r| r.row == st.selected)
+        if v.first().is_some_and(|r| r.row == st.selected)
             && v.len() > 1
-            && st.viewport.sel_overflow > 0;
-        if end_of_selection {
+            && st.viewport.sel_overflow > 0
+        {
             perform_action(&mut st, Action::PageUp);
             let next = screen_span(&mut st, &order, w, h);
             assert_eq!(next.1 + 1, screen.0, "{screen:?} a page back: {next:?}");
