@@ -1501,6 +1501,11 @@ fn the_wheel_turns_three_lines_between_tall_rows() {
             let next = screen_span(&mut st, &order, w, h);
             assert_eq!(next.0, screen.1 + 1, "{screen:?} a page on: {next:?}");
             down += 1;
+            // and j goes into it a line, as the wheel does
+            let (mut st, screen) = turned(Action::Top, Action::ScrollDown, turns);
+            perform_action(&mut st, Action::Down(1));
+            let next = screen_span(&mut st, &order, w, h);
+            assert_eq!(next.0, screen.0 + 1, "{screen:?} j: {next:?}");
         }
         // its end over the rows after it
         let (mut st, screen) = turned(Action::Bottom, Action::ScrollUp, turns);
@@ -1513,6 +1518,10 @@ fn the_wheel_turns_three_lines_between_tall_rows() {
             let next = screen_span(&mut st, &order, w, h);
             assert_eq!(next.1 + 1, screen.0, "{screen:?} a page back: {next:?}");
             up += 1;
+            let (mut st, screen) = turned(Action::Bottom, Action::ScrollUp, turns);
+            perform_action(&mut st, Action::Up(1));
+            let next = screen_span(&mut st, &order, w, h);
+            assert_eq!(next.0 + 1, screen.0, "{screen:?} k: {next:?}");
         }
     }
     assert!(down > 3 && up > 3, "{down} {up}");

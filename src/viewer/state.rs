@@ -567,6 +567,11 @@ impl State {
     /// Moves down `rows` rows, or `lines` lines inside a selected row that
     /// is taller than the screen.
     fn down(&mut self, rows: usize, lines: usize) {
+        if self.head_under_row_before() {
+            // (into it from there, as the wheel goes: moved to fill the
+            // screen, it jumped)
+            return self.wheel(lines as isize);
+        }
         let over = self.viewport.sel_overflow;
         if self.sel_offset < over && !(self.follow && self.selected + 1 >= self.rows.len()) {
             self.sel_offset = (self.sel_offset + lines).min(over);
@@ -577,6 +582,9 @@ impl State {
 
     fn up(&mut self, rows: usize, lines: usize) {
         let over = self.viewport.sel_overflow;
+        if over > 0 && self.end_over_rows_after() {
+            return self.wheel(-(lines as isize));
+        }
         if self.follow && self.selected + 1 >= self.rows.len() && over > 0 {
             // a tall last row is shown by its end while following
             self.sel_offset = over;
@@ -603,13 +611,7 @@ impl State {
         let over = self.viewport.sel_overflow;
         let inside =
             self.sel_offset < over && !(self.follow && self.selected + 1 >= self.rows.len());
-        if over > 0
-            && self.sel_offset == 0
-            && self.redraw.pin.is_none()
-            && head.row != self.selected
-            && foot.row == self.selected
-        {
-            // its head under the row before it (the wheel stopped there):
+        if self.head_under_row_before() {
             // on from the line under the screen, as the wheel goes
             return self.wheel(lines as isize);
         }
@@ -637,12 +639,7 @@ impl State {
             return self.up(self.page(), lines);
         };
         let at_end = self.follow && self.selected + 1 >= self.rows.len();
-        let skip = self.viewport.head_skip;
-        if head.row == self.selected
-            && skip > self.viewport.sel_overflow
-            && self.redraw.pin.is_none()
-        {
-            // its end over the rows after it (the wheel stopped there):
+        if self.end_over_rows_after() {
             // back from the line over the screen, as the wheel goes
             return self.wheel(-(lines as isize));
         }
@@ -722,6 +719,30 @@ impl State {
             self.follow = false;
         }
         self.redraw.scroll = d;
+    }
+
+    /// Whether the wheel left the selected row, taller than the screen,
+    /// with its head under the end of the row before it.
+    fn head_under_row_before(&self) -> bool {
+        let Some((head, foot)) = self.screen_ends() else {
+            return false;
+        };
+        self.viewport.sel_overflow > 0
+            && self.sel_offset == 0
+            && self.redraw.pin.is_none()
+            && head.row != self.selected
+            && foot.row == self.selected
+    }
+
+    /// Whether the wheel left the selected row with its end over the rows
+    /// after it (past where it fills the screen).
+    fn end_over_rows_after(&self) -> bool {
+        let Some((head, _)) = self.screen_ends() else {
+            return false;
+        };
+        head.row == self.selected
+            && self.viewport.head_skip > self.viewport.sel_overflow
+            && self.redraw.pin.is_none()
     }
 
     /// The first and the last row the last frame showed.
