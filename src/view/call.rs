@@ -264,7 +264,7 @@ fn result(c: &ToolCall, w: u16, lost: bool, full: bool) -> Vec<Line<'static>> {
         Some(r) => {
             let lines = if c.name == "Task" || c.name == "Agent" {
                 content::markdown(r.text.or_marker(), w)
-            } else if let Some(json) = one_line_json(r.message(), w) {
+            } else if let Some(json) = one_line_json(r.message(), w, crate::redact::screen()) {
                 content::code(&json, "json", None, w)
             } else {
                 content::ansi(r.message(), w, full)
@@ -285,8 +285,9 @@ fn result(c: &ToolCall, w: u16, lost: bool, full: bool) -> Vec<Line<'static>> {
 /// A result that is one line of JSON wider than the screen (what MCP
 /// servers answer: an issue, a pull request, a page of search hits),
 /// pretty-printed: wrapped as text it read as a wall of `{"id":"…","title"`.
-/// JSON already on lines of its own is left as written.
-fn one_line_json(text: &str, w: u16) -> Option<String> {
+/// JSON already on lines of its own is left as written. `redact`: the
+/// screen is redacted (`#`).
+fn one_line_json(text: &str, w: u16, redact: bool) -> Option<String> {
     /// Past this, a result is shown as written: highlighted whole, it
     /// would cost the frame that opens it twice what its text costs
     /// (`cargo bench --bench content`, `json_result_*`: 4 ms for 20 KB).
@@ -299,7 +300,14 @@ fn one_line_json(text: &str, w: u16) -> Option<String> {
     if !framed || t.len() <= usize::from(w) || t.len() > MOST || t.contains('\n') {
         return None;
     }
-    crate::json_pretty::pretty_any(t)
+    let pretty = crate::json_pretty::pretty_any(t)?;
+    // (the text was redacted as read, but a key written with `\u`
+    // escapes comes out of them here)
+    Some(if redact {
+        crate::redact::active().redact(&pretty).into_owned()
+    } else {
+        pretty
+    })
 }
 
 /// An output saved apart, opened: the note that Claude read only the part
@@ -480,6 +488,14 @@ mod tests {
         let mut facts = vec!["done ✔️✔️✔️✔️✔️✔️✔️✔️✔️✔️✔️✔️✔️✔️✔️✔️✔️✔️✔️✔️".to_owned()];
         fit_facts(&mut facts, 30, 40);
         assert!(facts[0].width() < 45, "{facts:?}");
+    }
+
+    #[test]
+    fn a_key_escaped_in_json_is_redacted_once_pretty_printed() {
+        let raw = r#"{"t":"\u0067hp_R8x2kQ9vLm3nP7sT1wY4zA6bC0dE5fG8hJ2k","pad":"a wide line"}"#;
+        let shown = one_line_json(raw, 20, true).unwrap_or_default();
+        assert!(shown.contains("[REDACTED:github-token]"), "{shown}");
+        assert!(!shown.contains("R8x2kQ9v"), "{shown}");
     }
 
     #[test]
