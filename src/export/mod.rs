@@ -284,10 +284,26 @@ pub fn write_row_redacted(
         session.put_reader(reader);
         return out.write_all(&buf);
     }
+    let r = crate::redact::active();
+    // a call's input redacted as JSON first, as the JSON export does: a
+    // string of it is read decoded (a key in JSON written in a command,
+    // `{\"password\":\"…\"}`, shows escaped twice in its pretty text)
+    let text = match row {
+        Row::Item(
+            i @ Item {
+                detail: Detail::Call(_),
+                ..
+            },
+        ) => {
+            let input = session.call_input(i);
+            std::borrow::Cow::Owned(pretty_json(&r.redact_json(&input)))
+        }
+        _ => row.text(session),
+    };
     let mut buf = Vec::new();
-    write_row(session, row, agent, format, first, &mut buf)?;
+    write_row_text(row, &text, agent, format, first, &mut buf)?;
     let text = String::from_utf8_lossy(&buf);
-    out.write_all(crate::redact::active().redact(&text).as_bytes())
+    out.write_all(r.redact(&text).as_bytes())
 }
 
 pub fn write_row(
@@ -299,16 +315,30 @@ pub fn write_row(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     match format {
-        Format::Text => write_text(session, row, agent, first, out),
-        // a page is written whole (`crate::html`); a row alone, as markdown
-        Format::Markdown | Format::Html => write_markdown(session, row, agent, first, out),
         Format::Json => write_json(session, row, agent, out),
+        _ => write_row_text(row, &row.text(session), agent, format, first, out),
+    }
+}
+
+/// A row of a text format, `text` its content.
+fn write_row_text(
+    row: Row<'_>,
+    text: &str,
+    agent: Option<&str>,
+    format: Format,
+    first: bool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    match format {
+        // a page is written whole (`crate::html`); a row alone, as markdown
+        Format::Markdown | Format::Html => write_markdown(row, text, agent, first, out),
+        _ => write_text(row, text, agent, first, out),
     }
 }
 
 fn write_text(
-    session: &Session,
     row: Row<'_>,
+    text: &str,
     agent: Option<&str>,
     first: bool,
     out: &mut dyn Write,
@@ -320,8 +350,7 @@ fn write_text(
         Some(a) => writeln!(out, "{} (subagent {})", row.heading(), sanitize(a))?,
         None => writeln!(out, "{}", row.heading())?,
     }
-    let text = row.text(session);
-    let text = sanitize(&text);
+    let text = sanitize(text);
     let text = text.trim_end_matches('\n');
     if !text.is_empty() {
         writeln!(out, "{text}")?;
@@ -330,8 +359,8 @@ fn write_text(
 }
 
 fn write_markdown(
-    session: &Session,
     row: Row<'_>,
+    text: &str,
     agent: Option<&str>,
     first: bool,
     out: &mut dyn Write,
@@ -350,8 +379,7 @@ fn write_markdown(
         Some(a) => writeln!(out, "## {label} *(subagent {})*\n", sanitize(a))?,
         None => writeln!(out, "## {label}\n")?,
     }
-    let text = row.text(session);
-    let text = sanitize(&text);
+    let text = sanitize(text);
     let text = text.trim_end_matches('\n');
     if text.is_empty() {
         return Ok(());

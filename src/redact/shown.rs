@@ -5,7 +5,11 @@
 //! piece knows where it came from, so a hit is cut out of what is written.
 //! So is a key with markdown's emphasis or code marks inside it
 //! (`ghp_abc**def**`, `` sk_live_`abc` ``, `~~`): a page, a screen or a
-//! markdown viewer that renders it shows the word whole.
+//! markdown viewer that renders it shows the word whole. So is a key
+//! written with the escapes of JSON or code (`\u0067hp_…`, `\x67hp_…`,
+//! `https:\/\/`, `{\\\"password\\\":…}` of JSON in a JSON string, a run
+//! of backslashes for each level): the next reader of it (a pretty
+//! printer, `jq`, a shell's `printf`) decodes it to the key.
 //! (The Read tool's line numbers, `    15→JWT_SECRET=…`, stay: the rules
 //! that look for a line's start take them as its start.)
 
@@ -273,18 +277,112 @@ fn change_at(w: &str, at: usize) -> Option<Change> {
             len,
             shown: (!invisible(ch)).then_some(ch),
         }),
-        b'\\' => match b.get(at + 1) {
-            // `sk\_live`: the backslash is markdown's, not the text's (the
-            // escapes markdown puts in a word; `\.` and `\"` are code's)
-            Some(&n) if b"_*~".contains(&n) => Some(Change {
-                at,
-                len: 2,
-                shown: Some(n as char),
-            }),
-            _ => None,
-        },
+        b'\\' => {
+            // (a run of backslashes: JSON in JSON, `\\u0067`, is read
+            // through too; a run is short, or no escape's)
+            let run = b[at..].iter().take(9).take_while(|&&c| c == b'\\').count();
+            // (read from the run's head: a loop that meets its middle
+            // passes on)
+            let run = match at > 0 && b[at - 1] == b'\\' {
+                true if run > 1 => 9,
+                _ => run,
+            };
+            match b.get(at + run) {
+                // `sk\_live`: the backslash is markdown's, not the text's
+                // (the escapes markdown puts in a word; `\.` and `\"` are
+                // code's)
+                Some(&n) if run == 1 && b"_*~".contains(&n) => Some(Change {
+                    at,
+                    len: 2,
+                    shown: Some(n as char),
+                }),
+                // `https:\/\/`: JSON's
+                Some(b'/') if run < 9 => Some(Change {
+                    at,
+                    len: run + 1,
+                    shown: Some('/'),
+                }),
+                // `{\\\"password\\\":…}`: JSON written in JSON's strings,
+                // read as one level of it (its rules know `\"`)
+                Some(b'"') if run >= 3 && run % 2 == 1 && run < 9 => Some(Change {
+                    at,
+                    len: run - 1,
+                    shown: None,
+                }),
+                // `\u0067hp_…`, `\x67hp_…`: JSON or code written out, which
+                // the next reader (a pretty printer, a shell, a JSON tool)
+                // decodes to the key
+                Some(b'u') if run < 9 => {
+                    unicode_escape(&b[at..], run).map(|(c, len)| decoded(b, at, c, len))
+                }
+                Some(b'x') if run < 9 => {
+                    hex_escape(&b[at + run - 1..]).map(|(c, len)| decoded(b, at, c, len + run - 1))
+                }
+                _ => None,
+            }
+        }
         _ => None,
     }
+}
+
+/// What an escape at `at`, `len` bytes that stand for `c`, shows as: an
+/// invisible character nothing, an escape character (`\u001b`) the
+/// sequence it starts nothing.
+fn decoded(b: &[u8], at: usize, c: char, len: usize) -> Change {
+    let shown = if invisible(c) {
+        None
+    } else if matches!(c, '\u{1b}' | '\u{90}' | '\u{9b}' | '\u{9d}') {
+        let mut seq = [0u8; 4];
+        let intro = c.encode_utf8(&mut seq).len();
+        let rest = &b[(at + len).min(b.len())..];
+        let mut buf = Vec::with_capacity(intro + rest.len().min(4200));
+        buf.extend_from_slice(&seq[..intro]);
+        buf.extend_from_slice(&rest[..rest.len().min(4200)]);
+        let n = escape_len(&buf).max(intro);
+        return Change {
+            at,
+            len: len + n - intro,
+            shown: None,
+        };
+    } else {
+        Some(c)
+    };
+    Change { at, len, shown }
+}
+
+/// A JSON `\uXXXX` at the start of `b` after `run` backslashes (a
+/// surrogate pair as one character): the character and the length
+/// written. A lone surrogate stands for none.
+fn unicode_escape(b: &[u8], run: usize) -> Option<(char, usize)> {
+    let len = run + 5;
+    let unit = |i: usize| -> Option<u32> {
+        let w = b.get(i..i + len)?;
+        if !w[..run].iter().all(|&c| c == b'\\') || w[run] != b'u' {
+            return None;
+        }
+        hex(&w[run + 1..])
+    };
+    let hi = unit(0)?;
+    if (0xd800..0xdc00).contains(&hi) {
+        let lo = unit(len).filter(|lo| (0xdc00..0xe000).contains(lo))?;
+        let c = char::from_u32(0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00))?;
+        return Some((c, 2 * len));
+    }
+    Some((char::from_u32(hi)?, len))
+}
+
+/// A `\xHH` at the start of `b` that stands for an ASCII character (one
+/// of more bytes is a piece of a character, not one).
+fn hex_escape(b: &[u8]) -> Option<(char, usize)> {
+    let n = hex(b.get(2..4)?).filter(|&n| n < 0x80)?;
+    Some((char::from_u32(n)?, 4))
+}
+
+/// Hex digits as a number (no sign: `from_str_radix` takes one).
+fn hex(digits: &[u8]) -> Option<u32> {
+    digits
+        .iter()
+        .try_fold(0u32, |n, &d| Some(n * 16 + char::from(d).to_digit(16)?))
 }
 
 /// Characters that take no room on a screen: a word with them in it reads
@@ -396,6 +494,18 @@ mod tests {
             shown("2 * 3 and **x** and a****b"),
             "2 * 3 and **x** and a****b"
         );
+        // JSON and code written out: read as the next reader decodes them
+        assert_eq!(shown("\\u0067hp_x \\u0041"), "ghp_x A");
+        assert_eq!(shown("\\\\u0067hp \\\\\\\\u0067"), "ghp g");
+        assert_eq!(shown("a\\ud83d\\ude00b \\ud83db"), "a\u{1f600}b \\ud83db");
+        assert_eq!(shown("AK\\u001b[31mIA\\u001b[m \\u200bx"), "AKIA x");
+        assert_eq!(shown("https:\\/\\/h\\\\/p"), "https://h/p");
+        assert_eq!(shown("\\x67hp \\xff \\x+1 \\x1b[1mB"), "ghp \\xff \\x+1 B");
+        assert_eq!(shown("\\u+123 \\u12"), "\\u+123 \\u12");
+        assert_eq!(shown(r#"{\\\"k\\\":\\"v\"}"#), r#"{\"k\":\\"v\"}"#);
+        // a run too long to be an escape's is none, and is read once
+        let run = "\\".repeat(100_000) + "u0067";
+        assert_eq!(shown(&run), run);
     }
 
     #[test]

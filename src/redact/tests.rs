@@ -266,3 +266,33 @@ fn a_hit_never_takes_a_json_strings_quote() {
         assert!(!back.contains("abc123"), "{back}");
     }
 }
+
+/// A key written with escapes the next reader decodes (JSON's `\u`, a
+/// shell's `\x`, JSON in JSON): redacted in text, and in JSON where each
+/// string is read once decoded, the whole escaped key replaced.
+#[test]
+fn a_key_written_with_escapes_is_redacted() {
+    let gh = key(&["ghp_", &noise(21, 36)]);
+    let every: String = gh.chars().map(|c| format!("\\u{:04x}", c as u32)).collect();
+    for text in [
+        format!("token \\u0067{}", &gh[1..]),
+        format!("token \\\\u0067{}", &gh[1..]),
+        format!("token {every}"),
+        format!("token \\x67{}", &gh[1..]),
+    ] {
+        let (out, counts) = r(&text);
+        assert_eq!(out, "token [REDACTED:github-token]", "{text}");
+        assert_eq!(counts.values().sum::<usize>(), 1);
+        // and as a string of JSON, where it is escaped once more
+        let json = serde_json::json!({ "out": text }).to_string();
+        let out = active().redact_json(&json).into_owned();
+        assert_eq!(out, r#"{"out":"token [REDACTED:github-token]"}"#, "{json}");
+    }
+    let pw = noise(22, 20);
+    let twice = format!(r#"echo '{{\\\"password\\\":\\\"{pw}\\\"}}'"#);
+    let (out, _) = r(&twice);
+    assert!(!out.contains(&pw) && out.contains(MARK), "{out}");
+    let json = serde_json::json!({ "command": format!(r#"echo '{{\"password\":\"{pw}\"}}'"#) });
+    let out = active().redact_json(&json.to_string()).into_owned();
+    assert!(!out.contains(&pw) && out.contains(MARK), "{out}");
+}

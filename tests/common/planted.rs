@@ -606,6 +606,43 @@ pub fn disguised() -> Vec<Planted> {
     ));
     out.push(p("html entity", aws.clone(), format!("&#65;{}", &aws[1..])));
     out.push(p("hex entity", aws.clone(), format!("&#x41;{}", &aws[1..])));
+    // JSON or code written out: the next reader decodes it to the key
+    let escaped = |c: char| format!("\\u{:04x}", u32::from(c));
+    let first = gh.chars().next().unwrap_or('g');
+    out.push(p(
+        "JSON unicode escape",
+        gh.clone(),
+        format!("token {}{}", escaped(first), &gh[1..]),
+    ));
+    out.push(p(
+        "every character escaped",
+        gh.clone(),
+        format!("token {}", gh.chars().map(escaped).collect::<String>()),
+    ));
+    out.push(p(
+        "hex escape",
+        gh.clone(),
+        format!("token \\x{:02x}{}", u32::from(first), &gh[1..]),
+    ));
+    let (a, b) = aws.split_at(7);
+    out.push(p(
+        "colour code escaped",
+        aws.clone(),
+        format!("{a}\\u001b[01;31m{b}\\u001b[m"),
+    ));
+    let v = g.alnum(24);
+    out.push(p(
+        "escaped slashes",
+        v.clone(),
+        format!("https:\\/\\/admin:{v}@db.acme.dev\\/app"),
+    ));
+    // `{\\\"password\\\":…}`: JSON in a JSON string, written in one
+    let v = g.alnum(24);
+    out.push(p(
+        "JSON escaped twice",
+        v.clone(),
+        format!("{{\\\\\\\"password\\\\\\\":\\\\\\\"{v}\\\\\\\"}}"),
+    ));
     out
 }
 
@@ -642,5 +679,10 @@ pub fn look_alikes() -> Vec<String> {
         "vault login -method=userpass username=bob".into(),
         "--- PASS: TestSessionResume (0.00s)".into(),
         "    --- PASS: TestParse/empty_input (0.01s)".into(),
+        // escapes that decode to no secret
+        "printf '\\x1b[31mred\\x1b[0m\\n'".into(),
+        r#"{"docs":"https:\/\/docs.rs\/regex\/latest","token":"\u003cTOKEN\u003e"}"#.into(),
+        "caf\\u00e9 na\\u00efve \\u2014 \\ud83d\\ude00 \\ud83d".into(),
+        r#"{\\\"password\\\":\\\"\\\"}"#.into(),
     ]
 }
