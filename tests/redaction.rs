@@ -416,3 +416,47 @@ fn the_cli_reports_each_replacement_by_line_and_kind() {
         .assert()
         .code(2);
 }
+
+/// A call's summary is cut (at 160 characters) and so is the line of an
+/// error its row tells (at 60): a key cut there before it was redacted
+/// lost the shape its rule knows, and its head was left on the page. They
+/// are made of the redacted input and result, then cut: no piece.
+#[test]
+fn a_key_cut_in_a_calls_summary_or_error_leaves_no_piece() {
+    for planted in planted() {
+        if planted.secret.len() < 30 || planted.line.contains('\n') {
+            continue;
+        }
+        for pad in [120, 140, 150] {
+            let command = format!("echo {} {}", "x".repeat(pad), planted.line);
+            let error = format!(
+                "error: {} {} was refused",
+                "y".repeat(pad / 4),
+                planted.line
+            );
+            let s = session_of(&[
+                assistant_line(
+                    "a0",
+                    "m0",
+                    json!([{"type": "tool_use", "id": "t0", "name": "Bash",
+                            "input": {"command": command}}]),
+                ),
+                user_line(
+                    "r0",
+                    json!([{"type": "tool_result", "tool_use_id": "t0", "is_error": true,
+                            "content": error}]),
+                ),
+            ]);
+            let page = export(&s, Format::Html, true);
+            let key: Vec<char> = planted.secret.chars().collect();
+            for piece in key.windows(12) {
+                let piece: String = piece.iter().collect();
+                assert!(
+                    !page.contains(&piece),
+                    "{} (pad {pad}): {piece} is on the page",
+                    planted.what
+                );
+            }
+        }
+    }
+}

@@ -406,13 +406,13 @@ impl Page<'_> {
         };
         let err = if state == "failed" { " failed" } else { "" };
         let name = self.text(&c.name);
-        let summary = self.text(&call_facts::summary(self.session, item, c));
+        let summary = self.text(&self.call_summary(item, c));
         let edits = call_facts::edit_counts(c)
             .map(|(add, del)| format!(" (+{add} −{del})"))
             .unwrap_or_default();
         // what the result tells, as the viewer's row says it ("declined"
         // says it was rejected)
-        let facts: String = call_facts::facts(self.session, item, c)
+        let facts: String = call_facts::facts(self.session, item, c, self.opts.redact)
             .iter()
             .filter(|f| *f != "rejected")
             .map(|f| format!(" · {}", self.text(f)))
@@ -450,6 +450,32 @@ impl Page<'_> {
         self.input(item, c);
         // its result and subagent follow; the walk closes it
         self.out.push_str("</div>\n");
+    }
+
+    /// A call's summary; when redacting, made of its redacted input (a
+    /// summary is cut, and a key cut first is no longer one).
+    fn call_summary(&self, item: &Item, c: &ToolCall) -> String {
+        if !self.opts.redact {
+            return call_facts::summary(self.session, item, c);
+        }
+        use crate::redact::{add, count_markers, take_counts, take_log};
+        let session = self.session;
+        // counted as the page shows them: a marker of the summary once
+        let before = (take_counts(), take_log());
+        let s = call_facts::summary_by(session, item, c, &|i| match &i.detail {
+            Detail::Call(c) => {
+                let input = session.call_input(i);
+                let input = crate::redact::active().redact_json(&input);
+                Cow::Owned(crate::source::claude::summary::call_summary(
+                    &c.name, &input,
+                ))
+            }
+            _ => Cow::Borrowed(i.call_summary()),
+        });
+        let _ = (take_counts(), take_log());
+        add(before.0, before.1);
+        count_markers(&s);
+        s
     }
 
     /// `L123`, with `ccv FILE:123` to paste in a tooltip: where the row is

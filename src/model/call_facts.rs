@@ -8,6 +8,7 @@ use super::patch::ToolUseResult;
 use super::session::{Session, TaskNote};
 use super::text::{first_line, sanitize};
 use super::time::human_duration;
+use std::borrow::Cow;
 
 /// The lines an edit added and removed, as its result's patch says; none
 /// when it changed no line.
@@ -27,8 +28,9 @@ pub fn edit_counts(c: &ToolCall) -> Option<(usize, usize)> {
 
 /// What the result of `c` tells, in the order a row shows them, each
 /// made safe to print; empty when it has no result (whether it runs is
-/// the caller's to say).
-pub fn facts(session: &Session, item: &Item, c: &ToolCall) -> Vec<String> {
+/// the caller's to say). `redact`: the result's words are redacted
+/// before they are cut (a key cut first is no longer one its rule knows).
+pub fn facts(session: &Session, item: &Item, c: &ToolCall, redact: bool) -> Vec<String> {
     let Some(r) = &c.result else {
         return Vec::new();
     };
@@ -73,15 +75,19 @@ pub fn facts(session: &Session, item: &Item, c: &ToolCall) -> Vec<String> {
             size => format!("{} saved apart", sanitize(size)),
         });
     }
+    let redacted = |t: String| match redact {
+        true => crate::redact::active().redact(&t).into_owned(),
+        false => t,
+    };
     if c.name == "AskUserQuestion"
-        && let Some(answer) = r.text.get().and_then(answered)
+        && let Some(answer) = r.text.get().and_then(|t| answered(t, &redacted))
     {
         facts.push(answer);
     }
     if r.rejected() {
         facts.push("rejected".into());
     } else if r.is_error {
-        let clean = sanitize(r.message());
+        let clean = redacted(sanitize(r.message()).into_owned());
         // Claude Code heads a failed command's output with `Exit code N`
         let said = clean
             .strip_prefix("Exit code ")
@@ -118,13 +124,27 @@ pub fn facts(session: &Session, item: &Item, c: &ToolCall) -> Vec<String> {
 /// id (`#3 completed · Ship it`), what the background task it waits on
 /// was started for (`b7f3a1c (npm run dev)`). Not made safe yet.
 pub fn summary(session: &Session, item: &Item, c: &ToolCall) -> String {
-    let own = item.call_summary().lines().next().unwrap_or("");
+    summary_by(session, item, c, &|i| Cow::Borrowed(i.call_summary()))
+}
+
+/// [`summary`], a call's own summary (this one's, and that of the task it
+/// waits on) as `own` makes it: an export that redacts makes it of the
+/// redacted input, as a summary is cut (at 160 characters) and a key cut
+/// there would no longer be one its rule knows.
+pub fn summary_by<'s>(
+    session: &'s Session,
+    item: &'s Item,
+    c: &ToolCall,
+    own_of: &dyn Fn(&'s Item) -> Cow<'s, str>,
+) -> String {
+    let whole = own_of(item);
+    let own = whole.lines().next().unwrap_or("");
     let mut s = match session.task_notes.get(&item.id) {
         Some(TaskNote::Made(id)) => format!("#{id} {own}"),
         Some(TaskNote::About(subject)) => format!("{own} · {subject}"),
         None => own.to_owned(),
     };
-    if let Some(started) = task_started(session, c, own) {
+    if let Some(started) = task_started(session, c, own, own_of) {
         s.push_str(&format!(" ({started})"));
     }
     s
@@ -154,7 +174,12 @@ const WAITS: [&str; 5] = [
 /// for, as its starting call's summary says (`go test ./...`, a
 /// subagent's `"Review the PR"`), made safe; `summary` is the call's, which
 /// for these tools is the task's id (a typing's ends with it).
-fn task_started(session: &Session, c: &ToolCall, summary: &str) -> Option<String> {
+fn task_started<'s>(
+    session: &'s Session,
+    c: &ToolCall,
+    summary: &str,
+    own_of: &dyn Fn(&'s Item) -> Cow<'s, str>,
+) -> Option<String> {
     let id = match c.name.as_str() {
         TYPES => summary.rsplit_once(" → ")?.1.trim(),
         name if WAITS.contains(&name) => summary.trim(),
@@ -171,7 +196,7 @@ fn task_started(session: &Session, c: &ToolCall, summary: &str) -> Option<String
         super::session::Target::Agent(a) => &session.agents.get(a as usize)?.transcript,
     };
     let started = t.items.get(t.index_of(call.item)?)?;
-    let said = first_line(&sanitize(started.call_summary()), 200);
+    let said = first_line(&sanitize(&own_of(started)), 200);
     // a subagent's: its description, not its type too (`Explore "…"`)
     let of_agent = matches!(&started.detail,
         super::item::Detail::Call(c) if matches!(c.name.as_str(), "Task" | "Agent"));
@@ -251,13 +276,13 @@ fn found(tool: &str, x: &ToolUseResult) -> Option<String> {
 /// The user's answer to a question, as Claude Code tells it to Claude
 /// (`User has answered your questions: "Q"="A", "Q2"="B". You can…`):
 /// `→ A`, and how many more.
-fn answered(text: &str) -> Option<String> {
+fn answered(text: &str, redacted: &dyn Fn(String) -> String) -> Option<String> {
     let rest = text.strip_prefix("User has answered your questions: ")?;
     let at = rest.find("\"=\"")?;
     let after = &rest[at + 3..];
     let answer = &after[..after.find('"').unwrap_or(after.len())];
     let more = rest.matches("\"=\"").count() - 1;
-    let answer = first_line(&sanitize(answer), 60);
+    let answer = first_line(&redacted(sanitize(answer).into_owned()), 60);
     Some(match more {
         0 => format!("→ {answer}"),
         n => format!("→ {answer} (+{n} more)"),

@@ -41,7 +41,8 @@ pub fn line(
     if let Some((add, del)) = call_facts::edit_counts(c) {
         s.push_str(&format!(" (+{add} −{del})"));
     }
-    let mut extra = call_facts::facts(session, item, c);
+    // (a redacted screen's session was redacted as it was read)
+    let mut extra = call_facts::facts(session, item, c, false);
     if c.result.is_none() {
         extra.push(if state == CallState::Running {
             running_note(item, now)
