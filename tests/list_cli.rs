@@ -463,3 +463,61 @@ fn a_list_redacted_shows_no_secret() {
         );
     }
 }
+
+/// A title is a first prompt cut at 4,096 characters: a key cut there
+/// before the list was redacted was one no rule knew, and its head was
+/// listed. A word that does not fit goes whole, and a private key's head
+/// without its end is one.
+#[test]
+fn a_key_at_a_long_titles_cut_leaves_no_piece() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let root = home.path().join("projects");
+    std::fs::create_dir_all(root.join("-p")).expect("mkdir");
+    let noise = |n: usize, seed: usize| -> String {
+        (0..n)
+            .map(|i| (b'a' + ((i * 7 + seed) * 13 % 26) as u8) as char)
+            .collect()
+    };
+    let key = format!("{}{}", "gh", "p_Zq8xW2mN5vB7cR1tY4uI9oP3aS6dF0gHjK2L");
+    let pem_lines: Vec<String> = (0..20).map(|i| format!("MIIE{}", noise(60, i))).collect();
+    let pem = format!(
+        "-----BEGIN {}-----\n{}\n-----END {}-----",
+        "RSA PRIVATE KEY",
+        pem_lines.join("\n"),
+        "RSA PRIVATE KEY"
+    );
+    let prompts = [
+        // the key's first 20 characters within the title
+        format!("{}ab {key} thanks", "word ".repeat(815)),
+        // the key's head and 10 of its lines within it
+        format!("{}please keep\n{pem}\nsafe", "word ".repeat(680)),
+    ];
+    for (i, p) in prompts.iter().enumerate() {
+        let line = common::entry::user("u1", serde_json::json!(p))
+            .session("s")
+            .cwd("/p")
+            .at("2025-01-01T10:00:00.000Z")
+            .json();
+        std::fs::write(root.join(format!("-p/s{i}.jsonl")), format!("{line}\n")).expect("write");
+    }
+    let mut pieces: Vec<String> = key
+        .chars()
+        .collect::<Vec<_>>()
+        .windows(12)
+        .map(|w| w.iter().collect())
+        .collect();
+    pieces.extend(pem_lines.iter().map(|l| l[4..20].to_owned()));
+    for args in [&["list", "--redact"][..], &["list", "--redact", "--json"]] {
+        let out = common::ccv_at(home.path())
+            .args(args)
+            .arg(&root)
+            .output()
+            .expect("runs");
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        for piece in &pieces {
+            assert!(!text.contains(piece.as_str()), "{args:?}: {piece} listed");
+        }
+        assert!(text.contains("[REDACTED:private-key]"), "{args:?}: {text}");
+    }
+}

@@ -285,23 +285,28 @@ pub fn write_row_redacted(
         return out.write_all(&buf);
     }
     let r = crate::redact::active();
-    // a call's input redacted as JSON first, as the JSON export does: a
-    // string of it is read decoded (a key in JSON written in a command,
-    // `{\"password\":\"…\"}`, shows escaped twice in its pretty text)
-    let text = match row {
-        Row::Item(
-            i @ Item {
-                detail: Detail::Call(_),
-                ..
-            },
-        ) => {
-            let input = session.call_input(i);
-            std::borrow::Cow::Owned(pretty_json(&r.redact_json(&input)))
-        }
-        _ => row.text(session),
-    };
+    if let Row::Item(
+        i @ Item {
+            detail: Detail::Call(_),
+            ..
+        },
+    ) = row
+    {
+        // a call's input redacted as JSON, as the JSON export does: each
+        // string read decoded (a key in JSON written in a command,
+        // `{\"password\":\"…\"}`, shows escaped twice in its pretty
+        // text), and not read again as text; its heading is
+        let input = pretty_json(&r.redact_json(&session.call_input(i)));
+        let mut head = Vec::new();
+        write_row_text(row, "", agent, format, first, &mut head)?;
+        let mut buf = Vec::new();
+        write_row_text(row, &input, agent, format, first, &mut buf)?;
+        let body = buf.get(head.len()..).unwrap_or_default();
+        out.write_all(r.redact(&String::from_utf8_lossy(&head)).as_bytes())?;
+        return out.write_all(body);
+    }
     let mut buf = Vec::new();
-    write_row_text(row, &text, agent, format, first, &mut buf)?;
+    write_row_text(row, &row.text(session), agent, format, first, &mut buf)?;
     let text = String::from_utf8_lossy(&buf);
     out.write_all(r.redact(&text).as_bytes())
 }

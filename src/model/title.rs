@@ -72,26 +72,27 @@ fn set(slot: &mut Option<String>, t: &str) {
 const TITLE_MAX: usize = 4096;
 
 /// Whitespace runs (newlines included) collapsed to one space, at most
-/// `TITLE_MAX` chars.
+/// `TITLE_MAX` chars and whole words.
 pub fn one_line(s: &str) -> String {
     let mut out = String::new();
     let mut n = 0;
     for word in s.split_whitespace() {
-        if n >= TITLE_MAX {
-            out.push('…');
-            break;
-        }
+        let before = out.len();
         if !out.is_empty() {
             out.push(' ');
             n += 1;
         }
-        for c in word.chars() {
-            if n >= TITLE_MAX {
-                break;
-            }
-            out.push(c);
-            n += 1;
+        let len = word.chars().count();
+        if n + len > TITLE_MAX {
+            // a word that does not fit goes whole: a key cut here would be
+            // one no rule knows, and its head would be left when a listing
+            // is redacted
+            out.truncate(before);
+            out.push('…');
+            break;
         }
+        out.push_str(word);
+        n += len;
     }
     out
 }
@@ -99,6 +100,17 @@ pub fn one_line(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_title_is_cut_between_words() {
+        let key = format!("{}{}", "gh", "p_Zq8xW2mN5vB7cR1tY4uI9oP3aS6dF0gHjK2L");
+        let t = one_line(&format!("{}ab {key} end", "word ".repeat(815)));
+        assert!(t.ends_with("ab…"), "{}", &t[t.len() - 20..]);
+        assert!(t.chars().count() <= TITLE_MAX + 1);
+        assert_eq!(one_line("  a\n\t b  "), "a b");
+        assert_eq!(one_line(&"x".repeat(TITLE_MAX)).len(), TITLE_MAX);
+        assert_eq!(one_line(&"x".repeat(TITLE_MAX + 1)), "…");
+    }
 
     #[test]
     fn precedence_and_foreign_summaries() {

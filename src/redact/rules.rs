@@ -542,6 +542,20 @@ fn shape_rules() -> Vec<Rule> {
             &["openssl"],
             Check::Value,
         ),
+        // a private key's head without its end: `head id_rsa`, a paste
+        // cut short, a title cut at its length (gitleaks' rule wants the
+        // `-----END`); its lines of base64 on (behind the Read tool's
+        // `    15→`, as `\n` in JSON written out, or run into one line)
+        Rule {
+            multiline: true,
+            window: Some((0, 16384)),
+            ..Rule::new(
+                "private-key",
+                r"(?i)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:(?:\r?\n|\\n)[A-Za-z-]{1,32}:[^\r\n\\]{0,200})*(?:(?:[ \t]|\r?\n|\\[nr]|[0-9]{1,9}\xE2\x86\x92)+[A-Za-z0-9+/=]{16,})+",
+                &["-----begin"],
+                Check::Plain,
+            )
+        },
         // a `.netrc` entry, its `login` too (prose says "machine …
         // password"), on one line or several (behind the Read tool's
         // `    15→` too)

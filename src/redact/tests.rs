@@ -296,3 +296,48 @@ fn a_key_written_with_escapes_is_redacted() {
     let out = active().redact_json(&json.to_string()).into_owned();
     assert!(!out.contains(&pw) && out.contains(MARK), "{out}");
 }
+
+/// A private key's head without its end (`head id_rsa`, a paste cut
+/// short, a title cut at its length) is a key: its lines go with it,
+/// however they are written; prose that names the markers is kept.
+#[test]
+fn a_private_keys_head_without_its_end_is_redacted() {
+    let lines: Vec<String> = (0..4).map(|i| noise(30 + i, 64)).collect();
+    let head = ["-----BEGIN ", "OPENSSH PRIVATE KEY-----"].concat();
+    for text in [
+        format!("$ head -5 id_rsa\n{head}\n{}\n$ ", lines.join("\n")),
+        format!(
+            "     1→{head}\n{}",
+            lines
+                .iter()
+                .enumerate()
+                .map(|(i, l)| format!("{:>6}→{l}\n", i + 2))
+                .collect::<String>()
+        ),
+        format!("{head}\\n{}\\n", lines.join("\\n")),
+        format!("title: {head} {} …", lines.join(" ")),
+        format!(
+            "{head}\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,AB12\n\n{}",
+            lines[0]
+        ),
+    ] {
+        let (out, counts) = r(&text);
+        for l in &lines[..1] {
+            assert!(!out.contains(&l[..16]), "{text:?} -> {out:?}");
+        }
+        for l in &lines {
+            if text.contains(l.as_str()) {
+                assert!(!out.contains(l.as_str()), "{text:?} -> {out:?}");
+            }
+        }
+        assert_eq!(counts.get("private-key"), Some(&1), "{text:?} -> {out:?}");
+    }
+    for text in [
+        "the key sits between -----BEGIN PRIVATE KEY----- and -----END PRIVATE KEY----- lines",
+        "const HEADER: &str = \"-----BEGIN PRIVATE KEY-----\";\nconst FOOTER: &str = \"\";",
+        "grep -rl 'BEGIN RSA PRIVATE KEY' ~/.ssh",
+    ] {
+        let (out, counts) = r(text);
+        assert!(counts.is_empty(), "{text:?} -> {out:?}");
+    }
+}
