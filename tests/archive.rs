@@ -506,6 +506,34 @@ fn a_redacted_archive_holds_no_secret() {
     assert!(pages(&dir).values().any(|v| v.contains("[REDACTED:")));
 }
 
+/// A page redacted by a redactor that replaces less (here, before a
+/// pattern was added to the config; as well, an older ccv) is made again
+/// on the next run: kept, it held what the redactor now replaces.
+#[test]
+fn a_redacted_archive_is_made_again_when_the_redactor_changes() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let root = home.path().join("claude/projects");
+    let sessions = tree(&root);
+    let mut text = std::fs::read_to_string(&sessions[1]).expect("read");
+    text.push_str(&(jsonl::line("user", "u9", "a1", 9, jsonl::user("ask corp-4242 now")) + "\n"));
+    std::fs::write(&sessions[1], text).expect("write");
+    let dir = home.path().join("site");
+    archive(home.path(), &dir, &root, &["--redact"]);
+    assert!(pages(&dir).values().any(|v| v.contains("corp-4242")));
+    let config = home.path().join("config/ccv/config.toml");
+    std::fs::create_dir_all(config.parent().expect("dir")).expect("mkdir");
+    std::fs::write(&config, "[redact]\nticket = \"corp-[0-9]{4}\"\n").expect("config");
+    archive(home.path(), &dir, &root, &["--redact"]);
+    for (k, v) in pages(&dir) {
+        assert!(!v.contains("corp-4242"), "{k} was kept");
+    }
+    assert!(
+        pages(&dir)
+            .values()
+            .any(|v| v.contains("[REDACTED:ticket]"))
+    );
+}
+
 /// Chromium, headless, with background networking off and every host name
 /// unresolvable; `None` when it is not installed.
 fn chromium() -> Option<PathBuf> {

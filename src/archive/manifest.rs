@@ -82,6 +82,11 @@ pub struct Manifest {
     pub ccv_archive: u32,
     pub ccv: String,
     pub redact: bool,
+    /// When redacting, what the redactor replaces (a page made by one that
+    /// let a secret through is made again): see
+    /// [`crate::redact::Redactor::fingerprint`].
+    #[serde(default)]
+    pub redactor: String,
     pub script: bool,
     /// The price table the costs were made with.
     pub prices: String,
@@ -96,6 +101,10 @@ impl Manifest {
             ccv_archive: 2,
             ccv: env!("CARGO_PKG_VERSION").to_owned(),
             redact: opts.redact,
+            redactor: match opts.redact {
+                true => crate::redact::active().fingerprint(),
+                false => String::new(),
+            },
             script: opts.script,
             prices: crate::model::price::PriceTable::active().fingerprint(),
             sessions: BTreeMap::new(),
@@ -119,6 +128,7 @@ impl Manifest {
                 if m.ccv_archive == fresh.ccv_archive
                     && m.ccv == fresh.ccv
                     && m.redact == fresh.redact
+                    && m.redactor == fresh.redactor
                     && m.script == fresh.script
                     && m.prices == fresh.prices
                     && m.sessions.values().all(|e| safe_page(&e.page)) =>

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 /// The file's first bytes; bumped whenever `SessionInfo`, its bytes or the
 /// scan rules change.
-const MAGIC: &[u8] = b"ccv session cache 12\n";
+const MAGIC: &[u8] = b"ccv session cache 13\n";
 
 /// After [`MAGIC`]: the price table the cached costs were computed with
 /// (another table, from a changed config, drops the costs), as a row's
@@ -478,7 +478,7 @@ mod tests {
             Some(true)
         );
         let mut older = bytes.clone();
-        older[MAGIC.len() - 2] = b'3';
+        older[MAGIC.len() - 2] = b'2';
         std::fs::write(&file, &older).expect("write");
         assert!(Cache::load(&file).is_empty());
         std::fs::write(&file, b"{\"ccv_session_cache\":3}\n").expect("write");

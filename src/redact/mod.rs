@@ -86,6 +86,12 @@ struct Hit {
 
 const MARK: &str = "[REDACTED:";
 
+/// Bumped when what is redacted changes beyond the rules: what a text is
+/// read as (2: the escapes of JSON and code), what is cut only after it is
+/// redacted (a page's call summaries, titles). See
+/// [`Redactor::fingerprint`].
+const READING: u32 = 2;
+
 impl Redactor {
     /// The built-in rules and `extra` (kind, pattern) from the config.
     pub fn new(extra: &[(String, String)]) -> Result<Redactor, String> {
@@ -119,6 +125,20 @@ impl Redactor {
             always,
             first_trigger,
         })
+    }
+
+    /// What this redactor replaces, in a word: another when a rule
+    /// changes (the config's, gitleaks' refreshed) or how the text is read
+    /// does ([`READING`]). An archive redacted by another is made again.
+    pub fn fingerprint(&self) -> String {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::hash::DefaultHasher::new();
+        READING.hash(&mut h);
+        for r in &self.set.rules {
+            r.kind.hash(&mut h);
+            r.pattern.hash(&mut h);
+        }
+        format!("{READING}-{:016x}", h.finish())
     }
 
     /// How many rules are in use.

@@ -81,7 +81,7 @@ impl Allow {
 
 pub struct Rule {
     pub kind: String,
-    pattern: String,
+    pub pattern: String,
     compiled: OnceLock<Option<Regex>>,
     /// `None`: the first group that took part (gitleaks' rule), else the
     /// whole match.
