@@ -34,8 +34,19 @@ pub fn read_saved_upto(file: &std::path::Path, most: u64) -> Option<Saved> {
     // each time it doubled)
     let mut bytes = Vec::with_capacity(size.min(most) as usize + 1);
     f.take(most).read_to_end(&mut bytes).ok()?;
+    let whole = bytes.len() as u64 >= size;
+    if !whole {
+        // its first part ends where a line (else a word) does: a key cut
+        // at the byte limit would be one no rule knows, and its head
+        // would be left in a redacted copy
+        let end = memchr::memrchr(b'\n', &bytes)
+            .or_else(|| bytes.iter().rposition(u8::is_ascii_whitespace));
+        if let Some(end) = end {
+            bytes.truncate(end + 1);
+        }
+    }
     Some(Saved {
-        whole: bytes.len() as u64 >= size,
+        whole,
         text: super::text::string_of_bytes(bytes),
         size,
     })
@@ -122,5 +133,20 @@ mod tests {
         assert_eq!(read.text.len() as u64, MOST);
         f.set_len(MOST).expect("shrink");
         assert!(read_saved(&file).expect("read").whole);
+    }
+
+    /// A first part ends where a line does, else a word: a key cut at
+    /// the limit would leave its head in a redacted copy.
+    #[test]
+    fn a_first_part_ends_at_a_line_or_a_word() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("o.txt");
+        std::fs::write(&file, "one line\ntoken ghp_abcdefghij\n").expect("write");
+        let read = super::read_saved_upto(&file, 22).expect("read");
+        assert_eq!((read.text.as_str(), read.whole), ("one line\n", false));
+        std::fs::write(&file, "aaa bbb cccccc").expect("write");
+        let read = super::read_saved_upto(&file, 10).expect("read");
+        assert_eq!(read.text, "aaa bbb ");
+        assert!(super::read_saved_upto(&file, 20).expect("read").whole);
     }
 }

@@ -69,11 +69,17 @@ fn set(slot: &mut Option<String>, t: &str) {
 /// Longest title kept, in chars: any title a person wrote or Claude Code
 /// made, whole (a listing's JSON carries it so); a pasted file as a first
 /// prompt is cut.
-const TITLE_MAX: usize = 4096;
+pub const TITLE_MAX: usize = 4096;
 
 /// Whitespace runs (newlines included) collapsed to one space, at most
 /// `TITLE_MAX` chars and whole words.
 pub fn one_line(s: &str) -> String {
+    words_upto(s, TITLE_MAX)
+}
+
+/// Whitespace runs (newlines included) collapsed to one space, at most
+/// `max` chars and whole words, `…` where it was cut.
+pub fn words_upto(s: &str, max: usize) -> String {
     let mut out = String::new();
     let mut n = 0;
     for word in s.split_whitespace() {
@@ -83,7 +89,7 @@ pub fn one_line(s: &str) -> String {
             n += 1;
         }
         let len = word.chars().count();
-        if n + len > TITLE_MAX {
+        if n + len > max {
             // a word that does not fit goes whole: a key cut here would be
             // one no rule knows, and its head would be left when a listing
             // is redacted

@@ -235,7 +235,7 @@ pub fn agent_meta(path: &Path) -> Option<AgentMeta> {
     // one line of a few hundred characters at most: it is a label
     let field = |k: &str| {
         let t = v.get(k)?.as_str()?.lines().next()?.trim();
-        let t: String = t.chars().take(200).collect();
+        let t = crate::model::title::words_upto(t, 200);
         (!t.is_empty()).then_some(t)
     };
     Some(AgentMeta {

@@ -19,7 +19,11 @@ impl TitleFacts {
                 // a prompt file sent whole (an older Codex's custom prompt)
                 // is named by what it says it is, not by its fence
                 let named = front_matter_named(typed).unwrap_or(typed);
-                self.first_prompt = Some(one_line(named));
+                let plain = one_line(&without_marks(named));
+                self.first_prompt = Some(match plain.is_empty() {
+                    true => one_line(named),
+                    false => plain,
+                });
             }
             UserText::Prompt if images > 0 => self.first_prompt = Some("[image]".into()),
             // a teammate's session starts with its task from the team lead
@@ -42,6 +46,35 @@ impl TitleFacts {
             _ => {}
         }
     }
+}
+
+/// A prompt without the marks of markdown that a title on one line shows
+/// as noise (`## Context`, a fence and its language, `**`, backticks, a
+/// quote's `>`): its words as they read.
+fn without_marks(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(8192));
+    let mut words = 0;
+    for line in text.lines() {
+        let t = line.trim();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            continue;
+        }
+        let t = t.trim_start_matches('>').trim_start();
+        let hashes = t.bytes().take_while(|&c| c == b'#').count();
+        let t = match t.as_bytes().get(hashes) {
+            Some(b' ' | b'\t') if (1..=6).contains(&hashes) => &t[hashes..],
+            _ => t,
+        };
+        let at = out.len();
+        out.extend(t.replace("**", "").chars().filter(|&c| c != '`'));
+        words += out[at..].chars().filter(|c| !c.is_whitespace()).count();
+        out.push('\n');
+        // (what is past a title's length is not read)
+        if words > crate::model::title::TITLE_MAX {
+            break;
+        }
+    }
+    out
 }
 
 /// Lines of front matter looked through for its closing fence.
@@ -144,5 +177,32 @@ mod tests {
         ] {
             assert_eq!(named(t).as_deref(), Some(one_line(t).as_str()), "{t:?}");
         }
+    }
+
+    #[test]
+    fn a_prompt_is_named_by_its_words_not_its_marks() {
+        let named = |t: &str| {
+            let mut f = TitleFacts::default();
+            f.note_user(t, 0);
+            f.first_prompt.unwrap_or_default()
+        };
+        assert_eq!(
+            named(
+                "Implement the following plan:\n\n# Plan: `entire wingman` Command\n\n## Context\nWingman **hardcodes** it"
+            ),
+            "Implement the following plan: Plan: entire wingman Command Context Wingman hardcodes it"
+        );
+        assert_eq!(
+            named("## User Input\n\n```text\nfix the bug\n```\n> quoted line"),
+            "User Input fix the bug quoted line"
+        );
+        // what is no mark stays: an issue's number, a hashtag, `#` alone
+        assert_eq!(
+            named("fix #242 and #[derive] in C#"),
+            "fix #242 and #[derive] in C#"
+        );
+        assert_eq!(named("####### seven"), "####### seven");
+        // marks alone: the prompt as typed
+        assert_eq!(named("```\n```"), "``` ```");
     }
 }

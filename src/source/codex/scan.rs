@@ -41,13 +41,11 @@ pub fn of_session(s: &Session) -> Headline {
         .find(|i| i.kind == Kind::User)
         .map(|i| s.item_text(i).trim().to_owned())
         .unwrap_or_default();
-    let first_line: String = first
-        .lines()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("")
-        .chars()
-        .take(200)
-        .collect();
+    // whole words: a key cut short would be one no rule knows
+    let first_line = crate::model::title::words_upto(
+        first.lines().find(|l| !l.trim().is_empty()).unwrap_or(""),
+        200,
+    );
     Headline {
         cwd: s.meta.cwd.clone(),
         session_id: s.meta.session_ids.first().cloned(),
