@@ -341,3 +341,80 @@ fn a_private_keys_head_without_its_end_is_redacted() {
         assert!(counts.is_empty(), "{text:?} -> {out:?}");
     }
 }
+
+/// Text made of what the reading of escapes, entities, sequences and
+/// marks turns on, with pieces of keys: redacting never panics, a JSON
+/// string redacted stays JSON, and a marker shows as written (an escape's
+/// introducer left before it made `ESC[R` of it, which a screen drops).
+/// (`CCV_REDACT_ROUNDS` for a longer run.)
+#[test]
+fn odd_text_is_redacted_without_harm() {
+    const PIECES: &[&str] = &[
+        "\\",
+        "\\\\",
+        "u",
+        "x",
+        "00",
+        "67",
+        "1b",
+        "d83d",
+        "de00",
+        "\"",
+        "/",
+        "&#",
+        "&#x",
+        ";",
+        "\u{1b}",
+        "[",
+        "m",
+        "*",
+        "`",
+        "~",
+        "_",
+        "é",
+        "→",
+        "😀",
+        "\u{200b}",
+        "\u{ad}",
+        "\u{9b}",
+        "ghp_",
+        "AKIA",
+        "password=",
+        "-----BEGIN PRIVATE KEY-----",
+        "\n",
+        " ",
+        "0123456789abcdef",
+        "IOSFODNN7EXAMPLF",
+        "R8x2kQ9mZ4vB7nC1tY5uI3oP6aS0dF2gH8jK",
+    ];
+    let rounds: u64 = std::env::var("CCV_REDACT_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(3000);
+    let mut x = 0x9e37_79b9_u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let red = active();
+    for _ in 0..rounds {
+        let n = 1 + next() % 40;
+        let text: String = (0..n)
+            .map(|_| PIECES[(next() % PIECES.len() as u64) as usize])
+            .collect();
+        let once = red.redact(&text).into_owned();
+        let seen = shown::Shown::of(&once).text.into_owned();
+        assert_eq!(
+            seen.matches("REDACTED:").count(),
+            seen.matches(MARK).count(),
+            "{text:?} -> {once:?}"
+        );
+        let json = serde_json::to_string(&text).expect("json");
+        let out = red.redact_json(&json);
+        let back: Result<String, _> = serde_json::from_str(&out);
+        assert!(back.is_ok(), "{json} -> {out}");
+        let _ = shown::Shown::of(&text);
+    }
+}
