@@ -172,6 +172,21 @@ fn every_planted_secret_is_redacted_in_the_exports_of_a_file() {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
+        // what stderr counts is what the export shows
+        let said: usize = String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("ccv: ")?
+                    .split(" redacted")
+                    .next()?
+                    .parse()
+                    .ok()
+            })
+            .unwrap_or(0);
+        let shown = String::from_utf8_lossy(&out.stdout)
+            .matches("[REDACTED:")
+            .count();
+        assert_eq!(said, shown, "{name}: counted and shown");
         let red = seen(&String::from_utf8_lossy(&out.stdout), format);
         let missed: Vec<_> = items
             .iter()

@@ -250,6 +250,10 @@ impl Page<'_> {
             }
             o.push_str("</nav>\n");
         }
+        // (the title's second showing: each marker counted as shown)
+        if self.opts.redact {
+            crate::redact::count_markers(&title);
+        }
         o.push_str(&format!("<h1>{title}</h1>\n<dl>\n"));
         for (name, v) in fields {
             o.push_str(&format!("<dt>{name}</dt><dd>{v}</dd>\n"));
@@ -412,7 +416,10 @@ impl Page<'_> {
             .unwrap_or_default();
         // what the result tells, as the viewer's row says it ("declined"
         // says it was rejected)
-        let facts: String = call_facts::facts(self.session, item, c, self.opts.redact)
+        let facts = shown_counted(self.opts.redact, || {
+            call_facts::facts(self.session, item, c, self.opts.redact)
+        });
+        let facts: String = facts
             .iter()
             .filter(|f| *f != "rejected")
             .map(|f| format!(" · {}", self.text(f)))
@@ -458,24 +465,25 @@ impl Page<'_> {
         if !self.opts.redact {
             return call_facts::summary(self.session, item, c);
         }
-        use crate::redact::{add, count_markers, take_counts, take_log};
         let session = self.session;
-        // counted as the page shows them: a marker of the summary once
-        let before = (take_counts(), take_log());
-        let s = call_facts::summary_by(session, item, c, &|i| match &i.detail {
-            Detail::Call(c) => {
-                let input = session.call_input(i);
-                let input = crate::redact::active().redact_json(&input);
-                Cow::Owned(crate::source::claude::summary::call_summary(
-                    &c.name, &input,
-                ))
-            }
-            _ => Cow::Borrowed(i.call_summary()),
+        let s = shown_counted(true, || {
+            vec![call_facts::summary_by(
+                session,
+                item,
+                c,
+                &|i| match &i.detail {
+                    Detail::Call(c) => {
+                        let input = session.call_input(i);
+                        let input = crate::redact::active().redact_json(&input);
+                        Cow::Owned(crate::source::claude::summary::call_summary(
+                            &c.name, &input,
+                        ))
+                    }
+                    _ => Cow::Borrowed(i.call_summary()),
+                },
+            )]
         });
-        let _ = (take_counts(), take_log());
-        add(before.0, before.1);
-        count_markers(&s);
-        s
+        s.concat()
     }
 
     /// `L123`, with `ccv FILE:123` to paste in a tooltip: where the row is
@@ -652,4 +660,22 @@ fn tone_class(t: Tone) -> &'static str {
         Tone::Dim => "dim",
         Tone::Unknown => "unknown",
     }
+}
+
+/// Texts made of what was redacted whole, then cut (`redact`): counted as
+/// the page shows them, each of their markers once, not as their whole
+/// was (a key in the part cut off is on the page once, in the body).
+fn shown_counted(redact: bool, make: impl FnOnce() -> Vec<String>) -> Vec<String> {
+    if !redact {
+        return make();
+    }
+    use crate::redact::{add, count_markers, take_counts, take_log};
+    let before = (take_counts(), take_log());
+    let made = make();
+    let _ = (take_counts(), take_log());
+    add(before.0, before.1);
+    for t in &made {
+        count_markers(t);
+    }
+    made
 }
