@@ -350,9 +350,11 @@ fn the_cli_says_what_it_redacted_and_the_page_opens_in_a_browser() {
     let page = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(page.contains("[REDACTED:github-token]") && !page.contains(&gh));
     let err = String::from_utf8_lossy(&out.stderr);
-    // the page names it three times: the title (the first prompt), the
-    // table of contents and the prompt
-    assert!(err.contains("3 redacted: 3 github-token"), "{err}");
+    // the page names it four times: the title (the first prompt) in the
+    // window's title and atop the page, the table of contents and the
+    // prompt; each is counted as shown
+    assert!(err.contains("4 redacted: 4 github-token"), "{err}");
+    assert_eq!(page.matches("[REDACTED:").count(), 4);
     // a headless Chromium, where there is one, draws it
     let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
         .into_iter()
