@@ -332,16 +332,19 @@ fn decoded(b: &[u8], at: usize, c: char, len: usize) -> Change {
     let shown = if invisible(c) {
         None
     } else if matches!(c, '\u{1b}' | '\u{90}' | '\u{9b}' | '\u{9d}') {
-        let mut seq = [0u8; 4];
-        let intro = c.encode_utf8(&mut seq).len();
+        // the sequence it starts, read where it is written
         let rest = &b[(at + len).min(b.len())..];
-        let mut buf = Vec::with_capacity(intro + rest.len().min(4200));
-        buf.extend_from_slice(&seq[..intro]);
-        buf.extend_from_slice(&rest[..rest.len().min(4200)]);
-        let n = escape_len(&buf).max(intro);
+        let body = match (c, rest.first()) {
+            ('\u{1b}', Some(b'[')) => 1 + body_len(&rest[1..], true),
+            ('\u{1b}', Some(b']' | b'P' | b'X' | b'^' | b'_')) => 1 + body_len(&rest[1..], false),
+            ('\u{1b}', Some(c)) if (0x20..0x7f).contains(c) => 1,
+            ('\u{1b}', _) => 0,
+            ('\u{9b}', _) => body_len(rest, true),
+            _ => body_len(rest, false),
+        };
         return Change {
             at,
-            len: len + n - intro,
+            len: len + body,
             shown: None,
         };
     } else {
@@ -411,9 +414,16 @@ fn escape_len(b: &[u8]) -> usize {
         (Some(0x1b), _) => return 1,
         _ => return 0,
     };
-    let mut j = intro;
+    intro + body_len(&b[intro..], csi)
+}
+
+/// The length of a sequence's body after its introducer: a CSI's
+/// parameters and final byte, a string's text and terminator (0 when it
+/// is not terminated: only the introducer goes, as on a screen).
+fn body_len(b: &[u8], csi: bool) -> usize {
+    let mut j = 0;
     if csi {
-        while j < b.len() && (0x20..0x40).contains(&b[j]) && j < intro + 64 {
+        while j < b.len() && (0x20..0x40).contains(&b[j]) && j < 64 {
             j += 1;
         }
         return if j < b.len() && (0x40..0x7f).contains(&b[j]) {
@@ -422,15 +432,14 @@ fn escape_len(b: &[u8]) -> usize {
             j
         };
     }
-    while j < b.len() && j < intro + 4096 && b[j] != b'\n' {
+    while j < b.len() && j < 4096 && b[j] != b'\n' {
         match b[j] {
             0x07 => return j + 1,
             0x1b if b.get(j + 1) == Some(&b'\\') => return j + 2,
             _ => j += 1,
         }
     }
-    // unterminated: only the introducer goes (what the screen shows)
-    intro
+    0
 }
 
 /// An HTML entity at the start of `s`: the character and the length.
