@@ -160,11 +160,12 @@ impl Redactor {
                 Some(s) => s.written_range(text, h.start, h.end),
                 None => (h.start, h.end),
             };
-            // a sequence left open just before goes too: it would end in
-            // the marker (`ESC[R`), which a screen and a second reading
-            // drop, and the marker would be no marker
-            while let Some(open) = sequence_open_before(text.as_bytes(), a).filter(|&o| o >= at) {
-                a = open;
+            // what shows as nothing just before goes too: a sequence left
+            // open there (`ESC[`, written or escaped) would end in the
+            // marker (`ESC[R`), which a screen and a second reading drop,
+            // and the marker would be no marker
+            if let Some(s) = &shown {
+                a = s.dropped_before(a).max(at);
             }
             if a < at {
                 continue;
@@ -570,22 +571,6 @@ fn merge(mut hits: Vec<Hit>) -> Vec<Hit> {
         }
     }
     out
-}
-
-/// Where a control sequence starts that is open at `a`: one byte more
-/// would end it (a lone ESC; a CSI, `ESC[` or C1's, and its parameters).
-fn sequence_open_before(b: &[u8], a: usize) -> Option<usize> {
-    if a > 0 && b[a - 1] == 0x1b {
-        return Some(a - 1);
-    }
-    let mut p = a;
-    while p > 0 && a - p < 64 && (0x20..0x40).contains(&b[p - 1]) {
-        p -= 1;
-    }
-    match b.get(p.checked_sub(2)?..p)? {
-        [0x1b, b'['] | [0xc2, 0x9b] => Some(p - 2),
-        _ => None,
-    }
 }
 
 /// How many of each kind were replaced.

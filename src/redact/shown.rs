@@ -135,6 +135,26 @@ impl<'a> Shown<'a> {
         (s, e)
     }
 
+    /// Where the run of what shows as nothing (a sequence, an invisible
+    /// character, a mark) that ends at written byte `a` starts; `a` when
+    /// none ends there.
+    pub fn dropped_before(&self, mut a: usize) -> usize {
+        let mut i = self
+            .pieces
+            .partition_point(|p| p.written + p.written_len < a);
+        while let Some(p) = self.pieces.get(i) {
+            if p.copied || p.shown_len > 0 || p.written + p.written_len != a || p.written_len == 0 {
+                break;
+            }
+            a = p.written;
+            match i.checked_sub(1) {
+                Some(j) => i = j,
+                None => break,
+            }
+        }
+        a
+    }
+
     /// The piece that shown byte `y` is in.
     fn containing(&self, y: usize) -> Option<&Piece> {
         let i = self.pieces.partition_point(|p| p.shown + p.shown_len <= y);
