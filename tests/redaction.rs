@@ -475,3 +475,107 @@ fn a_key_cut_in_a_calls_summary_or_error_leaves_no_piece() {
         }
     }
 }
+
+/// A project's folder is named after its working directory, and a session
+/// file can be named anything: a token in either showed in every
+/// redacted output that names a file (`ccv list --redact`'s path and id,
+/// `ccv search --redact`'s hits, an HTML page's line references) and in
+/// an archive's folder, page names, index pages and manifest.
+#[test]
+fn a_token_in_a_folders_or_files_name_is_redacted_everywhere() {
+    let key = format!("{}{}", "gh", "p_Zq8xW2mN5vB7cR1tY4uI9oP3aS6dF0gHjK2L");
+    let home = tempfile::tempdir().expect("tempdir");
+    let root = home.path().join("projects");
+    let folder = root.join(format!("-home-u-{key}"));
+    std::fs::create_dir_all(&folder).expect("mkdir");
+    let line = |cwd: Option<String>| {
+        let mut l = common::entry::user("u1", json!("find the flaky test"))
+            .session("s")
+            .at("2025-01-01T10:00:00.000Z");
+        if let Some(c) = cwd {
+            l = l.cwd(&c);
+        }
+        format!("{}\n", l.json())
+    };
+    let named = folder.join(format!("{key}.jsonl"));
+    std::fs::write(&named, line(Some(format!("/home/u/{key}")))).expect("write");
+    // no working directory: the project is named by its folder
+    let plain = folder.join("0b3c1f9e-2d4a-4b6c-8e1f-9a7b5c3d2e10.jsonl");
+    std::fs::write(&plain, line(None)).expect("write");
+    let pieces: Vec<String> = key
+        .chars()
+        .collect::<Vec<_>>()
+        .windows(12)
+        .map(|w| w.iter().collect())
+        .collect();
+    let clean = |what: &str, text: &str| {
+        for piece in &pieces {
+            assert!(!text.contains(piece.as_str()), "{what}: {piece} in {text}");
+        }
+    };
+    let out = |args: &[&str]| -> String {
+        let o = common::ccv_no_index(home.path())
+            .args(args)
+            .output()
+            .expect("runs");
+        assert!(o.status.success(), "{args:?}: {o:?}");
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let r = root.to_str().expect("utf-8");
+    // (unredacted, they name it: what is checked below is there)
+    assert!(out(&["list", r]).contains(&key));
+    for args in [
+        &["list", "--redact", r][..],
+        &["list", "--redact", "--json", r],
+        &["search", "--redact", "flaky", r],
+        &["search", "--redact", "--json", "flaky", r],
+        &["stats", "--redact", "--by", "project", r],
+        &["stats", "--redact", "--json", "--by", "project", r],
+    ] {
+        let text = out(args);
+        assert!(text.contains("REDACTED"), "{args:?}: {text}");
+        clean(&format!("{args:?}"), &text);
+    }
+    for file in [&named, &plain] {
+        let f = file.to_str().expect("utf-8");
+        for format in ["text", "markdown", "json", "html"] {
+            let text = out(&["export", "--redact", "--format", format, f]);
+            clean(&format!("{format} of {f}"), &text);
+        }
+    }
+    let site = home.path().join("site");
+    for run in 0..2 {
+        out(&[
+            "export",
+            "--all",
+            site.to_str().expect("utf-8"),
+            "--redact",
+            r,
+        ]);
+        let mut pages = 0;
+        for e in walk(&site) {
+            clean("a name in the archive", &e.to_string_lossy());
+            if e.is_file() {
+                clean(
+                    &e.display().to_string(),
+                    &std::fs::read_to_string(&e).expect("read"),
+                );
+                pages += usize::from(e.extension().is_some_and(|x| x == "html"));
+            }
+        }
+        assert_eq!(pages, 4, "run {run}: two sessions, a project, the index");
+    }
+}
+
+/// Every path under `dir`, folders too.
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).expect("read_dir").flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        }
+        out.push(p);
+    }
+    out
+}

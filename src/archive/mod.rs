@@ -82,7 +82,7 @@ fn claim(dir: &Path) -> io::Result<()> {
 /// A project's folder in the archive: its directory's name under the
 /// root (or, for an agent that files sessions by date, the directory the
 /// session ran in), made safe for a path.
-fn slug(info: &SessionInfo) -> String {
+fn slug(info: &SessionInfo, redact: bool) -> String {
     let name = if crate::source::filed_by_project(&info.path) {
         info.path
             .parent()
@@ -92,6 +92,7 @@ fn slug(info: &SessionInfo) -> String {
     } else {
         info.project.replace(['/', '\\', ':'], "-")
     };
+    let name = shown(&name, redact);
     let s = crate::html::nav::id(&name);
     let s = s.trim_matches('_').trim_start_matches('-');
     if s.is_empty() || s == "assets" {
@@ -102,13 +103,38 @@ fn slug(info: &SessionInfo) -> String {
 }
 
 /// A session's page name: its id when it is one, else a name made of it.
-fn page_name(info: &SessionInfo) -> String {
-    let id = &info.session_id;
-    if crate::model::session::is_session_id(id) {
+fn page_name(info: &SessionInfo, redact: bool) -> String {
+    let id = shown(&info.session_id, redact);
+    if crate::model::session::is_session_id(&id) {
         format!("{id}.html")
     } else {
-        format!("{}.html", crate::html::nav::id(id))
+        format!("{}.html", crate::html::nav::id(&id))
     }
+}
+
+/// A name as the archive shows it: with its secrets replaced when
+/// redacting (a folder named after a working directory that held a
+/// token would name the project's folder, its page and its links).
+fn shown(name: &str, redact: bool) -> std::borrow::Cow<'_, str> {
+    match redact {
+        true => crate::redact::active().redact(name),
+        false => name.into(),
+    }
+}
+
+/// A session's key in the manifest: its file's path, or when redacting a
+/// hash of it (the manifest is in the folder shared, and a path can hold a
+/// token as a project's folder's name).
+fn key(path: &Path, redact: bool) -> String {
+    let path = path.to_string_lossy();
+    if !redact {
+        return path.into_owned();
+    }
+    use sha2::Digest;
+    sha2::Sha256::digest(path.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// Builds or updates the archive of `opts.root` in `opts.dir`.
@@ -136,14 +162,15 @@ pub fn build(opts: &Options) -> io::Result<Report> {
     let mut taken: HashSet<String> = HashSet::new();
     let mut plan: Vec<(SessionInfo, String, Option<Entry>)> = Vec::new();
     for s in wanted {
-        let dir = slug(&s);
-        let mut page = format!("{dir}/{}", page_name(&s));
+        let dir = slug(&s, opts.redact);
+        let name = page_name(&s, opts.redact);
+        let mut page = format!("{dir}/{name}");
         let mut n = 2;
         while !taken.insert(page.clone()) {
-            page = format!("{dir}/{}-{n}.html", page_name(&s).trim_end_matches(".html"));
+            page = format!("{dir}/{}-{n}.html", name.trim_end_matches(".html"));
             n += 1;
         }
-        let key = s.path.to_string_lossy().into_owned();
+        let key = key(&s.path, opts.redact);
         let kept = old
             .sessions
             .get(&key)
@@ -179,7 +206,7 @@ pub fn build(opts: &Options) -> io::Result<Report> {
             (None, Some(e)) => e.clone(),
             (None, None) => continue,
         };
-        entries.insert(s.path.to_string_lossy().into_owned(), e);
+        entries.insert(key(&s.path, opts.redact), e);
     }
     report.rendered = rendered.len();
     // pages of sessions gone (or moved): only ours, named in the manifest
@@ -268,7 +295,7 @@ fn render_one(opts: &Options, info: &SessionInfo, page: &str) -> io::Result<Entr
         redact: opts.redact,
         ..crate::export::Options::default()
     };
-    let project_name = crate::paths::tilde(&info.project);
+    let project_name = crate::paths::tilde(&shown(&info.project, opts.redact));
     let nav = Nav {
         up: vec![
             ("../index.html".into(), "All projects".into()),
@@ -293,7 +320,9 @@ fn render_one(opts: &Options, info: &SessionInfo, page: &str) -> io::Result<Entr
     } else {
         title
     };
-    Ok(Entry::new(info, page, title, &fig))
+    let mut entry = Entry::new(info, page, title, &fig);
+    entry.project = shown(&entry.project, opts.redact).into_owned();
+    Ok(entry)
 }
 
 /// Sums of some sessions (a day's, a project's, all).

@@ -539,8 +539,13 @@ pub fn rows_of(paths: &[PathBuf], opts: &ScanOptions) -> Vec<SessionInfo> {
 }
 
 /// A listed session's words with their secrets replaced: its title, first
-/// prompt, project and branch (what a session's text can put there).
+/// prompt, project and branch (what a session's text can put there), and
+/// its file's path and id (a folder named after a working directory).
+/// The row is then one to print: its path may no longer be the file's.
 pub(crate) fn redact_row(s: &mut SessionInfo) {
+    if let Some(p) = crate::redact::path(&s.path) {
+        s.path = p;
+    }
     let r = crate::redact::active();
     let clean = |t: &mut String| {
         if let std::borrow::Cow::Owned(red) = r.redact(t) {
@@ -550,6 +555,7 @@ pub(crate) fn redact_row(s: &mut SessionInfo) {
     clean(&mut s.title);
     clean(&mut s.first_prompt);
     clean(&mut s.project);
+    clean(&mut s.session_id);
     if let Some(b) = s.git_branch.as_mut() {
         clean(b);
     }

@@ -79,6 +79,9 @@ struct Page<'a> {
     in_agent: u8,
     /// The groups, branches and subagents open in the page, innermost last.
     open: Vec<Open>,
+    /// Each source's file as a row's line reference names it: made safe,
+    /// redacted and escaped once, not for every row.
+    files: Vec<Option<String>>,
     /// Where the page goes, a unit at a time, and the first error.
     sink: &'a mut dyn Write,
     err: io::Result<()>,
@@ -122,6 +125,7 @@ pub fn write_page(
         prompts: 0,
         in_agent: 0,
         open: Vec::new(),
+        files: Vec::new(),
         sink: out,
         err: Ok(()),
     };
@@ -179,6 +183,16 @@ impl Page<'_> {
     fn head(&mut self) {
         crate::redact::set_row(Some((0, 0)));
         let s = self.session;
+        // (a project's folder is named after its working directory, which
+        // may hold a token: counted once, as the page's head)
+        self.files = s
+            .sources
+            .iter()
+            .map(|src| {
+                let p = src.path.as_deref()?;
+                Some(esc(&self.clean(&p.to_string_lossy())).into_owned())
+            })
+            .collect();
         let m = &s.meta;
         let title = s
             .title()
@@ -489,17 +503,10 @@ impl Page<'_> {
     /// `L123`, with `ccv FILE:123` to paste in a tooltip: where the row is
     /// in its file.
     fn line_ref(&self, source: u16, line: u32) -> String {
-        let file = self
-            .session
-            .sources
-            .get(source as usize)
-            .and_then(|s| s.path.as_deref())
-            .map(|p| p.to_string_lossy().into_owned());
-        match file {
-            Some(f) if line > 0 => format!(
-                " <span class=\"ln\" title=\"ccv {}:{line}\">L{line}</span>",
-                esc(&f)
-            ),
+        match self.files.get(source as usize) {
+            Some(Some(f)) if line > 0 => {
+                format!(" <span class=\"ln\" title=\"ccv {f}:{line}\">L{line}</span>")
+            }
             _ => String::new(),
         }
     }

@@ -666,6 +666,16 @@ pub fn screen() -> bool {
     SCREEN.load(std::sync::atomic::Ordering::Relaxed)
 }
 
+/// A file's path with its secrets replaced (a project's folder is named
+/// after its working directory, which a token can be part of), or none
+/// when it holds none: what a redacted output shows of a path.
+pub fn path(p: &std::path::Path) -> Option<std::path::PathBuf> {
+    match active().redact(&p.to_string_lossy()) {
+        Cow::Owned(red) => Some(red.into()),
+        Cow::Borrowed(_) => None,
+    }
+}
+
 /// The config's patterns join the built-in ones (once, at startup).
 pub fn install(r: Redactor) {
     let _ = ACTIVE.set(r);

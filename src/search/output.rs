@@ -255,6 +255,12 @@ fn redact_hits(found: &mut Found, sessions: &mut [SessionInfo]) {
             h.marks.clear();
             h.mark = 0..0;
         }
+        // (as `redact_row` redacts the rows these are looked up in)
+        for p in [&mut h.file, &mut h.session] {
+            if let Some(red) = crate::redact::path(p) {
+                *p = red;
+            }
+        }
     }
     sessions
         .iter_mut()
