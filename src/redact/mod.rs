@@ -74,6 +74,12 @@ const TRIGGERS: &[&str] = &[
     "\\x",
     "\\/",
     "\\\\\"",
+    "%2",
+    "%3",
+    "%4",
+    "%5",
+    "%6",
+    "%7",
 ];
 
 /// A secret found in the shown text: its range and rule.
@@ -87,10 +93,10 @@ struct Hit {
 const MARK: &str = "[REDACTED:";
 
 /// Bumped when what is redacted changes beyond the rules: what a text is
-/// read as (2: the escapes of JSON and code), what is cut only after it is
-/// redacted (a page's call summaries, titles). See
-/// [`Redactor::fingerprint`].
-const READING: u32 = 2;
+/// read as (2: the escapes of JSON and code; 3: a URL's percent-encoding),
+/// what is cut only after it is redacted (a page's call summaries,
+/// titles). See [`Redactor::fingerprint`].
+const READING: u32 = 3;
 
 impl Redactor {
     /// The built-in rules and `extra` (kind, pattern) from the config.

@@ -9,7 +9,13 @@
 //! written with the escapes of JSON or code (`\u0067hp_…`, `\x67hp_…`,
 //! `https:\/\/`, `{\\\"password\\\":…}` of JSON in a JSON string, a run
 //! of backslashes for each level): the next reader of it (a pretty
-//! printer, `jq`, a shell's `printf`) decodes it to the key.
+//! printer, `jq`, a shell's `printf`) decodes it to the key. So is a
+//! key percent-encoded in a URL (`%67hp_…`, `sk%5Flive…`): a browser, a
+//! URL's parser decodes it. Only what a URL leaves as it is (letters,
+//! digits, `-._~+=`) is decoded: a `/`, `:` or `@` written `%2F`, `%3A`,
+//! `%40` stays, as a URL's parser splits the URL before it decodes, and
+//! a password written `p%40ss` in `scheme://user:p%40ss@host` is read
+//! whole by the rule that knows the URL's shape.
 //! (The Read tool's line numbers, `    15→JWT_SECRET=…`, stay: the rules
 //! that look for a line's start take them as its start.)
 
@@ -82,7 +88,8 @@ impl<'a> Shown<'a> {
     pub fn of(written: &'a str) -> Shown<'a> {
         let ascii = written.is_ascii();
         let marks = intraword_markup(written);
-        let Some(first) = next_change(written, 0, ascii, marks) else {
+        let mut starts = Starts::new(ascii, marks);
+        let Some(first) = next_change(written, 0, &mut starts) else {
             return Shown {
                 text: Cow::Borrowed(written),
                 pieces: Vec::new(),
@@ -97,7 +104,7 @@ impl<'a> Shown<'a> {
         while let Some(c) = change {
             b.copy_to(written, c.at);
             b.replace(c);
-            change = next_change(written, c.at + c.len, ascii, marks);
+            change = next_change(written, c.at + c.len, &mut starts);
         }
         b.copy_to(written, written.len());
         Shown {
@@ -208,31 +215,73 @@ struct Change {
     shown: Option<char>,
 }
 
+/// Where the next byte of each kind that can start a change is, at or
+/// after where the last search began: kept between searches, so that a
+/// text of many changes is not searched again to its end for a kind it
+/// does not hold after each one.
+struct Starts {
+    ascii: bool,
+    marks: bool,
+    /// ESC, `&`, `\\`; the first bytes of C1 controls and invisible
+    /// characters; markdown's marks; `%`.
+    at: [usize; 4],
+}
+
+const SETS: [(u8, u8, u8); 4] = [
+    (0x1b, b'&', b'\\'),
+    (0xc2, 0xe2, 0xef),
+    (b'*', b'`', b'~'),
+    (b'%', b'%', b'%'),
+];
+
+impl Starts {
+    fn new(ascii: bool, marks: bool) -> Starts {
+        Starts {
+            ascii,
+            marks,
+            at: [0; 4],
+        }
+    }
+
+    /// The next byte of set `k` at or after `i` (the text's length: none).
+    fn find(&mut self, b: &[u8], k: usize, i: usize) -> usize {
+        if self.at[k] < i || (i == 0 && self.at[k] == 0) {
+            let off = (k == 1 && self.ascii) || (k == 2 && !self.marks);
+            let (x, y, z) = SETS[k];
+            self.at[k] = match off || i >= b.len() {
+                true => b.len(),
+                false => memchr::memchr3(x, y, z, &b[i..]).map_or(b.len(), |n| i + n),
+            };
+        }
+        self.at[k]
+    }
+}
+
 /// The next change at or after `from`. Most text has none: it is
 /// searched at memchr speed for the bytes that can start one (`marks`:
 /// markdown's marks inside a word too, see [`intraword_markup`]).
-fn next_change(w: &str, from: usize, ascii: bool, marks: bool) -> Option<Change> {
+fn next_change(w: &str, from: usize, starts: &mut Starts) -> Option<Change> {
     let b = w.as_bytes();
-    let find = |set: (u8, u8, u8), i: usize| {
-        memchr::memchr3(set.0, set.1, set.2, &b[i..]).map_or(b.len(), |k| i + k)
-    };
-    const LOW: (u8, u8, u8) = (0x1b, b'&', b'\\');
-    const HIGH: (u8, u8, u8) = (0xc2, 0xe2, 0xef);
-    const MARKS: (u8, u8, u8) = (b'*', b'`', b'~');
-    let mut low = find(LOW, from);
-    let mut high = if ascii { b.len() } else { find(HIGH, from) };
-    let mut mark = if marks { find(MARKS, from) } else { b.len() };
+    let mut next = [0; 4];
+    for (k, n) in next.iter_mut().enumerate() {
+        *n = starts.find(b, k, from);
+    }
     loop {
-        let at = low.min(high).min(mark);
+        let (k, at) = next
+            .iter()
+            .copied()
+            .enumerate()
+            .min_by_key(|&(_, at)| at)
+            .unwrap_or((0, b.len()));
         if at >= b.len() {
             return None;
         }
-        if at == mark {
+        if k == 2 {
             match markup_at(b, at) {
                 0 => {
                     // (past the whole run: its second mark starts nothing)
                     let run = b[at..].iter().take_while(|&&x| x == b[at]).count();
-                    mark = find(MARKS, at + run);
+                    next[2] = starts.find(b, 2, at + run);
                     continue;
                 }
                 len => {
@@ -247,17 +296,12 @@ fn next_change(w: &str, from: usize, ascii: bool, marks: bool) -> Option<Change>
         if let Some(c) = change_at(w, at) {
             return Some(c);
         }
-        if at == low {
-            // `\\` is one escaped backslash: the next one starts nothing
-            let skip = if b[at] == b'\\' && b.get(at + 1) == Some(&b'\\') {
-                2
-            } else {
-                1
-            };
-            low = find(LOW, (at + skip).min(b.len()));
-        } else {
-            high = find(HIGH, at + 1);
-        }
+        // `\\` is one escaped backslash: the next one starts nothing
+        let skip = match b[at] == b'\\' && b.get(at + 1) == Some(&b'\\') {
+            true => 2,
+            false => 1,
+        };
+        next[k] = starts.find(b, k, (at + skip).min(b.len()));
     }
 }
 
@@ -291,6 +335,14 @@ fn change_at(w: &str, at: usize) -> Option<Change> {
                 return drop(3);
             }
             None
+        }
+        b'%' => {
+            let c = char::from_u32(hex(b.get(at + 1..at + 3)?)?)?;
+            (c.is_ascii_alphanumeric() || "-._~+=".contains(c)).then_some(Change {
+                at,
+                len: 3,
+                shown: Some(c),
+            })
         }
         b'&' => entity(&w[at..]).map(|(ch, len)| Change {
             at,
@@ -531,6 +583,13 @@ mod tests {
         assert_eq!(shown("https:\\/\\/h\\\\/p"), "https://h/p");
         assert_eq!(shown("\\x67hp \\xff \\x+1 \\x1b[1mB"), "ghp \\xff \\x+1 B");
         assert_eq!(shown("\\u+123 \\u12"), "\\u+123 \\u12");
+        // a URL's percent-encoding, but for what splits a URL
+        assert_eq!(shown("%67hp_%5F%2d%7e %41"), "ghp__-~ A");
+        assert_eq!(
+            shown("u:p%40s%2Fs%3A@h 100% 5%2 %zz %"),
+            "u:p%40s%2Fs%3A@h 100% 5%2 %zz %"
+        );
+        assert_eq!(shown("%20%0a%C3%A9"), "%20%0a%C3%A9");
         assert_eq!(shown(r#"{\\\"k\\\":\\"v\"}"#), r#"{\"k\":\\"v\"}"#);
         // a run too long to be an escape's is none, and is read once
         let run = "\\".repeat(100_000) + "u0067";

@@ -297,6 +297,47 @@ fn a_key_written_with_escapes_is_redacted() {
     assert!(!out.contains(&pw) && out.contains(MARK), "{out}");
 }
 
+/// A key percent-encoded in a URL (by hand, or by an encoder that spares
+/// nothing) is read as the URL's parser decodes it; what splits a URL
+/// (`%40`, `%2F`, `%3A`) stays as written, so a URL's password is still
+/// read whole; ordinary percent signs are kept.
+#[test]
+fn a_key_percent_encoded_in_a_url_is_redacted() {
+    let gh = key(&["ghp_", &noise(23, 36)]);
+    let stripe = key(&["sk_live_", &noise(24, 24)]);
+    for (text, want) in [
+        (
+            format!("curl https://h.io/cb?t=%67{}", &gh[1..]),
+            "curl https://h.io/cb?t=[REDACTED:github-token]",
+        ),
+        (
+            format!("see {}", stripe.replace('_', "%5F")),
+            "see [REDACTED:stripe-key]",
+        ),
+    ] {
+        let (out, counts) = r(&text);
+        assert_eq!(out, want, "{text}");
+        assert_eq!(counts.values().sum::<usize>(), 1);
+    }
+    let pw = noise(25, 12);
+    let url = format!(
+        "psql postgres://app:{}%40x%2F{}@db:5432/app",
+        &pw[..6],
+        &pw[6..]
+    );
+    let (out, _) = r(&url);
+    assert!(!out.contains(&pw[..6]) && !out.contains(&pw[6..]), "{out}");
+    assert!(out.contains("@db:5432/app"), "{out}");
+    for kept in [
+        "coverage 100% of 5%2 files",
+        "printf '%2d items %5s'",
+        "open https://h.io/search?q=hello%20world&lang=%E2%9C%93",
+        "50%-60% off",
+    ] {
+        assert_eq!(r(kept).0, kept);
+    }
+}
+
 /// A private key's head without its end (`head id_rsa`, a paste cut
 /// short, a title cut at its length) is a key: its lines go with it,
 /// however they are written; prose that names the markers is kept.
@@ -377,6 +418,11 @@ fn odd_text_is_redacted_without_harm() {
         "\u{200b}",
         "\u{ad}",
         "\u{9b}",
+        "%",
+        "%5F",
+        "%6",
+        "https://u:",
+        "@h",
         "ghp_",
         "AKIA",
         "password=",

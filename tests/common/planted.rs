@@ -643,6 +643,21 @@ pub fn disguised() -> Vec<Planted> {
         v.clone(),
         format!("{{\\\\\\\"password\\\\\\\":\\\\\\\"{v}\\\\\\\"}}"),
     ));
+    // a URL's percent-encoding, which its parser decodes
+    out.push(p(
+        "percent-encoded",
+        gh.clone(),
+        format!(
+            "https://ci.acme.dev/hook?t=%{:02X}{}",
+            u32::from(first),
+            &gh[1..]
+        ),
+    ));
+    out.push(p(
+        "percent-encoded underscores",
+        stripe.clone(),
+        format!("pay?key={}&x=1", stripe.replace('_', "%5f")),
+    ));
     out
 }
 
@@ -684,5 +699,7 @@ pub fn look_alikes() -> Vec<String> {
         r#"{"docs":"https:\/\/docs.rs\/regex\/latest","token":"\u003cTOKEN\u003e"}"#.into(),
         "caf\\u00e9 na\\u00efve \\u2014 \\ud83d\\ude00 \\ud83d".into(),
         r#"{\\\"password\\\":\\\"\\\"}"#.into(),
+        "coverage 100% (5%2 of lines); printf '%2d %5s'".into(),
+        "https://h.io/search?q=hello%20world%2Fx&lang=%E2%9C%93".into(),
     ]
 }
