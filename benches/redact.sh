@@ -33,6 +33,28 @@ for fmt in ("text", "markdown", "json"):
         red.append(run(["--format", fmt, "--redact"]))
     p, r = statistics.median(plain), statistics.median(red)
     print(f"{fmt:8s} {size:.0f} MB: plain {p*1000:.0f} ms, --redact {r*1000:.0f} ms: {r/p:.2f}x (target 1.5x)")
+# one result that reads otherwise than written all along (a JSON test
+# report: escaped colour codes), then text beyond ASCII: the reading
+# must stay linear (it searched the rest of the text after each code)
+import json
+odd = os.path.join(os.path.dirname(f), "odd-result.jsonl")
+text = "\\u001b[31mFAIL\\u001b[0m " * 50000 + "é" * 500000
+with open(odd, "w") as o:
+    for l in [
+        {"type": "user", "uuid": "u1", "sessionId": "s", "timestamp": "2025-01-01T10:00:00.000Z", "message": {"role": "user", "content": "go"}},
+        {"type": "assistant", "uuid": "a1", "parentUuid": "u1", "sessionId": "s", "timestamp": "2025-01-01T10:00:01.000Z",
+         "message": {"id": "m1", "role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "npm test"}}]}},
+        {"type": "user", "uuid": "r1", "parentUuid": "a1", "sessionId": "s", "timestamp": "2025-01-01T10:00:02.000Z",
+         "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": text}]}},
+    ]:
+        o.write(json.dumps(l) + "\n")
+f = odd
+plain, red = [], []
+for _ in range(runs):
+    plain.append(run([]))
+    red.append(run(["--redact"]))
+p, r = statistics.median(plain), statistics.median(red)
+print(f"one {os.path.getsize(odd)/1e6:.1f} MB result of 50,000 escaped colour codes, then 500,000 é: plain {p*1000:.0f} ms, --redact {r*1000:.0f} ms: {r/p:.2f}x")
 PY
 CORPUS="$(dirname "$0")/../../shared/corpus"
 if [ -d "$CORPUS" ]; then
