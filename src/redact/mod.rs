@@ -3,8 +3,9 @@
 //! [`Redactor::redact`], over text **as it is shown** (see [`shown`]):
 //! escape sequences, invisible characters, HTML entities, markdown
 //! escapes, the escapes of JSON and code (`\u0067hp_…`, `\x67`, `\/`,
-//! JSON in JSON's strings) and the Read tool's line numbers do not hide a
-//! secret from it, and each hit is cut out of the text as written.
+//! JSON in JSON's strings), a URL's percent-encoding and the Read tool's
+//! line numbers do not hide a secret from it, and each hit is cut out of
+//! the text as written.
 //!
 //! The rules (see [`rules`]) are gitleaks' provider rules with their
 //! allowlists, and ccv's own for what a session holds that a source
