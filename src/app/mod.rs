@@ -5,6 +5,7 @@
 //! draws with [`crate::view`]; background work talks to the loop only
 //! through the one [`event::AppEvent`] channel.
 
+pub mod backend;
 pub mod demo;
 pub mod editor;
 pub mod event;

@@ -14,7 +14,6 @@ use crate::model::time::now_ms;
 use crate::view::ListView;
 use crossterm::terminal::{EnterAlternateScreen, enable_raw_mode};
 use ratatui::Terminal;
-use ratatui::backend::CrosstermBackend;
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
@@ -98,7 +97,7 @@ pub fn run_with(start: Start, opts: Options) -> anyhow::Result<()> {
         let _ = ready.send(AppEvent::Highlighted);
     });
     let mut resume = None;
-    let result = Terminal::new(CrosstermBackend::new(std::io::stdout()))
+    let result = Terminal::new(super::backend::Placed::new(std::io::stdout()))
         .map_err(anyhow::Error::from)
         .and_then(|term| {
             let mut v = Viewer::new(tx, term, &opts);
@@ -137,7 +136,7 @@ struct Timings {
     loaded: Option<Duration>,
 }
 
-type Term = Terminal<CrosstermBackend<std::io::Stdout>>;
+type Term = Terminal<super::backend::Placed<std::io::Stdout>>;
 
 fn is_ctrl_z(k: &crossterm::event::KeyEvent) -> bool {
     use crossterm::event::{KeyCode, KeyEventKind, KeyModifiers};
