@@ -156,7 +156,7 @@ impl<W: Write> Backend for Placed<W> {
     where
         I: Iterator<Item = (u16, u16, &'a Cell)>,
     {
-        let mut writes: Vec<(u16, u16, Cell)> = Vec::new();
+        let mut writes: Vec<(u16, u16, &Cell)> = Vec::new();
         // columns of clusters of uncertain width written over: each of
         // their columns is written again (a terminal that keeps a flag
         // as two cells keeps the second when the first is written over)
@@ -169,19 +169,19 @@ impl<W: Write> Backend for Placed<W> {
                     again.extend((h..h.saturating_add(w)).map(|c| (c, y)));
                 }
             }
-            writes.push((x, y, cell.clone()));
+            writes.push((x, y, cell));
         }
         if writes.iter().all(|(_, _, c)| !uncertain(c.symbol())) && again.is_empty() {
-            let r = self.inner.draw(writes.iter().map(|(x, y, c)| (*x, *y, c)));
+            let r = self.inner.draw(writes.iter().copied());
             for (x, y, c) in writes {
-                self.put(x, y, c);
+                self.put(x, y, c.clone());
             }
             return r;
         }
         let mut todo: Vec<(u16, u16)> = Vec::with_capacity(writes.len() + again.len());
         for (x, y, c) in writes {
             todo.push((x, y));
-            self.put(x, y, c);
+            self.put(x, y, c.clone());
         }
         todo.extend(again);
         // and the two columns after each cluster of uncertain width

@@ -7,7 +7,7 @@
 use crate::model::item::{Detail, Item, Kind, ToolCall, ToolResult};
 use crate::model::session::Session;
 use crate::model::stored::{LineReader, Text};
-use crate::model::text::sanitize;
+use crate::model::text::{sanitize, string_of_bytes};
 use crate::model::time::format_iso;
 use crate::walk::{At, Filters, Visitor, Walk};
 use serde::Serialize;
@@ -302,21 +302,13 @@ pub fn write_row_redacted(
         let mut buf = Vec::new();
         write_row_text(row, &input, agent, format, first, &mut buf)?;
         let body = buf.get(head.len()..).unwrap_or_default();
-        out.write_all(r.redact(&as_text(&head)).as_bytes())?;
+        out.write_all(r.redact(&string_of_bytes(head)).as_bytes())?;
         return out.write_all(body);
     }
     let mut buf = Vec::new();
     write_row_text(row, &row.text(session), agent, format, first, &mut buf)?;
-    out.write_all(r.redact(&as_text(&buf)).as_bytes())
-}
-
-/// A row's bytes as text: written from text, so UTF-8 (checked 32 bytes
-/// at a time; std's lossy walk was a twentieth of a redacted export).
-fn as_text(buf: &[u8]) -> std::borrow::Cow<'_, str> {
-    match simdutf8::basic::from_utf8(buf) {
-        Ok(s) => s.into(),
-        Err(_) => String::from_utf8_lossy(buf),
-    }
+    // (no copy: std's lossy walk was a twentieth of a redacted export)
+    out.write_all(r.redact(&string_of_bytes(buf)).as_bytes())
 }
 
 pub fn write_row(
