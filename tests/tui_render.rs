@@ -1526,3 +1526,38 @@ fn the_wheel_turns_three_lines_between_tall_rows() {
     }
     assert!(down > 3 && up > 3, "{down} {up}");
 }
+
+/// Under 60 columns (half a screen of 120, a tmux split) a row's text
+/// goes under its label, as wide as the pane leaves after the time
+/// column, unless it fits beside it; a folded group's heading wraps
+/// where the edge cut its errors and its time.
+#[test]
+fn a_narrow_pane_puts_the_text_under_the_label() {
+    let mut s = state(ccv::app::demo::session());
+    let t = draw(&mut s, 50, 30);
+    insta::assert_snapshot!(t.backend());
+    let screen = common::screen_text(&mut s, 50, 30);
+    let lines: Vec<&str> = screen.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.trim_end().ends_with("● Assistant") && l.starts_with("10:05"))
+        .expect("the answer's head alone on its line");
+    let next = lines[at + 1];
+    assert!(next.starts_with("        The test now passes"), "{next:?}");
+    // the lead of 19 columns left 31 for the text
+    assert!(next.trim().chars().count() > 31, "{next:?}");
+    assert!(screen.contains("1m38s"), "{screen}");
+    // a line that fits beside its label stays there
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("10:06 ❯ User Fix the recv race too.")),
+        "{screen}"
+    );
+    // and 60 columns keep the lead
+    let wide = common::screen_text(&mut s, 60, 30);
+    assert!(
+        wide.contains("10:06 ❯ User       Fix the recv race too."),
+        "{wide}"
+    );
+}

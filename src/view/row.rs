@@ -24,9 +24,27 @@ const LABEL_MAX: usize = 24;
 /// The mark of a row `ccv check` has a finding about (one column wide).
 pub const WARNING: &str = "⚠";
 
-/// Columns before the text column of a row at `depth`.
-pub fn lead_width(depth: u8) -> usize {
-    TIME_W + 2 * depth as usize + 2 + LABEL_W + 1
+/// Below this many columns a row's text goes under its label, not beside
+/// it, when it does not fit there: half a screen of 120 (a tmux split)
+/// left the text 40 columns of 59, one of 30 left it 11.
+pub const NARROW: u16 = 60;
+
+/// Columns before the text column of a row at `depth` on a screen
+/// `width` wide.
+pub fn lead_width(depth: u8, width: u16) -> usize {
+    let label = if width < NARROW { 0 } else { LABEL_W + 1 };
+    TIME_W + 2 * depth as usize + 2 + label
+}
+
+/// Columns left beside a head whose label is `label` columns wide: where
+/// a one-line text (a call's, a group's) goes.
+fn beside(width: u16, depth: u8, label: usize) -> usize {
+    let label = if width < NARROW {
+        label
+    } else {
+        label.max(LABEL_W)
+    };
+    (width as usize).saturating_sub(TIME_W + 2 * depth as usize + 2 + label + 1)
 }
 
 pub struct Ctx<'a> {
@@ -97,7 +115,7 @@ fn render_row(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
     // than it lost a character at each line's end (a pane under 31
     // columns, a row nested deep)
     let tw = (cx.width as usize)
-        .saturating_sub(lead_width(row.depth))
+        .saturating_sub(lead_width(row.depth, cx.width))
         .max(1) as u16;
     let time = clock(item.timestamp, cx.tz);
     let (mark, notes) = findings(cx.session, t, row, item, expanded);
@@ -110,20 +128,21 @@ fn render_row(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
         style,
         mark,
         notes: notes.clone(),
+        width: cx.width,
     };
     let fold_glyph = if expanded { "▾" } else { "▸" };
     match row.kind {
         RowKind::Group { group } => {
             let (text, error) = group_heading(cx.session, t, group, cx.now);
             let style = if error { th.tool_error } else { th.tool_call };
-            head(fold_glyph, "Tools", style).lines(vec![Line::styled(text, style)], vec![])
+            head(fold_glyph, "Tools", style).lines(heading(&text, style, tw), vec![])
         }
         RowKind::Branch { count } => {
             let text = format!(
                 "{count} message{} on an earlier branch",
                 plural(count as usize)
             );
-            head(fold_glyph, "Branch", th.dim).lines(vec![Line::styled(text, th.dim)], vec![])
+            head(fold_glyph, "Branch", th.dim).lines(heading(&text, th.dim, tw), vec![])
         }
         RowKind::Subagent { agent } => {
             // the one summary of a subagent, as the exports say it, but
@@ -138,7 +157,7 @@ fn render_row(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
                     rest.trim_start_matches([' ', '·']).to_owned()
                 });
             head(fold_glyph, "Subagent", th.tool_call)
-                .lines(vec![Line::styled(text, th.tool_call)], vec![])
+                .lines(heading(&text, th.tool_call, tw), vec![])
         }
         RowKind::Call { .. } => {
             let Detail::Call(c) = &item.detail else {
@@ -163,15 +182,13 @@ fn render_row(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
             // the label grows to fit the name (up to a cap): `take_scre…`
             // told nothing apart
             let name = clip(&sanitize(display_name(&c.name)), LABEL_MAX);
-            let wider = name.width().saturating_sub(LABEL_W);
-            let text = call::line(
-                cx.session,
-                item,
-                c,
-                state,
-                cx.now,
-                (tw as usize).saturating_sub(wider),
-            );
+            let line = |width| call::line(cx.session, item, c, state, cx.now, width);
+            let room = beside(cx.width, row.depth, name.width());
+            let mut text = line(room);
+            // too narrow beside its name: under it, as wide as the text
+            if cx.width < NARROW && text.width() > room {
+                text = line(tw as usize);
+            }
             let body = if expanded {
                 call::body(c, tw.saturating_sub(2), lost, cx.full)
             } else {
@@ -182,7 +199,8 @@ fn render_row(cx: &Ctx<'_>, row: &Row, expanded: bool) -> Vec<Line<'static>> {
         RowKind::Item if item.kind == Kind::User => {
             let mut lines = item_row(cx, th, item, head, tw, expanded);
             if let Some(f) = t.turn_figures(row.index as usize) {
-                add_turn_figures(&mut lines, f, cx.width as usize, lead_width(row.depth), th);
+                let lead = lead_width(row.depth, cx.width);
+                add_turn_figures(&mut lines, f, cx.width as usize, lead, th);
             }
             lines
         }
@@ -233,7 +251,7 @@ fn item_row(
 ) -> Vec<Line<'static>> {
     let l = crate::model::label::of_item(item);
     let h = head(l.glyph, l.name, th.tone(l.tone));
-    let folded_note = |s: String| vec![Line::styled(s, th.dim)];
+    let folded_note = |s: String| heading(&s, th.dim, tw);
     match item.kind {
         Kind::User if item.flags.queued => {
             // typed while Claude worked; it read it at its next step
@@ -296,12 +314,13 @@ fn item_row(
                     micro,
                 } = &**info
             {
+                let fill = (cx.width as usize).saturating_sub(TIME_W + 2 * h.depth as usize);
                 return vec![divider(
                     &h.time,
                     *micro,
                     trigger.as_deref(),
                     *pre_tokens,
-                    tw,
+                    fill,
                     th,
                 )];
             }
@@ -326,7 +345,8 @@ fn item_row(
         }
         Kind::ToolCall => h.lines(one_line(item.text.shown(), tw), vec![]),
         Kind::Unknown | Kind::Unreadable => {
-            let mut lines = vec![Line::styled(format!("line {}", item.line), th.dim)];
+            let at = format!("line {}", item.line);
+            let mut lines = vec![Line::styled(at.clone(), th.dim)];
             if expanded || item.kind == Kind::Unreadable {
                 lines.extend(styled(
                     call::fold(
@@ -339,7 +359,10 @@ fn item_row(
                 lines[0].spans.push(Span::styled(
                     format!(
                         ": {}",
-                        first_line(&sanitize(item.text.shown()), tw as usize)
+                        first_line(
+                            &sanitize(item.text.shown()),
+                            (tw as usize).saturating_sub(at.len() + 2)
+                        )
                     ),
                     th.dim,
                 ));
@@ -409,6 +432,12 @@ fn short_or_full(text: &str, tw: u16, expanded: bool, th: &Theme) -> Vec<Line<'s
     lines
 }
 
+/// A folded row's heading (a group's, a subagent's), wrapped: cut at the
+/// screen's edge, it lost its time and cost first.
+fn heading(text: &str, style: Style, tw: u16) -> Vec<Line<'static>> {
+    styled(content::plain(text, tw), style)
+}
+
 fn one_line(text: &str, tw: u16) -> Vec<Line<'static>> {
     vec![Line::raw(first_line(&sanitize(text), tw as usize))]
 }
@@ -426,7 +455,7 @@ fn divider(
     micro: bool,
     trigger: Option<&str>,
     pre: Option<u64>,
-    tw: u16,
+    total: usize,
     th: &Theme,
 ) -> Line<'static> {
     let mut what = vec![];
@@ -446,7 +475,8 @@ fn divider(
         text.push_str(&format!(" ({})", what.join(", ")));
     }
     text.push(' ');
-    let total = tw as usize + 2 + LABEL_W + 1;
+    // a narrow pane: the words end in `…` rather than at the edge
+    let mut text = crate::model::text::fit_end(&text, total);
     let fill = total.saturating_sub(text.width());
     text.push_str(&"─".repeat(fill));
     Line::from(vec![
@@ -483,6 +513,8 @@ pub struct Head {
     mark: bool,
     /// Reasons, shown under the first line.
     notes: Vec<String>,
+    /// The screen's width: under [`NARROW`], the text goes under the head.
+    width: u16,
 }
 
 impl Head {
@@ -502,16 +534,28 @@ impl Head {
                 " ".repeat(indent),
             ),
         };
-        let label = format!("{:<w$}", self.label, w = LABEL_W);
-        let mut out = Vec::with_capacity(text.len() + body.len());
-        let blank = " ".repeat(2 + LABEL_W + 1);
+        let narrow = self.width < NARROW;
+        let label = if narrow {
+            self.label.clone()
+        } else {
+            format!("{:<w$}", self.label, w = LABEL_W)
+        };
+        let mut out = Vec::with_capacity(text.len() + body.len() + 1);
+        let blank = " ".repeat(lead_width(0, self.width) - TIME_W);
+        // on a narrow screen the head has a line of its own unless its
+        // text is one line that fits beside it
+        let alone = narrow
+            && (text.len() != 1
+                || text.first().is_some_and(|l| {
+                    l.width() > beside(self.width, self.depth, self.label.width())
+                }));
         let mut text = text.into_iter();
         let notes = self
             .notes
             .iter()
             .map(|n| Line::styled(format!("{WARNING} {n}"), th.warning));
-        let first = text.next().into_iter();
-        for (n, l) in first
+        let first = if alone { None } else { text.next() };
+        for (n, l) in std::iter::once(first.unwrap_or_default())
             .chain(notes)
             .chain(text)
             .chain(body.iter().cloned().map(|l| gutter(l, th)))
