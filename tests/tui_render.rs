@@ -1561,3 +1561,31 @@ fn a_narrow_pane_puts_the_text_under_the_label() {
         "{wide}"
     );
 }
+
+/// The help overlay in a pane too narrow for its descriptions wraps them
+/// under themselves: every word of every one shows (scrolled with j).
+#[test]
+fn help_wraps_in_a_narrow_pane() {
+    let mut s = state(ccv::app::demo::session());
+    perform_action(&mut s, Action::Help);
+    let want: Vec<String> = s
+        .help_lines()
+        .iter()
+        .flat_map(|(_, d)| d.split_whitespace().map(str::to_owned).collect::<Vec<_>>())
+        .collect();
+    let mut seen = String::new();
+    for _ in 0..40 {
+        seen.push_str(&common::screen_text(&mut s, 50, 30));
+        perform_action(&mut s, Action::Down(1));
+    }
+    for w in &want {
+        assert!(seen.contains(w.as_str()), "{w:?} not shown");
+    }
+    // every line of the box ends at its border
+    for l in common::screen_text(&mut s, 50, 30).lines().take(29) {
+        assert!(
+            l.trim_end().ends_with('│') || l.contains('┘') || l.contains('┐'),
+            "{l:?}"
+        );
+    }
+}

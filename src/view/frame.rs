@@ -396,28 +396,49 @@ fn help(f: &mut Frame<'_>, area: Rect, entries: &[(String, &str)], scroll: &mut 
     } else {
         1
     };
-    let rows_per_col = entries.len().div_ceil(cols);
-    let r = centered(area, (col_w * cols + 2) as u16, rows_per_col as u16 + 2);
-    let shown = (r.height as usize).saturating_sub(2);
-    *scroll = (*scroll).min(rows_per_col.saturating_sub(shown));
-    let entry = |(k, d): &(String, &str)| {
-        let key = format!(" {k:<w$}", w = key_w - 1);
-        let desc = format!("{d:<desc_w$}");
-        vec![Span::styled(key, th.heading), Span::raw(desc)]
-    };
-    let lines: Vec<Line<'static>> = (0..rows_per_col)
-        .skip(*scroll)
-        .take(shown)
-        .map(|i| {
-            let mut spans = Vec::new();
-            for c in 0..cols {
-                if let Some(e) = entries.get(c * rows_per_col + i) {
-                    spans.extend(entry(e));
+    let key = |k: &str| Span::styled(format!(" {k:<w$}", w = key_w - 1), th.heading);
+    // one column: a description wider than the screen leaves wraps under
+    // itself (in a pane of 50 columns the edge cut most of them)
+    let room = (area.width as usize).saturating_sub(2 + key_w).max(8);
+    let all: Vec<Line<'static>> = if cols == 2 {
+        let rows_per_col = entries.len().div_ceil(cols);
+        (0..rows_per_col)
+            .map(|i| {
+                let mut spans = Vec::new();
+                for c in 0..cols {
+                    if let Some((k, d)) = entries.get(c * rows_per_col + i) {
+                        spans.push(key(k));
+                        spans.push(Span::raw(format!("{d:<desc_w$}")));
+                    }
                 }
-            }
-            Line::from(spans)
-        })
-        .collect();
+                Line::from(spans)
+            })
+            .collect()
+    } else {
+        entries
+            .iter()
+            .flat_map(|(k, d)| {
+                let blank = " ".repeat(key_w);
+                super::content::plain(d, room as u16)
+                    .into_iter()
+                    .enumerate()
+                    .map(move |(n, l)| {
+                        let mut spans = vec![if n == 0 {
+                            key(k)
+                        } else {
+                            Span::raw(blank.clone())
+                        }];
+                        spans.extend(l.spans);
+                        Line::from(spans)
+                    })
+            })
+            .collect()
+    };
+    let r = centered(area, (col_w * cols + 2) as u16, all.len() as u16 + 2);
+    let shown = (r.height as usize).saturating_sub(2);
+    let rows_per_col = all.len();
+    *scroll = (*scroll).min(rows_per_col.saturating_sub(shown));
+    let lines: Vec<Line<'static>> = all.into_iter().skip(*scroll).take(shown).collect();
     let title = overlay_title(" keys ", "keys", *scroll, *scroll + shown < rows_per_col);
     f.render_widget(Clear, r);
     f.render_widget(
