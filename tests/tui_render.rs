@@ -1589,3 +1589,40 @@ fn help_wraps_in_a_narrow_pane() {
         );
     }
 }
+
+/// A status line wider than the pane gives up how long ago the file was
+/// written, then the default filter's name, before the edge cuts what
+/// follows: the row's position and the filters set stay.
+#[test]
+fn a_narrow_status_line_keeps_the_position_and_the_filters() {
+    let mut s = state(ccv::app::demo::session());
+    s.live.attached = true;
+    s.live.last_write_ms = Some(1_000_000);
+    s.live.now_ms = 1_000_000_000_000;
+    perform_action(&mut s, Action::ToggleThinking);
+    let status = |s: &mut State, w: u16| {
+        let screen = common::screen_text(s, w, 20);
+        screen
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .trim_end()
+            .to_owned()
+    };
+    let wide = status(&mut s, 200);
+    assert!(
+        wide.contains("last written") && wide.contains("tools grouped"),
+        "{wide}"
+    );
+    let narrow = status(&mut s, 50);
+    assert!(narrow.contains("thinking hidden"), "{narrow}");
+    assert!(narrow.contains("tools grouped"), "{narrow}");
+    assert!(!narrow.contains("last written"), "{narrow}");
+    let narrower = status(&mut s, 36);
+    assert!(narrower.contains("thinking hidden"), "{narrower}");
+    assert!(!narrower.contains("tools"), "{narrower}");
+    assert!(
+        narrower.contains(&format!("/{}", s.rows.len())),
+        "{narrower}"
+    );
+}

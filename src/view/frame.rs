@@ -261,6 +261,10 @@ fn status_line(s: &State, width: u16) -> Line<'static> {
         _ => {}
     }
     let mut left = Vec::new();
+    // what goes first when the line does not fit the screen (a pane of 50
+    // columns cut off the position and the filters): how long ago the
+    // file was written, then the default filter's name
+    let mut spare: [Option<usize>; 2] = [None, None];
     left.push(match s.mode {
         Mode::Visual { anchor } => format!(
             " VISUAL {} (y copy · Esc cancel)",
@@ -278,10 +282,13 @@ fn status_line(s: &State, width: u16) -> Line<'static> {
             // watched, but written long ago: say how long
             let last = s.live.last_write_ms.or(s.session.meta.last_activity);
             match last.filter(|&t| t > 0) {
-                Some(t) => format!(
-                    "last written {}",
-                    crate::catalog::format::relative_time(s.live.now_ms, t)
-                ),
+                Some(t) => {
+                    spare[0] = Some(left.len());
+                    format!(
+                        "last written {}",
+                        crate::catalog::format::relative_time(s.live.now_ms, t)
+                    )
+                }
                 None => "watching".to_owned(),
             }
         });
@@ -312,6 +319,9 @@ fn status_line(s: &State, width: u16) -> Line<'static> {
         left.push(format!("↓ {} new", s.unseen));
     }
     let f = &s.filters;
+    if f.tools {
+        spare[1] = Some(left.len());
+    }
     left.push(if f.tools {
         "tools grouped".into()
     } else {
@@ -346,6 +356,7 @@ fn status_line(s: &State, width: u16) -> Line<'static> {
         // (the start says what happened, the end names the file)
         // while it shows, the message takes the place of the filters
         left.truncate(1);
+        spare = [None, None];
         left.push(format!(
             "{}/{}",
             (s.selected + 1).min(s.rows.len()),
@@ -366,6 +377,22 @@ fn status_line(s: &State, width: u16) -> Line<'static> {
             left.push(format!("⚠ {}", m.explain()));
         }
     }
+    let wide = |l: &[String]| {
+        l.iter()
+            .filter(|p| !p.is_empty())
+            .map(|p| unicode_width::UnicodeWidthStr::width(p.as_str()) + 3)
+            .sum::<usize>()
+            .saturating_sub(3)
+    };
+    for i in spare.into_iter().flatten() {
+        if wide(&left) <= width as usize {
+            break;
+        }
+        if let Some(p) = left.get_mut(i) {
+            p.clear();
+        }
+    }
+    left.retain(|p| !p.is_empty());
     let left = left.join(" · ");
     let used = unicode_width::UnicodeWidthStr::width(left.as_str());
     // the most key hints that fit beside what the status says
