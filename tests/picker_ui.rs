@@ -695,3 +695,34 @@ fn a_file_of_unreadable_lines_says_so_where_its_title_would_be() {
     // answers and results without a prompt (a file cut from a longer one)
     assert_eq!(count(ccv::catalog::scan::NO_PROMPT_TITLE), 1, "{screen}");
 }
+
+/// The key hints are those that fit whole, how to move, open and quit
+/// first: at 50 columns the edge cut the line and never said how to quit.
+#[test]
+fn a_narrow_picker_hints_how_to_quit() {
+    let state = PickerState::with_sessions(sample(), NOW);
+    let last = |w: u16| {
+        render(&state, w, 12)
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .trim_end()
+            .to_owned()
+    };
+    let wide = last(140);
+    for h in [
+        "select",
+        "open",
+        "to filter",
+        "search all",
+        "sort:",
+        "clear/quit",
+    ] {
+        assert!(wide.contains(h), "{h}: {wide}");
+    }
+    for w in [40, 50, 70] {
+        let l = last(w);
+        assert!(l.contains("clear/quit") && l.contains("open"), "{w}: {l}");
+        assert!(!l.contains('…'), "{w}: {l}");
+    }
+}

@@ -137,15 +137,17 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, state: &PickerState) {
         (None, Some(cost)) => {
             format!(" cost: {cost} · `ccv prices` says which models have no price")
         }
-        (None, None) => hints(state),
+        (None, None) => hints(state, width),
     };
     lines.push(Line::styled(fit(&status, width), th.status));
     frame.render_widget(Paragraph::new(lines), area);
 }
 
 /// The list's key hints, from its table (an action a config unbound is
-/// not hinted).
-fn hints(state: &PickerState) -> String {
+/// not hinted): those that fit `width` whole, how to move, open and quit
+/// first (at 50 columns the edge cut `Ctrl-f s…` and never said how to
+/// quit).
+fn hints(state: &PickerState, width: usize) -> String {
     let k = &state.keys;
     let agent = state.agent.as_deref().unwrap_or("all");
     let sort = format!("sort: {}", state.sort.name());
@@ -163,13 +165,28 @@ fn hints(state: &PickerState) -> String {
         ),
         (k.hint(&[&Action::Back]), "clear/quit"),
     ];
-    let mut line = String::new();
-    for (keys, what) in parts {
-        if let Some(keys) = keys {
-            line.push_str(&format!(" {keys} {what} "));
+    let parts: Vec<String> = parts
+        .into_iter()
+        .map(|(keys, what)| keys.map_or_else(String::new, |k| format!(" {k} {what} ")))
+        .collect();
+    let wide = |p: &String| unicode_width::UnicodeWidthStr::width(p.as_str());
+    let mut keep = vec![false; parts.len()];
+    let mut used = 0;
+    // select, open, clear/quit, then the rest in their order
+    for i in [0, 1, 6, 2, 3, 4, 5] {
+        if let Some(p) = parts.get(i).filter(|p| !p.is_empty())
+            && used + wide(p) <= width
+        {
+            used += wide(p);
+            keep[i] = true;
         }
     }
-    line
+    parts
+        .iter()
+        .zip(keep)
+        .filter(|(_, k)| *k)
+        .map(|(p, _)| p.as_str())
+        .collect()
 }
 
 /// The full-text mode: the query, hits grouped by session, the keys.
