@@ -74,6 +74,19 @@ fn draw_cold(b: divan::Bencher<'_, '_>) {
     });
 }
 
+/// [`draw_cold`] in a pane of 50 by 40 (a tmux split), where a row's
+/// text goes under its label.
+#[divan::bench(sample_count = 50)]
+fn draw_cold_narrow(b: divan::Bencher<'_, '_>) {
+    let mut s = state().0.lock().unwrap_or_else(|e| e.into_inner());
+    let mut term = Terminal::new(TestBackend::new(50, 40)).expect("terminal");
+    let mut v = ListView::default();
+    b.bench_local(|| {
+        v.cache.clear();
+        frame(&mut s, &mut v, &mut term)
+    });
+}
+
 /// Page up then draw: new rows each frame, as when scrolling.
 #[divan::bench(sample_count = 50)]
 fn page_up_and_draw(b: divan::Bencher<'_, '_>) {

@@ -1,6 +1,6 @@
 //! Renders the demo session's main screens to SVG files in screenshots/,
-//! at 110 columns and, for the main view, at 80 and 160 (a tmux split and a
-//! wide terminal): `cargo run --example screenshots`; the light theme's
+//! at 110 columns and, for the main view, at 50, 80 and 160 (half a tmux
+//! split, a tmux split and a wide terminal): `cargo run --example screenshots`; the light theme's
 //! with `cargo run --example screenshots -- --light` (one theme a process).
 
 use ccv::app::{Action, State, perform_action};
@@ -23,8 +23,9 @@ fn main() -> anyhow::Result<()> {
     if light {
         ccv::view::theme::install(ccv::view::theme::Theme::light());
     }
-    let shots: [(&str, Setup, u16, u16); 8] = [
+    let shots: [(&str, Setup, u16, u16); 9] = [
         ("main", |_| {}, W, H),
+        ("main-50", |_| {}, 50, 30),
         ("main-80", |_| {}, 80, 24),
         ("main-160", |_| {}, 160, 40),
         (
