@@ -570,6 +570,15 @@ fn shape_rules() -> Vec<Rule> {
                 Check::Value,
             )
         },
+        // a `.pgpass` line (`host:port:database:user:password`), what
+        // `cat ~/.pgpass` shows: no word names the password, the fields
+        // do (a port, or `*`, between two colons)
+        Rule::new(
+            "pgpass-password",
+            r#"(?:^|[\s"'`]|\\n|\xE2\x86\x92)(?:[A-Za-z0-9][A-Za-z0-9.\-_]*|\*|\[[0-9A-Fa-f:.]+\]):(?:[0-9]{2,5}|\*):(?:[^:\s\\"'`]+):(?:[^:\s\\"'`]+):((?:[^:\s\\"'`]|\\:){4,200})(?:$|[\s"'`]|\\[nr])"#,
+            &[":5432:", ":5433:", ":6432:", ":*:"],
+            Check::Value,
+        ),
         Rule::new(
             "vault-token",
             r#"\bvault[ \t]+login[ \t]+(?:-[\w-]+(?:=\S*)?[ \t]+)*([^\s"'\\=-][^\s"'\\=]{7,})"#,

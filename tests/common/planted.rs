@@ -540,6 +540,12 @@ fn spaced(g: &mut Gen) -> Vec<Planted> {
         v.clone(),
         format!("machine api.acme.dev\n  login bob\n  password {v}"),
     ));
+    let v = pw(g);
+    out.push(p(
+        ".pgpass",
+        v.clone(),
+        format!("db.internal:5432:app:app:{v}\n*:*:*:replica:{}", pw(g)),
+    ));
     let v = g.alnum(26);
     out.push(p("vault login", v.clone(), format!("vault login {v}")));
     let v = pw(g);
@@ -701,5 +707,8 @@ pub fn look_alikes() -> Vec<String> {
         r#"{\\\"password\\\":\\\"\\\"}"#.into(),
         "coverage 100% (5%2 of lines); printf '%2d %5s'".into(),
         "https://h.io/search?q=hello%20world%2Fx&lang=%E2%9C%93".into(),
+        "src/main.rs:5432:17: error: unused variable".into(),
+        "listening on 127.0.0.1:5432: accepting connections".into(),
+        "localhost:5432:app:app:$PGPASSWORD".into(),
     ]
 }
