@@ -400,10 +400,11 @@ fn own_rules() -> Vec<Rule> {
     ];
     rules.extend(provider_rules());
     rules.extend(shape_rules());
+    rules.extend(config_rules());
     let mut env = Rule::new(
         "env-secret",
         // a line of its own, maybe behind the Read tool's `    15→`
-        r#"^(?:[ \t]*[0-9]+\xE2\x86\x92)?[ \t]*(?:export[ \t]+)?[A-Z][A-Z0-9_]{2,}[ \t]*=[ \t]*["']?([A-Za-z0-9/+_=.-]{20,})["']?[ \t]*$"#,
+        r#"^(?:[ \t]*[0-9]+\xE2\x86\x92)?[ \t]*(?:export[ \t]+)?[A-Z][A-Z0-9_]{2,}[ \t]*=[ \t]*["']?(?:base64:)?([A-Za-z0-9/+_=.-]{20,})["']?[ \t]*$"#,
         &["="],
         Check::Entropy,
     );
@@ -483,6 +484,53 @@ fn spaced_assignments() -> Vec<Rule> {
 }
 
 /// Secrets by where they stand: in a URL, after a CLI flag, in a header.
+/// Passwords in the files that hold them for a program (`.pgpass`, a
+/// server's config, a framework's key), where no secret word names them
+/// as an assignment would.
+fn config_rules() -> Vec<Rule> {
+    vec![
+        // a `.pgpass` line (`host:port:database:user:password`), what
+        // `cat ~/.pgpass` shows: no word names the password, the fields
+        // do (a port, or `*`, between two colons)
+        Rule::new(
+            "pgpass-password",
+            r#"(?:^|[\s"'`]|\\n|\xE2\x86\x92)(?:[A-Za-z0-9][A-Za-z0-9.\-_]*|\*|\[[0-9A-Fa-f:.]+\]):(?:[0-9]{2,5}|\*):(?:[^:\s\\"'`]+):(?:[^:\s\\"'`]+):((?:[^:\s\\"'`]|\\:){4,200})(?:$|[\s"'`]|\\[nr])"#,
+            &[":5432:", ":5433:", ":6432:", ":*:"],
+            Check::Value,
+        ),
+        // a server's password in its own config: redis.conf's
+        // `requirepass X`, OpenLDAP's `rootpw X`, Apache's
+        // `AuthLDAPBindPassword X` (a directive at a line's start, then
+        // the value: "use the requirepass directive" is prose)
+        Rule::new(
+            "config-password",
+            r#"(?i)(?:^|\\n|\xE2\x86\x92)[ \t]*(?:requirepass|masterauth|rootpw|bindpw|AuthLDAPBindPassword)[ \t]+(?:\\?"([^"\\\r\n]{1,400})\\?"|([^\s"'#\\]{1,400}))"#,
+            &[
+                "requirepass",
+                "masterauth",
+                "rootpw",
+                "bindpw",
+                "authldapbindpassword",
+            ],
+            Check::Value,
+        ),
+        // Laravel's key, wherever its line is quoted
+        Rule::new(
+            "laravel-app-key",
+            r#"\bAPP_KEY[ \t]*[=:][ \t]*\\?["']?base64:([A-Za-z0-9+/]{32,}={0,2})"#,
+            &["app_key"],
+            Check::Plain,
+        ),
+        // PowerShell's `ConvertTo-SecureString "X" -AsPlainText`
+        Rule::new(
+            "powershell-plaintext",
+            r#"(?i)ConvertTo-SecureString[ \t]+(?:-String[ \t]+)?(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?')[ \t]+-AsPlainText"#,
+            &["convertto-securestring"],
+            Check::Value,
+        ),
+    ]
+}
+
 fn shape_rules() -> Vec<Rule> {
     let mut rules = vec![
         Rule::new(
@@ -570,15 +618,6 @@ fn shape_rules() -> Vec<Rule> {
                 Check::Value,
             )
         },
-        // a `.pgpass` line (`host:port:database:user:password`), what
-        // `cat ~/.pgpass` shows: no word names the password, the fields
-        // do (a port, or `*`, between two colons)
-        Rule::new(
-            "pgpass-password",
-            r#"(?:^|[\s"'`]|\\n|\xE2\x86\x92)(?:[A-Za-z0-9][A-Za-z0-9.\-_]*|\*|\[[0-9A-Fa-f:.]+\]):(?:[0-9]{2,5}|\*):(?:[^:\s\\"'`]+):(?:[^:\s\\"'`]+):((?:[^:\s\\"'`]|\\:){4,200})(?:$|[\s"'`]|\\[nr])"#,
-            &[":5432:", ":5433:", ":6432:", ":*:"],
-            Check::Value,
-        ),
         Rule::new(
             "vault-token",
             r#"\bvault[ \t]+login[ \t]+(?:-[\w-]+(?:=\S*)?[ \t]+)*([^\s"'\\=-][^\s"'\\=]{7,})"#,

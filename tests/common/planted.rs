@@ -546,6 +546,24 @@ fn spaced(g: &mut Gen) -> Vec<Planted> {
         v.clone(),
         format!("db.internal:5432:app:app:{v}\n*:*:*:replica:{}", pw(g)),
     ));
+    let v = pw(g);
+    out.push(p(
+        "redis.conf",
+        v.clone(),
+        format!("    38→requirepass {v}\n    39→maxclients 100"),
+    ));
+    let v = pw(g);
+    out.push(p(
+        "powershell",
+        v.clone(),
+        format!("$pw = ConvertTo-SecureString \"{v}\" -AsPlainText -Force"),
+    ));
+    let v = g.of(B64, 43);
+    out.push(p(
+        "laravel APP_KEY",
+        v.clone(),
+        format!("APP_KEY=base64:{v}="),
+    ));
     let v = g.alnum(26);
     out.push(p("vault login", v.clone(), format!("vault login {v}")));
     let v = pw(g);
@@ -710,5 +728,8 @@ pub fn look_alikes() -> Vec<String> {
         "src/main.rs:5432:17: error: unused variable".into(),
         "listening on 127.0.0.1:5432: accepting connections".into(),
         "localhost:5432:app:app:$PGPASSWORD".into(),
+        "Use the requirepass directive in redis.conf".into(),
+        "$pw = ConvertTo-SecureString $Password -AsPlainText -Force".into(),
+        "APP_KEY=base64:".into(),
     ]
 }
