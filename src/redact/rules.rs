@@ -484,11 +484,29 @@ fn spaced_assignments() -> Vec<Rule> {
 }
 
 /// Secrets by where they stand: in a URL, after a CLI flag, in a header.
-/// Passwords in the files that hold them for a program (`.pgpass`, a
-/// server's config, a framework's key), where no secret word names them
-/// as an assignment would.
+/// Secrets where a program keeps or sends them (`.pgpass`, a server's
+/// config, a framework's key, a kubeconfig, a cookie), where no secret
+/// word names them as an assignment would.
 fn config_rules() -> Vec<Rule> {
     vec![
+        // a private key in base64, as a kubeconfig's `client-key-data` or
+        // a Kubernetes secret holds it: its PEM header encoded (a
+        // certificate's is not a secret)
+        Rule::new(
+            "base64-private-key",
+            r#"(LS0tLS1CRUdJTi(?:BQUklWQVRFIEtF|BSU0EgUFJJVkFURSBL|BFQyBQUklWQVRFIEtF|BEU0EgUFJJVkFURSBL|BPUEVOU1NIIFBSSVZBVEUgS0VZ|BFTkNSWVBURUQgUFJJVkFURSBL|BQR1AgUFJJVkFURSBLRVkgQkxP)[A-Za-z0-9+/]*={0,2})"#,
+            &["ls0tls1crudjti"],
+            Check::Plain,
+        ),
+        // a session in a request's or a response's cookies (`curl -H
+        // "Cookie: session=…"`, a `Set-Cookie:` header): whatever follows
+        // the header's name to its end
+        Rule::new(
+            "cookie",
+            r#"(?i)\b(?:set-)?cookie:[ \t]*([^\s"'\\][^\r\n"'\\]{7,})"#,
+            &["cookie:"],
+            Check::Value,
+        ),
         // a `.pgpass` line (`host:port:database:user:password`), what
         // `cat ~/.pgpass` shows: no word names the password, the fields
         // do (a port, or `*`, between two colons)

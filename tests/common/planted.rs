@@ -564,6 +564,22 @@ fn spaced(g: &mut Gen) -> Vec<Planted> {
         v.clone(),
         format!("APP_KEY=base64:{v}="),
     ));
+    // "-----BEGIN RSA PRIVATE KEY-----\n" and a body, in base64
+    let v = k(
+        &["LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQo"],
+        g.of(B64, 120),
+    );
+    out.push(p(
+        "kubeconfig client-key-data",
+        v.clone(),
+        format!("  user:\n    client-key-data: {v}"),
+    ));
+    let v = g.alnum(32);
+    out.push(p(
+        "cookie",
+        v.clone(),
+        format!("curl -H 'Cookie: sessionid={v}' https://app.acme.dev/api"),
+    ));
     let v = g.alnum(26);
     out.push(p("vault login", v.clone(), format!("vault login {v}")));
     let v = pw(g);
@@ -731,5 +747,7 @@ pub fn look_alikes() -> Vec<String> {
         "Use the requirepass directive in redis.conf".into(),
         "$pw = ConvertTo-SecureString $Password -AsPlainText -Force".into(),
         "APP_KEY=base64:".into(),
+        "    client-certificate-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUM".into(),
+        "curl -H \"Cookie: $COOKIE\" https://app.acme.dev".into(),
     ]
 }
