@@ -236,10 +236,14 @@ impl Page<'_> {
             "Prompts · tool calls",
             Some(format!("{} · {}", fig.prompts, fig.tool_calls)),
         );
-        let toc_lines: Vec<String> = nav::prompts(s, &self.filters)
-            .iter()
-            .map(|l| self.clean(l).chars().take(nav::TOC_CHARS).collect())
-            .collect();
+        // counted as the page shows them: a key past the cut is on the
+        // page once, in the body (it was counted for the contents too)
+        let toc_lines = shown_counted(self.opts.redact, || {
+            nav::prompts(s, &self.filters)
+                .iter()
+                .map(|l| crate::redact::cut_whole(&self.clean(l), nav::TOC_CHARS))
+                .collect()
+        });
         let nav = self.nav;
         let o = &mut self.out;
         o.push_str("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");

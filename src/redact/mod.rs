@@ -623,6 +623,26 @@ pub fn count_markers(text: &str) {
     }
 }
 
+/// The first `chars` characters of a redacted text, without the head of
+/// a marker the cut went through (`[REDACTED:aws-acc`).
+pub fn cut_whole(text: &str, chars: usize) -> String {
+    let end = text
+        .char_indices()
+        .nth(chars)
+        .map_or(text.len(), |(i, _)| i);
+    // the marker the cut goes through, if any: begun before it, closed
+    // after it (or never)
+    let through = text
+        .match_indices(MARK)
+        .map(|(m, _)| m)
+        .take_while(|&m| m < end)
+        .find(|&m| text[m..].find(']').is_none_or(|c| m + c + 1 > end));
+    match through {
+        Some(m) => text[..m].trim_end().to_owned(),
+        None => text[..end].to_owned(),
+    }
+}
+
 /// The row whose text is redacted next on this thread (for the report);
 /// `None`: no row.
 pub fn set_row(row: Option<(u16, u32)>) {

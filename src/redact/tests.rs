@@ -467,3 +467,17 @@ fn odd_text_is_redacted_without_harm() {
         let _ = shown::Shown::of(&text);
     }
 }
+
+#[test]
+fn a_cut_keeps_markers_whole() {
+    let t = "a [REDACTED:aws-access-key] b [REDACTED:github-token] c";
+    assert_eq!(cut_whole(t, 200), t);
+    assert_eq!(cut_whole(t, 30), "a [REDACTED:aws-access-key] b ");
+    assert_eq!(cut_whole(t, 40), "a [REDACTED:aws-access-key] b");
+    assert_eq!(
+        cut_whole(t, 53),
+        "a [REDACTED:aws-access-key] b [REDACTED:github-token]"
+    );
+    assert_eq!(cut_whole("[REDACTED:x", 5), "");
+    assert_eq!(cut_whole("é[REDACTED:x] ü", 14), "é[REDACTED:x] ");
+}
