@@ -397,6 +397,22 @@ fn own_rules() -> Vec<Rule> {
             &["sig="],
             Check::Plain,
         ),
+        // a presigned S3 or Cloud Storage URL: its signature opens the
+        // object to whoever holds the URL
+        Rule::new(
+            "presigned-url-signature",
+            r"(?i)[?&](?:X-Amz-Signature|X-Goog-Signature)=([0-9A-Fa-f]{32,})",
+            &["-signature="],
+            Check::Plain,
+        ),
+        // a key in a URL's query (`?key=…`, `&api_key=…`) when it is a
+        // generated value, not a word
+        Rule::new(
+            "url-query-key",
+            r"(?i)[?&](?:key|apikey|api_key|api-key|access_key|accesskey|client_secret|secret)=([A-Za-z0-9_\-.~%]{16,200})",
+            &["key=", "secret="],
+            Check::Entropy,
+        ),
     ];
     rules.extend(provider_rules());
     rules.extend(shape_rules());

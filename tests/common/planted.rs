@@ -397,6 +397,7 @@ pub fn planted() -> Vec<Planted> {
     ));
     out.extend(quoted(&mut g));
     out.extend(spaced(&mut g));
+    out.extend(kept_by_programs(&mut g));
     out
 }
 
@@ -430,6 +431,67 @@ fn quoted(g: &mut Gen) -> Vec<Planted> {
         "--password at a line's start",
         v.clone(),
         format!("--password \"{v}\""),
+    ));
+    out
+}
+
+/// Secrets where a program keeps or sends them, no secret word naming
+/// them (`.pgpass`, a server's config, a kubeconfig, a signed URL, a
+/// cookie).
+fn kept_by_programs(g: &mut Gen) -> Vec<Planted> {
+    let mut out = Vec::new();
+    let pw = |g: &mut Gen| g.alnum(14) + "!x9";
+    let v = pw(g);
+    out.push(p(
+        ".pgpass",
+        v.clone(),
+        format!("db.internal:5432:app:app:{v}\n*:*:*:replica:{}", pw(g)),
+    ));
+    let v = pw(g);
+    out.push(p(
+        "redis.conf",
+        v.clone(),
+        format!("    38→requirepass {v}\n    39→maxclients 100"),
+    ));
+    let v = pw(g);
+    out.push(p(
+        "powershell",
+        v.clone(),
+        format!("$pw = ConvertTo-SecureString \"{v}\" -AsPlainText -Force"),
+    ));
+    let v = g.of(B64, 43);
+    out.push(p(
+        "laravel APP_KEY",
+        v.clone(),
+        format!("APP_KEY=base64:{v}="),
+    ));
+    // "-----BEGIN RSA PRIVATE KEY-----\n" and a body, in base64
+    let v = k(
+        &["LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQo"],
+        g.of(B64, 120),
+    );
+    out.push(p(
+        "kubeconfig client-key-data",
+        v.clone(),
+        format!("  user:\n    client-key-data: {v}"),
+    ));
+    let v = g.hex(64);
+    out.push(p(
+        "presigned S3 URL",
+        v.clone(),
+        format!("curl -o f.zip 'https://b.s3.amazonaws.com/f.zip?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date=20260101T000000Z&X-Amz-Expires=3600&X-Amz-SignedHeaders=host&X-Amz-Signature={v}'"),
+    ));
+    let v = g.alnum(32);
+    out.push(p(
+        "key in a query",
+        v.clone(),
+        format!("GET https://maps.acme.dev/api/js?key={v}&callback=init"),
+    ));
+    let v = g.alnum(32);
+    out.push(p(
+        "cookie",
+        v.clone(),
+        format!("curl -H 'Cookie: sessionid={v}' https://app.acme.dev/api"),
     ));
     out
 }
@@ -539,46 +601,6 @@ fn spaced(g: &mut Gen) -> Vec<Planted> {
         ".netrc",
         v.clone(),
         format!("machine api.acme.dev\n  login bob\n  password {v}"),
-    ));
-    let v = pw(g);
-    out.push(p(
-        ".pgpass",
-        v.clone(),
-        format!("db.internal:5432:app:app:{v}\n*:*:*:replica:{}", pw(g)),
-    ));
-    let v = pw(g);
-    out.push(p(
-        "redis.conf",
-        v.clone(),
-        format!("    38→requirepass {v}\n    39→maxclients 100"),
-    ));
-    let v = pw(g);
-    out.push(p(
-        "powershell",
-        v.clone(),
-        format!("$pw = ConvertTo-SecureString \"{v}\" -AsPlainText -Force"),
-    ));
-    let v = g.of(B64, 43);
-    out.push(p(
-        "laravel APP_KEY",
-        v.clone(),
-        format!("APP_KEY=base64:{v}="),
-    ));
-    // "-----BEGIN RSA PRIVATE KEY-----\n" and a body, in base64
-    let v = k(
-        &["LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQo"],
-        g.of(B64, 120),
-    );
-    out.push(p(
-        "kubeconfig client-key-data",
-        v.clone(),
-        format!("  user:\n    client-key-data: {v}"),
-    ));
-    let v = g.alnum(32);
-    out.push(p(
-        "cookie",
-        v.clone(),
-        format!("curl -H 'Cookie: sessionid={v}' https://app.acme.dev/api"),
     ));
     let v = g.alnum(26);
     out.push(p("vault login", v.clone(), format!("vault login {v}")));
@@ -747,6 +769,8 @@ pub fn look_alikes() -> Vec<String> {
         "Use the requirepass directive in redis.conf".into(),
         "$pw = ConvertTo-SecureString $Password -AsPlainText -Force".into(),
         "APP_KEY=base64:".into(),
+        "https://docs.acme.dev/search?key=installation_guide_for_linux&lang=en".into(),
+        "redis.get(\"cache?key=user_profile_settings\")".into(),
         "    client-certificate-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUM".into(),
         "curl -H \"Cookie: $COOKIE\" https://app.acme.dev".into(),
     ]
