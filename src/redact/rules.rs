@@ -499,7 +499,6 @@ fn spaced_assignments() -> Vec<Rule> {
     ]
 }
 
-/// Secrets by where they stand: in a URL, after a CLI flag, in a header.
 /// Secrets where a program keeps or sends them (`.pgpass`, a server's
 /// config, a framework's key, a kubeconfig, a cookie), where no secret
 /// word names them as an assignment would.
@@ -565,6 +564,7 @@ fn config_rules() -> Vec<Rule> {
     ]
 }
 
+/// Secrets by where they stand: in a URL, after a CLI flag, in a header.
 fn shape_rules() -> Vec<Rule> {
     let mut rules = vec![
         Rule::new(
