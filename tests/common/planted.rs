@@ -420,13 +420,13 @@ fn quoted(g: &mut Gen) -> Vec<Planted> {
         v.clone(),
         format!("fetch(url, {{headers: {{\"X-Api-Key\": \"{v}\"}}}})"),
     ));
-    let v = g.alnum(14) + "!x9";
+    let v = pw(g);
     out.push(p(
         "mysql -p quoted",
         v.clone(),
         format!("mysql -u root -p\"{v}\" app"),
     ));
-    let v = g.alnum(14) + "!x9";
+    let v = pw(g);
     out.push(p(
         "--password at a line's start",
         v.clone(),
@@ -435,12 +435,17 @@ fn quoted(g: &mut Gen) -> Vec<Planted> {
     out
 }
 
+/// A password of 17 characters, one of them a `!` (which gitleaks' curl
+/// rule does not take).
+fn pw(g: &mut Gen) -> String {
+    g.alnum(14) + "!x9"
+}
+
 /// Secrets where a program keeps or sends them, no secret word naming
 /// them (`.pgpass`, a server's config, a kubeconfig, a signed URL, a
 /// cookie).
 fn kept_by_programs(g: &mut Gen) -> Vec<Planted> {
     let mut out = Vec::new();
-    let pw = |g: &mut Gen| g.alnum(14) + "!x9";
     let v = pw(g);
     out.push(p(
         ".pgpass",
@@ -501,7 +506,6 @@ fn kept_by_programs(g: &mut Gen) -> Vec<Planted> {
 /// gitleaks' curl rule does not take, `!`).
 fn spaced(g: &mut Gen) -> Vec<Planted> {
     let mut out = Vec::new();
-    let pw = |g: &mut Gen| g.alnum(14) + "!x9";
     let v = pw(g);
     out.push(p(
         "curl -u",
