@@ -417,6 +417,7 @@ fn own_rules() -> Vec<Rule> {
     rules.extend(provider_rules());
     rules.extend(shape_rules());
     rules.extend(config_rules());
+    rules.extend(tool_rules());
     let mut env = Rule::new(
         "env-secret",
         // a line of its own, maybe behind the Read tool's `    15→`
@@ -496,6 +497,60 @@ fn spaced_assignments() -> Vec<Rule> {
         element,
         set,
         Rule::new("xml-setting-secret", &setting, &["<add"], Check::Assignment),
+    ]
+}
+
+/// Passwords given to a command by a flag of its own (`zip -P X`,
+/// `sqlcmd -P X`, `htpasswd -b f bob X`, `smbclient -U bob%X`), or piped
+/// to it (`echo bob:X | chpasswd`).
+fn tool_rules() -> Vec<Rule> {
+    vec![
+        // (`-P`, not `-p`: `unzip -p` writes to stdout)
+        Rule::new(
+            "archive-password",
+            r#"\b(?:zip|unzip|zipcloak)\b[^\n|;&]*?[ \t]-P[ \t]+(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))"#,
+            &["zip"],
+            Check::Value,
+        ),
+        // (`7z x -p` alone asks for it)
+        Rule::new(
+            "archive-password",
+            r#"\b7z[az]?\b[^\n|;&]*?[ \t]-p([^\s"';|&\\]{1,400})"#,
+            &["7z"],
+            Check::Value,
+        ),
+        Rule::new(
+            "sql-cli-password",
+            r#"\b(?:sqlcmd|bcp|osql|isql)\b[^\n|;&]*?[ \t]-P[ \t]*(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))"#,
+            &["sqlcmd", "bcp", "osql", "isql"],
+            Check::Value,
+        ),
+        // the last word of `htpasswd -b[c|n…] [FILE] USER PASSWORD`
+        Rule::new(
+            "htpasswd-password",
+            r#"\bhtpasswd\b[^\n|;&]*?[ \t]-[A-Za-z]*b[A-Za-z]*\b[^\n|;&]*?[ \t](?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))[ \t]*(?:$|[;|&\r\n"'`)]|\\[n"])"#,
+            &["htpasswd"],
+            Check::Value,
+        ),
+        Rule::new(
+            "smb-password",
+            r#"\b(?:smbclient|rpcclient|smbmap|smbcacls)\b[^\n|;&]*?[ \t](?:-U|--user(?:name)?=?)[ \t]*\\?["']?[^%\s"'\\]+%([^\s"'\\]{1,400})"#,
+            &["smbclient", "rpcclient", "smbmap", "smbcacls"],
+            Check::Value,
+        ),
+        Rule::new(
+            "chpasswd-password",
+            r#"\becho[ \t]+(?:-[a-z]+[ \t]+)?\\?["']?[a-z_][a-z0-9_.-]*:([^\s"'\\:]{1,400})\\?["']?[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd"#,
+            &["chpasswd"],
+            Check::Value,
+        ),
+        // Ansible's vault password file, written
+        Rule::new(
+            "vault-password-file",
+            r#"\becho[ \t]+(?:-[a-z]+[ \t]+)?(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))[ \t]*>>?[ \t]*\S*vault[_-]?pass"#,
+            &["vault_pass", "vault-pass", "vaultpass"],
+            Check::Value,
+        ),
     ]
 }
 
@@ -667,7 +722,7 @@ fn shape_rules() -> Vec<Rule> {
         ),
         Rule::new(
             "cli-secret",
-            r#"(?i)(?:^|[\s'"`(\[]|\xE2\x86\x92)--?(?:[a-z0-9]+-)*(?:password|passwd|pass|token|api-key|apikey|api_key|secret|client-secret|access-token|auth-token|private-key|access-key|secret-key)(?:=|[ \t]+)(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&)\\-][^\s"';|&)\\]{0,399}))"#,
+            r#"(?i)(?:^|[\s'"`(\[]|\xE2\x86\x92)--?(?:[a-z0-9]+-)*(?:password|passwd|passphrase|pass|(?:src|dest|new)?(?:store|key)pass|token|api-key|apikey|api_key|secret|client-secret|access-token|auth-token|private-key|access-key|secret-key)(?:=|[ \t]+)(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&)\\-][^\s"';|&)\\]{0,399}))"#,
             &[
                 "-pass",
                 "-token",
@@ -681,6 +736,8 @@ fn shape_rules() -> Vec<Rule> {
                 "-private-key",
                 "-access-key",
                 "-secret-key",
+                "storepass",
+                "keypass",
             ],
             Check::Value,
         ),

@@ -398,6 +398,7 @@ pub fn planted() -> Vec<Planted> {
     out.extend(quoted(&mut g));
     out.extend(spaced(&mut g));
     out.extend(kept_by_programs(&mut g));
+    out.extend(tool_flags(&mut g));
     out
 }
 
@@ -439,6 +440,41 @@ fn quoted(g: &mut Gen) -> Vec<Planted> {
 /// rule does not take).
 fn pw(g: &mut Gen) -> String {
     g.alnum(14) + "!x9"
+}
+
+/// Passwords a command takes by a flag of its own, or piped to it.
+fn tool_flags(g: &mut Gen) -> Vec<Planted> {
+    type Setting = (&'static str, fn(&str) -> String);
+    let lines: [Setting; 9] = [
+        ("gpg --passphrase", |v| {
+            format!("gpg --batch --passphrase {v} -d s.gpg")
+        }),
+        ("zip -P", |v| format!("zip -P {v} secret.zip notes.txt")),
+        ("7z -p", |v| format!("7z a -p{v} backup.7z ./dir")),
+        ("keytool -storepass", |v| {
+            format!("keytool -list -keystore k.jks -storepass {v}")
+        }),
+        ("sqlcmd -P", |v| {
+            format!("sqlcmd -S db -U sa -P {v} -Q \"SELECT 1\"")
+        }),
+        ("htpasswd -b", |v| {
+            format!("htpasswd -b -c .htpasswd admin {v}")
+        }),
+        ("smbclient -U", |v| {
+            format!("smbclient //srv/share -U bob%{v}")
+        }),
+        ("chpasswd", |v| format!("echo 'bob:{v}' | sudo chpasswd")),
+        ("vault password file", |v| {
+            format!("echo '{v}' > ~/.vault_pass.txt")
+        }),
+    ];
+    lines
+        .into_iter()
+        .map(|(what, line)| {
+            let v = pw(g);
+            p(what, v.clone(), line(&v))
+        })
+        .collect()
 }
 
 /// Secrets where a program keeps or sends them, no secret word naming
@@ -773,6 +809,11 @@ pub fn look_alikes() -> Vec<String> {
         "Use the requirepass directive in redis.conf".into(),
         "$pw = ConvertTo-SecureString $Password -AsPlainText -Force".into(),
         "APP_KEY=base64:".into(),
+        "unzip -p release.zip manifest.json | jq .version".into(),
+        "7z x -p backup.7z".into(),
+        "sqlcmd -S db -U sa -P $SA_PASSWORD".into(),
+        "htpasswd -c .htpasswd admin".into(),
+        "keytool -list -storepass:env STOREPASS".into(),
         "https://docs.acme.dev/search?key=installation_guide_for_linux&lang=en".into(),
         "redis.get(\"cache?key=user_profile_settings\")".into(),
         "    client-certificate-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUM".into(),
