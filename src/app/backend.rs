@@ -227,7 +227,8 @@ impl<W: Write> Backend for Placed<W> {
             if columns(c) > 1 {
                 let mut blank = c.clone();
                 blank.set_symbol(" ");
-                self.inner.draw(std::iter::once((x + 1, *y, &blank)))?;
+                self.inner
+                    .draw(std::iter::once((x.saturating_add(1), *y, &blank)))?;
             }
             self.inner.draw(std::iter::once((*x, *y, c)))?;
         }

@@ -461,12 +461,13 @@ fn help(f: &mut Frame<'_>, area: Rect, entries: &[(String, &str)], scroll: &mut 
             })
             .collect()
     };
-    let r = centered(area, (col_w * cols + 2) as u16, all.len() as u16 + 2);
+    let total = all.len();
+    let high = u16::try_from(total).unwrap_or(u16::MAX).saturating_add(2);
+    let r = centered(area, (col_w * cols + 2) as u16, high);
     let shown = (r.height as usize).saturating_sub(2);
-    let rows_per_col = all.len();
-    *scroll = (*scroll).min(rows_per_col.saturating_sub(shown));
+    *scroll = (*scroll).min(total.saturating_sub(shown));
     let lines: Vec<Line<'static>> = all.into_iter().skip(*scroll).take(shown).collect();
-    let title = overlay_title(" keys ", "keys", *scroll, *scroll + shown < rows_per_col);
+    let title = overlay_title(" keys ", "keys", *scroll, *scroll + shown < total);
     f.render_widget(Clear, r);
     f.render_widget(
         Paragraph::new(lines).block(

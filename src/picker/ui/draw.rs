@@ -152,40 +152,41 @@ fn hints(state: &PickerState, width: usize) -> String {
     let agent = state.agent.as_deref().unwrap_or("all");
     let sort = format!("sort: {}", state.sort.name());
     let agent = format!("agent: {agent}");
+    // (each with its rank when the line is short: how to move, open and
+    // quit first, then the rest in their order)
     let parts = [
-        (k.hint(&[&Action::Up, &Action::Down]), "select"),
-        (k.hint(&[&Action::Open]), "open"),
-        (Some("type".to_owned()), "to filter"),
-        (k.hint(&[&Action::FullText]), "search all"),
-        (k.hint(&[&Action::CycleSort]), sort.as_str()),
+        (0, k.hint(&[&Action::Up, &Action::Down]), "select"),
+        (1, k.hint(&[&Action::Open]), "open"),
+        (3, Some("type".to_owned()), "to filter"),
+        (4, k.hint(&[&Action::FullText]), "search all"),
+        (5, k.hint(&[&Action::CycleSort]), sort.as_str()),
         (
+            6,
             k.hint(&[&Action::CycleAgent])
                 .filter(|_| state.agents.len() > 1),
             agent.as_str(),
         ),
-        (k.hint(&[&Action::Back]), "clear/quit"),
+        (2, k.hint(&[&Action::Back]), "clear/quit"),
     ];
-    let parts: Vec<String> = parts
+    let parts: Vec<(u8, String)> = parts
         .into_iter()
-        .map(|(keys, what)| keys.map_or_else(String::new, |k| format!(" {k} {what} ")))
+        .filter_map(|(rank, keys, what)| Some((rank, format!(" {} {what} ", keys?))))
         .collect();
-    let wide = |p: &String| unicode_width::UnicodeWidthStr::width(p.as_str());
-    let mut keep = vec![false; parts.len()];
-    let mut used = 0;
-    // select, open, clear/quit, then the rest in their order
-    for i in [0, 1, 6, 2, 3, 4, 5] {
-        if let Some(p) = parts.get(i).filter(|p| !p.is_empty())
-            && used + wide(p) <= width
-        {
-            used += wide(p);
-            keep[i] = true;
+    let mut ranked: Vec<&(u8, String)> = parts.iter().collect();
+    ranked.sort_by_key(|(rank, _)| *rank);
+    let mut room = width;
+    let mut kept = Vec::new();
+    for (rank, p) in ranked {
+        let w = unicode_width::UnicodeWidthStr::width(p.as_str());
+        if w <= room {
+            room -= w;
+            kept.push(*rank);
         }
     }
     parts
         .iter()
-        .zip(keep)
-        .filter(|(_, k)| *k)
-        .map(|(p, _)| p.as_str())
+        .filter(|(rank, _)| kept.contains(rank))
+        .map(|(_, p)| p.as_str())
         .collect()
 }
 
