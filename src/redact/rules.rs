@@ -120,6 +120,12 @@ impl Rule {
         }
     }
 
+    /// The rule with a [`Rule::window`]: `before` and `after` its keyword.
+    fn within(mut self, before: usize, after: usize) -> Rule {
+        self.window = Some((before, after));
+        self
+    }
+
     /// The compiled pattern; `None` when it does not compile.
     pub fn regex(&self) -> Option<&Regex> {
         self.compiled
@@ -418,6 +424,7 @@ fn own_rules() -> Vec<Rule> {
     rules.extend(shape_rules());
     rules.extend(config_rules());
     rules.extend(tool_rules());
+    rules.extend(account_rules());
     let mut env = Rule::new(
         "env-secret",
         // a line of its own, maybe behind the Read tool's `    15→`
@@ -500,6 +507,98 @@ fn spaced_assignments() -> Vec<Rule> {
     ]
 }
 
+/// Passwords an account is made or changed with: SQL's (`CREATE USER …
+/// IDENTIFIED BY 'X'`, `ALTER ROLE … WITH PASSWORD 'X'`), a broker's or
+/// a system's command (`rabbitmqctl add_user bob X`, `net user bob X`),
+/// a Redis `AUTH`, a hash made of one (`openssl passwd -6 X`), and the
+/// crypt hashes such commands leave (`/etc/shadow`, `.htpasswd`).
+fn account_rules() -> Vec<Rule> {
+    vec![
+        Rule::new(
+            "sql-password",
+            r#"(?i)\b(?:(?:(?:create|alter)[ \t]+(?:user|role|login)|grant)\b[^\n;]*?[ \t](?:identified[ \t]+(?:with[ \t]+[A-Za-z0-9_'"]+[ \t]+)?by(?:[ \t]+password)?|password(?:[ \t]*=)?)|set[ \t]+password(?:[ \t]+for[ \t]+[^\s=]+)?[ \t]*=(?:[ \t]*password[ \t]*\()?)[ \t]*(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))"#,
+            &[
+                "create user",
+                "alter user",
+                "create role",
+                "alter role",
+                "create login",
+                "alter login",
+                "grant",
+                "set password",
+            ],
+            Check::Value,
+        )
+        .within(0, 1024),
+        Rule::new(
+            "account-password",
+            r#"(?:\brabbitmqctl\b[^\n|;&]*?[ \t](?:add_user|change_password)[ \t]+[^\s"']+|\bmosquitto_passwd\b[^\n|;&]*?[ \t]-b[ \t]+[^\s"']+[ \t]+[^\s"']+|\b(?i:net)[ \t]+(?i:user)[ \t]+(?:"[^"\r\n]+"|[^\s"'/]+)|\bopenssl[ \t]+passwd(?:[ \t]+-(?:salt[ \t]+[^\s"']+|[0-9a-z]+))*|[0-9]>[ \t]*(?i:auth)(?:[ \t]+[^\s"']+)?|\bredis-cli\b[^\n|;&]*?[ \t](?i:auth)(?:[ \t]+[^\s"']+)?)[ \t]+(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\/-][^\s"';|&\\]{0,399}))"#,
+            &[
+                "rabbitmqctl",
+                "mosquitto_passwd",
+                "net user",
+                "openssl passwd",
+                "> auth",
+                ">auth",
+                "auth ",
+            ],
+            Check::Value,
+        )
+        .within(16, 1024),
+        Rule::new(
+            "password-hash",
+            r#"(?:^|[\s:"'=]|\\[nt])(\$(?:(?:1|5|6|apr1)\$(?:rounds=[0-9]+\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{22,86}|2[abxy]\$[0-9]{2}\$[./A-Za-z0-9]{53}|(?:y|gy|7)\$[./A-Za-z0-9]+\$[./A-Za-z0-9]+\$[./A-Za-z0-9]{43}|argon2(?:id|i|d)\$v=[0-9]+\$m=[0-9]+,t=[0-9]+,p=[0-9]+\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]{22,}))"#,
+            &[
+                "$1$", "$2a$", "$2b$", "$2x$", "$2y$", "$5$", "$6$", "$y$", "$gy$", "$7$",
+                "$argon2", "$apr1$",
+            ],
+            Check::Plain,
+        )
+        .within(4, 256),
+        // WordPress's keys and salts (`define('AUTH_KEY', '…')`)
+        Rule::new(
+            "php-define-secret",
+            r#"\bdefine[ \t]*\([ \t]*\\?["'][A-Z0-9_]*(?:PASSWORD|PASS|KEY|SALT|SECRET|TOKEN)\\?["'][ \t]*,[ \t]*(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?')"#,
+            &["define"],
+            Check::Value,
+        )
+        .within(0, 640),
+        // a setter's or a builder's one argument (`ds.setPassword("X")`,
+        // `.password("X")`; a bare `token("…")` or `secret("…")` is a
+        // parser's or takes a secret's name)
+        Rule::new(
+            "call-secret",
+            r#"(?i)(?:\.|\b)(?:(?:set_?|with_?)?(?:password|passwd|passphrase|api_?key|access_?token|auth_?token|secret_?key|client_?secret)|(?:set_?|with_?)(?:token|secret))[ \t]*\([ \t]*(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?')[ \t]*\)"#,
+            &[
+                "password(",
+                "passwd(",
+                "passphrase(",
+                "_secret(",
+                "tsecret(",
+                "hsecret(",
+                "_key(",
+                "ikey(",
+                "tkey(",
+                "_token(",
+                "stoken(",
+                "htoken(",
+                "ttoken(",
+            ],
+            Check::Value,
+        )
+        .within(24, 448),
+        // a field named `pass` (nodemailer's `auth: { user, pass }`, an
+        // rclone remote's `pass = …`): quoted, or a line's whole value
+        Rule::new(
+            "pass-field",
+            r#"(?:^|\xE2\x86\x92|[\s{,]|\\[nt])\\?["']?pass\\?["']?[ \t]*[:=][ \t]*(?:(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?')|([^\s"'`,;&|<>(){}\[\]\\][^\s"'`,;&|<>(){}\[\]\\]{2,399})[ \t]*(?:$|\\[nr]|\r?\n|\\?"|`))"#,
+            &["pass:", "pass\":", "pass\\\":", "pass':", "pass =", "pass="],
+            Check::Value,
+        )
+        .within(8, 448),
+    ]
+}
+
 /// Passwords given to a command by a flag of its own (`zip -P X`,
 /// `sqlcmd -P X`, `htpasswd -b f bob X`, `smbclient -U bob%X`), or piped
 /// to it (`echo bob:X | chpasswd`).
@@ -544,6 +643,55 @@ fn tool_rules() -> Vec<Rule> {
             &["chpasswd"],
             Check::Value,
         ),
+        // a token a command takes by its place, not by a flag
+        Rule::new(
+            "cli-positional-secret",
+            r#"\b(?:ngrok\b[^\n|;&]*?[ \t](?:add-)?authtoken|poetry[ \t]+config[ \t]+(?:pypi-token\.[^\s"']+|http-basic\.[^\s"']+[ \t]+[^\s"']+)|cargo[ \t]+login(?:[ \t]+--registry[ \t=]+[^\s"']+)?|doctl\b[^\n|;&]*?[ \t]-t|nmcli\b[^\n|;&]*?[ \t](?:password|(?:802-11-)?wi(?:fi|reless)-sec(?:urity)?\.psk)|wpa_passphrase[ \t]+(?:"[^"\r\n]*"|'[^'\r\n]*'|[^\s"']+))[ \t]+(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))"#,
+            &[
+                "ngrok",
+                "nmcli",
+                "wpa_passphrase",
+                "poetry config",
+                "cargo login",
+                "doctl",
+            ],
+            Check::Value,
+        )
+        .within(64, 1024),
+        // an LDAP bind's password (`ldapsearch -D cn=admin -w X`)
+        Rule::new(
+            "ldap-bind-password",
+            r#"\bldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop|url)\b[^\n|;&]*?[ \t]-w[ \t]*(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))"#,
+            &["ldap"],
+            Check::Value,
+        )
+        .within(0, 1024),
+        // Oracle's `user/password@db` (`sqlplus / as sysdba` has none)
+        Rule::new(
+            "oracle-password",
+            r#"\b(?:sqlplus|rman|expdp|impdp|sqlldr)\b(?:[ \t]+-[A-Za-z]+)*[ \t]+\\?["']?[A-Za-z_][A-Za-z0-9_$#.]*/([^\s@"'/\\]{1,400})(?:@|\\?["']|[ \t]|$)"#,
+            &["sqlplus", "rman", "expdp", "impdp", "sqlldr"],
+            Check::Value,
+        )
+        .within(0, 512),
+        // a password piped to what reads it from its input (`echo X |
+        // sudo -S`, `… | docker login --password-stdin`, `passwd --stdin`)
+        Rule::new(
+            "stdin-password",
+            r#"\b(?:echo|printf)[ \t]+(?:-[a-z]+[ \t]+)?(?:\\?["']%s(?:\\n)?\\?["'][ \t]+)?(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))[ \t]*\|[ \t]*(?:sudo\b[^\n|;&]*?[ \t]-[A-Za-z]*S\b|[^\n|;&]*?--password-stdin|(?:sudo[ \t]+)?passwd\b[^\n|;&]*?--stdin)"#,
+            &["sudo", "password-stdin", "--stdin"],
+            Check::Value,
+        )
+        .within(512, 512),
+        // a password given on the line of a here-string (`gh auth login
+        // --with-token <<< X`)
+        Rule::new(
+            "stdin-password",
+            r#"(?:--with-token|--password-stdin|\bsudo\b[^\n|;&]*?[ \t]-[A-Za-z]*S\b|\bpasswd\b[^\n|;&]*?--stdin)[^\n|;&<]*?<<<[ \t]*(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))"#,
+            &["<<<"],
+            Check::Value,
+        )
+        .within(512, 448),
         // Ansible's vault password file, written
         Rule::new(
             "vault-password-file",
@@ -577,6 +725,15 @@ fn config_rules() -> Vec<Rule> {
             &["cookie:"],
             Check::Value,
         ),
+        // a Wi-Fi key as wpa_supplicant, hostapd and NetworkManager keep
+        // it (`psk=…`; `wpa_passphrase` prints the passphrase too, after `#`)
+        Rule::new(
+            "wifi-psk",
+            r#"(?:^|\xE2\x86\x92|[\s"'`#]|\\[nt])(?:wpa_)?psk[ \t]*=[ \t]*(?:(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?')|([^\s"'`,;&|<>(){}\[\]\\][^\s"'`,;&|<>(){}\[\]\\]{2,399})[ \t]*(?:$|\\[nr]|\r?\n|\\?"|`))"#,
+            &["psk"],
+            Check::Value,
+        )
+        .within(16, 448),
         // a `.pgpass` line (`host:port:database:user:password`), what
         // `cat ~/.pgpass` shows: no word names the password, the fields
         // do (a port, or `*`, between two colons)
@@ -647,10 +804,11 @@ fn shape_rules() -> Vec<Rule> {
         // `-p` is no port: `docker login -u bob -p …`, `sshpass -p …`
         Rule::new(
             "cli-login-password",
-            r#"\b(?:(?:docker|podman|buildah|skopeo|nerdctl|helm(?:[ \t]+registry)?|oras|crane)[ \t]+login\b[^\n|;&]*?[ \t]-p|sshpass\b[^\n|;&]*?[ \t]-p|redis-cli\b[^\n|;&]*?[ \t]-a|(?:mongo|mongosh)\b[^\n|;&]*?[ \t]-p)(?:=|[ \t]*)(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))"#,
+            r#"\b(?:(?:docker|podman|buildah|skopeo|nerdctl|helm(?:[ \t]+registry)?|oras|crane)[ \t]+login\b[^\n|;&]*?[ \t]-p|az[ \t]+login\b[^\n|;&]*?[ \t]-p|sshpass\b[^\n|;&]*?[ \t]-p|redis-cli\b[^\n|;&]*?[ \t]-a|(?:mongo|mongosh)\b[^\n|;&]*?[ \t]-p)(?:=|[ \t]*)(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))"#,
             // (`login` alone is in most code: the commands that log in)
             &[
                 "docker login",
+                "az login",
                 "podman login",
                 "buildah login",
                 "skopeo login",
@@ -722,10 +880,11 @@ fn shape_rules() -> Vec<Rule> {
         ),
         Rule::new(
             "cli-secret",
-            r#"(?i)(?:^|[\s'"`(\[]|\xE2\x86\x92)--?(?:[a-z0-9]+-)*(?:password|passwd|passphrase|pass|(?:src|dest|new)?(?:store|key)pass|token|api-key|apikey|api_key|secret|client-secret|access-token|auth-token|private-key|access-key|secret-key)(?:=|[ \t]+)(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&)\\-][^\s"';|&)\\]{0,399}))"#,
+            r#"(?i)(?:^|[\s'"`(\[]|\xE2\x86\x92)--?(?:[a-z0-9]+-)*(?:password|passwd|passphrase|pass|(?:src|dest|new)?(?:store|key)pass|token|authtoken|api-key|apikey|api_key|secret|client-secret|access-token|auth-token|private-key|access-key|secret-key)(?:=|[ \t]+)(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&)\\-][^\s"';|&)\\]{0,399}))"#,
             &[
                 "-pass",
                 "-token",
+                "-authtoken",
                 "-api-key",
                 "-apikey",
                 "-api_key",

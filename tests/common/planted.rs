@@ -399,6 +399,7 @@ pub fn planted() -> Vec<Planted> {
     out.extend(spaced(&mut g));
     out.extend(kept_by_programs(&mut g));
     out.extend(tool_flags(&mut g));
+    out.extend(accounts(&mut g));
     out
 }
 
@@ -445,7 +446,7 @@ fn pw(g: &mut Gen) -> String {
 /// Passwords a command takes by a flag of its own, or piped to it.
 fn tool_flags(g: &mut Gen) -> Vec<Planted> {
     type Setting = (&'static str, fn(&str) -> String);
-    let lines: [Setting; 9] = [
+    let lines: [Setting; 21] = [
         ("gpg --passphrase", |v| {
             format!("gpg --batch --passphrase {v} -d s.gpg")
         }),
@@ -467,6 +468,34 @@ fn tool_flags(g: &mut Gen) -> Vec<Planted> {
         ("vault password file", |v| {
             format!("echo '{v}' > ~/.vault_pass.txt")
         }),
+        ("ngrok authtoken", |v| {
+            format!("ngrok config add-authtoken {v}")
+        }),
+        ("poetry http-basic", |v| {
+            format!("poetry config http-basic.private bob {v}")
+        }),
+        ("cargo login", |v| format!("cargo login {v}")),
+        ("doctl -t", |v| format!("doctl auth init -t {v}")),
+        ("nmcli password", |v| {
+            format!("nmcli dev wifi connect HomeNet password {v}")
+        }),
+        ("wpa_passphrase", |v| format!("wpa_passphrase HomeNet {v}")),
+        ("az login -p", |v| {
+            format!("az login --service-principal -u http://app -p {v} --tenant t")
+        }),
+        ("ldapsearch -w", |v| {
+            format!("ldapsearch -x -D cn=admin,dc=ex,dc=com -w {v} -b dc=ex,dc=com")
+        }),
+        ("sqlplus user/password", |v| {
+            format!("sqlplus -s scott/{v}@//db:1521/ORCL @run.sql")
+        }),
+        ("sudo -S", |v| format!("echo \"{v}\" | sudo -S apt update")),
+        ("--password-stdin", |v| {
+            format!("printf '%s' '{v}' | docker login -u bob --password-stdin")
+        }),
+        ("here-string", |v| {
+            format!("gh auth login --with-token <<< {v}")
+        }),
     ];
     lines
         .into_iter()
@@ -475,6 +504,59 @@ fn tool_flags(g: &mut Gen) -> Vec<Planted> {
             p(what, v.clone(), line(&v))
         })
         .collect()
+}
+
+/// Passwords an account is made with, and what is left of them.
+fn accounts(g: &mut Gen) -> Vec<Planted> {
+    type Setting = (&'static str, fn(&str) -> String);
+    let lines: [Setting; 14] = [
+        ("CREATE USER … IDENTIFIED BY", |v| {
+            format!("CREATE USER 'bob'@'%' IDENTIFIED BY '{v}';")
+        }),
+        ("ALTER USER … IDENTIFIED WITH … BY", |v| {
+            format!("ALTER USER 'root'@'localhost' IDENTIFIED WITH mysql_native_password BY '{v}';")
+        }),
+        ("ALTER ROLE … WITH PASSWORD", |v| {
+            format!("ALTER ROLE postgres WITH PASSWORD '{v}';")
+        }),
+        ("rabbitmqctl add_user", |v| {
+            format!("rabbitmqctl add_user bob {v}")
+        }),
+        ("mosquitto_passwd -b", |v| {
+            format!("mosquitto_passwd -b /etc/mosquitto/passwd bob {v}")
+        }),
+        ("net user", |v| format!("net user bob {v} /add")),
+        ("openssl passwd", |v| format!("openssl passwd -6 {v}")),
+        ("redis AUTH", |v| format!("127.0.0.1:6379> AUTH {v}\nOK")),
+        ("WordPress key", |v| {
+            format!("define('NONCE_KEY',         '{v}');")
+        }),
+        ("setPassword", |v| format!("ds.setPassword(\"{v}\");")),
+        ("nodemailer pass", |v| {
+            format!("auth: {{ user: 'bob', pass: '{v}' }}")
+        }),
+        ("rclone pass", |v| {
+            format!("[remote]\ntype = sftp\nuser = bob\npass = {v}\n")
+        }),
+        ("wpa_supplicant psk", |v| {
+            format!("network={{\n\tssid=\"HomeNet\"\n\tpsk=\"{v}\"\n}}")
+        }),
+        ("hostapd wpa_psk", |v| format!("wpa_psk={v}")),
+    ];
+    let mut out: Vec<Planted> = lines
+        .into_iter()
+        .map(|(what, line)| {
+            let v = pw(g);
+            p(what, v.clone(), line(&v))
+        })
+        .collect();
+    let v = format!("$6$rounds=5000${}${}", g.alnum(16), g.alnum(86));
+    out.push(p(
+        "shadow hash",
+        v.clone(),
+        format!("root:{v}:19000:0:99999:7:::"),
+    ));
+    out
 }
 
 /// Secrets where a program keeps or sends them, no secret word naming
@@ -795,6 +877,15 @@ pub fn look_alikes() -> Vec<String> {
         "wget --no-password https://x.acme.dev/f".into(),
         "vault login -method=userpass username=bob".into(),
         "--- PASS: TestSessionResume (0.00s)".into(),
+        "    else: pass".into(),
+        "result = {pass: 0, fail: 1}".into(),
+        "let psk = ClientExtensions {".into(),
+        "expect(token(\"ident\")).toBe(1)".into(),
+        "Sessions are uniquely identified by a combination of two ids".into(),
+        "sqlplus / as sysdba".into(),
+        "echo $PASS | sudo -S ls".into(),
+        "net user bob /delete".into(),
+        "aws configure set region us-east-1".into(),
         "    --- PASS: TestParse/empty_input (0.01s)".into(),
         // escapes that decode to no secret
         "printf '\\x1b[31mred\\x1b[0m\\n'".into(),
