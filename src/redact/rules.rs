@@ -126,6 +126,12 @@ impl Rule {
         self
     }
 
+    /// The rule searching past its keyword's line (within its window).
+    fn over_lines(mut self) -> Rule {
+        self.multiline = true;
+        self
+    }
+
     /// The compiled pattern; `None` when it does not compile.
     pub fn regex(&self) -> Option<&Regex> {
         self.compiled
@@ -243,6 +249,24 @@ const NAME_WORDS: &str = r"(?:passwords?|[_.]pass|passwd|passphrase|pwd|secrets?
 fn provider_rules() -> Vec<Rule> {
     vec![
         Rule::new(
+            "stripe-webhook-secret",
+            r"\bwhsec_[A-Za-z0-9+/]{32,}={0,2}",
+            &["whsec_"],
+            Check::Plain,
+        ),
+        Rule::new(
+            "figma-token",
+            r"\bfigd_[A-Za-z0-9_-]{40,}",
+            &["figd_"],
+            Check::Plain,
+        ),
+        Rule::new(
+            "tailscale-key",
+            r"\btskey-(?:auth|api|client|scim|webhook)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{16,}",
+            &["tskey-"],
+            Check::Plain,
+        ),
+        Rule::new(
             "openrouter-api-key",
             r"\bsk-or-v1-[a-f0-9]{64}\b",
             &["sk-or-v1-"],
@@ -318,8 +342,10 @@ fn own_rules() -> Vec<Rule> {
     let assignment = format!(
         // a name ending in a secret word, an assignment (env, YAML, TOML,
         // JSON, code), a value quoted or bare
-        // (quotes may come escaped: `\"` in a JSON string shown as text)
-        r#"(?i)(?:^|[^A-Za-z0-9_.-])((?:[A-Za-z0-9_.-]*?){NAME_WORDS})\\?["']?[ \t]*(?::=|=>|=|:)[ \t]*(?:\\?"([^"\\\r\n]{{1,400}})\\?"|\\?'([^'\\\r\n]{{1,400}})\\?'|`([^`\r\n]{{1,400}})`|([^\s"'`,;&|<>(){{}}\[\]\\]{{1,400}}))"#
+        // (quotes may come escaped: `\"` in a JSON string shown as text;
+        // a Python string may have its prefix, `b'…'`, `r"…"`, after `=`
+        // or `:`, not after a Rust match arm's `=>`)
+        r#"(?i)(?:^|[^A-Za-z0-9_.-])((?:[A-Za-z0-9_.-]*?){NAME_WORDS})\\?["']?[ \t]*(?:(?::=|=|:)[ \t]*(?:[bBrRuUfF]{{1,2}}\\?"([^"\\\r\n]{{1,400}})\\?"|[bBrRuUfF]{{1,2}}\\?'([^'\\\r\n]{{1,400}})\\?')|(?::=|=>|=|:)[ \t]*(?:\\?"([^"\\\r\n]{{1,400}})\\?"|\\?'([^'\\\r\n]{{1,400}})\\?'|`([^`\r\n]{{1,400}})`|([^\s"'`,;&|<>(){{}}\[\]\\]{{1,400}})))"#
     );
     let name_keywords = [
         "pass",
@@ -425,6 +451,7 @@ fn own_rules() -> Vec<Rule> {
     rules.extend(config_rules());
     rules.extend(tool_rules());
     rules.extend(account_rules());
+    rules.extend(paired_rules());
     let mut env = Rule::new(
         "env-secret",
         // a line of its own, maybe behind the Read tool's `    15→`
@@ -507,6 +534,79 @@ fn spaced_assignments() -> Vec<Rule> {
     ]
 }
 
+/// A value, quoted or bare, as long as its rule's window lets it be (a
+/// bound of `{1,400}` makes the compiled pattern hundreds of states
+/// bigger, each time a rule wakes).
+const VALUE: &str =
+    r#"(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"'`,;&|<>(){}\[\]\\]+))"#;
+
+/// A secret's name and its value written in two places a line or a cell
+/// apart: a YAML block (`password: |` and the value under it), a
+/// Markdown table's row (`| API_KEY | … |`), a name and value pair
+/// (Kubernetes' and ECS's `name: DB_PASSWORD` then `value: …`), and a
+/// PuTTY key's private lines.
+fn paired_rules() -> Vec<Rule> {
+    let block = format!(
+        r#"(?i)(?:^|[^A-Za-z0-9_.-])((?:[A-Za-z0-9_.-]*?){NAME_WORDS})\\?["']?[ \t]*:[ \t]*[|>][-+]?[0-9]?[ \t]*(?:\r?\n|\\n)(?:[ \t]*[0-9]+\xE2\x86\x92)?[ \t]+([^\s"'\\][^\r\n\\]*)"#
+    );
+    let cell = format!(
+        r#"(?i)\|[ \t]+[`*]{{0,2}}((?:[A-Za-z0-9_.-]*?){NAME_WORDS})[`*]{{0,2}}[ \t]+\|[ \t]+`?([^\s|`\\]+?)`?[ \t]+\|"#
+    );
+    let pair = format!(
+        r#"(?i)\bname\\?["']?[ \t]*[:=][ \t]*\\?["']?((?:[A-Za-z0-9_.-]*?){NAME_WORDS})\\?["']?[ \t]*(?:,|\r?\n|\\n)(?:[ \t]*[0-9]+\xE2\x86\x92)?[ \t,-]*\\?["']?value\\?["']?[ \t]*[:=][ \t]*{VALUE}"#
+    );
+    let mut block = Rule::new(
+        "yaml-block-secret",
+        &block,
+        &[": |", ": >", ":|", ":>"],
+        Check::Assignment,
+    );
+    block.window = Some((96, 512));
+    block.multiline = true;
+    let mut cell = Rule::new(
+        "table-secret",
+        &cell,
+        &["\n|", "\\n|", "\u{2192}|"],
+        Check::Assignment,
+    );
+    // (from the line's break the keyword is, over the row after it)
+    cell.window = Some((0, 448));
+    cell.multiline = true;
+    cell.gate = Some(cell_follows);
+    let mut pair = Rule::new("name-value-secret", &pair, &["value"], Check::Assignment);
+    pair.window = Some((160, 448));
+    pair.multiline = true;
+    vec![
+        block,
+        cell,
+        pair,
+        Rule::new(
+            "putty-private-key",
+            r"Private-Lines:[ \t]*[0-9]+[ \t]*(?:\r?\n|(?:\\r)?\\n)(?:[ \t]*[0-9]+\xE2\x86\x92)?((?:[A-Za-z0-9+/=]+(?:\r?\n|(?:\\r)?\\n)(?:[ \t]*[0-9]+\xE2\x86\x92)?)*[A-Za-z0-9+/=]{16,})",
+            &["private-lines:"],
+            Check::Plain,
+        )
+        .within(0, 16384)
+        .over_lines(),
+    ]
+}
+
+/// Whether a cell with a letter follows the `|` that opens a row (its
+/// keyword is the line's break before it), maybe behind spaces, a
+/// backtick or stars.
+fn cell_follows(b: &[u8], at: usize) -> bool {
+    let rest = b.get(at..).unwrap_or_default();
+    rest.iter()
+        .take(4)
+        .position(|&c| c == b'|')
+        .and_then(|p| rest.get(p + 1..))
+        .and_then(|cell| {
+            cell.iter()
+                .find(|c| !matches!(c, b' ' | b'\t' | b'`' | b'*'))
+        })
+        .is_some_and(u8::is_ascii_alphabetic)
+}
+
 /// Passwords an account is made or changed with: SQL's (`CREATE USER …
 /// IDENTIFIED BY 'X'`, `ALTER ROLE … WITH PASSWORD 'X'`), a broker's or
 /// a system's command (`rabbitmqctl add_user bob X`, `net user bob X`),
@@ -516,7 +616,7 @@ fn account_rules() -> Vec<Rule> {
     vec![
         Rule::new(
             "sql-password",
-            r#"(?i)\b(?:(?:(?:create|alter)[ \t]+(?:user|role|login)|grant)\b[^\n;]*?[ \t](?:identified[ \t]+(?:with[ \t]+[A-Za-z0-9_'"]+[ \t]+)?by(?:[ \t]+password)?|password(?:[ \t]*=)?)|set[ \t]+password(?:[ \t]+for[ \t]+[^\s=]+)?[ \t]*=(?:[ \t]*password[ \t]*\()?)[ \t]*(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))"#,
+            r#"(?i)\b(?:(?:(?:create|alter)[ \t]+(?:user|role|login)|grant)\b[^\n;]*?[ \t](?:identified[ \t]+(?:with[ \t]+[A-Za-z0-9_'"]+[ \t]+)?by(?:[ \t]+password)?|password(?:[ \t]*=)?)|set[ \t]+password(?:[ \t]+for[ \t]+[^\s=]+)?[ \t]*=(?:[ \t]*password[ \t]*\()?)[ \t]*(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"';|&\\-][^\s"';|&\\]*))"#,
             &[
                 "create user",
                 "alter user",
@@ -532,7 +632,7 @@ fn account_rules() -> Vec<Rule> {
         .within(0, 1024),
         Rule::new(
             "account-password",
-            r#"(?:\brabbitmqctl\b[^\n|;&]*?[ \t](?:add_user|change_password)[ \t]+[^\s"']+|\bmosquitto_passwd\b[^\n|;&]*?[ \t]-b[ \t]+[^\s"']+[ \t]+[^\s"']+|\b(?i:net)[ \t]+(?i:user)[ \t]+(?:"[^"\r\n]+"|[^\s"'/]+)|\bopenssl[ \t]+passwd(?:[ \t]+-(?:salt[ \t]+[^\s"']+|[0-9a-z]+))*|[0-9]>[ \t]*(?i:auth)(?:[ \t]+[^\s"']+)?|\bredis-cli\b[^\n|;&]*?[ \t](?i:auth)(?:[ \t]+[^\s"']+)?)[ \t]+(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\/-][^\s"';|&\\]{0,399}))"#,
+            r#"(?:\brabbitmqctl\b[^\n|;&]*?[ \t](?:add_user|change_password)[ \t]+[^\s"']+|\bmosquitto_passwd\b[^\n|;&]*?[ \t]-b[ \t]+[^\s"']+[ \t]+[^\s"']+|\b(?i:net)[ \t]+(?i:user)[ \t]+(?:"[^"\r\n]+"|[^\s"'/]+)|\bopenssl[ \t]+passwd(?:[ \t]+-(?:salt[ \t]+[^\s"']+|[0-9a-z]+))*|[0-9]>[ \t]*(?i:auth)(?:[ \t]+[^\s"']+)?|\bredis-cli\b[^\n|;&]*?[ \t](?i:auth)(?:[ \t]+[^\s"']+)?)[ \t]+(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"';|&\\/-][^\s"';|&\\]*))"#,
             &[
                 "rabbitmqctl",
                 "mosquitto_passwd",
@@ -558,7 +658,7 @@ fn account_rules() -> Vec<Rule> {
         // WordPress's keys and salts (`define('AUTH_KEY', '…')`)
         Rule::new(
             "php-define-secret",
-            r#"\bdefine[ \t]*\([ \t]*\\?["'][A-Z0-9_]*(?:PASSWORD|PASS|KEY|SALT|SECRET|TOKEN)\\?["'][ \t]*,[ \t]*(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?')"#,
+            r#"\bdefine[ \t]*\([ \t]*\\?["'][A-Z0-9_]*(?:PASSWORD|PASS|KEY|SALT|SECRET|TOKEN)\\?["'][ \t]*,[ \t]*(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?')"#,
             &["define"],
             Check::Value,
         )
@@ -568,7 +668,7 @@ fn account_rules() -> Vec<Rule> {
         // parser's or takes a secret's name)
         Rule::new(
             "call-secret",
-            r#"(?i)(?:\.|\b)(?:(?:set_?|with_?)?(?:password|passwd|passphrase|api_?key|access_?token|auth_?token|secret_?key|client_?secret)|(?:set_?|with_?)(?:token|secret))[ \t]*\([ \t]*(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?')[ \t]*\)"#,
+            r#"(?i)(?:\.|\b)(?:(?:set_?|with_?)?(?:password|passwd|passphrase|api_?key|access_?token|auth_?token|secret_?key|client_?secret)|(?:set_?|with_?)(?:token|secret))[ \t]*\([ \t]*(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?')[ \t]*\)"#,
             &[
                 "password(",
                 "passwd(",
@@ -591,7 +691,7 @@ fn account_rules() -> Vec<Rule> {
         // rclone remote's `pass = …`): quoted, or a line's whole value
         Rule::new(
             "pass-field",
-            r#"(?:^|\xE2\x86\x92|[\s{,]|\\[nt])\\?["']?pass\\?["']?[ \t]*[:=][ \t]*(?:(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?')|([^\s"'`,;&|<>(){}\[\]\\][^\s"'`,;&|<>(){}\[\]\\]{2,399})[ \t]*(?:$|\\[nr]|\r?\n|\\?"|`))"#,
+            r#"(?:^|\xE2\x86\x92|[\s{,]|\\[nt])\\?["']?pass\\?["']?[ \t]*[:=][ \t]*(?:(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?')|([^\s"'`,;&|<>(){}\[\]\\][^\s"'`,;&|<>(){}\[\]\\]{2,})[ \t]*(?:$|\\[nr]|\r?\n|\\?"|`))"#,
             &["pass:", "pass\":", "pass\\\":", "pass':", "pass =", "pass="],
             Check::Value,
         )
@@ -646,7 +746,7 @@ fn tool_rules() -> Vec<Rule> {
         // a token a command takes by its place, not by a flag
         Rule::new(
             "cli-positional-secret",
-            r#"\b(?:ngrok\b[^\n|;&]*?[ \t](?:add-)?authtoken|poetry[ \t]+config[ \t]+(?:pypi-token\.[^\s"']+|http-basic\.[^\s"']+[ \t]+[^\s"']+)|cargo[ \t]+login(?:[ \t]+--registry[ \t=]+[^\s"']+)?|doctl\b[^\n|;&]*?[ \t]-t|nmcli\b[^\n|;&]*?[ \t](?:password|(?:802-11-)?wi(?:fi|reless)-sec(?:urity)?\.psk)|wpa_passphrase[ \t]+(?:"[^"\r\n]*"|'[^'\r\n]*'|[^\s"']+))[ \t]+(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))"#,
+            r#"\b(?:ngrok\b[^\n|;&]*?[ \t](?:add-)?authtoken|poetry[ \t]+config[ \t]+(?:pypi-token\.[^\s"']+|http-basic\.[^\s"']+[ \t]+[^\s"']+)|cargo[ \t]+login(?:[ \t]+--registry[ \t=]+[^\s"']+)?|doctl\b[^\n|;&]*?[ \t]-t|nmcli\b[^\n|;&]*?[ \t](?:password|(?:802-11-)?wi(?:fi|reless)-sec(?:urity)?\.psk)|wpa_passphrase[ \t]+(?:"[^"\r\n]*"|'[^'\r\n]*'|[^\s"']+))[ \t]+(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"';|&\\-][^\s"';|&\\]*))"#,
             &[
                 "ngrok",
                 "nmcli",
@@ -661,7 +761,7 @@ fn tool_rules() -> Vec<Rule> {
         // an LDAP bind's password (`ldapsearch -D cn=admin -w X`)
         Rule::new(
             "ldap-bind-password",
-            r#"\bldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop|url)\b[^\n|;&]*?[ \t]-w[ \t]*(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))"#,
+            r#"\bldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop|url)\b[^\n|;&]*?[ \t]-w[ \t]*(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"';|&\\-][^\s"';|&\\]*))"#,
             &["ldap"],
             Check::Value,
         )
@@ -669,7 +769,7 @@ fn tool_rules() -> Vec<Rule> {
         // Oracle's `user/password@db` (`sqlplus / as sysdba` has none)
         Rule::new(
             "oracle-password",
-            r#"\b(?:sqlplus|rman|expdp|impdp|sqlldr)\b(?:[ \t]+-[A-Za-z]+)*[ \t]+\\?["']?[A-Za-z_][A-Za-z0-9_$#.]*/([^\s@"'/\\]{1,400})(?:@|\\?["']|[ \t]|$)"#,
+            r#"\b(?:sqlplus|rman|expdp|impdp|sqlldr)\b(?:[ \t]+-[A-Za-z]+)*[ \t]+\\?["']?[A-Za-z_][A-Za-z0-9_$#.]*/([^\s@"'/\\]+)(?:@|\\?["']|[ \t]|$)"#,
             &["sqlplus", "rman", "expdp", "impdp", "sqlldr"],
             Check::Value,
         )
@@ -678,7 +778,7 @@ fn tool_rules() -> Vec<Rule> {
         // sudo -S`, `… | docker login --password-stdin`, `passwd --stdin`)
         Rule::new(
             "stdin-password",
-            r#"\b(?:echo|printf)[ \t]+(?:-[a-z]+[ \t]+)?(?:\\?["']%s(?:\\n)?\\?["'][ \t]+)?(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))[ \t]*\|[ \t]*(?:sudo\b[^\n|;&]*?[ \t]-[A-Za-z]*S\b|[^\n|;&]*?--password-stdin|(?:sudo[ \t]+)?passwd\b[^\n|;&]*?--stdin)"#,
+            r#"\b(?:echo|printf)[ \t]+(?:-[a-z]+[ \t]+)?(?:\\?["']%s(?:\\n)?\\?["'][ \t]+)?(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"';|&\\-][^\s"';|&\\]*))[ \t]*\|[ \t]*(?:sudo\b[^\n|;&]*?[ \t]-[A-Za-z]*S\b|[^\n|;&]*?--password-stdin|(?:sudo[ \t]+)?passwd\b[^\n|;&]*?--stdin)"#,
             &["sudo", "password-stdin", "--stdin"],
             Check::Value,
         )
@@ -687,7 +787,7 @@ fn tool_rules() -> Vec<Rule> {
         // --with-token <<< X`)
         Rule::new(
             "stdin-password",
-            r#"(?:--with-token|--password-stdin|\bsudo\b[^\n|;&]*?[ \t]-[A-Za-z]*S\b|\bpasswd\b[^\n|;&]*?--stdin)[^\n|;&<]*?<<<[ \t]*(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))"#,
+            r#"(?:--with-token|--password-stdin|\bsudo\b[^\n|;&]*?[ \t]-[A-Za-z]*S\b|\bpasswd\b[^\n|;&]*?--stdin)[^\n|;&<]*?<<<[ \t]*(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"';|&\\-][^\s"';|&\\]*))"#,
             &["<<<"],
             Check::Value,
         )
@@ -729,7 +829,7 @@ fn config_rules() -> Vec<Rule> {
         // it (`psk=…`; `wpa_passphrase` prints the passphrase too, after `#`)
         Rule::new(
             "wifi-psk",
-            r#"(?:^|\xE2\x86\x92|[\s"'`#]|\\[nt])(?:wpa_)?psk[ \t]*=[ \t]*(?:(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?')|([^\s"'`,;&|<>(){}\[\]\\][^\s"'`,;&|<>(){}\[\]\\]{2,399})[ \t]*(?:$|\\[nr]|\r?\n|\\?"|`))"#,
+            r#"(?:^|\xE2\x86\x92|[\s"'`#]|\\[nt])(?:wpa_)?psk[ \t]*=[ \t]*(?:(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?')|([^\s"'`,;&|<>(){}\[\]\\][^\s"'`,;&|<>(){}\[\]\\]{2,})[ \t]*(?:$|\\[nr]|\r?\n|\\?"|`))"#,
             &["psk"],
             Check::Value,
         )

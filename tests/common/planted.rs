@@ -400,6 +400,7 @@ pub fn planted() -> Vec<Planted> {
     out.extend(kept_by_programs(&mut g));
     out.extend(tool_flags(&mut g));
     out.extend(accounts(&mut g));
+    out.extend(written_apart(&mut g));
     out
 }
 
@@ -555,6 +556,53 @@ fn accounts(g: &mut Gen) -> Vec<Planted> {
         "shadow hash",
         v.clone(),
         format!("root:{v}:19000:0:99999:7:::"),
+    ));
+    out
+}
+
+/// Secrets whose name is a line or a cell away, and keys of providers
+/// gitleaks does not know.
+fn written_apart(g: &mut Gen) -> Vec<Planted> {
+    type Setting = (&'static str, fn(&str) -> String);
+    let lines: [Setting; 5] = [
+        ("YAML block", |v| format!("db:\n  password: |\n    {v}\n")),
+        ("Markdown table row", |v| {
+            format!("| Variable | Value |\n| --- | --- |\n| `DB_PASSWORD` | `{v}` |\n")
+        }),
+        ("Kubernetes env pair", |v| {
+            format!("env:\n  - name: STRIPE_SECRET_KEY\n    value: \"{v}\"\n")
+        }),
+        ("ECS env pair", |v| {
+            format!("[{{\"name\": \"DB_PASSWORD\", \"value\": \"{v}\"}}]")
+        }),
+        ("Python bytes", |v| format!("SECRET_KEY = b'{v}'")),
+    ];
+    let mut out: Vec<Planted> = lines
+        .into_iter()
+        .map(|(what, line)| {
+            let v = pw(g);
+            p(what, v.clone(), line(&v))
+        })
+        .collect();
+    let v = g.of(B64, 44);
+    out.push(p(
+        "PuTTY private lines",
+        v.clone(),
+        format!("PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPrivate-Lines: 1\n{v}\nPrivate-MAC: 0a1b"),
+    ));
+    let v = format!("whsec_{}", g.alnum(32));
+    out.push(p(
+        "Stripe webhook secret",
+        v.clone(),
+        format!("STRIPE_WEBHOOK={v}"),
+    ));
+    let v = format!("figd_{}", g.of(URLSAFE, 40));
+    out.push(p("Figma token", v.clone(), format!("figma token: {v}")));
+    let v = format!("tskey-auth-{}-{}", g.alnum(12), g.alnum(30));
+    out.push(p(
+        "Tailscale key",
+        v.clone(),
+        format!("tailscale up --auth-key {v}"),
     ));
     out
 }
@@ -878,6 +926,11 @@ pub fn look_alikes() -> Vec<String> {
         "vault login -method=userpass username=bob".into(),
         "--- PASS: TestSessionResume (0.00s)".into(),
         "    else: pass".into(),
+        "ExporterMasterSecret => b\"exp master\",".into(),
+        "// |debug_assert_nonsecret| is like |assert| and should be used".into(),
+        "| Credentials | 1Password vault, shared |".into(),
+        "- name: API_TOKEN\n  valueFrom:\n    secretKeyRef:".into(),
+        "ls | grep token | wc -l".into(),
         "result = {pass: 0, fail: 1}".into(),
         "let psk = ClientExtensions {".into(),
         "expect(token(\"ident\")).toBe(1)".into(),
