@@ -640,7 +640,7 @@ fn account_rules() -> Vec<Rule> {
                 "openssl passwd",
                 "> auth",
                 ">auth",
-                "auth ",
+                "redis-cli",
             ],
             Check::Value,
         )
