@@ -329,6 +329,9 @@ pub fn is_assigned_secret(name: &[u8], v: &[u8], quoted: bool, next: Option<u8>)
     if !v.iter().any(u8::is_ascii_alphabetic) {
         return password_like(name) && v.len() >= 4 && v.iter().all(u8::is_ascii_digit);
     }
+    if generated_letters(v) {
+        return true;
+    }
     if quoted || upper_name(name) {
         return !(identifier(v) && !quoted && !password_like(name));
     }
@@ -343,6 +346,24 @@ pub fn is_assigned_secret(name: &[u8], v: &[u8], quoted: bool, next: Option<u8>)
     }
     // `token: abc123def456`, `api_key: 9f8e…`: a generated value
     v.len() >= 8 && v.iter().any(u8::is_ascii_digit) && v.iter().any(u8::is_ascii_alphabetic)
+}
+
+/// Whether letters alone look generated, not written: a token with no
+/// digit (one of 16 random letters and digits in 15 has none) read as a
+/// name would leak. At least 12 letters, a third to three quarters of
+/// them capitals, the case changing at every third letter or more often:
+/// `pEjMtFDWwAZoKdheIa`, not `getElementsByTagName` (a fifth capitals) or
+/// `HTTPServerErrorHandler` (5 changes in 22).
+fn generated_letters(v: &[u8]) -> bool {
+    if v.len() < 12 || !v.iter().all(u8::is_ascii_alphabetic) {
+        return false;
+    }
+    let upper = v.iter().filter(|c| c.is_ascii_uppercase()).count();
+    let changes = v
+        .windows(2)
+        .filter(|w| w[0].is_ascii_uppercase() != w[1].is_ascii_uppercase())
+        .count();
+    upper * 10 >= v.len() * 3 && upper * 4 <= v.len() * 3 && changes * 3 >= v.len()
 }
 
 #[cfg(test)]
@@ -363,6 +384,16 @@ mod tests {
         assert!(secret("ADMIN_TOKEN", "t0k3n-abc", false, None));
         assert!(secret("token", "abc123def456", false, None));
         assert!(secret("PGPASSWORD", "123456", false, None));
+    }
+
+    #[test]
+    fn letters_that_look_generated() {
+        assert!(secret("access_token", "pEjMtFDWwAZoKdheIa", false, Some(b'&')));
+        assert!(secret("API_TOKEN", "RlgLKOmxgJTeKdNnFR", false, None));
+        assert!(!secret("token", "getElementsByTagName", false, None));
+        assert!(!secret("token", "HTTPServerErrorHandler", false, None));
+        assert!(!secret("token", "CancellationToken", false, None));
+        assert!(!secret("secret", "AbstractSingletonProxyFactoryBean", false, None));
     }
 
     #[test]
