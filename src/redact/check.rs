@@ -388,12 +388,22 @@ mod tests {
 
     #[test]
     fn letters_that_look_generated() {
-        assert!(secret("access_token", "pEjMtFDWwAZoKdheIa", false, Some(b'&')));
+        assert!(secret(
+            "access_token",
+            "pEjMtFDWwAZoKdheIa",
+            false,
+            Some(b'&')
+        ));
         assert!(secret("API_TOKEN", "RlgLKOmxgJTeKdNnFR", false, None));
         assert!(!secret("token", "getElementsByTagName", false, None));
         assert!(!secret("token", "HTTPServerErrorHandler", false, None));
         assert!(!secret("token", "CancellationToken", false, None));
-        assert!(!secret("secret", "AbstractSingletonProxyFactoryBean", false, None));
+        assert!(!secret(
+            "secret",
+            "AbstractSingletonProxyFactoryBean",
+            false,
+            None
+        ));
     }
 
     #[test]

@@ -22,6 +22,7 @@
 mod check;
 mod json;
 mod keywords;
+mod programs;
 pub mod rules;
 pub mod shown;
 

@@ -2,12 +2,15 @@
 //! from `assets/secret-rules.toml`) and ccv's own for the shapes secrets
 //! take in a coding session that a scanner of source files does not
 //! look for (an env name that ends in a secret word, a Read tool's line,
-//! CLI flags, headers, JSON keys), and the config's `[redact]` patterns.
+//! CLI flags, headers, JSON keys; those for secrets as programs take
+//! and keep them are in [`super::programs`]), and the config's
+//! `[redact]` patterns.
 //!
 //! Every regex is read in ASCII mode (`\w`, `\s`, `\b` and `(?i)` as in
 //! Go's RE2, for which gitleaks writes them) and compiled the first time
 //! its keywords occur in a text.
 
+use super::programs::{account_rules, config_rules, paired_rules, tool_rules};
 use regex::bytes::{Regex, RegexBuilder};
 use serde::Deserialize;
 use std::sync::OnceLock;
@@ -104,7 +107,7 @@ pub struct Rule {
 }
 
 impl Rule {
-    fn new(kind: &str, pattern: &str, keywords: &[&str], check: Check) -> Rule {
+    pub(super) fn new(kind: &str, pattern: &str, keywords: &[&str], check: Check) -> Rule {
         Rule {
             kind: kind.to_owned(),
             pattern: pattern.to_owned(),
@@ -121,13 +124,13 @@ impl Rule {
     }
 
     /// The rule with a [`Rule::window`]: `before` and `after` its keyword.
-    fn within(mut self, before: usize, after: usize) -> Rule {
+    pub(super) fn within(mut self, before: usize, after: usize) -> Rule {
         self.window = Some((before, after));
         self
     }
 
     /// The rule searching past its keyword's line (within its window).
-    fn over_lines(mut self) -> Rule {
+    pub(super) fn over_lines(mut self) -> Rule {
         self.multiline = true;
         self
     }
@@ -242,7 +245,7 @@ pub struct RuleSet {
 /// Secret words a name may end in (`DB_PASSWORD`, `JWT_SECRET`,
 /// `DJANGO_SECRET_KEY`, `ADMIN_TOKEN`, `PGPASSWORD`, `SMTP_PASS`; not a
 /// bare `PASS`, which is Go's test output: `--- PASS: TestX`).
-const NAME_WORDS: &str = r"(?:passwords?|[_.]pass|passwd|passphrase|pwd|secrets?|secret[_.-]?key|tokens?|api[_.-]?keys?|access[_.-]?keys?|private[_.-]?key|auth[_.-]?keys?|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|client[_.-]?secret|credentials?|auth)";
+pub(super) const NAME_WORDS: &str = r"(?:passwords?|[_.]pass|passwd|passphrase|pwd|secrets?|secret[_.-]?key|tokens?|api[_.-]?keys?|access[_.-]?keys?|private[_.-]?key|auth[_.-]?keys?|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|client[_.-]?secret|credentials?|auth)";
 
 /// The keys of the model and tool providers an agent is built with, which
 /// gitleaks' rules do not know: each a prefix of its own.
@@ -531,348 +534,6 @@ fn spaced_assignments() -> Vec<Rule> {
         element,
         set,
         Rule::new("xml-setting-secret", &setting, &["<add"], Check::Assignment),
-    ]
-}
-
-/// A value, quoted or bare, as long as its rule's window lets it be (a
-/// bound of `{1,400}` makes the compiled pattern hundreds of states
-/// bigger, each time a rule wakes).
-const VALUE: &str =
-    r#"(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"'`,;&|<>(){}\[\]\\]+))"#;
-
-/// A secret's name and its value written in two places a line or a cell
-/// apart: a YAML block (`password: |` and the value under it), a
-/// Markdown table's row (`| API_KEY | … |`), a name and value pair
-/// (Kubernetes' and ECS's `name: DB_PASSWORD` then `value: …`), and a
-/// PuTTY key's private lines.
-fn paired_rules() -> Vec<Rule> {
-    let block = format!(
-        r#"(?i)(?:^|[^A-Za-z0-9_.-])((?:[A-Za-z0-9_.-]*?){NAME_WORDS})\\?["']?[ \t]*:[ \t]*[|>][-+]?[0-9]?[ \t]*(?:\r?\n|\\n)(?:[ \t]*[0-9]+\xE2\x86\x92)?[ \t]+([^\s"'\\][^\r\n\\]*)"#
-    );
-    let cell = format!(
-        r#"(?i)\|[ \t]+[`*]{{0,2}}((?:[A-Za-z0-9_.-]*?){NAME_WORDS})[`*]{{0,2}}[ \t]+\|[ \t]+`?([^\s|`\\]+?)`?[ \t]+\|"#
-    );
-    let pair = format!(
-        r#"(?i)\bname\\?["']?[ \t]*[:=][ \t]*\\?["']?((?:[A-Za-z0-9_.-]*?){NAME_WORDS})\\?["']?[ \t]*(?:,|\r?\n|\\n)(?:[ \t]*[0-9]+\xE2\x86\x92)?[ \t,-]*\\?["']?value\\?["']?[ \t]*[:=][ \t]*{VALUE}"#
-    );
-    let mut block = Rule::new(
-        "yaml-block-secret",
-        &block,
-        &[": |", ": >", ":|", ":>"],
-        Check::Assignment,
-    );
-    block.window = Some((96, 512));
-    block.multiline = true;
-    let mut cell = Rule::new(
-        "table-secret",
-        &cell,
-        &["\n|", "\\n|", "\u{2192}|"],
-        Check::Assignment,
-    );
-    // (from the line's break the keyword is, over the row after it)
-    cell.window = Some((0, 448));
-    cell.multiline = true;
-    cell.gate = Some(cell_follows);
-    let mut pair = Rule::new("name-value-secret", &pair, &["value"], Check::Assignment);
-    pair.window = Some((160, 448));
-    pair.multiline = true;
-    vec![
-        block,
-        cell,
-        pair,
-        Rule::new(
-            "putty-private-key",
-            r"Private-Lines:[ \t]*[0-9]+[ \t]*(?:\r?\n|(?:\\r)?\\n)(?:[ \t]*[0-9]+\xE2\x86\x92)?((?:[A-Za-z0-9+/=]+(?:\r?\n|(?:\\r)?\\n)(?:[ \t]*[0-9]+\xE2\x86\x92)?)*[A-Za-z0-9+/=]{16,})",
-            &["private-lines:"],
-            Check::Plain,
-        )
-        .within(0, 16384)
-        .over_lines(),
-    ]
-}
-
-/// Whether a cell with a letter follows the `|` that opens a row (its
-/// keyword is the line's break before it), maybe behind spaces, a
-/// backtick or stars.
-fn cell_follows(b: &[u8], at: usize) -> bool {
-    let rest = b.get(at..).unwrap_or_default();
-    rest.iter()
-        .take(4)
-        .position(|&c| c == b'|')
-        .and_then(|p| rest.get(p + 1..))
-        .and_then(|cell| {
-            cell.iter()
-                .find(|c| !matches!(c, b' ' | b'\t' | b'`' | b'*'))
-        })
-        .is_some_and(u8::is_ascii_alphabetic)
-}
-
-/// Passwords an account is made or changed with: SQL's (`CREATE USER …
-/// IDENTIFIED BY 'X'`, `ALTER ROLE … WITH PASSWORD 'X'`), a broker's or
-/// a system's command (`rabbitmqctl add_user bob X`, `net user bob X`),
-/// a Redis `AUTH`, a hash made of one (`openssl passwd -6 X`), and the
-/// crypt hashes such commands leave (`/etc/shadow`, `.htpasswd`).
-fn account_rules() -> Vec<Rule> {
-    vec![
-        Rule::new(
-            "sql-password",
-            r#"(?i)\b(?:(?:(?:create|alter)[ \t]+(?:user|role|login)|grant)\b[^\n;]*?[ \t](?:identified[ \t]+(?:with[ \t]+[A-Za-z0-9_'"]+[ \t]+)?by(?:[ \t]+password)?|password(?:[ \t]*=)?)|set[ \t]+password(?:[ \t]+for[ \t]+[^\s=]+)?[ \t]*=(?:[ \t]*password[ \t]*\()?)[ \t]*(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"';|&\\-][^\s"';|&\\]*))"#,
-            &[
-                "create user",
-                "alter user",
-                "create role",
-                "alter role",
-                "create login",
-                "alter login",
-                "grant",
-                "set password",
-            ],
-            Check::Value,
-        )
-        .within(0, 1024),
-        Rule::new(
-            "account-password",
-            r#"(?:\brabbitmqctl\b[^\n|;&]*?[ \t](?:add_user|change_password)[ \t]+[^\s"']+|\bmosquitto_passwd\b[^\n|;&]*?[ \t]-b[ \t]+[^\s"']+[ \t]+[^\s"']+|\b(?i:net)[ \t]+(?i:user)[ \t]+(?:"[^"\r\n]+"|[^\s"'/]+)|\bopenssl[ \t]+passwd(?:[ \t]+-(?:salt[ \t]+[^\s"']+|[0-9a-z]+))*|[0-9]>[ \t]*(?i:auth)(?:[ \t]+[^\s"']+)?|\bredis-cli\b[^\n|;&]*?[ \t](?i:auth)(?:[ \t]+[^\s"']+)?)[ \t]+(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"';|&\\/-][^\s"';|&\\]*))"#,
-            &[
-                "rabbitmqctl",
-                "mosquitto_passwd",
-                "net user",
-                "openssl passwd",
-                "> auth",
-                ">auth",
-                "redis-cli",
-            ],
-            Check::Value,
-        )
-        .within(16, 1024),
-        Rule::new(
-            "password-hash",
-            r#"(?:^|[\s:"'=]|\\[nt])(\$(?:(?:1|5|6|apr1)\$(?:rounds=[0-9]+\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{22,86}|2[abxy]\$[0-9]{2}\$[./A-Za-z0-9]{53}|(?:y|gy|7)\$[./A-Za-z0-9]+\$[./A-Za-z0-9]+\$[./A-Za-z0-9]{43}|argon2(?:id|i|d)\$v=[0-9]+\$m=[0-9]+,t=[0-9]+,p=[0-9]+\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]{22,}))"#,
-            &[
-                "$1$", "$2a$", "$2b$", "$2x$", "$2y$", "$5$", "$6$", "$y$", "$gy$", "$7$",
-                "$argon2", "$apr1$",
-            ],
-            Check::Plain,
-        )
-        .within(4, 256),
-        // WordPress's keys and salts (`define('AUTH_KEY', '…')`)
-        Rule::new(
-            "php-define-secret",
-            r#"\bdefine[ \t]*\([ \t]*\\?["'][A-Z0-9_]*(?:PASSWORD|PASS|KEY|SALT|SECRET|TOKEN)\\?["'][ \t]*,[ \t]*(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?')"#,
-            &["define"],
-            Check::Value,
-        )
-        .within(0, 640),
-        // a setter's or a builder's one argument (`ds.setPassword("X")`,
-        // `.password("X")`; a bare `token("…")` or `secret("…")` is a
-        // parser's or takes a secret's name)
-        Rule::new(
-            "call-secret",
-            r#"(?i)(?:\.|\b)(?:(?:set_?|with_?)?(?:password|passwd|passphrase|api_?key|access_?token|auth_?token|secret_?key|client_?secret)|(?:set_?|with_?)(?:token|secret))[ \t]*\([ \t]*(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?')[ \t]*\)"#,
-            &[
-                "password(",
-                "passwd(",
-                "passphrase(",
-                "_secret(",
-                "tsecret(",
-                "hsecret(",
-                "_key(",
-                "ikey(",
-                "tkey(",
-                "_token(",
-                "stoken(",
-                "htoken(",
-                "ttoken(",
-            ],
-            Check::Value,
-        )
-        .within(24, 448),
-        // a field named `pass` (nodemailer's `auth: { user, pass }`, an
-        // rclone remote's `pass = …`): quoted, or a line's whole value
-        Rule::new(
-            "pass-field",
-            r#"(?:^|\xE2\x86\x92|[\s{,]|\\[nt])\\?["']?pass\\?["']?[ \t]*[:=][ \t]*(?:(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?')|([^\s"'`,;&|<>(){}\[\]\\][^\s"'`,;&|<>(){}\[\]\\]{2,})[ \t]*(?:$|\\[nr]|\r?\n|\\?"|`))"#,
-            &["pass:", "pass\":", "pass\\\":", "pass':", "pass =", "pass="],
-            Check::Value,
-        )
-        .within(8, 448),
-    ]
-}
-
-/// Passwords given to a command by a flag of its own (`zip -P X`,
-/// `sqlcmd -P X`, `htpasswd -b f bob X`, `smbclient -U bob%X`), or piped
-/// to it (`echo bob:X | chpasswd`).
-fn tool_rules() -> Vec<Rule> {
-    vec![
-        // (`-P`, not `-p`: `unzip -p` writes to stdout)
-        Rule::new(
-            "archive-password",
-            r#"\b(?:zip|unzip|zipcloak)\b[^\n|;&]*?[ \t]-P[ \t]+(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))"#,
-            &["zip"],
-            Check::Value,
-        ),
-        // (`7z x -p` alone asks for it)
-        Rule::new(
-            "archive-password",
-            r#"\b7z[az]?\b[^\n|;&]*?[ \t]-p([^\s"';|&\\]{1,400})"#,
-            &["7z"],
-            Check::Value,
-        ),
-        Rule::new(
-            "sql-cli-password",
-            r#"\b(?:sqlcmd|bcp|osql|isql)\b[^\n|;&]*?[ \t]-P[ \t]*(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))"#,
-            &["sqlcmd", "bcp", "osql", "isql"],
-            Check::Value,
-        ),
-        // the last word of `htpasswd -b[c|n…] [FILE] USER PASSWORD`
-        Rule::new(
-            "htpasswd-password",
-            r#"\bhtpasswd\b[^\n|;&]*?[ \t]-[A-Za-z]*b[A-Za-z]*\b[^\n|;&]*?[ \t](?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))[ \t]*(?:$|[;|&\r\n"'`)]|\\[n"])"#,
-            &["htpasswd"],
-            Check::Value,
-        ),
-        Rule::new(
-            "smb-password",
-            r#"\b(?:smbclient|rpcclient|smbmap|smbcacls)\b[^\n|;&]*?[ \t](?:-U|--user(?:name)?=?)[ \t]*\\?["']?[^%\s"'\\]+%([^\s"'\\]{1,400})"#,
-            &["smbclient", "rpcclient", "smbmap", "smbcacls"],
-            Check::Value,
-        ),
-        Rule::new(
-            "chpasswd-password",
-            r#"\becho[ \t]+(?:-[a-z]+[ \t]+)?\\?["']?[a-z_][a-z0-9_.-]*:([^\s"'\\:]{1,400})\\?["']?[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd"#,
-            &["chpasswd"],
-            Check::Value,
-        ),
-        // a token a command takes by its place, not by a flag
-        Rule::new(
-            "cli-positional-secret",
-            r#"\b(?:ngrok\b[^\n|;&]*?[ \t](?:add-)?authtoken|poetry[ \t]+config[ \t]+(?:pypi-token\.[^\s"']+|http-basic\.[^\s"']+[ \t]+[^\s"']+)|cargo[ \t]+login(?:[ \t]+--registry[ \t=]+[^\s"']+)?|doctl\b[^\n|;&]*?[ \t]-t|nmcli\b[^\n|;&]*?[ \t](?:password|(?:802-11-)?wi(?:fi|reless)-sec(?:urity)?\.psk)|wpa_passphrase[ \t]+(?:"[^"\r\n]*"|'[^'\r\n]*'|[^\s"']+))[ \t]+(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"';|&\\-][^\s"';|&\\]*))"#,
-            &[
-                "ngrok",
-                "nmcli",
-                "wpa_passphrase",
-                "poetry config",
-                "cargo login",
-                "doctl",
-            ],
-            Check::Value,
-        )
-        .within(64, 1024),
-        // an LDAP bind's password (`ldapsearch -D cn=admin -w X`)
-        Rule::new(
-            "ldap-bind-password",
-            r#"\bldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop|url)\b[^\n|;&]*?[ \t]-w[ \t]*(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"';|&\\-][^\s"';|&\\]*))"#,
-            &["ldap"],
-            Check::Value,
-        )
-        .within(0, 1024),
-        // Oracle's `user/password@db` (`sqlplus / as sysdba` has none)
-        Rule::new(
-            "oracle-password",
-            r#"\b(?:sqlplus|rman|expdp|impdp|sqlldr)\b(?:[ \t]+-[A-Za-z]+)*[ \t]+\\?["']?[A-Za-z_][A-Za-z0-9_$#.]*/([^\s@"'/\\]+)(?:@|\\?["']|[ \t]|$)"#,
-            &["sqlplus", "rman", "expdp", "impdp", "sqlldr"],
-            Check::Value,
-        )
-        .within(0, 512),
-        // a password piped to what reads it from its input (`echo X |
-        // sudo -S`, `… | docker login --password-stdin`, `passwd --stdin`)
-        Rule::new(
-            "stdin-password",
-            r#"\b(?:echo|printf)[ \t]+(?:-[a-z]+[ \t]+)?(?:\\?["']%s(?:\\n)?\\?["'][ \t]+)?(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"';|&\\-][^\s"';|&\\]*))[ \t]*\|[ \t]*(?:sudo\b[^\n|;&]*?[ \t]-[A-Za-z]*S\b|[^\n|;&]*?--password-stdin|(?:sudo[ \t]+)?passwd\b[^\n|;&]*?--stdin)"#,
-            &["sudo", "password-stdin", "--stdin"],
-            Check::Value,
-        )
-        .within(512, 512),
-        // a password given on the line of a here-string (`gh auth login
-        // --with-token <<< X`)
-        Rule::new(
-            "stdin-password",
-            r#"(?:--with-token|--password-stdin|\bsudo\b[^\n|;&]*?[ \t]-[A-Za-z]*S\b|\bpasswd\b[^\n|;&]*?--stdin)[^\n|;&<]*?<<<[ \t]*(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"';|&\\-][^\s"';|&\\]*))"#,
-            &["<<<"],
-            Check::Value,
-        )
-        .within(512, 448),
-        // Ansible's vault password file, written
-        Rule::new(
-            "vault-password-file",
-            r#"\becho[ \t]+(?:-[a-z]+[ \t]+)?(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))[ \t]*>>?[ \t]*\S*vault[_-]?pass"#,
-            &["vault_pass", "vault-pass", "vaultpass"],
-            Check::Value,
-        ),
-    ]
-}
-
-/// Secrets where a program keeps or sends them (`.pgpass`, a server's
-/// config, a framework's key, a kubeconfig, a cookie), where no secret
-/// word names them as an assignment would.
-fn config_rules() -> Vec<Rule> {
-    vec![
-        // a private key in base64, as a kubeconfig's `client-key-data` or
-        // a Kubernetes secret holds it: its PEM header encoded (a
-        // certificate's is not a secret)
-        Rule::new(
-            "base64-private-key",
-            r#"(LS0tLS1CRUdJTi(?:BQUklWQVRFIEtF|BSU0EgUFJJVkFURSBL|BFQyBQUklWQVRFIEtF|BEU0EgUFJJVkFURSBL|BPUEVOU1NIIFBSSVZBVEUgS0VZ|BFTkNSWVBURUQgUFJJVkFURSBL|BQR1AgUFJJVkFURSBLRVkgQkxP)[A-Za-z0-9+/]*={0,2})"#,
-            &["ls0tls1crudjti"],
-            Check::Plain,
-        ),
-        // a session in a request's or a response's cookies (`curl -H
-        // "Cookie: session=…"`, a `Set-Cookie:` header): whatever follows
-        // the header's name to its end
-        Rule::new(
-            "cookie",
-            r#"(?i)\b(?:set-)?cookie:[ \t]*([^\s"'\\][^\r\n"'\\]{7,})"#,
-            &["cookie:"],
-            Check::Value,
-        ),
-        // a Wi-Fi key as wpa_supplicant, hostapd and NetworkManager keep
-        // it (`psk=…`; `wpa_passphrase` prints the passphrase too, after `#`)
-        Rule::new(
-            "wifi-psk",
-            r#"(?:^|\xE2\x86\x92|[\s"'`#]|\\[nt])(?:wpa_)?psk[ \t]*=[ \t]*(?:(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?')|([^\s"'`,;&|<>(){}\[\]\\][^\s"'`,;&|<>(){}\[\]\\]{2,})[ \t]*(?:$|\\[nr]|\r?\n|\\?"|`))"#,
-            &["psk"],
-            Check::Value,
-        )
-        .within(16, 448),
-        // a `.pgpass` line (`host:port:database:user:password`), what
-        // `cat ~/.pgpass` shows: no word names the password, the fields
-        // do (a port, or `*`, between two colons)
-        Rule::new(
-            "pgpass-password",
-            r#"(?:^|[\s"'`]|\\n|\xE2\x86\x92)(?:[A-Za-z0-9][A-Za-z0-9.\-_]*|\*|\[[0-9A-Fa-f:.]+\]):(?:[0-9]{2,5}|\*):(?:[^:\s\\"'`]+):(?:[^:\s\\"'`]+):((?:[^:\s\\"'`]|\\:){4,200})(?:$|[\s"'`]|\\[nr])"#,
-            &[":5432:", ":5433:", ":6432:", ":*:"],
-            Check::Value,
-        ),
-        // a server's password in its own config: redis.conf's
-        // `requirepass X`, OpenLDAP's `rootpw X`, Apache's
-        // `AuthLDAPBindPassword X` (a directive at a line's start, then
-        // the value: "use the requirepass directive" is prose)
-        Rule::new(
-            "config-password",
-            r#"(?i)(?:^|\\n|\xE2\x86\x92)[ \t]*(?:requirepass|masterauth|rootpw|bindpw|AuthLDAPBindPassword)[ \t]+(?:\\?"([^"\\\r\n]{1,400})\\?"|([^\s"'#\\]{1,400}))"#,
-            &[
-                "requirepass",
-                "masterauth",
-                "rootpw",
-                "bindpw",
-                "authldapbindpassword",
-            ],
-            Check::Value,
-        ),
-        // Laravel's key, wherever its line is quoted
-        Rule::new(
-            "laravel-app-key",
-            r#"\bAPP_KEY[ \t]*[=:][ \t]*\\?["']?base64:([A-Za-z0-9+/]{32,}={0,2})"#,
-            &["app_key"],
-            Check::Plain,
-        ),
-        // PowerShell's `ConvertTo-SecureString "X" -AsPlainText`
-        Rule::new(
-            "powershell-plaintext",
-            r#"(?i)ConvertTo-SecureString[ \t]+(?:-String[ \t]+)?(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?')[ \t]+-AsPlainText"#,
-            &["convertto-securestring"],
-            Check::Value,
-        ),
     ]
 }
 
