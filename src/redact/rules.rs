@@ -3,7 +3,7 @@
 //! take in a coding session that a scanner of source files does not
 //! look for (an env name that ends in a secret word, a Read tool's line,
 //! CLI flags, headers, JSON keys; those for secrets as programs take
-//! and keep them are in [`super::programs`]), and the config's
+//! and keep them are in `programs.rs`), and the config's
 //! `[redact]` patterns.
 //!
 //! Every regex is read in ASCII mode (`\w`, `\s`, `\b` and `(?i)` as in
