@@ -444,9 +444,22 @@ fn pw(g: &mut Gen) -> String {
     g.alnum(14) + "!x9"
 }
 
+/// A secret's name, and the line that holds a password given to it.
+type Setting = (&'static str, fn(&str) -> String);
+
+/// Each line with a password of its own planted in it.
+fn with_passwords(g: &mut Gen, lines: &[Setting]) -> Vec<Planted> {
+    lines
+        .iter()
+        .map(|(what, line)| {
+            let v = pw(g);
+            p(what, v.clone(), line(&v))
+        })
+        .collect()
+}
+
 /// Passwords a command takes by a flag of its own, or piped to it.
 fn tool_flags(g: &mut Gen) -> Vec<Planted> {
-    type Setting = (&'static str, fn(&str) -> String);
     let lines: [Setting; 21] = [
         ("gpg --passphrase", |v| {
             format!("gpg --batch --passphrase {v} -d s.gpg")
@@ -498,18 +511,11 @@ fn tool_flags(g: &mut Gen) -> Vec<Planted> {
             format!("gh auth login --with-token <<< {v}")
         }),
     ];
-    lines
-        .into_iter()
-        .map(|(what, line)| {
-            let v = pw(g);
-            p(what, v.clone(), line(&v))
-        })
-        .collect()
+    with_passwords(g, &lines)
 }
 
 /// Passwords an account is made with, and what is left of them.
 fn accounts(g: &mut Gen) -> Vec<Planted> {
-    type Setting = (&'static str, fn(&str) -> String);
     let lines: [Setting; 14] = [
         ("CREATE USER … IDENTIFIED BY", |v| {
             format!("CREATE USER 'bob'@'%' IDENTIFIED BY '{v}';")
@@ -544,13 +550,7 @@ fn accounts(g: &mut Gen) -> Vec<Planted> {
         }),
         ("hostapd wpa_psk", |v| format!("wpa_psk={v}")),
     ];
-    let mut out: Vec<Planted> = lines
-        .into_iter()
-        .map(|(what, line)| {
-            let v = pw(g);
-            p(what, v.clone(), line(&v))
-        })
-        .collect();
+    let mut out = with_passwords(g, &lines);
     let v = format!("$6$rounds=5000${}${}", g.alnum(16), g.alnum(86));
     out.push(p(
         "shadow hash",
@@ -563,7 +563,6 @@ fn accounts(g: &mut Gen) -> Vec<Planted> {
 /// Secrets whose name is a line or a cell away, and keys of providers
 /// gitleaks does not know.
 fn written_apart(g: &mut Gen) -> Vec<Planted> {
-    type Setting = (&'static str, fn(&str) -> String);
     let lines: [Setting; 5] = [
         ("YAML block", |v| format!("db:\n  password: |\n    {v}\n")),
         ("Markdown table row", |v| {
@@ -577,13 +576,7 @@ fn written_apart(g: &mut Gen) -> Vec<Planted> {
         }),
         ("Python bytes", |v| format!("SECRET_KEY = b'{v}'")),
     ];
-    let mut out: Vec<Planted> = lines
-        .into_iter()
-        .map(|(what, line)| {
-            let v = pw(g);
-            p(what, v.clone(), line(&v))
-        })
-        .collect();
+    let mut out = with_passwords(g, &lines);
     let v = g.of(B64, 44);
     out.push(p(
         "PuTTY private lines",
