@@ -403,6 +403,25 @@ fn on_screen_after_the_second_hash() {
 }
 
 #[test]
+fn a_copy_of_a_redacted_screen_says_what_it_holds_redacted() {
+    if alone!(&[]) {
+        return;
+    }
+    let items = planted();
+    ccv::redact::set_screen(true);
+    let s = session_with(&items);
+    let mut st = common::utc_state(s);
+    st.settings.redact = ccv::viewer::state::Redaction::Screen;
+    ccv::app::perform_action(&mut st, ccv::app::Action::CopyAll);
+    ccv::redact::set_screen(false);
+    // the session was redacted as it was read: the copy found nothing
+    // left to cut, and said "nothing redacted" of a text of markers
+    let said = st.redacted.clone().unwrap_or_default();
+    let n: usize = said.split(' ').next().and_then(|n| n.parse().ok()).unwrap_or(0);
+    assert!(n >= items.len() / 2, "{said}");
+}
+
+#[test]
 fn the_cli_reports_each_replacement_by_line_and_kind() {
     let home = tempfile::tempdir().expect("tempdir");
     let file = home.path().join("s.jsonl");

@@ -84,10 +84,11 @@ pub fn copy_text(session: &Session, scope: &CopyScope, format: Format, opts: &Op
     }
     // Writing to a Vec cannot fail.
     let rows = w.finish().unwrap_or(0);
-    CopyText {
-        text: String::from_utf8_lossy(&buf).into_owned(),
-        rows,
+    let text = String::from_utf8_lossy(&buf).into_owned();
+    if opts.redact {
+        crate::redact::count_shown_markers(&text);
     }
+    CopyText { text, rows }
 }
 
 /// The transcript of `agent`.

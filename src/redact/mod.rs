@@ -624,6 +624,16 @@ pub fn count_markers(text: &str) {
     }
 }
 
+/// Counts the markers of a copy or an export made while the screen is
+/// redacted (`#` twice): its session was redacted as it was read, so the
+/// copy's own pass finds nothing left to cut, and said "nothing
+/// redacted" of a text full of markers.
+pub fn count_shown_markers(text: &str) {
+    if screen() {
+        count_markers(text);
+    }
+}
+
 /// The first `chars` characters of a redacted text, without the head of
 /// a marker the cut went through (`[REDACTED:aws-acc`).
 pub fn cut_whole(text: &str, chars: usize) -> String {

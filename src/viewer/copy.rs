@@ -201,6 +201,7 @@ impl State {
             if self.settings.redact.copies() {
                 let _ = crate::redact::take_counts();
                 let t = crate::redact::active().redact(&text).into_owned();
+                crate::redact::count_shown_markers(&t);
                 self.redacted = Some(crate::redact::describe(&crate::redact::take_counts()));
                 (t, what)
             } else {
