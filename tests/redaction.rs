@@ -417,7 +417,11 @@ fn a_copy_of_a_redacted_screen_says_what_it_holds_redacted() {
     // the session was redacted as it was read: the copy found nothing
     // left to cut, and said "nothing redacted" of a text of markers
     let said = st.redacted.clone().unwrap_or_default();
-    let n: usize = said.split(' ').next().and_then(|n| n.parse().ok()).unwrap_or(0);
+    let n: usize = said
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
     assert!(n >= items.len() / 2, "{said}");
 }
 
