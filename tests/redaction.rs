@@ -423,6 +423,13 @@ fn a_copy_of_a_redacted_screen_says_what_it_holds_redacted() {
         .and_then(|n| n.parse().ok())
         .unwrap_or(0);
     assert!(n >= items.len() / 2, "{said}");
+    // each marker of the copy once
+    let copied = st.requests.iter().find_map(|r| match r {
+        ccv::viewer::state::Request::Copy(c) => Some(c.text.clone()),
+        _ => None,
+    });
+    let markers = copied.unwrap_or_default().matches("[REDACTED:").count();
+    assert_eq!(n, markers, "{said}");
 }
 
 #[test]

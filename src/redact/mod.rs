@@ -624,12 +624,14 @@ pub fn count_markers(text: &str) {
     }
 }
 
-/// Counts the markers of a copy or an export made while the screen is
-/// redacted (`#` twice): its session was redacted as it was read, so the
-/// copy's own pass finds nothing left to cut, and said "nothing
-/// redacted" of a text full of markers.
+/// The count of a copy or an export made while the screen is redacted
+/// (`#` twice) is of the markers it holds: its session was redacted as
+/// it was read, so the copy's own pass finds little or nothing left to
+/// cut (and said "nothing redacted" of a text full of markers). What that
+/// pass counted is dropped, as its markers are among those counted.
 pub fn count_shown_markers(text: &str) {
     if screen() {
+        let _ = take_counts();
         count_markers(text);
     }
 }
