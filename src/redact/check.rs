@@ -359,11 +359,43 @@ fn generated_letters(v: &[u8]) -> bool {
         return false;
     }
     let upper = v.iter().filter(|c| c.is_ascii_uppercase()).count();
+    // pairs no word holds, four times in one name (`FgjYnvqjAxqfvmpTpU`:
+    // capitals too few and too far apart for the test below)
+    if upper > 0 && upper < v.len() && rare_pairs(v) >= 4 {
+        return true;
+    }
     let changes = v
         .windows(2)
         .filter(|w| w[0].is_ascii_uppercase() != w[1].is_ascii_uppercase())
         .count();
     upper * 10 >= v.len() * 3 && upper * 4 <= v.len() * 3 && changes * 3 >= v.len()
+}
+
+/// Letter pairs words hardly hold: fewer than 1 in 10,000 of the 113
+/// million pairs of letters in the English words of a Debian system's
+/// `/usr/share/doc` (bit `j` of row `i`: letter `i`, then letter `j`).
+/// Random letters hold one in two or three of their pairs here; a name
+/// written in words, hardly any (`ReverseHybridCache`: `yb`).
+const RARE_PAIRS: [u32; 26] = [
+    0x2014200, 0x2612080, 0x2e12240, 0x2c10200, 0x2000000, 0x2e1b6c0, 0x3e10622, 0x3e106e4,
+    0x1400380, 0x3e3bfe6, 0x3e11eae, 0x2833480, 0x3eb06e0, 0x2c10000, 0x1010000, 0x0e11202,
+    0x3efffff, 0x2810280, 0x2a00202, 0x2210242, 0x1710680, 0x3fdaeee, 0x3b99e6e, 0x3f36eea,
+    0x3b106ea, 0x3fffeee,
+];
+
+/// How many pairs of letters in `v` (all ASCII letters) are
+/// [`RARE_PAIRS`], within a word: a small letter after any, or two
+/// capitals (a capital after a small letter starts a word).
+fn rare_pairs(v: &[u8]) -> usize {
+    v.windows(2)
+        .filter(|w| {
+            let (a, b) = (w[0].to_ascii_lowercase(), w[1].to_ascii_lowercase());
+            (w[1].is_ascii_lowercase() || w[0].is_ascii_uppercase())
+                && a.is_ascii_lowercase()
+                && b.is_ascii_lowercase()
+                && RARE_PAIRS[usize::from(a - b'a')] >> (b - b'a') & 1 == 1
+        })
+        .count()
 }
 
 #[cfg(test)]
@@ -395,6 +427,12 @@ mod tests {
             Some(b'&')
         ));
         assert!(secret("API_TOKEN", "RlgLKOmxgJTeKdNnFR", false, None));
+        // capitals few and far apart, pairs no word holds
+        assert!(secret("password", "FgjYnvqjAxqfvmpTpU", false, Some(b';')));
+        assert!(secret("token", "qwXbmvkzTrhpLdfg", false, None));
+        assert!(!secret("token", "ReverseHybridCache", false, None));
+        assert!(!secret("secret", "UnknownWeekdayAbbreviation", false, None));
+        assert!(!secret("password", "ExactSizeIterator", false, None));
         assert!(!secret("token", "getElementsByTagName", false, None));
         assert!(!secret("token", "HTTPServerErrorHandler", false, None));
         assert!(!secret("token", "CancellationToken", false, None));

@@ -11,6 +11,19 @@ use super::rules::{Check, NAME_WORDS, Rule};
 const VALUE: &str =
     r#"(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"'`,;&|<>(){}\[\]\\]+))"#;
 
+/// An argument before a call's password: a string or a name
+/// (`$this->user`, `cfg.url`), not a call.
+const CALL_ARG: &str =
+    r#"[ \t]*(?:\\?"[^"\\\r\n]*\\?"|\\?'[^'\\\r\n]*\\?'|[A-Za-z_$][A-Za-z0-9_.$>\[\]-]*)[ \t]*"#;
+/// A user's name before a call's password: [`CALL_ARG`] without a `/`
+/// (`app.login('/login', 'home')` is a route's).
+const USER_ARG: &str =
+    r#"[ \t]*(?:\\?"[^"/\\\r\n]*\\?"|\\?'[^'/\\\r\n]*\\?'|[A-Za-z_$][A-Za-z0-9_.$>\[\]-]*)[ \t]*"#;
+
+/// A flag's value, quoted or bare (not the next flag).
+const FLAG_VALUE: &str =
+    r#"(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"';|&\\-][^\s"';|&\\]*))"#;
+
 /// A secret's name and its value written in two places a line or a cell
 /// apart: a YAML block (`password: |` and the value under it), a
 /// Markdown table's row (`| API_KEY | … |`), a name and value pair
@@ -21,7 +34,7 @@ pub(super) fn paired_rules() -> Vec<Rule> {
         r#"(?i)(?:^|[^A-Za-z0-9_.-])((?:[A-Za-z0-9_.-]*?){NAME_WORDS})\\?["']?[ \t]*:[ \t]*[|>][-+]?[0-9]?[ \t]*(?:\r?\n|\\n)(?:[ \t]*[0-9]+\xE2\x86\x92)?[ \t]+([^\s"'\\][^\r\n\\]*)"#
     );
     let cell = format!(
-        r#"(?i)\|[ \t]+[`*]{{0,2}}((?:[A-Za-z0-9_.-]*?){NAME_WORDS})[`*]{{0,2}}[ \t]+\|[ \t]+`?([^\s|`\\]+?)`?[ \t]+\|"#
+        r#"(?i)\|[ \t]*[`*]{{0,2}}((?:[A-Za-z0-9_.-]*?){NAME_WORDS})[`*]{{0,2}}[ \t]*\|[ \t]*`?([^\s|`\\]+?)`?[ \t]*\|"#
     );
     let pair = format!(
         r#"(?i)\bname\\?["']?[ \t]*[:=][ \t]*\\?["']?((?:[A-Za-z0-9_.-]*?){NAME_WORDS})\\?["']?[ \t]*(?:,|\r?\n|\\n)(?:[ \t]*[0-9]+\xE2\x86\x92)?[ \t,-]*\\?["']?value\\?["']?[ \t]*[:=][ \t]*{VALUE}"#
@@ -158,6 +171,37 @@ pub(super) fn account_rules() -> Vec<Rule> {
             Check::Value,
         )
         .within(24, 448),
+        // a password a call takes by its place, after a user's name
+        // (`ftp.login("bob", "X")`, `new NetworkCredential("bob", "X")`)
+        // or after a place and a user's (`new PDO(dsn, "bob", "X")`,
+        // `DriverManager.getConnection(url, "bob", "X")`)
+        Rule::new(
+            "credential-call",
+            &format!(
+                r#"(?i)(?:(?:\.|\b)(?:log_?in(?:_?async)?|NetworkCredential|PasswordAuthentication|UsernamePassword(?:AuthenticationToken|Credentials?)|simple_bind(?:_s)?|Basic(?:AWS|Session)?Credentials|(?:New)?StaticCredentials(?:Provider)?|AwsBasicCredentials\.create)[ \t]*\({USER_ARG},|(?:\bnew[ \t]+|\b)(?:PDO|mysqli|Sequelize|mysqli?_connect|mysql_pconnect|getConnection|set_password|PlainAuth)[ \t]*\({CALL_ARG},{USER_ARG},)[ \t]*(?:\\?"([^"\\\s]+)\\?"|\\?'([^'\\\s]+)\\?')[ \t]*[,).]"#
+            ),
+            &[
+                "login(",
+                "log_in(",
+                "loginasync(",
+                "login_async(",
+                "credential",
+                "passwordauthentication(",
+                "authenticationtoken(",
+                "simple_bind",
+                "pdo(",
+                "pdo (",
+                "mysqli(",
+                "mysqli (",
+                "_connect(",
+                "getconnection(",
+                "set_password(",
+                "sequelize(",
+                "plainauth(",
+            ],
+            Check::Value,
+        )
+        .within(64, 640),
         // a field named `pass` (nodemailer's `auth: { user, pass }`, an
         // rclone remote's `pass = …`): quoted, or a line's whole value
         Rule::new(
@@ -174,7 +218,7 @@ pub(super) fn account_rules() -> Vec<Rule> {
 /// `sqlcmd -P X`, `htpasswd -b f bob X`, `smbclient -U bob%X`), or piped
 /// to it (`echo bob:X | chpasswd`).
 pub(super) fn tool_rules() -> Vec<Rule> {
-    vec![
+    let mut rules = vec![
         // (`-P`, not `-p`: `unzip -p` writes to stdout)
         Rule::new(
             "archive-password",
@@ -182,11 +226,11 @@ pub(super) fn tool_rules() -> Vec<Rule> {
             &["zip"],
             Check::Value,
         ),
-        // (`7z x -p` alone asks for it)
+        // (`7z x -p` alone asks for it; `rar -p-` says there is none)
         Rule::new(
             "archive-password",
-            r#"\b7z[az]?\b[^\n|;&]*?[ \t]-p([^\s"';|&\\]{1,400})"#,
-            &["7z"],
+            r#"\b(?:7z[az]?|(?:un)?rar)\b[^\n|;&]*?[ \t]-p([^\s"';|&\\-][^\s"';|&\\]*)"#,
+            &["7z", "unrar", "rar a", "rar x", "rar e"],
             Check::Value,
         ),
         Rule::new(
@@ -217,7 +261,7 @@ pub(super) fn tool_rules() -> Vec<Rule> {
         // a token a command takes by its place, not by a flag
         Rule::new(
             "cli-positional-secret",
-            r#"\b(?:ngrok\b[^\n|;&]*?[ \t](?:add-)?authtoken|poetry[ \t]+config[ \t]+(?:pypi-token\.[^\s"']+|http-basic\.[^\s"']+[ \t]+[^\s"']+)|cargo[ \t]+login(?:[ \t]+--registry[ \t=]+[^\s"']+)?|doctl\b[^\n|;&]*?[ \t]-t|nmcli\b[^\n|;&]*?[ \t](?:password|(?:802-11-)?wi(?:fi|reless)-sec(?:urity)?\.psk)|wpa_passphrase[ \t]+(?:"[^"\r\n]*"|'[^'\r\n]*'|[^\s"']+))[ \t]+(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"';|&\\-][^\s"';|&\\]*))"#,
+            r#"\b(?:ngrok\b[^\n|;&]*?[ \t](?:add-)?authtoken|poetry[ \t]+config[ \t]+(?:pypi-token\.[^\s"']+|http-basic\.[^\s"']+[ \t]+[^\s"']+)|cargo[ \t]+login(?:[ \t]+--registry[ \t=]+[^\s"']+)?|doctl\b[^\n|;&]*?[ \t]-t|nmcli\b[^\n|;&]*?[ \t](?:password|(?:802-11-)?wi(?:fi|reless)-sec(?:urity)?\.psk)|wpa_passphrase[ \t]+(?:"[^"\r\n]*"|'[^'\r\n]*'|[^\s"']+)|mc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+[^\s"';|&]+[ \t]+\\?["']?https?://[^\s"';|&]+[ \t]+[^\s"';|&]+|rclone[ \t]+config[ \t]+(?:create|update)\b[^\n|;&]*?[ \t](?:secret_access_key|pass|password|client_secret|token|account_key|key|sas_url))[ \t]+(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"';|&\\-][^\s"';|&\\]*))"#,
             &[
                 "ngrok",
                 "nmcli",
@@ -225,6 +269,9 @@ pub(super) fn tool_rules() -> Vec<Rule> {
                 "poetry config",
                 "cargo login",
                 "doctl",
+                "mc alias",
+                "mc config",
+                "rclone config",
             ],
             Check::Value,
         )
@@ -263,6 +310,18 @@ pub(super) fn tool_rules() -> Vec<Rule> {
             Check::Value,
         )
         .within(512, 448),
+        // what an `expect` script (or pexpect) sends at a password's
+        // prompt: `expect "Password:"` then `send "X\r"` (a test's
+        // `expect(…)` is no prompt: pexpect's is a method); over lines,
+        // so after a line end written `\n` as well as at a word's start
+        Rule::new(
+            "expect-password",
+            r#"(?i)(?:(?:\\[nt]|\b)expect[ \t]+(?:-[a-z]+[ \t]+)*\{?[ \t]*|\.expect(?:_exact)?[ \t]*\([ \t]*\[?[ \t]*r?)\\?["'][^"'\r\n]*(?:assword|passphrase)[^"'\r\n]*\\?["'][^\r\n]*?(?:\r?\n(?:[ \t]*[0-9]+\xE2\x86\x92)?[^\r\n]*?)?(?:(?:\\[nt]|\b)send[ \t]+(?:--[ \t]+)?|\.send(?:line)?[ \t]*\([ \t]*)(?:\\?"([^"\\\r\n]+)(?:\\{1,2}[rn])?\\?"|\\?'([^'\\\r\n]+)(?:\\{1,2}[rn])?\\?')"#,
+            &["send \"", "send \\\"", "send -- ", "send '", "sendline(", "send("],
+            Check::Value,
+        )
+        .within(448, 256)
+        .over_lines(),
         // Ansible's vault password file, written
         Rule::new(
             "vault-password-file",
@@ -270,7 +329,45 @@ pub(super) fn tool_rules() -> Vec<Rule> {
             &["vault_pass", "vault-pass", "vaultpass"],
             Check::Value,
         ),
-    ]
+    ];
+    rules.extend(password_flags());
+    rules
+}
+
+/// Tools whose own flags take a password or a key: `ipmitool -P X`,
+/// macOS `security add-generic-password -w X`, a key's pass phrases
+/// (`ssh-keygen -P OLD -N NEW`), SNMP's community and v3 pass phrases
+/// (`snmpget -c X`, `-A X`, `-X X`), FreeRDP's `/p:X`; with the keyword
+/// that wakes each.
+const PASSWORD_FLAGS: &[(&str, &[&str], &str)] = &[
+    (r"\bipmitool\b", &["-P", "-K"], "ipmitool"),
+    (
+        r"\bsecurity[ \t]+(?:add|set)-(?:generic|internet)-password\b",
+        &["-w"],
+        "-password",
+    ),
+    (r"\bssh-keygen\b", &["-N", "-P"], "ssh-keygen"),
+    (r"\bsnmp[a-z]*\b", &["-c", "-A", "-X"], "snmp"),
+    (r"\b[a-z]*freerdp[0-9]?\b", &["[/-]p:"], "freerdp"),
+];
+
+/// A rule for each of [`PASSWORD_FLAGS`]: a match ends at its value, so
+/// one pattern for a tool's flags would find the first of two.
+fn password_flags() -> Vec<Rule> {
+    PASSWORD_FLAGS
+        .iter()
+        .flat_map(|&(tool, flags, keyword)| {
+            flags.iter().map(move |flag| {
+                Rule::new(
+                    "tool-password-flag",
+                    &format!(r"{tool}[^\n|;&]*?[ \t]{flag}[ \t]*{FLAG_VALUE}"),
+                    &[keyword],
+                    Check::Value,
+                )
+                .within(64, 1024)
+            })
+        })
+        .collect()
 }
 
 /// Secrets where a program keeps or sends them (`.pgpass`, a server's

@@ -641,7 +641,7 @@ fn shape_rules() -> Vec<Rule> {
         ),
         Rule::new(
             "cli-secret",
-            r#"(?i)(?:^|[\s'"`(\[]|\xE2\x86\x92)--?(?:[a-z0-9]+-)*(?:password|passwd|passphrase|pass|(?:src|dest|new)?(?:store|key)pass|token|authtoken|api-key|apikey|api_key|secret|client-secret|access-token|auth-token|private-key|access-key|secret-key)(?:=|[ \t]+)(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&)\\-][^\s"';|&)\\]{0,399}))"#,
+            r#"(?i)(?:^|[\s'"`(\[]|\xE2\x86\x92)--?(?:[a-z0-9]+-)*(?:password|passwd|passphrase|pass|(?:src|dest|new)?(?:store|key)pass|token|authtoken|api-key|apikey|api_key|secret|client-secret|access-token|auth-token|private-key|access-key|secret-key|bearer)(?:=|[ \t]+)(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&)\\-][^\s"';|&)\\]{0,399}))"#,
             &[
                 "-pass",
                 "-token",
@@ -658,6 +658,7 @@ fn shape_rules() -> Vec<Rule> {
                 "-secret-key",
                 "storepass",
                 "keypass",
+                "-bearer",
             ],
             Check::Value,
         ),
