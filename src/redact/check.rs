@@ -194,6 +194,16 @@ pub fn is_value(v: &[u8]) -> bool {
     v.len() >= 3 && !variable(v) && !stand_in(v) && !word_of_code(v) && !is_path(v)
 }
 
+/// A value a call sets under a secret's name: letters with digits or
+/// signs and no space, or letters that look generated; not a word (a
+/// test's `.header("X-SECRET", "typed")`, a protocol's `("AUTH",
+/// "SELECTED")`), a field (`"access.secret"`), a number or a stand-in.
+pub fn is_mixed_value(v: &[u8]) -> bool {
+    let letters = v.iter().any(u8::is_ascii_alphabetic);
+    let others = v.iter().any(|c| !c.is_ascii_alphabetic());
+    is_value(v) && letters && !dotted(v) && ((others && !v.contains(&b' ')) || generated_letters(v))
+}
+
 /// Whether a key or name ends in a secret word (`DB_PASSWORD`,
 /// `clientSecret`, `api_key`).
 pub fn names_a_secret(name: &[u8]) -> bool {

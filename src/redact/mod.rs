@@ -412,6 +412,7 @@ impl Redactor {
                 Check::Plain => true,
                 Check::Value => check::is_value(s),
                 Check::Entropy => check::high_entropy(s),
+                Check::Mixed => check::is_mixed_value(s),
                 Check::Assignment => {
                     let name = caps.get(1).map_or(&b""[..], |n| n.as_bytes());
                     check::is_assigned_secret(name, s, quoted, next)

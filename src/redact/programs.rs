@@ -3,7 +3,7 @@
 //! password piped to what reads it, an account being made, a config
 //! file's lines, a name and its value written a line or a cell apart.
 
-use super::rules::{Check, NAME_WORDS, Rule};
+use super::rules::{Check, NAME_WORDS, Rule, assignment_follows};
 
 /// A value, quoted or bare, as long as its rule's window lets it be (a
 /// bound of `{1,400}` makes the compiled pattern hundreds of states
@@ -202,6 +202,11 @@ pub(super) fn account_rules() -> Vec<Rule> {
             Check::Value,
         )
         .within(64, 640),
+        // a value a call sets under a secret's name: a property, a map's
+        // key, a variable of the environment (`props.setProperty("password",
+        // "X")`, `os.setenv("API_KEY", "X")`, `localStorage.setItem("token",
+        // "X")`)
+        key_value_call(),
         // a field named `pass` (nodemailer's `auth: { user, pass }`, an
         // rclone remote's `pass = …`): quoted, or a line's whole value
         Rule::new(
@@ -261,7 +266,7 @@ pub(super) fn tool_rules() -> Vec<Rule> {
         // a token a command takes by its place, not by a flag
         Rule::new(
             "cli-positional-secret",
-            r#"\b(?:ngrok\b[^\n|;&]*?[ \t](?:add-)?authtoken|poetry[ \t]+config[ \t]+(?:pypi-token\.[^\s"']+|http-basic\.[^\s"']+[ \t]+[^\s"']+)|cargo[ \t]+login(?:[ \t]+--registry[ \t=]+[^\s"']+)?|doctl\b[^\n|;&]*?[ \t]-t|nmcli\b[^\n|;&]*?[ \t](?:password|(?:802-11-)?wi(?:fi|reless)-sec(?:urity)?\.psk)|wpa_passphrase[ \t]+(?:"[^"\r\n]*"|'[^'\r\n]*'|[^\s"']+)|mc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+[^\s"';|&]+[ \t]+\\?["']?https?://[^\s"';|&]+[ \t]+[^\s"';|&]+|rclone[ \t]+config[ \t]+(?:create|update)\b[^\n|;&]*?[ \t](?:secret_access_key|pass|password|client_secret|token|account_key|key|sas_url))[ \t]+(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"';|&\\-][^\s"';|&\\]*))"#,
+            r#"\b(?:ngrok\b[^\n|;&]*?[ \t](?:add-)?authtoken|poetry[ \t]+config[ \t]+(?:pypi-token\.[^\s"']+|http-basic\.[^\s"']+[ \t]+[^\s"']+)|cargo[ \t]+login(?:[ \t]+--registry[ \t=]+[^\s"']+)?|doctl\b[^\n|;&]*?[ \t]-t|nmcli\b[^\n|;&]*?[ \t](?:password|(?:802-11-)?wi(?:fi|reless)-sec(?:urity)?\.psk)|wpa_passphrase[ \t]+(?:"[^"\r\n]*"|'[^'\r\n]*'|[^\s"']+)|mc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+[^\s"';|&]+[ \t]+\\?["']?https?://[^\s"';|&]+[ \t]+[^\s"';|&]+|bw[ \t]+unlock|mega-login[ \t]+[^\s"';|&]+|neo4j-admin\b[^\n|;&]*?[ \t]set-initial-password|mysqladmin\b[^\n|;&]*?[ \t]password|(?i:net)[ \t]+(?i:use)[ \t]+(?:[A-Za-z]:[ \t]+)?\\{2,4}[^\s"']+(?:[ \t]+/(?i:user):[^\s"']+)?|rclone[ \t]+config[ \t]+(?:create|update)\b[^\n|;&]*?[ \t](?:secret_access_key|pass|password|client_secret|token|account_key|key|sas_url))[ \t]+(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"';|&\\-][^\s"';|&\\]*))"#,
             &[
                 "ngrok",
                 "nmcli",
@@ -269,6 +274,11 @@ pub(super) fn tool_rules() -> Vec<Rule> {
                 "poetry config",
                 "cargo login",
                 "doctl",
+                "bw unlock",
+                "mega-login",
+                "set-initial-password",
+                "mysqladmin",
+                "net use",
                 "mc alias",
                 "mc config",
                 "rclone config",
@@ -296,8 +306,8 @@ pub(super) fn tool_rules() -> Vec<Rule> {
         // sudo -S`, `… | docker login --password-stdin`, `passwd --stdin`)
         Rule::new(
             "stdin-password",
-            r#"\b(?:echo|printf)[ \t]+(?:-[a-z]+[ \t]+)?(?:\\?["']%s(?:\\n)?\\?["'][ \t]+)?(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"';|&\\-][^\s"';|&\\]*))[ \t]*\|[ \t]*(?:sudo\b[^\n|;&]*?[ \t]-[A-Za-z]*S\b|[^\n|;&]*?--password-stdin|(?:sudo[ \t]+)?passwd\b[^\n|;&]*?--stdin)"#,
-            &["sudo", "password-stdin", "--stdin"],
+            r#"\b(?:echo|printf)[ \t]+(?:-[a-z]+[ \t]+)?(?:\\?["']%s(?:\\n)?\\?["'][ \t]+)?(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"';|&\\-][^\s"';|&\\]*))[ \t]*\|[ \t]*(?:sudo\b[^\n|;&]*?[ \t]-[A-Za-z]*S\b|[^\n|;&]*?--password-stdin|(?:sudo[ \t]+)?passwd\b[^\n|;&]*?--stdin|(?:docker|podman)[ \t]+secret[ \t]+create\b)"#,
+            &["sudo", "password-stdin", "--stdin", "secret create"],
             Check::Value,
         )
         .within(512, 512),
@@ -325,8 +335,8 @@ pub(super) fn tool_rules() -> Vec<Rule> {
         // Ansible's vault password file, written
         Rule::new(
             "vault-password-file",
-            r#"\becho[ \t]+(?:-[a-z]+[ \t]+)?(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))[ \t]*>>?[ \t]*\S*vault[_-]?pass"#,
-            &["vault_pass", "vault-pass", "vaultpass"],
+            r#"\becho[ \t]+(?:-[a-z]+[ \t]+)?(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))[ \t]*>>?[ \t]*\S*(?:vault[_-]?pass|\.vault-token)"#,
+            &["vault_pass", "vault-pass", "vaultpass", ".vault-token"],
             Check::Value,
         ),
     ];
@@ -334,10 +344,38 @@ pub(super) fn tool_rules() -> Vec<Rule> {
     rules
 }
 
+/// [`account_rules`]' rule for a value a call sets under a secret's name
+/// (its keywords are the secret words, gated as an assignment's: the name
+/// then a quote and `,`); a call's, not a tuple's (`('AUTH', 'SELECTED')`).
+fn key_value_call() -> Rule {
+    let pattern = format!(
+        r#"(?i)[A-Za-z0-9_][ \t]*\([ \t]*\\?["'](?:[A-Za-z0-9_.-]*?){NAME_WORDS}\\?["'][ \t]*,[ \t]*\\?["']([^"'\\\r\n]+)\\?["'][ \t]*\)"#
+    );
+    let mut r = Rule::new(
+        "call-key-secret",
+        &pattern,
+        &[
+            "pass",
+            "passwd",
+            "pwd",
+            "secret",
+            "token",
+            "key",
+            "credential",
+            "auth",
+        ],
+        Check::Mixed,
+    )
+    .within(96, 448);
+    r.gate = Some(assignment_follows);
+    r
+}
+
 /// Tools whose own flags take a password or a key: `ipmitool -P X`,
 /// macOS `security add-generic-password -w X`, a key's pass phrases
 /// (`ssh-keygen -P OLD -N NEW`), SNMP's community and v3 pass phrases
-/// (`snmpget -c X`, `-A X`, `-X X`), FreeRDP's `/p:X`; with the keyword
+/// (`snmpget -c X`, `-A X`, `-X X`), FreeRDP's `/p:X`, Windows'
+/// `cmdkey /pass:X` and `schtasks /rp X`; with the keyword
 /// that wakes each.
 const PASSWORD_FLAGS: &[(&str, &[&str], &str)] = &[
     (r"\bipmitool\b", &["-P", "-K"], "ipmitool"),
@@ -349,6 +387,8 @@ const PASSWORD_FLAGS: &[(&str, &[&str], &str)] = &[
     (r"\bssh-keygen\b", &["-N", "-P"], "ssh-keygen"),
     (r"\bsnmp[a-z]*\b", &["-c", "-A", "-X"], "snmp"),
     (r"\b[a-z]*freerdp[0-9]?\b", &["[/-]p:"], "freerdp"),
+    (r"\b(?i:cmdkey)\b", &["/(?i:pass):"], "cmdkey"),
+    (r"\b(?i:schtasks)\b", &["/(?i:rp)"], "schtasks"),
 ];
 
 /// A rule for each of [`PASSWORD_FLAGS`]: a match ends at its value, so
@@ -384,6 +424,16 @@ pub(super) fn config_rules() -> Vec<Rule> {
             &["ls0tls1crudjti"],
             Check::Plain,
         ),
+        // an OpenVPN key (`--tls-auth`'s static key, `tls-crypt-v2`'s), as
+        // a config inlines it or `cat ta.key` shows it
+        Rule::new(
+            "openvpn-key",
+            r"-----BEGIN OpenVPN [A-Za-z0-9 -]*[Kk]ey[A-Za-z0-9 -]*-----((?:\r?\n|\\r|\\n|[ \t0-9]|\xE2\x86\x92|[A-Za-z0-9+/=])+?)-----END OpenVPN",
+            &["-----begin openvpn"],
+            Check::Plain,
+        )
+        .within(0, 8192)
+        .over_lines(),
         // a session in a request's or a response's cookies (`curl -H
         // "Cookie: session=…"`, a `Set-Cookie:` header): whatever follows
         // the header's name to its end
@@ -427,6 +477,16 @@ pub(super) fn config_rules() -> Vec<Rule> {
             ],
             Check::Value,
         ),
+        // a Consul ACL token's or a Vault AppRole's secret id, as their
+        // commands print it (`SecretID:  <uuid>`, `secret_id  <uuid>`): an
+        // AWS secret's id is its name, no uuid
+        Rule::new(
+            "secret-id",
+            r#"(?i)\bsecret[_-]?id\\?["']?[ \t]*(?:[:=][ \t]*)?\\?["']?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b"#,
+            &["secretid", "secret_id", "secret-id"],
+            Check::Plain,
+        )
+        .within(0, 448),
         // Laravel's key, wherever its line is quoted
         Rule::new(
             "laravel-app-key",

@@ -28,6 +28,9 @@ pub enum Check {
     Value,
     /// An env line of an unknown name: a generated value (entropy).
     Entropy,
+    /// A value set under a secret's name by a call: letters with digits
+    /// or signs, not a word (see [`super::check::is_mixed_value`]).
+    Mixed,
 }
 
 /// Where an allowlist's regexes look.
@@ -245,7 +248,7 @@ pub struct RuleSet {
 /// Secret words a name may end in (`DB_PASSWORD`, `JWT_SECRET`,
 /// `DJANGO_SECRET_KEY`, `ADMIN_TOKEN`, `PGPASSWORD`, `SMTP_PASS`; not a
 /// bare `PASS`, which is Go's test output: `--- PASS: TestX`).
-pub(super) const NAME_WORDS: &str = r"(?:passwords?|[_.]pass|passwd|passphrase|pwd|secrets?|secret[_.-]?key|tokens?|api[_.-]?keys?|access[_.-]?keys?|private[_.-]?key|auth[_.-]?keys?|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|client[_.-]?secret|credentials?|auth)";
+pub(super) const NAME_WORDS: &str = r"(?:passwords?|[_.]pass|passwd|passphrase|pwd|secrets?|secret[_.-]?key|secret[_.-]?key[_.-]?base|tokens?|api[_.-]?keys?|access[_.-]?keys?|private[_.-]?key|auth[_.-]?keys?|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|client[_.-]?secret|credentials?|auth)";
 
 /// The keys of the model and tool providers an agent is built with, which
 /// gitleaks' rules do not know: each a prefix of its own.
@@ -347,8 +350,9 @@ fn own_rules() -> Vec<Rule> {
         // JSON, code), a value quoted or bare
         // (quotes may come escaped: `\"` in a JSON string shown as text;
         // a Python string may have its prefix, `b'…'`, `r"…"`, after `=`
-        // or `:`, not after a Rust match arm's `=>`)
-        r#"(?i)(?:^|[^A-Za-z0-9_.-])((?:[A-Za-z0-9_.-]*?){NAME_WORDS})\\?["']?[ \t]*(?:(?::=|=|:)[ \t]*(?:[bBrRuUfF]{{1,2}}\\?"([^"\\\r\n]{{1,400}})\\?"|[bBrRuUfF]{{1,2}}\\?'([^'\\\r\n]{{1,400}})\\?')|(?::=|=>|=|:)[ \t]*(?:\\?"([^"\\\r\n]{{1,400}})\\?"|\\?'([^'\\\r\n]{{1,400}})\\?'|`([^`\r\n]{{1,400}})`|([^\s"'`,;&|<>(){{}}\[\]\\]{{1,400}})))"#
+        // or `:`, not after a Rust match arm's `=>`; a key of a map or
+        // of the environment, `os.environ["API_KEY"] = …`, is closed by `]`)
+        r#"(?i)(?:^|[^A-Za-z0-9_.-])((?:[A-Za-z0-9_.-]*?){NAME_WORDS})\\?["']?\]?[ \t]*(?:(?::=|=|:)[ \t]*(?:[bBrRuUfF]{{1,2}}\\?"([^"\\\r\n]{{1,400}})\\?"|[bBrRuUfF]{{1,2}}\\?'([^'\\\r\n]{{1,400}})\\?')|(?::=|=>|=|:)[ \t]*(?:\\?"([^"\\\r\n]{{1,400}})\\?"|\\?'([^'\\\r\n]{{1,400}})\\?'|`([^`\r\n]{{1,400}})`|([^\s"'`,;&|<>(){{}}\[\]\\]{{1,400}})))"#
     );
     let name_keywords = [
         "pass",
@@ -537,6 +541,35 @@ fn spaced_assignments() -> Vec<Rule> {
     ]
 }
 
+/// What wakes `cli-login-password`: the commands that log in with `-p`
+/// (`login` alone is in most code).
+const LOGIN_COMMANDS: &[&str] = &[
+    "docker login",
+    "az login",
+    "podman login",
+    "buildah login",
+    "skopeo login",
+    "nerdctl login",
+    "registry login",
+    "oras login",
+    "crane login",
+    "sshpass",
+    "redis-cli",
+    "mongo",
+    "psexec",
+    "paexec",
+    "youtube-dl",
+    "yt-dlp",
+    "gallery-dl",
+    "oc login",
+    "cqlsh",
+    "cypher-shell",
+    "rabbitmqadmin",
+    "plink",
+    "pscp",
+    "psftp",
+];
+
 /// Secrets by where they stand: in a URL, after a CLI flag, in a header.
 fn shape_rules() -> Vec<Rule> {
     let mut rules = vec![
@@ -557,30 +590,29 @@ fn shape_rules() -> Vec<Rule> {
         // `%` went by it
         Rule::new(
             "cli-user-password",
-            r#"\b(?:curl|wget|lftp)\b[^\n|;&]*?[ \t](?:-u|--user|--proxy-user|-U|--http-user)(?:=|[ \t]*)(?:\\?"[^":\\\r\n]{1,64}:([^"\\\r\n]{1,200})\\?"|\\?'[^':\\\r\n]{1,64}:([^'\\\r\n]{1,200})\\?'|[^\s:"'\\]{1,64}:([^\s"'\\]{1,200}))"#,
-            &["curl", "wget", "lftp"],
+            r#"(?:\b(?:curl|wget|lftp|etcdctl)\b[^\n|;&]*?[ \t](?:-u|--user|--proxy-user|-U|--http-user)|\bcurl\b[^\n|;&]*?[ \t](?:-E|--cert|--proxy-cert)|\b(?:https?|httpie|xh|xhs)\b[^\n|;&]*?[ \t](?:-a|--auth))(?:=|[ \t]*)(?:\\?"[^":,\\\r\n]{1,64}[:,]([^"\\\r\n]{1,200})\\?"|\\?'[^':,\\\r\n]{1,64}[:,]([^'\\\r\n]{1,200})\\?'|[^\s:,"'\\]{1,64}[:,]([^\s"'\\]{1,200}))"#,
+            // (`http` alone is in every URL: httpie's flag right after it)
+            &[
+                "curl",
+                "wget",
+                "lftp",
+                "etcdctl",
+                "http -a",
+                "http --auth",
+                "https -a",
+                "https --auth",
+                "xh -a",
+                "xh --auth",
+                "xhs -a",
+            ],
             Check::Value,
         ),
         // a login's password after `-p` (and redis-cli's `-a`), where
         // `-p` is no port: `docker login -u bob -p …`, `sshpass -p …`
         Rule::new(
             "cli-login-password",
-            r#"\b(?:(?:docker|podman|buildah|skopeo|nerdctl|helm(?:[ \t]+registry)?|oras|crane)[ \t]+login\b[^\n|;&]*?[ \t]-p|az[ \t]+login\b[^\n|;&]*?[ \t]-p|sshpass\b[^\n|;&]*?[ \t]-p|redis-cli\b[^\n|;&]*?[ \t]-a|(?:mongo|mongosh)\b[^\n|;&]*?[ \t]-p)(?:=|[ \t]*)(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))"#,
-            // (`login` alone is in most code: the commands that log in)
-            &[
-                "docker login",
-                "az login",
-                "podman login",
-                "buildah login",
-                "skopeo login",
-                "nerdctl login",
-                "registry login",
-                "oras login",
-                "crane login",
-                "sshpass",
-                "redis-cli",
-                "mongo",
-            ],
+            r#"\b(?:(?:docker|podman|buildah|skopeo|nerdctl|helm(?:[ \t]+registry)?|oras|crane)[ \t]+login\b[^\n|;&]*?[ \t]-p|az[ \t]+login\b[^\n|;&]*?[ \t]-p|sshpass\b[^\n|;&]*?[ \t]-p|redis-cli\b[^\n|;&]*?[ \t]-a|(?:mongo|mongosh)\b[^\n|;&]*?[ \t]-p|(?:(?i:psexec(?:64)?(?:\.exe)?)|paexec|youtube-dl|yt-dlp|gallery-dl|oc[ \t]+login|cqlsh|cypher-shell|rabbitmqadmin)\b[^\n|;&]*?[ \t]-p|(?:plink|pscp|psftp)(?:\.exe)?\b[^\n|;&]*?[ \t]-pw)(?:=|[ \t]*)(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))"#,
+            LOGIN_COMMANDS,
             Check::Value,
         ),
         // a password handed to a call beside its user name: `auth=("bob",
@@ -635,13 +667,13 @@ fn shape_rules() -> Vec<Rule> {
         ),
         Rule::new(
             "gh-secret-body",
-            r#"\bgh[ \t]+secret[ \t]+set\b[^\n|;&]*?[ \t](?:--body|-b)(?:=|[ \t]+)(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))"#,
+            r#"\bgh[ \t]+secret[ \t]+set\b[^\n|;&]*?[ \t](?:--body(?:=|[ \t]+)|-b[ \t]*)(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))"#,
             &["secret set"],
             Check::Value,
         ),
         Rule::new(
             "cli-secret",
-            r#"(?i)(?:^|[\s'"`(\[]|\xE2\x86\x92)--?(?:[a-z0-9]+-)*(?:password|passwd|passphrase|pass|(?:src|dest|new)?(?:store|key)pass|token|authtoken|api-key|apikey|api_key|secret|client-secret|access-token|auth-token|private-key|access-key|secret-key|bearer)(?:=|[ \t]+)(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&)\\-][^\s"';|&)\\]{0,399}))"#,
+            r#"(?i)(?:^|[\s'"`(\[]|\xE2\x86\x92)--?(?:[a-z0-9]+-)*(?:password|passwd|passphrase|pass|(?:src|dest|new)?(?:store|key)pass|token|authtoken|api-key|apikey|api_key|secret|client-secret|access-token|auth-token|private-key|access-key|secret-key|(?:account|storage|master|shared)-key|bearer)(?:=|[ \t]+)(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&)\\-][^\s"';|&)\\]{0,399}))"#,
             &[
                 "-pass",
                 "-token",
@@ -659,9 +691,22 @@ fn shape_rules() -> Vec<Rule> {
                 "storepass",
                 "keypass",
                 "-bearer",
+                "account-key",
+                "storage-key",
+                "master-key",
+                "shared-key",
             ],
             Check::Value,
         ),
+        // `--auth X` (Netlify's token) when X is as long as a token:
+        // `--auth basic` is a scheme
+        Rule::new(
+            "cli-auth-token",
+            r#"(?:^|[\s'"`(\[]|\xE2\x86\x92)--auth(?:=|[ \t]+)\\?["']?([A-Za-z0-9_.~+/-]{16,})"#,
+            &["--auth "],
+            Check::Value,
+        )
+        .within(8, 448),
         Rule::new(
             "auth-header",
             r#"(?i)\b(?:proxy-)?authorization\\?["']?[ \t]*[:=][ \t]*\\?["']?(?:(?:basic|bearer|token|digest|apikey|api-key|sso-key)[ \t]+)?([A-Za-z0-9._~+/=:-]{8,})"#,
@@ -698,7 +743,7 @@ fn shape_rules() -> Vec<Rule> {
 /// After a keyword: the rest of a name (`api` in `api_key_id`), maybe a
 /// quote and spaces, then an assignment (`=`, `:`, `=>`, `,`, `>`, `|`,
 /// `?=`): the shape every name-value rule needs, tested before its regex.
-fn assignment_follows(b: &[u8], at: usize) -> bool {
+pub(super) fn assignment_follows(b: &[u8], at: usize) -> bool {
     // the keyword's end is not known here: step over the word it is in
     let mut i = at;
     let mut n = 0;
