@@ -191,7 +191,18 @@ fn word_of_code(v: &[u8]) -> bool {
 /// stand-in, a path or a URL (`wget --no-password https://…`: the flag
 /// takes no value, the next word is the command's) or empty.
 pub fn is_value(v: &[u8]) -> bool {
-    v.len() >= 3 && !variable(v) && !stand_in(v) && !word_of_code(v) && !is_path(v)
+    v.len() >= 3 && !variable(v) && !stand_in(v) && !word_of_code(v) && !is_path(v) && !metavar(v)
+}
+
+/// What a command's help names a flag's value by (`--api-key KEY`,
+/// `-p PASSWORD`, `--token API_TOKEN`): capitals and `_` alone, which a
+/// generated value never is (one of 16 random letters and digits in
+/// 10^12).
+fn metavar(v: &[u8]) -> bool {
+    v.len() <= 32
+        && v.iter().any(u8::is_ascii_uppercase)
+        && v.iter()
+            .all(|&c| c.is_ascii_uppercase() || matches!(c, b'_' | b'-'))
 }
 
 /// A value a call sets under a secret's name: letters with digits or

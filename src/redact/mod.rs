@@ -21,6 +21,7 @@
 
 mod check;
 mod json;
+mod kept;
 mod keywords;
 mod programs;
 pub mod rules;

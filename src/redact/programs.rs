@@ -3,7 +3,7 @@
 //! password piped to what reads it, an account being made, a config
 //! file's lines, a name and its value written a line or a cell apart.
 
-use super::rules::{Check, NAME_WORDS, Rule, assignment_follows};
+use super::rules::{Check, NAME_WORDS, Rule};
 
 /// A value, quoted or bare, as long as its rule's window lets it be (a
 /// bound of `{1,400}` makes the compiled pattern hundreds of states
@@ -345,8 +345,8 @@ pub(super) fn tool_rules() -> Vec<Rule> {
 }
 
 /// [`account_rules`]' rule for a value a call sets under a secret's name
-/// (its keywords are the secret words, gated as an assignment's: the name
-/// then a quote and `,`); a call's, not a tuple's (`('AUTH', 'SELECTED')`).
+/// (its keywords are the secret words, gated by [`call_key_around`]); a
+/// call's, not a tuple's (`('AUTH', 'SELECTED')`).
 fn key_value_call() -> Rule {
     let pattern = format!(
         r#"(?i)[A-Za-z0-9_][ \t]*\([ \t]*\\?["'](?:[A-Za-z0-9_.-]*?){NAME_WORDS}\\?["'][ \t]*,[ \t]*\\?["']([^"'\\\r\n]+)\\?["'][ \t]*\)"#
@@ -367,8 +367,32 @@ fn key_value_call() -> Rule {
         Check::Mixed,
     )
     .within(96, 448);
-    r.gate = Some(assignment_follows);
+    r.gate = Some(call_key_around);
     r
+}
+
+/// Whether the word around a keyword is a call's first argument and a
+/// string (`(\"`, the word, a quote and `,`): the secret words are in
+/// most lines, a call setting one in few.
+fn call_key_around(b: &[u8], at: usize) -> bool {
+    let word = |c: &u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-');
+    let start = b[..at.min(b.len())]
+        .iter()
+        .rev()
+        .take(48)
+        .take_while(|c| word(c))
+        .count();
+    let before = b[..at - start]
+        .iter()
+        .rev()
+        .take(8)
+        .find(|c| !matches!(c, b' ' | b'\t' | b'"' | b'\'' | b'\\'));
+    let end = b[at..].iter().take(48).take_while(|c| word(c)).count();
+    let after = b[at + end..]
+        .iter()
+        .take(8)
+        .find(|c| !matches!(c, b' ' | b'\t' | b'"' | b'\'' | b'\\'));
+    before == Some(&b'(') && after == Some(&b',')
 }
 
 /// Tools whose own flags take a password or a key: `ipmitool -P X`,

@@ -10,6 +10,7 @@
 //! Go's RE2, for which gitleaks writes them) and compiled the first time
 //! its keywords occur in a text.
 
+use super::kept::kept_rules;
 use super::programs::{account_rules, config_rules, paired_rules, tool_rules};
 use regex::bytes::{Regex, RegexBuilder};
 use serde::Deserialize;
@@ -459,6 +460,7 @@ fn own_rules() -> Vec<Rule> {
     rules.extend(tool_rules());
     rules.extend(account_rules());
     rules.extend(paired_rules());
+    rules.extend(kept_rules());
     let mut env = Rule::new(
         "env-secret",
         // a line of its own, maybe behind the Read tool's `    15→`

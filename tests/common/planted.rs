@@ -601,6 +601,34 @@ fn written_apart(g: &mut Gen) -> Vec<Planted> {
     out
 }
 
+/// Secrets as programs print and keep them, and the key a token is
+/// signed with.
+const AS_KEPT: [Setting; 7] = [
+    ("vault kv get", |v| {
+        format!(
+            "====== Data ======\nKey         Value\n---         -----\npassword    {v}\nusername    bob"
+        )
+    }),
+    ("terraform output", |v| {
+        format!(
+            "\"db_password\": {{\n  \"sensitive\": true,\n  \"type\": \"string\",\n  \"value\": \"{v}\"\n}}"
+        )
+    }),
+    ("::add-mask::", |v| format!("echo \"::add-mask::{v}\"")),
+    ("jwt.sign", |v| {
+        format!("const t = jwt.sign({{ id: user.id }}, '{v}', {{ expiresIn: '1h' }})")
+    }),
+    ("PyJWT encode", |v| {
+        format!("token = jwt.encode(payload, \"{v}\", algorithm=\"HS256\")")
+    }),
+    ("Go SignedString", |v| {
+        format!("s, err := token.SignedString([]byte(\"{v}\"))")
+    }),
+    ("createHmac", |v| {
+        format!("crypto.createHmac('sha256', '{v}').update(body).digest('hex')")
+    }),
+];
+
 /// More of [`by_place`]: a login's `-p` after its `-u`, a user and a
 /// password joined, a command's last word, Windows' own flags, a call
 /// setting a secret's name.
@@ -717,6 +745,21 @@ fn by_place(g: &mut Gen) -> Vec<Planted> {
     let v: String = (0..3)
         .map(|_| g.of("ABCDEFGHIJKLMNOPQRSTUVWXYZ", 1) + &g.of("bcdfghjklmnpqrstvwxz", 5))
         .collect();
+    out.extend(with_passwords(g, &AS_KEPT));
+    let v = format!("*{}", g.of("0123456789ABCDEF", 40));
+    out.push(p(
+        "MySQL native hash",
+        v.clone(),
+        format!("| root | localhost | {v} |"),
+    ));
+    let v = g.hex(32);
+    out.push(p(
+        "NT hash",
+        v.clone(),
+        format!("Administrator:500:aad3b435b51404eeaad3b435b51404ee:{v}:::"),
+    ));
+    let v = format!("pbkdf2_sha256$600000${}${}=", g.alnum(22), g.of(B64, 43));
+    out.push(p("Django hash", v.clone(), format!("password = {v}")));
     out.push(p(
         "letters alone",
         v.clone(),
@@ -1098,5 +1141,10 @@ pub fn look_alikes() -> Vec<String> {
         "docker run -u 1000 -p 8080:80 app".into(),
         "curl --auth basic -u $USER:$PASS https://x.acme.dev".into(),
         "aws secretsmanager get-secret-value --secret-id prod/db/creds".into(),
+        "  --api-key     KEY\n  --password    PASSWORD".into(),
+        "total_tokens    4096".into(),
+        "Key         Value\n---         -----".into(),
+        "password    reset by the user".into(),
+        "jwt.sign(payload, process.env.JWT_SECRET)".into(),
     ]
 }

@@ -1,0 +1,132 @@
+//! ccv's rules for secrets as programs print and keep them: the hashes a
+//! database or a directory keeps of a password, a table of a secret
+//! store's values (`vault kv get`), a Terraform output's value, a CI
+//! log's mask, and the key a program signs with (`jwt.sign(…, "X")`).
+
+use super::rules::{Check, NAME_WORDS, Rule};
+
+pub(super) fn kept_rules() -> Vec<Rule> {
+    let output = format!(
+        r#"(?i)\\?"((?:[A-Za-z0-9_.-]*?){NAME_WORDS})\\?"[ \t]*:[ \t]*\{{[^{{}}]*?\\?"value\\?"[ \t]*:[ \t]*\\?"([^"\\\r\n]+)\\?""#
+    );
+    let column = format!(
+        r#"(?i)(?:^|\\n|\xE2\x86\x92)[ \t]*((?:[A-Za-z0-9_.-]*?){NAME_WORDS})(?:[ \t]{{2,}}|\t)([^\s"'\\]+)[ \t]*(?:$|\\[nr]|\\?")"#
+    );
+    let mut column = Rule::new(
+        "column-secret",
+        &column,
+        &[
+            "pass",
+            "passwd",
+            "pwd",
+            "secret",
+            "token",
+            "key",
+            "credential",
+        ],
+        Check::Assignment,
+    )
+    .within(48, 448);
+    column.gate = Some(column_around);
+    vec![
+        // a Terraform output marked sensitive, as `terraform output
+        // -json` prints it: its name, then its object's `"value"`
+        Rule::new(
+            "terraform-output-secret",
+            &output,
+            &["\"value\"", "\\\"value\\\""],
+            Check::Assignment,
+        )
+        .within(256, 448)
+        .over_lines(),
+        // a secret store's table (`vault kv get`: `password    X`): a
+        // name at a line's start, its value the only word after it (to
+        // the line's end, or the end of the JSON string it is in)
+        column,
+        // what a GitHub Actions step masks in its log is a secret
+        Rule::new(
+            "actions-mask",
+            r#"::add-mask::(?:\\?"([^"\\\r\n]+)\\?"|([^\s"'\\]+))"#,
+            &["::add-mask::"],
+            Check::Value,
+        )
+        .within(0, 448),
+        Rule::new(
+            "password-hash",
+            r#"(?:^|[\s:"'=|]|\\[nt])(\*[0-9A-F]{40}|SCRAM-SHA-256\$[0-9]+:[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+|pbkdf2_sha(?:1|256)\$[0-9]+\$[A-Za-z0-9./+]+\$[A-Za-z0-9+/=]{20,}|\{(?i:SSHA(?:256|384|512)?|SHA(?:256|384|512)?|SMD5|MD5|CRYPT|PBKDF2(?:-SHA(?:256|512))?|ARGON2)\}[A-Za-z0-9+/=$.]{8,})"#,
+            &[
+                "*0", "*1", "*2", "*3", "*4", "*5", "*6", "*7", "*8", "*9", "*a", "*b", "*c", "*d",
+                "*e", "*f", "scram-sha-256$", "pbkdf2_sha", "{ssha", "{sha", "{smd5}", "{md5}",
+                "{crypt}", "{pbkdf2", "{argon2}",
+            ],
+            Check::Plain,
+        )
+        .within(4, 512),
+        // a Windows account's NT hash as `secretsdump` and `pwdump` print
+        // it (`user:500:LM:NT:::`)
+        Rule::new(
+            "ntlm-hash",
+            r":[0-9]+:[0-9a-fA-F]{32}:([0-9a-fA-F]{32}):::",
+            &[":::"],
+            Check::Plain,
+        )
+        .within(80, 8),
+        // the key a token is signed with: `jwt.sign(payload, "X")`,
+        // PyJWT's `jwt.encode(payload, "X")`, Go's
+        // `SignedString([]byte("X"))`, `createHmac("sha256", "X")`,
+        // `hmac.new(b"X", …)`
+        Rule::new(
+            "signing-key",
+            r#"(?:\bjwt\.(?:sign|encode|verify|decode)[ \t]*\([ \t]*(?:\{[^{}\r\n]*\}|[^,{}()\r\n]+)[ \t]*,|\bSignedString[ \t]*\([ \t]*\[\]byte[ \t]*\(|\bcreateHmac[ \t]*\([ \t]*\\?["'][A-Za-z0-9-]+\\?["'][ \t]*,|\bhmac\.new[ \t]*\()[ \t]*[bB]?(?:\\?"([^"\\\s]+)\\?"|\\?'([^'\\\s]+)\\?')"#,
+            &[
+                "jwt.sign",
+                "jwt.encode",
+                "jwt.verify",
+                "jwt.decode",
+                "signedstring",
+                "createhmac",
+                "hmac.new",
+            ],
+            Check::Value,
+        )
+        .within(24, 512),
+    ]
+}
+
+/// Whether the word around a keyword starts a line (maybe behind spaces
+/// or the Read tool's `    15→`) and is followed by two spaces or a tab:
+/// a table's column of names, not prose or code.
+fn column_around(b: &[u8], at: usize) -> bool {
+    let word = |c: &u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-');
+    let at = at.min(b.len());
+    let mut start = at
+        - b[..at]
+            .iter()
+            .rev()
+            .take(48)
+            .take_while(|c| word(c))
+            .count();
+    // a line end written `\n` is not the word's `n`
+    if start > 0 && b[start - 1] == b'\\' && matches!(b.get(start), Some(b'n' | b'r' | b't')) {
+        start += 1;
+    }
+    let indent = b[..start]
+        .iter()
+        .rev()
+        .take_while(|c| matches!(c, b' ' | b'\t'))
+        .count();
+    let head = &b[..start - indent];
+    let at_line_start = head.is_empty()
+        || head.ends_with(b"\n")
+        || head.ends_with(b"\\n")
+        || head.ends_with("\u{2192}".as_bytes());
+    let end = at + b[at..].iter().take(48).take_while(|c| word(c)).count();
+    let rest = &b[end..];
+    let gap = rest
+        .iter()
+        .take_while(|c| matches!(c, b' ' | b'\t'))
+        .count();
+    at_line_start
+        && (gap >= 2 || rest.first() == Some(&b'\t'))
+        && rest.get(gap).is_some_and(|c| !c.is_ascii_whitespace())
+}
