@@ -10,7 +10,7 @@ pub(super) fn kept_rules() -> Vec<Rule> {
         r#"(?i)\\?"((?:[A-Za-z0-9_.-]*?){NAME_WORDS})\\?"[ \t]*:[ \t]*\{{[^{{}}]*?\\?"value\\?"[ \t]*:[ \t]*\\?"([^"\\\r\n]+)\\?""#
     );
     let column = format!(
-        r#"(?i)(?:^|\\n|\xE2\x86\x92)[ \t]*((?:[A-Za-z0-9_.-]*?){NAME_WORDS})(?:[ \t]{{2,}}|\t)([^\s"'\\]+)[ \t]*(?:$|\\[nr]|\\?")"#
+        r#"(?i)(?:^"?|\\n|\xE2\x86\x92)[ \t]*((?:[A-Za-z0-9_.-]*?){NAME_WORDS})(?:[ \t]{{2,}}|\t)([^\s"'\\]+)[ \t]*(?:$|\\[nr]|\\?")"#
     );
     let mut column = Rule::new(
         "column-secret",
@@ -28,6 +28,25 @@ pub(super) fn kept_rules() -> Vec<Rule> {
     )
     .within(48, 448);
     column.gate = Some(column_around);
+    let spaced = format!(
+        r#"(?i)(?:^"?|\\n|\xE2\x86\x92)[ \t]*(?:[A-Za-z0-9_.-]+[ \t]+){{0,3}}(?:[A-Za-z0-9_.-]*?){NAME_WORDS}[ \t]+(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"'\\{{}}=:;,()*]*[^\s"'\\{{}}=:;,()*.]))[ \t]*(?:$|\\[nr]|\\?"|\}})"#
+    );
+    let mut spaced = Rule::new(
+        "spaced-secret",
+        &spaced,
+        &[
+            "pass",
+            "passwd",
+            "pwd",
+            "secret",
+            "token",
+            "key",
+            "credential",
+        ],
+        Check::Mixed,
+    )
+    .within(128, 448);
+    spaced.gate = Some(spaced_around);
     vec![
         // a Terraform output marked sensitive, as `terraform output
         // -json` prints it: its name, then its object's `"value"`
@@ -62,6 +81,52 @@ pub(super) fn kept_rules() -> Vec<Rule> {
             Check::Plain,
         )
         .within(4, 512),
+        // a config line `NAME VALUE` with a space alone (Gradle's
+        // `password 'X'`, msmtp's `password X`, HAProxy's `user bob
+        // insecure-password X`, fish's `set -x API_TOKEN X`): a value with
+        // a digit or a sign, not prose's word (`password changed`), a
+        // sentence's end (`token fields.`) or C's (`rsa_private_key key;`)
+        spaced,
+        Rule::new(
+            "nickserv-password",
+            r#"(?i)\b(?:nickserv|ns)[ \t]+:?identify[ \t]+(?:[^\s"'\\]+[ \t]+)?([^\s"'\\]+)[ \t]*(?:$|\\[nr]|\\?")"#,
+            &["identify"],
+            Check::Value,
+        )
+        .within(32, 256),
+        // Postfix's `sasl_passwd` (`[smtp.x.io]:587 bob@x.io:X`)
+        Rule::new(
+            "postfix-sasl-password",
+            r#"(?:^"?|\\n|\xE2\x86\x92)[ \t]*\[[^\]\s]+\](?::[0-9]+)?[ \t]+[^\s:"'\\]+:([^\s"'\\]+)"#,
+            &["]:587 ", "]:465 ", "]:25 ", "]:2525 "],
+            Check::Value,
+        )
+        .within(128, 256),
+        // a Microsoft Teams incoming webhook's address
+        Rule::new(
+            "teams-webhook",
+            r#"(?:outlook\.office(?:365)?\.com/webhook|\.webhook\.office\.com/webhookb2)/([A-Za-z0-9@/_-]{60,})"#,
+            &["office.com/webhook", "office365.com/webhook"],
+            Check::Plain,
+        )
+        .within(64, 512),
+        // Go's MySQL DSN (`bob:X@tcp(host:3306)/db`): no scheme, so no URL
+        Rule::new(
+            "go-sql-dsn",
+            r#"[\s"'`=][A-Za-z0-9_.-]+:([^@\s"'`\\]+)@(?:tcp|unix|udp)\("#,
+            &["@tcp(", "@unix(", "@udp("],
+            Check::Value,
+        )
+        .within(256, 8),
+        // a token given as a URL's user (`https://<token>@github.com/…`):
+        // a generated one, not a name
+        Rule::new(
+            "url-token-user",
+            r#"\bhttps?://([A-Za-z0-9_-]{20,})@[A-Za-z0-9.-]"#,
+            &["://"],
+            Check::Entropy,
+        )
+        .within(8, 256),
         // a Windows account's NT hash as `secretsdump` and `pwdump` print
         // it (`user:500:LM:NT:::`)
         Rule::new(
@@ -74,10 +139,11 @@ pub(super) fn kept_rules() -> Vec<Rule> {
         // the key a token is signed with: `jwt.sign(payload, "X")`,
         // PyJWT's `jwt.encode(payload, "X")`, Go's
         // `SignedString([]byte("X"))`, `createHmac("sha256", "X")`,
-        // `hmac.new(b"X", …)`
+        // `hmac.new(b"X", …)`, JJWT's `signWith(ALG, "X")` and
+        // `hmacShaKeyFor("X".getBytes())`, Java's `new SecretKeySpec("X"…)`
         Rule::new(
             "signing-key",
-            r#"(?:\bjwt\.(?:sign|encode|verify|decode)[ \t]*\([ \t]*(?:\{[^{}\r\n]*\}|[^,{}()\r\n]+)[ \t]*,|\bSignedString[ \t]*\([ \t]*\[\]byte[ \t]*\(|\bcreateHmac[ \t]*\([ \t]*\\?["'][A-Za-z0-9-]+\\?["'][ \t]*,|\bhmac\.new[ \t]*\()[ \t]*[bB]?(?:\\?"([^"\\\s]+)\\?"|\\?'([^'\\\s]+)\\?')"#,
+            r#"(?:\bjwt\.(?:sign|encode|verify|decode)[ \t]*\([ \t]*(?:\{[^{}\r\n]*\}|[^,{}()\r\n]+)[ \t]*,|\bsignWith[ \t]*\([ \t]*[A-Za-z0-9_.]+[ \t]*,|\b(?:hmacShaKeyFor|SecretKeySpec)[ \t]*\(|\bSignedString[ \t]*\([ \t]*\[\]byte[ \t]*\(|\bcreateHmac[ \t]*\([ \t]*\\?["'][A-Za-z0-9-]+\\?["'][ \t]*,|\bhmac\.new[ \t]*\()[ \t]*[bB]?(?:\\?"([^"\\\s]+)\\?"|\\?'([^'\\\s]+)\\?')"#,
             &[
                 "jwt.sign",
                 "jwt.encode",
@@ -86,6 +152,9 @@ pub(super) fn kept_rules() -> Vec<Rule> {
                 "signedstring",
                 "createhmac",
                 "hmac.new",
+                "signwith(",
+                "hmacshakeyfor(",
+                "secretkeyspec(",
             ],
             Check::Value,
         )
@@ -117,6 +186,7 @@ fn column_around(b: &[u8], at: usize) -> bool {
         .count();
     let head = &b[..start - indent];
     let at_line_start = head.is_empty()
+        || head == b"\""
         || head.ends_with(b"\n")
         || head.ends_with(b"\\n")
         || head.ends_with("\u{2192}".as_bytes());
@@ -129,4 +199,52 @@ fn column_around(b: &[u8], at: usize) -> bool {
     at_line_start
         && (gap >= 2 || rest.first() == Some(&b'\t'))
         && rest.get(gap).is_some_and(|c| !c.is_ascii_whitespace())
+}
+
+/// Whether the word around a keyword is a config line's name: at most
+/// three words before it on its line (`set -x`, `user bob`), nothing
+/// but words and spaces, and a space then a value after it.
+fn spaced_around(b: &[u8], at: usize) -> bool {
+    let at = at.min(b.len());
+    let end = at
+        + b[at..]
+            .iter()
+            .take(48)
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-'))
+            .count();
+    let rest = &b[end..];
+    let gap = rest
+        .iter()
+        .take_while(|c| matches!(c, b' ' | b'\t'))
+        .count();
+    if gap == 0 || rest.get(gap).is_none_or(|c| c.is_ascii_whitespace()) {
+        return false;
+    }
+    let head = &b[at.saturating_sub(128)..at];
+    let line = head
+        .windows(2)
+        .rposition(|w| w == b"\\n")
+        .map(|i| i + 2)
+        .into_iter()
+        .chain(head.iter().rposition(|&c| c == b'\n').map(|i| i + 1))
+        .chain(
+            head.windows(3)
+                .rposition(|w| w == "\u{2192}".as_bytes())
+                .map(|i| i + 3),
+        )
+        .max();
+    // (a JSON string's opening quote starts its first line)
+    let first = usize::from(head.first() == Some(&b'"'));
+    let Some(from) = line.or((at < 128).then_some(first)) else {
+        return false;
+    };
+    let before = &head[from..];
+    before
+        .iter()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-' | b' ' | b'\t'))
+        && before
+            .split(|c| matches!(c, b' ' | b'\t'))
+            .filter(|w| !w.is_empty())
+            .count()
+            <= 4
 }

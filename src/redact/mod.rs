@@ -372,61 +372,79 @@ impl Redactor {
         let rule = &self.set.rules[r as usize];
         let Some(re) = rule.regex() else { return };
         let hay = &b[a..z];
-        for caps in re.captures_iter(hay) {
-            let Some(whole) = caps.get(0) else { continue };
-            let (secret, quoted) = match rule.check {
-                // the value, not the name: the first value group that took part
-                Check::Assignment => {
-                    match (2..caps.len()).find_map(|g| caps.get(g).map(|m| (g, m))) {
-                        Some((g, m)) => (m, g < caps.len() - 1),
-                        None => continue,
-                    }
-                }
-                _ => match rule.group {
-                    Some(g) => match caps.get(g) {
-                        Some(m) => (m, false),
-                        None => continue,
-                    },
-                    None => (
-                        (1..caps.len()).find_map(|g| caps.get(g)).unwrap_or(whole),
-                        false,
-                    ),
-                },
+        let mut from = 0;
+        while from <= hay.len() {
+            let Some(caps) = re.captures_at(hay, from) else {
+                break;
             };
-            let s = secret.as_bytes();
-            if s.is_empty() || s.starts_with(MARK.as_bytes()) {
-                continue;
-            }
-            if rule.entropy.is_some_and(|e| check::entropy(s) < e) {
-                continue;
-            }
-            let line = breaks.line_around(hay, secret.start());
-            let line = &hay[line.0..line.1];
-            let m = whole.as_bytes();
-            if self.set.global.iter().any(|al| al.allows(s, m, line))
-                || rule.allow.iter().any(|al| al.allows(s, m, line))
-            {
-                continue;
-            }
-            let next = hay.get(secret.end()).copied();
-            let keep = match rule.check {
-                Check::Plain => true,
-                Check::Value => check::is_value(s),
-                Check::Entropy => check::high_entropy(s),
-                Check::Mixed => check::is_mixed_value(s),
-                Check::Assignment => {
-                    let name = caps.get(1).map_or(&b""[..], |n| n.as_bytes());
-                    check::is_assigned_secret(name, s, quoted, next)
+            let Some(whole) = caps.get(0) else { break };
+            match self.checked(rule, &caps, hay, breaks) {
+                Some(secret) => {
+                    hits.push(Hit {
+                        start: a + secret.start,
+                        end: a + secret.end,
+                        rule: r,
+                    });
+                    from = whole.end().max(whole.start() + 1);
                 }
-            };
-            if keep {
-                hits.push(Hit {
-                    start: a + secret.start(),
-                    end: a + secret.end(),
-                    rule: r,
-                });
+                // a match its check turns down may hold one that is a
+                // secret (`Credentials:gs_secret_access_key=X`: what
+                // follows `Credentials:` is no value, what follows `=` is)
+                None => from = whole.start() + 1,
             }
         }
+    }
+
+    /// Where the secret of a match of `rule` is, when its checks pass.
+    fn checked(
+        &self,
+        rule: &rules::Rule,
+        caps: &regex::bytes::Captures<'_>,
+        hay: &[u8],
+        breaks: Breaks,
+    ) -> Option<std::ops::Range<usize>> {
+        let whole = caps.get(0)?;
+        let (secret, quoted) = match rule.check {
+            // the value, not the name: the first value group that took part
+            Check::Assignment => {
+                let (g, m) = (2..caps.len()).find_map(|g| caps.get(g).map(|m| (g, m)))?;
+                (m, g < caps.len() - 1)
+            }
+            _ => match rule.group {
+                Some(g) => (caps.get(g)?, false),
+                None => (
+                    (1..caps.len()).find_map(|g| caps.get(g)).unwrap_or(whole),
+                    false,
+                ),
+            },
+        };
+        let s = secret.as_bytes();
+        if s.is_empty() || s.starts_with(MARK.as_bytes()) {
+            return None;
+        }
+        if rule.entropy.is_some_and(|e| check::entropy(s) < e) {
+            return None;
+        }
+        let line = breaks.line_around(hay, secret.start());
+        let line = &hay[line.0..line.1];
+        let m = whole.as_bytes();
+        if self.set.global.iter().any(|al| al.allows(s, m, line))
+            || rule.allow.iter().any(|al| al.allows(s, m, line))
+        {
+            return None;
+        }
+        let next = hay.get(secret.end()).copied();
+        let keep = match rule.check {
+            Check::Plain => true,
+            Check::Value => check::is_value(s),
+            Check::Entropy => check::high_entropy(s),
+            Check::Mixed => check::is_mixed_value(s),
+            Check::Assignment => {
+                let name = caps.get(1).map_or(&b""[..], |n| n.as_bytes());
+                check::is_assigned_secret(name, s, quoted, next)
+            }
+        };
+        keep.then(|| secret.range())
     }
 
     /// A JSON text with its strings (keys too) redacted one by one, and

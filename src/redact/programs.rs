@@ -208,10 +208,11 @@ pub(super) fn account_rules() -> Vec<Rule> {
         // "X")`)
         key_value_call(),
         // a field named `pass` (nodemailer's `auth: { user, pass }`, an
-        // rclone remote's `pass = …`): quoted, or a line's whole value
+        // rclone remote's `pass = …`, a URL's `&pass=…`): quoted, or a
+        // line's or a query's whole value
         Rule::new(
             "pass-field",
-            r#"(?:^|\xE2\x86\x92|[\s{,]|\\[nt])\\?["']?pass\\?["']?[ \t]*[:=][ \t]*(?:(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?')|([^\s"'`,;&|<>(){}\[\]\\][^\s"'`,;&|<>(){}\[\]\\]{2,})[ \t]*(?:$|\\[nr]|\r?\n|\\?"|`))"#,
+            r#"(?:^|\xE2\x86\x92|[\s{,?&]|\\[nt])\\?["']?pass\\?["']?[ \t]*[:=][ \t]*(?:(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?')|([^\s"'`,;&|<>(){}\[\]\\][^\s"'`,;&|<>(){}\[\]\\]{2,})[ \t]*(?:$|\\[nr]|\r?\n|\\?"|`|&|#))"#,
             &["pass:", "pass\":", "pass\\\":", "pass':", "pass =", "pass="],
             Check::Value,
         )

@@ -249,7 +249,7 @@ pub struct RuleSet {
 /// Secret words a name may end in (`DB_PASSWORD`, `JWT_SECRET`,
 /// `DJANGO_SECRET_KEY`, `ADMIN_TOKEN`, `PGPASSWORD`, `SMTP_PASS`; not a
 /// bare `PASS`, which is Go's test output: `--- PASS: TestX`).
-pub(super) const NAME_WORDS: &str = r"(?:passwords?|[_.]pass|passwd|passphrase|pwd|secrets?|secret[_.-]?key|secret[_.-]?key[_.-]?base|tokens?|api[_.-]?keys?|access[_.-]?keys?|private[_.-]?key|auth[_.-]?keys?|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|client[_.-]?secret|credentials?|auth)";
+pub(super) const NAME_WORDS: &str = r"(?:passwords?|[_.]pass|passwd|passphrase|pass[_.-]phrase|pwd|secrets?|secret[_.-]?key|secret[_.-]?key[_.-]?base|tokens?|api[_.-]?keys?|access[_.-]?keys?|private[_.-]?key|auth[_.-]?keys?|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|client[_.-]?secret|credentials?|auth)";
 
 /// The keys of the model and tool providers an agent is built with, which
 /// gitleaks' rules do not know: each a prefix of its own.
@@ -711,7 +711,7 @@ fn shape_rules() -> Vec<Rule> {
         .within(8, 448),
         Rule::new(
             "auth-header",
-            r#"(?i)\b(?:proxy-)?authorization\\?["']?[ \t]*[:=][ \t]*\\?["']?(?:(?:basic|bearer|token|digest|apikey|api-key|sso-key)[ \t]+)?([A-Za-z0-9._~+/=:-]{8,})"#,
+            r#"(?i)\b(?:proxy-)?authorization\\?["']?(?:[ \t]*[:=][ \t]*\\?["']?(?:(?:basic|bearer|token|digest|apikey|api-key|sso-key)[ \t]+)?|[ \t]+\\?["']?(?:basic|bearer|token|digest)[ \t]+)([A-Za-z0-9._~+/=:-]{8,})"#,
             &["authorization"],
             Check::Value,
         ),

@@ -481,3 +481,37 @@ fn a_cut_keeps_markers_whole() {
     assert_eq!(cut_whole("[REDACTED:x", 5), "");
     assert_eq!(cut_whole("é[REDACTED:x] ü", 14), "é[REDACTED:x] ");
 }
+
+/// Config lines whose name stands at the line's start (a file shown, a
+/// command's output), not inside prose: each value is redacted.
+#[test]
+fn config_lines_by_their_place() {
+    let lines = [
+        "account default\nhost smtp.x.io\nuser bob\npassword {}",
+        "set -x API_TOKEN {}",
+        "userlist admins\n  user bob insecure-password {}",
+        "/msg NickServ IDENTIFY {}",
+        "[smtp.x.io]:587 bob@x.io:{}",
+        "    12\u{2192}password {}",
+    ];
+    for (i, line) in lines.iter().enumerate() {
+        let secret = noise(900 + i as u64, 18) + "9";
+        let text = line.replace("{}", &secret);
+        let (out, _) = r(&text);
+        assert!(!out.contains(&secret), "{text:?} -> {out:?}");
+        // and inside a JSON string, as a call's input writes it
+        let json = serde_json::to_string(&text).expect("json");
+        let red = Redactor::new(&[]).expect("rules");
+        let out = red
+            .redact_json(&format!("{{\"command\": {json}}}"))
+            .into_owned();
+        assert!(!out.contains(&secret), "{json} -> {out}");
+    }
+    for keep in [
+        "password changed",
+        "  struct rsa_private_key key;",
+        "the token fields.",
+    ] {
+        assert_eq!(r(keep).0, keep);
+    }
+}

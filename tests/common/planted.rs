@@ -603,7 +603,7 @@ fn written_apart(g: &mut Gen) -> Vec<Planted> {
 
 /// Secrets as programs print and keep them, and the key a token is
 /// signed with.
-const AS_KEPT: [Setting; 7] = [
+const AS_KEPT: [Setting; 10] = [
     ("vault kv get", |v| {
         format!(
             "====== Data ======\nKey         Value\n---         -----\npassword    {v}\nusername    bob"
@@ -626,6 +626,15 @@ const AS_KEPT: [Setting; 7] = [
     }),
     ("createHmac", |v| {
         format!("crypto.createHmac('sha256', '{v}').update(body).digest('hex')")
+    }),
+    ("JJWT signWith", |v| {
+        format!("Jwts.builder().signWith(SignatureAlgorithm.HS256, \"{v}\").compact();")
+    }),
+    ("Gradle password", |v| {
+        format!("credentials {{\n    username 'bob'\n    password '{v}'\n}}")
+    }),
+    ("Go MySQL DSN", |v| {
+        format!("db, err := sql.Open(\"mysql\", \"bob:{v}@tcp(127.0.0.1:3306)/app\")")
     }),
 ];
 
@@ -1146,5 +1155,10 @@ pub fn look_alikes() -> Vec<String> {
         "Key         Value\n---         -----".into(),
         "password    reset by the user".into(),
         "jwt.sign(payload, process.env.JWT_SECRET)".into(),
+        "    can include named token fields.".into(),
+        "  struct rsa_private_key key;".into(),
+        "password changed".into(),
+        "Authorization required for this mechanism".into(),
+        "git clone https://bob@bitbucket.org/team/repo.git".into(),
     ]
 }
