@@ -85,9 +85,24 @@ fn stand_in(v: &[u8]) -> bool {
                 && matches!(lower[lower.len() - w.len() - 1], b'_' | b'-')
         });
     named
-        || WORDS.iter().any(|w| contains(&lower, w))
+        || WORDS.iter().any(|w| written_as_word(v, &lower, w))
         || v.iter()
             .all(|&c| matches!(c, b'*' | b'x' | b'X' | b'.' | b'-' | b'_' | b'#'))
+}
+
+/// Whether `v` (`lower` in small letters) holds `word` written as a word
+/// is (`fake`, `FAKE`, `Fake`), not letters of a random value that spell
+/// it (`FakE3Dlclb…`: one random token of 16 in some thousands does).
+fn written_as_word(v: &[u8], lower: &[u8], word: &[u8]) -> bool {
+    let n = word.len();
+    lower.windows(n).enumerate().any(|(i, w)| {
+        w == word && {
+            let seen = &v[i..i + n];
+            let rest_lower = seen.iter().skip(1).all(|c| !c.is_ascii_uppercase());
+            let all_upper = seen.iter().all(|c| !c.is_ascii_lowercase());
+            rest_lower || all_upper
+        }
+    })
 }
 
 /// A reference to a value kept elsewhere: `$X`, `%X%`, `@X`, `env.X`.

@@ -3,50 +3,32 @@
 //! store's values (`vault kv get`), a Terraform output's value, a CI
 //! log's mask, and the key a program signs with (`jwt.sign(…, "X")`).
 
-use super::rules::{Check, NAME_WORDS, Rule};
+use super::rules::{Check, NAME_WORDS, Rule, by_name};
 
 pub(super) fn kept_rules() -> Vec<Rule> {
     let output = format!(
         r#"(?i)\\?"((?:[A-Za-z0-9_.-]*?){NAME_WORDS})\\?"[ \t]*:[ \t]*\{{[^{{}}]*?\\?"value\\?"[ \t]*:[ \t]*\\?"([^"\\\r\n]+)\\?""#
     );
     let column = format!(
-        r#"(?i)(?:^"?|\\n|\xE2\x86\x92)[ \t]*((?:[A-Za-z0-9_.-]*?){NAME_WORDS})(?:[ \t]{{2,}}|\t)([^\s"'\\]+)[ \t]*(?:$|\\[nr]|\\?")"#
+        r#"(?i)(?:^"?|\\n|\xE2\x86\x92)[ \t]*((?:[A-Za-z0-9_.-]*?){NAME_WORDS})(?:[ \t]{{2,}}|\t)([^\s"'\\;,()*]*[^\s"'\\;,()*.])[ \t]*(?:$|\\[nr]|\\?")"#
     );
-    let mut column = Rule::new(
+    let column = by_name(
         "column-secret",
         &column,
-        &[
-            "pass",
-            "passwd",
-            "pwd",
-            "secret",
-            "token",
-            "key",
-            "credential",
-        ],
         Check::Assignment,
-    )
-    .within(48, 448);
-    column.gate = Some(column_around);
+        (48, 448),
+        column_around,
+    );
     let spaced = format!(
         r#"(?i)(?:^"?|\\n|\xE2\x86\x92)[ \t]*(?:[A-Za-z0-9_.-]+[ \t]+){{0,3}}(?:[A-Za-z0-9_.-]*?){NAME_WORDS}[ \t]+(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"'\\{{}}=:;,()*]*[^\s"'\\{{}}=:;,()*.]))[ \t]*(?:$|\\[nr]|\\?"|\}})"#
     );
-    let mut spaced = Rule::new(
+    let spaced = by_name(
         "spaced-secret",
         &spaced,
-        &[
-            "pass",
-            "passwd",
-            "pwd",
-            "secret",
-            "token",
-            "key",
-            "credential",
-        ],
         Check::Mixed,
-    )
-    .within(128, 448);
-    spaced.gate = Some(spaced_around);
+        (128, 448),
+        spaced_around,
+    );
     vec![
         // a Terraform output marked sensitive, as `terraform output
         // -json` prints it: its name, then its object's `"value"`
@@ -60,7 +42,8 @@ pub(super) fn kept_rules() -> Vec<Rule> {
         .over_lines(),
         // a secret store's table (`vault kv get`: `password    X`): a
         // name at a line's start, its value the only word after it (to
-        // the line's end, or the end of the JSON string it is in)
+        // the line's end, or the end of the JSON string it is in), not
+        // C's member (`SVCAUTH  xp_auth;`)
         column,
         // what a GitHub Actions step masks in its log is a secret
         Rule::new(

@@ -3,7 +3,7 @@
 //! password piped to what reads it, an account being made, a config
 //! file's lines, a name and its value written a line or a cell apart.
 
-use super::rules::{Check, NAME_WORDS, Rule};
+use super::rules::{Check, NAME_WORDS, Rule, by_name};
 
 /// A value, quoted or bare, as long as its rule's window lets it be (a
 /// bound of `{1,400}` makes the compiled pattern hundreds of states
@@ -352,24 +352,13 @@ fn key_value_call() -> Rule {
     let pattern = format!(
         r#"(?i)[A-Za-z0-9_][ \t]*\([ \t]*\\?["'](?:[A-Za-z0-9_.-]*?){NAME_WORDS}\\?["'][ \t]*,[ \t]*\\?["']([^"'\\\r\n]+)\\?["'][ \t]*\)"#
     );
-    let mut r = Rule::new(
+    by_name(
         "call-key-secret",
         &pattern,
-        &[
-            "pass",
-            "passwd",
-            "pwd",
-            "secret",
-            "token",
-            "key",
-            "credential",
-            "auth",
-        ],
         Check::Mixed,
+        (96, 448),
+        call_key_around,
     )
-    .within(96, 448);
-    r.gate = Some(call_key_around);
-    r
 }
 
 /// Whether the word around a keyword is a call's first argument and a

@@ -251,6 +251,33 @@ pub struct RuleSet {
 /// bare `PASS`, which is Go's test output: `--- PASS: TestX`).
 pub(super) const NAME_WORDS: &str = r"(?:passwords?|[_.]pass|passwd|passphrase|pass[_.-]phrase|pwd|secrets?|secret[_.-]?key|secret[_.-]?key[_.-]?base|tokens?|api[_.-]?keys?|access[_.-]?keys?|private[_.-]?key|auth[_.-]?keys?|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|client[_.-]?secret|credentials?|auth)";
 
+/// What wakes a rule that finds a value by its name (one of
+/// [`NAME_WORDS`]): the words such a name ends in.
+const NAME_KEYWORDS: &[&str] = &[
+    "pass",
+    "passwd",
+    "pwd",
+    "secret",
+    "token",
+    "key",
+    "credential",
+    "auth",
+];
+
+/// A rule that finds a value by its name: woken by [`NAME_KEYWORDS`], its
+/// place tested by `gate` before `pattern` searches `window` around it.
+pub(super) fn by_name(
+    kind: &str,
+    pattern: &str,
+    check: Check,
+    window: (usize, usize),
+    gate: fn(&[u8], usize) -> bool,
+) -> Rule {
+    let mut r = Rule::new(kind, pattern, NAME_KEYWORDS, check).within(window.0, window.1);
+    r.gate = Some(gate);
+    r
+}
+
 /// The keys of the model and tool providers an agent is built with, which
 /// gitleaks' rules do not know: each a prefix of its own.
 fn provider_rules() -> Vec<Rule> {
