@@ -373,13 +373,17 @@ impl Redactor {
         let Some(re) = rule.regex() else { return };
         let hay = &b[a..z];
         let mut from = 0;
+        // the end of the matches turned down lately, and how many: a
+        // search inside them stops after a few (a pattern that matches
+        // at every place of a long run would take it square)
+        let (mut turned_down_to, mut turned_down) = (0, 0);
         while from <= hay.len() {
             let Some(caps) = re.captures_at(hay, from) else {
                 break;
             };
             let Some(whole) = caps.get(0) else { break };
             match self.checked(rule, &caps, hay, breaks) {
-                Some(secret) => {
+                Ok(secret) => {
                     hits.push(Hit {
                         start: a + secret.start,
                         end: a + secret.end,
@@ -387,31 +391,46 @@ impl Redactor {
                     });
                     from = whole.end().max(whole.start() + 1);
                 }
-                // a match its check turns down may hold one that is a
-                // secret (`Credentials:gs_secret_access_key=X`: what
-                // follows `Credentials:` is no value, what follows `=` is)
-                None => from = whole.start() + 1,
+                // (a value its entropy or an allowlist turns down: gitleaks'
+                // rules are found one after another, as gitleaks finds them)
+                Err(Inside::Nothing) => from = whole.end().max(whole.start() + 1),
+                // a value a check of ccv's turns down: the search goes on
+                // inside the match, a few times
+                Err(Inside::Maybe) => {
+                    if whole.start() >= turned_down_to {
+                        turned_down = 0;
+                    }
+                    turned_down_to = turned_down_to.max(whole.end());
+                    turned_down += 1;
+                    from = match turned_down {
+                        ..=RETRIES => whole.start() + 1,
+                        _ => turned_down_to.max(whole.start() + 1),
+                    };
+                }
             }
         }
     }
 
-    /// Where the secret of a match of `rule` is, when its checks pass.
+    /// Where the secret of a match of `rule` is, when its checks pass;
+    /// else whether a match inside it may be one.
     fn checked(
         &self,
         rule: &rules::Rule,
         caps: &regex::bytes::Captures<'_>,
         hay: &[u8],
         breaks: Breaks,
-    ) -> Option<std::ops::Range<usize>> {
-        let whole = caps.get(0)?;
+    ) -> Result<std::ops::Range<usize>, Inside> {
+        let whole = caps.get(0).ok_or(Inside::Nothing)?;
         let (secret, quoted) = match rule.check {
             // the value, not the name: the first value group that took part
             Check::Assignment => {
-                let (g, m) = (2..caps.len()).find_map(|g| caps.get(g).map(|m| (g, m)))?;
+                let (g, m) = (2..caps.len())
+                    .find_map(|g| caps.get(g).map(|m| (g, m)))
+                    .ok_or(Inside::Nothing)?;
                 (m, g < caps.len() - 1)
             }
             _ => match rule.group {
-                Some(g) => (caps.get(g)?, false),
+                Some(g) => (caps.get(g).ok_or(Inside::Nothing)?, false),
                 None => (
                     (1..caps.len()).find_map(|g| caps.get(g)).unwrap_or(whole),
                     false,
@@ -420,10 +439,10 @@ impl Redactor {
         };
         let s = secret.as_bytes();
         if s.is_empty() || s.starts_with(MARK.as_bytes()) {
-            return None;
+            return Err(Inside::Nothing);
         }
         if rule.entropy.is_some_and(|e| check::entropy(s) < e) {
-            return None;
+            return Err(Inside::Nothing);
         }
         let line = breaks.line_around(hay, secret.start());
         let line = &hay[line.0..line.1];
@@ -431,7 +450,7 @@ impl Redactor {
         if self.set.global.iter().any(|al| al.allows(s, m, line))
             || rule.allow.iter().any(|al| al.allows(s, m, line))
         {
-            return None;
+            return Err(Inside::Nothing);
         }
         let next = hay.get(secret.end()).copied();
         let keep = match rule.check {
@@ -444,7 +463,8 @@ impl Redactor {
                 check::is_assigned_secret(name, s, quoted, next)
             }
         };
-        keep.then(|| secret.range())
+        // a value turned down by a check of ccv's own may hide one
+        keep.then(|| secret.range()).ok_or(Inside::Maybe)
     }
 
     /// A JSON text with its strings (keys too) redacted one by one, and
@@ -583,6 +603,19 @@ impl Breaks {
         }
     }
 }
+
+/// What a match turned down may hold.
+enum Inside {
+    /// No secret of its rule: the search goes on after it.
+    Nothing,
+    /// A secret of its rule (`Credentials:gs_secret_access_key=X`: the
+    /// value after `Credentials:` is none, the one after `=` is).
+    Maybe,
+}
+
+/// How many matches a rule's search tries inside matches it turned down
+/// before it goes on after them (see `Redactor::run`).
+const RETRIES: u32 = 4;
 
 /// Hits in order; overlapping ones become one, of the first rule's kind
 /// (the rules are listed most specific first).
