@@ -29,6 +29,14 @@ pub(super) fn kept_rules() -> Vec<Rule> {
         (128, 448),
         spaced_around,
     );
+    let mut token_user = Rule::new(
+        "url-token-user",
+        r#"\bhttps?://([A-Za-z0-9_-]{20,})@[A-Za-z0-9.-]"#,
+        &["://"],
+        Check::Entropy,
+    )
+    .within(8, 256);
+    token_user.gate = Some(token_user_shape);
     vec![
         // a Terraform output marked sensitive, as `terraform output
         // -json` prints it: its name, then its object's `"value"`
@@ -103,13 +111,7 @@ pub(super) fn kept_rules() -> Vec<Rule> {
         .within(256, 8),
         // a token given as a URL's user (`https://<token>@github.com/…`):
         // a generated one, not a name
-        Rule::new(
-            "url-token-user",
-            r#"\bhttps?://([A-Za-z0-9_-]{20,})@[A-Za-z0-9.-]"#,
-            &["://"],
-            Check::Entropy,
-        )
-        .within(8, 256),
+        token_user,
         // a Windows account's NT hash as `secretsdump` and `pwdump` print
         // it (`user:500:LM:NT:::`)
         Rule::new(
@@ -230,4 +232,17 @@ fn spaced_around(b: &[u8], at: usize) -> bool {
             .filter(|w| !w.is_empty())
             .count()
             <= 4
+}
+
+/// Whether `://` at `at` is followed by a user of 20 letters, digits, `_`
+/// or `-` and an `@`: every URL wakes [`kept_rules`]' `url-token-user`,
+/// few have such a user.
+fn token_user_shape(b: &[u8], at: usize) -> bool {
+    let rest = b.get(at + 3..).unwrap_or_default();
+    let user = rest
+        .iter()
+        .take(257)
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-'))
+        .count();
+    user >= 20 && rest.get(user) == Some(&b'@')
 }
