@@ -313,35 +313,9 @@ impl<'a> Reader<'a> {
     fn string(&mut self) -> Option<(&'a str, bool)> {
         let start = self.i;
         self.eat(b'"')?;
-        let b = self.t.as_bytes();
-        let mut escaped = false;
-        loop {
-            self.i = super::string_end::special(b, self.i)?;
-            match *b.get(self.i)? {
-                b'"' => {
-                    self.i += 1;
-                    return Some((self.t.get(start..self.i)?, escaped));
-                }
-                b'\\' => {}
-                _ => return None,
-            }
-            escaped = true;
-            match *b.get(self.i + 1)? {
-                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => self.i += 2,
-                b'u' => {
-                    let hex = b.get(self.i + 2..self.i + 6)?;
-                    let code = hex
-                        .iter()
-                        .try_fold(0u32, |n, &h| Some(n * 16 + (h as char).to_digit(16)?))?;
-                    // half of a pair, which decoding checks: serde's way
-                    if (0xD800..0xE000).contains(&code) {
-                        return None;
-                    }
-                    self.i += 6;
-                }
-                _ => return None,
-            }
-        }
+        let (end, escaped) = super::checked_string::checked_end(self.t.as_bytes(), self.i)?;
+        self.i = end + 1;
+        Some((self.t.get(start..self.i)?, escaped))
     }
 
     /// A string field as `raw::borrowed` reads it (`null`: none).

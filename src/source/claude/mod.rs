@@ -9,6 +9,7 @@
 
 pub mod answer;
 pub mod attachment;
+mod checked_string;
 pub mod classify;
 mod cursor;
 pub mod decode;
