@@ -751,18 +751,43 @@ fn report_redactions(session: &Session) {
     }
 }
 
-/// `ccv: PATH:LINE: reason` on stderr, one per unreadable or repaired line.
+/// Unreadable or repaired lines an export names on stderr; past them, a
+/// count (a file of junk made hundreds of thousands of lines there, a
+/// write each, which no one reads: `ccv check` lists them all, and the
+/// export holds each in its place).
+const PROBLEMS_LISTED: usize = 100;
+
+/// `ccv: PATH:LINE: reason` on stderr, one per unreadable or repaired line
+/// up to [`PROBLEMS_LISTED`], then how many more.
 pub fn report_problems(session: &Session) {
     let stderr = std::io::stderr();
-    let mut err = stderr.lock();
-    for (source, p) in &session.problems {
-        let path = session
+    let mut err = std::io::BufWriter::new(stderr.lock());
+    let path_of = |source: u16| {
+        session
             .sources
-            .get(*source as usize)
+            .get(source as usize)
             .and_then(|s| s.path.as_deref())
-            .map_or_else(|| "-".to_owned(), term_path);
+            .map_or_else(|| "-".to_owned(), term_path)
+    };
+    for (source, p) in session.problems.iter().take(PROBLEMS_LISTED) {
+        let path = path_of(*source);
         let _ = writeln!(err, "ccv: {path}:{}: {}", p.line, term_line(&p.message));
     }
+    let more = session.problems.len().saturating_sub(PROBLEMS_LISTED);
+    if more > 0 {
+        let main = path_of(crate::model::session::MAIN);
+        let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+:@%,=".contains(c);
+        let word = if main.chars().all(plain) {
+            main.clone()
+        } else {
+            crate::app::shell_quote(&main)
+        };
+        let _ = writeln!(
+            err,
+            "ccv: {main}: {more} more unreadable or repaired line(s) not listed here: each is in the transcript in its place, and `ccv check {word}` lists them all"
+        );
+    }
+    let _ = err.flush();
 }
 
 #[cfg(test)]

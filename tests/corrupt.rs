@@ -75,6 +75,44 @@ fn every_corrupt_line_is_reported() {
     }
 }
 
+/// A file of junk: the first hundred bad lines are named on stderr, the
+/// rest counted in one line that says where they all are (each line once
+/// was a line there: hundreds of thousands for a file of junk), and the
+/// transcript still holds every one of them.
+#[test]
+fn a_flood_of_bad_lines_is_named_up_to_a_hundred_then_counted() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let file = home.path().join("junk.jsonl");
+    let mut text = String::new();
+    for n in 0..250 {
+        text.push_str(if n % 2 == 0 { "[1,2]\n" } else { "not json\n" });
+    }
+    std::fs::write(&file, text).expect("write");
+    let out = common::ccv_at(home.path())
+        .args(["export", "--format", "json"])
+        .arg(&file)
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stderr);
+    let named: Vec<&str> = said
+        .lines()
+        .filter(|l| {
+            l.split_once("junk.jsonl:")
+                .is_some_and(|(_, n)| n.starts_with(|c: char| c.is_ascii_digit()))
+        })
+        .collect();
+    assert_eq!(named.len(), 100, "{said}");
+    assert!(named[99].contains("junk.jsonl:100:"), "{said}");
+    let last = said.lines().last().unwrap_or_default();
+    assert!(
+        last.contains("150 more unreadable or repaired line(s)") && last.contains("ccv check"),
+        "{said}"
+    );
+    let rows = String::from_utf8_lossy(&out.stdout).lines().count();
+    assert_eq!(rows, 250, "every bad line is a row of the transcript");
+}
+
 /// Half an emoji cut off (JavaScript's `JSON.stringify` writes the lone
 /// half as an escape, `\ud83c`) inside a block: a tool's output, an
 /// answer's text, a prompt's text block, a thinking. Each is read with

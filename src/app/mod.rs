@@ -13,6 +13,7 @@ pub mod export_to;
 mod input;
 pub mod restore;
 mod resume;
+pub use resume::shell_quote;
 pub mod run;
 pub mod texts;
 mod trace;
