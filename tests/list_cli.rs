@@ -521,3 +521,59 @@ fn a_key_at_a_long_titles_cut_leaves_no_piece() {
         assert!(text.contains("[REDACTED:private-key]"), "{args:?}: {text}");
     }
 }
+
+/// A session whose entries are dated after its file was last written (a
+/// clock set wrong where it was written): dated by its file, so it is not
+/// first in the list for ever, "just now" on every look; cold and warm.
+#[test]
+fn an_entry_dated_after_its_file_is_dated_by_the_file() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let config = tmp.path().join("claude");
+    let proj = config.join("projects").join("-srv-app");
+    fs::create_dir_all(&proj).expect("mkdir");
+    let line = |id: &str, at: &str| {
+        format!(
+            r#"{{"type":"user","cwd":"/srv/app","sessionId":"{id}","message":{{"role":"user","content":"hello {id}"}},"timestamp":"{at}"}}"#
+        ) + "\n"
+    };
+    let ahead = proj.join("ahead.jsonl");
+    let today = proj.join("today.jsonl");
+    fs::write(&ahead, line("ahead", "2099-01-01T00:00:00.000Z")).expect("write");
+    fs::write(&today, line("today", "2020-06-01T10:00:00.000Z")).expect("write");
+    let day = |d: u64| std::time::UNIX_EPOCH + std::time::Duration::from_secs(d * 86_400);
+    // written in 2020 (day 18,400 is 2020-05-18), the other on 2020-06-01
+    for (f, t) in [
+        (&ahead, day(18_400)),
+        (&today, day(18_414) + std::time::Duration::from_secs(40_000)),
+    ] {
+        fs::File::options()
+            .append(true)
+            .open(f)
+            .and_then(|f| f.set_modified(t))
+            .expect("set mtime");
+    }
+    let cache = tmp.path().join("cache");
+    for pass in ["cold", "warm"] {
+        let out = ccv(&config, &cache)
+            .args(["list", "--json"])
+            .output()
+            .expect("runs");
+        let rows: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("json line"))
+            .collect();
+        let ids: Vec<&str> = rows
+            .iter()
+            .filter_map(|r| r["session_id"].as_str())
+            .collect();
+        assert_eq!(ids, ["today", "ahead"], "{pass}: {rows:?}");
+        assert_eq!(
+            rows[1]["last_activity"], "2020-05-18T00:00:00.000Z",
+            "{pass}"
+        );
+        assert_eq!(
+            rows[0]["last_activity"], "2020-06-01T10:00:00.000Z",
+            "{pass}"
+        );
+    }
+}

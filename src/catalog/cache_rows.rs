@@ -190,7 +190,8 @@ pub(super) fn read_row(row: &[u8]) -> Option<SessionInfo> {
         path,
         title,
         first_prompt,
-        last_activity_ms,
+        // (rows written before the file's time bounded it)
+        last_activity_ms: super::scan::last_activity(Some(last_activity_ms), mtime_ns),
         message_count,
         message_count_exact,
         size,

@@ -157,6 +157,20 @@ pub fn scan_file_with_figures(
     Ok(row)
 }
 
+/// The time a row is dated and sorted by: its newest entry's, but not
+/// later than its file's last write (an entry dated after it, by a clock
+/// set wrong where it was written or a damaged time, was "just now" and
+/// first in the list for ever); the file's when no entry has a time.
+pub(super) fn last_activity(entry_ms: Option<i64>, mtime_ns: i64) -> i64 {
+    let file_ms = mtime_ns / 1_000_000;
+    match entry_ms {
+        // (a file's time of 0 or before: none known)
+        Some(t) if file_ms > 0 => t.min(file_ms),
+        Some(t) => t,
+        None => file_ms,
+    }
+}
+
 fn row_of(
     path: &Path,
     size: u64,
@@ -175,7 +189,7 @@ fn row_of(
         path: path.to_path_buf(),
         title: h.title,
         first_prompt: h.first_prompt,
-        last_activity_ms: h.last_activity_ms.unwrap_or(mtime_ns / 1_000_000),
+        last_activity_ms: last_activity(h.last_activity_ms, mtime_ns),
         message_count: h.message_count,
         message_count_exact: h.exact,
         size,
