@@ -317,6 +317,12 @@ fn a_usage_read_in_part_is_said_not_priced_low() {
                 "msg_6",
                 json!({"input_tokens": 1, "cache_creation": {"ephemeral_1h_input_tokens": 2.5}}),
             ),
+            // a trillion cache reads: no request holds them
+            bad(
+                "a7",
+                "msg_7",
+                json!({"input_tokens": 1, "cache_read_input_tokens": 999_999_999_999u64}),
+            ),
         ],
     );
     let rows = common::json_lines_of(
@@ -325,10 +331,10 @@ fn a_usage_read_in_part_is_said_not_priced_low() {
             .arg(&root),
     );
     assert!(close(&rows[0]["cost_usd"], 0.03), "{}", rows[0]);
-    assert_eq!(rows[0]["unpriced_messages"], 5, "{}", rows[0]);
+    assert_eq!(rows[0]["unpriced_messages"], 6, "{}", rows[0]);
     assert_eq!(
         rows[0]["unpriced_models"],
-        json!({"(usage unreadable)": 5}),
+        json!({"(usage unreadable)": 6}),
         "{}",
         rows[0]
     );
@@ -347,13 +353,13 @@ fn a_usage_read_in_part_is_said_not_priced_low() {
     // the table's note says why, apart from models a price would cover
     let table = stats_table(&root);
     assert!(
-        table.contains("+? 5 messages whose usage could not be read whole are not in the cost"),
+        table.contains("+? 6 messages whose usage could not be read whole are not in the cost"),
         "{table}"
     );
     assert!(!table.contains("without a price"), "{table}");
     let page = page_of(home.path(), &file);
     assert!(
-        page.contains("5 unpriced (usage unreadable)"),
+        page.contains("6 unpriced (usage unreadable)"),
         "on the page"
     );
     assert!(!page.contains("((usage"), "one pair of parentheses");

@@ -112,10 +112,12 @@ impl Usage {
     }
 }
 
-/// More tokens than one request can carry (context windows are a few
-/// million): a count past it is damage, reported as a field of an
-/// unexpected value with its line, and left out of every sum.
-pub const MAX_REQUEST_TOKENS: u64 = 1 << 40;
+/// More tokens than one request can carry (a context window is a million
+/// or two; this is a thousand of the largest): a count past it is damage,
+/// reported as a field of an unexpected value with its line, and left out
+/// of every sum. (It was 2^40: a trillion cache reads made a session cost
+/// $500,000 and its context 499,999,999% full.)
+pub const MAX_REQUEST_TOKENS: u64 = 1 << 30;
 
 fn token_count<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
     let n = u64::deserialize(d)?;
