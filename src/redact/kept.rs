@@ -37,6 +37,16 @@ pub(super) fn kept_rules() -> Vec<Rule> {
     )
     .within(8, 256);
     token_user.gate = Some(token_user_shape);
+    // PgBouncer's `userlist.txt`: a line of two quoted words, a user
+    // and its password (or the hash of it)
+    let mut userlist = Rule::new(
+        "pgbouncer-userlist",
+        r#"(?:^"?|\\n|\xE2\x86\x92)[ \t]*\\?"[A-Za-z0-9_.@-]+\\?"[ \t]+\\?"([^"\\\s]{8,})\\?"[ \t]*(?:$|\\[nr]|")"#,
+        &["\" \"", "\\\" \\\""],
+        Check::Mixed,
+    )
+    .within(80, 160);
+    userlist.gate = Some(quoted_pair_line);
     vec![
         // a Terraform output marked sensitive, as `terraform output
         // -json` prints it: its name, then its object's `"value"`
@@ -101,6 +111,31 @@ pub(super) fn kept_rules() -> Vec<Rule> {
             Check::Plain,
         )
         .within(64, 512),
+        // fetchmail's `poll host … user "bob" password "X"` (or `there
+        // with password`, `pass`, `passwd`): a value, not a word (a bare
+        // one ends in a letter or a digit: not `password login,`)
+        Rule::new(
+            "fetchmail-password",
+            r#"(?i)\buser(?:name)?[ \t]+(?:\\?"[^"\\\r\n]+\\?"|'[^'\r\n]+'|[^\s"'\\]+)(?:[ \t]+there)?(?:[ \t]+with)?[ \t]+pass(?:word|wd)?[ \t]+(?:\\?"([^"\\\r\n]+)\\?"|'([^'\r\n]+)'|([^\s"'\\]*[A-Za-z0-9]))"#,
+            // (woken by its password's word: `user` is on every line)
+            &["pass"],
+            Check::Mixed,
+        )
+        .within(256, 256),
+        userlist,
+
+        // a Go struct field under a secret's name whose tag gives its
+        // default (`Password string \`default:"X"\``, `env-default`,
+        // `envDefault`)
+        Rule::new(
+            "struct-tag-default",
+            &format!(
+                r#"(?i)\b(?:[A-Za-z0-9_]*?){NAME_WORDS}[ \t]+\*?[\[\]A-Za-z0-9_.]+[ \t]+`[^`\r\n]*?\b(?:default|env-default|envDefault):\\?"([^"\\\r\n]+)\\?""#
+            ),
+            &["default:"],
+            Check::Value,
+        )
+        .within(128, 256),
         // Go's MySQL DSN (`bob:X@tcp(host:3306)/db`): no scheme, so no URL
         Rule::new(
             "go-sql-dsn",
@@ -245,4 +280,35 @@ fn token_user_shape(b: &[u8], at: usize) -> bool {
         .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-'))
         .count();
     user >= 20 && rest.get(user) == Some(&b'@')
+}
+
+/// Whether the keyword `" "` at `at` ends a line's first word, quoted
+/// (PgBouncer's `userlist.txt`: `"bob" "X"`): a name and its opening
+/// quote back to the line's start. (`" "` is in code and prose all over:
+/// the pattern searched around each was a cost for nothing.)
+fn quoted_pair_line(b: &[u8], at: usize) -> bool {
+    let at = at.min(b.len());
+    let name = b[..at]
+        .iter()
+        .rev()
+        .take(64)
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'@' | b'-'))
+        .count();
+    let mut i = at - name;
+    if name == 0 || i == 0 || b[i - 1] != b'"' {
+        return false;
+    }
+    i -= 1;
+    if i > 0 && b[i - 1] == b'\\' {
+        i -= 1;
+    }
+    while i > 0 && matches!(b[i - 1], b' ' | b'\t') {
+        i -= 1;
+    }
+    let head = &b[..i];
+    head.is_empty()
+        || head.ends_with(b"\n")
+        || head.ends_with(b"\\n")
+        || head == b"\""
+        || head.ends_with("\u{2192}".as_bytes())
 }

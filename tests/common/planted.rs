@@ -603,7 +603,7 @@ fn written_apart(g: &mut Gen) -> Vec<Planted> {
 
 /// Secrets as programs print and keep them, and the key a token is
 /// signed with.
-const AS_KEPT: [Setting; 10] = [
+const AS_KEPT: [Setting; 14] = [
     ("vault kv get", |v| {
         format!(
             "====== Data ======\nKey         Value\n---         -----\npassword    {v}\nusername    bob"
@@ -635,6 +635,20 @@ const AS_KEPT: [Setting; 10] = [
     }),
     ("Go MySQL DSN", |v| {
         format!("db, err := sql.Open(\"mysql\", \"bob:{v}@tcp(127.0.0.1:3306)/app\")")
+    }),
+    ("fetchmailrc", |v| {
+        format!(
+            "poll mail.x.io\n  proto imap\n  user \"bob\" there with password \"{v}\" is bob here"
+        )
+    }),
+    ("fetchmail bare", |v| {
+        format!("poll pop.x.io proto pop3 user bob pass {v}")
+    }),
+    ("PgBouncer userlist", |v| {
+        format!("$ cat userlist.txt\n\"alice\" \"{v}\"\n\"bob\" \"md5x\"")
+    }),
+    ("Go struct tag", |v| {
+        format!("type Config struct {{\n\tAPIKey string `env:\"API_KEY\" envDefault:\"{v}\"`\n}}")
     }),
 ];
 
@@ -1108,6 +1122,11 @@ pub fn look_alikes() -> Vec<String> {
         "sqlplus / as sysdba".into(),
         "echo $PASS | sudo -S ls".into(),
         "net user bob /delete".into(),
+        "the username and password login, session cookies".into(),
+        ">>> ftp.login() # default, i.e.: user anonymous, passwd anonymous@".into(),
+        "\"Usage: %s\" \"\\n\"".into(),
+        "\"en\" \"English\"".into(),
+        "Password string `json:\"password\" default:\"\"`".into(),
         "aws configure set region us-east-1".into(),
         "    --- PASS: TestParse/empty_input (0.01s)".into(),
         // escapes that decode to no secret
