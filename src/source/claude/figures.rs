@@ -344,7 +344,7 @@ fn lean_read<'a>(
     (line, start): (&'a [u8], usize),
     facts: Option<&mut Vec<AnswerRead<'a>>>,
 ) -> bool {
-    if !own_line(s, source) {
+    if !own_line(s, source) || inline_sidechain(s, source, line) {
         return false;
     }
     let number = next_number(s, source);
@@ -368,6 +368,25 @@ fn lean_read<'a>(
         });
     }
     true
+}
+
+/// Whether `line` is a subagent's answer written in the main file (before
+/// 2.1), as its first bytes say (`"isSidechain":true`, which Claude Code
+/// writes after the parent's uuid): the model routes it by its chain, so
+/// `lean` would refuse it after the answer reader read it whole, and serde
+/// read it again (a twentieth of the answers of the 1 GB sample, each
+/// read twice). A wrong guess costs only that: serde's read goes on to
+/// `lean` as this one would. (Looked for in the whole head, the search
+/// cost more than the reads it saved.)
+fn inline_sidechain(s: &Session, source: u16, line: &[u8]) -> bool {
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
+    static SIDECHAIN: LazyLock<Finder<'static>> =
+        LazyLock::new(|| Finder::new(b"\"isSidechain\":true"));
+    s.sources
+        .get(source as usize)
+        .is_some_and(|src| src.agent.is_none())
+        && SIDECHAIN.find(&line[..line.len().min(96)]).is_some()
 }
 
 /// Takes in `line`, decoded by serde, for its figures when it is an
