@@ -525,6 +525,7 @@ fn a_key_at_a_long_titles_cut_leaves_no_piece() {
 /// A session whose entries are dated after its file was last written (a
 /// clock set wrong where it was written): dated by its file, so it is not
 /// first in the list for ever, "just now" on every look; cold and warm.
+/// One a second after its file's time (kept in whole seconds) is not.
 #[test]
 fn an_entry_dated_after_its_file_is_dated_by_the_file() {
     let tmp = tempfile::tempdir().expect("tempdir");
@@ -538,13 +539,17 @@ fn an_entry_dated_after_its_file_is_dated_by_the_file() {
     };
     let ahead = proj.join("ahead.jsonl");
     let today = proj.join("today.jsonl");
+    let close = proj.join("close.jsonl");
     fs::write(&ahead, line("ahead", "2099-01-01T00:00:00.000Z")).expect("write");
     fs::write(&today, line("today", "2020-06-01T10:00:00.000Z")).expect("write");
+    fs::write(&close, line("close", "2020-05-10T00:00:00.900Z")).expect("write");
     let day = |d: u64| std::time::UNIX_EPOCH + std::time::Duration::from_secs(d * 86_400);
-    // written in 2020 (day 18,400 is 2020-05-18), the other on 2020-06-01
+    // written in 2020 (day 18,400 is 2020-05-18), the other on 2020-06-01;
+    // the third's time kept in whole seconds, just before its entry's
     for (f, t) in [
         (&ahead, day(18_400)),
         (&today, day(18_414) + std::time::Duration::from_secs(40_000)),
+        (&close, day(18_392)),
     ] {
         fs::File::options()
             .append(true)
@@ -566,7 +571,11 @@ fn an_entry_dated_after_its_file_is_dated_by_the_file() {
             .iter()
             .filter_map(|r| r["session_id"].as_str())
             .collect();
-        assert_eq!(ids, ["today", "ahead"], "{pass}: {rows:?}");
+        assert_eq!(ids, ["today", "ahead", "close"], "{pass}: {rows:?}");
+        assert_eq!(
+            rows[2]["last_activity"], "2020-05-10T00:00:00.900Z",
+            "{pass}"
+        );
         assert_eq!(
             rows[1]["last_activity"], "2020-05-18T00:00:00.000Z",
             "{pass}"

@@ -157,15 +157,19 @@ pub fn scan_file_with_figures(
     Ok(row)
 }
 
-/// The time a row is dated and sorted by: its newest entry's, but not
-/// later than its file's last write (an entry dated after it, by a clock
-/// set wrong where it was written or a damaged time, was "just now" and
-/// first in the list for ever); the file's when no entry has a time.
+/// The time a row is dated and sorted by: its newest entry's, unless that
+/// is later than its file's last write by more than a clock's skew (a
+/// clock set wrong where it was written, a damaged time: it was "just
+/// now" and first in the list for ever), then the file's; the file's when
+/// no entry has a time. (A file system that keeps whole seconds, or a
+/// copy's time set by hand, puts a file's time a little before its last
+/// entry's: that entry's time stands.)
 pub(super) fn last_activity(entry_ms: Option<i64>, mtime_ns: i64) -> i64 {
+    use crate::model::time::SKEW_MS;
     let file_ms = mtime_ns / 1_000_000;
     match entry_ms {
         // (a file's time of 0 or before: none known)
-        Some(t) if file_ms > 0 => t.min(file_ms),
+        Some(t) if file_ms > 0 && t > file_ms.saturating_add(SKEW_MS) => file_ms,
         Some(t) => t,
         None => file_ms,
     }
