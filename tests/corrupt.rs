@@ -51,12 +51,7 @@ fn every_corrupt_line_is_reported() {
     assert_eq!(unknown_rows, count("unknown-type"));
 
     let home = tempfile::tempdir().expect("tempdir");
-    let out = common::ccv_at(home.path())
-        .args(["export", "--format", "json"])
-        .arg(&file)
-        .output()
-        .expect("run ccv");
-    assert!(out.status.success());
+    let out = exported_json(home.path(), &file);
     let stderr = String::from_utf8_lossy(&out.stderr);
     let reported: Vec<&str> = stderr.lines().filter(|l| l.starts_with("ccv: ")).collect();
     assert_eq!(reported.len() as u64, unreadable + repaired, "{stderr}");
@@ -88,12 +83,7 @@ fn a_flood_of_bad_lines_is_named_up_to_a_hundred_then_counted() {
         text.push_str(if n % 2 == 0 { "[1,2]\n" } else { "not json\n" });
     }
     std::fs::write(&file, text).expect("write");
-    let out = common::ccv_at(home.path())
-        .args(["export", "--format", "json"])
-        .arg(&file)
-        .output()
-        .expect("runs");
-    assert!(out.status.success(), "{out:?}");
+    let out = exported_json(home.path(), &file);
     let said = String::from_utf8_lossy(&out.stderr);
     let named: Vec<&str> = said
         .lines()
@@ -131,12 +121,7 @@ fn half_an_emoji_in_a_block_is_replaced_not_lost() {
         r#"{"type":"assistant","uuid":"a2","parentUuid":"u2","sessionId":"s","timestamp":"2025-01-01T00:00:03.000Z","message":{"id":"m2","role":"assistant","model":"claude-opus-4-5","content":[{"type":"text","text":"done \ud83c\udf89 \udf89 alone"}],"usage":{"input_tokens":10,"output_tokens":5}},"isSidechain":"no"}"#,
     ];
     std::fs::write(&file, lines.join("\n") + "\n").expect("write");
-    let out = common::ccv_at(home.path())
-        .args(["export", "--format", "json"])
-        .arg(&file)
-        .output()
-        .expect("runs");
-    assert!(out.status.success(), "{out:?}");
+    let out = exported_json(home.path(), &file);
     let rows: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).expect("json"))
@@ -166,4 +151,15 @@ fn half_an_emoji_in_a_block_is_replaced_not_lost() {
         .expect("runs");
     let said = String::from_utf8_lossy(&check.stdout);
     assert!(!said.contains("still running"), "{said}");
+}
+
+/// `ccv export --format json FILE` in the sandbox `home`, which succeeds.
+fn exported_json(home: &std::path::Path, file: &std::path::Path) -> std::process::Output {
+    let out = common::ccv_at(home)
+        .args(["export", "--format", "json"])
+        .arg(file)
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{out:?}");
+    out
 }
