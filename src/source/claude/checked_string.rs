@@ -31,7 +31,7 @@ pub(crate) fn checked_end(b: &[u8], from: usize) -> Option<(usize, bool)> {
         let m = specials16(part);
         if m != 0 {
             let first = at + m.trailing_zeros() as usize;
-            return match b[first] {
+            return match *b.get(first)? {
                 b'"' => Some((first, false)),
                 b'\\' => blocks(b, first),
                 _ => None,
