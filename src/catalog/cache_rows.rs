@@ -190,7 +190,7 @@ pub(super) fn read_row(row: &[u8]) -> Option<SessionInfo> {
         path,
         title,
         first_prompt,
-        // (rows written before the file's time bounded it)
+        // (a row cached before its time was bounded by its file's)
         last_activity_ms: super::scan::last_activity(Some(last_activity_ms), mtime_ns),
         message_count,
         message_count_exact,
