@@ -252,10 +252,10 @@ pub struct RuleSet {
 pub(super) const NAME_WORDS: &str = r"(?:passwords?|[_.]pass|passwd|passphrase|pass[_.-]phrase|pwd|secrets?|secret[_.-]?key|secret[_.-]?key[_.-]?base|tokens?|api[_.-]?keys?|access[_.-]?keys?|private[_.-]?key|auth[_.-]?keys?|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|client[_.-]?secret|credentials?|auth)";
 
 /// What wakes a rule that finds a value by its name (one of
-/// [`NAME_WORDS`]): the words such a name ends in.
+/// [`NAME_WORDS`]): the words such a name ends in (`pass` finds `passwd`
+/// too: every keyword is found where it is, overlapping or not).
 const NAME_KEYWORDS: &[&str] = &[
     "pass",
-    "passwd",
     "pwd",
     "secret",
     "token",

@@ -8,7 +8,7 @@
 //! the whole block at once (as `super::string_end` does), and only the
 //! escaped bytes are looked at one by one.
 
-use super::string_end::escaped;
+use super::string_end::{escaped, specials16};
 
 /// Bytes looked at together.
 const BLOCK: usize = 64;
@@ -30,8 +30,10 @@ pub(crate) fn checked_end(b: &[u8], from: usize) -> Option<(usize, bool)> {
         };
         let m = specials16(part);
         if m != 0 {
-            let first = at + m.trailing_zeros() as usize;
-            return match *b.get(first)? {
+            // (of the 16 bytes looked at: in range, with no check)
+            let n = m.trailing_zeros() as usize & 15;
+            let first = at + n;
+            return match part[n] {
                 b'"' => Some((first, false)),
                 b'\\' => blocks(b, first),
                 _ => None,
@@ -162,32 +164,6 @@ fn masks_bytes(block: &[u8; BLOCK]) -> (u64, u64, u64) {
         c |= u64::from(x < 0x20) << n;
     }
     (q, b, c)
-}
-
-/// The bits of 16 bytes that are `"`, `\` or a control byte.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn specials16(part: &[u8; 16]) -> u32 {
-    use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
-        _mm_set1_epi8,
-    };
-    // SAFETY: `part` is 16 bytes long, which is what an unaligned load
-    // reads; SSE2 is part of every x86_64
-    unsafe {
-        let v = _mm_loadu_si128(part.as_ptr().cast::<__m128i>());
-        let control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
-        let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
-        let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
-        _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control)) as u32
-    }
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-fn specials16(part: &[u8; 16]) -> u32 {
-    part.iter().enumerate().fold(0, |m, (n, &x)| {
-        m | u32::from(matches!(x, b'"' | b'\\' | 0..0x20)) << n
-    })
 }
 
 #[cfg(test)]

@@ -221,26 +221,39 @@ fn special_sse2(b: &[u8], mut at: usize) -> Option<usize> {
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) fn special_near(b: &[u8], at: usize) -> Option<usize> {
-    use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
-        _mm_set1_epi8,
-    };
-    let part = b.get(at..)?.first_chunk::<16>()?;
-    // SAFETY: `part` is 16 bytes long, which is what an unaligned load
-    // reads; SSE2 is part of every x86_64
-    let m = unsafe {
-        let v = _mm_loadu_si128(part.as_ptr().cast::<__m128i>());
-        let control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
-        let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
-        let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
-        _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control))
-    };
+    let m = specials16(b.get(at..)?.first_chunk::<16>()?);
     (m != 0).then(|| at + m.trailing_zeros() as usize)
 }
 
 #[cfg(not(target_arch = "x86_64"))]
 pub(crate) fn special_near(_: &[u8], _: usize) -> Option<usize> {
     None
+}
+
+/// The bits of 16 bytes that are `"`, `\` or a control byte.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn specials16(part: &[u8; 16]) -> u32 {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
+    };
+    // SAFETY: `part` is 16 bytes long, which is what an unaligned load
+    // reads; SSE2 is part of every x86_64
+    unsafe {
+        let v = _mm_loadu_si128(part.as_ptr().cast::<__m128i>());
+        let control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
+        let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
+        let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
+        _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control)) as u32
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) fn specials16(part: &[u8; 16]) -> u32 {
+    part.iter().enumerate().fold(0, |m, (n, &x)| {
+        m | u32::from(matches!(x, b'"' | b'\\' | 0..0x20)) << n
+    })
 }
 
 #[cfg(not(target_arch = "x86_64"))]
