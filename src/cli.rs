@@ -777,10 +777,16 @@ pub fn report_problems(session: &Session) {
     if more > 0 {
         let main = path_of(crate::model::session::MAIN);
         let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+:@%,=".contains(c);
-        let word = if main.chars().all(plain) {
-            main.clone()
+        // (a name that starts like an option or a line number is a path's)
+        let path = if main.starts_with(['-', '+']) {
+            format!("./{main}")
         } else {
-            crate::app::shell_quote(&main)
+            main.clone()
+        };
+        let word = if path.chars().all(plain) {
+            path
+        } else {
+            crate::app::shell_quote(&path)
         };
         let _ = writeln!(
             err,

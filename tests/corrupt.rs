@@ -101,6 +101,16 @@ fn a_flood_of_bad_lines_is_named_up_to_a_hundred_then_counted() {
     );
     let rows = String::from_utf8_lossy(&out.stdout).lines().count();
     assert_eq!(rows, 250, "every bad line is a row of the transcript");
+    // a name that starts like an option is said as a path `ccv check` takes
+    let dashed = home.path().join("-junk.jsonl");
+    std::fs::rename(&file, &dashed).expect("rename");
+    let out = common::ccv_at(home.path())
+        .current_dir(home.path())
+        .args(["export", "--", "-junk.jsonl"])
+        .output()
+        .expect("runs");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("`ccv check ./-junk.jsonl`"), "{said}");
 }
 
 /// Half an emoji cut off (JavaScript's `JSON.stringify` writes the lone
