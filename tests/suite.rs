@@ -113,6 +113,7 @@ mod truth_on_screen;
 mod tui_corpus;
 mod tui_findings;
 mod tui_live;
+mod tui_long_texts;
 mod tui_preview;
 mod tui_render;
 mod tui_state;

@@ -157,15 +157,47 @@ pub fn limit(n: usize, full: bool) -> usize {
 }
 
 /// Keeps the first `n` lines and says how many were left out.
-pub fn fold(mut lines: Vec<Line<'static>>, n: usize) -> Vec<Line<'static>> {
-    if lines.len() > n.saturating_add(1) {
+pub fn fold(lines: Vec<Line<'static>>, n: usize) -> Vec<Line<'static>> {
+    fold_left(lines, n, 0, false)
+}
+
+/// The lines `render` makes of the head of `text` a row draws (see
+/// [`content::clip`]; `full`: shown whole), folded to `n` lines unless
+/// `full`, and a line that says what either left out.
+pub fn drawn(
+    text: &str,
+    n: usize,
+    full: bool,
+    render: impl FnOnce(&str) -> Vec<Line<'static>>,
+) -> Vec<Line<'static>> {
+    let c = content::clip(text, full);
+    fold_left(render(c.text), limit(n, full), c.left, full)
+}
+
+/// [`fold`] of the lines of a text's head that left `left` bytes out.
+fn fold_left(
+    mut lines: Vec<Line<'static>>,
+    n: usize,
+    left: usize,
+    full: bool,
+) -> Vec<Line<'static>> {
+    let size = || crate::model::item::human_bytes(left as u64);
+    let note = if lines.len() > n.saturating_add(1) {
         let more = lines.len() - n;
         lines.truncate(n);
-        lines.push(Line::styled(
-            format!("… {more} more lines (z shows all)"),
-            theme::current().dim,
-        ));
-    }
+        if left > 0 {
+            format!("… {more} more lines and {} more (z shows more)", size())
+        } else {
+            format!("… {more} more lines (z shows all)")
+        }
+    } else if left == 0 {
+        return lines;
+    } else if full {
+        format!("… {} more, too long to draw (y copies it whole)", size())
+    } else {
+        format!("… {} more (z shows more)", size())
+    };
+    lines.push(Line::styled(note, theme::current().dim));
     lines
 }
 
@@ -193,12 +225,28 @@ pub fn body(c: &ToolCall, w: u16, lost: bool, full: bool) -> Vec<Line<'static>> 
                 .and_then(|r| r.patch())
                 .filter(|p| !p.is_empty())
             {
-                Some(p) => out.extend(fold(content::diff(p, path, w), limit(FOLD_DIFF, full))),
-                None if c.name == "Write" => out.extend(fold(
-                    content::code(str_field(&v, "content"), path, Some(1), w),
-                    limit(FOLD_DIFF, full),
-                )),
-                None => out.extend(fold(json(c, &v, w), limit(FOLD_INPUT, full))),
+                Some(p) => {
+                    let (lines, left) = content::diff_most(p, path, w, content::budget(full));
+                    let mut lines = fold(lines, limit(FOLD_DIFF, full));
+                    if left > 0 {
+                        let more = if full {
+                            "too long to draw"
+                        } else {
+                            "z shows more"
+                        };
+                        lines.push(Line::styled(
+                            format!("… {left} more lines of the diff ({more})"),
+                            theme::current().dim,
+                        ));
+                    }
+                    out.extend(lines);
+                }
+                None if c.name == "Write" => {
+                    out.extend(drawn(str_field(&v, "content"), FOLD_DIFF, full, |t| {
+                        content::code(t, path, Some(1), w)
+                    }));
+                }
+                None => out.extend(json(c, &v, w, full)),
             }
             if c.result.as_ref().is_some_and(|r| r.is_error) {
                 out.extend(result(c, w, lost, full));
@@ -210,36 +258,34 @@ pub fn body(c: &ToolCall, w: u16, lost: bool, full: bool) -> Vec<Line<'static>> 
                 let (text, first, rest) = strip_line_numbers(result_text);
                 if first.is_some() {
                     // numbered as the file is (`605→` with an offset)
-                    out.extend(fold(
-                        content::code(&text, path, first, w),
-                        limit(FOLD, full),
-                    ));
+                    out.extend(drawn(&text, FOLD, full, |t| {
+                        content::code(t, path, first, w)
+                    }));
                     if !rest.trim().is_empty() {
-                        out.extend(styled_dim(content::plain(rest.trim(), w)));
+                        out.extend(styled_dim(drawn(rest.trim(), usize::MAX, full, |t| {
+                            content::plain(t, w)
+                        })));
                     }
                     return out;
                 }
             }
         }
         "Bash" => {
-            out.extend(fold(
-                content::code(str_field(&v, "command"), "sh", None, w),
-                limit(FOLD_INPUT, full),
-            ));
+            out.extend(drawn(str_field(&v, "command"), FOLD_INPUT, full, |t| {
+                content::code(t, "sh", None, w)
+            }));
         }
         "Task" | "Agent" => {
-            out.extend(fold(
-                content::markdown(str_field(&v, "prompt"), w),
-                limit(FOLD, full),
-            ));
+            out.extend(drawn(str_field(&v, "prompt"), FOLD, full, |t| {
+                content::markdown(t, w)
+            }));
         }
         "TodoWrite" => out.extend(checklist(&v, w)),
-        "ExitPlanMode" => out.extend(fold(
-            content::markdown(str_field(&v, "plan"), w),
-            limit(FOLD_DIFF, full),
-        )),
+        "ExitPlanMode" => out.extend(drawn(str_field(&v, "plan"), FOLD_DIFF, full, |t| {
+            content::markdown(t, w)
+        })),
         "AskUserQuestion" => out.extend(questions(&v, w)),
-        _ => out.extend(fold(json(c, &v, w), limit(FOLD_INPUT, full))),
+        _ => out.extend(json(c, &v, w, full)),
     }
     if let Some(r) = &c.result {
         // named as a copy of it is: `[Tool Error]`, `[Tool Rejected]`...
@@ -264,13 +310,12 @@ fn result(c: &ToolCall, w: u16, lost: bool, full: bool) -> Vec<Line<'static>> {
         }
         Some(r) => {
             let lines = if c.name == "Task" || c.name == "Agent" {
-                content::markdown(r.text.or_marker(), w)
+                drawn(r.text.or_marker(), FOLD, full, |t| content::markdown(t, w))
             } else if let Some(json) = one_line_json(r.message(), w, crate::redact::screen()) {
-                content::code(&json, "json", None, w)
+                fold(content::code(&json, "json", None, w), limit(FOLD, full))
             } else {
-                content::ansi(r.message(), w, full)
+                drawn(r.message(), FOLD, full, |t| content::ansi(t, w, full))
             };
-            let lines = fold(lines, limit(FOLD, full));
             if r.is_error && !r.rejected() {
                 lines
                     .into_iter()
@@ -322,10 +367,9 @@ pub fn saved_lines(
 ) -> Vec<Line<'static>> {
     let th = theme::current();
     let mut out = vec![Line::styled(format!("{}{hint}", saved.note()), th.dim)];
-    out.extend(fold(
-        content::ansi(saved.preview, w, full),
-        limit(FOLD, full),
-    ));
+    out.extend(drawn(saved.preview, FOLD, full, |t| {
+        content::ansi(t, w, full)
+    }));
     if saved.cut {
         out.push(Line::styled("…", th.dim));
     }
@@ -393,15 +437,17 @@ fn questions(v: &Value, w: u16) -> Vec<Line<'static>> {
     out
 }
 
-fn json(c: &ToolCall, v: &Value, w: u16) -> Vec<Line<'static>> {
+/// A call's input as JSON, folded to [`FOLD_INPUT`] lines unless `full`.
+fn json(c: &ToolCall, v: &Value, w: u16, full: bool) -> Vec<Line<'static>> {
     let raw = c.input.shown();
+    let code = |t: &str| content::code(t, "json", None, w);
     if v.is_null() && raw.trim() != "null" {
         // an input serde will not read (nested deeper than it goes) is
         // shown as written, not as the `null` it was read as
-        return content::code(raw, "json", None, w);
+        return drawn(raw, FOLD_INPUT, full, code);
     }
     let s = serde_json::to_string_pretty(v).unwrap_or_default();
-    content::code(&s, "json", None, w)
+    drawn(&s, FOLD_INPUT, full, code)
 }
 
 /// Read results come as `   605→text`; the renderer numbers lines itself,

@@ -40,7 +40,8 @@ pub fn row_lines(s: &State, v: &mut ListView, r: usize, width: u16) -> Lines {
                 .map_or(0, |i| i.id)
         }
     };
-    let full = is_open && expanded.contains(&Fold::Full(id));
+    // (a message is never folded, but may be long: see `call::drawn`)
+    let full = (is_open || fold.is_none()) && expanded.contains(&Fold::Full(id));
     // (the filters decide which row is above: it is part of the key)
     let above = r
         .checked_sub(1)

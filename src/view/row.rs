@@ -252,17 +252,20 @@ fn item_row(
     let l = crate::model::label::of_item(item);
     let h = head(l.glyph, l.name, th.tone(l.tone));
     let folded_note = |s: String| heading(&s, th.dim, tw);
+    // a message's text, its head when it is long (`z`: more of it)
+    let plain = |t: &str| call::drawn(t, usize::MAX, cx.full, |t| content::plain(t, tw));
+    let markdown = |t: &str| call::drawn(t, usize::MAX, cx.full, |t| content::markdown(t, tw));
     match item.kind {
         Kind::User if item.flags.queued => {
             // typed while Claude worked; it read it at its next step
-            let mut lines = content::plain(item.text.shown(), tw);
+            let mut lines = plain(item.text.shown());
             if let Some(first) = lines.first_mut() {
                 first.spans.insert(0, Span::styled("queued · ", th.dim));
             }
             h.lines(lines, vec![])
         }
         Kind::User if item.flags.from_lead => {
-            let mut lines = content::plain(item.text.shown(), tw);
+            let mut lines = plain(item.text.shown());
             if let Some(first) = lines.first_mut() {
                 first
                     .spans
@@ -270,21 +273,16 @@ fn item_row(
             }
             h.lines(lines, vec![])
         }
-        Kind::User => h.lines(content::plain(item.text.shown(), tw), vec![]),
-        Kind::Assistant if item.flags.synthetic => {
-            h.lines(content::plain(item.text.shown(), tw), vec![])
-        }
-        Kind::Assistant => h.lines(content::markdown(item.text.shown(), tw), vec![]),
+        Kind::User => h.lines(plain(item.text.shown()), vec![]),
+        Kind::Assistant if item.flags.synthetic => h.lines(plain(item.text.shown()), vec![]),
+        Kind::Assistant => h.lines(markdown(item.text.shown()), vec![]),
         Kind::Thinking => {
             if item.flags.redacted {
                 h.lines(folded_note("redacted thinking".into()), vec![])
             } else if item.flags.thinking_hidden {
                 h.lines(folded_note("thinking not recorded".into()), vec![])
             } else if expanded {
-                h.lines(
-                    styled(content::markdown(item.text.shown(), tw), th.thinking),
-                    vec![],
-                )
+                h.lines(styled(markdown(item.text.shown()), th.thinking), vec![])
             } else {
                 let words = item.text.shown().split_whitespace().count();
                 h.lines(
@@ -295,7 +293,7 @@ fn item_row(
         }
         Kind::Compaction => {
             if expanded {
-                h.lines(content::markdown(item.text.shown(), tw), vec![])
+                h.lines(markdown(item.text.shown()), vec![])
             } else {
                 let words = item.text.shown().split_whitespace().count();
                 h.lines(
@@ -324,7 +322,10 @@ fn item_row(
                     th,
                 )];
             }
-            h.lines(short_or_full(item.text.shown(), tw, expanded, th), vec![])
+            h.lines(
+                short_or_full(item.text.shown(), tw, (expanded, cx.full), th),
+                vec![],
+            )
         }
         Kind::ToolResult => {
             let text = match &item.detail {
@@ -335,10 +336,9 @@ fn item_row(
             let lines = match (expanded, saved) {
                 // saved apart: what Claude read, as a call's result shows it
                 (true, Some(s)) => call::saved_lines(&s, "", tw, cx.full),
-                (true, None) => call::fold(
-                    content::ansi(text, tw, cx.full),
-                    call::limit(call::FOLD, cx.full),
-                ),
+                (true, None) => {
+                    call::drawn(text, call::FOLD, cx.full, |t| content::ansi(t, tw, cx.full))
+                }
                 (false, _) => one_line(saved.map_or(text, |s| s.preview), tw),
             };
             h.lines(lines, vec![])
@@ -349,10 +349,9 @@ fn item_row(
             let mut lines = vec![Line::styled(at.clone(), th.dim)];
             if expanded || item.kind == Kind::Unreadable {
                 lines.extend(styled(
-                    call::fold(
-                        content::plain(item.text.shown(), tw),
-                        call::limit(call::FOLD, cx.full),
-                    ),
+                    call::drawn(item.text.shown(), call::FOLD, cx.full, |t| {
+                        content::plain(t, tw)
+                    }),
                     th.dim,
                 ));
             } else {
@@ -360,7 +359,7 @@ fn item_row(
                     format!(
                         ": {}",
                         first_line(
-                            &sanitize(item.text.shown()),
+                            &sanitize(content::clip(item.text.shown(), false).text),
                             (tw as usize).saturating_sub(at.len() + 2)
                         )
                     ),
@@ -371,7 +370,10 @@ fn item_row(
         }
         // a command's output, bookkeeping, and any kind the model adds:
         // its text, folded to its first line until opened
-        _ => h.lines(short_or_full(item.text.shown(), tw, expanded, th), vec![]),
+        _ => h.lines(
+            short_or_full(item.text.shown(), tw, (expanded, cx.full), th),
+            vec![],
+        ),
     }
 }
 
@@ -419,13 +421,29 @@ fn findings(
     }
 }
 
-fn short_or_full(text: &str, tw: u16, expanded: bool, th: &Theme) -> Vec<Line<'static>> {
-    let mut lines = content::plain(text.trim(), tw);
-    if !expanded && lines.len() > 1 {
+/// `expanded`: the text whole, else its first line and how many more
+/// (`full`: opened whole, see [`call::drawn`]).
+fn short_or_full(
+    text: &str,
+    tw: u16,
+    (expanded, full): (bool, bool),
+    th: &Theme,
+) -> Vec<Line<'static>> {
+    let plain = |t: &str| content::plain(t, tw);
+    if expanded {
+        return call::drawn(text.trim(), usize::MAX, full, plain);
+    }
+    let head = content::clip(text.trim(), false);
+    let mut lines = plain(head.text);
+    if lines.len() > 1 {
         let more = lines.len() - 1;
         lines.truncate(1);
+        let left = match head.left {
+            0 => String::new(),
+            n => format!(" and {} more", crate::model::item::human_bytes(n as u64)),
+        };
         lines.push(Line::styled(
-            format!("… {more} more line{}", plural(more)),
+            format!("… {more} more line{}{left}", plural(more)),
             th.dim,
         ));
     }
@@ -439,7 +457,8 @@ fn heading(text: &str, style: Style, tw: u16) -> Vec<Line<'static>> {
 }
 
 fn one_line(text: &str, tw: u16) -> Vec<Line<'static>> {
-    vec![Line::raw(first_line(&sanitize(text), tw as usize))]
+    let head = content::clip(text, false).text;
+    vec![Line::raw(first_line(&sanitize(head), tw as usize))]
 }
 
 fn styled(lines: Vec<Line<'static>>, style: Style) -> Vec<Line<'static>> {

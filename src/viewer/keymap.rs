@@ -67,7 +67,7 @@ pub const BINDINGS: &[Binding] = &[
     ),
     bind(
         &[(ch('z'), Action::ShowAll)],
-        "show the whole output (no folding)",
+        "show the whole output or long text",
     ),
     bind(
         &[(ch('o'), Action::ExpandAll), (ch('O'), Action::CollapseAll)],

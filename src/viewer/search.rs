@@ -854,7 +854,8 @@ impl State {
     }
 
     /// Opens the hit's row whole when the match may be past the lines a
-    /// folded output shows (`… N more lines`): the match is then on screen.
+    /// folded output shows (`… N more lines`), or past the head of a long
+    /// text: the match is then on screen.
     fn show_whole_if_deep(&mut self, (agent, i): Hit) {
         let Ok(q) = Query::parse(&self.search.query, false) else {
             return;
@@ -882,8 +883,10 @@ impl State {
             let t = self.session.text_back_in(&mut reader, (source, line), text);
             let t = crate::model::text::sanitize(&t);
             q.first_range(&t).is_some_and(|r| {
-                memchr::memchr_iter(b'\n', &t.as_bytes()[..r.start]).count()
-                    >= crate::rows::OUTPUT_FOLD / 2
+                // (or past the head of a long text a row draws)
+                r.start >= crate::rows::clip::budget(false).1
+                    || memchr::memchr_iter(b'\n', &t.as_bytes()[..r.start]).count()
+                        >= crate::rows::OUTPUT_FOLD / 2
             })
         });
         if deep {

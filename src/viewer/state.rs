@@ -1011,19 +1011,30 @@ fn act(s: &mut State, action: Action) {
 }
 
 impl State {
-    /// `z`: the selected item shown whole (no folding), or folded again.
+    /// `z`: the selected item shown whole (no folding), or folded again;
+    /// a message that is never folded, more of it when it is long (see
+    /// `view::call::drawn`), or its head again.
     fn show_all(&mut self) {
-        let fold = self
-            .rows
-            .get(self.selected)
-            .and_then(|r| r.fold(&self.session));
-        if let Some(Fold::Item(id)) = fold
-            && !self.expanded.remove(&Fold::Full(id))
-        {
-            self.expanded.insert(Fold::Full(id));
-            if !self.expanded.contains(&Fold::Item(id)) {
-                self.toggle(Fold::Item(id));
+        let Some(row) = self.rows.get(self.selected).copied() else {
+            return;
+        };
+        match row.fold(&self.session) {
+            Some(Fold::Item(id)) if !self.expanded.remove(&Fold::Full(id)) => {
+                self.expanded.insert(Fold::Full(id));
+                if !self.expanded.contains(&Fold::Item(id)) {
+                    self.toggle(Fold::Item(id));
+                }
             }
+            None if matches!(row.kind, RowKind::Item | RowKind::Member { .. }) => {
+                if let Some(id) = self.item_id(&row)
+                    && !self.expanded.remove(&Fold::Full(id))
+                {
+                    self.expanded.insert(Fold::Full(id));
+                } else {
+                    self.sel_offset = 0;
+                }
+            }
+            _ => {}
         }
     }
 

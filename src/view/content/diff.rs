@@ -29,6 +29,19 @@ fn digits(n: u64) -> usize {
 
 /// See [`super::diff`].
 pub fn diff(hunks: &[Hunk], path: &str, width: u16) -> Vec<Line<'static>> {
+    diff_most(hunks, path, width, (usize::MAX, usize::MAX)).0
+}
+
+/// [`diff`] of the hunks' first lines, up to `most` (lines, bytes), and
+/// how many lines it left out (see [`super::clip`]).
+pub fn diff_most(
+    hunks: &[Hunk],
+    path: &str,
+    width: u16,
+    (most, mut bytes): (usize, usize),
+) -> (Vec<Line<'static>>, usize) {
+    let total: usize = hunks.iter().map(|h| h.lines.len()).sum();
+    let mut budget = most;
     let t = theme::current();
     let width = usize::from(width);
     let max_no = hunks
@@ -44,6 +57,9 @@ pub fn diff(hunks: &[Hunk], path: &str, width: u16) -> Vec<Line<'static>> {
     let blank_gutter = format!("{:w$} {:w$} ", "", "");
     let mut out = Vec::new();
     for h in hunks {
+        if budget == 0 || bytes == 0 {
+            break;
+        }
         let header = format!(
             "@@ -{},{} +{},{} @@",
             h.old_start, h.old_lines, h.new_start, h.new_lines
@@ -54,7 +70,12 @@ pub fn diff(hunks: &[Hunk], path: &str, width: u16) -> Vec<Line<'static>> {
         // (strings, comments) keep their state from line to line.
         let mut code = String::new();
         let mut rows = Vec::with_capacity(h.lines.len());
-        for l in &h.lines {
+        for l in h.lines.into_iter().take(budget) {
+            if bytes == 0 {
+                break;
+            }
+            budget -= 1;
+            bytes = bytes.saturating_sub(l.len() + 1);
             let l = sanitize(l);
             let mut chars = l.chars();
             let sign = chars.next().unwrap_or(' ');
@@ -128,7 +149,7 @@ pub fn diff(hunks: &[Hunk], path: &str, width: u16) -> Vec<Line<'static>> {
             }
         }
     }
-    out
+    (out, total - (most - budget))
 }
 
 #[cfg(test)]

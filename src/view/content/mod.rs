@@ -17,9 +17,10 @@ use crate::model::patch::Hunk;
 use crate::model::text::sanitize;
 use ratatui::text::{Line, Span};
 
+pub use crate::rows::clip::{Clip, budget, clip};
 pub use ansi::{Sgr, ansi_lines, ansi_lines_folded};
 pub use code::{read_result, split_numbered};
-pub use diff::diff_stats;
+pub use diff::{diff_most, diff_stats};
 pub use highlight::{highlight_in_background, is_warm, warm_up};
 pub use wrap::{display_width, grapheme_width, spans_width, wrap, wrap_hanging, wrap_spans};
 

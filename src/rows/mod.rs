@@ -2,6 +2,8 @@
 //! derived from the items, what is expanded and the filters. Rendering
 //! happens later, only for the rows on screen.
 
+pub mod clip;
+
 use crate::model::{Item, Kind, Session};
 use crate::walk::{At, Visitor, Walk};
 use std::collections::HashSet;
