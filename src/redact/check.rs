@@ -232,6 +232,18 @@ pub fn is_mixed_value(v: &[u8]) -> bool {
 
 /// Whether a key or name ends in a secret word (`DB_PASSWORD`,
 /// `clientSecret`, `api_key`).
+/// `smtpPass`, `DBPass`: a name that ends in a camel-cased `Pass` after
+/// a letter or digit (in quotes or not).
+fn camel_pass(name: &[u8]) -> bool {
+    let name = name
+        .strip_suffix(b"\"")
+        .or_else(|| name.strip_suffix(b"'"))
+        .unwrap_or(name);
+    name.strip_suffix(b"Pass")
+        .and_then(<[u8]>::last)
+        .is_some_and(u8::is_ascii_alphanumeric)
+}
+
 pub fn names_a_secret(name: &[u8]) -> bool {
     const ENDS: &[&str] = &[
         "password",
@@ -271,7 +283,7 @@ pub fn names_a_secret(name: &[u8]) -> bool {
     let lower = lower.trim_matches(|c| c == '"' || c == '\'');
     // `DB_PASS`, `smtp.pass` (not `bypass`, nor a bare `PASS`: Go's tests
     // print `--- PASS: TestX`)
-    let pass = lower.ends_with("_pass") || lower.ends_with(".pass");
+    let pass = lower.ends_with("_pass") || lower.ends_with(".pass") || camel_pass(name);
     pass || ENDS.iter().any(|e| lower.ends_with(e))
 }
 
@@ -343,6 +355,14 @@ pub fn is_assigned_secret(name: &[u8], v: &[u8], quoted: bool, next: Option<u8>)
     if v.len() < 3 || variable(v) || stand_in(v) || word_of_code(v) || is_path(v) {
         return false;
     }
+    // `FirstPass::scan`, `Token::new`: a path of code (`::`), not a value
+    if v.starts_with(b":") && !quoted {
+        return false;
+    }
+    // a password, which may be a word; a camel-cased `…Pass` is most often
+    // a pass of a compiler or a renderer (`ResultPass = nullptr`), whose
+    // value is a secret when quoted or generated
+    let password = password_like(name) && !camel_pass(name);
     // a call, a type in a parameter list, a generic: code
     if matches!(next, Some(b'(' | b'<'))
         || v.contains(&b'(')
@@ -363,18 +383,18 @@ pub fn is_assigned_secret(name: &[u8], v: &[u8], quoted: bool, next: Option<u8>)
     }
     // no letter at all (`4096`, `0:50`): a number, unless it is a password
     if !v.iter().any(u8::is_ascii_alphabetic) {
-        return password_like(name) && v.len() >= 4 && v.iter().all(u8::is_ascii_digit);
+        return password && v.len() >= 4 && v.iter().all(u8::is_ascii_digit);
     }
     if generated_letters(v) {
         return true;
     }
     if quoted || upper_name(name) {
-        return !(identifier(v) && !quoted && !password_like(name));
+        return !(identifier(v) && !quoted && !password);
     }
-    if dotted(v) || identifier(v) && !password_like(name) {
+    if dotted(v) || identifier(v) && !password {
         return false;
     }
-    if password_like(name) {
+    if password {
         // `password: letmein`: a word is a password here; a variable in
         // camelCase (`hashedPassword`) is not
         let camel = v.iter().any(u8::is_ascii_uppercase) && identifier(v);

@@ -247,9 +247,10 @@ pub struct RuleSet {
 }
 
 /// Secret words a name may end in (`DB_PASSWORD`, `JWT_SECRET`,
-/// `DJANGO_SECRET_KEY`, `ADMIN_TOKEN`, `PGPASSWORD`, `SMTP_PASS`; not a
-/// bare `PASS`, which is Go's test output: `--- PASS: TestX`).
-pub(super) const NAME_WORDS: &str = r"(?:passwords?|[_.]pass|passwd|passphrase|pass[_.-]phrase|pwd|secrets?|secret[_.-]?key|secret[_.-]?key[_.-]?base|tokens?|api[_.-]?keys?|access[_.-]?keys?|private[_.-]?key|auth[_.-]?keys?|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|client[_.-]?secret|credentials?|auth)";
+/// `DJANGO_SECRET_KEY`, `ADMIN_TOKEN`, `PGPASSWORD`, `SMTP_PASS`, a
+/// camel-cased `smtpPass` or `DBPass`; not a bare `PASS`, which is Go's
+/// test output: `--- PASS: TestX`, nor `bypass`).
+pub(super) const NAME_WORDS: &str = r"(?:passwords?|[_.]pass|[A-Za-z0-9](?-i:Pass)|passwd|passphrase|pass[_.-]phrase|pwd|secrets?|secret[_.-]?key|secret[_.-]?key[_.-]?base|tokens?|api[_.-]?keys?|access[_.-]?keys?|private[_.-]?key|auth[_.-]?keys?|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|client[_.-]?secret|credentials?|auth)";
 
 /// What wakes a rule that finds a value by its name (one of
 /// [`NAME_WORDS`]): the words such a name ends in (`pass` finds `passwd`

@@ -515,3 +515,31 @@ fn config_lines_by_their_place() {
         assert_eq!(r(keep).0, keep);
     }
 }
+
+#[test]
+fn a_camel_cased_pass_names_a_secret_that_looks_like_one() {
+    for line in [
+        "DBPass={}",
+        "smtpPass = {}",
+        "const dbPass = \"{}\";",
+        "{\"mailPass\": \"{}\"}",
+    ] {
+        let secret = noise(950, 14) + "7";
+        let text = line.replace("{}", &secret);
+        let (out, _) = r(&text);
+        assert!(!out.contains(&secret), "{text:?} -> {out:?}");
+    }
+    // a pass of a compiler or a renderer, and a path of code
+    for keep in [
+        "Pass *ResultPass = nullptr;",
+        "renderPass = device.createRenderPass(desc)",
+        "firstPass = true",
+        "FSDiscriminatorPass P = FSDiscriminatorPass::Pass1",
+        "/// Use `FirstPass::scan_paragraph_interrupt` here",
+        "16 => ConnectionTrafficSecrets::Aes128Gcm { key, iv },",
+        "--- PASS: TestParse (0.00s)",
+        "bypass = trueish",
+    ] {
+        assert_eq!(r(keep).0, keep);
+    }
+}
