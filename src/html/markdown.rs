@@ -11,7 +11,61 @@ fn safe_url(url: &str) -> bool {
     u.starts_with("https://") || u.starts_with("http://") || u.starts_with("mailto:")
 }
 
+/// A text longer than this is made HTML a piece at a time, cut between
+/// its blocks (see [`block_break`]): the parser holds a whole text's
+/// blocks and the renderer its events, and an answer of 54 MB took 2.9 GB
+/// and 9 s to export.
+const PIECE: usize = 256 << 10;
+
 pub fn to_html(text: &str, out: &mut String) {
+    let mut rest = text;
+    while rest.len() > PIECE {
+        let Some(cut) = block_break(rest, PIECE) else {
+            break;
+        };
+        let (piece, after) = rest.split_at(cut);
+        piece_to_html(piece, out);
+        rest = after;
+        // (as the renderer puts a block on a line of its own)
+        if !out.ends_with('\n') && !rest.trim().is_empty() {
+            out.push('\n');
+        }
+    }
+    piece_to_html(rest, out);
+}
+
+/// Where `text` may be cut between two blocks at or after byte `at`: past
+/// the first blank line there that no fenced code block holds. (A list
+/// cut there is two lists; an ordered one goes on from its number.)
+fn block_break(text: &str, at: usize) -> Option<usize> {
+    // the fence open: its character and how many
+    let mut fence: Option<(u8, usize)> = None;
+    let mut end = 0;
+    for line in text.split_inclusive('\n') {
+        let start = end;
+        end += line.len();
+        let t = line.trim_start_matches(' ');
+        let run = |c: u8| t.bytes().take_while(|&b| b == c).count();
+        let (c, n) = match t.as_bytes().first() {
+            Some(&c @ (b'`' | b'~')) => (c, run(c)),
+            _ => (0, 0),
+        };
+        if line.len() - t.len() <= 3 && n >= 3 {
+            fence = match fence {
+                None => Some((c, n)),
+                Some((open, m)) if open == c && n >= m && t[n..].trim().is_empty() => None,
+                open => open,
+            };
+            continue;
+        }
+        if fence.is_none() && start >= at && line.trim().is_empty() {
+            return Some(end);
+        }
+    }
+    None
+}
+
+fn piece_to_html(text: &str, out: &mut String) {
     let mut opts = Options::empty();
     opts.insert(Options::ENABLE_TABLES);
     opts.insert(Options::ENABLE_STRIKETHROUGH);
@@ -107,6 +161,36 @@ mod tests {
         assert!(!h.contains("\"onmouseover"), "{h}");
         assert!(h.contains("&lt;script&gt;"), "{h}");
         assert!(h.contains("href=\"https://e.com/"), "{h}");
+    }
+
+    #[test]
+    fn a_long_text_is_made_a_piece_at_a_time_as_it_is_whole() {
+        let mut md = String::new();
+        let mut n = 0;
+        while md.len() < 3 * super::PIECE {
+            n += 1;
+            md.push_str(&format!(
+                "## Part {n}\n\nSome *text* with `code` and [a link](https://e.com/{n}).\n\n"
+            ));
+            // blank lines inside a fence: no cut there
+            md.push_str(
+                "```python\ndef f():\n\n\n    return 1\n```\n\n~~~~\n```\n\nstill code\n~~~~\n\n",
+            );
+        }
+        // (each a page of its own: the highlighting has a budget a page)
+        let mut whole = String::new();
+        super::super::code::new_page();
+        super::piece_to_html(&md, &mut whole);
+        super::super::code::new_page();
+        let pieces = html(&md);
+        assert!(pieces == whole, "the same page");
+        let mut cuts = 0;
+        let mut rest = md.as_str();
+        while let Some(at) = super::block_break(rest, super::PIECE) {
+            cuts += 1;
+            rest = &rest[at..];
+        }
+        assert!(cuts >= 2, "{cuts} cuts");
     }
 
     #[test]
