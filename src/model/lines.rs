@@ -26,6 +26,10 @@ pub fn split_lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
 /// unreadable, so `/dev/zero` or a sparse file cannot exhaust memory.
 pub const LINE_MAX: usize = 256 << 20;
 
+/// The most a line's buffer keeps between lines (a few real lines of
+/// images).
+const KEEP: usize = 8 << 20;
+
 #[derive(Debug)]
 pub struct LineSplitter {
     partial: Vec<u8>,
@@ -208,11 +212,15 @@ impl LineSplitter {
             } else {
                 line_len = self.partial.len() as u64;
                 let skip = self.tentative.take().unwrap_or(0);
-                let line = std::mem::take(&mut self.partial);
+                let mut line = std::mem::take(&mut self.partial);
                 emit(&line, skip, number, offset, &mut f);
-                // keep the allocation for the next partial line
-                self.partial = line;
-                self.partial.clear();
+                // keep the allocation for the next partial line, but not
+                // one a giant line grew (a line of 100 MB kept 128 MB
+                // for as long as the session was open)
+                if line.capacity() <= KEEP {
+                    line.clear();
+                    self.partial = line;
+                }
             }
             self.scan = TailScan::default();
             self.scanned = 0;
@@ -338,6 +346,19 @@ fn blank(rest: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_giant_line_is_not_held_after_it_is_handed_out() {
+        let mut s = super::LineSplitter::new();
+        let big = vec![b'x'; 3 * super::KEEP];
+        let mut lens = Vec::new();
+        // in two reads, so the splitter holds it whole
+        s.feed(&big[..super::KEEP], |l| lens.push(l.bytes.len()));
+        s.feed(&big[super::KEEP..], |l| lens.push(l.bytes.len()));
+        s.feed(b"\nsmall\n", |l| lens.push(l.bytes.len()));
+        assert_eq!(lens, [3 * super::KEEP, 5]);
+        assert!(s.partial.capacity() <= super::KEEP);
+    }
+
     #[test]
     fn split_lines_splits_as_slice_split_does() {
         for b in [
