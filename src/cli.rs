@@ -37,6 +37,10 @@ pub struct Cli {
     /// No colours (also when NO_COLOR is set).
     #[arg(long)]
     pub no_color: bool,
+    /// ASCII in place of the symbols drawn (│ ─ ● … ·), for a terminal
+    /// that draws East Asian ambiguous characters two columns wide.
+    #[arg(long)]
+    pub ascii: bool,
     /// y / Y / v copy markdown instead of the labelled text.
     #[arg(long)]
     pub copy_markdown: bool,
@@ -593,6 +597,7 @@ fn show(
     let (theme, theme_note) = config.theme(cli.theme.as_deref(), color);
     crate::style::theme::install(theme);
     crate::style::color::set_depth(crate::style::color::Depth::detect());
+    crate::style::glyphs::set_ascii(cli.ascii || config.ascii == Some(true));
     let note = [config_note, theme_note]
         .into_iter()
         .flatten()

@@ -408,3 +408,58 @@ fn the_readme_config_example_reads_without_a_problem() {
         "{help:?}"
     );
 }
+
+/// `--ascii` / `glyphs = "ascii"`: every symbol of the frame an ASCII
+/// character in the same cell (a terminal that draws ambiguous characters
+/// two columns wide kept no column of the layout), text as it was.
+#[test]
+fn ascii_glyphs_keep_every_cell_where_it_was() {
+    if alone!(&[]) {
+        return;
+    }
+    let frame = |ascii: bool| {
+        ccv::style::glyphs::set_ascii(ascii);
+        let mut s = demo();
+        let mut t = Terminal::new(TestBackend::new(100, 30)).expect("test terminal");
+        t.draw(|f| {
+            crate::common::draw(f, &mut s);
+            ccv::style::frame::finish(f.buffer_mut());
+        })
+        .expect("draw");
+        t.backend().buffer().clone()
+    };
+    let (uni, asc) = (frame(false), frame(true));
+    ccv::style::glyphs::set_ascii(false);
+    let mut changed = 0;
+    for (u, a) in uni.content.iter().zip(&asc.content) {
+        if u.symbol() == a.symbol() {
+            continue;
+        }
+        changed += 1;
+        let c = u.symbol().chars().next().expect("a symbol");
+        assert_eq!(
+            ccv::style::glyphs::stand_in(c).map(String::from).as_deref(),
+            Some(a.symbol())
+        );
+    }
+    assert!(changed > 20, "{changed} cells");
+    let symbols = ['│', '─', '●', '…', '·', '❯', '▸'];
+    assert!(
+        !asc.content
+            .iter()
+            .any(|c| c.symbol().chars().any(|x| symbols.contains(&x))),
+        "{asc:?}"
+    );
+    // and the setting, from the config
+    let home = tempfile::tempdir().expect("tempdir");
+    let cfg = home.path().join("c.toml");
+    std::fs::write(&cfg, "glyphs = \"wide\"\n").expect("write");
+    let out = check_config(home.path(), &cfg);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(":1: glyphs: `wide`: unicode or ascii"),
+        "{err}"
+    );
+    let (c, problems) = ccv::config::parse("glyphs = \"ascii\"\n", "c");
+    assert!(problems.is_empty() && c.ascii == Some(true), "{problems:?}");
+}

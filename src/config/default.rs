@@ -16,6 +16,9 @@ pub fn default_text() -> String {
          theme = \"auto\"\n\
          # false: the terminal's own selection works (M toggles it in the viewer)\n\
          mouse = true\n\
+         # unicode, or ascii: | - * ~ in place of │ ─ ● … (a terminal that draws\n\
+         # East Asian ambiguous characters two columns wide)\n\
+         glyphs = \"unicode\"\n\
          # what y / Y / v copy: text ([User] ... labels) or markdown\n\
          copy_format = \"text\"\n\
          # where e writes markdown (default: $XDG_STATE_HOME/ccv/exports)\n\

@@ -31,6 +31,8 @@ pub struct Config {
     /// `[themes.NAME]`: a base theme and styles over it.
     pub themes: Vec<UserTheme>,
     pub mouse: Option<bool>,
+    /// `glyphs = "ascii"`: see [`crate::style::glyphs`].
+    pub ascii: Option<bool>,
     pub copy_format: Option<Format>,
     pub export_dir: Option<PathBuf>,
     pub picker_sort: Option<SortBy>,
@@ -173,6 +175,15 @@ fn setting(
     match key {
         "theme" => config.theme = Some(string(&value)?),
         "mouse" => config.mouse = Some(value.as_bool().ok_or("mouse: true or false")?),
+        "glyphs" => {
+            config.ascii = Some(match string(&value)?.as_str() {
+                "unicode" => false,
+                "ascii" => true,
+                other => {
+                    return Err(format!("glyphs: `{}`: unicode or ascii", one_line(other)));
+                }
+            })
+        }
         "copy_format" => {
             config.copy_format = Some(match string(&value)?.as_str() {
                 "text" => Format::Text,

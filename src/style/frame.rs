@@ -5,11 +5,13 @@ use crate::model::text::{CLUSTER_BYTES, fit_cluster};
 use ratatui::buffer::Buffer;
 
 /// Every screen's frame, once drawn: colours fitted to the terminal
-/// ([`super::color::fit_buffer`]) and each cell as the terminal draws it
-/// in its room ([`fit_cells`]).
+/// ([`super::color::fit_buffer`]), each cell as the terminal draws it in
+/// its room ([`fit_cells`]) and its symbols ASCII when asked
+/// ([`super::glyphs::fit_buffer`]).
 pub fn finish(buf: &mut Buffer) {
     super::color::fit_buffer(buf);
     fit_cells(buf);
+    super::glyphs::fit_buffer(buf);
 }
 
 /// Every cell (one grapheme cluster) fitted as
