@@ -1,12 +1,12 @@
 //! The index splits every entry of every real file into the words
-//! tantivy's own analyzer finds (`SimpleTokenizer`, `RemoveLongFilter`,
-//! `LowerCaser`, then the few letters a search ignoring case folds): an
+//! tantivy's own analyzer finds (`SimpleTokenizer`, `LowerCaser`, then the
+//! few letters a search ignoring case folds, a long word cut): an
 //! index built before ccv had its own split, and every query, look the
 //! words up the same way.
 
 use crate::common;
-use ccv::search::words::{MAX_WORD, Words, fold_char};
-use tantivy::tokenizer::{LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer};
+use ccv::search::words::{MAX_WORD, Words, fold_char, long_head};
+use tantivy::tokenizer::{LowerCaser, SimpleTokenizer, TextAnalyzer};
 
 fn words(a: &mut TextAnalyzer, text: &str) -> Vec<(String, usize, usize, usize)> {
     let mut out = Vec::new();
@@ -24,15 +24,23 @@ fn every_entry_of_the_corpus_splits_as_tantivy_splits_it() {
         return;
     };
     let mut theirs = TextAnalyzer::builder(SimpleTokenizer::default())
-        .filter(RemoveLongFilter::limit(MAX_WORD))
         .filter(LowerCaser)
         .build();
     // tantivy lowercases; ours then folds the few letters a search that
-    // ignores case takes for others (see `words::fold_char`)
+    // ignores case takes for others (see `words::fold_char`), and lists a
+    // long word by its head
     let fold = |words: Vec<(String, usize, usize, usize)>| {
         words
             .into_iter()
-            .map(|(w, from, to, at)| (w.chars().map(fold_char).collect(), from, to, at))
+            .map(|(w, from, to, at)| {
+                let w: String = w.chars().map(fold_char).collect();
+                let w = if to - from >= MAX_WORD {
+                    long_head(&w).to_owned()
+                } else {
+                    w
+                };
+                (w, from, to, at)
+            })
             .collect::<Vec<(String, usize, usize, usize)>>()
     };
     let mut ours = TextAnalyzer::from(Words::default());

@@ -158,7 +158,9 @@ fn tree_of(
 }
 
 fn index_dir(home: &Path) -> PathBuf {
-    home.join("cache").join("ccv").join("search-v8")
+    home.join("cache")
+        .join("ccv")
+        .join(format!("search-v{}", ccv::search::index::VERSION))
 }
 
 fn search(home: &Path, root: &Path, query: &str) -> std::process::Output {

@@ -871,7 +871,9 @@ fn an_index_being_built_is_not_called_damaged_nor_thrown_away() {
     let root = tmp.path().join("projects");
     tree(&root);
     ccv(tmp.path()).arg("index").arg(&root).assert().success();
-    let dir = tmp.path().join("cache/ccv/search-v8");
+    let dir = tmp
+        .path()
+        .join(format!("cache/ccv/search-v{}", ccv::search::index::VERSION));
     let (_, truth) = search(tmp.path(), &root, &["--limit", "500", "the"]);
     fs::remove_file(dir.join("files.bin")).expect("a build not yet ended");
     let run = || {
@@ -915,7 +917,9 @@ fn an_index_whose_list_of_files_is_damaged_is_rebuilt() {
     let root = tmp.path().join("projects");
     tree(&root);
     ccv(tmp.path()).arg("index").arg(&root).assert().success();
-    let dir = tmp.path().join("cache/ccv/search-v8");
+    let dir = tmp
+        .path()
+        .join(format!("cache/ccv/search-v{}", ccv::search::index::VERSION));
     let list = dir.join("files.bin");
     let good = std::fs::read(&list).expect("the index's list of files");
     let (_, truth) = search(tmp.path(), &root, &["--limit", "500", "the"]);
@@ -959,7 +963,9 @@ fn an_index_whose_files_were_changed_is_not_believed() {
     let tmp = tempfile::tempdir().expect("tmp");
     let root = tmp.path().join("projects");
     tree(&root);
-    let dir = tmp.path().join("cache/ccv/search-v8");
+    let dir = tmp
+        .path()
+        .join(format!("cache/ccv/search-v{}", ccv::search::index::VERSION));
     let (_, truth) = search(tmp.path(), &root, &["--limit", "500", "the"]);
     assert!(!truth.is_empty());
     ccv(tmp.path()).arg("index").arg(&root).assert().success();
@@ -1147,5 +1153,57 @@ fn a_search_redacted_shows_no_part_of_a_secret() {
             !printed.contains(tail) && printed.contains("[REDACTED"),
             "{round}: {printed}"
         );
+    }
+}
+
+/// A word of 100 bytes or more (a hash, an encoded blob) is listed by the
+/// index by its head: a query that starts it, or is it whole, finds what a
+/// search without the index finds (it was left out, and a hash's head
+/// found nothing once the index was made).
+#[test]
+fn the_index_answers_the_head_of_a_long_word_as_the_files_do() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path().join("projects");
+    let dir = root.join("-srv-long");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let hash: String = (0..160)
+        .map(|i| char::from(b"0123456789abcdef"[(i * 7 + i / 5) % 16]))
+        .collect();
+    let upper = format!("Sha{}", hash.to_uppercase());
+    let texts = [
+        format!("digest {hash} done"),
+        format!("blob {upper}_tail, then more"),
+        format!("{}{}", "é".repeat(60), "ü".repeat(60)),
+    ];
+    let mut text = String::new();
+    for (i, t) in texts.iter().enumerate() {
+        let at = format!("2025-03-03T10:00:{i:02}.000Z");
+        let e = match i {
+            0 => entry::text_answer(&format!("a{i}"), &format!("m{i}"), t),
+            _ => entry::result(&format!("r{i}"), &format!("t{i}"), t.as_str()),
+        };
+        text.push_str(&line(e.session("s").cwd("/srv/long").at(&at).json()));
+    }
+    std::fs::write(dir.join("s.jsonl"), text).expect("write");
+    let asks: Vec<String> = vec![
+        hash[..12].to_owned(),
+        hash[..90].to_owned(),
+        hash.clone(),
+        format!("{hash} done"),
+        format!("sha{}", &hash[..70]),
+        upper.to_lowercase(),
+        format!("{}_tail", upper),
+        "é".repeat(40),
+        format!("{}{}", "é".repeat(60), "ü".repeat(10)),
+    ];
+    let files: Vec<_> = asks
+        .iter()
+        .map(|q| search(tmp.path(), &root, &["--limit", "50", q]))
+        .collect();
+    ccv(tmp.path()).arg("index").arg(&root).assert().success();
+    for (q, (code, files)) in asks.iter().zip(files) {
+        assert_eq!(code, 0, "{q}: found without the index");
+        let (_, indexed) = search(tmp.path(), &root, &["--limit", "50", q]);
+        assert_eq!(indexed, files, "{q}");
     }
 }

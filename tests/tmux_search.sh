@@ -55,7 +55,7 @@ expect p "filter:" "Esc goes back to the list"
 # a session made since the last query is found by the first query of
 # the search opened again: the search's opening (an empty query) does
 # not take that query's turn to bring the index up to date
-for _ in $(seq 100); do [ -f "$WORK/cache/ccv/search-v8/files.bin" ] && break; sleep 0.1; done
+for _ in $(seq 100); do [ -f "$WORK/cache/ccv/search-v9/files.bin" ] && break; sleep 0.1; done
 mkdir -p "$ROOT/-srv-new"
 line n1 user "the wombat plan" 2025-03-03T10:00:00Z > "$ROOT/-srv-new/s3.jsonl"
 sleep 2.2

@@ -36,7 +36,8 @@ use super::words::{Listed, MAX_WORD, Seen, Words};
 
 /// The text field's tokenizer: an entry's words, listed by the reading
 /// threads (split at anything not a letter or digit, lowercased, words of
-/// 100 bytes or more left out), split at spaces (see [`super::words`]).
+/// 100 bytes or more cut to their head), split at spaces (see
+/// [`super::words`]).
 /// The name is the one indexes built before were made with, of the same
 /// words.
 const TOKENIZER: &str = "ccv";
@@ -46,9 +47,10 @@ const TOKENIZER: &str = "ccv";
 /// folded as a search ignoring case folds them, see `words::fold_into`;
 /// 7: its files believed only as ccv wrote them, see `super::checked`,
 /// and its list of files checked file by file; 8: the whole outputs
-/// Claude Code saved apart indexed with their results' lines; the ones
-/// before are emptied, see [`super::index_dir::empty_older`]).
-pub const VERSION: u32 = 8;
+/// Claude Code saved apart indexed with their results' lines; 9: a word
+/// of 100 bytes or more listed by its head, see `words::long_head`; the
+/// ones before are emptied, see [`super::index_dir::empty_older`]).
+pub const VERSION: u32 = 9;
 /// A span's bytes: lines are added to one until it holds this many or
 /// more. A candidate span is read whole and
 /// scanned, so a query reads this much per span a word is in; a bigger
@@ -462,25 +464,24 @@ impl SearchIndex {
             let mut before: Option<(String, usize)> = None;
             while stream.advance() {
                 let w = stream.token();
-                if let Some((b, end)) = &before
+                // (a long word, listed by its head, pairs with none)
+                let long = w.offset_to - w.offset_from >= MAX_WORD;
+                if let Some((b, end)) = before.as_ref().filter(|_| !long)
                     && let Some(pair) = t
                         .get(*end..w.offset_from)
                         .and_then(|between| super::words::pair_of(b, between, &w.text))
                 {
                     pairs.push((pair, words.len()));
                 }
-                before = Some((w.text.clone(), w.offset_to));
+                before = (!long).then(|| (w.text.clone(), w.offset_to));
                 words.push(w.text.clone());
-            }
-            // words the index leaves out cannot be looked up
-            if words.is_empty() || words.iter().any(|w| w.len() >= MAX_WORD) {
-                return Ok(None);
             }
             let Some(last) = words.last() else {
                 return Ok(None);
             };
+            // a word typed so far may start a long one, listed by its head
             let prefix = |w: &str| -> io::Result<Box<dyn tantivy::query::Query>> {
-                let pattern = format!("{}.*", regex::escape(w));
+                let pattern = format!("{}.*", regex::escape(super::words::long_head(w)));
                 Ok(Box::new(
                     RegexQuery::from_pattern(&pattern, self.fields.text).map_err(err)?,
                 ))

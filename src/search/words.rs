@@ -1,8 +1,8 @@
 //! How the search index splits text into words: at anything that is not
 //! a letter or digit, each word lowercased, words of [`MAX_WORD`] bytes or
-//! more (encoded blobs) left out. The very words of tantivy's
-//! `SimpleTokenizer`, `RemoveLongFilter` and `LowerCaser` in a row (the
-//! tests hold them equal), found in one pass that tells ASCII by its byte:
+//! more (encoded blobs, long hashes) cut to their head ([`long_head`]).
+//! The very words of tantivy's `SimpleTokenizer` and `LowerCaser` in a
+//! row, long ones cut (the tests hold them equal), found in one pass that tells ASCII by its byte:
 //! the index's writer, one thread and the build's critical path, spent a
 //! quarter of its time in those three, decoding and testing every
 //! character. An entry's words are now found on the threads that read
@@ -12,8 +12,24 @@
 
 use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
 
-/// Words of this many bytes or more are left out.
+/// Words of this many bytes or more (encoded blobs, long hashes) are
+/// listed by their head ([`long_head`]).
 pub const MAX_WORD: usize = 100;
+
+/// How much of a long word is listed: a query that starts such a word
+/// finds it by these bytes (left out whole, a hash or a blob was found by
+/// a search without the index and not by one with it).
+pub const LONG_HEAD: usize = 64;
+
+/// The head of a word (lowercased) the index lists for a long one: its
+/// first [`LONG_HEAD`] bytes at most, whole characters.
+pub fn long_head(word: &str) -> &str {
+    let mut end = word.len().min(LONG_HEAD);
+    while !word.is_char_boundary(end) {
+        end -= 1;
+    }
+    word.get(..end).unwrap_or_default()
+}
 
 #[derive(Clone, Default)]
 pub struct Words {
@@ -53,13 +69,14 @@ impl TokenStream for WordStream<'_> {
             self.at = after;
             // as `SimpleTokenizer` counts: every word, kept or not
             self.token.position = self.token.position.wrapping_add(1);
-            if end - start >= MAX_WORD {
-                continue;
-            }
             let Some(word) = self.text.get(start..end) else {
                 return false;
             };
-            lower_into(word, ascii, upper, &mut self.token.text);
+            if end - start >= MAX_WORD {
+                lower_head(word, ascii, upper, &mut self.token.text);
+            } else {
+                lower_into(word, ascii, upper, &mut self.token.text);
+            }
             self.token.offset_from = start;
             self.token.offset_to = end;
             return true;
@@ -96,6 +113,20 @@ fn lower_into(word: &str, ascii: bool, upper: bool, out: &mut String) {
             }
         }
     }
+}
+
+/// [`long_head`] of `word` lowercased, appended to `out`: only its first
+/// bytes lowercased (a character lowercases to a third of its bytes at
+/// least, the Kelvin sign `K` to `k`).
+fn lower_head(word: &str, ascii: bool, upper: bool, out: &mut String) {
+    let mut end = word.len().min(3 * LONG_HEAD);
+    while !word.is_char_boundary(end) {
+        end -= 1;
+    }
+    let from = out.len();
+    lower_into(word.get(..end).unwrap_or_default(), ascii, upper, out);
+    let head = out.get(from..).map_or(0, |w| long_head(w).len());
+    out.truncate(from + head);
 }
 
 /// `c` lowercased, then folded as a search that ignores case folds it
@@ -329,10 +360,14 @@ fn list_pair((then, joint, now): (Listing, u8, Listing), out: &mut String, seen:
 /// (left out when too long); where it is in `out`.
 #[inline(always)]
 fn list_word(text: &str, w: &Word, out: &mut String, seen: &mut Seen) -> Option<Listing> {
+    let raw = text.get(w.start..w.end)?;
     if w.end - w.start >= MAX_WORD {
+        // its head, which pairs with no word (see `long_head`)
+        seen.lower.clear();
+        lower_head(raw, w.ascii, w.upper, &mut seen.lower);
+        list_term(&seen.lower, out, &mut seen.table);
         return None;
     }
-    let raw = text.get(w.start..w.end)?;
     // the word as `Words` makes it: most are already
     if w.ascii && !w.upper {
         list_term(raw, out, &mut seen.table)
@@ -561,13 +596,17 @@ const NEITHER: [std::ops::RangeInclusive<char>; 3] = [
 #[cfg(test)]
 mod tests {
     use super::{Listed, MAX_WORD, Seen, Words, list_words};
-    use tantivy::tokenizer::{LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer, Token};
+    use tantivy::tokenizer::{LowerCaser, SimpleTokenizer, TextAnalyzer, Token};
 
     fn tantivys() -> TextAnalyzer {
         TextAnalyzer::builder(SimpleTokenizer::default())
-            .filter(RemoveLongFilter::limit(MAX_WORD))
             .filter(LowerCaser)
             .build()
+    }
+
+    /// A word of the text long enough to be listed by its head.
+    fn long(t: &Token) -> bool {
+        t.offset_to - t.offset_from >= MAX_WORD
     }
 
     fn tokens(a: &mut TextAnalyzer, text: &str) -> Vec<Token> {
@@ -585,6 +624,9 @@ mod tests {
         let mut folded = tokens(&mut theirs, text);
         for t in &mut folded {
             t.text = t.text.chars().map(super::fold_char).collect();
+            if long(t) {
+                t.text = super::long_head(&t.text).to_owned();
+            }
         }
         assert_eq!(tokens(&mut ours, text), folded, "{text:?}");
         listed_as_found(text);
@@ -672,8 +714,10 @@ mod tests {
         let mut want: Vec<String> = Vec::new();
         let mut before: Option<Token> = None;
         for t in tokens(&mut TextAnalyzer::from(Words::default()), text) {
+            // (a long word pairs with none)
             let pair = before
                 .as_ref()
+                .filter(|b| !long(b) && !long(&t))
                 .and_then(|b| super::pair_of(&b.text, &text[b.offset_to..t.offset_from], &t.text));
             for w in std::iter::once(t.text.clone()).chain(pair) {
                 if !want.contains(&w) {
