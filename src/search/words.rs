@@ -58,31 +58,31 @@ impl Tokenizer for Words {
 impl TokenStream for WordStream<'_> {
     fn advance(&mut self) -> bool {
         self.token.text.clear();
-        while let Some(Word {
+        let Some(Word {
             start,
             end,
             after,
             ascii,
             upper,
         }) = next_word::<false>(self.text, self.at)
-        {
-            self.at = after;
-            // as `SimpleTokenizer` counts: every word, kept or not
-            self.token.position = self.token.position.wrapping_add(1);
-            let Some(word) = self.text.get(start..end) else {
-                return false;
-            };
-            if end - start >= MAX_WORD {
-                lower_head(word, ascii, upper, &mut self.token.text);
-            } else {
-                lower_into(word, ascii, upper, &mut self.token.text);
-            }
-            self.token.offset_from = start;
-            self.token.offset_to = end;
-            return true;
+        else {
+            self.at = self.text.len();
+            return false;
+        };
+        self.at = after;
+        // as `SimpleTokenizer` counts
+        self.token.position = self.token.position.wrapping_add(1);
+        let Some(word) = self.text.get(start..end) else {
+            return false;
+        };
+        if end - start >= MAX_WORD {
+            lower_head(word, ascii, upper, &mut self.token.text);
+        } else {
+            lower_into(word, ascii, upper, &mut self.token.text);
         }
-        self.at = self.text.len();
-        false
+        self.token.offset_from = start;
+        self.token.offset_to = end;
+        true
     }
 
     fn token(&self) -> &Token {
