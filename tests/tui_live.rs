@@ -140,13 +140,7 @@ fn a_running_call_shows_elapsed_time_then_its_result() {
 #[test]
 fn an_expanded_group_stays_expanded_as_rows_arrive() {
     let mut s = viewer(&(conversation(1) + &call("c1", "t1", "ls") + &result("r1", "t1", "a\nb")));
-    let g = s
-        .rows
-        .iter()
-        .position(|r| matches!(r.kind, RowKind::Group { .. } | RowKind::Call { .. }))
-        .expect("a tool row");
-    perform_action(&mut s, Action::Top);
-    perform_action(&mut s, Action::Down(g));
+    common::select_first_tool_row(&mut s);
     perform_action(&mut s, Action::Toggle);
     let open = s.expanded.clone();
     assert!(!open.is_empty());

@@ -109,13 +109,7 @@ fn a_tool_output_of_megabytes_folds_and_counts_what_it_left() {
         json!({"type":"assistant","uuid":"a1","parentUuid":"u1","timestamp":"2025-03-01T10:00:01Z","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"yes | head"}}]}}),
         json!({"type":"user","uuid":"r1","parentUuid":"a1","timestamp":"2025-03-01T10:00:02Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":out}]}}),
     ]);
-    let call = s
-        .rows
-        .iter()
-        .position(|r| matches!(r.kind, RowKind::Call { .. } | RowKind::Group { .. }))
-        .expect("the call's row");
-    perform_action(&mut s, Action::Top);
-    perform_action(&mut s, Action::Down(call));
+    let call = common::select_first_tool_row(&mut s);
     perform_action(&mut s, Action::ShowAll);
     let whole = row_lines(&s, call);
     assert!(

@@ -422,13 +422,7 @@ fn z_shows_a_long_output_whole_and_folds_it_again() {
     session.feed(0, text.as_bytes());
     session.finish(0);
     let mut s = state(session);
-    let call = s
-        .rows
-        .iter()
-        .position(|r| matches!(r.kind, RowKind::Call { .. } | RowKind::Group { .. }))
-        .expect("the call's row");
-    perform_action(&mut s, Action::Top);
-    perform_action(&mut s, Action::Down(call));
+    common::select_first_tool_row(&mut s);
     perform_action(&mut s, Action::ShowAll);
     let screen = format!("{:?}", draw(&mut s, 100, 60).backend());
     assert!(screen.contains("output line 40"), "{screen}");

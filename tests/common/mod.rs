@@ -284,6 +284,20 @@ pub fn utc_state(session: ccv::model::Session) -> ccv::app::State {
     s
 }
 
+/// Selects the first tool row (a group's, or a call's of its own) and
+/// returns its index.
+pub fn select_first_tool_row(s: &mut ccv::app::State) -> usize {
+    use ccv::rows::RowKind;
+    let at = s
+        .rows
+        .iter()
+        .position(|r| matches!(r.kind, RowKind::Group { .. } | RowKind::Call { .. }))
+        .expect("a tool row");
+    ccv::app::perform_action(s, ccv::app::Action::Top);
+    ccv::app::perform_action(s, ccv::app::Action::Down(at));
+    at
+}
+
 /// `../shared/bench/gen-session`, run by python3 in a [`sandbox`] under
 /// `home`: the generator never needs the real home, and python would
 /// otherwise look into it (`~/.local`); `None`, after saying why, when the
