@@ -322,6 +322,17 @@ impl LineReader {
         self.window_at = None;
         self.side_at = None;
     }
+
+    /// Lets go of a window a text of megabytes grew, once that text is
+    /// decoded: the viewer reads nothing more until a row needs it, and
+    /// held its 100 MB prompt twice, as bytes and as text.
+    fn let_go_of_a_big_window(&mut self) {
+        if self.window.capacity() > 4 * WINDOW {
+            self.window = Vec::new();
+            self.window_at = None;
+            self.filled = 0;
+        }
+    }
 }
 
 /// What a text that is no longer in its file says in its place.
@@ -345,6 +356,7 @@ pub fn read_back(
         let text = reader
             .line(source, path, stored.at, stored.len)
             .and_then(|bytes| text_of(bytes, &stored));
+        reader.let_go_of_a_big_window();
         if let Some(t) = text {
             return Some(t);
         }
@@ -748,5 +760,23 @@ mod tests {
         read(&mut r, 500, 2 * SMALL_WINDOW as u32);
         // past the end of the file
         assert_eq!(r.line(0, &path, 399_990, 20), None);
+    }
+
+    /// A text of megabytes is read through a window as big, let go of
+    /// once the text is decoded.
+    #[test]
+    fn a_big_window_is_let_go_of() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("s.jsonl");
+        let text = "x".repeat(3 << 20);
+        let line = format!("{{\"t\":\"{text}\"}}\n");
+        std::fs::write(&path, &line).expect("write");
+        let mut r = LineReader::default();
+        let read = |r: &mut LineReader| r.line(0, &path, 0, line.len() as u32 - 1).map(<[u8]>::len);
+        assert_eq!(read(&mut r), Some(line.len() - 1));
+        assert!(r.window.capacity() >= 3 << 20);
+        r.let_go_of_a_big_window();
+        assert_eq!(r.window.capacity(), 0);
+        assert_eq!(read(&mut r), Some(line.len() - 1), "read again whole");
     }
 }
