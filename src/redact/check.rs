@@ -230,8 +230,6 @@ pub fn is_mixed_value(v: &[u8]) -> bool {
     is_value(v) && letters && !dotted(v) && ((others && !v.contains(&b' ')) || generated_letters(v))
 }
 
-/// Whether a key or name ends in a secret word (`DB_PASSWORD`,
-/// `clientSecret`, `api_key`).
 /// `smtpPass`, `DBPass`: a name that ends in a camel-cased `Pass` after
 /// a letter or digit (in quotes or not).
 fn camel_pass(name: &[u8]) -> bool {
@@ -244,6 +242,8 @@ fn camel_pass(name: &[u8]) -> bool {
         .is_some_and(u8::is_ascii_alphanumeric)
 }
 
+/// Whether a key or name ends in a secret word (`DB_PASSWORD`,
+/// `clientSecret`, `api_key`).
 pub fn names_a_secret(name: &[u8]) -> bool {
     const ENDS: &[&str] = &[
         "password",

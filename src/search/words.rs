@@ -2,10 +2,10 @@
 //! a letter or digit, each word lowercased, words of [`MAX_WORD`] bytes or
 //! more (encoded blobs, long hashes) cut to their head ([`long_head`]).
 //! The very words of tantivy's `SimpleTokenizer` and `LowerCaser` in a
-//! row, long ones cut (the tests hold them equal), found in one pass that tells ASCII by its byte:
-//! the index's writer, one thread and the build's critical path, spent a
-//! quarter of its time in those three, decoding and testing every
-//! character. An entry's words are now found on the threads that read
+//! row, long ones cut (the tests hold them equal), found in one pass that
+//! tells ASCII by its byte: the index's writer, one thread and the
+//! build's critical path, spent a quarter of its time in those three,
+//! decoding and testing every character. An entry's words are now found on the threads that read
 //! the files and handed to the writer listed, each once
 //! ([`list_words`], which finds them 64 bytes at a time:
 //! `super::word_blocks`); queries are split by [`Words`].
@@ -117,7 +117,7 @@ fn lower_into(word: &str, ascii: bool, upper: bool, out: &mut String) {
 
 /// [`long_head`] of `word` lowercased, appended to `out`: only its first
 /// bytes lowercased (a character lowercases to a third of its bytes at
-/// least, the Kelvin sign `K` to `k`).
+/// least: the Kelvin sign, U+212A, to `k`).
 fn lower_head(word: &str, ascii: bool, upper: bool, out: &mut String) {
     let mut end = word.len().min(3 * LONG_HEAD);
     while !word.is_char_boundary(end) {
@@ -357,7 +357,8 @@ fn list_pair((then, joint, now): (Listing, u8, Listing), out: &mut String, seen:
 }
 
 /// Adds the word `w` of `text` to `out` unless it is there already
-/// (left out when too long); where it is in `out`.
+/// (a long one by its head); where it is in `out`, `None` for a long
+/// one, which pairs with no word.
 #[inline(always)]
 fn list_word(text: &str, w: &Word, out: &mut String, seen: &mut Seen) -> Option<Listing> {
     let raw = text.get(w.start..w.end)?;
