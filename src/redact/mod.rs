@@ -26,6 +26,7 @@ mod keywords;
 mod programs;
 pub mod rules;
 pub mod shown;
+mod wrapped;
 
 use keywords::Keywords;
 use rules::{Check, RuleSet};
@@ -96,10 +97,11 @@ struct Hit {
 const MARK: &str = "[REDACTED:";
 
 /// Bumped when what is redacted changes beyond the rules: what a text is
-/// read as (2: the escapes of JSON and code; 3: a URL's percent-encoding),
-/// what is cut only after it is redacted (a page's call summaries,
-/// titles). See [`Redactor::fingerprint`].
-const READING: u32 = 3;
+/// read as (2: the escapes of JSON and code; 3: a URL's percent-encoding;
+/// 4: a key hard-wrapped over lines, see `wrapped`), what is cut only
+/// after it is redacted (a page's call summaries, titles). See
+/// [`Redactor::fingerprint`].
+const READING: u32 = 4;
 
 impl Redactor {
     /// The built-in rules and `extra` (kind, pattern) from the config.
@@ -364,7 +366,11 @@ impl Redactor {
         for (r, a, z) in jobs {
             self.run(r, b, a, z, breaks, &mut hits);
         }
-        merge(hits)
+        let mut hits = merge(hits);
+        if wrapped::extend(&mut hits, b, breaks) {
+            hits = merge(hits);
+        }
+        hits
     }
 
     /// Rule `r` over `b[a..z]`, its checked hits onto `hits`.

@@ -543,3 +543,62 @@ fn a_camel_cased_pass_names_a_secret_that_looks_like_one() {
         assert_eq!(r(keep).0, keep);
     }
 }
+
+/// A key cut where a tool's line ended (`fold`, `base64`, a width of
+/// its own) is redacted on each line its rest is on, as text and as JSON
+/// writes it; a next line that is a word, a file, another variable of a
+/// listing or past a short line is left.
+#[test]
+fn a_key_hard_wrapped_over_lines_is_redacted_on_each() {
+    let k = key(&["sk-ant-", "api03-", &noise(7, 93), "AA"]);
+    let folded: Vec<&str> = (0..k.len())
+        .step_by(64)
+        .map(|i| &k[i..(i + 64).min(k.len())])
+        .collect();
+    let (out, counts) = r(&format!("{}\nok then", folded.join("\n")));
+    assert_eq!(out, "[REDACTED:anthropic-api-key]\nok then");
+    assert_eq!(counts.get("anthropic-api-key"), Some(&1));
+    // a prefix on the first line, the rest shorter on the next
+    let (out, _) = r(&format!("key: {}\n{}\ndone", &k[..60], &k[60..]));
+    assert_eq!(out, "key: [REDACTED:anthropic-api-key]\ndone");
+    let (out, _) = r(&format!("key: {}\r\n{}\r\ndone", &k[..60], &k[60..]));
+    assert_eq!(out, "key: [REDACTED:anthropic-api-key]\r\ndone");
+    // as a JSON string is written
+    let red = Redactor::new(&[]).expect("rules");
+    let written = format!("\"key: {}\\n{}\\ndone\"", &k[..60], &k[60..]);
+    let out = red.redact_json_string(&written).expect("redacted in place");
+    assert_eq!(out, "\"key: [REDACTED:anthropic-api-key]\\ndone\"");
+    // what is not the rest of a key
+    for next in [
+        "done",
+        "README.md",
+        "AWS_REGION=us-east-1",
+        "src/main.rs:12",
+        "a b c d e f g h",
+        "Ab",
+    ] {
+        let text = format!("ANTHROPIC_API_KEY={k}\n{next}");
+        let (out, _) = r(&text);
+        assert_eq!(
+            out,
+            format!("ANTHROPIC_API_KEY=[REDACTED:anthropic-api-key]\n{next}")
+        );
+    }
+    // a short line was not wrapped
+    let g = key(&["ghp_", &noise(8, 36)]);
+    let (out, _) = r(&format!("{g}\n{}", noise(9, 20)));
+    assert!(out.ends_with(&format!("\n{}", noise(9, 20))), "{out}");
+    // base64 wrapped at 76, its last line padded
+    let b64: String = noise(10, 200);
+    let lines = format!(
+        "aws_secret_access_key = {}\n{}\n{}==",
+        &b64[..52],
+        &b64[52..128],
+        &b64[128..170]
+    );
+    let (out, _) = r(&lines);
+    assert!(
+        !out.contains(&b64[52..128]) && !out.contains(&b64[128..170]),
+        "{out}"
+    );
+}

@@ -1,0 +1,108 @@
+//! A secret hard-wrapped across lines: `fold`, `base64`, `openssl`, a
+//! table's cell or a log's width cut a long key where the line ended, and
+//! a rule that matched its first line left the rest of it (half of an
+//! `sk-ant-` key) on the lines after. A hit that ends a long line goes on
+//! through the lines after it that are a key's characters only, as long
+//! as each is no longer than the first (a wrap never makes a line longer)
+//! and looks random (a word such as `done` on the next line does not); a
+//! line as long as the first is a full line of the wrap, and the one after
+//! it is looked at too.
+
+use super::{Breaks, Hit};
+
+/// A hit shorter than this is no key a tool would wrap.
+const KEY: usize = 16;
+/// A line shorter than this was not wrapped (`fold`: 80, `base64`: 76,
+/// `openssl` and PEM: 64): a whole key at the end of a short line, then
+/// a line of noise, is two things.
+const WIDTH: usize = 60;
+/// A rest shorter than this is left (`AA`: nothing of a key).
+const REST: usize = 8;
+
+/// Extends the hits of `b` that end a wrapped line over the rest of their
+/// key (see the module's doc); whether one was.
+pub(super) fn extend(hits: &mut [Hit], b: &[u8], breaks: Breaks) -> bool {
+    let mut changed = false;
+    for h in hits.iter_mut() {
+        let Some(key) = b.get(h.start..h.end) else {
+            continue;
+        };
+        if key.len() < KEY || !key.iter().all(|&c| key_byte(c)) {
+            continue;
+        }
+        let width = h.end - breaks.line_around(b, h.start).0;
+        if width < WIDTH {
+            continue;
+        }
+        let mut at = h.end;
+        while let Some(next) = breaks.after_line(b, at) {
+            let run = b[next..].iter().take_while(|&&c| key_byte(c)).count();
+            let end = next + run;
+            let rest = &b[next..end];
+            if run < REST
+                || run > width
+                || !breaks.ends_line(b, end)
+                || !random(rest)
+                || !marks_of(rest, key)
+            {
+                break;
+            }
+            h.end = end;
+            changed = true;
+            if run != width {
+                break;
+            }
+            at = end;
+        }
+    }
+    changed
+}
+
+/// A byte of a key as tools print them: letters, digits, and the marks of
+/// base64 and of keys' parts.
+fn key_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=' | b'_' | b'-')
+}
+
+/// Whether the marks of `rest` (what is not a letter or digit) are the
+/// key's own, `=` only as base64 ends it: `AWS_REGION=us-east-1` on the
+/// line after a key is the next variable of a listing, not its rest.
+fn marks_of(rest: &[u8], key: &[u8]) -> bool {
+    let body = rest.len() - rest.iter().rev().take_while(|&&c| c == b'=').count();
+    rest.iter().enumerate().all(|(i, &c)| {
+        c.is_ascii_alphanumeric() || (c == b'=' && i >= body) || (c != b'=' && key.contains(&c))
+    })
+}
+
+/// Whether a run of key bytes reads as part of a key: digits and letters
+/// mixed, or a long run of both cases (not a word, a name or a number).
+fn random(run: &[u8]) -> bool {
+    let digit = run.iter().any(u8::is_ascii_digit);
+    let letter = run.iter().any(u8::is_ascii_alphabetic);
+    let upper = run.iter().any(u8::is_ascii_uppercase);
+    let lower = run.iter().any(u8::is_ascii_lowercase);
+    (digit && letter) || (run.len() >= KEY && upper && lower)
+}
+
+impl Breaks {
+    /// Where the line after the line end at `at` starts; `None` when no
+    /// line ends at `at`.
+    fn after_line(self, b: &[u8], at: usize) -> Option<usize> {
+        let rest = b.get(at..)?;
+        let ends: &[&[u8]] = match self {
+            Breaks::Newline => &[b"\n", b"\r\n"],
+            Breaks::JsonEscape => &[b"\\n", b"\\r\\n"],
+        };
+        ends.iter()
+            .find(|e| rest.starts_with(e))
+            .map(|e| at + e.len())
+    }
+
+    /// Whether a line ends at `at`: a line end, the text's end, or (a JSON
+    /// string as written) its closing quote.
+    fn ends_line(self, b: &[u8], at: usize) -> bool {
+        at == b.len()
+            || self.after_line(b, at).is_some()
+            || (self == Breaks::JsonEscape && at + 1 == b.len() && b[at] == b'"')
+    }
+}
