@@ -264,6 +264,13 @@ pub(super) fn tool_rules() -> Vec<Rule> {
             &["chpasswd"],
             Check::Value,
         ),
+        // (the same given as a here-string: `chpasswd <<< "bob:X"`)
+        Rule::new(
+            "chpasswd-password",
+            r#"\bchpasswd\b[^\n|;&<]*?<<<[ \t]*\\?["']?[a-z_][a-z0-9_.-]*:([^\s"'\\:]{1,400})"#,
+            &["chpasswd"],
+            Check::Value,
+        ),
         // a token a command takes by its place, not by a flag
         Rule::new(
             "cli-positional-secret",
@@ -307,16 +314,16 @@ pub(super) fn tool_rules() -> Vec<Rule> {
         // sudo -S`, `… | docker login --password-stdin`, `passwd --stdin`)
         Rule::new(
             "stdin-password",
-            r#"\b(?:echo|printf)[ \t]+(?:-[a-z]+[ \t]+)?(?:\\?["']%s(?:\\n)?\\?["'][ \t]+)?(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"';|&\\-][^\s"';|&\\]*))[ \t]*\|[ \t]*(?:sudo\b[^\n|;&]*?[ \t]-[A-Za-z]*S\b|[^\n|;&]*?--password-stdin|(?:sudo[ \t]+)?passwd\b[^\n|;&]*?--stdin|(?:docker|podman)[ \t]+secret[ \t]+create\b)"#,
-            &["sudo", "password-stdin", "--stdin", "secret create"],
+            r#"\b(?:echo|printf)[ \t]+(?:-[a-z]+[ \t]+)?(?:\\?["']%s(?:\\n)?\\?["'][ \t]+)?(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"';|&\\-][^\s"';|&\\]*))[ \t]*\|[ \t]*(?:sudo\b[^\n|;&]*?[ \t]-[A-Za-z]*S\b|[^\n|;&]*?--password-stdin|(?:sudo[ \t]+)?passwd\b[^\n|;&]*?--stdin|(?:docker|podman)[ \t]+secret[ \t]+create\b|kinit\b)"#,
+            &["sudo", "password-stdin", "--stdin", "secret create", "kinit"],
             Check::Value,
         )
         .within(512, 512),
         // a password given on the line of a here-string (`gh auth login
-        // --with-token <<< X`)
+        // --with-token <<< X`, `kinit bob <<< X`)
         Rule::new(
             "stdin-password",
-            r#"(?:--with-token|--password-stdin|\bsudo\b[^\n|;&]*?[ \t]-[A-Za-z]*S\b|\bpasswd\b[^\n|;&]*?--stdin)[^\n|;&<]*?<<<[ \t]*(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"';|&\\-][^\s"';|&\\]*))"#,
+            r#"(?:--with-token|--password-stdin|\bsudo\b[^\n|;&]*?[ \t]-[A-Za-z]*S\b|\bpasswd\b[^\n|;&]*?--stdin|\bkinit\b)[^\n|;&<]*?<<<[ \t]*(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"';|&\\-][^\s"';|&\\]*))"#,
             &["<<<"],
             Check::Value,
         )

@@ -568,6 +568,16 @@ fn a_key_hard_wrapped_over_lines_is_redacted_on_each() {
     let written = format!("\"key: {}\\n{}\\ndone\"", &k[..60], &k[60..]);
     let out = red.redact_json_string(&written).expect("redacted in place");
     assert_eq!(out, "\"key: [REDACTED:anthropic-api-key]\\ndone\"");
+    // in code, its rest before the mark that closes it
+    let (out, _) = r(&format!(
+        "I found `{}\n{}` in the file.",
+        &k[..64],
+        &k[64..]
+    ));
+    assert_eq!(out, "I found `[REDACTED:anthropic-api-key]` in the file.");
+    let written = format!("\"let k = \\\"{}\\n{}\\\";\"", &k[..64], &k[64..]);
+    let out = red.redact_json_string(&written).expect("redacted in place");
+    assert_eq!(out, "\"let k = \\\"[REDACTED:anthropic-api-key]\\\";\"");
     // what is not the rest of a key
     for next in [
         "done",
@@ -576,6 +586,9 @@ fn a_key_hard_wrapped_over_lines_is_redacted_on_each() {
         "src/main.rs:12",
         "a b c d e f g h",
         "Ab",
+        "DB_HOST2=db.internal",
+        "file2.txt",
+        "a1b2c3d4e5f6 is the commit",
     ] {
         let text = format!("ANTHROPIC_API_KEY={k}\n{next}");
         let (out, _) = r(&text);

@@ -2,11 +2,12 @@
 //! table's cell or a log's width cut a long key where the line ended, and
 //! a rule that matched its first line left the rest of it (half of an
 //! `sk-ant-` key) on the lines after. A hit that ends a long line goes on
-//! through the lines after it that are a key's characters only, as long
-//! as each is no longer than the first (a wrap never makes a line longer)
-//! and looks random (a word such as `done` on the next line does not); a
-//! line as long as the first is a full line of the wrap, and the one after
-//! it is looked at too.
+//! through the lines after it that start with a key's characters, up to a
+//! line end or a mark that closes what the key was written in (a quote,
+//! `` ` ``, a bracket), as long as each is no longer than the first (a
+//! wrap never makes a line longer) and looks random (a word such as
+//! `done` on the next line does not); a line as long as the first is a
+//! full line of the wrap, and the one after it is looked at too.
 
 use super::{Breaks, Hit};
 
@@ -36,12 +37,13 @@ pub(super) fn extend(hits: &mut [Hit], b: &[u8], breaks: Breaks) -> bool {
         }
         let mut at = h.end;
         while let Some(next) = breaks.after_line(b, at) {
+            let next = next + numbered(&b[next..]);
             let run = b[next..].iter().take_while(|&&c| key_byte(c)).count();
             let end = next + run;
             let rest = &b[next..end];
             if run < REST
                 || run > width
-                || !breaks.ends_line(b, end)
+                || !breaks.ends_rest(b, end)
                 || !random(rest)
                 || !marks_of(rest, key)
             {
@@ -58,19 +60,43 @@ pub(super) fn extend(hits: &mut [Hit], b: &[u8], breaks: Breaks) -> bool {
     changed
 }
 
+/// The length of the line number the Read tool (`    16→`) or `cat -n`
+/// (`    16\t`) puts before a line, if `line` starts with one.
+fn numbered(line: &[u8]) -> usize {
+    let pad = line.iter().take_while(|&&c| c == b' ').count();
+    let digits = line[pad..]
+        .iter()
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    let after = &line[pad + digits..];
+    match after {
+        _ if digits == 0 => 0,
+        [0xE2, 0x86, 0x92, ..] => pad + digits + 3,
+        [b'\t', ..] => pad + digits + 1,
+        // (as a JSON string writes the tab)
+        [b'\\', b't', ..] => pad + digits + 2,
+        _ => 0,
+    }
+}
+
 /// A byte of a key as tools print them: letters, digits, and the marks of
 /// base64 and of keys' parts.
 fn key_byte(c: u8) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=' | b'_' | b'-')
 }
 
-/// Whether the marks of `rest` (what is not a letter or digit) are the
-/// key's own, `=` only as base64 ends it: `AWS_REGION=us-east-1` on the
-/// line after a key is the next variable of a listing, not its rest.
+/// Whether the marks of `rest` (what is not a letter or digit) may be a
+/// key's: `-` and `_` (most keys' alphabet, which a first line may not
+/// show), base64's `+` and `/` when the key has them, `=` only as base64
+/// ends: `AWS_REGION=us-east-1` on the line after a key is the next
+/// variable of a listing, not its rest.
 fn marks_of(rest: &[u8], key: &[u8]) -> bool {
     let body = rest.len() - rest.iter().rev().take_while(|&&c| c == b'=').count();
-    rest.iter().enumerate().all(|(i, &c)| {
-        c.is_ascii_alphanumeric() || (c == b'=' && i >= body) || (c != b'=' && key.contains(&c))
+    rest.iter().enumerate().all(|(i, &c)| match c {
+        b'-' | b'_' => true,
+        b'=' => i >= body,
+        b'+' | b'/' => key.contains(&c),
+        _ => c.is_ascii_alphanumeric(),
     })
 }
 
@@ -98,11 +124,24 @@ impl Breaks {
             .map(|e| at + e.len())
     }
 
-    /// Whether a line ends at `at`: a line end, the text's end, or (a JSON
-    /// string as written) its closing quote.
-    fn ends_line(self, b: &[u8], at: usize) -> bool {
-        at == b.len()
-            || self.after_line(b, at).is_some()
-            || (self == Breaks::JsonEscape && at + 1 == b.len() && b[at] == b'"')
+    /// Whether a key's rest may end at `at`: at a line end, the text's
+    /// end, or a mark that closes what it was written in (`` `…` ``,
+    /// quotes, brackets, a list's comma), escaped or not; not at a space,
+    /// `=`, `.` or `:` (`DB_HOST2=…`, `file2.txt`, `a1b2c3d is the
+    /// commit` on the line after a key are no rest of it).
+    fn ends_rest(self, b: &[u8], at: usize) -> bool {
+        let rest = &b[at.min(b.len())..];
+        let closing = |c: &u8| {
+            matches!(
+                c,
+                b'`' | b'"' | b'\'' | b')' | b']' | b'}' | b'>' | b',' | b';'
+            )
+        };
+        match rest {
+            [] => true,
+            [c, ..] if closing(c) => true,
+            [b'\\', c, ..] if self == Breaks::JsonEscape && closing(c) => true,
+            _ => self.after_line(b, at).is_some(),
+        }
     }
 }

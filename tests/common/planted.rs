@@ -461,7 +461,7 @@ fn with_passwords(g: &mut Gen, lines: &[Setting]) -> Vec<Planted> {
 
 /// Passwords a command takes by a flag of its own, or piped to it.
 fn tool_flags(g: &mut Gen) -> Vec<Planted> {
-    let lines: [Setting; 21] = [
+    let lines: [Setting; 24] = [
         ("gpg --passphrase", |v| {
             format!("gpg --batch --passphrase {v} -d s.gpg")
         }),
@@ -510,6 +510,15 @@ fn tool_flags(g: &mut Gen) -> Vec<Planted> {
         }),
         ("here-string", |v| {
             format!("gh auth login --with-token <<< {v}")
+        }),
+        ("kinit piped", |v| {
+            format!("echo '{v}' | kinit bob@ACME.DEV")
+        }),
+        ("kinit here-string", |v| {
+            format!("kinit bob@ACME.DEV <<< '{v}'")
+        }),
+        ("chpasswd here-string", |v| {
+            format!("sudo chpasswd <<< \"deploy:{v}\"")
         }),
     ];
     with_passwords(g, &lines)
@@ -1068,6 +1077,14 @@ pub fn disguised() -> Vec<Planted> {
             u32::from(first),
             &gh[1..]
         ),
+    ));
+    // a key hard-wrapped where a tool's line ended (`fold`, `openssl`):
+    // its rest, on the next line, is what is looked for
+    let ant = k(&["sk-ant-", "api03-"], g.of(URLSAFE, 93) + "AA");
+    out.push(p(
+        "hard-wrapped",
+        ant[64..].to_owned(),
+        format!("{}\n{}", &ant[..64], &ant[64..]),
     ));
     out.push(p(
         "percent-encoded underscores",
