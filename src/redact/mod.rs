@@ -367,7 +367,9 @@ impl Redactor {
             self.run(r, b, a, z, breaks, &mut hits);
         }
         let mut hits = merge(hits);
-        if wrapped::extend(&mut hits, b, breaks) {
+        // (a word joined is searched with this too: it has no line end)
+        let joined = wrapped::joined(self, b, found, breaks, &mut hits);
+        if wrapped::extend(&mut hits, b, breaks) || joined {
             hits = merge(hits);
         }
         hits

@@ -597,6 +597,17 @@ fn a_key_hard_wrapped_over_lines_is_redacted_on_each() {
             format!("ANTHROPIC_API_KEY=[REDACTED:anthropic-api-key]\n{next}")
         );
     }
+    // cut before a rule could see it whole: the first line alone is no key
+    let g = key(&["ghp_", &noise(11, 36)]);
+    let pad = "x".repeat(44);
+    let (out, counts) = r(&format!("{pad} see {}\n{}\ndone", &g[..20], &g[20..]));
+    assert_eq!(out, format!("{pad} see [REDACTED:github-token]\ndone"));
+    assert_eq!(counts.get("github-token"), Some(&1));
+    let written = format!("\"{pad} see {}\\n{}\\ndone\"", &g[..20], &g[20..]);
+    let out = red.redact_json_string(&written).expect("redacted in place");
+    assert_eq!(out, format!("\"{pad} see [REDACTED:github-token]\\ndone\""));
+    let (out, _) = r(&format!("{pad} see: ghp_is_a_prefix\nDB_HOST2=x"));
+    assert_eq!(out, format!("{pad} see: ghp_is_a_prefix\nDB_HOST2=x"));
     // a short line was not wrapped
     let g = key(&["ghp_", &noise(8, 36)]);
     let (out, _) = r(&format!("{g}\n{}", noise(9, 20)));

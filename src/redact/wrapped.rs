@@ -31,33 +31,108 @@ pub(super) fn extend(hits: &mut [Hit], b: &[u8], breaks: Breaks) -> bool {
         if key.len() < KEY || !key.iter().all(|&c| key_byte(c)) {
             continue;
         }
-        let width = h.end - breaks.line_around(b, h.start).0;
-        if width < WIDTH {
-            continue;
-        }
-        let mut at = h.end;
-        while let Some(next) = breaks.after_line(b, at) {
-            let next = next + numbered(&b[next..]);
-            let run = b[next..].iter().take_while(|&&c| key_byte(c)).count();
-            let end = next + run;
-            let rest = &b[next..end];
-            if run < REST
-                || run > width
-                || !breaks.ends_rest(b, end)
-                || !random(rest)
-                || !marks_of(rest, key)
-            {
-                break;
-            }
-            h.end = end;
+        if let Some(last) = rests(b, (h.start, h.end), breaks).last() {
+            h.end = last.end;
             changed = true;
-            if run != width {
-                break;
-            }
-            at = end;
         }
     }
     changed
+}
+
+/// A key cut by a wrap before a rule could see it whole (`ghp_` and 16 of
+/// its 36 characters at a line's end): the run of a key's characters a
+/// keyword of a rule is in, when it ends a wrapped line, is joined to its
+/// rest on the lines after and searched as one word; a secret found over
+/// the cut is a hit over the lines. Whether one was added.
+pub(super) fn joined(
+    red: &super::Redactor,
+    b: &[u8],
+    found: &[(usize, u32)],
+    breaks: Breaks,
+    hits: &mut Vec<Hit>,
+) -> bool {
+    let mut new = Vec::new();
+    let mut done_to = 0;
+    for &(at, k) in found {
+        if at < done_to || red.woken.get(k as usize).is_none_or(Vec::is_empty) {
+            continue;
+        }
+        let start = at - b[..at].iter().rev().take_while(|&&c| key_byte(c)).count();
+        let end = at + b[at..].iter().take_while(|&&c| key_byte(c)).count();
+        done_to = end;
+        // (the hits are in order, none over another)
+        let i = hits.partition_point(|h| h.end <= start);
+        if hits.get(i).is_some_and(|h| h.start < end) {
+            continue;
+        }
+        let rests = rests(b, (start, end), breaks);
+        let Some(last) = rests.last() else {
+            continue;
+        };
+        let mut word = b[start..end].to_vec();
+        for r in &rests {
+            word.extend_from_slice(&b[r.clone()]);
+        }
+        let Ok(word) = String::from_utf8(word) else {
+            continue;
+        };
+        let mut kw = Vec::new();
+        red.keywords.find_all(word.as_bytes(), &mut kw);
+        // (a secret of the first line alone was found there already)
+        let first = end - start;
+        if let Some(h) = red
+            .find(&word, &kw, Breaks::Newline)
+            .into_iter()
+            .find(|h| h.end > first)
+        {
+            new.push(Hit {
+                start,
+                end: last.end,
+                rule: h.rule,
+            });
+            done_to = last.end;
+        }
+    }
+    let added = !new.is_empty();
+    hits.append(&mut new);
+    added
+}
+
+/// Where the rest of the key `b[key.0..key.1]` is, on the lines after it,
+/// when it ends a wrapped line (see the module's doc): none when it does
+/// not.
+fn rests(b: &[u8], key: (usize, usize), breaks: Breaks) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    // (whether it ends a line first: finding where a line starts reads
+    // back to it, which for each hit of a text of one line was square)
+    if breaks.after_line(b, key.1).is_none() {
+        return out;
+    }
+    let width = key.1 - breaks.line_around(b, key.0).0;
+    if width < WIDTH {
+        return out;
+    }
+    let mut at = key.1;
+    while let Some(next) = breaks.after_line(b, at) {
+        let next = next + numbered(&b[next..]);
+        let run = b[next..].iter().take_while(|&&c| key_byte(c)).count();
+        let end = next + run;
+        let rest = &b[next..end];
+        if run < REST
+            || run > width
+            || !breaks.ends_rest(b, end)
+            || !random(rest)
+            || !marks_of(rest, &b[key.0..key.1])
+        {
+            break;
+        }
+        out.push(next..end);
+        if run != width {
+            break;
+        }
+        at = end;
+    }
+    out
 }
 
 /// The length of the line number the Read tool (`    16→`) or `cat -n`

@@ -1086,6 +1086,13 @@ pub fn disguised() -> Vec<Planted> {
         ant[64..].to_owned(),
         format!("{}\n{}", &ant[..64], &ant[64..]),
     ));
+    // cut before its rule could see it whole
+    let (a, b) = gh.split_at(16);
+    out.push(p(
+        "hard-wrapped early",
+        b.to_owned(),
+        format!("{} {a}\n{b}", "x".repeat(50)),
+    ));
     out.push(p(
         "percent-encoded underscores",
         stripe.clone(),
