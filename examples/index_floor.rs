@@ -22,22 +22,9 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use ccv::search::words::{Seen, list_more_json_words, list_more_words, start_list};
 use ccv::source::{ShownText, shown_texts};
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
-fn sessions(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        match e.file_type() {
-            Ok(t) if t.is_dir() => sessions(&p, out),
-            Ok(t) if t.is_file() && p.extension().is_some_and(|x| x == "jsonl") => out.push(p),
-            _ => {}
-        }
-    }
-}
+#[path = "support/tree.rs"]
+mod tree;
 
 /// The lines walked and left, and the words listed, of one file.
 fn walk(bytes: &[u8], words: bool) -> (usize, usize, usize) {
@@ -77,49 +64,20 @@ fn walk(bytes: &[u8], words: bool) -> (usize, usize, usize) {
 
 fn main() {
     let mut args = std::env::args().skip(1);
+    let usage = "index_floor texts|words THREADS DIR";
     let words = match args.next().as_deref() {
         Some("texts") => false,
         Some("words") => true,
         _ => {
-            eprintln!("usage: index_floor texts|words THREADS DIR");
+            eprintln!("usage: {usage}");
             std::process::exit(2);
         }
     };
-    let threads: usize = args.next().and_then(|t| t.parse().ok()).unwrap_or(2);
-    let Some(dir) = args.next() else {
-        eprintln!("usage: index_floor texts|words THREADS DIR");
-        std::process::exit(2);
-    };
-    let mut files = Vec::new();
-    sessions(Path::new(&dir), &mut files);
-    // the biggest first, as the build spreads them
-    files.sort_by_key(|p| std::cmp::Reverse(std::fs::metadata(p).map_or(0, |m| m.len())));
-    let next = AtomicUsize::new(0);
-    let totals = [
-        AtomicUsize::new(0),
-        AtomicUsize::new(0),
-        AtomicUsize::new(0),
-    ];
-    std::thread::scope(|s| {
-        for _ in 0..threads.max(1) {
-            s.spawn(|| {
-                // one buffer a thread, as the build keeps one
-                let mut bytes = Vec::new();
-                while let Some(p) = files.get(next.fetch_add(1, Relaxed)) {
-                    bytes.clear();
-                    let read = std::fs::File::open(p)
-                        .and_then(|mut f| std::io::Read::read_to_end(&mut f, &mut bytes));
-                    if read.is_err() {
-                        continue;
-                    }
-                    let (a, b, c) = walk(&bytes, words);
-                    for (t, n) in totals.iter().zip([a, b, c]) {
-                        t.fetch_add(n, Relaxed);
-                    }
-                }
-            });
-        }
+    let (threads, dir) = tree::threads_and_dir(args, usage);
+    let files = tree::sessions(&dir);
+    let [a, b, c] = tree::on_threads(&files, threads, |bytes| {
+        let (a, b, c) = walk(bytes, words);
+        [a, b, c]
     });
-    let [a, b, c] = totals.map(AtomicUsize::into_inner);
     println!("{a} lines walked, {b} left to the model, {c} words listed");
 }
