@@ -65,9 +65,38 @@ fn without_marks(text: &str) -> String {
             Some(b' ' | b'\t') if (1..=6).contains(&hashes) => &t[hashes..],
             _ => t,
         };
-        let at = out.len();
-        out.extend(t.replace("**", "").chars().filter(|&c| c != '`'));
-        words += out[at..].chars().filter(|c| !c.is_whitespace()).count();
+        // `**` and backticks left out a character at a time, up to a
+        // title's length: a prompt of one line of 50 MB was copied whole
+        // twice for a title of 4,096 characters
+        let mut star = false;
+        for c in t.chars() {
+            match c {
+                '*' => {
+                    // (a pair goes, as `replace("**", "")` takes it)
+                    star = !star;
+                    continue;
+                }
+                // (a backtick between two stars keeps them: it goes after)
+                '`' => {
+                    if std::mem::take(&mut star) {
+                        out.push('*');
+                    }
+                }
+                c => {
+                    if std::mem::take(&mut star) {
+                        out.push('*');
+                    }
+                    out.push(c);
+                    words += usize::from(!c.is_whitespace());
+                }
+            }
+            if words > crate::model::title::TITLE_MAX {
+                break;
+            }
+        }
+        if star {
+            out.push('*');
+        }
         out.push('\n');
         // (what is past a title's length is not read)
         if words > crate::model::title::TITLE_MAX {
@@ -177,6 +206,56 @@ mod tests {
         ] {
             assert_eq!(named(t).as_deref(), Some(one_line(t).as_str()), "{t:?}");
         }
+    }
+
+    /// The marks left out a character at a time, as `replace("**", "")`
+    /// and a filter of backticks left them out of each whole line, on
+    /// lines of stars, backticks and words mixed; and a prompt of one
+    /// giant line is named by its head without being copied.
+    #[test]
+    fn marks_left_out_as_a_whole_line_lost_them() {
+        fn before(text: &str) -> String {
+            let mut out = String::new();
+            for line in text.lines() {
+                let t = line.trim();
+                if t.starts_with("```") || t.starts_with("~~~") {
+                    continue;
+                }
+                let t = t.trim_start_matches('>').trim_start();
+                let hashes = t.bytes().take_while(|&c| c == b'#').count();
+                let t = match t.as_bytes().get(hashes) {
+                    Some(b' ' | b'\t') if (1..=6).contains(&hashes) => &t[hashes..],
+                    _ => t,
+                };
+                out.extend(t.replace("**", "").chars().filter(|&c| c != '`'));
+                out.push('\n');
+            }
+            out
+        }
+        let abc = ['*', '*', '`', 'a', ' ', '\n', '#', '>', 'é'];
+        let mut x = 7u64;
+        for _ in 0..20_000 {
+            let n = (x % 24) as usize;
+            let text: String = (0..n)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    abc[(x % abc.len() as u64) as usize]
+                })
+                .collect();
+            assert_eq!(without_marks(&text), before(&text), "{text:?}");
+        }
+        let huge = format!("fix **this** {}", "x".repeat(1 << 20));
+        let out = without_marks(&huge);
+        assert!(
+            out.len() < 3 * crate::model::title::TITLE_MAX,
+            "{}",
+            out.len()
+        );
+        let mut f = TitleFacts::default();
+        f.note_user(&huge, 0);
+        assert_eq!(f.first_prompt.as_deref(), Some("fix this…"));
     }
 
     #[test]
