@@ -57,7 +57,14 @@ pub(super) fn joined(
         if at < done_to || red.woken.get(k as usize).is_none_or(Vec::is_empty) {
             continue;
         }
-        let start = at - b[..at].iter().rev().take_while(|&&c| key_byte(c)).count();
+        let mut start = at - b[..at].iter().rev().take_while(|&&c| key_byte(c)).count();
+        if breaks == Breaks::JsonEscape {
+            // (not from an escape's letter: `\nghp_…` starts at `g`)
+            start = (start..at)
+                .rev()
+                .find(|&i| escaped(b, i))
+                .map_or(start, |i| i + 1);
+        }
         let end = at + b[at..].iter().take_while(|&&c| key_byte(c)).count();
         done_to = end;
         // (the hits are in order, none over another)
@@ -133,6 +140,12 @@ fn rests(b: &[u8], key: (usize, usize), breaks: Breaks) -> Vec<std::ops::Range<u
         at = end;
     }
     out
+}
+
+/// Whether byte `i` of a JSON string as written is an escape's letter
+/// (an odd run of backslashes before it).
+fn escaped(b: &[u8], i: usize) -> bool {
+    b[..i].iter().rev().take_while(|&&c| c == b'\\').count() % 2 == 1
 }
 
 /// The length of the line number the Read tool (`    16→`) or `cat -n`
