@@ -48,23 +48,28 @@ impl TitleFacts {
     }
 }
 
+/// A line of a prompt without a fence (`None`), a quote's `>` or a
+/// heading's `#`s.
+fn line_words(line: &str) -> Option<&str> {
+    let t = line.trim();
+    if t.starts_with("```") || t.starts_with("~~~") {
+        return None;
+    }
+    let t = t.trim_start_matches('>').trim_start();
+    let hashes = t.bytes().take_while(|&c| c == b'#').count();
+    Some(match t.as_bytes().get(hashes) {
+        Some(b' ' | b'\t') if (1..=6).contains(&hashes) => &t[hashes..],
+        _ => t,
+    })
+}
+
 /// A prompt without the marks of markdown that a title on one line shows
 /// as noise (`## Context`, a fence and its language, `**`, backticks, a
 /// quote's `>`): its words as they read.
 fn without_marks(text: &str) -> String {
     let mut out = String::with_capacity(text.len().min(8192));
     let mut words = 0;
-    for line in text.lines() {
-        let t = line.trim();
-        if t.starts_with("```") || t.starts_with("~~~") {
-            continue;
-        }
-        let t = t.trim_start_matches('>').trim_start();
-        let hashes = t.bytes().take_while(|&c| c == b'#').count();
-        let t = match t.as_bytes().get(hashes) {
-            Some(b' ' | b'\t') if (1..=6).contains(&hashes) => &t[hashes..],
-            _ => t,
-        };
+    for t in text.lines().filter_map(line_words) {
         // `**` and backticks left out a character at a time, up to a
         // title's length: a prompt of one line of 50 MB was copied whole
         // twice for a title of 4,096 characters
@@ -216,17 +221,7 @@ mod tests {
     fn marks_left_out_as_a_whole_line_lost_them() {
         fn before(text: &str) -> String {
             let mut out = String::new();
-            for line in text.lines() {
-                let t = line.trim();
-                if t.starts_with("```") || t.starts_with("~~~") {
-                    continue;
-                }
-                let t = t.trim_start_matches('>').trim_start();
-                let hashes = t.bytes().take_while(|&c| c == b'#').count();
-                let t = match t.as_bytes().get(hashes) {
-                    Some(b' ' | b'\t') if (1..=6).contains(&hashes) => &t[hashes..],
-                    _ => t,
-                };
+            for t in text.lines().filter_map(line_words) {
                 out.extend(t.replace("**", "").chars().filter(|&c| c != '`'));
                 out.push('\n');
             }
