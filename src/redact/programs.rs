@@ -314,8 +314,16 @@ pub(super) fn tool_rules() -> Vec<Rule> {
         // sudo -S`, `… | docker login --password-stdin`, `passwd --stdin`)
         Rule::new(
             "stdin-password",
-            r#"\b(?:echo|printf)[ \t]+(?:-[a-z]+[ \t]+)?(?:\\?["']%s(?:\\n)?\\?["'][ \t]+)?(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"';|&\\-][^\s"';|&\\]*))[ \t]*\|[ \t]*(?:sudo\b[^\n|;&]*?[ \t]-[A-Za-z]*S\b|[^\n|;&]*?--password-stdin|(?:sudo[ \t]+)?passwd\b[^\n|;&]*?--stdin|(?:docker|podman)[ \t]+secret[ \t]+create\b|kinit\b)"#,
-            &["sudo", "password-stdin", "--stdin", "secret create", "kinit"],
+            r#"\b(?:echo|printf)[ \t]+(?:-[a-z]+[ \t]+)?(?:\\?["']%s(?:\\n)?\\?["'][ \t]+)?(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"';|&\\-][^\s"';|&\\]*))[ \t]*\|[ \t]*(?:sudo\b[^\n|;&]*?[ \t]-[A-Za-z]*S\b|[^\n|;&]*?--password-stdin|(?:sudo[ \t]+)?passwd\b[^\n|;&]*?--stdin|(?:docker|podman)[ \t]+secret[ \t]+create\b|kinit\b|(?:sudo[ \t]+)?cryptsetup\b|vncpasswd\b[^\n|;&]*?[ \t]-f\b)"#,
+            &[
+                "sudo",
+                "password-stdin",
+                "--stdin",
+                "secret create",
+                "kinit",
+                "cryptsetup",
+                "vncpasswd",
+            ],
             Check::Value,
         )
         .within(512, 512),
@@ -323,7 +331,7 @@ pub(super) fn tool_rules() -> Vec<Rule> {
         // --with-token <<< X`, `kinit bob <<< X`)
         Rule::new(
             "stdin-password",
-            r#"(?:--with-token|--password-stdin|\bsudo\b[^\n|;&]*?[ \t]-[A-Za-z]*S\b|\bpasswd\b[^\n|;&]*?--stdin|\bkinit\b)[^\n|;&<]*?<<<[ \t]*(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"';|&\\-][^\s"';|&\\]*))"#,
+            r#"(?:--with-token|--password-stdin|\bsudo\b[^\n|;&]*?[ \t]-[A-Za-z]*S\b|\bpasswd\b[^\n|;&]*?--stdin|\bkinit\b|\bcryptsetup\b)[^\n|;&<]*?<<<[ \t]*(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"';|&\\-][^\s"';|&\\]*))"#,
             &["<<<"],
             Check::Value,
         )
@@ -340,6 +348,14 @@ pub(super) fn tool_rules() -> Vec<Rule> {
         )
         .within(448, 256)
         .over_lines(),
+        // MySQL Shell's `user:password@host` (a URL's with a scheme is
+        // `url-credentials`')
+        Rule::new(
+            "mysqlsh-password",
+            r#"\bmysqlsh\b[^\n|;&]*?[ \t](?:--uri[ \t=]+)?\\?["']?[A-Za-z0-9_.%-]+:([^\s@"'\\/]{1,400})@"#,
+            &["mysqlsh"],
+            Check::Value,
+        ),
         // Ansible's vault password file, written
         Rule::new(
             "vault-password-file",
@@ -396,8 +412,9 @@ fn call_key_around(b: &[u8], at: usize) -> bool {
 /// macOS `security add-generic-password -w X`, a key's pass phrases
 /// (`ssh-keygen -P OLD -N NEW`), SNMP's community and v3 pass phrases
 /// (`snmpget -c X`, `-A X`, `-X X`), FreeRDP's `/p:X`, Windows'
-/// `cmdkey /pass:X` and `schtasks /rp X`; with the keyword
-/// that wakes each.
+/// `cmdkey /pass:X` and `schtasks /rp X`, an MQTT client's `-P X`, an
+/// account's `useradd -p X` (a hash, or a password when it is one);
+/// with the keyword that wakes each.
 const PASSWORD_FLAGS: &[(&str, &[&str], &str)] = &[
     (r"\bipmitool\b", &["-P", "-K"], "ipmitool"),
     (
@@ -410,6 +427,9 @@ const PASSWORD_FLAGS: &[(&str, &[&str], &str)] = &[
     (r"\b[a-z]*freerdp[0-9]?\b", &["[/-]p:"], "freerdp"),
     (r"\b(?i:cmdkey)\b", &["/(?i:pass):"], "cmdkey"),
     (r"\b(?i:schtasks)\b", &["/(?i:rp)"], "schtasks"),
+    (r"\bmosquitto_(?:pub|sub|rr)\b", &["-P"], "mosquitto_"),
+    (r"\buseradd\b", &["-p", "--password"], "useradd"),
+    (r"\busermod\b", &["-p", "--password"], "usermod"),
 ];
 
 /// A rule for each of [`PASSWORD_FLAGS`]: a match ends at its value, so

@@ -598,6 +598,10 @@ const LOGIN_COMMANDS: &[&str] = &[
     "plink",
     "pscp",
     "psftp",
+    "cf login",
+    "twine",
+    "ncftp",
+    "rdesktop",
 ];
 
 /// Secrets by where they stand: in a URL, after a CLI flag, in a header.
@@ -620,13 +624,14 @@ fn shape_rules() -> Vec<Rule> {
         // `%` went by it
         Rule::new(
             "cli-user-password",
-            r#"(?:\b(?:curl|wget|lftp|etcdctl)\b[^\n|;&]*?[ \t](?:-u|--user|--proxy-user|-U|--http-user)|\bcurl\b[^\n|;&]*?[ \t](?:-E|--cert|--proxy-cert)|\b(?:https?|httpie|xh|xhs)\b[^\n|;&]*?[ \t](?:-a|--auth))(?:=|[ \t]*)(?:\\?"[^":,\\\r\n]{1,64}[:,]([^"\\\r\n]{1,200})\\?"|\\?'[^':,\\\r\n]{1,64}[:,]([^'\\\r\n]{1,200})\\?'|[^\s:,"'\\]{1,64}[:,]([^\s"'\\]{1,200}))"#,
+            r#"(?:\b(?:curl|wget|lftp|etcdctl)\b[^\n|;&]*?[ \t](?:-u|--user|--proxy-user|-U|--http-user)|\bjenkins-cli(?:\.jar)?\b[^\n|;&]*?[ \t]-auth|\bcurl\b[^\n|;&]*?[ \t](?:-E|--cert|--proxy-cert)|\b(?:https?|httpie|xh|xhs)\b[^\n|;&]*?[ \t](?:-a|--auth))(?:=|[ \t]*)(?:\\?"[^":,\\\r\n]{1,64}[:,]([^"\\\r\n]{1,200})\\?"|\\?'[^':,\\\r\n]{1,64}[:,]([^'\\\r\n]{1,200})\\?'|[^\s:,"'\\]{1,64}[:,]([^\s"'\\]{1,200}))"#,
             // (`http` alone is in every URL: httpie's flag right after it)
             &[
                 "curl",
                 "wget",
                 "lftp",
                 "etcdctl",
+                "jenkins-cli",
                 "http -a",
                 "http --auth",
                 "https -a",
@@ -641,7 +646,7 @@ fn shape_rules() -> Vec<Rule> {
         // `-p` is no port: `docker login -u bob -p …`, `sshpass -p …`
         Rule::new(
             "cli-login-password",
-            r#"\b(?:(?:docker|podman|buildah|skopeo|nerdctl|helm(?:[ \t]+registry)?|oras|crane)[ \t]+login\b[^\n|;&]*?[ \t]-p|az[ \t]+login\b[^\n|;&]*?[ \t]-p|sshpass\b[^\n|;&]*?[ \t]-p|redis-cli\b[^\n|;&]*?[ \t]-a|(?:mongo|mongosh)\b[^\n|;&]*?[ \t]-p|(?:(?i:psexec(?:64)?(?:\.exe)?)|paexec|youtube-dl|yt-dlp|gallery-dl|oc[ \t]+login|cqlsh|cypher-shell|rabbitmqadmin)\b[^\n|;&]*?[ \t]-p|(?:plink|pscp|psftp)(?:\.exe)?\b[^\n|;&]*?[ \t]-pw)(?:=|[ \t]*)(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))"#,
+            r#"\b(?:(?:docker|podman|buildah|skopeo|nerdctl|helm(?:[ \t]+registry)?|oras|crane)[ \t]+login\b[^\n|;&]*?[ \t]-p|az[ \t]+login\b[^\n|;&]*?[ \t]-p|sshpass\b[^\n|;&]*?[ \t]-p|redis-cli\b[^\n|;&]*?[ \t]-a|(?:mongo|mongosh)\b[^\n|;&]*?[ \t]-p|(?:(?i:psexec(?:64)?(?:\.exe)?)|paexec|youtube-dl|yt-dlp|gallery-dl|oc[ \t]+login|cqlsh|cypher-shell|rabbitmqadmin|cf[ \t]+login|twine|ncftp(?:get|put|ls)?|rdesktop)\b[^\n|;&]*?[ \t]-p|(?:plink|pscp|psftp)(?:\.exe)?\b[^\n|;&]*?[ \t]-pw)(?:=|[ \t]*)(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|([^\s"';|&\\-][^\s"';|&\\]{0,399}))"#,
             LOGIN_COMMANDS,
             Check::Value,
         ),

@@ -626,3 +626,38 @@ fn a_key_hard_wrapped_over_lines_is_redacted_on_each() {
         "{out}"
     );
 }
+
+/// A password that is a plain word is redacted where a command takes it
+/// (no shape marks it: the flag or the pipe does); what a look-alike
+/// flag takes (a port, a prompt's `-`, a file's `@`) is left.
+#[test]
+fn a_plain_word_password_a_command_takes_is_redacted() {
+    for line in [
+        "mosquitto_pub -h broker -u bob -P {} -t x",
+        "rdesktop -u bob -p {} 10.0.0.5",
+        "sudo useradd -m -p {} deploy",
+        "usermod --password {} bob",
+        "echo -n {} | sudo cryptsetup luksOpen /dev/sdb1 vault",
+        "cryptsetup open /dev/sdb1 vault <<< {}",
+        "echo {} | vncpasswd -f > ~/.vnc/passwd",
+        "cf login -a https://api.cf.example -u bob -p {}",
+        "twine upload -u bob -p {} dist/*",
+        "ncftp -u bob -p {} ftp.example",
+        "java -jar jenkins-cli.jar -auth bob:{} build app",
+        "mysqlsh root:{}@localhost --sql",
+    ] {
+        let text = line.replace("{}", "hunter2");
+        let (out, _) = r(&text);
+        assert!(!out.contains("hunter2"), "{text:?} -> {out:?}");
+    }
+    for keep in [
+        "rdesktop -u bob -p - 10.0.0.5",
+        "mosquitto_sub -h broker -p 1883 -t x",
+        "twine upload -r testpypi dist/*",
+        "java -jar jenkins-cli.jar -auth @creds who-am-i",
+        "mysqlsh --uri root@localhost:3306",
+        "useradd -m deploy",
+    ] {
+        assert_eq!(r(keep).0, keep);
+    }
+}

@@ -461,7 +461,7 @@ fn with_passwords(g: &mut Gen, lines: &[Setting]) -> Vec<Planted> {
 
 /// Passwords a command takes by a flag of its own, or piped to it.
 fn tool_flags(g: &mut Gen) -> Vec<Planted> {
-    let lines: [Setting; 24] = [
+    let lines: [Setting; 34] = [
         ("gpg --passphrase", |v| {
             format!("gpg --batch --passphrase {v} -d s.gpg")
         }),
@@ -519,6 +519,30 @@ fn tool_flags(g: &mut Gen) -> Vec<Planted> {
         }),
         ("chpasswd here-string", |v| {
             format!("sudo chpasswd <<< \"deploy:{v}\"")
+        }),
+        ("cryptsetup piped", |v| {
+            format!("echo -n '{v}' | sudo cryptsetup luksOpen /dev/sdb1 vault")
+        }),
+        ("vncpasswd -f", |v| {
+            format!("echo {v} | vncpasswd -f > ~/.vnc/passwd")
+        }),
+        ("mosquitto_pub -P", |v| {
+            format!("mosquitto_pub -h broker -u bob -P {v} -t x -m on")
+        }),
+        ("useradd -p", |v| format!("sudo useradd -m -p '{v}' deploy")),
+        ("rdesktop -p", |v| {
+            format!("rdesktop -u bob -p {v} 10.0.0.5")
+        }),
+        ("cf login -p", |v| {
+            format!("cf login -a https://api.cf.example -u bob -p {v}")
+        }),
+        ("twine -p", |v| format!("twine upload -u bob -p {v} dist/*")),
+        ("ncftp -p", |v| format!("ncftp -u bob -p {v} ftp.example")),
+        ("jenkins-cli -auth", |v| {
+            format!("java -jar jenkins-cli.jar -s http://ci/ -auth bob:{v} build app")
+        }),
+        ("mysqlsh user:password@", |v| {
+            format!("mysqlsh --uri root:{v}@localhost:3306 --sql")
         }),
     ];
     with_passwords(g, &lines)
