@@ -55,6 +55,32 @@ for _ in range(runs):
     red.append(run(["--redact"]))
 p, r = statistics.median(plain), statistics.median(red)
 print(f"one {os.path.getsize(odd)/1e6:.1f} MB result of 50,000 escaped colour codes, then 500,000 é: plain {p*1000:.0f} ms, --redact {r*1000:.0f} ms: {r/p:.2f}x")
+# 10 MB of results that are base64 wrapped at 76 (`base64 image.png`):
+# every line is as wide as a wrapped key's and as random, and holds a
+# rule's keyword by chance (a search for a key's rest on each was square)
+import base64, random
+rnd = random.Random(3)
+b64 = os.path.join(os.path.dirname(f), "base64-results.jsonl")
+with open(b64, "w") as o:
+    prev = None
+    for i in range(130):
+        data = base64.encodebytes(rnd.randbytes(60000)).decode()
+        for l in [
+            {"type": "assistant", "uuid": f"a{i}", "parentUuid": prev, "sessionId": "s", "timestamp": "2025-01-01T10:00:01.000Z",
+             "message": {"id": f"m{i}", "role": "assistant", "content": [{"type": "tool_use", "id": f"t{i}", "name": "Bash", "input": {"command": f"base64 img{i}.png"}}]}},
+            {"type": "user", "uuid": f"r{i}", "parentUuid": f"a{i}", "sessionId": "s", "timestamp": "2025-01-01T10:00:02.000Z",
+             "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": f"t{i}", "content": data}]}},
+        ]:
+            o.write(json.dumps(l) + "\n")
+        prev = f"r{i}"
+f = b64
+for fmt in ("text", "json"):
+    plain, red = [], []
+    for _ in range(runs):
+        plain.append(run(["--format", fmt]))
+        red.append(run(["--format", fmt, "--redact"]))
+    p, r = statistics.median(plain), statistics.median(red)
+    print(f"{fmt:4s} {os.path.getsize(b64)/1e6:.0f} MB of base64 results wrapped at 76: plain {p*1000:.0f} ms, --redact {r*1000:.0f} ms: {r/p:.2f}x")
 PY
 CORPUS="$(dirname "$0")/../../shared/corpus"
 if [ -d "$CORPUS" ]; then

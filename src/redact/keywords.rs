@@ -45,6 +45,16 @@ impl Keywords {
         })
     }
 
+    /// The longest keyword, in bytes.
+    pub fn longest(&self) -> usize {
+        self.longest
+    }
+
+    /// The length of keyword `k`, in bytes.
+    pub fn len_of(&self, k: u32) -> usize {
+        self.lens.get(k as usize).copied().unwrap_or(0)
+    }
+
     /// Every occurrence of every keyword (overlapping ones too), as (where
     /// it starts, which keyword), sorted by where it starts.
     pub fn find_all(&self, b: &[u8], out: &mut Vec<(usize, u32)>) {

@@ -349,7 +349,8 @@ impl Redactor {
         for &r in &self.always {
             jobs.push((r, 0, b.len()));
         }
-        if jobs.is_empty() {
+        let cut = wrapped::cut_keywords(self, b, breaks);
+        if jobs.is_empty() && cut.is_empty() {
             return Vec::new();
         }
         jobs.sort_unstable();
@@ -368,6 +369,17 @@ impl Redactor {
         }
         let mut hits = merge(hits);
         // (a word joined is searched with this too: it has no line end)
+        let all;
+        let found = if cut.is_empty() {
+            found
+        } else {
+            all = {
+                let mut all = [found, &cut[..]].concat();
+                all.sort_unstable();
+                all
+            };
+            &all[..]
+        };
         let joined = wrapped::joined(self, b, found, breaks, &mut hits);
         if wrapped::extend(&mut hits, b, breaks) || joined {
             hits = merge(hits);

@@ -608,6 +608,61 @@ fn a_key_hard_wrapped_over_lines_is_redacted_on_each() {
     assert_eq!(out, format!("\"{pad} see [REDACTED:github-token]\\ndone\""));
     let (out, _) = r(&format!("{pad} see: ghp_is_a_prefix\nDB_HOST2=x"));
     assert_eq!(out, format!("{pad} see: ghp_is_a_prefix\nDB_HOST2=x"));
+    // cut inside its rule's keyword: neither line holds it whole
+    for (k, kind) in [
+        (
+            key(&["sk-ant-", "api03-", &noise(12, 93), "AA"]),
+            "anthropic-api-key",
+        ),
+        (key(&["ghp_", &noise(13, 36)]), "github-token"),
+        (key(&["glpat-", &noise(14, 20)]), "gitlab-pat"),
+        (key(&["sk_live_", &noise(15, 24)]), "stripe-key"),
+    ] {
+        for cut in 1..7 {
+            let first = format!("{} {}", "x".repeat(70 - cut), &k[..cut]);
+            let rests: Vec<&str> = k.as_bytes()[cut..]
+                .chunks(first.len())
+                .map(|c| std::str::from_utf8(c).expect("ascii"))
+                .collect();
+            let text = format!("{first}\n{}\nok", rests.join("\n"));
+            let (out, counts) = r(&text);
+            let want = format!("{} [REDACTED:{kind}]\nok", "x".repeat(70 - cut));
+            assert_eq!(out, want, "{text:?}");
+            assert_eq!(counts.get(kind), Some(&1), "{text:?}");
+            let written =
+                serde_json::to_string(&format!("KEY={}", &text[71 - cut..])).expect("json");
+            let wide = format!("\"{}{}", "x".repeat(70 - cut), &written[1..]);
+            let out = red.redact_json_string(&wide).expect("redacted in place");
+            assert!(!out.contains(&k[cut + 8..cut + 20]), "{wide} -> {out}");
+        }
+    }
+    // a rest with no digit: an AWS key's all capitals, a key's last
+    // piece after a full line of it (the rule checks a joined word)
+    let aws = key(&["AKIA", "KSHIABNOZODTGYDR"]);
+    let (out, _) = r(&format!(
+        "{} {}\n{}\nok",
+        "x".repeat(83),
+        &aws[..7],
+        &aws[7..]
+    ));
+    assert_eq!(
+        out,
+        format!("{} [REDACTED:aws-access-token]\nok", "x".repeat(83))
+    );
+    let k = key(&["sk-ant-", "api03-", &noise(16, 80), "vBYzmVAbHNOcRAA"]);
+    let pad = "x".repeat(70);
+    let text = format!("{pad} {}\n{}\n{}\nok", &k[..11], &k[11..93], &k[93..]);
+    let (out, _) = r(&text);
+    assert_eq!(out, format!("{pad} [REDACTED:anthropic-api-key]\nok"));
+    // a keyword a block of base64 holds by chance, cut or not, starts no
+    // key: the block is left as it is
+    let mut b64: Vec<String> = (0..40).map(|i| noise(300 + i, 76)).collect();
+    b64[2].replace_range(74.., "gh");
+    b64[3].replace_range(..2, "p_");
+    let block = b64.join("\n");
+    assert!(block.contains("gh\np_"));
+    let (out, _) = r(&block);
+    assert_eq!(out, block);
     // a short line was not wrapped
     let g = key(&["ghp_", &noise(8, 36)]);
     let (out, _) = r(&format!("{g}\n{}", noise(9, 20)));
