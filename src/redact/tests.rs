@@ -629,11 +629,11 @@ fn a_key_hard_wrapped_over_lines_is_redacted_on_each() {
             let want = format!("{} [REDACTED:{kind}]\nok", "x".repeat(70 - cut));
             assert_eq!(out, want, "{text:?}");
             assert_eq!(counts.get(kind), Some(&1), "{text:?}");
-            let written =
-                serde_json::to_string(&format!("KEY={}", &text[71 - cut..])).expect("json");
-            let wide = format!("\"{}{}", "x".repeat(70 - cut), &written[1..]);
-            let out = red.redact_json_string(&wide).expect("redacted in place");
-            assert!(!out.contains(&k[cut + 8..cut + 20]), "{wide} -> {out}");
+            // as a session's line writes it (the string's quote is no
+            // part of its first line's width)
+            let written = serde_json::to_string(&text).expect("json");
+            let out = red.redact_json_string(&written).expect("redacted in place");
+            assert_eq!(out, serde_json::to_string(&want).expect("json"));
         }
     }
     // a rest with no digit: an AWS key's all capitals, a key's last

@@ -137,7 +137,7 @@ pub(super) fn cut_keywords(red: &super::Redactor, b: &[u8], breaks: Breaks) -> V
         return out;
     }
     let (mut window, mut found) = (Vec::new(), Vec::new());
-    let mut line_start = 0;
+    let mut line_start = breaks.text_start(b);
     let mut from = 0;
     while let Some((at, text_end)) = breaks.next_end(b, from) {
         let next_line = at + if breaks == Breaks::Newline { 1 } else { 2 };
@@ -243,7 +243,7 @@ fn rests(b: &[u8], key: (usize, usize), breaks: Breaks, how: Rest) -> Vec<std::o
     if breaks.after_line(b, key.1).is_none() {
         return out;
     }
-    let width = key.1 - breaks.line_around(b, key.0).0;
+    let width = key.1 - breaks.line_around(b, key.0).0.max(breaks.text_start(b));
     if width < WIDTH {
         return out;
     }
@@ -322,7 +322,8 @@ fn runs_on_into(b: &[u8], start: usize, breaks: Breaks) -> bool {
         return false;
     };
     let line = breaks.line_around(b, end.saturating_sub(1));
-    end.checked_sub(1).is_some_and(|i| key_byte(b[i])) && end - line.0 >= WIDTH
+    end.checked_sub(1).is_some_and(|i| key_byte(b[i]))
+        && end - line.0.max(breaks.text_start(b)) >= WIDTH
 }
 
 /// Whether byte `i` of a JSON string as written is an escape's letter
@@ -428,6 +429,13 @@ static CLASS: [u8; 256] = {
 };
 
 impl Breaks {
+    /// Where the first line's text starts: after a JSON string's quote (a
+    /// line one byte wider than the rest of its wrap was taken for the
+    /// wrap's last, and the key's last piece left).
+    fn text_start(self, b: &[u8]) -> usize {
+        usize::from(self == Breaks::JsonEscape && b.first() == Some(&b'"'))
+    }
+
     /// The first line end at or after `from`: where it is, and where the
     /// line's text ends (before a `\r`).
     fn next_end(self, b: &[u8], from: usize) -> Option<(usize, usize)> {
