@@ -654,6 +654,19 @@ fn a_key_hard_wrapped_over_lines_is_redacted_on_each() {
     let text = format!("{pad} {}\n{}\n{}\nok", &k[..11], &k[11..93], &k[93..]);
     let (out, _) = r(&text);
     assert_eq!(out, format!("{pad} [REDACTED:anthropic-api-key]\nok"));
+    // a value a wrap put wholly on the next line, after its name
+    let v = noise(17, 14) + "7";
+    let (out, _) = r(&format!("{pad} export DB_PASSWORD=\n{v} && ./run.sh"));
+    assert_eq!(
+        out,
+        format!("{pad} export DB_PASSWORD=\n[REDACTED:secret-assignment] && ./run.sh")
+    );
+    for keep in [
+        format!("{pad} the password\nis in the vault"),
+        format!("{pad} export DB_PASSWORD=\n$DB_PASS && ./run.sh"),
+    ] {
+        assert_eq!(r(&keep).0, keep);
+    }
     // a keyword a block of base64 holds by chance, cut or not, starts no
     // key: the block is left as it is
     let mut b64: Vec<String> = (0..40).map(|i| noise(300 + i, 76)).collect();

@@ -104,11 +104,16 @@ pub(super) fn joined(
         let mut kw = Vec::new();
         red.keywords.find_all(word.as_bytes(), &mut kw);
         for h in red.find(&word, &kw, Breaks::Newline) {
-            // (a secret of one line was found on it already)
-            if let (Some((p, a)), Some((q, z))) =
+            let (Some((p, a)), Some((q, z))) =
                 (place(&parts, h.start, false), place(&parts, h.end, true))
-                && p != q
-            {
+            else {
+                continue;
+            };
+            // over a cut; or on a line after the first that its own line
+            // did not show to be one (`DB_PASSWORD=` ending a line, its
+            // value the next); a secret of one line was found there
+            let i = hits.partition_point(|h| h.end <= a);
+            if p != q || (p > 0 && hits.get(i).is_none_or(|h| h.start >= z)) {
                 new.push(Hit {
                     start: a,
                     end: z,
@@ -257,7 +262,8 @@ fn rests(b: &[u8], key: (usize, usize), breaks: Breaks, how: Rest) -> Vec<std::o
             break;
         };
         let end = next + run;
-        if !breaks.ends_rest(b, end) {
+        // (a word joined to a keyword may end anywhere: the rule reads it)
+        if how != Rest::Checked && !breaks.ends_rest(b, end) {
             break;
         }
         out.push(next..end);
