@@ -8,6 +8,13 @@
 //! wrap never makes a line longer) and looks random (a word such as
 //! `done` on the next line does not); a line as long as the first is a
 //! full line of the wrap, and the one after it is looked at too.
+//!
+//! A key cut before its rule could see it (`ghp_` and a few characters,
+//! or `sk-a` with `nt-api03-…` on the next line) is joined from the
+//! keyword that starts it over the lines after, and the joined word is
+//! searched: what a rule finds there over a cut is a hit on each line.
+//! Keywords count where a word starts: a block of base64 holds them by
+//! chance, mid-word, on its every few lines.
 
 use super::{Breaks, Hit};
 
