@@ -654,6 +654,18 @@ fn a_key_hard_wrapped_over_lines_is_redacted_on_each() {
     let text = format!("{pad} {}\n{}\n{}\nok", &k[..11], &k[11..93], &k[93..]);
     let (out, _) = r(&text);
     assert_eq!(out, format!("{pad} [REDACTED:anthropic-api-key]\nok"));
+    // behind the Read tool's numbers, over three lines
+    let numbered = format!(
+        "     1\u{2192}{pad} {}\n     2\u{2192}{}\n     3\u{2192}{}",
+        &k[..9],
+        &k[9..89],
+        &k[89..]
+    );
+    let (out, _) = r(&numbered);
+    assert_eq!(
+        out,
+        format!("     1\u{2192}{pad} [REDACTED:anthropic-api-key]")
+    );
     // a value a wrap put wholly on the next line, after its name
     let v = noise(17, 14) + "7";
     let (out, _) = r(&format!("{pad} export DB_PASSWORD=\n{v} && ./run.sh"));

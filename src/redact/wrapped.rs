@@ -155,7 +155,7 @@ pub(super) fn cut_keywords(red: &super::Redactor, b: &[u8], breaks: Breaks) -> V
         let next_line = at + if breaks == Breaks::Newline { 1 } else { 2 };
         let start = std::mem::replace(&mut line_start, next_line);
         from = next_line;
-        let width = text_end.saturating_sub(start);
+        let width = text_end.saturating_sub(breaks.text_of(b, start));
         if width < WIDTH || !text_end.checked_sub(1).is_some_and(|i| key_byte(b[i])) {
             continue;
         }
@@ -255,7 +255,7 @@ fn rests(b: &[u8], key: (usize, usize), breaks: Breaks, how: Rest) -> Vec<std::o
     if breaks.after_line(b, key.1).is_none() {
         return out;
     }
-    let width = key.1 - breaks.line_around(b, key.0).0.max(breaks.text_start(b));
+    let width = key.1 - breaks.text_of(b, breaks.line_around(b, key.0).0);
     if width < WIDTH {
         return out;
     }
@@ -336,7 +336,7 @@ fn runs_on_into(b: &[u8], start: usize, breaks: Breaks) -> bool {
     };
     let line = breaks.line_around(b, end.saturating_sub(1));
     end.checked_sub(1).is_some_and(|i| key_byte(b[i]))
-        && end - line.0.max(breaks.text_start(b)) >= WIDTH
+        && end.saturating_sub(breaks.text_of(b, line.0)) >= WIDTH
 }
 
 /// Whether byte `i` of a JSON string as written is an escape's letter
@@ -447,6 +447,15 @@ impl Breaks {
     /// wrap's last, and the key's last piece left).
     fn text_start(self, b: &[u8]) -> usize {
         usize::from(self == Breaks::JsonEscape && b.first() == Some(&b'"'))
+    }
+
+    /// Where the text of the line starting at `start` starts: after the
+    /// Read tool's or `cat -n`'s number (a wrap's lines are as wide as
+    /// each other behind it; with it the first looked wider than the
+    /// second, and the third was left) and the first line's quote.
+    fn text_of(self, b: &[u8], start: usize) -> usize {
+        let start = start.max(self.text_start(b));
+        start + numbered(b.get(start..).unwrap_or_default())
     }
 
     /// The first line end at or after `from`: where it is, and where the
