@@ -255,7 +255,9 @@ fn rests(b: &[u8], key: (usize, usize), breaks: Breaks, how: Rest) -> Vec<std::o
     if breaks.after_line(b, key.1).is_none() {
         return out;
     }
-    let width = key.1 - breaks.text_of(b, breaks.line_around(b, key.0).0);
+    let width = key
+        .1
+        .saturating_sub(breaks.text_of(b, breaks.line_around(b, key.0).0));
     if width < WIDTH {
         return out;
     }
