@@ -11,13 +11,20 @@ use crate::model::text::{human_tokens, term_line, thousands};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
+/// Lines of a session whose figures are taken at every change (about a
+/// millisecond's pass).
+const AT_ONCE: u64 = 10_000;
+
 /// One line of the overlay: what it is about, and what it says.
 pub type Fact = (&'static str, String);
 
 /// The overlay's lines, and when they were taken. Taking them is a pass
-/// over the whole session (0.14 s at 1 GB): while a session is written
-/// under it, they are taken again at most once per ten times what the
-/// last taking cost, the rest at the next tick.
+/// over the whole session (0.14 s at 1 GB): while a session of more than
+/// [`AT_ONCE`] lines is written under it, they are taken again at most
+/// once per ten times what the last taking cost, the rest at the next
+/// tick. A smaller session's are taken at each change: they cost
+/// microseconds, and a clock read around them would make what shows
+/// hang on how the machine was loaded.
 #[derive(Debug, Default)]
 pub struct Overlay {
     pub facts: Vec<Fact>,
@@ -58,7 +65,8 @@ impl State {
         if self.mode != Mode::Info || !self.info.stale {
             return;
         }
-        if let Some((at, cost)) = self.info.taken
+        if self.session.stats.entries > AT_ONCE
+            && let Some((at, cost)) = self.info.taken
             && at.elapsed() < cost.saturating_mul(10)
         {
             return;
