@@ -302,6 +302,14 @@ pub(super) fn tool_rules() -> Vec<Rule> {
             Check::Value,
         )
         .within(0, 1024),
+        // `ldappasswd`'s old and new passwords (`-a X`, `-s X`)
+        Rule::new(
+            "ldap-new-password",
+            r#"\bldappasswd\b[^\n|;&]*?[ \t]-[as][ \t]*(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"';|&\\-][^\s"';|&\\]*))"#,
+            &["ldappasswd"],
+            Check::Value,
+        )
+        .within(0, 1024),
         // Oracle's `user/password@db` (`sqlplus / as sysdba` has none)
         Rule::new(
             "oracle-password",
@@ -504,11 +512,12 @@ pub(super) fn config_rules() -> Vec<Rule> {
         ),
         // a server's password in its own config: redis.conf's
         // `requirepass X`, OpenLDAP's `rootpw X`, Apache's
-        // `AuthLDAPBindPassword X` (a directive at a line's start, then
-        // the value: "use the requirepass directive" is prose)
+        // `AuthLDAPBindPassword X` (a directive at a line's start, or
+        // set by `redis-cli CONFIG SET`, then the value: "use the
+        // requirepass directive" is prose)
         Rule::new(
             "config-password",
-            r#"(?i)(?:^|\\n|\xE2\x86\x92)[ \t]*(?:requirepass|masterauth|rootpw|bindpw|AuthLDAPBindPassword)[ \t]+(?:\\?"([^"\\\r\n]{1,400})\\?"|([^\s"'#\\]{1,400}))"#,
+            r#"(?i)(?:(?:^|\\n|\xE2\x86\x92)[ \t]*|\bconfig[ \t]+set[ \t]+)(?:requirepass|masterauth|rootpw|bindpw|AuthLDAPBindPassword)[ \t]+(?:\\?"([^"\\\r\n]{1,400})\\?"|([^\s"'#\\]{1,400}))"#,
             &[
                 "requirepass",
                 "masterauth",

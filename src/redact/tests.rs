@@ -725,6 +725,10 @@ fn a_plain_word_password_a_command_takes_is_redacted() {
         "ncftp -u bob -p {} ftp.example",
         "java -jar jenkins-cli.jar -auth bob:{} build app",
         "mysqlsh root:{}@localhost --sql",
+        "redis-cli -h cache CONFIG SET requirepass {}",
+        "redis-cli config set masterauth \"{}\"",
+        "ldappasswd -x -D cn=admin -w adm1n -s {} uid=bob",
+        "ldappasswd -H ldap://x -a {} -S uid=bob",
     ] {
         let text = line.replace("{}", "hunter2");
         let (out, _) = r(&text);
@@ -737,6 +741,8 @@ fn a_plain_word_password_a_command_takes_is_redacted() {
         "java -jar jenkins-cli.jar -auth @creds who-am-i",
         "mysqlsh --uri root@localhost:3306",
         "useradd -m deploy",
+        "redis-cli CONFIG GET requirepass",
+        "ldappasswd -x -S uid=bob",
     ] {
         assert_eq!(r(keep).0, keep);
     }
