@@ -306,9 +306,42 @@ pub fn write_row_redacted(
         return out.write_all(body);
     }
     let mut buf = Vec::new();
-    write_row_text(row, &row.text(session), agent, format, first, &mut buf)?;
+    write_row_text(
+        row,
+        &row.text(session),
+        agent,
+        format,
+        first,
+        &mut Fitted(&mut buf),
+    )?;
     // (no copy: std's lossy walk was a twentieth of a redacted export)
     out.write_all(r.redact(&string_of_bytes(buf)).as_bytes())
+}
+
+/// A buffer rows are written into, grown to fit a write of megabytes
+/// with a little room after it: grown as a `Vec` grows, a text of 50 MB
+/// was fitted exactly and the newline after it doubled the buffer to
+/// 100 MB. Smaller writes grow it by doubling, as a `Vec`.
+pub(crate) struct Fitted<'b>(pub &'b mut Vec<u8>);
+
+impl Write for Fitted<'_> {
+    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+        self.write_all(b)?;
+        Ok(b.len())
+    }
+
+    fn write_all(&mut self, b: &[u8]) -> io::Result<()> {
+        let v = &mut *self.0;
+        if b.len() > v.capacity() - v.len() {
+            v.reserve_exact(b.len().max(v.capacity()) + 4096);
+        }
+        v.extend_from_slice(b);
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 pub fn write_row(

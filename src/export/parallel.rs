@@ -6,7 +6,7 @@
 //! core idle).
 
 use super::{
-    Format, Options, Row, push_json, push_json_redacted, visit_session, write_row,
+    Fitted, Format, Options, Row, push_json, push_json_redacted, visit_session, write_row,
     write_row_redacted,
 };
 use crate::model::session::Session;
@@ -18,6 +18,9 @@ use std::sync::{Mutex, PoisonError};
 /// Rows in a window: ~1 MB of output, enough work per job, and the few in
 /// flight hold little.
 const WINDOW: usize = 1024;
+
+/// The largest buffer kept to render into again.
+const SPARE_MOST: usize = 8 << 20;
 
 type Rows<'s> = Vec<(Row<'s>, Option<&'s str>)>;
 
@@ -51,7 +54,8 @@ pub(super) fn write_session(
             } else {
                 for (i, (row, agent)) in rows.iter().enumerate() {
                     let first = k * WINDOW + i == 0;
-                    write_row_redacted(session, *row, *agent, format, first, true, buf)?;
+                    let out = &mut Fitted(buf);
+                    write_row_redacted(session, *row, *agent, format, first, true, out)?;
                 }
             }
             let (counts, log) = (crate::redact::take_counts(), crate::redact::take_log());
@@ -72,7 +76,8 @@ pub(super) fn write_session(
             return Ok(());
         }
         for (i, (row, agent)) in rows.iter().enumerate() {
-            write_row(session, *row, *agent, format, k * WINDOW + i == 0, buf)?;
+            let first = k * WINDOW + i == 0;
+            write_row(session, *row, *agent, format, first, &mut Fitted(buf))?;
         }
         Ok(())
     };
@@ -204,7 +209,10 @@ impl<'s> InOrder<'_, 's> {
                 if let Err(e) = self.out.write_all(&buf) {
                     self.err = Err(e);
                 }
-                self.spare_bufs.push(buf);
+                // not one a row of megabytes grew: it would be held to the end
+                if buf.capacity() <= SPARE_MOST {
+                    self.spare_bufs.push(buf);
+                }
             }
             Err(e) => self.err = Err(e),
         }

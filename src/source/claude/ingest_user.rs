@@ -43,7 +43,7 @@ impl Session {
         };
         match content {
             Some(Content::Text(t)) => {
-                shown = self.user_text(&at, &t.text(), Some(&t), Vec::new());
+                shown = self.user_text(&at, None, Some(t), Vec::new());
             }
             Some(Content::Blocks(blocks)) => {
                 // Text and image blocks of one prompt make one row; any
@@ -72,7 +72,8 @@ impl Session {
                     self.flush_prompt(&at, &mut prompt);
                     match kind {
                         "text" => {
-                            shown |= self.user_text(&at, text, Some(&written), Vec::new());
+                            shown |=
+                                self.user_text(&at, Some(text), Some(written.clone()), Vec::new());
                         }
                         "tool_result" => {
                             shown |= self.tool_result(target, source, line, at.e, b, tur.take());
@@ -104,7 +105,7 @@ impl Session {
             return;
         }
         let written = written.filter(|_| pieces == 1);
-        self.user_text(at, &text, written.as_ref(), images);
+        self.user_text(at, Some(&text), written, images);
     }
 
     /// One row for a user text; false when there is nothing to show (an
@@ -114,10 +115,18 @@ impl Session {
     fn user_text(
         &mut self,
         at: &Origin<'_, '_>,
-        text: &str,
-        written: Option<&JsonStr<'_>>,
+        text: Option<&str>,
+        written: Option<JsonStr<'_>>,
         images: Vec<Image>,
     ) -> bool {
+        // the text is the string's own unless given (a prompt of pieces);
+        // the string is then moved, not copied, to where it is kept: a
+        // prompt of 50 MB was held twice
+        let own = written
+            .as_ref()
+            .filter(|_| text.is_none())
+            .map(JsonStr::text);
+        let text = text.or(own.as_deref()).unwrap_or_default();
         let Origin {
             target,
             source,
@@ -168,18 +177,6 @@ impl Session {
             }
             UserText::Prompt => {
                 let mut item = self.envelope_item(Kind::User, source, line, e);
-                item.text = if let Some(w) = written.filter(|_| images.is_empty()) {
-                    self.text_in_file(source, w.clone())
-                } else {
-                    let mut t = text.to_owned();
-                    for img in &images {
-                        if !t.is_empty() {
-                            t.push('\n');
-                        }
-                        t.push_str(&img.placeholder());
-                    }
-                    t.into()
-                };
                 let files = mentioned_files(text);
                 if let Target::Agent(a) = target
                     && self.agents[a as usize].prompt.is_none()
@@ -187,6 +184,21 @@ impl Session {
                     self.agents[a as usize].prompt = Some(text.to_owned());
                     self.link_by_prompt(a);
                 }
+                let held = (written.is_none() || !images.is_empty()).then(|| {
+                    let mut t = text.to_owned();
+                    for img in &images {
+                        if !t.is_empty() {
+                            t.push('\n');
+                        }
+                        t.push_str(&img.placeholder());
+                    }
+                    t
+                });
+                drop(own);
+                item.text = match (held, written) {
+                    (None, Some(w)) => self.text_in_file(source, w),
+                    (held, _) => held.unwrap_or_default().into(),
+                };
                 if !files.is_empty() || !images.is_empty() {
                     item.detail = Detail::Prompt(Box::new(PromptInfo { files, images }));
                 }

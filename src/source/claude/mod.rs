@@ -31,6 +31,7 @@ pub mod results;
 pub mod resume;
 pub mod scan;
 pub mod shown_text;
+mod spanning;
 mod string_end;
 pub(crate) use string_end::escaped;
 pub mod summary;

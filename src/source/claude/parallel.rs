@@ -14,6 +14,7 @@
 
 use super::decode::{decode_clean, decode_clean_text};
 use super::raw::RawEntry;
+use super::spanning::{Carry, Spanning, spanning_line};
 use crate::model::session::{ReadAhead, Session};
 use crate::model::stored::{fill_at, read_at};
 use std::collections::BTreeMap;
@@ -180,15 +181,15 @@ fn recycle(mut entries: Vec<(RawEntry<'_>, &str)>) -> Spare {
 }
 
 /// Bytes of the file as read, from `offset`.
-struct Chunk {
-    offset: u64,
-    bytes: Vec<u8>,
+pub(super) struct Chunk {
+    pub(super) offset: u64,
+    pub(super) bytes: Vec<u8>,
     /// [`Plan::hold`].
-    hold: bool,
+    pub(super) hold: bool,
     /// [`Plan::summaries`].
-    summaries: bool,
+    pub(super) summaries: bool,
     /// [`Plan::read_ahead`].
-    read_ahead: Option<ReadAhead>,
+    pub(super) read_ahead: Option<ReadAhead>,
 }
 
 type Lines<'a> = Decodes<'a>;
@@ -202,90 +203,15 @@ self_cell::self_cell!(
     }
 );
 
-self_cell::self_cell!(
-    /// A line that starts in a chunk and ends past it, read on to its end
-    /// and decoded by the chunk's worker, as the line's bytes it borrows
-    /// from. Otherwise the ingesting thread decodes it, and the biggest
-    /// lines are the likeliest to span two chunks: the 100 lines of a
-    /// 100 MB session that span its 1 MB chunks are 2.7 MB.
-    pub struct Spanning {
-        owner: Vec<u8>,
-        #[covariant]
-        dependent: Decodes,
-    }
-);
-
 /// What a worker hands back: a chunk, and the line it ends inside of.
 struct Done {
     chunk: Decoded,
     spanning: Option<Spanning>,
 }
 
-/// The longest line read past its chunk: a longer one is decoded by the
-/// ingesting thread (as all were), not held twice here.
-const SPANNING_MAX: usize = 64 << 20;
-
-/// The line `c` ends inside of, if it starts in `c` (after its last
-/// newline, or at the file's start), read on from the file up to its
-/// newline (before `size`) and decoded. `None` when the chunk ends on a
-/// newline, the line ends past `size`, or it does not read cleanly.
-fn spanning_line(f: &File, size: u64, c: &Chunk) -> Option<Spanning> {
-    let start = match memchr::memrchr(b'\n', &c.bytes) {
-        Some(last) => last + 1,
-        None if c.offset == 0 => 0,
-        None => return None, // the line started in an earlier chunk
-    };
-    let head = c.bytes.get(start..).filter(|h| !h.is_empty())?;
-    // read on into the line itself, in pieces that grow with it; room for
-    // the first piece at once (a copy of the head alone grew at once)
-    let mut piece = 16 << 10;
-    let mut line = Vec::with_capacity(head.len() + piece);
-    line.extend_from_slice(head);
-    let mut at = c.offset + c.bytes.len() as u64;
-    loop {
-        let want = piece.min(usize::try_from(size.saturating_sub(at)).ok()?);
-        if want == 0 || line.len() > SPANNING_MAX {
-            return None;
-        }
-        let from = line.len();
-        line.resize(from + want, 0);
-        let n = fill_at(f, &mut line[from..], at).ok()?;
-        line.truncate(from + n);
-        if n == 0 {
-            return None;
-        }
-        if let Some(nl) = memchr::memchr(b'\n', &line[from..]) {
-            line.truncate(from + nl);
-            break;
-        }
-        at += n as u64;
-        piece = (piece * 2).min(1 << 20);
-    }
-    if line.last() == Some(&b'\r') {
-        line.pop();
-    }
-    let offset = c.offset + start as u64;
-    let span = Spanning::new(line, |line| {
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let mut d = Decodes::default();
-            if let Some(entries) = ahead_of(Line::Bytes(line), c, &mut d) {
-                d.lines.push(Ahead {
-                    offset,
-                    len: line.len(),
-                    addr: line.as_ptr() as usize,
-                    entries,
-                });
-            }
-            d
-        }))
-        .unwrap_or_default()
-    });
-    (!span.borrow_dependent().lines.is_empty()).then_some(span)
-}
-
 /// A line to decode: its bytes, or its text when they are known to be UTF-8.
 #[derive(Clone, Copy)]
-enum Line<'a> {
+pub(super) enum Line<'a> {
     Bytes(&'a [u8]),
     Text(&'a str),
 }
@@ -319,7 +245,7 @@ fn decode_ahead<'a>(
 
 /// [`decode_ahead`], or the line read ahead in another format (its place
 /// in `out.read`).
-fn ahead_of<'a>(
+pub(super) fn ahead_of<'a>(
     line: Line<'a>,
     c: &Chunk,
     out: &mut Decodes<'a>,
@@ -530,7 +456,13 @@ fn read_parallel(
                 let _ = work_tx.send(sent);
                 sent += 1;
             }
-            let chunk = ingest.next_blocking(s, source)?;
+            let chunk = match ingest.next_blocking(s, source) {
+                Ok(n) => n,
+                Err(e) => {
+                    ingest.release(s, source);
+                    return Err(e);
+                }
+            };
             fed += chunk as u64;
             progress(fed, size);
             if chunk < chunk_len && ingest.next < chunks {
@@ -538,6 +470,8 @@ fn read_parallel(
             }
         }
         drop(work_tx);
+        // what is read on in order starts where the chunks ended
+        ingest.release(s, source);
         Ok(fed)
     })
 }
@@ -618,7 +552,7 @@ struct InOrder<'f> {
     pool: Arc<Mutex<Vec<Decoded>>>,
     rx: Receiver<std::io::Result<Done>>,
     /// The line the chunks fed last end inside of, decoded ahead.
-    carry: Option<Spanning>,
+    carry: Option<Carry>,
     /// The workers' queue: the ingest takes a job from it rather than wait.
     jobs: Arc<Mutex<Receiver<u64>>>,
     f: &'f File,
@@ -628,6 +562,13 @@ struct InOrder<'f> {
 }
 
 impl InOrder<'_> {
+    /// Feeds the bytes of a line held from the chunks (the load stops).
+    fn release(&mut self, s: &mut Session, source: u16) {
+        if let Some(c) = &mut self.carry {
+            c.release(s, source);
+        }
+    }
+
     /// Ingests the next chunk, waiting for it; its length.
     fn next_blocking(&mut self, s: &mut Session, source: u16) -> std::io::Result<usize> {
         while !self.early.contains_key(&self.next) {
@@ -662,27 +603,42 @@ impl InOrder<'_> {
         else {
             return Ok(0);
         };
-        let len = d.borrow_owner().bytes.len();
-        let end = d.borrow_owner().offset + len as u64;
-        match &mut self.carry {
-            Some(c) => c.with_dependent_mut(|line, span| {
-                d.with_dependent_mut(|chunk, lines| {
-                    s.feed_decoded(source, &chunk.bytes, Some((line, span)), lines)
-                })
-            }),
-            None => d.with_dependent_mut(|chunk, lines| {
-                s.feed_decoded(source, &chunk.bytes, None, lines)
-            }),
+        let (offset, len) = (d.borrow_owner().offset, d.borrow_owner().bytes.len());
+        // the bytes of a line held from an earlier chunk (see `Carry`)
+        let mut from = 0;
+        if let Some(c) = self.carry.as_mut().filter(|c| c.holding()) {
+            from = c.take(s, source, &d.borrow_owner().bytes);
+        }
+        let holding = self.carry.as_ref().is_some_and(Carry::holding);
+        // the line this chunk ends inside of is held from its start
+        let start = spanning
+            .as_ref()
+            .filter(|_| !holding)
+            .and_then(|l| Carry::start_in(l, offset, &d.borrow_owner().bytes))
+            .filter(|&start| start >= from);
+        if !holding {
+            let to = start.unwrap_or(len);
+            match &mut self.carry {
+                Some(c) => c.with_line(|line, span| {
+                    d.with_dependent_mut(|chunk, lines| {
+                        let bytes = chunk.bytes.get(from..to).unwrap_or_default();
+                        s.feed_decoded(source, bytes, Some((line, span)), lines)
+                    })
+                }),
+                None => d.with_dependent_mut(|chunk, lines| {
+                    let bytes = chunk.bytes.get(from..to).unwrap_or_default();
+                    s.feed_decoded(source, bytes, None, lines)
+                }),
+            }
         }
         // a line may span several chunks: it is kept until they are fed
-        let ended = self.carry.as_ref().is_none_or(|c| {
-            c.borrow_dependent()
-                .lines
-                .first()
-                .is_none_or(|a| a.offset + a.len as u64 <= end)
-        });
-        if spanning.is_some() || ended {
-            self.carry = spanning;
+        let end = offset + len as u64;
+        if !holding {
+            if let Some(line) = spanning {
+                self.carry = Some(Carry::new(line, start.map_or(0, |st| len - st)));
+            } else if self.carry.as_ref().is_some_and(|c| c.ends_by(end)) {
+                self.carry = None;
+            }
         }
         if let Ok(mut pool) = self.pool.lock() {
             pool.push(d);
