@@ -183,14 +183,15 @@ fn an_unwritable_directory_is_an_error_not_a_panic() {
     );
 }
 
-/// A backend that takes a while, as a slow X server would.
-struct Slow;
+/// A backend that takes a while, as a slow X server would: it hands over
+/// once the test opens its gate (or after 20 s).
+struct Slow(mpsc::Receiver<()>);
 impl ClipboardBackend for Slow {
     fn name(&self) -> &str {
         "slow"
     }
     fn set_text(&mut self, _: &str) -> Result<Delivery, String> {
-        std::thread::sleep(Duration::from_millis(300));
+        let _ = self.0.recv_timeout(Duration::from_secs(20));
         Ok(Delivery::Clipboard)
     }
 }
@@ -198,24 +199,31 @@ impl ClipboardBackend for Slow {
 #[test]
 fn the_service_does_not_block_and_reports_through_the_sink() {
     let (tx, rx) = mpsc::channel::<CopyOutcome>();
+    let (open, gate) = mpsc::channel::<()>();
     let service = ClipboardService::spawn_with(
-        || Chain::new(vec![Box::new(Slow)]),
+        move || Chain::new(vec![Box::new(Slow(gate))]),
         move |o| {
             let _ = tx.send(o);
         },
     );
+    // the backend hands nothing over until the gate opens: a copy that
+    // waited for it would return after 20 s (no clock on the machine's
+    // load decides this)
     let start = std::time::Instant::now();
     service.copy("a".into(), 1);
     service.copy("bb".into(), 2);
     assert!(
-        start.elapsed() < Duration::from_millis(200),
+        start.elapsed() < Duration::from_secs(10),
         "copy waited for the backend"
     );
+    assert!(rx.try_recv().is_err(), "nothing was handed over yet");
+    let _ = open.send(());
+    let _ = open.send(());
     let first = rx
-        .recv_timeout(Duration::from_secs(5))
+        .recv_timeout(Duration::from_secs(30))
         .expect("first outcome");
     let second = rx
-        .recv_timeout(Duration::from_secs(5))
+        .recv_timeout(Duration::from_secs(30))
         .expect("second outcome");
     assert_eq!(first.message, "Copied 1 entry (1 B) to the clipboard");
     assert_eq!(second.message, "Copied 2 entries (2 B) to the clipboard");
