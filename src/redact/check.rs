@@ -396,9 +396,18 @@ pub fn is_assigned_secret(name: &[u8], v: &[u8], quoted: bool, next: Option<u8>)
     }
     if password {
         // `password: letmein`: a word is a password here; a variable in
-        // camelCase (`hashedPassword`) is not
-        let camel = v.iter().any(u8::is_ascii_uppercase) && identifier(v);
-        return !camel;
+        // camelCase (`hashedPassword`), a constant (`DEFAULT_PASS_2`) or a
+        // type (`secretKey: Uint8Array`, a capital after the number) is
+        // not, but a word with capitals and digits is (`Welcome1`,
+        // `Tr0ub4dor`): a name holds a digit far less often
+        let digit = v.iter().any(u8::is_ascii_digit);
+        let lower = v.iter().any(u8::is_ascii_lowercase);
+        let hump = v
+            .windows(2)
+            .any(|w| w[0].is_ascii_digit() && w[1].is_ascii_uppercase());
+        let name =
+            v.iter().any(u8::is_ascii_uppercase) && identifier(v) && (!(digit && lower) || hump);
+        return !name;
     }
     // `token: abc123def456`, `api_key: 9f8e…`: a generated value
     v.len() >= 8 && v.iter().any(u8::is_ascii_digit) && v.iter().any(u8::is_ascii_alphabetic)

@@ -818,6 +818,14 @@ fn vault_shape(b: &[u8], at: usize) -> bool {
     body.is_some_and(|t| t.iter().all(u8::is_ascii_alphanumeric))
 }
 
+/// An Atlassian token of its own shape (`ATATT3…`), or a value assigned
+/// to a name holding `jira`, `confluence` or `atlassian`.
+fn atlassian_shape(b: &[u8], at: usize) -> bool {
+    b.get(at..at + 6)
+        .is_some_and(|w| w.eq_ignore_ascii_case(b"ATATT3"))
+        || assignment_follows(b, at)
+}
+
 /// `SK` + 32 hex digits (a Twilio key).
 fn twilio_shape(b: &[u8], at: usize) -> bool {
     b.get(at + 2..at + 34)
@@ -927,6 +935,10 @@ impl RuleSet {
                 "jwt" => r.keywords = vec!["eyj".into()],
                 "vault-service-token" => r.gate = Some(vault_shape),
                 "twilio-api-key" => r.gate = Some(twilio_shape),
+                // its second shape is a token of its own (`ATATT3…`), no
+                // assignment: the gate held for its keyword too and let
+                // every such token pass
+                "atlassian-api-token" => r.gate = Some(atlassian_shape),
                 _ => {}
             }
             r.group = d.secret_group.filter(|g| *g > 0);

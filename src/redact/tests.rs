@@ -710,6 +710,56 @@ fn a_key_hard_wrapped_over_lines_is_redacted_on_each() {
 /// A password that is a plain word is redacted where a command takes it
 /// (no shape marks it: the flag or the pipe does); what a look-alike
 /// flag takes (a port, a prompt's `-`, a file's `@`) is left.
+/// A password that is a word with capitals and digits, written bare after
+/// `password=` (a query string, a config line): a variable or a type
+/// there has no digit, or a capital after its number.
+#[test]
+fn a_capitalised_password_with_digits_is_no_variable() {
+    for value in ["Welcome1", "Tr0ub4dor", "MyS3cretPass", "PgQueryPw1"] {
+        for line in [
+            "password={}",
+            "postgres://bob@db/app?password={}&sslmode=require",
+            "password: {}",
+        ] {
+            let text = line.replace("{}", value);
+            let (out, _) = r(&text);
+            assert!(!out.contains(value), "{text:?} -> {out:?}");
+        }
+    }
+    for keep in [
+        "password=dbPassword",
+        "password=utf8Password",
+        "private secretKey: Uint8Array;",
+        "password: Base64String",
+    ] {
+        assert_eq!(r(keep).0, keep);
+    }
+}
+
+/// An Atlassian API token (`ATATT3` and 186 more) wherever it stands: the
+/// rule's other shape, a value assigned to a `jira` name, gated it.
+#[test]
+fn an_atlassian_token_is_redacted_without_a_name() {
+    let token = format!(
+        "ATATT3xFfGF0{}=1A2B3C4D",
+        "T7kQ9mZ2pL4vR8nW3xY6bC1dF5gH0jK"
+            .repeat(6)
+            .get(..171)
+            .unwrap_or_default()
+    );
+    assert_eq!(token.len(), 192);
+    for line in [
+        "here it is: {} (keep it)",
+        "export JIRA_API_TOKEN={}",
+        "curl -u bob@example.com:{} https://x.atlassian.net/rest/api/3/myself",
+        "{}",
+    ] {
+        let text = line.replace("{}", &token);
+        let (out, _) = r(&text);
+        assert!(!out.contains(&token[20..60]), "{text:?} -> {out:?}");
+    }
+}
+
 #[test]
 fn a_plain_word_password_a_command_takes_is_redacted() {
     for line in [
