@@ -319,14 +319,15 @@ pub(super) fn tool_rules() -> Vec<Rule> {
         )
         .within(0, 512),
         // a password piped to what reads it from its input (`echo X |
-        // sudo -S`, `… | docker login --password-stdin`, `passwd --stdin`)
+        // sudo -S`, `… | docker login --password-stdin`, `passwd --stdin`,
+        // `echo -e "X\nX" | passwd`: the new one twice, both taken)
         Rule::new(
             "stdin-password",
-            r#"\b(?:echo|printf)[ \t]+(?:-[a-z]+[ \t]+)?(?:\\?["']%s(?:\\n)?\\?["'][ \t]+)?(?:\\?"([^"\\\r\n]+)\\?"|\\?'([^'\\\r\n]+)\\?'|([^\s"';|&\\-][^\s"';|&\\]*))[ \t]*\|[ \t]*(?:sudo\b[^\n|;&]*?[ \t]-[A-Za-z]*S\b|[^\n|;&]*?--password-stdin|(?:sudo[ \t]+)?passwd\b[^\n|;&]*?--stdin|(?:docker|podman)[ \t]+secret[ \t]+create\b|kinit\b|(?:sudo[ \t]+)?cryptsetup\b|vncpasswd\b[^\n|;&]*?[ \t]-f\b)"#,
+            r#"\b(?:echo|printf)[ \t]+(?:-[a-z]+[ \t]+)?(?:\\?["']%s(?:\\n)?\\?["'][ \t]+)?(?:\\?"((?:[^"\\\r\n]|\\n)+)\\?"|\\?'((?:[^'\\\r\n]|\\n)+)\\?'|([^\s"';|&\\-][^\s"';|&\\]*))[ \t]*\|[ \t]*(?:sudo\b[^\n|;&]*?[ \t]-[A-Za-z]*S\b|[^\n|;&]*?--password-stdin|(?:sudo[ \t]+)?passwd\b|(?:docker|podman)[ \t]+secret[ \t]+create\b|kinit\b|(?:sudo[ \t]+)?cryptsetup\b|vncpasswd\b[^\n|;&]*?[ \t]-f\b)"#,
             &[
                 "sudo",
                 "password-stdin",
-                "--stdin",
+                "passwd",
                 "secret create",
                 "kinit",
                 "cryptsetup",

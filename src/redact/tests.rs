@@ -779,6 +779,8 @@ fn a_plain_word_password_a_command_takes_is_redacted() {
         "redis-cli config set masterauth \"{}\"",
         "ldappasswd -x -D cn=admin -w adm1n -s {} uid=bob",
         "ldappasswd -H ldap://x -a {} -S uid=bob",
+        "echo -e \"{}\\n{}\" | passwd bob",
+        "printf '{}\\n' | sudo -S true",
     ] {
         let text = line.replace("{}", "hunter2");
         let (out, _) = r(&text);
