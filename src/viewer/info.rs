@@ -11,8 +11,8 @@ use crate::model::text::{human_tokens, term_line, thousands};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-/// Lines of a session whose figures are taken at every change (about a
-/// millisecond's pass).
+/// Lines of a session whose figures are taken at every change (a pass of
+/// a few milliseconds at most: 10,000 lines are ~20 MB).
 const AT_ONCE: u64 = 10_000;
 
 /// One line of the overlay: what it is about, and what it says.
@@ -22,8 +22,8 @@ pub type Fact = (&'static str, String);
 /// over the whole session (0.14 s at 1 GB): while a session of more than
 /// [`AT_ONCE`] lines is written under it, they are taken again at most
 /// once per ten times what the last taking cost, the rest at the next
-/// tick. A smaller session's are taken at each change: they cost
-/// microseconds, and a clock read around them would make what shows
+/// tick. A smaller session's are taken at each change: they cost a few
+/// milliseconds at most, and a clock read around them would make what shows
 /// hang on how the machine was loaded.
 #[derive(Debug, Default)]
 pub struct Overlay {
