@@ -46,13 +46,14 @@ struct Plan {
     /// The file's size when its load began: what the workers read.
     size: u64,
     chunk_len: usize,
-    /// The shortest line a worker reads on to the end of when its chunk
-    /// ends inside of it ([`spanning_line`]). The viewer reads on only
-    /// lines of megabytes (which the splitter would otherwise copy as it
-    /// grows, to 64 MB for one of 50 MB): holding the shorter ones as
-    /// well, its load of a 100 MB session peaked 4 MB higher, for no time
-    /// saved.
-    read_on: usize,
+    /// Whether a worker reads on to the end of the line its chunk ends
+    /// inside of ([`spanning_line`]). The viewer does not: holding those
+    /// lines as well, its load of a 100 MB session peaked 4 MB higher, for
+    /// no time saved. (Reading on only the lines of a MB or more, which the
+    /// splitter copies as they grow, spared 15 MB of a 50 MB line's load
+    /// but cost 7 MB and a tenth of the time on 256 MB of lines of 1.5 to
+    /// 9 MB, each then looked through twice; one of 16 MB or more, 3.5 MB.)
+    read_on: bool,
     /// Whether the load holds its texts (else it leaves them in the file):
     /// the workers then decode the strings the ingest would otherwise
     /// decode on its one thread (see `model::json_str`).
@@ -81,7 +82,7 @@ fn plan_for(s: &Session, source: u16, size: u64, read_ahead: Option<ReadAhead>) 
     Plan {
         size,
         chunk_len: if lean { VIEW_CHUNK } else { CHUNK },
-        read_on: if lean { 1 << 20 } else { 0 },
+        read_on: !lean,
         hold: !in_file || s.redacting,
         summaries: !s.no_call_summaries,
         ahead: if lean { 2 } else { 4 },
@@ -536,7 +537,10 @@ fn job_done(f: &File, plan: Plan, k: u64, pool: &Mutex<Vec<Decoded>>) -> std::io
                 summaries: plan.summaries,
                 read_ahead: plan.read_ahead,
             };
-            let spanning = spanning_line(f, plan.size, &chunk, plan.read_on);
+            let spanning = plan
+                .read_on
+                .then(|| spanning_line(f, plan.size, &chunk))
+                .flatten();
             Done {
                 chunk: decode(chunk, spare),
                 spanning,

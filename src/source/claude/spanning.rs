@@ -47,9 +47,8 @@ impl Spanning {
 /// The line `c` ends inside of, if it starts in `c` (after its last
 /// newline, or at the file's start), read on from the file up to its
 /// newline (before `size`) and decoded. `None` when the chunk ends on a
-/// newline, the line ends past `size`, is shorter than `least` bytes, or
-/// does not read cleanly.
-pub(super) fn spanning_line(f: &File, size: u64, c: &Chunk, least: usize) -> Option<Spanning> {
+/// newline, the line ends past `size`, or it does not read cleanly.
+pub(super) fn spanning_line(f: &File, size: u64, c: &Chunk) -> Option<Spanning> {
     let start = match memchr::memrchr(b'\n', &c.bytes) {
         Some(last) => last + 1,
         None if c.offset == 0 => 0,
@@ -57,8 +56,7 @@ pub(super) fn spanning_line(f: &File, size: u64, c: &Chunk, least: usize) -> Opt
     };
     let head = c.bytes.get(start..).filter(|h| !h.is_empty())?;
     let from = c.offset + c.bytes.len() as u64;
-    let rest = rest_len(f, size, from, SPANNING_MAX.saturating_sub(head.len()))
-        .filter(|rest| head.len() + rest >= least)?;
+    let rest = rest_len(f, size, from, SPANNING_MAX.saturating_sub(head.len()))?;
     // read into a buffer of its size at once: grown as it was read, a line
     // of 50 MB took 69 MB, and more while a growth copied it
     let mut bytes = Vec::with_capacity(head.len() + rest);
@@ -276,7 +274,7 @@ mod tests {
                 summaries: true,
                 read_ahead: None,
             };
-            let line = spanning_line(&f, file.len() as u64, &c, 0).expect("read on");
+            let line = spanning_line(&f, file.len() as u64, &c).expect("read on");
             let start = Carry::start_in(&line, 0, &c.bytes).expect("starts in the chunk");
             let mut s = Session::new(Some(path.clone()));
             s.feed(0, &c.bytes[..start]);
