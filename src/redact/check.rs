@@ -396,10 +396,10 @@ pub fn is_assigned_secret(name: &[u8], v: &[u8], quoted: bool, next: Option<u8>)
     }
     if password {
         // `password: letmein`: a word is a password here; a variable in
-        // camelCase (`hashedPassword`), a constant (`DEFAULT_PASS_2`) or a
-        // type (`secretKey: Uint8Array`, a capital after the number) is
-        // not, but a word with capitals and digits is (`Welcome1`,
-        // `Tr0ub4dor`): a name holds a digit far less often
+        // camelCase (`hashedPassword`) or a type (`secretKey: Uint8Array`,
+        // a capital after the number) is not, but a word with capitals,
+        // small letters and digits is (`Welcome1`, `Tr0ub4dor`): a name
+        // holds a digit far less often
         let digit = v.iter().any(u8::is_ascii_digit);
         let lower = v.iter().any(u8::is_ascii_lowercase);
         let hump = v
