@@ -118,8 +118,70 @@ fn variable(v: &[u8]) -> bool {
         || contains(v, b"secrets.")
 }
 
+/// Whether what follows a value unquoted (`NAME: VALUE` matched) makes
+/// it a type a declaration gives its name before the value it sets
+/// (`const ETH_P_PREAUTH: u32 = 35015`, `let token: Token = …`): `=`
+/// after spaces, not `==` or `=>`.
+pub fn declares_a_type(after: &[u8]) -> bool {
+    let rest = after.trim_ascii_start();
+    rest.len() < after.len()
+        && rest.first() == Some(&b'=')
+        && !matches!(rest.get(1), Some(b'=' | b'>' | b'~'))
+}
+
+/// A type of Rust's or C's that names a number or a character (`u32`,
+/// `__u32`, `c_int`, `size_t`, `uint8_t`): a field's type, not its value.
+fn number_type(v: &[u8]) -> bool {
+    let bare = v.strip_prefix(b"__").unwrap_or(v);
+    let width = |w: &[u8]| matches!(w, b"8" | b"16" | b"32" | b"64" | b"128" | b"size");
+    let sized = bare
+        .split_first()
+        .is_some_and(|(c, w)| matches!(c, b'u' | b'i' | b'f' | b's') && width(w))
+        || [&b"be"[..], b"le"]
+            .iter()
+            .any(|p| bare.strip_prefix(*p).is_some_and(width));
+    let c_type = v
+        .strip_prefix(b"c_")
+        .is_some_and(|t| !t.is_empty() && t.iter().all(u8::is_ascii_lowercase));
+    let t_type = v.len() <= 16
+        && v.strip_suffix(b"_t").is_some_and(|t| {
+            t.first().is_some_and(u8::is_ascii_lowercase)
+                && t.iter()
+                    .all(|&c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_')
+        });
+    sized || c_type || t_type
+}
+
+/// `libc::EAUTH`, `wasi::Userdata`: a path of code, its parts names
+/// joined by `::`.
+fn code_path(v: &[u8]) -> bool {
+    let mut parts = 0;
+    for part in v.split(|&c| c == b':') {
+        parts += 1;
+        // `a::b` splits as a, "", b
+        if part.is_empty() {
+            continue;
+        }
+        if !part.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_')
+            || part.first().is_some_and(u8::is_ascii_digit)
+        {
+            return false;
+        }
+    }
+    parts >= 3 && memchr::memmem::find(v, b"::").is_some() && !v.ends_with(b":")
+}
+
 /// Words that are types, keywords or settings, not values.
 fn word_of_code(v: &[u8]) -> bool {
+    let bare = v.trim_ascii_end();
+    let bare = bare
+        .strip_suffix(b",")
+        .or_else(|| bare.strip_suffix(b";"))
+        .or_else(|| bare.strip_suffix(b")"))
+        .unwrap_or(bare);
+    if number_type(bare) || code_path(bare) {
+        return true;
+    }
     const WORDS: &[&str] = &[
         "true",
         "false",
@@ -196,6 +258,16 @@ fn word_of_code(v: &[u8]) -> bool {
         "public",
         "private",
         "readonly",
+        "*mut",
+        "*const",
+        "mut",
+        "unsafe",
+        "dyn",
+        "impl",
+        // an Authorization header's scheme, the credentials after it
+        "basic",
+        "bearer",
+        "digest",
     ];
     let lower = String::from_utf8_lossy(v).to_ascii_lowercase();
     let lower = lower.trim_end_matches([',', ';', ':', ')']);
@@ -206,7 +278,21 @@ fn word_of_code(v: &[u8]) -> bool {
 /// stand-in, a path or a URL (`wget --no-password https://…`: the flag
 /// takes no value, the next word is the command's) or empty.
 pub fn is_value(v: &[u8]) -> bool {
-    v.len() >= 3 && !variable(v) && !stand_in(v) && !word_of_code(v) && !is_path(v) && !metavar(v)
+    v.len() >= 3
+        && !variable(v)
+        && !stand_in(v)
+        && !word_of_code(v)
+        && !is_path(v)
+        && !metavar(v)
+        && !typed_parameter(v)
+}
+
+/// A parameter's type after its name (`cookie: *mut c_void,`,
+/// `cookie: crate::lgrp_cookie_t,`): a pointer's or a path of code.
+fn typed_parameter(v: &[u8]) -> bool {
+    let first = v.split(u8::is_ascii_whitespace).next().unwrap_or_default();
+    matches!(first, b"*mut" | b"*const")
+        || (first.len() < v.len() || first.ends_with(b",")) && word_of_code(first)
 }
 
 /// What a command's help names a flag's value by (`--api-key KEY`,
@@ -405,9 +491,11 @@ pub fn is_assigned_secret(name: &[u8], v: &[u8], quoted: bool, next: Option<u8>)
         let hump = v
             .windows(2)
             .any(|w| w[0].is_ascii_digit() && w[1].is_ascii_uppercase());
-        let name =
-            v.iter().any(u8::is_ascii_uppercase) && identifier(v) && (!(digit && lower) || hump);
-        return !name;
+        let upper = v.iter().any(u8::is_ascii_uppercase);
+        let name = upper && identifier(v) && (!(digit && lower) || hump);
+        // and a name in snake_case, words joined by `_` (`password_mgr`)
+        let snake = !upper && !digit && v.contains(&b'_') && identifier(v);
+        return !(name || snake);
     }
     // `token: abc123def456`, `api_key: 9f8e…`: a generated value
     v.len() >= 8 && v.iter().any(u8::is_ascii_digit) && v.iter().any(u8::is_ascii_alphabetic)
@@ -523,5 +611,33 @@ mod tests {
         assert!(!secret("max_tokens", "4096", false, None));
         assert!(!secret("password", "****", true, None));
         assert!(!secret("token", "authToken", false, None));
+        // types and paths of code
+        assert!(!secret("log_passwd", "__u32", false, Some(b',')));
+        assert!(!secret("pw_passwd", "*mut", false, Some(b' ')));
+        assert!(!secret("SYS_memfd_secret", "c_long", false, Some(b' ')));
+        assert!(!secret("buf_secret", "size_t", false, None));
+        assert!(!secret("ENEEDAUTH", "libc::ENEEDAUTH", false, Some(b',')));
+        assert!(!secret("pwd", "unsafe", false, Some(b' ')));
+        assert!(!secret("self.passwd", "password_mgr", false, None));
+        assert!(!secret("auth", "Basic ", true, Some(b'"')));
+        assert!(!is_value(b"*mut c_void,"));
+        assert!(!is_value(b"crate::lgrp_cookie_t,"));
+        assert!(is_value(b"sid=31d4d96e407aad42; lang=en"));
+        assert!(secret("password", "hunter_2", false, None));
+        // but not a password that looks a little like one
+        assert!(secret("password", "u32x9", false, None));
+        assert!(secret("password", "ab:cd:ef", false, None));
+        assert!(secret("DB_PASSWORD", "c_4ever", false, None));
+    }
+
+    #[test]
+    fn a_type_before_a_value_is_declared() {
+        assert!(declares_a_type(b" = 35015;"));
+        assert!(declares_a_type(b"\t= x"));
+        assert!(!declares_a_type(b"= x"));
+        assert!(!declares_a_type(b" == x"));
+        assert!(!declares_a_type(b" => x"));
+        assert!(!declares_a_type(b" and more"));
+        assert!(!declares_a_type(b""));
     }
 }

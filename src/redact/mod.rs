@@ -480,7 +480,10 @@ impl Redactor {
             Check::Mixed => check::is_mixed_value(s),
             Check::Assignment => {
                 let name = caps.get(1).map_or(&b""[..], |n| n.as_bytes());
-                check::is_assigned_secret(name, s, quoted, next)
+                let after = hay.get(secret.end()..).unwrap_or_default();
+                // (`NAME: TYPE = …` unquoted: a declaration's type)
+                (quoted || !check::declares_a_type(after))
+                    && check::is_assigned_secret(name, s, quoted, next)
             }
         };
         // a value turned down by a check of ccv's own may hide one

@@ -254,8 +254,17 @@ pub(super) fn tool_rules() -> Vec<Rule> {
         ),
         Rule::new(
             "smb-password",
-            r#"\b(?:smbclient|rpcclient|smbmap|smbcacls)\b[^\n|;&]*?[ \t](?:-U|--user(?:name)?=?)[ \t]*\\?["']?[^%\s"'\\]+%([^\s"'\\]{1,400})"#,
+            r#"\b(?:smbclient|rpcclient|smbmap|smbcacls)\b[^\n|;&]*?[ \t](?:-U|--user(?:name)?=?)[ \t]*\\?["']?[^%\s"']+%([^\s"'\\]{1,400})"#,
             &["smbclient", "rpcclient", "smbmap", "smbcacls"],
+            Check::Value,
+        ),
+        // Impacket's target, `[DOMAIN/]USER:PASSWORD@HOST`, after one of
+        // its tools (`impacket-psexec`, `secretsdump.py`): a URL's
+        // credentials without the scheme
+        Rule::new(
+            "impacket-password",
+            r#"\b(?:impacket-[a-zA-Z]+|[a-zA-Z]+(?:exec|dump|SPNs|NPUsers|TGT|client|sid)\.py)\b[^\n|;&]*?[ \t]\\?["']?(?:[^\s/:@"'\\]{1,64}/)?[^\s/:@"'\\]{1,64}:([^\s@"'\\]{1,128})@[A-Za-z0-9.-]"#,
+            &["impacket-", "exec.py", "dump.py", "spns.py", "npusers.py", "tgt.py", "client.py", "sid.py"],
             Check::Value,
         ),
         Rule::new(
@@ -439,6 +448,17 @@ const PASSWORD_FLAGS: &[(&str, &[&str], &str)] = &[
     (r"\bmosquitto_(?:pub|sub|rr)\b", &["-P"], "mosquitto_"),
     (r"\buseradd\b", &["-p", "--password"], "useradd"),
     (r"\busermod\b", &["-p", "--password"], "usermod"),
+    // a network login's password or its NTLM hash (which logs in as
+    // well): `nxc smb HOST -u bob -p X`, `evil-winrm -i HOST -u bob -H X`
+    (r"\bcrackmapexec\b", &["-p", "-H"], "crackmapexec"),
+    (r"\bnetexec\b", &["-p", "-H"], "netexec"),
+    (r"\bnxc\b", &["-p", "-H"], "nxc"),
+    (r"\bevil-winrm\b", &["-p", "-H"], "evil-winrm"),
+    // (`hydra -P` is a list of words; Facebook's Hydra is `hydra.x=…`)
+    (r"\bhydra[ \t]", &["-p"], "hydra"),
+    (r"\bmedusa\b", &["-p"], "medusa"),
+    (r"\benum4linux(?:-ng)?\b", &["-p"], "enum4linux"),
+    (r"\bsmbmap\b", &["-p"], "smbmap"),
 ];
 
 /// A rule for each of [`PASSWORD_FLAGS`]: a match ends at its value, so

@@ -315,6 +315,15 @@ fn provider_rules() -> Vec<Rule> {
             &["secret_"],
             Check::Entropy,
         ),
+        // Google's OAuth refresh token (`1//0` and base64url, about 100
+        // long), which mints access tokens until revoked: gitleaks knows
+        // only the access token (`ya29.`)
+        Rule::new(
+            "google-refresh-token",
+            r"(?:^|[^A-Za-z0-9/:])(1//0[A-Za-z0-9_-]{40,})",
+            &["1//0"],
+            Check::Value,
+        ),
         Rule::new(
             "groq-api-key",
             r"\bgsk_[A-Za-z0-9]{48,}\b",

@@ -799,3 +799,51 @@ fn a_plain_word_password_a_command_takes_is_redacted() {
         assert_eq!(r(keep).0, keep);
     }
 }
+
+#[test]
+fn a_network_login_of_a_pentest_tool_is_redacted() {
+    for line in [
+        "crackmapexec smb 10.0.0.1 -u bob -p {}",
+        "nxc smb 10.0.0.0/24 -u bob -H {}",
+        "netexec winrm dc01 -u bob -p \"{}\"",
+        "evil-winrm -i 10.0.0.1 -u administrator -p '{}'",
+        "hydra -l bob -p {} ssh://10.0.0.1",
+        "medusa -h 10.0.0.1 -u bob -p {} -M ssh",
+        "impacket-psexec corp.local/bob:{}@10.0.0.1",
+        "secretsdump.py -just-dc CORP/admin:{}@dc01.corp.local",
+        "python3 GetUserSPNs.py corp.local/bob:{}@10.0.0.5 -request",
+        "wmiexec.py administrator:{}@10.0.0.2 whoami",
+        "smbclient -U \"CORP\\\\bob%{}\" //fs/share",
+        "smbclient -U 'CORP\\bob%{}' //fs/share",
+    ] {
+        let text = line.replace("{}", "Hunter2x");
+        let (out, _) = r(&text);
+        assert!(!out.contains("Hunter2x"), "{text:?} -> {out:?}");
+    }
+    for keep in [
+        "hydra -L users.txt -P rockyou.txt ssh://10.0.0.1",
+        "python app.py hydra.run.dir=out -p db",
+        "impacket-smbclient -k corp/bob@host",
+        "docker pull library/nginx:1.25@sha256:abc",
+        "evil-winrm -i 10.0.0.1 -P 5986",
+    ] {
+        assert_eq!(r(keep).0, keep);
+    }
+}
+
+#[test]
+fn a_google_refresh_token_is_redacted() {
+    let token = "1//09aB3xYz-Qw8LmNp4sTuVw9XyZaB1cDe3FgH5jK7lM9nO1pQ3rS5tU7vW9xY1zA3bC5dE7";
+    for line in [
+        "{\"refresh_token\": \"{}\", \"scope\": \"x\"}",
+        "GOOGLE_REFRESH_TOKEN={}",
+        "token {} expires",
+    ] {
+        let text = line.replace("{}", token);
+        let (out, _) = r(&text);
+        assert!(!out.contains(&token[4..40]), "{text:?} -> {out:?}");
+    }
+    for keep in ["see http://host/1//0abc", "a path a//1//0b"] {
+        assert_eq!(r(keep).0, keep);
+    }
+}
