@@ -198,8 +198,30 @@ fn unescape(t: &str, strict: bool) -> Result<Cow<'_, str>, &'static str> {
     // to the next backslash, which ends no character)
     let mut out = Vec::with_capacity(inner.len());
     out.extend_from_slice(&b[..first]);
-    let mut i = first;
-    while let Some(&c) = b.get(i + 1) {
+    unescape_part(&b[first..], &mut out, true, strict)?;
+    // (checked by `simdutf8`: `String::from_utf8`'s own check was a
+    // third of this function)
+    Ok(Cow::Owned(super::text::string_of_bytes(out)))
+}
+
+/// Decodes `b`, a part of a string token's inside that starts at an
+/// escape or between two, onto `out`; returns how many of its bytes it
+/// took. Unless `last`, an escape that may go on past `b`'s end (12 bytes
+/// from its backslash: a surrogate pair) is left for the next part, so a
+/// text read in parts decodes as it does whole.
+pub(crate) fn unescape_part(
+    b: &[u8],
+    out: &mut Vec<u8>,
+    last: bool,
+    strict: bool,
+) -> Result<usize, &'static str> {
+    let mut i = crate::model::plain_run::copy_to_backslash(b, 0, out);
+    while i < b.len() {
+        if !last && i + 12 > b.len() {
+            return Ok(i);
+        }
+        // (a lone backslash at the end is dropped)
+        let Some(&c) = b.get(i + 1) else { break };
         let mut next = i + 2;
         match c {
             b'n' => out.push(b'\n'),
@@ -224,15 +246,9 @@ fn unescape(t: &str, strict: bool) -> Result<Cow<'_, str>, &'static str> {
                 next = i + 1 + crate::json_out::utf8_len(c);
             }
         }
-        i = crate::model::plain_run::copy_to_backslash(b, next.min(b.len()), &mut out);
-        if i >= b.len() {
-            break;
-        }
+        i = crate::model::plain_run::copy_to_backslash(b, next.min(b.len()), out);
     }
-    // (a lone backslash at the end is dropped)
-    // (checked by `simdutf8`: `String::from_utf8`'s own check was a
-    // third of this function)
-    Ok(Cow::Owned(super::text::string_of_bytes(out)))
+    Ok(b.len())
 }
 
 /// The character of the `\u` escape at `b[i]`, and the bytes it took

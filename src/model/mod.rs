@@ -24,6 +24,7 @@ pub mod patch;
 pub mod plain_run;
 pub mod price;
 pub mod query;
+pub mod read_in_parts;
 pub mod saved;
 pub mod saved_read;
 pub mod session;

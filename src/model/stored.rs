@@ -255,19 +255,8 @@ impl LineReader {
             return self.side.get(from..from + len);
         }
         let i = source as usize;
-        if self.files.len() <= i {
-            self.files.resize_with(i + 1, || None);
-        }
-        if !matches!(&self.files[i], Some((p, _)) if p == path) {
-            // a session with hundreds of subagent files must not run out
-            // of file descriptors: past a few open, the others are closed
-            if self.files.iter().flatten().count() >= OPEN_FILES {
-                self.files.iter_mut().for_each(|f| *f = None);
-            }
-            let f = super::session::open_regular(path).ok()?;
-            self.files[i] = Some((path.to_owned(), f));
-        }
-        let (_, f) = self.files[i].as_ref()?;
+        self.open(source, path)?;
+        let (_, f) = self.files.get(i)?.as_ref()?;
         let behind = self
             .window_at
             .is_some_and(|(s, w)| s == source && at < w && w - at <= 2 * WINDOW as u64);
@@ -317,6 +306,24 @@ impl LineReader {
             .filter(|l| l.len() == len)
     }
 
+    /// The file of `source` (`path`), opened once.
+    pub(super) fn open(&mut self, source: u16, path: &Path) -> Option<&File> {
+        let i = source as usize;
+        if self.files.len() <= i {
+            self.files.resize_with(i + 1, || None);
+        }
+        if !matches!(&self.files[i], Some((p, _)) if p == path) {
+            // a session with hundreds of subagent files must not run out
+            // of file descriptors: past a few open, the others are closed
+            if self.files.iter().flatten().count() >= OPEN_FILES {
+                self.files.iter_mut().for_each(|f| *f = None);
+            }
+            let f = super::session::open_regular(path).ok()?;
+            self.files[i] = Some((path.to_owned(), f));
+        }
+        self.files.get(i)?.as_ref().map(|(_, f)| f)
+    }
+
     /// Forgets the bytes read (they may no longer be the file's).
     pub fn forget_window(&mut self) {
         self.window_at = None;
@@ -351,6 +358,13 @@ pub fn read_back(
     let Some(path) = path else {
         return Some(changed());
     };
+    // a text of megabytes is decoded as it is read, held once
+    if stored.len as usize >= super::read_in_parts::IN_PARTS {
+        let text = reader
+            .open(source, path)
+            .and_then(|f| super::read_in_parts::text_of_file(f, &stored));
+        return Some(text.unwrap_or_else(changed));
+    }
     // a window read before the file changed is read again once
     for _ in 0..2 {
         let text = reader
