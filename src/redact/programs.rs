@@ -178,7 +178,7 @@ pub(super) fn account_rules() -> Vec<Rule> {
         Rule::new(
             "credential-call",
             &format!(
-                r#"(?i)(?:(?:\.|\b)(?:log_?in(?:_?async)?|NetworkCredential|PasswordAuthentication|UsernamePassword(?:AuthenticationToken|Credentials?)|simple_bind(?:_s)?|Basic(?:AWS|Session)?Credentials|(?:New)?StaticCredentials(?:Provider)?|AwsBasicCredentials\.create)[ \t]*\({USER_ARG},|(?:\bnew[ \t]+|\b)(?:PDO|mysqli|Sequelize|mysqli?_connect|mysql_pconnect|getConnection|set_password|PlainAuth)[ \t]*\({CALL_ARG},{USER_ARG},)[ \t]*(?:\\?"([^"\\\s]+)\\?"|\\?'([^'\\\s]+)\\?')[ \t]*[,).]"#
+                r#"(?i)(?:(?:\.|\b)(?:log_?in(?:_?async)?|NetworkCredential|PasswordAuthentication|UsernamePassword(?:AuthenticationToken|Credentials?)|simple_bind(?:_s)?|Basic(?:AWS|Session)?Credentials|(?:New)?StaticCredentials(?:Provider)?|AwsBasicCredentials\.create|(?:cx_Oracle|oracledb)\.connect)[ \t]*\({USER_ARG},|(?:\bnew[ \t]+|\b)(?:PDO|mysqli|Sequelize|mysqli?_connect|mysql_pconnect|getConnection|set_password|PlainAuth|(?:pymysql|MySQLdb|pymssql)\.connect|(?:ftplib\.)?FTP(?:_TLS)?|Net::FTP\.(?:new|open)|ftp_login)[ \t]*\({CALL_ARG},{USER_ARG},)[ \t]*(?:\\?"([^"\\\s]+)\\?"|\\?'([^'\\\s]+)\\?')[ \t]*[,).]"#
             ),
             &[
                 "login(",
@@ -198,6 +198,15 @@ pub(super) fn account_rules() -> Vec<Rule> {
                 "set_password(",
                 "sequelize(",
                 "plainauth(",
+                "cx_oracle.connect",
+                "oracledb.connect",
+                "pymysql.connect",
+                "mysqldb.connect",
+                "pymssql.connect",
+                "ftp(",
+                "ftp_tls(",
+                "net::ftp.",
+                "ftp_login",
             ],
             Check::Value,
         )

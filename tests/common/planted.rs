@@ -735,7 +735,7 @@ const BY_PLACE_MORE: [Setting; 15] = [
 /// Passwords a call or a command takes by their place or by a flag of
 /// the tool's own, and one of letters alone, its capitals few.
 fn by_place(g: &mut Gen) -> Vec<Planted> {
-    let lines: [Setting; 18] = [
+    let lines: [Setting; 23] = [
         ("new PDO", |v| {
             format!("$db = new PDO('mysql:host=db;dbname=app', 'bob', '{v}');")
         }),
@@ -787,6 +787,21 @@ fn by_place(g: &mut Gen) -> Vec<Planted> {
         }),
         ("compact table row", |v| {
             format!("|NAME|VALUE|\n|---|---|\n|API_TOKEN|{v}|")
+        }),
+        ("pymysql.connect", |v| {
+            format!("conn = pymysql.connect('localhost', 'root', '{v}', 'app')")
+        }),
+        ("ftplib.FTP", |v| {
+            format!("ftp = ftplib.FTP('ftp.x.io', 'bob', '{v}')")
+        }),
+        ("oracledb.connect", |v| {
+            format!("con = oracledb.connect('scott', '{v}', 'db/XEPDB1')")
+        }),
+        ("nxc -p", |v| {
+            format!("nxc smb 10.0.0.0/24 -u administrator -p '{v}' --shares")
+        }),
+        ("impacket target", |v| {
+            format!("impacket-secretsdump corp.local/admin:{v}@dc01.corp.local")
         }),
     ];
     let mut out = with_passwords(g, &lines);
