@@ -670,3 +670,97 @@ fn a_last_line_cut_short_is_reported_by_the_viewer_and_the_export() {
     assert!(!screen.contains("unfinished"), "{screen}");
     assert!(screen.contains("an answer"), "{screen}");
 }
+
+/// Texts of megabytes (read back in parts: `model::read_in_parts`) with
+/// escapes of every kind, a part's edge anywhere in them: read back as a
+/// full load holds them, and one changed under the viewer says so.
+#[test]
+fn texts_of_megabytes_read_back_alike_and_say_when_changed() {
+    let mut rng = 0x9e37_79b9_u64;
+    let mut text = |mb: usize| {
+        let pieces = [
+            "a",
+            "é",
+            "→",
+            "😀",
+            "\n",
+            "\\",
+            "\"",
+            "/",
+            "\u{1b}[31m",
+            "\t",
+            " ",
+            "xyz0123456789",
+        ];
+        let mut t = String::new();
+        while t.len() < mb << 20 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            t.push_str(pieces[(rng % pieces.len() as u64) as usize]);
+        }
+        t
+    };
+    let (answer, input, output) = (text(5), text(4), text(6));
+    let lines = [
+        json!({"type":"user","uuid":"u1","sessionId":"s","message":{"role":"user","content":"go"}}),
+        json!({"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s",
+               "message":{"id":"m1","role":"assistant","content":[
+                   {"type":"text","text":answer},
+                   {"type":"tool_use","id":"t1","name":"Write","input":{"file_path":"/x","content":input}}]}}),
+        json!({"type":"user","uuid":"r1","parentUuid":"a1","sessionId":"s",
+               "message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":output}]}}),
+    ];
+    let mut bytes = Vec::new();
+    for l in &lines {
+        // (non-ASCII escaped as `\u…`, surrogate pairs too, as some writers do)
+        bytes.extend_from_slice(ascii_json(l).as_bytes());
+        bytes.push(b'\n');
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("s.jsonl");
+    std::fs::write(&path, &bytes).expect("write");
+    let (in_file, _) = assert_alike(&path);
+    assert!(in_file >= 3, "{in_file} texts left in the file");
+    // one byte of the output changed, far from the ends the check reads
+    let s = viewed(&path);
+    let r = results(&s)[0];
+    assert!(r.text.missing());
+    let at = bytes.len() - (3 << 20);
+    let mut edited = bytes.clone();
+    edited[at] = if edited[at] == b'a' { b'b' } else { b'a' };
+    std::fs::write(&path, &edited).expect("write");
+    let t = s.result_text(r);
+    // (a change the check does not sample shows the text as it is now:
+    // either way, never another text)
+    assert!(
+        t.starts_with("[this text changed on disk") || t.len() + 16 > output.len(),
+        "{}",
+        &t[..t.len().min(80)]
+    );
+    // cut short
+    std::fs::write(&path, &bytes[..bytes.len() - (1 << 20)]).expect("write");
+    let t = s.result_text(r);
+    assert!(
+        t.starts_with("[this text changed on disk"),
+        "{}",
+        &t[..t.len().min(80)]
+    );
+}
+
+/// `v` as JSON with every character beyond ASCII escaped (`\u00e9`, a
+/// surrogate pair beyond the first plane), as Python's `json.dumps` writes.
+fn ascii_json(v: &serde_json::Value) -> String {
+    let mut out = String::new();
+    for c in v.to_string().chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{u:04x}"));
+            }
+        }
+    }
+    out
+}

@@ -306,6 +306,13 @@ impl LineReader {
             .filter(|l| l.len() == len)
     }
 
+    /// Whether the window holds the `len` bytes at `at` of `source`.
+    fn holds(&self, source: u16, at: u64, len: u32) -> bool {
+        self.window_at.is_some_and(|(s, w)| {
+            s == source && at >= w && at + u64::from(len) <= w + self.filled as u64
+        })
+    }
+
     /// The file of `source` (`path`), opened once.
     pub(super) fn open(&mut self, source: u16, path: &Path) -> Option<&File> {
         let i = source as usize;
@@ -358,8 +365,12 @@ pub fn read_back(
     let Some(path) = path else {
         return Some(changed());
     };
-    // a text of megabytes is decoded as it is read, held once
-    if stored.len as usize >= super::read_in_parts::IN_PARTS {
+    // a text of megabytes is decoded as it is read, held once (unless a
+    // read of its bytes just now, a JSON export's, left them in the window)
+    if stored.len as usize >= super::read_in_parts::IN_PARTS
+        && !reader.holds(source, stored.at, stored.len)
+    {
+        reader.let_go_of_a_big_window();
         let text = reader
             .open(source, path)
             .and_then(|f| super::read_in_parts::text_of_file(f, &stored));
