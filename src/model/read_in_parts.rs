@@ -121,8 +121,12 @@ impl Sampled {
     /// The sample after the one at `start`: the first 32 bytes of each KB
     /// between the ends, then the last 512.
     fn after(&self, start: usize) -> Option<(usize, usize)> {
+        if self.whole {
+            return None;
+        }
+        // (not whole: longer than both ends)
         let tail = self.len - ENDS;
-        if self.whole || start >= tail {
+        if start >= tail {
             return None;
         }
         let next = if start == 0 { ENDS } else { start + 1024 };
