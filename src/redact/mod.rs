@@ -481,6 +481,7 @@ impl Redactor {
             Check::Assignment => {
                 let name = caps.get(1).map_or(&b""[..], |n| n.as_bytes());
                 let after = hay.get(secret.end()..).unwrap_or_default();
+                let after = after.get(..64).unwrap_or(after);
                 // (`NAME: TYPE = …` unquoted: a declaration's type)
                 (quoted || !check::declares_a_type(after))
                     && check::is_assigned_secret(name, s, quoted, next)
