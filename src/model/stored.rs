@@ -237,15 +237,13 @@ impl LineReader {
     /// The line at `at` (`len` bytes) of `source`, whose file is `path`.
     /// `None` when the file cannot be opened or is shorter now.
     pub fn line(&mut self, source: u16, path: &Path, at: u64, len: u32) -> Option<&[u8]> {
-        let len = len as usize;
-        if let Some((s, w)) = self.window_at
-            && s == source
-            && at >= w
-            && at + len as u64 <= w + self.filled as u64
+        if self.holds(source, at, len)
+            && let Some((_, w)) = self.window_at
         {
             let from = (at - w) as usize;
-            return self.window.get(from..from + len);
+            return self.window.get(from..from + len as usize);
         }
+        let len = len as usize;
         if let Some((s, w)) = self.side_at
             && s == source
             && at >= w
