@@ -28,9 +28,13 @@ expect h "cargo test --test keepalive" "the failed call is there"
 tmux -L "$SOCK" send-keys -t h e ':set notools' Enter
 expect h "tools hidden" ":set notools hides the tools"
 tmux -L "$SOCK" send-keys -t h ':set tools' Enter g
+# E is sent once ccv has moved: a key sent before is typed ahead, and
+# the session's own rows show JSON (an unknown entry's), so the editor is
+# told by its read-only mark, which no row of ccv's shows
+expect h " 1/" "g goes to the first row"
 if command -v "$EDIT" >/dev/null; then
   tmux -L "$SOCK" send-keys -t h E
-  expect h '"sessionId"' "E opens the JSONL in the editor"
+  expect h '[readonly]' "E opens the JSONL in the editor, read-only"
   tmux -L "$SOCK" send-keys -t h Escape ':q!' Enter
   expect h "SCROLL" "ccv is back after the editor"
   tmux -L "$SOCK" send-keys -t h j j

@@ -26,5 +26,5 @@ expect() { # name text what
     pane "$1" | grep -qF -- "$2" && { echo "ok: $3"; return 0; }
     sleep 0.1
   done
-  echo "FAIL: $3 (no '$2' on screen)"; pane "$1" | tail -12; FAIL=1
+  echo "FAIL: $3 (no '$2' on screen); the screen:"; pane "$1"; FAIL=1
 }

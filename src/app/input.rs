@@ -9,6 +9,7 @@
 //! milliseconds of an Esc.
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
@@ -56,31 +57,55 @@ pub struct Handoff {
     /// (the loop asks the reader to stop, the reader has stopped)
     state: Mutex<(bool, bool)>,
     changed: Condvar,
+    /// Whether a reader was started (tests have none)
+    reader: AtomicBool,
 }
 
-pub static HANDOFF: Handoff = Handoff {
-    state: Mutex::new((false, false)),
-    changed: Condvar::new(),
-};
+pub static HANDOFF: Handoff = Handoff::new();
+
+/// How often a handoff wakes the reader again while it has not stopped.
+const WAKE_AGAIN: Duration = Duration::from_millis(50);
+/// How long a handoff waits for the reader at most.
+const HANDOFF_WAIT: Duration = Duration::from_secs(3);
 
 impl Handoff {
-    /// Asks the reader to stop and waits until it has (at most a second:
-    /// there may be no reader, as in tests).
+    const fn new() -> Handoff {
+        Handoff {
+            state: Mutex::new((false, false)),
+            changed: Condvar::new(),
+            reader: AtomicBool::new(false),
+        }
+    }
+
+    /// Says a reader thread reads the terminal (and so must be stopped).
+    pub fn reader_started(&self) {
+        self.reader.store(true, Ordering::SeqCst);
+    }
+
+    /// Asks the reader to stop and waits until it has. A reader that is
+    /// not stopped would take the editor's keys, so it is woken again
+    /// until it stops: a wake-up can be lost (crossterm reads the
+    /// terminal's bytes and the resize signal from one poll, and the
+    /// signal's readiness goes unread when bytes came with it), and a
+    /// loaded machine may not run it for a while.
     pub fn pause(&self) {
         let Ok(mut s) = self.state.lock() else { return };
         s.0 = true;
-        // the reader is blocked in a read: a resize wakes it
-        #[cfg(unix)]
-        {
-            let _ = signal_hook::low_level::raise(signal_hook::consts::SIGWINCH);
+        if !self.reader.load(Ordering::SeqCst) {
+            return;
         }
-        let deadline = std::time::Instant::now() + Duration::from_secs(1);
+        let deadline = std::time::Instant::now() + HANDOFF_WAIT;
         while !s.1 {
             let left = deadline.saturating_duration_since(std::time::Instant::now());
             if left.is_zero() {
                 return;
             }
-            match self.changed.wait_timeout(s, left) {
+            // the reader is blocked in a read: a resize wakes it
+            #[cfg(unix)]
+            {
+                let _ = signal_hook::low_level::raise(signal_hook::consts::SIGWINCH);
+            }
+            match self.changed.wait_timeout(s, left.min(WAKE_AGAIN)) {
                 Ok((g, _)) => s = g,
                 Err(_) => return,
             }
@@ -273,5 +298,32 @@ mod tests {
             all(vec![key(KeyCode::Esc), ch('q')]),
             vec![key(KeyCode::Esc), ch('q')]
         );
+    }
+
+    /// The editor must not start while the reader still reads: a reader
+    /// that misses the first wake-up (crossterm can lose one) is woken
+    /// again until it stops.
+    #[cfg(unix)]
+    #[test]
+    fn a_handoff_wakes_the_reader_until_it_stops() {
+        use std::sync::Arc;
+        static H: Handoff = Handoff::new();
+        H.reader_started();
+        let woken = Arc::new(AtomicBool::new(false));
+        signal_hook::flag::register(signal_hook::consts::SIGWINCH, woken.clone()).unwrap();
+        let reader = std::thread::spawn(move || {
+            // the first wake-up is lost
+            while !woken.swap(false, Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            while !woken.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            H.park_if_asked();
+        });
+        H.pause();
+        assert!(H.state.lock().unwrap().1, "the reader had not stopped");
+        H.resume();
+        reader.join().unwrap();
     }
 }

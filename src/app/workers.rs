@@ -14,6 +14,7 @@ use std::time::Duration;
 pub const PREVIEW_BYTES: u64 = 1 << 20;
 
 pub fn spawn_input(tx: Sender<AppEvent>) {
+    super::input::HANDOFF.reader_started();
     std::thread::spawn(move || {
         let mut term = super::input::Terminal;
         while let Some(events) = super::input::next(&mut term) {
