@@ -513,6 +513,57 @@ pub(super) fn config_rules() -> Vec<Rule> {
         )
         .within(0, 8192)
         .over_lines(),
+        // OpenVPN's inline `<auth-user-pass>` block: a user's line, then
+        // the password's (lines may come numbered, as the Read tool
+        // shows a file: `     4→…`)
+        Rule::new(
+            "openvpn-auth-password",
+            r"<auth-user-pass>[ \t]*(?:\r?\n|\\r\\n|\\n)(?:[ \t]*[0-9]+\xE2\x86\x92)?(?:[^\r\n\\<]|\\\\)+(?:\r?\n|\\r\\n|\\n)(?:[ \t]*[0-9]+\xE2\x86\x92)?((?:[^\r\n\\]|\\\\|\\[^rn])+?)[ \t]*(?:\r?\n|\\r\\n|\\n)(?:[ \t]*[0-9]+\xE2\x86\x92)?[ \t]*</auth-user-pass>",
+            &["<auth-user-pass>"],
+            Check::Plain,
+        )
+        .within(0, 1024)
+        .over_lines(),
+        // WireGuard's pre-shared key (`PresharedKey = …`, 32 bytes in
+        // base64), in a config, a YAML or a JSON of one (its public keys
+        // are not secrets; its private key is a secret assignment)
+        Rule::new(
+            "wireguard-preshared-key",
+            r#"(?i)\bpre-?shared[_-]?key\\?["']?[ \t]*[=:][ \t]*\\?["']?([A-Za-z0-9+/]{42,43}=)"#,
+            &["preshared", "pre-shared", "pre_shared"],
+            Check::Plain,
+        ),
+        // a private key piped to the command that derives its public key
+        // (`echo KEY | wg pubkey`)
+        Rule::new(
+            "wireguard-private-key",
+            r#"\b(?:echo|printf)[ \t]+(?:-[ne]+[ \t]+)?\\?["']?([A-Za-z0-9+/]{42,43}=)\\?["']?[ \t]*\|[ \t]*(?:sudo[ \t]+)?wg[ \t]+pubkey"#,
+            &["wg pubkey"],
+            Check::Plain,
+        )
+        .within(128, 16),
+        // strongSwan's `ipsec.secrets`: `[ids] : PSK "X"` (EAP, XAUTH and
+        // NTLM too), and a key file's pass phrase (`: RSA key.pem "X"`)
+        Rule::new(
+            "ipsec-secret",
+            r#"(?i)(?:^|[\s"'`]|\\n|\xE2\x86\x92)(?:[^\s:"'`]+[ \t]+)*:[ \t]*(?:(?:PSK|EAP|XAUTH|NTLM)|(?:RSA|ECDSA|BLISS|P12|PKCS12|PKCS8)[ \t]+[^\s"'`]+)[ \t]+(?:\\?"([^"\\\r\n]{1,400})\\?"|\\?'([^'\\\r\n]{1,400})\\?'|(0[xs][A-Za-z0-9+/=]{4,400}))"#,
+            &[
+                ": psk", ":psk", ": eap", ": xauth", ": ntlm", ": rsa ", ": ecdsa ", ": p12 ",
+                ": pkcs",
+            ],
+            Check::Value,
+        )
+        .within(128, 448),
+        // an IPsec peer's key on a router or a firewall: Cisco's
+        // `pre-shared-key [local|remote] X` and `crypto isakmp key X
+        // address …`, Juniper's `pre-shared-key ascii-text "X"`,
+        // FortiGate's `set psksecret X` (a line of a config, not prose)
+        Rule::new(
+            "ipsec-peer-key",
+            r#"(?i)(?:(?:^|\\n|\xE2\x86\x92|[;{])[ \t]*(?:ikev[12][ \t]+)?(?:(?:local|remote)-authentication[ \t]+)?pre-shared-key[ \t]+(?:(?:local|remote|ascii-text|hexadecimal|[068])[ \t]+)?|\bcrypto[ \t]+(?:isakmp|ikev1)[ \t]+key[ \t]+(?:[068][ \t]+)?|\bset[ \t]+psksecret[ \t]+(?:ENC[ \t]+)?)(?:\\?"([^"\\\r\n]{1,400})\\?"|([^\s"'#;\\]{1,400}))"#,
+            &["pre-shared-key", "isakmp", "ikev1", "psksecret"],
+            Check::Value,
+        ),
         // a session in a request's or a response's cookies (`curl -H
         // "Cookie: session=…"`, a `Set-Cookie:` header): whatever follows
         // the header's name to its end

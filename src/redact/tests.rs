@@ -847,3 +847,39 @@ fn a_google_refresh_token_is_redacted() {
         assert_eq!(r(keep).0, keep);
     }
 }
+
+#[test]
+fn vpn_and_ipsec_keys_are_redacted() {
+    let pass = "Tr0ub4dor3xK9";
+    let psk = "/UwcSPg38hW/D9Y3tcS1FOV0K1wuURMbS0sesJEP5ak=";
+    for text in [
+        "client\n<auth-user-pass>\nalice\n{p}\n</auth-user-pass>\n",
+        "     3→<auth-user-pass>\n     4→CORP\\\\alice\n     5→{p}\n     6→</auth-user-pass>",
+        "[Peer]\nPresharedKey = {k}\nAllowedIPs = 0.0.0.0/0",
+        "wireguard:\n  preshared_key: \"{k}\"",
+        "echo {k} | wg pubkey > pub",
+        "moon sun : PSK \"{p}\"\ncarol : EAP \"{p}\"",
+        ": RSA moonKey.pem \"{p}\"",
+        " ikev1 pre-shared-key {p}",
+        "tunnel-group 1.2.3.4 ipsec-attributes\n ikev2 local-authentication pre-shared-key {p}",
+        "crypto isakmp key {p} address 10.0.0.1",
+        "set psksecret {p}",
+        "pre-shared-key ascii-text \"{p}\";",
+    ] {
+        let text = text.replace("{p}", pass).replace("{k}", psk);
+        let (out, _) = r(&text);
+        assert!(
+            !out.contains(pass) && !out.contains(&psk[4..40]),
+            "{text:?} -> {out:?}"
+        );
+    }
+    for keep in [
+        "configure the pre-shared-key on both ends",
+        "the ratio: PSK \"is shared\"",
+        "PublicKey = xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=",
+        "wg set wg0 peer xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg= preshared-key /etc/wg/psk",
+        "auth-user-pass /etc/openvpn/auth.txt",
+    ] {
+        assert_eq!(r(keep).0, keep);
+    }
+}
