@@ -316,6 +316,36 @@ pub fn is_mixed_value(v: &[u8]) -> bool {
     is_value(v) && letters && !dotted(v) && ((others && !v.contains(&b' ')) || generated_letters(v))
 }
 
+/// A value said in a sentence after a secret's name (`the password is
+/// X`, `log in with password X`): at least 6 bytes of one word, a value
+/// (not a variable, a stand-in, a path or a name of code), and one a
+/// person makes up or a program generates: digits with letters, or a
+/// sign among letters, or generated letters. Not prose's word (`is
+/// required`), a compound (`read-only`), nor an algorithm's or a
+/// format's name (`SHA256`, `base64-encoded`, `ed25519`).
+pub fn is_said_secret(v: &[u8]) -> bool {
+    const NAMED: &[&str] = &[
+        "sha", "md", "base", "utf", "utf-", "x", "oauth", "ed", "aes", "rsa", "http", "ipv",
+        "argon", "pbkdf", "hs", "rs", "es", "ps", "crc", "blake", "hmac-sha", "tls", "ssl", "v",
+        "ecdsa-p", "p-", "curve", "chacha", "poly", "des", "rc", "ntlmv", "scrypt-n", "xchacha",
+    ];
+    // a control byte is shown as `^R`, `^@` before redaction: binary, not said
+    let shown_control = v
+        .windows(2)
+        .any(|w| w[0] == b'^' && (w[1].is_ascii_uppercase() || b"@[\\]^_?".contains(&w[1])));
+    if v.len() < 6 || v.contains(&b' ') || shown_control || !is_value(v) || dotted(v) {
+        return false;
+    }
+    let letters = v.iter().any(u8::is_ascii_alphabetic);
+    let digits = v.iter().any(u8::is_ascii_digit);
+    let signs = v.iter().any(|c| b"!@#$%^&*+=?~".contains(c));
+    let lower = String::from_utf8_lossy(v).to_ascii_lowercase();
+    let head = lower.trim_end_matches(|c: char| !c.is_ascii_digit());
+    let head = head.trim_end_matches(|c: char| c.is_ascii_digit());
+    let named = digits && NAMED.contains(&head);
+    letters && (digits && !named || signs || generated_letters(v))
+}
+
 /// `smtpPass`, `DBPass`: a name that ends in a camel-cased `Pass` after
 /// a letter or digit (in quotes or not).
 fn camel_pass(name: &[u8]) -> bool {

@@ -88,6 +88,7 @@ pub(super) fn kept_rules() -> Vec<Rule> {
         // a digit or a sign, not prose's word (`password changed`), a
         // sentence's end (`token fields.`) or C's (`rsa_private_key key;`)
         spaced,
+        said_secret(),
         Rule::new(
             "nickserv-password",
             r#"(?i)\b(?:nickserv|ns)[ \t]+:?identify[ \t]+(?:[^\s"'\\]+[ \t]+)?([^\s"'\\]+)[ \t]*(?:$|\\[nr]|\\?")"#,
@@ -311,4 +312,24 @@ fn quoted_pair_line(b: &[u8], at: usize) -> bool {
         || head.ends_with(b"\\n")
         || head == b"\""
         || head.ends_with("\u{2192}".as_bytes())
+}
+
+/// A secret said in a sentence: `my password is X`, `the API key
+/// was X`, `log in as bob with password X`, `use the token X`
+fn said_secret() -> Rule {
+    Rule::new(
+        "said-secret",
+        r#"(?i)(?:\b(?:password|passwd|passphrase|passcode|pwd|pw|pin|secret|token|api[ _-]?key)[ \t]+(?:is|was)(?:[ \t]+(?:now|still|set[ \t]+to|changed[ \t]+to|reset[ \t]+to))?[ \t]*:?|\b(?:use|using|with|and|enter)[ \t]+(?:the[ \t]+)?(?:password|passwd|passphrase|token|api[ _-]?key))[ \t]+(?:\\?"([^"\\\x00-\x1f]{6,128})\\?"|'([^'\x00-\x1f]{6,128})'|`([^`\x00-\x1f]{6,128})`|([^\s\x00-\x1f\x7f"'`\\<>()\[\]{}]*[^\s\x00-\x1f\x7f"'`\\<>()\[\]{}.,;:!?]))"#,
+        &[
+            "password is", "password was", "passwd is", "passphrase is", "passcode is", "pwd is",
+            "pw is", "pin is", "secret is", "secret was", "token is", "token was", "key is",
+            "key was", "use password", "use the password", "using password", "with password",
+            "with the password", "and password", "and the password", "enter password",
+            "enter the password", "use the token", "with the token", "with token",
+            "use token", "with passphrase", "with the passphrase", "with the api key",
+            "with api key", "use the api key",
+        ],
+        Check::Said,
+    )
+    .within(64, 192)
 }

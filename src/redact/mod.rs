@@ -478,6 +478,7 @@ impl Redactor {
             Check::Value => check::is_value(s),
             Check::Entropy => check::high_entropy(s),
             Check::Mixed => check::is_mixed_value(s),
+            Check::Said => check::is_said_secret(s),
             Check::Assignment => {
                 let name = caps.get(1).map_or(&b""[..], |n| n.as_bytes());
                 let after = hay.get(secret.end()..).unwrap_or_default();

@@ -32,6 +32,10 @@ pub enum Check {
     /// A value set under a secret's name by a call: letters with digits
     /// or signs, not a word (see [`super::check::is_mixed_value`]).
     Mixed,
+    /// A secret said in a sentence (`the password is X`): a value a
+    /// person makes up or a program generates, not a word, a name of
+    /// code or an algorithm's (see [`super::check::is_said_secret`]).
+    Said,
 }
 
 /// Where an allowlist's regexes look.

@@ -883,3 +883,48 @@ fn vpn_and_ipsec_keys_are_redacted() {
         assert_eq!(r(keep).0, keep);
     }
 }
+
+#[test]
+fn a_secret_said_in_a_sentence_is_redacted() {
+    for (text, secret) in [
+        ("my password is Tr0ub4dor3xK9", "Tr0ub4dor3xK9"),
+        ("The password is \"Tr0ub4dor3xK9\".", "Tr0ub4dor3xK9"),
+        ("Password is: P@ssw0rd!", "P@ssw0rd"),
+        (
+            "log in as admin with password Welcome123 please",
+            "Welcome123",
+        ),
+        (
+            "use the token Zq8Xw2LmN4pR7tV9yB3c for the API",
+            "Zq8Xw2LmN4pR7tV9yB3c",
+        ),
+        (
+            "the api key was changed to Zq8Xw2LmN4pR7tV9",
+            "Zq8Xw2LmN4pR7tV9",
+        ),
+        ("pwd is hunter22", "hunter22"),
+    ] {
+        let (out, _) = r(text);
+        assert!(!out.contains(secret), "{text:?} -> {out:?}");
+    }
+    for keep in [
+        "the password is correct",
+        "password is required",
+        "the secret is base64-encoded",
+        "the token is SHA256",
+        "the api key is read-only",
+        "the password is $DB_PASSWORD",
+        "the token is `Ident`",
+        "if the password is None",
+        "password is 12345678",
+        "the token is ed25519",
+        "the secret is os.environ.get",
+        "the token is <your-token>",
+        "with the token from step 1",
+        "use the token endpoint",
+        "The token is valid for 3600 seconds",
+        "password is required^Rset_alpn^@^@",
+    ] {
+        assert_eq!(r(keep).0, keep);
+    }
+}
