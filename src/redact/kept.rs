@@ -315,11 +315,12 @@ fn quoted_pair_line(b: &[u8], at: usize) -> bool {
 }
 
 /// A secret said in a sentence: `my password is X`, `the API key
-/// was X`, `log in as bob with password X`, `use the token X`
+/// was X`, `the password for root is X`, `log in as bob with password
+/// X`, `use the token X`
 fn said_secret() -> Rule {
     Rule::new(
         "said-secret",
-        r#"(?i)(?:\b(?:password|passwd|passphrase|passcode|pwd|pw|pin|secret|token|api[ _-]?key)[ \t]+(?:is|was)(?:[ \t]+(?:now|still|set[ \t]+to|changed[ \t]+to|reset[ \t]+to))?[ \t]*:?|\b(?:use|using|with|and|enter)[ \t]+(?:the[ \t]+)?(?:password|passwd|passphrase|token|api[ _-]?key))[ \t]+(?:\\?"([^"\\\x00-\x1f]{6,128})\\?"|'([^'\x00-\x1f]{6,128})'|`([^`\x00-\x1f]{6,128})`|([^\s\x00-\x1f\x7f"'`\\<>()\[\]{}]*[^\s\x00-\x1f\x7f"'`\\<>()\[\]{}.,;:!?]))"#,
+        r#"(?i)(?:\b(?:password|passwd|passphrase|passcode|pwd|pw|pin|secret|token|api[ _-]?key)(?:[ \t]+(?:for|to|of|on)(?:[ \t]+[^\s"'`]{1,64}){1,3})?[ \t]+(?:is|was)(?:[ \t]+(?:now|still|set[ \t]+to|changed[ \t]+to|reset[ \t]+to))?[ \t]*:?|\b(?:use|using|with|and|enter)[ \t]+(?:the[ \t]+)?(?:password|passwd|passphrase|token|api[ _-]?key))[ \t]+(?:\\?"([^"\\\x00-\x1f]{6,128})\\?"|'([^'\x00-\x1f]{6,128})'|`([^`\x00-\x1f]{6,128})`|([^\s\x00-\x1f\x7f"'`\\<>()\[\]{}]*[^\s\x00-\x1f\x7f"'`\\<>()\[\]{}.,;:!?]))"#,
         &[
             "password is", "password was", "passwd is", "passphrase is", "passcode is", "pwd is",
             "pw is", "pin is", "secret is", "secret was", "token is", "token was", "key is",
@@ -327,7 +328,8 @@ fn said_secret() -> Rule {
             "with the password", "and password", "and the password", "enter password",
             "enter the password", "use the token", "with the token", "with token",
             "use token", "with passphrase", "with the passphrase", "with the api key",
-            "with api key", "use the api key",
+            "with api key", "use the api key", "password for", "password to", "password of",
+            "password on", "passphrase for", "token for", "key for",
         ],
         Check::Said,
     )

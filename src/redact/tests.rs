@@ -903,6 +903,15 @@ fn a_secret_said_in_a_sentence_is_redacted() {
             "Zq8Xw2LmN4pR7tV9",
         ),
         ("pwd is hunter22", "hunter22"),
+        ("the password for root is Tr0ub4dor3xK9", "Tr0ub4dor3xK9"),
+        (
+            "the password to the staging db was S3cret-2024!",
+            "S3cret-2024",
+        ),
+        (
+            "API key for Stripe is Zq8Xw2LmN4pR7tV9yB3c",
+            "Zq8Xw2LmN4pR7tV9yB3c",
+        ),
     ] {
         let (out, _) = r(text);
         assert!(!out.contains(secret), "{text:?} -> {out:?}");
@@ -924,6 +933,9 @@ fn a_secret_said_in_a_sentence_is_redacted() {
         "use the token endpoint",
         "The token is valid for 3600 seconds",
         "password is required^Rset_alpn^@^@",
+        "the password for this user is required",
+        "the token for the session is refreshed",
+        "a password of 12 characters is enough",
     ] {
         assert_eq!(r(keep).0, keep);
     }
