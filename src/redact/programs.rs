@@ -555,12 +555,12 @@ pub(super) fn config_rules() -> Vec<Rule> {
         )
         .within(128, 448),
         // an IPsec peer's key on a router or a firewall: Cisco's
-        // `pre-shared-key [local|remote] X` and `crypto isakmp key X
-        // address …`, Juniper's `pre-shared-key ascii-text "X"`,
+        // `pre-shared-key [local|remote] X`, a keyring's `pre-shared-key
+        // address A [MASK] key X` and `crypto isakmp key X address …`, Juniper's `pre-shared-key ascii-text "X"`,
         // FortiGate's `set psksecret X` (a line of a config, not prose)
         Rule::new(
             "ipsec-peer-key",
-            r#"(?i)(?:(?:^|\\n|\xE2\x86\x92|[;{])[ \t]*(?:ikev[12][ \t]+)?(?:(?:local|remote)-authentication[ \t]+)?pre-shared-key[ \t]+(?:(?:local|remote|ascii-text|hexadecimal|[068])[ \t]+)?|\bcrypto[ \t]+(?:isakmp|ikev1)[ \t]+key[ \t]+(?:[068][ \t]+)?|\bset[ \t]+psksecret[ \t]+(?:ENC[ \t]+)?)(?:\\?"([^"\\\r\n]{1,400})\\?"|([^\s"'#;\\]{1,400}))"#,
+            r#"(?i)(?:(?:^|\\n|\xE2\x86\x92|[;{])[ \t]*(?:ikev[12][ \t]+)?(?:(?:local|remote)-authentication[ \t]+)?pre-shared-key[ \t]+(?:(?:local|remote|ascii-text|hexadecimal|[068])[ \t]+|(?:address|hostname)[ \t]+[^\s"'\\]+[ \t]+(?:[0-9.]+[ \t]+)?key[ \t]+(?:[068][ \t]+)?)?|\bcrypto[ \t]+(?:isakmp|ikev1)[ \t]+key[ \t]+(?:[068][ \t]+)?|\bset[ \t]+psksecret[ \t]+(?:ENC[ \t]+)?)(?:\\?"([^"\\\r\n]{1,400})\\?"|([^\s"'#;\\]{1,400}))"#,
             &["pre-shared-key", "isakmp", "ikev1", "psksecret"],
             Check::Value,
         ),

@@ -863,6 +863,9 @@ fn vpn_and_ipsec_keys_are_redacted() {
         " ikev1 pre-shared-key {p}",
         "tunnel-group 1.2.3.4 ipsec-attributes\n ikev2 local-authentication pre-shared-key {p}",
         "crypto isakmp key {p} address 10.0.0.1",
+        "crypto keyring KR\n pre-shared-key address 10.0.0.1 key {p}",
+        " pre-shared-key address 10.0.0.0 255.255.255.0 key 6 {p}",
+        "pre-shared-key hostname peer.example.com key {p}",
         "set psksecret {p}",
         "pre-shared-key ascii-text \"{p}\";",
     ] {
