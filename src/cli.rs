@@ -247,6 +247,19 @@ pub enum Command {
     },
 }
 
+impl Command {
+    /// Whether the command reads what it prints through the redactor.
+    fn redacts(&self) -> bool {
+        match self {
+            Command::Export { redact, .. }
+            | Command::List { redact, .. }
+            | Command::Search { redact, .. }
+            | Command::Stats { redact, .. } => *redact,
+            _ => false,
+        }
+    }
+}
+
 pub fn main() -> i32 {
     main_with(&|| {})
 }
@@ -279,6 +292,9 @@ pub fn main_with(viewing: &dyn Fn()) -> i32 {
     protect_roots(cli.path.as_deref());
     let (config, problems) = crate::config::load(cli.config.as_deref());
     config.apply();
+    if cli.redact || cli.command.as_ref().is_some_and(Command::redacts) {
+        crate::redact::warm_up();
+    }
     // the viewer says it in its status bar; commands on stderr
     let config_note = (!problems.is_empty()).then(|| problems.join("; "));
     if cli.command.is_some() {

@@ -582,10 +582,8 @@ impl Config {
     /// Makes the config's prices the ones every cost uses, and its
     /// secret patterns join the redactor's.
     pub fn apply(&self) {
-        if !self.redact.is_empty()
-            && let Ok(r) = crate::redact::Redactor::new(&self.redact)
-        {
-            crate::redact::install(r);
+        if !self.redact.is_empty() {
+            crate::redact::install(self.redact.clone());
         }
         // the bundled table, a fetched one over it (`ccv prices --update`),
         // the config's families over both

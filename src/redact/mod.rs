@@ -457,14 +457,24 @@ impl Redactor {
                 ),
             },
         };
-        let s = secret.as_bytes();
+        let mut s = secret.as_bytes();
+        // a name in a URL's user part (`https://x-access-token:TOKEN@host/`):
+        // its bare value ends at the `@`, which a user part cannot hold
+        // unescaped, not at the URL's end
+        if let (Check::Assignment, Some(name)) = (rule.check, caps.get(1))
+            && hay[..name.start()].ends_with(b"://")
+            && let Some(at) = memchr::memchr(b'@', s)
+        {
+            s = &s[..at];
+        }
+        let secret = secret.start()..secret.start() + s.len();
         if s.is_empty() || s.starts_with(MARK.as_bytes()) {
             return Err(Inside::Nothing);
         }
         if rule.entropy.is_some_and(|e| check::entropy(s) < e) {
             return Err(Inside::Nothing);
         }
-        let line = breaks.line_around(hay, secret.start());
+        let line = breaks.line_around(hay, secret.start);
         let line = &hay[line.0..line.1];
         let m = whole.as_bytes();
         if self.set.global.iter().any(|al| al.allows(s, m, line))
@@ -472,7 +482,7 @@ impl Redactor {
         {
             return Err(Inside::Nothing);
         }
-        let next = hay.get(secret.end()).copied();
+        let next = hay.get(secret.end).copied();
         let keep = match rule.check {
             Check::Plain => true,
             Check::Value => check::is_value(s),
@@ -481,7 +491,7 @@ impl Redactor {
             Check::Said => check::is_said_secret(s),
             Check::Assignment => {
                 let name = caps.get(1).map_or(&b""[..], |n| n.as_bytes());
-                let after = hay.get(secret.end()..).unwrap_or_default();
+                let after = hay.get(secret.end..).unwrap_or_default();
                 let after = after.get(..64).unwrap_or(after);
                 // (`NAME: TYPE = …` unquoted: a declaration's type)
                 (quoted || !check::declares_a_type(after))
@@ -489,7 +499,7 @@ impl Redactor {
             }
         };
         // a value turned down by a check of ccv's own may hide one
-        keep.then(|| secret.range()).ok_or(Inside::Maybe)
+        keep.then_some(secret).ok_or(Inside::Maybe)
     }
 
     /// A JSON text with its strings (keys too) redacted one by one, and
@@ -794,16 +804,40 @@ pub fn path(p: &std::path::Path) -> Option<std::path::PathBuf> {
     }
 }
 
-/// The config's patterns join the built-in ones (once, at startup).
-pub fn install(r: Redactor) {
-    let _ = ACTIVE.set(r);
+/// The config's patterns (kind, pattern), which join the built-in ones
+/// when the redactor is made (see [`active`]).
+static EXTRA: OnceLock<Vec<(String, String)>> = OnceLock::new();
+
+/// The config's patterns join the built-in ones (once, at startup, before
+/// anything is redacted). The redactor is made when first used, not here:
+/// making it (its keywords' automaton, its rules) takes about 10 ms that a
+/// command which redacts nothing should not spend.
+pub fn install(extra: Vec<(String, String)>) {
+    let _ = EXTRA.set(extra);
+}
+
+/// Makes the redactor on a thread of its own, for a command that will
+/// redact: it is then made while the command reads its files, not when
+/// the first text waits for it.
+pub fn warm_up() {
+    let _ = std::thread::Builder::new()
+        .name("redactor".into())
+        .spawn(|| {
+            active();
+        });
 }
 
 /// The redactor in use.
 pub fn active() -> &'static Redactor {
-    // the built-in rules are part of the program and load (a test holds
-    // them to it): failing here is a broken build, not bad input
-    ACTIVE.get_or_init(|| Redactor::new(&[]).expect("the bundled secret rules load"))
+    ACTIVE.get_or_init(|| {
+        let extra = EXTRA.get().map_or(&[][..], Vec::as_slice);
+        // the config's patterns were checked together when it was read;
+        // the built-in rules are part of the program and load (a test
+        // holds them to it): failing here is a broken build, not bad input
+        Redactor::new(extra)
+            .or_else(|_| Redactor::new(&[]))
+            .expect("the bundled secret rules load")
+    })
 }
 
 #[cfg(test)]

@@ -943,3 +943,31 @@ fn a_secret_said_in_a_sentence_is_redacted() {
         assert_eq!(r(keep).0, keep);
     }
 }
+
+#[test]
+fn a_token_in_a_url_user_part_is_redacted_up_to_the_at() {
+    let token = key(&["ghs_", &noise(41, 36)]);
+    let other = noise(42, 32);
+    for (secret, text) in [
+        (
+            &token,
+            "git clone https://x-access-token:{s}@github.com/acme/widgets.git && cd widgets",
+        ),
+        (
+            &other,
+            "https://x-access-token:{s}@github.com/acme/widgets.git",
+        ),
+        (&other, "https://api_key:{s}@host.example.com/v1?x=1 ok"),
+    ] {
+        let text = text.replace("{s}", secret);
+        let (out, _) = r(&text);
+        assert!(!out.contains(secret.as_str()), "{text:?} -> {out:?}");
+        // the host and the path are shown: only the token was secret
+        let rest = text.split_once('@').map_or("", |(_, rest)| rest);
+        assert!(out.ends_with(&format!("]@{rest}")), "{text:?} -> {out:?}");
+    }
+    // out of a URL, a value of `token:` is taken whole: `@` may be in it
+    let bare = format!("token: {other}@github.com/x");
+    let (out, _) = r(&bare);
+    assert!(!out.contains("github.com/x"), "{bare:?} -> {out:?}");
+}
