@@ -122,9 +122,9 @@ pub fn run(a: &Args) -> i32 {
     if let Some(n) = &found.note {
         crate::say_err!("ccv: search: {}", term_line(n));
     }
-    if found.via == Via::Scan && !query.is_regex && search_opts.index.is_some() {
-        spawn_indexer(&a.root);
-    }
+    // (the index is built after the hits are printed: its process, started
+    // before, took a core from this one's last steps)
+    let index_after = found.via == Via::Scan && !query.is_regex && search_opts.index.is_some();
     if a.project.is_none() {
         let mut hit: Vec<std::path::PathBuf> =
             found.hits.iter().map(|h| h.session.clone()).collect();
@@ -143,7 +143,12 @@ pub fn run(a: &Args) -> i32 {
     } else {
         write_text(&mut out, &found, &by_path)
     };
-    match r.and_then(|_| out.flush()) {
+    let r = r.and_then(|_| out.flush());
+    drop(out);
+    if index_after {
+        spawn_indexer(&a.root);
+    }
+    match r {
         Ok(()) | Err(_) if found.hits.is_empty() => 1,
         Ok(()) => {
             if found.more {
