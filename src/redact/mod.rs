@@ -816,6 +816,12 @@ pub fn install(extra: Vec<(String, String)>) {
     let _ = EXTRA.set(extra);
 }
 
+/// Whether the config's patterns can join the built-in ones (each
+/// compiles as the redactor compiles it), without making the redactor.
+pub fn check_patterns(extra: &[(String, String)]) -> Result<(), String> {
+    rules::check_extra(extra)
+}
+
 /// Makes the redactor on a thread of its own, for a command that will
 /// redact: it is then made while the command reads its files, not when
 /// the first text waits for it.

@@ -911,6 +911,16 @@ fn ended_as_in_prose(pattern: &str) -> String {
     pattern.replace(CODE_END, PROSE_END)
 }
 
+/// Whether the config's patterns (kind, pattern) compile as the redactor
+/// compiles them (bytes, no Unicode classes, its size limits): the only
+/// way [`RuleSet::new`] turns them down.
+pub fn check_extra(extra: &[(String, String)]) -> Result<(), String> {
+    for (kind, pat) in extra {
+        compile(pat).map_err(|e| format!("redact.{kind}: {e}"))?;
+    }
+    Ok(())
+}
+
 impl RuleSet {
     /// The built-in rules, then `extra` (kind, pattern) from the config.
     pub fn new(extra: &[(String, String)]) -> Result<RuleSet, String> {
@@ -964,8 +974,8 @@ impl RuleSet {
             }
         }
         rules.extend(generic);
+        check_extra(extra)?;
         for (kind, pat) in extra {
-            compile(pat).map_err(|e| format!("redact.{kind}: {e}"))?;
             rules.push(Rule::new(kind, pat, &[], Check::Plain));
         }
         let global = file.allowlist.into_iter().map(allow_of).collect();
