@@ -248,9 +248,10 @@ fn setting(
         }
         "redact" => {
             redact_patterns(config, table(value)?, &line, say);
-            // each compiles as a text regex; it must the redactor's way
-            // too (bytes, no Unicode classes), checked without making the
-            // redactor (10 ms a command): one that does not is left out
+            // each compiles as a text regex; it must compile the
+            // redactor's way too (bytes, no Unicode classes), checked
+            // without making the redactor (10 ms a command): one that
+            // does not is left out
             config.redact.retain(|(kind, pattern)| {
                 let one = [(kind.clone(), pattern.clone())];
                 match crate::redact::check_patterns(&one) {
